@@ -1,0 +1,115 @@
+# evkit: hybrid retrieval with evidence attribution, as Unix filters.
+#
+# Layout: cmd/ev-*.c are thin programs (one per command, found by wildcard);
+# lib/*.c is archived into build/libevkit.a, which every command links, so a
+# command only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
+# man/ev-foo.1, tests/cmd/ev-foo/; nothing here changes.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man
+
+CC      ?= cc
+CXX     ?= c++
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CXXFLAGS ?= $(OPT) -g
+EV_CFLAGS = -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ilib
+EV_CXXFLAGS = -std=c++17 -Wall -Wextra -Ilib
+SANITIZE ?=
+BUILD   ?= build
+BIN     ?= bin
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+COMMANDS := $(sort $(patsubst cmd/%.c,%,$(wildcard cmd/ev-*.c)))
+LIB_C    := $(sort $(wildcard lib/*.c))
+LIB_OBJ  := $(LIB_C:lib/%.c=$(BUILD)/lib/%.o)
+
+# Debian's libfaiss-dev ships the C API headers but not the compiled C API:
+# build our own subset (lib/faiss_capi.cpp) only when the machine lacks it.
+FAISS_C_LIB := $(wildcard /usr/lib/*/libfaiss_c.so /usr/lib/libfaiss_c.so /usr/local/lib/libfaiss_c.so)
+ifeq ($(FAISS_C_LIB),)
+LIB_OBJ  += $(if $(wildcard lib/faiss_capi.cpp),$(BUILD)/lib/faiss_capi.o)
+FAISS_C  :=
+else
+FAISS_C  := -lfaiss_c
+endif
+
+# libfaiss is linked statically with its OpenMP and BLAS needs; --as-needed
+# keeps commands that use neither Faiss nor LAPACK free of them at start-up.
+LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
+	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -lgomp -llapack -lblas \
+	-lsqlite3 -ljansson -lyaml -lstdc++ -lm -lpthread
+
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps demo check test unit golden eval bench install uninstall clean asan fuzz
+
+all: $(COMMANDS:%=$(BIN)/%)
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/lib/%.o: lib/%.c lib/*.h VERSION
+	@mkdir -p $(@D)
+	$(CC) $(EV_CFLAGS) -DEV_VERSION='"$(VERSION)"' $(CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(BUILD)/lib/%.o: lib/%.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(EV_CXXFLAGS) $(CXXFLAGS) $(SANITIZE) -fopenmp -c -o $@ $<
+
+$(BUILD)/libevkit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/cmd/%.o: cmd/%.c lib/*.h
+	@mkdir -p $(@D)
+	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) -c -o $@ $<
+
+$(BIN)/%: $(BUILD)/cmd/%.o $(BUILD)/libevkit.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libevkit.a
+	@mkdir -p $(@D)
+	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< -lcriterion $(LDLIBS_ALL)
+
+unit: $(TEST_BIN)
+	@scripts/run-unit-tests.sh $(TEST_BIN)
+
+golden: all
+	@tests/cmd/run.sh $(BIN)
+
+test: unit golden
+
+check: deps
+	$(MAKE) all
+	$(MAKE) test
+
+demo: deps
+	$(MAKE) all
+	@scripts/demo.sh $(BIN)
+
+eval: all
+	@scripts/eval-cranfield.sh $(BIN)
+
+bench: all
+	@scripts/bench.sh $(BIN)
+
+asan:
+	$(MAKE) BUILD=build-asan BIN=build-asan/bin OPT=-O1 \
+		SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(COMMANDS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7
+
+uninstall:
+	rm -f $(COMMANDS:%=$(DESTDIR)$(BINDIR)/%)
+
+clean:
+	rm -rf build build-asan bin

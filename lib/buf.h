@@ -1,0 +1,42 @@
+/* buf.h: a growable byte buffer, always NUL-terminated.
+ *
+ * Bottom layer: includes only err.h.  Functions that grow the buffer return 0,
+ * or -1 when memory runs out; the buffer then keeps its old contents. */
+#ifndef EV_BUF_H
+#define EV_BUF_H
+
+#include <stddef.h>
+
+struct ev_buf {
+	char *p;		/* NUL-terminated; NULL until the first append */
+	size_t len;		/* bytes in use, the terminator not counted */
+	size_t cap;		/* bytes allocated */
+};
+
+#define EV_BUF_INIT { NULL, 0, 0 }
+
+/* Make room for n more bytes beyond len (and the terminator). */
+int ev_buf_reserve(struct ev_buf *b, size_t n);
+
+/* Append n bytes of s. */
+int ev_buf_add(struct ev_buf *b, const void *s, size_t n);
+
+/* Append the string s. */
+int ev_buf_adds(struct ev_buf *b, const char *s);
+
+/* Append one byte. */
+int ev_buf_addc(struct ev_buf *b, int c);
+
+/* Append printf-style text. */
+int ev_buf_printf(struct ev_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Empty the buffer, keeping its memory. */
+void ev_buf_reset(struct ev_buf *b);
+
+/* Free the memory and return to EV_BUF_INIT (NULL-safe). */
+void ev_buf_release(struct ev_buf *b);
+
+/* The contents as a C string ("" when nothing was appended). */
+const char *ev_buf_str(const struct ev_buf *b);
+
+#endif

@@ -1,0 +1,294 @@
+/* cli.c: what every command shares.  See cli.h. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "jsonl.h"
+
+#ifndef EV_VERSION
+#define EV_VERSION "0.0.0"
+#endif
+
+const char *ev_progname = "evkit";
+
+static double
+ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+void
+ev_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", ev_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int
+ev_cli_report(const struct ev_err *err)
+{
+	char text[1100];
+
+	fprintf(stderr, "%s: %s\n", ev_progname, ev_err_text(err, text, sizeof text));
+	return err->code ? err->code : EV_EXIT_RUNTIME;
+}
+
+void
+ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cli->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", cli->prog);
+	exit(EV_EXIT_USAGE);
+}
+
+void
+ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err)
+{
+	(void)cli;
+	exit(ev_cli_report(err) == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE);
+}
+
+void
+ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, char **argv)
+{
+	struct ev_err err = { 0 };
+	int i;
+
+	memset(cli, 0, sizeof *cli);
+	cli->prog = ev_progname = prog;
+	cli->usage = usage;
+	cli->argc = argc;
+	cli->argv = argv;
+	clock_gettime(CLOCK_MONOTONIC, &cli->started);
+	cli->stderr_tty = isatty(STDERR_FILENO);
+	ev_out_init();
+	/* --config and --log act before the other options are read, so that
+	 * the file's values are defaults which flags then override. */
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], **slot = NULL;
+		size_t n;
+
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strncmp(a, "--config", 8) == 0)
+			slot = &cli->config_path, n = 8;
+		else if (strncmp(a, "--log", 5) == 0)
+			slot = &cli->log_path, n = 5;
+		else
+			continue;
+		if (a[n] == '=')
+			*slot = a + n + 1;
+		else if (a[n] == '\0' && i + 1 < argc)
+			*slot = argv[++i];
+	}
+	cli->counts = json_object();
+	if (cli->config_path == NULL) {
+		cli->config = json_object();
+		return;
+	}
+	if ((cli->config = ev_config_load(cli->config_path, &err)) == NULL)
+		ev_cli_config_error(cli, &err);
+}
+
+void
+ev_cli_common(struct ev_cli *cli, int ch)
+{
+	switch (ch) {
+	case EV_OPT_HELP:
+		fputs(cli->usage, stdout);
+		exit(fflush(stdout) == 0 ? EV_EXIT_OK : EV_EXIT_RUNTIME);
+	case EV_OPT_VERSION:
+		printf("%s %s\n", cli->prog, EV_VERSION);
+		exit(fflush(stdout) == 0 ? EV_EXIT_OK : EV_EXIT_RUNTIME);
+	case EV_OPT_CONFIG:
+	case EV_OPT_LOG:
+		return;
+	default:	/* getopt has said what was wrong */
+		fprintf(stderr, "Try '%s --help' for more information.\n", cli->prog);
+		exit(EV_EXIT_USAGE);
+	}
+}
+
+static void
+warn_unknown_key(const char *path, void *ctx)
+{
+	struct ev_cli *cli = ctx;
+
+	ev_warn("%s: unknown key '%s' ignored", cli->config_path, path);
+}
+
+void
+ev_cli_check_config(struct ev_cli *cli, const char *const *known)
+{
+	ev_config_unknown(cli->config, known, warn_unknown_key, cli);
+}
+
+int
+ev_parse_count(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+ev_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+void
+ev_cli_count(struct ev_cli *cli, const char *key, long long n)
+{
+	json_t *v = json_object_get(cli->counts, key);
+	long long have = v ? (long long)json_integer_value(v) : 0;
+
+	json_object_set_new(cli->counts, key, json_integer(have + n));
+}
+
+double
+ev_cli_elapsed_ms(const struct ev_cli *cli)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ms_between(&cli->started, &now);
+}
+
+/* Append the ToolRun line (seed 004) to --log.  Returns 0 or -1. */
+static int
+write_log(struct ev_cli *cli, int rc)
+{
+	json_t *run, *args;
+	struct ev_err err = { 0 };
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	FILE *fp;
+	int i, r;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	args = json_array();
+	for (i = 1; i < cli->argc; i++)
+		json_array_append_new(args, json_string(cli->argv[i]));
+	run = json_pack("{s:s,s:s,s:o,s:O,s:s,s:I,s:i}", "tool", cli->prog, "version", EV_VERSION,
+	    "arguments", args, "counts", cli->counts, "finished_at", stamp,
+	    "took_ms", (json_int_t)llround(ev_cli_elapsed_ms(cli)), "exit", rc);
+	if (run != NULL && cli->config_path != NULL)
+		json_object_set_new(run, "config", json_string(cli->config_path));
+	if ((fp = fopen(cli->log_path, "a")) == NULL) {
+		ev_warn("%s: cannot open the log: %s", cli->log_path, strerror(errno));
+		json_decref(run);
+		return -1;
+	}
+	r = run ? ev_jsonl_write(fp, run, &err) : -1;
+	if (fclose(fp) == EOF || r == -1) {
+		ev_warn("%s: cannot write the log: %s", cli->log_path, strerror(errno));
+		r = -1;
+	}
+	json_decref(run);
+	return r;
+}
+
+int
+ev_cli_finish(struct ev_cli *cli, int rc)
+{
+	int closed;
+
+	errno = 0;
+	closed = fflush(stdout) == 0 && !ferror(stdout);
+	if (fclose(stdout) == EOF)
+		closed = 0;
+	if (!closed) {
+		ev_warn("stdout: write error: %s", strerror(errno ? errno : EIO));
+		if (rc == EV_EXIT_OK)
+			rc = EV_EXIT_RUNTIME;
+	}
+	if (cli->log_path != NULL && write_log(cli, rc) == -1 && rc == EV_EXIT_OK)
+		rc = EV_EXIT_RUNTIME;
+	json_decref(cli->config);
+	json_decref(cli->counts);
+	cli->config = cli->counts = NULL;
+	return rc;
+}
+
+void
+ev_progress_start(struct ev_progress *p, struct ev_cli *cli, const char *unit, long long total)
+{
+	memset(p, 0, sizeof *p);
+	p->cli = cli;
+	p->unit = unit;
+	p->total = total;
+	p->active = cli->stderr_tty;
+	clock_gettime(CLOCK_MONOTONIC, &p->started);
+	p->shown = p->started;
+}
+
+void
+ev_progress_step(struct ev_progress *p, long long items, long long bytes)
+{
+	struct timespec now;
+	double secs, rate;
+
+	p->done += items;
+	p->bytes += bytes;
+	if (!p->active)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (ms_between(&p->shown, &now) < 250)
+		return;
+	p->shown = now;
+	secs = ms_between(&p->started, &now) / 1e3;
+	rate = secs > 0 ? (double)p->done / secs : 0;
+	fprintf(stderr, "\r%s: %lld", ev_progname, p->done);
+	if (p->total > 0)
+		fprintf(stderr, "/%lld", p->total);
+	fprintf(stderr, " %s, %.0f %s/s, %.1f MB/s", p->unit, rate, p->unit,
+	    secs > 0 ? (double)p->bytes / 1e6 / secs : 0.0);
+	if (p->total > 0 && rate > 0)
+		fprintf(stderr, ", ETA %.0f s", (double)(p->total - p->done) / rate);
+	fputs("\033[K", stderr);
+}
+
+void
+ev_progress_done(struct ev_progress *p)
+{
+	if (p->active && p->done > 0)
+		fputs("\r\033[K", stderr);
+	p->active = 0;
+}

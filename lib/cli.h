@@ -1,0 +1,131 @@
+/* cli.h: what every command shares: --help, --version, --config, --log, the
+ * diagnostics format, option value parsing, progress on a terminal, and the
+ * ToolRun log line (seed 004).
+ *
+ * This is the one lib/ module that talks to the user (stderr, exit); it is
+ * the bottom of cmd/, not of lib/, and nothing else in lib/ includes it.
+ * Includes err.h, jsonl.h, config.h.
+ *
+ * A command's shape (see cmd/ev-eval.c):
+ *
+ *	static const struct option longopts[] = {
+ *		{ "k", required_argument, NULL, 'k' },
+ *		EV_CLI_COMMON_OPTIONS,
+ *		{ NULL, 0, NULL, 0 }
+ *	};
+ *	ev_cli_init(&cli, "ev-foo", usage_text, argc, argv);  // loads --config
+ *	... read defaults from cli.config (ev_config_*), then:
+ *	while ((ch = getopt_long(argc, argv, "k:", longopts, NULL)) != -1)
+ *		switch (ch) {
+ *		case 'k': ... break;
+ *		default: ev_cli_common(&cli, ch); // --help/--version/... or usage exit
+ *		}
+ *	... work, rc = ev_cli_report(&err) on failure ...
+ *	return ev_cli_finish(&cli, rc);
+ */
+#ifndef EV_CLI_H
+#define EV_CLI_H
+
+#include <getopt.h>
+#include <stdio.h>
+#include <time.h>
+#include <jansson.h>
+
+#include "err.h"
+
+enum {
+	EV_OPT_HELP = 0x1000,
+	EV_OPT_VERSION,
+	EV_OPT_CONFIG,
+	EV_OPT_LOG,
+	EV_OPT_FIRST_FREE	/* commands number their long-only options from here */
+};
+
+#define EV_CLI_COMMON_OPTIONS \
+	{ "help", no_argument, NULL, EV_OPT_HELP }, \
+	{ "version", no_argument, NULL, EV_OPT_VERSION }, \
+	{ "config", required_argument, NULL, EV_OPT_CONFIG }, \
+	{ "log", required_argument, NULL, EV_OPT_LOG }
+
+struct ev_cli {
+	const char *prog;	/* "ev-foo" */
+	const char *usage;	/* the synopsis and options, as in the man page */
+	int argc;
+	char **argv;
+	const char *config_path;	/* --config FILE, or NULL */
+	json_t *config;		/* the loaded file, or an empty object */
+	const char *log_path;	/* --log FILE, or NULL */
+	json_t *counts;		/* inputs/outputs counted, for the ToolRun line */
+	struct timespec started;
+	int stderr_tty;		/* progress is shown only on a terminal */
+};
+
+/* The program name for messages, set by ev_cli_init(). */
+extern const char *ev_progname;
+
+/* Start a command: remember argv, set ev_progname, set up stdout (see
+ * ev_out_init()), find --config and --log wherever they stand in argv, and
+ * load the config file (a bad one is reported and exits 2).  Options are then
+ * parsed by the command with getopt_long(), which sees --config/--log again
+ * and hands them to ev_cli_common(), which ignores them. */
+void ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, char **argv);
+
+/* Handle an option getopt_long() returned that the command does not know:
+ * --help prints the usage to stdout and exits 0; --version prints
+ * "PROG VERSION" and exits 0; --config/--log return; anything else ('?',
+ * ':') exits 2 after getopt's own message and a hint. */
+void ev_cli_common(struct ev_cli *cli, int ch);
+
+/* Warn (once per key) about config keys not in known[] (NULL-terminated, see
+ * ev_config_unknown()). */
+void ev_cli_check_config(struct ev_cli *cli, const char *const *known);
+
+/* Report a usage error "PROG: message" and "Try 'PROG --help'." on stderr,
+ * then exit 2. */
+void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* Report a configuration error (*err) and exit 2. */
+void ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err) __attribute__((noreturn));
+
+/* Print "PROG: WHERE: WHAT" for *err on stderr and return err->code (1 when
+ * the code was not set). */
+int ev_cli_report(const struct ev_err *err);
+
+/* Print "PROG: message" on stderr (a warning or a note; does not exit). */
+void ev_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse an option value.  Each returns 0 with *out set, or -1 when s is not a
+ * whole number (a finite number) within [min, max]; no partial parses. */
+int ev_parse_count(const char *s, long long min, long long max, long long *out);
+int ev_parse_double(const char *s, double min, double max, double *out);
+
+/* Count something for the ToolRun line: counts[key] += n. */
+void ev_cli_count(struct ev_cli *cli, const char *key, long long n);
+
+/* Finish a command: flush and close stdout (a write error, such as a full
+ * disk, turns rc into 1 with a message), append the ToolRun line to --log
+ * when given, free what ev_cli_init() allocated, and return the exit status. */
+int ev_cli_finish(struct ev_cli *cli, int rc);
+
+/* Milliseconds since ev_cli_init(). */
+double ev_cli_elapsed_ms(const struct ev_cli *cli);
+
+/* Progress on stderr, only when stderr is a terminal, at most every 250 ms:
+ * "PROG: 1200/60000 documents, 830 documents/s, 4.1 MB/s, ETA 71 s".
+ * total may be 0 when unknown (no ETA then).  ev_progress_done() clears the
+ * line. */
+struct ev_progress {
+	struct ev_cli *cli;
+	const char *unit;	/* "documents" */
+	long long total;
+	long long done;
+	long long bytes;
+	struct timespec started, shown;
+	int active;
+};
+void ev_progress_start(struct ev_progress *p, struct ev_cli *cli, const char *unit, long long total);
+void ev_progress_step(struct ev_progress *p, long long items, long long bytes);
+void ev_progress_done(struct ev_progress *p);
+
+#endif

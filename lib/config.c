@@ -1,0 +1,413 @@
+/* config.c: YAML configuration files as JSON trees.  See config.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define MAX_DEPTH 128		/* nesting deeper than any real config */
+
+/* The value a plain (unquoted) scalar stands for, by YAML 1.2's core schema.
+ * Returns a new reference, or NULL when the number does not fit. */
+static json_t *
+plain_scalar(const char *s, size_t n)
+{
+	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
+	static const char *const trues[] = { "true", "True", "TRUE", NULL };
+	static const char *const falses[] = { "false", "False", "FALSE", NULL };
+	const char *p;
+	char *end;
+	int i, digits = 0, dot = 0, exp = 0;
+
+	for (i = 0; nulls[i]; i++)
+		if (strcmp(s, nulls[i]) == 0)
+			return json_null();
+	for (i = 0; trues[i]; i++)
+		if (strcmp(s, trues[i]) == 0)
+			return json_true();
+	for (i = 0; falses[i]; i++)
+		if (strcmp(s, falses[i]) == 0)
+			return json_false();
+	p = s;
+	if (*p == '-' || *p == '+')
+		p++;
+	for (; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && !dot && !exp)
+			dot = 1;
+		else if ((*p == 'e' || *p == 'E') && digits && !exp) {
+			exp = 1;
+			if (p[1] == '-' || p[1] == '+')
+				p++;
+			if (p[1] == '\0')
+				return json_stringn(s, n);
+		} else
+			return json_stringn(s, n);
+	}
+	if (digits == 0)
+		return json_stringn(s, n);
+	errno = 0;
+	if (!dot && !exp) {
+		long long v = strtoll(s, &end, 10);
+
+		return errno == ERANGE ? NULL : json_integer(v);
+	} else {
+		double d = strtod(s, &end);
+
+		return errno == ERANGE || !isfinite(d) ? NULL : json_real(d);
+	}
+}
+
+/* One open collection while the tree is built. */
+struct frame {
+	json_t *node;		/* an object or an array */
+	char *key;		/* an object's pending key, or NULL */
+};
+
+static int
+yaml_fail(yaml_parser_t *p, const char *name, struct ev_err *err)
+{
+	char where[300];
+
+	snprintf(where, sizeof where, "%s:%zu", name, p->problem_mark.line + 1);
+	return ev_err_set(err, EV_EXIT_USAGE, where, "malformed YAML: %s%s%s",
+	    p->problem ? p->problem : "syntax error", p->context ? " " : "",
+	    p->context ? p->context : "");
+}
+
+/* Attach v (a new reference) to the innermost open collection, or make it the
+ * root.  Returns 0 or -1 with *err set. */
+static int
+attach(struct frame *st, int depth, json_t **root, json_t *v, int is_scalar, const char *where,
+    struct ev_err *err)
+{
+	struct frame *top;
+
+	if (depth == 0) {
+		*root = v;
+		return 0;
+	}
+	top = &st[depth - 1];
+	if (json_is_array(top->node))
+		return json_array_append_new(top->node, v) == 0 ? 0 : ev_err_nomem(err);
+	if (top->key == NULL) {
+		if (!is_scalar || !json_is_string(v)) {
+			json_decref(v);
+			return ev_err_set(err, EV_EXIT_USAGE, where, "a key must be a plain string");
+		}
+		top->key = strdup(json_string_value(v));
+		json_decref(v);
+		return top->key ? 0 : ev_err_nomem(err);
+	}
+	if (json_object_get(top->node, top->key) != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "duplicate key '%s'", top->key);
+		json_decref(v);
+		return -1;
+	}
+	if (json_object_set_new(top->node, top->key, v) == -1)
+		return ev_err_nomem(err);
+	free(top->key);
+	top->key = NULL;
+	return 0;
+}
+
+json_t *
+ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	struct frame st[MAX_DEPTH];
+	json_t *root = NULL, *v;
+	char where[300];
+	int depth = 0, done = 0, docs = 0, failed = 0;
+
+	if (!yaml_parser_initialize(&parser)) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && !failed) {
+		if (!yaml_parser_parse(&parser, &ev)) {
+			failed = yaml_fail(&parser, name, err);
+			break;
+		}
+		snprintf(where, sizeof where, "%s:%zu", name, ev.start_mark.line + 1);
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				failed = ev_err_set(err, EV_EXIT_USAGE, where,
+				    "more than one YAML document in the file");
+			break;
+		case YAML_ALIAS_EVENT:
+			failed = ev_err_set(err, EV_EXIT_USAGE, where,
+			    "YAML aliases are not supported; write the value out");
+			break;
+		case YAML_SCALAR_EVENT: {
+			const char *s = (const char *)ev.data.scalar.value;
+			size_t n = ev.data.scalar.length;
+
+			if (memchr(s, '\0', n) != NULL) {
+				failed = ev_err_set(err, EV_EXIT_USAGE, where, "NUL byte in a value");
+				break;
+			}
+			v = ev.data.scalar.plain_implicit ? plain_scalar(s, n) : json_stringn(s, n);
+			if (v == NULL) {
+				failed = ev_err_set(err, EV_EXIT_USAGE, where,
+				    "number out of range: '%.40s'", s);
+				break;
+			}
+			failed = attach(st, depth, &root, v, 1, where, err);
+			break;
+		}
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if (depth == MAX_DEPTH) {
+				failed = ev_err_set(err, EV_EXIT_USAGE, where,
+				    "nested deeper than %d levels", MAX_DEPTH);
+				break;
+			}
+			v = ev.type == YAML_MAPPING_START_EVENT ? json_object() : json_array();
+			if (v == NULL || attach(st, depth, &root, json_incref(v), 0, where, err) == -1) {
+				json_decref(v);
+				failed = -1;
+				if (v == NULL)
+					ev_err_nomem(err);
+				break;
+			}
+			st[depth].node = v;
+			st[depth].key = NULL;
+			depth++;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
+			json_decref(st[depth].node);
+			free(st[depth].key);
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	while (depth > 0) {
+		depth--;
+		json_decref(st[depth].node);
+		free(st[depth].key);
+	}
+	yaml_parser_delete(&parser);
+	if (failed) {
+		json_decref(root);
+		return NULL;
+	}
+	if (root == NULL || json_is_null(root)) {
+		json_decref(root);
+		return json_object();
+	}
+	if (!json_is_object(root)) {
+		ev_err_set(err, EV_EXIT_USAGE, name, "the top level must be a mapping of keys to values");
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+json_t *
+ev_config_load(const char *path, struct ev_err *err)
+{
+	FILE *fp;
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+	json_t *cfg = NULL;
+
+	if ((fp = fopen(path, "r")) == NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (cap - len < 4096) {
+			char *p;
+
+			cap = cap ? cap * 2 : 8192;
+			if (cap > (64u << 20) || (p = realloc(text, cap)) == NULL) {
+				ev_err_set(err, EV_EXIT_USAGE, path, cap > (64u << 20) ?
+				    "too large for a configuration file (over 64 MiB)" : "out of memory");
+				goto out;
+			}
+			text = p;
+		}
+		n = fread(text + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "read error: %s", strerror(errno));
+		goto out;
+	}
+	cfg = ev_config_parse(text, len, path, err);
+out:
+	free(text);
+	fclose(fp);
+	return cfg;
+}
+
+json_t *
+ev_config_get(const json_t *cfg, const char *path)
+{
+	const char *dot;
+	json_t *v = (json_t *)cfg;
+	char key[256];
+
+	while (v != NULL && *path) {
+		if (!json_is_object(v))
+			return NULL;
+		dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof key)
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		v = json_object_get(v, key);
+		path += n + (dot != NULL);
+	}
+	return v != NULL && json_is_null(v) ? NULL : v;
+}
+
+static int
+config_bad(const char *file, const char *path, const char *want, struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_USAGE, file, "'%s' must be %s", path, want);
+}
+
+int
+ev_config_int(const json_t *cfg, const char *path, long long min, long long max,
+    long long *out, const char *file, struct ev_err *err)
+{
+	json_t *v = ev_config_get(cfg, path);
+	char want[128];
+
+	if (v == NULL)
+		return 0;
+	snprintf(want, sizeof want, "a whole number from %lld to %lld", min, max);
+	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+		return config_bad(file, path, want, err);
+	*out = json_integer_value(v);
+	return 1;
+}
+
+int
+ev_config_num(const json_t *cfg, const char *path, double min, double max,
+    double *out, const char *file, struct ev_err *err)
+{
+	json_t *v = ev_config_get(cfg, path);
+	char want[128];
+
+	if (v == NULL)
+		return 0;
+	snprintf(want, sizeof want, "a number from %g to %g", min, max);
+	if (!json_is_number(v) || json_number_value(v) < min || json_number_value(v) > max)
+		return config_bad(file, path, want, err);
+	*out = json_number_value(v);
+	return 1;
+}
+
+int
+ev_config_str(const json_t *cfg, const char *path, const char **out,
+    const char *file, struct ev_err *err)
+{
+	json_t *v = ev_config_get(cfg, path);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_string(v))
+		return config_bad(file, path, "a string", err);
+	*out = json_string_value(v);
+	return 1;
+}
+
+int
+ev_config_bool(const json_t *cfg, const char *path, int *out,
+    const char *file, struct ev_err *err)
+{
+	json_t *v = ev_config_get(cfg, path);
+
+	if (v == NULL)
+		return 0;
+	if (!json_is_boolean(v))
+		return config_bad(file, path, "true or false", err);
+	*out = json_is_true(v);
+	return 1;
+}
+
+/* Whether the dotted path is accepted by known[] ("a.b", or "a.*" for a.b.c). */
+static int
+is_known(const char *path, const char *const *known)
+{
+	for (; *known; known++) {
+		size_t n = strlen(*known);
+
+		if (strcmp(path, *known) == 0)
+			return 1;
+		if (n >= 2 && strcmp(*known + n - 2, ".*") == 0 &&
+		    strncmp(path, *known, n - 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether some known[] entry lies below path (so path is a section). */
+static int
+is_section(const char *path, const char *const *known)
+{
+	size_t n = strlen(path);
+
+	for (; *known; known++)
+		if (strncmp(*known, path, n) == 0 && (*known)[n] == '.')
+			return 1;
+	return 0;
+}
+
+static int
+walk_unknown(const json_t *obj, char *path, size_t len, size_t cap, const char *const *known,
+    void (*warn)(const char *, void *), void *ctx)
+{
+	const char *key;
+	json_t *v;
+	int count = 0;
+
+	json_object_foreach((json_t *)obj, key, v) {
+		int n = snprintf(path + len, cap - len, "%s%s", len ? "." : "", key);
+
+		if (n < 0 || (size_t)n >= cap - len)
+			continue;
+		if (is_known(path, known))
+			;
+		else if (json_is_object(v) && is_section(path, known))
+			count += walk_unknown(v, path, len + (size_t)n, cap, known, warn, ctx);
+		else {
+			warn(path, ctx);
+			count++;
+		}
+		path[len] = '\0';
+	}
+	return count;
+}
+
+int
+ev_config_unknown(const json_t *cfg, const char *const *known,
+    void (*warn)(const char *path, void *ctx), void *ctx)
+{
+	char path[1024] = "";
+
+	if (!json_is_object(cfg))
+		return 0;
+	return walk_unknown(cfg, path, 0, sizeof path, known, warn, ctx);
+}

@@ -1,0 +1,47 @@
+/* config.h: YAML configuration files (and retrieval plans) as JSON trees.
+ *
+ * Bottom layer: includes err.h and Jansson; libyaml does the parsing.  A YAML
+ * mapping becomes an object, a sequence an array; a plain scalar becomes null,
+ * true/false, an integer or a real when it reads as one (YAML 1.2 core schema),
+ * else a string; a quoted scalar is always a string.  Anchors and aliases are
+ * refused, as are duplicate keys and non-scalar keys. */
+#ifndef EV_CONFIG_H
+#define EV_CONFIG_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+/* Load the YAML file at path.  Returns the top-level value (an object; an
+ * empty file gives an empty object), or NULL with *err set: "FILE:LINE: what"
+ * and code 2 for malformed YAML, a top level that is not a mapping, or a
+ * file that cannot be read (naming a missing file is bad usage). */
+json_t *ev_config_load(const char *path, struct ev_err *err);
+
+/* Parse YAML text held in memory; name is used in messages. */
+json_t *ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *err);
+
+/* Look up a dotted path ("text.weights.title") in cfg.  Returns the value
+ * (borrowed) or NULL when any step is absent. */
+json_t *ev_config_get(const json_t *cfg, const char *path);
+
+/* Typed look-ups of a dotted path.  Each returns 1 and sets *out when the key
+ * is present and valid, 0 when absent (*out untouched), -1 with *err set
+ * (code 2, naming the config file and the key) when of the wrong type or out
+ * of [min, max]. */
+int ev_config_int(const json_t *cfg, const char *path, long long min, long long max,
+	long long *out, const char *file, struct ev_err *err);
+int ev_config_num(const json_t *cfg, const char *path, double min, double max,
+	double *out, const char *file, struct ev_err *err);
+int ev_config_str(const json_t *cfg, const char *path, const char **out,
+	const char *file, struct ev_err *err);
+int ev_config_bool(const json_t *cfg, const char *path, int *out,
+	const char *file, struct ev_err *err);
+
+/* Call warn(path, ctx) for every key of cfg, at any depth, whose dotted path
+ * is not in known[] (a NULL-terminated list).  A known entry "a.b.*" accepts
+ * any key below a.b.  Returns the number of unknown keys. */
+int ev_config_unknown(const json_t *cfg, const char *const *known,
+	void (*warn)(const char *path, void *ctx), void *ctx);
+
+#endif

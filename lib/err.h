@@ -1,0 +1,44 @@
+/* err.h: errors as values, and the exit codes of the contract.
+ *
+ * Bottom layer: includes nothing of evkit.  lib/ never prints or exits; a
+ * function that fails returns -1 (or NULL) and fills a struct ev_err, whose
+ * code is the exit status the failure implies.  cmd/ reports it. */
+#ifndef EV_ERR_H
+#define EV_ERR_H
+
+#include <stdarg.h>
+
+/* Exit statuses, as fixed by CONTRACT.md. */
+enum ev_exit {
+	EV_EXIT_OK = 0,		/* success */
+	EV_EXIT_RUNTIME = 1,	/* I/O, database or index failure */
+	EV_EXIT_USAGE = 2,	/* bad usage or bad input */
+	EV_EXIT_THRESHOLD = 3	/* a quality gate was not met */
+};
+
+/* An error: where it happened ("file.jsonl:17", or empty) and what happened
+ * ("unterminated string in field 'text'"), lowercase, no full stop. */
+struct ev_err {
+	int code;		/* an enum ev_exit; 0 while no error is set */
+	char where[256];
+	char msg[768];
+};
+
+/* Set *err (which may be NULL) to code, where (may be NULL) and a printf-style
+ * message.  Returns -1, so that `return ev_err_set(...)` reads naturally. */
+int ev_err_set(struct ev_err *err, int code, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* As ev_err_set(), with a va_list. */
+int ev_err_vset(struct ev_err *err, int code, const char *where, const char *fmt, va_list ap);
+
+/* Clear *err (NULL-safe). */
+void ev_err_clear(struct ev_err *err);
+
+/* Set *err to "out of memory", exit code 1.  Returns -1. */
+int ev_err_nomem(struct ev_err *err);
+
+/* Format *err as "WHERE: WHAT" (or "WHAT" when where is empty) into buf. */
+const char *ev_err_text(const struct ev_err *err, char *buf, int size);
+
+#endif

@@ -1,0 +1,382 @@
+/* jsonl.c: reading and writing JSON Lines.  See jsonl.h. */
+#include "jsonl.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct ev_jsonl {
+	char *const *paths;
+	int npaths;
+	int next_path;		/* index of the next input to open */
+	FILE *fp;		/* the current input, or NULL */
+	const char *name;	/* its name for messages */
+	size_t lineno;		/* of the line last read */
+	int at_start;		/* nothing read yet from the current input */
+	char *line;		/* getline's buffer */
+	size_t cap;
+	char where[300];
+};
+
+static int flush_each_record;
+
+struct ev_jsonl *
+ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err)
+{
+	static char *const stdin_only[] = { "-" };
+	struct ev_jsonl *in;
+
+	if ((in = calloc(1, sizeof *in)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	in->paths = npaths > 0 ? paths : stdin_only;
+	in->npaths = npaths > 0 ? npaths : 1;
+	in->name = "stdin";
+	return in;
+}
+
+static void
+close_current(struct ev_jsonl *in)
+{
+	if (in->fp != NULL && in->fp != stdin)
+		fclose(in->fp);
+	in->fp = NULL;
+}
+
+/* Open the next input.  Returns 1, 0 when there is none, -1 on error. */
+static int
+open_next(struct ev_jsonl *in, struct ev_err *err)
+{
+	const char *path;
+	struct stat sb;
+
+	close_current(in);
+	if (in->next_path >= in->npaths)
+		return 0;
+	path = in->paths[in->next_path++];
+	in->lineno = 0;
+	in->at_start = 1;
+	if (strcmp(path, "-") == 0) {
+		in->fp = stdin;
+		in->name = "stdin";
+		return 1;
+	}
+	in->name = path;
+	if ((in->fp = fopen(path, "r")) == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+	if (fstat(fileno(in->fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		close_current(in);
+		return ev_err_set(err, EV_EXIT_USAGE, path, "is a directory, not a JSON Lines file");
+	}
+	return 1;
+}
+
+int
+ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct ev_err *err)
+{
+	ssize_t n;
+	int r;
+
+	for (;;) {
+		if (in->fp == NULL) {
+			if ((r = open_next(in, err)) != 1)
+				return r;
+		}
+		errno = 0;
+		n = getline(&in->line, &in->cap, in->fp);
+		if (n == -1) {
+			if (ferror(in->fp)) {
+				int e = errno;
+
+				close_current(in);
+				return ev_err_set(err, EV_EXIT_RUNTIME, in->name, "read error: %s",
+				    strerror(e ? e : EIO));
+			}
+			close_current(in);
+			continue;
+		}
+		in->lineno++;
+		if (n > 0 && in->line[n - 1] == '\n')
+			n--;
+		if (n > 0 && in->line[n - 1] == '\r')
+			n--;
+		in->line[n] = '\0';
+		*line = in->line;
+		if (in->at_start) {
+			in->at_start = 0;
+			if (n >= 3 && memcmp(in->line, "\xEF\xBB\xBF", 3) == 0) {
+				*line += 3;
+				n -= 3;
+			}
+		}
+		*len = (size_t)n;
+		return 1;
+	}
+}
+
+static int
+is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+json_t *
+ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_err *err)
+{
+	json_error_t je;
+	const char *nul;
+	json_t *v;
+
+	if ((nul = memchr(line, '\0', len)) != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %zu: NUL byte in the line",
+		    (size_t)(nul - line) + 1);
+		return NULL;
+	}
+	v = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+	if (v == NULL) {
+		if (je.position >= (int)len && len > 0 && strstr(je.text, "end of file") != NULL)
+			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON: truncated record (%s)", je.text);
+		else
+			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %d: %s",
+			    je.column > 0 ? je.column : je.position + 1, je.text);
+	}
+	return v;
+}
+
+int
+ev_jsonl_next(struct ev_jsonl *in, json_t **out, struct ev_err *err)
+{
+	const char *line;
+	size_t len;
+	int r;
+
+	for (;;) {
+		if ((r = ev_jsonl_next_line(in, &line, &len, err)) != 1)
+			return r;
+		if (is_blank(line, len))
+			continue;
+		*out = ev_json_parse_line(line, len, ev_jsonl_where(in), err);
+		return *out ? 1 : -1;
+	}
+}
+
+const char *
+ev_jsonl_file(const struct ev_jsonl *in)
+{
+	return in->name;
+}
+
+size_t
+ev_jsonl_lineno(const struct ev_jsonl *in)
+{
+	return in->lineno;
+}
+
+const char *
+ev_jsonl_where(const struct ev_jsonl *in)
+{
+	struct ev_jsonl *w = (struct ev_jsonl *)in;	/* the message buffer only */
+
+	snprintf(w->where, sizeof w->where, "%s:%zu", in->name, in->lineno);
+	return in->where;
+}
+
+void
+ev_jsonl_close(struct ev_jsonl *in)
+{
+	if (in == NULL)
+		return;
+	close_current(in);
+	free(in->line);
+	free(in);
+}
+
+void
+ev_out_init(void)
+{
+	struct stat sb;
+
+	flush_each_record = fstat(STDOUT_FILENO, &sb) == 0 &&
+	    (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode) || S_ISCHR(sb.st_mode));
+}
+
+/* Reals are written with 10 significant digits: exact enough for every score
+ * and for float32 vectors, and far shorter than %.17g. */
+#define EV_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
+
+int
+ev_jsonl_write(FILE *out, const json_t *v, struct ev_err *err)
+{
+	if (json_dumpf(v, out, EV_JSON_FLAGS) == -1 || putc('\n', out) == EOF ||
+	    ((out != stdout || flush_each_record) && fflush(out) == EOF) || ferror(out))
+		return ev_err_set(err, EV_EXIT_RUNTIME, out == stdout ? "stdout" : NULL,
+		    "write error: %s", strerror(errno ? errno : EIO));
+	return 0;
+}
+
+static int
+dump_to_buf(const char *s, size_t n, void *data)
+{
+	return ev_buf_add(data, s, n);
+}
+
+int
+ev_json_dump(struct ev_buf *b, const json_t *v)
+{
+	return json_dump_callback(v, dump_to_buf, b, EV_JSON_FLAGS);
+}
+
+/* Look key up in obj for the typed getters: 1 with *v set when present and
+ * not null, 0 when absent and not required, -1 when required and absent. */
+static int
+lookup(const json_t *obj, const char *key, int required, json_t **v, const char *where,
+    struct ev_err *err)
+{
+	*v = json_is_object(obj) ? json_object_get(obj, key) : NULL;
+	if (*v != NULL && !json_is_null(*v))
+		return 1;
+	if (required)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field '%s'", key);
+	return 0;
+}
+
+static int
+wrong_type(const char *key, const char *want, const char *where, struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s' must be %s", key, want);
+}
+
+int
+ev_field_str(const json_t *obj, const char *key, int required, const char **out,
+    const char *where, struct ev_err *err)
+{
+	json_t *v;
+	int r = lookup(obj, key, required, &v, where, err);
+
+	if (r != 1)
+		return r;
+	if (!json_is_string(v))
+		return wrong_type(key, "a string", where, err);
+	*out = json_string_value(v);
+	return 1;
+}
+
+int
+ev_field_num(const json_t *obj, const char *key, int required, double *out,
+    const char *where, struct ev_err *err)
+{
+	json_t *v;
+	int r = lookup(obj, key, required, &v, where, err);
+
+	if (r != 1)
+		return r;
+	if (!json_is_number(v))
+		return wrong_type(key, "a number", where, err);
+	*out = json_number_value(v);
+	return 1;
+}
+
+int
+ev_field_int(const json_t *obj, const char *key, int required, long long *out,
+    const char *where, struct ev_err *err)
+{
+	json_t *v;
+	double d;
+	int r = lookup(obj, key, required, &v, where, err);
+
+	if (r != 1)
+		return r;
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return 1;
+	}
+	/* 3.0 is an integer too, as JavaScript writers produce it */
+	if (json_is_real(v)) {
+		d = json_real_value(v);
+		if (d > -9.2e18 && d < 9.2e18 && d == (double)(long long)d) {
+			*out = (long long)d;
+			return 1;
+		}
+	}
+	return wrong_type(key, "an integer", where, err);
+}
+
+int
+ev_field_obj(const json_t *obj, const char *key, int required, json_t **out,
+    const char *where, struct ev_err *err)
+{
+	json_t *v;
+	int r = lookup(obj, key, required, &v, where, err);
+
+	if (r != 1)
+		return r;
+	if (!json_is_object(v))
+		return wrong_type(key, "an object", where, err);
+	*out = v;
+	return 1;
+}
+
+int
+ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
+    const char *where, struct ev_err *err)
+{
+	json_t *v;
+	int r = lookup(obj, key, required, &v, where, err);
+
+	if (r != 1)
+		return r;
+	if (!json_is_array(v))
+		return wrong_type(key, "an array", where, err);
+	*out = v;
+	return 1;
+}
+
+int
+ev_json_id_text(const json_t *id, char *buf, size_t size)
+{
+	int n;
+
+	if (json_is_string(id))
+		n = snprintf(buf, size, "%s", json_string_value(id));
+	else if (json_is_integer(id))
+		n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
+	else
+		return -1;
+	return n < 0 ? -1 : n;
+}
+
+json_t *
+ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
+{
+	json_t *q, *id;
+	const char *text;
+
+	if (json_is_string(v)) {
+		q = json_pack("{s:I,s:O}", "query_id", (json_int_t)lineno, "query", v);
+		if (q == NULL)
+			ev_err_nomem(err);
+		return q;
+	}
+	if (!json_is_object(v)) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "a query must be an object or a string");
+		return NULL;
+	}
+	if (ev_field_str(v, "query", 1, &text, where, err) == -1)
+		return NULL;
+	id = json_object_get(v, "query_id");
+	if (id != NULL && !json_is_string(id) && !json_is_integer(id)) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "field 'query_id' must be a string or an integer");
+		return NULL;
+	}
+	if (id == NULL && json_object_set_new(v, "query_id", json_integer((json_int_t)lineno)) == -1) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	return json_incref(v);
+}

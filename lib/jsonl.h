@@ -1,0 +1,90 @@
+/* jsonl.h: reading and writing JSON Lines (one JSON value a line), and typed
+ * access to the fields of a record.
+ *
+ * Bottom layer: includes err.h and buf.h, and Jansson (the JSON library; see
+ * README "Why Jansson").  Knows nothing of the store, the lanes or Faiss. */
+#ifndef EV_JSONL_H
+#define EV_JSONL_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+
+/* A reader over a list of inputs read one after another ("-" is stdin).
+ * Lines of any length are accepted; a UTF-8 BOM at the start of an input and
+ * a CR before the LF are ignored; a missing final newline is fine; blank lines
+ * are skipped.  A NUL byte, invalid UTF-8 or invalid JSON is an error naming
+ * FILE:LINE and the column (exit code 2). */
+struct ev_jsonl;
+
+/* Open a reader over paths[0..npaths-1]; npaths == 0 reads stdin.  Files are
+ * opened lazily, so a missing file is reported when it is reached (exit 2,
+ * as grep and jq do: naming a file that is not there is bad usage).
+ * Returns NULL with *err set when out of memory. */
+struct ev_jsonl *ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err);
+
+/* Read the next value.  Returns 1 with *out set (the caller owns it:
+ * json_decref()), 0 at the end of the last input, or -1 with *err set and
+ * err->where naming FILE:LINE.  After an error, the next call goes on with
+ * the following line (callers that offer --skip-invalid rely on this). */
+int ev_jsonl_next(struct ev_jsonl *in, json_t **out, struct ev_err *err);
+
+/* Read the next line as raw bytes, without parsing it (for commands that take
+ * other line formats).  Returns 1 with *line and *len set (valid until the next
+ * call), 0 at the end, -1 on an I/O error.  Blank lines are returned too. */
+int ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct ev_err *err);
+
+/* The name of the current input ("stdin" for "-") and its current line. */
+const char *ev_jsonl_file(const struct ev_jsonl *in);
+size_t ev_jsonl_lineno(const struct ev_jsonl *in);
+
+/* "FILE:LINE" of the line last read, for messages. */
+const char *ev_jsonl_where(const struct ev_jsonl *in);
+
+/* Close every input and free the reader (NULL-safe). */
+void ev_jsonl_close(struct ev_jsonl *in);
+
+/* Parse one line of JSON (no newline).  Returns the value, or NULL with *err
+ * set: where is `where`, the message names the column.  NUL bytes and invalid
+ * UTF-8 are refused. */
+json_t *ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_err *err);
+
+/* Writing. ev_out_init() decides once whether each record is flushed (when
+ * stdout is a pipe or a socket, so that pipelines stream) or left to stdio's
+ * buffering (a file).  ev_jsonl_write() writes v compactly and a newline.
+ * Returns 0, or -1 with *err set on a write error (exit code 1). */
+void ev_out_init(void);
+int ev_jsonl_write(FILE *out, const json_t *v, struct ev_err *err);
+
+/* Serialise v compactly into b (appending).  Returns 0 or -1 (out of memory). */
+int ev_json_dump(struct ev_buf *b, const json_t *v);
+
+/* Typed field access.  Each returns 1 when the field is present with the right
+ * type (the value in *out), 0 when absent or null and not required (*out left
+ * as it was), and -1 with *err set ("FILE:LINE: field 'k' must be a string")
+ * when it has the wrong type, or is required and absent.  `where` names the
+ * record for the message; strings stay owned by obj. */
+int ev_field_str(const json_t *obj, const char *key, int required, const char **out,
+	const char *where, struct ev_err *err);
+int ev_field_num(const json_t *obj, const char *key, int required, double *out,
+	const char *where, struct ev_err *err);
+int ev_field_int(const json_t *obj, const char *key, int required, long long *out,
+	const char *where, struct ev_err *err);
+int ev_field_obj(const json_t *obj, const char *key, int required, json_t **out,
+	const char *where, struct ev_err *err);
+int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
+	const char *where, struct ev_err *err);
+
+/* A query id as text: a string as it is, an integer in decimal.  Returns the
+ * length written into buf (NUL-terminated), or -1 when id is of another type. */
+int ev_json_id_text(const json_t *id, char *buf, size_t size);
+
+/* Turn an input value into a query record (CONTRACT: a line that is only a
+ * JSON string is a query whose text is that string and whose query_id is its
+ * line number).  Returns a new reference to an object with "query_id" and
+ * "query" checked, or NULL with *err set (exit 2). */
+json_t *ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err);
+
+#endif

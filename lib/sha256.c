@@ -1,0 +1,121 @@
+/* sha256.c: SHA-256 as specified in FIPS 180-4.  See sha256.h. */
+#include "sha256.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const uint32_t K[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void
+compress(uint32_t h[8], const unsigned char *p)
+{
+	uint32_t w[64], a, b, c, d, e, f, g, k, t1, t2;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		    (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (i = 16; i < 64; i++) {
+		uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+		uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = k + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+		k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+	}
+	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+}
+
+void
+ev_sha256_init(struct ev_sha256 *s)
+{
+	static const uint32_t h0[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+	};
+
+	memcpy(s->h, h0, sizeof h0);
+	s->nbytes = 0;
+	s->used = 0;
+}
+
+void
+ev_sha256_update(struct ev_sha256 *s, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	s->nbytes += n;
+	while (n > 0) {
+		size_t take = 64 - s->used < n ? 64 - s->used : n;
+
+		if (s->used == 0 && n >= 64) {
+			compress(s->h, p);
+			p += 64, n -= 64;
+			continue;
+		}
+		memcpy(s->block + s->used, p, take);
+		s->used += take, p += take, n -= take;
+		if (s->used == 64) {
+			compress(s->h, s->block);
+			s->used = 0;
+		}
+	}
+}
+
+void
+ev_sha256_final(struct ev_sha256 *s, unsigned char digest[32])
+{
+	uint64_t bits = s->nbytes * 8;
+	int i;
+
+	s->block[s->used++] = 0x80;
+	if (s->used > 56) {
+		memset(s->block + s->used, 0, 64 - s->used);
+		compress(s->h, s->block);
+		s->used = 0;
+	}
+	memset(s->block + s->used, 0, 56 - s->used);
+	for (i = 0; i < 8; i++)
+		s->block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
+	compress(s->h, s->block);
+	for (i = 0; i < 8; i++) {
+		digest[4 * i] = (unsigned char)(s->h[i] >> 24);
+		digest[4 * i + 1] = (unsigned char)(s->h[i] >> 16);
+		digest[4 * i + 2] = (unsigned char)(s->h[i] >> 8);
+		digest[4 * i + 3] = (unsigned char)s->h[i];
+	}
+}
+
+void
+ev_sha256_text(const void *data, size_t n, char out[EV_SHA256_TEXT])
+{
+	static const char hex[] = "0123456789abcdef";
+	struct ev_sha256 s;
+	unsigned char d[32];
+	int i;
+
+	ev_sha256_init(&s);
+	ev_sha256_update(&s, data, n);
+	ev_sha256_final(&s, d);
+	memcpy(out, "sha256:", 7);
+	for (i = 0; i < 32; i++) {
+		out[7 + 2 * i] = hex[d[i] >> 4];
+		out[8 + 2 * i] = hex[d[i] & 15];
+	}
+	out[71] = '\0';
+}

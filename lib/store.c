@@ -1,0 +1,287 @@
+/* store.c: the SQLite store.  See store.h for the schema. */
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BUSY_TIMEOUT_MS 30000	/* a reader or writer waits this long for a writer */
+
+struct cached_stmt {
+	char *sql;
+	sqlite3_stmt *stmt;
+	struct cached_stmt *next;
+};
+
+struct ev_store {
+	sqlite3 *db;
+	char *path;
+	struct cached_stmt *stmts;
+	int in_txn;
+};
+
+static const char schema_sql[] =
+	"CREATE TABLE documents ("
+	"  doc_id TEXT PRIMARY KEY, source TEXT, title TEXT, source_uri TEXT,"
+	"  source_type TEXT, language TEXT, published_date TEXT, metadata TEXT,"
+	"  content_hash TEXT NOT NULL, length INTEGER, ingested_at TEXT);"
+	"CREATE INDEX documents_source ON documents(source);"
+	"CREATE TABLE chunks ("
+	"  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+	"  doc_id TEXT NOT NULL REFERENCES documents(doc_id), section_id TEXT NOT NULL,"
+	"  chunk_index INTEGER NOT NULL, title TEXT, section_title TEXT, section_path TEXT,"
+	"  text TEXT NOT NULL, offset_start INTEGER, offset_end INTEGER, content_hash TEXT NOT NULL);"
+	"CREATE INDEX chunks_doc ON chunks(doc_id);"
+	"CREATE VIRTUAL TABLE chunks_fts USING fts5(title, section_title, text,"
+	"  content='chunks', content_rowid='rowid', tokenize='" EV_STORE_TOKENIZE "');"
+	"CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');"
+	"CREATE TABLE chunk_tombstones (rowid INTEGER PRIMARY KEY);"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);";
+
+sqlite3 *
+ev_store_db(struct ev_store *st)
+{
+	return st->db;
+}
+
+const char *
+ev_store_path(const struct ev_store *st)
+{
+	return st->path;
+}
+
+int
+ev_store_error(struct ev_store *st, const char *what, struct ev_err *err)
+{
+	int code = sqlite3_errcode(st->db);
+
+	return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s: %s%s", what, sqlite3_errmsg(st->db),
+	    code == SQLITE_FULL ? " (the disk is full; free space and run again)" :
+	    code == SQLITE_BUSY ? " (another process holds the store; try again later)" :
+	    code == SQLITE_READONLY ? " (the store is read-only here)" : "");
+}
+
+int
+ev_store_exec(struct ev_store *st, const char *sql, struct ev_err *err)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return ev_store_error(st, "executing SQL", err);
+	return 0;
+}
+
+sqlite3_stmt *
+ev_store_prepare(struct ev_store *st, const char *sql, struct ev_err *err)
+{
+	struct cached_stmt *c;
+
+	for (c = st->stmts; c != NULL; c = c->next)
+		if (strcmp(c->sql, sql) == 0) {
+			sqlite3_reset(c->stmt);
+			sqlite3_clear_bindings(c->stmt);
+			return c->stmt;
+		}
+	if ((c = calloc(1, sizeof *c)) == NULL || (c->sql = strdup(sql)) == NULL) {
+		free(c);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &c->stmt, NULL) != SQLITE_OK) {
+		ev_store_error(st, "preparing a query", err);
+		free(c->sql);
+		free(c);
+		return NULL;
+	}
+	c->next = st->stmts;
+	st->stmts = c;
+	return c->stmt;
+}
+
+int
+ev_store_begin(struct ev_store *st, struct ev_err *err)
+{
+	if (ev_store_exec(st, "BEGIN IMMEDIATE", err) == -1)
+		return -1;
+	st->in_txn = 1;
+	return 0;
+}
+
+int
+ev_store_commit(struct ev_store *st, struct ev_err *err)
+{
+	if (ev_store_exec(st, "COMMIT", err) == -1)
+		return -1;
+	st->in_txn = 0;
+	return 0;
+}
+
+int
+ev_store_rollback(struct ev_store *st)
+{
+	int r = 0;
+
+	if (st != NULL && st->db != NULL && sqlite3_get_autocommit(st->db) == 0)
+		r = sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	if (st != NULL)
+		st->in_txn = 0;
+	return r;
+}
+
+int
+ev_store_meta_get(struct ev_store *st, const char *key, char **value, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT value FROM meta WHERE key = ?1", err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return ev_store_error(st, "reading the meta table", err);
+	*value = strdup(sqlite3_column_type(s, 0) == SQLITE_NULL ? "" :
+	    (const char *)sqlite3_column_text(s, 0));
+	sqlite3_reset(s);
+	return *value ? 1 : ev_err_nomem(err);
+}
+
+int
+ev_store_meta_set(struct ev_store *st, const char *key, const char *value, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st,
+	    "INSERT INTO meta(key, value) VALUES(?1, ?2)"
+	    " ON CONFLICT(key) DO UPDATE SET value = excluded.value", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, value, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		return ev_store_error(st, "writing the meta table", err);
+	sqlite3_reset(s);
+	return 0;
+}
+
+/* Whether the store has its schema; -1 when the file is not a database. */
+static int
+has_schema(struct ev_store *st)
+{
+	sqlite3_stmt *s;
+	int rc, found;
+
+	rc = sqlite3_prepare_v2(st->db,
+	    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", -1, &s, NULL);
+	if (rc != SQLITE_OK)
+		return -1;
+	found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
+	rc = sqlite3_finalize(s);
+	return rc == SQLITE_OK ? found : -1;
+}
+
+static int
+create_schema(struct ev_store *st, struct ev_err *err)
+{
+	char version[16];
+
+	snprintf(version, sizeof version, "%d", EV_STORE_SCHEMA_VERSION);
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	if (has_schema(st) == 1)	/* another process created it meanwhile */
+		return ev_store_commit(st, err);
+	if (ev_store_exec(st, schema_sql, err) == -1 ||
+	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
+	    ev_store_commit(st, err) == -1) {
+		ev_store_rollback(st);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_version(struct ev_store *st, struct ev_err *err)
+{
+	char *v = NULL;
+	int r = ev_store_meta_get(st, "schema_version", &v, err);
+
+	if (r == -1)
+		return -1;
+	if (r == 0 || atoi(v) != EV_STORE_SCHEMA_VERSION) {
+		ev_err_set(err, EV_EXIT_USAGE, st->path,
+		    "store schema version %s, this evkit reads version %d; re-ingest into a new store",
+		    r ? v : "(none)", EV_STORE_SCHEMA_VERSION);
+		free(v);
+		return -1;
+	}
+	free(v);
+	return 0;
+}
+
+struct ev_store *
+ev_store_open(const char *path, int mode, struct ev_err *err)
+{
+	struct ev_store *st;
+	struct stat sb;
+	int flags, have;
+
+	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
+		ev_err_set(err, EV_EXIT_USAGE, path,
+		    "no such store; create it with 'ev-ingest --db %s FILE...'", path);
+		return NULL;
+	}
+	if ((st = calloc(1, sizeof *st)) == NULL || (st->path = strdup(path)) == NULL) {
+		free(st);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	flags = mode == EV_STORE_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	if (mode == EV_STORE_CREATE)
+		flags |= SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		ev_store_error(st, "cannot open the store", err);
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(st->db, 0);
+	if ((have = has_schema(st)) == -1) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "not an evkit store (%s)", sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (mode != EV_STORE_READ &&
+	    (ev_store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+		" PRAGMA foreign_keys=OFF;", err) == -1))
+		goto fail;
+	if (!have && mode == EV_STORE_CREATE) {
+		if (create_schema(st, err) == -1)
+			goto fail;
+	} else if (!have) {
+		ev_err_set(err, EV_EXIT_USAGE, path,
+		    "not an evkit store (no meta table); create one with 'ev-ingest --db FILE'");
+		goto fail;
+	} else if (check_version(st, err) == -1)
+		goto fail;
+	return st;
+fail:
+	ev_store_close(st);
+	return NULL;
+}
+
+void
+ev_store_close(struct ev_store *st)
+{
+	struct cached_stmt *c, *next;
+
+	if (st == NULL)
+		return;
+	ev_store_rollback(st);
+	for (c = st->stmts; c != NULL; c = next) {
+		next = c->next;
+		sqlite3_finalize(c->stmt);
+		free(c->sql);
+		free(c);
+	}
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}

@@ -1,0 +1,78 @@
+/* store.h: the SQLite store: documents, their chunks, the FTS5 index of the
+ * chunks, and a key/value table for what other modules record (the embedding
+ * model, the Faiss index).
+ *
+ * Middle layer: includes err.h and SQLite.  Opened in WAL mode with a busy
+ * timeout, so readers keep working while one writer writes.
+ *
+ * Schema (version 1):
+ *   documents(doc_id TEXT PRIMARY KEY, source TEXT, title, source_uri,
+ *             source_type, language, published_date, metadata TEXT (JSON),
+ *             content_hash TEXT, length INTEGER, ingested_at TEXT)
+ *   chunks(rowid INTEGER PRIMARY KEY, id TEXT UNIQUE, doc_id, section_id,
+ *          chunk_index, title, section_title, section_path, text,
+ *          offset_start, offset_end, content_hash)
+ *     -- rowid is the chunk's number in the vector index; it is kept while a
+ *     -- chunk's id and content hash stay the same.
+ *   chunks_fts: FTS5(title, section_title, text), external content 'chunks',
+ *     tokenize 'porter unicode61 remove_diacritics 2' (EV_STORE_TOKENIZE)
+ *   chunks_vocab: fts5vocab(chunks_fts, 'row') -- the text lane's vocabulary
+ *   meta(key TEXT PRIMARY KEY, value TEXT)
+ * Writers keep chunks_fts in step with chunks (ev_store_chunk_add/_delete). */
+#ifndef EV_STORE_H
+#define EV_STORE_H
+
+#include <sqlite3.h>
+
+#include "err.h"
+
+#define EV_STORE_TOKENIZE "porter unicode61 remove_diacritics 2"
+#define EV_STORE_SCHEMA_VERSION 1
+
+enum {
+	EV_STORE_READ = 0,	/* the store must exist; reads only */
+	EV_STORE_WRITE = 1,	/* the store must exist */
+	EV_STORE_CREATE = 2	/* created (with its schema) when missing */
+};
+
+struct ev_store;
+
+/* Open the store at path.  Returns the store, or NULL with *err set: code 1
+ * when it cannot be opened, 2 when the file is not an evkit store (with what
+ * to do next).  A missing store in READ/WRITE mode says to run ev-ingest. */
+struct ev_store *ev_store_open(const char *path, int mode, struct ev_err *err);
+
+/* Close the store (NULL-safe).  An open transaction is rolled back. */
+void ev_store_close(struct ev_store *st);
+
+/* The SQLite connection, for modules that keep their own tables or queries. */
+sqlite3 *ev_store_db(struct ev_store *st);
+
+/* The store's file name, for messages. */
+const char *ev_store_path(const struct ev_store *st);
+
+/* Transactions: BEGIN IMMEDIATE (waiting for other writers up to the busy
+ * timeout), COMMIT, ROLLBACK.  Return 0, or -1 with *err set (code 1). */
+int ev_store_begin(struct ev_store *st, struct ev_err *err);
+int ev_store_commit(struct ev_store *st, struct ev_err *err);
+int ev_store_rollback(struct ev_store *st);
+
+/* Run SQL with no result rows (one or more statements).  Returns 0, or -1
+ * with *err set (code 1, SQLite's message). */
+int ev_store_exec(struct ev_store *st, const char *sql, struct ev_err *err);
+
+/* Prepare a statement (cached by the SQL text for the store's lifetime:
+ * do not finalize it; it is reset before it is returned).  Returns NULL with
+ * *err set on failure. */
+sqlite3_stmt *ev_store_prepare(struct ev_store *st, const char *sql, struct ev_err *err);
+
+/* Fill *err from the connection's last error, code 1, with `what` first
+ * ("inserting chunk 'a:b:0': disk I/O error").  Returns -1. */
+int ev_store_error(struct ev_store *st, const char *what, struct ev_err *err);
+
+/* meta: get returns 1 with *value (malloc'd, the caller frees) when the key
+ * exists, 0 when not, -1 on error; set replaces. */
+int ev_store_meta_get(struct ev_store *st, const char *key, char **value, struct ev_err *err);
+int ev_store_meta_set(struct ev_store *st, const char *key, const char *value, struct ev_err *err);
+
+#endif

@@ -1,0 +1,14 @@
+#!/bin/sh
+# make bench: run every scripts/bench-*.sh in turn.  Each measures evkit
+# against a peer in the same run and prints its figures (ratios, not only
+# absolute times: these machines are shared and noisy).
+set -u
+bin=$(cd "${1:-bin}" && pwd)
+dir=$(cd "$(dirname "$0")" && pwd)
+status=0
+for b in "$dir"/bench-*.sh; do
+	[ -f "$b" ] || continue
+	printf '\n== %s\n' "$(basename "$b" .sh)"
+	sh "$b" "$bin" || status=1
+done
+exit $status

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install the Debian packages evkit needs; do nothing when all are present.
+set -eu
+pkgs="build-essential pkg-config libsqlite3-dev sqlite3 libjansson-dev libyaml-dev
+libfaiss-dev libopenblas-dev liblapack-dev libcriterion-dev libomp-dev
+clang libclang-rt-14-dev valgrind jq python3 python3-faiss python3-numpy
+libjson-c-dev libcjson-dev"
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing:$missing" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Golden tests of the commands.  Each case is tests/cmd/PROG/NN-what.sh, a
+# shell script run with sh in a fresh scratch directory, with bin/ first on
+# PATH and these variables set:
+#   TESTDATA  tests/data (shared inputs)     SAMPLES  samples/
+#   CASEDIR   the case's own directory       SHARED   ../shared (may be absent)
+# Its standard output is compared with NN-what.out, its standard error with
+# NN-what.err when that file exists, and its exit status with the number in
+# NN-what.status (0 when there is none).  Run: tests/cmd/run.sh BIN [PATTERN]
+set -u
+bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
+pattern=${2:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0 fail=0
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-golden.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+for case in "$top"/tests/cmd/*/*.sh; do
+	[ -f "$case" ] || continue
+	name=${case#"$top"/tests/cmd/}
+	name=${name%.sh}
+	case "$name" in *"$pattern"*) ;; *) continue ;; esac
+	base=${case%.sh}
+	work="$scratch/$(echo "$name" | tr / _)"
+	mkdir -p "$work"
+	want_status=0
+	[ -f "$base.status" ] && want_status=$(cat "$base.status")
+	(cd "$work" && PATH="$bin:$PATH" TESTDATA="$top/tests/data" SAMPLES="$top/samples" \
+		CASEDIR=$(dirname "$case") SHARED="$top/../shared" LC_ALL=C \
+		sh "$case" >"$work/.stdout" 2>"$work/.stderr" </dev/null)
+	status=$?
+	why=""
+	[ "$status" = "$want_status" ] || why="exit status $status, expected $want_status"
+	if [ -z "$why" ] && [ -f "$base.out" ] && ! cmp -s "$base.out" "$work/.stdout"; then
+		why="standard output differs:
+$(diff "$base.out" "$work/.stdout" | head -20)"
+	fi
+	if [ -z "$why" ] && [ -f "$base.err" ] && ! cmp -s "$base.err" "$work/.stderr"; then
+		why="standard error differs:
+$(diff "$base.err" "$work/.stderr" | head -20)"
+	fi
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		printf 'FAIL %s: %s\n' "$name" "$why"
+		[ -s "$work/.stderr" ] && [ ! -f "$base.err" ] && sed 's/^/  stderr: /' "$work/.stderr" | head -5
+	fi
+done
+printf 'golden: %d passed, %d failed\n' "$pass" "$fail"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,130 @@
+/* Tests of lib/store.c against real SQLite files. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static char dir[] = "/tmp/evkit-store-XXXXXX";
+static char path[256];
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(store, .init = setup, .fini = teardown);
+
+Test(store, refuses_a_missing_store_and_says_how_to_make_one)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_null(ev_store_open(path, EV_STORE_READ, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, path);
+	cr_assert(strstr(err.msg, "no such store; create it with 'ev-ingest --db") != NULL);
+	cr_assert_eq(access(path, F_OK), -1);
+}
+
+Test(store, creates_the_schema_in_wal_mode)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	sqlite3_stmt *s;
+	char *v = NULL;
+
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_meta_get(st, "schema_version", &v, &err), 1);
+	cr_assert_str_eq(v, "1");
+	free(v);
+	s = ev_store_prepare(st, "PRAGMA journal_mode", &err);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(s, 0), "wal");
+	sqlite3_reset(s);
+	cr_assert_eq(ev_store_exec(st, "SELECT count(*) FROM chunks_fts", &err), 0);
+	ev_store_close(st);
+}
+
+Test(store, keeps_meta_values_across_opens)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	char *v = NULL;
+
+	cr_assert_eq(ev_store_meta_set(st, "model", "lsa-1", &err), 0);
+	cr_assert_eq(ev_store_meta_set(st, "model", "lsa-2", &err), 0);
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_READ, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_meta_get(st, "model", &v, &err), 1);
+	cr_assert_str_eq(v, "lsa-2");
+	free(v);
+	cr_assert_eq(ev_store_meta_get(st, "absent", &v, &err), 0);
+	ev_store_close(st);
+}
+
+Test(store, rolls_back_an_unfinished_transaction_on_close)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	char *v = NULL;
+
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_store_meta_set(st, "k", "v", &err), 0);
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_eq(ev_store_meta_get(st, "k", &v, &err), 0);
+	ev_store_close(st);
+}
+
+Test(store, refuses_a_file_that_is_not_a_store)
+{
+	struct ev_err err = { 0 };
+	FILE *fp = fopen(path, "w");
+
+	fputs("this is not a database, just text long enough to be a header of one\n", fp);
+	fclose(fp);
+	cr_assert_null(ev_store_open(path, EV_STORE_WRITE, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert(strncmp(err.msg, "not an evkit store", 18) == 0, "%s", err.msg);
+}
+
+Test(store, refuses_a_sqlite_database_of_another_program)
+{
+	struct ev_err err = { 0 };
+	sqlite3 *db;
+
+	cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	cr_assert_null(ev_store_open(path, EV_STORE_WRITE, &err));
+	cr_assert(strstr(err.msg, "not an evkit store (no meta table)") != NULL, "%s", err.msg);
+}
+
+Test(store, caches_prepared_statements_by_their_text)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	sqlite3_stmt *a = ev_store_prepare(st, "SELECT 1", &err);
+	sqlite3_stmt *b = ev_store_prepare(st, "SELECT 1", &err);
+
+	cr_assert_not_null(a);
+	cr_assert_eq(a, b);
+	cr_assert_null(ev_store_prepare(st, "SELEC nonsense", &err));
+	cr_assert_eq(err.code, 1);
+	cr_assert(strstr(err.msg, "preparing a query") != NULL);
+	ev_store_close(st);
+}
