@@ -124,6 +124,7 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 	json_t *root = NULL, *v;
 	char where[300];
 	int depth = 0, done = 0, docs = 0, failed = 0;
+	size_t root_line = 1;	/* where the top-level value starts */
 
 	if (!yaml_parser_initialize(&parser)) {
 		ev_err_nomem(err);
@@ -136,6 +137,8 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 			break;
 		}
 		snprintf(where, sizeof where, "%s:%zu", name, ev.start_mark.line + 1);
+		if (depth == 0 && root == NULL)
+			root_line = ev.start_mark.line + 1;
 		switch (ev.type) {
 		case YAML_STREAM_END_EVENT:
 			done = 1;
@@ -211,7 +214,8 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 		return json_object();
 	}
 	if (!json_is_object(root)) {
-		ev_err_set(err, EV_EXIT_USAGE, name, "the top level must be a mapping of keys to values");
+		snprintf(where, sizeof where, "%s:%zu", name, root_line);
+		ev_err_set(err, EV_EXIT_USAGE, where, "the top level must be a mapping of keys to values");
 		json_decref(root);
 		return NULL;
 	}

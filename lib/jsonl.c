@@ -348,7 +348,7 @@ ev_json_id_text(const json_t *id, char *buf, size_t size)
 		n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
 	else
 		return -1;
-	return n < 0 ? -1 : n;
+	return n < 0 || (size_t)n >= size ? -1 : n;
 }
 
 json_t *

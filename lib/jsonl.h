@@ -78,7 +78,8 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
 	const char *where, struct ev_err *err);
 
 /* A query id as text: a string as it is, an integer in decimal.  Returns the
- * length written into buf (NUL-terminated), or -1 when id is of another type. */
+ * length written into buf (NUL-terminated), or -1 when id is of another type
+ * or does not fit in size bytes. */
 int ev_json_id_text(const json_t *id, char *buf, size_t size);
 
 /* Turn an input value into a query record (CONTRACT: a line that is only a
