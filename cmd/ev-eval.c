@@ -1,0 +1,386 @@
+/* ev-eval: score a run of hit records against relevance judgements.
+ *
+ * Reads every hit first (hits of one query may arrive anywhere, from several
+ * files), then writes one JSON line per query with --per-query and one
+ * summary line.  See man/ev-eval.1 and lib/eval.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+#include "eval.h"
+#include "jsonl.h"
+
+#define MAX_CUTOFF	1000000
+#define MAX_MINS	16
+
+static const char usage_text[] =
+"usage: ev-eval --qrels FILE [--binary] [--level N] [-k N] [--cutoff METRIC=N]\n"
+"               [--per-query] [--min METRIC=X] [--trec FILE] [--tag TAG]\n"
+"               [--lane LANE] [--config FILE.yaml] [--log FILE] [RUN ...]\n"
+"\n"
+"Score hit records (from RUN files or stdin) against relevance judgements;\n"
+"write one JSON summary line: queries, ndcg@10, map, recall@100, mrr, p@10.\n"
+"\n"
+"  --qrels FILE        judgements: 'QUERY_ID DOC_ID RELEVANCE' lines, or TREC's\n"
+"                      'QUERY_ID 0 DOC_ID RELEVANCE'\n"
+"  --binary            gains of 1 for every relevant document (default: the\n"
+"                      relevance value is the gain)\n"
+"  --level N           the least relevance counted relevant (default 1; below 1\n"
+"                      needs --binary)\n"
+"  -k N                the k of nDCG@k and P@k (default 10)\n"
+"  --cutoff METRIC=N   the k of one metric: ndcg, p or recall (recall: 100)\n"
+"  --per-query         a line per judged query before the summary\n"
+"  --min METRIC=X      exit 3 after printing when METRIC is below X (repeatable)\n"
+"  --trec FILE         also write the run in TREC format (QID Q0 DOC RANK SCORE TAG)\n"
+"  --tag TAG           the TAG column of --trec (default evkit)\n"
+"  --lane LANE         evaluate only the hits whose lane is LANE\n"
+"  --config FILE.yaml  defaults for the options; --log FILE appends a ToolRun line\n"
+"  --help, --version\n";
+
+enum {
+	OPT_QRELS = EV_OPT_FIRST_FREE,
+	OPT_BINARY,
+	OPT_LEVEL,
+	OPT_CUTOFF,
+	OPT_PER_QUERY,
+	OPT_MIN,
+	OPT_TREC,
+	OPT_TAG,
+	OPT_LANE
+};
+
+static const struct option longopts[] = {
+	{ "qrels", required_argument, NULL, OPT_QRELS },
+	{ "binary", no_argument, NULL, OPT_BINARY },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
+	{ "per-query", no_argument, NULL, OPT_PER_QUERY },
+	{ "min", required_argument, NULL, OPT_MIN },
+	{ "trec", required_argument, NULL, OPT_TREC },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "lane", required_argument, NULL, OPT_LANE },
+	EV_CLI_COMMON_OPTIONS,
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const config_keys[] = {
+	"qrels", "binary", "level", "k", "cutoff.ndcg", "cutoff.p", "cutoff.recall",
+	"per_query", "min.*", "trec", "tag", "lane", NULL
+};
+
+struct gate {
+	char name[32];
+	double min;
+};
+
+struct opts {
+	const char *qrels, *trec, *tag, *lane;
+	struct ev_eval_opts eval;
+	int per_query;
+	struct gate mins[MAX_MINS];
+	int nmins;
+};
+
+/* Record a --min gate (later ones for the same metric replace earlier). */
+static void
+add_min(struct ev_cli *cli, struct opts *o, const char *name, size_t len, double x)
+{
+	int i;
+
+	if (len == 0 || len >= sizeof o->mins[0].name)
+		ev_cli_usage_error(cli, "--min takes METRIC=X, METRIC a name such as ndcg@10 or map");
+	for (i = 0; i < o->nmins; i++)
+		if (strlen(o->mins[i].name) == len && memcmp(o->mins[i].name, name, len) == 0)
+			break;
+	if (i == MAX_MINS)
+		ev_cli_usage_error(cli, "more than %d --min gates", MAX_MINS);
+	memcpy(o->mins[i].name, name, len);
+	o->mins[i].name[len] = '\0';
+	o->mins[i].min = x;
+	if (i == o->nmins)
+		o->nmins++;
+}
+
+static void
+parse_min(struct ev_cli *cli, struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	double x;
+
+	if (eq == NULL || ev_parse_double(eq + 1, 0, 1, &x) == -1)
+		ev_cli_usage_error(cli, "--min takes METRIC=X with X from 0 to 1: '%s'", arg);
+	add_min(cli, o, arg, (size_t)(eq - arg), x);
+}
+
+static void
+parse_cutoff(struct ev_cli *cli, struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	long long k;
+	size_t n;
+
+	if (eq == NULL || ev_parse_count(eq + 1, 1, MAX_CUTOFF, &k) == -1)
+		ev_cli_usage_error(cli, "--cutoff takes METRIC=N with N from 1 to %d: '%s'",
+		    MAX_CUTOFF, arg);
+	n = (size_t)(eq - arg);
+	if (n == 4 && strncmp(arg, "ndcg", 4) == 0)
+		o->eval.ndcg_k = (long)k;
+	else if (n == 1 && arg[0] == 'p')
+		o->eval.p_k = (long)k;
+	else if (n == 6 && strncmp(arg, "recall", 6) == 0)
+		o->eval.recall_k = (long)k;
+	else
+		ev_cli_usage_error(cli, "--cutoff: unknown metric '%.*s' (ndcg, p or recall)",
+		    (int)n, arg);
+}
+
+/* Defaults from --config. */
+static void
+read_config(struct ev_cli *cli, struct opts *o)
+{
+	const json_t *cfg = cli->config, *mins;
+	const char *file = cli->config_path;
+	struct ev_err err = { 0 };
+	long long v;
+	int b;
+
+	ev_cli_check_config(cli, config_keys);
+	if (ev_config_str(cfg, "qrels", &o->qrels, file, &err) == -1 ||
+	    ev_config_str(cfg, "trec", &o->trec, file, &err) == -1 ||
+	    ev_config_str(cfg, "tag", &o->tag, file, &err) == -1 ||
+	    ev_config_str(cfg, "lane", &o->lane, file, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	if ((b = ev_config_bool(cfg, "binary", &o->eval.binary, file, &err)) == -1 ||
+	    ev_config_bool(cfg, "per_query", &o->per_query, file, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	if ((b = ev_config_int(cfg, "level", -1000000000, 1000000000, &v, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b)
+		o->eval.level = (long)v;
+	if ((b = ev_config_int(cfg, "k", 1, MAX_CUTOFF, &v, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b)
+		o->eval.ndcg_k = o->eval.p_k = (long)v;
+	if ((b = ev_config_int(cfg, "cutoff.ndcg", 1, MAX_CUTOFF, &v, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b)
+		o->eval.ndcg_k = (long)v;
+	if ((b = ev_config_int(cfg, "cutoff.p", 1, MAX_CUTOFF, &v, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b)
+		o->eval.p_k = (long)v;
+	if ((b = ev_config_int(cfg, "cutoff.recall", 1, MAX_CUTOFF, &v, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b)
+		o->eval.recall_k = (long)v;
+	if ((mins = ev_config_get(cfg, "min")) != NULL) {
+		const char *key;
+		json_t *x;
+
+		if (!json_is_object(mins)) {
+			ev_err_set(&err, EV_EXIT_USAGE, file, "'min' must be a mapping of metric to figure");
+			ev_cli_config_error(cli, &err);
+		}
+		json_object_foreach((json_t *)mins, key, x) {
+			if (!json_is_number(x) || json_number_value(x) < 0 || json_number_value(x) > 1) {
+				ev_err_set(&err, EV_EXIT_USAGE, file, "'min.%s' must be a number from 0 to 1",
+				    key);
+				ev_cli_config_error(cli, &err);
+			}
+			add_min(cli, o, key, strlen(key), json_number_value(x));
+		}
+	}
+}
+
+/* Print one query's figures. */
+static int
+print_query(const char *qid, const struct ev_eval_figures *f, void *ctx, struct ev_err *err)
+{
+	const struct opts *o = ctx;
+	struct ev_buf b = EV_BUF_INIT;
+	int rc = 0;
+
+	if (ev_eval_format(&b, qid, f, NULL, &o->eval) == -1)
+		rc = ev_err_nomem(err);
+	else if (fputs(b.p, stdout) == EOF || putchar('\n') == EOF || fflush(stdout) == EOF)
+		rc = ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
+	ev_buf_release(&b);
+	return rc;
+}
+
+/* Read every hit of the inputs into run.  Returns 0 or -1 with *err set. */
+static int
+read_hits(struct ev_cli *cli, const struct opts *o, char **paths, int npaths, struct ev_run *run,
+	struct ev_err *err)
+{
+	struct ev_jsonl *in;
+	json_t *v;
+	char first_lane[64] = "", other_lane[64] = "";
+	long long nhits = 0, skipped = 0;
+	int r;
+
+	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		return -1;
+	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
+		const char *lane = NULL;
+		json_t *l = json_is_object(v) ? json_object_get(v, "lane") : NULL;
+
+		if (l != NULL && !json_is_null(l)) {
+			if (!json_is_string(l)) {
+				json_decref(v);
+				r = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
+				    "field 'lane' must be a string");
+				break;
+			}
+			lane = json_string_value(l);
+		}
+		if (o->lane != NULL && (lane == NULL || strcmp(lane, o->lane) != 0)) {
+			skipped++;
+			json_decref(v);
+			continue;
+		}
+		r = ev_run_add_hit(run, v, ev_jsonl_where(in), err);
+		if (r == 0 && lane != NULL) {
+			if (first_lane[0] == '\0')
+				snprintf(first_lane, sizeof first_lane, "%s", lane);
+			else if (other_lane[0] == '\0' && strcmp(lane, first_lane) != 0)
+				snprintf(other_lane, sizeof other_lane, "%s", lane);
+		}
+		json_decref(v);
+		if (r == -1)
+			break;
+		nhits++;
+	}
+	ev_jsonl_close(in);
+	if (r == -1)
+		return -1;
+	ev_cli_count(cli, "hits", nhits);
+	if (other_lane[0] != '\0')
+		ev_warn("hits of several lanes ('%s', '%s') pooled into one ranking per query; "
+		    "--lane evaluates one", first_lane, other_lane);
+	if (nhits == 0)
+		ev_warn("no hits read%s: every query scores 0", skipped ? " (all of another lane)" : "");
+	return 0;
+}
+
+/* Write the --trec file. */
+static int
+write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
+{
+	FILE *fp = fopen(o->trec, "w");
+	int rc;
+
+	if (fp == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "cannot create: %s", strerror(errno));
+	rc = ev_run_write_trec(run, fp, o->tag ? o->tag : "evkit", err);
+	if (fclose(fp) == EOF && rc == 0)
+		rc = ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "write error: %s", strerror(errno));
+	if (rc == -1 && err->where[0] == '\0')
+		snprintf(err->where, sizeof err->where, "%s", o->trec);
+	return rc;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct opts o = { .eval = EV_EVAL_OPTS_INIT };
+	struct ev_err err = { 0 };
+	struct ev_qrels *qrels = NULL;
+	struct ev_run *run = NULL;
+	struct ev_eval_summary sum;
+	struct ev_buf line = EV_BUF_INIT;
+	long long v;
+	int ch, i, rc = EV_EXIT_OK;
+
+	ev_cli_init(&cli, "ev-eval", usage_text, argc, argv);
+	read_config(&cli, &o);
+	while ((ch = getopt_long(argc, argv, "k:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_QRELS:
+			o.qrels = optarg;
+			break;
+		case OPT_BINARY:
+			o.eval.binary = 1;
+			break;
+		case OPT_LEVEL:
+			if (ev_parse_count(optarg, -1000000000, 1000000000, &v) == -1)
+				ev_cli_usage_error(&cli, "--level takes a whole number: '%s'", optarg);
+			o.eval.level = (long)v;
+			break;
+		case 'k':
+			if (ev_parse_count(optarg, 1, MAX_CUTOFF, &v) == -1)
+				ev_cli_usage_error(&cli, "-k takes a count from 1 to %d: '%s'",
+				    MAX_CUTOFF, optarg);
+			o.eval.ndcg_k = o.eval.p_k = (long)v;
+			break;
+		case OPT_CUTOFF:
+			parse_cutoff(&cli, &o, optarg);
+			break;
+		case OPT_PER_QUERY:
+			o.per_query = 1;
+			break;
+		case OPT_MIN:
+			parse_min(&cli, &o, optarg);
+			break;
+		case OPT_TREC:
+			o.trec = optarg;
+			break;
+		case OPT_TAG:
+			o.tag = optarg;
+			break;
+		case OPT_LANE:
+			o.lane = optarg;
+			break;
+		default:
+			ev_cli_common(&cli, ch);
+		}
+	}
+	if (o.qrels == NULL)
+		ev_cli_usage_error(&cli, "--qrels FILE is required");
+	if (!o.eval.binary && o.eval.level < 1)
+		ev_cli_usage_error(&cli, "--level %ld needs --binary: gains must be positive",
+		    o.eval.level);
+	if (o.tag != NULL && (o.tag[0] == '\0' || strpbrk(o.tag, " \t\n") != NULL))
+		ev_cli_usage_error(&cli, "--tag takes one word: '%s'", o.tag);
+	for (i = 0; i < o.nmins; i++) {
+		struct ev_eval_figures zero = { 0 };
+		double x;
+
+		if (ev_eval_metric(&zero, &o.eval, o.mins[i].name, &x) == -1)
+			ev_cli_usage_error(&cli, "--min: unknown metric '%s' (ndcg@%ld, map, recall@%ld, "
+			    "mrr, p@%ld)", o.mins[i].name, o.eval.ndcg_k, o.eval.recall_k, o.eval.p_k);
+	}
+
+	if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
+	    (run = ev_run_new(&err)) == NULL ||
+	    read_hits(&cli, &o, argv + optind, argc - optind, run, &err) == -1 ||
+	    (o.trec != NULL && write_trec(&o, run, &err) == -1) ||
+	    ev_eval_run(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	if (ev_eval_format(&line, NULL, NULL, &sum, &o.eval) == -1) {
+		rc = ev_cli_report((ev_err_nomem(&err), &err));
+		goto out;
+	}
+	puts(line.p);
+	ev_cli_count(&cli, "queries", sum.queries);
+	for (i = 0; i < o.nmins; i++) {
+		double x;
+
+		ev_eval_metric(&sum.mean, &o.eval, o.mins[i].name, &x);
+		if (x < o.mins[i].min) {
+			ev_warn("%s is %.4f, below the minimum %g", o.mins[i].name, x, o.mins[i].min);
+			rc = EV_EXIT_THRESHOLD;
+		}
+	}
+out:
+	ev_buf_release(&line);
+	ev_qrels_free(qrels);
+	ev_run_free(run);
+	return ev_cli_finish(&cli, rc);
+}

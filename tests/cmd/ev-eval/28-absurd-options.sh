@@ -1,0 +1,16 @@
+# Usage errors exit 2: no --qrels, -k 0, a bad --cutoff, an unknown --min
+# metric, a --min out of [0, 1], --level 0 without --binary, an unknown option.
+printf '%s\n' 'q1 d1 1' 'q1 d2 1' >qrels
+{
+ev-eval </dev/null; echo "status $?"
+ev-eval --qrels qrels -k 0 </dev/null; echo "status $?"
+ev-eval --qrels qrels -k 10x </dev/null; echo "status $?"
+ev-eval --qrels qrels --cutoff map=3 </dev/null; echo "status $?"
+ev-eval --qrels qrels --cutoff recall=0 </dev/null; echo "status $?"
+ev-eval --qrels qrels --min ndcg@5=0.5 </dev/null; echo "status $?"
+ev-eval --qrels qrels --min map=1.5 </dev/null; echo "status $?"
+ev-eval --qrels qrels --min map=nan </dev/null; echo "status $?"
+ev-eval --qrels qrels --level 0 </dev/null; echo "status $?"
+ev-eval --qrels qrels --tag 'two words' </dev/null; echo "status $?"
+ev-eval --qrels qrels --bogus </dev/null; echo "status $?"
+} 2>&1

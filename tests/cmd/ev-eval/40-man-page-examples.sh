@@ -1,0 +1,24 @@
+# The EXAMPLES of man/ev-eval.1 and man/evkit.7 run as written (from the top of
+# a checkout: samples/, scripts/, ../shared) and succeed.  What is shown here
+# does not depend on how well the lanes rank: counts, the hand-checkable line,
+# and that the converted and the raw Cranfield judgements agree.
+top=$(cd "$CASEDIR/../../.." && pwd)
+ln -s "$SAMPLES" samples
+examples() {
+	sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$top/man/$1" | sed 's/\\e/\\/g' | awk '
+		/^\$ / { sub(/^\$ /, ""); print; cont = /[|\\]$/; next }
+		cont && /^    / { print; cont = /[|\\]$/; next }
+		{ cont = 0 }' |
+	sed -e "s|scripts/|$top/scripts/|g" -e "s|\.\./shared|$SHARED|g"
+}
+for page in evkit.7 ev-eval.1; do
+	mkdir "$page" && (cd "$page" && ln -s ../samples samples && examples "$page" >examples.sh &&
+	    sh -e examples.sh >log 2>err; echo "$page: status $?, $(grep -c . examples.sh) command lines")
+done
+echo "evkit.7: $(wc -l <evkit.7/packs.jsonl) packs; $(grep -c '«' evkit.7/log) snippets from jq;" \
+	"the Cranfield summary: $(grep '^{"queries"' evkit.7/log | cut -d, -f1)"
+grep '^{"queries"' ev-eval.1/log | sed -n 1,2p | uniq | wc -l | sed 's/^1$/ev-eval.1: converted and raw qrels agree/'
+grep '^{"queries":1,' ev-eval.1/log
+echo "ev-eval.1: $(wc -l <ev-eval.1/per-query.jsonl) lines with --per-query;" \
+	"TREC lines of 6 fields with Q0: $(awk 'NF == 6 && $2 == "Q0"' ev-eval.1/text.trec | wc -l)" \
+	"of $(wc -l <ev-eval.1/text.trec)" | sed 's/of \(.*\) of \1$/all/; s/: \([0-9]*\) of \1$/: all/'

@@ -1,0 +1,259 @@
+/* test_config.c: lib/config.c -- YAML to JSON trees: typed scalars, nested
+ * keys, malformed YAML (the line named), a top level that is not a mapping,
+ * unknown keys reported with dotted paths, typed look-ups. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static json_t *
+parse_ok(const char *text)
+{
+	struct ev_err err = { 0 };
+	json_t *v = ev_config_parse(text, strlen(text), "c.yaml", &err);
+
+	cr_assert_not_null(v, "%s: %s", err.where, err.msg);
+	return v;
+}
+
+static struct ev_err
+parse_bad(const char *text)
+{
+	struct ev_err err = { 0 };
+	json_t *v = ev_config_parse(text, strlen(text), "c.yaml", &err);
+
+	cr_assert_null(v, "expected an error for: %s", text);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	return err;
+}
+
+static char *
+dump(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+}
+
+Test(config, plain_scalars_are_typed_by_the_core_schema)
+{
+	json_t *v = parse_ok("i: 42\nneg: -7\nr: 2.5\ne: 1e3\nt: true\nf: False\nn: null\n"
+	    "tilde: ~\ns: hello world\ny: yes\n");
+	char *s = dump(v);
+
+	cr_assert_str_eq(s, "{\"i\":42,\"neg\":-7,\"r\":2.5,\"e\":1000.0,\"t\":true,\"f\":false,"
+	    "\"n\":null,\"tilde\":null,\"s\":\"hello world\",\"y\":\"yes\"}");
+	free(s);
+	json_decref(v);
+}
+
+Test(config, quoted_scalars_are_always_strings)
+{
+	json_t *v = parse_ok("a: \"42\"\nb: 'true'\nc: \"\"\n");
+	char *s = dump(v);
+
+	cr_assert_str_eq(s, "{\"a\":\"42\",\"b\":\"true\",\"c\":\"\"}");
+	free(s);
+	json_decref(v);
+}
+
+Test(config, nested_keys_are_found_by_dotted_path)
+{
+	json_t *v = parse_ok("text:\n  weights:\n    title: 2.5\n    body: 1\nlist: [1, 2]\n");
+
+	cr_assert_eq(json_real_value(ev_config_get(v, "text.weights.title")), 2.5);
+	cr_assert_eq(json_integer_value(ev_config_get(v, "text.weights.body")), 1);
+	cr_assert(json_is_object(ev_config_get(v, "text.weights")));
+	cr_assert_null(ev_config_get(v, "text.weights.none"));
+	cr_assert_null(ev_config_get(v, "text.weights.title.deeper"));
+	cr_assert(json_is_array(ev_config_get(v, "list")));
+	json_decref(v);
+}
+
+Test(config, typed_lookups_check_type_and_range)
+{
+	json_t *v = parse_ok("k: 20\nx: 0.5\nname: abc\nflag: true\nsec:\n  n: \"3\"\n");
+	struct ev_err err = { 0 };
+	long long k = -1;
+	double x = -1;
+	const char *s = NULL;
+	int b = -1;
+
+	cr_assert_eq(ev_config_int(v, "k", 1, 100, &k, "c.yaml", &err), 1);
+	cr_assert_eq(k, 20);
+	cr_assert_eq(ev_config_int(v, "k", 1, 10, &k, "c.yaml", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.msg, "'k' must be a whole number from 1 to 10");
+	cr_assert_eq(ev_config_int(v, "sec.n", 1, 10, &k, "c.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'sec.n' must be a whole number from 1 to 10");
+	cr_assert_eq(ev_config_int(v, "absent", 1, 10, &k, "c.yaml", &err), 0);
+	cr_assert_eq(k, 20);
+	cr_assert_eq(ev_config_num(v, "x", 0, 1, &x, "c.yaml", &err), 1);
+	cr_assert_eq(x, 0.5);
+	cr_assert_eq(ev_config_num(v, "k", 0, 1, &x, "c.yaml", &err), -1);
+	cr_assert_eq(ev_config_str(v, "name", &s, "c.yaml", &err), 1);
+	cr_assert_str_eq(s, "abc");
+	cr_assert_eq(ev_config_str(v, "k", &s, "c.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'k' must be a string");
+	cr_assert_eq(ev_config_bool(v, "flag", &b, "c.yaml", &err), 1);
+	cr_assert_eq(b, 1);
+	cr_assert_eq(ev_config_bool(v, "name", &b, "c.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'name' must be true or false");
+	json_decref(v);
+}
+
+Test(config, an_empty_file_is_an_empty_mapping)
+{
+	json_t *v = parse_ok("");
+
+	cr_assert(json_is_object(v));
+	cr_assert_eq(json_object_size(v), 0);
+	json_decref(v);
+	v = parse_ok("# only a comment\n");
+	cr_assert_eq(json_object_size(v), 0);
+	json_decref(v);
+}
+
+Test(config, malformed_yaml_names_the_line)
+{
+	struct ev_err err = parse_bad("a: 1\nb: [1, 2\nc: 3\n");
+
+	cr_assert_str_eq(err.where, "c.yaml:3");
+	cr_assert(strncmp(err.msg, "malformed YAML: ", 16) == 0, "%s", err.msg);
+	err = parse_bad("a: 1\nb: c: d\n");
+	cr_assert_str_eq(err.where, "c.yaml:2");
+	err = parse_bad("a:\n\tb: 1\n");
+	cr_assert_str_eq(err.where, "c.yaml:2");
+}
+
+Test(config, a_top_level_that_is_not_a_mapping_is_refused)
+{
+	struct ev_err err = parse_bad("- a\n- b\n");
+
+	cr_assert_str_eq(err.msg, "the top level must be a mapping of keys to values");
+	err = parse_bad("just a scalar\n");
+	cr_assert_str_eq(err.msg, "the top level must be a mapping of keys to values");
+}
+
+/* config.h: "FILE:LINE: what" for a top level that is not a mapping too. */
+Test(config, a_top_level_that_is_not_a_mapping_names_the_line)
+{
+	struct ev_err err = parse_bad("# a list\n- a\n- b\n");
+
+	cr_assert_str_eq(err.where, "c.yaml:2");
+}
+
+Test(config, duplicate_keys_are_refused_with_their_line)
+{
+	struct ev_err err = parse_bad("x: 1\ny:\n  z: 2\n  z: 3\n");
+
+	cr_assert_str_eq(err.where, "c.yaml:4");
+	cr_assert_str_eq(err.msg, "duplicate key 'z'");
+}
+
+Test(config, aliases_several_documents_and_complex_keys_are_refused)
+{
+	struct ev_err err = parse_bad("a: &x 1\nb: *x\n");
+
+	cr_assert_str_eq(err.where, "c.yaml:2");
+	cr_assert_str_eq(err.msg, "YAML aliases are not supported; write the value out");
+	err = parse_bad("a: 1\n---\nb: 2\n");
+	cr_assert_str_eq(err.msg, "more than one YAML document in the file");
+	err = parse_bad("? [a]\n: 1\n");
+	cr_assert_str_eq(err.msg, "a key must be a plain string");
+}
+
+Test(config, numbers_out_of_range_are_refused)
+{
+	struct ev_err err = parse_bad("a: 1\nbig: 99999999999999999999\n");
+
+	cr_assert_str_eq(err.where, "c.yaml:2");
+	cr_assert_str_eq(err.msg, "number out of range: '99999999999999999999'");
+	parse_bad("r: 1e999\n");
+}
+
+Test(config, deep_nesting_is_refused_not_a_crash)
+{
+	size_t n = 1000, i;
+	char *text = malloc(2 * n + 8);
+
+	strcpy(text, "a: ");
+	for (i = 0; i < n; i++)
+		strcat(text, "[");
+	parse_bad(text);
+	free(text);
+}
+
+Test(config, nul_bytes_and_invalid_utf8_are_refused)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_null(ev_config_parse("a: \"x\\0y\"\n", 10, "c.yaml", &err));
+	cr_assert_null(ev_config_parse("a: caf\xe9\n", 8, "c.yaml", &err));
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+}
+
+static void
+collect(const char *path, void *ctx)
+{
+	strcat(ctx, path);
+	strcat(ctx, " ");
+}
+
+Test(config, unknown_keys_are_reported_with_dotted_paths)
+{
+	static const char *const known[] = { "k", "text.weights.title", "min.*", NULL };
+	json_t *v = parse_ok("k: 1\ncolour: red\ntext:\n  weights:\n    title: 2\n    body: 1\n"
+	    "  other: 3\nmin:\n  map: 0.4\n  ndcg@10: 0.5\n");
+	char seen[256] = "";
+
+	cr_assert_eq(ev_config_unknown(v, known, collect, seen), 3);
+	cr_assert_str_eq(seen, "colour text.weights.body text.other ");
+	json_decref(v);
+}
+
+Test(config, a_scalar_where_a_section_is_known_is_unknown)
+{
+	static const char *const known[] = { "text.weights.title", NULL };
+	json_t *v = parse_ok("text: 3\n");
+	char seen[64] = "";
+
+	cr_assert_eq(ev_config_unknown(v, known, collect, seen), 1);
+	cr_assert_str_eq(seen, "text ");
+	json_decref(v);
+}
+
+Test(config, load_reads_a_file_and_names_it)
+{
+	char path[] = "/tmp/test_config_XXXXXX";
+	int fd = mkstemp(path);
+	struct ev_err err = { 0 };
+	char want[64];
+	json_t *v;
+
+	cr_assert_eq(write(fd, "a: 1\nb: [\n", 10), 10);
+	close(fd);
+	cr_assert_null(ev_config_load(path, &err));
+	snprintf(want, sizeof want, "%s:3", path);
+	cr_assert_str_eq(err.where, want);
+	fd = open(path, O_TRUNC | O_WRONLY);
+	cr_assert_eq(write(fd, "a: 1\n", 5), 5);
+	close(fd);
+	v = ev_config_load(path, &err);
+	cr_assert_not_null(v);
+	cr_assert_eq(json_integer_value(ev_config_get(v, "a")), 1);
+	json_decref(v);
+	unlink(path);
+}
+
+/* config.h: "code 1 when the file cannot be read". */
+Test(config, a_file_that_cannot_be_read_is_bad_usage)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_null(ev_config_load("/nonexistent/evkit.yaml", &err));
+	cr_assert_str_eq(err.where, "/nonexistent/evkit.yaml");
+	cr_assert_eq(err.code, EV_EXIT_USAGE, "code %d, the header promises 2", err.code);
+}
