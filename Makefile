@@ -45,7 +45,7 @@ LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test unit golden eval bench install uninstall clean asan fuzz
+.PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz
 
 all: $(COMMANDS:%=$(BIN)/%)
 
@@ -82,7 +82,10 @@ unit: $(TEST_BIN)
 golden: all
 	@tests/cmd/run.sh $(BIN)
 
-test: unit golden
+layers:
+	@scripts/check-layers.sh
+
+test: layers unit golden
 
 check: deps
 	$(MAKE) all
