@@ -1,0 +1,164 @@
+/* score.h: citation scoring (seed 001): how well an answer is supported by
+ * the passages it cites (faithfulness), how much of the question the
+ * passages address (coverage), and how much the passages repeat one another
+ * (redundancy), combined into one overall score.
+ *
+ * Upper layer: includes err.h, token.h, store.h and Jansson.  Tokens are the
+ * text lane's (lib/token.h: FTS5's porter unicode61, stemmed, stop words
+ * known by their stems), so "caused" in an answer is supported by "causes" in
+ * a passage.  A term is a "content term" when it is not a stop word.
+ *
+ * The axes, for one item (a query, an answer and its citations):
+ *   faithfulness  the answer is split into claims (sentences: text up to '.',
+ *                 '!', '?' or '...' followed by a space or the end, or up to
+ *                 a blank line or a list item); a claim's support is the share
+ *                 of its distinct content terms found in any citation;
+ *                 faithfulness is the mean support of the claims that have
+ *                 content terms.  0 when there are none or no citations.
+ *   coverage      the share of the query's distinct content terms found in
+ *                 any citation.  0 when the query has none or no citations.
+ *   redundancy    TF-IDF cosine similarity between citations (content terms;
+ *                 tf raw counts; idf = 1 + ln((1 + N) / (1 + df)), with N and
+ *                 df from the store when one is given, else from the
+ *                 citations themselves).  Per citation, its similarity to its
+ *                 nearest other citation; the axis is the mean of those
+ *                 (EV_SCORE_NEAREST, the default), or the largest pair
+ *                 (EV_SCORE_MAX), or the mean of all pairs (EV_SCORE_MEAN).
+ *                 0 with fewer than two citations.
+ *   overall       (wf * faithfulness + wc * coverage + wr * (1 - redundancy))
+ *                 / (wf + wc + wr), by default 0.4, 0.4, 0.2.
+ *
+ * A scorer keeps its memory between items (term tables, arrays), so scoring
+ * an item allocates only what grows; it is not thread-safe. */
+#ifndef EV_SCORE_H
+#define EV_SCORE_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "err.h"
+#include "store.h"
+#include "token.h"
+
+/* How the pairwise similarities become the redundancy axis. */
+enum ev_score_redundancy {
+	EV_SCORE_NEAREST = 0,	/* mean over citations of the nearest other's similarity */
+	EV_SCORE_MAX,		/* the most similar pair */
+	EV_SCORE_MEAN		/* the mean of every pair */
+};
+
+/* At most this many citations an item (the pairwise work is quadratic). */
+#define EV_SCORE_MAX_CITATIONS 1000
+
+/* One citation: text[0..len), not NUL-terminated; id may be NULL. */
+struct ev_score_cite {
+	const char *id;
+	const char *text;
+	size_t len;
+};
+
+/* One item to score.  The strings are borrowed (from the input record). */
+struct ev_score_item {
+	const char *query;
+	size_t query_len;
+	const char *answer;
+	size_t answer_len;
+	struct ev_score_cite *cites;
+	size_t ncites;
+	size_t cap;		/* allocated entries of cites */
+};
+
+#define EV_SCORE_ITEM_INIT { "", 0, "", 0, NULL, 0, 0 }
+
+/* Weights of the overall score (each >= 0, their sum > 0). */
+struct ev_score_weights {
+	double faithfulness;
+	double coverage;
+	double redundancy;
+};
+
+#define EV_SCORE_WEIGHTS_DEFAULT { 0.4, 0.4, 0.2 }
+
+/* The scores of one item.  details (a new reference, the caller decrefs; NULL
+ * when details were not asked for) holds:
+ *   claims: [{"text", "terms", "support", "citation": {"index", "id"?,
+ *             "support"} | null, "unsupported": [words]}], claims_scored (the
+ *   claims with content terms, which faithfulness averages)
+ *   query_terms, uncovered: [words]
+ *   pairs, most_redundant: {"a", "b", "a_id"?, "b_id"?, "similarity"} | null,
+ *   redundancy_max, redundancy_mean, redundancy_nearest, idf ("store" or
+ *   "citations")
+ *   warnings: [text] (only when there are some)
+ * Words are reported as written (the first occurrence), not as stems. */
+struct ev_score_result {
+	double faithfulness;
+	double coverage;
+	double redundancy;
+	double overall;
+	int nwarnings;		/* warnings raised (also in details.warnings) */
+	char warning[160];	/* the first warning's text, for a diagnostic */
+	json_t *details;
+};
+
+struct ev_scorer;
+
+/* Open a scorer on tok (borrowed; it must outlive the scorer).  When st is
+ * not NULL, idf comes from the store's FTS5 vocabulary (chunks_vocab, and
+ * the number of chunks); it must stay open while the scorer lives.  Returns
+ * NULL with *err set. */
+struct ev_scorer *ev_score_open(struct ev_tok *tok, struct ev_store *st, struct ev_err *err);
+
+/* Free the scorer (NULL-safe). */
+void ev_score_close(struct ev_scorer *sc);
+
+/* Choose the redundancy aggregate (EV_SCORE_NEAREST by default). */
+void ev_score_set_redundancy(struct ev_scorer *sc, enum ev_score_redundancy how);
+
+/* A judge (the --judge hook): called for each claim that has content terms,
+ * with the claim's text, the citation that supports it best (NULL when no
+ * citation shares a term with it) and the keyword support.  Returns 0 with
+ * *verdict in [0, 1] (the claim's support from then on), or -1 with *err set
+ * (ev_score_run() then fails with that error). */
+typedef int (*ev_score_judge_fn)(void *ctx, const char *claim, size_t claim_len,
+	const struct ev_score_cite *best, double keyword_support, double *verdict,
+	struct ev_err *err);
+
+/* Set (or, with fn NULL, clear) the judge.  A judged claim's details carry
+ * "support" (the verdict), "keyword_support" and "judged": true. */
+void ev_score_set_judge(struct ev_scorer *sc, ev_score_judge_fn fn, void *ctx);
+
+/* Score item with weights w.  With want_details, res->details is filled.
+ * Returns 0, or -1 with *err set (tokeniser or store failure: code 1). */
+int ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
+	const struct ev_score_weights *w, int want_details, struct ev_score_result *res,
+	struct ev_err *err);
+
+/* Free what a result holds (its details) and clear it (NULL-safe). */
+void ev_score_result_release(struct ev_score_result *res);
+
+/* Fill item from an input record (borrowing its strings, which live as long
+ * as rec): an answer record {"query", "answer", "citations": [{"id"?,
+ * "text"}, ...]} (a citation may also be a bare string, or carry "snippet"
+ * instead of "text"), or an EvidencePack with an added "answer", whose
+ * evidences are the citations (their "snippet") and whose query is a
+ * top-level "query", else the first evidence's provenance.query_text, else
+ * plan.query.  where names the record ("stdin:3") in messages.  Returns 0,
+ * or -1 with *err set (code 2: "field 'citations' must be an array",
+ * "citation 2: field 'text' must be a string", ...). */
+int ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const char *where,
+	struct ev_err *err);
+
+/* Free what item allocated (not the borrowed strings) and reset it. */
+void ev_score_item_release(struct ev_score_item *item);
+
+/* Split text[0..len) into claims: calls fn(ctx, start, end) for each claim's
+ * byte range, in order, with surrounding white space trimmed; empty claims
+ * are skipped.  Returns the number of claims. */
+size_t ev_score_claims(const char *text, size_t len,
+	void (*fn)(void *ctx, size_t start, size_t end), void *ctx);
+
+/* Combine the three axes with weights w (see above). */
+double ev_score_overall(double faithfulness, double coverage, double redundancy,
+	const struct ev_score_weights *w);
+
+#endif

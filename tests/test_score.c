@@ -1,0 +1,641 @@
+/* Tests of lib/score.c: hand-computed scores for small cases of each axis,
+ * the weights, claim splitting, reading answer records and EvidencePacks,
+ * and idf from a real store. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsonl.h"
+#include "score.h"
+#include "store.h"
+#include "token.h"
+
+static struct ev_tok *tok;
+static struct ev_scorer *sc;
+static const struct ev_score_weights defaults = EV_SCORE_WEIGHTS_DEFAULT;
+
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+
+	tok = ev_tok_open(NULL, &err);
+	cr_assert_not_null(tok, "%s", err.msg);
+	sc = ev_score_open(tok, NULL, &err);
+	cr_assert_not_null(sc, "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+	ev_score_close(sc);
+	ev_tok_close(tok);
+}
+
+TestSuite(score, .init = setup, .fini = teardown);
+
+#define EPS 1e-9
+
+/* Score query/answer against ncites citation texts (ids "c0", "c1", ...). */
+static void
+run(const char *query, const char *answer, const char *const *texts, size_t ncites,
+    const struct ev_score_weights *w, struct ev_score_result *res)
+{
+	static char ids[16][8];
+	struct ev_score_cite cites[16];
+	struct ev_score_item item = { query, strlen(query), answer, strlen(answer), cites, ncites, 16 };
+	struct ev_err err = { 0 };
+	size_t i;
+
+	cr_assert(ncites <= 16);
+	for (i = 0; i < ncites; i++) {
+		snprintf(ids[i], sizeof ids[i], "c%zu", i);
+		cites[i].id = ids[i];
+		cites[i].text = texts[i];
+		cites[i].len = strlen(texts[i]);
+	}
+	cr_assert_eq(ev_score_run(sc, &item, w ? w : &defaults, 1, res, &err), 0, "%s", err.msg);
+	cr_assert_not_null(res->details);
+}
+
+/* details as compact JSON, for exact comparisons. */
+static char *
+dump(const json_t *v)
+{
+	return json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(10));
+}
+
+static void
+assert_json(const json_t *v, const char *want)
+{
+	char *s = dump(v);
+
+	cr_assert_str_eq(s, want);
+	free(s);
+}
+
+/* Faithfulness */
+
+Test(score, a_fully_supported_answer_scores_one_and_stems_match)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("turbulent flow", "Turbulent flows cause drag.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
+	cr_assert_float_eq(r.coverage, 1.0, EPS);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	cr_assert_float_eq(r.overall, 1.0, EPS);
+	cr_assert_eq(r.nwarnings, 0);
+	assert_json(json_object_get(r.details, "claims"),
+	    "[{\"text\":\"Turbulent flows cause drag.\",\"terms\":4,\"support\":1.0,"
+	    "\"citation\":{\"index\":0,\"id\":\"c0\",\"support\":1.0},\"unsupported\":[]}]");
+	ev_score_result_release(&r);
+}
+
+Test(score, an_unsupported_answer_scores_zero_and_lists_its_words)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("turbulent flow", "The moon is made of cheese.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	assert_json(json_object_get(r.details, "claims"),
+	    "[{\"text\":\"The moon is made of cheese.\",\"terms\":3,\"support\":0.0,"
+	    "\"citation\":null,\"unsupported\":[\"moon\",\"made\",\"cheese\"]}]");
+	/* 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
+	cr_assert_float_eq(r.overall, 0.6, EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, one_supported_and_one_unsupported_claim_give_one_half)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("turbulent flow", "Turbulent flow causes drag. The moon is cheese.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
+	cr_assert_eq(json_array_size(json_object_get(r.details, "claims")), 2);
+	ev_score_result_release(&r);
+}
+
+Test(score, a_half_supported_claim_scores_one_half)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+	json_t *cl;
+
+	run("turbulent flow", "Turbulent flow melts cheese.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
+	cl = json_array_get(json_object_get(r.details, "claims"), 0);
+	assert_json(json_object_get(cl, "unsupported"), "[\"melts\",\"cheese\"]");
+	assert_json(json_object_get(cl, "citation"), "{\"index\":0,\"id\":\"c0\",\"support\":0.5}");
+	ev_score_result_release(&r);
+}
+
+Test(score, a_claim_may_draw_on_several_citations_and_names_the_best)
+{
+	const char *c[] = { "Laminar drag.", "Turbulent flow at high speed." };
+	struct ev_score_result r;
+	json_t *cl;
+
+	/* terms turbul, flow, drag: all found across the two; c1 has two */
+	run("drag", "Turbulent flow increases drag.", c, 2, NULL, &r);
+	cl = json_array_get(json_object_get(r.details, "claims"), 0);
+	/* "increases" is supported by neither */
+	cr_assert_float_eq(r.faithfulness, 0.75, EPS);
+	assert_json(json_object_get(cl, "citation"), "{\"index\":1,\"id\":\"c1\",\"support\":0.5}");
+	assert_json(json_object_get(cl, "unsupported"), "[\"increases\"]");
+	ev_score_result_release(&r);
+}
+
+Test(score, claims_without_content_terms_are_not_counted)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+	json_t *cl;
+
+	run("drag", "Yes it is. Drag is caused by turbulence.", c, 1, NULL, &r);
+	/* "Yes it is." has one content term (yes): unsupported; the second has
+	 * drag, caus, turbul: all supported; mean (0 + 1) / 2 */
+	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
+	ev_score_result_release(&r);
+	run("drag", "It is. Drag is caused by turbulence.", c, 1, NULL, &r);
+	cl = json_array_get(json_object_get(r.details, "claims"), 0);
+	cr_assert(json_is_null(json_object_get(cl, "support")));
+	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
+	ev_score_result_release(&r);
+}
+
+/* Coverage */
+
+Test(score, partial_coverage_lists_the_uncovered_query_words)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("What is turbulent flow in pipes?", "Drag.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.coverage, 2.0 / 3.0, EPS);
+	assert_json(json_object_get(r.details, "uncovered"), "[\"pipes\"]");
+	cr_assert_eq(json_integer_value(json_object_get(r.details, "query_terms")), 3);
+	ev_score_result_release(&r);
+}
+
+Test(score, no_coverage_when_no_query_word_is_cited)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("moon cheese", "Drag.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	assert_json(json_object_get(r.details, "uncovered"), "[\"moon\",\"cheese\"]");
+	ev_score_result_release(&r);
+}
+
+Test(score, repeated_query_words_count_once)
+{
+	const char *c[] = { "flow" };
+	struct ev_score_result r;
+
+	run("flow flows flowing pipe", "Flow.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.coverage, 0.5, EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, a_query_of_stop_words_covers_nothing_and_warns)
+{
+	const char *c[] = { "flow" };
+	struct ev_score_result r;
+
+	run("what is it?", "Flow.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_eq(r.nwarnings, 1);
+	cr_assert_str_eq(r.warning, "query has no content terms: coverage is 0");
+	ev_score_result_release(&r);
+}
+
+/* Redundancy */
+
+Test(score, identical_citations_are_fully_redundant)
+{
+	const char *c[] = { "Turbulent flow causes drag.", "Turbulent flow causes drag." };
+	struct ev_score_result r;
+
+	run("flow", "Flow.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 1.0, EPS);
+	assert_json(json_object_get(r.details, "most_redundant"),
+	    "{\"a\":0,\"a_id\":\"c0\",\"b\":1,\"b_id\":\"c1\",\"similarity\":1.0}");
+	ev_score_result_release(&r);
+}
+
+Test(score, unrelated_citations_are_not_redundant)
+{
+	const char *c[] = { "Turbulent flow causes drag.", "The moon is made of cheese." };
+	struct ev_score_result r;
+
+	run("flow", "Flow.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, overlapping_citations_score_their_tfidf_cosine)
+{
+	const char *c[] = { "alpha beta", "alpha gamma" };
+	struct ev_score_result r;
+	double idf1 = 1 + log(3.0 / 2.0);	/* beta, gamma: df 1 of 2; alpha: idf 1 */
+
+	run("alpha", "Alpha.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 1 / (1 + idf1 * idf1), EPS);
+	cr_assert_float_eq(r.redundancy, 0.3360969, 1e-7);
+	cr_assert_str_eq(json_string_value(json_object_get(r.details, "idf")), "citations");
+	ev_score_result_release(&r);
+}
+
+Test(score, term_frequency_weighs_in_the_cosine)
+{
+	const char *c[] = { "alpha alpha beta", "alpha gamma" };
+	struct ev_score_result r;
+	double i1 = 1 + log(3.0 / 2.0);
+
+	/* (2, i1, 0) . (1, 0, i1) / (|.| |.|) */
+	run("alpha", "Alpha.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 2 / (sqrt(4 + i1 * i1) * sqrt(1 + i1 * i1)), EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, nearest_max_and_mean_aggregate_the_pairs)
+{
+	const char *c[] = { "alpha beta", "alpha beta", "gamma delta" };
+	struct ev_score_result r;
+
+	/* pairs: (0,1) = 1, (0,2) = 0, (1,2) = 0 */
+	run("alpha", "Alpha.", c, 3, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 2.0 / 3.0, EPS);	/* nearest: (1 + 1 + 0) / 3 */
+	cr_assert_float_eq(json_real_value(json_object_get(r.details, "redundancy_max")), 1.0, EPS);
+	cr_assert_float_eq(json_real_value(json_object_get(r.details, "redundancy_mean")), 1.0 / 3.0,
+	    EPS);
+	cr_assert_eq(json_integer_value(json_object_get(r.details, "pairs")), 3);
+	ev_score_result_release(&r);
+	ev_score_set_redundancy(sc, EV_SCORE_MAX);
+	run("alpha", "Alpha.", c, 3, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 1.0, EPS);
+	ev_score_result_release(&r);
+	ev_score_set_redundancy(sc, EV_SCORE_MEAN);
+	run("alpha", "Alpha.", c, 3, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 1.0 / 3.0, EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, one_citation_has_no_redundancy)
+{
+	const char *c[] = { "alpha beta" };
+	struct ev_score_result r;
+
+	run("alpha", "Alpha.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	cr_assert(json_is_null(json_object_get(r.details, "most_redundant")));
+	ev_score_result_release(&r);
+}
+
+Test(score, a_citation_of_stop_words_only_is_similar_to_nothing)
+{
+	const char *c[] = { "the of and", "the of and" };
+	struct ev_score_result r;
+
+	run("alpha", "Alpha.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	cr_assert(!isnan(r.overall));
+	ev_score_result_release(&r);
+}
+
+/* Weights, empty items */
+
+Test(score, weights_are_normalised_by_their_sum)
+{
+	struct ev_score_weights w = { 1, 1, 1 };
+	struct ev_score_weights f = { 1, 0, 0 };
+
+	cr_assert_float_eq(ev_score_overall(0.5, 1.0, 0.25, &w), (0.5 + 1.0 + 0.75) / 3, EPS);
+	cr_assert_float_eq(ev_score_overall(0.5, 1.0, 0.25, &f), 0.5, EPS);
+	cr_assert_float_eq(ev_score_overall(0.5, 1.0, 0.25, &defaults), 0.2 + 0.4 + 0.15, EPS);
+}
+
+Test(score, weights_given_to_the_scorer_shape_overall)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_weights w = { 0, 1, 0 };
+	struct ev_score_result r;
+
+	run("turbulent pipes", "The moon.", c, 1, &w, &r);
+	cr_assert_float_eq(r.overall, 0.5, EPS);
+	ev_score_result_release(&r);
+}
+
+Test(score, no_citations_give_zero_faithfulness_and_coverage_and_a_warning)
+{
+	struct ev_score_result r;
+
+	run("turbulent flow", "Turbulent flow causes drag.", NULL, 0, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	cr_assert_float_eq(r.overall, 0.2, EPS);
+	cr_assert_eq(r.nwarnings, 1);
+	cr_assert_str_eq(r.warning, "no citations: faithfulness and coverage are 0");
+	assert_json(json_object_get(r.details, "warnings"),
+	    "[\"no citations: faithfulness and coverage are 0\"]");
+	ev_score_result_release(&r);
+}
+
+Test(score, an_empty_answer_gives_zero_faithfulness_and_a_warning)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	run("turbulent flow", "", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 1.0, EPS);
+	cr_assert_str_eq(r.warning, "empty answer: faithfulness is 0");
+	ev_score_result_release(&r);
+}
+
+Test(score, items_do_not_leak_into_one_another)
+{
+	const char *c1[] = { "alpha beta gamma" };
+	const char *c2[] = { "delta" };
+	struct ev_score_result r;
+
+	run("alpha", "Alpha beta gamma.", c1, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
+	ev_score_result_release(&r);
+	run("alpha", "Alpha beta gamma.", c2, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	ev_score_result_release(&r);
+}
+
+/* Claims */
+
+static void
+collect(void *ctx, size_t start, size_t end)
+{
+	json_t *a = ctx;
+	const char *text = json_string_value(json_array_get(a, 0));
+
+	json_array_append_new(a, json_stringn(text + start, end - start));
+}
+
+static void
+assert_claims(const char *text, const char *want)
+{
+	json_t *a = json_pack("[s]", text);
+	size_t n = ev_score_claims(text, strlen(text), collect, a);
+
+	cr_assert_eq(n, json_array_size(a) - 1);
+	json_array_remove(a, 0);
+	assert_json(a, want);
+	json_decref(a);
+}
+
+Test(score, claims_are_sentences)
+{
+	assert_claims("One two. Three four!  Five six?", "[\"One two.\",\"Three four!\",\"Five six?\"]");
+	assert_claims("Wait... what?! Yes.", "[\"Wait...\",\"what?!\",\"Yes.\"]");
+	assert_claims("He said \"stop.\" Then left.", "[\"He said \\\"stop.\\\"\",\"Then left.\"]");
+	assert_claims("no final stop", "[\"no final stop\"]");
+	assert_claims("", "[]");
+	assert_claims("  \n ", "[]");
+}
+
+Test(score, decimals_abbreviations_and_initials_do_not_end_a_claim)
+{
+	assert_claims("Mach 3.5 is fast. Next.", "[\"Mach 3.5 is fast.\",\"Next.\"]");
+	assert_claims("See e.g. the wing. Dr. Smith agrees.",
+	    "[\"See e.g. the wing.\",\"Dr. Smith agrees.\"]");
+	assert_claims("By J. Smith et al. in 1950.", "[\"By J. Smith et al. in 1950.\"]");
+}
+
+Test(score, blank_lines_and_list_items_end_a_claim)
+{
+	assert_claims("first line\nstill first\n\nsecond", "[\"first line\\nstill first\",\"second\"]");
+	assert_claims("Points:\n- one\n- two\n1. three\n2) four",
+	    "[\"Points:\",\"- one\",\"- two\",\"1. three\",\"2) four\"]");
+}
+
+Test(score, cjk_full_stops_end_a_claim)
+{
+	assert_claims("湍流。层流！为什么？", "[\"湍流。\",\"层流！\",\"为什么？\"]");
+}
+
+/* Reading records */
+
+static int
+from_json(const char *text, struct ev_score_item *item, struct ev_err *err)
+{
+	json_t *v = json_loads(text, 0, NULL);
+	int r;
+
+	cr_assert_not_null(v, "bad test JSON: %s", text);
+	r = ev_score_item_from_json(item, v, "in.jsonl:3", err);
+	json_decref(v);		/* the tests below only look at counts after this */
+	return r;
+}
+
+static void
+assert_bad(const char *text, const char *msg)
+{
+	struct ev_score_item item = EV_SCORE_ITEM_INIT;
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(from_json(text, &item, &err), -1, "accepted: %s", text);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "in.jsonl:3");
+	cr_assert_str_eq(err.msg, msg);
+	ev_score_item_release(&item);
+}
+
+Test(score, reads_an_answer_record)
+{
+	json_t *v = json_loads("{\"query\":\"q text\",\"answer\":\"a text\",\"citations\":"
+	    "[{\"id\":\"x\",\"text\":\"one\"},\"two\",{\"snippet\":\"three\"}]}", 0, NULL);
+	struct ev_score_item item = EV_SCORE_ITEM_INIT;
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_score_item_from_json(&item, v, "in.jsonl:3", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(item.query, "q text");
+	cr_assert_str_eq(item.answer, "a text");
+	cr_assert_eq(item.ncites, 3);
+	cr_assert_str_eq(item.cites[0].id, "x");
+	cr_assert_str_eq(item.cites[0].text, "one");
+	cr_assert_null(item.cites[1].id);
+	cr_assert_eq(item.cites[1].len, 3);
+	cr_assert_str_eq(item.cites[2].text, "three");
+	ev_score_item_release(&item);
+	json_decref(v);
+}
+
+Test(score, reads_an_evidence_pack_with_an_answer)
+{
+	json_t *v = json_loads("{\"version\":\"0.1\",\"plan\":{},\"answer\":\"A.\",\"evidences\":["
+	    "{\"id\":\"d:s:0\",\"snippet\":\"first\",\"provenance\":{\"mode\":\"hybrid\","
+	    "\"query_text\":\"the query\"}},{\"id\":\"d:s:1\",\"snippet\":\"second\"}]}", 0, NULL);
+	struct ev_score_item item = EV_SCORE_ITEM_INIT;
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_score_item_from_json(&item, v, "in.jsonl:3", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(item.query, "the query");
+	cr_assert_eq(item.ncites, 2);
+	cr_assert_str_eq(item.cites[1].id, "d:s:1");
+	cr_assert_str_eq(item.cites[1].text, "second");
+	ev_score_item_release(&item);
+	json_decref(v);
+}
+
+Test(score, refuses_bad_records_naming_the_field)
+{
+	assert_bad("[1]", "an answer record must be an object");
+	assert_bad("{\"query\":\"q\",\"citations\":[]}", "missing field 'answer'");
+	assert_bad("{\"query\":\"q\",\"answer\":3,\"citations\":[]}", "field 'answer' must be a string");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\"}", "missing field 'citations' (or 'evidences')");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":{\"text\":\"t\"}}",
+	    "field 'citations' must be an array");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[{\"text\":\"t\"},{\"text\":7}]}",
+	    "citation 1: field 'text' must be a string");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[{\"id\":\"x\"}]}",
+	    "citation 0: missing field 'text'");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[5]}",
+	    "citation 0 must be an object or a string");
+	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[{\"id\":[],\"text\":\"t\"}]}",
+	    "citation 0: field 'id' must be a string");
+	assert_bad("{\"answer\":\"a\",\"citations\":[]}", "missing field 'query'");
+	assert_bad("{\"query\":1,\"answer\":\"a\",\"citations\":[]}", "field 'query' must be a string");
+	assert_bad("{\"answer\":\"a\",\"evidences\":{}}", "field 'evidences' must be an array");
+	assert_bad("{\"answer\":\"a\",\"evidences\":[{\"id\":\"x\"}]}",
+	    "evidence 0: field 'snippet' must be a string");
+}
+
+Test(score, refuses_more_citations_than_the_limit)
+{
+	json_t *v = json_pack("{s:s,s:s,s:[]}", "query", "q", "answer", "a", "citations");
+	struct ev_score_item item = EV_SCORE_ITEM_INIT;
+	struct ev_err err = { 0 };
+	int i;
+
+	for (i = 0; i <= EV_SCORE_MAX_CITATIONS; i++)
+		json_array_append_new(json_object_get(v, "citations"), json_string("t"));
+	cr_assert_eq(ev_score_item_from_json(&item, v, "in.jsonl:3", &err), -1);
+	cr_assert_str_eq(err.msg, "too many citations (1001; at most 1000)");
+	ev_score_item_release(&item);
+	json_decref(v);
+}
+
+/* idf from a store */
+
+Test(score, idf_comes_from_the_store_vocabulary_when_given)
+{
+	char dir[] = "/tmp/evkit-score-XXXXXX", path[300], cmd[320];
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+	struct ev_scorer *ssc;
+	struct ev_score_cite cites[2] = { { "a", "alpha beta", 10 }, { "b", "alpha gamma", 11 } };
+	struct ev_score_item item = { "alpha", 5, "Alpha.", 6, cites, 2, 2 };
+	struct ev_score_result r;
+	double idf0 = 1 + log(5.0 / 1.0);	/* beta, gamma: in none of 4 chunks */
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st,
+	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
+	    " (1, 'd:s:0', 'd', 's', 0, 'alpha one', 'h'), (2, 'd:s:1', 'd', 's', 1, 'alpha two', 'h'),"
+	    " (3, 'd:s:2', 'd', 's', 2, 'alpha three', 'h'), (4, 'd:s:3', 'd', 's', 3, 'alphas', 'h');"
+	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
+	/* alpha is in all 4 chunks: idf 1 + ln(5/5) = 1 */
+	ssc = ev_score_open(tok, st, &err);
+	cr_assert_not_null(ssc, "%s", err.msg);
+	cr_assert_eq(ev_score_run(ssc, &item, &defaults, 1, &r, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(r.redundancy, 1 / (1 + idf0 * idf0), EPS);
+	cr_assert_float_eq(r.redundancy, 0.1280546, 1e-7);
+	cr_assert_str_eq(json_string_value(json_object_get(r.details, "idf")), "store");
+	ev_score_result_release(&r);
+	ev_score_close(ssc);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* The judge hook */
+
+struct verdicts {
+	int calls;
+	char seen[256];
+	int fail;
+	double give;
+};
+
+static int
+toy_judge(void *ctx, const char *claim, size_t len, const struct ev_score_cite *best,
+    double keyword, double *verdict, struct ev_err *err)
+{
+	struct verdicts *v = ctx;
+	size_t n = strlen(v->seen);
+
+	v->calls++;
+	snprintf(v->seen + n, sizeof v->seen - n, "[%.*s|%s|%g]", (int)len, claim,
+	    best ? best->id : "-", keyword);
+	if (v->fail)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "judge down");
+	*verdict = v->give >= 0 ? v->give : (memmem(claim, len, " not ", 5) ? 0 : keyword);
+	return 0;
+}
+
+Test(score, a_judge_replaces_the_keyword_support_of_each_claim)
+{
+	const char *c[] = { "The valve is open." };
+	struct verdicts v = { 0, "", 0, -1 };
+	struct ev_score_result r;
+	json_t *cl;
+
+	ev_score_set_judge(sc, toy_judge, &v);
+	run("valve", "The valve is open. The valve is not open. Yes!", c, 1, NULL, &r);
+	/* keyword support: 1, 1, 0 ("yes" is not cited); judged: 1, 0, 0 */
+	cr_assert_eq(v.calls, 3);
+	cr_assert_str_eq(v.seen, "[The valve is open.|c0|1][The valve is not open.|c0|1][Yes!|-|0]");
+	cr_assert_float_eq(r.faithfulness, 1.0 / 3.0, EPS);
+	cl = json_array_get(json_object_get(r.details, "claims"), 1);
+	assert_json(cl, "{\"text\":\"The valve is not open.\",\"terms\":2,\"support\":0.0,"
+	    "\"keyword_support\":1.0,\"judged\":true,\"citation\":{\"index\":0,\"id\":\"c0\","
+	    "\"support\":1.0},\"unsupported\":[]}");
+	ev_score_result_release(&r);
+}
+
+Test(score, a_failing_or_out_of_range_judge_fails_the_item)
+{
+	const char *c[] = { "The valve is open." };
+	struct ev_score_cite cites[1] = { { "c0", c[0], 18 } };
+	struct ev_score_item item = { "valve", 5, "Valve open.", 11, cites, 1, 1 };
+	struct verdicts v = { 0, "", 1, -1 };
+	struct ev_score_result r;
+	struct ev_err err = { 0 };
+
+	ev_score_set_judge(sc, toy_judge, &v);
+	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), -1);
+	cr_assert_str_eq(err.msg, "judge down");
+	cr_assert_null(r.details);
+	v.fail = 0;
+	v.give = 1.5;
+	ev_err_clear(&err);
+	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), -1);
+	cr_assert_str_eq(err.msg, "the judge's verdict 1.5 is not in [0, 1]");
+	/* and the scorer still works after */
+	ev_score_set_judge(sc, NULL, NULL);
+	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), 0);
+	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
+	ev_score_result_release(&r);
+}

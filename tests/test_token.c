@@ -1,0 +1,232 @@
+/* Tests of lib/token.c: the one tokeniser (FTS5's porter unicode61
+ * remove_diacritics 2): stems, byte offsets, case and diacritic folding,
+ * stop words, stopping early, and agreement with a real FTS5 table. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+#include "token.h"
+
+static struct ev_tok *tok;
+
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+
+	tok = ev_tok_open(NULL, &err);
+	cr_assert_not_null(tok, "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+	ev_tok_close(tok);
+}
+
+TestSuite(token, .init = setup, .fini = teardown);
+
+struct seen {
+	char text[1024];	/* "term@start-end term@start-end ..." */
+	int n;
+	int stop_after;		/* stop when n reaches this (0: never) */
+};
+
+static int
+record(void *ctx, const char *term, int len, int start, int end)
+{
+	struct seen *s = ctx;
+	size_t used = strlen(s->text);
+
+	snprintf(s->text + used, sizeof s->text - used, "%s%.*s@%d-%d", used ? " " : "", len, term,
+	    start, end);
+	s->n++;
+	return s->stop_after > 0 && s->n >= s->stop_after;
+}
+
+static const char *
+tokens(const char *text, struct seen *s)
+{
+	struct ev_err err = { 0 };
+
+	memset(s, 0, sizeof *s);
+	cr_assert_eq(ev_tok_run(tok, text, strlen(text), record, s, &err), 0, "%s", err.msg);
+	return s->text;
+}
+
+Test(token, stems_inflections_to_one_term)
+{
+	struct seen s;
+
+	cr_assert_str_eq(tokens("caused causes causing", &s), "caus@0-6 caus@7-13 caus@14-21");
+	cr_assert_str_eq(tokens("flows flowing flowed", &s), "flow@0-5 flow@6-13 flow@14-20");
+	cr_assert_str_eq(tokens("running", &s), "run@0-7");
+}
+
+Test(token, lowercases_and_splits_on_punctuation)
+{
+	struct seen s;
+
+	cr_assert_str_eq(tokens("FLOW, Drag-force; (Mach)", &s),
+	    "flow@0-4 drag@6-10 forc@11-16 mach@19-23");
+}
+
+Test(token, numbers_are_tokens_and_a_decimal_point_splits_them)
+{
+	struct seen s;
+
+	cr_assert_str_eq(tokens("Mach 3.5 in 1950", &s), "mach@0-4 3@5-6 5@7-8 in@9-11 1950@12-16");
+}
+
+Test(token, offsets_are_bytes_of_the_original_text)
+{
+	struct seen s;
+
+	/* é and ö are two bytes each in UTF-8 */
+	cr_assert_str_eq(tokens("Héllo wörld", &s), "hello@0-6 world@7-13");
+}
+
+Test(token, folds_diacritics)
+{
+	struct seen s;
+
+	cr_assert_str_eq(tokens("café Zürich façade", &s), "cafe@0-5 zurich@6-13 facad@14-21");
+}
+
+Test(token, stop_words_are_known_by_their_stems)
+{
+	cr_assert(ev_tok_is_stop(tok, "the", 3));
+	cr_assert(ev_tok_is_stop(tok, "and", 3));
+	cr_assert(ev_tok_is_stop(tok, "what", 4));
+	/* "being" and "having" stem to "be" and "have"; "does" to "doe" */
+	cr_assert(ev_tok_is_stop(tok, "be", 2));
+	cr_assert(ev_tok_is_stop(tok, "have", 4));
+	cr_assert(ev_tok_is_stop(tok, "doe", 3));
+	cr_assert(ev_tok_is_stop(tok, "veri", 4));	/* very */
+}
+
+Test(token, content_words_are_not_stop_words)
+{
+	cr_assert(!ev_tok_is_stop(tok, "flow", 4));
+	cr_assert(!ev_tok_is_stop(tok, "high", 4));
+	cr_assert(!ev_tok_is_stop(tok, "use", 3));
+	cr_assert(!ev_tok_is_stop(tok, "caus", 4));
+	cr_assert(!ev_tok_is_stop(tok, "th", 2));	/* a prefix of a stop word */
+	cr_assert(!ev_tok_is_stop(tok, "thee", 4));	/* an extension of one */
+	cr_assert(!ev_tok_is_stop(tok, "", 0));
+}
+
+Test(token, every_token_of_a_stop_sentence_is_a_stop_word)
+{
+	static const char *const words[] = { "the", "being", "having", "does", "was", "were",
+		"ourselves", "yourselves", "whether", "however", "because", "during", NULL };
+	struct ev_err err = { 0 };
+	struct seen s;
+	int i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		memset(&s, 0, sizeof s);
+		cr_assert_eq(ev_tok_run(tok, words[i], strlen(words[i]), record, &s, &err), 0);
+		cr_assert_eq(s.n, 1);
+		/* the term is before the '@' */
+		cr_assert(ev_tok_is_stop(tok, s.text, (int)(strchr(s.text, '@') - s.text)),
+		    "'%s' (%s) is not a stop word", words[i], s.text);
+	}
+}
+
+Test(token, a_non_zero_return_stops_the_run)
+{
+	struct seen s;
+	struct ev_err err = { 0 };
+
+	memset(&s, 0, sizeof s);
+	s.stop_after = 2;
+	cr_assert_eq(ev_tok_run(tok, "one two three four", 18, record, &s, &err), 0);
+	cr_assert_eq(s.n, 2);
+	cr_assert_str_eq(s.text, "on@0-3 two@4-7");
+}
+
+Test(token, empty_and_blank_texts_yield_no_tokens)
+{
+	struct seen s;
+
+	cr_assert_str_eq(tokens("", &s), "");
+	cr_assert_str_eq(tokens("  \t\n ... !!", &s), "");
+	cr_assert_eq(s.n, 0);
+}
+
+Test(token, the_length_is_respected_not_the_terminator)
+{
+	struct seen s;
+	struct ev_err err = { 0 };
+
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(ev_tok_run(tok, "alpha beta", 5, record, &s, &err), 0);
+	cr_assert_str_eq(s.text, "alpha@0-5");
+	/* an embedded NUL separates words */
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(ev_tok_run(tok, "alpha\0beta", 10, record, &s, &err), 0);
+	cr_assert_str_eq(s.text, "alpha@0-5 beta@6-10");
+}
+
+Test(token, invalid_utf8_does_not_crash_or_loop)
+{
+	struct seen s;
+	struct ev_err err = { 0 };
+	const char bad[] = "ab\xff\xfe cd \xc3";
+
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(ev_tok_run(tok, bad, sizeof bad - 1, record, &s, &err), 0);
+	cr_assert(s.n >= 1);
+}
+
+Test(token, cjk_text_is_tokenised)
+{
+	struct seen s;
+
+	/* unicode61 keeps a run of CJK characters as one token */
+	cr_assert_str_eq(tokens("湍流 flow", &s), "湍流@0-6 flow@7-11");
+}
+
+/* The terms agree with what a real FTS5 index of the store stores. */
+Test(token, terms_agree_with_the_store_vocabulary)
+{
+	char dir[] = "/tmp/evkit-token-XXXXXX", path[300], cmd[320];
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+	struct ev_tok *stok;
+	struct seen s;
+	sqlite3_stmt *q;
+	char vocab[512] = "";
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st,
+	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
+	    " (1, 'd:s:0', 'd', 's', 0, 'Café flows caused Zürich', 'h');"
+	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
+	q = ev_store_prepare(st, "SELECT term FROM chunks_vocab ORDER BY term", &err);
+	cr_assert_not_null(q, "%s", err.msg);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		strcat(vocab, vocab[0] ? " " : "");
+		strcat(vocab, (const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_reset(q);
+	cr_assert_str_eq(vocab, "cafe caus flow zurich");
+	/* the tokeniser on the store's own connection gives the same terms */
+	stok = ev_tok_open(ev_store_db(st), &err);
+	cr_assert_not_null(stok, "%s", err.msg);
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(ev_tok_run(stok, "Zürich caused café flows", strlen("Zürich caused café flows"), record, &s, &err), 0);
+	cr_assert_str_eq(s.text, "zurich@0-7 caus@8-14 cafe@15-20 flow@21-26");
+	ev_tok_close(stok);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
