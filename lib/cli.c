@@ -75,6 +75,8 @@ ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, c
 	cli->usage = usage;
 	cli->argc = argc;
 	cli->argv = argv;
+	if (argc > 0)
+		argv[0] = (char *)prog;	/* getopt's messages say "ev-foo:", not a path */
 	clock_gettime(CLOCK_MONOTONIC, &cli->started);
 	cli->stderr_tty = isatty(STDERR_FILENO);
 	ev_out_init();

@@ -1,0 +1,504 @@
+/* corpus.c: documents and chunks in the store.  See corpus.h. */
+#include "corpus.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ev_corpus {
+	struct ev_store *st;
+	sqlite3 *db;
+};
+
+/* A chunk as it is stored, loaded before a put. */
+struct old {
+	sqlite3_int64 rowid;
+	char *id, *hash, *title, *stitle, *spath, *sid, *text;
+	int index;
+	sqlite3_int64 os, oe;
+	int kept;
+};
+
+static char *
+col_dup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *v = sqlite3_column_text(s, i);
+
+	return v ? strdup((const char *)v) : NULL;
+}
+
+static int
+same(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b || (a == NULL && *b == '\0') || (b == NULL && *a == '\0');
+	return strcmp(a, b) == 0;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct old *)a)->id, ((const struct old *)b)->id);
+}
+
+static void
+bind_str(sqlite3_stmt *s, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(s, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+/* Step a statement that returns no rows; reset it. */
+static int
+run(struct ev_corpus *c, sqlite3_stmt *s, const char *what, struct ev_err *err)
+{
+	int r = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	if (r != SQLITE_DONE && r != SQLITE_ROW)
+		return ev_store_error(c->st, what, err);
+	return 0;
+}
+
+struct ev_corpus *
+ev_corpus_open(struct ev_store *st, struct ev_err *err)
+{
+	struct ev_corpus *c;
+
+	if (ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS corpus_seen"
+	    " (doc_id TEXT PRIMARY KEY); DELETE FROM temp.corpus_seen;", err) == -1)
+		return NULL;
+	if ((c = calloc(1, sizeof *c)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	c->st = st;
+	c->db = ev_store_db(st);
+	return c;
+}
+
+void
+ev_corpus_free(struct ev_corpus *c)
+{
+	free(c);
+}
+
+int
+ev_corpus_unchanged(struct ev_corpus *c, const char *id, const char *content_hash,
+	const char *source, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int r, same_hash = 0, same_source = 1;
+
+	s = ev_store_prepare(c->st, "SELECT content_hash, source FROM documents WHERE doc_id = ?", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	r = sqlite3_step(s);
+	if (r == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(s, 0);
+		const char *src = (const char *)sqlite3_column_text(s, 1);
+
+		same_hash = h && strcmp(h, content_hash) == 0;
+		same_source = same(src, source);
+	}
+	sqlite3_reset(s);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return ev_store_error(c->st, "reading a document", err);
+	if (same_hash && !same_source) {
+		s = ev_store_prepare(c->st, "UPDATE documents SET source = ? WHERE doc_id = ?", err);
+		if (s == NULL)
+			return -1;
+		bind_str(s, 1, source);
+		sqlite3_bind_text(s, 2, id, -1, SQLITE_STATIC);
+		if (run(c, s, "updating a document's source", err) == -1)
+			return -1;
+	}
+	return same_hash;
+}
+
+static void
+free_old(struct old *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(o[i].id);
+		free(o[i].hash);
+		free(o[i].title);
+		free(o[i].stitle);
+		free(o[i].spath);
+		free(o[i].sid);
+		free(o[i].text);
+	}
+	free(o);
+}
+
+/* The chunks stored for document id, sorted by chunk id. */
+static int
+load_old(struct ev_corpus *c, const char *id, struct old **out, size_t *nout, struct ev_err *err)
+{
+	struct old *o = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *s;
+	int r;
+
+	*out = NULL;
+	*nout = 0;
+	s = ev_store_prepare(c->st, "SELECT rowid, id, content_hash, title, section_title,"
+	    " section_path, section_id, chunk_index, offset_start, offset_end, text"
+	    " FROM chunks WHERE doc_id = ?", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+		struct old *x;
+
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+
+			if ((x = realloc(o, nc * sizeof *o)) == NULL)
+				goto nomem;
+			o = x;
+			cap = nc;
+		}
+		x = &o[n];
+		memset(x, 0, sizeof *x);
+		n++;
+		x->rowid = sqlite3_column_int64(s, 0);
+		x->id = col_dup(s, 1);
+		x->hash = col_dup(s, 2);
+		x->title = col_dup(s, 3);
+		x->stitle = col_dup(s, 4);
+		x->spath = col_dup(s, 5);
+		x->sid = col_dup(s, 6);
+		x->index = sqlite3_column_int(s, 7);
+		x->os = sqlite3_column_int64(s, 8);
+		x->oe = sqlite3_column_int64(s, 9);
+		x->text = col_dup(s, 10);
+		if (x->id == NULL || x->hash == NULL || x->text == NULL)
+			goto nomem;
+	}
+	sqlite3_reset(s);
+	if (r != SQLITE_DONE) {
+		free_old(o, n);
+		return ev_store_error(c->st, "reading chunks", err);
+	}
+	if (n > 1)
+		qsort(o, n, sizeof *o, by_id);
+	*out = o;
+	*nout = n;
+	return 0;
+nomem:
+	sqlite3_reset(s);
+	free_old(o, n);
+	return ev_err_nomem(err);
+}
+
+static int
+fts_delete(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
+	const char *text, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks_fts(chunks_fts, rowid, title,"
+	    " section_title, text) VALUES('delete', ?, ?, ?, ?)", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	bind_str(s, 2, title);
+	bind_str(s, 3, stitle);
+	bind_str(s, 4, text);
+	return run(c, s, "deleting a chunk from chunks_fts", err);
+}
+
+static int
+fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
+	const char *text, size_t len, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks_fts(rowid, title,"
+	    " section_title, text) VALUES(?, ?, ?, ?)", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	bind_str(s, 2, title);
+	bind_str(s, 3, stitle);
+	sqlite3_bind_text(s, 4, text, (int)len, SQLITE_STATIC);
+	return run(c, s, "indexing a chunk in chunks_fts", err);
+}
+
+/* Delete a stored chunk: from chunks_fts, from chunks, rowid to tombstones. */
+static int
+drop_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
+	const char *text, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+
+	if (fts_delete(c, rowid, title, stitle, text, err) == -1)
+		return -1;
+	if ((s = ev_store_prepare(c->st, "DELETE FROM chunks WHERE rowid = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	if (run(c, s, "deleting a chunk", err) == -1)
+		return -1;
+	s = ev_store_prepare(c->st, "INSERT OR IGNORE INTO chunk_tombstones(rowid) VALUES(?)", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	return run(c, s, "recording a removed chunk", err);
+}
+
+/* The highest chunk rowid ever given out. */
+static int
+rowid_max(struct ev_corpus *c, sqlite3_int64 *out, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "SELECT max(coalesce((SELECT max(rowid) FROM chunks),"
+	    " 0), coalesce((SELECT max(rowid) FROM chunk_tombstones), 0),"
+	    " coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '"
+	    EV_CORPUS_ROWID_KEY "'), 0))", err);
+	int r;
+
+	if (s == NULL)
+		return -1;
+	r = sqlite3_step(s);
+	*out = r == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (r != SQLITE_ROW)
+		return ev_store_error(c->st, "reading the highest chunk rowid", err);
+	return 0;
+}
+
+static int
+put_doc(struct ev_corpus *c, const struct ev_corpus_doc *d, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO documents(doc_id, source, title,"
+	    " source_uri, source_type, language, published_date, metadata, content_hash, length,"
+	    " ingested_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"
+	    " ON CONFLICT(doc_id) DO UPDATE SET source = excluded.source, title = excluded.title,"
+	    " source_uri = excluded.source_uri, source_type = excluded.source_type,"
+	    " language = excluded.language, published_date = excluded.published_date,"
+	    " metadata = excluded.metadata, content_hash = excluded.content_hash,"
+	    " length = excluded.length, ingested_at = excluded.ingested_at", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, d->id, -1, SQLITE_STATIC);
+	bind_str(s, 2, d->source);
+	bind_str(s, 3, d->title);
+	bind_str(s, 4, d->source_uri);
+	bind_str(s, 5, d->source_type);
+	bind_str(s, 6, d->language);
+	bind_str(s, 7, d->published_date);
+	bind_str(s, 8, d->metadata);
+	sqlite3_bind_text(s, 9, d->content_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 10, (sqlite3_int64)d->length);
+	return run(c, s, "storing a document", err);
+}
+
+static int
+insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_doc *d,
+	const struct ev_corpus_chunk *k, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
+	    " content_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, k->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, d->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, k->section_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 5, k->chunk_index);
+	bind_str(s, 6, d->title);
+	bind_str(s, 7, k->section_title);
+	bind_str(s, 8, k->section_path);
+	sqlite3_bind_text(s, 9, k->text, (int)k->len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 10, (sqlite3_int64)k->offset_start);
+	sqlite3_bind_int64(s, 11, (sqlite3_int64)k->offset_end);
+	sqlite3_bind_text(s, 12, k->content_hash, -1, SQLITE_STATIC);
+	if (run(c, s, "storing a chunk", err) == -1)
+		return -1;
+	return fts_insert(c, rowid, d->title, k->section_title, k->text, k->len, err);
+}
+
+/* A kept chunk whose place or titles changed. */
+static int
+update_chunk(struct ev_corpus *c, const struct old *o, const struct ev_corpus_doc *d,
+	const struct ev_corpus_chunk *k, int retitled, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st, "UPDATE chunks SET section_id = ?, chunk_index = ?,"
+	    " title = ?, section_title = ?, section_path = ?, offset_start = ?, offset_end = ?"
+	    " WHERE rowid = ?", err);
+
+	if (s == NULL)
+		return -1;
+	if (retitled && fts_delete(c, o->rowid, o->title, o->stitle, o->text, err) == -1)
+		return -1;
+	sqlite3_bind_text(s, 1, k->section_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(s, 2, k->chunk_index);
+	bind_str(s, 3, d->title);
+	bind_str(s, 4, k->section_title);
+	bind_str(s, 5, k->section_path);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)k->offset_start);
+	sqlite3_bind_int64(s, 7, (sqlite3_int64)k->offset_end);
+	sqlite3_bind_int64(s, 8, o->rowid);
+	if (run(c, s, "updating a chunk", err) == -1)
+		return -1;
+	if (retitled)
+		return fts_insert(c, o->rowid, d->title, k->section_title, o->text, strlen(o->text), err);
+	return 0;
+}
+
+int
+ev_corpus_put(struct ev_corpus *c, const struct ev_corpus_doc *d,
+	const struct ev_corpus_chunk *ch, size_t n, unsigned char *changed, struct ev_err *err)
+{
+	struct old *old = NULL, key, *o;
+	size_t nold = 0, i;
+	struct old **match = NULL;
+	sqlite3_int64 next = 0, first;
+	int rc = -1;
+
+	if (put_doc(c, d, err) == -1 || load_old(c, d->id, &old, &nold, err) == -1)
+		return -1;
+	if (n > 0 && (match = calloc(n, sizeof *match)) == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		key.id = (char *)ch[i].id;
+		o = nold ? bsearch(&key, old, nold, sizeof *old, by_id) : NULL;
+		if (o && strcmp(o->hash, ch[i].content_hash) == 0) {
+			o->kept = 1;
+			match[i] = o;
+		}
+	}
+	for (i = 0; i < nold; i++)
+		if (!old[i].kept && drop_chunk(c, old[i].rowid, old[i].title, old[i].stitle,
+		    old[i].text, err) == -1)
+			goto out;
+	if (rowid_max(c, &next, err) == -1)
+		goto out;
+	first = next;
+	for (i = 0; i < n; i++) {
+		const struct ev_corpus_chunk *k = &ch[i];
+
+		if ((o = match[i]) != NULL) {
+			int retitled = !same(o->title, d->title) || !same(o->stitle, k->section_title);
+
+			changed[i] = (unsigned char)retitled;
+			if ((retitled || !same(o->spath, k->section_path) ||
+			    !same(o->sid, k->section_id) || o->index != k->chunk_index ||
+			    o->os != (sqlite3_int64)k->offset_start ||
+			    o->oe != (sqlite3_int64)k->offset_end) &&
+			    update_chunk(c, o, d, k, retitled, err) == -1)
+				goto out;
+			continue;
+		}
+		changed[i] = 1;
+		if (insert_chunk(c, ++next, d, k, err) == -1)
+			goto out;
+	}
+	if (next != first) {
+		char v[32];
+
+		snprintf(v, sizeof v, "%lld", (long long)next);
+		if (ev_store_meta_set(c->st, EV_CORPUS_ROWID_KEY, v, err) == -1)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(match);
+	free_old(old, nold);
+	return rc;
+}
+
+int
+ev_corpus_delete(struct ev_corpus *c, const char *id, struct ev_err *err)
+{
+	struct old *old = NULL;
+	size_t nold = 0;
+	sqlite3_stmt *s;
+	int rc = -1;
+
+	if (load_old(c, id, &old, &nold, err) == -1)
+		return -1;
+	for (size_t i = 0; i < nold; i++)
+		if (drop_chunk(c, old[i].rowid, old[i].title, old[i].stitle, old[i].text, err) == -1)
+			goto out;
+	if ((s = ev_store_prepare(c->st, "DELETE FROM documents WHERE doc_id = ?", err)) == NULL)
+		goto out;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	if (run(c, s, "deleting a document", err) == -1)
+		goto out;
+	rc = sqlite3_changes(c->db) > 0;
+out:
+	free_old(old, nold);
+	return rc;
+}
+
+int
+ev_corpus_seen(struct ev_corpus *c, const char *id, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(c->st,
+	    "INSERT OR IGNORE INTO temp.corpus_seen(doc_id) VALUES(?)", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	return run(c, s, "marking a document seen", err);
+}
+
+int
+ev_corpus_prune(struct ev_corpus *c, const char *source, long long *n, struct ev_err *err)
+{
+	char **ids = NULL;
+	size_t nids = 0, cap = 0, i;
+	sqlite3_stmt *s;
+	int r, rc = -1;
+
+	s = ev_store_prepare(c->st, "SELECT doc_id FROM documents WHERE source = ? AND doc_id NOT IN"
+	    " (SELECT doc_id FROM temp.corpus_seen) ORDER BY doc_id", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, source, -1, SQLITE_STATIC);
+	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+		if (nids == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			char **x = realloc(ids, nc * sizeof *ids);
+
+			if (x == NULL) {
+				r = SQLITE_NOMEM;
+				break;
+			}
+			ids = x;
+			cap = nc;
+		}
+		if ((ids[nids] = col_dup(s, 0)) == NULL) {
+			r = SQLITE_NOMEM;
+			break;
+		}
+		nids++;
+	}
+	sqlite3_reset(s);
+	if (r == SQLITE_NOMEM) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (r != SQLITE_DONE) {
+		ev_store_error(c->st, "finding documents to prune", err);
+		goto out;
+	}
+	for (i = 0; i < nids; i++) {
+		if (ev_corpus_delete(c, ids[i], err) == -1)
+			goto out;
+		(*n)++;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < nids; i++)
+		free(ids[i]);
+	free(ids);
+	return rc;
+}

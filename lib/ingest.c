@@ -1,0 +1,785 @@
+/* ingest.c: documents into the store.  See ingest.h. */
+#include "ingest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "chunk.h"
+#include "corpus.h"
+#include "jsonl.h"
+#include "sha256.h"
+
+#define CHUNKER_VERSION "evkit-chunker/1"
+
+struct ev_ingest {
+	struct ev_store *st;
+	struct ev_corpus *corpus;
+	struct ev_ingest_opts o;
+	struct ev_ingest_stats stats;
+};
+
+/* The fields of a document record that ev-ingest knows. */
+static const char *const doc_fields[] = {
+	"id", "text", "title", "source_uri", "source_type", "language", "published_date",
+	"metadata", NULL
+};
+
+/* The fields of a chunk record (a document field of one of these names is not
+ * passed through). */
+static const char *const chunk_fields[] = {
+	"id", "doc_id", "section_id", "chunk_index", "title", "section_title", "section_path",
+	"text", "source_uri", "offset_start", "offset_end", "content_hash", NULL
+};
+
+static int
+in_list(const char *const *list, const char *key)
+{
+	for (; *list; list++)
+		if (strcmp(*list, key) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+digits(const char *s, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* YYYY, YYYY-MM, YYYY-MM-DD, then nothing or 'T'/' ' and anything. */
+static int
+date_ok(const char *s)
+{
+	if (!digits(s, 4))
+		return 0;
+	s += 4;
+	if (*s == '\0')
+		return 1;
+	if (s[0] != '-' || !digits(s + 1, 2) || s[1] > '1' || (s[1] == '1' && s[2] > '2') ||
+	    (s[1] == '0' && s[2] == '0'))
+		return 0;
+	s += 3;
+	if (*s == '\0')
+		return 1;
+	if (s[0] != '-' || !digits(s + 1, 2) || s[1] > '3' || (s[1] == '3' && s[2] > '1') ||
+	    (s[1] == '0' && s[2] == '0'))
+		return 0;
+	s += 3;
+	return *s == '\0' || *s == 'T' || *s == ' ';
+}
+
+int
+ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
+{
+	static const char *const strs[] = {
+		"title", "source_uri", "source_type", "language", "published_date", NULL
+	};
+	const char *id, *text, *s;
+	json_t *m;
+
+	if (!json_is_object(doc))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "a document must be a JSON object with 'id' and 'text'");
+	if (ev_field_str(doc, "id", 1, &id, where, err) == -1 ||
+	    ev_field_str(doc, "text", 1, &text, where, err) == -1)
+		return -1;
+	if (*id == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
+	for (int i = 0; strs[i]; i++)
+		if (ev_field_str(doc, strs[i], 0, &s, where, err) == -1)
+			return -1;
+	s = NULL;
+	if (ev_field_str(doc, "published_date", 0, &s, where, err) == 1 && !date_ok(s))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'published_date' must be a date (YYYY-MM-DD): '%.40s'", s);
+	if (ev_field_obj(doc, "metadata", 0, &m, where, err) == -1)
+		return -1;
+	return 0;
+}
+
+int
+ev_ingest_is_plain(const char *path)
+{
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+
+	if (dot == NULL || (slash && dot < slash))
+		return 0;
+	return strcasecmp(dot, ".md") == 0 || strcasecmp(dot, ".markdown") == 0 ||
+	    strcasecmp(dot, ".txt") == 0;
+}
+
+static int
+is_markdown_name(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n >= 3 && strcasecmp(path + n - 3, ".md") == 0) ||
+	    (n >= 9 && strcasecmp(path + n - 9, ".markdown") == 0);
+}
+
+/* The first bad byte of s[0..n) (a NUL or invalid UTF-8), or n. */
+static size_t
+utf8_bad(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t k;
+		unsigned long cp;
+
+		if (c == 0)
+			return i;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			k = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			k = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			k = 3, cp = c & 0x07;
+		else
+			return i;
+		for (size_t j = 1; j <= k; j++) {
+			if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + j] & 0x3F);
+		}
+		if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return i;
+		i += k + 1;
+	}
+	return n;
+}
+
+json_t *
+ev_ingest_read_file(const char *path, struct ev_err *err)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	char chunk[65536], where[300];
+	const char *text;
+	size_t n, bad, len;
+	FILE *fp;
+	json_t *doc;
+	int md = is_markdown_name(path);
+
+	if ((fp = fopen(path, "rb")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		if (ev_buf_add(&b, chunk, n) == -1) {
+			fclose(fp);
+			ev_buf_release(&b);
+			ev_err_nomem(err);
+			return NULL;
+		}
+	if (ferror(fp)) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "read error: %s", strerror(errno ? errno : EIO));
+		fclose(fp);
+		ev_buf_release(&b);
+		return NULL;
+	}
+	fclose(fp);
+	text = ev_buf_str(&b);
+	len = b.len;
+	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	if ((bad = utf8_bad((const unsigned char *)text, len)) < len) {
+		size_t line = 1, col = 1;
+
+		for (size_t i = 0; i < bad; i++, col++)
+			if (text[i] == '\n')
+				line++, col = 0;
+		snprintf(where, sizeof where, "%s:%zu", path, line);
+		ev_err_set(err, EV_EXIT_USAGE, where, text[bad] == '\0' ?
+		    "NUL byte at column %zu" : "invalid UTF-8 at column %zu", col);
+		ev_buf_release(&b);
+		return NULL;
+	}
+	doc = json_pack("{s:s,s:s%,s:s,s:s}", "id", path, "text", text, len, "source_uri", path,
+	    "source_type", md ? "markdown" : "text");
+	ev_buf_release(&b);
+	if (doc == NULL)
+		ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8");
+	return doc;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct walk {
+	char **v;
+	size_t n, cap;
+};
+
+static int
+walk_add(struct walk *w, char *p)
+{
+	if (w->n == w->cap) {
+		size_t nc = w->cap ? w->cap * 2 : 64;
+		char **x = realloc(w->v, nc * sizeof *x);
+
+		if (x == NULL) {
+			free(p);
+			return -1;
+		}
+		w->v = x;
+		w->cap = nc;
+	}
+	w->v[w->n++] = p;
+	return 0;
+}
+
+static int
+walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
+{
+	struct walk here = { NULL, 0, 0 };
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	if (depth > 64)
+		return ev_err_set(err, EV_EXIT_USAGE, dir, "directories nested too deeply");
+	if ((d = opendir(dir)) == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, dir, "cannot open: %s", strerror(errno));
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(dir) + strlen(de->d_name) + 2;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if ((p = malloc(n)) != NULL)
+			snprintf(p, n, "%s%s%s", dir, *dir && dir[strlen(dir) - 1] == '/' ? "" : "/",
+			    de->d_name);
+		if (p == NULL || walk_add(&here, p) == -1) {
+			closedir(d);
+			rc = ev_err_nomem(err);
+			goto out;
+		}
+	}
+	closedir(d);
+	if (here.n > 1)
+		qsort(here.v, here.n, sizeof *here.v, by_name);
+	for (size_t i = 0; i < here.n; i++) {
+		struct stat sb, lsb;
+		char *p = here.v[i];
+
+		if (stat(p, &sb) == -1 || lstat(p, &lsb) == -1)
+			continue;	/* a dangling link */
+		if (S_ISDIR(sb.st_mode)) {
+			if (!S_ISLNK(lsb.st_mode) && walk_dir(p, w, depth + 1, err) == -1) {
+				rc = -1;
+				goto out;
+			}
+		} else if (S_ISREG(sb.st_mode) && ev_ingest_is_plain(p)) {
+			here.v[i] = NULL;
+			if (walk_add(w, p) == -1) {
+				rc = ev_err_nomem(err);
+				goto out;
+			}
+		}
+	}
+out:
+	for (size_t i = 0; i < here.n; i++)
+		free(here.v[i]);
+	free(here.v);
+	return rc;
+}
+
+int
+ev_ingest_walk(const char *dir, char ***paths, size_t *n, struct ev_err *err)
+{
+	struct walk w = { NULL, 0, 0 };
+
+	if (walk_dir(dir, &w, 0, err) == -1) {
+		for (size_t i = 0; i < w.n; i++)
+			free(w.v[i]);
+		free(w.v);
+		return -1;
+	}
+	*paths = w.v;
+	*n = w.n;
+	return 0;
+}
+
+struct ev_ingest *
+ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_err *err)
+{
+	struct ev_ingest *ig;
+
+	if (o->size < EV_CHUNK_SIZE_MIN || o->size > EV_CHUNK_SIZE_MAX) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "chunk size must be from %d to %d bytes: %zu",
+		    EV_CHUNK_SIZE_MIN, EV_CHUNK_SIZE_MAX, o->size);
+		return NULL;
+	}
+	if (o->overlap > o->size / 2) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL,
+		    "chunk overlap must be at most half the chunk size (%zu): %zu", o->size / 2,
+		    o->overlap);
+		return NULL;
+	}
+	if ((ig = calloc(1, sizeof *ig)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	ig->st = st;
+	ig->o = *o;
+	if ((ig->corpus = ev_corpus_open(st, err)) == NULL) {
+		free(ig);
+		return NULL;
+	}
+	return ig;
+}
+
+void
+ev_ingest_free(struct ev_ingest *ig)
+{
+	if (ig == NULL)
+		return;
+	ev_corpus_free(ig->corpus);
+	free(ig);
+}
+
+const struct ev_ingest_stats *
+ev_ingest_stats(const struct ev_ingest *ig)
+{
+	return &ig->stats;
+}
+
+int
+ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err)
+{
+	return ev_corpus_seen(ig->corpus, id, err);
+}
+
+int
+ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err)
+{
+	return ev_corpus_prune(ig->corpus, source, n, err);
+}
+
+static const char *
+str_or_null(const json_t *doc, const char *key)
+{
+	const json_t *v = json_object_get(doc, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+/* A JSON string, quoted and escaped as Jansson writes it. */
+static int
+put_str(struct ev_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i, run = 0;
+
+	if (ev_buf_reserve(b, n + 2) == -1 || ev_buf_addc(b, '"') == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[7] = "\\u0000";
+		const char *e = NULL;
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		if (ev_buf_add(b, s + run, i - run) == -1)
+			return -1;
+		run = i + 1;
+		switch (c) {
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		default:
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			e = esc;
+		}
+		if (ev_buf_adds(b, e) == -1)
+			return -1;
+	}
+	if (ev_buf_add(b, s + run, n - run) == -1)
+		return -1;
+	return ev_buf_addc(b, '"');
+}
+
+static int
+put_opt(struct ev_buf *b, const char *s)
+{
+	return s ? put_str(b, s, strlen(s)) : ev_buf_adds(b, "null");
+}
+
+/* For json_dump_callback(): values of any type, reals exact (17 digits),
+ * as they came. */
+static int
+add_bytes(const char *s, size_t n, void *b)
+{
+	return ev_buf_add(b, s, n);
+}
+
+int
+ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
+	struct ev_buf *meta, struct ev_buf *extra)
+{
+	json_t *m, *v, *md = json_object_get(doc, "metadata");
+	const char *k;
+	int rc = -1;
+
+	memset(rec, 0, sizeof *rec);
+	rec->id = json_string_value(json_object_get(doc, "id"));
+	rec->text = json_string_value(json_object_get(doc, "text"));
+	rec->text_len = json_string_length(json_object_get(doc, "text"));
+	rec->title = str_or_null(doc, "title");
+	rec->source_uri = str_or_null(doc, "source_uri");
+	rec->source_type = str_or_null(doc, "source_type");
+	rec->language = str_or_null(doc, "language");
+	rec->published_date = str_or_null(doc, "published_date");
+	rec->from_file = from_file;
+	ev_buf_reset(meta);
+	ev_buf_reset(extra);
+	if ((m = json_object()) == NULL)
+		return -1;
+	json_object_foreach((json_t *)doc, k, v) {
+		if (in_list(doc_fields, k))
+			continue;
+		if (json_object_set(m, k, v) == -1)
+			goto out;
+		if (in_list(chunk_fields, k))
+			continue;
+		if (ev_buf_addc(extra, ',') == -1 || put_str(extra, k, strlen(k)) == -1 ||
+		    ev_buf_addc(extra, ':') == -1 ||
+		    json_dump_callback(v, add_bytes, extra, JSON_COMPACT | JSON_ENCODE_ANY) == -1)
+			goto out;
+	}
+	if (json_is_object(md) && json_object_update(m, md) == -1)
+		goto out;
+	if (json_object_size(m) > 0) {
+		char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+
+		if (s == NULL || ev_buf_adds(meta, s) == -1) {
+			free(s);
+			goto out;
+		}
+		free(s);
+		rec->metadata = ev_buf_str(meta);
+	}
+	rec->extra = ev_buf_str(extra);
+	rc = 0;
+out:
+	json_decref(m);
+	return rc;
+}
+
+/* The string fields of a record, in their packed order. */
+#define REC_NSTR 9
+
+static void
+rec_fields(const struct ev_ingest_rec *r, const char *f[REC_NSTR], size_t n[REC_NSTR])
+{
+	f[0] = r->id;
+	f[1] = r->text;
+	f[2] = r->title;
+	f[3] = r->source_uri;
+	f[4] = r->source_type;
+	f[5] = r->language;
+	f[6] = r->published_date;
+	f[7] = r->metadata;
+	f[8] = r->extra;
+	for (int i = 0; i < REC_NSTR; i++)
+		n[i] = f[i] == NULL ? 0 : i == 1 ? r->text_len : strlen(f[i]);
+}
+
+int
+ev_ingest_rec_pack(const struct ev_ingest_rec *rec, struct ev_buf *out)
+{
+	const char *f[REC_NSTR];
+	size_t n[REC_NSTR];
+	unsigned char flag = (unsigned char)(rec->from_file != 0);
+
+	rec_fields(rec, f, n);
+	if (ev_buf_add(out, &flag, 1) == -1)
+		return -1;
+	for (int i = 0; i < REC_NSTR; i++) {
+		uint64_t len = f[i] ? (uint64_t)n[i] : UINT64_MAX;
+
+		if (ev_buf_add(out, &len, sizeof len) == -1 ||
+		    (f[i] && (ev_buf_add(out, f[i], n[i]) == -1 || ev_buf_addc(out, '\0') == -1)))
+			return -1;
+	}
+	return 0;
+}
+
+int
+ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec)
+{
+	const char *f[REC_NSTR], *end = p + n;
+	size_t len[REC_NSTR];
+
+	if (n < 1)
+		return -1;
+	memset(rec, 0, sizeof *rec);
+	rec->from_file = *p++ != 0;
+	for (int i = 0; i < REC_NSTR; i++) {
+		uint64_t l;
+
+		if ((size_t)(end - p) < sizeof l)
+			return -1;
+		memcpy(&l, p, sizeof l);
+		p += sizeof l;
+		f[i] = NULL;
+		len[i] = 0;
+		if (l == UINT64_MAX)
+			continue;
+		if ((uint64_t)(end - p) < l + 1 || p[l] != '\0')
+			return -1;
+		f[i] = p;
+		len[i] = (size_t)l;
+		p += l + 1;
+	}
+	if (p != end || f[0] == NULL || f[1] == NULL || f[8] == NULL)
+		return -1;
+	rec->id = f[0];
+	rec->text = f[1];
+	rec->text_len = len[1];
+	rec->title = f[2];
+	rec->source_uri = f[3];
+	rec->source_type = f[4];
+	rec->language = f[5];
+	rec->published_date = f[6];
+	rec->metadata = f[7];
+	rec->extra = f[8];
+	return 0;
+}
+
+static int
+format_of(const struct ev_ingest *ig, const struct ev_ingest_rec *r)
+{
+	const char *t = r->source_type;
+
+	if (ig->o.format != EV_INGEST_AUTO)
+		return ig->o.format;
+	if (t && (strcasecmp(t, "markdown") == 0 || strcasecmp(t, "md") == 0 ||
+	    strcasecmp(t, "text/markdown") == 0))
+		return EV_CHUNK_MARKDOWN;
+	if (t)
+		return EV_CHUNK_TEXT;
+	if (is_markdown_name(r->id) || (r->source_uri && is_markdown_name(r->source_uri)))
+		return EV_CHUNK_MARKDOWN;
+	return EV_CHUNK_TEXT;
+}
+
+/* "name" of "dir/name.md". */
+static char *
+base_title(const char *path)
+{
+	const char *b = strrchr(path, '/'), *dot;
+
+	b = b ? b + 1 : path;
+	dot = strrchr(b, '.');
+	return strndup(b, dot && dot > b ? (size_t)(dot - b) : strlen(b));
+}
+
+/* sha256 of every field of the record and the chunking options. */
+static void
+doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
+	char out[EV_SHA256_TEXT])
+{
+	static const char hex[] = "0123456789abcdef";
+	struct ev_sha256 s;
+	unsigned char d[32];
+	const char *f[REC_NSTR];
+	size_t n[REC_NSTR];
+	char params[128];
+	unsigned char flag = (unsigned char)(r->from_file != 0);
+
+	rec_fields(r, f, n);
+	ev_sha256_init(&s);
+	ev_sha256_update(&s, &flag, 1);
+	for (int i = 0; i < REC_NSTR; i++) {
+		uint64_t len = f[i] ? (uint64_t)n[i] : UINT64_MAX;
+
+		ev_sha256_update(&s, &len, sizeof len);
+		if (f[i])
+			ev_sha256_update(&s, f[i], n[i]);
+	}
+	snprintf(params, sizeof params, "%s size=%zu overlap=%zu format=%s", CHUNKER_VERSION,
+	    ig->o.size, ig->o.overlap, format == EV_CHUNK_MARKDOWN ? "markdown" : "text");
+	ev_sha256_update(&s, params, strlen(params));
+	ev_sha256_final(&s, d);
+	memcpy(out, "sha256:", 7);
+	for (int i = 0; i < 32; i++) {
+		out[7 + 2 * i] = hex[d[i] >> 4];
+		out[8 + 2 * i] = hex[d[i] & 15];
+	}
+	out[71] = '\0';
+}
+
+/* One chunk record, as CONTRACT's Chunk, and the unknown fields. */
+static int
+add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corpus_chunk *k,
+	const char *title)
+{
+	return ev_buf_adds(b, "{\"id\":") == -1 || put_opt(b, k->id) == -1 ||
+	    ev_buf_adds(b, ",\"doc_id\":") == -1 || put_opt(b, r->id) == -1 ||
+	    ev_buf_adds(b, ",\"section_id\":") == -1 || put_opt(b, k->section_id) == -1 ||
+	    ev_buf_printf(b, ",\"chunk_index\":%d,\"title\":", k->chunk_index) == -1 ||
+	    put_opt(b, title) == -1 ||
+	    ev_buf_adds(b, ",\"section_title\":") == -1 || put_opt(b, k->section_title) == -1 ||
+	    ev_buf_adds(b, ",\"section_path\":") == -1 || put_opt(b, k->section_path) == -1 ||
+	    ev_buf_adds(b, ",\"text\":") == -1 || put_str(b, k->text, k->len) == -1 ||
+	    ev_buf_adds(b, ",\"source_uri\":") == -1 || put_opt(b, r->source_uri) == -1 ||
+	    ev_buf_printf(b, ",\"offset_start\":%zu,\"offset_end\":%zu,\"content_hash\":\"%s\"",
+	    k->offset_start, k->offset_end, k->content_hash) == -1 ||
+	    ev_buf_adds(b, r->extra ? r->extra : "") == -1 || ev_buf_adds(b, "}\n") == -1 ? -1 : 0;
+}
+
+int
+ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *source,
+	struct ev_buf *out, struct ev_err *err)
+{
+	struct ev_chunk_opts co;
+	struct ev_chunks cs = EV_CHUNKS_INIT;
+	struct ev_corpus_chunk *ch = NULL;
+	struct ev_buf *texts = NULL;
+	char (*hashes)[EV_SHA256_TEXT] = NULL, dhash[EV_SHA256_TEXT], **ids = NULL;
+	char *derived = NULL;
+	unsigned char *changed = NULL;
+	const char *title = r->title;
+	int format = format_of(ig, r), unchanged = 0, rc = -1;
+	size_t i, idlen = strlen(r->id);
+
+	if (ev_corpus_seen(ig->corpus, r->id, err) == -1)
+		return -1;
+	ig->stats.bytes += (long long)r->text_len;
+	doc_hash(ig, r, format, dhash);
+	if ((unchanged = ev_corpus_unchanged(ig->corpus, r->id, dhash, source, err)) == -1)
+		return -1;
+	if (unchanged && ig->o.output != EV_INGEST_ALL) {
+		ig->stats.unchanged++;
+		return 0;
+	}
+	co.size = ig->o.size;
+	co.overlap = ig->o.overlap;
+	co.format = format;
+	if (ev_chunk_split(r->text, r->text_len, &co, &cs, err) == -1)
+		return -1;
+	/* A document without a title takes its first level-1 heading's, or its
+	 * file's name. */
+	if (title == NULL && (cs.title || r->from_file)) {
+		if ((derived = cs.title ? strdup(cs.title) : base_title(r->id)) == NULL)
+			goto nomem;
+		title = derived;
+	}
+	if (cs.n > 0 && ((ch = calloc(cs.n, sizeof *ch)) == NULL ||
+	    (texts = calloc(cs.n, sizeof *texts)) == NULL ||
+	    (hashes = calloc(cs.n, sizeof *hashes)) == NULL ||
+	    (ids = calloc(cs.n, sizeof *ids)) == NULL ||
+	    (changed = calloc(cs.n, 1)) == NULL))
+		goto nomem;
+	for (i = 0; i < cs.n; i++) {
+		const struct ev_chunk *c = &cs.v[i];
+		const struct ev_section *s = &cs.sections[c->section];
+		size_t n = idlen + strlen(s->id) + 24;
+
+		if ((ids[i] = malloc(n)) == NULL)
+			goto nomem;
+		snprintf(ids[i], n, "%s:%s:%d", r->id, s->id, c->index);
+		ch[i].id = ids[i];
+		ch[i].section_id = s->id;
+		ch[i].section_title = s->title;
+		ch[i].section_path = s->path;
+		ch[i].chunk_index = c->index;
+		ch[i].offset_start = c->start;
+		ch[i].offset_end = c->end;
+		if (c->head_end > c->head_start) {
+			if (ev_chunk_text(r->text, c, &texts[i]) == -1)
+				goto nomem;
+			ch[i].text = texts[i].p;
+			ch[i].len = texts[i].len;
+		} else {
+			ch[i].text = r->text + c->start;
+			ch[i].len = c->end - c->start;
+		}
+		ev_sha256_text(ch[i].text, ch[i].len, hashes[i]);
+		ch[i].content_hash = hashes[i];
+		changed[i] = 1;
+	}
+	if (!unchanged) {
+		struct ev_corpus_doc d = {
+			r->id, source, title, r->source_uri, r->source_type, r->language,
+			r->published_date, r->metadata, dhash, r->text_len
+		};
+
+		if (ev_corpus_put(ig->corpus, &d, ch, cs.n, changed, err) == -1)
+			goto out;
+		ig->stats.written++;
+	} else
+		ig->stats.unchanged++;
+	for (i = 0; i < cs.n; i++) {
+		if (!unchanged && changed[i])
+			ig->stats.chunks++;
+		if (ig->o.output == EV_INGEST_NONE ||
+		    (ig->o.output == EV_INGEST_CHANGED && !changed[i]))
+			continue;
+		if (add_record(out, r, &ch[i], title) == -1)
+			goto nomem;
+		ig->stats.printed++;
+	}
+	rc = !unchanged;
+	goto out;
+nomem:
+	ev_err_nomem(err);
+out:
+	if (texts)
+		for (i = 0; i < cs.n; i++)
+			ev_buf_release(&texts[i]);
+	if (ids)
+		for (i = 0; i < cs.n; i++)
+			free(ids[i]);
+	free(ids);
+	free(texts);
+	free(hashes);
+	free(changed);
+	free(ch);
+	free(derived);
+	ev_chunks_release(&cs);
+	return rc;
+}
+
+int
+ev_ingest_doc(struct ev_ingest *ig, json_t *doc, const char *source, int from_file,
+	struct ev_buf *out, struct ev_err *err)
+{
+	struct ev_buf meta = EV_BUF_INIT, extra = EV_BUF_INIT;
+	struct ev_ingest_rec rec;
+	int rc;
+
+	if (ev_ingest_rec_make(doc, from_file, &rec, &meta, &extra) == -1)
+		rc = ev_err_nomem(err);
+	else
+		rc = ev_ingest_put(ig, &rec, source, out, err);
+	ev_buf_release(&meta);
+	ev_buf_release(&extra);
+	return rc;
+}

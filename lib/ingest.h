@@ -1,0 +1,134 @@
+/* ingest.h: documents into the store, as ev-ingest does it: a document record
+ * (JSON, or a plain .md/.txt file made into one) is checked, hashed, chunked
+ * (chunk.h) and put (corpus.h), and the chunk records to print (CONTRACT's
+ * Chunk) are written into a buffer.
+ *
+ * High layer: includes err.h, buf.h, jsonl.h (Jansson), chunk.h, corpus.h and
+ * store.h.  Writes in the caller's transaction, like corpus.h.
+ *
+ * A document's content hash covers every field of its record and the
+ * chunking options, so a changed field or a new chunk size re-chunks it.
+ * Fields of the record other than id, text, title, source_uri, source_type,
+ * language, published_date and metadata are passed through into each chunk
+ * record (unless a chunk field has that name) and stored in
+ * documents.metadata beside the keys of "metadata" (which win). */
+#ifndef EV_INGEST_H
+#define EV_INGEST_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+#include "store.h"
+
+enum {
+	EV_INGEST_AUTO = -1	/* format: by source_type or the id's extension */
+};
+
+enum ev_ingest_output {
+	EV_INGEST_CHANGED = 0,	/* the chunks that are new or changed */
+	EV_INGEST_ALL = 1,	/* every chunk of every document read */
+	EV_INGEST_NONE = 2
+};
+
+struct ev_ingest_opts {
+	size_t size, overlap;	/* see chunk.h */
+	int format;		/* EV_INGEST_AUTO or an enum ev_chunk_format */
+	int output;		/* enum ev_ingest_output */
+};
+
+struct ev_ingest_stats {
+	long long written;	/* documents new or changed */
+	long long unchanged;	/* documents skipped */
+	long long chunks;	/* chunks new or changed */
+	long long printed;	/* chunk records written out */
+	long long bytes;	/* document text read */
+};
+
+/* Check a document record: an object with "id" (a non-empty string) and
+ * "text" (a string); "title", "source_uri", "source_type", "language" strings,
+ * "published_date" a date string (YYYY, YYYY-MM or YYYY-MM-DD, then anything
+ * after 'T' or a space), "metadata" an object; null is the same as absent.
+ * Returns 0, or -1 with *err set (code 2, at where). */
+int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
+
+/* Read the plain file at path (".md" and ".markdown" are Markdown, anything
+ * else plain text) into a document record {"id": path, "text",
+ * "source_uri": path, "source_type": "markdown"|"text"}; a UTF-8 byte order
+ * mark is dropped.  Returns the record, or NULL with *err set: code 2 naming
+ * "PATH:LINE" for a NUL byte or invalid UTF-8, code 1 when unreadable. */
+json_t *ev_ingest_read_file(const char *path, struct ev_err *err);
+
+/* Whether path names a plain document (.md, .markdown, .txt; any case). */
+int ev_ingest_is_plain(const char *path);
+
+/* The plain documents under directory dir, recursively, sorted by name,
+ * as "dir/sub/name.md" (entries starting with '.' and symbolic links to
+ * directories are skipped).  Returns 0 with *paths (each and the array
+ * malloc'd; the caller frees) and *n set, or -1 with *err set. */
+int ev_ingest_walk(const char *dir, char ***paths, size_t *n, struct ev_err *err);
+
+struct ev_ingest;
+
+/* Start ingesting into st.  Returns NULL with *err set (code 2 when the
+ * options are out of range). */
+struct ev_ingest *ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o,
+	struct ev_err *err);
+
+/* Free it (NULL-safe); the store stays open. */
+void ev_ingest_free(struct ev_ingest *ig);
+
+/* A checked document, ready to ingest.  Strings are borrowed; NULL when
+ * absent. */
+struct ev_ingest_rec {
+	const char *id, *text, *title, *source_uri, *source_type, *language,
+	    *published_date;
+	size_t text_len;
+	const char *metadata;	/* documents.metadata: a JSON object's text (the
+				 * unknown fields, then "metadata"'s keys), or NULL */
+	const char *extra;	/* the unknown fields to pass through, as JSON
+				 * members: ",\"k\":v,..."; "" when none */
+	int from_file;		/* untitled: the file's base name is the title */
+};
+
+/* Fill *rec from a checked document record doc (which must outlive it);
+ * metadata and extra are written into the buffers meta and extra.  Returns 0,
+ * or -1 when out of memory. */
+int ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
+	struct ev_buf *meta, struct ev_buf *extra);
+
+/* Append rec to out as bytes that ev_ingest_rec_unpack() reads back (for a
+ * spool file of this process, not a format to keep).  Returns 0 or -1. */
+int ev_ingest_rec_pack(const struct ev_ingest_rec *rec, struct ev_buf *out);
+
+/* Read a packed record from p[0..n); its strings point into p.  Returns 0,
+ * or -1 when p is not one. */
+int ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec);
+
+/* Ingest one document that came from source: skipped when the store holds it
+ * with the same content hash (unless the output is EV_INGEST_ALL, which chunks
+ * and prints it without writing), else chunked and put.  A document without a
+ * title takes its first level-1 heading's, or when it came from a file, the
+ * file's base name without the extension.  Appends the chunk records to print
+ * to out, one JSON line each.  Marks the document seen (ev_corpus_seen).
+ * Returns 1 when the document was written, 0 when it was unchanged, -1 with
+ * *err set. */
+int ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *rec, const char *source,
+	struct ev_buf *out, struct ev_err *err);
+
+/* ev_ingest_rec_make() and ev_ingest_put() in one. */
+int ev_ingest_doc(struct ev_ingest *ig, json_t *doc, const char *source, int from_file,
+	struct ev_buf *out, struct ev_err *err);
+
+/* Mark document id as seen without ingesting it (a record skipped as
+ * invalid must not be pruned).  Returns 0 or -1. */
+int ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err);
+
+/* Delete the documents of source not seen in this run; *n counts them. */
+int ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err);
+
+/* What has been done so far. */
+const struct ev_ingest_stats *ev_ingest_stats(const struct ev_ingest *ig);
+
+#endif

@@ -1,0 +1,100 @@
+#!/bin/sh
+# bench-ingest.sh BIN: ingest throughput of ev-ingest against its peer, the
+# sqlite3 shell loading the same JSON Lines into an FTS5 table (same
+# tokenizer) in one transaction.  Both read the same file: the Cranfield
+# documents (scripts/cranfield.sh) repeated REPEAT times (default 20) under
+# new ids, or a synthetic corpus when the collection is absent.  Each side is
+# run RUNS times (default 3) on a fresh database; the best time counts.
+# Prints MB/s of input for each, the ratio (target: ev-ingest >= 0.7 of the
+# peer), and the time of a re-run over an unchanged store.
+set -eu
+bin=$(cd "${1:-bin}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+REPEAT=${REPEAT:-20}
+RUNS=${RUNS:-3}
+py=/usr/bin/python3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/evkit-bench-ingest.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+command -v sqlite3 >/dev/null || { echo "bench-ingest: sqlite3 shell not found" >&2; exit 1; }
+
+if sh "$top/scripts/cranfield.sh" "$tmp/cran" >/dev/null 2>&1; then
+	what="Cranfield x $REPEAT"
+	$py - "$tmp/cran/docs.jsonl" "$REPEAT" >"$tmp/docs.jsonl" <<'EOF'
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+for r in range(int(sys.argv[2])):
+    for d in docs:
+        d = dict(d, id="%d-%s" % (r, d["id"]))
+        print(json.dumps(d))
+EOF
+else
+	what="synthetic"
+	$py - >"$tmp/docs.jsonl" <<'EOF'
+import json, random
+random.seed(7)
+words = ["flow", "wing", "shock", "boundary", "layer", "pressure", "heat", "transfer",
+         "supersonic", "laminar", "turbulent", "plate", "cylinder", "mach", "number"]
+for i in range(28000):
+    text = " .\n".join(" ".join(random.choice(words) for _ in range(12)) for _ in range(8))
+    print(json.dumps({"id": "s%d" % i, "title": "doc %d" % i, "text": text}))
+EOF
+fi
+bytes=$(wc -c <"$tmp/docs.jsonl")
+docs=$(wc -l <"$tmp/docs.jsonl")
+
+now() { date +%s%N; }
+
+# best_of CMD...: the best wall time in ms of RUNS runs; rm kb* before each.
+best_of() {
+	best=""
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		rm -f "$tmp"/kb*
+		t0=$(now)
+		"$@"
+		t1=$(now)
+		ms=$(( (t1 - t0) / 1000000 ))
+		if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+		i=$((i + 1))
+	done
+	echo "$best"
+}
+
+run_ingest() { "$bin/ev-ingest" --db "$tmp/kb.db" "$tmp/docs.jsonl" >/dev/null; }
+
+run_peer() {
+	sqlite3 "$tmp/kb-peer.db" >/dev/null <<EOF
+PRAGMA journal_mode=WAL;
+CREATE TABLE raw(line TEXT);
+CREATE VIRTUAL TABLE f USING fts5(title, text, tokenize='porter unicode61 remove_diacritics 2');
+.mode ascii
+.separator "$(printf '\037')" "\n"
+.import $tmp/docs.jsonl raw
+BEGIN;
+INSERT INTO f(title, text) SELECT json_extract(line, '\$.title'), json_extract(line, '\$.text') FROM raw;
+COMMIT;
+EOF
+}
+
+ingest_ms=$(best_of run_ingest)
+peer_ms=$(best_of run_peer)
+run_ingest
+t0=$(now)
+"$bin/ev-ingest" --db "$tmp/kb.db" "$tmp/docs.jsonl" >/dev/null
+t1=$(now)
+rerun_ms=$(( (t1 - t0) / 1000000 ))
+chunks=$(sqlite3 "$tmp/kb.db" "SELECT count(*) FROM chunks")
+
+$py - "$what" "$docs" "$bytes" "$chunks" "$ingest_ms" "$peer_ms" "$rerun_ms" <<'EOF'
+import sys
+what, docs, size, chunks, ing, peer, rerun = sys.argv[1], *map(int, sys.argv[2:])
+mb = size / 1e6
+print("corpus: %s: %d documents, %.1f MB of JSON Lines, %d chunks" % (what, docs, mb, chunks))
+print("%-44s %8s %8s %10s" % ("", "ms", "MB/s", "docs/s"))
+for name, ms in (("ev-ingest (chunks + FTS5 + documents)", ing),
+                 ("sqlite3 shell: .import + FTS5 insert", peer),
+                 ("ev-ingest again, store unchanged", rerun)):
+    print("%-44s %8d %8.1f %10.0f" % (name, ms, mb / (ms / 1e3), docs / (ms / 1e3)))
+ratio = peer / ing
+print("ev-ingest / sqlite3 speed: %.2f (target >= 0.70): %s" % (ratio, "ok" if ratio >= 0.7 else "BELOW TARGET"))
+EOF

@@ -1,0 +1,4 @@
+# The bundled sample corpus: every document and how many chunks it gives.
+ev-ingest --db kb.db --quiet "$SAMPLES"
+sqlite3 kb.db "SELECT replace(doc_id, '$SAMPLES/', ''), title, (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) FROM documents d ORDER BY doc_id"
+sqlite3 kb.db "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')" && echo index consistent

@@ -1,0 +1,323 @@
+/* Tests of lib/corpus.c against real SQLite stores. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "corpus.h"
+#include "sha256.h"
+#include "store.h"
+
+static char dir[] = "/tmp/evkit-corpus-XXXXXX";
+static char path[256];
+static struct ev_store *st;
+static struct ev_corpus *co;
+static struct ev_err err;
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	co = ev_corpus_open(st, &err);
+	cr_assert_not_null(co, "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	ev_corpus_free(co);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(corpus, .init = setup, .fini = teardown);
+
+/* Up to 8 chunks, with their hashes. */
+struct doc {
+	struct ev_corpus_doc d;
+	struct ev_corpus_chunk c[8];
+	char hash[8][EV_SHA256_TEXT];
+	unsigned char changed[8];
+	size_t n;
+};
+
+static void
+make(struct doc *x, const char *id, const char *title, const char *source, const char *dhash)
+{
+	memset(x, 0, sizeof *x);
+	x->d.id = id;
+	x->d.title = title;
+	x->d.source = source;
+	x->d.content_hash = dhash;
+	x->d.metadata = "{\"team\":\"ops\"}";
+}
+
+static void
+chunk(struct doc *x, const char *id, const char *stitle, const char *text, size_t start)
+{
+	struct ev_corpus_chunk *c = &x->c[x->n];
+
+	c->id = id;
+	c->section_id = "s";
+	c->section_title = stitle;
+	c->section_path = stitle;
+	c->chunk_index = (int)x->n;
+	c->text = text;
+	c->len = strlen(text);
+	c->offset_start = start;
+	c->offset_end = start + c->len;
+	ev_sha256_text(text, c->len, x->hash[x->n]);
+	c->content_hash = x->hash[x->n];
+	x->n++;
+}
+
+static void
+put(struct doc *x)
+{
+	cr_assert_eq(ev_store_begin(st, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_corpus_put(co, &x->d, x->c, x->n, x->changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0, "%s", err.msg);
+}
+
+static long long
+num(const char *sql)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, sql, &err);
+	long long v;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW, "%s", sql);
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return v;
+}
+
+static long long
+rowid_of(const char *id)
+{
+	char sql[200];
+
+	snprintf(sql, sizeof sql, "SELECT coalesce((SELECT rowid FROM chunks WHERE id = '%s'), -1)", id);
+	return num(sql);
+}
+
+static long long
+matches(const char *q)
+{
+	char sql[200];
+
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH '%s'", q);
+	return num(sql);
+}
+
+static void
+fts_consistent(void)
+{
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts, rank)"
+	    " VALUES('integrity-check', 1)", &err), 0, "%s", err.msg);
+}
+
+Test(corpus, put_stores_the_document_its_chunks_and_their_index)
+{
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the rotor", 21);
+	put(&x);
+	cr_assert_eq(x.changed[0], 1);
+	cr_assert_eq(x.changed[1], 1);
+	cr_assert_eq(num("SELECT count(*) FROM documents WHERE doc_id = 'd1' AND source = 'src'"
+	    " AND json_extract(metadata, '$.team') = 'ops' AND content_hash = 'sha256:1'"), 1);
+	cr_assert_eq(num("SELECT count(*) FROM chunks WHERE doc_id = 'd1'"), 2);
+	cr_assert_eq(matches("turbine"), 1);
+	cr_assert_eq(matches("title:guide"), 2);
+	cr_assert_eq(matches("section_title:setup"), 2);
+	cr_assert_eq(num("SELECT offset_end FROM chunks WHERE id = 'd1:s:1'"), 40);
+	fts_consistent();
+}
+
+Test(corpus, an_unchanged_chunk_keeps_its_rowid_and_is_not_marked)
+{
+	struct doc x;
+	long long r0, r1;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the rotor", 21);
+	put(&x);
+	r0 = rowid_of("d1:s:0");
+	r1 = rowid_of("d1:s:1");
+	make(&x, "d1", "Guide", "src", "sha256:2");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the stator", 21);
+	put(&x);
+	cr_assert_eq(x.changed[0], 0);
+	cr_assert_eq(x.changed[1], 1);
+	cr_assert_eq(rowid_of("d1:s:0"), r0);
+	cr_assert_gt(rowid_of("d1:s:1"), r1);
+	cr_assert_eq(num("SELECT count(*) FROM chunk_tombstones"), 1);
+	cr_assert_eq(num("SELECT rowid FROM chunk_tombstones"), r1);
+	cr_assert_eq(matches("rotor"), 0);
+	cr_assert_eq(matches("stator"), 1);
+	fts_consistent();
+}
+
+Test(corpus, removed_chunks_are_deleted_and_tombstoned)
+{
+	struct doc x;
+	long long r1;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the rotor", 21);
+	put(&x);
+	r1 = rowid_of("d1:s:1");
+	make(&x, "d1", "Guide", "src", "sha256:2");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	cr_assert_eq(rowid_of("d1:s:1"), -1);
+	cr_assert_eq(num("SELECT rowid FROM chunk_tombstones"), r1);
+	cr_assert_eq(matches("rotor"), 0);
+	fts_consistent();
+}
+
+Test(corpus, a_new_title_keeps_the_rowid_and_reindexes_the_chunk)
+{
+	struct doc x;
+	long long r0;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	r0 = rowid_of("d1:s:0");
+	make(&x, "d1", "Handbook", "src", "sha256:2");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	cr_assert_eq(x.changed[0], 1);
+	cr_assert_eq(rowid_of("d1:s:0"), r0);
+	cr_assert_eq(matches("title:guide"), 0);
+	cr_assert_eq(matches("title:handbook"), 1);
+	cr_assert_eq(num("SELECT count(*) FROM chunk_tombstones"), 0);
+	fts_consistent();
+}
+
+Test(corpus, moved_text_keeps_the_rowid_and_updates_the_offsets)
+{
+	struct doc x;
+	long long r0;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	r0 = rowid_of("d1:s:0");
+	make(&x, "d1", "Guide", "src", "sha256:2");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 100);
+	put(&x);
+	cr_assert_eq(x.changed[0], 0);
+	cr_assert_eq(rowid_of("d1:s:0"), r0);
+	cr_assert_eq(num("SELECT offset_start FROM chunks WHERE id = 'd1:s:0'"), 100);
+}
+
+Test(corpus, rowids_are_never_given_out_twice)
+{
+	struct doc x;
+	long long r;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	r = rowid_of("d1:s:0");
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_delete(co, "d1", &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	/* the tombstone is consumed by the vector index later */
+	cr_assert_eq(ev_store_exec(st, "DELETE FROM chunk_tombstones", &err), 0);
+	make(&x, "d2", "Guide", "src", "sha256:1");
+	chunk(&x, "d2:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	cr_assert_gt(rowid_of("d2:s:0"), r);
+}
+
+Test(corpus, unchanged_compares_the_content_hash_and_follows_the_source)
+{
+	struct doc x;
+
+	cr_assert_eq(ev_corpus_unchanged(co, "d1", "sha256:1", "src", &err), 0);
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	cr_assert_eq(ev_corpus_unchanged(co, "d1", "sha256:1", "src", &err), 1);
+	cr_assert_eq(ev_corpus_unchanged(co, "d1", "sha256:2", "src", &err), 0);
+	cr_assert_eq(ev_corpus_unchanged(co, "d1", "sha256:1", "other", &err), 1);
+	cr_assert_eq(num("SELECT count(*) FROM documents WHERE source = 'other'"), 1);
+}
+
+Test(corpus, delete_removes_the_document_and_its_chunks)
+{
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the rotor", 21);
+	put(&x);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_delete(co, "d1", &err), 1);
+	cr_assert_eq(ev_corpus_delete(co, "d1", &err), 0);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	cr_assert_eq(num("SELECT count(*) FROM documents"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM chunks"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM chunk_tombstones"), 2);
+	cr_assert_eq(matches("turbine OR rotor"), 0);
+	fts_consistent();
+}
+
+Test(corpus, prune_deletes_unseen_documents_of_that_source_only)
+{
+	struct doc x;
+	long long n = 0;
+
+	make(&x, "a", "A", "one", "sha256:1");
+	chunk(&x, "a:s:0", "S", "alpha", 0);
+	put(&x);
+	make(&x, "b", "B", "one", "sha256:1");
+	chunk(&x, "b:s:0", "S", "beta", 0);
+	put(&x);
+	make(&x, "c", "C", "two", "sha256:1");
+	chunk(&x, "c:s:0", "S", "gamma", 0);
+	put(&x);
+	cr_assert_eq(ev_corpus_seen(co, "a", &err), 0);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_prune(co, "one", &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(num("SELECT count(*) FROM documents WHERE doc_id = 'b'"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM documents"), 2);
+	cr_assert_eq(matches("beta"), 0);
+	cr_assert_eq(matches("gamma"), 1);
+	fts_consistent();
+}
+
+Test(corpus, a_failed_put_rolled_back_leaves_nothing)
+{
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:0", "Setup", "the same id twice", 30);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_put(co, &x.d, x.c, x.n, x.changed, &err), -1);
+	cr_assert_eq(err.code, 1);
+	cr_assert(strstr(err.msg, "storing a chunk") == err.msg, "%s", err.msg);
+	ev_store_rollback(st);
+	cr_assert_eq(num("SELECT count(*) FROM documents"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM chunks"), 0);
+	fts_consistent();
+}

@@ -1,0 +1,308 @@
+/* Tests of lib/ingest.c: checking records, plain files, directory walks, and
+ * documents into a real store with the chunk records they print. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "chunk.h"
+#include "ingest.h"
+#include "store.h"
+
+static char dir[] = "/tmp/evkit-ingest-XXXXXX";
+static char path[256];
+static struct ev_store *st;
+static struct ev_err err;
+static struct ev_buf out;
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	ev_store_close(st);
+	ev_buf_release(&out);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(ingest, .init = setup, .fini = teardown);
+
+static void
+check_fails(const char *json, const char *msg)
+{
+	json_t *v = json_loads(json, JSON_DECODE_ANY, NULL);
+
+	cr_assert_not_null(v, "%s", json);
+	ev_err_clear(&err);
+	cr_assert_eq(ev_ingest_check(v, "in.jsonl:3", &err), -1, "%s", json);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "in.jsonl:3");
+	cr_assert_str_eq(err.msg, msg);
+	json_decref(v);
+}
+
+Test(ingest, check_accepts_a_full_document)
+{
+	json_t *v = json_loads("{\"id\":\"a\",\"text\":\"\",\"title\":null,\"language\":\"en\","
+	    "\"published_date\":\"2024-02-29T10:00:00Z\",\"metadata\":{\"k\":[1]},\"x\":1}", 0, NULL);
+
+	cr_assert_eq(ev_ingest_check(v, "w", &err), 0, "%s", err.msg);
+	json_decref(v);
+}
+
+Test(ingest, check_names_what_is_wrong)
+{
+	check_fails("[1]", "a document must be a JSON object with 'id' and 'text'");
+	check_fails("\"text\"", "a document must be a JSON object with 'id' and 'text'");
+	check_fails("{\"text\":\"t\"}", "missing field 'id'");
+	check_fails("{\"id\":7,\"text\":\"t\"}", "field 'id' must be a string");
+	check_fails("{\"id\":\"\",\"text\":\"t\"}", "field 'id' must not be empty");
+	check_fails("{\"id\":\"a\"}", "missing field 'text'");
+	check_fails("{\"id\":\"a\",\"text\":{}}", "field 'text' must be a string");
+	check_fails("{\"id\":\"a\",\"text\":\"t\",\"title\":5}", "field 'title' must be a string");
+	check_fails("{\"id\":\"a\",\"text\":\"t\",\"metadata\":[]}", "field 'metadata' must be an object");
+	check_fails("{\"id\":\"a\",\"text\":\"t\",\"published_date\":\"yesterday\"}",
+	    "field 'published_date' must be a date (YYYY-MM-DD): 'yesterday'");
+	check_fails("{\"id\":\"a\",\"text\":\"t\",\"published_date\":\"2024-13-01\"}",
+	    "field 'published_date' must be a date (YYYY-MM-DD): '2024-13-01'");
+}
+
+static void
+write_file(const char *name, const char *data, size_t n)
+{
+	char p[512];
+	FILE *fp;
+
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	cr_assert_not_null(fp = fopen(p, "wb"));
+	cr_assert_eq(fwrite(data, 1, n, fp), n);
+	cr_assert_eq(fclose(fp), 0);
+}
+
+Test(ingest, a_plain_file_becomes_a_document_without_its_bom)
+{
+	char p[512];
+	json_t *d;
+
+	write_file("note.md", "\xEF\xBB\xBF# Hi\n\ntext\n", 14);
+	snprintf(p, sizeof p, "%s/note.md", dir);
+	d = ev_ingest_read_file(p, &err);
+	cr_assert_not_null(d, "%s", err.msg);
+	cr_assert_str_eq(json_string_value(json_object_get(d, "id")), p);
+	cr_assert_str_eq(json_string_value(json_object_get(d, "source_uri")), p);
+	cr_assert_str_eq(json_string_value(json_object_get(d, "text")), "# Hi\n\ntext\n");
+	cr_assert_str_eq(json_string_value(json_object_get(d, "source_type")), "markdown");
+	json_decref(d);
+}
+
+Test(ingest, a_plain_file_with_invalid_utf8_is_refused_naming_the_line)
+{
+	char p[512], where[600];
+
+	write_file("bad.txt", "one\ntwo \xC3\x28 three\n", 17);
+	snprintf(p, sizeof p, "%s/bad.txt", dir);
+	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_eq(err.code, 2);
+	snprintf(where, sizeof where, "%s:2", p);
+	cr_assert_str_eq(err.where, where);
+	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 5");
+	write_file("nul.txt", "a\0b", 3);
+	snprintf(p, sizeof p, "%s/nul.txt", dir);
+	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_str_eq(err.msg, "NUL byte at column 2");
+	write_file("over.txt", "\xC0\xAF", 2);
+	snprintf(p, sizeof p, "%s/over.txt", dir);
+	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 1");
+}
+
+Test(ingest, walk_finds_plain_documents_recursively_in_name_order)
+{
+	char p[512], sub[600];
+	char **paths;
+	size_t n;
+
+	snprintf(sub, sizeof sub, "%s/tree", dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof sub, "%s/tree/b", dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	snprintf(sub, sizeof sub, "%s/tree/.git", dir);
+	cr_assert_eq(mkdir(sub, 0755), 0);
+	write_file("tree/z.txt", "z", 1);
+	write_file("tree/a.MD", "a", 1);
+	write_file("tree/b/c.markdown", "c", 1);
+	write_file("tree/b/d.jsonl", "{}", 2);
+	write_file("tree/.git/e.md", "e", 1);
+	write_file("tree/.hidden.md", "h", 1);
+	snprintf(p, sizeof p, "%s/tree", dir);
+	cr_assert_eq(ev_ingest_walk(p, &paths, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 3);
+	snprintf(sub, sizeof sub, "%s/tree/a.MD", dir);
+	cr_assert_str_eq(paths[0], sub);
+	snprintf(sub, sizeof sub, "%s/tree/b/c.markdown", dir);
+	cr_assert_str_eq(paths[1], sub);
+	snprintf(sub, sizeof sub, "%s/tree/z.txt", dir);
+	cr_assert_str_eq(paths[2], sub);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+static struct ev_ingest *
+open_ingest(int output)
+{
+	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, output };
+	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
+
+	cr_assert_not_null(ig, "%s", err.msg);
+	return ig;
+}
+
+/* Ingest one record in a transaction; the result of ev_ingest_doc(). */
+static int
+ingest(struct ev_ingest *ig, const char *json, const char *source, int from_file)
+{
+	json_t *v = json_loads(json, 0, NULL);
+	int r;
+
+	cr_assert_not_null(v, "%s", json);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	r = ev_ingest_doc(ig, v, source, from_file, &out, &err);
+	cr_assert_neq(r, -1, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	json_decref(v);
+	return r;
+}
+
+static int
+lines(void)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < out.len; i++)
+		n += out.p[i] == '\n';
+	return n;
+}
+
+Test(ingest, a_document_prints_its_chunk_records_with_unknown_fields)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+
+	cr_assert_eq(ingest(ig, "{\"id\":\"g.md\",\"text\":\"# Guide\\n\\nHello there.\\n\","
+	    "\"source_uri\":\"file:///g.md\",\"owner\":\"ops\",\"doc_id\":\"ignored\"}", "in", 0), 1);
+	cr_assert_str_eq(ev_buf_str(&out), "{\"id\":\"g.md:guide:0\",\"doc_id\":\"g.md\","
+	    "\"section_id\":\"guide\",\"chunk_index\":0,\"title\":\"Guide\",\"section_title\":\"Guide\","
+	    "\"section_path\":\"Guide\",\"text\":\"Hello there.\",\"source_uri\":\"file:///g.md\","
+	    "\"offset_start\":9,\"offset_end\":21,\"content_hash\":"
+	    "\"sha256:23ea498e82f4435b1c135324eedef4ba64061600897077bf76082a50b41a9c13\","
+	    "\"owner\":\"ops\"}\n");
+	cr_assert(strstr(ev_buf_str(&out), "ignored") == NULL);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, unknown_fields_and_metadata_are_stored_for_filters)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+	sqlite3_stmt *s;
+
+	ingest(ig, "{\"id\":\"a\",\"text\":\"x\",\"owner\":\"ops\",\"metadata\":{\"team\":\"db\","
+	    "\"owner\":\"dba\"},\"language\":\"en\"}", "in", 0);
+	s = ev_store_prepare(st, "SELECT metadata, language, source FROM documents", &err);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(s, 0), "{\"owner\":\"dba\",\"team\":\"db\"}");
+	cr_assert_str_eq((const char *)sqlite3_column_text(s, 1), "en");
+	cr_assert_str_eq((const char *)sqlite3_column_text(s, 2), "in");
+	sqlite3_reset(s);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, a_file_without_a_heading_takes_its_base_name_as_title)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+
+	ingest(ig, "{\"id\":\"notes/on-call.txt\",\"text\":\"tips\",\"source_type\":\"text\"}",
+	    "notes", 1);
+	cr_assert(strstr(ev_buf_str(&out), "\"title\":\"on-call\"") != NULL, "%s", out.p);
+	ev_buf_reset(&out);
+	ingest(ig, "{\"id\":\"j1\",\"text\":\"tips\"}", "in", 0);
+	cr_assert(strstr(ev_buf_str(&out), "\"title\":null") != NULL, "%s", out.p);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, an_unchanged_document_is_skipped_and_prints_nothing)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+	const char *d = "{\"id\":\"a.md\",\"text\":\"# A\\n\\none\\n\\n# B\\n\\ntwo\\n\"}";
+
+	cr_assert_eq(ingest(ig, d, "in", 0), 1);
+	cr_assert_eq(lines(), 2);
+	ev_buf_reset(&out);
+	cr_assert_eq(ingest(ig, d, "in", 0), 0);
+	cr_assert_eq(out.len, 0);
+	cr_assert_eq(ev_ingest_stats(ig)->unchanged, 1);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, all_prints_the_chunks_of_unchanged_documents_too)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+	const char *d = "{\"id\":\"a.md\",\"text\":\"# A\\n\\none\\n\\n# B\\n\\ntwo\\n\"}";
+
+	ingest(ig, d, "in", 0);
+	ev_ingest_free(ig);
+	ig = open_ingest(EV_INGEST_ALL);
+	ev_buf_reset(&out);
+	cr_assert_eq(ingest(ig, d, "in", 0), 0);
+	cr_assert_eq(lines(), 2);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, a_changed_document_prints_only_its_changed_chunks)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+
+	ingest(ig, "{\"id\":\"a.md\",\"text\":\"# A\\n\\none\\n\\n# B\\n\\ntwo\\n\\n# C\\n\\nthree\\n\"}",
+	    "in", 0);
+	ev_buf_reset(&out);
+	cr_assert_eq(ingest(ig, "{\"id\":\"a.md\",\"text\":\"# A\\n\\none\\n\\n# B\\n\\nTWO\\n\\n"
+	    "# C\\n\\nthree\\n\"}", "in", 0), 1);
+	cr_assert_eq(lines(), 1);
+	cr_assert(strstr(out.p, "\"id\":\"a.md:b:0\"") != NULL, "%s", out.p);
+	cr_assert_eq(ev_ingest_stats(ig)->chunks, 4);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, a_new_chunk_size_rechunks_an_unchanged_document)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
+	struct ev_ingest_opts o = { 64, 0, EV_INGEST_AUTO, EV_INGEST_CHANGED };
+	const char *d = "{\"id\":\"a\",\"text\":\"one two three four five six seven eight nine ten"
+	    " eleven twelve thirteen fourteen fifteen sixteen\"}";
+
+	cr_assert_eq(ingest(ig, d, "in", 0), 1);
+	ev_ingest_free(ig);
+	ig = ev_ingest_open(st, &o, &err);
+	cr_assert_eq(ingest(ig, d, "in", 0), 1);
+	ev_ingest_free(ig);
+}
+
+Test(ingest, open_refuses_an_overlap_above_half_the_size)
+{
+	struct ev_ingest_opts o = { 100, 51, EV_INGEST_AUTO, EV_INGEST_CHANGED };
+
+	cr_assert_null(ev_ingest_open(st, &o, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.msg, "chunk overlap must be at most half the chunk size (50): 51");
+}
