@@ -1,0 +1,440 @@
+/* snippet.c: the best passage of a text, terms marked.  See snippet.h. */
+#include "snippet.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ELLIPSIS "\xe2\x80\xa6"
+
+struct term {
+	char *s;
+	int len;
+	int group;
+	int found;
+};
+
+struct tokpos {
+	int start, end;
+	int term;		/* index in sn->terms, or -1 */
+};
+
+struct ev_snippet {
+	struct ev_tok *tok;
+	struct ev_snippet_opts opts;
+	struct term *terms;
+	int nterms, capterms;
+	int *slots;		/* open addressing: term index + 1, 0 empty */
+	uint32_t nslots;	/* a power of two, over twice nterms */
+	int *found;		/* per group */
+	int *wincount;		/* per group, while choosing a window */
+	int ngroups, capgroups;
+	struct tokpos *toks;	/* the tokens of the text being snipped */
+	int ntoks, captoks;
+	int scan_only;
+	int adding_group;	/* ev_snippet_add_query: next group number */
+	int added;
+	struct ev_err *err;	/* where a callback reports */
+};
+
+static uint32_t
+hash_term(const char *s, int n)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int
+lookup(const struct ev_snippet *sn, const char *s, int len)
+{
+	uint32_t i;
+	int t;
+
+	if (sn->nslots == 0)
+		return -1;
+	for (i = hash_term(s, len) & (sn->nslots - 1); (t = sn->slots[i]) != 0;
+	    i = (i + 1) & (sn->nslots - 1))
+		if (sn->terms[t - 1].len == len && memcmp(sn->terms[t - 1].s, s, (size_t)len) == 0)
+			return t - 1;
+	return -1;
+}
+
+static int
+rehash(struct ev_snippet *sn, uint32_t nslots)
+{
+	int *slots = calloc(nslots, sizeof *slots);
+
+	if (slots == NULL)
+		return -1;
+	free(sn->slots);
+	sn->slots = slots;
+	sn->nslots = nslots;
+	for (int t = 0; t < sn->nterms; t++) {
+		uint32_t i = hash_term(sn->terms[t].s, sn->terms[t].len) & (nslots - 1);
+
+		while (slots[i] != 0)
+			i = (i + 1) & (nslots - 1);
+		slots[i] = t + 1;
+	}
+	return 0;
+}
+
+static int
+grow_groups(struct ev_snippet *sn, int group)
+{
+	int cap = sn->capgroups ? sn->capgroups : 16;
+	int *f, *w;
+
+	while (cap <= group)
+		cap *= 2;
+	if (cap == sn->capgroups)
+		return 0;
+	if ((f = realloc(sn->found, (size_t)cap * sizeof *f)) == NULL)
+		return -1;
+	sn->found = f;
+	if ((w = realloc(sn->wincount, (size_t)cap * sizeof *w)) == NULL)
+		return -1;
+	sn->wincount = w;
+	memset(f + sn->capgroups, 0, (size_t)(cap - sn->capgroups) * sizeof *f);
+	sn->capgroups = cap;
+	return 0;
+}
+
+struct ev_snippet *
+ev_snippet_new(struct ev_tok *tok, const struct ev_snippet_opts *opts, struct ev_err *err)
+{
+	struct ev_snippet *sn = calloc(1, sizeof *sn);
+
+	if (sn == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	sn->tok = tok;
+	sn->opts = *opts;
+	if (sn->opts.tokens < 1)
+		sn->opts.tokens = 1;
+	if (sn->opts.open == NULL)
+		sn->opts.open = "";
+	if (sn->opts.close == NULL)
+		sn->opts.close = "";
+	return sn;
+}
+
+void
+ev_snippet_reset(struct ev_snippet *sn)
+{
+	for (int t = 0; t < sn->nterms; t++)
+		free(sn->terms[t].s);
+	sn->nterms = 0;
+	sn->ngroups = 0;
+	if (sn->slots != NULL)
+		memset(sn->slots, 0, sn->nslots * sizeof *sn->slots);
+	if (sn->found != NULL)
+		memset(sn->found, 0, (size_t)sn->capgroups * sizeof *sn->found);
+}
+
+int
+ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
+{
+	struct term *t;
+	uint32_t i;
+	int old;
+
+	if (len <= 0 || group < 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "an empty term or a negative group to mark");
+	if ((old = lookup(sn, term, len)) >= 0)
+		return old;
+	if (sn->nterms == sn->capterms) {
+		int cap = sn->capterms ? 2 * sn->capterms : 16;
+
+		if ((t = realloc(sn->terms, (size_t)cap * sizeof *t)) == NULL)
+			return ev_err_nomem(err);
+		sn->terms = t;
+		sn->capterms = cap;
+	}
+	if ((uint32_t)(sn->nterms + 1) * 2 > sn->nslots &&
+	    rehash(sn, sn->nslots ? 2 * sn->nslots : 32) == -1)
+		return ev_err_nomem(err);
+	if (group >= sn->capgroups && grow_groups(sn, group) == -1)
+		return ev_err_nomem(err);
+	t = &sn->terms[sn->nterms];
+	if ((t->s = malloc((size_t)len + 1)) == NULL)
+		return ev_err_nomem(err);
+	memcpy(t->s, term, (size_t)len);
+	t->s[len] = '\0';
+	t->len = len;
+	t->group = group;
+	t->found = 0;
+	for (i = hash_term(term, len) & (sn->nslots - 1); sn->slots[i] != 0; i = (i + 1) & (sn->nslots - 1))
+		;
+	sn->slots[i] = ++sn->nterms;
+	if (group >= sn->ngroups)
+		sn->ngroups = group + 1;
+	return sn->nterms - 1;
+}
+
+/* Words whose Porter stem is the stem of a stop word although they are not
+ * stop words ("used" -> "us", "one" -> "on"). */
+static const char *const stem_collisions[] = {
+	"use", "used", "uses", "using", "useful", "usefully", "usefulness", "one", "ones", NULL
+};
+
+int
+ev_snippet_is_stop(const struct ev_tok *tok, const char *term, int len, const char *word, int wlen)
+{
+	if (!ev_tok_is_stop(tok, term, len))
+		return 0;
+	for (int i = 0; stem_collisions[i] != NULL; i++)
+		if ((int)strlen(stem_collisions[i]) == wlen &&
+		    strncasecmp(stem_collisions[i], word, (size_t)wlen) == 0)
+			return 0;
+	return 1;
+}
+
+struct query_ctx {
+	struct ev_snippet *sn;
+	const char *text;
+};
+
+static int
+on_query_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct query_ctx *q = ctx;
+	struct ev_snippet *sn = q->sn;
+
+	if (ev_snippet_is_stop(sn->tok, term, len, q->text + start, end - start) ||
+	    lookup(sn, term, len) >= 0)
+		return 0;
+	if (ev_snippet_add_term(sn, term, len, sn->adding_group, sn->err) == -1)
+		return 1;
+	sn->adding_group++;
+	sn->added++;
+	return 0;
+}
+
+int
+ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struct ev_err *err)
+{
+	struct query_ctx q = { sn, query };
+
+	sn->adding_group = sn->ngroups;
+	sn->added = 0;
+	sn->err = err;
+	ev_err_clear(err);
+	if (ev_tok_run(sn->tok, query, len, on_query_token, &q, err) == -1 ||
+	    (err != NULL && err->code != 0))
+		return -1;
+	return sn->added;
+}
+
+int
+ev_snippet_groups(const struct ev_snippet *sn)
+{
+	return sn->ngroups;
+}
+
+static int
+on_text_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct ev_snippet *sn = ctx;
+	int t = lookup(sn, term, len);
+
+	if (t >= 0) {
+		sn->terms[t].found++;
+		sn->found[sn->terms[t].group]++;
+	}
+	if (sn->scan_only)
+		return 0;
+	if (sn->ntoks == sn->captoks) {
+		int cap = sn->captoks ? 2 * sn->captoks : 256;
+		struct tokpos *p = realloc(sn->toks, (size_t)cap * sizeof *p);
+
+		if (p == NULL) {
+			ev_err_nomem(sn->err);
+			return 1;
+		}
+		sn->toks = p;
+		sn->captoks = cap;
+	}
+	sn->toks[sn->ntoks].start = start;
+	sn->toks[sn->ntoks].end = end;
+	sn->toks[sn->ntoks].term = t;
+	sn->ntoks++;
+	return 0;
+}
+
+int
+ev_snippet_scan(struct ev_snippet *sn, const char *text, size_t len, struct ev_err *err)
+{
+	sn->scan_only = 1;
+	sn->err = err;
+	if (text == NULL || len == 0 || sn->nterms == 0)
+		return 0;
+	return ev_tok_run(sn->tok, text, len, on_text_token, sn, err);
+}
+
+/* Append text[from..to) with whitespace runs (and control characters) as
+ * single spaces; *space says whether the output ends in one. */
+static int
+add_squeezed(struct ev_buf *out, const char *text, int from, int to, int *space)
+{
+	int run = from;
+
+	for (int i = from; i < to; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c > ' ' && c != 0x7f)
+			continue;
+		if (i > run && ev_buf_add(out, text + run, (size_t)(i - run)) == -1)
+			return -1;
+		if (i > run)
+			*space = 0;
+		if (!*space && ev_buf_addc(out, ' ') == -1)
+			return -1;
+		*space = 1;
+		run = i + 1;
+	}
+	if (to > run) {
+		if (ev_buf_add(out, text + run, (size_t)(to - run)) == -1)
+			return -1;
+		*space = 0;
+	}
+	return 0;
+}
+
+/* The first token of the best window. */
+static int
+best_window(struct ev_snippet *sn, int w)
+{
+	int n = sn->ntoks, best = 0, i, f, l, slack, start;
+	long distinct = 0, marked = 0, score, best_score = -1;
+
+	memset(sn->wincount, 0, (size_t)sn->capgroups * sizeof *sn->wincount);
+	for (i = 0; i < n; i++) {
+		int t = sn->toks[i].term;
+
+		if (t >= 0) {
+			marked++;
+			if (sn->wincount[sn->terms[t].group]++ == 0)
+				distinct++;
+		}
+		if (i >= w) {
+			t = sn->toks[i - w].term;
+			if (t >= 0) {
+				marked--;
+				if (--sn->wincount[sn->terms[t].group] == 0)
+					distinct--;
+			}
+		}
+		if (i >= w - 1 || i == n - 1) {
+			score = distinct * 1000000L + marked;
+			if (score > best_score) {
+				best_score = score;
+				best = i - w + 1 < 0 ? 0 : i - w + 1;
+			}
+		}
+	}
+	if (n <= w)
+		return 0;
+	/* Centre the marked span of the window in it. */
+	for (f = best; f < best + w && sn->toks[f].term < 0; f++)
+		;
+	if (f == best + w)
+		return best;
+	for (l = best + w - 1; sn->toks[l].term < 0; l--)
+		;
+	slack = w - (l - f + 1);
+	start = f - slack / 2;
+	if (start > n - w)
+		start = n - w;
+	return start < 0 ? 0 : start;
+}
+
+int
+ev_snippet_make(struct ev_snippet *sn, const char *text, size_t len, struct ev_buf *out,
+    struct ev_err *err)
+{
+	int w = sn->opts.tokens, start, end, from, to, marks = 0, space = 1;
+
+	for (int t = 0; t < sn->nterms; t++)
+		sn->terms[t].found = 0;
+	if (sn->found != NULL)
+		memset(sn->found, 0, (size_t)sn->capgroups * sizeof *sn->found);
+	sn->ntoks = 0;
+	sn->scan_only = 0;
+	sn->err = err;
+	ev_err_clear(err);
+	if (text == NULL || len == 0)
+		return 0;
+	if (sn->wincount == NULL && grow_groups(sn, 0) == -1)
+		return ev_err_nomem(err);
+	if (ev_tok_run(sn->tok, text, len, on_text_token, sn, err) == -1 ||
+	    (err != NULL && err->code != 0))
+		return -1;
+	if (sn->ntoks == 0)
+		return 0;
+	start = best_window(sn, w);
+	end = start + w < sn->ntoks ? start + w : sn->ntoks;
+	if (start > 0 && ev_buf_adds(out, ELLIPSIS " ") == -1)
+		return ev_err_nomem(err);
+	from = start > 0 ? sn->toks[start].start : 0;
+	for (int i = start; i < end; i++) {
+		const struct tokpos *tp = &sn->toks[i];
+
+		if (add_squeezed(out, text, from, tp->start, &space) == -1)
+			return ev_err_nomem(err);
+		if (tp->term >= 0) {
+			if (ev_buf_adds(out, sn->opts.open) == -1 ||
+			    ev_buf_add(out, text + tp->start, (size_t)(tp->end - tp->start)) == -1 ||
+			    ev_buf_adds(out, sn->opts.close) == -1)
+				return ev_err_nomem(err);
+			marks++;
+			space = 0;
+		} else if (add_squeezed(out, text, tp->start, tp->end, &space) == -1)
+			return ev_err_nomem(err);
+		from = tp->end;
+	}
+	to = end == sn->ntoks ? (int)len : from;
+	if (add_squeezed(out, text, from, to, &space) == -1)
+		return ev_err_nomem(err);
+	while (out->len > 0 && out->p[out->len - 1] == ' ')
+		out->p[--out->len] = '\0';
+	if (end < sn->ntoks && ev_buf_adds(out, " " ELLIPSIS) == -1)
+		return ev_err_nomem(err);
+	return marks;
+}
+
+int
+ev_snippet_found(const struct ev_snippet *sn, int group)
+{
+	if (group < 0 || group >= sn->ngroups)
+		return 0;
+	return sn->found[group];
+}
+
+int
+ev_snippet_term_found(const struct ev_snippet *sn, int i)
+{
+	if (i < 0 || i >= sn->nterms)
+		return 0;
+	return sn->terms[i].found;
+}
+
+void
+ev_snippet_free(struct ev_snippet *sn)
+{
+	if (sn == NULL)
+		return;
+	for (int t = 0; t < sn->nterms; t++)
+		free(sn->terms[t].s);
+	free(sn->terms);
+	free(sn->slots);
+	free(sn->found);
+	free(sn->wincount);
+	free(sn->toks);
+	free(sn);
+}

@@ -1,0 +1,1002 @@
+/* textsearch.c: the text lane.  See textsearch.h. */
+#include "textsearch.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "token.h"
+
+#define MAX_WORDS 1000		/* distinct words of a query that are searched */
+#define MAX_CP 128		/* longest stem (code points) the distance compares */
+#define MAX_REQUEST 32		/* request words */
+
+struct word {
+	char *stem;		/* the tokeniser's stem */
+	char *surface;		/* the word as the query wrote it */
+	int nexp;
+	char **exp;		/* the stems it was expanded to (fuzzy) */
+	char **expword;		/* for each, a word of the index with that stem */
+	int *dist;		/* and their distances */
+	int *expidx;		/* and their indices among the snippet's terms */
+};
+
+struct vterm {
+	char *s;
+	int len;
+	int cplen;
+	long long df;
+};
+
+struct ev_textsearch {
+	struct ev_store *st;
+	struct ev_textsearch_opts o;
+	struct ev_tok *tok;
+	struct ev_snippet *sn;
+	struct word *words;
+	int nwords, capwords;
+	int truncated;
+	struct vterm *vocab;
+	int nvocab;
+	int vocab_loaded;
+	int instance_vocab;	/* temp.ev_text_instances made */
+	char request[MAX_REQUEST][24];	/* the stems of request_words[] */
+	int nrequest;
+	struct ev_buf expr, sql, snip;
+	struct ev_err *err;	/* where a tokeniser callback reports */
+};
+
+/* UTF-8 into code points (an invalid byte counts as one).  Returns the count,
+ * or -1 when over max. */
+static int
+decode(const char *s, int len, uint32_t *out, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < len; n++) {
+		unsigned char c = (unsigned char)s[i];
+		int k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+		uint32_t cp = k == 1 ? c : (uint32_t)(c & (0x7f >> k));
+
+		if (n == max)
+			return -1;
+		if (i + k > len)
+			k = 1, cp = c;
+		for (int j = 1; j < k; j++)
+			cp = (cp << 6) | ((unsigned char)s[i + j] & 0x3f);
+		out[n] = cp;
+		i += k;
+	}
+	return n;
+}
+
+static int
+osa(const uint32_t *a, int n, const uint32_t *b, int m, int max)
+{
+	int rows[3][MAX_CP + 1];
+	int *pp, *p, *c;
+
+	if (n - m > max || m - n > max)
+		return max + 1;
+	for (int j = 0; j <= m; j++)
+		rows[1][j] = j;
+	pp = rows[0], p = rows[1], c = rows[2];
+	for (int i = 1; i <= n; i++) {
+		int lo;
+
+		c[0] = lo = i;
+		for (int j = 1; j <= m; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = p[j - 1] + cost;
+
+			if (p[j] + 1 < v)
+				v = p[j] + 1;
+			if (c[j - 1] + 1 < v)
+				v = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    pp[j - 2] + 1 < v)
+				v = pp[j - 2] + 1;
+			c[j] = v;
+			if (v < lo)
+				lo = v;
+		}
+		if (lo > max)
+			return max + 1;
+		int *t = pp;
+		pp = p, p = c, c = t;
+	}
+	return p[m] > max ? max + 1 : p[m];
+}
+
+int
+ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int max)
+{
+	uint32_t ca[MAX_CP], cb[MAX_CP];
+	int n = decode(a, alen, ca, MAX_CP), m = decode(b, blen, cb, MAX_CP);
+
+	if (n < 0 || m < 0)
+		return max + 1;
+	return osa(ca, n, cb, m, max);
+}
+
+static int
+cplen(const char *s, int len)
+{
+	int n = 0;
+
+	for (int i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Request words: what a query says about the asking, not about its subject
+ * ("find papers on ...", "is any information available on ...").  Dropped
+ * from a query that has other words (drop_request_words), by their stems. */
+static const char *const request_words[] = {
+	"paper", "papers", "article", "articles", "document", "documents", "literature",
+	"reference", "references", "information", "available", "find", "anything",
+	"discuss", "discussed", "discussing", "known", "exist", "existing", NULL
+};
+
+static int
+on_request_stem(void *ctx, const char *term, int len, int start, int end)
+{
+	struct ev_textsearch *ts = ctx;
+
+	(void)start, (void)end;
+	if (ts->nrequest < MAX_REQUEST && len < (int)sizeof ts->request[0]) {
+		memcpy(ts->request[ts->nrequest], term, (size_t)len);
+		ts->request[ts->nrequest++][len] = '\0';
+	}
+	return 0;
+}
+
+static int
+is_request(const struct ev_textsearch *ts, const char *stem)
+{
+	for (int i = 0; i < ts->nrequest; i++)
+		if (strcmp(ts->request[i], stem) == 0)
+			return 1;
+	return 0;
+}
+
+struct ev_textsearch *
+ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, struct ev_err *err)
+{
+	struct ev_textsearch *ts = calloc(1, sizeof *ts);
+
+	if (ts == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	ts->st = st;
+	ts->o = *opts;
+	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
+	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL) {
+		ev_textsearch_close(ts);
+		return NULL;
+	}
+	for (int i = 0; ts->o.drop_request_words && request_words[i] != NULL; i++)
+		if (ev_tok_run(ts->tok, request_words[i], strlen(request_words[i]), on_request_stem, ts,
+		    err) == -1) {
+			ev_textsearch_close(ts);
+			return NULL;
+		}
+	return ts;
+}
+
+static void
+clear_words(struct ev_textsearch *ts)
+{
+	for (int i = 0; i < ts->nwords; i++) {
+		struct word *w = &ts->words[i];
+
+		free(w->stem);
+		free(w->surface);
+		for (int j = 0; j < w->nexp; j++) {
+			free(w->exp[j]);
+			free(w->expword[j]);
+		}
+		free(w->exp);
+		free(w->expword);
+		free(w->dist);
+		free(w->expidx);
+	}
+	ts->nwords = 0;
+	ts->truncated = 0;
+}
+
+void
+ev_textsearch_close(struct ev_textsearch *ts)
+{
+	if (ts == NULL)
+		return;
+	clear_words(ts);
+	free(ts->words);
+	for (int i = 0; i < ts->nvocab; i++)
+		free(ts->vocab[i].s);
+	free(ts->vocab);
+	ev_snippet_free(ts->sn);
+	ev_tok_close(ts->tok);
+	ev_buf_release(&ts->expr);
+	ev_buf_release(&ts->sql);
+	ev_buf_release(&ts->snip);
+	free(ts);
+}
+
+struct collect {
+	struct ev_textsearch *ts;
+	const char *text;
+};
+
+/* A token of the query: a new word unless a stop word or seen. */
+static int
+on_query_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct collect *c = ctx;
+	struct ev_textsearch *ts = c->ts;
+	struct word *w;
+
+	if (ev_snippet_is_stop(ts->tok, term, len, c->text + start, end - start))
+		return 0;
+	for (int i = 0; i < ts->nwords; i++)
+		if ((int)strlen(ts->words[i].stem) == len && memcmp(ts->words[i].stem, term, (size_t)len) == 0)
+			return 0;
+	if (ts->nwords == MAX_WORDS) {
+		ts->truncated = 1;
+		return 0;
+	}
+	if (ts->nwords == ts->capwords) {
+		int cap = ts->capwords ? 2 * ts->capwords : 16;
+
+		if ((w = realloc(ts->words, (size_t)cap * sizeof *w)) == NULL)
+			goto nomem;
+		ts->words = w;
+		ts->capwords = cap;
+	}
+	w = &ts->words[ts->nwords];
+	memset(w, 0, sizeof *w);
+	w->stem = strndup(term, (size_t)len);
+	w->surface = strndup(c->text + start, (size_t)(end - start));
+	ts->nwords++;
+	if (w->stem == NULL || w->surface == NULL)
+		goto nomem;
+	return 0;
+nomem:
+	ev_err_nomem(ts->err);
+	return 1;
+}
+
+/* Drop the request words, unless they are all the query has. */
+static void
+drop_request_words(struct ev_textsearch *ts)
+{
+	int i, n = 0;
+
+	for (i = 0; i < ts->nwords; i++)
+		n += is_request(ts, ts->words[i].stem);
+	if (n == 0 || n == ts->nwords)
+		return;
+	n = 0;
+	for (i = 0; i < ts->nwords; i++) {
+		if (is_request(ts, ts->words[i].stem)) {
+			free(ts->words[i].stem);
+			free(ts->words[i].surface);
+			continue;
+		}
+		ts->words[n++] = ts->words[i];
+	}
+	ts->nwords = n;
+}
+
+static int
+load_vocab(struct ev_textsearch *ts, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc, cap = 0;
+
+	ts->vocab_loaded = 1;
+	if ((s = ev_store_prepare(ts->st, "SELECT term, doc FROM chunks_vocab", err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		int len = sqlite3_column_bytes(s, 0);
+		struct vterm *v;
+
+		if (t == NULL)
+			continue;
+		if (ts->nvocab == cap) {
+			cap = cap ? 2 * cap : 4096;
+			if ((v = realloc(ts->vocab, (size_t)cap * sizeof *v)) == NULL)
+				goto nomem;
+			ts->vocab = v;
+		}
+		v = &ts->vocab[ts->nvocab];
+		if ((v->s = strndup(t, (size_t)len)) == NULL)
+			goto nomem;
+		v->len = len;
+		v->cplen = cplen(t, len);
+		v->df = sqlite3_column_int64(s, 1);
+		ts->nvocab++;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(ts->st, "reading the vocabulary", err);
+	return 0;
+nomem:
+	sqlite3_reset(s);
+	return ev_err_nomem(err);
+}
+
+/* Whether the stem is in the vocabulary: 1, 0, or -1 with *err set. */
+static int
+in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(ts->st, "SELECT 1 FROM chunks_vocab WHERE term = ?1", err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, stem, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ev_store_error(ts->st, "looking up the vocabulary", err);
+	return rc == SQLITE_ROW;
+}
+
+struct nth_token {
+	int want;		/* the token's index */
+	int n;
+	int start, end;		/* its bytes, once found */
+};
+
+static int
+on_nth_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct nth_token *t = ctx;
+
+	(void)term, (void)len;
+	if (t->n++ < t->want)
+		return 0;
+	t->start = start;
+	t->end = end;
+	return 1;
+}
+
+/* A word of the indexed text whose stem is `stem`, found through FTS5's
+ * instance vocabulary (a query string is stemmed again by FTS5, and Porter
+ * does not always give a stem back unchanged: "viscos" -> "visco"; a word that
+ * stems to it does).  Returns 1 with *out (malloc'd), 0 when none is found,
+ * -1 with *err set. */
+static int
+surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err *err)
+{
+	static const char *const cols[] = { "title", "section_title", "text" };
+	sqlite3_stmt *s;
+	struct nth_token t = { 0, 0, -1, -1 };
+	long long rowid;
+	int rc, col = -1;
+	const char *colname;
+
+	*out = NULL;
+	if (!ts->instance_vocab) {
+		if (ev_store_exec(ts->st, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ev_text_instances"
+		    " USING fts5vocab(main, chunks_fts, instance)", err) == -1)
+			return -1;
+		ts->instance_vocab = 1;
+	}
+	if ((s = ev_store_prepare(ts->st, "SELECT doc, col, offset FROM temp.ev_text_instances"
+	    " WHERE term = ?1 LIMIT 1", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, stem, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return rc == SQLITE_DONE ? 0 : ev_store_error(ts->st, "reading the vocabulary", err);
+	}
+	rowid = sqlite3_column_int64(s, 0);
+	colname = (const char *)sqlite3_column_text(s, 1);
+	for (int i = 0; i < 3 && colname != NULL; i++)
+		if (strcmp(colname, cols[i]) == 0)
+			col = i;
+	t.want = sqlite3_column_int(s, 2);
+	sqlite3_reset(s);
+	if (col < 0)
+		return 0;
+	if ((s = ev_store_prepare(ts->st, col == 0 ? "SELECT title FROM chunks WHERE rowid = ?1" :
+	    col == 1 ? "SELECT section_title FROM chunks WHERE rowid = ?1" :
+	    "SELECT text FROM chunks WHERE rowid = ?1", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_TEXT) {
+		const char *text = (const char *)sqlite3_column_text(s, 0);
+
+		if (ev_tok_run(ts->tok, text, (size_t)sqlite3_column_bytes(s, 0), on_nth_token, &t,
+		    err) == -1) {
+			sqlite3_reset(s);
+			return -1;
+		}
+		if (t.start >= 0 && (*out = strndup(text + t.start, (size_t)(t.end - t.start))) == NULL) {
+			sqlite3_reset(s);
+			return ev_err_nomem(err);
+		}
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ev_store_error(ts->st, "reading a chunk", err);
+	return *out != NULL;
+}
+
+static int
+allowed_distance(const struct ev_textsearch *ts, int n)
+{
+	if (n < 4)
+		return 0;
+	if (n < 8)
+		return ts->o.fuzzy < 1 ? ts->o.fuzzy : 1;
+	return ts->o.fuzzy;
+}
+
+/* Expand w to the closest stems of the vocabulary. */
+static int
+expand(struct ev_textsearch *ts, struct word *w, struct ev_err *err)
+{
+	int len = (int)strlen(w->stem), n = cplen(w->stem, len), max = allowed_distance(ts, n);
+	int want = ts->o.fuzzy_expansions, got = 0;
+	int *best;
+	uint32_t cq[MAX_CP], cv[MAX_CP];
+
+	if (max == 0 || want < 1)
+		return 0;
+	if (!ts->vocab_loaded && load_vocab(ts, err) == -1)
+		return -1;
+	if ((n = decode(w->stem, len, cq, MAX_CP)) < 0)
+		return 0;
+	if ((best = malloc((size_t)want * sizeof *best)) == NULL ||
+	    (w->dist = malloc((size_t)want * sizeof *w->dist)) == NULL) {
+		free(best);
+		return ev_err_nomem(err);
+	}
+	for (int i = 0; i < ts->nvocab; i++) {
+		const struct vterm *v = &ts->vocab[i];
+		int m, d, j;
+
+		if (v->cplen - n > max || n - v->cplen > max)
+			continue;
+		if ((m = decode(v->s, v->len, cv, MAX_CP)) < 0 || (d = osa(cq, n, cv, m, max)) > max)
+			continue;
+		/* Keep the closest, then the most frequent, then the first. */
+		for (j = got; j > 0; j--) {
+			const struct vterm *u = &ts->vocab[best[j - 1]];
+
+			if (w->dist[j - 1] < d || (w->dist[j - 1] == d && u->df >= v->df))
+				break;
+		}
+		if (j >= want)
+			continue;
+		if (got < want)
+			got++;
+		memmove(best + j + 1, best + j, (size_t)(got - 1 - j) * sizeof *best);
+		memmove(w->dist + j + 1, w->dist + j, (size_t)(got - 1 - j) * sizeof *w->dist);
+		best[j] = i;
+		w->dist[j] = d;
+	}
+	if (got > 0 && ((w->exp = calloc((size_t)got, sizeof *w->exp)) == NULL ||
+	    (w->expword = calloc((size_t)got, sizeof *w->expword)) == NULL ||
+	    (w->expidx = calloc((size_t)got, sizeof *w->expidx)) == NULL)) {
+		free(best);
+		return ev_err_nomem(err);
+	}
+	for (int j = 0; j < got; j++) {
+		const struct vterm *v = &ts->vocab[best[j]];
+		char *word;
+		int r = surface_of(ts, v->s, &word, err);
+
+		if (r == -1) {
+			free(best);
+			return -1;
+		}
+		if (r == 0)
+			continue;
+		if ((w->exp[w->nexp] = strdup(v->s)) == NULL) {
+			free(word);
+			free(best);
+			return ev_err_nomem(err);
+		}
+		w->expword[w->nexp] = word;
+		w->dist[w->nexp++] = w->dist[j];
+	}
+	free(best);
+	return 0;
+}
+
+/* Append s as an FTS5 string: in double quotes, a quote doubled. */
+static int
+add_fts_string(struct ev_buf *b, const char *s)
+{
+	int r = ev_buf_addc(b, '"');
+
+	for (; *s != '\0' && r == 0; s++)
+		r = *s == '"' ? ev_buf_adds(b, "\"\"") : ev_buf_addc(b, *s);
+	return r == 0 ? ev_buf_addc(b, '"') : -1;
+}
+
+/* The MATCH expression of the words, into ts->expr. */
+static int
+build_expr(struct ev_textsearch *ts)
+{
+	struct ev_buf *b = &ts->expr;
+	int r = 0;
+
+	ev_buf_reset(b);
+	for (int i = 0; i < ts->nwords && r == 0; i++) {
+		const struct word *w = &ts->words[i];
+
+		if (i > 0)
+			r = ev_buf_adds(b, ts->o.all_terms ? " AND " : " OR ");
+		if (w->nexp > 0 && r == 0)
+			r = ev_buf_addc(b, '(');
+		if (r == 0)
+			r = add_fts_string(b, w->surface);
+		for (int j = 0; j < w->nexp && r == 0; j++)
+			if ((r = ev_buf_adds(b, " OR ")) == 0)
+				r = add_fts_string(b, w->expword[j]);
+		if (w->nexp > 0 && r == 0)
+			r = ev_buf_addc(b, ')');
+	}
+	return r;
+}
+
+/* Filters: SQL conditions over chunks fc and documents fd, with their values
+ * to bind from parameter 6 on. */
+struct filters {
+	struct ev_buf *sql;
+	json_t *binds;		/* array of the values, in parameter order */
+	const char *where;
+	struct ev_err *err;
+};
+
+static int
+bind_value(struct filters *f, json_t *v)
+{
+	if (json_array_append(f->binds, v) == -1)
+		return ev_err_nomem(f->err);
+	return 0;
+}
+
+static int
+filter_fail(struct filters *f, const char *fmt, const char *key)
+{
+	return ev_err_set(f->err, EV_EXIT_USAGE, f->where, fmt, key);
+}
+
+/* column = one string, or any of an array of strings. */
+static int
+filter_strings(struct filters *f, const char *key, const char *column, json_t *v)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_string(v)) {
+		ev_buf_printf(f->sql, " AND %s = ?%zu", column, json_array_size(f->binds) + 6);
+		return bind_value(f, v);
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
+	json_array_foreach(v, i, e)
+		if (!json_is_string(e))
+			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
+	ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
+	    json_array_size(f->binds) + 6);
+	return bind_value(f, v);
+}
+
+/* One metadata value test, over json_each row m. */
+static int
+meta_value(struct filters *f, const char *key, json_t *v)
+{
+	const char *type = NULL;
+
+	if (json_is_true(v))
+		type = "true";
+	else if (json_is_false(v))
+		type = "false";
+	else if (json_is_null(v))
+		type = "null";
+	if (type != NULL)
+		return ev_buf_printf(f->sql, "m.type = '%s'", type) == -1 ? ev_err_nomem(f->err) : 0;
+	if (json_is_string(v))
+		ev_buf_printf(f->sql, "(m.type = 'text' AND m.atom = ?%zu)", json_array_size(f->binds) + 6);
+	else if (json_is_number(v)) {
+		double d = json_number_value(v);
+
+		if (d != d || d - d != 0)
+			return filter_fail(f, "metadata filter '%s' must be finite", key);
+		ev_buf_printf(f->sql, "(m.type IN ('integer', 'real') AND m.atom = ?%zu)",
+		    json_array_size(f->binds) + 6);
+	} else
+		return filter_fail(f, "metadata filter '%s' must be a string, number, true, false, "
+		    "null or an array of them", key);
+	return bind_value(f, v);
+}
+
+static int
+filter_metadata(struct filters *f, json_t *obj)
+{
+	const char *key;
+	json_t *v, *e;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return filter_fail(f, "filter '%s' must be an object of keys and values", "metadata");
+	json_object_foreach(obj, key, v) {
+		json_t *k = json_string(key);
+
+		if (k == NULL)
+			return ev_err_nomem(f->err);
+		ev_buf_printf(f->sql, " AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(fd.metadata)"
+		    " THEN fd.metadata END) AS m WHERE m.key = ?%zu AND (", json_array_size(f->binds) + 6);
+		json_array_append_new(f->binds, k);
+		if (json_is_array(v)) {
+			if (json_array_size(v) == 0)
+				return filter_fail(f, "metadata filter '%s' is an empty array", key);
+			json_array_foreach(v, i, e) {
+				if (i > 0)
+					ev_buf_adds(f->sql, " OR ");
+				if (json_is_array(e) || json_is_object(e))
+					return filter_fail(f, "metadata filter '%s' must be a string, number, "
+					    "true, false, null or an array of them", key);
+				if (meta_value(f, key, e) == -1)
+					return -1;
+			}
+		} else if (meta_value(f, key, v) == -1)
+			return -1;
+		ev_buf_adds(f->sql, "))");
+	}
+	return 0;
+}
+
+/* YYYY, then anything that starts like ISO 8601 (-MM, -MM-DD, T...). */
+static int
+looks_like_date(const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return s[4] == '\0' || (s[4] == '-' && s[5] >= '0' && s[5] <= '9');
+}
+
+static int
+filter_dates(struct filters *f, json_t *obj)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(obj))
+		return filter_fail(f, "filter '%s' must be an object with 'from' and/or 'to'",
+		    "published_date");
+	json_object_foreach(obj, key, v) {
+		int to = strcmp(key, "to") == 0;
+
+		if (!to && strcmp(key, "from") != 0)
+			return filter_fail(f, "unknown key '%s' in filter 'published_date' "
+			    "(known: from, to)", key);
+		if (json_is_null(v))
+			continue;
+		if (!json_is_string(v) || !looks_like_date(json_string_value(v)))
+			return filter_fail(f, "'published_date.%s' must be a date such as "
+			    "\"2021-06-30\"", key);
+		if (to)
+			ev_buf_printf(f->sql, " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
+			    json_array_size(f->binds) + 6, json_array_size(f->binds) + 6);
+		else
+			ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu", json_array_size(f->binds) + 6);
+		if (bind_value(f, v) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+build_filters(struct filters *f, json_t *filters)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(filters))
+		return ev_err_set(f->err, EV_EXIT_USAGE, f->where, "field 'filters' must be an object");
+	json_object_foreach(filters, key, v) {
+		int r;
+
+		if (strcmp(key, "doc_id") == 0) {
+			if (!json_is_string(v))
+				return filter_fail(f, "filter '%s' must be a string", key);
+			r = filter_strings(f, key, "fc.doc_id", v);
+		} else if (strcmp(key, "doc_ids") == 0) {
+			if (!json_is_array(v))
+				return filter_fail(f, "filter '%s' must be a non-empty array of strings", key);
+			r = filter_strings(f, key, "fc.doc_id", v);
+		} else if (strcmp(key, "metadata") == 0)
+			r = filter_metadata(f, v);
+		else if (strcmp(key, "published_date") == 0)
+			r = filter_dates(f, v);
+		else if (strcmp(key, "source_type") == 0)
+			r = filter_strings(f, key, "fd.source_type", v);
+		else if (strcmp(key, "language") == 0)
+			r = filter_strings(f, key, "fd.language", v);
+		else
+			return filter_fail(f, "unknown filter '%s' (known: doc_id, doc_ids, metadata, "
+			    "published_date, source_type, language)", key);
+		if (r == -1)
+			return -1;
+	}
+	return 0;
+}
+
+#define SELECT_HITS \
+	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
+	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata" \
+	" FROM (SELECT chunks_fts.rowid AS r, bm25(chunks_fts, ?2, ?3, ?4) AS s FROM chunks_fts"
+#define SELECT_TAIL \
+	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
+	" LEFT JOIN documents d ON d.doc_id = c.doc_id ORDER BY t.s, t.r"
+
+static const char sql_plain[] = SELECT_HITS " WHERE chunks_fts MATCH ?1" SELECT_TAIL;
+
+static json_t *
+column_json(sqlite3_stmt *s, int i)
+{
+	switch (sqlite3_column_type(s, i)) {
+	case SQLITE_INTEGER:
+		return json_integer(sqlite3_column_int64(s, i));
+	case SQLITE_FLOAT:
+		return json_real(sqlite3_column_double(s, i));
+	case SQLITE_NULL:
+		return json_null();
+	default: {
+		json_t *v = json_stringn((const char *)sqlite3_column_text(s, i),
+		    (size_t)sqlite3_column_bytes(s, i));
+
+		return v ? v : json_null();
+	}
+	}
+}
+
+/* The hit record of the current row. */
+static json_t *
+make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
+    struct ev_err *err)
+{
+	double score = sqlite3_column_double(s, 1);
+	json_t *hit, *signals, *ev, *matched, *fuzzy = NULL, *meta = NULL;
+	const char *key;
+	json_t *v;
+	int r;
+
+	ev_buf_reset(&ts->snip);
+	if (ev_snippet_make(ts->sn, (const char *)sqlite3_column_text(s, 9),
+	    (size_t)sqlite3_column_bytes(s, 9), &ts->snip, err) == -1 ||
+	    ev_snippet_scan(ts->sn, (const char *)sqlite3_column_text(s, 6),
+	    (size_t)sqlite3_column_bytes(s, 6), err) == -1 ||
+	    ev_snippet_scan(ts->sn, (const char *)sqlite3_column_text(s, 7),
+	    (size_t)sqlite3_column_bytes(s, 7), err) == -1)
+		return NULL;
+	if ((matched = json_array()) == NULL)
+		goto nomem;
+	for (int i = 0; i < ts->nwords; i++) {
+		const struct word *w = &ts->words[i];
+
+		if (!ev_snippet_found(ts->sn, i))
+			continue;
+		json_array_append_new(matched, json_string(w->surface));
+		for (int j = 0; j < w->nexp; j++) {
+			if (!ev_snippet_term_found(ts->sn, w->expidx[j]))
+				continue;
+			if (fuzzy == NULL && (fuzzy = json_array()) == NULL)
+				goto nomem;
+			json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:i}", "term", w->surface,
+			    "expansion", w->exp[j], "distance", w->dist[j]));
+		}
+	}
+	if (sqlite3_column_type(s, 14) == SQLITE_TEXT) {
+		meta = json_loads((const char *)sqlite3_column_text(s, 14), JSON_DECODE_ANY, NULL);
+		if (meta != NULL && (!json_is_object(meta) || json_object_size(meta) == 0)) {
+			json_decref(meta);
+			meta = NULL;
+		}
+	}
+	signals = json_pack("{s:f,s:I,s:f}", "fts_score", score, "fts_rank", (json_int_t)rank,
+	    "fts_norm", score / (best > 1.0 ? best : 1.0));
+	ev = json_pack("{s:s,s:s,s:o}", "lane", "text", "snippet", ev_buf_str(&ts->snip),
+	    "matched_terms", matched);
+	if (ev != NULL && fuzzy != NULL)
+		json_object_set_new(ev, "fuzzy", fuzzy);
+	else
+		json_decref(fuzzy);
+	hit = json_pack("{s:O,s:O,s:o,s:o,s:I,s:f,s:s,s:o,s:s,s:[o]}",
+	    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
+	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,
+	    "score", score, "lane", "text", "signals", signals, "snippet", ev_buf_str(&ts->snip),
+	    "evidence", ev);
+	if (hit == NULL) {
+		json_decref(meta);
+		return ev_err_nomem(err), NULL;
+	}
+	r = json_object_set_new(hit, "section_id", column_json(s, 4));
+	r |= json_object_set_new(hit, "title", column_json(s, 6));
+	r |= json_object_set_new(hit, "section_title", column_json(s, 7));
+	r |= json_object_set_new(hit, "section_path", column_json(s, 8));
+	r |= json_object_set_new(hit, "source_uri", column_json(s, 13));
+	r |= json_object_set_new(hit, "chunk_index", column_json(s, 5));
+	r |= json_object_set_new(hit, "offset_start", column_json(s, 10));
+	r |= json_object_set_new(hit, "offset_end", column_json(s, 11));
+	r |= json_object_set_new(hit, "content_hash", column_json(s, 12));
+	if (meta != NULL)
+		r |= json_object_set_new(hit, "metadata", meta);
+	json_object_foreach(q, key, v)
+		if (strcmp(key, "filters") != 0 && strcmp(key, "vector") != 0 &&
+		    json_object_get(hit, key) == NULL)
+			r |= json_object_set(hit, key, v);
+	if (r != 0) {
+		json_decref(hit);
+		return ev_err_nomem(err), NULL;
+	}
+	return hit;
+nomem:
+	json_decref(matched);
+	json_decref(fuzzy);
+	ev_err_nomem(err);
+	return NULL;
+}
+
+static int
+is_input_error(int rc)
+{
+	return rc == SQLITE_ERROR;
+}
+
+int
+ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+    int *flags, struct ev_err *err)
+{
+	struct collect c;
+	struct filters f;
+	json_t *filters = json_object_get(q, "filters");
+	sqlite3_stmt *s = NULL;
+	const char *text;
+	size_t textlen;
+	int own = 0, rc, n = 0, r = -1;
+	double best = 0;
+
+	*flags = 0;
+	ev_err_clear(err);
+	if (!json_is_string(json_object_get(q, "query")))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
+	text = json_string_value(json_object_get(q, "query"));
+	textlen = json_string_length(json_object_get(q, "query"));
+
+	/* The words, their vocabulary look-ups and expansions. */
+	clear_words(ts);
+	ev_snippet_reset(ts->sn);
+	c.ts = ts;
+	c.text = text;
+	ts->err = err;
+	if (ev_tok_run(ts->tok, text, textlen, on_query_token, &c, err) == -1 || err->code != 0)
+		return -1;
+	if (ts->truncated)
+		*flags |= EV_TS_TRUNCATED;
+	if (!ts->o.raw_fts)
+		drop_request_words(ts);
+	for (int i = 0; i < ts->nwords && !ts->o.raw_fts; i++) {
+		struct word *w = &ts->words[i];
+		int in;
+
+		if (ts->o.fuzzy == 0)
+			break;
+		if ((in = in_vocab(ts, w->stem, err)) == -1)
+			return -1;
+		if (!in && expand(ts, w, err) == -1)
+			return -1;
+	}
+	for (int i = 0; i < ts->nwords; i++)
+		if (ev_snippet_add_term(ts->sn, ts->words[i].stem, (int)strlen(ts->words[i].stem), i, err) == -1)
+			return -1;
+	for (int i = 0; i < ts->nwords; i++) {
+		struct word *w = &ts->words[i];
+
+		for (int j = 0; j < w->nexp; j++)
+			if ((w->expidx[j] = ev_snippet_add_term(ts->sn, w->exp[j], (int)strlen(w->exp[j]),
+			    i, err)) == -1)
+				return -1;
+	}
+	if (ts->o.raw_fts) {
+		ev_buf_reset(&ts->expr);
+		if (ev_buf_add(&ts->expr, text, textlen) == -1)
+			return ev_err_nomem(err);
+	} else if (ts->nwords == 0) {
+		*flags |= EV_TS_NO_TERMS;
+		return 0;
+	} else if (build_expr(ts) == -1)
+		return ev_err_nomem(err);
+
+	/* The statement: cached without filters, made for this query with them. */
+	if (filters == NULL || json_is_null(filters)) {
+		if ((s = ev_store_prepare(ts->st, sql_plain, err)) == NULL)
+			return -1;
+		f.binds = NULL;
+	} else {
+		f.sql = &ts->sql;
+		f.where = where;
+		f.err = err;
+		if ((f.binds = json_array()) == NULL)
+			return ev_err_nomem(err);
+		ev_buf_reset(&ts->sql);
+		ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
+		    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1");
+		if (build_filters(&f, filters) == -1)
+			goto out;
+		if (ev_buf_adds(&ts->sql, SELECT_TAIL) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		if (sqlite3_prepare_v2(ev_store_db(ts->st), ev_buf_str(&ts->sql), -1, &s, NULL) != SQLITE_OK) {
+			ev_store_error(ts->st, "preparing the filtered query", err);
+			goto out;
+		}
+		own = 1;
+		for (size_t i = 0; i < json_array_size(f.binds); i++) {
+			json_t *v = json_array_get(f.binds, i);
+			int p = (int)i + 6;
+
+			if (json_is_string(v))
+				sqlite3_bind_text(s, p, json_string_value(v), (int)json_string_length(v),
+				    SQLITE_STATIC);
+			else if (json_is_integer(v))
+				sqlite3_bind_int64(s, p, json_integer_value(v));
+			else if (json_is_real(v))
+				sqlite3_bind_double(s, p, json_real_value(v));
+			else {
+				char *dump = json_dumps(v, JSON_COMPACT);
+
+				sqlite3_bind_text(s, p, dump ? dump : "[]", -1, SQLITE_TRANSIENT);
+				free(dump);
+			}
+		}
+	}
+	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, ts->o.w_title);
+	sqlite3_bind_double(s, 3, ts->o.w_section);
+	sqlite3_bind_double(s, 4, ts->o.w_text);
+	sqlite3_bind_int64(s, 5, ts->o.k);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		json_t *hit;
+
+		if (n == 0)
+			best = sqlite3_column_double(s, 1);
+		if ((hit = make_hit(ts, s, q, n + 1, best, err)) == NULL)
+			goto out;
+		if (json_array_append_new(hits, hit) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		if (ts->o.raw_fts && is_input_error(rc))
+			ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': %s", text,
+			    sqlite3_errmsg(ev_store_db(ts->st)));
+		else
+			ev_store_error(ts->st, "searching the text index", err);
+		goto out;
+	}
+	r = n;
+out:
+	if (own)
+		sqlite3_finalize(s);
+	else if (s != NULL)
+		sqlite3_reset(s);
+	json_decref(f.binds);
+	return r;
+}

@@ -1,0 +1,110 @@
+/* textsearch.h: the text lane: BM25 over the store's FTS5 index, with field
+ * weights, safe query handling, typo tolerance, filters and snippets.
+ *
+ * High layer: includes err.h, buf.h, store.h, token.h, snippet.h and Jansson.
+ *
+ * A query's text is always text: it is tokenised with the one tokeniser
+ * (token.h), stop words are dropped, and each remaining word becomes an FTS5
+ * string, so quotes, parentheses, '*', ':', '^', '-' and the words AND, OR,
+ * NOT and NEAR are searched for as what they are and never make an FTS5
+ * error.  Words are OR-ed (ranked by BM25) or, with all_terms, AND-ed.  With
+ * raw_fts the text is handed to FTS5 as an expression instead.
+ *
+ * With drop_request_words, the words that say what the asker wants rather
+ * than what about (paper(s), article(s), document(s), literature,
+ * reference(s), information, available, find, anything, discuss(ed), known,
+ * exist(ing), by their stems) are dropped too, unless they are all the
+ * query has: "find papers on heat transfer" searches for "heat transfer".
+ *
+ * Typo tolerance: a word whose stem is not in the vocabulary (chunks_vocab)
+ * is expanded to the vocabulary's stems within an edit distance (optimal
+ * string alignment: insertions, deletions, substitutions and transpositions
+ * of characters) of at most min(fuzzy, 1) for stems of 4 to 7 characters and
+ * fuzzy for longer ones; shorter stems are never expanded.  The closest stems
+ * are taken first, then the most frequent (by documents), at most
+ * fuzzy_expansions of them.  The vocabulary is read once, when first needed.
+ * An expansion is searched for as a word of the indexed text with that stem
+ * (found through a TEMP fts5vocab 'instance' table), because FTS5 stems a
+ * query string again and Porter does not give every stem back unchanged.
+ * Typos are compared as stems: one that changes the ending the stemmer
+ * removes may go unrepaired.
+ *
+ * Filters (a query record's "filters" object), applied inside the SQL query so
+ * that k hits still come back:
+ *   "doc_id": "D"             the chunks of document D
+ *   "doc_ids": ["D", ...]     the chunks of any of these documents
+ *   "metadata": {"K": V, ...} documents whose metadata has K equal to V (a
+ *                             string, number, true, false or null; an array
+ *                             of them means any of them), for every K
+ *   "published_date": {"from": "2020-01", "to": "2021-06-30"}
+ *                             documents published in the range, both ends
+ *                             included and optional; dates are ISO 8601
+ *                             (YYYY, YYYY-MM, YYYY-MM-DD, then anything) and
+ *                             compared as text, "to" by its length, so that
+ *                             "2021" includes all of 2021
+ *   "source_type": "T" | [..] and "language": "L" | [..]  likewise, exact
+ * Any other key is bad input (exit 2): a filter is never silently ignored. */
+#ifndef EV_TEXTSEARCH_H
+#define EV_TEXTSEARCH_H
+
+#include <jansson.h>
+
+#include "err.h"
+#include "snippet.h"
+#include "store.h"
+
+#define EV_TEXTSEARCH_MAX_K 100000
+#define EV_TEXTSEARCH_MAX_FUZZY 3
+
+struct ev_textsearch_opts {
+	long long k;		/* hits per query, 1 to EV_TEXTSEARCH_MAX_K */
+	double w_title;		/* BM25 weight of the chunk's title column */
+	double w_section;	/* of its section title */
+	double w_text;		/* of its text */
+	int all_terms;		/* AND the words instead of OR-ing them */
+	int raw_fts;		/* the query text is an FTS5 expression */
+	int fuzzy;		/* the largest edit distance, 0 (off) to 3 */
+	int fuzzy_expansions;	/* stems a word may expand to, at least 1 */
+	int drop_request_words;	/* drop "papers", "information", "find", ... */
+	struct ev_snippet_opts snippet;
+};
+
+#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, EV_SNIPPET_OPTS_INIT }
+
+/* What ev_textsearch_query() noticed, for the command to warn about. */
+enum {
+	EV_TS_NO_TERMS = 1,	/* the query had no searchable words (no hits) */
+	EV_TS_TRUNCATED = 2	/* only its first 1000 distinct words were searched */
+};
+
+struct ev_textsearch;
+
+/* A searcher over st (borrowed; it must outlive the searcher) with a copy of
+ * *opts.  Returns NULL with *err set. */
+struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts,
+	struct ev_err *err);
+
+/* Search for one query record q (an object with "query_id" and "query", as
+ * from ev_query_record(); "filters" optional) and append its hits, best
+ * first, to the array hits as hit records (CONTRACT "Hit", lane "text"):
+ * query_id, query, id, doc_id, rank, score (-bm25), lane, signals
+ * {fts_score, fts_rank, fts_norm = score / max(best score, 1)}, snippet,
+ * evidence [{lane, snippet, matched_terms, fuzzy?}], the chunk's section_id,
+ * title, section_title, section_path, source_uri, chunk_index, offset_start,
+ * offset_end, content_hash, the document's metadata when it has any, and
+ * every other field of q except "filters" and "vector".  *flags gets
+ * EV_TS_* bits.  Returns the number of hits, or -1 with *err set: code 2
+ * naming `where` for a bad filter or (raw_fts) a bad FTS5 expression, 1 for
+ * a database failure. */
+int ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+	int *flags, struct ev_err *err);
+
+/* The edit distance (optimal string alignment, over Unicode code points of
+ * UTF-8 strings) between a[0..alen) and b[0..blen), or max + 1 when it is
+ * over max.  Exposed for the tests. */
+int ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int max);
+
+/* Free the searcher (NULL-safe). */
+void ev_textsearch_close(struct ev_textsearch *ts);
+
+#endif

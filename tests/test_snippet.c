@@ -1,0 +1,225 @@
+/* Tests of lib/snippet.c: marking query terms by their stems, choosing the
+ * passage with the most distinct terms, ellipses, whitespace, marks, and
+ * what was found. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "snippet.h"
+#include "token.h"
+
+static struct ev_tok *tok;
+static struct ev_snippet *sn;
+static struct ev_buf out = EV_BUF_INIT;
+
+static void
+open_with(int tokens, const char *open, const char *close)
+{
+	struct ev_snippet_opts o = EV_SNIPPET_OPTS_INIT;
+	struct ev_err err = { 0 };
+
+	o.tokens = tokens;
+	if (open != NULL) {
+		o.open = open;
+		o.close = close;
+	}
+	ev_snippet_free(sn);
+	sn = ev_snippet_new(tok, &o, &err);
+	cr_assert_not_null(sn, "%s", err.msg);
+}
+
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+
+	tok = ev_tok_open(NULL, &err);
+	cr_assert_not_null(tok, "%s", err.msg);
+	open_with(32, "[", "]");
+}
+
+static void
+teardown(void)
+{
+	ev_snippet_free(sn);
+	sn = NULL;
+	ev_tok_close(tok);
+	ev_buf_release(&out);
+}
+
+TestSuite(snippet, .init = setup, .fini = teardown);
+
+static const char *
+snip(const char *text, int want_marks)
+{
+	struct ev_err err = { 0 };
+	int marks;
+
+	ev_buf_reset(&out);
+	marks = ev_snippet_make(sn, text, strlen(text), &out, &err);
+	cr_assert_eq(marks, want_marks, "marks %d, expected %d (%s)", marks, want_marks, err.msg);
+	return ev_buf_str(&out);
+}
+
+static void
+query(const char *q, int want_groups)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_snippet_add_query(sn, q, strlen(q), &err), want_groups, "%s", err.msg);
+}
+
+Test(snippet, marks_every_form_of_a_query_word)
+{
+	query("wings", 1);
+	cr_assert_str_eq(snip("The Wing and the wings of a winged craft.", 3),
+	    "The [Wing] and the [wings] of a [winged] craft.");
+}
+
+Test(snippet, query_stop_words_are_not_marked)
+{
+	query("the flow of the air", 2);
+	cr_assert_str_eq(snip("the flow of the air", 2), "the [flow] of the [air]");
+}
+
+Test(snippet, a_repeated_query_word_is_one_group)
+{
+	query("flow flows flowing", 1);
+	cr_assert_eq(ev_snippet_groups(sn), 1);
+}
+
+Test(snippet, chooses_the_window_with_most_distinct_words)
+{
+	open_with(4, "[", "]");
+	query("shock wave", 2);
+	cr_assert_str_eq(snip("shock shock shock one two three four five six seven eight shock wave end", 2),
+	    "\xe2\x80\xa6 eight [shock] [wave] end");
+}
+
+Test(snippet, prefers_more_marked_words_among_equally_distinct_windows)
+{
+	open_with(3, "[", "]");
+	query("lift", 1);
+	cr_assert_str_eq(snip("lift a b c d e lift lift lift f g", 3),
+	    "\xe2\x80\xa6 [lift] [lift] [lift] \xe2\x80\xa6");
+}
+
+Test(snippet, centres_the_marked_words_in_the_window)
+{
+	open_with(5, "[", "]");
+	query("drag", 1);
+	cr_assert_str_eq(snip("a b c d e f drag g h i j k", 1),
+	    "\xe2\x80\xa6 e f [drag] g h \xe2\x80\xa6");
+}
+
+Test(snippet, a_text_without_the_words_gives_its_start)
+{
+	open_with(3, "[", "]");
+	query("boundary", 1);
+	cr_assert_str_eq(snip("one two three four", 0), "one two three \xe2\x80\xa6");
+}
+
+Test(snippet, whitespace_runs_become_one_space)
+{
+	query("layer", 1);
+	cr_assert_str_eq(snip("  the\n\tboundary   layer \r\n grows  ", 1), "the boundary [layer] grows");
+}
+
+Test(snippet, punctuation_at_the_end_is_kept)
+{
+	query("jet", 1);
+	cr_assert_str_eq(snip("a jet (hot).", 1), "a [jet] (hot).");
+}
+
+Test(snippet, diacritics_and_case_are_folded_but_the_text_is_kept)
+{
+	query("cafe naive", 2);
+	cr_assert_str_eq(snip("Le CAF\xc3\x89 na\xc3\xafve", 2), "Le [CAF\xc3\x89] [na\xc3\xafve]");
+}
+
+Test(snippet, default_marks_are_guillemets)
+{
+	open_with(32, NULL, NULL);
+	query("mach", 1);
+	cr_assert_str_eq(snip("at mach 5", 1), "at \xc2\xabmach\xc2\xbb 5");
+}
+
+Test(snippet, empty_text_gives_an_empty_snippet)
+{
+	query("mach", 1);
+	cr_assert_str_eq(snip("", 0), "");
+	cr_assert_str_eq(snip("...", 0), "");
+}
+
+Test(snippet, found_counts_groups_in_the_whole_text_and_scans)
+{
+	struct ev_err err = { 0 };
+
+	open_with(2, "[", "]");
+	query("heat transfer plate", 3);
+	snip("heat a b c d e f heat transfer", 2);
+	cr_assert_eq(ev_snippet_found(sn, 0), 2);
+	cr_assert_eq(ev_snippet_found(sn, 1), 1);
+	cr_assert_eq(ev_snippet_found(sn, 2), 0);
+	cr_assert_eq(ev_snippet_scan(sn, "flat plates", 11, &err), 0);
+	cr_assert_eq(ev_snippet_found(sn, 2), 1);
+	cr_assert_eq(ev_snippet_found(sn, 7), 0);
+	snip("nothing", 0);
+	cr_assert_eq(ev_snippet_found(sn, 0), 0);
+}
+
+Test(snippet, terms_of_one_group_count_together_and_apart)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_snippet_add_term(sn, "slipstream", 10, 0, &err), 0);
+	cr_assert_eq(ev_snippet_add_term(sn, "slipstrem", 9, 0, &err), 1);
+	cr_assert_eq(ev_snippet_add_term(sn, "slipstream", 10, 4, &err), 0, "a stem keeps its index");
+	snip("slipstream and slipstrem", 2);
+	cr_assert_eq(ev_snippet_found(sn, 0), 2);
+	cr_assert_eq(ev_snippet_term_found(sn, 0), 1);
+	cr_assert_eq(ev_snippet_term_found(sn, 1), 1);
+	cr_assert_eq(ev_snippet_term_found(sn, 2), 0);
+}
+
+Test(snippet, an_empty_term_is_refused)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_snippet_add_term(sn, "x", 0, 0, &err), -1);
+	cr_assert_str_eq(err.msg, "an empty term or a negative group to mark");
+	cr_assert_eq(err.code, 2);
+}
+
+Test(snippet, reset_forgets_the_terms)
+{
+	query("wing", 1);
+	ev_snippet_reset(sn);
+	cr_assert_eq(ev_snippet_groups(sn), 0);
+	cr_assert_str_eq(snip("wing", 0), "wing");
+}
+
+Test(snippet, many_terms_are_all_found)
+{
+	char q[8192] = "", t[64];
+	struct ev_err err = { 0 };
+
+	for (int i = 0; i < 500; i++) {
+		snprintf(t, sizeof t, "w%dx ", i);
+		strcat(q, t);
+	}
+	cr_assert_eq(ev_snippet_add_query(sn, q, strlen(q), &err), 500);
+	cr_assert_str_eq(snip("w499x w0x w250x", 3), "[w499x] [w0x] [w250x]");
+}
+
+Test(snippet, words_sharing_a_stop_words_stem_are_not_stop_words)
+{
+	cr_assert_eq(ev_snippet_is_stop(tok, "us", 2, "us", 2), 1);
+	cr_assert_eq(ev_snippet_is_stop(tok, "us", 2, "Used", 4), 0);
+	cr_assert_eq(ev_snippet_is_stop(tok, "on", 2, "one", 3), 0);
+	cr_assert_eq(ev_snippet_is_stop(tok, "the", 3, "the", 3), 1);
+	cr_assert_eq(ev_snippet_is_stop(tok, "wing", 4, "wing", 4), 0);
+	query("the used one", 2);
+	cr_assert_str_eq(snip("one wing used", 2), "[one] wing [used]");
+}

@@ -1,0 +1,545 @@
+/* Tests of lib/textsearch.c over a real store: query text is always text
+ * (every FTS5 special character), OR and AND, raw FTS5 expressions, typo
+ * tolerance and its evidence, filters inside the query (k hits still come
+ * back), the hit record's fields, normalisation, k, and bad input. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "textsearch.h"
+
+static char dir[64], path[128];
+static struct ev_store *st;
+static struct ev_textsearch *ts;
+static json_t *hits;
+
+struct doc {
+	const char *id, *title, *section, *text, *metadata, *date;
+};
+
+static const struct doc docs[] = {
+	{ "d1", "Wing in a slipstream", "Results", "the lift of a wing in a propeller slipstream rises",
+	  "{\"lang\":\"en\",\"year\":1958,\"peer\":true}", "1958-03-01" },
+	{ "d2", "Shear flow past a plate", NULL, "simple shear flow past a flat plate at small viscosity",
+	  "{\"lang\":\"fr\",\"year\":1960}", "1960-11-20" },
+	{ "d3", "Boundary layer", NULL, "the boundary layer over a flat plate; a wing too",
+	  NULL, "1961" },
+	{ "d4", "Heat transfer", NULL, "heat transfer in a hypersonic boundary layer near a wall",
+	  "{\"lang\":\"en\"}", NULL },
+	{ "d5", "Quotes", NULL, "the \"and\" operator (AND) is not NEAR * the star: a colon ^ caret - dash",
+	  NULL, NULL },
+	{ "d6", "Plate plate", NULL, "plate plate plate plate plate", NULL, NULL },
+};
+
+static void
+exec_ok(const char *sql)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
+}
+
+static void
+open_ts(struct ev_textsearch_opts *o)
+{
+	struct ev_err err = { 0 };
+
+	ev_textsearch_close(ts);
+	ts = ev_textsearch_open(st, o, &err);
+	cr_assert_not_null(ts, "%s", err.msg);
+}
+
+static void
+setup(void)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	size_t i;
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-ts.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	db = ev_store_db(st);
+	for (i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		const struct doc *d = &docs[i];
+		long long rowid = (long long)i + 1;
+
+		cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, source_uri,"
+		    " metadata, published_date, content_hash) VALUES(?1, ?2, 'file:' || ?1, ?3, ?4, 'x')",
+		    -1, &s, NULL), SQLITE_OK);
+		sqlite3_bind_text(s, 1, d->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 2, d->title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, d->metadata, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, d->date, -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_finalize(s);
+		cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+		    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
+		    " content_hash) VALUES(?1, ?2 || ':s:0', ?2, ?2 || ':s', 0, ?3, ?4, ?4, ?5, 0,"
+		    " length(?5), 'sha256:' || ?2)", -1, &s, NULL), SQLITE_OK);
+		sqlite3_bind_int64(s, 1, rowid);
+		sqlite3_bind_text(s, 2, d->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, d->title, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, d->section, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 5, d->text, -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_finalize(s);
+	}
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks");
+	hits = json_array();
+	open_ts(&o);
+}
+
+static void
+teardown(void)
+{
+	char sh[256];
+
+	ev_textsearch_close(ts);
+	ts = NULL;
+	ev_store_close(st);
+	json_decref(hits);
+	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
+	cr_assert_eq(system(sh), 0);
+}
+
+TestSuite(textsearch, .init = setup, .fini = teardown);
+
+/* Search; returns the number of hits (or -1), fills err and flags. */
+static int
+search_q(json_t *q, int *flags, struct ev_err *err)
+{
+	int f = 0, r;
+
+	json_array_clear(hits);
+	r = ev_textsearch_query(ts, q, "stdin:7", hits, &f, err);
+	if (flags != NULL)
+		*flags = f;
+	json_decref(q);
+	return r;
+}
+
+static int
+search(const char *text)
+{
+	struct ev_err err = { 0 };
+	int r = search_q(json_pack("{s:s,s:s}", "query_id", "q1", "query", text), NULL, &err);
+
+	cr_assert_neq(r, -1, "query '%s': %s", text, err.msg);
+	return r;
+}
+
+/* The doc_ids of the hits, space-separated. */
+static const char *
+docs_of_hits(void)
+{
+	static char s[256];
+	size_t i;
+	json_t *h;
+
+	s[0] = '\0';
+	json_array_foreach(hits, i, h) {
+		if (i > 0)
+			strcat(s, " ");
+		strcat(s, json_string_value(json_object_get(h, "doc_id")));
+	}
+	return s;
+}
+
+static json_t *
+hit(size_t i)
+{
+	return json_array_get(hits, i);
+}
+
+Test(textsearch, every_fts5_special_character_is_searched_as_text)
+{
+	static const char *const qs[] = {
+		"\"wing", "wing\"", "(wing", "wing)", "wing*", "*wing", "title:wing", "text:wing",
+		"^wing", "-wing", "wing -", "+wing", "wing AND", "AND wing", "wing OR", "OR wing",
+		"NOT wing", "wing NOT", "NEAR(wing", "NEAR wing", "wing NEAR/3", "{wing}", "wing:",
+		"wing \"\"\"", "'wing'", "wing; DROP TABLE chunks", "wing\\", "w\"i\"ng wing", NULL
+	};
+
+	for (int i = 0; qs[i] != NULL; i++) {
+		cr_assert_gt(search(qs[i]), 0, "query '%s' found nothing", qs[i]);
+		cr_assert_str_eq(json_string_value(json_object_get(hit(0), "doc_id")), "d1",
+		    "query '%s'", qs[i]);
+	}
+}
+
+Test(textsearch, operator_words_are_words_to_search_for)
+{
+	cr_assert_eq(search("NEAR star"), 2);
+	cr_assert_str_eq(docs_of_hits(), "d5 d4");
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(json_array_get(
+	    json_object_get(hit(0), "evidence"), 0), "matched_terms"), 0)), "NEAR");
+}
+
+Test(textsearch, a_query_of_stop_words_and_punctuation_has_no_terms)
+{
+	struct ev_err err = { 0 };
+	int flags;
+
+	cr_assert_eq(search_q(json_pack("{s:i,s:s}", "query_id", 3, "query", "AND OR NOT the (*) \"\" :^-"),
+	    &flags, &err), 0);
+	cr_assert_eq(flags, EV_TS_NO_TERMS);
+	cr_assert_eq(search_q(json_pack("{s:i,s:s}", "query_id", 3, "query", ""), &flags, &err), 0);
+	cr_assert_eq(flags, EV_TS_NO_TERMS);
+}
+
+Test(textsearch, words_are_or_ed_and_ranked_by_bm25)
+{
+	cr_assert_eq(search("slipstream viscosity"), 2);
+	cr_assert_str_eq(docs_of_hits(), "d1 d2");
+}
+
+Test(textsearch, all_terms_requires_every_word)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	cr_assert_eq(search("flat plate wing"), 4);
+	o.all_terms = 1;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 1);
+	cr_assert_str_eq(docs_of_hits(), "d3");
+	cr_assert_eq(search("flat plate wing zeppelin"), 0);
+}
+
+Test(textsearch, title_weight_lifts_title_matches)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.w_title = 0;
+	open_ts(&o);
+	cr_assert_eq(search("heat boundary"), 2);
+	cr_assert_str_eq(docs_of_hits(), "d4 d3");
+	o.w_title = 50;
+	open_ts(&o);
+	cr_assert_eq(search("boundary"), 2);
+	cr_assert_str_eq(docs_of_hits(), "d3 d4");
+}
+
+Test(textsearch, raw_fts_passes_an_expression)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.raw_fts = 1;
+	open_ts(&o);
+	cr_assert_eq(search("plate NOT shear"), 2);
+	cr_assert_str_eq(docs_of_hits(), "d6 d3");
+	cr_assert_eq(search("title:wing"), 1);
+	cr_assert_eq(search("bound*"), 2);
+}
+
+Test(textsearch, raw_fts_bad_expression_is_bad_input_naming_the_line)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+
+	o.raw_fts = 1;
+	open_ts(&o);
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "wing AND ("), NULL, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "stdin:7");
+	cr_assert_str_eq(err.msg, "bad FTS5 expression 'wing AND (': fts5: syntax error near \"\"");
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "nosuch:wing"), NULL, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.msg, "bad FTS5 expression 'nosuch:wing': no such column: nosuch");
+	cr_assert_eq(search("wing"), 2, "the searcher goes on after a bad expression");
+}
+
+Test(textsearch, a_word_missing_from_the_index_is_expanded_and_says_so)
+{
+	json_t *ev, *fz;
+
+	cr_assert_eq(search("slipstrem"), 1);
+	ev = json_array_get(json_object_get(hit(0), "evidence"), 0);
+	fz = json_object_get(ev, "fuzzy");
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(ev, "matched_terms"), 0)), "slipstrem");
+	cr_assert_eq(json_array_size(fz), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(fz, 0), "term")), "slipstrem");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(fz, 0), "expansion")), "slipstream");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(fz, 0), "distance")), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(hit(0), "snippet")),
+	    "the lift of a wing in a propeller \xc2\xabslipstream\xc2\xbb rises");
+}
+
+Test(textsearch, transpositions_count_one_edit)
+{
+	cr_assert_eq(search("visocsity"), 1);
+	cr_assert_str_eq(docs_of_hits(), "d2");
+}
+
+Test(textsearch, long_words_tolerate_two_edits_short_ones_one_and_tiny_none)
+{
+	cr_assert_eq(search("hyperosnc"), 1, "stem of 9 letters: 2 edits");
+	cr_assert_eq(search("wnig"), 2, "4 letters: 1 edit (a transposition)");
+	cr_assert_eq(search("wiiig"), 0, "5 letters: not 2 edits");
+	cr_assert_eq(search("lfit"), 1);
+	cr_assert_eq(search("jet"), 0, "3 letters are never expanded");
+}
+
+Test(textsearch, fuzzy_zero_turns_expansion_off)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.fuzzy = 0;
+	open_ts(&o);
+	cr_assert_eq(search("slipstrem"), 0);
+}
+
+Test(textsearch, a_word_in_the_index_is_not_expanded)
+{
+	cr_assert_eq(search("plates"), 3);
+	cr_assert_null(json_object_get(json_array_get(json_object_get(hit(0), "evidence"), 0), "fuzzy"));
+}
+
+Test(textsearch, the_hit_record_has_the_chunk_fields_and_the_query_fields)
+{
+	struct ev_err err = { 0 };
+	json_t *h;
+	char *s;
+
+	cr_assert_eq(search_q(json_pack("{s:s,s:s,s:s,s:[f],s:{s:s}}", "query_id", "q9", "query",
+	    "propeller", "tag", "keep me", "vector", 0.5, "filters", "doc_id", "d1"), NULL, &err), 1,
+	    "%s", err.msg);
+	h = hit(0);
+	json_object_del(h, "signals");
+	s = json_dumps(h, JSON_COMPACT);
+	{
+		const char *want = "{\"query_id\":\"q9\",\"query\":\"propeller\",\"id\":\"d1:s:0\","
+		    "\"doc_id\":\"d1\",\"rank\":1,\"score\":";
+
+		cr_assert_eq(strncmp(s, want, strlen(want)), 0, "%s", s);
+	}
+	free(s);
+	cr_assert_str_eq(json_string_value(json_object_get(h, "lane")), "text");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "section_id")), "d1:s");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "title")), "Wing in a slipstream");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "section_title")), "Results");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "section_path")), "Results");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "source_uri")), "file:d1");
+	cr_assert_eq(json_integer_value(json_object_get(h, "chunk_index")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(h, "offset_start")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(h, "offset_end")), 50);
+	cr_assert_str_eq(json_string_value(json_object_get(h, "content_hash")), "sha256:d1");
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(h, "metadata"), "lang")), "en");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "tag")), "keep me");
+	cr_assert_null(json_object_get(h, "vector"));
+	cr_assert_null(json_object_get(h, "filters"));
+	cr_assert_str_eq(json_string_value(json_object_get(h, "snippet")),
+	    "the lift of a wing in a \xc2\xabpropeller\xc2\xbb slipstream rises");
+}
+
+Test(textsearch, matched_terms_name_the_query_words_found_in_title_or_text)
+{
+	json_t *m;
+
+	cr_assert_eq(search("Results, viscosity and WINGS"), 3);
+	cr_assert_str_eq(docs_of_hits(), "d1 d2 d3");
+	m = json_object_get(json_array_get(json_object_get(hit(0), "evidence"), 0), "matched_terms");
+	cr_assert_eq(json_array_size(m), 2);
+	cr_assert_str_eq(json_string_value(json_array_get(m, 0)), "Results");
+	cr_assert_str_eq(json_string_value(json_array_get(m, 1)), "WINGS");
+}
+
+Test(textsearch, scores_ranks_and_normalisation)
+{
+	double best, s1;
+
+	cr_assert_eq(search("plate"), 3);
+	best = json_real_value(json_object_get(hit(0), "score"));
+	s1 = json_real_value(json_object_get(hit(1), "score"));
+	cr_assert_gt(best, s1);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *sig = json_object_get(hit(i), "signals");
+		double sc = json_real_value(json_object_get(hit(i), "score"));
+
+		cr_assert_eq(json_integer_value(json_object_get(hit(i), "rank")), (json_int_t)i + 1);
+		cr_assert_eq(json_integer_value(json_object_get(sig, "fts_rank")), (json_int_t)i + 1);
+		cr_assert_float_eq(json_real_value(json_object_get(sig, "fts_score")), sc, 1e-12);
+		cr_assert_float_eq(json_real_value(json_object_get(sig, "fts_norm")),
+		    sc / (best > 1 ? best : 1), 1e-12);
+	}
+}
+
+Test(textsearch, normalisation_does_not_inflate_scores_below_one)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	json_t *sig;
+
+	o.w_title = o.w_section = 0;
+	o.w_text = 0.001;
+	open_ts(&o);
+	cr_assert_eq(search("hypersonic"), 1);
+	sig = json_object_get(hit(0), "signals");
+	cr_assert_lt(json_real_value(json_object_get(sig, "fts_score")), 1);
+	cr_assert_float_eq(json_real_value(json_object_get(sig, "fts_norm")),
+	    json_real_value(json_object_get(sig, "fts_score")), 1e-12);
+}
+
+Test(textsearch, k_limits_the_hits)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.k = 1;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 1);
+	cr_assert_str_eq(docs_of_hits(), "d6");
+}
+
+static int
+search_filtered(long long k, const char *filters_json, struct ev_err *err)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	json_t *f = json_loads(filters_json, 0, NULL);
+
+	cr_assert_not_null(f, "bad test json %s", filters_json);
+	o.k = k;
+	open_ts(&o);
+	return search_q(json_pack("{s:s,s:s,s:o}", "query_id", "q", "query", "plate wing flat layer", "filters", f),
+	    NULL, err);
+}
+
+Test(textsearch, filters_apply_inside_the_query_so_k_hits_come_back)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(search_filtered(2, "{\"doc_ids\": [\"d1\", \"d3\", \"d4\"]}", &err), 2, "%s", err.msg);
+	cr_assert_str_eq(docs_of_hits(), "d3 d1", "the best two of the documents named");
+	cr_assert_eq(search_filtered(1, "{\"doc_id\": \"d1\"}", &err), 1, "%s", err.msg);
+	cr_assert_str_eq(docs_of_hits(), "d1");
+}
+
+Test(textsearch, metadata_filters_compare_values_with_their_types)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"lang\": \"en\"}}", &err), 2, "%s", err.msg);
+	cr_assert_str_eq(docs_of_hits(), "d1 d4");
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"lang\": [\"fr\", \"de\"]}}", &err), 1);
+	cr_assert_str_eq(docs_of_hits(), "d2");
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"year\": 1958}}", &err), 1);
+	cr_assert_str_eq(docs_of_hits(), "d1");
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"year\": \"1958\"}}", &err), 0,
+	    "a string is not a number");
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"peer\": true}}", &err), 1);
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"lang\": \"en\", \"year\": 1958}}", &err), 1);
+	cr_assert_eq(search_filtered(10, "{\"metadata\": {\"nosuch\": \"en\"}}", &err), 0);
+}
+
+Test(textsearch, date_ranges_include_both_ends_at_their_precision)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(search_filtered(10, "{\"published_date\": {\"from\": \"1960\"}}", &err), 2, "%s", err.msg);
+	cr_assert_str_eq(docs_of_hits(), "d3 d2");
+	cr_assert_eq(search_filtered(10, "{\"published_date\": {\"to\": \"1960-11\"}}", &err), 2);
+	cr_assert_str_eq(docs_of_hits(), "d1 d2");
+	cr_assert_eq(search_filtered(10, "{\"published_date\": {\"from\": \"1958-03-02\", \"to\": \"1960\"}}",
+	    &err), 1);
+	cr_assert_str_eq(docs_of_hits(), "d2");
+}
+
+static void
+bad_filter(const char *filters_json, const char *msg)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(search_filtered(10, filters_json, &err), -1, "%s accepted", filters_json);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "stdin:7");
+	cr_assert_str_eq(err.msg, msg);
+}
+
+Test(textsearch, bad_filters_are_bad_input)
+{
+	bad_filter("{\"lang\": \"en\"}", "unknown filter 'lang' (known: doc_id, doc_ids, metadata, "
+	    "published_date, source_type, language)");
+	bad_filter("{\"doc_id\": 3}", "filter 'doc_id' must be a string");
+	bad_filter("{\"doc_ids\": []}", "filter 'doc_ids' must be a string or a non-empty array of strings");
+	bad_filter("{\"doc_ids\": [\"a\", 1]}", "filter 'doc_ids' must be a string or a non-empty array of strings");
+	bad_filter("{\"metadata\": [1]}", "filter 'metadata' must be an object of keys and values");
+	bad_filter("{\"metadata\": {\"a\": {\"b\": 1}}}", "metadata filter 'a' must be a string, number, "
+	    "true, false, null or an array of them");
+	bad_filter("{\"metadata\": {\"a\": []}}", "metadata filter 'a' is an empty array");
+	bad_filter("{\"published_date\": {\"since\": \"2020\"}}",
+	    "unknown key 'since' in filter 'published_date' (known: from, to)");
+	bad_filter("{\"published_date\": {\"from\": \"yesterday\"}}",
+	    "'published_date.from' must be a date such as \"2021-06-30\"");
+	bad_filter("{\"published_date\": {\"to\": 2020}}",
+	    "'published_date.to' must be a date such as \"2021-06-30\"");
+	bad_filter("[]", "field 'filters' must be an object");
+}
+
+Test(textsearch, a_query_that_is_not_a_string_is_bad_input)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(search_q(json_pack("{s:s,s:i}", "query_id", "q", "query", 5), NULL, &err), -1);
+	cr_assert_str_eq(err.msg, "field 'query' must be a string");
+	cr_assert_eq(err.code, 2);
+}
+
+Test(textsearch, a_huge_query_is_searched_by_its_first_thousand_words)
+{
+	struct ev_err err = { 0 };
+	char *q = malloc(200000), *p = q;
+	int flags;
+
+	for (int i = 0; i < 20000; i++)
+		p += sprintf(p, "w%d ", i);
+	strcpy(p, "wing");
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", q), &flags, &err), 0, "%s", err.msg);
+	cr_assert_eq(flags, EV_TS_TRUNCATED);
+	free(q);
+}
+
+Test(textsearch, edit_distance)
+{
+	cr_assert_eq(ev_textsearch_distance("kitten", 6, "sitting", 7, 5), 3);
+	cr_assert_eq(ev_textsearch_distance("kitten", 6, "sitting", 7, 2), 3, "over max: max + 1");
+	cr_assert_eq(ev_textsearch_distance("abcd", 4, "acbd", 4, 3), 1, "a transposition");
+	cr_assert_eq(ev_textsearch_distance("caf\xc3\xa9", 5, "cafe", 4, 3), 1, "code points, not bytes");
+	cr_assert_eq(ev_textsearch_distance("", 0, "abc", 3, 3), 3);
+	cr_assert_eq(ev_textsearch_distance("same", 4, "same", 4, 0), 0);
+}
+
+Test(textsearch, request_words_are_dropped_unless_they_are_the_whole_query)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	json_t *m;
+
+	cr_assert_eq(search("find papers with information on heat"), 1);
+	m = json_object_get(json_array_get(json_object_get(hit(0), "evidence"), 0), "matched_terms");
+	cr_assert_eq(json_array_size(m), 1);
+	cr_assert_str_eq(json_string_value(json_array_get(m, 0)), "heat");
+	cr_assert_eq(search("find the plates"), 3, "'plates' is searched");
+	cr_assert_eq(search("known"), 0, "alone, a request word is searched (and absent)");
+	o.drop_request_words = 0;
+	open_ts(&o);
+	cr_assert_eq(search("plate or documents"), 3);
+}
+
+Test(textsearch, stem_collisions_with_stop_words_are_searched)
+{
+	struct ev_err err = { 0 };
+	int flags;
+
+	/* "used" and "one" stem to "us" and "on", stems of stop words. */
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "used"), &flags, &err), 0);
+	cr_assert_eq(flags, 0, "'used' is a word to search for");
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "one"), &flags, &err), 0);
+	cr_assert_eq(flags, 0, "'one' is a word to search for");
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "us on"), &flags, &err), 0);
+	cr_assert_eq(flags, EV_TS_NO_TERMS, "'us' and 'on' are stop words");
+}
