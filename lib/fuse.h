@@ -1,0 +1,157 @@
+/* fuse.h: fusing the ranked hit lists of several lanes (text, vector, ...)
+ * into one list per query, with every fused hit able to explain itself.
+ *
+ * Middle layer: includes err.h and jsonl.h (Jansson).  Knows nothing of the
+ * store or of Faiss; it reads hit records (CONTRACT.md) and writes fused hit
+ * records.
+ *
+ * The rule for a candidate that only some lanes found: a lane that did not
+ * return a candidate contributes its floor to the fused score -- 0 for rrf
+ * and for the normalisations none, max and minmax, and the lowest z-score
+ * the lane gave in this query for zscore -- never a guess of where the
+ * candidate would have ranked below the lane's cut-off.  Being found by a
+ * lane therefore never costs a candidate anything, and a candidate found by
+ * one lane only competes with the contribution of that lane alone.  Each
+ * fused hit's "explain" says, lane by lane, what it got and why. */
+#ifndef EV_FUSE_H
+#define EV_FUSE_H
+
+#include <jansson.h>
+
+#include "err.h"
+
+#define EV_FUSE_MAXLANES 16	/* distinct lanes in one query */
+#define EV_FUSE_LANE_MAX 31	/* bytes in a lane's name */
+
+enum ev_fuse_method {
+	EV_FUSE_RRF,		/* sum of w / (rrf_k + rank) */
+	EV_FUSE_WEIGHTED,	/* sum of w * norm(score), default norm max */
+	EV_FUSE_COMBSUM,	/* sum of w * norm(score), default norm minmax */
+	EV_FUSE_COMBMNZ		/* combsum times the number of lanes that found it */
+};
+
+enum ev_fuse_norm {
+	EV_NORM_DEFAULT,	/* the method's own default */
+	EV_NORM_NONE,		/* the raw score */
+	EV_NORM_MAX,		/* score / max(lane max, 1) (seed 003) */
+	EV_NORM_MINMAX,		/* (score - min) / (max - min); 1 when all equal */
+	EV_NORM_ZSCORE		/* (score - mean) / sd; 0 when sd is 0 */
+};
+
+enum ev_fuse_group {
+	EV_GROUP_CHUNK,		/* one fused hit per chunk id */
+	EV_GROUP_DOC		/* one fused hit per doc_id, keeping each chunk's evidence */
+};
+
+struct ev_fuse_weight {
+	char lane[EV_FUSE_LANE_MAX + 1];
+	double w;
+};
+
+struct ev_fuse_opts {
+	enum ev_fuse_method method;
+	enum ev_fuse_norm norm;
+	enum ev_fuse_group group;
+	double rrf_k;		/* > 0; default 60 */
+	long long k;		/* keep the first k fused hits of a query; 0 keeps all */
+	int explain;		/* add "explain" to each fused hit (default 1) */
+	int nweights;
+	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];	/* lanes not named weigh 1 */
+};
+
+/* Fill *o with the defaults: rrf, rrf_k 60, method's normalisation, chunks,
+ * all hits, explain on, every lane weighing 1. */
+void ev_fuse_opts_init(struct ev_fuse_opts *o);
+
+/* Names <-> values.  The parse functions return 0, or -1 for an unknown name. */
+int ev_fuse_method_parse(const char *s, enum ev_fuse_method *out);
+const char *ev_fuse_method_name(enum ev_fuse_method m);
+int ev_fuse_norm_parse(const char *s, enum ev_fuse_norm *out);
+const char *ev_fuse_norm_name(enum ev_fuse_norm n);
+
+/* The normalisation in effect for o (the method's default resolved): none for
+ * rrf (RRF uses ranks), max for weighted, minmax for combsum and combmnz. */
+enum ev_fuse_norm ev_fuse_norm_effective(const struct ev_fuse_opts *o);
+
+/* Set the weight of lane to w (a finite number >= 0), replacing an earlier
+ * one.  Returns 0, or -1 with *err set (code 2) for a bad lane name or too
+ * many lanes. */
+int ev_fuse_weight_set(struct ev_fuse_opts *o, const char *lane, double w, struct ev_err *err);
+
+/* Parse "LANE=W" (the --weight option) into o.  Returns 0 or -1 with *err. */
+int ev_fuse_weight_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err);
+
+/* The weight of lane (1 when not set). */
+double ev_fuse_weight_get(const struct ev_fuse_opts *o, const char *lane);
+
+/* The priority of an evidence lane (seed 000): vector 0, text 1, region 2,
+ * timeline 3, any other 4.  Lower comes first. */
+int ev_fuse_lane_priority(const char *lane);
+
+/* One query's candidates being fused.  Hits are added one by one, then
+ * ev_fuse_run() fuses them; ev_fuse_begin() starts the next query, keeping
+ * the memory.  Memory is bounded by one query's hits. */
+struct ev_fuse;
+
+/* A new accumulator using a copy of *o.  Returns NULL with *err when out of
+ * memory. */
+struct ev_fuse *ev_fuse_new(const struct ev_fuse_opts *o, struct ev_err *err);
+
+/* Forget the hits added so far and start the query whose id (as text) is
+ * qid.  Returns 0, or -1 when out of memory. */
+int ev_fuse_begin(struct ev_fuse *f, const char *qid, struct ev_err *err);
+
+/* Add one hit record of the current query (a new reference is taken).  The
+ * hit must have "id" (a non-empty string), "lane" (a string other than
+ * "fused"), "rank" (an integer >= 1) and "score" (a number); "signals" an
+ * object and "evidence" an array of objects when present; "doc_id" a string,
+ * required when grouping by document.  Returns 0, or -1 with *err set (code
+ * 2, where = `where`) and the hit not added: for a bad field, or the same id
+ * twice in one lane. */
+int ev_fuse_add(struct ev_fuse *f, json_t *hit, const char *where, struct ev_err *err);
+
+/* The number of hits added since ev_fuse_begin(). */
+long long ev_fuse_count(const struct ev_fuse *f);
+
+/* Fuse the hits added: returns a new array of fused hit records (lane
+ * "fused", rank from 1, score, signals of every lane plus "rrf_score" and,
+ * for the other methods, "fused_score", evidence joined in seed 000's
+ * priority order without duplicates, the snippet of the lane that
+ * contributed most, "explain", and every other field of the lanes' hits
+ * passed through), best first, ties broken by the best lane rank, then by
+ * id.  Returns NULL with *err set when out of memory. */
+json_t *ev_fuse_run(struct ev_fuse *f, struct ev_err *err);
+
+/* Free f and the hits it holds (NULL-safe). */
+void ev_fuse_free(struct ev_fuse *f);
+
+/* Reading hit records grouped by query from several inputs in step.
+ *
+ * Each input is read as runs of consecutive records with the same query_id.
+ * The next query fused is the one at the head of the first input that has
+ * records left; every input whose current run is for that query contributes
+ * it.  So two lane files grouped by query in the same order are read side by
+ * side, and one stream whose lanes come interleaved per query is grouped as
+ * it comes.  A query whose hits were already fused coming back later is bad
+ * input (exit 2).  Memory is bounded by one query's hits (and the ids of the
+ * queries done). */
+struct ev_fuse_in;
+
+/* Open paths[0..n-1] ("-" is stdin; n == 0 reads stdin).  Returns NULL with
+ * *err set when out of memory or when stdin is named twice. */
+struct ev_fuse_in *ev_fuse_in_open(char *const *paths, int n, struct ev_err *err);
+
+/* Add the hits of the next query to f (ev_fuse_begin() is called).  Returns 1
+ * when a query is ready to be fused, 0 at the end of every input, or -1 with
+ * *err set: code 2 for a bad record, which is dropped (the next call goes on
+ * after it, so that a caller offering --skip-invalid just calls again), code
+ * 1 for an I/O error. */
+int ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err);
+
+/* Records read so far (good and bad). */
+long long ev_fuse_in_records(const struct ev_fuse_in *in);
+
+/* Close every input (NULL-safe). */
+void ev_fuse_in_close(struct ev_fuse_in *in);
+
+#endif

@@ -1,0 +1,94 @@
+/* pack.h: EvidencePack v0.1 (seed 002): one query's hits turned into the
+ * evidence a caller assembles its context from, with the plan that produced
+ * it, statistics and an explanation.
+ *
+ * Middle layer: includes err.h, buf.h and Jansson.  Knows nothing of the
+ * store or of Faiss; it reads fused hit records (or single-lane hits) and
+ * knows how ev-fuse explains them.  Retrieval was permissive; presentation
+ * is strict (seed 003 §5): the minimum score, the limit per document and
+ * the suppression of near-duplicates act here. */
+#ifndef EV_PACK_H
+#define EV_PACK_H
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+
+#define EV_PACK_VERSION "0.1"
+
+struct ev_pack_opts {
+	long long k;		/* evidences per pack; 0 keeps all (default 10) */
+	double min_score;	/* drop hits scoring below; used when has_min_score */
+	int has_min_score;
+	long long by_document;	/* at most this many evidences per document; 0: no limit */
+	int near_duplicates;	/* drop near-duplicates (default 1) */
+	double overlap;		/* word-set Jaccard at or above which texts are near-duplicates */
+	long long max_snippet_chars;	/* characters (not bytes) per snippet (default 500) */
+};
+
+/* The keys a retrieval plan may hold (for ev_config_unknown()): this stage's,
+ * and those of the stages before it (lanes.*, fusion.*). */
+extern const char *const ev_pack_plan_keys[];
+
+/* Fill *o with the defaults: k 10, no minimum score, 3 per document,
+ * near-duplicates dropped at overlap 0.9, snippets of 500 characters. */
+void ev_pack_opts_init(struct ev_pack_opts *o);
+
+/* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
+ * diversity.near_duplicates, diversity.overlap, output.max_snippet_chars)
+ * into *o, and append to ignored (an array) one string "KEY not supported"
+ * for every plan key evkit does not know.  file names the plan in messages.
+ * Returns 0, or -1 with *err set (code 2) for a value of the wrong type or
+ * out of range. */
+int ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
+	json_t *ignored, struct ev_err *err);
+
+/* The current time as RFC 3339 UTC ("2026-02-20T12:00:00Z") into buf (at
+ * least 32 bytes).  A testing aid: the environment variable EV_FIXED_TIME,
+ * when it holds such a time, is used instead.  Returns 1 when the clock was
+ * fixed that way, else 0. */
+int ev_pack_now(char *buf, size_t size);
+
+/* The number of bytes of s that hold its first max characters, never ending
+ * inside a UTF-8 sequence (invalid bytes count as one character each). */
+size_t ev_utf8_prefix(const char *s, size_t len, size_t max);
+
+/* One query's hits being packed.  Memory is bounded by one query's hits. */
+struct ev_pack;
+
+/* A new packer.  plan (borrowed; NULL for none) is the plan as loaded,
+ * ignored its unsupported keys (borrowed), plan_id the run's plan id.
+ * Returns NULL with *err set when out of memory. */
+struct ev_pack *ev_pack_new(const struct ev_pack_opts *o, const json_t *plan,
+	const json_t *ignored, const char *plan_id, struct ev_err *err);
+
+/* Forget the hits added and start a new query.  Returns 0 or -1. */
+int ev_pack_begin(struct ev_pack *p, struct ev_err *err);
+
+/* Add a hit of the current query (a new reference is taken).  It must have
+ * "id" (a non-empty string) and "score" (a finite number); "rank" an integer
+ * >= 1, "lane", "snippet", "doc_id", "query" strings and "signals" an object
+ * when present.  A hit whose id was added already is merged into it: the
+ * higher score wins, the lanes that found either are kept.  Returns 0, or -1
+ * with *err set (code 2, where = `where`). */
+int ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err);
+
+/* Hits added since ev_pack_begin() (ids merged count once). */
+long long ev_pack_count(const struct ev_pack *p);
+
+/* Build the EvidencePack of the hits added, in their order: query_index is
+ * the query's position in the input (from 0), generated_at an RFC 3339
+ * time, took_ms the time spent.  Returns a new object, or NULL with *err
+ * set (out of memory, or no random bytes for a request id). */
+json_t *ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at,
+	double took_ms, struct ev_err *err);
+
+/* Free p (NULL-safe). */
+void ev_pack_free(struct ev_pack *p);
+
+/* Render a pack as a readable table (rank, id, title, lanes, scores,
+ * snippet) into b, for ad hoc debugging.  Returns 0 or -1 (out of memory). */
+int ev_pack_render_text(const json_t *pack, struct ev_buf *b);
+
+#endif

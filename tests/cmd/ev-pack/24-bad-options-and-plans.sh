@@ -1,0 +1,10 @@
+# Absurd options and bad plans: exit 2 with a message.
+for args in "-k -1" "-k x" "--min-score nan" "--by-document -2" "--overlap 1.5" \
+	"--max-snippet-chars 0" "--format xml" "--plan no-such.yaml" "--frobnicate"; do
+	ev-pack $args </dev/null
+	echo "status $?"
+done 2>&1
+printf "k: many\n" >bad.yaml
+ev-pack --plan bad.yaml </dev/null 2>&1; echo "status $?"
+printf "k: [1\n" >broken.yaml
+ev-pack --plan broken.yaml </dev/null 2>&1; echo "status $?"

@@ -1,0 +1,564 @@
+/* test_fuse.c: lib/fuse.c -- every method and normalisation against figures
+ * computed by hand, evidence merging, grouping by document, ties, bad hits,
+ * and reading lanes in step. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuse.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static json_t *
+hit(const char *lane, const char *id, long long rank, double score)
+{
+	char doc[64];
+	const char *colon = strchr(id, ':');
+
+	snprintf(doc, sizeof doc, "%.*s", colon ? (int)(colon - id) : (int)strlen(id), id);
+	return json_pack("{s:s,s:s,s:s,s:I,s:f,s:s}", "query_id", "q", "id", id, "doc_id", doc,
+	    "rank", (json_int_t)rank, "score", score, "lane", lane);
+}
+
+static struct ev_fuse *
+fuser(const struct ev_fuse_opts *o)
+{
+	struct ev_err err = { 0 };
+	struct ev_fuse *f = ev_fuse_new(o, &err);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(ev_fuse_begin(f, "q", &err), 0);
+	return f;
+}
+
+static void
+add(struct ev_fuse *f, json_t *h)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_fuse_add(f, h, "t:1", &err), 0, "%s", err.msg);
+	json_decref(h);
+}
+
+/* The two lanes most tests fuse:
+ *   text:   a (rank 1, 10), b (2, 6), c (3, 2)
+ *   vector: b (1, 0.9), d (2, 0.5), a (3, 0.3) */
+static void
+two_lanes(struct ev_fuse *f)
+{
+	add(f, hit("text", "a:1", 1, 10));
+	add(f, hit("text", "b:1", 2, 6));
+	add(f, hit("text", "c:1", 3, 2));
+	add(f, hit("vector", "b:1", 1, 0.9));
+	add(f, hit("vector", "d:1", 2, 0.5));
+	add(f, hit("vector", "a:1", 3, 0.3));
+}
+
+static json_t *
+run(struct ev_fuse *f)
+{
+	struct ev_err err = { 0 };
+	json_t *out = ev_fuse_run(f, &err);
+
+	cr_assert_not_null(out, "%s", err.msg);
+	return out;
+}
+
+static const char *
+id_at(json_t *out, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(out, i), "id"));
+}
+
+static double
+score_at(json_t *out, size_t i)
+{
+	return json_number_value(json_object_get(json_array_get(out, i), "score"));
+}
+
+Test(fuse, rrf_sums_one_over_k_plus_rank)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	cr_assert_eq(json_array_size(out), 4);
+	/* b: 1/62 + 1/61; a: 1/61 + 1/63; d: 1/62; c: 1/63 */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 1.0 / 62 + 1.0 / 61));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), 1.0 / 61 + 1.0 / 63));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), 1.0 / 62));
+	cr_assert_str_eq(id_at(out, 3), "c:1");
+	cr_assert(NEAR(score_at(out, 3), 1.0 / 63));
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(out, 3), "rank")), 4);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 0), "lane")), "fused");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, rrf_k_and_lane_weights_change_the_sum)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.rrf_k = 1;
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=3", &err), 0);
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* b: 1/3 + 3/2; d: 3/3; a: 1/2 + 3/4; c: 1/4 */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 1.0 / 3 + 1.5));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), 0.5 + 0.75));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), 1.0));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, weighted_max_divides_by_the_lane_max_or_one)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_WEIGHTED;
+	ev_fuse_weight_parse(&o, "vector=0.7", &err);
+	ev_fuse_weight_parse(&o, "text=0.3", &err);
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* text / max(10, 1), vector / max(0.9, 1) = vector itself:
+	 * a: .3*1 + .7*.3 = .51; b: .3*.6 + .7*.9 = .81; d: .7*.5 = .35; c: .3*.2 = .06 */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 0.81));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), 0.51));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), 0.35));
+	cr_assert_str_eq(id_at(out, 3), "c:1");
+	cr_assert(NEAR(score_at(out, 3), 0.06));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, weighted_none_adds_raw_scores)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_WEIGHTED;
+	o.norm = EV_NORM_NONE;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* a 10.3, b 6.9, c 2, d 0.5 */
+	cr_assert_str_eq(id_at(out, 0), "a:1");
+	cr_assert(NEAR(score_at(out, 0), 10.3));
+	cr_assert(NEAR(score_at(out, 1), 6.9));
+	cr_assert(NEAR(score_at(out, 2), 2));
+	cr_assert(NEAR(score_at(out, 3), 0.5));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, combsum_minmax_maps_each_lane_to_zero_one)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* text (s-2)/8: a 1, b .5, c 0; vector (s-.3)/.6: b 1, d 1/3, a 0
+	 * a 1, b 1.5, c 0, d 1/3 */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 1.5));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), 1.0));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), 1.0 / 3));
+	cr_assert_str_eq(id_at(out, 3), "c:1");
+	cr_assert(NEAR(score_at(out, 3), 0));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, combmnz_multiplies_by_the_lanes_that_found_it)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBMNZ;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* a 1*2 = 2, b 1.5*2 = 3, d 1/3*1, c 0 */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 3));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), 2));
+	cr_assert(NEAR(score_at(out, 2), 1.0 / 3));
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_array_get(out, 0),
+	    "explain"), "lanes_found")), 2);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, zscore_counts_a_missing_lane_at_its_floor)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *ex;
+	double mt = 6, sdt = sqrt((16.0 + 0 + 16) / 3), mv = 1.7 / 3;
+	double sdv = sqrt((pow(0.9 - mv, 2) + pow(0.5 - mv, 2) + pow(0.3 - mv, 2)) / 3);
+	double ft = (2 - mt) / sdt, fv = (0.3 - mv) / sdv;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_WEIGHTED;
+	o.norm = EV_NORM_ZSCORE;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* d: vector z, text floor (lowest text z); c: text z, vector floor */
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), (6 - mt) / sdt + (0.9 - mv) / sdv));
+	cr_assert_str_eq(id_at(out, 1), "a:1");
+	cr_assert(NEAR(score_at(out, 1), (10 - mt) / sdt + fv));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), (0.5 - mv) / sdv + ft));
+	cr_assert_str_eq(id_at(out, 3), "c:1");
+	cr_assert(NEAR(score_at(out, 3), ft + fv));
+	ex = json_array_get(json_object_get(json_object_get(json_array_get(out, 2), "explain"),
+	    "lanes"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(ex, "lane")), "text");
+	cr_assert(json_is_false(json_object_get(ex, "found")));
+	cr_assert(NEAR(json_number_value(json_object_get(ex, "contribution")), ft));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, explain_gives_each_lanes_rank_score_and_contribution)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *ex, *l0, *l1;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	add(f, hit("text", "x:1", 3, 4.5));
+	out = run(f);
+	ex = json_object_get(json_array_get(out, 0), "explain");
+	cr_assert_str_eq(json_string_value(json_object_get(ex, "method")), "rrf");
+	cr_assert(NEAR(json_number_value(json_object_get(ex, "rrf_k")), 60));
+	l0 = json_array_get(json_object_get(ex, "lanes"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(l0, "lane")), "text");
+	cr_assert_eq(json_integer_value(json_object_get(l0, "rank")), 3);
+	cr_assert(NEAR(json_number_value(json_object_get(l0, "score")), 4.5));
+	cr_assert(NEAR(json_number_value(json_object_get(l0, "contribution")), 1.0 / 63));
+	cr_assert_str_eq(json_string_value(json_object_get(l0, "formula")), "1/(60+3) = 0.01587");
+	l1 = json_array_get(json_object_get(ex, "lanes"), 1);
+	cr_assert_null(l1);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, signals_of_every_lane_are_kept)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *sig;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	sig = json_object_get(json_array_get(out, 0), "signals");	/* b */
+	cr_assert(NEAR(json_number_value(json_object_get(sig, "fts_score")), 6));
+	cr_assert_eq(json_integer_value(json_object_get(sig, "fts_rank")), 2);
+	cr_assert(NEAR(json_number_value(json_object_get(sig, "vector_score")), 0.9));
+	cr_assert_eq(json_integer_value(json_object_get(sig, "vector_rank")), 1);
+	cr_assert(NEAR(json_number_value(json_object_get(sig, "rrf_score")), 1.0 / 62 + 1.0 / 61));
+	cr_assert_null(json_object_get(sig, "fused_score"));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, evidence_is_joined_in_priority_order_without_duplicates)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *ev, *h;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	h = hit("text", "a:1", 1, 3);
+	json_object_set_new(h, "evidence", json_pack("[{s:s,s:s},{s:s,s:s}]",
+	    "lane", "text", "snippet", "wing", "lane", "timeline", "at", "t1"));
+	add(f, h);
+	h = hit("region", "a:1", 1, 0.4);
+	json_object_set_new(h, "evidence", json_pack("[{s:s,s:[f,f,f,f]},{s:s,s:s}]",
+	    "lane", "region", "bbox", 0.0, 0.0, 0.5, 0.5, "lane", "timeline", "at", "t1"));
+	add(f, h);
+	h = hit("vector", "a:1", 2, 0.8);
+	add(f, h);
+	out = run(f);
+	ev = json_object_get(json_array_get(out, 0), "evidence");
+	cr_assert_eq(json_array_size(ev), 4);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 0), "lane")), "vector");
+	cr_assert(NEAR(json_number_value(json_object_get(json_array_get(ev, 0), "score")), 0.8));
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 1), "lane")), "text");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 2), "lane")), "region");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 3), "lane")), "timeline");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, chunk_fields_and_unknown_fields_pass_through)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *h, *x;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	h = hit("text", "a:1", 1, 3);
+	json_object_set_new(h, "title", json_string("Wings"));
+	json_object_set_new(h, "snippet", json_string("text snippet"));
+	json_object_set_new(h, "offset_start", json_integer(10));
+	add(f, h);
+	h = hit("vector", "a:1", 5, 0.2);
+	json_object_set_new(h, "custom", json_string("kept"));
+	json_object_set_new(h, "snippet", json_string("vector snippet"));
+	add(f, h);
+	out = run(f);
+	x = json_array_get(out, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(x, "title")), "Wings");
+	cr_assert_str_eq(json_string_value(json_object_get(x, "custom")), "kept");
+	cr_assert_eq(json_integer_value(json_object_get(x, "offset_start")), 10);
+	/* the text lane contributed more (rank 1 against 5) */
+	cr_assert_str_eq(json_string_value(json_object_get(x, "snippet")), "text snippet");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, ties_are_broken_by_best_rank_then_id)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_WEIGHTED;
+	o.norm = EV_NORM_NONE;
+	f = fuser(&o);
+	add(f, hit("text", "z:1", 2, 1));
+	add(f, hit("text", "y:1", 3, 1));
+	add(f, hit("vector", "b:1", 2, 1));
+	add(f, hit("vector", "m:1", 1, 1));
+	out = run(f);
+	cr_assert_str_eq(id_at(out, 0), "m:1");	/* rank 1 */
+	cr_assert_str_eq(id_at(out, 1), "b:1");	/* rank 2, id b < z */
+	cr_assert_str_eq(id_at(out, 2), "z:1");
+	cr_assert_str_eq(id_at(out, 3), "y:1");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, k_cuts_the_fused_list)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.k = 2;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	cr_assert_eq(json_array_size(out), 2);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, group_doc_merges_chunks_keeping_each_chunks_evidence)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *x, *ev;
+
+	ev_fuse_opts_init(&o);
+	o.group = EV_GROUP_DOC;
+	f = fuser(&o);
+	add(f, hit("text", "a:1", 1, 9));
+	add(f, hit("text", "b:1", 2, 8));
+	add(f, hit("text", "a:2", 3, 7));
+	add(f, hit("vector", "b:2", 1, 0.9));
+	add(f, hit("vector", "a:2", 2, 0.8));
+	out = run(f);
+	cr_assert_eq(json_array_size(out), 2);
+	/* documents: text a 1, b 2; vector b 1, a 2: a tie, broken by id */
+	x = json_array_get(out, 0);
+	cr_assert_str_eq(json_string_value(json_object_get(x, "id")), "a");
+	cr_assert(NEAR(score_at(out, 0), 1.0 / 61 + 1.0 / 62));
+	cr_assert_str_eq(json_string_value(json_object_get(x, "chunk_id")), "a:2");
+	cr_assert_eq(json_array_size(json_object_get(x, "chunks")), 2);
+	ev = json_object_get(x, "evidence");
+	cr_assert_eq(json_array_size(ev), 3);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 0), "id")), "a:2");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 0), "lane")), "vector");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 1), "id")), "a:1");
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(ev, 2), "id")), "a:2");
+	cr_assert_str_eq(id_at(out, 1), "b");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+static void
+add_fails(struct ev_fuse *f, json_t *h, const char *want)
+{
+	struct ev_err err = { 0 };
+	char buf[1100];
+
+	cr_assert_eq(ev_fuse_add(f, h, "t.jsonl:7", &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(ev_err_text(&err, buf, sizeof buf), want);
+	json_decref(h);
+}
+
+Test(fuse, bad_hits_are_refused_naming_the_line)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *h;
+
+	ev_fuse_opts_init(&o);
+	f = fuser(&o);
+	h = hit("text", "a:1", 1, 1);
+	json_object_del(h, "id");
+	add_fails(f, h, "t.jsonl:7: missing field 'id'");
+	h = hit("text", "a:1", 1, 1);
+	json_object_set_new(h, "rank", json_string("three"));
+	add_fails(f, h, "t.jsonl:7: field 'rank' must be an integer");
+	add_fails(f, hit("text", "a:1", 0, 1), "t.jsonl:7: field 'rank' must be at least 1");
+	add_fails(f, hit("fused", "a:1", 1, 1), "t.jsonl:7: hit of lane 'fused' cannot be fused again");
+	h = hit("text", "a:1", 1, 1);
+	json_object_set_new(h, "evidence", json_pack("[i]", 3));
+	add_fails(f, h, "t.jsonl:7: field 'evidence' must be an array of objects");
+	add(f, hit("text", "a:1", 1, 1));
+	add_fails(f, hit("text", "a:1", 2, 1), "t.jsonl:7: id 'a:1' appears twice in lane 'text' of query 'q'");
+	cr_assert_eq(ev_fuse_count(f), 1);
+	ev_fuse_free(f);
+}
+
+Test(fuse, weight_options_are_checked)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+
+	ev_fuse_opts_init(&o);
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector", &err), -1);
+	cr_assert_str_eq(err.msg, "weight 'vector' must read LANE=W");
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=-1", &err), -1);
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=nan", &err), -1);
+	cr_assert_eq(ev_fuse_weight_parse(&o, "=1", &err), -1);
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=0.25", &err), 0);
+	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=0.5", &err), 0);
+	cr_assert(NEAR(ev_fuse_weight_get(&o, "vector"), 0.5));
+	cr_assert(NEAR(ev_fuse_weight_get(&o, "text"), 1));
+	cr_assert_eq(o.nweights, 1);
+}
+
+/* Write text to a temporary file; returns its path (static storage). */
+static const char *
+tmpfile_with(const char *text, int n)
+{
+	static char paths[4][64];
+	FILE *fp;
+
+	snprintf(paths[n], sizeof paths[n], "/tmp/test_fuse_%d_%d.jsonl", (int)getpid(), n);
+	fp = fopen(paths[n], "w");
+	cr_assert_not_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	return paths[n];
+}
+
+#define H(q, lane, id, rank) "{\"query_id\":\"" q "\",\"lane\":\"" lane "\",\"id\":\"" id \
+	"\",\"rank\":" #rank ",\"score\":1}\n"
+
+Test(fuse, two_files_are_read_in_step_by_query)
+{
+	char *paths[2];
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse_in *in;
+	struct ev_fuse *f;
+
+	paths[0] = (char *)tmpfile_with(H("1", "text", "a", 1) H("1", "text", "b", 2)
+	    H("2", "text", "c", 1) H("3", "text", "d", 1), 0);
+	paths[1] = (char *)tmpfile_with(H("1", "vector", "a", 1) H("3", "vector", "e", 1), 1);
+	ev_fuse_opts_init(&o);
+	f = ev_fuse_new(&o, &err);
+	in = ev_fuse_in_open(paths, 2, &err);
+	cr_assert_not_null(in);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 1);
+	cr_assert_eq(ev_fuse_count(f), 3);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 1);
+	cr_assert_eq(ev_fuse_count(f), 1);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 1);
+	cr_assert_eq(ev_fuse_count(f), 2);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 0);
+	cr_assert_eq(ev_fuse_in_records(in), 6);
+	ev_fuse_in_close(in);
+	ev_fuse_free(f);
+	unlink(paths[0]);
+	unlink(paths[1]);
+}
+
+Test(fuse, a_query_coming_back_is_refused_and_reading_goes_on)
+{
+	char *paths[1];
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse_in *in;
+	struct ev_fuse *f;
+	char buf[1100];
+
+	paths[0] = (char *)tmpfile_with(H("1", "text", "a", 1) H("2", "text", "b", 1)
+	    H("1", "vector", "a", 1) H("2", "vector", "c", 2), 2);
+	ev_fuse_opts_init(&o);
+	f = ev_fuse_new(&o, &err);
+	in = ev_fuse_in_open(paths, 1, &err);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 1);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), -1);
+	ev_err_text(&err, buf, sizeof buf);
+	cr_assert(strstr(buf, ":3: query '1' comes back after its hits were fused") != NULL, "%s", buf);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 1);	/* query 2, record 4 (skipping 3) */
+	cr_assert_eq(ev_fuse_count(f), 2);
+	cr_assert_eq(ev_fuse_in_next(in, f, &err), 0);
+	ev_fuse_in_close(in);
+	ev_fuse_free(f);
+	unlink(paths[0]);
+}

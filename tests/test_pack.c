@@ -1,0 +1,359 @@
+/* test_pack.c: lib/pack.c and lib/uuid.c -- EvidenceItems from fused and
+ * single-lane hits, provenance modes, merging, min score, diversity,
+ * snippet cutting, the plan, and the fixed clock and UUIDs. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "pack.h"
+#include "uuid.h"
+
+static json_t *
+hit(const char *id, double score, const char *lane)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:f,s:s,s:s}", "query_id", "q", "query", "wing flutter",
+	    "id", id, "doc_id", id, "score", score, "lane", lane, "source_uri", "file:///d");
+}
+
+static struct ev_pack *
+packer(const struct ev_pack_opts *o, const json_t *plan, const json_t *ignored)
+{
+	struct ev_err err = { 0 };
+	struct ev_pack *p = ev_pack_new(o, plan, ignored, "00000000-0000-4000-8000-000000000000", &err);
+
+	cr_assert_not_null(p);
+	cr_assert_eq(ev_pack_begin(p, &err), 0);
+	return p;
+}
+
+static void
+add(struct ev_pack *p, json_t *h)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_pack_add(p, h, "t:1", &err), 0, "%s", err.msg);
+	json_decref(h);
+}
+
+static json_t *
+build(struct ev_pack *p)
+{
+	struct ev_err err = { 0 };
+	json_t *pack = ev_pack_build(p, 4, "2026-02-20T12:00:00Z", 3.4, &err);
+
+	cr_assert_not_null(pack, "%s", err.msg);
+	return pack;
+}
+
+static json_t *
+ev_at(json_t *pack, size_t i)
+{
+	return json_array_get(json_object_get(pack, "evidences"), i);
+}
+
+static const char *
+str_at(json_t *o, const char *a, const char *b)
+{
+	json_t *v = json_object_get(o, a);
+
+	if (b != NULL)
+		v = json_object_get(v, b);
+	return json_string_value(v);
+}
+
+Test(pack, top_level_has_exactly_seed_002s_fields)
+{
+	static const char *const keys[] = { "version", "plan", "plan_id", "request_id",
+		"generated_at", "evidences", "stats", "explain", "warnings" };
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack;
+	size_t i;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	add(p, hit("a", 1, "text"));
+	pack = build(p);
+	cr_assert_eq(json_object_size(pack), 9);
+	for (i = 0; i < 9; i++)
+		cr_assert_not_null(json_object_get(pack, keys[i]), "%s", keys[i]);
+	cr_assert_str_eq(str_at(pack, "version", NULL), "0.1");
+	cr_assert_str_eq(str_at(pack, "generated_at", NULL), "2026-02-20T12:00:00Z");
+	cr_assert(ev_uuid_valid(str_at(pack, "request_id", NULL)));
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "took_ms")), 3);
+	cr_assert_str_eq(str_at(json_object_get(pack, "explain"), "fusion", "method"), "none");
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, single_lane_hits_name_their_signals_and_mode)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *e, *h;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	h = hit("a", 7.5, "text");
+	json_object_set_new(h, "rank", json_integer(1));
+	add(p, h);
+	pack = build(p);
+	e = ev_at(pack, 0);
+	cr_assert(fabs(json_number_value(json_object_get(json_object_get(e, "signals"), "fts_score")) - 7.5) < 1e-12);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(e, "signals"), "fts_rank")), 1);
+	cr_assert_str_eq(str_at(e, "provenance", "mode"), "exact");
+	cr_assert_str_eq(str_at(e, "provenance", "query_text"), "wing flutter");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(e, "provenance"), "query_index")), 4);
+	cr_assert_str_eq(str_at(e, "source_type", NULL), "file");
+	cr_assert_str_eq(str_at(e, "raw", "content_ref"), "chunk:a");
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, fused_hits_take_mode_and_method_from_their_explanation)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *h, *ex;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	h = hit("a", 0.5, "fused");
+	json_object_set_new(h, "explain", json_pack("{s:s,s:{s:f,s:f},s:[{s:s,s:b},{s:s,s:b}]}",
+	    "method", "weighted", "weights", "vector", 0.7, "text", 0.3, "lanes",
+	    "lane", "vector", "found", 1, "lane", "text", "found", 1));
+	add(p, h);
+	h = hit("b", 0.4, "fused");
+	json_object_set_new(h, "explain", json_pack("{s:s,s:[{s:s,s:b},{s:s,s:b}]}",
+	    "method", "weighted", "lanes", "lane", "vector", "found", 1, "lane", "text", "found", 0));
+	add(p, h);
+	pack = build(p);
+	cr_assert_str_eq(str_at(ev_at(pack, 0), "provenance", "mode"), "hybrid");
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "provenance", "mode"), "semantic");
+	ex = json_object_get(json_object_get(pack, "explain"), "fusion");
+	cr_assert_str_eq(str_at(ex, "method", NULL), "weighted_sum");
+	cr_assert(fabs(json_number_value(json_object_get(json_object_get(ex, "weights"), "vector")) - 0.7) < 1e-12);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_object_get(
+	    json_object_get(pack, "stats"), "by_mode"), "hybrid"), "candidates")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, the_same_id_twice_keeps_the_higher_score_and_both_lanes)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *e;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	add(p, hit("a", 3, "text"));
+	add(p, hit("b", 2, "text"));
+	add(p, hit("a", 0.9, "vector"));
+	cr_assert_eq(ev_pack_count(p), 2);
+	pack = build(p);
+	e = ev_at(pack, 0);
+	cr_assert_str_eq(str_at(e, "id", NULL), "a");
+	cr_assert_str_eq(str_at(e, "provenance", "mode"), "hybrid");
+	cr_assert(fabs(json_number_value(json_object_get(json_object_get(e, "signals"), "fts_score")) - 3) < 1e-12);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "candidates")), 2);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, min_score_by_document_and_near_duplicates_are_counted)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *h, *div;
+	const char *const long_text = "the flutter of a swept wing at high subsonic speed";
+
+	ev_pack_opts_init(&o);
+	o.min_score = 0.1;
+	o.has_min_score = 1;
+	o.by_document = 1;
+	p = packer(&o, NULL, NULL);
+	h = hit("d1:1", 0.9, "fused");
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	json_object_set_new(h, "snippet", json_string(long_text));
+	json_object_set_new(h, "content_hash", json_string("sha256:aa"));
+	add(p, h);
+	h = hit("d1:2", 0.8, "fused");	/* second of d1 */
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	add(p, h);
+	json_object_set_new(h = hit("d2:1", 0.7, "fused"), "content_hash", json_string("sha256:aa"));
+	add(p, h);
+	h = hit("d3:1", 0.6, "fused");	/* the same words, other order and case */
+	json_object_set_new(h, "snippet", json_string("The flutter of a SWEPT wing at high subsonic speed."));
+	add(p, h);
+	add(p, hit("d4:1", 0.05, "fused"));	/* below the minimum */
+	add(p, hit("d5:1", 0.5, "fused"));
+	pack = build(p);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 2);
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "id", NULL), "d5:1");
+	div = json_object_get(json_object_get(pack, "explain"), "diversity");
+	cr_assert_eq(json_integer_value(json_object_get(div, "dropped_by_document")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(div, "dropped_duplicates")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_object_get(pack,
+	    "explain"), "filters_applied"), "dropped_below_min_score")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, k_cuts_after_the_filters)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack;
+
+	ev_pack_opts_init(&o);
+	o.k = 2;
+	p = packer(&o, NULL, NULL);
+	add(p, hit("a", 3, "text"));
+	add(p, hit("b", 2, "text"));
+	add(p, hit("c", 1, "text"));
+	pack = build(p);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "returned")), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "candidates")), 3);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, snippets_are_cut_at_characters_not_bytes)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *h;
+
+	cr_assert_eq(ev_utf8_prefix("h\xc3\xa9llo", 6, 2), 3);
+	cr_assert_eq(ev_utf8_prefix("\xe6\xb5\x8b\xe8\xaf\x95", 6, 1), 3);
+	cr_assert_eq(ev_utf8_prefix("ab", 2, 5), 2);
+	ev_pack_opts_init(&o);
+	o.max_snippet_chars = 3;
+	p = packer(&o, NULL, NULL);
+	h = hit("a", 1, "text");
+	json_object_set_new(h, "snippet", json_string("\xe6\xb5\x8b\xe8\xaf\x95\xe6\xb5\x8b\xe8\xaf\x95"));
+	add(p, h);
+	pack = build(p);
+	cr_assert_str_eq(str_at(ev_at(pack, 0), "snippet", NULL), "\xe6\xb5\x8b\xe8\xaf\x95\xe6\xb5\x8b");
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, plan_sets_options_and_unknown_fields_are_reported)
+{
+	static const char yaml[] = "k: 1\nmin_score: 0.5\ndiversity:\n  by_document: 2\n"
+	    "output:\n  max_snippet_chars: 4\nglobal_filters:\n  language: en\n"
+	    "fusion:\n  method: combsum\n";
+	struct ev_pack_opts o;
+	struct ev_err err = { 0 };
+	struct ev_pack *p;
+	json_t *plan, *ignored = json_array(), *pack, *warn;
+
+	plan = ev_config_parse(yaml, strlen(yaml), "plan.yaml", &err);
+	cr_assert_not_null(plan, "%s", err.msg);
+	ev_pack_opts_init(&o);
+	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", ignored, &err), 0, "%s", err.msg);
+	cr_assert_eq(o.k, 1);
+	cr_assert_eq(o.has_min_score, 1);
+	cr_assert_eq(o.by_document, 2);
+	cr_assert_eq(o.max_snippet_chars, 4);
+	cr_assert_eq(json_array_size(ignored), 1);
+	cr_assert_str_eq(json_string_value(json_array_get(ignored, 0)), "global_filters not supported");
+	p = packer(&o, plan, ignored);
+	add(p, hit("a", 1, "text"));
+	pack = build(p);
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(json_object_get(pack,
+	    "explain"), "ignored_fields"), 0)), "global_filters not supported");
+	warn = json_object_get(pack, "warnings");
+	cr_assert_eq(json_array_size(warn), 2);
+	cr_assert_str_eq(json_string_value(json_array_get(warn, 0)),
+	    "plan field ignored: global_filters not supported");
+	cr_assert_str_eq(json_string_value(json_array_get(warn, 1)),
+	    "plan fusion.method 'combsum' differs from the hits' fusion method 'none'");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "plan"), "k")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
+	json_decref(plan);
+	json_decref(ignored);
+}
+
+Test(pack, plan_values_of_the_wrong_type_are_errors)
+{
+	static const char yaml[] = "k: lots\n";
+	struct ev_pack_opts o;
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(yaml, strlen(yaml), "plan.yaml", &err);
+
+	ev_pack_opts_init(&o);
+	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", NULL, &err), -1);
+	cr_assert_eq(err.code, 2);
+	json_decref(plan);
+}
+
+Test(pack, bad_hits_are_refused_naming_the_line)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	struct ev_err err = { 0 };
+	json_t *h = json_pack("{s:s,s:s}", "query_id", "q", "id", "a");
+	char buf[1100];
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_add(p, h, "f:3", &err), -1);
+	cr_assert_str_eq(ev_err_text(&err, buf, sizeof buf), "f:3: missing field 'score'");
+	json_object_set_new(h, "score", json_real(1));
+	json_object_set_new(h, "rank", json_string("x"));
+	cr_assert_eq(ev_pack_add(p, h, "f:3", &err), -1);
+	cr_assert_str_eq(ev_err_text(&err, buf, sizeof buf), "f:3: field 'rank' must be an integer");
+	cr_assert_eq(ev_pack_count(p), 0);
+	json_decref(h);
+	ev_pack_free(p);
+}
+
+Test(pack, fixed_clock_and_uuid_seed_for_tests)
+{
+	char now[64], a[EV_UUID_LEN + 1], b[EV_UUID_LEN + 1];
+	struct ev_err err = { 0 };
+
+	setenv("EV_FIXED_TIME", "2026-02-20T12:00:00Z", 1);
+	cr_assert_eq(ev_pack_now(now, sizeof now), 1);
+	cr_assert_str_eq(now, "2026-02-20T12:00:00Z");
+	setenv("EV_FIXED_TIME", "yesterday", 1);
+	cr_assert_eq(ev_pack_now(now, sizeof now), 0);
+	cr_assert_eq(strlen(now), 20);
+	ev_uuid_seed(7);
+	cr_assert_eq(ev_uuid_v4(a, &err), 0);
+	ev_uuid_seed(7);
+	cr_assert_eq(ev_uuid_v4(b, &err), 0);
+	cr_assert_str_eq(a, b);
+	cr_assert(ev_uuid_valid(a));
+	cr_assert_eq(a[14], '4');
+	cr_assert(strchr("89ab", a[19]) != NULL);
+}
+
+Test(pack, text_table_shows_rank_id_lanes_and_snippet)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *pack, *h;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	h = hit("a:1", 2, "text");
+	json_object_set_new(h, "snippet", json_string("wing\tflutter"));
+	json_object_set_new(h, "title", json_string("Flutter"));
+	add(p, h);
+	pack = build(p);
+	cr_assert_eq(ev_pack_render_text(pack, &b), 0);
+	cr_assert(strstr(ev_buf_str(&b), "\n1    a:1                  Flutter                  text        -        2        -        wing flutter\n") != NULL,
+	    "%s", ev_buf_str(&b));
+	ev_buf_release(&b);
+	json_decref(pack);
+	ev_pack_free(p);
+}
