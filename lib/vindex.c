@@ -1,0 +1,1580 @@
+/* vindex.c: the vector index (see vindex.h for the contract and layout). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <faiss/c_api/AutoTune_c.h>
+#include <faiss/c_api/Index_c.h>
+#include <faiss/c_api/error_c.h>
+#include <faiss/c_api/impl/AuxIndexStructures_c.h>
+#include <faiss/c_api/index_factory_c.h>
+#include <faiss/c_api/index_io_c.h>
+
+#include "buf.h"
+#include "jsonl.h"
+#include "vindex.h"
+
+#define MAGIC "evkit-vindex 1\n"
+#define HEADER_MAX 65536
+#define EXACT_MAX 8192		/* filtered sets up to this size are scored exactly */
+#define ADD_BATCH 16384		/* vectors handed to Faiss at a time */
+
+/* The store's current embedding model, as ev-embed records it in meta. */
+static const char *const store_model_keys[] = { "embed.model", NULL };
+
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS vec_vectors(rowid INTEGER PRIMARY KEY,"
+	" model TEXT NOT NULL, content_hash TEXT, vector BLOB NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS chunk_tombstones(rowid INTEGER PRIMARY KEY);";
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+/* Faiss's last error, without the "Error in FUNCTION at FILE:LINE: " prefix. */
+static const char *
+faiss_msg(void)
+{
+	const char *m = faiss_get_last_error(), *p;
+
+	if (m == NULL)
+		return "unknown faiss error";
+	if ((p = strstr(m, "Error: ")) != NULL)
+		return p + 7;
+	if (strncmp(m, "Error in ", 9) == 0 && (p = strstr(m, ".cpp:")) != NULL) {
+		p += 5;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p[0] == ':' && p[1] == ' ')
+			return p + 2;
+	}
+	return m;
+}
+
+static int
+faiss_fail(struct ev_err *err, const char *where, const char *what)
+{
+	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, faiss_msg());
+}
+
+static int
+db_fail(struct ev_store *st, const char *what, struct ev_err *err)
+{
+	return ev_store_error(st, what, err);
+}
+
+/* meta as an integer (0 when absent). */
+static int
+meta_ll(struct ev_store *st, const char *key, long long *out, struct ev_err *err)
+{
+	char *v = NULL;
+	int r = ev_store_meta_get(st, key, &v, err);
+
+	*out = 0;
+	if (r == 1)
+		*out = strtoll(v, NULL, 10);
+	free(v);
+	return r == -1 ? -1 : 0;
+}
+
+static int
+meta_set_ll(struct ev_store *st, const char *key, long long v, struct ev_err *err)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", v);
+	return ev_store_meta_set(st, key, buf, err);
+}
+
+/* The store's embedding model id, or NULL when ev-embed recorded none. */
+static char *
+store_model(struct ev_store *st)
+{
+	struct ev_err e;
+	char *v = NULL;
+
+	for (int i = 0; store_model_keys[i]; i++) {
+		if (ev_store_meta_get(st, store_model_keys[i], &v, &e) == 1)
+			return v;
+		free(v);
+		v = NULL;
+	}
+	return NULL;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A growable array of int64. */
+struct ids {
+	int64_t *v;
+	size_t n, cap;
+};
+
+static int
+ids_push(struct ids *a, int64_t x)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 256;
+		int64_t *v = realloc(a->v, cap * sizeof *v);
+		if (v == NULL)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+/* Collect the first column of every row of stmt (already bound). */
+static int
+ids_collect(struct ev_store *st, sqlite3_stmt *stmt, struct ids *a, const char *what,
+	struct ev_err *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		if (ids_push(a, sqlite3_column_int64(stmt, 0)) == -1) {
+			sqlite3_reset(stmt);
+			return ev_err_nomem(err);
+		}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, what, err);
+	return 0;
+}
+
+/* ---- The index file ------------------------------------------------------- */
+
+struct header {
+	char *store_id;
+	long long generation;
+	long long dim;
+	long long count;
+	char *model;
+	char *factory;
+};
+
+static void
+header_release(struct header *h)
+{
+	free(h->store_id);
+	free(h->model);
+	free(h->factory);
+	memset(h, 0, sizeof *h);
+}
+
+static char *
+xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Read the header of an open index file; leaves f at Faiss's bytes.  Returns
+ * 0, or -1 with *err set (code 2: not an evkit index). */
+static int
+header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
+{
+	char magic[sizeof MAGIC];
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *o = NULL;
+	json_error_t je;
+	int c, rc = -1;
+
+	memset(h, 0, sizeof *h);
+	if (fread(magic, 1, sizeof MAGIC - 1, f) != sizeof MAGIC - 1 ||
+	    memcmp(magic, MAGIC, sizeof MAGIC - 1) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL,
+			"'%s' is not an evkit vector index (made by ev-embed-load)", path);
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (b.len >= HEADER_MAX || ev_buf_addc(&b, c) == -1)
+			break;
+	}
+	if (c != '\n' || (o = json_loads(ev_buf_str(&b), 0, &je)) == NULL ||
+	    !json_is_string(json_object_get(o, "store_id")) ||
+	    !json_is_integer(json_object_get(o, "generation")) ||
+	    !json_is_integer(json_object_get(o, "dim")) ||
+	    !json_is_integer(json_object_get(o, "count")) ||
+	    !json_is_string(json_object_get(o, "model")) ||
+	    !json_is_string(json_object_get(o, "factory"))) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "'%s': damaged evkit vector index header", path);
+		goto out;
+	}
+	h->store_id = xstrdup(json_string_value(json_object_get(o, "store_id")));
+	h->generation = json_integer_value(json_object_get(o, "generation"));
+	h->dim = json_integer_value(json_object_get(o, "dim"));
+	h->count = json_integer_value(json_object_get(o, "count"));
+	h->model = xstrdup(json_string_value(json_object_get(o, "model")));
+	h->factory = xstrdup(json_string_value(json_object_get(o, "factory")));
+	if (!h->store_id || !h->model || !h->factory) {
+		header_release(h);
+		ev_err_nomem(err);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	ev_buf_release(&b);
+	return rc;
+}
+
+/* Read the index file at path: header and Faiss index.  Returns 1 with *out
+ * set, 0 when the file does not exist, -1 with *err set. */
+static int
+index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *err)
+{
+	FILE *f;
+
+	*out = NULL;
+	if ((f = fopen(path, "rb")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
+			strerror(errno));
+	}
+	if (header_read(f, path, h, err) == -1) {
+		fclose(f);
+		return -1;
+	}
+	if (faiss_read_index(f, 0, out) != 0) {
+		fclose(f);
+		header_release(h);
+		*out = NULL;
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path, faiss_msg());
+		return -1;
+	}
+	fclose(f);
+	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
+		faiss_Index_free(*out);
+		*out = NULL;
+		header_release(h);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged: its header does not match its contents", path);
+	}
+	return 1;
+}
+
+/* Write header and index to a new temporary file beside path, synced.
+ * Returns the temporary name (malloc'd), or NULL with *err set. */
+static char *
+index_write_tmp(const char *path, const struct header *h, const FaissIndex *idx,
+	struct ev_err *err)
+{
+	json_t *o;
+	char *tmp = NULL, *hdr = NULL;
+	FILE *f = NULL;
+	size_t n = strlen(path) + 32;
+
+	o = json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}", "store_id", h->store_id,
+		"generation", (json_int_t)h->generation, "dim", (json_int_t)h->dim,
+		"count", (json_int_t)h->count, "model", h->model, "factory", h->factory,
+		"metric", "inner_product");
+	if (o == NULL || (hdr = json_dumps(o, JSON_COMPACT)) == NULL || (tmp = malloc(n)) == NULL) {
+		json_decref(o);
+		free(hdr);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	json_decref(o);
+	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	if ((f = fopen(tmp, "wb")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (fputs(MAGIC, f) == EOF || fputs(hdr, f) == EOF || putc('\n', f) == EOF) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (faiss_write_index(idx, f) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, faiss_msg());
+		goto fail;
+	}
+	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (fclose(f) == EOF) {
+		f = NULL;
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	free(hdr);
+	return tmp;
+fail:
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	free(tmp);
+	free(hdr);
+	return NULL;
+}
+
+/* Sync the directory holding path, so that a rename survives a crash. */
+static void
+sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (copy == NULL)
+		return;
+	if ((fd = open(dirname(copy), O_RDONLY)) != -1) {
+		fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+/* ---- Loading ---------------------------------------------------------------- */
+
+struct ev_vload {
+	struct ev_store *st;
+	char *path;
+	char *factory_opt;
+	int reset;
+	/* the store's record of the index */
+	char *store_id;
+	long long generation;
+	char *model;		/* reference model: the index's, or the batch's first */
+	long long dim;		/* reference dimension, 0 while unknown */
+	char *factory;		/* the index's factory, or NULL */
+	int have_index;		/* the store has vectors of a model already */
+	long long staged;
+	float *unit;		/* scratch: the staged vector at unit length */
+	long long unit_dim;
+	char *factory_used;
+};
+
+static FaissIndex *rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err);
+
+struct ev_vload *
+ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts *opts,
+	struct ev_err *err)
+{
+	struct ev_vload *ld;
+	char *v = NULL;
+	int r;
+
+	if ((ld = calloc(1, sizeof *ld)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	ld->st = st;
+	ld->reset = opts && opts->reset;
+	if ((ld->path = strdup(path)) == NULL ||
+	    (opts && opts->factory && (ld->factory_opt = strdup(opts->factory)) == NULL)) {
+		ev_err_nomem(err);
+		goto fail;
+	}
+	if (ev_store_exec(st, schema_sql, err) == -1 ||
+	    ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
+		" content_hash TEXT, vector BLOB); DELETE FROM temp.vec_batch;", err) == -1)
+		goto fail;
+	if (ev_store_meta_get(st, "vindex.store_id", &ld->store_id, err) == -1 ||
+	    meta_ll(st, "vindex.generation", &ld->generation, err) == -1 ||
+	    ev_store_meta_get(st, "vindex.factory", &ld->factory, err) == -1)
+		goto fail;
+	if (!ld->reset) {
+		if ((r = ev_store_meta_get(st, "vindex.model", &v, err)) == -1)
+			goto fail;
+		if (r == 1) {
+			ld->model = v;
+			v = NULL;
+			if (meta_ll(st, "vindex.dim", &ld->dim, err) == -1)
+				goto fail;
+			ld->have_index = 1;
+		}
+	}
+	if (ld->factory_opt && ld->dim) {
+		/* Refuse a bad factory before the input is read. */
+		FaissIndex *idx;
+		if ((idx = rebuild_empty(ld, ld->factory_opt, err)) == NULL)
+			goto fail;
+		faiss_Index_free(idx);
+	}
+	return ld;
+fail:
+	free(v);
+	ev_vload_free(ld);
+	return NULL;
+}
+
+long long
+ev_vload_count(const struct ev_vload *ld)
+{
+	return ld ? ld->staged : 0;
+}
+
+int
+ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const float *v,
+	long long dim, const char *where, struct ev_err *err)
+{
+	sqlite3_stmt *q, *ins;
+	double norm = 0;
+	int64_t rowid;
+	int rc;
+
+	if (ld->model && strcmp(model, ld->model) != 0) {
+		if (ld->have_index)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+				"vector of model '%s', but the index holds model '%s' (after retraining, "
+				"load every vector again with --reset)", model, ld->model);
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"vector of model '%s', but the first vector of this input is of model '%s'",
+			model, ld->model);
+	}
+	if (dim < 1 || dim > EV_VINDEX_DIM_MAX)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"vector has %lld dimensions (1 to %d are accepted)", dim, EV_VINDEX_DIM_MAX);
+	if (ld->dim && dim != ld->dim)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"vector has %lld dimensions, but %s has %lld", dim,
+			ld->have_index ? "the index" : "the first vector of this input", ld->dim);
+	for (long long i = 0; i < dim; i++) {
+		if (!isfinite(v[i]))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+				"component %lld of the vector is not a finite number", i);
+		norm += (double)v[i] * v[i];
+	}
+	if (!isfinite(norm))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "the vector's length overflows");
+	if ((q = ev_store_prepare(ld->st, "SELECT rowid, content_hash FROM chunks WHERE id = ?",
+		err)) == NULL)
+		return -1;
+	sqlite3_bind_text(q, 1, chunk_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE)
+			return db_fail(ld->st, "looking up a chunk", err);
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"unknown chunk '%s' (not in store '%s'; ingest it first)", chunk_id,
+			ev_store_path(ld->st));
+	}
+	rowid = sqlite3_column_int64(q, 0);
+	if (ld->unit_dim < dim) {
+		float *u = realloc(ld->unit, dim * sizeof *u);
+		if (u == NULL) {
+			sqlite3_reset(q);
+			return ev_err_nomem(err);
+		}
+		ld->unit = u;
+		ld->unit_dim = dim;
+	}
+	norm = sqrt(norm);
+	for (long long i = 0; norm > 0 && i < dim; i++)
+		ld->unit[i] = (float)(v[i] / norm);
+	if ((ins = ev_store_prepare(ld->st, "INSERT OR REPLACE INTO temp.vec_batch"
+		"(rowid, content_hash, vector) VALUES (?, ?, ?)", err)) == NULL) {
+		sqlite3_reset(q);
+		return -1;
+	}
+	sqlite3_bind_int64(ins, 1, rowid);
+	sqlite3_bind_value(ins, 2, sqlite3_column_value(q, 1));
+	if (norm > 0)
+		sqlite3_bind_blob(ins, 3, ld->unit, (int)(dim * sizeof(float)), SQLITE_STATIC);
+	else
+		sqlite3_bind_null(ins, 3);	/* no direction: the chunk keeps no vector */
+	rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	sqlite3_reset(q);
+	if (rc != SQLITE_DONE)
+		return db_fail(ld->st, "staging a vector", err);
+	if (ld->model == NULL && (ld->model = strdup(model)) == NULL)
+		return ev_err_nomem(err);
+	ld->dim = dim;
+	ld->staged++;
+	return 0;
+}
+
+/* Add the vectors selected by sql (rowid, vector) to idx, ADD_BATCH at a
+ * time; with train set, first train idx on all of them. */
+static int
+add_from(struct ev_vload *ld, FaissIndex *idx, const char *sql, int train, long long *added,
+	struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	float *x = NULL;
+	int64_t *xid = NULL;
+	size_t n = 0, cap = train ? 0 : ADD_BATCH;
+	int rc, ret = -1;
+	long long dim = ld->dim;
+
+	*added = 0;
+	if ((s = ev_store_prepare(ld->st, sql, err)) == NULL)
+		return -1;
+	if (cap && ((x = malloc(cap * dim * sizeof *x)) == NULL ||
+	    (xid = malloc(cap * sizeof *xid)) == NULL)) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	for (;;) {
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			if (sqlite3_column_bytes(s, 1) != (int)(dim * sizeof(float))) {
+				ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+					"stored vector of chunk rowid %lld has %d bytes, expected %lld",
+					(long long)sqlite3_column_int64(s, 0), sqlite3_column_bytes(s, 1),
+					dim * (long long)sizeof(float));
+				goto out;
+			}
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : ADD_BATCH;
+				float *nx = realloc(x, nc * dim * sizeof *x);
+				int64_t *ni;
+				if (nx == NULL) {
+					ev_err_nomem(err);
+					goto out;
+				}
+				x = nx;
+				if ((ni = realloc(xid, nc * sizeof *xid)) == NULL) {
+					ev_err_nomem(err);
+					goto out;
+				}
+				xid = ni;
+				cap = nc;
+			}
+			memcpy(x + n * dim, sqlite3_column_blob(s, 1), dim * sizeof(float));
+			xid[n++] = sqlite3_column_int64(s, 0);
+			if (train || n < cap)
+				continue;
+		} else if (rc != SQLITE_DONE) {
+			db_fail(ld->st, "reading stored vectors", err);
+			goto out;
+		}
+		if (n > 0) {
+			if (train && !faiss_Index_is_trained(idx) &&
+			    faiss_Index_train(idx, (idx_t)n, x) != 0) {
+				faiss_fail(err, NULL, "training the index");
+				goto out;
+			}
+			if (faiss_Index_add_with_ids(idx, (idx_t)n, x, (const idx_t *)xid) != 0) {
+				faiss_fail(err, NULL, "adding vectors to the index");
+				goto out;
+			}
+			*added += n;
+			n = 0;
+		}
+		if (rc == SQLITE_DONE)
+			break;
+	}
+	ret = 0;
+out:
+	sqlite3_reset(s);
+	free(x);
+	free(xid);
+	return ret;
+}
+
+/* A new, empty index of the chosen factory. */
+static FaissIndex *
+rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
+{
+	FaissIndex *idx = NULL;
+	char eff[300];
+
+	/* Faiss ids are chunk rowids: indexes without ids of their own (Flat,
+	 * HNSW, PQ, ...) are wrapped in an IDMap; IVF indexes keep ids. */
+	if (strncmp(factory, "IDMap", 5) == 0 || strstr(factory, "IVF") != NULL)
+		snprintf(eff, sizeof eff, "%s", factory);
+	else
+		snprintf(eff, sizeof eff, "IDMap,%s", factory);
+	if (faiss_index_factory(&idx, (int)ld->dim, eff, METRIC_INNER_PRODUCT) != 0) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory, faiss_msg());
+		return NULL;
+	}
+	return idx;
+}
+
+/* A new index of the chosen factory holding every stored vector. */
+static FaissIndex *
+rebuild(struct ev_vload *ld, const char *factory, struct ev_err *err)
+{
+	FaissIndex *idx;
+	long long added;
+
+	if ((idx = rebuild_empty(ld, factory, err)) == NULL)
+		return NULL;
+	if (add_from(ld, idx, "SELECT rowid, vector FROM vec_vectors ORDER BY rowid", 1, &added,
+		err) == -1) {
+		faiss_Index_free(idx);
+		return NULL;
+	}
+	return idx;
+}
+
+/* Whether the index file is the one the store's last load wrote, with
+ * this factory. */
+static int
+index_current(struct ev_vload *ld, const char *factory)
+{
+	struct header h;
+	struct ev_err e;
+	FILE *f;
+	int ok;
+
+	if (ld->store_id == NULL || (f = fopen(ld->path, "rb")) == NULL)
+		return 0;
+	if (header_read(f, ld->path, &h, &e) == -1) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	ok = strcmp(h.store_id, ld->store_id) == 0 && h.generation == ld->generation &&
+		strcmp(h.factory, factory) == 0;
+	header_release(&h);
+	return ok;
+}
+
+/* Try to bring the existing index file up to date in place: remove ids
+ * rem[0..n), add the staged vectors.  Returns the index, or NULL when it must
+ * be rebuilt instead (*err untouched) or on error (*err set: err->code). */
+static FaissIndex *
+update(struct ev_vload *ld, const char *factory, const struct ids *rem, struct ev_err *err)
+{
+	struct header h;
+	FaissIndex *idx = NULL;
+	struct ev_err e;
+	long long added;
+	size_t nrem = 0;
+
+	if (ld->reset || ld->store_id == NULL)
+		return NULL;
+	if (index_read(ld->path, &h, &idx, &e) != 1)
+		return NULL;	/* missing or unreadable: rebuilt from the store */
+	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
+	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
+		goto rebuild;
+	if (rem->n > 0) {
+		FaissIDSelectorBatch *sel = NULL;
+		if (faiss_IDSelectorBatch_new(&sel, rem->n, (const idx_t *)rem->v) != 0)
+			goto rebuild;
+		if (faiss_Index_remove_ids(idx, (const FaissIDSelector *)sel, &nrem) != 0) {
+			faiss_IDSelector_free((FaissIDSelector *)sel);
+			goto rebuild;	/* HNSW cannot remove: rebuild */
+		}
+		faiss_IDSelector_free((FaissIDSelector *)sel);
+	}
+	if (add_from(ld, idx, "SELECT rowid, vector FROM temp.vec_batch WHERE vector IS NOT NULL"
+		" ORDER BY rowid", 0, &added,
+		err) == -1) {
+		faiss_Index_free(idx);
+		header_release(&h);
+		return NULL;
+	}
+	header_release(&h);
+	return idx;
+rebuild:
+	faiss_Index_free(idx);
+	header_release(&h);
+	return NULL;
+}
+
+int
+ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err *err)
+{
+	struct ev_store *st = ld->st;
+	struct ids rem = { 0 };
+	sqlite3_stmt *s;
+	FaissIndex *idx = NULL;
+	struct header h = { 0 };
+	char *tmp = NULL;
+	const char *factory;
+	long long count = 0;
+	int in_txn = 0, ret = -1;
+
+	memset(stats, 0, sizeof *stats);
+	ev_err_clear(err);
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	in_txn = 1;
+	{
+		/* Another load may have committed since ev_vload_begin(): take
+		 * its generation, and refuse if it changed the model or dimension
+		 * this batch was checked against. */
+		long long gen, dim = 0;
+		char *m = NULL;
+		int r;
+		if (meta_ll(st, "vindex.generation", &gen, err) == -1 ||
+		    (r = ev_store_meta_get(st, "vindex.model", &m, err)) == -1 ||
+		    meta_ll(st, "vindex.dim", &dim, err) == -1) {
+			free(m);
+			goto out;
+		}
+		if (!ld->reset && r == 1 && ld->model && ld->staged > 0 &&
+		    (strcmp(m, ld->model) != 0 || dim != ld->dim)) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+				"another load changed the index to model '%s' (%lld dimensions) meanwhile: "
+				"nothing loaded", m, dim);
+			free(m);
+			goto out;
+		}
+		free(m);
+		if (gen != ld->generation) {
+			char *id = NULL;
+			if (ev_store_meta_get(st, "vindex.store_id", &id, err) == -1)
+				goto out;
+			free(ld->store_id);
+			ld->store_id = id;
+			ld->generation = gen;
+		}
+	}
+	if (ld->reset && ev_store_exec(st, "DELETE FROM vec_vectors", err) == -1)
+		goto out;
+	/* Stale vectors: chunk gone, tombstoned, or changed. */
+	if ((s = ev_store_prepare(st, "SELECT v.rowid FROM vec_vectors v"
+		" LEFT JOIN chunks c ON c.rowid = v.rowid"
+		" WHERE c.rowid IS NULL OR c.content_hash IS NOT v.content_hash"
+		" OR v.rowid IN (SELECT rowid FROM chunk_tombstones)", err)) == NULL ||
+	    ids_collect(st, s, &rem, "finding stale vectors", err) == -1)
+		goto out;
+	stats->removed = (long long)rem.n;
+	if ((s = ev_store_prepare(st, "DELETE FROM vec_vectors WHERE rowid = ?", err)) == NULL)
+		goto out;
+	for (size_t i = 0; i < rem.n; i++) {
+		sqlite3_bind_int64(s, 1, rem.v[i]);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE) {
+			db_fail(st, "removing stale vectors", err);
+			goto out;
+		}
+	}
+	if (ev_store_exec(st, "DELETE FROM chunk_tombstones", err) == -1)
+		goto out;
+	/* Staged vectors that replace stored ones leave the index too. */
+	if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
+		" WHERE vector IS NOT NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL)
+		goto out;
+	{
+		size_t n0 = rem.n;
+		if (ids_collect(st, s, &rem, "finding replaced vectors", err) == -1)
+			goto out;
+		stats->replaced = (long long)(rem.n - n0);
+		n0 = rem.n;
+		if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
+			" WHERE vector IS NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL ||
+		    ids_collect(st, s, &rem, "finding replaced vectors", err) == -1)
+			goto out;
+		stats->removed += (long long)(rem.n - n0);
+	}
+	if (ev_store_exec(st, "DELETE FROM vec_vectors WHERE rowid IN"
+		" (SELECT rowid FROM temp.vec_batch WHERE vector IS NULL)", err) == -1)
+		goto out;
+	if ((s = ev_store_prepare(st, "INSERT OR REPLACE INTO vec_vectors(rowid, model, content_hash,"
+		" vector) SELECT rowid, ?, content_hash, vector FROM temp.vec_batch"
+		" WHERE vector IS NOT NULL", err)) == NULL)
+		goto out;
+	sqlite3_bind_text(s, 1, ld->model ? ld->model : "", -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_reset(s);
+		db_fail(st, "storing vectors", err);
+		goto out;
+	}
+	sqlite3_reset(s);
+	if ((s = ev_store_prepare(st, "SELECT count(*), count(vector) FROM temp.vec_batch", err)) ==
+	    NULL)
+		goto out;
+	if (sqlite3_step(s) == SQLITE_ROW)
+	{
+		stats->added = sqlite3_column_int64(s, 1) - stats->replaced;
+		stats->zero = sqlite3_column_int64(s, 0) - sqlite3_column_int64(s, 1);
+	}
+	sqlite3_reset(s);
+	if ((s = ev_store_prepare(st, "SELECT count(*) FROM vec_vectors", err)) == NULL)
+		goto out;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		count = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (ld->model == NULL || ld->dim == 0) {
+		/* Nothing ever loaded and nothing staged: there is no index to write. */
+		ret = 0;
+		goto out;
+	}
+	factory = ld->factory_opt ? ld->factory_opt :
+		ld->factory ? ld->factory :
+		count > EV_VINDEX_FLAT_MAX ? EV_VINDEX_FACTORY_LARGE : EV_VINDEX_FACTORY_SMALL;
+	if ((ld->factory_used = strdup(factory)) == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (rem.n == 0 && ld->staged == 0 && !ld->reset && index_current(ld, factory)) {
+		/* Nothing changed and the index is up to date: leave both alone. */
+		stats->total = count;
+		snprintf(stats->factory, sizeof stats->factory, "%s", factory);
+		ret = 0;
+		goto out;
+	}
+	if (ld->store_id == NULL) {
+		char id[33];
+		FILE *r = fopen("/dev/urandom", "rb");
+		unsigned char raw[16];
+		if (r == NULL || fread(raw, 1, sizeof raw, r) != sizeof raw) {
+			if (r)
+				fclose(r);
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read /dev/urandom: %s",
+				strerror(errno));
+			goto out;
+		}
+		fclose(r);
+		for (int i = 0; i < 16; i++)
+			snprintf(id + 2 * i, 3, "%02x", raw[i]);
+		if (ev_store_meta_set(st, "vindex.store_id", id, err) == -1)
+			goto out;
+		ld->store_id = strdup(id);
+		if (ld->store_id == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+	}
+	idx = update(ld, factory, &rem, err);
+	if (idx == NULL && err->code)
+		goto out;
+	if (idx == NULL) {
+		if ((idx = rebuild(ld, factory, err)) == NULL)
+			goto out;
+		stats->rebuilt = 1;
+	}
+	if (faiss_Index_ntotal(idx) != count) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index holds %lld vectors but the store %lld", (long long)faiss_Index_ntotal(idx),
+			count);
+		goto out;
+	}
+	h.store_id = ld->store_id;
+	h.generation = ld->generation + 1;
+	h.dim = ld->dim;
+	h.count = count;
+	h.model = ld->model;
+	h.factory = (char *)factory;
+	if ((tmp = index_write_tmp(ld->path, &h, idx, err)) == NULL)
+		goto out;
+	if (meta_set_ll(st, "vindex.generation", h.generation, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.model", ld->model, err) == -1 ||
+	    meta_set_ll(st, "vindex.dim", ld->dim, err) == -1 ||
+	    meta_set_ll(st, "vindex.count", count, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.factory", factory, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.metric", "inner_product", err) == -1)
+		goto out;
+	{
+		/* Vectors of the store's own embedding model go stale when it is
+		 * retrained; vectors of an outside model do not. */
+		char *sm = store_model(st);
+		int linked = sm != NULL && strcmp(sm, ld->model) == 0;
+		free(sm);
+		if (ev_store_meta_set(st, "vindex.embed_linked", linked ? "1" : "0", err) == -1)
+			goto out;
+	}
+	if (ev_store_commit(st, err) == -1)
+		goto out;
+	in_txn = 0;
+	if (rename(tmp, ld->path) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"store updated but cannot rename '%s' to '%s': %s (run ev-embed-load again to "
+			"rebuild the index)", tmp, ld->path, strerror(errno));
+		goto out;
+	}
+	sync_dir(ld->path);
+	stats->total = count;
+	snprintf(stats->factory, sizeof stats->factory, "%s", ld->factory_used);
+	ret = 0;
+out:
+	if (in_txn)
+		ev_store_rollback(st);
+	if (tmp) {
+		if (ret == -1)
+			unlink(tmp);
+		free(tmp);
+	}
+	if (idx)
+		faiss_Index_free(idx);
+	free(rem.v);
+	ev_store_exec(st, "DELETE FROM temp.vec_batch", NULL);
+	return ret;
+}
+
+void
+ev_vload_free(struct ev_vload *ld)
+{
+	if (ld == NULL)
+		return;
+	free(ld->path);
+	free(ld->factory_opt);
+	free(ld->store_id);
+	free(ld->model);
+	free(ld->factory);
+	free(ld->unit);
+	free(ld->factory_used);
+	free(ld);
+}
+
+/* ---- Searching ------------------------------------------------------------- */
+
+struct ev_vindex {
+	struct ev_store *st;
+	FaissIndex *idx;
+	FaissParameterSpace *ps;
+	struct header h;
+	char *path;
+	int in_batch;
+};
+
+struct ev_vindex *
+ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
+{
+	struct ev_vindex *ix;
+	char *store_id = NULL, *smodel = NULL, *linked = NULL;
+	long long gen;
+	int r;
+
+	if ((ix = calloc(1, sizeof *ix)) == NULL || (ix->path = strdup(path)) == NULL) {
+		free(ix);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	ix->st = st;
+	if ((r = ev_store_meta_get(st, "vindex.store_id", &store_id, err)) == -1 ||
+	    meta_ll(st, "vindex.generation", &gen, err) == -1)
+		goto fail;
+	if (r == 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"store '%s' has no vectors: run ev-embed-load --db %s --index %s",
+			ev_store_path(st), ev_store_path(st), path);
+		goto fail;
+	}
+	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -1)
+		goto fail;
+	if (r == 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"no index '%s': run ev-embed-load --db %s --index %s < /dev/null to build it "
+			"from the stored vectors", path, ev_store_path(st), path);
+		goto fail;
+	}
+	if (strcmp(ix->h.store_id, store_id) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' belongs to another store than '%s'", path, ev_store_path(st));
+		goto fail;
+	}
+	if (ix->h.generation != gen) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is out of date with store '%s' (load %lld, the store is at load %lld): "
+			"run ev-embed-load --db %s --index %s < /dev/null to rebuild it", path,
+			ev_store_path(st), ix->h.generation, gen, ev_store_path(st), path);
+		goto fail;
+	}
+	if ((r = ev_store_meta_get(st, "vindex.embed_linked", &linked, err)) == -1)
+		goto fail;
+	if (r == 1 && strcmp(linked, "1") == 0 && (smodel = store_model(st)) != NULL &&
+	    strcmp(smodel, ix->h.model) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"stale index '%s': it holds vectors of model '%s' but the store's model is now "
+			"'%s' (retrained): embed the chunks again with ev-embed --db %s and load them "
+			"with ev-embed-load --db %s --index %s --reset", path, ix->h.model, smodel, ev_store_path(st),
+			ev_store_path(st), path);
+		goto fail;
+	}
+	/* Hits read their chunks at random: map the store rather than read it. */
+	ev_store_exec(st, "PRAGMA mmap_size = 1073741824", NULL);
+	free(store_id);
+	free(smodel);
+	free(linked);
+	return ix;
+fail:
+	free(store_id);
+	free(smodel);
+	free(linked);
+	ev_vindex_close(ix);
+	return NULL;
+}
+
+int
+ev_vindex_batch_begin(struct ev_vindex *ix, struct ev_err *err)
+{
+	if (ix->in_batch)
+		return 0;
+	if (ev_store_exec(ix->st, "BEGIN", err) == -1)
+		return -1;
+	ix->in_batch = 1;
+	return 0;
+}
+
+void
+ev_vindex_batch_end(struct ev_vindex *ix)
+{
+	if (ix == NULL || !ix->in_batch)
+		return;
+	if (ev_store_exec(ix->st, "COMMIT", NULL) == -1)
+		ev_store_rollback(ix->st);
+	ix->in_batch = 0;
+}
+
+void
+ev_vindex_close(struct ev_vindex *ix)
+{
+	if (ix == NULL)
+		return;
+	ev_vindex_batch_end(ix);
+	if (ix->idx)
+		faiss_Index_free(ix->idx);
+	if (ix->ps)
+		faiss_ParameterSpace_free(ix->ps);
+	header_release(&ix->h);
+	free(ix->path);
+	free(ix);
+}
+
+int
+ev_vindex_dim(const struct ev_vindex *ix)
+{
+	return (int)ix->h.dim;
+}
+
+long long
+ev_vindex_count(const struct ev_vindex *ix)
+{
+	return ix->h.count;
+}
+
+const char *
+ev_vindex_model(const struct ev_vindex *ix)
+{
+	return ix->h.model;
+}
+
+const char *
+ev_vindex_factory(const struct ev_vindex *ix)
+{
+	return ix->h.factory;
+}
+
+int
+ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct ev_err *err)
+{
+	if (ix->ps == NULL && faiss_ParameterSpace_new(&ix->ps) != 0)
+		return faiss_fail(err, NULL, "setting a search parameter");
+	if (faiss_ParameterSpace_set_index_parameter(ix->ps, ix->idx, name, value) != 0)
+		return 0;
+	return 1;
+}
+
+int
+ev_vindex_search(struct ev_vindex *ix, long long nq, const float *q, int k, float *scores,
+	int64_t *ids, struct ev_err *err)
+{
+	if (faiss_Index_search(ix->idx, nq, q, k, scores, (idx_t *)ids) != 0)
+		return faiss_fail(err, NULL, "searching the index");
+	/* Equal scores in rowid order, so that output does not depend on
+	 * Faiss's heap (an insertion sort: runs of equal scores are short). */
+	for (long long i = 0; i < nq; i++) {
+		float *s = scores + i * k;
+		int64_t *d = ids + i * k;
+		for (int j = 1; j < k && d[j] >= 0; j++) {
+			float sv = s[j];
+			int64_t dv = d[j];
+			int m = j;
+			while (m > 0 && s[m - 1] == sv && d[m - 1] > dv) {
+				s[m] = s[m - 1];
+				d[m] = d[m - 1];
+				m--;
+			}
+			s[m] = sv;
+			d[m] = dv;
+		}
+	}
+	return 0;
+}
+
+struct scored {
+	float score;
+	int64_t id;
+};
+
+static int
+cmp_scored(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Score the allowed chunks exactly from their stored vectors. */
+static int
+search_exact(struct ev_vindex *ix, const float *q, int k, const int64_t *allowed, size_t n,
+	float *scores, int64_t *ids, int *nout, struct ev_err *err)
+{
+	struct scored *sc;
+	sqlite3_stmt *s;
+	size_t m = 0;
+	int dim = (int)ix->h.dim;
+
+	if ((sc = malloc((n ? n : 1) * sizeof *sc)) == NULL)
+		return ev_err_nomem(err);
+	if ((s = ev_store_prepare(ix->st, "SELECT vector FROM vec_vectors WHERE rowid = ?", err)) ==
+	    NULL) {
+		free(sc);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(s, 1, allowed[i]);
+		int rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 0) == dim * (int)sizeof(float)) {
+			const float *v = sqlite3_column_blob(s, 0);
+			float d = 0;
+			for (int j = 0; j < dim; j++)
+				d += q[j] * v[j];
+			sc[m].score = d;
+			sc[m].id = allowed[i];
+			m++;
+		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			sqlite3_reset(s);
+			free(sc);
+			return db_fail(ix->st, "reading stored vectors", err);
+		}
+		sqlite3_reset(s);
+	}
+	qsort(sc, m, sizeof *sc, cmp_scored);
+	*nout = (int)(m < (size_t)k ? m : (size_t)k);
+	for (int i = 0; i < *nout; i++) {
+		scores[i] = sc[i].score;
+		ids[i] = sc[i].id;
+	}
+	free(sc);
+	return 0;
+}
+
+int
+ev_vindex_search_among(struct ev_vindex *ix, const float *q, int k, const int64_t *allowed,
+	size_t nallowed, float *scores, int64_t *ids, int *nout, struct ev_err *err)
+{
+	long long total = ix->h.count, kk;
+	float *sc = NULL;
+	int64_t *id = NULL;
+
+	*nout = 0;
+	if (nallowed == 0 || total == 0)
+		return 0;
+	if (nallowed <= EXACT_MAX)
+		return search_exact(ix, q, k, allowed, nallowed, scores, ids, nout, err);
+	/* Search deeper than k, in proportion to how few chunks pass. */
+	kk = (long long)((double)k * total / nallowed * 2) + 16;
+	for (;;) {
+		int m = 0;
+		if (kk > total)
+			kk = total;
+		free(sc);
+		free(id);
+		sc = malloc(kk * sizeof *sc);
+		id = malloc(kk * sizeof *id);
+		if (sc == NULL || id == NULL) {
+			free(sc);
+			free(id);
+			return ev_err_nomem(err);
+		}
+		if (ev_vindex_search(ix, 1, q, (int)kk, sc, id, err) == -1) {
+			free(sc);
+			free(id);
+			return -1;
+		}
+		for (long long i = 0; i < kk && m < k; i++) {
+			if (id[i] < 0)
+				break;
+			if (bsearch(&id[i], allowed, nallowed, sizeof *allowed, cmp_i64)) {
+				scores[m] = sc[i];
+				ids[m] = id[i];
+				m++;
+			}
+		}
+		*nout = m;
+		if (m >= k || kk >= total)
+			break;
+		kk *= 4;
+	}
+	free(sc);
+	free(id);
+	return 0;
+}
+
+/* ---- Filters and hit fields ------------------------------------------------ */
+
+int
+ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *where, int64_t **out,
+	size_t *nout, struct ev_err *err)
+{
+	struct ev_buf sql = EV_BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	struct ids a = { 0 };
+	const char *key;
+	json_t *val, *docs = NULL;
+	char *docs_text = NULL;
+	int nb = 0, ret = -1;
+
+	*out = NULL;
+	*nout = 0;
+	if (!json_is_object(filters))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'filters' must be an object");
+	if ((docs = json_array()) == NULL)
+		return ev_err_nomem(err);
+	ev_buf_adds(&sql, "SELECT c.rowid FROM chunks c LEFT JOIN documents d ON d.doc_id = c.doc_id"
+		" WHERE 1");
+	json_object_foreach((json_t *)filters, key, val) {
+		if (strcmp(key, "doc_id") == 0 || strcmp(key, "doc_ids") == 0) {
+			size_t i;
+			json_t *x;
+			if (json_is_string(val))
+				json_array_append(docs, val);
+			else if (json_is_array(val)) {
+				json_array_foreach(val, i, x) {
+					if (!json_is_string(x)) {
+						ev_err_set(err, EV_EXIT_USAGE, where,
+							"filter '%s' must be a string or an array of strings", key);
+						goto out;
+					}
+					json_array_append(docs, x);
+				}
+			} else {
+				ev_err_set(err, EV_EXIT_USAGE, where,
+					"filter '%s' must be a string or an array of strings", key);
+				goto out;
+			}
+		} else if (strcmp(key, "metadata") == 0) {
+			const char *mk;
+			json_t *mv;
+			if (!json_is_object(val)) {
+				ev_err_set(err, EV_EXIT_USAGE, where, "filter 'metadata' must be an object");
+				goto out;
+			}
+			json_object_foreach(val, mk, mv) {
+				if (strchr(mk, '"') || strchr(mk, '\\')) {
+					ev_err_set(err, EV_EXIT_USAGE, where,
+						"metadata filter key '%s' must not hold quotes or backslashes", mk);
+					goto out;
+				}
+				if (json_is_object(mv) || json_is_array(mv)) {
+					ev_err_set(err, EV_EXIT_USAGE, where,
+						"metadata filter '%s' must be a string, number, boolean or null", mk);
+					goto out;
+				}
+				ev_buf_adds(&sql, json_is_null(mv) ?
+					" AND json_extract(d.metadata, ?) IS NULL" :
+					" AND json_extract(d.metadata, ?) = ?");
+			}
+		} else if (strcmp(key, "published_date") == 0) {
+			json_t *from, *to;
+			const char *k2;
+			json_t *v2;
+			if (!json_is_object(val)) {
+				ev_err_set(err, EV_EXIT_USAGE, where,
+					"filter 'published_date' must be an object with 'from' and/or 'to'");
+				goto out;
+			}
+			json_object_foreach(val, k2, v2) {
+				if ((strcmp(k2, "from") != 0 && strcmp(k2, "to") != 0) || !json_is_string(v2)) {
+					ev_err_set(err, EV_EXIT_USAGE, where,
+						"filter 'published_date' takes 'from' and 'to' as strings, not '%s'",
+						k2);
+					goto out;
+				}
+			}
+			from = json_object_get(val, "from");
+			to = json_object_get(val, "to");
+			if (from)
+				ev_buf_adds(&sql, " AND d.published_date >= ?");
+			if (to)
+				ev_buf_adds(&sql, " AND substr(d.published_date, 1, length(?)) <= ?");
+		} else {
+			ev_err_set(err, EV_EXIT_USAGE, where,
+				"unknown filter '%s' (known: doc_id, doc_ids, metadata, published_date)", key);
+			goto out;
+		}
+	}
+	if (json_array_size(docs) > 0 || json_object_get(filters, "doc_id") ||
+	    json_object_get(filters, "doc_ids"))
+		ev_buf_adds(&sql, " AND c.doc_id IN (SELECT value FROM json_each(?))");
+	if (ev_buf_adds(&sql, " ORDER BY c.rowid") == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(ev_store_db(st), ev_buf_str(&sql), -1, &s, NULL) != SQLITE_OK) {
+		db_fail(st, "preparing a filter", err);
+		goto out;
+	}
+	/* Bind in the order the clauses were written. */
+	json_object_foreach((json_t *)filters, key, val) {
+		if (strcmp(key, "metadata") == 0) {
+			const char *mk;
+			json_t *mv;
+			json_object_foreach(val, mk, mv) {
+				char *path = sqlite3_mprintf("$.\"%s\"", mk);
+				if (path == NULL) {
+					ev_err_nomem(err);
+					goto out;
+				}
+				sqlite3_bind_text(s, ++nb, path, -1, sqlite3_free);
+				if (json_is_null(mv))
+					continue;
+				if (json_is_string(mv))
+					sqlite3_bind_text(s, ++nb, json_string_value(mv), -1, SQLITE_TRANSIENT);
+				else if (json_is_integer(mv))
+					sqlite3_bind_int64(s, ++nb, json_integer_value(mv));
+				else if (json_is_real(mv))
+					sqlite3_bind_double(s, ++nb, json_real_value(mv));
+				else
+					sqlite3_bind_int(s, ++nb, json_is_true(mv));
+			}
+		} else if (strcmp(key, "published_date") == 0) {
+			json_t *from = json_object_get(val, "from"), *to = json_object_get(val, "to");
+			if (from)
+				sqlite3_bind_text(s, ++nb, json_string_value(from), -1, SQLITE_TRANSIENT);
+			if (to) {
+				sqlite3_bind_text(s, ++nb, json_string_value(to), -1, SQLITE_TRANSIENT);
+				sqlite3_bind_text(s, ++nb, json_string_value(to), -1, SQLITE_TRANSIENT);
+			}
+		}
+	}
+	if (json_object_get(filters, "doc_id") || json_object_get(filters, "doc_ids")) {
+		if ((docs_text = json_dumps(docs, JSON_COMPACT)) == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		sqlite3_bind_text(s, ++nb, docs_text, -1, SQLITE_STATIC);
+	}
+	{
+		int rc;
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			if (ids_push(&a, sqlite3_column_int64(s, 0)) == -1) {
+				ev_err_nomem(err);
+				goto out;
+			}
+		if (rc != SQLITE_DONE) {
+			db_fail(st, "applying a filter", err);
+			goto out;
+		}
+	}
+	*out = a.v;
+	*nout = a.n;
+	a.v = NULL;
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	free(a.v);
+	free(docs_text);
+	json_decref(docs);
+	ev_buf_release(&sql);
+	return ret;
+}
+
+int
+ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, struct ev_err *err)
+{
+	static const char *const names[] = { "id", "doc_id", "section_id", "title", "section_title",
+		"section_path", "source_uri", "chunk_index", "offset_start", "offset_end",
+		"content_hash" };
+	sqlite3_stmt *s;
+	int rc, n = (int)(sizeof names / sizeof names[0]);
+
+	*text = NULL;
+	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
+		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
+		" c.content_hash, c.text, d.metadata FROM chunks c"
+		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		if (rc == SQLITE_DONE)
+			return 0;
+		return db_fail(st, "reading a chunk", err);
+	}
+	for (int i = 0; i < n; i++) {
+		json_t *v;
+		switch (sqlite3_column_type(s, i)) {
+		case SQLITE_INTEGER:
+			v = json_integer(sqlite3_column_int64(s, i));
+			break;
+		case SQLITE_FLOAT:
+			v = json_real(sqlite3_column_double(s, i));
+			break;
+		case SQLITE_NULL:
+			v = json_null();
+			break;
+		default:
+			v = json_stringn((const char *)sqlite3_column_text(s, i),
+				sqlite3_column_bytes(s, i));
+			if (v == NULL)
+				v = json_null();
+		}
+		json_object_set_new(obj, names[i], v);
+	}
+	if (sqlite3_column_type(s, n + 1) == SQLITE_TEXT) {
+		json_t *m = json_loadb((const char *)sqlite3_column_text(s, n + 1),
+			sqlite3_column_bytes(s, n + 1), 0, NULL);
+		if (json_is_object(m) && json_object_size(m) > 0)
+			json_object_set_new(obj, "metadata", m);
+		else
+			json_decref(m);
+	}
+	if (sqlite3_column_type(s, n) != SQLITE_NULL) {
+		*text = strdup((const char *)sqlite3_column_text(s, n));
+		if (*text == NULL) {
+			sqlite3_reset(s);
+			return ev_err_nomem(err);
+		}
+	}
+	sqlite3_reset(s);
+	return 1;
+}
+
+/* ---- Writing hit fields as JSON text ----------------------------------- */
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+static size_t
+utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned c = p[0], min;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 0;
+	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+	if (n < len)
+		return 0;
+	c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return len;
+}
+
+int
+ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+	int rc = ev_buf_addc(b, '"');
+
+	while (i < n && rc == 0) {
+		unsigned c = p[i];
+		size_t l;
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			run++;
+			continue;
+		}
+		if (c >= 0x80 && (l = utf8_len(p + i, n - i)) > 0) {
+			i += l;
+			run += l;
+			continue;
+		}
+		rc = ev_buf_add(b, p + i - run, run);
+		run = 0;
+		if (rc == 0) {
+			if (c == '"')
+				rc = ev_buf_add(b, "\\\"", 2);
+			else if (c == '\\')
+				rc = ev_buf_add(b, "\\\\", 2);
+			else if (c == '\n')
+				rc = ev_buf_add(b, "\\n", 2);
+			else if (c == '\t')
+				rc = ev_buf_add(b, "\\t", 2);
+			else if (c == '\r')
+				rc = ev_buf_add(b, "\\r", 2);
+			else if (c < 0x20)
+				rc = ev_buf_printf(b, "\\u%04x", c);
+			else
+				rc = ev_buf_add(b, "\\ufffd", 6);	/* not UTF-8 */
+		}
+		i++;
+	}
+	if (rc == 0)
+		rc = ev_buf_add(b, p + i - run, run);
+	if (rc == 0)
+		rc = ev_buf_addc(b, '"');
+	return rc;
+}
+
+int
+ev_vindex_json_real(struct ev_buf *b, double x)
+{
+	char tmp[40];
+	int n;
+
+	if (!isfinite(x))
+		return ev_buf_adds(b, "null");
+	n = snprintf(tmp, sizeof tmp, "%.10g", x);
+	if (n > 0 && strpbrk(tmp, ".eEn") == NULL)
+		snprintf(tmp + n, sizeof tmp - n, ".0");
+	return ev_buf_adds(b, tmp);
+}
+
+int
+ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
+	struct ev_err *err)
+{
+	static const char *const names[] = { "\"id\":", ",\"doc_id\":", ",\"section_id\":",
+		",\"title\":", ",\"section_title\":", ",\"section_path\":", ",\"source_uri\":",
+		",\"chunk_index\":", ",\"offset_start\":", ",\"offset_end\":", ",\"content_hash\":" };
+	sqlite3_stmt *s;
+	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
+
+	if (text)
+		*text = NULL;
+	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
+		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
+		" c.content_hash, c.text, d.metadata FROM chunks c"
+		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		if (rc == SQLITE_DONE)
+			return 0;
+		return db_fail(st, "reading a chunk", err);
+	}
+	for (int i = 0; i < n && !bad; i++) {
+		bad |= ev_buf_adds(b, names[i]);
+		switch (sqlite3_column_type(s, i)) {
+		case SQLITE_INTEGER:
+			/* the text SQLite makes of an integer is its decimal form */
+			bad |= ev_buf_add(b, sqlite3_column_text(s, i), (size_t)sqlite3_column_bytes(s, i));
+			break;
+		case SQLITE_FLOAT:
+			bad |= ev_vindex_json_real(b, sqlite3_column_double(s, i));
+			break;
+		case SQLITE_NULL:
+			bad |= ev_buf_adds(b, "null");
+			break;
+		default:
+			bad |= ev_vindex_json_str(b, (const char *)sqlite3_column_text(s, i),
+				(size_t)sqlite3_column_bytes(s, i));
+		}
+	}
+	if (!bad && sqlite3_column_type(s, n + 1) == SQLITE_TEXT) {
+		json_t *m = json_loadb((const char *)sqlite3_column_text(s, n + 1),
+			(size_t)sqlite3_column_bytes(s, n + 1), 0, NULL);
+		if (json_is_object(m) && json_object_size(m) > 0)
+			bad |= ev_buf_adds(b, ",\"metadata\":") | ev_json_dump(b, m);
+		json_decref(m);
+	}
+	if (!bad && text && sqlite3_column_type(s, n) != SQLITE_NULL &&
+	    (*text = strdup((const char *)sqlite3_column_text(s, n))) == NULL)
+		bad = 1;
+	sqlite3_reset(s);
+	return bad ? ev_err_nomem(err) : 1;
+}

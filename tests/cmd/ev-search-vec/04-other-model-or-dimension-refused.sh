@@ -1,0 +1,5 @@
+exec 2>&1
+. "$CASEDIR/../ev-embed-load/mkstore"; mkstore kb.db 6
+ev-embed-load --db kb.db --index kb.faiss "$CASEDIR/../ev-embed-load/vectors.jsonl" 2>/dev/null
+echo "{\"vector\":[1,0,0,0],\"model\":\"m2\"}" | ev-search-vec --db kb.db --index kb.faiss; echo "exit $?"
+echo "{\"vector\":[1,0,0],\"model\":\"m1\"}" | ev-search-vec --db kb.db --index kb.faiss; echo "exit $?"

@@ -1,0 +1,711 @@
+/* Tests of lib/vindex.c against real SQLite stores and real Faiss indexes. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "vindex.h"
+
+static char dir[] = "/tmp/evkit-vindex-XXXXXX";
+static char db[256], idx[256];
+static struct ev_store *st;
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/kb.db", dir);
+	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	ev_store_close(st);
+	st = NULL;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(vindex, .init = setup, .fini = teardown);
+
+/* A store of n chunks "dD:s1:C", two per document dD (metadata topic
+ * even/odd by D, published_date 2024-MM-DD). */
+static void
+make_store(int n)
+{
+	struct ev_err err = { 0 };
+	char sql[2048];
+
+	st = ev_store_open(db, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	snprintf(sql, sizeof sql,
+		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < (%d + 1) / 2)"
+		" INSERT INTO documents(doc_id, title, published_date, metadata, content_hash)"
+		" SELECT 'd' || i, 'Document ' || i, printf('2024-%%02d-%%02d', 1 + i / 28, 1 + i %% 28),"
+		" json_object('topic', CASE i %% 2 WHEN 0 THEN 'even' ELSE 'odd' END), 'h' || i FROM n;"
+		"WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < %d - 1)"
+		" INSERT INTO chunks(id, doc_id, section_id, chunk_index, title, text, offset_start,"
+		" offset_end, content_hash)"
+		" SELECT 'd' || (i / 2 + 1) || ':s1:' || (i %% 2), 'd' || (i / 2 + 1), 's1', i %% 2,"
+		" 'Document ' || (i / 2 + 1), 'chunk ' || i, 0, 9, 'c' || i FROM n;", n, n);
+	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s", err.msg);
+}
+
+static void
+chunk_id(int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "d%d:s1:%d", i / 2 + 1, i % 2);
+}
+
+/* Deterministic pseudo-random unit vectors. */
+static unsigned long long rng = 88172645463325252ULL;
+
+static float
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
+}
+
+static void
+random_unit(float *v, int dim)
+{
+	double n = 0;
+
+	for (int i = 0; i < dim; i++) {
+		v[i] = rnd();
+		n += (double)v[i] * v[i];
+	}
+	for (int i = 0; i < dim; i++)
+		v[i] = (float)(v[i] / sqrt(n));
+}
+
+/* Load vectors[0..n) for chunks 0..n-1 with factory (NULL: default). */
+static void
+load(const float *vectors, int n, int dim, const char *model, const char *factory,
+	struct ev_vload_stats *stats)
+{
+	struct ev_err err = { 0 };
+	struct ev_vload_opts o = { .factory = factory };
+	struct ev_vload *ld = ev_vload_begin(st, idx, &o, &err);
+	char id[64];
+
+	cr_assert_not_null(ld, "%s", err.msg);
+	for (int i = 0; i < n; i++) {
+		chunk_id(i, id, sizeof id);
+		cr_assert_eq(ev_vload_add(ld, id, model, vectors + (size_t)i * dim, dim, "t", &err), 0,
+			"%s", err.msg);
+	}
+	cr_assert_eq(ev_vload_commit(ld, stats, &err), 0, "%s", err.msg);
+	ev_vload_free(ld);
+}
+
+/* The k best of n vectors for q by brute force (ties to the lower rowid). */
+static void
+brute_force(const float *vectors, int n, int dim, const float *q, int k, int64_t *best)
+{
+	float *s = malloc(n * sizeof *s);
+
+	for (int i = 0; i < n; i++) {
+		s[i] = 0;
+		for (int j = 0; j < dim; j++)
+			s[i] += vectors[(size_t)i * dim + j] * q[j];
+	}
+	for (int r = 0; r < k; r++) {
+		int b = -1;
+		for (int i = 0; i < n; i++)
+			if (s[i] > -1e30f && (b < 0 || s[i] > s[b]))
+				b = i;
+		best[r] = b + 1;	/* rowids start at 1 */
+		s[b] = -1e31f;
+	}
+	free(s);
+}
+
+static long long
+stored_count(void)
+{
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT count(*) FROM vec_vectors", &err);
+	long long n;
+
+	cr_assert_not_null(s);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return n;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *p;
+	long n;
+
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	p = malloc(n + 1);
+	cr_assert_eq(fread(p, 1, n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return p;
+}
+
+Test(vindex, exact_search_gives_the_brute_force_neighbours)
+{
+	enum { N = 600, D = 24, Q = 25, K = 10 };
+	float *v = malloc(sizeof(float) * N * D), q[Q * D], sc[Q * K];
+	int64_t ids[Q * K], want[K];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(N);
+	for (int i = 0; i < N; i++)
+		random_unit(v + i * D, D);
+	load(v, N, D, "m1", NULL, &stats);
+	cr_assert_eq(stats.added, N);
+	cr_assert_eq(stats.total, N);
+	cr_assert_str_eq(stats.factory, "IDMap,Flat");
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_eq(ev_vindex_dim(ix), D);
+	cr_assert_eq(ev_vindex_count(ix), N);
+	cr_assert_str_eq(ev_vindex_model(ix), "m1");
+	for (int i = 0; i < Q; i++)
+		random_unit(q + i * D, D);
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc, ids, &err), 0, "%s", err.msg);
+	for (int i = 0; i < Q; i++) {
+		brute_force(v, N, D, q + i * D, K, want);
+		for (int r = 0; r < K; r++)
+			cr_assert_eq(ids[i * K + r], want[r], "query %d rank %d: %lld, want %lld", i, r,
+				(long long)ids[i * K + r], (long long)want[r]);
+		for (int r = 1; r < K; r++)
+			cr_assert_geq(sc[i * K + r - 1], sc[i * K + r]);
+	}
+	ev_vindex_close(ix);
+	free(v);
+}
+
+Test(vindex, a_chunk_loaded_again_replaces_its_vector)
+{
+	float v[4 * 4] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+	float w[4] = { 0, 0, 0, 3 };	/* chunk 0 now points where chunk 3 does */
+	float sc[4];
+	int64_t ids[4];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(4);
+	load(v, 4, 4, "m1", NULL, &stats);
+	load(w, 1, 4, "m1", NULL, &stats);
+	cr_assert_eq(stats.added, 0);
+	cr_assert_eq(stats.replaced, 1);
+	cr_assert_eq(stats.total, 4);
+	cr_assert_eq(stats.rebuilt, 0);	/* a Flat index is updated in place */
+	cr_assert_eq(stored_count(), 4);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	{
+		float u[4] = { 0, 0, 0, 1 };
+		cr_assert_eq(ev_vindex_search(ix, 1, u, 4, sc, ids, &err), 0);
+		cr_assert_eq(ids[0], 1);	/* chunk 0 (rowid 1), scaled to unit length */
+		cr_assert_eq(ids[1], 4);
+		cr_assert_float_eq(sc[0], 1.0f, 1e-6);
+		cr_assert_float_eq(sc[1], 1.0f, 1e-6);
+		cr_assert_float_eq(sc[2], 0.0f, 1e-6);
+	}
+	ev_vindex_close(ix);
+}
+
+Test(vindex, tombstoned_and_changed_chunks_lose_their_vectors)
+{
+	float v[6 * 2] = { 1, 0, 0, 1, 1, 1, -1, 0, 0, -1, 1, -1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(6);
+	load(v, 6, 2, "m1", NULL, &stats);
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunk_tombstones VALUES (2);"
+		"UPDATE chunks SET content_hash = 'new' WHERE rowid = 5;"
+		"DELETE FROM chunks WHERE rowid = 6;", &err), 0, "%s", err.msg);
+	load(NULL, 0, 2, "m1", NULL, &stats);
+	cr_assert_eq(stats.removed, 3);
+	cr_assert_eq(stats.total, 3);
+	cr_assert_eq(stored_count(), 3);
+	{
+		sqlite3_stmt *s = ev_store_prepare(st, "SELECT count(*) FROM chunk_tombstones", &err);
+		cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+		cr_assert_eq(sqlite3_column_int(s, 0), 0, "tombstones are cleared");
+		sqlite3_reset(s);
+	}
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_eq(ev_vindex_count(ix), 3);
+	{
+		float q[2] = { 0.8944272f, 0.4472136f }, sc[6];
+		int64_t ids[6];
+		cr_assert_eq(ev_vindex_search(ix, 1, q, 6, sc, ids, &err), 0);
+		cr_assert_eq(ids[0], 3);	/* (1,1) */
+		cr_assert_eq(ids[1], 1);
+		cr_assert_eq(ids[2], 4);
+		cr_assert_eq(ids[3], -1);
+	}
+	ev_vindex_close(ix);
+}
+
+/* Try to stage one bad vector; check the message; the store and the index
+ * file stay byte for byte as they were. */
+static void
+refused(const char *id, const char *model, const float *v, int dim, const char *want)
+{
+	struct ev_err err = { 0 };
+	struct ev_vload *ld = ev_vload_begin(st, idx, NULL, &err);
+
+	cr_assert_not_null(ld, "%s", err.msg);
+	cr_assert_eq(ev_vload_add(ld, id, model, v, dim, "in.jsonl:7", &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "in.jsonl:7");
+	cr_assert_str_eq(err.msg, want);
+	ev_vload_free(ld);
+}
+
+Test(vindex, bad_vectors_are_refused_naming_both_sides_and_change_nothing)
+{
+	float v[3 * 3] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, two[2] = { 1, 1 };
+	float nan4[3] = { 1, NAN, 0 }, inf[3] = { INFINITY, 0, 0 };
+	struct ev_vload_stats stats;
+	char *before, *after;
+	size_t n1, n2;
+
+	make_store(3);
+	load(v, 3, 3, "m1", NULL, &stats);
+	before = slurp(idx, &n1);
+	refused("d1:s1:0", "m1", two, 2, "vector has 2 dimensions, but the index has 3");
+	refused("d1:s1:0", "m2", v, 3, "vector of model 'm2', but the index holds model 'm1' "
+		"(after retraining, load every vector again with --reset)");
+	{
+		struct ev_err err = { 0 };
+		struct ev_vload *ld = ev_vload_begin(st, idx, NULL, &err);
+		char want[512];
+		cr_assert_eq(ev_vload_add(ld, "d9:s1:0", "m1", v, 3, "in.jsonl:8", &err), -1);
+		snprintf(want, sizeof want, "unknown chunk 'd9:s1:0' (not in store '%s'; ingest it first)",
+			db);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.msg, want);
+		ev_vload_free(ld);
+	}
+	refused("d1:s1:0", "m1", nan4, 3, "component 1 of the vector is not a finite number");
+	refused("d1:s1:0", "m1", inf, 3, "component 0 of the vector is not a finite number");
+	after = slurp(idx, &n2);
+	cr_assert_eq(n1, n2);
+	cr_assert_eq(memcmp(before, after, n1), 0);
+	cr_assert_eq(stored_count(), 3);
+	free(before);
+	free(after);
+}
+
+Test(vindex, a_new_batch_is_checked_against_its_first_vector)
+{
+	float a[3] = { 1, 0, 0 }, b[2] = { 1, 0 };
+	struct ev_err err = { 0 };
+	struct ev_vload *ld;
+
+	make_store(4);
+	ld = ev_vload_begin(st, idx, NULL, &err);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "m1", a, 3, "x:1", &err), 0);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", "m1", b, 2, "x:2", &err), -1);
+	cr_assert_str_eq(err.msg, "vector has 2 dimensions, but the first vector of this input has 3");
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", "m2", a, 3, "x:3", &err), -1);
+	cr_assert_str_eq(err.msg,
+		"vector of model 'm2', but the first vector of this input is of model 'm1'");
+	ev_vload_free(ld);
+	cr_assert_eq(access(idx, F_OK), -1, "nothing was written");
+}
+
+Test(vindex, a_failed_load_leaves_the_old_index_usable)
+{
+	enum { N = 40, D = 8 };
+	float v[N * D], q[D], sc[3];
+	int64_t ids[3];
+	struct ev_vload_stats stats;
+	struct ev_vload_opts o = { .factory = "IVF64,Flat" };	/* 40 points cannot train 64 lists */
+	struct ev_err err = { 0 };
+	struct ev_vload *ld;
+	struct ev_vindex *ix;
+	char *before, *after, tmp[300];
+	size_t n1, n2;
+
+	make_store(N);
+	for (int i = 0; i < N; i++)
+		random_unit(v + i * D, D);
+	load(v, N, D, "m1", NULL, &stats);
+	before = slurp(idx, &n1);
+	/* A crash between writing the temporary file and the rename leaves one
+	 * behind: the index itself is untouched and still loads. */
+	snprintf(tmp, sizeof tmp, "%s.tmp.999999", idx);
+	{
+		FILE *f = fopen(tmp, "w");
+		fputs("half-written", f);
+		fclose(f);
+	}
+	ld = ev_vload_begin(st, idx, &o, &err);
+	cr_assert_not_null(ld, "%s", err.msg);
+	random_unit(q, D);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "m1", q, D, "x:1", &err), 0);
+	cr_assert_eq(ev_vload_commit(ld, &stats, &err), -1);
+	cr_assert(strstr(err.msg, "training the index") != NULL, "%s", err.msg);
+	ev_vload_free(ld);
+	after = slurp(idx, &n2);
+	cr_assert_eq(n1, n2);
+	cr_assert_eq(memcmp(before, after, n1), 0);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_eq(ev_vindex_search(ix, 1, v, 3, sc, ids, &err), 0);
+	cr_assert_eq(ids[0], 1, "chunk 0 keeps its old vector");
+	ev_vindex_close(ix);
+	free(before);
+	free(after);
+}
+
+Test(vindex, hnsw_cannot_remove_so_an_update_rebuilds)
+{
+	enum { N = 300, D = 16 };
+	float v[N * D], sc[1];
+	int64_t ids[1];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(N);
+	for (int i = 0; i < N; i++)
+		random_unit(v + i * D, D);
+	load(v, N, D, "m1", "HNSW16", &stats);
+	cr_assert_str_eq(stats.factory, "HNSW16");
+	memcpy(v, v + 7 * D, sizeof(float) * D);	/* chunk 0 now equals chunk 7 */
+	load(v, 1, D, "m1", NULL, &stats);
+	cr_assert_eq(stats.rebuilt, 1);
+	cr_assert_str_eq(stats.factory, "HNSW16", "the index keeps its factory");
+	cr_assert_eq(stats.total, N);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_eq(ev_vindex_set_param(ix, "efSearch", 64, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, 1, v + 3 * D, 1, sc, ids, &err), 0);
+	cr_assert_eq(ids[0], 4);
+	ev_vindex_close(ix);
+}
+
+Test(vindex, an_index_out_of_step_with_its_store_is_refused)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	char old[300], cmd[700], want[2048];
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
+	snprintf(old, sizeof old, "%s/old.faiss", dir);
+	snprintf(cmd, sizeof cmd, "cp %s %s", idx, old);
+	cr_assert_eq(system(cmd), 0);
+	load(v, 1, 2, "m1", NULL, &stats);
+	cr_assert_null(ev_vindex_open(st, old, &err));
+	cr_assert_eq(err.code, 1);
+	snprintf(want, sizeof want, "index '%s' is out of date with store '%s' (load 1, the store is at "
+		"load 2): run ev-embed-load --db %s --index %s < /dev/null to rebuild it", old, db, db,
+		old);
+	cr_assert_str_eq(err.msg, want);
+}
+
+Test(vindex, retraining_the_stores_model_makes_its_index_stale)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(2);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	load(v, 2, 2, "lsa2-aaaa", NULL, &stats);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	ev_vindex_close(ix);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	cr_assert_null(ev_vindex_open(st, idx, &err));
+	cr_assert(strstr(err.msg, "stale index '") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "holds vectors of model 'lsa2-aaaa' but the store's model is now "
+		"'lsa2-bbbb' (retrained): embed the chunks again with ev-embed --db") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "--reset") != NULL);
+}
+
+Test(vindex, vectors_of_an_outside_model_do_not_go_stale)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	make_store(2);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	load(v, 2, 2, "external-model", NULL, &stats);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	ev_vindex_close(ix);
+}
+
+Test(vindex, an_index_of_another_store_is_refused)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	char cmd[700];
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
+	cr_assert_eq(ev_store_meta_set(st, "vindex.store_id", "0123", &err), 0);
+	cr_assert_null(ev_vindex_open(st, idx, &err));
+	snprintf(cmd, sizeof cmd, "index '%s' belongs to another store than '%s'", idx, db);
+	cr_assert_str_eq(err.msg, cmd);
+}
+
+Test(vindex, a_file_that_is_not_an_index_is_refused)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	FILE *f;
+	char want[400];
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
+	f = fopen(idx, "w");
+	fputs("hello\n", f);
+	fclose(f);
+	cr_assert_null(ev_vindex_open(st, idx, &err));
+	cr_assert_eq(err.code, 2);
+	snprintf(want, sizeof want, "'%s' is not an evkit vector index (made by ev-embed-load)", idx);
+	cr_assert_str_eq(err.msg, want);
+}
+
+Test(vindex, a_zero_vector_leaves_its_chunk_without_one)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 }, z[2] = { 0, 0 };
+	struct ev_vload_stats stats;
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
+	load(z, 1, 2, "m1", NULL, &stats);
+	cr_assert_eq(stats.zero, 1);
+	cr_assert_eq(stats.removed, 1);
+	cr_assert_eq(stats.total, 1);
+	cr_assert_eq(stored_count(), 1);
+}
+
+static void
+filter(const char *json, size_t want_n, const int64_t *want)
+{
+	struct ev_err err = { 0 };
+	json_t *f = json_loads(json, 0, NULL);
+	int64_t *ids;
+	size_t n;
+
+	cr_assert_not_null(f, "%s", json);
+	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, want_n, "%s: %zu ids", json, n);
+	for (size_t i = 0; i < n && want; i++)
+		cr_assert_eq(ids[i], want[i]);
+	free(ids);
+	json_decref(f);
+}
+
+static void
+filter_refused(const char *json, const char *want)
+{
+	struct ev_err err = { 0 };
+	json_t *f = json_loads(json, 0, NULL);
+	int64_t *ids;
+	size_t n;
+
+	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &ids, &n, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "q:1");
+	cr_assert_str_eq(err.msg, want);
+	json_decref(f);
+}
+
+Test(vindex, filters_select_chunks_by_document_metadata_and_date)
+{
+	make_store(10);	/* d1..d5, two chunks each; d2 and d4 even; d1 2024-01-02 ... */
+	filter("{\"doc_id\": \"d2\"}", 2, (int64_t[]){ 3, 4 });
+	filter("{\"doc_ids\": [\"d5\", \"d1\"]}", 4, (int64_t[]){ 1, 2, 9, 10 });
+	filter("{\"metadata\": {\"topic\": \"even\"}}", 4, (int64_t[]){ 3, 4, 7, 8 });
+	filter("{\"metadata\": {\"topic\": \"none\"}}", 0, NULL);
+	filter("{\"published_date\": {\"from\": \"2024-01-03\", \"to\": \"2024-01-04\"}}", 4,
+		(int64_t[]){ 3, 4, 5, 6 });
+	filter("{\"published_date\": {\"to\": \"2024-01\"}}", 10, NULL);
+	filter("{\"doc_ids\": [\"d1\", \"d2\"], \"metadata\": {\"topic\": \"odd\"}}", 2,
+		(int64_t[]){ 1, 2 });
+	filter("{}", 10, NULL);
+	filter_refused("{\"author\": \"x\"}",
+		"unknown filter 'author' (known: doc_id, doc_ids, metadata, published_date)");
+	filter_refused("{\"doc_ids\": [1]}", "filter 'doc_ids' must be a string or an array of strings");
+	filter_refused("{\"metadata\": {\"a\": [1]}}",
+		"metadata filter 'a' must be a string, number, boolean or null");
+	filter_refused("{\"published_date\": {\"since\": \"2024\"}}",
+		"filter 'published_date' takes 'from' and 'to' as strings, not 'since'");
+}
+
+Test(vindex, filtered_search_returns_k_allowed_hits_exactly_or_by_searching_deeper)
+{
+	enum { N = 20000, D = 4, K = 20 };
+	float *v = malloc(sizeof(float) * N * D), q[D], sc[K];
+	int64_t ids[K], *allowed, want[K];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+	json_t *f;
+	size_t n;
+	int m;
+
+	make_store(N);
+	for (int i = 0; i < N; i++)
+		random_unit(v + i * D, D);
+	load(v, N, D, "m1", NULL, &stats);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	random_unit(q, D);
+	/* 10000 chunks allowed: more than are scored exactly, so Faiss goes deeper. */
+	f = json_pack("{s:{s:s}}", "metadata", "topic", "even");
+	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &allowed, &n, &err), 0);
+	json_decref(f);
+	cr_assert_eq(n, N / 2);
+	cr_assert_eq(ev_vindex_search_among(ix, q, K, allowed, n, sc, ids, &m, &err), 0);
+	cr_assert_eq(m, K);
+	{
+		/* brute force among the even documents' chunks */
+		float *ev = malloc(sizeof(float) * N / 2 * D);
+		for (size_t i = 0; i < n; i++)
+			memcpy(ev + i * D, v + (allowed[i] - 1) * D, sizeof(float) * D);
+		brute_force(ev, (int)n, D, q, K, want);
+		for (int r = 0; r < K; r++)
+			cr_assert_eq(ids[r], allowed[want[r] - 1], "rank %d", r);
+		free(ev);
+	}
+	/* Three chunks allowed: scored exactly, fewer than k hits. */
+	cr_assert_eq(ev_vindex_search_among(ix, q, K, (int64_t[]){ 5, 6, 7 }, 3, sc, ids, &m, &err), 0);
+	cr_assert_eq(m, 3);
+	for (int r = 1; r < m; r++)
+		cr_assert_geq(sc[r - 1], sc[r]);
+	free(allowed);
+	ev_vindex_close(ix);
+	free(v);
+}
+
+Test(vindex, chunk_fields_for_a_hit)
+{
+	struct ev_err err = { 0 };
+	json_t *o = json_object();
+	char *text = NULL, *s;
+
+	make_store(2);
+	cr_assert_eq(ev_vindex_chunk(st, 2, o, &text, &err), 1);
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	cr_assert_str_eq(s, "{\"chunk_index\":1,\"content_hash\":\"c1\",\"doc_id\":\"d1\","
+		"\"id\":\"d1:s1:1\",\"metadata\":{\"topic\":\"odd\"},\"offset_end\":9,\"offset_start\":0,"
+		"\"section_id\":\"s1\",\"section_path\":null,\"section_title\":null,\"source_uri\":null,"
+		"\"title\":\"Document 1\"}");
+	cr_assert_str_eq(text, "chunk 1");
+	cr_assert_eq(ev_vindex_chunk(st, 99, o, &text, &err), 0);
+	free(s);
+	json_decref(o);
+}
+
+Test(vindex, json_text_of_strings_and_numbers)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	static const char in[] = "a\"b\\c\n\t\x01 \xc3\xa9 \xff z";
+
+	cr_assert_eq(ev_vindex_json_str(&b, in, sizeof in - 1), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "\"a\\\"b\\\\c\\n\\t\\u0001 \xc3\xa9 \\ufffd z\"");
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_vindex_json_str(&b, "x\0y", 3), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "\"x\\u0000y\"");
+	ev_buf_reset(&b);
+	ev_vindex_json_real(&b, 1.0);
+	ev_buf_addc(&b, ' ');
+	ev_vindex_json_real(&b, 0.7071067691);
+	ev_buf_addc(&b, ' ');
+	ev_vindex_json_real(&b, -1e-12);
+	ev_buf_addc(&b, ' ');
+	ev_vindex_json_real(&b, NAN);
+	cr_assert_str_eq(ev_buf_str(&b), "1.0 0.7071067691 -1e-12 null");
+	ev_buf_release(&b);
+}
+
+Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
+{
+	struct ev_err err = { 0 };
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *o = json_object(), *p;
+	char *text = NULL;
+
+	make_store(2);
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET title = 'say \"hi\"\n\\' WHERE rowid = 1",
+		&err), 0);
+	cr_assert_eq(ev_vindex_chunk(st, 1, o, &text, &err), 1);
+	free(text);
+	ev_buf_addc(&b, '{');
+	cr_assert_eq(ev_vindex_chunk_json(st, 1, &b, &text, &err), 1);
+	ev_buf_addc(&b, '}');
+	cr_assert_str_eq(text, "chunk 0");
+	p = json_loads(ev_buf_str(&b), 0, NULL);
+	cr_assert_not_null(p, "%s", ev_buf_str(&b));
+	cr_assert(json_equal(o, p), "%s", ev_buf_str(&b));
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_vindex_chunk_json(st, 99, &b, NULL, &err), 0);
+	free(text);
+	json_decref(o);
+	json_decref(p);
+	ev_buf_release(&b);
+}
+
+Test(vindex, two_loads_begun_together_both_land)
+{
+	float v[4 * 2] = { 1, 0, 0, 1, 1, 1, -1, 0 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vload *a, *b;
+	struct ev_vindex *ix;
+
+	make_store(4);
+	load(v, 2, 2, "m1", NULL, &stats);
+	a = ev_vload_begin(st, idx, NULL, &err);
+	b = ev_vload_begin(st, idx, NULL, &err);
+	cr_assert_not_null(a);
+	cr_assert_not_null(b);
+	cr_assert_eq(ev_vload_add(a, "d2:s1:0", "m1", v + 4, 2, "a:1", &err), 0);
+	cr_assert_eq(ev_vload_commit(a, &stats, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vload_add(b, "d2:s1:1", "m1", v + 6, 2, "b:1", &err), 0);
+	cr_assert_eq(ev_vload_commit(b, &stats, &err), 0, "%s", err.msg);
+	ev_vload_free(a);
+	ev_vload_free(b);
+	cr_assert_eq(stats.total, 4);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_eq(ev_vindex_count(ix), 4);
+	ev_vindex_close(ix);
+}
