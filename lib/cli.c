@@ -138,6 +138,10 @@ warn_unknown_key(const char *path, void *ctx)
 void
 ev_cli_check_config(struct ev_cli *cli, const char *const *known)
 {
+	struct ev_err err = { 0 };
+
+	if (ev_config_check_shape(cli->config, known, cli->config_path, &err) == -1)
+		ev_cli_config_error(cli, &err);
 	ev_config_unknown(cli->config, known, warn_unknown_key, cli);
 }
 

@@ -76,8 +76,9 @@ void ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int ar
  * ':') exits 2 after getopt's own message and a hint. */
 void ev_cli_common(struct ev_cli *cli, int ch);
 
-/* Warn (once per key) about config keys not in known[] (NULL-terminated, see
- * ev_config_unknown()). */
+/* Refuse (exit 2) a config whose known sections are not mappings (see
+ * ev_config_check_shape()), then warn once per key about keys not in known[]
+ * (NULL-terminated, see ev_config_unknown()). */
 void ev_cli_check_config(struct ev_cli *cli, const char *const *known);
 
 /* Report a usage error "PROG: message" and "Try 'PROG --help'." on stderr,

@@ -415,3 +415,31 @@ ev_config_unknown(const json_t *cfg, const char *const *known,
 		return 0;
 	return walk_unknown(cfg, path, 0, sizeof path, known, warn, ctx);
 }
+
+int
+ev_config_check_shape(const json_t *cfg, const char *const *known, const char *file,
+    struct ev_err *err)
+{
+	char section[1024];
+
+	for (; *known; known++) {
+		const char *dot = *known;
+		json_t *v;
+
+		/* every proper prefix "a", "a.b" of "a.b.c" is a section */
+		while ((dot = strchr(dot, '.')) != NULL) {
+			size_t n = (size_t)(dot - *known);
+
+			if (n >= sizeof section)
+				break;
+			memcpy(section, *known, n);
+			section[n] = '\0';
+			v = ev_config_get(cfg, section);
+			if (v != NULL && !json_is_object(v))
+				return ev_err_set(err, EV_EXIT_USAGE, file,
+				    "'%s' must be a mapping of keys to values", section);
+			dot++;
+		}
+	}
+	return 0;
+}

@@ -44,4 +44,12 @@ int ev_config_bool(const json_t *cfg, const char *path, int *out,
 int ev_config_unknown(const json_t *cfg, const char *const *known,
 	void (*warn)(const char *path, void *ctx), void *ctx);
 
+/* Check that every section known[] implies (a path with known keys below it,
+ * such as "text" for "text.weights.title") is a mapping when present.
+ * Returns 0, or -1 with *err set ("FILE: 'text' must be a mapping of keys to
+ * values", code 2): a section of the wrong shape would otherwise be silently
+ * ignored. */
+int ev_config_check_shape(const json_t *cfg, const char *const *known, const char *file,
+	struct ev_err *err);
+
 #endif

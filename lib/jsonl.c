@@ -22,6 +22,22 @@ struct ev_jsonl {
 
 static int flush_each_record;
 
+/* Jansson's lexer ignores some failed allocations (a byte of a string can be
+ * dropped and the parse still succeed), so its allocations go through this
+ * wrapper, which remembers a failure; a parse during which one failed is
+ * thrown away and reported as out of memory. */
+static int json_alloc_failed;
+
+static void *
+json_alloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p == NULL)
+		json_alloc_failed = 1;
+	return p;
+}
+
 struct ev_jsonl *
 ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err)
 {
@@ -138,7 +154,16 @@ ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_er
 		    (size_t)(nul - line) + 1);
 		return NULL;
 	}
+	json_set_alloc_funcs(json_alloc, free);
+	json_alloc_failed = 0;
 	v = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+	if (json_alloc_failed) {
+		json_decref(v);
+		ev_err_nomem(err);
+		if (err != NULL)
+			snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+		return NULL;
+	}
 	if (v == NULL) {
 		if (je.position >= (int)len && len > 0 && strstr(je.text, "end of file") != NULL)
 			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON: truncated record (%s)", je.text);

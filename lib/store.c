@@ -55,7 +55,11 @@ int
 ev_store_error(struct ev_store *st, const char *what, struct ev_err *err)
 {
 	int code = sqlite3_errcode(st->db);
+	int sys = st->db ? sqlite3_system_errno(st->db) : 0;
 
+	if (sys != 0 && (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN))
+		return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s: %s (%s)", what,
+		    sqlite3_errmsg(st->db), strerror(sys));
 	return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s: %s%s", what, sqlite3_errmsg(st->db),
 	    code == SQLITE_FULL ? " (the disk is full; free space and run again)" :
 	    code == SQLITE_BUSY ? " (another process holds the store; try again later)" :
@@ -164,31 +168,33 @@ ev_store_meta_set(struct ev_store *st, const char *key, const char *value, struc
 	return 0;
 }
 
-/* Whether the store has its schema; -1 when the file is not a database. */
+/* Whether the store has its schema: 1 or 0, or -1 with *code set to SQLite's
+ * result (SQLITE_NOTADB for a file that is not a database). */
 static int
-has_schema(struct ev_store *st)
+has_schema(struct ev_store *st, int *code)
 {
 	sqlite3_stmt *s;
-	int rc, found;
+	int found;
 
-	rc = sqlite3_prepare_v2(st->db,
+	*code = sqlite3_prepare_v2(st->db,
 	    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'meta'", -1, &s, NULL);
-	if (rc != SQLITE_OK)
+	if (*code != SQLITE_OK)
 		return -1;
 	found = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) > 0;
-	rc = sqlite3_finalize(s);
-	return rc == SQLITE_OK ? found : -1;
+	*code = sqlite3_finalize(s);
+	return *code == SQLITE_OK ? found : -1;
 }
 
 static int
 create_schema(struct ev_store *st, struct ev_err *err)
 {
 	char version[16];
+	int code;
 
 	snprintf(version, sizeof version, "%d", EV_STORE_SCHEMA_VERSION);
 	if (ev_store_begin(st, err) == -1)
 		return -1;
-	if (has_schema(st) == 1)	/* another process created it meanwhile */
+	if (has_schema(st, &code) == 1)	/* another process created it meanwhile */
 		return ev_store_commit(st, err);
 	if (ev_store_exec(st, schema_sql, err) == -1 ||
 	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
@@ -223,7 +229,7 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 {
 	struct ev_store *st;
 	struct stat sb;
-	int flags, have;
+	int flags, have, code;
 
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
@@ -244,8 +250,14 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(st->db, 0);
-	if ((have = has_schema(st)) == -1) {
-		ev_err_set(err, EV_EXIT_USAGE, path, "not an evkit store (%s)", sqlite3_errmsg(st->db));
+	if ((have = has_schema(st, &code)) == -1) {
+		/* only a file that is not a database is the user's mistake; an I/O
+		 * error or out of memory is a runtime failure (exit 1) */
+		if (code == SQLITE_NOTADB)
+			ev_err_set(err, EV_EXIT_USAGE, path, "not an evkit store (%s)",
+			    sqlite3_errmsg(st->db));
+		else
+			ev_store_error(st, "cannot open the store", err);
 		goto fail;
 	}
 	if (mode != EV_STORE_READ &&

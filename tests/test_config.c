@@ -257,3 +257,28 @@ Test(config, a_file_that_cannot_be_read_is_bad_usage)
 	cr_assert_str_eq(err.where, "/nonexistent/evkit.yaml");
 	cr_assert_eq(err.code, EV_EXIT_USAGE, "code %d, the header promises 2", err.code);
 }
+
+Test(config, a_known_section_of_the_wrong_shape_is_refused_not_ignored)
+{
+	static const char *const known[] = { "text.weights.title", "cutoff.*", "k", NULL };
+	struct ev_err err = { 0 };
+	json_t *v = ev_config_parse("text: [1, 2]\n", 13, "c.yaml", &err);
+
+	cr_assert_not_null(v);
+	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, "c.yaml");
+	cr_assert_str_eq(err.msg, "'text' must be a mapping of keys to values");
+	json_decref(v);
+	v = ev_config_parse("text:\n  weights: 5\n", 19, "c.yaml", &err);
+	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'text.weights' must be a mapping of keys to values");
+	json_decref(v);
+	v = ev_config_parse("cutoff: 5\n", 10, "c.yaml", &err);
+	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'cutoff' must be a mapping of keys to values");
+	json_decref(v);
+	v = ev_config_parse("text:\n  weights:\n    title: 2\nk: 3\n", 34, "c.yaml", &err);
+	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), 0);
+	json_decref(v);
+}
