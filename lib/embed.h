@@ -1,0 +1,120 @@
+/* embed.h: the built-in embedder: latent semantic analysis over the tokens of
+ * the text lane.
+ *
+ * Middle layer: includes err.h, store.h, token.h and svd.h.  Knows nothing
+ * of JSON Lines or Faiss.
+ *
+ * Training (ev_embed_train) reads every chunk of the store, weights its
+ * terms by tf-idf (tf sublinear: 1 + ln tf; idf smoothed: ln((1 + N) /
+ * (1 + df)) + 1; each chunk's row scaled to unit length), keeps the terms that
+ * occur in at least min_df chunks (at most max_terms of them, the most
+ * frequent), and reduces the chunk × term matrix to dim dimensions by a
+ * randomised truncated SVD (svd.h).  A text is embedded by folding it in:
+ * its weighted term vector times the projection V Σ^(p-1), scaled to unit
+ * length.  Queries are weighted differently from documents (asymmetric
+ * embedding): their tf and idf power are parameters of the model.
+ *
+ * The model lives in the store, in tables of its own, written in one
+ * transaction (a killed training leaves the previous model):
+ *   embed_model(model_id TEXT PRIMARY KEY, dim, terms, chunks, params TEXT
+ *               (JSON), sigma BLOB (dim float32), created_at TEXT)
+ *   embed_vocab(term TEXT PRIMARY KEY, col, df, idf REAL,
+ *               vec BLOB (dim float32: the term's row of the projection))
+ *   meta 'embed.model' = the model id, 'embed.dim' = its dimension.
+ * The model id ("lsa256-" and 16 hex digits) is a hash of what the model is
+ * computed from: its parameters, vocabulary (terms, df, idf) and tf-idf
+ * matrix.  The same corpus and parameters give the same id on any machine
+ * (the SVD's last bits, which vary with BLAS kernels and threads, do not
+ * enter it); a model trained on other chunks or with other parameters has
+ * another id.  Vectors carry it in their "model" field, which makes vectors
+ * of an older model detectably stale. */
+#ifndef EV_EMBED_H
+#define EV_EMBED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "store.h"
+
+#define EV_EMBED_DIM_DEFAULT 256
+#define EV_EMBED_DIM_MAX 2048
+#define EV_EMBED_ID_SIZE 48	/* room for a model id and its NUL */
+
+/* Meta keys other modules may read (ev-embed-load, ev-search-vec). */
+#define EV_EMBED_META_MODEL "embed.model"
+#define EV_EMBED_META_DIM "embed.dim"
+
+/* Who a text is embedded for. */
+enum ev_embed_role {
+	EV_EMBED_DOCUMENT = 0,
+	EV_EMBED_QUERY = 1
+};
+
+/* Training parameters; ev_embed_params_init() sets the defaults. */
+struct ev_embed_params {
+	int dim;		/* dimensions wanted (256), 1..EV_EMBED_DIM_MAX */
+	int min_df;		/* chunks a term must occur in (2) */
+	int max_terms;		/* vocabulary cap, most frequent first (100000) */
+	int power_iters;	/* SVD power iterations (3) */
+	int oversample;		/* SVD extra directions (10) */
+	uint64_t seed;		/* seed of the random projection */
+	double sigma_power;	/* p: a text's coordinates are scaled by Σ^(p-1) */
+	int query_log_tf;	/* queries: 1 for 1 + ln tf, 0 for raw tf */
+	double query_idf_power;	/* queries: idf raised to this power */
+};
+
+void ev_embed_params_init(struct ev_embed_params *p);
+
+/* What training did. */
+struct ev_embed_info {
+	char model_id[EV_EMBED_ID_SIZE];
+	int dim;		/* dimensions of the model */
+	int dim_asked;		/* dimensions asked for (dim is less when the corpus
+				 * supports fewer: dim <= min(chunks, terms)) */
+	long long chunks;	/* chunks read */
+	long long empty;	/* chunks with no term of the vocabulary */
+	int terms;		/* vocabulary size */
+	long long distinct;	/* distinct terms seen before the cut */
+	double energy;		/* share of the matrix's squared norm the model keeps */
+	double ms_read, ms_svd, ms_save;
+};
+
+/* Fit the model on every chunk of st and save it, replacing the previous
+ * one, in one transaction.  Returns 0 with *info filled, or -1 with *err set:
+ * code 2 when the store has no chunks, or no term occurs in min_df chunks
+ * (what to do next is in the message), code 1 for a database or LAPACK
+ * failure or when memory runs out.  On failure the previous model stays. */
+int ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
+	struct ev_embed_info *info, struct ev_err *err);
+
+/* A model opened for embedding. */
+struct ev_embed;
+
+/* Open the store's model.  Reads happen in one read transaction held until
+ * ev_embed_close(), so a training that commits meanwhile does not mix two
+ * models.  Returns NULL with *err set: code 2 and "no embedding model in
+ * 'DB'; run 'ev-embed --db DB --train'" when there is none, code 1 on a
+ * database error. */
+struct ev_embed *ev_embed_open(struct ev_store *st, struct ev_err *err);
+
+/* Free the model and end its read transaction (NULL-safe). */
+void ev_embed_close(struct ev_embed *e);
+
+/* The model's id (owned by e) and dimension. */
+const char *ev_embed_model_id(const struct ev_embed *e);
+int ev_embed_dim(const struct ev_embed *e);
+
+/* Embed the concatenation of n texts (a chunk's title, section title and
+ * text; NULL entries are skipped) for role.  out receives dim floats of unit
+ * length.  Returns 1, or 0 when no term of the texts is in the model's
+ * vocabulary (out is then all zeros), or -1 with *err set (code 1). */
+int ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *lens, int n,
+	enum ev_embed_role role, float *out, struct ev_err *err);
+
+/* The model id the store holds now: 1 with *id (malloc'd; the caller frees
+ * it), 0 when the store has no model, -1 with *err set.  For checking that
+ * vectors are not stale. */
+int ev_embed_current(struct ev_store *st, char **id, struct ev_err *err);
+
+#endif

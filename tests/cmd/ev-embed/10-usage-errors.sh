@@ -1,0 +1,10 @@
+exec 2>&1
+ev-embed --train; echo "exit $?"
+ev-embed --db kb.db --train docs.jsonl; echo "exit $?"
+ev-embed --db kb.db --dim 4; echo "exit $?"
+ev-embed --db kb.db --min-df 2; echo "exit $?"
+ev-embed --db kb.db --role author; echo "exit $?"
+ev-embed --db kb.db --train --role query; echo "exit $?"
+ev-embed --db kb.db --max-terms 0 --train; echo "exit $?"
+ev-embed --db kb.db --bogus; echo "exit $?"
+ev-embed --db missing.db < /dev/null; echo "exit $?"

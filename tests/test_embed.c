@@ -1,0 +1,426 @@
+/* test_embed.c: the LSA embedder on small stores whose tf-idf weights can be
+ * computed by hand.  With as many dimensions as terms (and no more terms
+ * than chunks) the projection V is square and orthogonal, and with
+ * sigma_power 1 it preserves inner products: the cosine of two embeddings is
+ * then exactly the cosine of their tf-idf vectors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "embed.h"
+#include "store.h"
+
+static char dir[64];
+static char path[128];
+
+static void
+setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/test_embed.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+}
+
+static void
+teardown(void)
+{
+	char cmd[160];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_expect_eq(system(cmd), 0);
+}
+
+TestSuite(embed, .init = setup, .fini = teardown);
+
+static struct ev_store *
+store_with(const char *const *texts, int n)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+
+	cr_assert_not_null(st, "%s", err.msg);
+	for (int i = 0; i < n; i++) {
+		sqlite3_stmt *s = ev_store_prepare(st, "INSERT INTO chunks(id, doc_id, section_id,"
+		    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
+		    " content_hash) VALUES(?1, ?1, '_top', 0, '', '', '', ?2, 0, 0, 'sha256:0')", &err);
+		char id[32];
+
+		cr_assert_not_null(s, "%s", err.msg);
+		snprintf(id, sizeof id, "d%d", i);
+		sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 2, texts[i], -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	return st;
+}
+
+/* wing: df 3, flow: df 2, heat: df 2, over 4 chunks; the stop words go */
+static const char *const tiny[] = { "wing flow", "the wing heat", "flow heat heat", "wing" };
+
+static void
+train(struct ev_store *st, int dim, double sigma_power, struct ev_embed_info *info)
+{
+	struct ev_embed_params p;
+	struct ev_err err = { 0 };
+
+	ev_embed_params_init(&p);
+	p.dim = dim;
+	p.min_df = 1;
+	p.sigma_power = sigma_power;
+	cr_assert_eq(ev_embed_train(st, &p, info, &err), 0, "%s", err.msg);
+}
+
+static int
+embed1(struct ev_embed *e, const char *text, enum ev_embed_role role, float *out)
+{
+	struct ev_err err = { 0 };
+	const char *texts[1] = { text };
+	size_t lens[1] = { strlen(text) };
+	int r = ev_embed_texts(e, texts, lens, 1, role, out, &err);
+
+	cr_assert_neq(r, -1, "%s", err.msg);
+	return r;
+}
+
+static double
+dot(const float *a, const float *b, int n)
+{
+	double d = 0;
+
+	for (int i = 0; i < n; i++)
+		d += (double)a[i] * b[i];
+	return d;
+}
+
+Test(embed, smoothed_idf_is_stored_for_each_term)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+	int n = 0;
+
+	train(st, 3, 1.0, &info);
+	cr_expect_eq(info.terms, 3);
+	cr_expect_eq(info.chunks, 4);
+	s = ev_store_prepare(st, "SELECT term, df, idf FROM embed_vocab ORDER BY col", &err);
+	cr_assert_not_null(s);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *term = (const char *)sqlite3_column_text(s, 0);
+		int df = sqlite3_column_int(s, 1);
+		double want = log(5.0 / (1.0 + df)) + 1.0;
+
+		cr_expect_eq(df, strcmp(term, "wing") == 0 ? 3 : 2, "df of %s", term);
+		cr_expect(fabs(sqlite3_column_double(s, 2) - want) < 1e-12, "idf of %s", term);
+		n++;
+	}
+	sqlite3_reset(s);
+	cr_expect_eq(n, 3);
+	ev_store_close(st);
+}
+
+Test(embed, document_cosines_equal_the_hand_computed_tfidf_cosines)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float a[3], b[3];
+	double iw = log(5.0 / 4) + 1, ih = log(5.0 / 3) + 1, tf2 = 1 + log(2.0);
+	/* document "wing wing flow": (tf2 iw, ih, 0); document "flow heat heat": (0, ih, tf2 ih) */
+	double want = (ih * ih) / (sqrt(tf2 * iw * tf2 * iw + ih * ih) * sqrt(ih * ih + tf2 * ih * tf2 * ih));
+
+	train(st, 3, 1.0, &info);
+	cr_assert_eq(info.dim, 3);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	cr_assert_eq(embed1(e, "wing wing flow", EV_EMBED_DOCUMENT, a), 1);
+	cr_assert_eq(embed1(e, "flow heat heat", EV_EMBED_DOCUMENT, b), 1);
+	cr_expect(fabs(dot(a, b, 3) - want) < 1e-5, "cosine %.7f, want %.7f", dot(a, b, 3), want);
+	ev_embed_close(e);
+	ev_store_close(st);
+}
+
+Test(embed, queries_weight_idf_to_the_power_1_5)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float q[3], d[3];
+	double iw = log(5.0 / 4) + 1, ih = log(5.0 / 3) + 1;
+	/* query "wing heat": (iw^1.5, 0, ih^1.5); document "wing heat": (iw, 0, ih) */
+	double qw = pow(iw, 1.5), qh = pow(ih, 1.5);
+	double want = (qw * iw + qh * ih) / (sqrt(qw * qw + qh * qh) * sqrt(iw * iw + ih * ih));
+
+	train(st, 3, 1.0, &info);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	embed1(e, "wing heat", EV_EMBED_QUERY, q);
+	embed1(e, "wing heat", EV_EMBED_DOCUMENT, d);
+	cr_expect(fabs(dot(q, d, 3) - want) < 1e-5, "cosine %.7f, want %.7f", dot(q, d, 3), want);
+	cr_expect_lt(dot(q, d, 3), 1 - 1e-4, "a query is weighted unlike a document");
+	ev_embed_close(e);
+	ev_store_close(st);
+}
+
+Test(embed, vectors_have_unit_length)
+{
+	static const char *const docs[] = { "wing flow lift", "lift drag wing", "heat flux flow",
+		"drag heat", "lift flux", "wing heat flux drag" };
+	struct ev_store *st = store_with(docs, 6);
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float v[4];
+
+	train(st, 4, 1.5, &info);
+	cr_assert_eq(info.dim, 4);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	cr_expect_eq(ev_embed_dim(e), 4);
+	for (int i = 0; i < 6; i++) {
+		embed1(e, docs[i], EV_EMBED_DOCUMENT, v);
+		cr_expect(fabs(dot(v, v, 4) - 1) < 1e-6, "document %d: |v|² = %f", i, dot(v, v, 4));
+		embed1(e, docs[i], EV_EMBED_QUERY, v);
+		cr_expect(fabs(dot(v, v, 4) - 1) < 1e-6, "query %d: |v|² = %f", i, dot(v, v, 4));
+	}
+	ev_embed_close(e);
+	ev_store_close(st);
+}
+
+Test(embed, text_without_known_terms_gives_a_zero_vector)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float v[3] = { 1, 1, 1 };
+
+	train(st, 3, 1.0, &info);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	cr_expect_eq(embed1(e, "the of and zebra", EV_EMBED_QUERY, v), 0);
+	cr_expect(v[0] == 0 && v[1] == 0 && v[2] == 0);
+	cr_expect_eq(embed1(e, "", EV_EMBED_DOCUMENT, v), 0);
+	ev_embed_close(e);
+	ev_store_close(st);
+}
+
+Test(embed, same_corpus_gives_the_same_model_id_and_vectors)
+{
+	static const char *const docs[] = { "wing flow lift", "lift drag wing", "heat flux flow",
+		"drag heat", "lift flux", "wing heat flux drag", "flow flow lift" };
+	struct ev_store *st = store_with(docs, 7);
+	struct ev_embed_info i1, i2;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float a[3], b[3];
+
+	train(st, 3, 1.5, &i1);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	embed1(e, "wing drag", EV_EMBED_DOCUMENT, a);
+	ev_embed_close(e);
+	train(st, 3, 1.5, &i2);
+	cr_expect_str_eq(i1.model_id, i2.model_id);
+	cr_expect_eq(strncmp(i1.model_id, "lsa3-", 5), 0, "%s", i1.model_id);
+	cr_expect_eq(strlen(i1.model_id), 5 + 16);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	cr_expect_str_eq(ev_embed_model_id(e), i1.model_id);
+	embed1(e, "wing drag", EV_EMBED_DOCUMENT, b);
+	cr_expect_eq(memcmp(a, b, sizeof a), 0);
+	ev_embed_close(e);
+	ev_store_close(st);
+}
+
+Test(embed, retraining_on_changed_chunks_makes_old_vectors_stale)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info i1, i2;
+	struct ev_err err = { 0 };
+	char *cur = NULL;
+
+	train(st, 2, 1.5, &i1);
+	cr_assert_eq(ev_embed_current(st, &cur, &err), 1);
+	cr_expect_str_eq(cur, i1.model_id);
+	free(cur);
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET text = 'wing wing flow' WHERE id = 'd0'",
+	    &err), 0);
+	train(st, 2, 1.5, &i2);
+	cr_expect_str_neq(i1.model_id, i2.model_id);
+	cr_assert_eq(ev_embed_current(st, &cur, &err), 1);
+	cr_expect_str_eq(cur, i2.model_id);
+	free(cur);
+	ev_store_close(st);
+}
+
+Test(embed, other_parameters_give_another_model_id)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info i1, i2;
+
+	train(st, 2, 1.5, &i1);
+	train(st, 2, 1.0, &i2);
+	cr_expect_str_neq(i1.model_id, i2.model_id);
+	ev_store_close(st);
+}
+
+Test(embed, dimensions_are_capped_by_what_the_corpus_supports)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_info info;
+
+	train(st, 100, 1.5, &info);
+	cr_expect_eq(info.dim_asked, 100);
+	cr_expect_eq(info.dim, 3);	/* min(4 chunks, 3 terms) */
+	cr_expect_eq(strncmp(info.model_id, "lsa3-", 5), 0, "%s", info.model_id);
+	ev_store_close(st);
+}
+
+Test(embed, store_without_model_says_to_train)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_err err = { 0 };
+	char msg[512], *cur = (char *)"x";
+
+	cr_expect_null(ev_embed_open(st, &err));
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	snprintf(msg, sizeof msg, "no embedding model in '%s'; run 'ev-embed --db %s --train'",
+	    path, path);
+	cr_expect_str_eq(err.msg, msg);
+	cr_expect_eq(ev_embed_current(st, &cur, &err), 0);
+	cr_expect_null(cur);
+	ev_store_close(st);
+}
+
+Test(embed, empty_store_cannot_be_trained)
+{
+	struct ev_store *st = store_with(NULL, 0);
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	char msg[512];
+
+	ev_embed_params_init(&p);
+	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	snprintf(msg, sizeof msg, "no chunks to train on; add documents with 'ev-ingest --db %s' first",
+	    path);
+	cr_expect_str_eq(err.msg, msg);
+	ev_store_close(st);
+}
+
+Test(embed, no_term_in_min_df_chunks_is_refused)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+
+	ev_embed_params_init(&p);
+	p.min_df = 5;
+	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	cr_expect_str_eq(err.msg, "no term occurs in 5 chunks or more, so there is nothing to learn "
+	    "from (4 chunks); add documents, or lower min_df");
+	ev_store_close(st);
+}
+
+Test(embed, dimension_zero_is_refused)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+
+	ev_embed_params_init(&p);
+	p.dim = 0;
+	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	cr_expect_str_eq(err.msg, "dimension 0 is not within 1..2048");
+	ev_store_close(st);
+}
+
+Test(embed, max_terms_keeps_the_most_frequent)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+
+	ev_embed_params_init(&p);
+	p.min_df = 1;
+	p.max_terms = 1;
+	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
+	cr_expect_eq(info.terms, 1);
+	s = ev_store_prepare(st, "SELECT group_concat(term) FROM embed_vocab", &err);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	cr_expect_str_eq((const char *)sqlite3_column_text(s, 0), "wing");
+	sqlite3_reset(s);
+	ev_store_close(st);
+}
+
+Test(embed, failed_save_keeps_the_previous_model)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info i1, i2;
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+	char *cur = NULL;
+
+	train(st, 2, 1.5, &i1);
+	/* a fault injected in the middle of saving: the term 'zeta' cannot be written */
+	cr_assert_eq(ev_store_exec(st, "CREATE TRIGGER fault BEFORE INSERT ON embed_vocab"
+	    " WHEN NEW.term = 'zeta' BEGIN SELECT RAISE(ABORT, 'injected fault'); END;"
+	    "INSERT INTO chunks(id, doc_id, section_id, chunk_index, text, content_hash)"
+	    " VALUES('d4', 'd4', '_top', 0, 'zeta flow', 'sha256:0'),"
+	    " ('d5', 'd5', '_top', 0, 'zeta wing', 'sha256:0');", &err), 0,
+	    "%s", err.msg);
+	ev_embed_params_init(&p);
+	p.dim = 2;
+	p.min_df = 1;
+	cr_expect_eq(ev_embed_train(st, &p, &i2, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_RUNTIME);
+	cr_expect(strstr(err.msg, "injected fault") != NULL, "%s", err.msg);
+	cr_assert_eq(ev_embed_current(st, &cur, &err), 1);
+	cr_expect_str_eq(cur, i1.model_id);
+	free(cur);
+	s = ev_store_prepare(st, "SELECT count(*) FROM embed_vocab", &err);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	cr_expect_eq(sqlite3_column_int(s, 0), 3);
+	sqlite3_reset(s);
+	ev_store_close(st);
+}
+
+Test(embed, an_open_model_is_not_mixed_with_one_trained_meanwhile)
+{
+	struct ev_store *st = store_with(tiny, 4), *st2;
+	struct ev_embed_info i1, i2;
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+	float v[2];
+
+	train(st, 2, 1.5, &i1);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	st2 = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st2, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st2, "UPDATE chunks SET text = 'heat heat wing' WHERE id = 'd3'",
+	    &err), 0);
+	train(st2, 2, 1.5, &i2);
+	cr_expect_str_neq(i1.model_id, i2.model_id);
+	/* the open model still reads its own snapshot */
+	cr_expect_str_eq(ev_embed_model_id(e), i1.model_id);
+	cr_expect_eq(embed1(e, "heat", EV_EMBED_QUERY, v), 1);
+	ev_embed_close(e);
+	ev_store_close(st2);
+	ev_store_close(st);
+}

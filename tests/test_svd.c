@@ -1,0 +1,307 @@
+/* test_svd.c: the randomised truncated SVD against matrices whose
+ * decomposition is known by construction: A = H₁ diag(σ) H₂ᵀ, with H₁ and H₂
+ * Householder reflections (exactly orthogonal). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "svd.h"
+
+/* Column j of the reflection I - 2 w wᵀ / (wᵀ w) of order n. */
+static double
+refl(const double *w, int n, int i, int j)
+{
+	double ww = 0;
+
+	for (int k = 0; k < n; k++)
+		ww += w[k] * w[k];
+	return (i == j ? 1.0 : 0.0) - 2.0 * w[i] * w[j] / ww;
+}
+
+struct known {
+	int m, n, r;
+	double *a;		/* m × n row-major */
+	double *ut, *vt;	/* m × r and n × r row-major: the singular vectors */
+	double *sig;
+	struct ev_csr csr;
+};
+
+static void
+known_make(struct known *k, int m, int n, const double *sig, int r)
+{
+	double *w1 = malloc(m * sizeof *w1), *w2 = malloc(n * sizeof *w2);
+
+	k->m = m;
+	k->n = n;
+	k->r = r;
+	k->a = calloc((size_t)m * n, sizeof *k->a);
+	k->ut = malloc((size_t)m * r * sizeof *k->ut);
+	k->vt = malloc((size_t)n * r * sizeof *k->vt);
+	k->sig = malloc(r * sizeof *k->sig);
+	for (int i = 0; i < m; i++)
+		w1[i] = sin(1.0 + i * 0.7) + 0.3;
+	for (int j = 0; j < n; j++)
+		w2[j] = cos(2.0 + j * 1.3) - 0.2;
+	for (int t = 0; t < r; t++) {
+		k->sig[t] = sig[t];
+		for (int i = 0; i < m; i++)
+			k->ut[i * r + t] = refl(w1, m, i, t);
+		for (int j = 0; j < n; j++)
+			k->vt[j * r + t] = refl(w2, n, j, t);
+	}
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++)
+			for (int t = 0; t < r; t++)
+				k->a[i * n + j] += k->ut[i * r + t] * sig[t] * k->vt[j * r + t];
+	/* every entry stored, in float (the embedder's precision) */
+	k->csr.rows = m;
+	k->csr.cols = n;
+	k->csr.rowptr = malloc((m + 1) * sizeof *k->csr.rowptr);
+	k->csr.col = malloc((size_t)m * n * sizeof *k->csr.col);
+	k->csr.val = malloc((size_t)m * n * sizeof *k->csr.val);
+	for (int i = 0; i <= m; i++)
+		k->csr.rowptr[i] = (int64_t)i * n;
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			/* columns stored in a scrambled order: any order is allowed */
+			int jj = (j * 7 + 3) % n;
+
+			k->csr.col[i * n + j] = jj;
+			k->csr.val[i * n + j] = (float)k->a[i * n + jj];
+		}
+	free(w1);
+	free(w2);
+}
+
+static void
+known_free(struct known *k)
+{
+	free(k->a);
+	free(k->ut);
+	free(k->vt);
+	free(k->sig);
+	free(k->csr.rowptr);
+	free(k->csr.col);
+	free(k->csr.val);
+}
+
+Test(svd, recovers_the_singular_values_of_a_low_rank_matrix)
+{
+	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
+	struct known k;
+	double s[6], *v = malloc(30 * 6 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 40, 30, sig, 6);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 6, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 6; i++)
+		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, right_singular_vectors_span_the_known_subspace)
+{
+	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
+	struct known k;
+	double s[4], *v = malloc(30 * 4 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 40, 30, sig, 6);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 4, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	/* |<v_i, v_true_j>| is the identity: same vectors up to sign */
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			double d = 0;
+
+			for (int t = 0; t < 30; t++)
+				d += v[t * 4 + i] * k.vt[t * 6 + j];
+			cr_expect(fabs(fabs(d) - (i == j)) < 1e-5, "<v%d, true v%d> = %.9f", i, j, d);
+		}
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, left_and_right_vectors_satisfy_a_v_equals_sigma_u)
+{
+	static const double sig[] = { 9, 4, 2.5, 1, 0.5 };
+	struct known k;
+	double s[3], *v = malloc(25 * 3 * sizeof *v), *u = malloc(35 * 3 * sizeof *u);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 35, 25, sig, 5);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 3, NULL, s, v, u, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 3; i++)
+		for (int r = 0; r < 35; r++) {
+			double av = 0;
+
+			for (int c = 0; c < 25; c++)
+				av += k.a[r * 25 + c] * v[c * 3 + i];
+			cr_expect(fabs(av - s[i] * u[r * 3 + i]) < 1e-5, "row %d, component %d", r, i);
+		}
+	free(u);
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, decaying_spectrum_truncated_to_the_leading_values)
+{
+	double sig[20];
+	struct known k;
+	double s[5], *v = malloc(20 * 5 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	for (int i = 0; i < 20; i++)
+		sig[i] = pow(0.5, i);
+	known_make(&k, 50, 20, sig, 20);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 5, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 5; i++)
+		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, right_singular_vectors_are_orthonormal)
+{
+	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
+	struct known k;
+	double s[5], *v = malloc(30 * 5 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 40, 30, sig, 6);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 5, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 5; i++)
+		for (int j = 0; j < 5; j++) {
+			double d = 0;
+
+			for (int t = 0; t < 30; t++)
+				d += v[t * 5 + i] * v[t * 5 + j];
+			cr_expect(fabs(d - (i == j)) < 1e-9, "<v%d, v%d> = %.12f", i, j, d);
+		}
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, sign_makes_the_largest_entry_positive)
+{
+	static const double sig[] = { 10, 7, 5 };
+	struct known k;
+	double s[3], *v = malloc(30 * 3 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 40, 30, sig, 3);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 3, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 3; i++) {
+		double big = 0;
+
+		for (int t = 0; t < 30; t++)
+			if (fabs(v[t * 3 + i]) > fabs(big))
+				big = v[t * 3 + i];
+		cr_expect_gt(big, 0, "component %d", i);
+	}
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, same_input_and_seed_give_identical_output)
+{
+	double sig[12];
+	struct known k;
+	double s1[4], s2[4], *v1 = malloc(30 * 4 * sizeof *v1), *v2 = malloc(30 * 4 * sizeof *v2);
+	struct ev_err err = { 0 };
+
+	for (int i = 0; i < 12; i++)
+		sig[i] = 12 - i;
+	known_make(&k, 40, 30, sig, 12);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 4, NULL, s1, v1, NULL, &err), 0);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 4, NULL, s2, v2, NULL, &err), 0);
+	cr_expect_eq(memcmp(s1, s2, sizeof s1), 0);
+	cr_expect_eq(memcmp(v1, v2, 30 * 4 * sizeof *v1), 0);
+	free(v1);
+	free(v2);
+	known_free(&k);
+}
+
+Test(svd, rank_above_the_smaller_side_is_refused)
+{
+	static const double sig[] = { 3, 2, 1 };
+	struct known k;
+	double s[31], *v = malloc(30 * 31 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	known_make(&k, 40, 30, sig, 3);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 31, NULL, s, v, NULL, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	cr_expect_str_eq(err.msg, "rank 31 is not within 1..30 (a 40 × 30 matrix)");
+	cr_assert_eq(ev_svd_sparse(&k.csr, 0, NULL, s, v, NULL, &err), -1);
+	cr_expect_str_eq(err.msg, "rank 0 is not within 1..30 (a 40 × 30 matrix)");
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, rank_equal_to_the_smaller_side_is_exact)
+{
+	double sig[8];
+	struct known k;
+	double s[8], *v = malloc(8 * 8 * sizeof *v);
+	struct ev_err err = { 0 };
+
+	for (int i = 0; i < 8; i++)
+		sig[i] = 8 - i;
+	known_make(&k, 12, 8, sig, 8);
+	cr_assert_eq(ev_svd_sparse(&k.csr, 8, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	for (int i = 0; i < 8; i++)
+		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f", i, s[i]);
+	free(v);
+	known_free(&k);
+}
+
+Test(svd, column_out_of_range_is_refused)
+{
+	int64_t ptr[] = { 0, 1, 2 };
+	int32_t col[] = { 0, 5 };
+	float val[] = { 1, 1 };
+	struct ev_csr a = { 2, 2, ptr, col, val };
+	double s[1], v[2];
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_svd_sparse(&a, 1, NULL, s, v, NULL, &err), -1);
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	cr_expect_str_eq(err.msg, "column 5 out of range at entry 1");
+}
+
+Test(svd, empty_rows_and_columns_are_fine)
+{
+	/* a 3 × 4 matrix with one empty row and one empty column: σ = 2, 1 */
+	int64_t ptr[] = { 0, 1, 1, 2 };
+	int32_t col[] = { 2, 0 };
+	float val[] = { 2, -1 };
+	struct ev_csr a = { 3, 4, ptr, col, val };
+	double s[2], v[8];
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_svd_sparse(&a, 2, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	cr_expect(fabs(s[0] - 2) < 1e-6, "%.12f", s[0]);
+	cr_expect(fabs(s[1] - 1) < 1e-6, "%.12f", s[1]);
+	cr_expect(fabs(v[2 * 2 + 0] - 1) < 1e-6);	/* v1 = e3 */
+	cr_expect(fabs(v[0 * 2 + 1] - 1) < 1e-6);	/* v2 = e1, sign made positive */
+}
+
+Test(svd, gaussian_numbers_have_mean_zero_and_unit_variance)
+{
+	uint64_t st = 42;
+	size_t n = 200000;
+	double *x = malloc(n * sizeof *x), mean = 0, var = 0;
+
+	ev_svd_gaussian(&st, x, n);
+	for (size_t i = 0; i < n; i++)
+		mean += x[i];
+	mean /= n;
+	for (size_t i = 0; i < n; i++)
+		var += (x[i] - mean) * (x[i] - mean);
+	var /= n;
+	cr_expect(fabs(mean) < 0.01, "mean %f", mean);
+	cr_expect(fabs(var - 1) < 0.01, "variance %f", var);
+	free(x);
+}
