@@ -209,7 +209,7 @@ read_jsonl(struct run *r, const char *path, size_t source, struct ev_err *err)
 			;
 		if (i == len)
 			continue;
-		if ((doc = ev_json_parse_line(line, len, where, err)) == NULL) {
+		if ((doc = ev_ingest_parse(line, len, where, err)) == NULL) {
 			if ((rc = invalid(r, NULL, source, err)) == -1)
 				break;
 			continue;
@@ -437,7 +437,7 @@ main(int argc, char *argv[])
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED };
+		EV_INGEST_CHANGED, 0 };
 	struct run r;
 	struct ev_store *st = NULL;
 	struct ev_ingest *ig = NULL;
@@ -527,6 +527,7 @@ main(int argc, char *argv[])
 	o.size = (size_t)size;
 	o.overlap = (size_t)overlap;
 	o.output = all ? EV_INGEST_ALL : quiet ? EV_INGEST_NONE : EV_INGEST_CHANGED;
+	o.no_prune = !prune;
 
 	/* An existing store is checked before the input is read. */
 	if (stat(db, &sb) == 0 && (st = ev_store_open(db, EV_STORE_WRITE, &err)) == NULL)

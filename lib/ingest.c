@@ -164,6 +164,264 @@ utf8_bad(const unsigned char *s, size_t n)
 	return n;
 }
 
+/* A fast reader for the JSON of document records: objects, arrays, strings,
+ * true, false and null, as Jansson would read them.  Anything else (numbers,
+ * errors of any kind, deep nesting) makes it give up, and the line is read
+ * again by ev_json_parse_line(), so that the values and the messages are
+ * Jansson's. */
+struct fast {
+	const char *p, *end;
+	struct ev_buf s;	/* a string being decoded */
+};
+
+static void
+fast_ws(struct fast *f)
+{
+	while (f->p < f->end && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
+		f->p++;
+}
+
+static int
+fast_hex4(const char *p, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < 4; i++) {
+		char c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* A string after its opening quote, decoded into f->s (NUL-terminated).
+ * Returns 0, or -1 to give up. */
+static int
+fast_str(struct fast *f)
+{
+	const char *p = f->p, *end = f->end, *run = p;
+
+	ev_buf_reset(&f->s);
+	for (;;) {
+		unsigned char c;
+
+		while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 &&
+		    *p != '"' && *p != '\\')
+			p++;
+		if (p >= end)
+			return -1;
+		c = (unsigned char)*p;
+		if (c == '"') {
+			if (ev_buf_add(&f->s, run, (size_t)(p - run)) == -1)
+				return -1;
+			f->p = p + 1;
+			return 0;
+		}
+		if (c < 0x20)
+			return -1;
+		if (c >= 0x80) {
+			size_t k = utf8_bad((const unsigned char *)p, (size_t)(end - p) < 4 ?
+			    (size_t)(end - p) : 4);
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+			/* utf8_bad() stops at the first bad byte: the sequence is good
+			 * when it gets past it. */
+			if (k < want)
+				return -1;
+			p += want;
+			continue;
+		}
+		/* A backslash. */
+		{
+			unsigned u, lo;
+			char utf[4];
+			size_t n;
+
+			if (ev_buf_add(&f->s, run, (size_t)(p - run)) == -1 || end - p < 2)
+				return -1;
+			switch (p[1]) {
+			case '"': case '\\': case '/':
+				utf[0] = p[1];
+				break;
+			case 'b': utf[0] = '\b'; break;
+			case 'f': utf[0] = '\f'; break;
+			case 'n': utf[0] = '\n'; break;
+			case 'r': utf[0] = '\r'; break;
+			case 't': utf[0] = '\t'; break;
+			case 'u':
+				if (end - p < 6 || fast_hex4(p + 2, &u) == -1 || u == 0 ||
+				    (u >= 0xDC00 && u <= 0xDFFF))
+					return -1;
+				if (u >= 0xD800 && u <= 0xDBFF) {
+					if (end - p < 12 || p[6] != '\\' || p[7] != 'u' ||
+					    fast_hex4(p + 8, &lo) == -1 || lo < 0xDC00 || lo > 0xDFFF)
+						return -1;
+					u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+					p += 6;
+				}
+				if (u < 0x80)
+					utf[0] = (char)u, n = 1;
+				else if (u < 0x800)
+					utf[0] = (char)(0xC0 | u >> 6), utf[1] = (char)(0x80 | (u & 0x3F)),
+					n = 2;
+				else if (u < 0x10000)
+					utf[0] = (char)(0xE0 | u >> 12),
+					utf[1] = (char)(0x80 | ((u >> 6) & 0x3F)),
+					utf[2] = (char)(0x80 | (u & 0x3F)), n = 3;
+				else
+					utf[0] = (char)(0xF0 | u >> 18),
+					utf[1] = (char)(0x80 | ((u >> 12) & 0x3F)),
+					utf[2] = (char)(0x80 | ((u >> 6) & 0x3F)),
+					utf[3] = (char)(0x80 | (u & 0x3F)), n = 4;
+				if (ev_buf_add(&f->s, utf, n) == -1)
+					return -1;
+				p += 6;
+				run = p;
+				continue;
+			default:
+				return -1;
+			}
+			if (ev_buf_addc(&f->s, utf[0]) == -1)
+				return -1;
+			p += 2;
+			run = p;
+		}
+	}
+}
+
+/* A value at f->p, or NULL to give up. */
+static json_t *
+fast_value(struct fast *f, int depth)
+{
+	json_t *v = NULL, *x;
+	size_t left;
+
+	fast_ws(f);
+	if (f->p >= f->end || depth > 32)
+		return NULL;
+	left = (size_t)(f->end - f->p);
+	switch (*f->p) {
+	case '"':
+		f->p++;
+		if (fast_str(f) == -1)
+			return NULL;
+		return json_stringn_nocheck(ev_buf_str(&f->s), f->s.len);
+	case 'n':
+		if (left < 4 || memcmp(f->p, "null", 4) != 0)
+			return NULL;
+		f->p += 4;
+		return json_null();
+	case 't':
+		if (left < 4 || memcmp(f->p, "true", 4) != 0)
+			return NULL;
+		f->p += 4;
+		return json_true();
+	case 'f':
+		if (left < 5 || memcmp(f->p, "false", 5) != 0)
+			return NULL;
+		f->p += 5;
+		return json_false();
+	case '[':
+		f->p++;
+		if ((v = json_array()) == NULL)
+			return NULL;
+		fast_ws(f);
+		if (f->p < f->end && *f->p == ']') {
+			f->p++;
+			return v;
+		}
+		for (;;) {
+			if ((x = fast_value(f, depth + 1)) == NULL || json_array_append_new(v, x) == -1)
+				goto fail;
+			fast_ws(f);
+			if (f->p >= f->end)
+				goto fail;
+			if (*f->p++ == ']')
+				return v;
+			if (f->p[-1] != ',')
+				goto fail;
+		}
+	case '{':
+		f->p++;
+		if ((v = json_object()) == NULL)
+			return NULL;
+		fast_ws(f);
+		if (f->p < f->end && *f->p == '}') {
+			f->p++;
+			return v;
+		}
+		for (;;) {
+			char small[128], *key;
+
+			fast_ws(f);
+			if (f->p >= f->end || *f->p != '"')
+				goto fail;
+			f->p++;
+			if (fast_str(f) == -1 || memchr(f->s.p, '\0', f->s.len) != NULL ||
+			    json_object_get(v, ev_buf_str(&f->s)) != NULL)
+				goto fail;
+			if (f->s.len < sizeof small)
+				key = memcpy(small, ev_buf_str(&f->s), f->s.len + 1);
+			else if ((key = strdup(ev_buf_str(&f->s))) == NULL)
+				goto fail;
+			fast_ws(f);
+			if (f->p >= f->end || *f->p != ':') {
+				if (key != small)
+					free(key);
+				goto fail;
+			}
+			f->p++;
+			x = fast_value(f, depth + 1);
+			if (x == NULL || json_object_set_new_nocheck(v, key, x) == -1) {
+				if (key != small)
+					free(key);
+				goto fail;
+			}
+			if (key != small)
+				free(key);
+			fast_ws(f);
+			if (f->p >= f->end)
+				goto fail;
+			if (*f->p++ == '}')
+				return v;
+			if (f->p[-1] != ',')
+				goto fail;
+		}
+	default:
+		return NULL;
+	}
+fail:
+	json_decref(v);
+	return NULL;
+}
+
+json_t *
+ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err)
+{
+	struct fast f = { line, line + len, EV_BUF_INIT };
+	json_t *v = NULL;
+
+	fast_ws(&f);
+	if (f.p < f.end && *f.p == '{' && (v = fast_value(&f, 0)) != NULL) {
+		fast_ws(&f);
+		if (f.p != f.end) {
+			json_decref(v);
+			v = NULL;
+		}
+	}
+	ev_buf_release(&f.s);
+	return v ? v : ev_json_parse_line(line, len, where, err);
+}
+
 json_t *
 ev_ingest_read_file(const char *path, struct ev_err *err)
 {
@@ -342,6 +600,16 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 	}
 	ig->st = st;
 	ig->o = *o;
+	/* For this connection: a page cache that holds the FTS5 segments being
+	 * merged (2 MB by default), and fewer, larger checkpoints (every 1000
+	 * pages by default), which write a page the batches keep changing once
+	 * rather than once a batch.  Committed batches are in the WAL either way;
+	 * closing the store checkpoints the rest. */
+	if (ev_store_exec(st, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;",
+	    err) == -1) {
+		free(ig);
+		return NULL;
+	}
 	if ((ig->corpus = ev_corpus_open(st, err)) == NULL) {
 		free(ig);
 		return NULL;
@@ -367,12 +635,17 @@ ev_ingest_stats(const struct ev_ingest *ig)
 int
 ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err)
 {
+	if (ig->o.no_prune)
+		return 0;
 	return ev_corpus_seen(ig->corpus, id, err);
 }
 
 int
 ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err)
 {
+	if (ig->o.no_prune)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		    "cannot prune: the documents were not marked seen (no_prune)");
 	return ev_corpus_prune(ig->corpus, source, n, err);
 }
 
@@ -605,9 +878,7 @@ static void
 doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
 	char out[EV_SHA256_TEXT])
 {
-	static const char hex[] = "0123456789abcdef";
 	struct ev_sha256 s;
-	unsigned char d[32];
 	const char *f[REC_NSTR];
 	size_t n[REC_NSTR];
 	char params[128];
@@ -626,13 +897,21 @@ doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
 	snprintf(params, sizeof params, "%s size=%zu overlap=%zu format=%s", CHUNKER_VERSION,
 	    ig->o.size, ig->o.overlap, format == EV_CHUNK_MARKDOWN ? "markdown" : "text");
 	ev_sha256_update(&s, params, strlen(params));
-	ev_sha256_final(&s, d);
-	memcpy(out, "sha256:", 7);
-	for (int i = 0; i < 32; i++) {
-		out[7 + 2 * i] = hex[d[i] >> 4];
-		out[8 + 2 * i] = hex[d[i] & 15];
-	}
-	out[71] = '\0';
+	ev_sha256_final_text(&s, out);
+}
+
+/* A count in decimal (what "%zu" writes, without printf's cost: this is
+ * once per field of every chunk record). */
+static int
+put_count(struct ev_buf *b, size_t v)
+{
+	char d[24];
+	size_t i = sizeof d;
+
+	do
+		d[--i] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	return ev_buf_add(b, d + i, sizeof d - i);
 }
 
 /* One chunk record, as CONTRACT's Chunk, and the unknown fields. */
@@ -643,14 +922,18 @@ add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corp
 	return ev_buf_adds(b, "{\"id\":") == -1 || put_opt(b, k->id) == -1 ||
 	    ev_buf_adds(b, ",\"doc_id\":") == -1 || put_opt(b, r->id) == -1 ||
 	    ev_buf_adds(b, ",\"section_id\":") == -1 || put_opt(b, k->section_id) == -1 ||
-	    ev_buf_printf(b, ",\"chunk_index\":%d,\"title\":", k->chunk_index) == -1 ||
-	    put_opt(b, title) == -1 ||
+	    ev_buf_adds(b, ",\"chunk_index\":") == -1 ||
+	    (k->chunk_index >= 0 ? put_count(b, (size_t)k->chunk_index) :
+	    ev_buf_printf(b, "%d", k->chunk_index)) == -1 ||
+	    ev_buf_adds(b, ",\"title\":") == -1 || put_opt(b, title) == -1 ||
 	    ev_buf_adds(b, ",\"section_title\":") == -1 || put_opt(b, k->section_title) == -1 ||
 	    ev_buf_adds(b, ",\"section_path\":") == -1 || put_opt(b, k->section_path) == -1 ||
 	    ev_buf_adds(b, ",\"text\":") == -1 || put_str(b, k->text, k->len) == -1 ||
 	    ev_buf_adds(b, ",\"source_uri\":") == -1 || put_opt(b, r->source_uri) == -1 ||
-	    ev_buf_printf(b, ",\"offset_start\":%zu,\"offset_end\":%zu,\"content_hash\":\"%s\"",
-	    k->offset_start, k->offset_end, k->content_hash) == -1 ||
+	    ev_buf_adds(b, ",\"offset_start\":") == -1 || put_count(b, k->offset_start) == -1 ||
+	    ev_buf_adds(b, ",\"offset_end\":") == -1 || put_count(b, k->offset_end) == -1 ||
+	    ev_buf_adds(b, ",\"content_hash\":\"") == -1 ||
+	    ev_buf_adds(b, k->content_hash) == -1 || ev_buf_addc(b, '"') == -1 ||
 	    ev_buf_adds(b, r->extra ? r->extra : "") == -1 || ev_buf_adds(b, "}\n") == -1 ? -1 : 0;
 }
 
@@ -669,7 +952,7 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 	int format = format_of(ig, r), unchanged = 0, rc = -1;
 	size_t i, idlen = strlen(r->id);
 
-	if (ev_corpus_seen(ig->corpus, r->id, err) == -1)
+	if (ev_ingest_seen(ig, r->id, err) == -1)
 		return -1;
 	ig->stats.bytes += (long long)r->text_len;
 	doc_hash(ig, r, format, dhash);
@@ -699,6 +982,7 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 		goto nomem;
 	for (i = 0; i < cs.n; i++) {
 		const struct ev_chunk *c = &cs.v[i];
+		struct ev_sha256 sh;
 		const struct ev_section *s = &cs.sections[c->section];
 		size_t n = idlen + strlen(s->id) + 24;
 
@@ -721,7 +1005,9 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 			ch[i].text = r->text + c->start;
 			ch[i].len = c->end - c->start;
 		}
-		ev_sha256_text(ch[i].text, ch[i].len, hashes[i]);
+		ev_sha256_init(&sh);
+		ev_sha256_update(&sh, ch[i].text, ch[i].len);
+		ev_sha256_final_text(&sh, hashes[i]);
 		ch[i].content_hash = hashes[i];
 		changed[i] = 1;
 	}

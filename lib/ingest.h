@@ -36,6 +36,8 @@ struct ev_ingest_opts {
 	size_t size, overlap;	/* see chunk.h */
 	int format;		/* EV_INGEST_AUTO or an enum ev_chunk_format */
 	int output;		/* enum ev_ingest_output */
+	int no_prune;		/* 1: no ev_ingest_prune() will follow, so documents
+				 * need not be marked seen (saves a write each) */
 };
 
 struct ev_ingest_stats {
@@ -52,6 +54,12 @@ struct ev_ingest_stats {
  * after 'T' or a space), "metadata" an object; null is the same as absent.
  * Returns 0, or -1 with *err set (code 2, at where). */
 int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
+
+/* Parse a line of JSON Lines as ev_json_parse_line() does (the same value,
+ * the same messages), but faster for records of strings, objects, arrays,
+ * true, false and null; others are handed to ev_json_parse_line().  Returns
+ * the value (the caller decrefs it), or NULL with *err set (code 2). */
+json_t *ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err);
 
 /* Read the plain file at path (".md" and ".markdown" are Markdown, anything
  * else plain text) into a document record {"id": path, "text",
@@ -111,7 +119,8 @@ int ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec);
  * and prints it without writing), else chunked and put.  A document without a
  * title takes its first level-1 heading's, or when it came from a file, the
  * file's base name without the extension.  Appends the chunk records to print
- * to out, one JSON line each.  Marks the document seen (ev_corpus_seen).
+ * to out, one JSON line each.  Marks the document seen (ev_corpus_seen)
+ * unless the options say no_prune.
  * Returns 1 when the document was written, 0 when it was unchanged, -1 with
  * *err set. */
 int ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *rec, const char *source,
@@ -122,10 +131,11 @@ int ev_ingest_doc(struct ev_ingest *ig, json_t *doc, const char *source, int fro
 	struct ev_buf *out, struct ev_err *err);
 
 /* Mark document id as seen without ingesting it (a record skipped as
- * invalid must not be pruned).  Returns 0 or -1. */
+ * invalid must not be pruned); nothing with no_prune.  Returns 0 or -1. */
 int ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err);
 
-/* Delete the documents of source not seen in this run; *n counts them. */
+/* Delete the documents of source not seen in this run; *n counts them.
+ * An error (code 1) with no_prune. */
 int ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err);
 
 /* What has been done so far. */

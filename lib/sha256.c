@@ -15,10 +15,87 @@ static const uint32_t K[64] = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
 };
 
+/* The x86 SHA extensions, when the processor has them: the same digests,
+ * several times faster (ingest hashes every byte it reads, twice). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+
+
+/* Whether the processor has SHA, SSSE3 and SSE4.1: 1 or 0. */
+static int
+sha_fast(void)
+{
+	static int known = -1;
+	unsigned a, b, c, d;
+
+	if (known == -1) {
+		known = 0;
+		if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) &&
+		    __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)))
+			known = 1;
+	}
+	return known;
+}
+
+/* The compression function over n whole blocks at p. */
+__attribute__((target("sha,ssse3,sse4.1"))) static void
+sha_blocks(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i s0, s1, t, m, w[4], abef, cdgh;
+
+	t = _mm_loadu_si128((const __m128i *)&h[0]);
+	s1 = _mm_loadu_si128((const __m128i *)&h[4]);
+	t = _mm_shuffle_epi32(t, 0xB1);
+	s1 = _mm_shuffle_epi32(s1, 0x1B);
+	s0 = _mm_alignr_epi8(t, s1, 8);
+	s1 = _mm_blend_epi16(s1, t, 0xF0);
+	for (; n > 0; n--, p += 64) {
+		abef = s0;
+		cdgh = s1;
+		for (int i = 0; i < 16; i++) {
+			if (i < 4)
+				w[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * i)),
+				    mask);
+			else
+				w[i & 3] = _mm_sha256msg2_epu32(_mm_add_epi32(
+				    _mm_sha256msg1_epu32(w[i & 3], w[(i + 1) & 3]),
+				    _mm_alignr_epi8(w[(i + 3) & 3], w[(i + 2) & 3], 4)), w[(i + 3) & 3]);
+			m = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+			s1 = _mm_sha256rnds2_epu32(s1, s0, m);
+			m = _mm_shuffle_epi32(m, 0x0E);
+			s0 = _mm_sha256rnds2_epu32(s0, s1, m);
+		}
+		s0 = _mm_add_epi32(s0, abef);
+		s1 = _mm_add_epi32(s1, cdgh);
+	}
+	t = _mm_shuffle_epi32(s0, 0x1B);
+	s1 = _mm_shuffle_epi32(s1, 0xB1);
+	s0 = _mm_blend_epi16(t, s1, 0xF0);
+	s1 = _mm_alignr_epi8(s1, t, 8);
+	_mm_storeu_si128((__m128i *)&h[0], s0);
+	_mm_storeu_si128((__m128i *)&h[4], s1);
+}
+#else
+static int
+sha_fast(void)
+{
+	return 0;
+}
+
+static void
+sha_blocks(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	(void)h, (void)p, (void)n;
+}
+#endif
+
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
 static void
-compress(uint32_t h[8], const unsigned char *p)
+compress_scalar(uint32_t h[8], const unsigned char *p)
 {
 	uint32_t w[64], a, b, c, d, e, f, g, k, t1, t2;
 	int i;
@@ -39,6 +116,18 @@ compress(uint32_t h[8], const unsigned char *p)
 		k = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
 	}
 	h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
+}
+
+/* Compress n whole blocks at p into h. */
+static void
+compress(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	if (sha_fast()) {
+		sha_blocks(h, p, n);
+		return;
+	}
+	for (; n > 0; n--, p += 64)
+		compress_scalar(h, p);
 }
 
 void
@@ -64,14 +153,15 @@ ev_sha256_update(struct ev_sha256 *s, const void *data, size_t n)
 		size_t take = 64 - s->used < n ? 64 - s->used : n;
 
 		if (s->used == 0 && n >= 64) {
-			compress(s->h, p);
-			p += 64, n -= 64;
+			compress(s->h, p, n / 64);
+			p += n / 64 * 64;
+			n %= 64;
 			continue;
 		}
 		memcpy(s->block + s->used, p, take);
 		s->used += take, p += take, n -= take;
 		if (s->used == 64) {
-			compress(s->h, s->block);
+			compress(s->h, s->block, 1);
 			s->used = 0;
 		}
 	}
@@ -86,13 +176,13 @@ ev_sha256_final(struct ev_sha256 *s, unsigned char digest[32])
 	s->block[s->used++] = 0x80;
 	if (s->used > 56) {
 		memset(s->block + s->used, 0, 64 - s->used);
-		compress(s->h, s->block);
+		compress(s->h, s->block, 1);
 		s->used = 0;
 	}
 	memset(s->block + s->used, 0, 56 - s->used);
 	for (i = 0; i < 8; i++)
 		s->block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
-	compress(s->h, s->block);
+	compress(s->h, s->block, 1);
 	for (i = 0; i < 8; i++) {
 		digest[4 * i] = (unsigned char)(s->h[i] >> 24);
 		digest[4 * i + 1] = (unsigned char)(s->h[i] >> 16);
@@ -104,14 +194,21 @@ ev_sha256_final(struct ev_sha256 *s, unsigned char digest[32])
 void
 ev_sha256_text(const void *data, size_t n, char out[EV_SHA256_TEXT])
 {
-	static const char hex[] = "0123456789abcdef";
 	struct ev_sha256 s;
-	unsigned char d[32];
-	int i;
 
 	ev_sha256_init(&s);
 	ev_sha256_update(&s, data, n);
-	ev_sha256_final(&s, d);
+	ev_sha256_final_text(&s, out);
+}
+
+void
+ev_sha256_final_text(struct ev_sha256 *s, char out[EV_SHA256_TEXT])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char d[32];
+	int i;
+
+	ev_sha256_final(s, d);
 	memcpy(out, "sha256:", 7);
 	for (i = 0; i < 32; i++) {
 		out[7 + 2 * i] = hex[d[i] >> 4];

@@ -1,4 +1,5 @@
-/* sha256.h: SHA-256 (FIPS 180-4), for content hashes ("sha256:" + 64 hex).
+/* sha256.h: SHA-256 (FIPS 180-4), for content hashes ("sha256:" + 64 hex),
+ * with the x86 SHA extensions when the processor has them.
  * Bottom layer: includes nothing of evkit. */
 #ifndef EV_SHA256_H
 #define EV_SHA256_H
@@ -22,5 +23,8 @@ void ev_sha256_final(struct ev_sha256 *s, unsigned char digest[32]);
  * which holds at least EV_SHA256_TEXT bytes. */
 #define EV_SHA256_TEXT 72
 void ev_sha256_text(const void *data, size_t n, char out[EV_SHA256_TEXT]);
+
+/* Finish *s and write "sha256:<64 lowercase hex>" and a NUL into out. */
+void ev_sha256_final_text(struct ev_sha256 *s, char out[EV_SHA256_TEXT]);
 
 #endif

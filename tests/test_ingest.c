@@ -9,6 +9,8 @@
 
 #include "chunk.h"
 #include "ingest.h"
+#include "jsonl.h"
+#include "sha256.h"
 #include "store.h"
 
 static char dir[] = "/tmp/evkit-ingest-XXXXXX";
@@ -163,7 +165,7 @@ Test(ingest, walk_finds_plain_documents_recursively_in_name_order)
 static struct ev_ingest *
 open_ingest(int output)
 {
-	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, output };
+	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, output, 0 };
 	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
 
 	cr_assert_not_null(ig, "%s", err.msg);
@@ -287,7 +289,7 @@ Test(ingest, a_changed_document_prints_only_its_changed_chunks)
 Test(ingest, a_new_chunk_size_rechunks_an_unchanged_document)
 {
 	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
-	struct ev_ingest_opts o = { 64, 0, EV_INGEST_AUTO, EV_INGEST_CHANGED };
+	struct ev_ingest_opts o = { 64, 0, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0 };
 	const char *d = "{\"id\":\"a\",\"text\":\"one two three four five six seven eight nine ten"
 	    " eleven twelve thirteen fourteen fifteen sixteen\"}";
 
@@ -300,9 +302,133 @@ Test(ingest, a_new_chunk_size_rechunks_an_unchanged_document)
 
 Test(ingest, open_refuses_an_overlap_above_half_the_size)
 {
-	struct ev_ingest_opts o = { 100, 51, EV_INGEST_AUTO, EV_INGEST_CHANGED };
+	struct ev_ingest_opts o = { 100, 51, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0 };
 
 	cr_assert_null(ev_ingest_open(st, &o, &err));
 	cr_assert_eq(err.code, 2);
 	cr_assert_str_eq(err.msg, "chunk overlap must be at most half the chunk size (50): 51");
+}
+
+/* ev_ingest_parse() and ev_json_parse_line() on line: the same value (as
+ * compact JSON) or the same error. */
+static void
+check_parse_same(const char *line)
+{
+	struct ev_err e1 = { 0 }, e2 = { 0 };
+	size_t len = strlen(line);
+	json_t *a = ev_ingest_parse(line, len, "in.jsonl:7", &e1);
+	json_t *b = ev_json_parse_line(line, len, "in.jsonl:7", &e2);
+
+	if (b == NULL) {
+		cr_assert_null(a, "%s", line);
+		cr_assert_eq(e1.code, e2.code, "%s", line);
+		cr_assert_str_eq(e1.where, e2.where, "%s", line);
+		cr_assert_str_eq(e1.msg, e2.msg, "%s", line);
+	} else {
+		char *sa, *sb;
+
+		cr_assert_not_null(a, "%s: %s", line, e1.msg);
+		sa = json_dumps(a, JSON_COMPACT | JSON_ENCODE_ANY);
+		sb = json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY);
+		cr_assert_str_eq(sa, sb, "%s", line);
+		free(sa);
+		free(sb);
+	}
+	json_decref(a);
+	json_decref(b);
+}
+
+Test(ingest, parse_reads_records_as_jansson_does)
+{
+	static const char *const ok[] = {
+		"{\"id\": \"a\", \"text\": \"x\", \"metadata\": {\"k\": [true, false, null, \"v\"]}}",
+		" \t{\"id\":\"\\u00e9\\u20ac\\ud83d\\ude00\",\"text\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\"} \r",
+		"{\"id\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\",\"text\":\"\x7f\"}",
+		"{\"\":\"\",\"e\":{},\"f\":[],\"g\":[[{\"h\":[]}]]}",
+		"{\"n\":1,\"r\":2.5e3,\"big\":123456789012345678901234567890}",	/* numbers */
+		"[1, 2]", "\"s\"", "null", "{}",
+	};
+
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		check_parse_same(ok[i]);
+}
+
+Test(ingest, parse_refuses_what_jansson_refuses_with_its_message)
+{
+	static const char *const bad[] = {
+		"{\"id\":\"a\",\"id\":\"b\"}", "{\"id\":\"a\\u0000b\"}", "{\"id\":\"\\ud800\"}",
+		"{\"id\":\"\\udc00\\ud800\"}", "{\"id\":\"\\ud800\\u0041\"}", "{\"id\":\"\\x\"}",
+		"{\"id\":\"\\u12g4\"}", "{\"id\":\"a\tb\"}", "{\"id\":\"\xc3\"}", "{\"id\":\"\xc0\xaf\"}",
+		"{\"id\":\"\xed\xa0\x80\"}", "{\"id\":\"\xf4\x90\x80\x80\"}", "{\"id\":\"\xff\"}",
+		"{\"id\":\"a\"} x", "{\"id\":\"a\",}", "{\"id\" \"a\"}", "{\"id\":\"a\"", "{\"id\":tru}",
+		"{\"id\":[1,]}", "{\"id\":[1 2]}", "{id:1}", "", "   ", "{\"id\":nul}",
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		check_parse_same(bad[i]);
+}
+
+Test(ingest, parse_hands_deep_nesting_to_jansson)
+{
+	char line[20100];
+	size_t n = 0;
+
+	n += (size_t)sprintf(line, "{\"id\":\"a\",\"m\":");
+	for (int i = 0; i < 100; i++)
+		line[n++] = '[';
+	for (int i = 0; i < 100; i++)
+		line[n++] = ']';
+	line[n++] = '}';
+	line[n] = '\0';
+	check_parse_same(line);
+	n = 0;
+	for (int i = 0; i < 10000; i++)
+		line[n++] = '[';
+	line[n] = '\0';
+	check_parse_same(line);
+}
+
+Test(ingest, chunk_hashes_are_sha256_of_the_text_across_block_boundaries)
+{
+	struct ev_ingest_opts o = { 64, 0, EV_CHUNK_TEXT, EV_INGEST_ALL, 1 };
+	struct ev_ingest *ig;
+	char want[EV_SHA256_TEXT];
+
+	cr_assert_not_null(ig = ev_ingest_open(st, &o, &err), "%s", err.msg);
+	/* Paragraphs of 1 to 130 bytes: every length around 55, 56, 64, 119, 128. */
+	for (int len = 1; len <= 130; len++) {
+		char text[200], json[400];
+		json_t *v, *rec;
+		const char *nl;
+
+		for (int i = 0; i < len; i++)
+			text[i] = (char)('a' + (i * 7 + len) % 26);
+		text[len] = '\0';
+		snprintf(json, sizeof json, "{\"id\":\"d%d\",\"text\":\"%s\"}", len, text);
+		ev_buf_reset(&out);
+		cr_assert_eq(ingest(ig, json, "s", 0), 1);
+		cr_assert_not_null(nl = memchr(out.p, '\n', out.len));
+		cr_assert_not_null(rec = json_loadb(out.p, (size_t)(nl - out.p), 0, NULL));
+		v = json_object_get(rec, "text");
+		ev_sha256_text(json_string_value(v), json_string_length(v), want);
+		cr_assert_str_eq(json_string_value(json_object_get(rec, "content_hash")), want,
+		    "length %d", len);
+		json_decref(rec);
+	}
+	ev_ingest_free(ig);
+}
+
+Test(ingest, prune_is_refused_when_documents_were_not_marked_seen)
+{
+	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1 };
+	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
+	long long n = 0;
+
+	cr_assert_not_null(ig, "%s", err.msg);
+	cr_assert_eq(ingest(ig, "{\"id\":\"a\",\"text\":\"alpha\"}", "s", 0), 1);
+	cr_assert_eq(ev_ingest_prune(ig, "s", &n, &err), -1);
+	cr_assert_eq(err.code, 1);
+	cr_assert_str_eq(err.msg, "cannot prune: the documents were not marked seen (no_prune)");
+	cr_assert_eq(n, 0);
+	ev_ingest_free(ig);
 }
