@@ -104,6 +104,12 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 		errno = 0;
 		n = getline(&in->line, &in->cap, in->fp);
 		if (n == -1) {
+			/* glibc's getline() fails with ENOMEM without setting the
+			 * stream's error flag: that is not the end of the input */
+			if (!ferror(in->fp) && errno == ENOMEM) {
+				close_current(in);
+				return ev_err_nomem(err);
+			}
 			if (ferror(in->fp)) {
 				int e = errno;
 
