@@ -71,8 +71,10 @@ write_pack(const json_t *pack, enum format fmt, struct ev_buf *b, struct ev_err 
 	if (fmt == FMT_JSON) {
 		if ((s = json_dumps(pack, JSON_INDENT(2) | JSON_REAL_PRECISION(10))) == NULL)
 			return ev_err_nomem(err);
-		ev_buf_adds(b, s);
-		ev_buf_addc(b, '\n');
+		if (ev_buf_adds(b, s) == -1 || ev_buf_addc(b, '\n') == -1) {
+			free(s);
+			return ev_err_nomem(err);
+		}
 		free(s);
 	} else if (ev_pack_render_text(pack, b) == -1) {
 		return ev_err_nomem(err);
@@ -238,7 +240,11 @@ main(int argc, char *argv[])
 				json_decref(pack);
 				pack = NULL;
 				queries++;
-				json_object_set_new(done, cur, json_true());
+				if (json_object_set_new(done, cur, json_true()) == -1) {
+					ev_err_nomem(&err);
+					rc = ev_cli_report(&err);
+					goto out;
+				}
 				free(cur);
 				cur = NULL;
 			}

@@ -157,14 +157,14 @@ summarise(const struct series *s, const struct gates *g, long long failed, int f
 {
 	double *col, mean;
 	size_t i;
-	int a, r = 0;
+	int a, r = 0, bad = 0;	/* bad: sticky, a JSON insertion failed */
 	json_t *sum = NULL, *ax, *gates;
 
 	if ((col = malloc((s->n + 1) * sizeof(*col))) == NULL)
 		return ev_err_nomem(err);
 	if (format == SUMMARY_JSON) {
 		sum = json_object();
-		json_object_set_new(sum, "items", json_integer((json_int_t)s->n));
+		bad |= json_object_set_new(sum, "items", json_integer((json_int_t)s->n));
 	} else {
 		fprintf(stderr, "%s: summary of %zu item%s\n", ev_progname, s->n, s->n == 1 ? "" : "s");
 		fprintf(stderr, "%-13s %7s %7s %7s %7s  %-9s %s\n", "axis", "mean", "p10", "p50",
@@ -182,11 +182,11 @@ summarise(const struct series *s, const struct gates *g, long long failed, int f
 			ax = json_pack("{s:f,s:f,s:f,s:f}", "mean", mean, "p10", quantile(col, s->n, 0.1),
 			    "p50", quantile(col, s->n, 0.5), "p90", quantile(col, s->n, 0.9));
 			if (ax != NULL && g->set[a]) {
-				json_object_set_new(ax, a == AX_REDUNDANCY ? "max" : "min",
+				bad |= json_object_set_new(ax, a == AX_REDUNDANCY ? "max" : "min",
 				    json_real(g->bound[a]));
-				json_object_set_new(ax, "failed", json_integer(g->below[a]));
+				bad |= json_object_set_new(ax, "failed", json_integer(g->below[a]));
 			}
-			json_object_set_new(sum, axis_name[a], ax);
+			bad |= json_object_set_new(sum, axis_name[a], ax);
 		} else {
 			char gate[32] = "-", nfail[24] = "-";
 
@@ -202,10 +202,10 @@ summarise(const struct series *s, const struct gates *g, long long failed, int f
 	}
 	if (format == SUMMARY_JSON) {
 		gates = json_object();
-		json_object_set_new(gates, "failed_items", json_integer(failed));
-		json_object_set_new(sum, "gates", gates);
-		ax = json_pack("{s:o}", "summary", sum);
-		r = ax != NULL ? ev_jsonl_write(stdout, ax, err) : ev_err_nomem(err);
+		bad |= json_object_set_new(gates, "failed_items", json_integer(failed));
+		bad |= json_object_set_new(sum, "gates", gates);
+		ax = json_pack("{s:o}", "summary", sum);	/* takes sum */
+		r = ax != NULL && !bad ? ev_jsonl_write(stdout, ax, err) : ev_err_nomem(err);
 		json_decref(ax);
 	}
 	free(col);
@@ -234,24 +234,31 @@ score_record(const json_t *rec, size_t lineno, const struct ev_score_result *res
     const int *failed, int have_gates)
 {
 	json_t *out = json_object(), *id;
-	int a, passed = 1;
+	int a, passed = 1, r;
 
-	json_object_set_new(out, "query_id", record_id(rec, lineno));
+	/* a failed insertion (memory running out) fails the whole record:
+	 * r collects every result (json_object_set_new takes its value, also
+	 * when it fails) */
+	r = json_object_set_new(out, "query_id", record_id(rec, lineno));
 	if ((id = json_object_get(rec, "request_id")) != NULL)
-		json_object_set(out, "request_id", id);
+		r |= json_object_set(out, "request_id", id);
 	if ((id = json_object_get(rec, "plan_id")) != NULL)
-		json_object_set(out, "plan_id", id);
-	json_object_set_new(out, "faithfulness", json_real(res->faithfulness));
-	json_object_set_new(out, "coverage", json_real(res->coverage));
-	json_object_set_new(out, "redundancy", json_real(res->redundancy));
-	json_object_set_new(out, "overall", json_real(res->overall));
+		r |= json_object_set(out, "plan_id", id);
+	r |= json_object_set_new(out, "faithfulness", json_real(res->faithfulness));
+	r |= json_object_set_new(out, "coverage", json_real(res->coverage));
+	r |= json_object_set_new(out, "redundancy", json_real(res->redundancy));
+	r |= json_object_set_new(out, "overall", json_real(res->overall));
 	if (have_gates) {
 		for (a = 0; a < NAXES; a++)
 			if (failed[a])
 				passed = 0;
-		json_object_set_new(out, "passed", json_boolean(passed));
+		r |= json_object_set_new(out, "passed", json_boolean(passed));
 	}
-	json_object_set(out, "details", res->details);
+	r |= json_object_set(out, "details", res->details);
+	if (r != 0) {
+		json_decref(out);
+		return NULL;
+	}
 	return out;
 }
 
@@ -403,8 +410,11 @@ judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cite *
 	if (best != NULL) {
 		cite = json_pack("{s:I,s:s%}", "index", (json_int_t)(best - j->item->cites),
 		    "text", best->text, best->len);
-		if (cite != NULL && best->id != NULL)
-			json_object_set_new(cite, "id", json_string(best->id));
+		if (cite != NULL && best->id != NULL &&
+		    json_object_set_new(cite, "id", json_string(best->id)) == -1) {
+			json_decref(cite);
+			return ev_err_nomem(err);
+		}
 	}
 	req = json_pack("{s:O,s:s%,s:s%,s:o,s:f}", "query_id", j->query_id,
 	    "query", j->item->query, j->item->query_len, "claim", claim, len,

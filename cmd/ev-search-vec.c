@@ -16,6 +16,7 @@
 #include "buf.h"
 #include "cli.h"
 #include "config.h"
+#include "jsoncopy.h"
 #include "jsonl.h"
 #include "snippet.h"
 #include "store.h"
@@ -179,7 +180,7 @@ add_query(struct search *S, json_t *v, size_t lineno, const char *where, struct 
 		for (i = 0; i < (size_t)S->dim; i++)
 			x[i] = (float)(x[i] / norm);
 	}
-	if ((q->rec = json_deep_copy(v)) == NULL)
+	if ((q->rec = ev_jsoncopy_deep(v)) == NULL)
 		return ev_err_nomem(err);
 	json_object_del(q->rec, "vector");
 	if ((id == NULL || json_is_null(id)) &&
@@ -216,7 +217,7 @@ static const char *const hit_keys[] = {
 static int
 query_prefix(const json_t *rec, struct ev_buf *pre)
 {
-	json_t *c = json_copy((json_t *)rec);
+	json_t *c = ev_jsoncopy_shallow(rec);
 	int rc;
 
 	if (c == NULL)
@@ -275,12 +276,12 @@ write_hits(struct search *S, struct query *q, const float *sc, const int64_t *id
 		bad = ev_vindex_json_real(&S->num, sc[i]);
 		snprintf(rk, sizeof rk, "%d", rank);
 		bad |= ev_buf_adds(b, ",\"rank\":") | ev_buf_adds(b, rk) |
-			ev_buf_adds(b, ",\"score\":") | ev_buf_adds(b, S->num.p) |
+			ev_buf_adds(b, ",\"score\":") | ev_buf_adds(b, ev_buf_str(&S->num)) |
 			ev_buf_adds(b, ",\"lane\":\"vector\",\"signals\":{\"vector_score\":") |
-			ev_buf_adds(b, S->num.p) | ev_buf_adds(b, ",\"vector_rank\":") |
+			ev_buf_adds(b, ev_buf_str(&S->num)) | ev_buf_adds(b, ",\"vector_rank\":") |
 			ev_buf_adds(b, rk) |
 			ev_buf_adds(b, "},\"evidence\":[{\"lane\":\"vector\",\"score\":") |
-			ev_buf_adds(b, S->num.p) | ev_buf_adds(b, "}]");
+			ev_buf_adds(b, ev_buf_str(&S->num)) | ev_buf_adds(b, "}]");
 		if (!bad && S->sn) {
 			ev_buf_reset(&S->snip);
 			if (ev_snippet_make(S->sn, chunk_text ? chunk_text : "",

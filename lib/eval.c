@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define QRELS_MAX_LINE	65536
 
@@ -170,17 +171,49 @@ ev_qrels_free(struct ev_qrels *q)
 	free(q);
 }
 
-/* Does s[0..len) hold valid UTF-8 without NUL or control bytes? */
+/* Does s[0..len) hold valid UTF-8 (no overlong form, surrogate or code
+ * point past U+10FFFF: what Jansson accepts) without a NUL byte?  Checked
+ * here rather than through Jansson, which allocates: an allocation failure
+ * must not read as bad text. */
 static int
-text_ok(const char *s, size_t len)
+text_ok(const char *str, size_t len)
 {
-	json_t *j;
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
 
-	if (memchr(s, '\0', len) != NULL)
-		return 0;
-	if ((j = json_stringn(s, len)) == NULL)
-		return 0;
-	json_decref(j);
+	while (i < len) {
+		unsigned c = s[i], cp;
+		size_t n;
+
+		if (c == 0)
+			return 0;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			n = 1;
+			cp = c & 0x1F;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2;
+			cp = c & 0x0F;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3;
+			cp = c & 0x07;
+		} else
+			return 0;
+		if (len - i - 1 < n)
+			return 0;
+		for (size_t j = 1; j <= n; j++) {
+			if ((s[i + j] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i + j] & 0x3F);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+		i += n + 1;
+	}
 	return 1;
 }
 
@@ -304,8 +337,19 @@ ev_qrels_load(const char *path, struct ev_err *err)
 	if (strcmp(path, "-") == 0)
 		fp = stdin;
 	else if ((fp = fopen(path, "r")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot open qrels: %s", strerror(errno));
+		/* A file that is not there (or not readable) is bad usage, as
+		 * for the run files; only memory running out is a runtime error. */
+		int e = errno;
+		ev_err_set(err, e == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
+		    "cannot open qrels: %s", strerror(e));
 		return NULL;
+	} else {
+		struct stat sb;
+		if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			fclose(fp);
+			ev_err_set(err, EV_EXIT_USAGE, path, "cannot open qrels: %s", strerror(EISDIR));
+			return NULL;
+		}
 	}
 	if ((q = ev_qrels_new(err)) == NULL)
 		goto fail;

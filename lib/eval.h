@@ -78,8 +78,9 @@ int ev_qrels_add_line(struct ev_qrels *q, const char *line, size_t len, const ch
 
 /* Read a qrels file ("-" is stdin).  Returns the judgements, or NULL with
  * *err set: "FILE:LINE" and code 2 for a malformed line or a line longer than
- * 64 KiB, code 1 when the file cannot be read.  A file without a single
- * judgement is an error too (code 2). */
+ * 64 KiB; code 2 when the file is missing, unreadable or a directory; code 1
+ * for a read error or memory running out.  A file without a single judgement
+ * is an error too (code 2). */
 struct ev_qrels *ev_qrels_load(const char *path, struct ev_err *err);
 
 /* The number of queries judged. */

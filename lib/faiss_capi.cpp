@@ -4,12 +4,21 @@
  * but not the compiled library libfaiss_c.  The Makefile builds this file only
  * when no libfaiss_c is installed; everything else in evkit is C and calls the
  * official names, declared by the official headers included here, so the
- * signatures cannot drift.  Each function catches every C++ exception, keeps
- * it for faiss_get_last_error() and returns Faiss's own error codes (0 ok,
- * -2 Faiss exception, -4 standard exception, -1 anything else).  Nothing here
- * prints. */
+ * signatures cannot drift.  Each function catches every C++ exception
+ * (std::bad_alloc included: none may cross into C, where it would abort the
+ * program), keeps its text for faiss_get_last_error() and returns Faiss's own
+ * error codes (0 ok, -2 Faiss exception, -4 standard exception, -1 anything
+ * else); functions that return a value instead return -1 (or do nothing).
+ * The text is copied into a fixed buffer when the exception is caught, so
+ * that reporting an error needs no allocation (keeping the exception object,
+ * as Faiss's own C API does, means rethrowing it, which allocates).  evkit
+ * calls Faiss from one thread, so the buffer is a plain static one: a
+ * thread_local with a destructor needs an allocation at first use, which
+ * glibc cannot report when memory is exhausted.  Nothing here prints. */
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <new>
 #include <stdexcept>
 
 #include <faiss/AutoTune.h>
@@ -22,28 +31,48 @@
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
 #include <faiss/c_api/error_c.h>
-#include <faiss/c_api/error_impl.h>
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 #include <faiss/c_api/index_factory_c.h>
 #include <faiss/c_api/index_io_c.h>
 
-thread_local std::exception_ptr faiss_last_exception;
+static char last_error[1024];
+static bool have_last_error;
 
-#define EV_CATCH                                                              \
+/* Keep the text of the exception being handled (noexcept: what() does not
+ * allocate, snprintf into a fixed buffer neither). */
+static void
+keep_error(const char *what) noexcept
+{
+	std::snprintf(last_error, sizeof last_error, "%s", what ? what : "unknown error");
+	have_last_error = true;
+}
+
+#define EV_CATCH_RET(faiss_code, std_code, other_code)                        \
 	catch (faiss::FaissException & e) {                                   \
-		faiss_last_exception = std::make_exception_ptr(e);            \
-		return -2;                                                    \
+		keep_error(e.what());                                         \
+		return faiss_code;                                            \
 	}                                                                     \
 	catch (std::exception & e) {                                          \
-		faiss_last_exception = std::make_exception_ptr(e);            \
-		return -4;                                                    \
+		keep_error(e.what());                                         \
+		return std_code;                                              \
 	}                                                                     \
 	catch (...) {                                                         \
-		faiss_last_exception = std::make_exception_ptr(              \
-			std::runtime_error("unknown error"));                 \
-		return -1;                                                    \
-	}                                                                     \
+		keep_error("unknown error");                                  \
+		return other_code;                                            \
+	}
+
+#define EV_CATCH                                                              \
+	EV_CATCH_RET(-2, -4, -1)                                              \
 	return 0;
+
+/* For functions that return nothing. */
+#define EV_CATCH_VOID                                                         \
+	catch (std::exception & e) {                                          \
+		keep_error(e.what());                                         \
+	}                                                                     \
+	catch (...) {                                                         \
+		keep_error("unknown error");                                  \
+	}
 
 static faiss::Index *
 ix(FaissIndex *p)
@@ -62,15 +91,7 @@ extern "C" {
 const char *
 faiss_get_last_error()
 {
-	if (!faiss_last_exception)
-		return nullptr;
-	try {
-		std::rethrow_exception(faiss_last_exception);
-	} catch (std::exception &e) {
-		return e.what();
-	} catch (...) {
-		return "unknown error";
-	}
+	return have_last_error ? last_error : nullptr;
 }
 
 int
@@ -86,31 +107,46 @@ faiss_index_factory(FaissIndex **p_index, int d, const char *description, FaissM
 void
 faiss_Index_free(FaissIndex *obj)
 {
-	delete ix(obj);
+	try {
+		delete ix(obj);
+	}
+	EV_CATCH_VOID
 }
 
 int
 faiss_Index_d(const FaissIndex *obj)
 {
-	return cix(obj)->d;
+	try {
+		return cix(obj)->d;
+	}
+	EV_CATCH_RET(-1, -1, -1)
 }
 
 int
 faiss_Index_is_trained(const FaissIndex *obj)
 {
-	return cix(obj)->is_trained;
+	try {
+		return cix(obj)->is_trained;
+	}
+	EV_CATCH_RET(-1, -1, -1)
 }
 
 idx_t
 faiss_Index_ntotal(const FaissIndex *obj)
 {
-	return cix(obj)->ntotal;
+	try {
+		return cix(obj)->ntotal;
+	}
+	EV_CATCH_RET(-1, -1, -1)
 }
 
 FaissMetricType
 faiss_Index_metric_type(const FaissIndex *obj)
 {
-	return static_cast<FaissMetricType>(cix(obj)->metric_type);
+	try {
+		return static_cast<FaissMetricType>(cix(obj)->metric_type);
+	}
+	EV_CATCH_RET(METRIC_INNER_PRODUCT, METRIC_INNER_PRODUCT, METRIC_INNER_PRODUCT)
 }
 
 int
@@ -209,13 +245,19 @@ faiss_read_index_fname(const char *fname, int io_flags, FaissIndex **p_out)
 void
 faiss_IDSelector_free(FaissIDSelector *obj)
 {
-	delete reinterpret_cast<faiss::IDSelector *>(obj);
+	try {
+		delete reinterpret_cast<faiss::IDSelector *>(obj);
+	}
+	EV_CATCH_VOID
 }
 
 int
 faiss_IDSelector_is_member(const FaissIDSelector *sel, idx_t id)
 {
-	return reinterpret_cast<const faiss::IDSelector *>(sel)->is_member(id);
+	try {
+		return reinterpret_cast<const faiss::IDSelector *>(sel)->is_member(id);
+	}
+	EV_CATCH_RET(-1, -1, -1)
 }
 
 int
@@ -239,7 +281,10 @@ faiss_ParameterSpace_new(FaissParameterSpace **space)
 void
 faiss_ParameterSpace_free(FaissParameterSpace *obj)
 {
-	delete reinterpret_cast<faiss::ParameterSpace *>(obj);
+	try {
+		delete reinterpret_cast<faiss::ParameterSpace *>(obj);
+	}
+	EV_CATCH_VOID
 }
 
 int

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "jsoncopy.h"
 #include "jsonl.h"
 #include "uuid.h"
 
@@ -36,13 +37,20 @@ const char *const ev_pack_plan_keys[] = {
 	"diversity.overlap", "output.max_snippet_chars", "output.format", NULL
 };
 
+struct ignored_ctx {
+	json_t *arr;
+	int bad;		/* sticky: an append failed (out of memory) */
+};
+
 static void
 add_ignored(const char *path, void *ctx)
 {
+	struct ignored_ctx *c = ctx;
 	char msg[512];
 
 	snprintf(msg, sizeof msg, "%s not supported", path);
-	json_array_append_new(ctx, json_string(msg));
+	if (json_array_append_new(c->arr, json_string(msg)) == -1)
+		c->bad = 1;
 }
 
 int
@@ -53,8 +61,12 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 
 	if (plan == NULL)
 		return 0;
-	if (ignored != NULL)
-		ev_config_unknown(plan, ev_pack_plan_keys, add_ignored, ignored);
+	if (ignored != NULL) {
+		struct ignored_ctx c = { ignored, 0 };
+		ev_config_unknown(plan, ev_pack_plan_keys, add_ignored, &c);
+		if (c.bad)
+			return ev_err_nomem(err);
+	}
 	if (ev_config_int(plan, "k", 0, 1000000000, &o->k, file, err) == -1 ||
 	    ev_config_int(plan, "diversity.by_document", 0, 1000000000, &o->by_document, file,
 	    err) == -1 ||
@@ -330,22 +342,26 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		if (score > it->score) {
 			json_t *old = it->hit;
 			v = json_object_get(old, "signals");
-			it->hit = json_copy(hit);
+			it->hit = ev_jsoncopy_shallow(hit);
 			if (it->hit == NULL) {
 				it->hit = old;
 				return ev_err_nomem(err);
 			}
+			int r = 0;
 			if (json_is_object(v) && json_is_object(json_object_get(it->hit, "signals")))
-				json_object_update_missing(json_object_get(it->hit, "signals"), v);
+				r = ev_jsoncopy_update(json_object_get(it->hit, "signals"), v, 1);
 			else if (json_is_object(v))
-				json_object_set(it->hit, "signals", v);
+				r = json_object_set(it->hit, "signals", v);
 			json_decref(old);
 			it->score = score;
+			if (r == -1)
+				return ev_err_nomem(err);
 		} else {
 			json_t *mine = json_object_get(it->hit, "signals");
 			v = json_object_get(hit, "signals");
-			if (json_is_object(v) && json_is_object(mine))
-				json_object_update_missing(mine, v);
+			if (json_is_object(v) && json_is_object(mine) &&
+			    ev_jsoncopy_update(mine, v, 1) == -1)
+				return ev_err_nomem(err);
 		}
 		/* each lane's own signals */
 		return 0;
@@ -361,7 +377,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	it = &p->it[p->n];
 	memset(it, 0, sizeof *it);
 	/* a copy, so that merging never touches the caller's record */
-	if ((it->hit = json_copy(hit)) == NULL ||
+	if ((it->hit = ev_jsoncopy_shallow(hit)) == NULL ||
 	    json_object_set_new(p->ids, id, json_integer((json_int_t)p->n)) == -1) {
 		json_decref(it->hit);
 		return ev_err_nomem(err);
@@ -480,11 +496,40 @@ str_or_null(json_t *v)
 	return json_is_string(v) ? json_incref(v) : NULL;
 }
 
+/* Building a record, with a sticky error (as in FTS5's fts5_buffer.c): each
+ * helper sets *bad when Jansson fails (memory running out), and the caller
+ * checks once, so that no record is ever written with a field missing. */
+
+/* o[k] = v (taken); v NULL (a failed constructor) is a failure. */
 static void
-set_if(json_t *o, const char *k, json_t *v)
+set_new(int *bad, json_t *o, const char *k, json_t *v)
+{
+	if (json_object_set_new(o, k, v) == -1)
+		*bad = 1;
+}
+
+/* o[k] = v (taken) when v is not NULL (NULL: the field is left out). */
+static void
+set_if(int *bad, json_t *o, const char *k, json_t *v)
 {
 	if (v != NULL)
-		json_object_set_new(o, k, v);
+		set_new(bad, o, k, v);
+}
+
+/* o[k] = v (borrowed) when v is not NULL. */
+static void
+set_ref(int *bad, json_t *o, const char *k, json_t *v)
+{
+	if (v != NULL && json_object_set(o, k, v) == -1)
+		*bad = 1;
+}
+
+/* a += v (taken). */
+static void
+append_new(int *bad, json_t *a, json_t *v)
+{
+	if (json_array_append_new(a, v) == -1)
+		*bad = 1;
 }
 
 static const char *
@@ -509,7 +554,7 @@ source_type(json_t *hit, const char *uri)
 	return "other";
 }
 
-static json_t *
+static const char *
 language(json_t *hit)
 {
 	const char *l = json_string_value(json_object_get(hit, "language"));
@@ -519,10 +564,10 @@ language(json_t *hit)
 	if (l == NULL)
 		return NULL;
 	if (strncmp(l, "zh", 2) == 0)
-		return json_string("zh");
+		return "zh";
 	if (strncmp(l, "en", 2) == 0)
-		return json_string("en");
-	return json_string("other");
+		return "en";
+	return "other";
 }
 
 /* A hit field, or the same field of its metadata. */
@@ -545,8 +590,9 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
 	const char *snip = json_string_value(json_object_get(hit, "snippet"));
 	const char *lane = json_string_value(json_object_get(hit, "lane"));
-	const char *key;
+	const char *key, *lang;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
+	int bad = 0;
 	char ref[1024];
 	size_t cut;
 
@@ -559,57 +605,65 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	if (snip == NULL)
 		snip = "";
 	cut = ev_utf8_prefix(snip, strlen(snip), (size_t)p->o.max_snippet_chars);
-	e = json_object();
-	json_object_set_new(e, "id", json_string(id));
-	json_object_set_new(e, "kind", json_string(is_doc ? "resource_doc" : "resource_section"));
-	set_if(e, "document_id", str_or_null(json_object_get(hit, "doc_id")));
-	set_if(e, "section_id", str_or_null(json_object_get(hit, "section_id")));
-	set_if(e, "title", str_or_null(json_object_get(hit, "title")));
-	json_object_set_new(e, "source_uri", json_string(uri));
-	json_object_set_new(e, "source_type", json_string(source_type(hit, uri)));
-	json_object_set_new(e, "snippet", json_stringn(snip, cut));
-	json_object_set_new(e, "snippet_policy", json_string("auto"));
-	set_if(e, "language", language(hit));
+	if ((e = json_object()) == NULL)
+		return NULL;
+	set_new(&bad, e, "id", json_string(id));
+	set_new(&bad, e, "kind", json_string(is_doc ? "resource_doc" : "resource_section"));
+	set_if(&bad, e, "document_id", str_or_null(json_object_get(hit, "doc_id")));
+	set_if(&bad, e, "section_id", str_or_null(json_object_get(hit, "section_id")));
+	set_if(&bad, e, "title", str_or_null(json_object_get(hit, "title")));
+	set_new(&bad, e, "source_uri", json_string(uri));
+	set_new(&bad, e, "source_type", json_string(source_type(hit, uri)));
+	set_new(&bad, e, "snippet", json_stringn(snip, cut));
+	set_new(&bad, e, "snippet_policy", json_string("auto"));
+	if ((lang = language(hit)) != NULL)
+		set_new(&bad, e, "language", json_string(lang));
 
 	/* signals: the numbers the lanes gave; a single-lane hit names its own */
-	sig = json_object();
+	if ((sig = json_object()) == NULL)
+		bad = 1;
 	s = json_object_get(hit, "signals");
 	json_object_foreach(s, key, v)
 		if (json_is_number(v))
-			json_object_set(sig, key, v);
+			set_ref(&bad, sig, key, v);
 	if (lane != NULL && strcmp(lane, "fused") != 0) {
 		char sn[64], rn[64];
 		const char *pre = strcmp(lane, "text") == 0 ? "fts" : lane;
 		snprintf(sn, sizeof sn, "%s_score", pre);
 		snprintf(rn, sizeof rn, "%s_rank", pre);
 		if (json_object_get(sig, sn) == NULL)
-			json_object_set(sig, sn, json_object_get(hit, "score"));
+			set_ref(&bad, sig, sn, json_object_get(hit, "score"));
 		if (json_object_get(sig, rn) == NULL && json_is_integer(json_object_get(hit, "rank")))
-			json_object_set(sig, rn, json_object_get(hit, "rank"));
+			set_ref(&bad, sig, rn, json_object_get(hit, "rank"));
 	}
-	json_object_set_new(e, "signals", sig);
+	set_new(&bad, e, "signals", sig);
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", lanes_mode(it->lanes),
 	    "query_index", (json_int_t)query_index, "retrieved_at", now);
-	set_if(v, "query_text", str_or_null(json_object_get(hit, "query")));
-	json_object_set_new(e, "provenance", v);
+	set_if(&bad, v, "query_text", str_or_null(json_object_get(hit, "query")));
+	set_new(&bad, e, "provenance", v);
 
-	meta = json_object();
-	set_if(meta, "chunk_index", json_is_integer(field_or_meta(hit, "chunk_index")) ?
+	if ((meta = json_object()) == NULL)
+		bad = 1;
+	set_if(&bad, meta, "chunk_index", json_is_integer(field_or_meta(hit, "chunk_index")) ?
 	    json_incref(field_or_meta(hit, "chunk_index")) : NULL);
-	set_if(meta, "offset_start", json_is_integer(field_or_meta(hit, "offset_start")) ?
+	set_if(&bad, meta, "offset_start", json_is_integer(field_or_meta(hit, "offset_start")) ?
 	    json_incref(field_or_meta(hit, "offset_start")) : NULL);
-	set_if(meta, "offset_end", json_is_integer(field_or_meta(hit, "offset_end")) ?
+	set_if(&bad, meta, "offset_end", json_is_integer(field_or_meta(hit, "offset_end")) ?
 	    json_incref(field_or_meta(hit, "offset_end")) : NULL);
-	set_if(meta, "page", json_is_integer(field_or_meta(hit, "page")) ?
+	set_if(&bad, meta, "page", json_is_integer(field_or_meta(hit, "page")) ?
 	    json_incref(field_or_meta(hit, "page")) : NULL);
-	set_if(meta, "section_title", str_or_null(field_or_meta(hit, "section_title")));
-	json_object_set_new(e, "metadata", meta);
+	set_if(&bad, meta, "section_title", str_or_null(field_or_meta(hit, "section_title")));
+	set_new(&bad, e, "metadata", meta);
 
 	snprintf(ref, sizeof ref, "%s:%s", is_doc ? "doc" : "chunk", id);
 	raw = json_pack("{s:s}", "content_ref", ref);
-	set_if(raw, "content_hash", str_or_null(json_object_get(hit, "content_hash")));
-	json_object_set_new(e, "raw", raw);
+	set_if(&bad, raw, "content_hash", str_or_null(json_object_get(hit, "content_hash")));
+	set_new(&bad, e, "raw", raw);
+	if (bad) {
+		json_decref(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -627,20 +681,23 @@ method_name(const char *m)
 static json_t *
 explain_fusion(const struct ev_pack *p)
 {
-	json_t *x, *v;
+	json_t *x;
+	int bad = 0;
 
 	if (p->fusion == NULL)
 		return json_pack("{s:s}", "method", "none");
 	x = json_pack("{s:s}", "method",
 	    method_name(json_string_value(json_object_get(p->fusion, "method"))));
-	if ((v = json_object_get(p->fusion, "rrf_k")) != NULL)
-		json_object_set(x, "rrf_k", v);
-	if ((v = json_object_get(p->fusion, "normalization")) != NULL)
-		json_object_set(x, "normalization", v);
-	if ((v = json_object_get(p->fusion, "weights")) != NULL)
-		json_object_set(x, "weights", v);
-	if ((v = json_object_get(p->fusion, "group")) != NULL)
-		json_object_set(x, "group", v);
+	if (x == NULL)
+		return NULL;
+	set_ref(&bad, x, "rrf_k", json_object_get(p->fusion, "rrf_k"));
+	set_ref(&bad, x, "normalization", json_object_get(p->fusion, "normalization"));
+	set_ref(&bad, x, "weights", json_object_get(p->fusion, "weights"));
+	set_ref(&bad, x, "group", json_object_get(p->fusion, "group"));
+	if (bad) {
+		json_decref(x);
+		return NULL;
+	}
 	return x;
 }
 
@@ -648,29 +705,38 @@ explain_fusion(const struct ev_pack *p)
 static json_t *
 plan_in_effect(const struct ev_pack *p, json_t *fusion)
 {
-	json_t *plan = p->plan ? json_deep_copy(p->plan) : json_object(), *d, *o, *fu;
+	json_t *plan = p->plan ? ev_jsoncopy_deep(p->plan) : json_object(), *d, *o, *fu;
 	const char *m;
+	int bad = 0;
 
 	if (plan == NULL)
 		return NULL;
-	json_object_set_new(plan, "k", json_integer(p->o.k));
+	set_new(&bad, plan, "k", json_integer(p->o.k));
 	if (p->o.has_min_score)
-		json_object_set_new(plan, "min_score", json_real(p->o.min_score));
-	if (!json_is_object(d = json_object_get(plan, "diversity")))
-		json_object_set_new(plan, "diversity", d = json_object());
-	json_object_set_new(d, "by_document", json_integer(p->o.by_document));
-	json_object_set_new(d, "near_duplicates", json_boolean(p->o.near_duplicates));
-	json_object_set_new(d, "overlap", json_real(p->o.overlap));
-	if (!json_is_object(o = json_object_get(plan, "output")))
-		json_object_set_new(plan, "output", o = json_object());
-	json_object_set_new(o, "max_snippet_chars", json_integer(p->o.max_snippet_chars));
-	if (!json_is_object(fu = json_object_get(plan, "fusion")))
-		json_object_set_new(plan, "fusion", fu = json_object());
-	json_object_update(fu, fusion);
+		set_new(&bad, plan, "min_score", json_real(p->o.min_score));
+	if (!json_is_object(json_object_get(plan, "diversity")))
+		set_new(&bad, plan, "diversity", json_object());
+	d = json_object_get(plan, "diversity");	/* (set_new frees what it cannot set) */
+	set_new(&bad, d, "by_document", json_integer(p->o.by_document));
+	set_new(&bad, d, "near_duplicates", json_boolean(p->o.near_duplicates));
+	set_new(&bad, d, "overlap", json_real(p->o.overlap));
+	if (!json_is_object(json_object_get(plan, "output")))
+		set_new(&bad, plan, "output", json_object());
+	o = json_object_get(plan, "output");	/* (set_new frees what it cannot set) */
+	set_new(&bad, o, "max_snippet_chars", json_integer(p->o.max_snippet_chars));
+	if (!json_is_object(json_object_get(plan, "fusion")))
+		set_new(&bad, plan, "fusion", json_object());
+	fu = json_object_get(plan, "fusion");	/* (set_new frees what it cannot set) */
+	if (!bad && ev_jsoncopy_update(fu, fusion, 0) == -1)
+		bad = 1;
 	/* the plan speaks ev-fuse's names */
 	m = json_string_value(json_object_get(fusion, "method"));
 	if (m != NULL && strcmp(m, "weighted_sum") == 0)
-		json_object_set_new(fu, "method", json_string("weighted"));
+		set_new(&bad, fu, "method", json_string("weighted"));
+	if (bad) {
+		json_decref(plan);
+		return NULL;
+	}
 	return plan;
 }
 
@@ -678,14 +744,14 @@ json_t *
 ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at,
     double took_ms, struct ev_err *err)
 {
-	json_t *pack = NULL, *evs, *warn, *ex, *fusion, *div, *filt, *byc, *v, *first;
+	json_t *pack = NULL, *evs, *warn, *ex, *fusion = NULL, *div, *filt, *byc, *v, *first;
 	struct item **kept = NULL, *it;
 	const char *req = NULL, *mode, *pm;
 	char uuid[EV_UUID_LEN + 1], msg[512];
 	long long below = 0, by_doc = 0, dups = 0, nmode[3][2] = { { 0 } };
 	size_t i, j, nkept = 0, nret;
 	json_t *docs = NULL;
-	int no_uri = 0, m;
+	int no_uri = 0, m, bad = 0;
 
 	first = p->n > 0 ? p->it[0].hit : NULL;
 	if (first != NULL)
@@ -724,8 +790,9 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 					by_doc++;
 					continue;
 				}
-				json_object_set_new(docs, doc,
-				    json_integer(v ? json_integer_value(v) + 1 : 1));
+				if (json_object_set_new(docs, doc,
+				    json_integer(v ? json_integer_value(v) + 1 : 1)) == -1)
+					goto nomem;
 			}
 		}
 		kept[nkept++] = it;
@@ -734,9 +801,10 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	if (p->o.k > 0 && (size_t)p->o.k < nret)
 		nret = (size_t)p->o.k;
 
-	evs = json_array();
+	if ((evs = json_array()) == NULL)
+		goto nomem;
 	for (i = 0; i < nret; i++)
-		json_array_append_new(evs, evidence_item(p, kept[i], query_index, generated_at,
+		append_new(&bad, evs, evidence_item(p, kept[i], query_index, generated_at,
 		    &no_uri));
 	for (i = 0; i < p->n; i++) {
 		mode = lanes_mode(p->it[i].lanes);
@@ -755,69 +823,73 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	    "hybrid", "candidates", (json_int_t)nmode[2][0], "returned", (json_int_t)nmode[2][1]);
 
 	warn = json_array();
-	fusion = explain_fusion(p);
+	fusion = explain_fusion(p);	/* kept (one reference of ours) to the end */
 	ex = json_object();
-	json_object_set_new(ex, "fusion", fusion);
-	json_object_set_new(ex, "rerank", json_pack("{s:b}", "enabled", 0));
+	if (warn == NULL || fusion == NULL || ex == NULL)
+		bad = 1;
+	set_new(&bad, ex, "fusion", json_incref(fusion));
+	set_new(&bad, ex, "rerank", json_pack("{s:b}", "enabled", 0));
 	filt = json_object();
 	if (p->o.has_min_score) {
-		json_object_set_new(filt, "min_score", json_real(p->o.min_score));
-		json_object_set_new(filt, "dropped_below_min_score", json_integer(below));
+		set_new(&bad, filt, "min_score", json_real(p->o.min_score));
+		set_new(&bad, filt, "dropped_below_min_score", json_integer(below));
 	}
 	if (first != NULL && json_is_object(json_object_get(first, "filters")))
-		json_object_set(filt, "query", json_object_get(first, "filters"));
-	json_object_set_new(ex, "filters_applied", filt);
+		set_ref(&bad, filt, "query", json_object_get(first, "filters"));
+	set_new(&bad, ex, "filters_applied", filt);
 	div = json_object();
-	json_object_set_new(div, "by_document", json_integer(p->o.by_document));
-	json_object_set_new(div, "near_duplicates", json_boolean(p->o.near_duplicates));
-	json_object_set_new(div, "overlap", json_real(p->o.overlap));
-	json_object_set_new(div, "applied", json_boolean(p->o.by_document > 0 || p->o.near_duplicates));
-	json_object_set_new(div, "dropped_by_document", json_integer(by_doc));
-	json_object_set_new(div, "dropped_duplicates", json_integer(dups));
-	json_object_set_new(ex, "diversity", div);
-	json_object_set_new(ex, "ignored_fields", p->ignored ? json_deep_copy(p->ignored) : json_array());
+	set_new(&bad, div, "by_document", json_integer(p->o.by_document));
+	set_new(&bad, div, "near_duplicates", json_boolean(p->o.near_duplicates));
+	set_new(&bad, div, "overlap", json_real(p->o.overlap));
+	set_new(&bad, div, "applied", json_boolean(p->o.by_document > 0 || p->o.near_duplicates));
+	set_new(&bad, div, "dropped_by_document", json_integer(by_doc));
+	set_new(&bad, div, "dropped_duplicates", json_integer(dups));
+	set_new(&bad, ex, "diversity", div);
+	set_new(&bad, ex, "ignored_fields", p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array());
 
 	for (i = 0; p->ignored != NULL && i < json_array_size(p->ignored); i++) {
 		snprintf(msg, sizeof msg, "plan field ignored: %s",
 		    json_string_value(json_array_get(p->ignored, i)));
-		json_array_append_new(warn, json_string(msg));
+		append_new(&bad, warn, json_string(msg));
 	}
 	pm = p->plan ? json_string_value(ev_config_get(p->plan, "fusion.method")) : NULL;
 	if (pm != NULL) {
 		const char *hm = json_string_value(json_object_get(fusion, "method"));
-		if (strcmp(method_name(pm), hm) != 0) {
+		if (hm != NULL && strcmp(method_name(pm), hm) != 0) {
 			snprintf(msg, sizeof msg, "plan fusion.method '%s' differs from the hits' "
 			    "fusion method '%s'", pm, hm);
-			json_array_append_new(warn, json_string(msg));
+			append_new(&bad, warn, json_string(msg));
 		}
 	}
 	if (no_uri > 0) {
 		snprintf(msg, sizeof msg, "%d evidence%s without source_uri", no_uri,
 		    no_uri == 1 ? "" : "s");
-		json_array_append_new(warn, json_string(msg));
+		append_new(&bad, warn, json_string(msg));
 	}
 
-	pack = json_object();
-	json_object_set_new(pack, "version", json_string(EV_PACK_VERSION));
-	json_object_set_new(pack, "plan", plan_in_effect(p, fusion));
-	json_object_set_new(pack, "plan_id", json_string(p->plan_id));
-	json_object_set_new(pack, "request_id", json_string(req));
-	json_object_set_new(pack, "generated_at", json_string(generated_at));
-	json_object_set_new(pack, "evidences", evs);
-	json_object_set_new(pack, "stats", json_pack("{s:I,s:I,s:I,s:o}",
+	if ((pack = json_object()) == NULL)
+		bad = 1;
+	set_new(&bad, pack, "version", json_string(EV_PACK_VERSION));
+	set_new(&bad, pack, "plan", plan_in_effect(p, fusion));
+	set_new(&bad, pack, "plan_id", json_string(p->plan_id));
+	set_new(&bad, pack, "request_id", json_string(req));
+	set_new(&bad, pack, "generated_at", json_string(generated_at));
+	set_new(&bad, pack, "evidences", evs);
+	set_new(&bad, pack, "stats", json_pack("{s:I,s:I,s:I,s:o}",
 	    "candidates", (json_int_t)p->n, "returned", (json_int_t)nret,
 	    "took_ms", (json_int_t)llround(took_ms), "by_mode", byc));
-	json_object_set_new(pack, "explain", ex);
-	json_object_set_new(pack, "warnings", warn);
-	if (json_object_size(pack) != 9 || json_object_get(pack, "plan") == NULL ||
-	    json_object_get(pack, "stats") == NULL)
+	set_new(&bad, pack, "explain", ex);
+	set_new(&bad, pack, "warnings", warn);
+	if (bad || json_object_size(pack) != 9)
 		goto nomem;
 	free(kept);
 	json_decref(docs);
+	json_decref(fusion);
 	return pack;
 nomem:
 	free(kept);
 	json_decref(docs);
+	json_decref(fusion);
 	json_decref(pack);
 	ev_err_nomem(err);
 	return NULL;
@@ -825,8 +897,9 @@ nomem:
 
 /* ---- the text table ---- */
 
+/* Append one cell of a row; *bad is set when memory runs out (sticky). */
 static void
-add_cell(struct ev_buf *b, const char *s, size_t width, int last)
+add_cell(struct ev_buf *b, const char *s, size_t width, int last, int *bad)
 {
 	size_t n = ev_utf8_prefix(s, strlen(s), width), chars = 0, i;
 
@@ -834,12 +907,12 @@ add_cell(struct ev_buf *b, const char *s, size_t width, int last)
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			chars++;
 	for (i = 0; i < n; i++)	/* no line breaks inside a row */
-		ev_buf_addc(b, s[i] == '\n' || s[i] == '\t' || s[i] == '\r' ? ' ' : s[i]);
+		*bad |= ev_buf_addc(b, s[i] == '\n' || s[i] == '\t' || s[i] == '\r' ? ' ' : s[i]);
 	if (last)
 		return;
 	for (; chars < width; chars++)
-		ev_buf_addc(b, ' ');
-	ev_buf_addc(b, ' ');
+		*bad |= ev_buf_addc(b, ' ');
+	*bad |= ev_buf_addc(b, ' ');
 }
 
 int
@@ -849,6 +922,7 @@ ev_pack_render_text(const json_t *pack, struct ev_buf *b)
 	const char *q = NULL, *fm;
 	char num[64], lanes[64];
 	size_t i;
+	int bad = 0;
 
 	json_array_foreach(evs, i, e) {
 		prov = json_object_get(e, "provenance");
@@ -857,31 +931,31 @@ ev_pack_render_text(const json_t *pack, struct ev_buf *b)
 	}
 	fm = json_string_value(json_object_get(json_object_get(json_object_get(pack, "explain"),
 	    "fusion"), "method"));
-	ev_buf_printf(b, "request %s: %s\n", json_string_value(json_object_get(pack, "request_id")),
+	bad |= ev_buf_printf(b, "request %s: %s\n", json_string_value(json_object_get(pack, "request_id")),
 	    q ? q : "");
-	ev_buf_printf(b, "%lld of %lld candidates, fusion %s\n",
+	bad |= ev_buf_printf(b, "%lld of %lld candidates, fusion %s\n",
 	    (long long)json_integer_value(json_object_get(json_object_get(pack, "stats"), "returned")),
 	    (long long)json_integer_value(json_object_get(json_object_get(pack, "stats"), "candidates")),
 	    fm ? fm : "none");
-	add_cell(b, "rank", 4, 0);
-	add_cell(b, "id", 20, 0);
-	add_cell(b, "title", 24, 0);
-	add_cell(b, "lanes", 11, 0);
-	add_cell(b, "rrf", 8, 0);
-	add_cell(b, "fts", 8, 0);
-	add_cell(b, "vector", 8, 0);
-	ev_buf_adds(b, "snippet\n");
+	add_cell(b, "rank", 4, 0, &bad);
+	add_cell(b, "id", 20, 0, &bad);
+	add_cell(b, "title", 24, 0, &bad);
+	add_cell(b, "lanes", 11, 0, &bad);
+	add_cell(b, "rrf", 8, 0, &bad);
+	add_cell(b, "fts", 8, 0, &bad);
+	add_cell(b, "vector", 8, 0, &bad);
+	bad |= ev_buf_adds(b, "snippet\n");
 	json_array_foreach(evs, i, e) {
 		sig = json_object_get(e, "signals");
 		prov = json_object_get(e, "provenance");
 		snprintf(num, sizeof num, "%zu", i + 1);
-		add_cell(b, num, 4, 0);
-		add_cell(b, json_string_value(json_object_get(e, "id")), 20, 0);
+		add_cell(b, num, 4, 0, &bad);
+		add_cell(b, json_string_value(json_object_get(e, "id")), 20, 0, &bad);
 		add_cell(b, json_is_string(json_object_get(e, "title")) ?
-		    json_string_value(json_object_get(e, "title")) : "-", 24, 0);
+		    json_string_value(json_object_get(e, "title")) : "-", 24, 0, &bad);
 		lanes_text((json_object_get(sig, "vector_score") ? LANE_VECTOR : 0) |
 		    (json_object_get(sig, "fts_score") ? LANE_TEXT : 0), lanes, sizeof lanes);
-		add_cell(b, lanes[0] ? lanes : json_string_value(json_object_get(prov, "mode")), 11, 0);
+		add_cell(b, lanes[0] ? lanes : json_string_value(json_object_get(prov, "mode")), 11, 0, &bad);
 		{
 			static const char *const keys[] = { "rrf_score", "fts_score", "vector_score" };
 			int k;
@@ -891,11 +965,11 @@ ev_pack_render_text(const json_t *pack, struct ev_buf *b)
 					snprintf(num, sizeof num, "%.4g", json_number_value(v));
 				else
 					snprintf(num, sizeof num, "-");
-				add_cell(b, num, 8, 0);
+				add_cell(b, num, 8, 0, &bad);
 			}
 		}
-		add_cell(b, json_string_value(json_object_get(e, "snippet")), 60, 1);
-		ev_buf_addc(b, '\n');
+		add_cell(b, json_string_value(json_object_get(e, "snippet")), 60, 1, &bad);
+		bad |= ev_buf_addc(b, '\n');
 	}
-	return 0;
+	return bad ? -1 : 0;
 }

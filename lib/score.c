@@ -77,6 +77,7 @@ struct ev_scorer {
 
 	struct ev_err *err;	/* for the tokeniser callback */
 	int failed;
+	int jfail;		/* sticky: building the details ran out of memory */
 
 	ev_score_judge_fn judge;
 	void *judge_ctx;
@@ -368,9 +369,8 @@ idf_of(struct ev_scorer *sc, struct term *t, size_t ncites, double *out, struct 
 static json_t *
 word(const char *text, uint32_t start, uint32_t end)
 {
-	json_t *s = json_stringn_nocheck(text + start, end - start);
-
-	return s != NULL ? s : json_string("");
+	/* NULL when out of memory: the caller's jset()/jappend() fails on it */
+	return json_stringn_nocheck(text + start, end - start);
 }
 
 static void
@@ -390,22 +390,40 @@ add_claim(void *ctx, size_t start, size_t end)
 	sc->nclaims++;
 }
 
+/* Building the details, with a sticky error (sc->jfail, as in FTS5's
+ * fts5_buffer.c): a failed insertion (memory running out) is remembered, and
+ * ev_score_run() checks once, so that no record is written with a field
+ * missing.  Both take v, also when they fail. */
 static void
-warn(struct ev_score_result *res, json_t *warnings, const char *msg)
+jset(struct ev_scorer *sc, json_t *o, const char *k, json_t *v)
+{
+	if (json_object_set_new(o, k, v) == -1)
+		sc->jfail = 1;
+}
+
+static void
+jappend(struct ev_scorer *sc, json_t *a, json_t *v)
+{
+	if (json_array_append_new(a, v) == -1)
+		sc->jfail = 1;
+}
+
+static void
+warn(struct ev_scorer *sc, struct ev_score_result *res, json_t *warnings, const char *msg)
 {
 	if (res->nwarnings++ == 0)
 		snprintf(res->warning, sizeof(res->warning), "%s", msg);
 	if (warnings != NULL)
-		json_array_append_new(warnings, json_string(msg));
+		jappend(sc, warnings, json_string(msg));
 }
 
 static json_t *
-cite_ref(const struct ev_score_item *item, size_t i, const char *idkey, json_t *o,
+cite_ref(struct ev_scorer *sc, const struct ev_score_item *item, size_t i, const char *idkey, json_t *o,
     const char *indexkey)
 {
-	json_object_set_new(o, indexkey, json_integer((json_int_t)i));
+	jset(sc, o, indexkey, json_integer((json_int_t)i));
 	if (item->cites[i].id != NULL)
-		json_object_set_new(o, idkey, json_string(item->cites[i].id));
+		jset(sc, o, idkey, json_string(item->cites[i].id));
 	return o;
 }
 
@@ -487,13 +505,13 @@ score_coverage(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d
 		if (t->df > 0)
 			covered++;
 		else if (uncovered != NULL)
-			json_array_append_new(uncovered,
+			jappend(sc, uncovered,
 			    word(item->query, sc->toks[i].start, sc->toks[i].end));
 	}
 	res->coverage = nq > 0 && item->ncites > 0 ? (double)covered / nq : 0;
 	if (d != NULL) {
-		json_object_set_new(d, "query_terms", json_integer((json_int_t)nq));
-		json_object_set_new(d, "uncovered", uncovered);
+		jset(sc, d, "query_terms", json_integer((json_int_t)nq));
+		jset(sc, d, "uncovered", uncovered);
 	}
 	return (int)nq;
 }
@@ -591,7 +609,7 @@ score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_
 			distinct++;
 			if (t->df == 0) {
 				if (unsup != NULL)
-					json_array_append_new(unsup, word(item->answer,
+					jappend(sc, unsup, word(item->answer,
 					    sc->toks[tok].start, sc->toks[tok].end));
 				continue;
 			}
@@ -621,31 +639,31 @@ score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_
 		}
 		if (claims != NULL) {
 			cl = json_object();
-			json_object_set_new(cl, "text", json_stringn_nocheck(item->answer + r->start,
+			jset(sc, cl, "text", json_stringn_nocheck(item->answer + r->start,
 			    r->end - r->start));
-			json_object_set_new(cl, "terms", json_integer(distinct));
-			json_object_set_new(cl, "support", distinct > 0 ? json_real(support) : json_null());
+			jset(sc, cl, "terms", json_integer(distinct));
+			jset(sc, cl, "support", distinct > 0 ? json_real(support) : json_null());
 			if (distinct > 0 && sc->judge != NULL) {
-				json_object_set_new(cl, "keyword_support", json_real(keyword));
-				json_object_set_new(cl, "judged", json_true());
+				jset(sc, cl, "keyword_support", json_real(keyword));
+				jset(sc, cl, "judged", json_true());
 			}
 			if (best != SIZE_MAX) {
-				ref = cite_ref(item, best, "id", json_object(), "index");
-				json_object_set_new(ref, "support",
+				ref = cite_ref(sc, item, best, "id", json_object(), "index");
+				jset(sc, ref, "support",
 				    json_real((double)sc->cnt[best] / distinct));
-				json_object_set_new(cl, "citation", ref);
+				jset(sc, cl, "citation", ref);
 			} else
-				json_object_set_new(cl, "citation", json_null());
-			json_object_set_new(cl, "unsupported", unsup);
-			json_array_append_new(claims, cl);
+				jset(sc, cl, "citation", json_null());
+			jset(sc, cl, "unsupported", unsup);
+			jappend(sc, claims, cl);
 		}
 		for (i = 0; i < ntouched; i++)
 			sc->cnt[sc->touched[i]] = 0;
 	}
 	res->faithfulness = counted > 0 && item->ncites > 0 ? sum / counted : 0;
 	if (d != NULL) {
-		json_object_set_new(d, "claims", claims);
-		json_object_set_new(d, "claims_scored", json_integer((json_int_t)counted));
+		jset(sc, d, "claims", claims);
+		jset(sc, d, "claims_scored", json_integer((json_int_t)counted));
 	}
 	return (int)counted;
 }
@@ -708,18 +726,18 @@ score_redundancy(struct ev_scorer *sc, const struct ev_score_item *item, json_t 
 		res->redundancy = sc->how == EV_SCORE_MAX ? max :
 		    sc->how == EV_SCORE_MEAN ? vmean : vnear;
 		if (d != NULL) {
-			json_object_set_new(d, "pairs", json_integer((json_int_t)pairs));
+			jset(sc, d, "pairs", json_integer((json_int_t)pairs));
 			if (pairs > 0) {
-				mr = cite_ref(item, pa, "a_id", json_object(), "a");
-				cite_ref(item, pb, "b_id", mr, "b");
-				json_object_set_new(mr, "similarity", json_real(max));
-				json_object_set_new(d, "most_redundant", mr);
+				mr = cite_ref(sc, item, pa, "a_id", json_object(), "a");
+				cite_ref(sc, item, pb, "b_id", mr, "b");
+				jset(sc, mr, "similarity", json_real(max));
+				jset(sc, d, "most_redundant", mr);
 			} else
-				json_object_set_new(d, "most_redundant", json_null());
-			json_object_set_new(d, "redundancy_max", json_real(max));
-			json_object_set_new(d, "redundancy_mean", json_real(vmean));
-			json_object_set_new(d, "redundancy_nearest", json_real(vnear));
-			json_object_set_new(d, "idf", json_string(sc->st != NULL ? "store" : "citations"));
+				jset(sc, d, "most_redundant", json_null());
+			jset(sc, d, "redundancy_max", json_real(max));
+			jset(sc, d, "redundancy_mean", json_real(vmean));
+			jset(sc, d, "redundancy_nearest", json_real(vnear));
+			jset(sc, d, "idf", json_string(sc->st != NULL ? "store" : "citations"));
 		}
 	}
 	return 0;
@@ -745,6 +763,7 @@ ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 			sc->terms[i].stamp = 0;
 		sc->stamp = 1;
 	}
+	sc->jfail = 0;
 	if (want_details) {
 		d = json_object();
 		warnings = json_array();
@@ -760,20 +779,23 @@ ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 	if (score_redundancy(sc, item, d, res, err) == -1)
 		goto fail;
 	if (item->ncites == 0)
-		warn(res, warnings, "no citations: faithfulness and coverage are 0");
+		warn(sc, res, warnings, "no citations: faithfulness and coverage are 0");
 	if (item->answer_len == 0 || nclaims == 0)
-		warn(res, warnings, item->answer_len == 0 ?
+		warn(sc, res, warnings, item->answer_len == 0 ?
 		    "empty answer: faithfulness is 0" :
 		    "answer has no content terms: faithfulness is 0");
 	if (nq == 0)
-		warn(res, warnings, item->query_len == 0 ? "empty query: coverage is 0" :
+		warn(sc, res, warnings, item->query_len == 0 ? "empty query: coverage is 0" :
 		    "query has no content terms: coverage is 0");
 	res->overall = ev_score_overall(res->faithfulness, res->coverage, res->redundancy, w);
 	if (d != NULL) {
 		if (json_array_size(warnings) > 0)
-			json_object_set_new(d, "warnings", warnings);
+			jset(sc, d, "warnings", warnings);
 		else
 			json_decref(warnings);
+		warnings = NULL;
+		if (sc->jfail)
+			goto nomem;	/* never details with a field missing */
 		res->details = d;
 	}
 	return 0;

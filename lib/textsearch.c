@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "jsonl.h"
 #include "token.h"
 
 #define MAX_WORDS 1000		/* distinct words of a query that are searched */
@@ -556,7 +557,13 @@ struct filters {
 	json_t *binds;		/* array of the values, in parameter order */
 	const char *where;
 	struct ev_err *err;
+	int oom;		/* sticky: an append to sql failed (out of memory) */
 };
+
+/* Append to the filter's SQL; a failure is remembered in f->oom (checked
+ * once, after the whole statement is built), so that a dropped piece can
+ * never make another, valid, statement. */
+#define SQL_ADD(f, call) do { if ((call) == -1) (f)->oom = 1; } while (0)
 
 static int
 bind_value(struct filters *f, json_t *v)
@@ -580,7 +587,7 @@ filter_strings(struct filters *f, const char *key, const char *column, json_t *v
 	json_t *e;
 
 	if (json_is_string(v)) {
-		ev_buf_printf(f->sql, " AND %s = ?%zu", column, json_array_size(f->binds) + 6);
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND %s = ?%zu", column, json_array_size(f->binds) + 6));
 		return bind_value(f, v);
 	}
 	if (!json_is_array(v) || json_array_size(v) == 0)
@@ -588,8 +595,8 @@ filter_strings(struct filters *f, const char *key, const char *column, json_t *v
 	json_array_foreach(v, i, e)
 		if (!json_is_string(e))
 			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
-	ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
-	    json_array_size(f->binds) + 6);
+	SQL_ADD(f, ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
+	    json_array_size(f->binds) + 6));
 	return bind_value(f, v);
 }
 
@@ -608,14 +615,15 @@ meta_value(struct filters *f, const char *key, json_t *v)
 	if (type != NULL)
 		return ev_buf_printf(f->sql, "m.type = '%s'", type) == -1 ? ev_err_nomem(f->err) : 0;
 	if (json_is_string(v))
-		ev_buf_printf(f->sql, "(m.type = 'text' AND m.atom = ?%zu)", json_array_size(f->binds) + 6);
+		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type = 'text' AND m.atom = ?%zu)",
+		    json_array_size(f->binds) + 6));
 	else if (json_is_number(v)) {
 		double d = json_number_value(v);
 
 		if (d != d || d - d != 0)
 			return filter_fail(f, "metadata filter '%s' must be finite", key);
-		ev_buf_printf(f->sql, "(m.type IN ('integer', 'real') AND m.atom = ?%zu)",
-		    json_array_size(f->binds) + 6);
+		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type IN ('integer', 'real') AND m.atom = ?%zu)",
+		    json_array_size(f->binds) + 6));
 	} else
 		return filter_fail(f, "metadata filter '%s' must be a string, number, true, false, "
 		    "null or an array of them", key);
@@ -636,15 +644,17 @@ filter_metadata(struct filters *f, json_t *obj)
 
 		if (k == NULL)
 			return ev_err_nomem(f->err);
-		ev_buf_printf(f->sql, " AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(fd.metadata)"
-		    " THEN fd.metadata END) AS m WHERE m.key = ?%zu AND (", json_array_size(f->binds) + 6);
-		json_array_append_new(f->binds, k);
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND EXISTS (SELECT 1 FROM json_each(CASE WHEN"
+		    " json_valid(fd.metadata) THEN fd.metadata END) AS m WHERE m.key = ?%zu AND (",
+		    json_array_size(f->binds) + 6));
+		if (json_array_append_new(f->binds, k) == -1)
+			return ev_err_nomem(f->err);
 		if (json_is_array(v)) {
 			if (json_array_size(v) == 0)
 				return filter_fail(f, "metadata filter '%s' is an empty array", key);
 			json_array_foreach(v, i, e) {
 				if (i > 0)
-					ev_buf_adds(f->sql, " OR ");
+					SQL_ADD(f, ev_buf_adds(f->sql, " OR "));
 				if (json_is_array(e) || json_is_object(e))
 					return filter_fail(f, "metadata filter '%s' must be a string, number, "
 					    "true, false, null or an array of them", key);
@@ -653,7 +663,7 @@ filter_metadata(struct filters *f, json_t *obj)
 			}
 		} else if (meta_value(f, key, v) == -1)
 			return -1;
-		ev_buf_adds(f->sql, "))");
+		SQL_ADD(f, ev_buf_adds(f->sql, "))"));
 	}
 	return 0;
 }
@@ -689,10 +699,12 @@ filter_dates(struct filters *f, json_t *obj)
 			return filter_fail(f, "'published_date.%s' must be a date such as "
 			    "\"2021-06-30\"", key);
 		if (to)
-			ev_buf_printf(f->sql, " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
-			    json_array_size(f->binds) + 6, json_array_size(f->binds) + 6);
+			SQL_ADD(f, ev_buf_printf(f->sql,
+			    " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
+			    json_array_size(f->binds) + 6, json_array_size(f->binds) + 6));
 		else
-			ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu", json_array_size(f->binds) + 6);
+			SQL_ADD(f, ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu",
+			    json_array_size(f->binds) + 6));
 		if (bind_value(f, v) == -1)
 			return -1;
 	}
@@ -745,9 +757,34 @@ build_filters(struct filters *f, json_t *filters)
 
 static const char sql_plain[] = SELECT_HITS " WHERE chunks_fts MATCH ?1" SELECT_TAIL;
 
+/* Column i of the current row as text: *t (never NULL: "" for SQL NULL) and
+ * *len.  sqlite3_column_text() also returns NULL when it runs out of memory
+ * converting a value; that is an error, not an empty text.  Returns 0 or -1
+ * (out of memory). */
+static int
+column_text(sqlite3_stmt *s, int i, const char **t, size_t *len)
+{
+	int type = sqlite3_column_type(s, i);
+
+	*t = (const char *)sqlite3_column_text(s, i);
+	*len = (size_t)sqlite3_column_bytes(s, i);
+	if (*t == NULL) {
+		if (type != SQLITE_NULL)
+			return -1;
+		*t = "";
+		*len = 0;
+	}
+	return 0;
+}
+
+/* Column i of the current row as a JSON value (null for SQL NULL), or NULL
+ * when out of memory. */
 static json_t *
 column_json(sqlite3_stmt *s, int i)
 {
+	const char *t;
+	size_t len;
+
 	switch (sqlite3_column_type(s, i)) {
 	case SQLITE_INTEGER:
 		return json_integer(sqlite3_column_int64(s, i));
@@ -755,12 +792,10 @@ column_json(sqlite3_stmt *s, int i)
 		return json_real(sqlite3_column_double(s, i));
 	case SQLITE_NULL:
 		return json_null();
-	default: {
-		json_t *v = json_stringn((const char *)sqlite3_column_text(s, i),
-		    (size_t)sqlite3_column_bytes(s, i));
-
-		return v ? v : json_null();
-	}
+	default:
+		if (column_text(s, i, &t, &len) == -1)
+			return NULL;
+		return json_stringn(t, len);
 	}
 }
 
@@ -770,18 +805,19 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
     struct ev_err *err)
 {
 	double score = sqlite3_column_double(s, 1);
-	json_t *hit, *signals, *ev, *matched, *fuzzy = NULL, *meta = NULL;
-	const char *key;
+	json_t *hit, *signals, *ev, *matched = NULL, *fuzzy = NULL, *meta = NULL;
+	const char *key, *text, *title, *stitle;
+	size_t textlen, titlelen, stitlelen;
 	json_t *v;
 	int r;
 
 	ev_buf_reset(&ts->snip);
-	if (ev_snippet_make(ts->sn, (const char *)sqlite3_column_text(s, 9),
-	    (size_t)sqlite3_column_bytes(s, 9), &ts->snip, err) == -1 ||
-	    ev_snippet_scan(ts->sn, (const char *)sqlite3_column_text(s, 6),
-	    (size_t)sqlite3_column_bytes(s, 6), err) == -1 ||
-	    ev_snippet_scan(ts->sn, (const char *)sqlite3_column_text(s, 7),
-	    (size_t)sqlite3_column_bytes(s, 7), err) == -1)
+	if (column_text(s, 9, &text, &textlen) == -1 || column_text(s, 6, &title, &titlelen) == -1 ||
+	    column_text(s, 7, &stitle, &stitlelen) == -1)
+		goto nomem;
+	if (ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
+	    ev_snippet_scan(ts->sn, title, titlelen, err) == -1 ||
+	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1)
 		return NULL;
 	if ((matched = json_array()) == NULL)
 		goto nomem;
@@ -790,18 +826,30 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 
 		if (!ev_snippet_found(ts->sn, i))
 			continue;
-		json_array_append_new(matched, json_string(w->surface));
+		if (json_array_append_new(matched, json_string(w->surface)) == -1)
+			goto nomem;
 		for (int j = 0; j < w->nexp; j++) {
 			if (!ev_snippet_term_found(ts->sn, w->expidx[j]))
 				continue;
 			if (fuzzy == NULL && (fuzzy = json_array()) == NULL)
 				goto nomem;
-			json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:i}", "term", w->surface,
-			    "expansion", w->exp[j], "distance", w->dist[j]));
+			if (json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:i}", "term", w->surface,
+			    "expansion", w->exp[j], "distance", w->dist[j])) == -1)
+				goto nomem;
 		}
 	}
 	if (sqlite3_column_type(s, 14) == SQLITE_TEXT) {
-		meta = json_loads((const char *)sqlite3_column_text(s, 14), JSON_DECODE_ANY, NULL);
+		/* ev_json_parse_line() tells memory running out (code 1) from
+		 * metadata that is not JSON (left out, as before). */
+		struct ev_err pe = { 0 };
+		const char *mt;
+		size_t mlen;
+
+		if (column_text(s, 14, &mt, &mlen) == -1)
+			goto nomem;
+		meta = ev_json_parse_line(mt, mlen, NULL, &pe);
+		if (meta == NULL && pe.code == EV_EXIT_RUNTIME)
+			goto nomem;
 		if (meta != NULL && (!json_is_object(meta) || json_object_size(meta) == 0)) {
 			json_decref(meta);
 			meta = NULL;
@@ -809,12 +857,18 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	}
 	signals = json_pack("{s:f,s:I,s:f}", "fts_score", score, "fts_rank", (json_int_t)rank,
 	    "fts_norm", score / (best > 1.0 ? best : 1.0));
+	/* json_pack() takes matched (an "o"), even when it fails */
 	ev = json_pack("{s:s,s:s,s:o}", "lane", "text", "snippet", ev_buf_str(&ts->snip),
 	    "matched_terms", matched);
-	if (ev != NULL && fuzzy != NULL)
-		json_object_set_new(ev, "fuzzy", fuzzy);
-	else
+	matched = NULL;
+	if (ev != NULL && fuzzy != NULL) {
+		if (json_object_set_new(ev, "fuzzy", fuzzy) == -1) {
+			json_decref(ev);
+			ev = NULL;	/* the hit below then fails as out of memory */
+		}
+	} else
 		json_decref(fuzzy);
+	fuzzy = NULL;
 	hit = json_pack("{s:O,s:O,s:o,s:o,s:I,s:f,s:s,s:o,s:s,s:[o]}",
 	    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
 	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,
@@ -847,6 +901,7 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 nomem:
 	json_decref(matched);
 	json_decref(fuzzy);
+	json_decref(meta);
 	ev_err_nomem(err);
 	return NULL;
 }
@@ -932,12 +987,13 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		f.err = err;
 		if ((f.binds = json_array()) == NULL)
 			return ev_err_nomem(err);
+		f.oom = 0;
 		ev_buf_reset(&ts->sql);
-		ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
-		    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1");
+		SQL_ADD(&f, ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
+		    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1"));
 		if (build_filters(&f, filters) == -1)
 			goto out;
-		if (ev_buf_adds(&ts->sql, SELECT_TAIL) == -1) {
+		if (ev_buf_adds(&ts->sql, SELECT_TAIL) == -1 || f.oom) {
 			ev_err_nomem(err);
 			goto out;
 		}
@@ -948,20 +1004,28 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		own = 1;
 		for (size_t i = 0; i < json_array_size(f.binds); i++) {
 			json_t *v = json_array_get(f.binds, i);
-			int p = (int)i + 6;
+			int p = (int)i + 6, brc;
 
 			if (json_is_string(v))
-				sqlite3_bind_text(s, p, json_string_value(v), (int)json_string_length(v),
+				brc = sqlite3_bind_text(s, p, json_string_value(v), (int)json_string_length(v),
 				    SQLITE_STATIC);
 			else if (json_is_integer(v))
-				sqlite3_bind_int64(s, p, json_integer_value(v));
+				brc = sqlite3_bind_int64(s, p, json_integer_value(v));
 			else if (json_is_real(v))
-				sqlite3_bind_double(s, p, json_real_value(v));
+				brc = sqlite3_bind_double(s, p, json_real_value(v));
 			else {
 				char *dump = json_dumps(v, JSON_COMPACT);
 
-				sqlite3_bind_text(s, p, dump ? dump : "[]", -1, SQLITE_TRANSIENT);
+				if (dump == NULL) {
+					ev_err_nomem(err);
+					goto out;
+				}
+				brc = sqlite3_bind_text(s, p, dump, -1, SQLITE_TRANSIENT);
 				free(dump);
+			}
+			if (brc != SQLITE_OK) {
+				ev_store_error(ts->st, "binding a filter value", err);
+				goto out;
 			}
 		}
 	}

@@ -42,6 +42,8 @@ faiss_msg(void)
 
 	if (m == NULL)
 		return "unknown faiss error";
+	if (strcmp(m, "std::bad_alloc") == 0 || strcmp(m, "std::bad_array_new_length") == 0)
+		return "out of memory";
 	if ((p = strstr(m, "Error: ")) != NULL)
 		return p + 7;
 	if (strncmp(m, "Error in ", 9) == 0 && (p = strstr(m, ".cpp:")) != NULL) {
@@ -52,6 +54,13 @@ faiss_msg(void)
 			return p + 2;
 	}
 	return m;
+}
+
+/* Whether Faiss's last error was memory running out (std::bad_alloc). */
+static int
+faiss_oom(void)
+{
+	return strcmp(faiss_msg(), "out of memory") == 0;
 }
 
 static int
@@ -89,20 +98,41 @@ meta_set_ll(struct ev_store *st, const char *key, long long v, struct ev_err *er
 	return ev_store_meta_set(st, key, buf, err);
 }
 
-/* The store's embedding model id, or NULL when ev-embed recorded none. */
-static char *
-store_model(struct ev_store *st)
+/* The store's own embedding model id in *out (malloc'd), NULL when
+ * ev-embed recorded none.  Returns 0, or -1 with *err set (a failed read is not "none"). */
+static int
+store_model(struct ev_store *st, char **out, struct ev_err *err)
 {
-	struct ev_err e;
 	char *v = NULL;
+	int r;
 
+	*out = NULL;
 	for (int i = 0; store_model_keys[i]; i++) {
-		if (ev_store_meta_get(st, store_model_keys[i], &v, &e) == 1)
-			return v;
+		if ((r = ev_store_meta_get(st, store_model_keys[i], &v, err)) == -1)
+			return -1;
+		if (r == 1) {
+			*out = v;
+			return 0;
+		}
 		free(v);
 		v = NULL;
 	}
-	return NULL;
+	return 0;
+}
+
+/* Whether SQLite has rolled back the load's transaction by itself (as it may
+ * after running out of memory or on an I/O error, with the failing statement
+ * reported but any later one then running in autocommit mode): a load must
+ * then write nothing more.  Returns 1 with *err set, or 0. */
+static int
+txn_lost(struct ev_store *st, struct ev_err *err)
+{
+	if (!sqlite3_get_autocommit(ev_store_db(st)))
+		return 0;
+	ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		"the store's transaction was rolled back (out of memory or an I/O error): "
+		"nothing loaded");
+	return 1;
 }
 
 static int
@@ -186,7 +216,6 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 	char magic[sizeof MAGIC];
 	struct ev_buf b = EV_BUF_INIT;
 	json_t *o = NULL;
-	json_error_t je;
 	int c, rc = -1;
 
 	memset(h, 0, sizeof *h);
@@ -195,10 +224,24 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
 			"'%s' is not an evkit vector index (made by ev-embed-load)", path);
 	while ((c = getc(f)) != EOF && c != '\n') {
-		if (b.len >= HEADER_MAX || ev_buf_addc(&b, c) == -1)
+		if (b.len >= HEADER_MAX)
 			break;
+		if (ev_buf_addc(&b, c) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
 	}
-	if (c != '\n' || (o = json_loads(ev_buf_str(&b), 0, &je)) == NULL ||
+	if (c == '\n') {
+		/* ev_json_parse_line() tells an allocation failure (code 1)
+		 * from a damaged header (code 2). */
+		struct ev_err pe = { 0 };
+		if ((o = ev_json_parse_line(ev_buf_str(&b), b.len, path, &pe)) == NULL &&
+		    pe.code != EV_EXIT_USAGE) {
+			ev_err_nomem(err);
+			goto out;
+		}
+	}
+	if (c != '\n' || o == NULL || !json_is_object(o) ||
 	    !json_is_string(json_object_get(o, "store_id")) ||
 	    !json_is_integer(json_object_get(o, "generation")) ||
 	    !json_is_integer(json_object_get(o, "dim")) ||
@@ -262,6 +305,39 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 	return 1;
 }
 
+/* Whether the file at path may be (re)written as the index: it is missing,
+ * empty, or begins with the evkit index magic (a file of ours, however stale
+ * or damaged).  Anything else is a user's file that a load must not replace.
+ * Returns 0, or -1 with *err set (code 2: some other file; code 1: it cannot
+ * be read). */
+static int
+index_claimable(const char *path, struct ev_err *err)
+{
+	char magic[sizeof MAGIC];
+	size_t n;
+	FILE *f;
+
+	if ((f = fopen(path, "rb")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
+			strerror(errno));
+	}
+	errno = 0;
+	n = fread(magic, 1, sizeof MAGIC - 1, f);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
+			strerror(e));
+	}
+	fclose(f);
+	if (n == 0 || (n == sizeof MAGIC - 1 && memcmp(magic, MAGIC, n) == 0))
+		return 0;
+	return ev_err_set(err, EV_EXIT_USAGE, path,
+		"not an evkit vector index; give a new file name or remove it");
+}
+
 /* Write header and index to a new temporary file beside path, synced.
  * Returns the temporary name (malloc'd), or NULL with *err set. */
 static char *
@@ -293,8 +369,16 @@ index_write_tmp(const char *path, const struct header *h, const FaissIndex *idx,
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
 		goto fail;
 	}
+	errno = 0;
 	if (faiss_write_index(idx, f) != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, faiss_msg());
+		/* Faiss reports a short fwrite() with its own internals; the
+		 * stream's error and errno say what the OS refused. */
+		int e = errno;
+		if (ferror(f))
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
+				e ? strerror(e) : "write error");
+		else
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, faiss_msg());
 		goto fail;
 	}
 	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
@@ -374,6 +458,8 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 		ev_err_nomem(err);
 		goto fail;
 	}
+	if (index_claimable(ld->path, err) == -1)
+		goto fail;
 	if (ev_store_exec(st, schema_sql, err) == -1 ||
 	    ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
 		" content_hash TEXT, vector BLOB); DELETE FROM temp.vec_batch;", err) == -1)
@@ -477,17 +563,24 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 		sqlite3_reset(q);
 		return -1;
 	}
-	sqlite3_bind_int64(ins, 1, rowid);
-	sqlite3_bind_value(ins, 2, sqlite3_column_value(q, 1));
-	if (norm > 0)
-		sqlite3_bind_blob(ins, 3, ld->unit, (int)(dim * sizeof(float)), SQLITE_STATIC);
-	else
-		sqlite3_bind_null(ins, 3);	/* no direction: the chunk keeps no vector */
-	rc = sqlite3_step(ins);
+	/* a failed bind (the content hash copied under memory pressure)
+	 * would stage the vector with a NULL hash: check each */
+	rc = sqlite3_bind_int64(ins, 1, rowid);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_value(ins, 2, sqlite3_column_value(q, 1));
+	if (rc == SQLITE_OK)
+		rc = norm > 0 ?
+			sqlite3_bind_blob(ins, 3, ld->unit, (int)(dim * sizeof(float)), SQLITE_STATIC) :
+			sqlite3_bind_null(ins, 3);	/* no direction: the chunk keeps no vector */
+	if (rc == SQLITE_OK && (rc = sqlite3_step(ins)) == SQLITE_DONE)
+		rc = SQLITE_OK;
+	if (rc != SQLITE_OK)
+		db_fail(ld->st, "staging a vector", err);	/* (before the resets clear it) */
 	sqlite3_reset(ins);
+	sqlite3_clear_bindings(ins);
 	sqlite3_reset(q);
-	if (rc != SQLITE_DONE)
-		return db_fail(ld->st, "staging a vector", err);
+	if (rc != SQLITE_OK)
+		return -1;
 	if (ld->model == NULL && (ld->model = strdup(model)) == NULL)
 		return ev_err_nomem(err);
 	ld->dim = dim;
@@ -588,7 +681,11 @@ rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
 	else
 		snprintf(eff, sizeof eff, "IDMap,%s", factory);
 	if (faiss_index_factory(&idx, (int)ld->dim, eff, METRIC_INNER_PRODUCT) != 0) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory, faiss_msg());
+		if (faiss_oom())
+			ev_err_nomem(err);
+		else
+			ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
+				faiss_msg());
 		return NULL;
 	}
 	return idx;
@@ -693,6 +790,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 
 	memset(stats, 0, sizeof *stats);
 	ev_err_clear(err);
+	if (index_claimable(ld->path, err) == -1)	/* replaced since ev_vload_begin()? */
+		return -1;
 	if (ev_store_begin(st, err) == -1)
 		return -1;
 	in_txn = 1;
@@ -783,16 +882,22 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	if ((s = ev_store_prepare(st, "SELECT count(*), count(vector) FROM temp.vec_batch", err)) ==
 	    NULL)
 		goto out;
-	if (sqlite3_step(s) == SQLITE_ROW)
-	{
-		stats->added = sqlite3_column_int64(s, 1) - stats->replaced;
-		stats->zero = sqlite3_column_int64(s, 0) - sqlite3_column_int64(s, 1);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		db_fail(st, "counting vectors", err);
+		sqlite3_reset(s);
+		goto out;
 	}
+	stats->added = sqlite3_column_int64(s, 1) - stats->replaced;
+	stats->zero = sqlite3_column_int64(s, 0) - sqlite3_column_int64(s, 1);
 	sqlite3_reset(s);
 	if ((s = ev_store_prepare(st, "SELECT count(*) FROM vec_vectors", err)) == NULL)
 		goto out;
-	if (sqlite3_step(s) == SQLITE_ROW)
-		count = sqlite3_column_int64(s, 0);
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		db_fail(st, "counting vectors", err);
+		sqlite3_reset(s);
+		goto out;
+	}
+	count = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	if (ld->model == NULL || ld->dim == 0) {
 		/* Nothing ever loaded and nothing staged: there is no index to write. */
@@ -857,6 +962,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	h.factory = (char *)factory;
 	if ((tmp = index_write_tmp(ld->path, &h, idx, err)) == NULL)
 		goto out;
+	if (txn_lost(st, err))
+		goto out;
 	if (meta_set_ll(st, "vindex.generation", h.generation, err) == -1 ||
 	    ev_store_meta_set(st, "vindex.model", ld->model, err) == -1 ||
 	    meta_set_ll(st, "vindex.dim", ld->dim, err) == -1 ||
@@ -867,13 +974,16 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	{
 		/* Vectors of the store's own embedding model go stale when it is
 		 * retrained; vectors of an outside model do not. */
-		char *sm = store_model(st);
-		int linked = sm != NULL && strcmp(sm, ld->model) == 0;
+		char *sm = NULL;
+		int linked;
+		if (store_model(st, &sm, err) == -1)
+			goto out;
+		linked = sm != NULL && strcmp(sm, ld->model) == 0;
 		free(sm);
 		if (ev_store_meta_set(st, "vindex.embed_linked", linked ? "1" : "0", err) == -1)
 			goto out;
 	}
-	if (ev_store_commit(st, err) == -1)
+	if (txn_lost(st, err) || ev_store_commit(st, err) == -1)
 		goto out;
 	in_txn = 0;
 	if (rename(tmp, ld->path) == -1) {
@@ -972,8 +1082,9 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	}
 	if ((r = ev_store_meta_get(st, "vindex.embed_linked", &linked, err)) == -1)
 		goto fail;
-	if (r == 1 && strcmp(linked, "1") == 0 && (smodel = store_model(st)) != NULL &&
-	    strcmp(smodel, ix->h.model) != 0) {
+	if (r == 1 && strcmp(linked, "1") == 0 && store_model(st, &smodel, err) == -1)
+		goto fail;
+	if (smodel != NULL && strcmp(smodel, ix->h.model) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"stale index '%s': it holds vectors of model '%s' but the store's model is now "
 			"'%s' (retrained): embed the chunks again with ev-embed --db %s and load them "
@@ -1216,7 +1327,7 @@ ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *whe
 	const char *key;
 	json_t *val, *docs = NULL;
 	char *docs_text = NULL;
-	int nb = 0, ret = -1;
+	int nb = 0, ret = -1, bad = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -1308,7 +1419,8 @@ ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *whe
 		db_fail(st, "preparing a filter", err);
 		goto out;
 	}
-	/* Bind in the order the clauses were written. */
+	/* Bind in the order the clauses were written; a failed bind (a copy
+	 * refused under memory pressure) must not leave a parameter NULL. */
 	json_object_foreach((json_t *)filters, key, val) {
 		if (strcmp(key, "metadata") == 0) {
 			const char *mk;
@@ -1319,25 +1431,29 @@ ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *whe
 					ev_err_nomem(err);
 					goto out;
 				}
-				sqlite3_bind_text(s, ++nb, path, -1, sqlite3_free);
+				bad |= sqlite3_bind_text(s, ++nb, path, -1, sqlite3_free) != SQLITE_OK;
 				if (json_is_null(mv))
 					continue;
 				if (json_is_string(mv))
-					sqlite3_bind_text(s, ++nb, json_string_value(mv), -1, SQLITE_TRANSIENT);
+					bad |= sqlite3_bind_text(s, ++nb, json_string_value(mv), -1,
+						SQLITE_TRANSIENT) != SQLITE_OK;
 				else if (json_is_integer(mv))
-					sqlite3_bind_int64(s, ++nb, json_integer_value(mv));
+					bad |= sqlite3_bind_int64(s, ++nb, json_integer_value(mv)) != SQLITE_OK;
 				else if (json_is_real(mv))
-					sqlite3_bind_double(s, ++nb, json_real_value(mv));
+					bad |= sqlite3_bind_double(s, ++nb, json_real_value(mv)) != SQLITE_OK;
 				else
-					sqlite3_bind_int(s, ++nb, json_is_true(mv));
+					bad |= sqlite3_bind_int(s, ++nb, json_is_true(mv)) != SQLITE_OK;
 			}
 		} else if (strcmp(key, "published_date") == 0) {
 			json_t *from = json_object_get(val, "from"), *to = json_object_get(val, "to");
 			if (from)
-				sqlite3_bind_text(s, ++nb, json_string_value(from), -1, SQLITE_TRANSIENT);
+				bad |= sqlite3_bind_text(s, ++nb, json_string_value(from), -1,
+					SQLITE_TRANSIENT) != SQLITE_OK;
 			if (to) {
-				sqlite3_bind_text(s, ++nb, json_string_value(to), -1, SQLITE_TRANSIENT);
-				sqlite3_bind_text(s, ++nb, json_string_value(to), -1, SQLITE_TRANSIENT);
+				bad |= sqlite3_bind_text(s, ++nb, json_string_value(to), -1,
+					SQLITE_TRANSIENT) != SQLITE_OK;
+				bad |= sqlite3_bind_text(s, ++nb, json_string_value(to), -1,
+					SQLITE_TRANSIENT) != SQLITE_OK;
 			}
 		}
 	}
@@ -1346,7 +1462,11 @@ ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *whe
 			ev_err_nomem(err);
 			goto out;
 		}
-		sqlite3_bind_text(s, ++nb, docs_text, -1, SQLITE_STATIC);
+		bad |= sqlite3_bind_text(s, ++nb, docs_text, -1, SQLITE_STATIC) != SQLITE_OK;
+	}
+	if (bad) {
+		ev_err_nomem(err);
+		goto out;
 	}
 	{
 		int rc;
@@ -1373,6 +1493,66 @@ out:
 	return ret;
 }
 
+/* Column i of the current row as text: *t (never NULL: "" for SQL NULL) and
+ * *len.  sqlite3_column_text() also returns NULL when it runs out of memory
+ * converting a value: then -1 (out of memory), never an empty text. */
+static int
+col_text(sqlite3_stmt *s, int i, const char **t, size_t *len)
+{
+	int type = sqlite3_column_type(s, i);
+
+	*t = (const char *)sqlite3_column_text(s, i);
+	*len = (size_t)sqlite3_column_bytes(s, i);
+	if (*t == NULL) {
+		if (type != SQLITE_NULL)
+			return -1;
+		*t = "";
+		*len = 0;
+	}
+	return 0;
+}
+
+/* A document's stored metadata (column i) as a non-empty object in *out, or
+ * NULL when there is none (or it is not a JSON object).  Returns 0, or -1
+ * when out of memory (which must not read as "no metadata"). */
+static int
+col_metadata(sqlite3_stmt *s, int i, json_t **out)
+{
+	struct ev_err pe = { 0 };
+	const char *t;
+	size_t len;
+	json_t *m;
+
+	*out = NULL;
+	if (sqlite3_column_type(s, i) != SQLITE_TEXT)
+		return 0;
+	if (col_text(s, i, &t, &len) == -1)
+		return -1;
+	if ((m = ev_json_parse_line(t, len, NULL, &pe)) == NULL)
+		return pe.code == EV_EXIT_USAGE ? 0 : -1;
+	if (json_is_object(m) && json_object_size(m) > 0)
+		*out = m;
+	else
+		json_decref(m);
+	return 0;
+}
+
+/* The chunk's text (column i) in *text (malloc'd), NULL for SQL NULL.
+ * Returns 0, or -1 when out of memory. */
+static int
+col_strdup(sqlite3_stmt *s, int i, char **text)
+{
+	const char *t;
+	size_t len;
+
+	*text = NULL;
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return 0;
+	if (col_text(s, i, &t, &len) == -1 || (*text = strndup(t, len)) == NULL)
+		return -1;
+	return 0;
+}
+
 int
 ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, struct ev_err *err)
 {
@@ -1380,7 +1560,8 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 		"section_path", "source_uri", "chunk_index", "offset_start", "offset_end",
 		"content_hash" };
 	sqlite3_stmt *s;
-	int rc, n = (int)(sizeof names / sizeof names[0]);
+	json_t *m = NULL;
+	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
 
 	*text = NULL;
 	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
@@ -1396,8 +1577,11 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 			return 0;
 		return db_fail(st, "reading a chunk", err);
 	}
-	for (int i = 0; i < n; i++) {
-		json_t *v;
+	for (int i = 0; i < n && !bad; i++) {
+		json_t *v = NULL;
+		const char *t;
+		size_t len;
+
 		switch (sqlite3_column_type(s, i)) {
 		case SQLITE_INTEGER:
 			v = json_integer(sqlite3_column_int64(s, i));
@@ -1409,30 +1593,21 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 			v = json_null();
 			break;
 		default:
-			v = json_stringn((const char *)sqlite3_column_text(s, i),
-				sqlite3_column_bytes(s, i));
-			if (v == NULL)
-				v = json_null();
+			if (col_text(s, i, &t, &len) == 0)
+				v = json_stringn(t, len);
 		}
-		json_object_set_new(obj, names[i], v);
+		/* json_object_set_new() takes v, and fails on NULL */
+		if (json_object_set_new(obj, names[i], v) == -1)
+			bad = 1;
 	}
-	if (sqlite3_column_type(s, n + 1) == SQLITE_TEXT) {
-		json_t *m = json_loadb((const char *)sqlite3_column_text(s, n + 1),
-			sqlite3_column_bytes(s, n + 1), 0, NULL);
-		if (json_is_object(m) && json_object_size(m) > 0)
-			json_object_set_new(obj, "metadata", m);
-		else
-			json_decref(m);
-	}
-	if (sqlite3_column_type(s, n) != SQLITE_NULL) {
-		*text = strdup((const char *)sqlite3_column_text(s, n));
-		if (*text == NULL) {
-			sqlite3_reset(s);
-			return ev_err_nomem(err);
-		}
-	}
+	if (!bad && col_metadata(s, n + 1, &m) == -1)
+		bad = 1;
+	if (!bad && m != NULL && json_object_set_new(obj, "metadata", m) == -1)
+		bad = 1;
+	if (!bad && col_strdup(s, n, text) == -1)
+		bad = 1;
 	sqlite3_reset(s);
-	return 1;
+	return bad ? ev_err_nomem(err) : 1;
 }
 
 /* ---- Writing hit fields as JSON text ----------------------------------- */
@@ -1548,11 +1723,16 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 		return db_fail(st, "reading a chunk", err);
 	}
 	for (int i = 0; i < n && !bad; i++) {
+		char num[32];
+		const char *t;
+		size_t len;
+
 		bad |= ev_buf_adds(b, names[i]);
 		switch (sqlite3_column_type(s, i)) {
 		case SQLITE_INTEGER:
-			/* the text SQLite makes of an integer is its decimal form */
-			bad |= ev_buf_add(b, sqlite3_column_text(s, i), (size_t)sqlite3_column_bytes(s, i));
+			/* formatted here: SQLite's text of it needs an allocation */
+			snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(s, i));
+			bad |= ev_buf_adds(b, num);
 			break;
 		case SQLITE_FLOAT:
 			bad |= ev_vindex_json_real(b, sqlite3_column_double(s, i));
@@ -1561,19 +1741,21 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 			bad |= ev_buf_adds(b, "null");
 			break;
 		default:
-			bad |= ev_vindex_json_str(b, (const char *)sqlite3_column_text(s, i),
-				(size_t)sqlite3_column_bytes(s, i));
+			if (col_text(s, i, &t, &len) == -1)
+				bad = 1;
+			else
+				bad |= ev_vindex_json_str(b, t, len);
 		}
 	}
-	if (!bad && sqlite3_column_type(s, n + 1) == SQLITE_TEXT) {
-		json_t *m = json_loadb((const char *)sqlite3_column_text(s, n + 1),
-			(size_t)sqlite3_column_bytes(s, n + 1), 0, NULL);
-		if (json_is_object(m) && json_object_size(m) > 0)
+	if (!bad) {
+		json_t *m;
+		if (col_metadata(s, n + 1, &m) == -1)
+			bad = 1;
+		else if (m != NULL)
 			bad |= ev_buf_adds(b, ",\"metadata\":") | ev_json_dump(b, m);
 		json_decref(m);
 	}
-	if (!bad && text && sqlite3_column_type(s, n) != SQLITE_NULL &&
-	    (*text = strdup((const char *)sqlite3_column_text(s, n))) == NULL)
+	if (!bad && text && col_strdup(s, n, text) == -1)
 		bad = 1;
 	sqlite3_reset(s);
 	return bad ? ev_err_nomem(err) : 1;

@@ -136,13 +136,65 @@ Test(eval, qrels_load_names_the_file_and_line)
 	unlink(path);
 }
 
-Test(eval, qrels_load_of_a_missing_file_is_a_runtime_error)
+/* Regression (finding F4): a missing qrels file exited 1. */
+Test(eval, qrels_load_of_a_missing_file_is_bad_usage)
 {
 	struct ev_err err = { 0 };
 
 	cr_assert_null(ev_qrels_load("/nonexistent/qrels", &err));
-	cr_assert_eq(err.code, EV_EXIT_RUNTIME);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, "/nonexistent/qrels");
 	cr_assert_str_eq(err.msg, "cannot open qrels: No such file or directory");
+}
+
+/* Regression (finding F4): a directory read as "read error: Is a directory",
+ * exit 1. */
+Test(eval, qrels_load_of_a_directory_is_bad_usage)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_null(ev_qrels_load("/tmp", &err));
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, "/tmp");
+	cr_assert_str_eq(err.msg, "cannot open qrels: Is a directory");
+}
+
+/* The UTF-8 check of qrels lines is evkit's own now (finding F14: Jansson's,
+ * which allocates, took memory running out for bad text); it accepts and
+ * refuses what Jansson did. */
+Test(eval, qrels_lines_accept_valid_utf8_of_every_length)
+{
+	struct ev_qrels *q = ev_qrels_new(NULL);
+	struct ev_err err = { 0 };
+	static const char line[] = "q1 d\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 1";
+
+	cr_assert_not_null(q);
+	cr_assert_eq(ev_qrels_add_line(q, line, strlen(line), "f:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_qrels_count(q), 1);
+	ev_qrels_free(q);
+}
+
+Test(eval, qrels_lines_refuse_overlong_surrogate_and_out_of_range_utf8)
+{
+	static const char *const bad[] = {
+		"q1 d\xc0\xaf 1",		/* overlong '/' */
+		"q1 d\xe0\x80\xaf 1",		/* overlong, 3 bytes */
+		"q1 d\xed\xa0\x80 1",		/* surrogate U+D800 */
+		"q1 d\xf4\x90\x80\x80 1",	/* U+110000 */
+		"q1 d\xe2\x82 1",		/* truncated sequence */
+		"q1 d\x80 1",			/* lone continuation byte */
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ev_qrels *q = ev_qrels_new(NULL);
+		struct ev_err err = { 0 };
+
+		cr_assert_eq(ev_qrels_add_line(q, bad[i], strlen(bad[i]), "f:1", &err), -1,
+		    "line %zu accepted", i);
+		cr_assert_eq(err.code, EV_EXIT_USAGE);
+		cr_assert_str_eq(err.msg, "qrels line is not valid UTF-8 text (or holds a NUL byte)");
+		ev_qrels_free(q);
+	}
 }
 
 Test(eval, qrels_load_of_a_file_without_judgements_is_bad_input)

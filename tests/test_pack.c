@@ -357,3 +357,88 @@ Test(pack, text_table_shows_rank_id_lanes_and_snippet)
 	json_decref(pack);
 	ev_pack_free(p);
 }
+
+/* Jansson's allocations fail at the fail_at-th one (0: never). */
+static long jfail_at, jcount;
+
+static void *
+jfail_malloc(size_t n)
+{
+	if (++jcount == jfail_at)
+		return NULL;
+	return malloc(n);
+}
+
+/* The pack of two lanes' hits for one query, with a plan, built while
+ * Jansson's fail_at-th allocation fails (0: none).  Returns the pack with
+ * its generated ids removed, or NULL with *err set. */
+static json_t *
+pack_failing_at(long fail_at, struct ev_err *err)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *h[3], *plan, *pack = NULL;
+	int ok = 1;
+
+	ev_pack_opts_init(&o);
+	h[0] = hit("a", 3, "text");
+	h[1] = hit("b", 2, "text");
+	h[2] = hit("a", 0.9, "vector");
+	json_object_set_new(h[0], "signals", json_pack("{s:f,s:i}", "fts_score", 3.0, "fts_rank", 1));
+	json_object_set_new(h[2], "signals", json_pack("{s:f,s:i}", "vector_score", 0.9,
+	    "vector_rank", 1));
+	json_object_set_new(h[1], "metadata", json_pack("{s:i,s:s}", "chunk_index", 2,
+	    "section_title", "Flutter"));
+	plan = json_pack("{s:i,s:{s:s},s:{s:i}}", "k", 5, "fusion", "method", "rrf",
+	    "diversity", "by_document", 2);
+	p = ev_pack_new(&o, plan, NULL, "00000000-0000-4000-8000-000000000000", err);
+	cr_assert_not_null(p);
+	cr_assert_eq(ev_pack_begin(p, err), 0);
+	jcount = 0;
+	jfail_at = fail_at;
+	json_set_alloc_funcs(jfail_malloc, free);
+	for (int i = 0; i < 3 && ok; i++)
+		ok = ev_pack_add(p, h[i], "t:1", err) == 0;
+	if (ok)
+		pack = ev_pack_build(p, 0, "2026-02-20T12:00:00Z", 1.0, err);
+	json_set_alloc_funcs(malloc, free);
+	json_object_del(pack, "request_id");
+	json_object_del(pack, "plan_id");
+	for (int i = 0; i < 3; i++)
+		json_decref(h[i]);
+	json_decref(plan);
+	ev_pack_free(p);
+	return pack;
+}
+
+/* Regression (finding F12): an allocation failure inside Jansson left a pack
+ * with a field missing or empty (an evidence's "snippet" "", a hit copied
+ * without its signals), exit 0.  Now every failure fails the whole pack with
+ * "out of memory" (exit 1), and a pack built is always the right one. */
+Test(pack, out_of_memory_fails_the_pack_and_never_drops_a_field)
+{
+	struct ev_err err = { 0 };
+	json_t *want = pack_failing_at(0, &err), *got;
+	long n, total;
+	char *w, *g;
+
+	cr_assert_not_null(want, "%s", err.msg);
+	total = jcount;
+	cr_assert_gt(total, 50);
+	w = json_dumps(want, JSON_SORT_KEYS | JSON_COMPACT);
+	for (n = 1; n <= total; n++) {
+		struct ev_err e = { 0 };
+
+		if ((got = pack_failing_at(n, &e)) == NULL) {
+			cr_assert_eq(e.code, EV_EXIT_RUNTIME, "N=%ld: code %d: %s", n, e.code, e.msg);
+			cr_assert_str_eq(e.msg, "out of memory", "N=%ld", n);
+			continue;
+		}
+		g = json_dumps(got, JSON_SORT_KEYS | JSON_COMPACT);
+		cr_assert_str_eq(g, w, "N=%ld: a pack differs from the right one:\n%s\n%s", n, g, w);
+		free(g);
+		json_decref(got);
+	}
+	free(w);
+	json_decref(want);
+}

@@ -639,3 +639,71 @@ Test(score, a_failing_or_out_of_range_judge_fails_the_item)
 	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
 	ev_score_result_release(&r);
 }
+
+/* Jansson's allocations fail at the jfail_at-th one (0: never). */
+static long jfail_at, jcount;
+
+static void *
+jfail_malloc(size_t n)
+{
+	if (++jcount == jfail_at)
+		return NULL;
+	return malloc(n);
+}
+
+/* Score an item with details while Jansson's fail_at-th allocation fails;
+ * returns the details as text (malloc'd), or NULL with *err set. */
+static char *
+details_failing_at(long fail_at, struct ev_err *err)
+{
+	static const char *const texts[] = { "The wing gives lift at low speed.",
+		"A shock wave causes wave drag.", "The wing gives lift." };
+	struct ev_score_cite cites[3] = {
+		{ "c0", texts[0], strlen(texts[0]) }, { "c1", texts[1], strlen(texts[1]) },
+		{ NULL, texts[2], strlen(texts[2]) },
+	};
+	static const char q[] = "what gives lift and drag at hypersonic speed",
+		a[] = "Wings give lift. Shock waves cause drag. Unicorns fly.";
+	struct ev_score_item item = { q, strlen(q), a, strlen(a), cites, 3, 3 };
+	struct ev_score_result res;
+	char *s = NULL;
+	int r;
+
+	jcount = 0;
+	jfail_at = fail_at;
+	json_set_alloc_funcs(jfail_malloc, free);
+	r = ev_score_run(sc, &item, &defaults, 1, &res, err);
+	json_set_alloc_funcs(malloc, free);
+	if (r == 0) {
+		s = json_dumps(res.details, JSON_SORT_KEYS | JSON_COMPACT);
+		cr_assert_not_null(s);
+		ev_score_result_release(&res);
+	}
+	return s;
+}
+
+/* Regression (finding F12): an allocation failure while building the
+ * details gave a record with a field missing (or an unsupported word as
+ * ""), exit 0.  Now it fails the item with "out of memory" (exit 1), and
+ * details built are always the right ones. */
+Test(score, out_of_memory_fails_the_item_and_never_drops_a_field)
+{
+	struct ev_err err = { 0 };
+	char *want = details_failing_at(0, &err), *got;
+	long n, total = jcount;
+
+	cr_assert_not_null(want, "%s", err.msg);
+	cr_assert_gt(total, 30);
+	for (n = 1; n <= total; n++) {
+		struct ev_err e = { 0 };
+
+		if ((got = details_failing_at(n, &e)) == NULL) {
+			cr_assert_eq(e.code, EV_EXIT_RUNTIME, "N=%ld: code %d: %s", n, e.code, e.msg);
+			cr_assert_str_eq(e.msg, "out of memory", "N=%ld", n);
+			continue;
+		}
+		cr_assert_str_eq(got, want, "N=%ld: details differ from the right ones", n);
+		free(got);
+	}
+	free(want);
+}

@@ -543,3 +543,111 @@ Test(textsearch, stem_collisions_with_stop_words_are_searched)
 	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "us on"), &flags, &err), 0);
 	cr_assert_eq(flags, EV_TS_NO_TERMS, "'us' and 'on' are stop words");
 }
+
+/* Allocation failure: SQLite's and Jansson's allocations are counted
+ * together and the fail_at-th fails (0: none). */
+static sqlite3_mem_methods sqlite_mem;
+static long oom_at, oom_count;
+static int oom_armed;
+
+static int
+oom_now(void)
+{
+	return oom_armed && ++oom_count == oom_at;
+}
+
+static void *
+oom_sqlite_malloc(int n)
+{
+	return oom_now() ? NULL : sqlite_mem.xMalloc(n);
+}
+
+static void *
+oom_sqlite_realloc(void *p, int n)
+{
+	return oom_now() ? NULL : sqlite_mem.xRealloc(p, n);
+}
+
+static void *
+oom_json_malloc(size_t n)
+{
+	return oom_now() ? NULL : malloc(n);
+}
+
+/* Open the store, search "wing plate" (hits with metadata, titles, section
+ * paths) with the fail_at-th allocation failing, close.  Returns the hits
+ * as text (malloc'd), or NULL with *err set. */
+static char *
+hits_failing_at(long fail_at, struct ev_err *err)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	json_t *q = json_pack("{s:s,s:s}", "query_id", "q1", "query", "wing plate slipstrem");
+	char *s = NULL;
+	int r, flags;
+
+	st = ev_store_open(path, EV_STORE_READ, err);
+	cr_assert_not_null(st, "%s", err->msg);
+	open_ts(&o);
+	json_array_clear(hits);
+	oom_count = 0;
+	oom_at = fail_at;
+	oom_armed = 1;
+	json_set_alloc_funcs(oom_json_malloc, free);
+	r = ev_textsearch_query(ts, q, "stdin:1", hits, &flags, err);
+	json_set_alloc_funcs(malloc, free);
+	oom_armed = 0;
+	if (r >= 0) {
+		s = json_dumps(hits, JSON_SORT_KEYS | JSON_COMPACT);
+		cr_assert_not_null(s);
+	}
+	json_decref(q);
+	ev_textsearch_close(ts);
+	ts = NULL;
+	ev_store_close(st);
+	st = NULL;
+	return s;
+}
+
+/* Regression (finding F11): sqlite3_column_text() returns NULL when it runs
+ * out of memory; a hit was then written with "section_id": null (or
+ * "section_path": null), exit 0.  Now any allocation failure fails the query
+ * as a runtime error (exit 1), and hits returned are always the right ones. */
+Test(textsearch, out_of_memory_fails_the_query_and_never_writes_a_null_field)
+{
+	sqlite3_mem_methods m;
+	struct ev_err err = { 0 };
+	char *want, *got;
+	long n, total;
+
+	ev_textsearch_close(ts);
+	ts = NULL;
+	ev_store_close(st);
+	st = NULL;
+	cr_assert_eq(sqlite3_shutdown(), SQLITE_OK);
+	cr_assert_eq(sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sqlite_mem), SQLITE_OK);
+	m = sqlite_mem;
+	m.xMalloc = oom_sqlite_malloc;
+	m.xRealloc = oom_sqlite_realloc;
+	cr_assert_eq(sqlite3_config(SQLITE_CONFIG_MALLOC, &m), SQLITE_OK);
+	cr_assert_eq(sqlite3_initialize(), SQLITE_OK);
+
+	want = hits_failing_at(0, &err);
+	cr_assert_not_null(want, "%s", err.msg);
+	cr_assert_neq(strstr(want, "\"section_path\""), NULL);
+	total = oom_count;
+	cr_assert_gt(total, 20);
+	for (n = 1; n <= total; n++) {
+		struct ev_err e = { 0 };
+
+		if ((got = hits_failing_at(n, &e)) == NULL) {
+			/* (SQLite names some of its failures otherwise, e.g. "unable
+			 * to open a temporary database file": a runtime error too) */
+			cr_assert_eq(e.code, EV_EXIT_RUNTIME, "N=%ld: code %d: %s", n, e.code, e.msg);
+			cr_assert_neq(e.msg[0], '\0', "N=%ld: no message", n);
+			continue;
+		}
+		cr_assert_str_eq(got, want, "N=%ld: hits differ from the right ones:\n%s", n, got);
+		free(got);
+	}
+	free(want);
+}

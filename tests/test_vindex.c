@@ -709,3 +709,161 @@ Test(vindex, two_loads_begun_together_both_land)
 	cr_assert_eq(ev_vindex_count(ix), 4);
 	ev_vindex_close(ix);
 }
+
+/* ---- Allocation failures --------------------------------------------------
+ * This test program's malloc, calloc and realloc stand in for the C
+ * library's (for Jansson, SQLite and Faiss's operator new too); while armed,
+ * the oom_at-th allocation fails. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static long oom_at, oom_count;
+static int oom_armed;
+
+static int
+oom_now(void)
+{
+	return oom_armed && ++oom_count == oom_at;
+}
+
+void *
+malloc(size_t n)
+{
+	return oom_now() ? NULL : __libc_malloc(n);
+}
+
+void *
+calloc(size_t n, size_t size)
+{
+	return oom_now() ? NULL : __libc_calloc(n, size);
+}
+
+void *
+realloc(void *p, size_t n)
+{
+	return oom_now() ? NULL : __libc_realloc(p, n);
+}
+
+static void
+oom_arm(long at)
+{
+	oom_count = 0;
+	oom_at = at;
+	oom_armed = 1;
+}
+
+/* Open the index and search it for q, the oom_at-th allocation failing
+ * (0: none).  Returns 0 with ids[0..5) set, or -1 with *err set. */
+static int
+open_and_search_failing_at(long at, const float *q, int64_t *ids, struct ev_err *err)
+{
+	struct ev_vindex *ix;
+	float scores[5];
+	int r = -1;
+
+	oom_arm(at);
+	if ((ix = ev_vindex_open(st, idx, err)) != NULL)
+		r = ev_vindex_search(ix, 1, q, 5, scores, ids, err);
+	ev_vindex_close(ix);
+	oom_armed = 0;
+	return r == -1 ? -1 : 0;
+}
+
+/* Regressions (findings F13, F16): memory running out while the index was
+ * read was reported as "damaged evkit vector index header" (exit 2) or with
+ * an empty message, and a std::bad_alloc thrown inside Faiss escaped the C
+ * API and aborted the program.  Now every failure is a runtime error (code
+ * 1) with a message, and a search that succeeds gives the right hits. */
+Test(vindex, out_of_memory_while_opening_or_searching_is_a_runtime_error)
+{
+	float v[20 * 8], q[8];
+	int64_t want[5], got[5];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	long n, total;
+
+	make_store(20);
+	for (int i = 0; i < 20; i++)
+		random_unit(v + i * 8, 8);
+	random_unit(q, 8);
+	load(v, 20, 8, "m1", NULL, &stats);
+	cr_assert_eq(open_and_search_failing_at(0, q, want, &err), 0, "%s", err.msg);
+	total = oom_count;
+	cr_assert_gt(total, 10);
+	for (n = 1; n <= total; n++) {
+		struct ev_err e = { 0 };
+
+		if (open_and_search_failing_at(n, q, got, &e) == -1) {
+			cr_assert_eq(e.code, EV_EXIT_RUNTIME, "N=%ld: code %d: %s", n, e.code, e.msg);
+			cr_assert_neq(e.msg[0], '\0', "N=%ld: no message", n);
+			cr_assert_null(strstr(e.msg, "damaged"), "N=%ld: %s", n, e.msg);
+			continue;
+		}
+		cr_assert_arr_eq(got, want, sizeof want, "N=%ld: other hits", n);
+	}
+}
+
+/* Regression (finding F16): a std::bad_alloc inside Faiss aborted a load
+ * ("terminate called after throwing an instance of 'std::bad_alloc'").
+ * Now a load that runs out of memory anywhere fails with code 1 and leaves
+ * the store's vectors and the index file as they were. */
+Test(vindex, out_of_memory_while_loading_fails_cleanly_and_changes_nothing)
+{
+	float v[12 * 4], w[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	size_t len0, len;
+	char *before, *after;
+	long n, total = 0;
+
+	make_store(12);
+	for (int i = 0; i < 12; i++)
+		random_unit(v + i * 4, 4);
+	load(v, 12, 4, "m1", NULL, &stats);
+	before = slurp(idx, &len0);
+	for (n = 0; n == 0 || n <= total; n++) {
+		struct ev_vload_opts o = { 0 };
+		struct ev_vload *ld;
+		int r = -1;
+
+		ev_err_clear(&err);
+		oom_arm(n);
+		/* chunk 0 gets another vector: an update in place */
+		if ((ld = ev_vload_begin(st, idx, &o, &err)) != NULL &&
+		    ev_vload_add(ld, "d1:s1:0", "m1", w, 4, "t:1", &err) == 0)
+			r = ev_vload_commit(ld, &stats, &err);
+		ev_vload_free(ld);
+		oom_armed = 0;
+		if (n == 0) {
+			cr_assert_eq(r, 0, "%s", err.msg);
+			total = oom_count;
+			cr_assert_gt(total, 10);
+			/* put the first vector back for the runs that fail */
+			load(v, 12, 4, "m1", NULL, &stats);
+			free(before);
+			before = slurp(idx, &len0);
+			continue;
+		}
+		if (r == 0) {	/* it got through: whole, then restore the vector */
+			sqlite3_stmt *q = ev_store_prepare(st, "SELECT count(*) FROM vec_vectors v"
+				" JOIN chunks c ON c.rowid = v.rowid WHERE v.content_hash IS c.content_hash",
+				&err);
+			cr_assert_not_null(q);
+			cr_assert_eq(sqlite3_step(q), SQLITE_ROW);
+			cr_assert_eq(sqlite3_column_int64(q, 0), 12, "N=%ld: a vector staged without "
+				"its chunk's content hash", n);
+			sqlite3_reset(q);
+			load(v, 12, 4, "m1", NULL, &stats);
+			free(before);
+			before = slurp(idx, &len0);
+			continue;
+		}
+		cr_assert_eq(err.code, EV_EXIT_RUNTIME, "N=%ld: code %d: %s", n, err.code, err.msg);
+		cr_assert_neq(err.msg[0], '\0', "N=%ld: no message", n);
+		after = slurp(idx, &len);
+		cr_assert(len == len0 && memcmp(after, before, len) == 0, "N=%ld: index changed", n);
+		free(after);
+		cr_assert_eq(stored_count(), 12, "N=%ld", n);
+	}
+	free(before);
+}
