@@ -57,18 +57,14 @@ static const struct option longopts[] = {
 
 #define MAX_WARNINGS 20		/* skipped records reported one by one */
 
-/* Write one query's fused hits with one fwrite (Jansson's own json_dumpf
- * calls fwrite per token, which costs more than the fusion), flushing when
- * stdout is a pipe, so that pipelines still stream query by query. */
+/* Write one query's fused hits with one fwrite, flushing when stdout is a
+ * pipe, so that pipelines still stream query by query. */
 static int
-write_hits(const json_t *out, struct ev_buf *b, int flush, struct ev_err *err)
+write_hits(struct ev_fuse *f, struct ev_buf *b, int flush, long long *n, struct ev_err *err)
 {
-	size_t i;
-
 	ev_buf_reset(b);
-	for (i = 0; i < json_array_size(out); i++)
-		if (ev_json_dump(b, json_array_get(out, i)) == -1 || ev_buf_addc(b, '\n') == -1)
-			return ev_err_nomem(err);
+	if (ev_fuse_write(f, b, n, err) == -1)
+		return -1;
 	if (b->len > 0 && (fwrite(b->p, 1, b->len, stdout) != b->len ||
 	    (flush && fflush(stdout) == EOF)))
 		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
@@ -153,9 +149,8 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_fuse_in *in = NULL;
 	struct ev_fuse *f = NULL;
-	json_t *out = NULL;
 	struct ev_buf b = EV_BUF_INIT;
-	long long skipped = 0, queries = 0, hits_out = 0;
+	long long skipped = 0, queries = 0, hits_out = 0, n;
 	int ch, r, skip = 0, norm_flag = 0, pipe, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-fuse", usage_text, argc, argv);
@@ -225,18 +220,12 @@ main(int argc, char *argv[])
 			rc = ev_cli_report(&err);
 			goto out;
 		}
-		if ((out = ev_fuse_run(f, &err)) == NULL) {
-			rc = ev_cli_report(&err);
-			goto out;
-		}
-		if (write_hits(out, &b, pipe, &err) == -1) {
+		if (write_hits(f, &b, pipe, &n, &err) == -1) {
 			rc = ev_cli_report(&err);
 			goto out;
 		}
 		queries++;
-		hits_out += (long long)json_array_size(out);
-		json_decref(out);
-		out = NULL;
+		hits_out += n;
 	}
 	if (skipped > 0)
 		ev_warn("skipped %lld invalid record%s", skipped, skipped == 1 ? "" : "s");
@@ -245,7 +234,6 @@ out:
 	ev_cli_count(&cli, "skipped", skipped);
 	ev_cli_count(&cli, "queries", queries);
 	ev_cli_count(&cli, "hits_out", hits_out);
-	json_decref(out);
 	ev_buf_release(&b);
 	ev_fuse_free(f);
 	ev_fuse_in_close(in);

@@ -2,13 +2,46 @@
 #include "fuse.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
+#include "jscan.h"
 #include "jsonl.h"
+
+/* ---- appending to buffers: inline when there is room ---- */
+
+static inline int
+buf_add(struct ev_buf *b, const void *s, size_t n)
+{
+	if (b->len + n < b->cap) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+		return 0;
+	}
+	return ev_buf_add(b, s, n);
+}
+
+static inline int
+buf_addc(struct ev_buf *b, int c)
+{
+	if (b->len + 1 < b->cap) {
+		b->p[b->len++] = (char)c;
+		b->p[b->len] = '\0';
+		return 0;
+	}
+	return ev_buf_addc(b, c);
+}
+
+static inline int
+buf_adds(struct ev_buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
 
 /* ---- options ---- */
 
@@ -252,10 +285,105 @@ map_put(struct map *m, const char *key, int val)
 	return 0;
 }
 
+/* ---- an arena for the lines of one query (blocks kept from query to query) ---- */
+
+#define ARENA_BLOCK (1u << 20)
+
+struct ablock {
+	struct ablock *next;
+	size_t cap, used, pad;	/* the header keeps data 16-byte aligned */
+	char data[];
+};
+
+struct arena {
+	struct ablock *first, *cur;
+};
+
+struct amark {
+	struct ablock *cur;
+	size_t used;
+};
+
+static int
+arena_init(struct arena *a)
+{
+	if ((a->first = malloc(sizeof *a->first + ARENA_BLOCK)) == NULL)
+		return -1;
+	a->first->next = NULL;
+	a->first->cap = ARENA_BLOCK;
+	a->first->used = 0;
+	a->cur = a->first;
+	return 0;
+}
+
+static void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct ablock *b = a->cur, *nb;
+	size_t cap;
+
+	n = (n + 15) & ~(size_t)15;
+	if (b->cap - b->used >= n) {
+		b->used += n;
+		return b->data + b->used - n;
+	}
+	if (b->next != NULL && b->next->cap >= n) {
+		a->cur = b->next;
+		a->cur->used = n;
+		return a->cur->data;
+	}
+	cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+	if ((nb = malloc(sizeof *nb + cap)) == NULL)
+		return NULL;
+	nb->cap = cap;
+	nb->used = n;
+	nb->next = b->next;
+	b->next = nb;
+	a->cur = nb;
+	return nb->data;
+}
+
+static void
+arena_reset(struct arena *a)
+{
+	if (a->first == NULL)
+		return;
+	a->cur = a->first;
+	a->first->used = 0;
+}
+
+static struct amark
+arena_mark(const struct arena *a)
+{
+	struct amark m = { a->cur, a->cur->used };
+
+	return m;
+}
+
+static void
+arena_restore(struct arena *a, struct amark m)
+{
+	a->cur = m.cur;
+	a->cur->used = m.used;
+}
+
+static void
+arena_free(struct arena *a)
+{
+	struct ablock *b, *n;
+
+	for (b = a->first; b != NULL; b = n) {
+		n = b->next;
+		free(b);
+	}
+	a->first = a->cur = NULL;
+}
+
 /* ---- the accumulator ---- */
 
 struct lane {
 	char name[EV_FUSE_LANE_MAX + 1];
+	char sname[EV_FUSE_LANE_MAX + 8], rname[EV_FUSE_LANE_MAX + 8];	/* its signals */
 	double w;
 	int prio;
 	/* per query, over the candidates the lane found */
@@ -263,10 +391,24 @@ struct lane {
 	long n;
 };
 
+/* A hit added: its line and members copied into the arena. */
+struct rhit {
+	const char *line;
+	struct ev_jmem *m;
+	int nm;
+	int iid, idoc, isig, iev, isnip;	/* member indexes, or -1 */
+	const char *id, *doc;	/* decoded, in the arena */
+	int li;			/* its lane */
+	long long rank;
+	double score;
+	int next;		/* grouping by document: the next hit of the document, or -1 */
+};
+
 struct cand {
 	const char *key;	/* id, or doc_id when grouping by document */
-	json_t *hit[EV_FUSE_MAXLANES];	/* the lane's (best) hit, or NULL */
-	json_t *chunks;		/* grouping by document: every hit, in order added */
+	int keyhit;		/* the hit whose raw key text names it */
+	int hit[EV_FUSE_MAXLANES];	/* the lane's (best) hit, or -1 */
+	int first, last;	/* grouping by document: its hits, in order added */
 	long long rank[EV_FUSE_MAXLANES];
 	double score[EV_FUSE_MAXLANES];
 	double norm[EV_FUSE_MAXLANES];
@@ -276,17 +418,55 @@ struct cand {
 	int nfound;
 };
 
+/* A member of an object being written: raw key text, and a value that is raw
+ * text (src 0) or text at off in f->gb (src 1) or f->vb (src 2). */
+struct om {
+	const char *k;
+	size_t kn;
+	int kesc;
+	int src;
+	const char *v;
+	size_t off, vn;
+};
+
+struct oms {
+	struct om *m;
+	size_t n, cap;
+};
+
+/* An evidence entry of a fused hit: text at off in f->eb. */
+struct evx {
+	size_t off, len;
+	int prio;
+};
+
 struct ev_fuse {
 	struct ev_fuse_opts o;
 	char *qid;
 	struct lane lanes[EV_FUSE_MAXLANES];
 	int nlanes;
+	struct arena a;
+	struct rhit *hits;
+	size_t nh, caph;
 	struct cand *c;
 	size_t nc, capc;
-	json_t *held;		/* every hit added, kept alive until the next begin */
 	struct map ids[EV_FUSE_MAXLANES];	/* id -> 1, per lane: duplicates */
 	struct map keys;	/* candidate key -> index into c */
 	long long count;
+	/* writing */
+	struct ev_buf gb, vb, eb, tmp;
+	struct oms top, sig;
+	struct ev_jmems mems;
+	struct evx *ev;
+	size_t nev, capev;
+	int *chunks;
+	size_t capchunks;
+	struct ev_jscan js;	/* for ev_fuse_add() */
+	struct {
+		uint64_t bits;
+		char s[31];
+		unsigned char n;	/* 0: empty */
+	} rc[512];		/* reals written lately (RRF's repeat) */
 };
 
 struct ev_fuse *
@@ -294,7 +474,7 @@ ev_fuse_new(const struct ev_fuse_opts *o, struct ev_err *err)
 {
 	struct ev_fuse *f = calloc(1, sizeof *f);
 
-	if (f == NULL || (f->held = json_array()) == NULL) {
+	if (f == NULL || arena_init(&f->a) == -1) {
 		free(f);
 		ev_err_nomem(err);
 		return NULL;
@@ -303,23 +483,13 @@ ev_fuse_new(const struct ev_fuse_opts *o, struct ev_err *err)
 	return f;
 }
 
-static void
-cands_clear(struct ev_fuse *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->nc; i++)
-		json_decref(f->c[i].chunks);
-	f->nc = 0;
-}
-
 int
 ev_fuse_begin(struct ev_fuse *f, const char *qid, struct ev_err *err)
 {
 	int i;
 
-	cands_clear(f);
-	json_array_clear(f->held);
+	f->nh = f->nc = 0;
+	arena_reset(&f->a);
 	for (i = 0; i < EV_FUSE_MAXLANES; i++)
 		map_reset(&f->ids[i]);
 	map_reset(&f->keys);
@@ -338,13 +508,23 @@ ev_fuse_free(struct ev_fuse *f)
 
 	if (f == NULL)
 		return;
-	cands_clear(f);
+	arena_free(&f->a);
+	free(f->hits);
 	free(f->c);
-	json_decref(f->held);
 	for (i = 0; i < EV_FUSE_MAXLANES; i++)
 		map_release(&f->ids[i]);
 	map_release(&f->keys);
 	free(f->qid);
+	ev_buf_release(&f->gb);
+	ev_buf_release(&f->vb);
+	ev_buf_release(&f->eb);
+	ev_buf_release(&f->tmp);
+	free(f->top.m);
+	free(f->sig.m);
+	free(f->mems.m);
+	free(f->ev);
+	free(f->chunks);
+	ev_jscan_release(&f->js);
 	free(f);
 }
 
@@ -357,6 +537,9 @@ ev_fuse_count(const struct ev_fuse *f)
 static int
 lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err *err)
 {
+	struct lane *ln;
+	const char *p;
+	size_t n, pn;
 	int i;
 
 	for (i = 0; i < f->nlanes; i++)
@@ -365,33 +548,233 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	if (f->nlanes == EV_FUSE_MAXLANES)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "more than %d lanes in query '%s'", EV_FUSE_MAXLANES, f->qid);
-	memset(&f->lanes[i], 0, sizeof f->lanes[i]);
-	snprintf(f->lanes[i].name, sizeof f->lanes[i].name, "%s", name);
-	f->lanes[i].w = ev_fuse_weight_get(&f->o, name);
-	f->lanes[i].prio = ev_fuse_lane_priority(name);
+	if ((n = strlen(name)) > EV_FUSE_LANE_MAX)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "lane name too long");
+	p = strcmp(name, "text") == 0 ? "fts" : name;
+	pn = strlen(p);
+	ln = &f->lanes[i];
+	memset(ln, 0, sizeof *ln);
+	memcpy(ln->name, name, n + 1);
+	memcpy(ln->sname, p, pn);
+	memcpy(ln->sname + pn, "_score", sizeof "_score");
+	memcpy(ln->rname, p, pn);
+	memcpy(ln->rname + pn, "_rank", sizeof "_rank");
+	ln->w = ev_fuse_weight_get(&f->o, name);
+	ln->prio = ev_fuse_lane_priority(name);
 	f->nlanes++;
 	return i;
 }
 
-/* Check the fields of a hit.  Returns 0 or -1 with *err set. */
+/* The index of the member named key (not null), or -1. */
 static int
-check_hit(const struct ev_fuse *f, json_t *hit, const char *where, const char **id,
-    const char **lane, long long *rank, double *score, const char **doc, struct ev_err *err)
+member(const struct ev_jmem *m, int nm, const char *key)
 {
-	json_t *v = NULL;
-	size_t i;
+	size_t n = strlen(key);
+	int i;
 
-	if (!json_is_object(hit))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
-	if (ev_field_str(hit, "id", 1, id, where, err) == -1 ||
-	    ev_field_str(hit, "lane", 1, lane, where, err) == -1 ||
-	    ev_field_int(hit, "rank", 1, rank, where, err) == -1 ||
-	    ev_field_num(hit, "score", 1, score, where, err) == -1 ||
-	    ev_field_str(hit, "doc_id", f->o.group == EV_GROUP_DOC, doc, where, err) == -1 ||
-	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
-	    ev_field_str(hit, "snippet", 0, &(const char *){ NULL }, where, err) == -1)
+	for (i = 0; i < nm; i++)
+		if (m[i].kesc ? ev_jscan_str_eq(m[i].key, m[i].klen, key) :
+		    m[i].klen == n && memcmp(m[i].key, key, n) == 0)
+			return m[i].type == EV_JNULL ? -1 : i;
+	return -1;
+}
+
+static int
+wrong_type(const char *key, const char *want, const char *where, struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s' must be %s", key, want);
+}
+
+/* The fields fusion reads. */
+enum { F_ID, F_LANE, F_RANK, F_SCORE, F_DOC, F_SIG, F_SNIP, F_EV, F_N };
+
+static const char *const field_names[F_N] = {
+	"id", "lane", "rank", "score", "doc_id", "signals", "snippet", "evidence"
+};
+
+/* Find the fields of h in one pass: ix[F_...] is the member index, or -1
+ * when absent or null. */
+static void
+classify(const struct rhit *h, int *ix)
+{
+	const struct ev_jmem *m;
+	int i, k, fi;
+
+	for (k = 0; k < F_N; k++)
+		ix[k] = -1;
+	for (i = 0; i < h->nm; i++) {
+		m = &h->m[i];
+		if (m->type == EV_JNULL)
+			continue;
+		fi = -1;
+		if (m->kesc) {
+			for (k = 0; k < F_N; k++)
+				if (ev_jscan_str_eq(m->key, m->klen, field_names[k]))
+					fi = k;
+		} else {
+#define IS(lit) (memcmp(m->key, lit, sizeof(lit) - 1) == 0)
+			switch (m->klen) {
+			case 2: fi = IS("id") ? F_ID : -1; break;
+			case 4: fi = IS("lane") ? F_LANE : IS("rank") ? F_RANK : -1; break;
+			case 5: fi = IS("score") ? F_SCORE : -1; break;
+			case 6: fi = IS("doc_id") ? F_DOC : -1; break;
+			case 7: fi = IS("signals") ? F_SIG : IS("snippet") ? F_SNIP : -1; break;
+			case 8: fi = IS("evidence") ? F_EV : -1; break;
+			}
+#undef IS
+		}
+		if (fi >= 0)
+			ix[fi] = i;
+	}
+}
+
+/* Field k of h (member i, or -1), which must be of type t (EV_JINT standing
+ * for any number) when present: i, -1 when absent (an error when required),
+ * -2 with *err on error. */
+static int
+field(const struct rhit *h, int i, int k, int t, int required, const char *where,
+    struct ev_err *err)
+{
+	static const char *const want[] = {
+		"", "", "", "a number", "", "a string", "an array", "an object"
+	};
+	const char *key = field_names[k];
+	int ty;
+
+	if (i < 0) {
+		if (required) {
+			ev_err_set(err, EV_EXIT_USAGE, where, "missing field '%s'", key);
+			return -2;
+		}
 		return -1;
-	if ((*id)[0] == '\0')
+	}
+	ty = h->m[i].type;
+	if (t == EV_JINT ? ty != EV_JINT && ty != EV_JREAL : ty != t) {
+		wrong_type(key, want[t], where, err);
+		return -2;
+	}
+	return i;
+}
+
+static double
+num_value(const struct ev_jmem *m)
+{
+	char small[64], *copy;
+	double d;
+
+	if (m->type == EV_JINT && m->vlen < 19) {
+		const char *p = m->val, *end = p + m->vlen;
+		long long v = 0;
+		int neg = *p == '-';
+		for (p += neg; p < end; p++)
+			v = v * 10 + (*p - '0');
+		return (double)(neg ? -v : v);
+	}
+	if (m->type == EV_JREAL) {
+		/* a plain decimal of at most 15 digits: one exact division */
+		static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+		    1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+		const char *p = m->val, *end = p + m->vlen;
+		long long v = 0;
+		int neg = *p == '-', nd = 0, frac = -1;
+		for (p += neg; p < end && nd <= 15; p++) {
+			if (*p == '.') {
+				frac = 0;
+				continue;
+			}
+			if (*p < '0' || *p > '9')
+				break;
+			v = v * 10 + (*p - '0');
+			nd++;
+			if (frac >= 0)
+				frac++;
+		}
+		if (p == end && nd <= 15 && frac >= 0)
+			return (neg ? -(double)v : (double)v) / p10[frac];
+	}
+	copy = m->vlen < sizeof small ? small : malloc(m->vlen + 1);
+	if (copy == NULL)
+		return NAN;
+	memcpy(copy, m->val, m->vlen);
+	copy[m->vlen] = '\0';
+	d = m->type == EV_JINT ? (double)strtoll(copy, NULL, 10) : strtod(copy, NULL);
+	if (copy != small)
+		free(copy);
+	return d;
+}
+
+/* A decoded copy of the string member m, in the arena. */
+static const char *
+arena_str(struct ev_fuse *f, const struct ev_jmem *m)
+{
+	const char *raw = m->val + 1;
+	size_t n = m->vlen - 2;
+	char *s = arena_alloc(&f->a, n + 1);
+	struct ev_buf b;
+
+	if (s == NULL)
+		return NULL;
+	if (memchr(raw, '\\', n) == NULL) {
+		memcpy(s, raw, n);
+		s[n] = '\0';
+		return s;
+	}
+	b.p = s;
+	b.len = 0;
+	b.cap = n + 1;
+	ev_jscan_decode(&b, raw, n);	/* fits: decoding never lengthens */
+	return s;
+}
+
+static int
+evidence_check(const char *e, size_t n, void *data)
+{
+	(void)n;
+	(void)data;
+	return *e != '{';
+}
+
+/* Check the fields of hit h.  Returns 0 or -1 with *err set. */
+static int
+check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *where,
+    struct ev_err *err)
+{
+	int ilane, irank, iscore, i, ix[F_N];
+	const struct ev_jmem *m;
+	double d;
+
+	classify(h, ix);
+	if ((h->iid = field(h, ix[F_ID], F_ID, EV_JSTR, 1, where, err)) == -2 ||
+	    (ilane = field(h, ix[F_LANE], F_LANE, EV_JSTR, 1, where, err)) == -2)
+		return -1;
+	if ((irank = ix[F_RANK]) < 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'rank'");
+	m = &h->m[irank];
+	if (m->type == EV_JINT && m->vlen < 19) {
+		h->rank = (long long)num_value(m);
+	} else if (m->type == EV_JINT) {
+		char small[32];
+		size_t n = m->vlen < sizeof small - 1 ? m->vlen : sizeof small - 1;
+		memcpy(small, m->val, n);
+		small[n] = '\0';
+		h->rank = strtoll(small, NULL, 10);	/* it fits: the scanner checked */
+	} else if (m->type == EV_JREAL && (d = num_value(m)) > -9.2e18 && d < 9.2e18 &&
+	    d == (double)(long long)d) {
+		h->rank = (long long)d;
+	} else {
+		return wrong_type("rank", "an integer", where, err);
+	}
+	if ((iscore = field(h, ix[F_SCORE], F_SCORE, EV_JINT, 1, where, err)) == -2 ||
+	    (h->idoc = field(h, ix[F_DOC], F_DOC, EV_JSTR, f->o.group == EV_GROUP_DOC, where, err)) == -2 ||
+	    (h->isig = field(h, ix[F_SIG], F_SIG, EV_JOBJ, 0, where, err)) == -2 ||
+	    (h->isnip = field(h, ix[F_SNIP], F_SNIP, EV_JSTR, 0, where, err)) == -2)
+		return -1;
+	h->score = num_value(&h->m[iscore]);
+	if ((h->id = arena_str(f, &h->m[h->iid])) == NULL ||
+	    (*lane = arena_str(f, &h->m[ilane])) == NULL ||
+	    (h->idoc >= 0 && (h->doc = arena_str(f, &h->m[h->idoc])) == NULL))
+		return ev_err_nomem(err);
+	if (h->id[0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
 	if (strcmp(*lane, "fused") == 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -399,73 +782,159 @@ check_hit(const struct ev_fuse *f, json_t *hit, const char *where, const char **
 	if (!lane_name_ok(*lane))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'lane' must be 1 to %d letters, digits, '_' or '-'", EV_FUSE_LANE_MAX);
-	if (*rank < 1)
+	if (h->rank < 1)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
-	if (!isfinite(*score))
+	if (!isfinite(h->score))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
-	v = NULL;
-	if (ev_field_arr(hit, "evidence", 0, &v, where, err) == -1)
+	if ((h->iev = field(h, ix[F_EV], F_EV, EV_JARR, 0, where, err)) == -2)
 		return -1;
-	if (v != NULL)
-		for (i = 0; i < json_array_size(v); i++)
-			if (!json_is_object(json_array_get(v, i)))
-				return ev_err_set(err, EV_EXIT_USAGE, where,
-				    "field 'evidence' must be an array of objects");
+	i = h->iev;
+	if (i >= 0 && ev_jscan_elements(h->m[i].val, h->m[i].vlen, evidence_check, NULL) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'evidence' must be an array of objects");
 	return 0;
 }
 
-int
-ev_fuse_add(struct ev_fuse *f, json_t *hit, const char *where, struct ev_err *err)
+/* Add the hit whose text is line[0..len) and whose members (pointing into
+ * line) are m[0..nm). */
+static int
+add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jmem *m, size_t nm,
+    const char *where, struct ev_err *err)
 {
-	const char *id = NULL, *lane = NULL, *doc = NULL, *key;
-	long long rank = 0;
-	double score = 0;
+	struct amark mark = arena_mark(&f->a);
+	const char *lane = NULL, *key;
+	struct rhit *h;
 	struct cand *c;
-	int li, ci;
+	char *copy;
+	size_t i;
+	int li, ci, hi;
 
-	if (check_hit(f, hit, where, &id, &lane, &rank, &score, &doc, err) == -1)
-		return -1;
-	if ((li = lane_index(f, lane, where, err)) == -1)
-		return -1;
-	if (map_get(&f->ids[li], id) != -1)
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "id '%s' appears twice in lane '%s' of query '%s'", id, lane, f->qid);
-	key = f->o.group == EV_GROUP_DOC ? doc : id;
+	if (nm > INT32_MAX || f->nh >= INT32_MAX)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "too many hits in one query");
+	if (f->nh == f->caph) {
+		size_t cap = f->caph ? f->caph * 2 : 64;
+		struct rhit *p = realloc(f->hits, cap * sizeof *p);
+		if (p == NULL)
+			return ev_err_nomem(err);
+		f->hits = p;
+		f->caph = cap;
+	}
+	h = &f->hits[f->nh];
+	memset(h, 0, sizeof *h);
+	if ((copy = arena_alloc(&f->a, len + 1)) == NULL ||
+	    (h->m = arena_alloc(&f->a, (nm ? nm : 1) * sizeof *h->m)) == NULL)
+		goto nomem;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	h->line = copy;
+	h->nm = (int)nm;
+	for (i = 0; i < nm; i++) {
+		h->m[i] = m[i];
+		h->m[i].key = copy + (m[i].key - line);
+		h->m[i].val = copy + (m[i].val - line);
+	}
+	h->next = -1;
+	if (check_hit(f, h, &lane, where, err) == -1 ||
+	    (li = lane_index(f, lane, where, err)) == -1)
+		goto fail;
+	h->li = li;
+	if (map_get(&f->ids[li], h->id) != -1) {
+		ev_err_set(err, EV_EXIT_USAGE, where,
+		    "id '%s' appears twice in lane '%s' of query '%s'", h->id, lane, f->qid);
+		goto fail;
+	}
+	key = f->o.group == EV_GROUP_DOC ? h->doc : h->id;
+	hi = (int)f->nh;
 	ci = map_get(&f->keys, key);
 	if (ci == -1) {
 		if (f->nc == f->capc) {
 			size_t cap = f->capc ? f->capc * 2 : 64;
 			struct cand *p = realloc(f->c, cap * sizeof *p);
 			if (p == NULL)
-				return ev_err_nomem(err);
+				goto nomem;
 			f->c = p;
 			f->capc = cap;
 		}
-		if (f->nc >= INT32_MAX)
-			return ev_err_set(err, EV_EXIT_USAGE, where, "too many hits in one query");
 		c = &f->c[f->nc];
-		memset(c, 0, sizeof *c);
 		c->key = key;
+		c->keyhit = hi;
+		for (i = 0; i < EV_FUSE_MAXLANES; i++)
+			c->hit[i] = -1;
+		c->first = c->last = -1;
 		if (map_put(&f->keys, key, (int)f->nc) == -1)
-			return ev_err_nomem(err);
+			goto nomem;
 		ci = (int)f->nc++;
 	}
-	if (map_put(&f->ids[li], id, 1) == -1 || json_array_append(f->held, hit) == -1)
-		return ev_err_nomem(err);
+	if (map_put(&f->ids[li], h->id, 1) == -1)
+		goto nomem;
 	c = &f->c[ci];
 	if (f->o.group == EV_GROUP_DOC) {
-		if (c->chunks == NULL && (c->chunks = json_array()) == NULL)
-			return ev_err_nomem(err);
-		if (json_array_append(c->chunks, hit) == -1)
-			return ev_err_nomem(err);
+		if (c->last >= 0)
+			f->hits[c->last].next = hi;
+		else
+			c->first = hi;
+		c->last = hi;
 	}
-	if (c->hit[li] == NULL || rank < c->rank[li]) {
-		c->hit[li] = hit;
-		c->rank[li] = rank;
-		c->score[li] = score;
+	if (c->hit[li] < 0 || h->rank < c->rank[li]) {
+		c->hit[li] = hi;
+		c->rank[li] = h->rank;
+		c->score[li] = h->score;
 	}
+	f->nh++;
 	f->count++;
 	return 0;
+nomem:
+	ev_err_nomem(err);
+fail:
+	arena_restore(&f->a, mark);
+	return -1;
+}
+
+/* The message for a line the scanner refused: Jansson's, as the rest of
+ * evkit words it, unless Jansson takes the line. */
+static void
+refused(const char *line, size_t len, const char *where, struct ev_err *err)
+{
+	struct ev_err jerr = { 0 };
+	json_t *v;
+
+	if (err->code != EV_EXIT_USAGE)
+		return;
+	if ((v = ev_json_parse_line(line, len, where, &jerr)) == NULL)
+		*err = jerr;
+	json_decref(v);
+}
+
+int
+ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *where,
+    struct ev_err *err)
+{
+	int t = ev_jscan_value(&f->js, line, len, where, err);
+
+	if (t == -1) {
+		refused(line, len, where, err);
+		return -1;
+	}
+	if (t != EV_JOBJ)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
+	return add_scanned(f, line, len, f->js.top.m, f->js.top.n, where, err);
+}
+
+static int
+dump_cb(const char *s, size_t n, void *data)
+{
+	return buf_add(data, s, n);
+}
+
+int
+ev_fuse_add(struct ev_fuse *f, json_t *hit, const char *where, struct ev_err *err)
+{
+	if (!json_is_object(hit))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
+	ev_buf_reset(&f->tmp);
+	if (json_dump_callback(hit, dump_cb, &f->tmp, JSON_COMPACT | JSON_REAL_PRECISION(17)) == -1)
+		return ev_err_nomem(err);
+	return ev_fuse_add_line(f, f->tmp.p, f->tmp.len, where, err);
 }
 
 /* ---- fusing ---- */
@@ -497,7 +966,7 @@ rerank_docs(struct ev_fuse *f, struct ev_err *err)
 	sort_f = f;
 	for (l = 0; l < f->nlanes; l++) {
 		for (i = n = 0; i < f->nc; i++)
-			if (f->c[i].hit[l] != NULL)
+			if (f->c[i].hit[l] >= 0)
 				ix[n++] = i;
 		sort_lane = l;
 		qsort(ix, n, sizeof *ix, cmp_lane_rank);
@@ -521,7 +990,7 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 		ln->n = 0;
 		ln->mean = var = 0;
 		for (i = 0; i < f->nc; i++) {
-			if (f->c[i].hit[l] == NULL)
+			if (f->c[i].hit[l] < 0)
 				continue;
 			s = f->c[i].score[l];
 			if (ln->n == 0 || s > ln->max)
@@ -534,7 +1003,7 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 		if (ln->n > 0)
 			ln->mean /= (double)ln->n;
 		for (i = 0; i < f->nc; i++)
-			if (f->c[i].hit[l] != NULL) {
+			if (f->c[i].hit[l] >= 0) {
 				s = f->c[i].score[l] - ln->mean;
 				var += s * s;
 			}
@@ -574,7 +1043,7 @@ score_cands(struct ev_fuse *f, enum ev_fuse_norm norm)
 		c->best_rank = 0;
 		for (l = 0; l < f->nlanes; l++) {
 			double w = f->lanes[l].w;
-			if (c->hit[l] == NULL) {
+			if (c->hit[l] < 0) {
 				c->norm[l] = f->lanes[l].floor;
 				c->contrib[l] = f->o.method == EV_FUSE_RRF ? 0 : w * f->lanes[l].floor;
 			} else {
@@ -625,295 +1094,577 @@ lane_order(const struct ev_fuse *f, int *ord)
 		}
 }
 
-/* The signal names of a lane: fts_* for text, vector_* for vector,
- * LANE_* for the others. */
-static void
-signal_names(const char *lane, char *sname, char *rname, size_t size)
-{
-	const char *p = strcmp(lane, "text") == 0 ? "fts" : lane;
+/* ---- writing a fused hit ---- */
 
-	snprintf(sname, size, "%s_score", p);
-	snprintf(rname, size, "%s_rank", p);
+/* Append the real v as Jansson writes it, remembering the text. */
+static int
+put_real(struct ev_fuse *f, struct ev_buf *b, double v)
+{
+	uint64_t bits;
+	size_t i, off = b->len, n;
+
+	memcpy(&bits, &v, sizeof bits);
+	i = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 55);
+	if (f->rc[i].n > 0 && f->rc[i].bits == bits)
+		return buf_add(b, f->rc[i].s, f->rc[i].n);
+	if (ev_jscan_put_real(b, v) == -1)
+		return -1;
+	if ((n = b->len - off) < sizeof f->rc[i].s) {
+		f->rc[i].bits = bits;
+		memcpy(f->rc[i].s, b->p + off, n);
+		f->rc[i].n = (unsigned char)n;
+	}
+	return 0;
 }
 
-static int
-set_num(json_t *o, const char *k, double v)
-{
-	return json_object_set_new(o, k, json_real(v));
-}
+#define ADDL(b, lit) buf_add((b), (lit), sizeof(lit) - 1)	/* a string literal */
 
 static int
-evidence_add(json_t *ev, json_t *e, const char *chunk)
+oms_push(struct oms *s, const struct om *m)
 {
-	json_t *x;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 32;
+		struct om *p = realloc(s->m, cap * sizeof *p);
+		if (p == NULL)
+			return -1;
+		s->m = p;
+		s->cap = cap;
+	}
+	s->m[s->n++] = *m;
+	return 0;
+}
+
+/* The index of the member whose raw key is k[0..kn), or -1. */
+static long
+oms_find(const struct oms *s, const char *k, size_t kn, int kesc)
+{
 	size_t i;
 
-	if (chunk != NULL) {
-		if ((x = json_copy(e)) == NULL || json_object_set_new(x, "id", json_string(chunk)) == -1) {
-			json_decref(x);
-			return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct om *m = &s->m[i];
+		if (!kesc && !m->kesc) {
+			if (m->kn == kn && memcmp(m->k, k, kn) == 0)
+				return (long)i;
+		} else if (ev_jscan_raw_eq(m->k, m->kn, k, kn)) {
+			return (long)i;
 		}
-	} else {
-		x = json_incref(e);
 	}
-	for (i = 0; i < json_array_size(ev); i++)
-		if (json_equal(json_array_get(ev, i), x)) {
-			json_decref(x);
+	return -1;
+}
+
+/* Add a raw member unless its key is there (at hint, as when the lanes
+ * write their fields in the same order, or elsewhere). */
+static int
+oms_add_missing(struct oms *s, const struct ev_jmem *jm, size_t hint)
+{
+	struct om m = { jm->key, jm->klen, jm->kesc, 0, jm->val, 0, jm->vlen };
+
+	if (hint < s->n && !jm->kesc && !s->m[hint].kesc && s->m[hint].kn == jm->klen &&
+	    memcmp(s->m[hint].k, jm->key, jm->klen) == 0)
+		return 0;
+	if (oms_find(s, jm->key, jm->klen, jm->kesc) >= 0)
+		return 0;
+	return oms_push(s, &m);
+}
+
+/* Set key (a plain name) to a value: raw v[0..vn) (src 0) or the text at
+ * off in gb (1) or vb (2), where it is or at the end. */
+static int
+oms_set(struct oms *s, const char *key, int src, const char *v, size_t off, size_t vn)
+{
+	struct om m = { key, strlen(key), 0, src, v, off, vn };
+	long i = oms_find(s, m.k, m.kn, 0);
+
+	if (i >= 0) {
+		s->m[i] = m;
+		s->m[i].k = key;
+		return 0;
+	}
+	return oms_push(s, &m);
+}
+
+/* Append the object of members s to b. */
+static int
+oms_write(const struct ev_fuse *f, const struct oms *s, struct ev_buf *b)
+{
+	size_t i, need = 2;
+	char *p;
+
+	for (i = 0; i < s->n; i++)
+		need += s->m[i].kn + s->m[i].vn + 4;
+	if (ev_buf_reserve(b, need) == -1)
+		return -1;
+	p = b->p + b->len;
+	*p++ = '{';
+	for (i = 0; i < s->n; i++) {
+		const struct om *m = &s->m[i];
+		const char *v = m->src == 0 ? m->v : m->src == 1 ? f->gb.p + m->off : f->vb.p + m->off;
+		if (i > 0)
+			*p++ = ',';
+		*p++ = '"';
+		memcpy(p, m->k, m->kn);
+		p += m->kn;
+		*p++ = '"';
+		*p++ = ':';
+		memcpy(p, v, m->vn);
+		p += m->vn;
+	}
+	*p++ = '}';
+	*p = '\0';
+	b->len = (size_t)(p - b->p);
+	return 0;
+}
+
+/* A number into gb, set as key's value in s. */
+static int
+set_real(struct ev_fuse *f, struct oms *s, const char *key, double v)
+{
+	size_t off = f->gb.len;
+
+	if (put_real(f, &f->gb, v) == -1)
+		return -1;
+	return oms_set(s, key, 1, NULL, off, f->gb.len - off);
+}
+
+static int
+set_int(struct ev_fuse *f, struct oms *s, const char *key, long long v)
+{
+	size_t off = f->gb.len;
+
+	if (ev_jscan_put_int(&f->gb, v) == -1)
+		return -1;
+	return oms_set(s, key, 1, NULL, off, f->gb.len - off);
+}
+
+/* The priority of the lane named by the raw string value v[0..n) (quotes
+ * included), or of no lane. */
+static int
+raw_lane_priority(const char *v, size_t n)
+{
+	static const char *const order[] = { "vector", "text", "region", "timeline" };
+	int i;
+
+	if (v == NULL || n < 2 || *v != '"')
+		return 4;
+	for (i = 0; i < 4; i++)
+		if (ev_jscan_str_eq(v + 1, n - 2, order[i]))
+			return i;
+	return 4;
+}
+
+/* Keep the evidence entry at [off, eb.len) unless the same text is there. */
+static int
+evidence_keep(struct ev_fuse *f, size_t off, int prio)
+{
+	size_t len = f->eb.len - off, i;
+
+	for (i = 0; i < f->nev; i++)
+		if (f->ev[i].len == len && memcmp(f->eb.p + f->ev[i].off, f->eb.p + off, len) == 0) {
+			f->eb.len = off;
+			f->eb.p[off] = '\0';
 			return 0;
 		}
-	return json_array_append_new(ev, x);
-}
-
-/* The evidence a lane's hit brings: its own array, or one entry made from
- * the hit ({"lane", "score"} and the snippet for the text lane). */
-static int
-evidence_of(json_t *ev, json_t *hit, const char *lane, double score, const char *chunk)
-{
-	json_t *arr = json_object_get(hit, "evidence"), *e;
-	size_t i;
-	int rc = 0;
-
-	if (json_is_array(arr) && json_array_size(arr) > 0) {
-		for (i = 0; i < json_array_size(arr) && rc == 0; i++)
-			rc = evidence_add(ev, json_array_get(arr, i), chunk);
-		return rc;
+	if (f->nev == f->capev) {
+		size_t cap = f->capev ? f->capev * 2 : 16;
+		struct evx *p = realloc(f->ev, cap * sizeof *p);
+		if (p == NULL)
+			return -1;
+		f->ev = p;
+		f->capev = cap;
 	}
-	e = json_pack("{s:s,s:f}", "lane", lane, "score", score);
-	if (e == NULL)
-		return -1;
-	if (strcmp(lane, "text") == 0 && json_is_string(json_object_get(hit, "snippet")))
-		json_object_set(e, "snippet", json_object_get(hit, "snippet"));
-	rc = evidence_add(ev, e, chunk);
-	json_decref(e);
-	return rc;
+	f->ev[f->nev].off = off;
+	f->ev[f->nev].len = len;
+	f->ev[f->nev].prio = prio;
+	f->nev++;
+	return 0;
 }
 
-/* Stable sort of the evidence by lane priority. */
-static int
-evidence_sort(json_t *ev)
-{
-	size_t n = json_array_size(ev), i, j;
-	json_t **v, *t;
+struct evctx {
+	struct ev_fuse *f;
+	int count;		/* elements seen */
+	const struct ev_jmem *chunk;	/* the chunk's id member, or NULL */
+};
 
-	if (n < 2)
-		return 0;
-	if ((v = malloc(n * sizeof *v)) == NULL)
+/* One element of a hit's evidence array (an object): into eb, its "id" set
+ * to the chunk's when grouping by document. */
+static int
+evidence_elem(const char *e, size_t n, void *data)
+{
+	struct evctx *x = data;
+	struct ev_fuse *f = x->f;
+	size_t off = f->eb.len, i;
+	int prio = 4, seen = 0;
+
+	x->count++;
+	f->mems.n = 0;
+	if (ev_jscan_members(e, n, &f->mems) == -1)
 		return -1;
-	for (i = 0; i < n; i++)
-		v[i] = json_incref(json_array_get(ev, i));
-	for (i = 1; i < n; i++)	/* insertion sort: stable, and lists are short */
-		for (j = i; j > 0; j--) {
-			json_t *x = v[j - 1], *y = v[j];
-			int px = ev_fuse_lane_priority(json_string_value(json_object_get(x, "lane")));
-			int py = ev_fuse_lane_priority(json_string_value(json_object_get(y, "lane")));
-			if (px <= py)
-				break;
-			t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
+	for (i = 0; i < f->mems.n; i++) {
+		const struct ev_jmem *m = &f->mems.m[i];
+		if (ev_jscan_str_eq(m->key, m->klen, "lane")) {
+			prio = m->type == EV_JSTR ? raw_lane_priority(m->val, m->vlen) : 4;
+			break;
 		}
-	json_array_clear(ev);
-	for (i = 0; i < n; i++)
-		json_array_append_new(ev, v[i]);
-	free(v);
-	return 0;
+	}
+	if (x->chunk == NULL) {
+		if (buf_add(&f->eb, e, n) == -1)
+			return -1;
+	} else {
+		if (buf_addc(&f->eb, '{') == -1)
+			return -1;
+		for (i = 0; i < f->mems.n; i++) {
+			const struct ev_jmem *m = &f->mems.m[i];
+			int isid = ev_jscan_str_eq(m->key, m->klen, "id");
+			if ((i > 0 && buf_addc(&f->eb, ',') == -1) ||
+			    buf_addc(&f->eb, '"') == -1 || buf_add(&f->eb, m->key, m->klen) == -1 ||
+			    ADDL(&f->eb, "\":") == -1 ||
+			    buf_add(&f->eb, isid ? x->chunk->val : m->val,
+			    isid ? x->chunk->vlen : m->vlen) == -1)
+				return -1;
+			seen |= isid;
+		}
+		if (!seen && ((f->mems.n > 0 && buf_addc(&f->eb, ',') == -1) ||
+		    ADDL(&f->eb, "\"id\":") == -1 ||
+		    buf_add(&f->eb, x->chunk->val, x->chunk->vlen) == -1))
+			return -1;
+		if (buf_addc(&f->eb, '}') == -1)
+			return -1;
+	}
+	return evidence_keep(f, off, prio);
+}
+
+/* The evidence hit h brings: its own array, or one entry made from the hit
+ * ({"lane", "score"} and the snippet for the text lane). */
+static int
+evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk)
+{
+	const struct lane *ln = &f->lanes[h->li];
+	struct evctx x = { f, 0, chunk ? &h->m[h->iid] : NULL };
+	const struct ev_jmem *m;
+	size_t off = f->eb.len;
+
+	if (h->iev >= 0 && h->m[h->iev].vlen > 2) {
+		m = &h->m[h->iev];
+		if (ev_jscan_elements(m->val, m->vlen, evidence_elem, &x) != 0)
+			return -1;
+		if (x.count > 0)
+			return 0;	/* not "[ ]" */
+	}
+	if (ADDL(&f->eb, "{\"lane\":\"") == -1 || buf_adds(&f->eb, ln->name) == -1 ||
+	    ADDL(&f->eb, "\",\"score\":") == -1 || put_real(f, &f->eb, h->score) == -1)
+		return -1;
+	if (strcmp(ln->name, "text") == 0 && h->isnip >= 0) {
+		m = &h->m[h->isnip];
+		if (ADDL(&f->eb, ",\"snippet\":") == -1 || buf_add(&f->eb, m->val, m->vlen) == -1)
+			return -1;
+	}
+	if (chunk) {
+		m = &h->m[h->iid];
+		if (ADDL(&f->eb, ",\"id\":") == -1 || buf_add(&f->eb, m->val, m->vlen) == -1)
+			return -1;
+	}
+	if (buf_addc(&f->eb, '}') == -1)
+		return -1;
+	return evidence_keep(f, off, ln->prio);
+}
+
+/* The evidence array, stably sorted by lane priority, into vb. */
+static int
+evidence_write(struct ev_fuse *f)
+{
+	struct evx t;
+	size_t i, j;
+
+	for (i = 1; i < f->nev; i++)	/* insertion sort: stable, and lists are short */
+		for (j = i; j > 0 && f->ev[j - 1].prio > f->ev[j].prio; j--) {
+			t = f->ev[j];
+			f->ev[j] = f->ev[j - 1];
+			f->ev[j - 1] = t;
+		}
+	if (buf_addc(&f->vb, '[') == -1)
+		return -1;
+	for (i = 0; i < f->nev; i++)
+		if ((i > 0 && buf_addc(&f->vb, ',') == -1) ||
+		    buf_add(&f->vb, f->eb.p + f->ev[i].off, f->ev[i].len) == -1)
+			return -1;
+	return buf_addc(&f->vb, ']');
 }
 
 static const char *
 short_num(char *buf, size_t size, double v)
 {
-	snprintf(buf, size, "%.4g", v);
+	ev_jscan_fmt_g(buf, size, v, 4);
 	return buf;
 }
 
-/* A human-readable account of a lane's contribution. */
-static json_t *
-explain_lane(const struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm norm)
+/* A JSON string of text that needs no escape: the names of methods and
+ * normalisations, lane names (letters, digits, '_' and '-': lane_name_ok())
+ * and the formulas made of them, numbers and plain words. */
+static int
+put_text(struct ev_buf *b, const char *s)
+{
+	return buf_addc(b, '"') == -1 || buf_adds(b, s) == -1 || buf_addc(b, '"') == -1 ? -1 : 0;
+}
+
+/* Append the strings of a NULL-terminated list to b (the formulas). */
+static void
+cat(struct ev_buf *b, ...)
+{
+	const char *s;
+	va_list ap;
+
+	va_start(ap, b);
+	while ((s = va_arg(ap, const char *)) != NULL)
+		buf_adds(b, s);
+	va_end(ap);
+}
+
+static int
+put_key(struct ev_buf *b, const char *k)
+{
+	return buf_addc(b, '"') == -1 || buf_adds(b, k) == -1 || ADDL(b, "\":") == -1 ?
+	    -1 : 0;
+}
+
+/* A human-readable account of a lane's contribution, into vb. */
+static int
+explain_lane(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm norm)
 {
 	const struct lane *ln = &f->lanes[l];
-	char a[32], b[32], d[32], e[32], w[32];
-	struct ev_buf fm = EV_BUF_INIT;
-	json_t *x;
+	char a[40], b[40], d[40], e[40], w[40];
+	struct ev_buf *v = &f->vb;
+	struct ev_buf *fm = &f->tmp;
 
-	if (c->hit[l] == NULL) {
+	ev_buf_reset(fm);
+	if (c->hit[l] < 0) {
 		if (f->o.method == EV_FUSE_RRF || c->contrib[l] == 0)
-			ev_buf_printf(&fm, "not found by lane '%s': contributes 0", ln->name);
+			cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
 		else
-			ev_buf_printf(&fm, "not found by lane '%s': contributes its floor, %s x %s = %s",
-			    ln->name, short_num(w, sizeof w, ln->w), short_num(a, sizeof a, ln->floor),
-			    short_num(b, sizeof b, c->contrib[l]));
-		x = json_pack("{s:s,s:b,s:f,s:f,s:s}", "lane", ln->name, "found", 0,
-		    "weight", ln->w, "contribution", c->contrib[l], "formula", ev_buf_str(&fm));
-		ev_buf_release(&fm);
-		return x;
+			cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
+			    short_num(w, sizeof w, ln->w), " x ", short_num(a, sizeof a, ln->floor), " = ",
+			    short_num(b, sizeof b, c->contrib[l]), NULL);
+		return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+		    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
+		    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"contribution\":") == -1 ||
+		    put_real(f, v, c->contrib[l]) == -1 || ADDL(v, ",\"formula\":") == -1 ||
+		    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1 ? -1 : 0;
 	}
 	if (ln->w != 1.0)
-		ev_buf_printf(&fm, "%s x ", short_num(w, sizeof w, ln->w));
+		cat(fm, short_num(w, sizeof w, ln->w), " x ", NULL);
 	if (f->o.method == EV_FUSE_RRF) {
-		ev_buf_printf(&fm, "1/(%s+%lld)", short_num(a, sizeof a, f->o.rrf_k), c->rank[l]);
+		struct ev_buf rb = { b, 0, sizeof b };	/* room for any integer */
+		ev_jscan_put_int(&rb, c->rank[l]);
+		cat(fm, "1/(", short_num(a, sizeof a, f->o.rrf_k), "+", b, ")", NULL);
 	} else {
 		switch (norm) {
 		case EV_NORM_MAX:
-			ev_buf_printf(&fm, "%s/max(%s,1)", short_num(a, sizeof a, c->score[l]),
-			    short_num(b, sizeof b, ln->max));
+			cat(fm, short_num(a, sizeof a, c->score[l]), "/max(",
+			    short_num(b, sizeof b, ln->max), ",1)", NULL);
 			break;
 		case EV_NORM_MINMAX:
-			ev_buf_printf(&fm, "(%s-%s)/(%s-%s)", short_num(a, sizeof a, c->score[l]),
-			    short_num(b, sizeof b, ln->min), short_num(d, sizeof d, ln->max),
-			    short_num(e, sizeof e, ln->min));
+			cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
+			    short_num(b, sizeof b, ln->min), ")/(", short_num(d, sizeof d, ln->max), "-",
+			    short_num(e, sizeof e, ln->min), ")", NULL);
 			break;
 		case EV_NORM_ZSCORE:
-			ev_buf_printf(&fm, "(%s-%s)/%s", short_num(a, sizeof a, c->score[l]),
-			    short_num(b, sizeof b, ln->mean), short_num(d, sizeof d, ln->sd));
+			cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
+			    short_num(b, sizeof b, ln->mean), ")/", short_num(d, sizeof d, ln->sd), NULL);
 			break;
 		default:
-			ev_buf_printf(&fm, "%s", short_num(a, sizeof a, c->score[l]));
+			cat(fm, short_num(a, sizeof a, c->score[l]), NULL);
 		}
 	}
-	ev_buf_printf(&fm, " = %s", short_num(a, sizeof a, c->contrib[l]));
-	x = json_pack("{s:s,s:b,s:I,s:f,s:f,s:f,s:f,s:s}", "lane", ln->name, "found", 1,
-	    "rank", (json_int_t)c->rank[l], "score", c->score[l], "normalized", c->norm[l],
-	    "weight", ln->w, "contribution", c->contrib[l], "formula", ev_buf_str(&fm));
-	ev_buf_release(&fm);
-	return x;
+	cat(fm, " = ", short_num(a, sizeof a, c->contrib[l]), NULL);
+	return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || ev_jscan_put_int(v, c->rank[l]) == -1 ||
+	    ADDL(v, ",\"score\":") == -1 || put_real(f, v, c->score[l]) == -1 ||
+	    ADDL(v, ",\"normalized\":") == -1 || put_real(f, v, c->norm[l]) == -1 ||
+	    ADDL(v, ",\"weight\":") == -1 || put_real(f, v, ln->w) == -1 ||
+	    ADDL(v, ",\"contribution\":") == -1 || put_real(f, v, c->contrib[l]) == -1 ||
+	    ADDL(v, ",\"formula\":") == -1 || put_text(v, ev_buf_str(fm)) == -1 ||
+	    buf_addc(v, '}') == -1 ? -1 : 0;
 }
 
-static json_t *
-explain_of(const struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_norm norm)
+/* The "explain" object, into vb. */
+static int
+explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_norm norm)
 {
-	json_t *x, *lanes, *w;
+	struct ev_buf *v = &f->vb;
 	int i;
 
-	x = json_pack("{s:s}", "method", ev_fuse_method_name(f->o.method));
-	if (x == NULL)
-		return NULL;
-	if (f->o.method == EV_FUSE_RRF)
-		set_num(x, "rrf_k", f->o.rrf_k);
-	else
-		json_object_set_new(x, "normalization", json_string(ev_fuse_norm_name(norm)));
-	w = json_object();
-	lanes = json_array();
-	json_object_set_new(x, "weights", w);
-	json_object_set_new(x, "lanes", lanes);
-	for (i = 0; i < f->nlanes; i++) {
-		set_num(w, f->lanes[ord[i]].name, f->lanes[ord[i]].w);
-		json_array_append_new(lanes, explain_lane(f, c, ord[i], norm));
+	if (ADDL(v, "{\"method\":") == -1 || put_text(v, ev_fuse_method_name(f->o.method)) == -1)
+		return -1;
+	if (f->o.method == EV_FUSE_RRF) {
+		if (ADDL(v, ",\"rrf_k\":") == -1 || put_real(f, v, f->o.rrf_k) == -1)
+			return -1;
+	} else if (ADDL(v, ",\"normalization\":") == -1 ||
+	    put_text(v, ev_fuse_norm_name(norm)) == -1) {
+		return -1;
 	}
-	if (f->o.method == EV_FUSE_COMBMNZ)
-		json_object_set_new(x, "lanes_found", json_integer(c->nfound));
-	if (f->o.group == EV_GROUP_DOC)
-		json_object_set_new(x, "group", json_string("doc"));
-	return x;
+	if (ADDL(v, ",\"weights\":{") == -1)
+		return -1;
+	for (i = 0; i < f->nlanes; i++)
+		if ((i > 0 && buf_addc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
+		    put_real(f, v, f->lanes[ord[i]].w) == -1)
+			return -1;
+	if (ADDL(v, "},\"lanes\":[") == -1)
+		return -1;
+	for (i = 0; i < f->nlanes; i++)
+		if ((i > 0 && buf_addc(v, ',') == -1) || explain_lane(f, c, ord[i], norm) == -1)
+			return -1;
+	if (buf_addc(v, ']') == -1)
+		return -1;
+	if (f->o.method == EV_FUSE_COMBMNZ && (ADDL(v, ",\"lanes_found\":") == -1 ||
+	    ev_jscan_put_int(v, c->nfound) == -1))
+		return -1;
+	if (f->o.group == EV_GROUP_DOC && ADDL(v, ",\"group\":\"doc\"") == -1)
+		return -1;
+	return buf_addc(v, '}');
 }
 
-static json_t *
-fused_hit(const struct ev_fuse *f, const struct cand *c, long long rank, const int *ord,
-    enum ev_fuse_norm norm)
+/* The chunks of a document, each once, in the order added, into vb. */
+static int
+chunks_of(struct ev_fuse *f, const struct cand *c)
 {
-	json_t *h = NULL, *sig, *ev, *s, *chunks;
-	char sname[EV_FUSE_LANE_MAX + 8], rname[EV_FUSE_LANE_MAX + 8];
-	const char *snip = NULL, *top;
-	double best = -INFINITY;
-	size_t j;
-	int i, l, ok = 1;
+	size_t n = 0, i;
+	int h;
 
-	/* the base: the first lane's hit in priority order, then the others' */
-	for (i = 0; i < f->nlanes; i++) {
-		l = ord[i];
-		if (c->hit[l] == NULL)
+	if (buf_addc(&f->vb, '[') == -1)
+		return -1;
+	for (h = c->first; h >= 0; h = f->hits[h].next) {
+		for (i = 0; i < n; i++)
+			if (strcmp(f->hits[f->chunks[i]].id, f->hits[h].id) == 0)
+				break;
+		if (i < n)
 			continue;
-		if (h == NULL) {
-			if ((h = json_copy(c->hit[l])) == NULL)
-				return NULL;
-		} else {
-			json_object_update_missing(h, c->hit[l]);
+		if (n == f->capchunks) {
+			size_t cap = f->capchunks ? f->capchunks * 2 : 16;
+			int *p = realloc(f->chunks, cap * sizeof *p);
+			if (p == NULL)
+				return -1;
+			f->chunks = p;
+			f->capchunks = cap;
 		}
+		f->chunks[n++] = h;
+		if ((n > 1 && buf_addc(&f->vb, ',') == -1) ||
+		    buf_add(&f->vb, f->hits[h].m[f->hits[h].iid].val, f->hits[h].m[f->hits[h].iid].vlen) == -1)
+			return -1;
 	}
-	if (h == NULL)
-		return NULL;
-	sig = json_object();
-	ev = json_array();
-	if (sig == NULL || ev == NULL)
-		ok = 0;
-	for (i = 0; ok && i < f->nlanes; i++) {
-		l = ord[i];
-		if (c->hit[l] == NULL)
-			continue;
-		s = json_object_get(c->hit[l], "signals");
-		if (json_is_object(s))
-			json_object_update_missing(sig, s);
-		signal_names(f->lanes[l].name, sname, rname, sizeof sname);
-		set_num(sig, sname, c->score[l]);
-		json_object_set_new(sig, rname, json_integer(c->rank[l]));
-		s = json_object_get(c->hit[l], "snippet");
-		if (json_is_string(s) && c->contrib[l] > best) {
-			best = c->contrib[l];
-			snip = json_string_value(s);
-		}
-		if (f->o.group != EV_GROUP_DOC && evidence_of(ev, c->hit[l], f->lanes[l].name,
-		    c->score[l], NULL) == -1)
-			ok = 0;
-	}
-	if (ok && f->o.group == EV_GROUP_DOC) {
-		/* every chunk's evidence, each entry naming its chunk */
-		chunks = json_array();
-		for (j = 0; ok && j < json_array_size(c->chunks); j++) {
-			json_t *ch = json_array_get(c->chunks, j);
-			const char *ln = json_string_value(json_object_get(ch, "lane"));
-			const char *cid = json_string_value(json_object_get(ch, "id"));
-			int seen = 0;
-			size_t m;
-			for (m = 0; m < json_array_size(chunks); m++)
-				if (strcmp(json_string_value(json_array_get(chunks, m)), cid) == 0)
-					seen = 1;
-			if (!seen)
-				json_array_append_new(chunks, json_string(cid));
-			if (evidence_of(ev, ch, ln, json_number_value(json_object_get(ch, "score")),
-			    cid) == -1)
-				ok = 0;
-		}
-		top = json_string_value(json_object_get(h, "id"));
-		json_object_set_new(h, "chunk_id", json_string(top));
-		json_object_set_new(h, "id", json_string(c->key));
-		json_object_set_new(h, "chunks", chunks);
-	}
-	if (ok && evidence_sort(ev) == -1)
-		ok = 0;
-	if (ok) {
-		set_num(sig, "rrf_score", c->rrf);
-		if (f->o.method != EV_FUSE_RRF)
-			set_num(sig, "fused_score", c->fused);
-		json_object_set_new(h, "lane", json_string("fused"));
-		json_object_set_new(h, "rank", json_integer(rank));
-		set_num(h, "score", c->fused);
-		json_object_set(h, "signals", sig);
-		json_object_set(h, "evidence", ev);
-		if (snip != NULL)
-			json_object_set_new(h, "snippet", json_string(snip));
-		if (f->o.explain)
-			json_object_set_new(h, "explain", explain_of(f, c, ord, norm));
-	}
-	json_decref(sig);
-	json_decref(ev);
-	if (!ok) {
-		json_decref(h);
-		return NULL;
-	}
-	return h;
+	return buf_addc(&f->vb, ']');
 }
 
-json_t *
-ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
+/* Write the fused hit of candidate c at rank, and a newline, to out. */
+static int
+fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *ord,
+    enum ev_fuse_norm norm, struct ev_buf *out)
+{
+	const struct ev_jmem *snip = NULL;
+	const struct rhit *h, *top = NULL;
+	double best = -INFINITY;
+	size_t off, i;
+	int k, l, j;
+
+	ev_buf_reset(&f->gb);
+	ev_buf_reset(&f->vb);
+	ev_buf_reset(&f->eb);
+	f->top.n = f->sig.n = 0;
+	f->nev = 0;
+	/* the base: the first lane's hit in priority order, then the others' */
+	for (k = 0; k < f->nlanes; k++) {
+		if (c->hit[l = ord[k]] < 0)
+			continue;
+		h = &f->hits[c->hit[l]];
+		if (top == NULL)
+			top = h;
+		for (j = 0; j < h->nm; j++) {
+			if (h == top) {
+				struct om m = { h->m[j].key, h->m[j].klen, h->m[j].kesc, 0, h->m[j].val, 0,
+				    h->m[j].vlen };
+				if (oms_push(&f->top, &m) == -1)
+					return -1;
+			} else if (oms_add_missing(&f->top, &h->m[j], (size_t)j) == -1) {
+				return -1;
+			}
+		}
+	}
+	if (top == NULL)
+		return 0;
+	for (k = 0; k < f->nlanes; k++) {
+		if (c->hit[l = ord[k]] < 0)
+			continue;
+		h = &f->hits[c->hit[l]];
+		if (h->isig >= 0) {
+			f->mems.n = 0;
+			if (ev_jscan_members(h->m[h->isig].val, h->m[h->isig].vlen, &f->mems) == -1)
+				return -1;
+			for (i = 0; i < f->mems.n; i++)
+				if (oms_add_missing(&f->sig, &f->mems.m[i], i) == -1)
+					return -1;
+		}
+		if (set_real(f, &f->sig, f->lanes[l].sname, c->score[l]) == -1 ||
+		    set_int(f, &f->sig, f->lanes[l].rname, c->rank[l]) == -1)
+			return -1;
+		if (h->isnip >= 0 && c->contrib[l] > best) {
+			best = c->contrib[l];
+			snip = &h->m[h->isnip];
+		}
+		if (f->o.group != EV_GROUP_DOC && evidence_of(f, h, 0) == -1)
+			return -1;
+	}
+	if (f->o.group == EV_GROUP_DOC) {
+		/* every chunk's evidence, each entry naming its chunk */
+		for (j = c->first; j >= 0; j = f->hits[j].next)
+			if (evidence_of(f, &f->hits[j], 1) == -1)
+				return -1;
+		off = f->vb.len;
+		if (chunks_of(f, c) == -1 ||
+		    oms_set(&f->top, "chunk_id", 0, top->m[top->iid].val, 0, top->m[top->iid].vlen) == -1)
+			return -1;
+		h = &f->hits[c->keyhit];
+		if (oms_set(&f->top, "id", 0, h->m[h->idoc].val, 0, h->m[h->idoc].vlen) == -1 ||
+		    oms_set(&f->top, "chunks", 2, NULL, off, f->vb.len - off) == -1)
+			return -1;
+	}
+	if (set_real(f, &f->sig, "rrf_score", c->rrf) == -1 ||
+	    (f->o.method != EV_FUSE_RRF && set_real(f, &f->sig, "fused_score", c->fused) == -1))
+		return -1;
+	if (oms_set(&f->top, "lane", 0, "\"fused\"", 0, 7) == -1 ||
+	    set_int(f, &f->top, "rank", rank) == -1 || set_real(f, &f->top, "score", c->fused) == -1)
+		return -1;
+	off = f->vb.len;
+	if (oms_write(f, &f->sig, &f->vb) == -1 ||
+	    oms_set(&f->top, "signals", 2, NULL, off, f->vb.len - off) == -1)
+		return -1;
+	off = f->vb.len;
+	if (evidence_write(f) == -1 || oms_set(&f->top, "evidence", 2, NULL, off, f->vb.len - off) == -1)
+		return -1;
+	if (snip != NULL && oms_set(&f->top, "snippet", 0, snip->val, 0, snip->vlen) == -1)
+		return -1;
+	if (f->o.explain) {
+		off = f->vb.len;
+		if (explain_of(f, c, ord, norm) == -1 ||
+		    oms_set(&f->top, "explain", 2, NULL, off, f->vb.len - off) == -1)
+			return -1;
+	}
+	if (oms_write(f, &f->top, out) == -1 || buf_addc(out, '\n') == -1)
+		return -1;
+	return 0;
+}
+
+int
+ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_err *err)
 {
 	enum ev_fuse_norm norm = ev_fuse_norm_effective(&f->o);
-	json_t *out = json_array(), *h;
 	size_t *ix = NULL, i, n;
 	int ord[EV_FUSE_MAXLANES];
 
-	if (out == NULL || (ix = malloc((f->nc ? f->nc : 1) * sizeof *ix)) == NULL)
-		goto nomem;
-	if (f->o.group == EV_GROUP_DOC && rerank_docs(f, err) == -1)
-		goto fail;
+	*nout = 0;
+	if ((ix = malloc((f->nc ? f->nc : 1) * sizeof *ix)) == NULL)
+		return ev_err_nomem(err);
+	if (f->o.group == EV_GROUP_DOC && rerank_docs(f, err) == -1) {
+		free(ix);
+		return -1;
+	}
 	lane_stats(f, norm);
 	score_cands(f, norm);
 	for (i = 0; i < f->nc; i++)
@@ -924,28 +1675,56 @@ ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
 	n = f->nc;
 	if (f->o.k > 0 && (size_t)f->o.k < n)
 		n = (size_t)f->o.k;
-	for (i = 0; i < n; i++) {
-		if ((h = fused_hit(f, &f->c[ix[i]], (long long)i + 1, ord, norm)) == NULL ||
-		    json_array_append_new(out, h) == -1)
-			goto nomem;
+	for (i = 0; i < n; i++)
+		if (fused_hit(f, &f->c[ix[i]], (long long)i + 1, ord, norm, out) == -1) {
+			free(ix);
+			return ev_err_nomem(err);
+		}
+	*nout = (long long)n;
+	free(ix);
+	return 0;
+}
+
+json_t *
+ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *out = json_array(), *v;
+	json_error_t je;
+	const char *p, *nl;
+	long long n;
+
+	if (out == NULL) {
+		ev_err_nomem(err);
+		return NULL;
 	}
-	free(ix);
+	if (ev_fuse_write(f, &b, &n, err) == -1) {
+		ev_buf_release(&b);
+		json_decref(out);
+		return NULL;
+	}
+	for (p = ev_buf_str(&b); *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if ((v = json_loadb(p, (size_t)(nl - p), 0, &je)) == NULL ||
+		    json_array_append_new(out, v) == -1) {
+			ev_buf_release(&b);
+			json_decref(out);
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "fused hit does not read back: %s", je.text);
+			return NULL;
+		}
+	}
+	ev_buf_release(&b);
 	return out;
-nomem:
-	ev_err_nomem(err);
-fail:
-	free(ix);
-	json_decref(out);
-	return NULL;
 }
 
 /* ---- reading inputs in step ---- */
 
 struct head {
 	struct ev_jsonl *r;
-	json_t *rec;		/* the next record, or NULL */
+	struct ev_jscan js;	/* the members of its line */
+	const char *line;	/* the next record (in the reader's buffer), or NULL */
+	size_t len;
 	char *qid;		/* its query id */
-	char where[256];
 	int eof;
 };
 
@@ -956,6 +1735,7 @@ struct ev_fuse_in {
 	char *cur;		/* the query being gathered, or NULL */
 	int pos;		/* the input being read for it */
 	long long records;
+	struct ev_buf tmp;
 };
 
 struct ev_fuse_in *
@@ -1001,12 +1781,13 @@ ev_fuse_in_close(struct ev_fuse_in *in)
 		return;
 	for (i = 0; in->h != NULL && i < in->n; i++) {
 		ev_jsonl_close(in->h[i].r);
-		json_decref(in->h[i].rec);
+		ev_jscan_release(&in->h[i].js);
 		free(in->h[i].qid);
 	}
 	free(in->h);
 	json_decref(in->done);
 	free(in->cur);
+	ev_buf_release(&in->tmp);
 	free(in);
 }
 
@@ -1019,10 +1800,20 @@ ev_fuse_in_records(const struct ev_fuse_in *in)
 static void
 head_drop(struct head *h)
 {
-	json_decref(h->rec);
-	h->rec = NULL;
+	h->line = NULL;
 	free(h->qid);
 	h->qid = NULL;
+}
+
+static int
+blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
 }
 
 /* Make sure input i has its next record at its head (unless at its end).
@@ -1031,13 +1822,16 @@ static int
 head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 {
 	struct head *h = &in->h[i];
-	char buf[64];
-	json_t *v, *q;
-	int r, len;
+	const struct ev_jmem *q;
+	const char *line, *where;
+	size_t len;
+	int r, t, iq;
 
-	if (h->rec != NULL || h->eof)
+	if (h->line != NULL || h->eof)
 		return 0;
-	r = ev_jsonl_next(h->r, &v, err);
+	do {
+		r = ev_jsonl_next_line(h->r, &line, &len, err);
+	} while (r == 1 && blank(line, len));
 	if (r == 0) {
 		h->eof = 1;
 		return 0;
@@ -1045,37 +1839,47 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	if (r == -1)
 		return -1;
 	in->records++;
-	snprintf(h->where, sizeof h->where, "%s", ev_jsonl_where(h->r));
-	if (!json_is_object(v)) {
-		json_decref(v);
-		return ev_err_set(err, EV_EXIT_USAGE, h->where, "hit must be a JSON object");
+	if ((t = ev_jscan_value(&h->js, line, len, NULL, err)) == -1) {
+		where = ev_jsonl_where(h->r);
+		snprintf(err->where, sizeof err->where, "%s", where);
+		refused(line, len, where, err);
+		return -1;
 	}
-	q = json_object_get(v, "query_id");
-	if (q == NULL || json_is_null(q)) {
-		json_decref(v);
-		return ev_err_set(err, EV_EXIT_USAGE, h->where, "missing field 'query_id'");
-	}
-	len = ev_json_id_text(q, buf, sizeof buf);
-	if (len < 0) {
-		json_decref(v);
-		return ev_err_set(err, EV_EXIT_USAGE, h->where,
+	if (t != EV_JOBJ)
+		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r), "hit must be a JSON object");
+	iq = member(h->js.top.m, (int)h->js.top.n, "query_id");
+	if (iq < 0)
+		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r), "missing field 'query_id'");
+	q = &h->js.top.m[iq];
+	ev_buf_reset(&in->tmp);
+	if (q->type == EV_JSTR) {
+		if (ev_jscan_decode(&in->tmp, q->val + 1, q->vlen - 2) == -1)
+			return ev_err_nomem(err);
+	} else if (q->type == EV_JINT) {
+		char small[32];
+		if (q->vlen >= sizeof small)
+			return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
+			    "field 'query_id' must be a string or an integer");
+		memcpy(small, q->val, q->vlen);
+		small[q->vlen] = '\0';
+		if (ev_buf_printf(&in->tmp, "%lld", strtoll(small, NULL, 10)) == -1)
+			return ev_err_nomem(err);
+	} else {
+		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
 		    "field 'query_id' must be a string or an integer");
 	}
-	h->qid = (size_t)len < sizeof buf ? strdup(buf) : strdup(json_string_value(q));
-	if (h->qid == NULL) {
-		json_decref(v);
+	if ((h->qid = strdup(ev_buf_str(&in->tmp))) == NULL)
 		return ev_err_nomem(err);
-	}
 	if (json_object_get(in->done, h->qid) != NULL) {
-		ev_err_set(err, EV_EXIT_USAGE, h->where,
+		ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
 		    "query '%s' comes back after its hits were fused: each input must be grouped "
 		    "by query, and several inputs must list the queries in the same order", h->qid);
-		json_decref(v);
 		free(h->qid);
 		h->qid = NULL;
 		return -1;
 	}
-	h->rec = v;
+	h->line = line;
+	h->len = len;
 	return 0;
 }
 
@@ -1090,7 +1894,7 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 		for (i = 0; i < in->n; i++) {
 			if (head_fill(in, i, err) == -1)
 				return -1;
-			if (in->h[i].rec != NULL)
+			if (in->h[i].line != NULL)
 				break;
 		}
 		if (i == in->n)
@@ -1106,9 +1910,11 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 		for (;;) {
 			if (head_fill(in, in->pos, err) == -1)
 				return -1;
-			if (h->rec == NULL || strcmp(h->qid, in->cur) != 0)
+			if (h->line == NULL || strcmp(h->qid, in->cur) != 0)
 				break;
-			r = ev_fuse_add(f, h->rec, h->where, err);
+			r = add_scanned(f, h->line, h->len, h->js.top.m, h->js.top.n, NULL, err);
+			if (r == -1 && err->code == EV_EXIT_USAGE)
+				snprintf(err->where, sizeof err->where, "%s", ev_jsonl_where(h->r));
 			head_drop(h);
 			if (r == -1)
 				return -1;

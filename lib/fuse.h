@@ -1,9 +1,11 @@
 /* fuse.h: fusing the ranked hit lists of several lanes (text, vector, ...)
  * into one list per query, with every fused hit able to explain itself.
  *
- * Middle layer: includes err.h and jsonl.h (Jansson).  Knows nothing of the
- * store or of Faiss; it reads hit records (CONTRACT.md) and writes fused hit
- * records.
+ * Middle layer: includes err.h and Jansson (for ev_fuse_add() and
+ * ev_fuse_run()); fuse.c reads and writes records as text, with jscan.h's
+ * scanner, never building a tree on the command's path.  Knows nothing of
+ * the store or of Faiss; it reads hit records (CONTRACT.md) and writes fused
+ * hit records.
  *
  * The rule for a candidate that only some lanes found: a lane that did not
  * return a candidate contributes its floor to the fused score -- 0 for rrf
@@ -19,6 +21,8 @@
 #include <jansson.h>
 
 #include "err.h"
+
+struct ev_buf;
 
 #define EV_FUSE_MAXLANES 16	/* distinct lanes in one query */
 #define EV_FUSE_LANE_MAX 31	/* bytes in a lane's name */
@@ -101,14 +105,23 @@ struct ev_fuse *ev_fuse_new(const struct ev_fuse_opts *o, struct ev_err *err);
  * qid.  Returns 0, or -1 when out of memory. */
 int ev_fuse_begin(struct ev_fuse *f, const char *qid, struct ev_err *err);
 
-/* Add one hit record of the current query (a new reference is taken).  The
- * hit must have "id" (a non-empty string), "lane" (a string other than
- * "fused"), "rank" (an integer >= 1) and "score" (a number); "signals" an
- * object and "evidence" an array of objects when present; "doc_id" a string,
- * required when grouping by document.  Returns 0, or -1 with *err set (code
+/* Add one hit record of the current query (written out and copied: the
+ * caller keeps its reference).  The hit must have "id" (a non-empty
+ * string), "lane" (a string other than "fused"), "rank" (an integer >= 1)
+ * and "score" (a number); "signals" an object and "evidence" an array of
+ * objects when present; "doc_id" a string, required when grouping by
+ * document.  Returns 0, or -1 with *err set (code
  * 2, where = `where`) and the hit not added: for a bad field, or the same id
  * twice in one lane. */
 int ev_fuse_add(struct ev_fuse *f, json_t *hit, const char *where, struct ev_err *err);
+
+/* Add the hit record whose JSON text is line[0..len) (no newline), as
+ * ev_fuse_add() does, without building a tree: the line is checked by the
+ * strict scanner of jscan.h (a bad line gives the message ev_json_parse_line()
+ * gives) and copied; its fields are passed through byte for byte.  Returns 0
+ * or -1 with *err set (code 2, where = `where`). */
+int ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *where,
+	struct ev_err *err);
 
 /* The number of hits added since ev_fuse_begin(). */
 long long ev_fuse_count(const struct ev_fuse *f);
@@ -116,11 +129,19 @@ long long ev_fuse_count(const struct ev_fuse *f);
 /* Fuse the hits added: returns a new array of fused hit records (lane
  * "fused", rank from 1, score, signals of every lane plus "rrf_score" and,
  * for the other methods, "fused_score", evidence joined in seed 000's
- * priority order without duplicates, the snippet of the lane that
- * contributed most, "explain", and every other field of the lanes' hits
- * passed through), best first, ties broken by the best lane rank, then by
- * id.  Returns NULL with *err set when out of memory. */
+ * priority order without duplicates (entries of the same text), the
+ * snippet of the lane that contributed most, "explain", and every other
+ * field of the lanes' hits passed through), best first, ties broken by the best lane rank, then by
+ * id.  (The fused hits ev_fuse_write() writes, read back.)  Returns NULL with
+ * *err set when out of memory. */
 json_t *ev_fuse_run(struct ev_fuse *f, struct ev_err *err);
+
+/* Fuse the hits added, as ev_fuse_run() does, appending the fused hit
+ * records to out as JSON Lines (one line each, best first) and setting *nout
+ * to their number.  Fields of the lanes' hits are spliced in as they were
+ * read; the numbers fusion computes are written as Jansson writes reals with
+ * 10 significant digits.  Returns 0, or -1 with *err set when out of memory. */
+int ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_err *err);
 
 /* Free f and the hits it holds (NULL-safe). */
 void ev_fuse_free(struct ev_fuse *f);

@@ -1,0 +1,886 @@
+/* jscan.c: a strict validating JSON scanner.  See jscan.h. */
+#include "jscan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 2048		/* Jansson's JSON_PARSER_MAX_DEPTH */
+#define SMALL_OBJECT 16		/* objects with more keys are checked by sorting */
+
+struct key {
+	const char *p;
+	size_t n;
+	uint64_t h;		/* hash of the decoded key */
+	int esc;
+};
+
+struct scan {
+	struct ev_jscan *js;
+	const char *s, *p, *end;
+	const char *where;
+	struct ev_err *err;
+	int depth;
+};
+
+/* 1 for the bytes a string can hold as they are: printable ASCII but '"' and '\\'. */
+static unsigned char plain[256];
+static int plain_ready;
+
+static void
+plain_init(void)
+{
+	int c;
+
+	for (c = 0x20; c < 0x80; c++)
+		plain[c] = c != '"' && c != '\\';
+	plain_ready = 1;
+}
+
+static int
+fail(struct scan *sc, const char *at, const char *what)
+{
+	return ev_err_set(sc->err, EV_EXIT_USAGE, sc->where, "invalid JSON at column %zu: %s",
+	    (size_t)(at - sc->s) + 1, what);
+}
+
+static void
+skip_ws(struct scan *sc)
+{
+	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
+		sc->p++;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static long
+hex4(const char *p, const char *end)
+{
+	long v = 0;
+	int i, d;
+
+	if (end - p < 4)
+		return -1;
+	for (i = 0; i < 4; i++) {
+		if ((d = hexval((unsigned char)p[i])) < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* The length of the valid UTF-8 sequence at p (a byte >= 0x80), or 0. */
+static size_t
+utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	unsigned c = p[0];
+
+	if (c >= 0xC2 && c <= 0xDF)
+		return end - p >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xE0 && p[1] < 0xA0)
+			return 0;	/* overlong */
+		if (c == 0xED && p[1] >= 0xA0)
+			return 0;	/* a surrogate */
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if (end - p < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 ||
+		    (p[3] & 0xC0) != 0x80)
+			return 0;
+		if (c == 0xF0 && p[1] < 0x90)
+			return 0;
+		if (c == 0xF4 && p[1] >= 0x90)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Scan the string whose opening quote is at sc->p; leave sc->p after the
+ * closing one.  *esc tells whether it held an escape. */
+static int
+scan_string(struct scan *sc, int *esc)
+{
+	const unsigned char *p = (const unsigned char *)sc->p + 1, *end = (const unsigned char *)sc->end;
+	size_t n;
+	long u, lo;
+
+	*esc = 0;
+	for (;;) {
+		/* eight bytes at a time while none is '"', '\\', a control or non-ASCII */
+		while (end - p >= 8) {
+			uint64_t x, t;
+			memcpy(&x, p, 8);
+			t = ((x ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) & ~(x ^ 0x2222222222222222ULL);
+			t |= ((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL);
+			t |= (x - 0x2020202020202020ULL) & ~x;
+			t |= x;
+			if (t & 0x8080808080808080ULL)
+				break;
+			p += 8;
+		}
+		while (p < end && plain[*p])
+			p++;
+		if (p >= end)
+			return fail(sc, (const char *)p, "premature end of input in a string");
+		if (*p == '"') {
+			sc->p = (const char *)p + 1;
+			return 0;
+		}
+		if (*p == '\\') {
+			*esc = 1;
+			if (p + 1 >= end)
+				return fail(sc, (const char *)p, "premature end of input in a string");
+			switch (p[1]) {
+			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+				p += 2;
+				continue;
+			case 'u':
+				if ((u = hex4((const char *)p + 2, (const char *)end)) < 0)
+					return fail(sc, (const char *)p, "invalid \\u escape");
+				if (u == 0)
+					return fail(sc, (const char *)p, "\\u0000 is not allowed");
+				p += 6;
+				if (u >= 0xDC00 && u <= 0xDFFF)
+					return fail(sc, (const char *)p - 6, "invalid Unicode escape");
+				if (u >= 0xD800 && u <= 0xDBFF) {
+					if (end - p < 6 || p[0] != '\\' || p[1] != 'u' ||
+					    (lo = hex4((const char *)p + 2, (const char *)end)) < 0xDC00 ||
+					    lo > 0xDFFF)
+						return fail(sc, (const char *)p - 6, "invalid Unicode escape");
+					p += 6;
+				}
+				continue;
+			default:
+				return fail(sc, (const char *)p, "invalid escape");
+			}
+		}
+		if (*p < 0x20)
+			return fail(sc, (const char *)p, *p == 0 ? "NUL byte in the line" :
+			    "control character in a string");
+		if ((n = utf8_len(p, end)) == 0)
+			return fail(sc, (const char *)p, "invalid UTF-8");
+		p += n;
+	}
+}
+
+/* Scan a number at sc->p; *type is EV_JINT or EV_JREAL. */
+static int
+scan_number(struct scan *sc, int *type)
+{
+	const char *p = sc->p, *start = p, *end = sc->end;
+	long digits = 0, exp = 0, esign = 1;
+	int real = 0;
+	char small[64], *copy;
+	size_t n;
+
+	if (p < end && *p == '-')
+		p++;
+	if (p < end && *p == '0') {
+		p++;
+	} else if (p < end && *p >= '1' && *p <= '9') {
+		while (p < end && *p >= '0' && *p <= '9') {
+			p++;
+			digits++;
+		}
+	} else {
+		return fail(sc, p, "invalid number");
+	}
+	if (p < end && *p == '.') {
+		real = 1;
+		p++;
+		if (p >= end || *p < '0' || *p > '9')
+			return fail(sc, p, "invalid number");
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		real = 1;
+		p++;
+		if (p < end && (*p == '+' || *p == '-'))
+			esign = *p++ == '-' ? -1 : 1;
+		if (p >= end || *p < '0' || *p > '9')
+			return fail(sc, p, "invalid number");
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (exp < 100000)
+				exp = exp * 10 + (*p - '0');
+			p++;
+		}
+	}
+	sc->p = p;
+	*type = real ? EV_JREAL : EV_JINT;
+	/* the rare numbers that may not fit: check them as Jansson does */
+	if ((!real && digits < 19) || (real && digits + esign * exp < 300))
+		return 0;
+	n = (size_t)(p - start);
+	copy = n < sizeof small ? small : malloc(n + 1);
+	if (copy == NULL)
+		return ev_err_nomem(sc->err);
+	memcpy(copy, start, n);
+	copy[n] = '\0';
+	errno = 0;
+	if (real) {
+		double d = strtod(copy, NULL);
+		if (copy != small)
+			free(copy);
+		if (errno == ERANGE && (d == HUGE_VAL || d == -HUGE_VAL))
+			return fail(sc, start, "real number overflow");
+	} else {
+		(void)strtoll(copy, NULL, 10);
+		if (copy != small)
+			free(copy);
+		if (errno == ERANGE)
+			return fail(sc, start, "too big integer");
+	}
+	return 0;
+}
+
+static uint64_t
+hash_bytes(uint64_t h, const unsigned char *p, size_t n)
+{
+	while (n-- > 0)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return h;
+}
+
+/* Decode one character of raw string text at *p into out[0..3]; returns the
+ * byte count (the text is valid). */
+static size_t
+decode_one(const char **pp, char *out)
+{
+	const char *p = *pp;
+	long u, lo;
+
+	if (*p != '\\') {
+		out[0] = *p;
+		*pp = p + 1;
+		return 1;
+	}
+	switch (p[1]) {
+	case 'b': out[0] = '\b'; break;
+	case 'f': out[0] = '\f'; break;
+	case 'n': out[0] = '\n'; break;
+	case 'r': out[0] = '\r'; break;
+	case 't': out[0] = '\t'; break;
+	case 'u':
+		u = hex4(p + 2, p + 6);
+		*pp = p + 6;
+		if (u >= 0xD800 && u <= 0xDBFF) {
+			lo = hex4(p + 8, p + 12);
+			u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+			*pp = p + 12;
+		}
+		if (u < 0x80) {
+			out[0] = (char)u;
+			return 1;
+		}
+		if (u < 0x800) {
+			out[0] = (char)(0xC0 | (u >> 6));
+			out[1] = (char)(0x80 | (u & 0x3F));
+			return 2;
+		}
+		if (u < 0x10000) {
+			out[0] = (char)(0xE0 | (u >> 12));
+			out[1] = (char)(0x80 | ((u >> 6) & 0x3F));
+			out[2] = (char)(0x80 | (u & 0x3F));
+			return 3;
+		}
+		out[0] = (char)(0xF0 | (u >> 18));
+		out[1] = (char)(0x80 | ((u >> 12) & 0x3F));
+		out[2] = (char)(0x80 | ((u >> 6) & 0x3F));
+		out[3] = (char)(0x80 | (u & 0x3F));
+		return 4;
+	default: out[0] = p[1];
+	}
+	*pp = p + 2;
+	return 1;
+}
+
+static uint64_t
+hash_raw(const char *raw, size_t n, int esc)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *p = raw, *end = raw + n;
+	char c[4];
+	size_t k;
+
+	if (!esc)
+		return hash_bytes(h, (const unsigned char *)raw, n);
+	while (p < end) {
+		k = decode_one(&p, c);
+		h = hash_bytes(h, (const unsigned char *)c, k);
+	}
+	return h;
+}
+
+int
+ev_jscan_raw_eq(const char *a, size_t an, const char *b, size_t bn)
+{
+	const char *pa = a, *pb = b, *ea = a + an, *eb = b + bn;
+	char ca[4], cb[4];
+	size_t na = 0, nb = 0, ia = 0, ib = 0;
+
+	if (memchr(a, '\\', an) == NULL && memchr(b, '\\', bn) == NULL)
+		return an == bn && memcmp(a, b, an) == 0;
+	for (;;) {	/* the decoded bytes of both, one by one */
+		if (na == 0 && pa < ea) {
+			na = decode_one(&pa, ca);
+			ia = 0;
+		}
+		if (nb == 0 && pb < eb) {
+			nb = decode_one(&pb, cb);
+			ib = 0;
+		}
+		if (na == 0 || nb == 0)
+			return na == 0 && nb == 0;
+		if (ca[ia++] != cb[ib++])
+			return 0;
+		na--;
+		nb--;
+	}
+}
+
+int
+ev_jscan_str_eq(const char *raw, size_t n, const char *lit)
+{
+	return ev_jscan_raw_eq(raw, n, lit, strlen(lit));
+}
+
+int
+ev_jscan_decode(struct ev_buf *b, const char *raw, size_t n)
+{
+	const char *p = raw, *end = raw + n;
+	char c[4];
+	size_t k;
+
+	if (memchr(raw, '\\', n) == NULL)
+		return ev_buf_add(b, raw, n);
+	if (ev_buf_reserve(b, n) == -1)
+		return -1;
+	while (p < end) {
+		k = decode_one(&p, c);
+		memcpy(b->p + b->len, c, k);	/* decoding never lengthens */
+		b->len += k;
+	}
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	return x->h < y->h ? -1 : x->h > y->h;
+}
+
+/* Is any key of keys[from..nkeys) there twice? */
+static int
+dup_keys(struct scan *sc, size_t from)
+{
+	struct key *k = (struct key *)sc->js->keys + from, *t;
+	size_t n = sc->js->nkeys - from, i, j;
+	int dup = 0;
+
+	if (n <= SMALL_OBJECT) {
+		for (i = 1; i < n; i++)
+			for (j = 0; j < i; j++)
+				if (k[i].h == k[j].h && ev_jscan_raw_eq(k[i].p, k[i].n, k[j].p, k[j].n))
+					return 1;
+		return 0;
+	}
+	if ((t = malloc(n * sizeof *t)) == NULL)
+		return -1;
+	memcpy(t, k, n * sizeof *t);
+	qsort(t, n, sizeof *t, cmp_key);
+	for (i = 0; i + 1 < n && !dup; i++)
+		for (j = i + 1; j < n && t[j].h == t[i].h && !dup; j++)
+			dup = ev_jscan_raw_eq(t[i].p, t[i].n, t[j].p, t[j].n);
+	free(t);
+	return dup;
+}
+
+static int scan_value(struct scan *sc, int *type, int top);
+
+static int
+push_key(struct scan *sc, const char *p, size_t n, int esc)
+{
+	struct ev_jscan *js = sc->js;
+	struct key *k;
+
+	if (js->nkeys == js->capkeys) {
+		size_t cap = js->capkeys ? js->capkeys * 2 : 64;
+		void *q = realloc(js->keys, cap * sizeof(struct key));
+		if (q == NULL)
+			return ev_err_nomem(sc->err);
+		js->keys = q;
+		js->capkeys = cap;
+	}
+	k = (struct key *)js->keys + js->nkeys++;
+	k->p = p;
+	k->n = n;
+	k->esc = esc;
+	k->h = hash_raw(p, n, esc);
+	return 0;
+}
+
+static inline int
+push_mem(struct ev_jmems *ms, const struct ev_jmem *m)
+{
+	if (ms->n == ms->cap) {
+		size_t cap = ms->cap ? ms->cap * 2 : 32;
+		struct ev_jmem *q = realloc(ms->m, cap * sizeof *q);
+		if (q == NULL)
+			return -1;
+		ms->m = q;
+		ms->cap = cap;
+	}
+	ms->m[ms->n++] = *m;
+	return 0;
+}
+
+static int
+scan_object(struct scan *sc, int top)
+{
+	size_t from = sc->js->nkeys, j;
+	uint64_t seen = 0, bit;	/* a bit per key hash, for small objects */
+	struct ev_jmem m;
+	const struct key *kk;
+	const char *k;
+	size_t kn;
+	int esc, type, r;
+
+	sc->p++;
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == '}') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		if (sc->p >= sc->end)
+			return fail(sc, sc->p, "premature end of input");
+		if (*sc->p != '"')
+			return fail(sc, sc->p, "string or '}' expected");
+		k = sc->p;
+		if (scan_string(sc, &esc) == -1)
+			return -1;
+		kn = (size_t)(sc->p - k - 2);
+		if (push_key(sc, k + 1, kn, esc) == -1)
+			return -1;
+		if (sc->js->nkeys - from <= SMALL_OBJECT) {
+			/* a key seen before in this object: compare only on a hash bit hit */
+			kk = (const struct key *)sc->js->keys + sc->js->nkeys - 1;
+			bit = 1ULL << (kk->h & 63);
+			if (seen & bit)
+				for (j = from; j < sc->js->nkeys - 1; j++) {
+					const struct key *o = (const struct key *)sc->js->keys + j;
+					if (o->h == kk->h && ev_jscan_raw_eq(o->p, o->n, kk->p, kk->n)) {
+						sc->js->nkeys = from;
+						return fail(sc, k, "duplicate object key");
+					}
+				}
+			seen |= bit;
+		}
+		skip_ws(sc);
+		if (sc->p >= sc->end || *sc->p != ':')
+			return fail(sc, sc->p, "':' expected");
+		sc->p++;
+		skip_ws(sc);
+		m.key = k + 1;
+		m.klen = kn;
+		m.kesc = esc;
+		m.val = sc->p;
+		if (scan_value(sc, &type, 0) == -1)
+			return -1;
+		m.vlen = (size_t)(sc->p - m.val);
+		m.type = type;
+		if (top && push_mem(&sc->js->top, &m) == -1)
+			return ev_err_nomem(sc->err);
+		skip_ws(sc);
+		if (sc->p < sc->end && *sc->p == ',') {
+			sc->p++;
+			skip_ws(sc);
+			continue;
+		}
+		if (sc->p < sc->end && *sc->p == '}') {
+			sc->p++;
+			break;
+		}
+		return fail(sc, sc->p, sc->p < sc->end ? "',' or '}' expected" : "premature end of input");
+	}
+	if (sc->js->nkeys - from > SMALL_OBJECT && (r = dup_keys(sc, from)) != 0) {
+		sc->js->nkeys = from;
+		return r == -1 ? ev_err_nomem(sc->err) : fail(sc, sc->p - 1, "duplicate object key");
+	}
+	sc->js->nkeys = from;
+	return 0;
+}
+
+static int
+scan_array(struct scan *sc)
+{
+	int type;
+
+	sc->p++;
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == ']') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		if (scan_value(sc, &type, 0) == -1)
+			return -1;
+		skip_ws(sc);
+		if (sc->p < sc->end && *sc->p == ',') {
+			sc->p++;
+			skip_ws(sc);
+			continue;
+		}
+		if (sc->p < sc->end && *sc->p == ']') {
+			sc->p++;
+			return 0;
+		}
+		return fail(sc, sc->p, sc->p < sc->end ? "',' or ']' expected" : "premature end of input");
+	}
+}
+
+static int
+literal(struct scan *sc, const char *word, int t, int *type)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(sc->end - sc->p) < n || memcmp(sc->p, word, n) != 0)
+		return fail(sc, sc->p, "invalid token");
+	sc->p += n;
+	*type = t;
+	return 0;
+}
+
+static int
+scan_value(struct scan *sc, int *type, int top)
+{
+	int esc, r;
+
+	if (sc->p >= sc->end)
+		return fail(sc, sc->p, "premature end of input");
+	switch (*sc->p) {
+	case '{':
+	case '[':
+		if (++sc->depth > MAX_DEPTH)
+			return fail(sc, sc->p, "maximum parsing depth reached");
+		*type = *sc->p == '{' ? EV_JOBJ : EV_JARR;
+		r = *type == EV_JOBJ ? scan_object(sc, top) : scan_array(sc);
+		sc->depth--;
+		return r;
+	case '"':
+		*type = EV_JSTR;
+		return scan_string(sc, &esc);
+	case 't':
+		return literal(sc, "true", EV_JTRUE, type);
+	case 'f':
+		return literal(sc, "false", EV_JFALSE, type);
+	case 'n':
+		return literal(sc, "null", EV_JNULL, type);
+	default:
+		return scan_number(sc, type);
+	}
+}
+
+int
+ev_jscan_value(struct ev_jscan *js, const char *s, size_t len, const char *where,
+    struct ev_err *err)
+{
+	struct scan sc = { js, s, s, s + len, where, err, 0 };
+	int type;
+
+	if (!plain_ready)
+		plain_init();
+	js->top.n = 0;
+	js->nkeys = 0;
+	skip_ws(&sc);
+	if (scan_value(&sc, &type, 1) == -1)
+		return -1;
+	skip_ws(&sc);
+	if (sc.p != sc.end)
+		return fail(&sc, sc.p, "end of input expected");
+	return type;
+}
+
+void
+ev_jscan_release(struct ev_jscan *js)
+{
+	if (js == NULL)
+		return;
+	free(js->top.m);
+	free(js->keys);
+	memset(js, 0, sizeof *js);
+}
+
+/* ---- walking validated text ---- */
+
+/* The end of the valid value at p. */
+static const char *
+skip_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	do {
+		if (*p == '"') {
+			for (p++; *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			p++;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+			p++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+			p++;
+		} else if (depth > 0) {
+			p++;
+		} else {
+			while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' &&
+			    *p != '\t' && *p != '\n' && *p != '\r')
+				p++;
+		}
+	} while (depth > 0 && p < end);
+	return p;
+}
+
+static const char *
+ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static int
+type_of(const char *v, size_t n)
+{
+	switch (*v) {
+	case '{': return EV_JOBJ;
+	case '[': return EV_JARR;
+	case '"': return EV_JSTR;
+	case 't': return EV_JTRUE;
+	case 'f': return EV_JFALSE;
+	case 'n': return EV_JNULL;
+	default:
+		return memchr(v, '.', n) || memchr(v, 'e', n) || memchr(v, 'E', n) ? EV_JREAL : EV_JINT;
+	}
+}
+
+int
+ev_jscan_members(const char *s, size_t len, struct ev_jmems *out)
+{
+	const char *p = s + 1, *end = s + len, *k;
+	struct ev_jmem m;
+
+	for (;;) {
+		p = ws(p, end);
+		if (p >= end || *p != '"')
+			return 0;
+		k = p;
+		p = skip_value(p, end);
+		m.key = k + 1;
+		m.klen = (size_t)(p - k - 2);
+		m.kesc = memchr(m.key, '\\', m.klen) != NULL;
+		p = ws(p, end) + 1;	/* the ':' */
+		p = ws(p, end);
+		m.val = p;
+		p = skip_value(p, end);
+		m.vlen = (size_t)(p - m.val);
+		m.type = type_of(m.val, m.vlen);
+		if (push_mem(out, &m) == -1)
+			return -1;
+		p = ws(p, end);
+		if (p < end && *p == ',')
+			p++;
+	}
+}
+
+int
+ev_jscan_elements(const char *s, size_t len,
+    int (*fn)(const char *elem, size_t elen, void *data), void *data)
+{
+	const char *p = s + 1, *end = s + len, *e;
+	int r;
+
+	for (;;) {
+		p = ws(p, end);
+		if (p >= end || *p == ']')
+			return 0;
+		e = p;
+		p = skip_value(p, end);
+		if ((r = fn(e, (size_t)(p - e), data)) != 0)
+			return r;
+		p = ws(p, end);
+		if (p < end && *p == ',')
+			p++;
+	}
+}
+
+/* ---- writing numbers ---- */
+
+/* Powers of ten exact in a long double (64-bit mantissa: up to 10^27). */
+static const long double pow10l_exact[] = {
+	1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+	1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
+	1e26L, 1e27L
+};
+
+/* The prec significant digits of |v| (v finite, not 0) as an integer in
+ * [10^(prec-1), 10^prec) and the decimal exponent of the first, correctly
+ * rounded as printf rounds (to nearest, ties to even on the exact binary
+ * value).  Returns 0, or -1 when the fast way cannot be sure (near a tie, or
+ * out of its range): the caller then asks snprintf. */
+static int
+digits_of(double v, int prec, unsigned long long *digits, int *exp10)
+{
+	long double m, r;
+	double a = fabs(v);
+	unsigned long long d, lo = 1, hi;
+	int e, s, i;
+
+	for (i = 1; i < prec; i++)
+		lo *= 10;
+	hi = lo * 10;
+	(void)frexp(a, &e);
+	e = (int)floor((e - 1) * 0.30102999566398120);	/* within one of floor(log10(a)) */
+	for (i = 0; i < 3; i++) {
+		s = prec - 1 - e;
+		if (s > 27 || s < -27)
+			return -1;
+		m = s >= 0 ? (long double)a * pow10l_exact[s] : (long double)a / pow10l_exact[-s];
+		if (m < (long double)lo)
+			e--;
+		else if (m >= (long double)hi)
+			e++;
+		else
+			break;
+	}
+	if (i == 3)
+		return -1;
+	d = (unsigned long long)m;
+	r = m - (long double)d;
+	if (r > 0.4999L && r < 0.5001L)
+		return -1;	/* too near a tie to trust one rounding */
+	d += r > 0.5L;
+	if (d == hi) {
+		d = lo;
+		e++;
+	}
+	*digits = d;
+	*exp10 = e;
+	return 0;
+}
+
+int
+ev_jscan_fmt_g(char *buf, size_t size, double v, int prec)
+{
+	unsigned long long d;
+	char dig[24], *p = buf;
+	int e, nd, i, n;
+
+	if (size < 40 || prec < 1 || prec > 17 || !isfinite(v) || v == 0 ||
+	    digits_of(v, prec, &d, &e) == -1)
+		return snprintf(buf, size, "%.*g", prec, v);
+	for (i = prec - 1; i >= 0; i--) {
+		dig[i] = (char)('0' + d % 10);
+		d /= 10;
+	}
+	for (nd = prec; nd > 1 && dig[nd - 1] == '0'; nd--)
+		;
+	if (v < 0)
+		*p++ = '-';
+	if (e >= -4 && e < prec) {
+		if (e >= 0) {
+			for (i = 0; i <= e; i++)
+				*p++ = i < nd ? dig[i] : '0';
+			if (nd > e + 1) {
+				*p++ = '.';
+				for (; i < nd; i++)
+					*p++ = dig[i];
+			}
+		} else {
+			*p++ = '0';
+			*p++ = '.';
+			for (i = 0; i < -e - 1; i++)
+				*p++ = '0';
+			for (i = 0; i < nd; i++)
+				*p++ = dig[i];
+		}
+	} else {
+		*p++ = dig[0];
+		if (nd > 1) {
+			*p++ = '.';
+			for (i = 1; i < nd; i++)
+				*p++ = dig[i];
+		}
+		n = sprintf(p, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+		p += n;
+	}
+	*p = '\0';
+	return (int)(p - buf);
+}
+
+int
+ev_jscan_put_real(struct ev_buf *b, double v)
+{
+	char s[48], *e, *q;
+	int n;
+
+	if (!isfinite(v))
+		return ev_buf_add(b, "null", 4);
+	n = ev_jscan_fmt_g(s, sizeof s - 2, v, 10);
+	if ((e = memchr(s, 'e', (size_t)n)) == NULL) {
+		if (memchr(s, '.', (size_t)n) == NULL) {
+			s[n++] = '.';
+			s[n++] = '0';
+			s[n] = '\0';
+		}
+	} else {
+		e++;
+		if (*e == '+')
+			memmove(e, e + 1, strlen(e + 1) + 1);
+		else if (*e == '-')
+			e++;
+		for (q = e; *q == '0' && q[1] != '\0'; q++)
+			;
+		if (q != e)
+			memmove(e, q, strlen(q) + 1);
+		n = (int)strlen(s);
+	}
+	return ev_buf_add(b, s, (size_t)n);
+}
+
+int
+ev_jscan_put_int(struct ev_buf *b, long long v)
+{
+	char s[24], *p = s + sizeof s;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		*--p = '-';
+	return ev_buf_add(b, p, (size_t)(s + sizeof s - p));
+}

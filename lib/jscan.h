@@ -1,0 +1,90 @@
+/* jscan.h: a strict validating JSON scanner that records where the members
+ * of an object lie, for commands that pass records through without building
+ * a tree (ev-fuse).
+ *
+ * Bottom layer: includes err.h and buf.h only.  The scanner accepts what
+ * Jansson accepts with JSON_DECODE_ANY | JSON_REJECT_DUPLICATES (RFC 8259,
+ * valid UTF-8, no NUL byte and no "\u0000", no control characters in
+ * strings, paired surrogates, nesting at most 2048 deep, integers that fit in
+ * 64 bits, finite reals, no key twice in any object) and refuses the rest. */
+#ifndef EV_JSCAN_H
+#define EV_JSCAN_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "err.h"
+
+enum ev_jtype {
+	EV_JNULL, EV_JFALSE, EV_JTRUE, EV_JINT, EV_JREAL, EV_JSTR, EV_JARR, EV_JOBJ
+};
+
+/* One member of an object: the key's raw text between its quotes, and the
+ * value's raw text (a string value with its quotes). */
+struct ev_jmem {
+	const char *key;
+	size_t klen;
+	const char *val;
+	size_t vlen;
+	int type;		/* enum ev_jtype of the value */
+	int kesc;		/* the key holds a backslash escape */
+};
+
+/* A growable list of members. */
+struct ev_jmems {
+	struct ev_jmem *m;
+	size_t n, cap;
+};
+
+/* Scanner state, reused from line to line (zero it before first use). */
+struct ev_jscan {
+	struct ev_jmems top;	/* the members of the value last scanned, when an object */
+	void *keys;		/* private: keys of the objects being scanned */
+	size_t nkeys, capkeys;
+};
+
+/* Validate s[0..len) as exactly one JSON value, with white space around it.
+ * Returns its type (enum ev_jtype) with the members of a top-level object
+ * in js->top, or -1 with *err set (code 2, where = `where`, "invalid JSON at
+ * column N: WHAT"), or -1 with code 1 when out of memory. */
+int ev_jscan_value(struct ev_jscan *js, const char *s, size_t len, const char *where,
+	struct ev_err *err);
+
+/* Free the scanner's memory (NULL-safe); *js can be used again. */
+void ev_jscan_release(struct ev_jscan *js);
+
+/* The members of the object text s[0..len), already validated, appended to
+ * *out.  Returns 0, or -1 when out of memory. */
+int ev_jscan_members(const char *s, size_t len, struct ev_jmems *out);
+
+/* The elements of the array text s[0..len), already validated: calls
+ * fn(elem, elen, data) for each, stopping at the first that returns non-0
+ * (that value is returned); returns 0 when all were visited. */
+int ev_jscan_elements(const char *s, size_t len,
+	int (*fn)(const char *elem, size_t elen, void *data), void *data);
+
+/* Does the raw string text raw[0..n) (escapes allowed, no quotes) equal the
+ * C string lit once decoded? */
+int ev_jscan_str_eq(const char *raw, size_t n, const char *lit);
+
+/* Do two raw string texts decode to the same string? */
+int ev_jscan_raw_eq(const char *a, size_t an, const char *b, size_t bn);
+
+/* Append the decoded raw string text raw[0..n) (validated) to b.  Returns 0
+ * or -1 (out of memory). */
+int ev_jscan_decode(struct ev_buf *b, const char *raw, size_t n);
+
+/* Append v as Jansson writes a real with 10 significant digits ("%.10g",
+ * a ".0" when it would read as an integer, no '+' or leading zeros in the
+ * exponent), or null when v is not finite.  Returns 0 or -1. */
+int ev_jscan_put_real(struct ev_buf *b, double v);
+
+/* Write v into buf as printf's "%.*g" with precision prec writes it (exactly
+ * the same text), faster for the usual numbers.  size must be at least 40.
+ * Returns the length. */
+int ev_jscan_fmt_g(char *buf, size_t size, double v, int prec);
+
+/* Append the integer v.  Returns 0 or -1. */
+int ev_jscan_put_int(struct ev_buf *b, long long v);
+
+#endif

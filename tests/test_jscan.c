@@ -1,0 +1,290 @@
+/* test_jscan.c: lib/jscan.c -- the strict scanner accepts exactly what
+ * Jansson accepts (RFC 8259, UTF-8, no NUL, depth, integer and real range,
+ * duplicate keys), records the spans of the top-level members, walks
+ * validated text, compares and decodes raw strings, and writes numbers
+ * exactly as printf and Jansson do. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jscan.h"
+
+static struct ev_jscan js;
+
+static void
+release(void)
+{
+	ev_jscan_release(&js);
+}
+
+TestSuite(jscan, .fini = release);
+
+static int
+scan(const char *s, struct ev_err *err)
+{
+	return ev_jscan_value(&js, s, strlen(s), "t.jsonl:3", err);
+}
+
+static int
+jansson_takes(const char *s, size_t len)
+{
+	json_error_t je;
+	json_t *v;
+
+	if (memchr(s, '\0', len) != NULL)
+		return 0;
+	v = json_loadb(s, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+	json_decref(v);
+	return v != NULL;
+}
+
+static int
+span_is(const char *p, size_t n, const char *want)
+{
+	return n == strlen(want) && memcmp(p, want, n) == 0;
+}
+
+Test(jscan, records_the_raw_spans_of_top_level_members)
+{
+	struct ev_err err = { 0 };
+	const char *s = " {\"id\" : \"a\\u00e9\", \"n\":[1, {\"x\":2}],\"s\\/k\":-0.50e+3,\"t\":true,\"z\":null} ";
+
+	cr_assert_eq(scan(s, &err), EV_JOBJ, "%s", err.msg);
+	cr_assert_eq(js.top.n, 5);
+	cr_assert(span_is(js.top.m[0].key, js.top.m[0].klen, "id"));
+	cr_assert(span_is(js.top.m[0].val, js.top.m[0].vlen, "\"a\\u00e9\""));
+	cr_assert_eq(js.top.m[0].type, EV_JSTR);
+	cr_assert(span_is(js.top.m[1].val, js.top.m[1].vlen, "[1, {\"x\":2}]"));
+	cr_assert_eq(js.top.m[1].type, EV_JARR);
+	cr_assert(span_is(js.top.m[2].key, js.top.m[2].klen, "s\\/k"));
+	cr_assert_eq(js.top.m[2].kesc, 1);
+	cr_assert_eq(js.top.m[2].type, EV_JREAL);
+	cr_assert_eq(js.top.m[3].type, EV_JTRUE);
+	cr_assert_eq(js.top.m[4].type, EV_JNULL);
+	cr_assert_eq(scan("[1,2]", &err), EV_JARR);
+	cr_assert_eq(js.top.n, 0);
+	cr_assert_eq(scan("-12", &err), EV_JINT);
+	cr_assert_eq(scan("\"x\"", &err), EV_JSTR);
+}
+
+Test(jscan, refuses_bad_json_naming_where_and_column)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} bad[] = {
+		{ "{\"a\":1,\"a\":2}", "invalid JSON at column 8: duplicate object key" },
+		{ "[{\"a\":1,\"\\u0061\":2}]", "invalid JSON at column 9: duplicate object key" },
+		{ "{\"a\":\"x\ty\"}", "invalid JSON at column 8: control character in a string" },
+		{ "\"\\u0000\"", "invalid JSON at column 2: \\u0000 is not allowed" },
+		{ "\"\\ud800\"", "invalid JSON at column 2: invalid Unicode escape" },
+		{ "\"\xc0\xaf\"", "invalid JSON at column 2: invalid UTF-8" },
+		{ "\"\xed\xa0\x80\"", "invalid JSON at column 2: invalid UTF-8" },
+		{ "9223372036854775808", "invalid JSON at column 1: too big integer" },
+		{ "[1e309]", "invalid JSON at column 2: real number overflow" },
+		{ "01", "invalid JSON at column 2: end of input expected" },
+		{ "{\"a\":1", "invalid JSON at column 7: premature end of input" },
+		{ "[1,]", "invalid JSON at column 4: invalid number" },
+		{ "tru", "invalid JSON at column 1: invalid token" },
+	};
+	struct ev_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		cr_assert_eq(scan(bad[i].text, &err), -1, "%s", bad[i].text);
+		cr_assert_eq(err.code, EV_EXIT_USAGE);
+		cr_assert_str_eq(err.where, "t.jsonl:3");
+		cr_assert_str_eq(err.msg, bad[i].msg, "%s: %s", bad[i].text, err.msg);
+	}
+	memset(&err, 0, sizeof err);
+	cr_assert_eq(ev_jscan_value(&js, "{\"a\":\"\0\"}", 9, "t.jsonl:3", &err), -1);
+	cr_assert_str_eq(err.msg, "invalid JSON at column 7: NUL byte in the line");
+}
+
+Test(jscan, nests_2048_deep_and_no_deeper)
+{
+	struct ev_err err = { 0 };
+	char *s = malloc(2 * 2049);
+	int d;
+
+	cr_assert_not_null(s);
+	for (d = 2048; d <= 2049; d++) {
+		memset(s, '[', (size_t)d);
+		memset(s + d, ']', (size_t)d);
+		cr_assert_eq(ev_jscan_value(&js, s, 2 * (size_t)d, "t", &err) >= 0, d == 2048);
+		cr_assert_eq(jansson_takes(s, 2 * (size_t)d), d == 2048);
+	}
+	cr_assert_str_eq(err.msg, "invalid JSON at column 2049: maximum parsing depth reached");
+	free(s);
+}
+
+static unsigned long long rng = 88172645463325252ULL;
+
+static unsigned
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng >> 11);
+}
+
+Test(jscan, agrees_with_jansson_on_mutated_records)
+{
+	static const char *const seeds[] = {
+		"{\"query_id\":\"q1\",\"id\":\"d1:0:0\",\"rank\":1,\"score\":12.5,\"signals\":{\"bm25\":1e-3},"
+		"\"evidence\":[{\"snippet\":\"a \\\"b\\\" \\u00e9\\ud83d\\ude00\"}],\"x\":[true,false,null,-0]}",
+		"{\"a\":{\"b\":{\"c\":[1,2,{\"d\":\"\\u0041\"}]}},\"\\u0061\":1}",
+		"{\"k\":\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\",\"n\":-9223372036854775808,\"r\":1e308}",
+		"{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+		"\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"\\u0061\":18}",
+	};
+	static const char alpha[] = "{}[]\",:\\u0123456789.eE+-tfnrl xa\xc3\xa9\xed\xa0\x80\xf4\x90\t\r";
+	struct ev_err err;
+	char buf[1024];
+	size_t len, pos;
+	long it, differ = 0, taken = 0;
+	int k;
+
+	for (it = 0; it < 200000; it++) {
+		const char *s = seeds[rnd() % (sizeof seeds / sizeof seeds[0])];
+		len = strlen(s);
+		memcpy(buf, s, len);
+		for (k = (int)(rnd() % 4); k > 0 && len > 1; k--) {
+			pos = rnd() % len;
+			switch (rnd() % 4) {
+			case 0:
+				buf[pos] = alpha[rnd() % (sizeof alpha - 1)];
+				break;
+			case 1:
+				memmove(buf + pos + 1, buf + pos, len - pos);
+				buf[pos] = alpha[rnd() % (sizeof alpha - 1)];
+				len++;
+				break;
+			case 2:
+				memmove(buf + pos, buf + pos + 1, len - pos - 1);
+				len--;
+				break;
+			default:
+				len = pos > 0 ? pos : 1;
+			}
+		}
+		k = ev_jscan_value(&js, buf, len, "t", &err) >= 0;
+		taken += k;
+		if (k != jansson_takes(buf, len))
+			differ++;
+	}
+	cr_assert_eq(differ, 0, "%ld of the records judged otherwise than by Jansson", differ);
+	cr_assert(taken > 10000 && taken < 190000, "%ld", taken);	/* both kinds were tried */
+}
+
+static int
+count_elem(const char *e, size_t n, void *data)
+{
+	char **out = data;
+
+	if (span_is(e, n, "{\"b\":\"]\"}"))
+		*out = "seen";
+	return 0;
+}
+
+Test(jscan, walks_members_and_elements_of_validated_text)
+{
+	struct ev_jmems m = { 0 };
+	const char *o = "{ \"a\" : [1, \"]\"] , \"b\\\"\":{\"c\":\"}\"},\"d\":-1.5e3 }";
+	const char *a = "[ 1, {\"b\":\"]\"} , \"x\" ]";
+	char *seen = NULL;
+
+	cr_assert_eq(ev_jscan_members(o, strlen(o), &m), 0);
+	cr_assert_eq(m.n, 3);
+	cr_assert(span_is(m.m[0].val, m.m[0].vlen, "[1, \"]\"]"));
+	cr_assert(span_is(m.m[1].key, m.m[1].klen, "b\\\""));
+	cr_assert_eq(m.m[1].kesc, 1);
+	cr_assert(span_is(m.m[1].val, m.m[1].vlen, "{\"c\":\"}\"}"));
+	cr_assert_eq(m.m[2].type, EV_JREAL);
+	free(m.m);
+	cr_assert_eq(ev_jscan_elements(a, strlen(a), count_elem, &seen), 0);
+	cr_assert_str_eq(seen, "seen");
+}
+
+Test(jscan, compares_and_decodes_raw_strings)
+{
+	struct ev_buf b = EV_BUF_INIT;
+
+	cr_assert(ev_jscan_str_eq("\\u0069d", 7, "id"));
+	cr_assert(!ev_jscan_str_eq("idx", 3, "id"));
+	cr_assert(ev_jscan_raw_eq("caf\\u00e9", 9, "caf\xc3\xa9", 5));
+	cr_assert(ev_jscan_raw_eq("\\ud83d\\ude00", 12, "\xf0\x9f\x98\x80", 4));
+	cr_assert_eq(ev_jscan_decode(&b, "a\\/b\\n\\\"\\u20ac", 14), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "a/b\n\"\xe2\x82\xac");
+	ev_buf_release(&b);
+}
+
+Test(jscan, fmt_g_writes_what_printf_writes)
+{
+	static const int precs[] = { 4, 10, 17 };
+	char a[64], b[64];
+	long i, differ = 0;
+	double v;
+	int k;
+
+	for (i = 0; i < 300000; i++) {
+		switch (i % 5) {
+		case 0:
+			v = 1.0 / (60.0 + (double)(rnd() % 100000));
+			break;
+		case 1:
+			v = (double)(rnd() % 1000000) / 1000000.0 * 20;	/* ties among them */
+			break;
+		case 2:
+			v = ldexp((double)rnd() * 2097152.0 + rnd() % 2097152, (int)(rnd() % 300) - 150);
+			break;
+		case 3:
+			v = -(double)(rnd() % 100000) / pow(10, (int)(rnd() % 25));
+			break;
+		default:
+			v = (double)(rnd() % 20000) + 0.5;
+		}
+		for (k = 0; k < 3; k++) {
+			snprintf(a, sizeof a, "%.*g", precs[k], v);
+			ev_jscan_fmt_g(b, sizeof b, v, precs[k]);
+			if (strcmp(a, b) != 0 && differ++ == 0)
+				cr_log_error("%.17g: printf %s, fmt_g %s", v, a, b);
+		}
+	}
+	cr_assert_eq(differ, 0);
+	ev_jscan_fmt_g(b, sizeof b, 0.0, 10);
+	cr_assert_str_eq(b, "0");
+	ev_jscan_fmt_g(b, sizeof b, 1e-5, 4);
+	cr_assert_str_eq(b, "1e-05");
+}
+
+Test(jscan, put_real_writes_as_jansson_writes)
+{
+	static const double v[] = {
+		0, -0.0, 1, 20, 0.91, 1.0 / 61, 1e-5, 1.5e20, 123456789012.0, -2.5e-300, 1e308
+	};
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *j;
+	char *want;
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		ev_buf_reset(&b);
+		cr_assert_eq(ev_jscan_put_real(&b, v[i]), 0);
+		j = json_real(v[i]);
+		want = json_dumps(j, JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+		cr_assert_str_eq(ev_buf_str(&b), want, "%.17g", v[i]);
+		free(want);
+		json_decref(j);
+	}
+	ev_buf_reset(&b);
+	ev_jscan_put_real(&b, NAN);
+	ev_jscan_put_int(&b, -9223372036854775807LL - 1);
+	cr_assert_str_eq(ev_buf_str(&b), "null-9223372036854775808");
+	ev_buf_release(&b);
+}
