@@ -55,7 +55,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-#define MAX_WARNINGS 20		/* skipped records reported one by one */
 
 /* Write one query's fused hits with one fwrite, flushing when stdout is a
  * pipe, so that pipelines still stream query by query. */
@@ -150,12 +149,13 @@ main(int argc, char *argv[])
 	struct ev_fuse_in *in = NULL;
 	struct ev_fuse *f = NULL;
 	struct ev_buf b = EV_BUF_INIT;
-	long long skipped = 0, queries = 0, hits_out = 0, n;
-	int ch, r, skip = 0, norm_flag = 0, pipe, rc = EV_EXIT_OK;
+	struct ev_skip skip = { 0 };
+	long long queries = 0, hits_out = 0, n;
+	int ch, r, norm_flag = 0, pipe, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-fuse", usage_text, argc, argv);
 	ev_fuse_opts_init(&o);
-	read_config(&cli, &o, &skip);
+	read_config(&cli, &o, &skip.on);
 	while ((ch = getopt_long(argc, argv, "k:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_METHOD:
@@ -190,7 +190,7 @@ main(int argc, char *argv[])
 			o.explain = 0;
 			break;
 		case OPT_SKIP_INVALID:
-			skip = 1;
+			skip.on = 1;
 			break;
 		default:
 			ev_cli_common(&cli, ch);
@@ -210,13 +210,8 @@ main(int argc, char *argv[])
 		if (r == 0)
 			break;
 		if (r == -1) {
-			if (skip && err.code == EV_EXIT_USAGE) {
-				if (++skipped <= MAX_WARNINGS)
-					ev_cli_report(&err);
-				if (skipped == MAX_WARNINGS)
-					ev_warn("further skipped records not shown");
+			if (ev_cli_skip(&skip, &err))
 				continue;
-			}
 			rc = ev_cli_report(&err);
 			goto out;
 		}
@@ -227,11 +222,9 @@ main(int argc, char *argv[])
 		queries++;
 		hits_out += n;
 	}
-	if (skipped > 0)
-		ev_warn("skipped %lld invalid record%s", skipped, skipped == 1 ? "" : "s");
+	ev_cli_skip_done(&cli, &skip);
 out:
 	ev_cli_count(&cli, "records_in", in ? ev_fuse_in_records(in) : 0);
-	ev_cli_count(&cli, "skipped", skipped);
 	ev_cli_count(&cli, "queries", queries);
 	ev_cli_count(&cli, "hits_out", hits_out);
 	ev_buf_release(&b);

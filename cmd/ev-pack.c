@@ -49,7 +49,6 @@ static const struct option longopts[] = {
 
 enum format { FMT_JSONL, FMT_JSON, FMT_TEXT };
 
-#define MAX_WARNINGS 20
 
 static double
 now_ms(void)
@@ -97,10 +96,11 @@ main(int argc, char *argv[])
 	const char *plan_path = NULL, *pid;
 	char plan_id[EV_UUID_LEN + 1], now[64], qidbuf[64], *cur = NULL, where[256];
 	const char *qid = qidbuf;
-	long long skipped = 0, queries = 0, records = 0, k = 0;
+	struct ev_skip skip = { 0 };
+	long long queries = 0, records = 0, k = 0;
 	double started = 0, d;
 	enum format fmt = FMT_JSONL;
-	int ch, r, i, fixed, skip = 0, rc = EV_EXIT_OK;
+	int ch, r, i, fixed, rc = EV_EXIT_OK;
 	/* flags, applied after the plan */
 	int set_k = 0, set_min = 0, set_bydoc = 0, set_overlap = 0, set_snip = 0, no_dedupe = 0;
 	double min_score = 0, overlap = 0;
@@ -157,7 +157,7 @@ main(int argc, char *argv[])
 				ev_cli_usage_error(&cli, "--format must be jsonl, json or text: '%s'", optarg);
 			break;
 		case OPT_SKIP_INVALID:
-			skip = 1;
+			skip.on = 1;
 			break;
 		default:
 			ev_cli_common(&cli, ch);
@@ -262,22 +262,15 @@ main(int argc, char *argv[])
 		json_decref(rec);
 		rec = NULL;
 		if (r == -1) {
-			if (skip && err.code == EV_EXIT_USAGE) {
-				if (++skipped <= MAX_WARNINGS)
-					ev_cli_report(&err);
-				if (skipped == MAX_WARNINGS)
-					ev_warn("further skipped records not shown");
+			if (ev_cli_skip(&skip, &err))
 				continue;
-			}
 			rc = ev_cli_report(&err);
 			goto out;
 		}
 	}
-	if (skipped > 0)
-		ev_warn("skipped %lld invalid record%s", skipped, skipped == 1 ? "" : "s");
+	ev_cli_skip_done(&cli, &skip);
 out:
 	ev_cli_count(&cli, "records_in", records);
-	ev_cli_count(&cli, "skipped", skipped);
 	ev_cli_count(&cli, "packs_out", queries);
 	free(cur);
 	json_decref(rec);

@@ -177,6 +177,26 @@ ev_parse_double(const char *s, double min, double max, double *out)
 	return 0;
 }
 
+int
+ev_cli_skip(struct ev_skip *s, const struct ev_err *err)
+{
+	if (!s->on || err->code != EV_EXIT_USAGE)
+		return 0;
+	if (++s->count <= EV_SKIP_SHOWN)
+		ev_cli_report(err);
+	if (s->count == EV_SKIP_SHOWN)
+		ev_warn("further skipped records not shown");
+	return 1;
+}
+
+void
+ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s)
+{
+	if (s->count > 0)
+		ev_warn("skipped %lld invalid record%s", s->count, s->count == 1 ? "" : "s");
+	ev_cli_count(cli, "skipped", s->count);
+}
+
 void
 ev_cli_count(struct ev_cli *cli, const char *key, long long n)
 {

@@ -101,6 +101,20 @@ void ev_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ev_parse_count(const char *s, long long min, long long max, long long *out);
 int ev_parse_double(const char *s, double min, double max, double *out);
 
+/* --skip-invalid: bad records are skipped and counted instead of failing the
+ * run.  ev_cli_skip() returns 1 when *err is bad input (code 2) and skipping
+ * is on: the first EV_SKIP_SHOWN are reported on stderr, then one note that
+ * the rest are not; it returns 0 for any other error, which the caller then
+ * reports.  ev_cli_skip_done() says how many were skipped, when any, and
+ * counts them for the ToolRun line. */
+#define EV_SKIP_SHOWN 20
+struct ev_skip {
+	int on;
+	long long count;
+};
+int ev_cli_skip(struct ev_skip *s, const struct ev_err *err);
+void ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s);
+
 /* Count something for the ToolRun line: counts[key] += n. */
 void ev_cli_count(struct ev_cli *cli, const char *key, long long n);
 
