@@ -45,7 +45,8 @@ LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz
+.PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz \
+	hostile crash alloc valgrind reliability
 
 all: $(COMMANDS:%=$(BIN)/%)
 
@@ -85,7 +86,27 @@ golden: all
 layers:
 	@scripts/check-layers.sh
 
-test: layers unit golden
+# Every command over the hostile inputs, and kill -9 / concurrent writers /
+# write errors; with SANITIZE set (make asan) the runners fail on any
+# sanitizer report.
+hostile: all
+	@tests/hostile/run.sh $(BIN)
+
+crash: all
+	@tests/crash/run.sh $(BIN)
+
+# The Nth allocation fails, for N over every allocation of 9 scenarios
+# (ALLOC_STEPS runs each); not under ASan, which replaces malloc itself.
+alloc: all
+	@tests/alloc/run.sh $(BIN)
+
+# make demo under valgrind memcheck.
+valgrind: all
+	@scripts/valgrind.sh $(BIN)
+
+reliability: hostile crash alloc valgrind
+
+test: layers unit golden hostile crash
 
 check: deps
 	$(MAKE) all
@@ -105,6 +126,11 @@ asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/bin OPT=-O1 \
 		SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
 
+# libFuzzer targets (clang) for the JSON Lines reader, the chunker, the text
+# lane's query handling and the config reader, FUZZ_SECONDS (default 60) each.
+fuzz:
+	@scripts/fuzz.sh
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(COMMANDS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)
@@ -115,4 +141,4 @@ uninstall:
 	rm -f $(COMMANDS:%=$(DESTDIR)$(BINDIR)/%)
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin

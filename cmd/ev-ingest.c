@@ -135,8 +135,14 @@ static int
 spool_put(struct run *r, uint32_t kind, size_t source, size_t input, size_t line,
 	const char *data, size_t len, struct ev_err *err)
 {
-	struct spool_hdr h = { kind, (uint32_t)source, (uint32_t)input, line, len };
+	struct spool_hdr h;
 
+	memset(&h, 0, sizeof h);	/* no uninitialised padding written out */
+	h.kind = kind;
+	h.source = (uint32_t)source;
+	h.input = (uint32_t)input;
+	h.line = line;
+	h.len = len;
 	if (fwrite(&h, sizeof h, 1, r->spool) != 1 ||
 	    (len > 0 && fwrite(data, 1, len, r->spool) != len))
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the spool file: %s",

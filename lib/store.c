@@ -228,13 +228,23 @@ struct ev_store *
 ev_store_open(const char *path, int mode, struct ev_err *err)
 {
 	struct ev_store *st;
-	struct stat sb;
+	struct stat sb = { 0 };
 	int flags, have, code;
 
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
 		    "no such store; create it with 'ev-ingest --db %s FILE...'", path);
 		return NULL;
+	}
+	/* An empty file (as `sqlite3 kb.db` or touch leaves) is an empty
+	 * database: a writer gives it the schema, a reader is told to fill it. */
+	if (S_ISREG(sb.st_mode) && sb.st_size == 0) {
+		if (mode == EV_STORE_READ) {
+			ev_err_set(err, EV_EXIT_USAGE, path,
+			    "the store is empty; fill it with 'ev-ingest --db %s FILE...'", path);
+			return NULL;
+		}
+		mode = EV_STORE_CREATE;
 	}
 	if ((st = calloc(1, sizeof *st)) == NULL || (st->path = strdup(path)) == NULL) {
 		free(st);

@@ -128,3 +128,22 @@ Test(store, caches_prepared_statements_by_their_text)
 	cr_assert(strstr(err.msg, "preparing a query") != NULL);
 	ev_store_close(st);
 }
+
+Test(store, an_empty_file_is_an_empty_store_a_writer_fills_and_a_reader_is_told_about)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+	FILE *fp = fopen(path, "w");
+
+	fclose(fp);
+	cr_assert_null(ev_store_open(path, EV_STORE_READ, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.msg, "the store is empty; fill it with 'ev-ingest --db") != NULL, "%s",
+	    err.msg);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_READ, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	ev_store_close(st);
+}

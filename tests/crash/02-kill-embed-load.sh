@@ -1,0 +1,79 @@
+# kill -9 of ev-embed-load at several points of a rebuild, while searches
+# run: the previous index still loads and answers, with the results it gave
+# before (or, when the kill came after the load committed, those of the new
+# index); the store passes integrity_check; no search fails meanwhile.
+. "$CRASH_LIB"
+N=${CRASH_VEC_DOCS:-8000}
+docs "$N" 2 e >docs.jsonl
+queries >queries.jsonl
+ev-ingest --db s.db --quiet docs.jsonl 2>setup.err &&
+ev-embed --db s.db --train --dim 16 >/dev/null 2>>setup.err &&
+ev-ingest --db s.db --all docs.jsonl 2>>setup.err | ev-embed --db s.db >vectors.jsonl 2>>setup.err &&
+ev-embed-load --db s.db --index s.faiss <vectors.jsonl 2>>setup.err &&
+ev-embed --db s.db --role query <queries.jsonl >q.jsonl 2>>setup.err &&
+ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >old.hits 2>>setup.err ||
+	{ fail "setup: $(tail -3 setup.err)"; exit 1; }
+mkdir -p orig new
+cp s.db s.faiss orig/
+cp s.db s.faiss new/
+ev-embed-load --db new/s.db --index new/s.faiss --factory HNSW32 <vectors.jsonl 2>>setup.err
+ev-search-vec --db new/s.db --index new/s.faiss -k 10 <q.jsonl >new.hits 2>>setup.err
+
+searcher() {
+	local runs=0 bad=0
+	while [ ! -f stop ]; do
+		if ! ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >/dev/null 2>search.err ||
+		    grep -q -i locked search.err; then
+			bad=$((bad + 1))
+			cat search.err >>search-failures.log
+		fi
+		runs=$((runs + 1))
+		sleep 0.01
+	done
+	echo "$runs $bad" >search.count
+}
+
+killed=0
+for delay in 0.2 0.5 0.9 1.3; do
+	rm -f s.db-wal s.db-shm s.faiss.* stop search.count search-failures.log
+	cp orig/s.db orig/s.faiss .
+	searcher &
+	spid=$!
+	ev-embed-load --db s.db --index s.faiss --factory HNSW32 <vectors.jsonl 2>load.err &
+	pid=$!
+	sleep $delay
+	kill -9 $pid 2>/dev/null
+	wait $pid
+	status=$?
+	touch stop
+	wait $spid
+	read -r runs bad <search.count
+	if [ $status -ne 137 ]; then
+		note "kill after ${delay}s: the load had finished (exit $status)"
+	else
+		killed=$((killed + 1))
+	fi
+	check "kill after ${delay}s: integrity_check passes" integrity s.db
+	if ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >after.hits 2>after.err; then
+		if cmp -s after.hits old.hits; then
+			ok "kill after ${delay}s: the previous index answers as before"
+		elif cmp -s after.hits new.hits; then
+			ok "kill after ${delay}s: the load had committed; the new index answers"
+		else
+			fail "kill after ${delay}s: the index answers, but neither as before nor as after the load"
+		fi
+	else
+		fail "kill after ${delay}s: ev-search-vec fails: $(head -2 after.err)"
+	fi
+	check "kill after ${delay}s: $runs searches during the load, $bad failed" [ "$bad" -eq 0 -a "$runs" -gt 0 ]
+	[ -s search-failures.log ] && head -3 search-failures.log
+	left=$(ls s.faiss.* 2>/dev/null | wc -l)
+	[ "$left" -gt 0 ] && note "kill after ${delay}s: $left temporary index file(s) left behind: $(ls s.faiss.*)"
+	# and a load after the kill completes and cleans up
+	if ev-embed-load --db s.db --index s.faiss <vectors.jsonl >/dev/null 2>reload.err; then
+		ok "kill after ${delay}s: the next load completes"
+	else
+		fail "kill after ${delay}s: the next load fails: $(head -2 reload.err)"
+	fi
+done
+check "at least two loads were killed halfway ($killed of 4)" [ $killed -ge 2 ]

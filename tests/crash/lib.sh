@@ -1,0 +1,55 @@
+# lib.sh: helpers of the crash tests (sourced).  $1 of the test is BIN.
+set -u
+BIN=$1
+PATH=$BIN:$PATH
+export LC_ALL=C
+
+ok() { echo "ok $*"; }
+fail() { echo "FAIL $*"; }
+note() { echo "note $*"; }
+# check WHAT COMMAND...: ok when the command succeeds
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else fail "$what"; fi
+}
+
+# docs N SEED TAG: N deterministic documents as JSON Lines
+# docs N SEED TAG [VOCAB]: ... with VOCAB distinct synthetic words
+docs() { awk -v n="$1" -v seed="$2" -v tag="$3" -v vocab="${4:-0}" -f "$CRASH_DIR/gen.awk"; }
+
+integrity() { [ "$(sqlite3 "$1" 'PRAGMA integrity_check' 2>&1)" = ok ]; }
+fts_integrity() {
+	sqlite3 "$1" "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')" 2>/dev/null
+}
+# count DB TABLE: its rows, -1 when it cannot be read.  The sqlite3 shell
+# would create a missing DB (and a command starting at that moment would
+# find an empty file): look only at a DB that exists.
+count() {
+	[ -f "$1" ] || { echo -1; return; }
+	sqlite3 "$1" "SELECT count(*) FROM $2" 2>/dev/null || echo -1
+}
+# at_least DB TABLE N: whether the table has N rows or more
+at_least() { [ "$(count "$1" "$2")" -ge "$3" ]; }
+# the content of a store that matters, comparable across runs
+content() {
+	sqlite3 "$1" "SELECT doc_id, content_hash FROM documents ORDER BY doc_id;
+		SELECT id, content_hash, text FROM chunks ORDER BY id;"
+}
+dump_hash() { sqlite3 "$1" .dump | sha256sum | cut -c1-16; }
+
+# the queries every search test asks
+queries() {
+	printf '%s\n' '"wing lift"' '"shock wave boundary layer"' '"supersonic flutter of panels"' \
+	    '"heat transfer laminar"' '"reynolds number separation"' '"hypersonic blunt cone"'
+}
+
+# wait_for CMD... : poll (every 20 ms, at most 2 min) until CMD succeeds
+wait_for() {
+	local i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -gt 6000 ] && return 1
+		sleep 0.02
+	done
+}
