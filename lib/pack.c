@@ -941,7 +941,7 @@ ev_pack_render_text(const json_t *pack, struct ev_buf *b)
 	add_cell(b, "id", 20, 0, &bad);
 	add_cell(b, "title", 24, 0, &bad);
 	add_cell(b, "lanes", 11, 0, &bad);
-	add_cell(b, "rrf", 8, 0, &bad);
+	add_cell(b, "score", 8, 0, &bad);
 	add_cell(b, "fts", 8, 0, &bad);
 	add_cell(b, "vector", 8, 0, &bad);
 	bad |= ev_buf_adds(b, "snippet\n");
@@ -957,10 +957,14 @@ ev_pack_render_text(const json_t *pack, struct ev_buf *b)
 		    (json_object_get(sig, "fts_score") ? LANE_TEXT : 0), lanes, sizeof lanes);
 		add_cell(b, lanes[0] ? lanes : json_string_value(json_object_get(prov, "mode")), 11, 0, &bad);
 		{
-			static const char *const keys[] = { "rrf_score", "fts_score", "vector_score" };
+			/* the fused score of whatever method ran, then each lane's */
+			static const char *const keys[] = { "fused_score", "fts_score", "vector_score" };
 			int k;
 			for (k = 0; k < 3; k++) {
 				json_t *v = json_object_get(sig, keys[k]);
+
+				if (k == 0 && v == NULL)
+					v = json_object_get(sig, "rrf_score");
 				if (json_is_number(v))
 					snprintf(num, sizeof num, "%.4g", json_number_value(v));
 				else
