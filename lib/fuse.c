@@ -1406,17 +1406,21 @@ put_text(struct ev_buf *b, const char *s)
 	return buf_addc(b, '"') == -1 || buf_adds(b, s) == -1 || buf_addc(b, '"') == -1 ? -1 : 0;
 }
 
-/* Append the strings of a NULL-terminated list to b (the formulas). */
-static void
+/* Append the strings of a NULL-terminated list to b (the formulas).
+ * Returns 0, or -1 when memory ran out (b then holds part of them). */
+static int
 cat(struct ev_buf *b, ...)
 {
 	const char *s;
 	va_list ap;
+	int r = 0;
 
 	va_start(ap, b);
 	while ((s = va_arg(ap, const char *)) != NULL)
-		buf_adds(b, s);
+		if (buf_adds(b, s) == -1)
+			r = -1;
 	va_end(ap);
+	return r;
 }
 
 static int
@@ -1434,48 +1438,49 @@ explain_lane(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm n
 	char a[40], b[40], d[40], e[40], w[40];
 	struct ev_buf *v = &f->vb;
 	struct ev_buf *fm = &f->tmp;
+	int bad = 0;	/* a formula left incomplete for want of memory */
 
 	ev_buf_reset(fm);
 	if (c->hit[l] < 0) {
 		if (f->o.method == EV_FUSE_RRF || c->contrib[l] == 0)
-			cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
+			bad |= cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
 		else
-			cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
+			bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
 			    short_num(w, sizeof w, ln->w), " x ", short_num(a, sizeof a, ln->floor), " = ",
 			    short_num(b, sizeof b, c->contrib[l]), NULL);
-		return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+		return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
 		    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
 		    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"contribution\":") == -1 ||
 		    put_real(f, v, c->contrib[l]) == -1 || ADDL(v, ",\"formula\":") == -1 ||
 		    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1 ? -1 : 0;
 	}
 	if (ln->w != 1.0)
-		cat(fm, short_num(w, sizeof w, ln->w), " x ", NULL);
+		bad |= cat(fm, short_num(w, sizeof w, ln->w), " x ", NULL);
 	if (f->o.method == EV_FUSE_RRF) {
 		struct ev_buf rb = { b, 0, sizeof b };	/* room for any integer */
 		ev_jscan_put_int(&rb, c->rank[l]);
-		cat(fm, "1/(", short_num(a, sizeof a, f->o.rrf_k), "+", b, ")", NULL);
+		bad |= cat(fm, "1/(", short_num(a, sizeof a, f->o.rrf_k), "+", b, ")", NULL);
 	} else {
 		switch (norm) {
 		case EV_NORM_MAX:
-			cat(fm, short_num(a, sizeof a, c->score[l]), "/max(",
+			bad |= cat(fm, short_num(a, sizeof a, c->score[l]), "/max(",
 			    short_num(b, sizeof b, ln->max), ",1)", NULL);
 			break;
 		case EV_NORM_MINMAX:
-			cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
+			bad |= cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
 			    short_num(b, sizeof b, ln->min), ")/(", short_num(d, sizeof d, ln->max), "-",
 			    short_num(e, sizeof e, ln->min), ")", NULL);
 			break;
 		case EV_NORM_ZSCORE:
-			cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
+			bad |= cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
 			    short_num(b, sizeof b, ln->mean), ")/", short_num(d, sizeof d, ln->sd), NULL);
 			break;
 		default:
-			cat(fm, short_num(a, sizeof a, c->score[l]), NULL);
+			bad |= cat(fm, short_num(a, sizeof a, c->score[l]), NULL);
 		}
 	}
-	cat(fm, " = ", short_num(a, sizeof a, c->contrib[l]), NULL);
-	return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+	bad |= cat(fm, " = ", short_num(a, sizeof a, c->contrib[l]), NULL);
+	return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
 	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || ev_jscan_put_int(v, c->rank[l]) == -1 ||
 	    ADDL(v, ",\"score\":") == -1 || put_real(f, v, c->score[l]) == -1 ||
 	    ADDL(v, ",\"normalized\":") == -1 || put_real(f, v, c->norm[l]) == -1 ||

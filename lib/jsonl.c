@@ -81,8 +81,9 @@ open_next(struct ev_jsonl *in, struct ev_err *err)
 		return 1;
 	}
 	in->name = path;
-	if ((in->fp = fopen(path, "r")) == NULL)
-		return ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+	if ((in->fp = fopen(path, "r")) == NULL)	/* bad usage, unless memory ran out */
+		return ev_err_set(err, errno == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
+		    "cannot open: %s", strerror(errno));
 	if (fstat(fileno(in->fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		close_current(in);
 		return ev_err_set(err, EV_EXIT_USAGE, path, "is a directory, not a JSON Lines file");
