@@ -3,7 +3,12 @@
 # before (or, when the kill came after the load committed, those of the new
 # index); the store passes integrity_check; no search fails meanwhile.
 . "$CRASH_LIB"
-N=${CRASH_VEC_DOCS:-8000}
+# One OpenMP thread: Faiss builds an HNSW graph in an order that depends on
+# its threads, so only a single-threaded build is the same from run to run
+# (and the loads last long enough for the kills to land mid-way).
+OMP_NUM_THREADS=1
+export OMP_NUM_THREADS
+N=${CRASH_VEC_DOCS:-12000}
 docs "$N" 2 e >docs.jsonl
 queries >queries.jsonl
 ev-ingest --db s.db --quiet docs.jsonl 2>setup.err &&
@@ -16,7 +21,13 @@ ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >old.hits 2>>setup.err ||
 mkdir -p orig new
 cp s.db s.faiss orig/
 cp s.db s.faiss new/
+t0=$(date +%s%N)
 ev-embed-load --db new/s.db --index new/s.faiss --factory HNSW32 <vectors.jsonl 2>>setup.err
+t1=$(date +%s%N)
+# kill at fractions of how long the same load took here, however fast the
+# machine: two early (mid-way), two late (around the commit)
+delays=$(awk -v ns=$((t1 - t0)) 'BEGIN { s = ns / 1e9
+	printf "%.3f %.3f %.3f %.3f", s * 0.2, s * 0.45, s * 0.8, s * 1.1 }')
 ev-search-vec --db new/s.db --index new/s.faiss -k 10 <q.jsonl >new.hits 2>>setup.err
 
 searcher() {
@@ -34,7 +45,7 @@ searcher() {
 }
 
 killed=0
-for delay in 0.2 0.5 0.9 1.3; do
+for delay in $delays; do
 	rm -f s.db-wal s.db-shm s.faiss.* stop search.count search-failures.log
 	cp orig/s.db orig/s.faiss .
 	searcher &
