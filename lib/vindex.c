@@ -1537,6 +1537,34 @@ col_metadata(sqlite3_stmt *s, int i, json_t **out)
 	return 0;
 }
 
+
+/* Step the store's row of chunk rowid: its fields, its text and its
+ * document's metadata, in the order the hit fields are written.  Returns 1
+ * with *out on the row (reset by the next ev_store_prepare()), 0 when there
+ * is no such chunk, -1 with *err set. */
+static int
+chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
+		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
+		" c.content_hash, c.text, d.metadata FROM chunks c"
+		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		if (rc == SQLITE_DONE)
+			return 0;
+		return db_fail(st, "reading a chunk", err);
+	}
+	*out = s;
+	return 1;
+}
+
 /* The chunk's text (column i) in *text (malloc'd), NULL for SQL NULL.
  * Returns 0, or -1 when out of memory. */
 static int
@@ -1564,19 +1592,8 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
 
 	*text = NULL;
-	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
-		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
-		" c.content_hash, c.text, d.metadata FROM chunks c"
-		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
-		return -1;
-	sqlite3_bind_int64(s, 1, rowid);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(s);
-		if (rc == SQLITE_DONE)
-			return 0;
-		return db_fail(st, "reading a chunk", err);
-	}
+	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
+		return rc;
 	for (int i = 0; i < n && !bad; i++) {
 		json_t *v = NULL;
 		const char *t;
@@ -1709,19 +1726,8 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 
 	if (text)
 		*text = NULL;
-	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
-		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
-		" c.content_hash, c.text, d.metadata FROM chunks c"
-		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
-		return -1;
-	sqlite3_bind_int64(s, 1, rowid);
-	rc = sqlite3_step(s);
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(s);
-		if (rc == SQLITE_DONE)
-			return 0;
-		return db_fail(st, "reading a chunk", err);
-	}
+	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
+		return rc;
 	for (int i = 0; i < n && !bad; i++) {
 		char num[32];
 		const char *t;
