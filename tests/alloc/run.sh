@@ -76,9 +76,9 @@ dump() {
 dump_store() {
 	sqlite3 "$fx/s.db" .dump | sed -E 's/[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9:.]+Z?//g' | sha256sum | cut -c1-16
 }
-# an output less what differs by run (ev-pack's UUIDs and time stamps)
+# an output less what differs by run (ev-pack's UUIDs, time stamps and took_ms)
 norm() {
-	jq -c 'walk(if type == "object" then del(.plan_id, .request_id, .generated_at, .retrieved_at)
+	jq -c 'walk(if type == "object" then del(.plan_id, .request_id, .generated_at, .retrieved_at, .took_ms)
 	    else . end)' "$1" 2>/dev/null || echo "not JSON Lines"
 }
 restore() { rm -f "$fx"/s.db-wal "$fx"/s.db-shm "$fx"/s.faiss.*; cp "$fx"/orig/* "$fx/"; }
