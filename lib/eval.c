@@ -1,6 +1,8 @@
 /* eval.c: retrieval quality against qrels.  See eval.h. */
 #include "eval.h"
 
+#include "jscan.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -178,43 +180,7 @@ ev_qrels_free(struct ev_qrels *q)
 static int
 text_ok(const char *str, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i], cp;
-		size_t n;
-
-		if (c == 0)
-			return 0;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF) {
-			n = 1;
-			cp = c & 0x1F;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			n = 2;
-			cp = c & 0x0F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 3;
-			cp = c & 0x07;
-		} else
-			return 0;
-		if (len - i - 1 < n)
-			return 0;
-		for (size_t j = 1; j <= n; j++) {
-			if ((s[i + j] & 0xC0) != 0x80)
-				return 0;
-			cp = (cp << 6) | (s[i + j] & 0x3F);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			return 0;
-		i += n + 1;
-	}
-	return 1;
+	return ev_utf8_bad(str, len) == len;
 }
 
 /* Find or add the query qid; returns its index or -1 (out of memory). */

@@ -12,6 +12,7 @@
 
 #include "chunk.h"
 #include "corpus.h"
+#include "jscan.h"
 #include "jsonl.h"
 #include "sha256.h"
 
@@ -126,44 +127,6 @@ is_markdown_name(const char *path)
 	    (n >= 9 && strcasecmp(path + n - 9, ".markdown") == 0);
 }
 
-/* The first bad byte of s[0..n) (a NUL or invalid UTF-8), or n. */
-static size_t
-utf8_bad(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t k;
-		unsigned long cp;
-
-		if (c == 0)
-			return i;
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF)
-			k = 1, cp = c & 0x1F;
-		else if (c >= 0xE0 && c <= 0xEF)
-			k = 2, cp = c & 0x0F;
-		else if (c >= 0xF0 && c <= 0xF4)
-			k = 3, cp = c & 0x07;
-		else
-			return i;
-		for (size_t j = 1; j <= k; j++) {
-			if (i + j >= n || (s[i + j] & 0xC0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + j] & 0x3F);
-		}
-		if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			return i;
-		i += k + 1;
-	}
-	return n;
-}
-
 /* A fast reader for the JSON of document records: objects, arrays, strings,
  * true, false and null, as Jansson would read them.  Anything else (numbers,
  * errors of any kind, deep nesting) makes it give up, and the line is read
@@ -229,15 +192,11 @@ fast_str(struct fast *f)
 		if (c < 0x20)
 			return -1;
 		if (c >= 0x80) {
-			size_t k = utf8_bad((const unsigned char *)p, (size_t)(end - p) < 4 ?
-			    (size_t)(end - p) : 4);
-			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			size_t k = ev_utf8_len((const unsigned char *)p, (size_t)(end - p));
 
-			/* utf8_bad() stops at the first bad byte: the sequence is good
-			 * when it gets past it. */
-			if (k < want)
+			if (k == 0)
 				return -1;
-			p += want;
+			p += k;
 			continue;
 		}
 		/* A backslash. */
@@ -457,7 +416,7 @@ ev_ingest_read_file(const char *path, struct ev_err *err)
 		text += 3;
 		len -= 3;
 	}
-	if ((bad = utf8_bad((const unsigned char *)text, len)) < len) {
+	if ((bad = ev_utf8_bad(text, len)) < len) {
 		size_t line = 1, col = 1;
 
 		for (size_t i = 0; i < bad; i++, col++)

@@ -82,10 +82,10 @@ hex4(const char *p, const char *end)
 	return v;
 }
 
-/* The length of the valid UTF-8 sequence at p (a byte >= 0x80), or 0. */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
+size_t
+ev_utf8_len(const unsigned char *p, size_t n)
 {
+	const unsigned char *end = p + n;
 	unsigned c = p[0];
 
 	if (c >= 0xC2 && c <= 0xDF)
@@ -110,6 +110,25 @@ utf8_len(const unsigned char *p, const unsigned char *end)
 		return 4;
 	}
 	return 0;
+}
+
+size_t
+ev_utf8_bad(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (p[i] == 0)
+			return i;
+		if (p[i] < 0x80)
+			i++;
+		else if ((k = ev_utf8_len(p + i, n - i)) == 0)
+			return i;
+		else
+			i += k;
+	}
+	return n;
 }
 
 /* Scan the string whose opening quote is at sc->p; leave sc->p after the
@@ -174,7 +193,7 @@ scan_string(struct scan *sc, int *esc)
 		if (*p < 0x20)
 			return fail(sc, (const char *)p, *p == 0 ? "NUL byte in the line" :
 			    "control character in a string");
-		if ((n = utf8_len(p, end)) == 0)
+		if ((n = ev_utf8_len(p, (size_t)(end - p))) == 0)
 			return fail(sc, (const char *)p, "invalid UTF-8");
 		p += n;
 	}

@@ -87,4 +87,12 @@ int ev_jscan_fmt_g(char *buf, size_t size, double v, int prec);
 /* Append the integer v.  Returns 0 or -1. */
 int ev_jscan_put_int(struct ev_buf *b, long long v);
 
+/* UTF-8 as Jansson accepts it (no overlong form, surrogate or code point past
+ * U+10FFFF), for every module that checks text without building JSON.
+ * ev_utf8_len(): the length of the valid sequence at p (whose first byte is
+ * 0x80 or more) within n bytes, or 0.  ev_utf8_bad(): the offset of the first
+ * NUL byte or invalid sequence in s[0..n), or n when there is none. */
+size_t ev_utf8_len(const unsigned char *p, size_t n);
+size_t ev_utf8_bad(const char *s, size_t n);
+
 #endif

@@ -16,6 +16,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "buf.h"
+#include "jscan.h"
 #include "jsonl.h"
 #include "vindex.h"
 
@@ -1629,30 +1630,6 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len;
-	unsigned c = p[0], min;
-
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-	if (n < len)
-		return 0;
-	c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return len;
-}
-
 int
 ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n)
 {
@@ -1668,7 +1645,7 @@ ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n)
 			run++;
 			continue;
 		}
-		if (c >= 0x80 && (l = utf8_len(p + i, n - i)) > 0) {
+		if (c >= 0x80 && (l = ev_utf8_len(p + i, n - i)) > 0) {
 			i += l;
 			run += l;
 			continue;
