@@ -15,9 +15,10 @@
 
 static const char usage_text[] =
 "usage: ev-search-text --db DB [-k N] [--all-terms] [--raw-fts] [--fuzzy N]\n"
-"                      [--weight FIELD=W ...] [--mark OPEN,CLOSE]\n"
-"                      [--snippet-tokens N] [--config FILE.yaml] [--log FILE]\n"
-"                      [FILE ...]\n"
+"                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
+"                      [--feedback-terms N] [--feedback-weight X]\n"
+"                      [--mark OPEN,CLOSE] [--snippet-tokens N]\n"
+"                      [--config FILE.yaml] [--log FILE] [FILE ...]\n"
 "\n"
 "Search the store's text index for each query record (from FILEs or stdin);\n"
 "write the hits, best first, as hit records of lane \"text\".\n"
@@ -31,11 +32,17 @@ static const char usage_text[] =
 "                      0 to 3 (default 2)\n"
 "  --weight FIELD=W    BM25 weight of title, section_title or text (defaults\n"
 "                      2.5, 2.5, 1)\n"
+"  --proximity W       weight of two query words found side by side, 0 (off)\n"
+"                      to 10 (default 0.2)\n"
+"  --feedback N        pseudo-relevance feedback from the best N chunks of a\n"
+"                      first pass, 0 (off) to 1000 (default 10)\n"
+"  --feedback-terms N  words feedback adds, 1 to 1000 (default 20)\n"
+"  --feedback-weight X their share of the query, 0 to 1 (default 0.5)\n"
 "  --mark OPEN,CLOSE   what surrounds a matched word in snippets (default «,»)\n"
 "  --snippet-tokens N  snippet length in words, 1 to 1000 (default 32)\n"
 "  --config FILE.yaml  defaults: db, k, text.weights.title, ..., text.fuzzy,\n"
-"                      text.drop_request_words (see the manual); --log FILE\n"
-"                      appends a ToolRun line\n"
+"                      text.proximity, text.feedback.docs, ... (see the\n"
+"                      manual); --log FILE appends a ToolRun line\n"
 "  --help, --version\n";
 
 enum {
@@ -45,7 +52,11 @@ enum {
 	OPT_FUZZY,
 	OPT_WEIGHT,
 	OPT_MARK,
-	OPT_SNIPPET_TOKENS
+	OPT_SNIPPET_TOKENS,
+	OPT_PROXIMITY,
+	OPT_FEEDBACK,
+	OPT_FEEDBACK_TERMS,
+	OPT_FEEDBACK_WEIGHT
 };
 
 static const struct option longopts[] = {
@@ -57,6 +68,10 @@ static const struct option longopts[] = {
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "mark", required_argument, NULL, OPT_MARK },
 	{ "snippet-tokens", required_argument, NULL, OPT_SNIPPET_TOKENS },
+	{ "proximity", required_argument, NULL, OPT_PROXIMITY },
+	{ "feedback", required_argument, NULL, OPT_FEEDBACK },
+	{ "feedback-terms", required_argument, NULL, OPT_FEEDBACK_TERMS },
+	{ "feedback-weight", required_argument, NULL, OPT_FEEDBACK_WEIGHT },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -65,7 +80,8 @@ static const char *const config_keys[] = {
 	"db", "k", "text.all_terms", "text.raw_fts", "text.fuzzy", "text.fuzzy_expansions",
 	"text.drop_request_words",
 	"text.weights.title", "text.weights.section_title", "text.weights.text",
-	"text.snippet.open", "text.snippet.close", "text.snippet.tokens", NULL
+	"text.snippet.open", "text.snippet.close", "text.snippet.tokens", "text.proximity",
+	"text.feedback.docs", "text.feedback.terms", "text.feedback.weight", NULL
 };
 
 #define MAX_WEIGHT 1000.0
@@ -126,6 +142,16 @@ read_config(struct ev_cli *cli, struct opts *o)
 	config_num(cli, "text.weights.title", &o->ts.w_title);
 	config_num(cli, "text.weights.section_title", &o->ts.w_section);
 	config_num(cli, "text.weights.text", &o->ts.w_text);
+	if (ev_config_num(cfg, "text.proximity", 0, EV_TEXTSEARCH_MAX_PROXIMITY, &o->ts.proximity,
+	    file, &err) == -1 ||
+	    ev_config_num(cfg, "text.feedback.weight", 0, 1, &o->ts.feedback_weight, file, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	v = o->ts.feedback_docs;
+	config_int(cli, "text.feedback.docs", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &v);
+	o->ts.feedback_docs = (int)v;
+	v = o->ts.feedback_terms;
+	config_int(cli, "text.feedback.terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &v);
+	o->ts.feedback_terms = (int)v;
 }
 
 static void
@@ -267,6 +293,28 @@ main(int argc, char *argv[])
 				ev_cli_usage_error(&cli, "--snippet-tokens takes a count from 1 to %d: '%s'",
 				    MAX_SNIPPET_TOKENS, optarg);
 			o.ts.snippet.tokens = (int)v;
+			break;
+		case OPT_PROXIMITY:
+			if (ev_parse_double(optarg, 0, EV_TEXTSEARCH_MAX_PROXIMITY, &o.ts.proximity) == -1)
+				ev_cli_usage_error(&cli, "--proximity takes a weight from 0 to %g: '%s'",
+				    EV_TEXTSEARCH_MAX_PROXIMITY, optarg);
+			break;
+		case OPT_FEEDBACK:
+			if (ev_parse_count(optarg, 0, EV_TEXTSEARCH_MAX_FEEDBACK, &v) == -1)
+				ev_cli_usage_error(&cli, "--feedback takes a count from 0 to %d: '%s'",
+				    EV_TEXTSEARCH_MAX_FEEDBACK, optarg);
+			o.ts.feedback_docs = (int)v;
+			break;
+		case OPT_FEEDBACK_TERMS:
+			if (ev_parse_count(optarg, 1, EV_TEXTSEARCH_MAX_FEEDBACK, &v) == -1)
+				ev_cli_usage_error(&cli, "--feedback-terms takes a count from 1 to %d: '%s'",
+				    EV_TEXTSEARCH_MAX_FEEDBACK, optarg);
+			o.ts.feedback_terms = (int)v;
+			break;
+		case OPT_FEEDBACK_WEIGHT:
+			if (ev_parse_double(optarg, 0, 1, &o.ts.feedback_weight) == -1)
+				ev_cli_usage_error(&cli, "--feedback-weight takes a share from 0 to 1: '%s'",
+				    optarg);
 			break;
 		default:
 			ev_cli_common(&cli, ch);

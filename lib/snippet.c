@@ -137,15 +137,16 @@ ev_snippet_reset(struct ev_snippet *sn)
 		memset(sn->found, 0, (size_t)sn->capgroups * sizeof *sn->found);
 }
 
-int
-ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
+/* A term to mark in group, or only to count (WATCH). */
+#define WATCH (-1)
+
+static int
+add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
 {
 	struct term *t;
 	uint32_t i;
 	int old;
 
-	if (len <= 0 || group < 0)
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "an empty term or a negative group to mark");
 	if ((old = lookup(sn, term, len)) >= 0)
 		return old;
 	if (sn->nterms == sn->capterms) {
@@ -159,7 +160,7 @@ ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group,
 	if ((uint32_t)(sn->nterms + 1) * 2 > sn->nslots &&
 	    rehash(sn, sn->nslots ? 2 * sn->nslots : 32) == -1)
 		return ev_err_nomem(err);
-	if (group >= sn->capgroups && grow_groups(sn, group) == -1)
+	if (group != WATCH && group >= sn->capgroups && grow_groups(sn, group) == -1)
 		return ev_err_nomem(err);
 	t = &sn->terms[sn->nterms];
 	if ((t->s = malloc((size_t)len + 1)) == NULL)
@@ -175,6 +176,22 @@ ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group,
 	if (group >= sn->ngroups)
 		sn->ngroups = group + 1;
 	return sn->nterms - 1;
+}
+
+int
+ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
+{
+	if (len <= 0 || group < 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "an empty term or a negative group to mark");
+	return add_term(sn, term, len, group, err);
+}
+
+int
+ev_snippet_add_watch(struct ev_snippet *sn, const char *term, int len, struct ev_err *err)
+{
+	if (len <= 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "an empty term to watch for");
+	return add_term(sn, term, len, WATCH, err);
 }
 
 /* Words whose Porter stem is the stem of a stop word although they are not
@@ -245,7 +262,10 @@ on_text_token(void *ctx, const char *term, int len, int start, int end)
 
 	if (t >= 0) {
 		sn->terms[t].found++;
-		sn->found[sn->terms[t].group]++;
+		if (sn->terms[t].group == WATCH)
+			t = -1;
+		else
+			sn->found[sn->terms[t].group]++;
 	}
 	if (sn->scan_only)
 		return 0;

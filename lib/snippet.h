@@ -47,6 +47,13 @@ void ev_snippet_reset(struct ev_snippet *sn);
 int ev_snippet_add_term(struct ev_snippet *sn, const char *term, int len, int group,
 	struct ev_err *err);
 
+/* Add the stem term[0..len) to watch for: ev_snippet_term_found() counts it,
+ * but it is never marked, belongs to no group and does not choose the
+ * passage.  Returns its index (as ev_snippet_add_term(); a stem added before
+ * keeps its index and its role), or -1 with *err set: out of memory, or an
+ * empty term (code 2). */
+int ev_snippet_add_watch(struct ev_snippet *sn, const char *term, int len, struct ev_err *err);
+
 /* Add the words of a query text that are not stop words (see
  * ev_snippet_is_stop()), each in its own
  * group numbered from the number of groups so far, in order of first

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm25.h"
 #include "buf.h"
 #include "jsonl.h"
 #include "token.h"
@@ -21,6 +22,15 @@ struct word {
 	char **expword;		/* for each, a word of the index with that stem */
 	int *dist;		/* and their distances */
 	int *expidx;		/* and their indices among the snippet's terms */
+	double weight;		/* its phrases' weight in ev_bm25() */
+};
+
+/* A word of the feedback chunks: a candidate feedback term. */
+struct fbterm {
+	char *stem;
+	char *surface;		/* a word of the chunks with that stem */
+	double weight;
+	int snipidx;		/* its index among the snippet's terms (watched) */
 };
 
 struct vterm {
@@ -44,6 +54,12 @@ struct ev_textsearch {
 	int instance_vocab;	/* temp.ev_text_instances made */
 	char request[MAX_REQUEST][24];	/* the stems of request_words[] */
 	int nrequest;
+	struct fbterm *fb;	/* the feedback candidates, then (the first nfeedback) the terms */
+	int nfb, capfb, nfeedback;
+	int *fbslot;		/* open-addressing index of fb by stem: -1 or an index */
+	int nslots;
+	double *pw;		/* the weight of each phrase of expr, for ev_bm25() */
+	int npw, cappw;
 	struct ev_buf expr, sql, snip;
 	struct ev_err *err;	/* where a tokeniser callback reports */
 };
@@ -174,7 +190,8 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	ts->st = st;
 	ts->o = *opts;
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
-	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL) {
+	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
+	    ev_bm25_register(ev_store_db(st), err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}
@@ -206,6 +223,13 @@ clear_words(struct ev_textsearch *ts)
 	}
 	ts->nwords = 0;
 	ts->truncated = 0;
+	for (int i = 0; i < ts->nfb; i++) {
+		free(ts->fb[i].stem);
+		free(ts->fb[i].surface);
+	}
+	ts->nfb = ts->nfeedback = 0;
+	for (int i = 0; i < ts->nslots; i++)
+		ts->fbslot[i] = -1;
 }
 
 void
@@ -215,6 +239,9 @@ ev_textsearch_close(struct ev_textsearch *ts)
 		return;
 	clear_words(ts);
 	free(ts->words);
+	free(ts->fb);
+	free(ts->fbslot);
+	free(ts->pw);
 	for (int i = 0; i < ts->nvocab; i++)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
@@ -260,6 +287,7 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 	memset(w, 0, sizeof *w);
 	w->stem = strndup(term, (size_t)len);
 	w->surface = strndup(c->text + start, (size_t)(end - start));
+	w->weight = 1.0;
 	ts->nwords++;
 	if (w->stem == NULL || w->surface == NULL)
 		goto nomem;
@@ -513,45 +541,108 @@ expand(struct ev_textsearch *ts, struct word *w, struct ev_err *err)
 	return 0;
 }
 
-/* Append s as an FTS5 string: in double quotes, a quote doubled. */
+/* Append s as the inside of an FTS5 string: a quote doubled. */
 static int
-add_fts_string(struct ev_buf *b, const char *s)
+add_fts_chars(struct ev_buf *b, const char *s)
 {
-	int r = ev_buf_addc(b, '"');
+	int r = 0;
 
 	for (; *s != '\0' && r == 0; s++)
 		r = *s == '"' ? ev_buf_adds(b, "\"\"") : ev_buf_addc(b, *s);
-	return r == 0 ? ev_buf_addc(b, '"') : -1;
+	return r;
 }
 
-/* The MATCH expression of the words, into ts->expr. */
+/* Append one phrase of the MATCH expression: the words a (and b, when not
+ * NULL, after it) as an FTS5 string, and its weight to ts->pw.  Returns 0 or
+ * -1 (out of memory). */
 static int
-build_expr(struct ev_textsearch *ts)
+add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight)
+{
+	struct ev_buf *e = &ts->expr;
+
+	if (ts->npw == ts->cappw) {
+		int cap = ts->cappw ? 2 * ts->cappw : 64;
+		double *pw = realloc(ts->pw, (size_t)cap * sizeof *pw);
+
+		if (pw == NULL)
+			return -1;
+		ts->pw = pw;
+		ts->cappw = cap;
+	}
+	ts->pw[ts->npw++] = weight;
+	if (ev_buf_addc(e, '"') == -1 || add_fts_chars(e, a) == -1)
+		return -1;
+	if (b != NULL && (ev_buf_addc(e, ' ') == -1 || add_fts_chars(e, b) == -1))
+		return -1;
+	return ev_buf_addc(e, '"');
+}
+
+/* Append the words, each with its fuzzy expansions, OR-ed (or AND-ed with
+ * all_terms, unless any is set), each phrase weighing weight, or its word's
+ * weight when weight < 0.  Returns 0 or -1 (out of memory). */
+static int
+add_words(struct ev_textsearch *ts, double weight, int any)
 {
 	struct ev_buf *b = &ts->expr;
 	int r = 0;
 
-	ev_buf_reset(b);
 	for (int i = 0; i < ts->nwords && r == 0; i++) {
 		const struct word *w = &ts->words[i];
+		double wt = weight < 0 ? w->weight : weight;
 
 		if (i > 0)
-			r = ev_buf_adds(b, ts->o.all_terms ? " AND " : " OR ");
+			r = ev_buf_adds(b, ts->o.all_terms && !any ? " AND " : " OR ");
 		if (w->nexp > 0 && r == 0)
 			r = ev_buf_addc(b, '(');
 		if (r == 0)
-			r = add_fts_string(b, w->surface);
+			r = add_phrase(ts, w->surface, NULL, wt);
 		for (int j = 0; j < w->nexp && r == 0; j++)
 			if ((r = ev_buf_adds(b, " OR ")) == 0)
-				r = add_fts_string(b, w->expword[j]);
+				r = add_phrase(ts, w->expword[j], NULL, wt);
 		if (w->nexp > 0 && r == 0)
 			r = ev_buf_addc(b, ')');
 	}
 	return r;
 }
 
+/* The MATCH expression into ts->expr and the weight of each of its phrases
+ * into ts->pw: the words (each with its fuzzy expansions, OR-ed, or AND-ed
+ * with all_terms), the pairs of consecutive words (proximity; pair_weight is
+ * the weight of a pair) and the first ts->nfeedback feedback terms.  Pairs
+ * and feedback terms only rank: when they could match where the words do
+ * not, the words come first again, weighing nothing, as a filter:
+ * "(WORDS) AND (WORDS OR PAIRS OR FEEDBACK)". */
+static int
+build_expr(struct ev_textsearch *ts, double pair_weight)
+{
+	struct ev_buf *b = &ts->expr;
+	int pairs = pair_weight > 0 && ts->nwords > 1, r = 0;
+	int filter = ts->nfeedback > 0 || (pairs && ts->o.all_terms);
+
+	ev_buf_reset(b);
+	ts->npw = 0;
+	if (filter && (r = ev_buf_addc(b, '(')) == 0 && (r = add_words(ts, 0.0, 0)) == 0)
+		r = ev_buf_adds(b, ") AND (");
+	if (r == 0)
+		r = add_words(ts, -1.0, filter);
+	for (int i = 0; pairs && i + 1 < ts->nwords && r == 0; i++)
+		if ((r = ev_buf_adds(b, " OR ")) == 0)
+			r = add_phrase(ts, ts->words[i].surface, ts->words[i + 1].surface, pair_weight);
+	for (int i = 0; i < ts->nfeedback && r == 0; i++)
+		if ((r = ev_buf_adds(b, " OR ")) == 0)
+			r = add_phrase(ts, ts->fb[i].surface, NULL, ts->fb[i].weight);
+	if (filter && r == 0)
+		r = ev_buf_addc(b, ')');
+	return r;
+}
+
+/* The parameters of the search statement: ?1 the MATCH expression, ?2 to ?4
+ * the column weights, ?5 the limit, ?6 the phrase weights (a pointer), then
+ * the filters' values. */
+#define FIRST_FILTER_PARAM 7
+
 /* Filters: SQL conditions over chunks fc and documents fd, with their values
- * to bind from parameter 6 on. */
+ * to bind from parameter FIRST_FILTER_PARAM on. */
 struct filters {
 	struct ev_buf *sql;
 	json_t *binds;		/* array of the values, in parameter order */
@@ -587,7 +678,7 @@ filter_strings(struct filters *f, const char *key, const char *column, json_t *v
 	json_t *e;
 
 	if (json_is_string(v)) {
-		SQL_ADD(f, ev_buf_printf(f->sql, " AND %s = ?%zu", column, json_array_size(f->binds) + 6));
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND %s = ?%zu", column, json_array_size(f->binds) + FIRST_FILTER_PARAM));
 		return bind_value(f, v);
 	}
 	if (!json_is_array(v) || json_array_size(v) == 0)
@@ -596,7 +687,7 @@ filter_strings(struct filters *f, const char *key, const char *column, json_t *v
 		if (!json_is_string(e))
 			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
 	SQL_ADD(f, ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
-	    json_array_size(f->binds) + 6));
+	    json_array_size(f->binds) + FIRST_FILTER_PARAM));
 	return bind_value(f, v);
 }
 
@@ -616,14 +707,14 @@ meta_value(struct filters *f, const char *key, json_t *v)
 		return ev_buf_printf(f->sql, "m.type = '%s'", type) == -1 ? ev_err_nomem(f->err) : 0;
 	if (json_is_string(v))
 		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type = 'text' AND m.atom = ?%zu)",
-		    json_array_size(f->binds) + 6));
+		    json_array_size(f->binds) + FIRST_FILTER_PARAM));
 	else if (json_is_number(v)) {
 		double d = json_number_value(v);
 
 		if (d != d || d - d != 0)
 			return filter_fail(f, "metadata filter '%s' must be finite", key);
 		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type IN ('integer', 'real') AND m.atom = ?%zu)",
-		    json_array_size(f->binds) + 6));
+		    json_array_size(f->binds) + FIRST_FILTER_PARAM));
 	} else
 		return filter_fail(f, "metadata filter '%s' must be a string, number, true, false, "
 		    "null or an array of them", key);
@@ -646,7 +737,7 @@ filter_metadata(struct filters *f, json_t *obj)
 			return ev_err_nomem(f->err);
 		SQL_ADD(f, ev_buf_printf(f->sql, " AND EXISTS (SELECT 1 FROM json_each(CASE WHEN"
 		    " json_valid(fd.metadata) THEN fd.metadata END) AS m WHERE m.key = ?%zu AND (",
-		    json_array_size(f->binds) + 6));
+		    json_array_size(f->binds) + FIRST_FILTER_PARAM));
 		if (json_array_append_new(f->binds, k) == -1)
 			return ev_err_nomem(f->err);
 		if (json_is_array(v)) {
@@ -701,10 +792,10 @@ filter_dates(struct filters *f, json_t *obj)
 		if (to)
 			SQL_ADD(f, ev_buf_printf(f->sql,
 			    " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
-			    json_array_size(f->binds) + 6, json_array_size(f->binds) + 6));
+			    json_array_size(f->binds) + FIRST_FILTER_PARAM, json_array_size(f->binds) + FIRST_FILTER_PARAM));
 		else
 			SQL_ADD(f, ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu",
-			    json_array_size(f->binds) + 6));
+			    json_array_size(f->binds) + FIRST_FILTER_PARAM));
 		if (bind_value(f, v) == -1)
 			return -1;
 	}
@@ -750,7 +841,7 @@ build_filters(struct filters *f, json_t *filters)
 #define SELECT_HITS \
 	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
 	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata" \
-	" FROM (SELECT chunks_fts.rowid AS r, bm25(chunks_fts, ?2, ?3, ?4) AS s FROM chunks_fts"
+	" FROM (SELECT chunks_fts.rowid AS r, ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) AS s FROM chunks_fts"
 #define SELECT_TAIL \
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
 	" LEFT JOIN documents d ON d.doc_id = c.doc_id ORDER BY t.s, t.r"
@@ -799,13 +890,98 @@ column_json(sqlite3_stmt *s, int i)
 	}
 }
 
+static uint32_t
+hash_stem(const char *s, int n)
+{
+	uint32_t h = 2166136261u;
+
+	for (int i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* Index the feedback candidates by stem in twice the slots, at least 256.
+ * Returns 0 or -1 (out of memory). */
+static int
+fb_grow(struct ev_textsearch *ts)
+{
+	int n = ts->nslots ? 2 * ts->nslots : 256;
+	int *slot = malloc((size_t)n * sizeof *slot);
+
+	if (slot == NULL)
+		return -1;
+	for (int i = 0; i < n; i++)
+		slot[i] = -1;
+	for (int i = 0; i < ts->nfb; i++) {
+		uint32_t h = hash_stem(ts->fb[i].stem, (int)strlen(ts->fb[i].stem)) & (uint32_t)(n - 1);
+
+		while (slot[h] != -1)
+			h = (h + 1) & (uint32_t)(n - 1);
+		slot[h] = i;
+	}
+	free(ts->fbslot);
+	ts->fbslot = slot;
+	ts->nslots = n;
+	return 0;
+}
+
+/* The slot of the stem term[0..len) in the index of the feedback
+ * candidates: the one holding it, or the empty one where it would go. */
+static uint32_t
+fb_slot(const struct ev_textsearch *ts, const char *term, int len)
+{
+	uint32_t h = hash_stem(term, len) & (uint32_t)(ts->nslots - 1);
+
+	for (; ts->fbslot[h] != -1; h = (h + 1) & (uint32_t)(ts->nslots - 1)) {
+		const struct fbterm *t = &ts->fb[ts->fbslot[h]];
+
+		if (strncmp(t->stem, term, (size_t)len) == 0 && t->stem[len] == '\0')
+			break;
+	}
+	return h;
+}
+
+/* The index of the feedback candidate with the stem term[0..len), added
+ * (with the surface word) when new; or -1 when out of memory. */
+static int
+fb_find(struct ev_textsearch *ts, const char *term, int len, const char *surface, int slen)
+{
+	struct fbterm *t;
+	uint32_t h;
+
+	if (2 * (ts->nfb + 1) > ts->nslots && fb_grow(ts) == -1)
+		return -1;
+	if (ts->fbslot[h = fb_slot(ts, term, len)] != -1)
+		return ts->fbslot[h];
+	if (ts->nfb == ts->capfb) {
+		int cap = ts->capfb ? 2 * ts->capfb : 256;
+
+		if ((t = realloc(ts->fb, (size_t)cap * sizeof *t)) == NULL)
+			return -1;
+		ts->fb = t;
+		ts->capfb = cap;
+	}
+	t = &ts->fb[ts->nfb];
+	t->stem = strndup(term, (size_t)len);
+	t->surface = strndup(surface, (size_t)slen);
+	t->weight = 0;
+	t->snipidx = -1;
+	if (t->stem == NULL || t->surface == NULL) {
+		free(t->stem);
+		free(t->surface);
+		return -1;
+	}
+	ts->fbslot[h] = ts->nfb;
+	return ts->nfb++;
+}
+
 /* The hit record of the current row. */
 static json_t *
 make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
     struct ev_err *err)
 {
 	double score = sqlite3_column_double(s, 1);
-	json_t *hit, *signals, *ev, *matched = NULL, *fuzzy = NULL, *meta = NULL;
+	json_t *hit, *signals, *ev, *matched = NULL, *fuzzy = NULL, *fed = NULL, *meta = NULL;
 	const char *key, *text, *title, *stitle;
 	size_t textlen, titlelen, stitlelen;
 	json_t *v;
@@ -838,6 +1014,13 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 				goto nomem;
 		}
 	}
+	for (int j = 0; j < ts->nfeedback; j++) {
+		if (!ev_snippet_term_found(ts->sn, ts->fb[j].snipidx))
+			continue;
+		if ((fed == NULL && (fed = json_array()) == NULL) ||
+		    json_array_append_new(fed, json_string(ts->fb[j].surface)) == -1)
+			goto nomem;
+	}
 	if (sqlite3_column_type(s, 14) == SQLITE_TEXT) {
 		/* ev_json_parse_line() tells memory running out (code 1) from
 		 * metadata that is not JSON (left out, as before). */
@@ -861,14 +1044,14 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	ev = json_pack("{s:s,s:s,s:o}", "lane", "text", "snippet", ev_buf_str(&ts->snip),
 	    "matched_terms", matched);
 	matched = NULL;
-	if (ev != NULL && fuzzy != NULL) {
-		if (json_object_set_new(ev, "fuzzy", fuzzy) == -1) {
-			json_decref(ev);
-			ev = NULL;	/* the hit below then fails as out of memory */
-		}
-	} else
-		json_decref(fuzzy);
-	fuzzy = NULL;
+	if (ev != NULL && ((fuzzy != NULL && json_object_set(ev, "fuzzy", fuzzy) == -1) ||
+	    (fed != NULL && json_object_set(ev, "feedback_terms", fed) == -1))) {
+		json_decref(ev);
+		ev = NULL;	/* the hit below then fails as out of memory */
+	}
+	json_decref(fuzzy);
+	json_decref(fed);
+	fuzzy = fed = NULL;
 	hit = json_pack("{s:O,s:O,s:o,s:o,s:I,s:f,s:s,s:o,s:s,s:[o]}",
 	    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
 	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,
@@ -899,17 +1082,228 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	}
 	return hit;
 nomem:
+	ev_err_nomem(err);
 	json_decref(matched);
 	json_decref(fuzzy);
+	json_decref(fed);
 	json_decref(meta);
-	ev_err_nomem(err);
 	return NULL;
 }
 
+/* The search statement into *s: the cached one without filters, or one made
+ * for these filters (*own set: the caller finalizes it), their values bound
+ * from f->binds (which must outlive the statement's use).  Returns 0, or -1
+ * with *err set. */
 static int
-is_input_error(int rc)
+prepare_search(struct ev_textsearch *ts, json_t *filters, struct filters *f, sqlite3_stmt **s,
+    int *own, struct ev_err *err)
 {
-	return rc == SQLITE_ERROR;
+	*s = NULL;
+	*own = 0;
+	if (filters == NULL || json_is_null(filters))
+		return (*s = ev_store_prepare(ts->st, sql_plain, err)) == NULL ? -1 : 0;
+	f->sql = &ts->sql;
+	f->err = err;
+	f->oom = 0;
+	ev_buf_reset(&ts->sql);
+	SQL_ADD(f, ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
+	    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1"));
+	if (build_filters(f, filters) == -1)
+		return -1;
+	if (ev_buf_adds(&ts->sql, SELECT_TAIL) == -1 || f->oom)
+		return ev_err_nomem(err);
+	if (sqlite3_prepare_v2(ev_store_db(ts->st), ev_buf_str(&ts->sql), -1, s, NULL) != SQLITE_OK)
+		return ev_store_error(ts->st, "preparing the filtered query", err);
+	*own = 1;
+	for (size_t i = 0; i < json_array_size(f->binds); i++) {
+		json_t *v = json_array_get(f->binds, i);
+		int p = (int)i + FIRST_FILTER_PARAM, brc;
+
+		if (json_is_string(v))
+			brc = sqlite3_bind_text(*s, p, json_string_value(v), (int)json_string_length(v),
+			    SQLITE_STATIC);
+		else if (json_is_integer(v))
+			brc = sqlite3_bind_int64(*s, p, json_integer_value(v));
+		else if (json_is_real(v))
+			brc = sqlite3_bind_double(*s, p, json_real_value(v));
+		else {
+			char *dump = json_dumps(v, JSON_COMPACT);
+
+			if (dump == NULL)
+				return ev_err_nomem(err);
+			brc = sqlite3_bind_text(*s, p, dump, -1, SQLITE_TRANSIENT);
+			free(dump);
+		}
+		if (brc != SQLITE_OK)
+			return ev_store_error(ts->st, "binding a filter value", err);
+	}
+	return 0;
+}
+
+/* Bind the expression, weights and limit of a pass to s (reset). */
+static void
+bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit)
+{
+	bw->n = ts->npw;
+	bw->w = ts->pw;
+	sqlite3_reset(s);
+	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+	sqlite3_bind_double(s, 2, ts->o.w_title);
+	sqlite3_bind_double(s, 3, ts->o.w_section);
+	sqlite3_bind_double(s, 4, ts->o.w_text);
+	sqlite3_bind_int64(s, 5, limit);
+	sqlite3_bind_pointer(s, 6, bw, EV_BM25_POINTER, NULL);
+}
+
+/* A failed step of a pass, into *err. */
+static int
+step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where,
+    struct ev_err *err)
+{
+	if (ts->o.raw_fts && rc == SQLITE_ERROR)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': %s", text,
+		    sqlite3_errmsg(ev_store_db(ts->st)));
+	return ev_store_error(ts->st, "searching the text index", err);
+}
+
+/* One feedback chunk's tokens: every token counted, the words that are not
+ * stop words noted (their candidates' indices in occ). */
+struct fb_chunk {
+	struct ev_textsearch *ts;
+	const char *text;
+	int ntok;
+	int *occ;
+	int nocc, capocc;
+	int oom;
+};
+
+static int
+on_fb_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct fb_chunk *c = ctx;
+	int i;
+
+	c->ntok++;
+	if (ev_snippet_is_stop(c->ts->tok, term, len, c->text + start, end - start))
+		return 0;
+	if ((i = fb_find(c->ts, term, len, c->text + start, end - start)) == -1)
+		goto nomem;
+	if (c->nocc == c->capocc) {
+		int cap = c->capocc ? 2 * c->capocc : 256;
+		int *occ = realloc(c->occ, (size_t)cap * sizeof *occ);
+
+		if (occ == NULL)
+			goto nomem;
+		c->occ = occ;
+		c->capocc = cap;
+	}
+	c->occ[c->nocc++] = i;
+	return 0;
+nomem:
+	c->oom = 1;
+	return 1;
+}
+
+/* Heaviest first, then by stem. */
+static int
+cmp_fbterm(const void *a, const void *b)
+{
+	const struct fbterm *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return strcmp(x->stem, y->stem);
+}
+
+/* Pseudo-relevance feedback (textsearch.h): the first pass over s, then the
+ * words' weights and the feedback terms (ts->fb[0..nfeedback)) set, and the
+ * feedback terms added to the snippet maker.  Returns 1, 0 when the first
+ * pass found nothing to feed back (nothing changed), or -1 with *err. */
+static int
+feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, const char *text,
+    const char *where, struct ev_err *err)
+{
+	struct fb_chunk c = { ts, NULL, 0, NULL, 0, 0, 0 };
+	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
+	int rc, n = 0, keep = 0, r = -1;
+
+	if (build_expr(ts, ts->o.proximity) == -1)
+		return ev_err_nomem(err);
+	bind_pass(ts, s, bw, ts->o.feedback_docs);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		double score = sqlite3_column_double(s, 1);
+		const char *title, *body;
+		size_t tlen, blen;
+
+		if (n++ == 0)
+			best = score;
+		if (column_text(s, 6, &title, &tlen) == -1 || column_text(s, 9, &body, &blen) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		c.ntok = 0;
+		c.nocc = 0;
+		c.text = title;
+		if (ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1)
+			goto out;
+		c.text = body;
+		if (!c.oom && ev_tok_run(ts->tok, body, blen, on_fb_token, &c, err) == -1)
+			goto out;
+		if (c.oom) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		for (int i = 0; i < c.nocc; i++)
+			ts->fb[c.occ[i]].weight += (best > 0 ? score / best : 1.0) / c.ntok;
+	}
+	if (rc != SQLITE_DONE) {
+		step_error(ts, rc, text, where, err);
+		goto out;
+	}
+	sqlite3_reset(s);
+	r = 0;
+	/* Fewer chunks than asked for (a small store, or rare words): too
+	 * little to learn from, no feedback. */
+	if (n < ts->o.feedback_docs || ts->nfb == 0)
+		goto out;
+	qsort(ts->fb, (size_t)ts->nfb, sizeof *ts->fb, cmp_fbterm);
+	n = ts->nfb < ts->o.feedback_terms ? ts->nfb : ts->o.feedback_terms;
+	for (int i = 0; i < n; i++)
+		z += ts->fb[i].weight;
+	if (z <= 0)
+		goto out;
+	r = 1;
+	for (int i = 0; i < ts->nwords; i++)
+		ts->words[i].weight = 1.0 - lambda;
+	/* A term that is a query word adds to the word; the others are kept
+	 * at the front, heaviest first, as the feedback terms. */
+	for (int i = 0; i < n; i++) {
+		struct fbterm t = ts->fb[i];
+		double w = lambda * nq * t.weight / z;
+		int j;
+
+		for (j = 0; j < ts->nwords && strcmp(ts->words[j].stem, t.stem) != 0; j++)
+			;
+		if (j < ts->nwords) {
+			ts->words[j].weight += w;
+			continue;
+		}
+		t.weight = w;
+		ts->fb[i] = ts->fb[keep];
+		ts->fb[keep++] = t;
+	}
+	ts->nfeedback = keep;
+	for (int i = 0; i < keep; i++) {
+		struct fbterm *t = &ts->fb[i];
+
+		if ((t->snipidx = ev_snippet_add_watch(ts->sn, t->stem, (int)strlen(t->stem), err)) == -1) {
+			r = -1;
+			break;
+		}
+	}
+out:
+	free(c.occ);
+	return r;
 }
 
 int
@@ -917,13 +1311,14 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
     int *flags, struct ev_err *err)
 {
 	struct collect c;
-	struct filters f;
+	struct filters f = { 0 };
+	struct ev_bm25_weights bw;
 	json_t *filters = json_object_get(q, "filters");
 	sqlite3_stmt *s = NULL;
 	const char *text;
 	size_t textlen;
 	int own = 0, rc, n = 0, r = -1;
-	double best = 0;
+	double best = 0, pair_weight;
 
 	*flags = 0;
 	ev_err_clear(err);
@@ -966,74 +1361,40 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 			    i, err)) == -1)
 				return -1;
 	}
-	if (ts->o.raw_fts) {
-		ev_buf_reset(&ts->expr);
-		if (ev_buf_add(&ts->expr, text, textlen) == -1)
-			return ev_err_nomem(err);
-	} else if (ts->nwords == 0) {
+	if (!ts->o.raw_fts && ts->nwords == 0) {
 		*flags |= EV_TS_NO_TERMS;
 		return 0;
-	} else if (build_expr(ts) == -1)
-		return ev_err_nomem(err);
+	}
 
-	/* The statement: cached without filters, made for this query with them. */
-	if (filters == NULL || json_is_null(filters)) {
-		if ((s = ev_store_prepare(ts->st, sql_plain, err)) == NULL)
-			return -1;
-		f.binds = NULL;
-	} else {
-		f.sql = &ts->sql;
-		f.where = where;
-		f.err = err;
-		if ((f.binds = json_array()) == NULL)
-			return ev_err_nomem(err);
-		f.oom = 0;
-		ev_buf_reset(&ts->sql);
-		SQL_ADD(&f, ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
-		    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1"));
-		if (build_filters(&f, filters) == -1)
+	/* The statement, the feedback pass, then the search. */
+	f.where = where;
+	if ((filters != NULL && !json_is_null(filters) && (f.binds = json_array()) == NULL)) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (prepare_search(ts, filters, &f, &s, &own, err) == -1)
+		goto out;
+	pair_weight = ts->o.proximity;
+	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0) {
+		int fed = feedback(ts, s, &bw, text, where, err);
+
+		if (fed == -1)
 			goto out;
-		if (ev_buf_adds(&ts->sql, SELECT_TAIL) == -1 || f.oom) {
+		if (fed)
+			pair_weight *= 1.0 - ts->o.feedback_weight;
+	}
+	if (ts->o.raw_fts) {
+		ev_buf_reset(&ts->expr);
+		ts->npw = 0;
+		if (ev_buf_add(&ts->expr, text, textlen) == -1) {
 			ev_err_nomem(err);
 			goto out;
 		}
-		if (sqlite3_prepare_v2(ev_store_db(ts->st), ev_buf_str(&ts->sql), -1, &s, NULL) != SQLITE_OK) {
-			ev_store_error(ts->st, "preparing the filtered query", err);
-			goto out;
-		}
-		own = 1;
-		for (size_t i = 0; i < json_array_size(f.binds); i++) {
-			json_t *v = json_array_get(f.binds, i);
-			int p = (int)i + 6, brc;
-
-			if (json_is_string(v))
-				brc = sqlite3_bind_text(s, p, json_string_value(v), (int)json_string_length(v),
-				    SQLITE_STATIC);
-			else if (json_is_integer(v))
-				brc = sqlite3_bind_int64(s, p, json_integer_value(v));
-			else if (json_is_real(v))
-				brc = sqlite3_bind_double(s, p, json_real_value(v));
-			else {
-				char *dump = json_dumps(v, JSON_COMPACT);
-
-				if (dump == NULL) {
-					ev_err_nomem(err);
-					goto out;
-				}
-				brc = sqlite3_bind_text(s, p, dump, -1, SQLITE_TRANSIENT);
-				free(dump);
-			}
-			if (brc != SQLITE_OK) {
-				ev_store_error(ts->st, "binding a filter value", err);
-				goto out;
-			}
-		}
+	} else if (build_expr(ts, pair_weight) == -1) {
+		ev_err_nomem(err);
+		goto out;
 	}
-	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
-	sqlite3_bind_double(s, 2, ts->o.w_title);
-	sqlite3_bind_double(s, 3, ts->o.w_section);
-	sqlite3_bind_double(s, 4, ts->o.w_text);
-	sqlite3_bind_int64(s, 5, ts->o.k);
+	bind_pass(ts, s, &bw, ts->o.k);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *hit;
 
@@ -1048,11 +1409,7 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		n++;
 	}
 	if (rc != SQLITE_DONE) {
-		if (ts->o.raw_fts && is_input_error(rc))
-			ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': %s", text,
-			    sqlite3_errmsg(ev_store_db(ts->st)));
-		else
-			ev_store_error(ts->st, "searching the text index", err);
+		step_error(ts, rc, text, where, err);
 		goto out;
 	}
 	r = n;

@@ -1,7 +1,8 @@
 /* textsearch.h: the text lane: BM25 over the store's FTS5 index, with field
  * weights, safe query handling, typo tolerance, filters and snippets.
  *
- * High layer: includes err.h, buf.h, store.h, token.h, snippet.h and Jansson.
+ * High layer: includes err.h, buf.h, store.h, token.h, snippet.h, bm25.h and
+ * Jansson.
  *
  * A query's text is always text: it is tokenised with the one tokeniser
  * (token.h), stop words are dropped, and each remaining word becomes an FTS5
@@ -28,6 +29,25 @@
  * query string again and Porter does not give every stem back unchanged.
  * Typos are compared as stems: one that changes the ending the stemmer
  * removes may go unrepaired.
+ *
+ * Ranking: BM25 as FTS5's bm25() computes it, through ev_bm25() (bm25.h),
+ * which also weighs each searched phrase:
+ *   - proximity: each pair of consecutive query words (after stop words and
+ *     request words are dropped) is searched as a phrase too, with weight
+ *     `proximity` (0 turns it off), so "boundary layer" side by side counts
+ *     more than the two words apart (the sequential dependence idea of
+ *     Metzler and Croft, reduced to ordered, adjacent pairs);
+ *   - pseudo-relevance feedback (feedback_docs > 0, not with all_terms or
+ *     raw_fts), RM3 in the manner of Lavrenko and Croft, as Anserini does it:
+ *     a first pass takes the best feedback_docs chunks; each of their words
+ *     (title and text, stop words left out) gets the sum over the chunks of
+ *     (its count / the chunk's tokens) x (the chunk's score / the best
+ *     score); the feedback_terms heaviest (ties by stem) share
+ *     feedback_weight of the query, the user's words the rest, in proportion
+ *     (a user's word among them gets both shares), and a second pass
+ *     searches them all.  Weights are scaled so that a user's word without
+ *     feedback weighs 1.  The hit's evidence lists the feedback terms its
+ *     chunk holds ("feedback_terms"), and the snippet marks them too.
  *
  * Filters (a query record's "filters" object), applied inside the SQL query so
  * that k hits still come back:
@@ -66,10 +86,18 @@ struct ev_textsearch_opts {
 	int fuzzy;		/* the largest edit distance, 0 (off) to 3 */
 	int fuzzy_expansions;	/* stems a word may expand to, at least 1 */
 	int drop_request_words;	/* drop "papers", "information", "find", ... */
+	double proximity;	/* weight of a pair of query words side by side, 0 (off) to 10 */
+	int feedback_docs;	/* chunks of the first pass that feed back, 0 (off) to 1000 */
+	int feedback_terms;	/* terms they add, 1 to 1000 */
+	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
 	struct ev_snippet_opts snippet;
 };
 
-#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, EV_SNIPPET_OPTS_INIT }
+#define EV_TEXTSEARCH_MAX_FEEDBACK 1000
+#define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
+
+#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 10, 20, 0.5, \
+	EV_SNIPPET_OPTS_INIT }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
@@ -89,7 +117,7 @@ struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_te
  * first, to the array hits as hit records (CONTRACT "Hit", lane "text"):
  * query_id, query, id, doc_id, rank, score (-bm25), lane, signals
  * {fts_score, fts_rank, fts_norm = score / max(best score, 1)}, snippet,
- * evidence [{lane, snippet, matched_terms, fuzzy?}], the chunk's section_id,
+ * evidence [{lane, snippet, matched_terms, fuzzy?, feedback_terms?}], the chunk's section_id,
  * title, section_title, section_path, source_uri, chunk_index, offset_start,
  * offset_end, content_hash, the document's metadata when it has any, and
  * every other field of q except "filters" and "vector".  *flags gets

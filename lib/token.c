@@ -79,9 +79,8 @@ add_stop(void *ctx, const char *term, int len, int start, int end)
 	return 0;
 }
 
-/* fts5_api of a connection, by the documented "SELECT fts5(?1)" handshake. */
-static fts5_api *
-fts5_api_of(sqlite3 *db)
+fts5_api *
+ev_tok_fts5_api(sqlite3 *db)
 {
 	fts5_api *api = NULL;
 	sqlite3_stmt *s = NULL;
@@ -114,7 +113,7 @@ ev_tok_open(sqlite3 *db, struct ev_err *err)
 		}
 		db = tok->own_db;
 	}
-	if ((api = fts5_api_of(db)) == NULL || api->iVersion < 2) {
+	if ((api = ev_tok_fts5_api(db)) == NULL || api->iVersion < 2) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "this SQLite has no FTS5; install libsqlite3 with FTS5");
 		goto fail;
 	}

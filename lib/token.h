@@ -32,6 +32,10 @@ void ev_tok_close(struct ev_tok *tok);
 int ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
 	struct ev_err *err);
 
+/* The fts5_api of the connection db (by the documented "SELECT fts5(?1)"
+ * handshake), or NULL when this SQLite has no FTS5. */
+fts5_api *ev_tok_fts5_api(sqlite3 *db);
+
 /* Whether the stemmed term is a stop word. */
 int ev_tok_is_stop(const struct ev_tok *tok, const char *term, int len);
 

@@ -3,7 +3,9 @@
 # Usage: scripts/eval-cranfield.sh [BIN]
 #
 # Converts ../shared/data/cranfield into a scratch directory (cranfield.sh),
-# ingests it (one chunk per abstract: --size 4000), runs each lane at k=100,
+# ingests it (one chunk per abstract: --size 4000), runs each lane at k=100
+# (the text lane also without its proximity and feedback, to show what they
+# add),
 # fuses them (RRF, and the method of samples/plan.yaml) and prints ev-eval's
 # summary line for each, after the reference figures of the collection's
 # README (ev-eval: binary relevance, trec_eval's nDCG).
@@ -18,8 +20,14 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 ev-ingest --db "$tmp/store.db" --quiet --size 4000 --overlap 0 "$tmp/docs.jsonl"
 
 echo "reference (README): plain SQLite FTS5 bm25 ndcg@10 0.511 map 0.412 recall@100 0.745"
+printf 'text, BM25 only (--proximity 0 --feedback 0): '
+ev-search-text --db "$tmp/store.db" -k 100 --proximity 0 --feedback 0 "$tmp/queries.jsonl" |
+	ev-eval --qrels "$tmp/qrels"
+printf 'text, with proximity, no feedback (--feedback 0): '
+ev-search-text --db "$tmp/store.db" -k 100 --feedback 0 "$tmp/queries.jsonl" |
+	ev-eval --qrels "$tmp/qrels"
 ev-search-text --db "$tmp/store.db" -k 100 "$tmp/queries.jsonl" >"$tmp/run.text.jsonl"
-printf 'text: '
+printf 'text (the defaults: proximity 0.2, feedback from 10 chunks): '
 ev-eval --qrels "$tmp/qrels" "$tmp/run.text.jsonl"
 
 echo "reference (README): LSA prototype, 200 dimensions ndcg@10 0.538 map 0.443 recall@100 0.799"

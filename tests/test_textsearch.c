@@ -651,3 +651,162 @@ Test(textsearch, out_of_memory_fails_the_query_and_never_writes_a_null_field)
 	}
 	free(want);
 }
+
+/* The score of the hit of document doc, or 0 when none. */
+static double
+score_of(const char *doc)
+{
+	size_t i;
+	json_t *h;
+
+	json_array_foreach(hits, i, h)
+		if (strcmp(json_string_value(json_object_get(h, "doc_id")), doc) == 0)
+			return json_real_value(json_object_get(h, "score"));
+	return 0;
+}
+
+/* -bm25() of one row for an FTS5 expression, with the lane's column weights. */
+static double
+fts5_bm25(const char *expr, long long rowid)
+{
+	sqlite3_stmt *s;
+	double v = 0;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT -bm25(chunks_fts, 2.5, 2.5, 1)"
+	    " FROM chunks_fts WHERE chunks_fts MATCH ?1 AND rowid = ?2", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, expr, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, rowid);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+static const char *
+evidence_str(size_t i, const char *key, size_t j)
+{
+	json_t *ev = json_array_get(json_object_get(hit(i), "evidence"), 0);
+
+	return json_string_value(json_array_get(json_object_get(ev, key), j));
+}
+
+Test(textsearch, without_proximity_or_feedback_scores_are_fts5_bm25s)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.proximity = 0;
+	o.feedback_docs = 0;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(score_of("d2"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 2));
+	cr_assert_eq(score_of("d3"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 3));
+	cr_assert_eq(score_of("d1"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 1));
+}
+
+Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	double d2, d3, d6;
+
+	o.proximity = 0;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate"), 3);
+	d2 = score_of("d2"), d3 = score_of("d3"), d6 = score_of("d6");
+	o.proximity = 0.5;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate"), 3);
+	/* d2 and d3 hold "flat plate"; d6 only "plate". */
+	cr_assert_float_eq(score_of("d2"), d2 + 0.5 * fts5_bm25("\"flat plate\"", 2), 1e-12);
+	cr_assert_float_eq(score_of("d3"), d3 + 0.5 * fts5_bm25("\"flat plate\"", 3), 1e-12);
+	cr_assert_gt(score_of("d2"), d2);
+	cr_assert_eq(score_of("d6"), d6);
+}
+
+Test(textsearch, proximity_keeps_all_terms_and)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.all_terms = 1;
+	o.proximity = 1;
+	open_ts(&o);
+	/* "flat plate" side by side in d2 does not admit it: no "wing". */
+	cr_assert_eq(search("flat plate wing"), 1);
+	cr_assert_str_eq(docs_of_hits(), "d3");
+}
+
+Test(textsearch, feedback_reranks_by_the_best_chunks_words_and_lists_them)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.feedback_docs = 0;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	cr_assert_str_eq(docs_of_hits(), "d6 d2 d3");
+	o.feedback_docs = 2;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	cr_assert_str_eq(docs_of_hits(), "d2 d3 d6");
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_str_eq(evidence_str(i, "matched_terms", 0), "plate");
+	/* d2's words, the most frequent first, then by stem; each as the
+	 * chunk first wrote it. */
+	{
+		json_t *ev = json_array_get(json_object_get(hit(0), "evidence"), 0);
+		char *got = json_dumps(json_object_get(ev, "feedback_terms"), JSON_COMPACT);
+
+		cr_assert_str_eq(got, "[\"flow\",\"past\",\"Shear\",\"flat\",\"simple\",\"small\","
+		    "\"viscosity\"]");
+		free(got);
+	}
+	/* d3 holds "flat", which d2 fed back; d6 holds only the query's word. */
+	cr_assert_str_eq(evidence_str(1, "feedback_terms", 0), "flat");
+	cr_assert_null(evidence_str(1, "feedback_terms", 1));
+	cr_assert_null(evidence_str(2, "feedback_terms", 0));
+}
+
+Test(textsearch, feedback_never_admits_a_chunk_without_a_query_word)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.feedback_docs = 1;
+	o.feedback_weight = 1;
+	open_ts(&o);
+	/* d1's words (lift, propel, slipstream, ...) feed back; d3 holds
+	 * "wing" but d4, with none of them, is never found. */
+	cr_assert_eq(search("slipstream"), 1);
+	cr_assert_str_eq(docs_of_hits(), "d1");
+}
+
+Test(textsearch, feedback_needs_as_many_chunks_as_it_learns_from)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	double d2, d3, d6;
+
+	o.feedback_docs = 0;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	d2 = score_of("d2"), d3 = score_of("d3"), d6 = score_of("d6");
+	o.feedback_docs = 4;	/* only 3 chunks hold "plate" */
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(score_of("d2"), d2);
+	cr_assert_eq(score_of("d3"), d3);
+	cr_assert_eq(score_of("d6"), d6);
+	cr_assert_null(evidence_str(0, "feedback_terms", 0));
+}
+
+Test(textsearch, feedback_is_off_with_all_terms_and_raw_fts)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.feedback_docs = 1;
+	o.all_terms = 1;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	cr_assert_null(evidence_str(0, "feedback_terms", 0));
+	o.all_terms = 0;
+	o.raw_fts = 1;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	cr_assert_null(evidence_str(0, "feedback_terms", 0));
+}

@@ -410,6 +410,12 @@ text-k-empty|ev-search-text|-|2|usage|--db @DB@ -k ''
 text-k-fraction|ev-search-text|-|2|usage|--db @DB@ -k 1.5
 text-fuzzy-negative|ev-search-text|-|2|usage|--db @DB@ --fuzzy -1
 text-fuzzy-huge|ev-search-text|-|2|usage|--db @DB@ --fuzzy 99999999999
+text-proximity-nan|ev-search-text|-|2|usage|--db @DB@ --proximity nan
+text-proximity-inf|ev-search-text|-|2|usage|--db @DB@ --proximity inf
+text-feedback-huge|ev-search-text|-|2|usage|--db @DB@ --feedback 99999999999
+text-feedback-terms-zero|ev-search-text|-|2|usage|--db @DB@ --feedback-terms 0
+text-feedback-weight-nan|ev-search-text|-|2|usage|--db @DB@ --feedback-weight nan
+text-feedback-weight-negative|ev-search-text|-|2|usage|--db @DB@ --feedback-weight -0.1
 text-db-random|ev-search-text|@IN@/ev-search-text/ok-string.jsonl|2|usage|--db @RANDOM@
 text-db-missing|ev-search-text|@IN@/ev-search-text/ok-string.jsonl|2|usage|--db @SCRATCH@/no-such.db
 text-no-db|ev-search-text|-|2|usage|

@@ -1,0 +1,142 @@
+/* bm25.c: BM25 with phrase weights as an FTS5 auxiliary function.  See bm25.h. */
+#include "bm25.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "token.h"
+
+#define K1 1.2
+#define B 0.75
+#define MIN_IDF 1e-6
+
+/* What one MATCH query computes once, on its first row. */
+struct query_stats {
+	int nphrase;
+	double avgdl;		/* tokens per row */
+	double *idf;		/* per phrase (0 for one weighing nothing) */
+};
+
+static int
+count_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *ctx)
+{
+	(void)api, (void)fts;
+	++*(sqlite3_int64 *)ctx;
+	return SQLITE_OK;
+}
+
+static void
+free_stats(void *p)
+{
+	struct query_stats *qs = p;
+
+	if (qs != NULL) {
+		free(qs->idf);
+		free(qs);
+	}
+}
+
+/* The weight of phrase i. */
+static double
+phrase_weight(const struct ev_bm25_weights *pw, int i)
+{
+	return pw != NULL && i < pw->n ? pw->w[i] : 1.0;
+}
+
+/* The statistics of the query, made on the first call, or NULL with *rc.
+ * A phrase that weighs nothing needs no IDF. */
+static struct query_stats *
+query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_weights *pw,
+	int *rc)
+{
+	struct query_stats *qs = api->xGetAuxdata(fts, 0);
+	sqlite3_int64 nrow = 0, ntok = 0;
+
+	if (qs != NULL)
+		return qs;
+	*rc = SQLITE_NOMEM;
+	if ((qs = calloc(1, sizeof *qs)) == NULL)
+		return NULL;
+	qs->nphrase = api->xPhraseCount(fts);
+	if ((qs->idf = calloc((size_t)qs->nphrase + 1, sizeof *qs->idf)) == NULL)
+		goto fail;
+	if ((*rc = api->xRowCount(fts, &nrow)) != SQLITE_OK ||
+	    (*rc = api->xColumnTotalSize(fts, -1, &ntok)) != SQLITE_OK)
+		goto fail;
+	qs->avgdl = nrow > 0 ? (double)ntok / (double)nrow : 1.0;
+	for (int i = 0; i < qs->nphrase; i++) {
+		sqlite3_int64 nhit = 0;
+		double idf;
+
+		if (phrase_weight(pw, i) == 0.0)
+			continue;
+		if ((*rc = api->xQueryPhrase(fts, i, &nhit, count_row)) != SQLITE_OK)
+			goto fail;
+		idf = log(((double)nrow - (double)nhit + 0.5) / ((double)nhit + 0.5));
+		qs->idf[i] = idf <= 0.0 ? MIN_IDF : idf;
+	}
+	/* On failure, xSetAuxdata() frees qs itself (with free_stats). */
+	return (*rc = api->xSetAuxdata(fts, qs, free_stats)) == SQLITE_OK ? qs : NULL;
+fail:
+	free_stats(qs);
+	return NULL;
+}
+
+/* ev_bm25(table, column weights..., phrase weights pointer) */
+static void
+ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nval,
+	sqlite3_value **val)
+{
+	const struct ev_bm25_weights *pw = NULL;
+	struct query_stats *qs;
+	int rc = SQLITE_OK, ncolw = nval, ntok = 0;
+	double score = 0.0, dl;
+
+	if (nval > 0 && (pw = sqlite3_value_pointer(val[nval - 1], EV_BM25_POINTER)) != NULL)
+		ncolw = nval - 1;
+	else if (nval > 0 && sqlite3_value_type(val[nval - 1]) == SQLITE_NULL)
+		ncolw = nval - 1;	/* an unbound pointer: unit weights */
+	if ((qs = query_stats(api, fts, pw, &rc)) == NULL) {
+		sqlite3_result_error_code(ctx, rc);
+		return;
+	}
+	if ((rc = api->xColumnSize(fts, -1, &ntok)) != SQLITE_OK) {
+		sqlite3_result_error_code(ctx, rc);
+		return;
+	}
+	dl = (double)ntok;
+	/* Each phrase's instances in the row, phrase by phrase (cheaper than
+	 * xInst(), which merges every phrase's, and skips those weighing
+	 * nothing), each counting its column's weight. */
+	for (int i = 0; i < qs->nphrase; i++) {
+		double w = phrase_weight(pw, i), f = 0.0;
+		Fts5PhraseIter it;
+		int col, off;
+
+		if (w == 0.0)
+			continue;
+		if ((rc = api->xPhraseFirst(fts, i, &it, &col, &off)) != SQLITE_OK) {
+			sqlite3_result_error_code(ctx, rc);
+			return;
+		}
+		for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off))
+			f += col < ncolw ? sqlite3_value_double(val[col]) : 1.0;
+		if (f > 0.0)
+			score += w * qs->idf[i] *
+			    ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * dl / qs->avgdl)));
+	}
+	sqlite3_result_double(ctx, -1.0 * score);
+}
+
+int
+ev_bm25_register(sqlite3 *db, struct ev_err *err)
+{
+	fts5_api *api = ev_tok_fts5_api(db);
+
+	if (api == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		    "this SQLite has no FTS5; install libsqlite3 with FTS5");
+	if (api->xCreateFunction(api, EV_BM25_FUNCTION, NULL, ev_bm25, NULL) != SQLITE_OK)
+		return ev_err_nomem(err);
+	return 0;
+}

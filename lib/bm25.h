@@ -1,0 +1,40 @@
+/* bm25.h: the text lane's ranking function, BM25 with a weight per query
+ * phrase, as an FTS5 auxiliary function.
+ *
+ * Middle layer: includes err.h and token.h (for the connection's fts5_api).
+ *
+ * FTS5's own bm25() weighs every phrase of a query alike.  Pseudo-relevance
+ * feedback and proximity need more: a feedback term counts less than a word
+ * the user typed, and a pair of the user's words found side by side adds a
+ * little.  ev_bm25() is FTS5's bm25() (the same k1 = 1.2, b = 0.75, IDF
+ * log((N - n + 0.5) / (n + 0.5)) floored at 1e-6, the same column weights and
+ * document lengths, the same sign: lower is better) with each phrase's term
+ * multiplied by its weight:
+ *
+ *   ev_bm25(chunks_fts, W_COL0, W_COL1, ..., ?)
+ *
+ * The last argument is a struct ev_bm25_weights bound with
+ * sqlite3_bind_pointer(stmt, i, weights, EV_BM25_POINTER, NULL); phrases are
+ * numbered as FTS5 numbers them, left to right in the MATCH expression.  A
+ * phrase the weights do not cover, or a NULL pointer, weighs 1: then the
+ * result is exactly bm25()'s. */
+#ifndef EV_BM25_H
+#define EV_BM25_H
+
+#include <sqlite3.h>
+
+#include "err.h"
+
+#define EV_BM25_FUNCTION "ev_bm25"
+#define EV_BM25_POINTER "ev_bm25_weights"
+
+struct ev_bm25_weights {
+	int n;			/* phrases weighed */
+	const double *w;	/* their weights, w[0..n) */
+};
+
+/* Register ev_bm25() on the connection db.  Returns 0, or -1 with *err set
+ * (code 1: no FTS5, or out of memory). */
+int ev_bm25_register(sqlite3 *db, struct ev_err *err);
+
+#endif
