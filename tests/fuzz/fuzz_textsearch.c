@@ -2,7 +2,8 @@
  * (lib/textsearch.h).
  * requires: lib/textsearch.h */
 /* A small store is made once (real SQLite, real FTS5).  The first byte of the
- * input chooses the options (AND/OR, fuzzy distance, raw FTS5); the rest is
+ * input chooses the options (AND/OR, fuzzy distance, raw FTS5, feedback from
+ * 2 chunks or none; proximity is on); the rest is
  * either a query record (when it parses as a JSON object: filters are fuzzed
  * too) or the text of a query.  The guarantee checked: a query's text is
  * always text -- without raw_fts and filters, a search never fails, whatever
@@ -70,6 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.all_terms = data[0] >> 3 & 1;
 	o.fuzzy = data[0] >> 4 & 3;
 	o.raw_fts = (data[0] >> 6) == 3;
+	o.feedback_docs = data[0] >> 2 & 1 ? 2 : 0;	/* the store is too small for 10 */
 	v = json_loadb((const char *)data + 1, size - 1, 0, NULL);
 	if (json_is_object(v)) {
 		q = ev_query_record(v, 1, "fuzz:1", &err);
