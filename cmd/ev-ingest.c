@@ -40,7 +40,7 @@ static const char usage_text[] =
 	"  --format F       auto (by source_type or extension), markdown or text\n"
 	"  --size N         target chunk size in bytes (64-10000000, default 1200)\n"
 	"  --overlap N      overlap of consecutive chunks in bytes (up to size/2, default 200)\n"
-	"  --batch N        documents per transaction (1-1000000, default 500)\n"
+	"  --batch N        documents per transaction (1-1000000, default 10000)\n"
 	"  --config FILE    defaults from YAML (db, chunk.size, chunk.overlap, chunk.format,\n"
 	"                   ingest.batch, ingest.prune, ingest.skip_invalid, ingest.source)\n"
 	"  --log FILE       append a ToolRun line\n"
@@ -71,7 +71,15 @@ static const char *const config_keys[] = {
 	"ingest.skip_invalid", "ingest.source", NULL
 };
 
-#define BATCH_MS 1000		/* a batch is committed after this long, too */
+/* A batch is committed after --batch documents, this long, or this much
+ * input, whichever comes first.  Few, large transactions: FTS5 writes its
+ * pending terms as a new segment at each commit, and merges segments as they
+ * pile up, so small batches cost more than the indexing itself. */
+#ifndef BATCH_MS
+#define BATCH_MS 1000
+#endif
+#define BATCH_BYTES (16 << 20)
+#define BATCH_DOCS 10000	/* --batch's default */
 #define WARN_MAX 10		/* skipped records named on stderr; the rest counted */
 
 enum { REC_DOC = 0, REC_SEEN = 1 };
@@ -329,7 +337,7 @@ write_docs(struct run *r, struct ev_store *st, struct ev_ingest *ig, long long b
 	struct ev_buf rec = EV_BUF_INIT, out = EV_BUF_INIT;
 	struct ev_progress pr;
 	struct spool_hdr h;
-	long long in_batch = 0;
+	long long in_batch = 0, batch_bytes = 0;
 	long commits = 0, kill_at = kill_after();
 	double started = 0;
 	int in_txn = 0, rc = -1;
@@ -360,6 +368,7 @@ write_docs(struct run *r, struct ev_store *st, struct ev_ingest *ig, long long b
 				goto out;
 			in_txn = 1;
 			in_batch = 0;
+			batch_bytes = 0;
 			started = now_ms();
 		}
 		if (h.kind == REC_SEEN) {
@@ -383,8 +392,10 @@ write_docs(struct run *r, struct ev_store *st, struct ev_ingest *ig, long long b
 			goto out;
 		}
 		ev_progress_step(&pr, 1, (long long)rec.len);
-		if (++in_batch >= batch || now_ms() - started >= BATCH_MS) {
-			if (ev_store_commit(st, err) == -1)
+		batch_bytes += (long long)rec.len;
+		if (++in_batch >= batch || batch_bytes >= BATCH_BYTES ||
+		    now_ms() - started >= BATCH_MS) {
+			if (ev_ingest_commit(ig, err) == -1)
 				goto out;
 			in_txn = 0;
 			if (flush_out(&out, err) == -1)
@@ -415,7 +426,7 @@ write_docs(struct run *r, struct ev_store *st, struct ev_ingest *ig, long long b
 		ev_cli_count(r->cli, "documents_pruned", pruned);
 	}
 	if (in_txn) {
-		if (ev_store_commit(st, err) == -1)
+		if (ev_ingest_commit(ig, err) == -1)
 			goto out;
 		in_txn = 0;
 	}
@@ -448,7 +459,7 @@ main(int argc, char *argv[])
 	struct ev_store *st = NULL;
 	struct ev_ingest *ig = NULL;
 	const char *db = NULL, *format = NULL;
-	long long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = 500;
+	long long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = BATCH_DOCS;
 	int ch, all = 0, quiet = 0, prune = 0, rc = EV_EXIT_OK, b;
 	struct stat sb;
 

@@ -4,10 +4,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The statements of a put, prepared once (ev_store_prepare() keeps them). */
+enum {
+	S_UNCHANGED, S_LOAD_OLD, S_FTS_INSERT, S_ROWID_MAX, S_PUT_DOC, S_INSERT_CHUNK, S_SEEN,
+	S_COUNT
+};
 
 struct ev_corpus {
 	struct ev_store *st;
 	sqlite3 *db;
+	sqlite3_stmt *stmt[S_COUNT];
+	/* The highest chunk rowid given out, kept for the transaction that read
+	 * it (the commit and rollback hooks forget it); dirty until
+	 * ev_corpus_sync() has written it to meta. */
+	sqlite3_int64 next;
+	int have_next, dirty;
+	time_t stamp_at;	/* ingested_at, formatted once a second */
+	char stamp[32];
 };
 
 /* A chunk as it is stored, loaded before a put. */
@@ -50,6 +65,16 @@ bind_str(sqlite3_stmt *s, int i, const char *v)
 		sqlite3_bind_null(s, i);
 }
 
+/* Statement i (sql), prepared on first use. */
+static sqlite3_stmt *
+stmt(struct ev_corpus *c, int i, const char *sql, struct ev_err *err)
+{
+	if (c->stmt[i] == NULL)
+		return c->stmt[i] = ev_store_prepare(c->st, sql, err);
+	sqlite3_reset(c->stmt[i]);
+	return c->stmt[i];
+}
+
 /* Step a statement that returns no rows; reset it. */
 static int
 run(struct ev_corpus *c, sqlite3_stmt *s, const char *what, struct ev_err *err)
@@ -60,6 +85,27 @@ run(struct ev_corpus *c, sqlite3_stmt *s, const char *what, struct ev_err *err)
 	if (r != SQLITE_DONE && r != SQLITE_ROW)
 		return ev_store_error(c->st, what, err);
 	return 0;
+}
+
+/* The end of a transaction: the rowid read in it may be stale.  A commit
+ * with a rowid not yet written to meta is refused (turned into a rollback):
+ * ev_corpus_sync() was not called, and a rowid could be given out twice. */
+static int
+on_commit(void *p)
+{
+	struct ev_corpus *c = p;
+
+	c->have_next = 0;
+	return c->dirty;
+}
+
+static void
+on_rollback(void *p)
+{
+	struct ev_corpus *c = p;
+
+	c->have_next = 0;
+	c->dirty = 0;
 }
 
 struct ev_corpus *
@@ -76,13 +122,35 @@ ev_corpus_open(struct ev_store *st, struct ev_err *err)
 	}
 	c->st = st;
 	c->db = ev_store_db(st);
+	sqlite3_commit_hook(c->db, on_commit, c);
+	sqlite3_rollback_hook(c->db, on_rollback, c);
 	return c;
 }
 
 void
 ev_corpus_free(struct ev_corpus *c)
 {
+	if (c == NULL)
+		return;
+	sqlite3_commit_hook(c->db, NULL, NULL);
+	sqlite3_rollback_hook(c->db, NULL, NULL);
 	free(c);
+}
+
+int
+ev_corpus_sync(struct ev_corpus *c, struct ev_err *err)
+{
+	char v[32];
+
+	if (!c->dirty)
+		return 0;
+	snprintf(v, sizeof v, "%lld", (long long)c->next);
+	c->dirty = 0;	/* before: outside a transaction the write commits itself */
+	if (ev_store_meta_set(c->st, EV_CORPUS_ROWID_KEY, v, err) == -1) {
+		c->dirty = !sqlite3_get_autocommit(c->db);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -92,7 +160,7 @@ ev_corpus_unchanged(struct ev_corpus *c, const char *id, const char *content_has
 	sqlite3_stmt *s;
 	int r, same_hash = 0, same_source = 1;
 
-	s = ev_store_prepare(c->st, "SELECT content_hash, source FROM documents WHERE doc_id = ?", err);
+	s = stmt(c, S_UNCHANGED, "SELECT content_hash, source FROM documents WHERE doc_id = ?", err);
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
@@ -145,7 +213,7 @@ load_old(struct ev_corpus *c, const char *id, struct old **out, size_t *nout, st
 
 	*out = NULL;
 	*nout = 0;
-	s = ev_store_prepare(c->st, "SELECT rowid, id, content_hash, title, section_title,"
+	s = stmt(c, S_LOAD_OLD, "SELECT rowid, id, content_hash, title, section_title,"
 	    " section_path, section_id, chunk_index, offset_start, offset_end, text"
 	    " FROM chunks WHERE doc_id = ?", err);
 	if (s == NULL)
@@ -215,7 +283,7 @@ static int
 fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
 	const char *text, size_t len, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks_fts(rowid, title,"
+	sqlite3_stmt *s = stmt(c, S_FTS_INSERT, "INSERT INTO chunks_fts(rowid, title,"
 	    " section_title, text) VALUES(?, ?, ?, ?)", err);
 
 	if (s == NULL)
@@ -248,16 +316,21 @@ drop_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const ch
 	return run(c, s, "recording a removed chunk", err);
 }
 
-/* The highest chunk rowid ever given out. */
+/* The highest chunk rowid ever given out (read once a transaction). */
 static int
 rowid_max(struct ev_corpus *c, sqlite3_int64 *out, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(c->st, "SELECT max(coalesce((SELECT max(rowid) FROM chunks),"
+	sqlite3_stmt *s;
+	int r;
+
+	if (c->have_next) {
+		*out = c->next;
+		return 0;
+	}
+	s = stmt(c, S_ROWID_MAX, "SELECT max(coalesce((SELECT max(rowid) FROM chunks),"
 	    " 0), coalesce((SELECT max(rowid) FROM chunk_tombstones), 0),"
 	    " coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = '"
 	    EV_CORPUS_ROWID_KEY "'), 0))", err);
-	int r;
-
 	if (s == NULL)
 		return -1;
 	r = sqlite3_step(s);
@@ -265,15 +338,37 @@ rowid_max(struct ev_corpus *c, sqlite3_int64 *out, struct ev_err *err)
 	sqlite3_reset(s);
 	if (r != SQLITE_ROW)
 		return ev_store_error(c->st, "reading the highest chunk rowid", err);
+	/* Kept only inside a transaction: outside one, another writer may give
+	 * out rowids before the next read. */
+	if (!sqlite3_get_autocommit(c->db)) {
+		c->next = *out;
+		c->have_next = 1;
+	}
 	return 0;
+}
+
+/* Now, as ingested_at ("2026-01-02T03:04:05Z", UTC). */
+static const char *
+stamp(struct ev_corpus *c)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (t != c->stamp_at || c->stamp[0] == '\0') {
+		if (gmtime_r(&t, &tm) == NULL ||
+		    strftime(c->stamp, sizeof c->stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+			return NULL;
+		c->stamp_at = t;
+	}
+	return c->stamp;
 }
 
 static int
 put_doc(struct ev_corpus *c, const struct ev_corpus_doc *d, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO documents(doc_id, source, title,"
+	sqlite3_stmt *s = stmt(c, S_PUT_DOC, "INSERT INTO documents(doc_id, source, title,"
 	    " source_uri, source_type, language, published_date, metadata, content_hash, length,"
-	    " ingested_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))"
+	    " ingested_at) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 	    " ON CONFLICT(doc_id) DO UPDATE SET source = excluded.source, title = excluded.title,"
 	    " source_uri = excluded.source_uri, source_type = excluded.source_type,"
 	    " language = excluded.language, published_date = excluded.published_date,"
@@ -292,6 +387,7 @@ put_doc(struct ev_corpus *c, const struct ev_corpus_doc *d, struct ev_err *err)
 	bind_str(s, 8, d->metadata);
 	sqlite3_bind_text(s, 9, d->content_hash, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 10, (sqlite3_int64)d->length);
+	bind_str(s, 11, stamp(c));
 	return run(c, s, "storing a document", err);
 }
 
@@ -299,7 +395,7 @@ static int
 insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_doc *d,
 	const struct ev_corpus_chunk *k, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	sqlite3_stmt *s = stmt(c, S_INSERT_CHUNK, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
 	    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
 	    " content_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 
@@ -401,10 +497,11 @@ ev_corpus_put(struct ev_corpus *c, const struct ev_corpus_doc *d,
 			goto out;
 	}
 	if (next != first) {
-		char v[32];
-
-		snprintf(v, sizeof v, "%lld", (long long)next);
-		if (ev_store_meta_set(c->st, EV_CORPUS_ROWID_KEY, v, err) == -1)
+		c->next = next;
+		c->dirty = 1;
+		/* outside a transaction, each statement commits by itself */
+		if ((sqlite3_get_autocommit(c->db) || !c->have_next) &&
+		    ev_corpus_sync(c, err) == -1)
 			goto out;
 	}
 	rc = 0;
@@ -441,7 +538,7 @@ out:
 int
 ev_corpus_seen(struct ev_corpus *c, const char *id, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(c->st,
+	sqlite3_stmt *s = stmt(c, S_SEEN,
 	    "INSERT OR IGNORE INTO temp.corpus_seen(doc_id) VALUES(?)", err);
 
 	if (s == NULL)

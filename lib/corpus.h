@@ -10,7 +10,7 @@
  * id and content hash stay the same; a changed or removed chunk is deleted
  * from chunks and chunks_fts and its rowid recorded in chunk_tombstones; new
  * rowids are never reused (a high-water mark is kept in meta under
- * EV_CORPUS_ROWID_KEY). */
+ * EV_CORPUS_ROWID_KEY, written by ev_corpus_sync() once a transaction). */
 #ifndef EV_CORPUS_H
 #define EV_CORPUS_H
 
@@ -45,7 +45,8 @@ struct ev_corpus_chunk {
 struct ev_corpus;
 
 /* Start writing documents into st (which must stay open until
- * ev_corpus_free()).  Returns NULL with *err set. */
+ * ev_corpus_free()).  Sets the connection's commit and rollback hooks (one
+ * writer per store).  Returns NULL with *err set. */
 struct ev_corpus *ev_corpus_open(struct ev_store *st, struct ev_err *err);
 
 /* Free the writer (NULL-safe); the store stays open. */
@@ -58,10 +59,19 @@ int ev_corpus_unchanged(struct ev_corpus *c, const char *id, const char *content
 
 /* Store document d with chunks ch[0..n), replacing what was stored under its
  * id.  Sets changed[i] to 1 when chunk i is new or changed (its id is new, or
- * its content hash, title or section title differ), else 0.  Returns 0, or -1
- * with *err set (code 1); the caller then rolls back. */
+ * its content hash, title or section title differ), else 0.  Inside a
+ * transaction the rowid high-water mark waits for ev_corpus_sync(); outside
+ * one it is written at once.  Returns 0, or -1 with *err set (code 1); the
+ * caller then rolls back. */
 int ev_corpus_put(struct ev_corpus *c, const struct ev_corpus_doc *d,
 	const struct ev_corpus_chunk *ch, size_t n, unsigned char *changed, struct ev_err *err);
+
+/* Before committing a transaction in which documents were put: write the
+ * highest chunk rowid given out to meta (once a transaction, not once a
+ * document).  A commit without it is refused by SQLite (a commit hook turns it
+ * into a rollback), so that no rowid can be given out twice.  Returns 0, or -1
+ * with *err set (code 1). */
+int ev_corpus_sync(struct ev_corpus *c, struct ev_err *err);
 
 /* Delete document id and its chunks.  Returns 1 when it was stored, 0 when
  * not, -1 with *err set. */

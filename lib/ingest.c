@@ -166,6 +166,17 @@ fast_hex4(const char *p, unsigned *out)
 	return 0;
 }
 
+/* Whether any of the 8 bytes in x needs escaping in a JSON string (a
+ * control character, '"' or a backslash). */
+static int
+escape8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+
+	return ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs) != 0;
+}
+
 /* A string after its opening quote, decoded into f->s (NUL-terminated).
  * Returns 0, or -1 to give up. */
 static int
@@ -176,7 +187,11 @@ fast_str(struct fast *f)
 	ev_buf_reset(&f->s);
 	for (;;) {
 		unsigned char c;
+		uint64_t x;
 
+		/* eight bytes at a time while all are plain ASCII */
+		while (end - p >= 8 && (memcpy(&x, p, 8), !escape8(x) && !(x & 0x8080808080808080u)))
+			p += 8;
 		while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 &&
 		    *p != '"' && *p != '\\')
 			p++;
@@ -592,6 +607,14 @@ ev_ingest_stats(const struct ev_ingest *ig)
 }
 
 int
+ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
+{
+	if (ev_corpus_sync(ig->corpus, err) == -1)
+		return -1;
+	return ev_store_commit(ig->st, err);
+}
+
+int
 ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err)
 {
 	if (ig->o.no_prune)
@@ -626,10 +649,17 @@ put_str(struct ev_buf *b, const char *s, size_t n)
 	if (ev_buf_reserve(b, n + 2) == -1 || ev_buf_addc(b, '"') == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+		unsigned char c;
 		char esc[7] = "\\u0000";
 		const char *e = NULL;
+		uint64_t x;
 
+		/* eight bytes at a time while none needs escaping */
+		while (n - i >= 8 && (memcpy(&x, s + i, 8), !escape8(x)))
+			i += 8;
+		if (i == n)
+			break;
+		c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
 		if (ev_buf_add(b, s + run, i - run) == -1)
@@ -670,6 +700,35 @@ add_bytes(const char *s, size_t n, void *b)
 	return ev_buf_add(b, s, n);
 }
 
+/* An object of up to 32 string members written into out as
+ * json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS) writes it, without its cost.
+ * Returns 1, 0 when m is not such an object (nothing written), -1 when out of
+ * memory. */
+static int
+dump_strings(json_t *m, struct ev_buf *out)
+{
+	const char *keys[32], *k;
+	size_t n = 0, klen;
+	json_t *v;
+
+	if (json_object_size(m) > sizeof keys / sizeof *keys)
+		return 0;
+	json_object_keylen_foreach(m, k, klen, v) {
+		if (!json_is_string(v) || strlen(k) != klen)
+			return 0;
+		keys[n++] = k;
+	}
+	qsort(keys, n, sizeof *keys, by_name);	/* as Jansson sorts them */
+	for (size_t i = 0; i < n; i++) {
+		v = json_object_get(m, keys[i]);
+		if (ev_buf_addc(out, i ? ',' : '{') == -1 || put_str(out, keys[i], strlen(keys[i])) == -1 ||
+		    ev_buf_addc(out, ':') == -1 ||
+		    put_str(out, json_string_value(v), json_string_length(v)) == -1)
+			return -1;
+	}
+	return ev_buf_addc(out, '}') == -1 ? -1 : 1;
+}
+
 int
 ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 	struct ev_buf *meta, struct ev_buf *extra)
@@ -707,13 +766,19 @@ ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 	if (json_is_object(md) && json_object_update(m, md) == -1)
 		goto out;
 	if (json_object_size(m) > 0) {
-		char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+		int r = dump_strings(m, meta);
+		char *s;
 
-		if (s == NULL || ev_buf_adds(meta, s) == -1) {
-			free(s);
+		if (r == -1)
 			goto out;
+		if (r == 0) {
+			if ((s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS)) == NULL ||
+			    ev_buf_adds(meta, s) == -1) {
+				free(s);
+				goto out;
+			}
+			free(s);
 		}
-		free(s);
 		rec->metadata = ev_buf_str(meta);
 	}
 	rec->extra = ev_buf_str(extra);

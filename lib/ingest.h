@@ -138,6 +138,12 @@ int ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err);
  * An error (code 1) with no_prune. */
 int ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err);
 
+/* Commit the caller's transaction (ev_store_commit()), having first written
+ * what the documents put in it leave pending (see ev_corpus_sync()).  Every
+ * transaction that ev_ingest_put() wrote in must end so or roll back.
+ * Returns 0, or -1 with *err set (code 1). */
+int ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err);
+
 /* What has been done so far. */
 const struct ev_ingest_stats *ev_ingest_stats(const struct ev_ingest *ig);
 

@@ -4,7 +4,9 @@
 # tokenizer) in one transaction.  Both read the same file: the Cranfield
 # documents (scripts/cranfield.sh) repeated REPEAT times (default 20) under
 # new ids, or a synthetic corpus when the collection is absent.  Each side is
-# run RUNS times (default 3) on a fresh database; the best time counts.
+# run RUNS times (default 5) on a fresh database, the two sides taking turns
+# (so that a burst of other work on the machine hits both alike); the best
+# time counts.
 # Prints MB/s of input for each, the ratio (target: ev-ingest >= 0.7 of the
 # peer), and the time of a re-run over an unchanged store.  Beside the wall
 # time, the CPU time (user + system, best of the runs) of each side, and its
@@ -14,7 +16,7 @@ set -eu
 bin=$(cd "${1:-bin}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 REPEAT=${REPEAT:-20}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 py=/usr/bin/python3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/evkit-bench-ingest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -57,25 +59,22 @@ cpu_ms() {
 		printf "%d\n", t * 1000 }' "$1"
 }
 
-# best_of CMD...: the best wall time and the best CPU time in ms of RUNS runs
-# ("WALL CPU"); rm kb* before each.
-best_of() {
-	best="" bestcpu=""
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		rm -f "$tmp"/kb*
-		times >"$tmp/times0"
-		t0=$(now)
-		"$@"
-		t1=$(now)
-		times >"$tmp/times1"
-		ms=$(( (t1 - t0) / 1000000 ))
-		cpu=$(( $(cpu_ms "$tmp/times1") - $(cpu_ms "$tmp/times0") ))
-		if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
-		if [ -z "$bestcpu" ] || [ "$cpu" -lt "$bestcpu" ]; then bestcpu=$cpu; fi
-		i=$((i + 1))
-	done
-	echo "$best $bestcpu"
+# measure NAME CMD...: run CMD once (rm kb* before); keep the best wall
+# time and the best CPU time in ms in best_NAME and bestcpu_NAME.
+measure() {
+	name=$1
+	shift
+	rm -f "$tmp"/kb*
+	times >"$tmp/times0"
+	t0=$(now)
+	"$@"
+	t1=$(now)
+	times >"$tmp/times1"
+	ms=$(( (t1 - t0) / 1000000 ))
+	cpu=$(( $(cpu_ms "$tmp/times1") - $(cpu_ms "$tmp/times0") ))
+	eval "b=\${best_$name:-} bc=\${bestcpu_$name:-}"
+	if [ -z "$b" ] || [ "$ms" -lt "$b" ]; then eval "best_$name=$ms"; fi
+	if [ -z "$bc" ] || [ "$cpu" -lt "$bc" ]; then eval "bestcpu_$name=$cpu"; fi
 }
 
 run_ingest() { "$bin/ev-ingest" --db "$tmp/kb.db" "$tmp/docs.jsonl" >/dev/null; }
@@ -94,10 +93,14 @@ COMMIT;
 EOF
 }
 
-set -- $(best_of run_ingest)
-ingest_ms=$1 ingest_cpu=$2
-set -- $(best_of run_peer)
-peer_ms=$1 peer_cpu=$2
+i=0
+while [ $i -lt "$RUNS" ]; do
+	measure ingest run_ingest
+	measure peer run_peer
+	i=$((i + 1))
+done
+ingest_ms=$best_ingest ingest_cpu=$bestcpu_ingest
+peer_ms=$best_peer peer_cpu=$bestcpu_peer
 run_ingest
 t0=$(now)
 "$bin/ev-ingest" --db "$tmp/kb.db" "$tmp/docs.jsonl" >/dev/null

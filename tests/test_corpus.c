@@ -83,6 +83,7 @@ put(struct doc *x)
 {
 	cr_assert_eq(ev_store_begin(st, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_corpus_put(co, &x->d, x->c, x->n, x->changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_corpus_sync(co, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_store_commit(st, &err), 0, "%s", err.msg);
 }
 
@@ -244,6 +245,86 @@ Test(corpus, rowids_are_never_given_out_twice)
 	chunk(&x, "d2:s:0", "Setup", "install the turbine", 0);
 	put(&x);
 	cr_assert_gt(rowid_of("d2:s:0"), r);
+}
+
+Test(corpus, the_rowid_high_water_mark_is_written_once_by_sync)
+{
+	struct doc x, y;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	chunk(&x, "d1:s:1", "Setup", "calibrate the rotor", 21);
+	make(&y, "d2", "Guide", "src", "sha256:1");
+	chunk(&y, "d2:s:0", "Setup", "inspect the blades", 0);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_put(co, &x.d, x.c, x.n, x.changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_corpus_put(co, &y.d, y.c, y.n, y.changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(num("SELECT count(*) FROM meta WHERE key = '" EV_CORPUS_ROWID_KEY "'"), 0);
+	cr_assert_eq(num("SELECT max(rowid) FROM chunks"), 3);
+	cr_assert_eq(ev_corpus_sync(co, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0, "%s", err.msg);
+	cr_assert_eq(num("SELECT CAST(value AS INTEGER) FROM meta WHERE key = '"
+	    EV_CORPUS_ROWID_KEY "'"), 3);
+}
+
+Test(corpus, a_commit_without_sync_is_refused)
+{
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_put(co, &x.d, x.c, x.n, x.changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), -1);
+	cr_assert_eq(err.code, 1);
+	ev_store_rollback(st);
+	cr_assert_eq(num("SELECT count(*) FROM documents"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM chunks"), 0);
+	/* and the writer goes on: the next transaction reads the rowid afresh */
+	ev_err_clear(&err);
+	put(&x);
+	cr_assert_eq(rowid_of("d1:s:0"), 1);
+}
+
+Test(corpus, a_put_outside_a_transaction_records_its_rowids_at_once)
+{
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	cr_assert_eq(ev_corpus_put(co, &x.d, x.c, x.n, x.changed, &err), 0, "%s", err.msg);
+	cr_assert_eq(num("SELECT CAST(value AS INTEGER) FROM meta WHERE key = '"
+	    EV_CORPUS_ROWID_KEY "'"), 1);
+}
+
+Test(corpus, rowids_given_out_by_another_writer_are_not_reused)
+{
+	struct doc x;
+	struct ev_store *other;
+	struct ev_corpus *oc;
+	struct ev_err e2 = { 0 };
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Setup", "install the turbine", 0);
+	put(&x);
+	/* a second writer adds chunks 2 and 3 between our transactions */
+	other = ev_store_open(ev_store_path(st), EV_STORE_WRITE, &e2);
+	cr_assert_not_null(other, "%s", e2.msg);
+	oc = ev_corpus_open(other, &e2);
+	cr_assert_not_null(oc, "%s", e2.msg);
+	make(&x, "o1", "Other", "src", "sha256:1");
+	chunk(&x, "o1:s:0", "S", "alpha", 0);
+	chunk(&x, "o1:s:1", "S", "beta", 10);
+	cr_assert_eq(ev_store_begin(other, &e2), 0);
+	cr_assert_eq(ev_corpus_put(oc, &x.d, x.c, x.n, x.changed, &e2), 0, "%s", e2.msg);
+	cr_assert_eq(ev_corpus_sync(oc, &e2), 0, "%s", e2.msg);
+	cr_assert_eq(ev_store_commit(other, &e2), 0, "%s", e2.msg);
+	ev_corpus_free(oc);
+	ev_store_close(other);
+	make(&x, "d2", "Guide", "src", "sha256:1");
+	chunk(&x, "d2:s:0", "Setup", "inspect the blades", 0);
+	put(&x);
+	cr_assert_eq(rowid_of("d2:s:0"), 4);
 }
 
 Test(corpus, unchanged_compares_the_content_hash_and_follows_the_source)

@@ -183,7 +183,7 @@ ingest(struct ev_ingest *ig, const char *json, const char *source, int from_file
 	cr_assert_eq(ev_store_begin(st, &err), 0);
 	r = ev_ingest_doc(ig, v, source, from_file, &out, &err);
 	cr_assert_neq(r, -1, "%s", err.msg);
-	cr_assert_eq(ev_store_commit(st, &err), 0);
+	cr_assert_eq(ev_ingest_commit(ig, &err), 0, "%s", err.msg);
 	json_decref(v);
 	return r;
 }
@@ -212,6 +212,90 @@ Test(ingest, a_document_prints_its_chunk_records_with_unknown_fields)
 	    "\"owner\":\"ops\"}\n");
 	cr_assert(strstr(ev_buf_str(&out), "ignored") == NULL);
 	ev_ingest_free(ig);
+}
+
+Test(ingest, chunk_text_is_escaped_as_jansson_escapes_it_at_any_alignment)
+{
+	struct ev_ingest *ig = open_ingest(EV_INGEST_ALL);
+	char text[200], id[16];
+
+	/* every ASCII byte that needs an escape, and UTF-8, once at each offset
+	 * of an 8-byte block, in runs long enough to be scanned 8 at a time */
+	for (int shift = 0; shift < 8; shift++) {
+		for (int c = 1; c < 0x80; c++) {
+			if (!(c < 0x20 || c == '"' || c == '\\' || c == 'a'))
+				continue;
+			size_t n = 0;
+
+			text[n++] = 'y';	/* the chunker trims white space at the ends */
+			for (int i = 0; i < shift; i++)
+				text[n++] = 'x';
+			text[n++] = (char)c;
+			memcpy(text + n, "abcdefgh\xc3\xa9ijklmnopq", 20);
+			n += 20;
+			text[n++] = (char)c;
+			text[n++] = 'z';
+			text[n] = '\0';
+			json_t *doc = json_pack("{s:s,s:s,s:s}", "id", "d", "text", text,
+			    "source_type", "text"), *rec, *want;
+			json_error_t je;
+			char *line;
+
+			snprintf(id, sizeof id, "d%d-%d", shift, c);
+			json_object_set_new(doc, "id", json_string(id));
+			ev_buf_reset(&out);
+			cr_assert_eq(ev_store_begin(st, &err), 0);
+			cr_assert_neq(ev_ingest_doc(ig, doc, "in", 0, &out, &err), -1, "%s", err.msg);
+			cr_assert_eq(ev_ingest_commit(ig, &err), 0, "%s", err.msg);
+			rec = json_loads(ev_buf_str(&out), 0, &je);
+			cr_assert_not_null(rec, "%s: %s", je.text, ev_buf_str(&out));
+			want = json_object_get(doc, "text");
+			line = json_dumps(want, JSON_ENCODE_ANY);
+			cr_assert(strstr(ev_buf_str(&out), line) != NULL, "%s not in %s", line,
+			    ev_buf_str(&out));
+			free(line);
+			json_decref(rec);
+			json_decref(doc);
+		}
+	}
+	ev_ingest_free(ig);
+}
+
+Test(ingest, metadata_text_is_what_jansson_dumps_with_sorted_keys)
+{
+	static const char *const docs[] = {
+		"{\"id\":\"a\",\"text\":\"x\",\"zeta\":\"1\",\"Alpha\":\"q\\\"\\\\\\n\\u0001\","
+		"\"metadata\":{\"\u00e9t\u00e9\":\"\u00e9\\t/\\u007f\",\"b\":\"\",\"ab\":\"2\","
+		"\"a\":\"3\",\"a b\":\"\\u2028\"}}",
+		"{\"id\":\"a\",\"text\":\"x\",\"n\":1.5,\"metadata\":{\"k\":[true,null],\"s\":\"v\"}}",
+		"{\"id\":\"a\",\"text\":\"x\",\"metadata\":{}}",
+		NULL
+	};
+	struct ev_buf meta = EV_BUF_INIT, extra = EV_BUF_INIT;
+
+	for (int i = 0; docs[i]; i++) {
+		json_t *doc = json_loads(docs[i], 0, NULL), *m = json_object(), *v;
+		struct ev_ingest_rec rec;
+		const char *k;
+		char *want;
+
+		cr_assert_not_null(doc, "%s", docs[i]);
+		json_object_foreach(doc, k, v)
+			if (strcmp(k, "id") != 0 && strcmp(k, "text") != 0 && strcmp(k, "metadata") != 0)
+				json_object_set(m, k, v);
+		json_object_update(m, json_object_get(doc, "metadata"));
+		want = json_object_size(m) ? json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		cr_assert_eq(ev_ingest_rec_make(doc, 0, &rec, &meta, &extra), 0);
+		if (want == NULL)
+			cr_assert_null(rec.metadata, "%s", rec.metadata);
+		else
+			cr_assert_str_eq(rec.metadata, want);
+		free(want);
+		json_decref(m);
+		json_decref(doc);
+	}
+	ev_buf_release(&meta);
+	ev_buf_release(&extra);
 }
 
 Test(ingest, unknown_fields_and_metadata_are_stored_for_filters)
