@@ -2,6 +2,7 @@
 #include "jsonl.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,19 +23,30 @@ struct ev_jsonl {
 
 static int flush_each_record;
 
-/* Jansson's lexer ignores some failed allocations (a byte of a string can be
- * dropped and the parse still succeed), so its allocations go through this
- * wrapper, which remembers a failure; a parse during which one failed is
- * thrown away and reported as out of memory. */
+/* Jansson's lexer mishandles failed allocations: it drops a byte of a string
+ * and goes on (a silent wrong value), or, when the byte dropped follows a
+ * backslash, fails an assert() and aborts.  So its allocations go through
+ * this wrapper, which remembers a failure and, during json_loadb() (armed),
+ * jumps out of the parse at once: the parse is abandoned and reported as out
+ * of memory, and what Jansson had allocated for it is leaked (out of memory
+ * ends the run).  Outside a parse (json_pack() and the like, which check
+ * their allocations) a failure is only remembered. */
 static int json_alloc_failed;
+static int json_jump_armed;
+static jmp_buf json_oom;
 
 static void *
 json_alloc(size_t n)
 {
 	void *p = malloc(n);
 
-	if (p == NULL)
+	if (p == NULL) {
 		json_alloc_failed = 1;
+		if (json_jump_armed) {
+			json_jump_armed = 0;
+			longjmp(json_oom, 1);
+		}
+	}
 	return p;
 }
 
@@ -163,7 +175,12 @@ ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_er
 	}
 	json_set_alloc_funcs(json_alloc, free);
 	json_alloc_failed = 0;
-	v = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+	if (setjmp(json_oom) == 0) {
+		json_jump_armed = 1;
+		v = json_loadb(line, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &je);
+		json_jump_armed = 0;
+	} else
+		v = NULL;	/* json_alloc() jumped: json_alloc_failed is set */
 	if (json_alloc_failed) {
 		json_decref(v);
 		ev_err_nomem(err);
