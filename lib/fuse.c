@@ -43,6 +43,22 @@ buf_adds(struct ev_buf *b, const char *s)
 	return buf_add(b, s, strlen(s));
 }
 
+/* Append the integer v. */
+static inline int
+put_int(struct ev_buf *b, long long v)
+{
+	char s[24], *p = s + sizeof s;
+	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		*--p = '-';
+	return buf_add(b, p, (size_t)(s + sizeof s - p));
+}
+
 /* ---- options ---- */
 
 static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz" };
@@ -197,6 +213,7 @@ ev_fuse_lane_priority(const char *lane)
 
 struct map {
 	const char **keys;
+	uint64_t *hs;		/* the keys' hashes */
 	int *vals;
 	size_t cap, len;
 };
@@ -214,7 +231,7 @@ hash_str(const char *s)
 static void
 map_reset(struct map *m)
 {
-	if (m->keys != NULL)
+	if (m->keys != NULL && m->len > 0)
 		memset(m->keys, 0, m->cap * sizeof *m->keys);
 	m->len = 0;
 }
@@ -223,64 +240,73 @@ static void
 map_release(struct map *m)
 {
 	free(m->keys);
+	free(m->hs);
 	free(m->vals);
 	memset(m, 0, sizeof *m);
 }
 
-/* The slot of key: its own, or the empty one where it would go. */
+/* The slot of key (whose hash is h): its own, or the empty one where it
+ * would go. */
 static size_t
-map_slot(const struct map *m, const char *key)
+map_slot(const struct map *m, const char *key, uint64_t h)
 {
-	size_t i = (size_t)hash_str(key) & (m->cap - 1);
+	size_t i = (size_t)h & (m->cap - 1);
 
-	while (m->keys[i] != NULL && strcmp(m->keys[i], key) != 0)
+	while (m->keys[i] != NULL && (m->hs[i] != h || strcmp(m->keys[i], key) != 0))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }
 
 static int
-map_get(const struct map *m, const char *key)
+map_get(const struct map *m, const char *key, uint64_t h)
 {
 	size_t i;
 
-	if (m->cap == 0)
+	if (m->len == 0)
 		return -1;
-	i = map_slot(m, key);
+	i = map_slot(m, key, h);
 	return m->keys[i] != NULL ? m->vals[i] : -1;
 }
 
 static int
-map_put(struct map *m, const char *key, int val)
+map_put(struct map *m, const char *key, uint64_t h, int val)
 {
 	size_t i, oldcap = m->cap;
 	const char **ok = m->keys;
+	uint64_t *oh = m->hs;
 	int *ov = m->vals;
 
 	if ((m->len + 1) * 2 > m->cap) {
 		m->cap = oldcap ? oldcap * 2 : 64;
 		m->keys = calloc(m->cap, sizeof *m->keys);
+		m->hs = malloc(m->cap * sizeof *m->hs);
 		m->vals = malloc(m->cap * sizeof *m->vals);
-		if (m->keys == NULL || m->vals == NULL) {
+		if (m->keys == NULL || m->hs == NULL || m->vals == NULL) {
 			free(m->keys);
+			free(m->hs);
 			free(m->vals);
 			m->keys = ok;
+			m->hs = oh;
 			m->vals = ov;
 			m->cap = oldcap;
 			return -1;
 		}
 		for (i = 0; i < oldcap; i++)
 			if (ok[i] != NULL) {
-				size_t j = map_slot(m, ok[i]);
+				size_t j = map_slot(m, ok[i], oh[i]);
 				m->keys[j] = ok[i];
+				m->hs[j] = oh[i];
 				m->vals[j] = ov[i];
 			}
 		free(ok);
+		free(oh);
 		free(ov);
 	}
-	i = map_slot(m, key);
+	i = map_slot(m, key, h);
 	if (m->keys[i] == NULL)
 		m->len++;
 	m->keys[i] = key;
+	m->hs[i] = h;
 	m->vals[i] = val;
 	return 0;
 }
@@ -384,12 +410,21 @@ arena_free(struct arena *a)
 struct lane {
 	char name[EV_FUSE_LANE_MAX + 1];
 	char sname[EV_FUSE_LANE_MAX + 8], rname[EV_FUSE_LANE_MAX + 8];	/* its signals */
+	size_t nlen, snlen, rnlen;
 	double w;
 	int prio;
+	int istext;		/* the lane "text" */
+	int xc;			/* its slot of explanations kept, or -1 */
+	size_t nfoff, nflen;	/* its account of not finding a candidate, in nfb */
 	/* per query, over the candidates the lane found */
 	double max, min, mean, sd, floor;
 	long n;
 };
+
+/* The fields fusion reads (F_ID .. F_EV), and the keys a fused hit sets
+ * (F_ID .. F_CHUNKS but F_DOC). */
+enum { F_ID, F_LANE, F_RANK, F_SCORE, F_DOC, F_SIG, F_SNIP, F_EV, F_N,
+	F_EXPLAIN = F_N, F_CHUNK_ID, F_CHUNKS, F_ALL };
 
 /* A hit added: its line and members copied into the arena. */
 struct rhit {
@@ -402,6 +437,7 @@ struct rhit {
 	long long rank;
 	double score;
 	int next;		/* grouping by document: the next hit of the document, or -1 */
+	int pos[F_ALL];		/* where the keys a fused hit sets are, or -1 */
 };
 
 struct cand {
@@ -434,6 +470,23 @@ struct oms {
 	size_t n, cap;
 };
 
+/* The accounts of one lane finding a candidate at each rank (RRF), kept
+ * from query to query: the text up to the score and after it. */
+#define XC_RANKS 1024
+#define XC_SLOTS (2 * EV_FUSE_MAXLANES)
+
+struct xtext {
+	uint32_t off;		/* in t */
+	uint16_t split, len;	/* len 0: not made yet */
+};
+
+struct xslot {
+	char name[EV_FUSE_LANE_MAX + 1];	/* the lane's, or "" */
+	unsigned long gen;	/* the last query whose lanes used it */
+	struct ev_buf t;
+	struct xtext *r;	/* XC_RANKS of them, or NULL */
+};
+
 /* An evidence entry of a fused hit: text at off in f->eb. */
 struct evx {
 	size_t off, len;
@@ -462,11 +515,17 @@ struct ev_fuse {
 	int *chunks;
 	size_t capchunks;
 	struct ev_jscan js;	/* for ev_fuse_add() */
+	int sigfast;		/* no clash among the names of the signals */
+	struct ev_buf exh, nfb;	/* the explain head, the accounts of missing lanes */
+	struct xslot xc[XC_SLOTS];
+	unsigned long gen;	/* queries written */
+	char st[EV_FUSE_MAXLANES][32];	/* the text of each lane's score, for one candidate */
+	unsigned char sn[EV_FUSE_MAXLANES];
 	struct {
 		uint64_t bits;
 		char s[31];
 		unsigned char n;	/* 0: empty */
-	} rc[512];		/* reals written lately (RRF's repeat) */
+	} rc[2048];		/* reals written lately (RRF's repeat) */
 };
 
 struct ev_fuse *
@@ -519,6 +578,12 @@ ev_fuse_free(struct ev_fuse *f)
 	ev_buf_release(&f->vb);
 	ev_buf_release(&f->eb);
 	ev_buf_release(&f->tmp);
+	ev_buf_release(&f->exh);
+	ev_buf_release(&f->nfb);
+	for (i = 0; i < XC_SLOTS; i++) {
+		ev_buf_release(&f->xc[i].t);
+		free(f->xc[i].r);
+	}
 	free(f->top.m);
 	free(f->sig.m);
 	free(f->mems.m);
@@ -559,6 +624,11 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	memcpy(ln->sname + pn, "_score", sizeof "_score");
 	memcpy(ln->rname, p, pn);
 	memcpy(ln->rname + pn, "_rank", sizeof "_rank");
+	ln->nlen = n;
+	ln->snlen = pn + sizeof "_score" - 1;
+	ln->rnlen = pn + sizeof "_rank" - 1;
+	ln->istext = strcmp(name, "text") == 0;
+	ln->xc = -1;
 	ln->w = ev_fuse_weight_get(&f->o, name);
 	ln->prio = ev_fuse_lane_priority(name);
 	f->nlanes++;
@@ -585,30 +655,27 @@ wrong_type(const char *key, const char *want, const char *where, struct ev_err *
 	return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s' must be %s", key, want);
 }
 
-/* The fields fusion reads. */
-enum { F_ID, F_LANE, F_RANK, F_SCORE, F_DOC, F_SIG, F_SNIP, F_EV, F_N };
-
-static const char *const field_names[F_N] = {
-	"id", "lane", "rank", "score", "doc_id", "signals", "snippet", "evidence"
+static const char *const field_names[F_ALL] = {
+	"id", "lane", "rank", "score", "doc_id", "signals", "snippet", "evidence",
+	"explain", "chunk_id", "chunks"
 };
 
 /* Find the fields of h in one pass: ix[F_...] is the member index, or -1
- * when absent or null. */
+ * when absent or null; h->pos[F_...] the index of the key whatever its
+ * value, or -1. */
 static void
-classify(const struct rhit *h, int *ix)
+classify(struct rhit *h, int *ix)
 {
 	const struct ev_jmem *m;
 	int i, k, fi;
 
-	for (k = 0; k < F_N; k++)
-		ix[k] = -1;
+	for (k = 0; k < F_ALL; k++)
+		h->pos[k] = -1;
 	for (i = 0; i < h->nm; i++) {
 		m = &h->m[i];
-		if (m->type == EV_JNULL)
-			continue;
 		fi = -1;
 		if (m->kesc) {
-			for (k = 0; k < F_N; k++)
+			for (k = 0; k < F_ALL; k++)
 				if (ev_jscan_str_eq(m->key, m->klen, field_names[k]))
 					fi = k;
 		} else {
@@ -617,15 +684,18 @@ classify(const struct rhit *h, int *ix)
 			case 2: fi = IS("id") ? F_ID : -1; break;
 			case 4: fi = IS("lane") ? F_LANE : IS("rank") ? F_RANK : -1; break;
 			case 5: fi = IS("score") ? F_SCORE : -1; break;
-			case 6: fi = IS("doc_id") ? F_DOC : -1; break;
-			case 7: fi = IS("signals") ? F_SIG : IS("snippet") ? F_SNIP : -1; break;
-			case 8: fi = IS("evidence") ? F_EV : -1; break;
+			case 6: fi = IS("doc_id") ? F_DOC : IS("chunks") ? F_CHUNKS : -1; break;
+			case 7: fi = IS("signals") ? F_SIG : IS("snippet") ? F_SNIP :
+			    IS("explain") ? F_EXPLAIN : -1; break;
+			case 8: fi = IS("evidence") ? F_EV : IS("chunk_id") ? F_CHUNK_ID : -1; break;
 			}
 #undef IS
 		}
 		if (fi >= 0)
-			ix[fi] = i;
+			h->pos[fi] = i;
 	}
+	for (k = 0; k < F_N; k++)
+		ix[k] = h->pos[k] >= 0 && h->m[h->pos[k]].type != EV_JNULL ? h->pos[k] : -1;
 }
 
 /* Field k of h (member i, or -1), which must be of type t (EV_JINT standing
@@ -670,27 +740,23 @@ num_value(const struct ev_jmem *m)
 			v = v * 10 + (*p - '0');
 		return (double)(neg ? -v : v);
 	}
-	if (m->type == EV_JREAL) {
+	if (m->type == EV_JREAL && m->vlen <= 17) {
 		/* a plain decimal of at most 15 digits: one exact division */
 		static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
 		    1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-		const char *p = m->val, *end = p + m->vlen;
+		const char *p = m->val, *end = p + m->vlen, *dot;
 		long long v = 0;
-		int neg = *p == '-', nd = 0, frac = -1;
-		for (p += neg; p < end && nd <= 15; p++) {
-			if (*p == '.') {
-				frac = 0;
-				continue;
-			}
-			if (*p < '0' || *p > '9')
-				break;
+		int neg = *p == '-';
+		for (p += neg; p < end && *p >= '0' && *p <= '9'; p++)
 			v = v * 10 + (*p - '0');
-			nd++;
-			if (frac >= 0)
-				frac++;
+		if (p < end && *p == '.') {
+			dot = p;
+			for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+				v = v * 10 + (*p - '0');
+			/* at most 15 digits: vlen <= 16 with the point, 17 with a sign */
+			if (p == end && m->vlen - (size_t)neg <= 16)
+				return (neg ? -(double)v : (double)v) / p10[end - dot - 1];
 		}
-		if (p == end && nd <= 15 && frac >= 0)
-			return (neg ? -(double)v : (double)v) / p10[frac];
 	}
 	copy = m->vlen < sizeof small ? small : malloc(m->vlen + 1);
 	if (copy == NULL)
@@ -734,6 +800,20 @@ evidence_check(const char *e, size_t n, void *data)
 	return *e != '{';
 }
 
+/* The name of the lane of this query that the string member m names as it
+ * is written (no escape), or NULL. */
+static const char *
+known_lane(const struct ev_fuse *f, const struct ev_jmem *m)
+{
+	size_t n = m->vlen - 2;
+	int i;
+
+	for (i = 0; i < f->nlanes; i++)
+		if (f->lanes[i].nlen == n && memcmp(f->lanes[i].name, m->val + 1, n) == 0)
+			return f->lanes[i].name;
+	return NULL;
+}
+
 /* Check the fields of hit h.  Returns 0 or -1 with *err set. */
 static int
 check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *where,
@@ -741,6 +821,7 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 {
 	int ilane, irank, iscore, i, ix[F_N];
 	const struct ev_jmem *m;
+	const char *known;
 	double d;
 
 	classify(h, ix);
@@ -770,16 +851,18 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	    (h->isnip = field(h, ix[F_SNIP], F_SNIP, EV_JSTR, 0, where, err)) == -2)
 		return -1;
 	h->score = num_value(&h->m[iscore]);
+	known = known_lane(f, &h->m[ilane]);
 	if ((h->id = arena_str(f, &h->m[h->iid])) == NULL ||
-	    (*lane = arena_str(f, &h->m[ilane])) == NULL ||
-	    (h->idoc >= 0 && (h->doc = arena_str(f, &h->m[h->idoc])) == NULL))
+	    ((*lane = known) == NULL && (*lane = arena_str(f, &h->m[ilane])) == NULL) ||
+	    (h->idoc >= 0 && f->o.group == EV_GROUP_DOC &&
+	    (h->doc = arena_str(f, &h->m[h->idoc])) == NULL))
 		return ev_err_nomem(err);
 	if (h->id[0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
-	if (strcmp(*lane, "fused") == 0)
+	if (known == NULL && strcmp(*lane, "fused") == 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "hit of lane 'fused' cannot be fused again");
-	if (!lane_name_ok(*lane))
+	if (known == NULL && !lane_name_ok(*lane))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'lane' must be 1 to %d letters, digits, '_' or '-'", EV_FUSE_LANE_MAX);
 	if (h->rank < 1)
@@ -807,6 +890,7 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 	struct cand *c;
 	char *copy;
 	size_t i;
+	uint64_t hid, hkey;
 	int li, ci, hi;
 
 	if (nm > INT32_MAX || f->nh >= INT32_MAX)
@@ -838,14 +922,16 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 	    (li = lane_index(f, lane, where, err)) == -1)
 		goto fail;
 	h->li = li;
-	if (map_get(&f->ids[li], h->id) != -1) {
+	hid = hash_str(h->id);
+	if (map_get(&f->ids[li], h->id, hid) != -1) {
 		ev_err_set(err, EV_EXIT_USAGE, where,
 		    "id '%s' appears twice in lane '%s' of query '%s'", h->id, lane, f->qid);
 		goto fail;
 	}
 	key = f->o.group == EV_GROUP_DOC ? h->doc : h->id;
 	hi = (int)f->nh;
-	ci = map_get(&f->keys, key);
+	hkey = key == h->id ? hid : hash_str(key);
+	ci = map_get(&f->keys, key, hkey);
 	if (ci == -1) {
 		if (f->nc == f->capc) {
 			size_t cap = f->capc ? f->capc * 2 : 64;
@@ -861,11 +947,11 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 		for (i = 0; i < EV_FUSE_MAXLANES; i++)
 			c->hit[i] = -1;
 		c->first = c->last = -1;
-		if (map_put(&f->keys, key, (int)f->nc) == -1)
+		if (map_put(&f->keys, key, hkey, (int)f->nc) == -1)
 			goto nomem;
 		ci = (int)f->nc++;
 	}
-	if (map_put(&f->ids[li], h->id, 1) == -1)
+	if (map_put(&f->ids[li], h->id, hid, 1) == -1)
 		goto nomem;
 	c = &f->c[ci];
 	if (f->o.group == EV_GROUP_DOC) {
@@ -1065,16 +1151,44 @@ score_cands(struct ev_fuse *f, enum ev_fuse_norm norm)
 	}
 }
 
-static int
-cmp_fused(const void *a, const void *b)
+/* Does candidate x come before y: the higher fused score, then the better
+ * best lane rank, then the key. */
+static inline int
+before(const struct cand *x, const struct cand *y)
 {
-	const struct cand *x = sort_f->c + *(const size_t *)a, *y = sort_f->c + *(const size_t *)b;
-
 	if (x->fused != y->fused)
-		return x->fused > y->fused ? -1 : 1;
+		return x->fused > y->fused;
 	if (x->best_rank != y->best_rank)
-		return x->best_rank < y->best_rank ? -1 : 1;
-	return strcmp(x->key, y->key);
+		return x->best_rank < y->best_rank;
+	return strcmp(x->key, y->key) < 0;
+}
+
+/* Sort the candidate indexes a[0..n) best first (a merge sort; t has room
+ * for n). */
+static void
+sort_cands(const struct cand *c, size_t *a, size_t *t, size_t n)
+{
+	size_t i, j, k, h, x;
+
+	if (n <= 12) {
+		for (i = 1; i < n; i++) {
+			x = a[i];
+			for (j = i; j > 0 && before(&c[x], &c[a[j - 1]]); j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	h = n / 2;
+	sort_cands(c, a, t, h);
+	sort_cands(c, a + h, t, n - h);
+	if (!before(&c[a[h]], &c[a[h - 1]]))
+		return;		/* in order already */
+	for (i = 0, j = h, k = 0; i < h && j < n;)
+		t[k++] = before(&c[a[j]], &c[a[i]]) ? a[j++] : a[i++];
+	while (i < h)
+		t[k++] = a[i++];
+	memcpy(a, t, k * sizeof *a);
 }
 
 /* Lanes in seed 000's priority order (vector, text, region, timeline, the
@@ -1096,25 +1210,40 @@ lane_order(const struct ev_fuse *f, int *ord)
 
 /* ---- writing a fused hit ---- */
 
-/* Append the real v as Jansson writes it, remembering the text. */
+/* The text of the real v as Jansson writes it, into s (at least 32 bytes),
+ * remembering it (RRF's scores repeat).  Returns its length. */
+static size_t
+fmt_real(struct ev_fuse *f, double v, char *s)
+{
+	char t[48];
+	struct ev_buf b = { t, 0, sizeof t };	/* room for any real */
+	uint64_t bits;
+	size_t i;
+
+	memcpy(&bits, &v, sizeof bits);
+	i = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 53);
+	if (f->rc[i].n > 0 && f->rc[i].bits == bits) {
+		memcpy(s, f->rc[i].s, sizeof f->rc[i].s);
+		return f->rc[i].n;
+	}
+	ev_jscan_put_real(&b, v);
+	if (b.len < sizeof f->rc[i].s) {
+		f->rc[i].bits = bits;
+		memcpy(f->rc[i].s, t, b.len);
+		f->rc[i].n = (unsigned char)b.len;
+	}
+	memcpy(s, t, b.len < 32 ? b.len : 32);
+	return b.len < 32 ? b.len : 32;
+}
+
+/* Append the real v as Jansson writes it. */
 static int
 put_real(struct ev_fuse *f, struct ev_buf *b, double v)
 {
-	uint64_t bits;
-	size_t i, off = b->len, n;
+	char s[32];
+	size_t n = fmt_real(f, v, s);
 
-	memcpy(&bits, &v, sizeof bits);
-	i = (size_t)((bits * 0x9E3779B97F4A7C15ULL) >> 55);
-	if (f->rc[i].n > 0 && f->rc[i].bits == bits)
-		return buf_add(b, f->rc[i].s, f->rc[i].n);
-	if (ev_jscan_put_real(b, v) == -1)
-		return -1;
-	if ((n = b->len - off) < sizeof f->rc[i].s) {
-		f->rc[i].bits = bits;
-		memcpy(f->rc[i].s, b->p + off, n);
-		f->rc[i].n = (unsigned char)n;
-	}
-	return 0;
+	return buf_add(b, s, n);
 }
 
 #define ADDL(b, lit) buf_add((b), (lit), sizeof(lit) - 1)	/* a string literal */
@@ -1153,7 +1282,8 @@ oms_find(const struct oms *s, const char *k, size_t kn, int kesc)
 }
 
 /* Add a raw member unless its key is there (at hint, as when the lanes
- * write their fields in the same order, or elsewhere). */
+ * write their fields in the same order, or elsewhere).  Returns 1 when it
+ * was added, 0 when it was there, -1 when out of memory. */
 static int
 oms_add_missing(struct oms *s, const struct ev_jmem *jm, size_t hint)
 {
@@ -1164,7 +1294,7 @@ oms_add_missing(struct oms *s, const struct ev_jmem *jm, size_t hint)
 		return 0;
 	if (oms_find(s, jm->key, jm->klen, jm->kesc) >= 0)
 		return 0;
-	return oms_push(s, &m);
+	return oms_push(s, &m) == -1 ? -1 : 1;
 }
 
 /* Set key (a plain name) to a value: raw v[0..vn) (src 0) or the text at
@@ -1183,7 +1313,23 @@ oms_set(struct oms *s, const char *key, int src, const char *v, size_t off, size
 	return oms_push(s, &m);
 }
 
-/* Append the object of members s to b. */
+/* Set the top-level key field_names[k], whose member index is slot[k] (or
+ * -1), to a value as oms_set() does (src 0 to 5). */
+static int
+top_set(struct oms *s, int *slot, int k, int src, const char *v, size_t off, size_t vn)
+{
+	static const unsigned char len[F_ALL] = { 2, 4, 4, 5, 6, 7, 7, 8, 7, 8, 6 };
+	struct om m = { field_names[k], len[k], 0, src, v, off, vn };
+
+	if (slot[k] >= 0) {
+		s->m[slot[k]] = m;
+		return 0;
+	}
+	slot[k] = (int)s->n;
+	return oms_push(s, &m);
+}
+
+/* Append the object of members s to b (values of src 0 to 2 only). */
 static int
 oms_write(const struct ev_fuse *f, const struct oms *s, struct ev_buf *b)
 {
@@ -1231,7 +1377,7 @@ set_int(struct ev_fuse *f, struct oms *s, const char *key, long long v)
 {
 	size_t off = f->gb.len;
 
-	if (ev_jscan_put_int(&f->gb, v) == -1)
+	if (put_int(&f->gb, v) == -1)
 		return -1;
 	return oms_set(s, key, 1, NULL, off, f->gb.len - off);
 }
@@ -1334,9 +1480,10 @@ evidence_elem(const char *e, size_t n, void *data)
 }
 
 /* The evidence hit h brings: its own array, or one entry made from the hit
- * ({"lane", "score"} and the snippet for the text lane). */
+ * ({"lane", "score"} and the snippet for the text lane).  st[0..sn) is the
+ * text of h's score, or st is NULL. */
 static int
-evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk)
+evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk, const char *st, size_t sn)
 {
 	const struct lane *ln = &f->lanes[h->li];
 	struct evctx x = { f, 0, chunk ? &h->m[h->iid] : NULL };
@@ -1350,10 +1497,11 @@ evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk)
 		if (x.count > 0)
 			return 0;	/* not "[ ]" */
 	}
-	if (ADDL(&f->eb, "{\"lane\":\"") == -1 || buf_adds(&f->eb, ln->name) == -1 ||
-	    ADDL(&f->eb, "\",\"score\":") == -1 || put_real(f, &f->eb, h->score) == -1)
+	if (ADDL(&f->eb, "{\"lane\":\"") == -1 || buf_add(&f->eb, ln->name, ln->nlen) == -1 ||
+	    ADDL(&f->eb, "\",\"score\":") == -1 ||
+	    (st != NULL ? buf_add(&f->eb, st, sn) : put_real(f, &f->eb, h->score)) == -1)
 		return -1;
-	if (strcmp(ln->name, "text") == 0 && h->isnip >= 0) {
+	if (ln->istext && h->isnip >= 0) {
 		m = &h->m[h->isnip];
 		if (ADDL(&f->eb, ",\"snippet\":") == -1 || buf_add(&f->eb, m->val, m->vlen) == -1)
 			return -1;
@@ -1368,9 +1516,9 @@ evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk)
 	return evidence_keep(f, off, ln->prio);
 }
 
-/* The evidence array, stably sorted by lane priority, into vb. */
+/* The evidence array, stably sorted by lane priority, into b. */
 static int
-evidence_write(struct ev_fuse *f)
+evidence_write(struct ev_fuse *f, struct ev_buf *b)
 {
 	struct evx t;
 	size_t i, j;
@@ -1381,13 +1529,13 @@ evidence_write(struct ev_fuse *f)
 			f->ev[j] = f->ev[j - 1];
 			f->ev[j - 1] = t;
 		}
-	if (buf_addc(&f->vb, '[') == -1)
+	if (buf_addc(b, '[') == -1)
 		return -1;
 	for (i = 0; i < f->nev; i++)
-		if ((i > 0 && buf_addc(&f->vb, ',') == -1) ||
-		    buf_add(&f->vb, f->eb.p + f->ev[i].off, f->ev[i].len) == -1)
+		if ((i > 0 && buf_addc(b, ',') == -1) ||
+		    buf_add(b, f->eb.p + f->ev[i].off, f->ev[i].len) == -1)
 			return -1;
-	return buf_addc(&f->vb, ']');
+	return buf_addc(b, ']');
 }
 
 static const char *
@@ -1430,30 +1578,52 @@ put_key(struct ev_buf *b, const char *k)
 	    -1 : 0;
 }
 
-/* A human-readable account of a lane's contribution, into vb. */
+/* The account of a lane that did not find the candidate (the same for every
+ * candidate of a query), into v. */
 static int
-explain_lane(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm norm)
+explain_missing(struct ev_fuse *f, int l, double contrib, struct ev_buf *v)
 {
 	const struct lane *ln = &f->lanes[l];
-	char a[40], b[40], d[40], e[40], w[40];
-	struct ev_buf *v = &f->vb;
+	char a[40], b[40], w[40];
 	struct ev_buf *fm = &f->tmp;
 	int bad = 0;	/* a formula left incomplete for want of memory */
 
 	ev_buf_reset(fm);
-	if (c->hit[l] < 0) {
-		if (f->o.method == EV_FUSE_RRF || c->contrib[l] == 0)
-			bad |= cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
-		else
-			bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
-			    short_num(w, sizeof w, ln->w), " x ", short_num(a, sizeof a, ln->floor), " = ",
-			    short_num(b, sizeof b, c->contrib[l]), NULL);
-		return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
-		    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
-		    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"contribution\":") == -1 ||
-		    put_real(f, v, c->contrib[l]) == -1 || ADDL(v, ",\"formula\":") == -1 ||
-		    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1 ? -1 : 0;
-	}
+	if (f->o.method == EV_FUSE_RRF || contrib == 0)
+		bad |= cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
+	else
+		bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
+		    short_num(w, sizeof w, ln->w), " x ", short_num(a, sizeof a, ln->floor), " = ",
+		    short_num(b, sizeof b, contrib), NULL);
+	return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+	    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
+	    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"contribution\":") == -1 ||
+	    put_real(f, v, contrib) == -1 || ADDL(v, ",\"formula\":") == -1 ||
+	    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1 ? -1 : 0;
+}
+
+/* The start of the account of a lane that found the candidate, up to its
+ * score, into v. */
+static int
+explain_head(const struct lane *ln, long long rank, struct ev_buf *v)
+{
+	return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || put_int(v, rank) == -1 ||
+	    ADDL(v, ",\"score\":") == -1 ? -1 : 0;
+}
+
+/* The rest of the account of a lane that found the candidate, after its
+ * score, into v. */
+static int
+explain_tail(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm norm,
+    struct ev_buf *v)
+{
+	const struct lane *ln = &f->lanes[l];
+	char a[40], b[40], d[40], e[40], w[40];
+	struct ev_buf *fm = &f->tmp;
+	int bad = 0;	/* a formula left incomplete for want of memory */
+
+	ev_buf_reset(fm);
 	if (ln->w != 1.0)
 		bad |= cat(fm, short_num(w, sizeof w, ln->w), " x ", NULL);
 	if (f->o.method == EV_FUSE_RRF) {
@@ -1480,23 +1650,91 @@ explain_lane(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm n
 		}
 	}
 	bad |= cat(fm, " = ", short_num(a, sizeof a, c->contrib[l]), NULL);
-	return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
-	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || ev_jscan_put_int(v, c->rank[l]) == -1 ||
-	    ADDL(v, ",\"score\":") == -1 || put_real(f, v, c->score[l]) == -1 ||
-	    ADDL(v, ",\"normalized\":") == -1 || put_real(f, v, c->norm[l]) == -1 ||
+	return bad || ADDL(v, ",\"normalized\":") == -1 || put_real(f, v, c->norm[l]) == -1 ||
 	    ADDL(v, ",\"weight\":") == -1 || put_real(f, v, ln->w) == -1 ||
 	    ADDL(v, ",\"contribution\":") == -1 || put_real(f, v, c->contrib[l]) == -1 ||
 	    ADDL(v, ",\"formula\":") == -1 || put_text(v, ev_buf_str(fm)) == -1 ||
 	    buf_addc(v, '}') == -1 ? -1 : 0;
 }
 
-/* The "explain" object, into vb. */
+/* The account of a lane that found candidate c, whose score reads
+ * st[0..sn), into v.  With RRF it depends only on the lane, its weight,
+ * rrf_k and the rank (besides the score): made once per lane and rank, and
+ * kept from query to query. */
 static int
-explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_norm norm)
+explain_found(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm norm,
+    const char *st, size_t sn, struct ev_buf *v)
 {
-	struct ev_buf *v = &f->vb;
-	int i;
+	const struct lane *ln = &f->lanes[l];
+	long long rank = c->rank[l];
+	struct xslot *x;
+	struct xtext *e;
+	size_t off;
 
+	if (ln->xc < 0 || rank >= XC_RANKS)
+		return explain_head(ln, rank, v) == -1 || buf_add(v, st, sn) == -1 ||
+		    explain_tail(f, c, l, norm, v) == -1 ? -1 : 0;
+	x = &f->xc[ln->xc];
+	if (x->r == NULL && (x->r = calloc(XC_RANKS, sizeof *x->r)) == NULL)
+		return -1;
+	e = &x->r[rank];
+	if (e->len == 0) {
+		off = x->t.len;
+		if (explain_head(ln, rank, &x->t) == -1)
+			goto nomem;
+		e->split = (uint16_t)(x->t.len - off);
+		if (explain_tail(f, c, l, norm, &x->t) == -1)
+			goto nomem;
+		e->off = (uint32_t)off;
+		e->len = (uint16_t)(x->t.len - off);
+	}
+	return buf_add(v, x->t.p + e->off, e->split) == -1 || buf_add(v, st, sn) == -1 ||
+	    buf_add(v, x->t.p + e->off + e->split, (size_t)(e->len - e->split)) == -1 ? -1 : 0;
+nomem:
+	x->t.len = off;
+	if (x->t.p != NULL)
+		x->t.p[off] = '\0';
+	return -1;
+}
+
+/* The "explain" object, into v. */
+static int
+explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_norm norm,
+    struct ev_buf *v)
+{
+	int i, l;
+
+	if (buf_add(v, f->exh.p, f->exh.len) == -1)
+		return -1;
+	for (i = 0; i < f->nlanes; i++) {
+		l = ord[i];
+		if ((i > 0 && buf_addc(v, ',') == -1) ||
+		    (c->hit[l] < 0 ? buf_add(v, f->nfb.p + f->lanes[l].nfoff, f->lanes[l].nflen) :
+		    explain_found(f, c, l, norm, f->st[l], f->sn[l], v)) == -1)
+			return -1;
+	}
+	if (buf_addc(v, ']') == -1)
+		return -1;
+	if (f->o.method == EV_FUSE_COMBMNZ && (ADDL(v, ",\"lanes_found\":") == -1 ||
+	    ev_jscan_put_int(v, c->nfound) == -1))
+		return -1;
+	if (f->o.group == EV_GROUP_DOC && ADDL(v, ",\"group\":\"doc\"") == -1)
+		return -1;
+	return buf_addc(v, '}');
+}
+
+/* What every fused hit of the query shares: the head of "explain" (method,
+ * weights, up to "lanes") and the accounts of lanes not finding a
+ * candidate; the cache slot of each lane's accounts. */
+static int
+explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
+{
+	struct ev_buf *v = &f->exh;
+	double contrib;
+	int i, j, l;
+
+	ev_buf_reset(v);
+	ev_buf_reset(&f->nfb);
 	if (ADDL(v, "{\"method\":") == -1 || put_text(v, ev_fuse_method_name(f->o.method)) == -1)
 		return -1;
 	if (f->o.method == EV_FUSE_RRF) {
@@ -1514,17 +1752,34 @@ explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse
 			return -1;
 	if (ADDL(v, "},\"lanes\":[") == -1)
 		return -1;
-	for (i = 0; i < f->nlanes; i++)
-		if ((i > 0 && buf_addc(v, ',') == -1) || explain_lane(f, c, ord[i], norm) == -1)
+	f->gen++;
+	for (l = 0; l < f->nlanes; l++) {
+		struct lane *ln = &f->lanes[l];
+		/* as score_cands() computes a missing lane's contribution */
+		contrib = f->o.method == EV_FUSE_RRF ? 0 : ln->w * ln->floor;
+		ln->nfoff = f->nfb.len;
+		if (explain_missing(f, l, contrib, &f->nfb) == -1)
 			return -1;
-	if (buf_addc(v, ']') == -1)
-		return -1;
-	if (f->o.method == EV_FUSE_COMBMNZ && (ADDL(v, ",\"lanes_found\":") == -1 ||
-	    ev_jscan_put_int(v, c->nfound) == -1))
-		return -1;
-	if (f->o.group == EV_GROUP_DOC && ADDL(v, ",\"group\":\"doc\"") == -1)
-		return -1;
-	return buf_addc(v, '}');
+		ln->nflen = f->nfb.len - ln->nfoff;
+		ln->xc = -1;
+		if (f->o.method != EV_FUSE_RRF)
+			continue;
+		for (j = 0; j < XC_SLOTS && strcmp(f->xc[j].name, ln->name) != 0; j++)
+			;
+		if (j == XC_SLOTS) {	/* a free slot: one no lane of this query uses */
+			for (j = 0; j < XC_SLOTS && f->xc[j].gen == f->gen; j++)
+				;
+			if (j == XC_SLOTS)
+				continue;	/* (there are twice as many as lanes) */
+			ev_buf_reset(&f->xc[j].t);
+			if (f->xc[j].r != NULL)
+				memset(f->xc[j].r, 0, XC_RANKS * sizeof *f->xc[j].r);
+			memcpy(f->xc[j].name, ln->name, sizeof ln->name);
+		}
+		f->xc[j].gen = f->gen;
+		ln->xc = j;
+	}
+	return 0;
 }
 
 /* The chunks of a document, each once, in the order added, into vb. */
@@ -1558,6 +1813,114 @@ chunks_of(struct ev_fuse *f, const struct cand *c)
 	return buf_addc(&f->vb, ']');
 }
 
+/* Values of the top-level members made as the fused hit is written. */
+enum { SRC_SIGNALS = 3, SRC_EVIDENCE, SRC_EXPLAIN };
+
+/* "signals" when no hit of c brings its own and no two of the names clash:
+ * each lane's score and rank, in lane order, then rrf_score (and
+ * fused_score). */
+static int
+signals_write(struct ev_fuse *f, const struct cand *c, const int *ord, struct ev_buf *b)
+{
+	const struct lane *ln;
+	size_t n;
+	char s[32];
+	int k, l, first = 1;
+
+	if (buf_addc(b, '{') == -1)
+		return -1;
+	for (k = 0; k < f->nlanes; k++) {
+		if (c->hit[l = ord[k]] < 0)
+			continue;
+		ln = &f->lanes[l];
+		if ((!first && buf_addc(b, ',') == -1) || buf_addc(b, '"') == -1 ||
+		    buf_add(b, ln->sname, ln->snlen) == -1 || ADDL(b, "\":") == -1 ||
+		    buf_add(b, f->st[l], f->sn[l]) == -1 || ADDL(b, ",\"") == -1 ||
+		    buf_add(b, ln->rname, ln->rnlen) == -1 || ADDL(b, "\":") == -1 ||
+		    put_int(b, c->rank[l]) == -1)
+			return -1;
+		first = 0;
+	}
+	if (!first && buf_addc(b, ',') == -1)
+		return -1;
+	n = fmt_real(f, c->rrf, s);
+	if (ADDL(b, "\"rrf_score\":") == -1 || buf_add(b, s, n) == -1)
+		return -1;
+	if (f->o.method != EV_FUSE_RRF) {
+		n = fmt_real(f, c->fused, s);
+		if (ADDL(b, ",\"fused_score\":") == -1 || buf_add(b, s, n) == -1)
+			return -1;
+	}
+	return buf_addc(b, '}');
+}
+
+/* Append the fused hit's members s to out as an object. */
+static int
+top_write(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_norm norm,
+    struct ev_buf *out)
+{
+	const struct oms *s = &f->top;
+	size_t i, need;
+	char *p;
+
+	if (buf_addc(out, '{') == -1)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct om *m = &s->m[i];
+		if (m->src == 0 && m->v == m->k + m->kn + 2) {
+			/* members as they lie in a line, "k":v,"k":v: copied at once */
+			const char *a = m->k - 1, *z = m->v + m->vn;
+			while (i + 1 < s->n && s->m[i + 1].src == 0 && s->m[i + 1].k == z + 2 &&
+			    z[0] == ',' && s->m[i + 1].v == s->m[i + 1].k + s->m[i + 1].kn + 2) {
+				i++;
+				z = s->m[i].v + s->m[i].vn;
+			}
+			need = (size_t)(z - a) + 1;
+			if (out->len + need >= out->cap && ev_buf_reserve(out, need) == -1)
+				return -1;
+			p = out->p + out->len;
+			if (m != &s->m[0])
+				*p++ = ',';
+			memcpy(p, a, (size_t)(z - a));
+			out->len = (size_t)(p - out->p) + (size_t)(z - a);
+			out->p[out->len] = '\0';
+			continue;
+		}
+		need = m->kn + 4 + (m->src <= 2 ? m->vn : 0);
+		if (out->len + need >= out->cap && ev_buf_reserve(out, need) == -1)
+			return -1;
+		p = out->p + out->len;
+		if (i > 0)
+			*p++ = ',';
+		*p++ = '"';
+		memcpy(p, m->k, m->kn);
+		p += m->kn;
+		*p++ = '"';
+		*p++ = ':';
+		switch (m->src) {
+		case 0:
+			memcpy(p, m->v, m->vn);
+			p += m->vn;
+			break;
+		case 1:
+			memcpy(p, f->gb.p + m->off, m->vn);
+			p += m->vn;
+			break;
+		case 2:
+			memcpy(p, f->vb.p + m->off, m->vn);
+			p += m->vn;
+			break;
+		}
+		out->len = (size_t)(p - out->p);
+		out->p[out->len] = '\0';
+		if ((m->src == SRC_SIGNALS && signals_write(f, c, ord, out) == -1) ||
+		    (m->src == SRC_EVIDENCE && evidence_write(f, out) == -1) ||
+		    (m->src == SRC_EXPLAIN && explain_of(f, c, ord, norm, out) == -1))
+			return -1;
+	}
+	return buf_addc(out, '}');
+}
+
 /* Write the fused hit of candidate c at rank, and a newline, to out. */
 static int
 fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *ord,
@@ -1567,7 +1930,9 @@ fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *or
 	const struct rhit *h, *top = NULL;
 	double best = -INFINITY;
 	size_t off, i;
-	int k, l, j;
+	int k, l, j, s, r, slot[F_ALL], sigfast = f->sigfast;
+	char t[24];
+	struct ev_buf tb = { t, 0, sizeof t };	/* room for any integer */
 
 	ev_buf_reset(&f->gb);
 	ev_buf_reset(&f->vb);
@@ -1579,17 +1944,38 @@ fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *or
 		if (c->hit[l = ord[k]] < 0)
 			continue;
 		h = &f->hits[c->hit[l]];
-		if (top == NULL)
+		f->sn[l] = (unsigned char)fmt_real(f, c->score[l], f->st[l]);
+		if (h->isig >= 0)
+			sigfast = 0;
+		if (top == NULL) {
 			top = h;
-		for (j = 0; j < h->nm; j++) {
-			if (h == top) {
-				struct om m = { h->m[j].key, h->m[j].klen, h->m[j].kesc, 0, h->m[j].val, 0,
-				    h->m[j].vlen };
-				if (oms_push(&f->top, &m) == -1)
+			if (f->top.cap < (size_t)h->nm) {
+				struct om *p = realloc(f->top.m, (size_t)h->nm * 2 * sizeof *p);
+				if (p == NULL)
 					return -1;
-			} else if (oms_add_missing(&f->top, &h->m[j], (size_t)j) == -1) {
-				return -1;
+				f->top.m = p;
+				f->top.cap = (size_t)h->nm * 2;
 			}
+			for (j = 0; j < h->nm; j++) {
+				struct om *m = &f->top.m[j];
+				m->k = h->m[j].key;
+				m->kn = h->m[j].klen;
+				m->kesc = h->m[j].kesc;
+				m->src = 0;
+				m->v = h->m[j].val;
+				m->vn = h->m[j].vlen;
+			}
+			f->top.n = (size_t)h->nm;
+			memcpy(slot, h->pos, sizeof slot);
+			continue;
+		}
+		for (j = 0; j < h->nm; j++) {
+			if ((r = oms_add_missing(&f->top, &h->m[j], (size_t)j)) == -1)
+				return -1;
+			if (r == 1)
+				for (s = 0; s < F_ALL; s++)
+					if (h->pos[s] == j && slot[s] < 0)
+						slot[s] = (int)f->top.n - 1;
 		}
 	}
 	if (top == NULL)
@@ -1598,61 +1984,90 @@ fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *or
 		if (c->hit[l = ord[k]] < 0)
 			continue;
 		h = &f->hits[c->hit[l]];
-		if (h->isig >= 0) {
-			f->mems.n = 0;
-			if (ev_jscan_members(h->m[h->isig].val, h->m[h->isig].vlen, &f->mems) == -1)
-				return -1;
-			for (i = 0; i < f->mems.n; i++)
-				if (oms_add_missing(&f->sig, &f->mems.m[i], i) == -1)
+		if (!sigfast) {
+			if (h->isig >= 0) {
+				f->mems.n = 0;
+				if (ev_jscan_members(h->m[h->isig].val, h->m[h->isig].vlen, &f->mems) == -1)
 					return -1;
+				for (i = 0; i < f->mems.n; i++)
+					if (oms_add_missing(&f->sig, &f->mems.m[i], i) == -1)
+						return -1;
+			}
+			if (set_real(f, &f->sig, f->lanes[l].sname, c->score[l]) == -1 ||
+			    set_int(f, &f->sig, f->lanes[l].rname, c->rank[l]) == -1)
+				return -1;
 		}
-		if (set_real(f, &f->sig, f->lanes[l].sname, c->score[l]) == -1 ||
-		    set_int(f, &f->sig, f->lanes[l].rname, c->rank[l]) == -1)
-			return -1;
 		if (h->isnip >= 0 && c->contrib[l] > best) {
 			best = c->contrib[l];
 			snip = &h->m[h->isnip];
 		}
-		if (f->o.group != EV_GROUP_DOC && evidence_of(f, h, 0) == -1)
+		if (f->o.group != EV_GROUP_DOC && evidence_of(f, h, 0, f->st[l], f->sn[l]) == -1)
 			return -1;
 	}
 	if (f->o.group == EV_GROUP_DOC) {
 		/* every chunk's evidence, each entry naming its chunk */
 		for (j = c->first; j >= 0; j = f->hits[j].next)
-			if (evidence_of(f, &f->hits[j], 1) == -1)
+			if (evidence_of(f, &f->hits[j], 1, NULL, 0) == -1)
 				return -1;
 		off = f->vb.len;
 		if (chunks_of(f, c) == -1 ||
-		    oms_set(&f->top, "chunk_id", 0, top->m[top->iid].val, 0, top->m[top->iid].vlen) == -1)
+		    top_set(&f->top, slot, F_CHUNK_ID, 0, top->m[top->iid].val, 0, top->m[top->iid].vlen) == -1)
 			return -1;
 		h = &f->hits[c->keyhit];
-		if (oms_set(&f->top, "id", 0, h->m[h->idoc].val, 0, h->m[h->idoc].vlen) == -1 ||
-		    oms_set(&f->top, "chunks", 2, NULL, off, f->vb.len - off) == -1)
+		if (top_set(&f->top, slot, F_ID, 0, h->m[h->idoc].val, 0, h->m[h->idoc].vlen) == -1 ||
+		    top_set(&f->top, slot, F_CHUNKS, 2, NULL, off, f->vb.len - off) == -1)
 			return -1;
 	}
-	if (set_real(f, &f->sig, "rrf_score", c->rrf) == -1 ||
-	    (f->o.method != EV_FUSE_RRF && set_real(f, &f->sig, "fused_score", c->fused) == -1))
+	if (!sigfast && (set_real(f, &f->sig, "rrf_score", c->rrf) == -1 ||
+	    (f->o.method != EV_FUSE_RRF && set_real(f, &f->sig, "fused_score", c->fused) == -1)))
 		return -1;
-	if (oms_set(&f->top, "lane", 0, "\"fused\"", 0, 7) == -1 ||
-	    set_int(f, &f->top, "rank", rank) == -1 || set_real(f, &f->top, "score", c->fused) == -1)
+	ev_jscan_put_int(&tb, rank);
+	off = f->gb.len;
+	if (buf_add(&f->gb, t, tb.len) == -1)
 		return -1;
-	off = f->vb.len;
-	if (oms_write(f, &f->sig, &f->vb) == -1 ||
-	    oms_set(&f->top, "signals", 2, NULL, off, f->vb.len - off) == -1)
+	if (top_set(&f->top, slot, F_LANE, 0, "\"fused\"", 0, 7) == -1 ||
+	    top_set(&f->top, slot, F_RANK, 1, NULL, off, tb.len) == -1)
 		return -1;
-	off = f->vb.len;
-	if (evidence_write(f) == -1 || oms_set(&f->top, "evidence", 2, NULL, off, f->vb.len - off) == -1)
+	off = f->gb.len;
+	if (put_real(f, &f->gb, c->fused) == -1 ||
+	    top_set(&f->top, slot, F_SCORE, 1, NULL, off, f->gb.len - off) == -1)
 		return -1;
-	if (snip != NULL && oms_set(&f->top, "snippet", 0, snip->val, 0, snip->vlen) == -1)
-		return -1;
-	if (f->o.explain) {
+	if (sigfast) {
+		if (top_set(&f->top, slot, F_SIG, SRC_SIGNALS, NULL, 0, 0) == -1)
+			return -1;
+	} else {
 		off = f->vb.len;
-		if (explain_of(f, c, ord, norm) == -1 ||
-		    oms_set(&f->top, "explain", 2, NULL, off, f->vb.len - off) == -1)
+		if (oms_write(f, &f->sig, &f->vb) == -1 ||
+		    top_set(&f->top, slot, F_SIG, 2, NULL, off, f->vb.len - off) == -1)
 			return -1;
 	}
-	if (oms_write(f, &f->top, out) == -1 || buf_addc(out, '\n') == -1)
+	if (top_set(&f->top, slot, F_EV, SRC_EVIDENCE, NULL, 0, 0) == -1)
 		return -1;
+	if (snip != NULL && top_set(&f->top, slot, F_SNIP, 0, snip->val, 0, snip->vlen) == -1)
+		return -1;
+	if (f->o.explain && top_set(&f->top, slot, F_EXPLAIN, SRC_EXPLAIN, NULL, 0, 0) == -1)
+		return -1;
+	if (top_write(f, c, ord, norm, out) == -1 || buf_addc(out, '\n') == -1)
+		return -1;
+	return 0;
+}
+
+/* May the signals be written without checking their names (signals_write())?
+ * Not when two lanes' signals, or one and rrf_score or fused_score, have
+ * the same name ("text" and "fts", or "rrf"). */
+static int
+signals_clash(const struct ev_fuse *f)
+{
+	int i, j;
+
+	for (i = 0; i < f->nlanes; i++) {
+		if (strcmp(f->lanes[i].sname, "rrf_score") == 0 ||
+		    strcmp(f->lanes[i].sname, "fused_score") == 0)
+			return 1;
+		for (j = 0; j < i; j++)
+			if (strcmp(f->lanes[i].sname, f->lanes[j].sname) == 0)
+				return 1;
+	}
 	return 0;
 }
 
@@ -1664,7 +2079,7 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 	int ord[EV_FUSE_MAXLANES];
 
 	*nout = 0;
-	if ((ix = malloc((f->nc ? f->nc : 1) * sizeof *ix)) == NULL)
+	if ((ix = malloc((f->nc ? f->nc : 1) * 2 * sizeof *ix)) == NULL)
 		return ev_err_nomem(err);
 	if (f->o.group == EV_GROUP_DOC && rerank_docs(f, err) == -1) {
 		free(ix);
@@ -1674,9 +2089,13 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 	score_cands(f, norm);
 	for (i = 0; i < f->nc; i++)
 		ix[i] = i;
-	sort_f = f;
-	qsort(ix, f->nc, sizeof *ix, cmp_fused);
+	sort_cands(f->c, ix, ix + f->nc, f->nc);
 	lane_order(f, ord);
+	f->sigfast = !signals_clash(f);
+	if (f->o.explain && explain_prepare(f, ord, norm) == -1) {
+		free(ix);
+		return ev_err_nomem(err);
+	}
 	n = f->nc;
 	if (f->o.k > 0 && (size_t)f->o.k < n)
 		n = (size_t)f->o.k;
@@ -1729,7 +2148,8 @@ struct head {
 	struct ev_jscan js;	/* the members of its line */
 	const char *line;	/* the next record (in the reader's buffer), or NULL */
 	size_t len;
-	char *qid;		/* its query id */
+	char *qid;		/* its query id (in qb), or NULL */
+	struct ev_buf qb;
 	int eof;
 };
 
@@ -1787,7 +2207,7 @@ ev_fuse_in_close(struct ev_fuse_in *in)
 	for (i = 0; in->h != NULL && i < in->n; i++) {
 		ev_jsonl_close(in->h[i].r);
 		ev_jscan_release(&in->h[i].js);
-		free(in->h[i].qid);
+		ev_buf_release(&in->h[i].qb);
 	}
 	free(in->h);
 	json_decref(in->done);
@@ -1806,7 +2226,6 @@ static void
 head_drop(struct head *h)
 {
 	h->line = NULL;
-	free(h->qid);
 	h->qid = NULL;
 }
 
@@ -1856,9 +2275,9 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	if (iq < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r), "missing field 'query_id'");
 	q = &h->js.top.m[iq];
-	ev_buf_reset(&in->tmp);
+	ev_buf_reset(&h->qb);
 	if (q->type == EV_JSTR) {
-		if (ev_jscan_decode(&in->tmp, q->val + 1, q->vlen - 2) == -1)
+		if (ev_jscan_decode(&h->qb, q->val + 1, q->vlen - 2) == -1)
 			return ev_err_nomem(err);
 	} else if (q->type == EV_JINT) {
 		char small[32];
@@ -1867,19 +2286,19 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 			    "field 'query_id' must be a string or an integer");
 		memcpy(small, q->val, q->vlen);
 		small[q->vlen] = '\0';
-		if (ev_buf_printf(&in->tmp, "%lld", strtoll(small, NULL, 10)) == -1)
+		if (ev_buf_printf(&h->qb, "%lld", strtoll(small, NULL, 10)) == -1)
 			return ev_err_nomem(err);
 	} else {
 		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
 		    "field 'query_id' must be a string or an integer");
 	}
-	if ((h->qid = strdup(ev_buf_str(&in->tmp))) == NULL)
-		return ev_err_nomem(err);
-	if (json_object_get(in->done, h->qid) != NULL) {
+	h->qid = (char *)ev_buf_str(&h->qb);
+	/* the query being gathered is not done yet: no need to look */
+	if ((in->cur == NULL || strcmp(h->qid, in->cur) != 0) &&
+	    json_object_get(in->done, h->qid) != NULL) {
 		ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
 		    "query '%s' comes back after its hits were fused: each input must be grouped "
 		    "by query, and several inputs must list the queries in the same order", h->qid);
-		free(h->qid);
 		h->qid = NULL;
 		return -1;
 	}

@@ -94,7 +94,10 @@ int ev_fuse_lane_priority(const char *lane);
 
 /* One query's candidates being fused.  Hits are added one by one, then
  * ev_fuse_run() fuses them; ev_fuse_begin() starts the next query, keeping
- * the memory.  Memory is bounded by one query's hits. */
+ * the memory.  Memory is bounded by one query's hits, plus the RRF
+ * explanations kept from query to query (the account of a lane finding a
+ * candidate at a rank is the same in every query: at most 32 lanes by name,
+ * ranks below 1024, a few hundred bytes each). */
 struct ev_fuse;
 
 /* A new accumulator using a copy of *o.  Returns NULL with *err when out of

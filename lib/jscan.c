@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 #define MAX_DEPTH 2048		/* Jansson's JSON_PARSER_MAX_DEPTH */
 #define SMALL_OBJECT 16		/* objects with more keys are checked by sorting */
 
@@ -47,9 +51,11 @@ fail(struct scan *sc, const char *at, const char *what)
 	    (size_t)(at - sc->s) + 1, what);
 }
 
-static void
+static inline void
 skip_ws(struct scan *sc)
 {
+	if (sc->p < sc->end && (unsigned char)*sc->p > ' ')
+		return;
 	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' || *sc->p == '\n' || *sc->p == '\r'))
 		sc->p++;
 }
@@ -131,6 +137,77 @@ ev_utf8_bad(const char *s, size_t n)
 	return n;
 }
 
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FIRST_FLAGGED(t) ((unsigned)__builtin_ctzll(t) >> 3)	/* the lowest byte flagged */
+#endif
+
+/* The end (after the closing quote) of the string whose opening quote is
+ * at p, when it is valid; NULL when it is not, or when it is not sure
+ * (scan_string() then tells what is wrong).  *esc: it holds an escape. */
+static inline const unsigned char *
+str_end(const unsigned char *p, const unsigned char *end, int *esc)
+{
+	size_t n;
+
+	p++;
+	*esc = 0;
+	for (;;) {
+#if defined(__SSE2__) && defined(__GNUC__)
+		/* sixteen bytes at a time: '"', '\\', below 0x20 or from 0x80 (a
+		 * negative signed byte) */
+		while (end - p >= 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+			__m128i t = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+			    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'))), _mm_cmplt_epi8(x, _mm_set1_epi8(0x20)));
+			unsigned bits = (unsigned)_mm_movemask_epi8(t);
+			if (bits != 0) {
+				p += __builtin_ctz(bits);
+				break;
+			}
+			p += 16;
+		}
+#else
+		while (end - p >= 8) {
+			uint64_t x, t;
+			memcpy(&x, p, 8);
+			t = ((x ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) & ~(x ^ 0x2222222222222222ULL);
+			t |= ((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL);
+			t |= (x - 0x2020202020202020ULL) & ~x;
+			t |= x;
+			t &= 0x8080808080808080ULL;
+			if (t != 0) {
+#ifdef FIRST_FLAGGED
+				p += FIRST_FLAGGED(t);
+#endif
+				break;
+			}
+			p += 8;
+		}
+#endif
+		while (p < end && plain[*p])
+			p++;
+		if (p >= end)
+			return NULL;
+		if (*p == '"')
+			return p + 1;
+		if (*p == '\\') {
+			*esc = 1;
+			if (end - p < 2)
+				return NULL;
+			switch (p[1]) {
+			case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+				p += 2;
+				continue;
+			default:
+				return NULL;	/* \u and the rest: scan_string() */
+			}
+		}
+		if (*p < 0x80 || (n = ev_utf8_len(p, (size_t)(end - p))) == 0)
+			return NULL;
+		p += n;
+	}
+}
+
 /* Scan the string whose opening quote is at sc->p; leave sc->p after the
  * closing one.  *esc tells whether it held an escape. */
 static int
@@ -140,9 +217,15 @@ scan_string(struct scan *sc, int *esc)
 	size_t n;
 	long u, lo;
 
+	if ((p = str_end(p - 1, end, esc)) != NULL) {
+		sc->p = (const char *)p;
+		return 0;
+	}
+	p = (const unsigned char *)sc->p + 1;
 	*esc = 0;
 	for (;;) {
-		/* eight bytes at a time while none is '"', '\\', a control or non-ASCII */
+		/* eight bytes at a time while none is '"', '\\', a control or
+		 * non-ASCII; the flags are exact up to the first byte flagged */
 		while (end - p >= 8) {
 			uint64_t x, t;
 			memcpy(&x, p, 8);
@@ -150,8 +233,13 @@ scan_string(struct scan *sc, int *esc)
 			t |= ((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL);
 			t |= (x - 0x2020202020202020ULL) & ~x;
 			t |= x;
-			if (t & 0x8080808080808080ULL)
+			t &= 0x8080808080808080ULL;
+			if (t != 0) {
+#ifdef FIRST_FLAGGED
+				p += FIRST_FLAGGED(t);
+#endif
 				break;
+			}
 			p += 8;
 		}
 		while (p < end && plain[*p])
@@ -270,14 +358,6 @@ scan_number(struct scan *sc, int *type)
 	return 0;
 }
 
-static uint64_t
-hash_bytes(uint64_t h, const unsigned char *p, size_t n)
-{
-	while (n-- > 0)
-		h = (h ^ *p++) * 1099511628211ULL;
-	return h;
-}
-
 /* Decode one character of raw string text at *p into out[0..3]; returns the
  * byte count (the text is valid). */
 static size_t
@@ -331,21 +411,69 @@ decode_one(const char **pp, char *out)
 	return 1;
 }
 
-static uint64_t
-hash_raw(const char *raw, size_t n, int esc)
+/* The bytes p[0..n), n <= 8, as a little-endian integer; room: p[0..8)
+ * may be read. */
+static inline uint64_t
+load_le(const unsigned char *p, size_t n, int room)
 {
-	uint64_t h = 1469598103934665603ULL;
-	const char *p = raw, *end = raw + n;
-	char c[4];
-	size_t k;
+	uint64_t x = 0;
 
-	if (!esc)
-		return hash_bytes(h, (const unsigned char *)raw, n);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (room) {
+		memcpy(&x, p, 8);
+		return n == 8 ? x : x & ((1ULL << (8 * n)) - 1);
+	}
+#else
+	(void)room;
+#endif
+	while (n-- > 0)
+		x |= (uint64_t)p[n] << (8 * n);
+	return x;
+}
+
+/* A hash of a decoded key from its length and its first and last eight
+ * bytes (as little-endian integers; the same when n <= 8). */
+static inline uint64_t
+key_hash(size_t n, uint64_t first, uint64_t last)
+{
+	uint64_t h = (first * 0x9E3779B97F4A7C15ULL) ^ (last * 0xC2B2AE3D27D4EB4FULL) ^ n;
+
+	return h ^ (h >> 29) ^ (h >> 47);
+}
+
+/* The hash of the key whose raw text is raw[0..n) (esc: it holds escapes),
+ * that of its decoded bytes. */
+static uint64_t
+hash_esc(const char *raw, size_t n)
+{
+	const char *p = raw, *end = raw + n;
+	uint64_t first = 0, last = 0;
+	size_t k, i, len = 0;
+	char c[4];
+
 	while (p < end) {
 		k = decode_one(&p, c);
-		h = hash_bytes(h, (const unsigned char *)c, k);
+		for (i = 0; i < k; i++, len++) {
+			if (len < 8)
+				first |= (uint64_t)(unsigned char)c[i] << (8 * len);
+			last = (last >> 8) | (uint64_t)(unsigned char)c[i] << 56;
+		}
 	}
-	return h;
+	return key_hash(len, first, len <= 8 ? first : last);
+}
+
+static inline uint64_t
+hash_raw(const char *raw, size_t n, int esc, int room)
+{
+	const unsigned char *u = (const unsigned char *)raw;
+	uint64_t x;
+
+	if (esc)
+		return hash_esc(raw, n);
+	if (n > 8)
+		return key_hash(n, load_le(u, 8, 1), load_le(u + n - 8, 8, 1));
+	x = load_le(u, n, room);
+	return key_hash(n, x, x);
 }
 
 int
@@ -455,7 +583,7 @@ push_key(struct scan *sc, const char *p, size_t n, int esc)
 	k->p = p;
 	k->n = n;
 	k->esc = esc;
-	k->h = hash_raw(p, n, esc);
+	k->h = hash_raw(p, n, esc, sc->end - p >= 8);
 	return 0;
 }
 
@@ -621,6 +749,146 @@ scan_value(struct scan *sc, int *type, int top)
 	}
 }
 
+#define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+
+/* The end of the valid number at p whose range needs no checking, or NULL
+ * (scan_number() then decides); *type is EV_JINT or EV_JREAL. */
+static inline const char *
+num_end(const char *p, const char *end, int *type)
+{
+	const char *d;
+	int real = 0;
+
+	if (p < end && *p == '-')
+		p++;
+	d = p;
+	if (p < end && *p == '0')
+		p++;
+	else
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+	if (p == d || p - d >= 19)
+		return NULL;
+	if (p < end && *p == '.') {
+		real = 1;
+		d = ++p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p == d)
+			return NULL;
+	}
+	if (p < end && (*p == 'e' || *p == 'E'))
+		return NULL;
+	*type = real ? EV_JREAL : EV_JINT;
+	return p;
+}
+
+/* The usual record at s[0..len): an object of at most SMALL_OBJECT members
+ * whose keys hold no \u escape, with white space anywhere.  Returns 0 with
+ * its members in js->top, or -1 when it is not sure that the text is valid
+ * (the caller then scans it again with scan_value(), which tells what is
+ * wrong). */
+static int
+scan_top(struct scan *sc)
+{
+	const char *p = sc->p + 1, *end = sc->end, *k, *q;
+	struct ev_jscan *js = sc->js;
+	struct key keys[SMALL_OBJECT];
+	uint64_t seen = 0, bit, h;
+	struct ev_jmem m;
+	size_t nk = 0, j;
+	int esc, type;
+
+	while (p < end && WS(*p))
+		p++;
+	if (p < end && *p == '}') {
+		p++;
+		goto done;
+	}
+	for (;;) {
+		if (p >= end || *p != '"' || nk == SMALL_OBJECT)
+			return -1;
+		k = p;
+		if ((q = (const char *)str_end((const unsigned char *)p, (const unsigned char *)end,
+		    &esc)) == NULL)
+			return -1;
+		m.key = k + 1;
+		m.klen = (size_t)(q - k - 2);
+		m.kesc = esc;
+		h = hash_raw(m.key, m.klen, esc, end - m.key >= 8);
+		bit = 1ULL << (h & 63);
+		if (seen & bit)
+			for (j = 0; j < nk; j++)
+				if (keys[j].h == h && ev_jscan_raw_eq(keys[j].p, keys[j].n, m.key, m.klen))
+					return -1;
+		seen |= bit;
+		keys[nk].p = m.key;
+		keys[nk].n = m.klen;
+		keys[nk++].h = h;
+		p = q;
+		while (p < end && WS(*p))
+			p++;
+		if (p >= end || *p != ':')
+			return -1;
+		p++;
+		while (p < end && WS(*p))
+			p++;
+		if (p >= end)
+			return -1;
+		m.val = p;
+		switch (*p) {
+		case '"':
+			q = (const char *)str_end((const unsigned char *)p, (const unsigned char *)end, &esc);
+			type = EV_JSTR;
+			break;
+		case '{':
+		case '[':
+			sc->p = p;
+			sc->depth = 1;
+			q = scan_value(sc, &type, 0) == -1 ? NULL : sc->p;
+			break;
+		case 't':
+			q = end - p >= 4 && memcmp(p, "true", 4) == 0 ? p + 4 : NULL;
+			type = EV_JTRUE;
+			break;
+		case 'f':
+			q = end - p >= 5 && memcmp(p, "false", 5) == 0 ? p + 5 : NULL;
+			type = EV_JFALSE;
+			break;
+		case 'n':
+			q = end - p >= 4 && memcmp(p, "null", 4) == 0 ? p + 4 : NULL;
+			type = EV_JNULL;
+			break;
+		default:
+			q = num_end(p, end, &type);
+		}
+		if (q == NULL)
+			return -1;
+		m.vlen = (size_t)(q - p);
+		m.type = type;
+		if (push_mem(&js->top, &m) == -1)
+			return -1;
+		p = q;
+		while (p < end && WS(*p))
+			p++;
+		if (p < end && *p == ',') {
+			p++;
+			while (p < end && WS(*p))
+				p++;
+			continue;
+		}
+		if (p < end && *p == '}') {
+			p++;
+			break;
+		}
+		return -1;
+	}
+done:
+	while (p < end && WS(*p))
+		p++;
+	return p == end ? 0 : -1;
+}
+
 int
 ev_jscan_value(struct ev_jscan *js, const char *s, size_t len, const char *where,
     struct ev_err *err)
@@ -633,6 +901,15 @@ ev_jscan_value(struct ev_jscan *js, const char *s, size_t len, const char *where
 	js->top.n = 0;
 	js->nkeys = 0;
 	skip_ws(&sc);
+	if (sc.p < sc.end && *sc.p == '{') {
+		if (scan_top(&sc) == 0)
+			return EV_JOBJ;
+		js->top.n = 0;	/* not sure: the whole line again, carefully */
+		js->nkeys = 0;
+		sc.p = s;
+		sc.depth = 0;
+		skip_ws(&sc);
+	}
 	if (scan_value(&sc, &type, 1) == -1)
 		return -1;
 	skip_ws(&sc);

@@ -3,12 +3,20 @@
 # lanes (1,000 queries x 50 hits x 2 lanes, synthetic), side by side with the
 # same reciprocal rank fusion (k = 60) written in jq, in the same run; and
 # ev-pack's rate in hits/s over ev-fuse's output.
+#
+# Each side is run RUNS times (default 3) and its best run counts, for the
+# wall-clock time and for the CPU time (user + system) alike: on a shared
+# machine the best run is the one least disturbed.  The ratios jq/ev-fuse are
+# given for both (target: at least 20, with and without explain).  ev-pack
+# is run once.
 # Usage: scripts/bench-fuse.sh BIN
 set -eu
 bin=$(cd "${1:?usage: bench-fuse.sh BIN}" && pwd)
+runs=${RUNS:-3}
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-fuse.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 queries=1000 per=50
+export LC_ALL=C
 
 # Two lanes over the same 200 documents per query, overlapping by about half.
 gen() {
@@ -25,25 +33,52 @@ gen text 1 >"$work/text.jsonl"
 gen vector 2 >"$work/vector.jsonl"
 hits=$(cat "$work/text.jsonl" "$work/vector.jsonl" | wc -l)
 
-now() { date +%s.%N; }
-rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
-
-t0=$(now)
-"$bin/ev-fuse" "$work/text.jsonl" "$work/vector.jsonl" >"$work/fused.jsonl"
-t1=$(now)
-"$bin/ev-fuse" --no-explain "$work/text.jsonl" "$work/vector.jsonl" >"$work/fused-noex.jsonl"
-t2=$(now)
 # The same RRF in jq: group by query, then by id, sum 1/(60+rank), best first,
 # ties broken as ev-fuse breaks them (best lane rank, then id).
-jq -c -s 'group_by(.query_id)[] | group_by(.id)
-	| map(.[0] + {lane: "fused", score: (map(1 / (60 + .rank)) | add), best: (map(.rank) | min)})
-	| sort_by(-.score, .best, .id) | to_entries[] | .value + {rank: (.key + 1)} | del(.best)' \
-	"$work/text.jsonl" "$work/vector.jsonl" >"$work/jq.jsonl"
-t3=$(now)
+cat >"$work/rrf.jq" <<'EOF'
+group_by(.query_id)[] | group_by(.id)
+| map(.[0] + {lane: "fused", score: (map(1 / (60 + .rank)) | add), best: (map(.rank) | min)})
+| sort_by(-.score, .best, .id) | to_entries[] | .value + {rank: (.key + 1)} | del(.best)
+EOF
+
+# measure NAME RUNS OUT CMD...: run CMD (stdout to OUT) RUNS times; the best
+# wall-clock and the best CPU (user + system) seconds of the runs go into
+# $work/NAME.  (Python's wait4 for microseconds; GNU time only has 10 ms.)
+measure() {
+	name=$1 n=$2 out=$3
+	shift 3
+	/usr/bin/python3 - "$n" "$out" "$@" >"$work/$name" <<'EOF' ||
+import os, sys, time
+n, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+best_w = best_c = None
+for _ in range(n):
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(fd, 1)
+        try:
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    w = time.monotonic() - t0
+    os.close(fd)
+    if status != 0:
+        sys.exit("bench-fuse.sh: %s failed (status %d)" % (" ".join(cmd), status))
+    c = ru.ru_utime + ru.ru_stime
+    best_w = w if best_w is None else min(best_w, w)
+    best_c = c if best_c is None else min(best_c, c)
+print("%.4f %.4f" % (best_w, best_c))
+EOF
+		exit 1
+}
+
+measure ex "$runs" "$work/fused.jsonl" "$bin/ev-fuse" "$work/text.jsonl" "$work/vector.jsonl"
+measure noex "$runs" "$work/fused-noex.jsonl" "$bin/ev-fuse" --no-explain "$work/text.jsonl" "$work/vector.jsonl"
+measure jq "$runs" "$work/jq.jsonl" jq -c -s -f "$work/rrf.jq" "$work/text.jsonl" "$work/vector.jsonl"
 fused=$(wc -l <"$work/fused.jsonl")
-"$bin/ev-pack" "$work/fused.jsonl" >"$work/packs.jsonl"
-t4=$(now)
+measure pack 1 "$work/packs.jsonl" "$bin/ev-pack" "$work/fused.jsonl"
 
 # Both give the same order (a check, not a figure).
 # (jq sorts the queries by id as strings: compare each query's list in order)
@@ -52,13 +87,25 @@ b=$(jq -r '"\(.query_id) \(.id)"' "$work/jq.jsonl" | sort -s -k1,1 | md5sum)
 same=yes
 [ "$a" = "$b" ] || same=NO
 
-printf 'ev-fuse over %d hits of two lanes (%d queries), RRF k=60\n' "$hits" "$queries"
-printf '  %-28s %8s s  %9s hits/s\n' "ev-fuse (with explain)" "$(secs "$t0" "$t1")" "$(rate "$hits" "$t0" "$t1")"
-printf '  %-28s %8s s  %9s hits/s\n' "ev-fuse --no-explain" "$(secs "$t1" "$t2")" "$(rate "$hits" "$t1" "$t2")"
-printf '  %-28s %8s s  %9s hits/s\n' "jq (the same RRF)" "$(secs "$t2" "$t3")" "$(rate "$hits" "$t2" "$t3")"
-printf '  ratio jq/ev-fuse: %s x with explain, %s x without (target >= 20); same order: %s\n' \
-	"$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN { printf "%.1f", (d - c) / (b - a) }')" \
-	"$(awk -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN { printf "%.1f", (d - c) / (c - b) }')" "$same"
-printf 'ev-pack over %d fused hits: %s s, %s hits/s, %d packs\n' "$fused" "$(secs "$t3" "$t4")" \
-	"$(rate "$fused" "$t3" "$t4")" "$(wc -l <"$work/packs.jsonl")"
+read -r exw exc <"$work/ex"
+read -r nxw nxc <"$work/noex"
+read -r jqw jqc <"$work/jq"
+read -r pkw pkc <"$work/pack"
+line() {	# NAME WALL CPU
+	awk -v name="$1" -v w="$2" -v c="$3" -v n="$hits" 'BEGIN {
+		printf "  %-24s %7.3f s wall %7.3f s cpu  %9.0f hits/s (wall)\n", name, w, c, n / (w > 0 ? w : 0.001) }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "inf" }'; }
+
+printf 'ev-fuse over %d hits of two lanes (%d queries), RRF k=60; best of %d runs each\n' \
+	"$hits" "$queries" "$runs"
+line "ev-fuse (with explain)" "$exw" "$exc"
+line "ev-fuse --no-explain" "$nxw" "$nxc"
+line "jq (the same RRF)" "$jqw" "$jqc"
+printf '  ratio jq/ev-fuse, with explain: %s x wall, %s x cpu  (target >= 20)\n' "$(ratio "$jqw" "$exw")" "$(ratio "$jqc" "$exc")"
+printf '  ratio jq/ev-fuse, --no-explain: %s x wall, %s x cpu  (target >= 20); same order: %s\n' \
+	"$(ratio "$jqw" "$nxw")" "$(ratio "$jqc" "$nxc")" "$same"
+printf 'ev-pack over %d fused hits (one run): %.3f s wall, %.3f s cpu, %s hits/s, %d packs\n' "$fused" "$pkw" "$pkc" \
+	"$(awk -v n="$fused" -v w="$pkw" 'BEGIN { printf "%.0f", n / (w > 0 ? w : 0.001) }')" \
+	"$(wc -l <"$work/packs.jsonl")"
 [ "$same" = yes ]

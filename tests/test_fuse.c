@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "fuse.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
@@ -561,4 +562,119 @@ Test(fuse, a_query_coming_back_is_refused_and_reading_goes_on)
 	ev_fuse_in_close(in);
 	ev_fuse_free(f);
 	unlink(paths[0]);
+}
+
+/* The text of the fused hits of the lines added to a new accumulator. */
+static void
+write_lines(const struct ev_fuse_opts *o, const char *const *lines, struct ev_buf *out)
+{
+	struct ev_err err = { 0 };
+	struct ev_fuse *f = fuser(o);
+	long long n;
+
+	for (; *lines != NULL; lines++)
+		cr_assert_eq(ev_fuse_add_line(f, *lines, strlen(*lines), "t:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_fuse_write(f, out, &n, &err), 0, "%s", err.msg);
+	ev_fuse_free(f);
+}
+
+Test(fuse, explanations_kept_from_query_to_query_are_those_made_afresh)
+{
+	static const char *const q1[] = {
+		"{\"id\":\"a\",\"lane\":\"text\",\"rank\":2,\"score\":3}",
+		"{\"id\":\"b\",\"lane\":\"vector\",\"rank\":2,\"score\":0.5}",
+		"{\"id\":\"c\",\"lane\":\"text\",\"rank\":1500,\"score\":1}", NULL
+	};
+	static const char *const q2[] = {
+		"{\"id\":\"x\",\"lane\":\"vector\",\"rank\":2,\"score\":0.25}",
+		"{\"id\":\"x\",\"lane\":\"other\",\"rank\":2,\"score\":7}",
+		"{\"id\":\"y\",\"lane\":\"text\",\"rank\":2,\"score\":4}", NULL
+	};
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_buf fresh = EV_BUF_INIT, kept = EV_BUF_INIT;
+	struct ev_fuse *f;
+	const char *const *l;
+	long long n;
+
+	ev_fuse_opts_init(&o);
+	ev_fuse_weight_set(&o, "vector", 0.5, &err);
+	write_lines(&o, q2, &fresh);
+	/* the same query after another whose lanes found other ranks */
+	f = fuser(&o);
+	for (l = q1; *l != NULL; l++)
+		cr_assert_eq(ev_fuse_add_line(f, *l, strlen(*l), "t:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_fuse_write(f, &kept, &n, &err), 0);
+	ev_buf_reset(&kept);
+	cr_assert_eq(ev_fuse_begin(f, "q2", &err), 0);
+	for (l = q2; *l != NULL; l++)
+		cr_assert_eq(ev_fuse_add_line(f, *l, strlen(*l), "t:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_fuse_write(f, &kept, &n, &err), 0);
+	cr_assert_str_eq(ev_buf_str(&kept), ev_buf_str(&fresh));
+	cr_assert(strstr(ev_buf_str(&kept), "{\"lane\":\"vector\",\"found\":true,\"rank\":2,"
+	    "\"score\":0.25,\"normalized\":0.01612903226,\"weight\":0.5,"
+	    "\"contribution\":0.008064516129,\"formula\":\"0.5 x 1/(60+2) = 0.008065\"}") != NULL,
+	    "%s", ev_buf_str(&kept));
+	ev_fuse_free(f);
+	ev_buf_release(&fresh);
+	ev_buf_release(&kept);
+}
+
+Test(fuse, a_rank_past_the_kept_explanations_is_explained_alike)
+{
+	static const char *const q[] = {
+		"{\"id\":\"c\",\"lane\":\"text\",\"rank\":1500,\"score\":1}", NULL
+	};
+	struct ev_fuse_opts o;
+	struct ev_buf out = EV_BUF_INIT;
+
+	ev_fuse_opts_init(&o);
+	write_lines(&o, q, &out);
+	cr_assert(strstr(ev_buf_str(&out), "\"lanes\":[{\"lane\":\"text\",\"found\":true,\"rank\":1500,"
+	    "\"score\":1.0,\"normalized\":0.000641025641,\"weight\":1.0,"
+	    "\"contribution\":0.000641025641,\"formula\":\"1/(60+1500) = 0.000641\"}]") != NULL,
+	    "%s", ev_buf_str(&out));
+	ev_buf_release(&out);
+}
+
+Test(fuse, signals_of_the_same_name_are_written_once)
+{
+	/* lanes text and fts both give fts_score; a lane rrf gives rrf_score */
+	static const char *const q[] = {
+		"{\"id\":\"a\",\"lane\":\"text\",\"rank\":1,\"score\":2}",
+		"{\"id\":\"a\",\"lane\":\"fts\",\"rank\":3,\"score\":5}",
+		"{\"id\":\"a\",\"lane\":\"rrf\",\"rank\":2,\"score\":9}", NULL
+	};
+	struct ev_fuse_opts o;
+	struct ev_buf out = EV_BUF_INIT;
+
+	ev_fuse_opts_init(&o);
+	o.explain = 0;
+	write_lines(&o, q, &out);
+	cr_assert_str_eq(ev_buf_str(&out), "{\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,"
+	    "\"score\":0.04839549075,\"signals\":{\"fts_score\":5.0,\"fts_rank\":3,"
+	    "\"rrf_score\":0.04839549075,\"rrf_rank\":2},\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
+	    "{\"lane\":\"fts\",\"score\":5.0},{\"lane\":\"rrf\",\"score\":9.0}]}\n");
+	ev_buf_release(&out);
+}
+
+Test(fuse, keys_written_with_escapes_are_set_in_place)
+{
+	/* the text lane's hit is the base: its "\u0072ank" becomes "rank" where
+	 * it is; the other lane's "id" is its "i\u0064", and not added again */
+	static const char *const q[] = {
+		"{\"x\":1,\"\\u0072ank\":4,\"i\\u0064\":\"a\",\"lane\":\"text\",\"score\":2,\"s\\/\":0}",
+		"{\"id\":\"a\",\"lane\":\"zz\",\"rank\":1,\"score\" : 0.5 ,\"evidence\":[],\"y\":2}", NULL
+	};
+	struct ev_fuse_opts o;
+	struct ev_buf out = EV_BUF_INIT;
+
+	ev_fuse_opts_init(&o);
+	o.explain = 0;
+	write_lines(&o, q, &out);
+	cr_assert_str_eq(ev_buf_str(&out), "{\"x\":1,\"rank\":1,\"i\\u0064\":\"a\",\"lane\":\"fused\","
+	    "\"score\":0.03201844262,\"s\\/\":0,\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
+	    "{\"lane\":\"zz\",\"score\":0.5}],\"y\":2,\"signals\":{\"fts_score\":2.0,\"fts_rank\":4,"
+	    "\"zz_score\":0.5,\"zz_rank\":1,\"rrf_score\":0.03201844262}}\n");
+	ev_buf_release(&out);
 }

@@ -288,3 +288,76 @@ Test(jscan, put_real_writes_as_jansson_writes)
 	cr_assert_str_eq(ev_buf_str(&b), "null-9223372036854775808");
 	ev_buf_release(&b);
 }
+
+/* Does every member of js.top decode to Jansson's key and value of s? */
+static int
+members_agree(const char *s)
+{
+	json_error_t je;
+	json_t *o = json_loads(s, JSON_REJECT_DUPLICATES, &je), *v;
+	struct ev_buf k = EV_BUF_INIT;
+	size_t i;
+	int ok = o != NULL && json_object_size(o) == js.top.n;
+
+	for (i = 0; ok && i < js.top.n; i++) {
+		ev_buf_reset(&k);
+		ev_jscan_decode(&k, js.top.m[i].key, js.top.m[i].klen);
+		v = json_loadb(js.top.m[i].val, js.top.m[i].vlen, JSON_DECODE_ANY, &je);
+		ok = v != NULL && json_equal(v, json_object_get(o, ev_buf_str(&k)));
+		json_decref(v);
+	}
+	json_decref(o);
+	ev_buf_release(&k);
+	return ok;
+}
+
+Test(jscan, usual_and_unusual_records_give_the_same_spans)
+{
+	/* the usual ones take the quick way, the others (\u escapes, exponents,
+	 * long integers, more than 16 keys) the careful one */
+	static const char *const recs[] = {
+		"{\"id\":\"d1\",\"rank\":1,\"score\":-0.5,\"ok\":true,\"no\":false,\"z\":null}",
+		" { \"id\" : \"caf\xc3\xa9 \xe2\x82\xac\" ,\t\"s\\/\\\"k\" : \"a\\n\\\"b\\\\\" , \"n\" : [ 1 , {\"x\":{}} ] } ",
+		"{\"id\":\"\\u00e9\",\"a\":1e5,\"b\":12345678901234567890.5,\"c\":-9223372036854775808}",
+		"{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+		"\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17}",
+		"{}", "{\"\":\"\"}", "{\"a\":{\"a\":1},\"b\":[]}",
+	};
+	struct ev_err err = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof recs / sizeof recs[0]; i++) {
+		cr_assert_eq(scan(recs[i], &err), EV_JOBJ, "%s: %s", recs[i], err.msg);
+		cr_assert(members_agree(recs[i]), "%s", recs[i]);
+	}
+	cr_assert_eq(scan(recs[1], &err), EV_JOBJ);
+	cr_assert_eq(js.top.n, 3);
+	cr_assert(span_is(js.top.m[1].key, js.top.m[1].klen, "s\\/\\\"k"));
+	cr_assert_eq(js.top.m[1].kesc, 1);
+	cr_assert(span_is(js.top.m[2].val, js.top.m[2].vlen, "[ 1 , {\"x\":{}} ]"));
+}
+
+Test(jscan, a_key_twice_is_found_however_it_is_written)
+{
+	static const struct {
+		const char *text;
+		const char *msg;
+	} bad[] = {
+		{ "{\"a/\":1,\"a\\/\":2}", "invalid JSON at column 9: duplicate object key" },
+		{ "{\"ab\":1, \"x\":{\"y\":1}, \"a\\u0062\":2}", "invalid JSON at column 23: duplicate object key" },
+		{ "{\"query_id\":1,\"id\":2,\"query_id\":3}", "invalid JSON at column 22: duplicate object key" },
+		{ "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+		  "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"\\u0061\":18}",
+		  "invalid JSON at column 123: duplicate object key" },
+	};
+	struct ev_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		cr_assert_eq(scan(bad[i].text, &err), -1, "%s", bad[i].text);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.where, "t.jsonl:3");
+		cr_assert_str_eq(err.msg, bad[i].msg, "%s", bad[i].text);
+	}
+}
