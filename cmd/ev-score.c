@@ -440,7 +440,14 @@ judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cite *
 		    "the judge '%s' gave no verdict for claim %lld: %s", j->cmd, j->asked,
 		    errno == ETIMEDOUT ? "no answer in time (see --judge-timeout)" : strerror(errno));
 	n--;	/* the newline */
-	v = json_loadb(j->in.p, (size_t)n, JSON_DECODE_ANY, NULL);
+	{
+		struct ev_err perr = { 0 };
+
+		/* not json_loadb(): see ev_json_parse_line() on failed allocations */
+		v = ev_json_parse_line(j->in.p, (size_t)n, NULL, &perr);
+		if (v == NULL && perr.code == EV_EXIT_RUNTIME)
+			return ev_err_nomem(err);
+	}
 	if (json_is_object(v)) {
 		f = json_object_get(v, "support");
 		if (f == NULL)

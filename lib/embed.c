@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "buf.h"
+#include "jsonl.h"
 #include "sha256.h"
 #include "svd.h"
 #include "token.h"
@@ -764,9 +765,13 @@ no_model(struct ev_store *st, struct ev_err *err)
 static int
 load_params(struct ev_embed *e, const char *text, struct ev_err *err)
 {
-	json_t *j = json_loads(text, 0, NULL), *v;
+	/* ev_json_parse_line(): Jansson's own parse can drop a byte of a
+	 * number when an allocation fails, and so change the model. */
+	json_t *j = ev_json_parse_line(text, strlen(text), NULL, err), *v;
 	const char *qtf;
 
+	if (j == NULL && err->code == EV_EXIT_RUNTIME)
+		return -1;	/* out of memory */
 	if (j == NULL || !json_is_object(j)) {
 		json_decref(j);
 		return ev_err_set(err, EV_EXIT_RUNTIME, ev_store_path(e->st),

@@ -2114,7 +2114,6 @@ ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
 	json_t *out = json_array(), *v;
-	json_error_t je;
 	const char *p, *nl;
 	long long n;
 
@@ -2129,11 +2128,14 @@ ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
 	}
 	for (p = ev_buf_str(&b); *p; p = nl + 1) {
 		nl = strchr(p, '\n');
-		if ((v = json_loadb(p, (size_t)(nl - p), 0, &je)) == NULL ||
+		if ((v = ev_json_parse_line(p, (size_t)(nl - p), NULL, err)) == NULL ||
 		    json_array_append_new(out, v) == -1) {
 			ev_buf_release(&b);
 			json_decref(out);
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "fused hit does not read back: %s", je.text);
+			if (v != NULL)
+				ev_err_nomem(err);
+			else if (err->code == EV_EXIT_USAGE)
+				err->code = EV_EXIT_RUNTIME;	/* ours, not the user's, to fix */
 			return NULL;
 		}
 	}
