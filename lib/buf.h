@@ -6,6 +6,7 @@
 #define EV_BUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct ev_buf {
 	char *p;		/* NUL-terminated; NULL until the first append */
@@ -38,5 +39,17 @@ void ev_buf_release(struct ev_buf *b);
 
 /* The contents as a C string ("" when nothing was appended). */
 const char *ev_buf_str(const struct ev_buf *b);
+
+/* FNV-1a of s[0..n): the hash of lib/'s small string tables (stop words,
+ * snippet terms, vocabularies). */
+static inline uint32_t
+ev_hash_fnv1a(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
 
 #endif

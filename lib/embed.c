@@ -33,16 +33,6 @@ struct dict {
 	uint32_t ncap;		/* room in hash/off/len */
 };
 
-static uint32_t
-term_hash(const char *s, int n)
-{
-	uint32_t h = 2166136261u;
-
-	for (int i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 static void
 dict_release(struct dict *d)
 {
@@ -86,7 +76,7 @@ dict_term(const struct dict *d, uint32_t id)
 static int32_t
 dict_find(struct dict *d, const char *s, int n, int add)
 {
-	uint32_t h = term_hash(s, n), j;
+	uint32_t h = ev_hash_fnv1a(s, (size_t)n), j;
 
 	if (d->cap == 0 || (d->n + 1) * 2 > d->cap) {
 		if (!add && d->cap == 0)

@@ -43,22 +43,6 @@ buf_adds(struct ev_buf *b, const char *s)
 	return buf_add(b, s, strlen(s));
 }
 
-/* Append the integer v. */
-static inline int
-put_int(struct ev_buf *b, long long v)
-{
-	char s[24], *p = s + sizeof s;
-	unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u > 0);
-	if (v < 0)
-		*--p = '-';
-	return buf_add(b, p, (size_t)(s + sizeof s - p));
-}
-
 /* ---- options ---- */
 
 static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz" };
@@ -1377,7 +1361,7 @@ set_int(struct ev_fuse *f, struct oms *s, const char *key, long long v)
 {
 	size_t off = f->gb.len;
 
-	if (put_int(&f->gb, v) == -1)
+	if (ev_jscan_put_int(&f->gb, v) == -1)
 		return -1;
 	return oms_set(s, key, 1, NULL, off, f->gb.len - off);
 }
@@ -1608,7 +1592,7 @@ static int
 explain_head(const struct lane *ln, long long rank, struct ev_buf *v)
 {
 	return ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
-	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || put_int(v, rank) == -1 ||
+	    ADDL(v, ",\"found\":true,\"rank\":") == -1 || ev_jscan_put_int(v, rank) == -1 ||
 	    ADDL(v, ",\"score\":") == -1 ? -1 : 0;
 }
 
@@ -1837,7 +1821,7 @@ signals_write(struct ev_fuse *f, const struct cand *c, const int *ord, struct ev
 		    buf_add(b, ln->sname, ln->snlen) == -1 || ADDL(b, "\":") == -1 ||
 		    buf_add(b, f->st[l], f->sn[l]) == -1 || ADDL(b, ",\"") == -1 ||
 		    buf_add(b, ln->rname, ln->rnlen) == -1 || ADDL(b, "\":") == -1 ||
-		    put_int(b, c->rank[l]) == -1)
+		    ev_jscan_put_int(b, c->rank[l]) == -1)
 			return -1;
 		first = 0;
 	}

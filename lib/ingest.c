@@ -166,17 +166,6 @@ fast_hex4(const char *p, unsigned *out)
 	return 0;
 }
 
-/* Whether any of the 8 bytes in x needs escaping in a JSON string (a
- * control character, '"' or a backslash). */
-static int
-escape8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
-
-	return ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs)) & highs) != 0;
-}
-
 /* A string after its opening quote, decoded into f->s (NUL-terminated).
  * Returns 0, or -1 to give up. */
 static int
@@ -190,7 +179,7 @@ fast_str(struct fast *f)
 		uint64_t x;
 
 		/* eight bytes at a time while all are plain ASCII */
-		while (end - p >= 8 && (memcpy(&x, p, 8), !escape8(x) && !(x & 0x8080808080808080u)))
+		while (end - p >= 8 && (memcpy(&x, p, 8), !ev_jscan_stops8(x, 1)))
 			p += 8;
 		while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 &&
 		    *p != '"' && *p != '\\')
@@ -655,7 +644,7 @@ put_str(struct ev_buf *b, const char *s, size_t n)
 		uint64_t x;
 
 		/* eight bytes at a time while none needs escaping */
-		while (n - i >= 8 && (memcpy(&x, s + i, 8), !escape8(x)))
+		while (n - i >= 8 && (memcpy(&x, s + i, 8), !ev_jscan_stops8(x, 0)))
 			i += 8;
 		if (i == n)
 			break;

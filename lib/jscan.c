@@ -141,6 +141,26 @@ ev_utf8_bad(const char *s, size_t n)
 #define FIRST_FLAGGED(t) ((unsigned)__builtin_ctzll(t) >> 3)	/* the lowest byte flagged */
 #endif
 
+/* p advanced eight bytes at a time while none is '"', '\\', a control or
+ * non-ASCII (to the first such byte, where the byte order tells it). */
+static inline const unsigned char *
+skip_plain8(const unsigned char *p, const unsigned char *end)
+{
+	while (end - p >= 8) {
+		uint64_t x, t;
+
+		memcpy(&x, p, 8);
+		if ((t = ev_jscan_stops8(x, 1)) != 0) {
+#ifdef FIRST_FLAGGED
+			p += FIRST_FLAGGED(t);
+#endif
+			break;
+		}
+		p += 8;
+	}
+	return p;
+}
+
 /* The end (after the closing quote) of the string whose opening quote is
  * at p, when it is valid; NULL when it is not, or when it is not sure
  * (scan_string() then tells what is wrong).  *esc: it holds an escape. */
@@ -167,22 +187,7 @@ str_end(const unsigned char *p, const unsigned char *end, int *esc)
 			p += 16;
 		}
 #else
-		while (end - p >= 8) {
-			uint64_t x, t;
-			memcpy(&x, p, 8);
-			t = ((x ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) & ~(x ^ 0x2222222222222222ULL);
-			t |= ((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL);
-			t |= (x - 0x2020202020202020ULL) & ~x;
-			t |= x;
-			t &= 0x8080808080808080ULL;
-			if (t != 0) {
-#ifdef FIRST_FLAGGED
-				p += FIRST_FLAGGED(t);
-#endif
-				break;
-			}
-			p += 8;
-		}
+		p = skip_plain8(p, end);
 #endif
 		while (p < end && plain[*p])
 			p++;
@@ -226,22 +231,7 @@ scan_string(struct scan *sc, int *esc)
 	for (;;) {
 		/* eight bytes at a time while none is '"', '\\', a control or
 		 * non-ASCII; the flags are exact up to the first byte flagged */
-		while (end - p >= 8) {
-			uint64_t x, t;
-			memcpy(&x, p, 8);
-			t = ((x ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) & ~(x ^ 0x2222222222222222ULL);
-			t |= ((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL);
-			t |= (x - 0x2020202020202020ULL) & ~x;
-			t |= x;
-			t &= 0x8080808080808080ULL;
-			if (t != 0) {
-#ifdef FIRST_FLAGGED
-				p += FIRST_FLAGGED(t);
-#endif
-				break;
-			}
-			p += 8;
-		}
+		p = skip_plain8(p, end);
 		while (p < end && plain[*p])
 			p++;
 		if (p >= end)

@@ -11,9 +11,25 @@
 #define EV_JSCAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 #include "err.h"
+
+/* The bytes of x (eight bytes of a JSON string's text, as memcpy() loads
+ * them) that end a run of plain characters: '"', '\\', controls (below
+ * 0x20) and, with ascii_only, bytes from 0x80.  The result has the high bit
+ * of each such byte set, exactly up to the first one (a later byte may be
+ * flagged by a borrow), and is 0 when there is none. */
+static inline uint64_t
+ev_jscan_stops8(uint64_t x, int ascii_only)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+	uint64_t t = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((bs - ones) & ~bs);
+
+	return (ascii_only ? t | x : t) & highs;
+}
 
 enum ev_jtype {
 	EV_JNULL, EV_JFALSE, EV_JTRUE, EV_JINT, EV_JREAL, EV_JSTR, EV_JARR, EV_JOBJ

@@ -38,16 +38,6 @@ struct ev_snippet {
 	struct ev_err *err;	/* where a callback reports */
 };
 
-static uint32_t
-hash_term(const char *s, int n)
-{
-	uint32_t h = 2166136261u;
-
-	for (int i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 static int
 lookup(const struct ev_snippet *sn, const char *s, int len)
 {
@@ -56,7 +46,7 @@ lookup(const struct ev_snippet *sn, const char *s, int len)
 
 	if (sn->nslots == 0)
 		return -1;
-	for (i = hash_term(s, len) & (sn->nslots - 1); (t = sn->slots[i]) != 0;
+	for (i = ev_hash_fnv1a(s, (size_t)len) & (sn->nslots - 1); (t = sn->slots[i]) != 0;
 	    i = (i + 1) & (sn->nslots - 1))
 		if (sn->terms[t - 1].len == len && memcmp(sn->terms[t - 1].s, s, (size_t)len) == 0)
 			return t - 1;
@@ -74,7 +64,7 @@ rehash(struct ev_snippet *sn, uint32_t nslots)
 	sn->slots = slots;
 	sn->nslots = nslots;
 	for (int t = 0; t < sn->nterms; t++) {
-		uint32_t i = hash_term(sn->terms[t].s, sn->terms[t].len) & (nslots - 1);
+		uint32_t i = ev_hash_fnv1a(sn->terms[t].s, (size_t)sn->terms[t].len) & (nslots - 1);
 
 		while (slots[i] != 0)
 			i = (i + 1) & (nslots - 1);
@@ -170,7 +160,7 @@ add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_
 	t->len = len;
 	t->group = group;
 	t->found = 0;
-	for (i = hash_term(term, len) & (sn->nslots - 1); sn->slots[i] != 0; i = (i + 1) & (sn->nslots - 1))
+	for (i = ev_hash_fnv1a(term, (size_t)len) & (sn->nslots - 1); sn->slots[i] != 0; i = (i + 1) & (sn->nslots - 1))
 		;
 	sn->slots[i] = ++sn->nterms;
 	if (group >= sn->ngroups)

@@ -890,16 +890,6 @@ column_json(sqlite3_stmt *s, int i)
 	}
 }
 
-static uint32_t
-hash_stem(const char *s, int n)
-{
-	uint32_t h = 2166136261u;
-
-	for (int i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 /* Index the feedback candidates by stem in twice the slots, at least 256.
  * Returns 0 or -1 (out of memory). */
 static int
@@ -913,7 +903,7 @@ fb_grow(struct ev_textsearch *ts)
 	for (int i = 0; i < n; i++)
 		slot[i] = -1;
 	for (int i = 0; i < ts->nfb; i++) {
-		uint32_t h = hash_stem(ts->fb[i].stem, (int)strlen(ts->fb[i].stem)) & (uint32_t)(n - 1);
+		uint32_t h = ev_hash_fnv1a(ts->fb[i].stem, strlen(ts->fb[i].stem)) & (uint32_t)(n - 1);
 
 		while (slot[h] != -1)
 			h = (h + 1) & (uint32_t)(n - 1);
@@ -930,7 +920,7 @@ fb_grow(struct ev_textsearch *ts)
 static uint32_t
 fb_slot(const struct ev_textsearch *ts, const char *term, int len)
 {
-	uint32_t h = hash_stem(term, len) & (uint32_t)(ts->nslots - 1);
+	uint32_t h = ev_hash_fnv1a(term, (size_t)len) & (uint32_t)(ts->nslots - 1);
 
 	for (; ts->fbslot[h] != -1; h = (h + 1) & (uint32_t)(ts->nslots - 1)) {
 		const struct fbterm *t = &ts->fb[ts->fbslot[h]];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "store.h"
 
 /* English function words: articles, pronouns, auxiliaries, prepositions,
@@ -38,16 +39,6 @@ struct ev_tok {
 	char stops[STOP_SLOTS][STOP_MAX_LEN];
 };
 
-static uint32_t
-hash_term(const char *s, int n)
-{
-	uint32_t h = 2166136261u;
-
-	for (int i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 int
 ev_tok_is_stop(const struct ev_tok *tok, const char *term, int len)
 {
@@ -55,7 +46,7 @@ ev_tok_is_stop(const struct ev_tok *tok, const char *term, int len)
 
 	if (len <= 0 || len >= STOP_MAX_LEN)
 		return 0;
-	for (i = hash_term(term, len) & (STOP_SLOTS - 1); tok->stops[i][0] != '\0';
+	for (i = ev_hash_fnv1a(term, (size_t)len) & (STOP_SLOTS - 1); tok->stops[i][0] != '\0';
 	    i = (i + 1) & (STOP_SLOTS - 1))
 		if (strncmp(tok->stops[i], term, (size_t)len) == 0 && tok->stops[i][len] == '\0')
 			return 1;
@@ -71,7 +62,7 @@ add_stop(void *ctx, const char *term, int len, int start, int end)
 	(void)start, (void)end;
 	if (len >= STOP_MAX_LEN || ev_tok_is_stop(tok, term, len))
 		return 0;
-	for (i = hash_term(term, len) & (STOP_SLOTS - 1); tok->stops[i][0] != '\0';
+	for (i = ev_hash_fnv1a(term, (size_t)len) & (STOP_SLOTS - 1); tok->stops[i][0] != '\0';
 	    i = (i + 1) & (STOP_SLOTS - 1))
 		;
 	memcpy(tok->stops[i], term, (size_t)len);
