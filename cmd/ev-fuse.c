@@ -1,6 +1,7 @@
 /* ev-fuse: fuse the hits of several lanes into one ranked list per query. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -66,7 +67,7 @@ write_hits(struct ev_fuse *f, struct ev_buf *b, int flush, long long *n, struct 
 		return -1;
 	if (b->len > 0 && (fwrite(b->p, 1, b->len, stdout) != b->len ||
 	    (flush && fflush(stdout) == EOF)))
-		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* ev-pack: turn each query's hits into one EvidencePack v0.1. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -79,7 +80,7 @@ write_pack(const json_t *pack, enum format fmt, struct ev_buf *b, struct ev_err 
 		return ev_err_nomem(err);
 	}
 	if (fwrite(ev_buf_str(b), 1, b->len, stdout) != b->len || fflush(stdout) == EOF)
-		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
 	return 0;
 }
 

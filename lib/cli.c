@@ -260,10 +260,10 @@ ev_cli_finish(struct ev_cli *cli, int rc)
 	closed = fflush(stdout) == 0 && !ferror(stdout);
 	if (fclose(stdout) == EOF)
 		closed = 0;
-	if (!closed) {
+	/* A failed run has said what went wrong (often this very write). */
+	if (!closed && rc == EV_EXIT_OK) {
 		ev_warn("stdout: write error: %s", strerror(errno ? errno : EIO));
-		if (rc == EV_EXIT_OK)
-			rc = EV_EXIT_RUNTIME;
+		rc = EV_EXIT_RUNTIME;
 	}
 	if (cli->log_path != NULL && write_log(cli, rc) == -1 && rc == EV_EXIT_OK)
 		rc = EV_EXIT_RUNTIME;

@@ -113,6 +113,11 @@ full() {
 	shift 2
 	"$prog" "$@" >/dev/full 2>err
 	expect_runtime_error "$what > /dev/full" "$prog" $?
+	if [ "$(grep -c . err)" -eq 1 ] && grep -q "No space left on device" err; then
+		ok "$what > /dev/full: one message, with the OS error"
+	else
+		fail "$what > /dev/full: expected one message naming ENOSPC: $(head -3 err)"
+	fi
 }
 full "ev-ingest --all" ev-ingest --db s.db --all small.jsonl
 check "ev-ingest --all > /dev/full: integrity_check passes" integrity s.db
