@@ -116,8 +116,10 @@ demo: deps
 	$(MAKE) all
 	@scripts/demo.sh $(BIN)
 
+# Quality on the four test collections beside the repository (../shared/data),
+# with the shipped defaults; says where to put them when they are absent.
 eval: all
-	@scripts/eval-cranfield.sh $(BIN)
+	@scripts/eval.sh $(BIN)
 
 bench: all
 	@scripts/bench.sh $(BIN)

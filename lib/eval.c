@@ -598,10 +598,13 @@ gain_cmp(const void *a, const void *b)
 	return x > y ? -1 : x < y;
 }
 
+/* The discount of 1-based rank pos, as trec_eval 9.0.x's ndcg_cut computes
+ * it: log2(pos + 1) at every rank (earlier versions left ranks 1 and 2
+ * undiscounted, log2(max(pos, 2))). */
 static double
 discount(long pos)
 {
-	return pos < 2 ? 1.0 : log2((double)pos);
+	return log2((double)pos + 1.0);
 }
 
 /* Figures for qrels query qi given its ranking (docs[0..n), repeats removed). */

@@ -38,7 +38,7 @@ struct ev_eval_opts {
 /* The figures of one query, or their means over the queries evaluated (the
  * counts are then sums). */
 struct ev_eval_figures {
-	double ndcg;		/* ndcg_cut.K: sum gain(r) / log2(max(r, 2)) for
+	double ndcg;		/* ndcg_cut.K: sum gain(r) / log2(r + 1) for
 				 * r <= K, over the same for the ideal order of
 				 * every judged relevant document */
 	double map;		/* AP: sum of precision at each relevant document

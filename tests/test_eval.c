@@ -211,8 +211,10 @@ Test(eval, qrels_load_of_a_file_without_judgements_is_bad_input)
 	unlink(path);
 }
 
-/* Ranking d3 (0), d1 (3), d9 (unjudged), d2 (1); d4 (2) missed.  Graded:
- * DCG@10 = 3/1 + 0 + 1/log2(4) = 3.5; ideal 3, 2, 1 -> 3 + 2/1 + 1/log2(3). */
+/* Ranking d3 (0), d1 (3), d9 (unjudged), d2 (1); d4 (2) missed.  Graded
+ * gains, trec_eval 9.0.x's discount log2(r + 1) at every rank r:
+ * DCG@10 = 0/log2(2) + 3/log2(3) + 0/log2(4) + 1/log2(5);
+ * ideal 3, 2, 1 -> 3/log2(2) + 2/log2(3) + 1/log2(4) = 3 + 2/log2(3) + 0.5. */
 Test(eval, ndcg_uses_graded_gains_and_trec_eval_discount)
 {
 	struct ev_qrels *q = qrels_of(judged);
@@ -224,7 +226,8 @@ Test(eval, ndcg_uses_graded_gains_and_trec_eval_discount)
 	add(run, "q", "d9", 3, NAN);
 	add(run, "q", "d2", 4, NAN);
 	f = figures(q, run, NULL);
-	cr_assert(NEAR(f.ndcg, 3.5 / (3 + 2 + 1 / log2(3))), "ndcg %f", f.ndcg);
+	cr_assert(NEAR(f.ndcg, (3 / log2(3) + 1 / log2(5)) / (3 + 2 / log2(3) + 0.5)),
+	    "ndcg %f", f.ndcg);
 	/* AP: relevant at 2 (1/2) and 4 (2/4), over 3 relevant */
 	cr_assert(NEAR(f.map, (0.5 + 0.5) / 3), "map %f", f.map);
 	cr_assert(NEAR(f.recall, 2.0 / 3));
@@ -250,7 +253,9 @@ Test(eval, binary_gains_count_every_relevant_document_as_one)
 	add(run, "q", "d9", 3, NAN);
 	add(run, "q", "d2", 4, NAN);
 	f = figures(q, run, &o);
-	cr_assert(NEAR(f.ndcg, 1.5 / (2 + 1 / log2(3))), "ndcg %f", f.ndcg);
+	/* DCG = 1/log2(3) + 1/log2(5); ideal three ones: 1 + 1/log2(3) + 1/log2(4) */
+	cr_assert(NEAR(f.ndcg, (1 / log2(3) + 1 / log2(5)) / (1 + 1 / log2(3) + 0.5)),
+	    "ndcg %f", f.ndcg);
 	ev_run_free(run);
 	ev_qrels_free(q);
 }
@@ -269,8 +274,8 @@ Test(eval, level_raises_the_bar_for_relevant)
 	cr_assert_eq(f.relevant, 2);
 	cr_assert(NEAR(f.mrr, 0.5));
 	cr_assert(NEAR(f.map, 0.5 / 2));
-	/* DCG = 2/1 (rank 2), ideal = 3 + 2 */
-	cr_assert(NEAR(f.ndcg, 2.0 / 5), "ndcg %f", f.ndcg);
+	/* DCG = 2/log2(3) (rank 2), ideal = 3/log2(2) + 2/log2(3) */
+	cr_assert(NEAR(f.ndcg, (2 / log2(3)) / (3 + 2 / log2(3))), "ndcg %f", f.ndcg);
 	ev_run_free(run);
 	ev_qrels_free(q);
 }
@@ -308,6 +313,9 @@ Test(eval, a_document_counts_once_at_its_best_rank)
 	cr_assert_eq(f.retrieved, 3);
 	cr_assert_eq(f.relevant_retrieved, 2);
 	cr_assert(NEAR(f.map, (1.0 / 2 + 2.0 / 3) / 3), "map %f", f.map);
+	/* d1 (3) at position 2, d2 (1) at position 3: the repeats take no place */
+	cr_assert(NEAR(f.ndcg, (3 / log2(3) + 1 / log2(4)) / (3 + 2 / log2(3) + 0.5)),
+	    "ndcg %f", f.ndcg);
 	ev_run_free(run);
 	ev_qrels_free(q);
 }
@@ -328,6 +336,8 @@ Test(eval, ties_in_rank_go_by_score_then_arrival)
 	add(run, "c", "r", 7, 0.0);
 	cr_assert_eq(ev_eval_run(q, run, NULL, NULL, NULL, &s, &err), 0);
 	cr_assert(NEAR(s.mean.mrr, (1 + 0.5 + 1) / 3), "mrr %f", s.mean.mrr);
+	/* one relevant document each: nDCG 1, 1/log2(3), 1 */
+	cr_assert(NEAR(s.mean.ndcg, (1 + 1 / log2(3) + 1) / 3), "ndcg %f", s.mean.ndcg);
 	ev_run_free(run);
 	ev_qrels_free(q);
 }

@@ -44,7 +44,7 @@ def figures(qid, binary, k, rk):
     gain = lambda rel: (1 if binary else rel) if rel >= 1 else 0
     rels = sorted((gain(r) for r in judged.values() if r >= 1), reverse=True)
     ranked = ranking(qid)
-    disc = lambda pos: math.log2(max(pos, 2))
+    disc = lambda pos: math.log2(pos + 1)
     dcg = sum(gain(judged.get(d, 0)) / disc(p) for p, d in enumerate(ranked[:k], 1))
     idcg = sum(g / disc(p) for p, g in enumerate(rels[:k], 1))
     found, ap, rr = 0, 0.0, 0.0

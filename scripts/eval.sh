@@ -1,0 +1,155 @@
+#!/bin/sh
+# eval.sh: retrieval quality on the four test collections (make eval).
+# Usage: scripts/eval.sh [--plan PLAN.yaml] [--data DIR] [--keep DIR]
+#                        [--collections "cranfield med cacm npl"] [BIN]
+#
+# For each collection of DIR (default ../shared/data beside the repository):
+# makes a store exactly as a user would with the shipped defaults (ev-ingest;
+# ev-embed --train; ev-embed | ev-embed-load), runs the default pipeline
+# (scripts/ev-hybrid with the plan, samples/plan.yaml by default, keeping
+# every stage's hits), and judges the text lane, the vector lane and the
+# fused ranking with ev-eval (binary relevance; nDCG@10 as trec_eval 9.0.x).
+# Prints one table: the peers of DIR/README.md (plain SQLite FTS5, Xapian
+# BM25) beside each lane and the hybrid, then the means over the collections
+# and each of the targets (met or not).  --keep DIR keeps every store and run
+# in DIR/COLLECTION/.  Without the data it says where to put it and exits 0.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+data=$top/../shared/data
+plan=$top/samples/plan.yaml
+keep=
+collections="cranfield med cacm npl"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--plan) plan=${2:?}; shift 2 ;;
+	--data) data=${2:?}; shift 2 ;;
+	--keep) keep=${2:?}; shift 2 ;;
+	--collections) collections=${2:?}; shift 2 ;;
+	-*) echo "eval.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+bin=$(cd "${1:-$top/bin}" && pwd)
+PATH=$bin:$PATH
+export EV_BIN=$bin
+
+# The files of a collection: Cranfield keeps its JSON Lines in jsonl/.
+coldir() {
+	if [ -f "$data/$1/jsonl/corpus.jsonl" ]; then echo "$data/$1/jsonl"; else echo "$data/$1"; fi
+}
+
+missing=
+for c in $collections; do
+	d=$(coldir "$c")
+	for f in corpus.jsonl queries.jsonl qrels.tsv; do
+		[ -r "$d/$f" ] || missing="$missing $d/$f"
+	done
+done
+if [ -n "$missing" ]; then
+	echo "make eval: skipped: the test collections are not there (missing:$missing)."
+	echo "Put them in $data/NAME/ (corpus.jsonl, queries.jsonl, qrels.tsv a collection, for"
+	echo "NAME in: $collections), or give another folder: scripts/eval.sh --data DIR."
+	exit 0
+fi
+
+if [ -n "$keep" ]; then
+	mkdir -p "$keep"
+	work=$(cd "$keep" && pwd)
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/evkit-eval.XXXXXX")
+	trap 'rm -rf "$work"' EXIT INT TERM
+fi
+
+# The summary figures of ev-eval's line, as "ndcg map recall".
+figures() {
+	sed 's/.*"ndcg@10":\([0-9.]*\).*"map":\([0-9.]*\).*"recall@100":\([0-9.]*\).*/\1 \2 \3/'
+}
+
+# Every stage's scores must fall as ranks rise (judges such as trec_eval
+# order a run by score): a hit whose score is above its predecessor's within
+# a query is a bug, and fails the evaluation.
+check_order() {
+	jq -r '[.query_id, .rank, .score] | @tsv' "$1" | awk -F'\t' -v f="$1" '
+		$1 == q && ($2 < r || $3 > s + 1e-12) {
+			printf "eval.sh: %s: query %s: rank %s scores %s, above rank %s (%s)\n", f, $1, $2, $3, r, s
+			bad = 1; exit 1
+		}
+		{ q = $1; r = $2; s = $3 }
+		END { exit bad }'
+}
+
+results=$work/results.tsv
+: >"$results"
+for c in $collections; do
+	d=$(coldir "$c")
+	w=$work/$c
+	rm -rf "$w"
+	mkdir -p "$w"
+	printf '%s: ' "$c" >&2
+	start=$(date +%s)
+	# The store, as a user makes it: every default.
+	ev-ingest --db "$w/store.db" "$d/corpus.jsonl" >"$w/chunks.jsonl"
+	ev-embed --db "$w/store.db" --train >/dev/null
+	ev-embed --db "$w/store.db" <"$w/chunks.jsonl" |
+		ev-embed-load --db "$w/store.db" --index "$w/kb.faiss" 2>/dev/null
+	# The default pipeline, every stage's hits kept.
+	"$top/scripts/ev-hybrid" --db "$w/store.db" --index "$w/kb.faiss" --plan "$plan" \
+		-f "$d/queries.jsonl" --keep "$w/run" >/dev/null
+	for lane in text vector fused; do
+		check_order "$w/run/$lane.jsonl"
+		printf '%s\t%s\t%s\n' "$c" "$lane" \
+			"$(ev-eval --qrels "$d/qrels.tsv" "$w/run/$lane.jsonl" | figures)" >>"$results"
+	done
+	echo "$(($(date +%s) - start)) s" >&2
+done
+
+# The peers' figures, from the collections' README: "| c | system | n | m | r |".
+peers=$work/peers.tsv
+awk -F'|' 'NF >= 7 && $2 ~ /[a-z]/ && $4 ~ /[0-9]/ {
+	c = $2; s = $3; gsub(/ /, "", c)
+	peer = s ~ /FTS5/ ? "fts5" : s ~ /Xapian/ ? "xapian" : ""
+	if (peer == "") next
+	n = $4; m = $5; r = $6; gsub(/ /, "", n); gsub(/ /, "", m); gsub(/ /, "", r)
+	printf "%s\t%s\t%s %s %s\n", c, peer, n, m, r
+}' "$data/README.md" >"$peers"
+
+awk -F'\t' -v cols="$collections" '
+FNR == NR { peer[$1, $2] = $3; next }
+{ run[$1, $2] = $3 }
+function f(s, i,   a) { split(s, a, " "); return a[i] }
+function pct(x, y) { return y > 0 ? sprintf("%+.1f%%", 100 * (x / y - 1)) : "n/a" }
+END {
+	n = split(cols, c, " ")
+	printf "%-10s %-8s %9s %9s %9s\n", "collection", "run", "nDCG@10", "MAP", "R@100"
+	for (i = 1; i <= n; i++) {
+		split("fts5 xapian", ps, " ")
+		for (j = 1; j <= 2; j++) if ((c[i], ps[j]) in peer)
+			printf "%-10s %-8s %9s %9s %9s\n", c[i], ps[j], f(peer[c[i], ps[j]], 1), f(peer[c[i], ps[j]], 2), f(peer[c[i], ps[j]], 3)
+		split("text vector fused", ls, " ")
+		for (j = 1; j <= 3; j++)
+			printf "%-10s %-8s %9s %9s %9s\n", c[i], (ls[j] == "fused" ? "hybrid" : ls[j]), f(run[c[i], ls[j]], 1), f(run[c[i], ls[j]], 2), f(run[c[i], ls[j]], 3)
+	}
+	split("fts5 xapian text vector fused", all, " ")
+	for (j = 1; j <= 5; j++) {
+		s1 = s2 = s3 = 0; k = 0
+		for (i = 1; i <= n; i++) {
+			v = (all[j] == "fts5" || all[j] == "xapian") ? peer[c[i], all[j]] : run[c[i], all[j]]
+			if (v == "") continue
+			s1 += f(v, 1); s2 += f(v, 2); s3 += f(v, 3); k++
+		}
+		mean[all[j]] = k ? s1 / k : 0
+		if (k) printf "%-10s %-8s %9.4f %9.4f %9.4f\n", "mean", (all[j] == "fused" ? "hybrid" : all[j]), s1 / k, s2 / k, s3 / k
+	}
+	print ""
+	print "targets (nDCG@10 unless said):"
+	for (i = 1; i <= n; i++) {
+		bp = f(peer[c[i], "fts5"], 1); xp = f(peer[c[i], "xapian"], 1); best = bp > xp ? bp : xp
+		t = f(run[c[i], "text"], 1); v = f(run[c[i], "vector"], 1); h = f(run[c[i], "fused"], 1)
+		bl = t > v ? t : v
+		printf "  %-10s text %.4f vs better peer %.4f: %s\n", c[i], t, best, (t >= best ? "met" : "NOT met")
+		printf "  %-10s hybrid %.4f vs its better lane %.4f: %s; vs better peer: %s (target +5%%): %s\n", c[i], h, bl, (h >= bl ? "met" : "NOT met"), pct(h, best), (h >= 1.05 * best ? "met" : "NOT met")
+		hr = f(run[c[i], "fused"], 3); tr = f(run[c[i], "text"], 3); vr = f(run[c[i], "vector"], 3)
+		printf "  %-10s hybrid R@100 %.4f vs text %.4f, vector %.4f: %s\n", c[i], hr, tr, vr, (hr >= tr && hr >= vr) ? "met" : "NOT met"
+	}
+	printf "  mean       hybrid vs plain FTS5: %s (target +10%%): %s\n", pct(mean["fused"], mean["fts5"]), (mean["fused"] >= 1.1 * mean["fts5"] ? "met" : "NOT met")
+}' "$peers" "$results"
