@@ -46,7 +46,7 @@ TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz \
-	hostile crash alloc valgrind reliability
+	hostile crash alloc valgrind reliability man-options
 
 all: $(COMMANDS:%=$(BIN)/%)
 
@@ -86,6 +86,10 @@ golden: all
 layers:
 	@scripts/check-layers.sh
 
+# Each command's man page against its option table (lib/opt.h).
+man-options: all
+	@tests/man-options.sh $(BIN)
+
 # Every command over the hostile inputs, and kill -9 / concurrent writers /
 # write errors; with SANITIZE set (make asan) the runners fail on any
 # sanitizer report.
@@ -106,7 +110,7 @@ valgrind: all
 
 reliability: hostile crash alloc valgrind
 
-test: layers unit golden hostile crash
+test: layers unit golden man-options hostile crash
 
 check: deps
 	$(MAKE) all

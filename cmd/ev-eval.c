@@ -12,63 +12,18 @@
 #include "config.h"
 #include "eval.h"
 #include "jsonl.h"
+#include "opt.h"
 
 #define MAX_CUTOFF	1000000
 #define MAX_MINS	16
 
-static const char usage_text[] =
-"usage: ev-eval --qrels FILE [--binary] [--level N] [-k N] [--cutoff METRIC=N]\n"
-"               [--per-query] [--min METRIC=X] [--trec FILE] [--tag TAG]\n"
-"               [--lane LANE] [--config FILE.yaml] [--log FILE] [RUN ...]\n"
-"\n"
-"Score hit records (from RUN files or stdin) against relevance judgements;\n"
-"write one JSON summary line: queries, ndcg@10, map, recall@100, mrr, p@10.\n"
-"\n"
-"  --qrels FILE        judgements: 'QUERY_ID DOC_ID RELEVANCE' lines, or TREC's\n"
-"                      'QUERY_ID 0 DOC_ID RELEVANCE'\n"
-"  --binary            gains of 1 for every relevant document (default: the\n"
-"                      relevance value is the gain)\n"
-"  --level N           the least relevance counted relevant (default 1; below 1\n"
-"                      needs --binary)\n"
-"  -k N                the k of nDCG@k and P@k (default 10)\n"
-"  --cutoff METRIC=N   the k of one metric: ndcg, p or recall (recall: 100)\n"
-"  --per-query         a line per judged query before the summary\n"
-"  --min METRIC=X      exit 3 after printing when METRIC is below X (repeatable)\n"
-"  --trec FILE         also write the run in TREC format (QID Q0 DOC RANK SCORE TAG)\n"
-"  --tag TAG           the TAG column of --trec (default evkit)\n"
-"  --lane LANE         evaluate only the hits whose lane is LANE\n"
-"  --config FILE.yaml  defaults for the options; --log FILE appends a ToolRun line\n"
-"  --help, --version\n";
-
-enum {
-	OPT_QRELS = EV_OPT_FIRST_FREE,
-	OPT_BINARY,
-	OPT_LEVEL,
-	OPT_CUTOFF,
-	OPT_PER_QUERY,
-	OPT_MIN,
-	OPT_TREC,
-	OPT_TAG,
-	OPT_LANE
-};
-
-static const struct option longopts[] = {
-	{ "qrels", required_argument, NULL, OPT_QRELS },
-	{ "binary", no_argument, NULL, OPT_BINARY },
-	{ "level", required_argument, NULL, OPT_LEVEL },
-	{ "cutoff", required_argument, NULL, OPT_CUTOFF },
-	{ "per-query", no_argument, NULL, OPT_PER_QUERY },
-	{ "min", required_argument, NULL, OPT_MIN },
-	{ "trec", required_argument, NULL, OPT_TREC },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "lane", required_argument, NULL, OPT_LANE },
-	EV_CLI_COMMON_OPTIONS,
-	{ NULL, 0, NULL, 0 }
-};
-
-static const char *const config_keys[] = {
-	"qrels", "binary", "level", "k", "cutoff.ndcg", "cutoff.p", "cutoff.recall",
-	"per_query", "min.*", "trec", "tag", "lane", NULL
+static const struct ev_opt_cmd command = {
+	"usage: ev-eval --qrels FILE [--binary] [--level N] [-k N] [--cutoff METRIC=N]\n"
+	"               [--per-query] [--min METRIC=X] [--trec FILE] [--tag TAG]\n"
+	"               [--lane LANE] [--config FILE.yaml] [--log FILE] [RUN ...]",
+	"Score hit records (from RUN files or stdin) against relevance judgements;\n"
+	"write one JSON summary line: queries, ndcg@10, map, recall@100, mrr, p@10.",
+	NULL
 };
 
 struct gate {
@@ -79,121 +34,94 @@ struct gate {
 struct opts {
 	const char *qrels, *trec, *tag, *lane;
 	struct ev_eval_opts eval;
+	long k;
 	int per_query;
 	struct gate mins[MAX_MINS];
 	int nmins;
 };
 
-/* Record a --min gate (later ones for the same metric replace earlier). */
-static void
-add_min(struct ev_cli *cli, struct opts *o, const char *name, size_t len, double x)
-{
-	int i;
+static struct opts o = { .eval = EV_EVAL_OPTS_INIT, .k = 10, .tag = "evkit" };
 
-	if (len == 0 || len >= sizeof o->mins[0].name)
-		ev_cli_usage_error(cli, "--min takes METRIC=X, METRIC a name such as ndcg@10 or map");
-	for (i = 0; i < o->nmins; i++)
-		if (strlen(o->mins[i].name) == len && memcmp(o->mins[i].name, name, len) == 0)
-			break;
-	if (i == MAX_MINS)
-		ev_cli_usage_error(cli, "more than %d --min gates", MAX_MINS);
-	memcpy(o->mins[i].name, name, len);
-	o->mins[i].name[len] = '\0';
-	o->mins[i].min = x;
-	if (i == o->nmins)
-		o->nmins++;
+/* -k: the k of nDCG@k and P@k. */
+static void
+set_k(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	(void)cli, (void)src, (void)arg;
+	o.eval.ndcg_k = o.eval.p_k = *(long *)value;
 }
 
+/* --cutoff METRIC=N: the k of one metric. */
 static void
-parse_min(struct ev_cli *cli, struct opts *o, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	double x;
-
-	if (eq == NULL || ev_parse_double(eq + 1, 0, 1, &x) == -1)
-		ev_cli_usage_error(cli, "--min takes METRIC=X with X from 0 to 1: '%s'", arg);
-	add_min(cli, o, arg, (size_t)(eq - arg), x);
-}
-
-static void
-parse_cutoff(struct ev_cli *cli, struct opts *o, const char *arg)
+set_cutoff(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	const char *eq = strchr(arg, '=');
 	long long k;
 	size_t n;
 
+	(void)value;
 	if (eq == NULL || ev_parse_count(eq + 1, 1, MAX_CUTOFF, &k) == -1)
-		ev_cli_usage_error(cli, "--cutoff takes METRIC=N with N from 1 to %d: '%s'",
-		    MAX_CUTOFF, arg);
+		ev_cli_usage_error(cli, "%s takes METRIC=N with N from 1 to %d: '%s'",
+		    src, MAX_CUTOFF, arg);
 	n = (size_t)(eq - arg);
 	if (n == 4 && strncmp(arg, "ndcg", 4) == 0)
-		o->eval.ndcg_k = (long)k;
+		o.eval.ndcg_k = (long)k;
 	else if (n == 1 && arg[0] == 'p')
-		o->eval.p_k = (long)k;
+		o.eval.p_k = (long)k;
 	else if (n == 6 && strncmp(arg, "recall", 6) == 0)
-		o->eval.recall_k = (long)k;
+		o.eval.recall_k = (long)k;
 	else
-		ev_cli_usage_error(cli, "--cutoff: unknown metric '%.*s' (ndcg, p or recall)",
-		    (int)n, arg);
+		ev_cli_usage_error(cli, "%s: unknown metric '%.*s' (ndcg, p or recall)",
+		    src, (int)n, arg);
 }
 
-/* Defaults from --config. */
+/* --min METRIC=X: a gate (a later one for the same metric replaces it). */
 static void
-read_config(struct ev_cli *cli, struct opts *o)
+add_min(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
-	const json_t *cfg = cli->config, *mins;
-	const char *file = cli->config_path;
-	struct ev_err err = { 0 };
-	long long v;
-	int b;
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+	double x;
+	int i;
 
-	ev_cli_check_config(cli, config_keys);
-	if (ev_config_str(cfg, "qrels", &o->qrels, file, &err) == -1 ||
-	    ev_config_str(cfg, "trec", &o->trec, file, &err) == -1 ||
-	    ev_config_str(cfg, "tag", &o->tag, file, &err) == -1 ||
-	    ev_config_str(cfg, "lane", &o->lane, file, &err) == -1)
-		ev_cli_config_error(cli, &err);
-	if ((b = ev_config_bool(cfg, "binary", &o->eval.binary, file, &err)) == -1 ||
-	    ev_config_bool(cfg, "per_query", &o->per_query, file, &err) == -1)
-		ev_cli_config_error(cli, &err);
-	if ((b = ev_config_int(cfg, "level", -1000000000, 1000000000, &v, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (b)
-		o->eval.level = (long)v;
-	if ((b = ev_config_int(cfg, "k", 1, MAX_CUTOFF, &v, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (b)
-		o->eval.ndcg_k = o->eval.p_k = (long)v;
-	if ((b = ev_config_int(cfg, "cutoff.ndcg", 1, MAX_CUTOFF, &v, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (b)
-		o->eval.ndcg_k = (long)v;
-	if ((b = ev_config_int(cfg, "cutoff.p", 1, MAX_CUTOFF, &v, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (b)
-		o->eval.p_k = (long)v;
-	if ((b = ev_config_int(cfg, "cutoff.recall", 1, MAX_CUTOFF, &v, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (b)
-		o->eval.recall_k = (long)v;
-	if ((mins = ev_config_get(cfg, "min")) != NULL) {
-		const char *key;
-		json_t *x;
-
-		if (!json_is_object(mins)) {
-			ev_err_set(&err, EV_EXIT_USAGE, file, "'min' must be a mapping of metric to figure");
-			ev_cli_config_error(cli, &err);
-		}
-		json_object_foreach((json_t *)mins, key, x) {
-			if (!json_is_number(x) || json_number_value(x) < 0 || json_number_value(x) > 1) {
-				ev_err_set(&err, EV_EXIT_USAGE, file, "'min.%s' must be a number from 0 to 1",
-				    key);
-				ev_cli_config_error(cli, &err);
-			}
-			add_min(cli, o, key, strlen(key), json_number_value(x));
-		}
-	}
+	(void)value;
+	if (eq == NULL || ev_parse_double(eq + 1, 0, 1, &x) == -1)
+		ev_cli_usage_error(cli, "%s takes METRIC=X with X from 0 to 1: '%s'", src, arg);
+	if (len == 0 || len >= sizeof o.mins[0].name)
+		ev_cli_usage_error(cli, "%s takes METRIC=X, METRIC a name such as ndcg@10 or map",
+		    src);
+	for (i = 0; i < o.nmins; i++)
+		if (strlen(o.mins[i].name) == len && memcmp(o.mins[i].name, arg, len) == 0)
+			break;
+	if (i == MAX_MINS)
+		ev_cli_usage_error(cli, "more than %d --min gates", MAX_MINS);
+	memcpy(o.mins[i].name, arg, len);
+	o.mins[i].name[len] = '\0';
+	o.mins[i].min = x;
+	if (i == o.nmins)
+		o.nmins++;
 }
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "qrels", "qrels", &o.qrels, "FILE",
+	    "judgements: 'QUERY_ID DOC_ID RELEVANCE' lines, or TREC's 'QUERY_ID 0 DOC_ID RELEVANCE'"),
+	EV_OPT_BOOL(0, "binary", "binary", &o.eval.binary,
+	    "gains of 1 for every relevant document (default: the relevance value is the gain)"),
+	EV_OPT_LONG(0, "level", "level", &o.eval.level, -1000000000, 1000000000, "N",
+	    "the least relevance counted relevant; below 1 needs --binary"),
+	EV_OPT_LONG_THEN('k', NULL, "k", &o.k, 1, MAX_CUTOFF, "N", "the k of nDCG@k and P@k",
+	    set_k),
+	EV_OPT_FUNC(0, "cutoff", "cutoff.*", NULL, set_cutoff, "METRIC=N",
+	    "the k of one metric: ndcg, p or recall (recall: 100)", NULL),
+	EV_OPT_BOOL(0, "per-query", "per_query", &o.per_query,
+	    "a line per judged query before the summary"),
+	EV_OPT_FUNC(0, "min", "min.*", NULL, add_min, "METRIC=X",
+	    "exit 3 after printing when METRIC is below X (repeatable)", NULL),
+	EV_OPT_STR(0, "trec", "trec", &o.trec, "FILE",
+	    "also write the run in TREC format (QID Q0 DOC RANK SCORE TAG)"),
+	EV_OPT_STR(0, "tag", "tag", &o.tag, "TAG", "the TAG column of --trec"),
+	EV_OPT_STR(0, "lane", "lane", &o.lane, "LANE", "evaluate only the hits whose lane is LANE"),
+	EV_OPT_END
+};
 
 /* Print one query's figures. */
 static int
@@ -275,7 +203,7 @@ write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
 
 	if (fp == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "cannot create: %s", strerror(errno));
-	rc = ev_run_write_trec(run, fp, o->tag ? o->tag : "evkit", err);
+	rc = ev_run_write_trec(run, fp, o->tag, err);
 	if (fclose(fp) == EOF && rc == 0)
 		rc = ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "write error: %s", strerror(errno));
 	if (rc == -1 && err->where[0] == '\0')
@@ -287,58 +215,15 @@ int
 main(int argc, char *argv[])
 {
 	struct ev_cli cli;
-	struct opts o = { .eval = EV_EVAL_OPTS_INIT };
 	struct ev_err err = { 0 };
 	struct ev_qrels *qrels = NULL;
 	struct ev_run *run = NULL;
 	struct ev_eval_summary sum;
 	struct ev_buf line = EV_BUF_INIT;
-	long long v;
-	int ch, i, rc = EV_EXIT_OK;
+	int argi, i, rc = EV_EXIT_OK;
 
-	ev_cli_init(&cli, "ev-eval", usage_text, argc, argv);
-	read_config(&cli, &o);
-	while ((ch = getopt_long(argc, argv, "k:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_QRELS:
-			o.qrels = optarg;
-			break;
-		case OPT_BINARY:
-			o.eval.binary = 1;
-			break;
-		case OPT_LEVEL:
-			if (ev_parse_count(optarg, -1000000000, 1000000000, &v) == -1)
-				ev_cli_usage_error(&cli, "--level takes a whole number: '%s'", optarg);
-			o.eval.level = (long)v;
-			break;
-		case 'k':
-			if (ev_parse_count(optarg, 1, MAX_CUTOFF, &v) == -1)
-				ev_cli_usage_error(&cli, "-k takes a count from 1 to %d: '%s'",
-				    MAX_CUTOFF, optarg);
-			o.eval.ndcg_k = o.eval.p_k = (long)v;
-			break;
-		case OPT_CUTOFF:
-			parse_cutoff(&cli, &o, optarg);
-			break;
-		case OPT_PER_QUERY:
-			o.per_query = 1;
-			break;
-		case OPT_MIN:
-			parse_min(&cli, &o, optarg);
-			break;
-		case OPT_TREC:
-			o.trec = optarg;
-			break;
-		case OPT_TAG:
-			o.tag = optarg;
-			break;
-		case OPT_LANE:
-			o.lane = optarg;
-			break;
-		default:
-			ev_cli_common(&cli, ch);
-		}
-	}
+	ev_cli_init(&cli, "ev-eval", NULL, argc, argv);
+	argi = ev_opt_parse(&cli, &command, options);
 	if (o.qrels == NULL)
 		ev_cli_usage_error(&cli, "--qrels FILE is required");
 	if (!o.eval.binary && o.eval.level < 1)
@@ -357,7 +242,7 @@ main(int argc, char *argv[])
 
 	if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
 	    (run = ev_run_new(&err)) == NULL ||
-	    read_hits(&cli, &o, argv + optind, argc - optind, run, &err) == -1 ||
+	    read_hits(&cli, &o, argv + argi, argc - argi, run, &err) == -1 ||
 	    (o.trec != NULL && write_trec(&o, run, &err) == -1) ||
 	    ev_eval_run(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {
 		rc = ev_cli_report(&err);

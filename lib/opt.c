@@ -1,0 +1,416 @@
+/* opt.c: a command's options from one table.  See opt.h. */
+#include "opt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#ifndef EV_VERSION
+#define EV_VERSION "0.0.0"
+#endif
+
+/* Long-only options are numbered from here by their index in the table. */
+#define OPT_TABLE_BASE		0x2000
+#define OPT_LIST_OPTIONS	(EV_OPT_FIRST_FREE + 0x100)
+
+#define HELP_COLUMN	22	/* where an option's help starts */
+#define HELP_WIDTH	79
+
+static size_t
+count_opts(const struct ev_opt *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].type != EV_OPT_TYPE_END)
+		n++;
+	return n;
+}
+
+/* The option's name as a user wrote it, for messages: "--level" or "-k". */
+static const char *
+flag_name(const struct ev_opt *o, char *buf, size_t size)
+{
+	if (o->long_name != NULL)
+		snprintf(buf, size, "--%s", o->long_name);
+	else
+		snprintf(buf, size, "-%c", o->short_name);
+	return buf;
+}
+
+/* A number from a flag, checked against the option's range. */
+static void
+set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
+{
+	long long n;
+	double x;
+
+	switch (o->type) {
+	case EV_OPT_TYPE_INT:
+	case EV_OPT_TYPE_LONG:
+		if (ev_parse_count(arg, (long long)o->min, (long long)o->max, &n) == -1)
+			ev_cli_usage_error(cli, "%s takes a whole number from %lld to %lld: '%s'",
+			    src, (long long)o->min, (long long)o->max, arg);
+		if (o->type == EV_OPT_TYPE_INT)
+			*(int *)o->value = (int)n;
+		else
+			*(long *)o->value = (long)n;
+		break;
+	default:
+		if (ev_parse_double(arg, o->min, o->max, &x) == -1)
+			ev_cli_usage_error(cli, "%s takes a number from %g to %g: '%s'",
+			    src, o->min, o->max, arg);
+		*(double *)o->value = x;
+	}
+}
+
+/* Apply a flag's argument (NULL for a bool). */
+static void
+apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
+{
+	char name[64];
+
+	flag_name(o, name, sizeof name);
+	switch (o->type) {
+	case EV_OPT_TYPE_BOOL:
+		*(int *)o->value = 1;
+		break;
+	case EV_OPT_TYPE_STR:
+		*(const char **)o->value = arg;
+		break;
+	case EV_OPT_TYPE_FUNC:
+		o->fn(cli, name, arg, o->value);
+		break;
+	default:
+		set_number(cli, o, name, arg);
+		if (o->fn != NULL)
+			o->fn(cli, name, arg, o->value);
+	}
+}
+
+/* A config scalar as the text a flag would carry, in buf. */
+static const char *
+scalar_text(const json_t *v, char *buf, size_t size)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, size, "%.17g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, size, "%s", json_is_true(v) ? "true" : "false");
+	else
+		return NULL;
+	return buf;
+}
+
+/* A FUNC option's config key: a scalar, or with "name.*" each entry of a
+ * mapping as "NAME=VALUE". */
+static void
+apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
+{
+	const char *file = cli->config_path;
+	size_t klen = strlen(o->key);
+	char src[1200], text[64], arg[1100], path[256];
+	const char *t;
+	json_t *v;
+
+	if (klen > 2 && strcmp(o->key + klen - 2, ".*") == 0) {
+		const char *name;
+		json_t *x;
+
+		snprintf(path, sizeof path, "%.*s", (int)(klen - 2), o->key);
+		if ((v = ev_config_get(cli->config, path)) == NULL)
+			return;
+		if (!json_is_object(v))
+			ev_cli_usage_error(cli, "%s: '%s' must be a mapping of names to values",
+			    file, path);
+		json_object_foreach(v, name, x) {
+			snprintf(src, sizeof src, "%s: '%s.%s'", file, path, name);
+			if ((t = scalar_text(x, text, sizeof text)) == NULL)
+				ev_cli_usage_error(cli, "%s must be a single value", src);
+			snprintf(arg, sizeof arg, "%s=%s", name, t);
+			o->fn(cli, src, arg, o->value);
+		}
+		return;
+	}
+	if ((v = ev_config_get(cli->config, o->key)) == NULL)
+		return;
+	snprintf(src, sizeof src, "%s: '%s'", file, o->key);
+	if ((t = scalar_text(v, text, sizeof text)) == NULL)
+		ev_cli_usage_error(cli, "%s must be a single value", src);
+	o->fn(cli, src, t, o->value);
+}
+
+/* Every config key of the table; each is checked as the flag is. */
+static void
+apply_config(struct ev_cli *cli, const struct ev_opt *o)
+{
+	const char *file = cli->config_path;
+	struct ev_err err = { 0 };
+	long long n;
+	double x;
+	int r = 0;
+
+	for (; o->type != EV_OPT_TYPE_END; o++) {
+		if (o->key == NULL)
+			continue;
+		switch (o->type) {
+		case EV_OPT_TYPE_BOOL:
+			r = ev_config_bool(cli->config, o->key, o->value, file, &err);
+			break;
+		case EV_OPT_TYPE_INT:
+		case EV_OPT_TYPE_LONG:
+			r = ev_config_int(cli->config, o->key, (long long)o->min, (long long)o->max,
+			    &n, file, &err);
+			if (r == 1 && o->type == EV_OPT_TYPE_INT)
+				*(int *)o->value = (int)n;
+			else if (r == 1)
+				*(long *)o->value = (long)n;
+			if (r == 1 && o->fn != NULL)
+				o->fn(cli, o->key, NULL, o->value);
+			break;
+		case EV_OPT_TYPE_NUM:
+			r = ev_config_num(cli->config, o->key, o->min, o->max, &x, file, &err);
+			if (r == 1)
+				*(double *)o->value = x;
+			break;
+		case EV_OPT_TYPE_STR:
+			r = ev_config_str(cli->config, o->key, o->value, file, &err);
+			break;
+		case EV_OPT_TYPE_FUNC:
+			apply_config_func(cli, o);
+			r = 0;
+			break;
+		case EV_OPT_TYPE_END:
+			break;
+		}
+		if (r == -1)
+			ev_cli_config_error(cli, &err);
+	}
+}
+
+/* The config keys the command knows: the table's and cmd's extra ones. */
+static const char **
+known_keys(const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
+{
+	size_t n = count_opts(opts), extra = 0, i, k = 0;
+	const char **keys;
+
+	while (cmd->extra_keys != NULL && cmd->extra_keys[extra] != NULL)
+		extra++;
+	if ((keys = malloc((n + extra + 1) * sizeof *keys)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (opts[i].key != NULL)
+			keys[k++] = opts[i].key;
+	for (i = 0; i < extra; i++)
+		keys[k++] = cmd->extra_keys[i];
+	keys[k] = NULL;
+	return keys;
+}
+
+/* The option's default as --help shows it, in buf; NULL for none. */
+static const char *
+default_text(const struct ev_opt *o, char *buf, size_t size)
+{
+	if (o->shown_default != NULL)
+		return o->shown_default;
+	switch (o->type) {
+	case EV_OPT_TYPE_INT:
+		snprintf(buf, size, "%d", *(const int *)o->value);
+		return buf;
+	case EV_OPT_TYPE_LONG:
+		snprintf(buf, size, "%ld", *(const long *)o->value);
+		return buf;
+	case EV_OPT_TYPE_NUM:
+		snprintf(buf, size, "%g", *(const double *)o->value);
+		return buf;
+	case EV_OPT_TYPE_STR:
+		return *(const char *const *)o->value;
+	default:
+		return NULL;
+	}
+}
+
+/* Write text from column col, wrapped at HELP_WIDTH, continuation lines at
+ * HELP_COLUMN.  Returns nothing; words longer than a line stand alone. */
+static void
+write_wrapped(FILE *fp, const char *text, int col)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		const char *end = p;
+		int len;
+
+		while (*end != '\0' && *end != ' ')
+			end++;
+		len = (int)(end - p);
+		if (col > HELP_COLUMN && col + 1 + len > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", HELP_COLUMN, "");
+			col = HELP_COLUMN;
+		} else if (col > HELP_COLUMN) {
+			fputc(' ', fp);
+			col++;
+		}
+		fwrite(p, 1, (size_t)len, fp);
+		col += len;
+		p = *end == ' ' ? end + 1 : end;
+	}
+	fputc('\n', fp);
+}
+
+void
+ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
+{
+	fprintf(fp, "%s\n\n%s\n\n", cmd->synopsis, cmd->about);
+	for (; o->type != EV_OPT_TYPE_END; o++) {
+		char head[96], text[512], def[64];
+		const char *d;
+		int n;
+
+		if (o->long_name == NULL && o->short_name == 0)
+			continue;	/* a config key alone */
+		if (o->short_name != 0 && o->long_name != NULL)
+			n = snprintf(head, sizeof head, "  -%c, --%s", o->short_name, o->long_name);
+		else if (o->long_name != NULL)
+			n = snprintf(head, sizeof head, "  --%s", o->long_name);
+		else
+			n = snprintf(head, sizeof head, "  -%c", o->short_name);
+		if (o->argh != NULL)
+			n += snprintf(head + n, sizeof head - (size_t)n, " %s", o->argh);
+		n = snprintf(text, sizeof text, "%s", o->help);
+		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG)
+			n += snprintf(text + n, sizeof text - (size_t)n, " (%lld to %lld",
+			    (long long)o->min, (long long)o->max);
+		else if (o->type == EV_OPT_TYPE_NUM)
+			n += snprintf(text + n, sizeof text - (size_t)n, " (%g to %g", o->min, o->max);
+		d = default_text(o, def, sizeof def);
+		if (d != NULL)
+			n += snprintf(text + n, sizeof text - (size_t)n, "%sdefault %s)",
+			    (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG ||
+			    o->type == EV_OPT_TYPE_NUM) ? "; " : " (", d);
+		else if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG ||
+		    o->type == EV_OPT_TYPE_NUM)
+			snprintf(text + n, sizeof text - (size_t)n, ")");
+		fputs(head, fp);
+		if ((int)strlen(head) + 2 > HELP_COLUMN) {
+			fprintf(fp, "\n%*s", HELP_COLUMN, "");
+		} else {
+			fprintf(fp, "%*s", HELP_COLUMN - (int)strlen(head), "");
+		}
+		write_wrapped(fp, text, HELP_COLUMN);
+	}
+	fputs("  --config FILE.yaml  defaults for the options (flags override the file)\n"
+	    "  --log FILE          append a ToolRun JSON line for this run to FILE\n"
+	    "  --help, --version\n", fp);
+}
+
+static const char *const type_names[] = { "end", "bool", "int", "int", "num", "str", "func" };
+
+void
+ev_opt_list(FILE *fp, const struct ev_opt *o)
+{
+	for (; o->type != EV_OPT_TYPE_END; o++) {
+		char def[64], lo[32] = "-", hi[32] = "-";
+		const char *d = default_text(o, def, sizeof def);
+
+		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG) {
+			snprintf(lo, sizeof lo, "%lld", (long long)o->min);
+			snprintf(hi, sizeof hi, "%lld", (long long)o->max);
+		} else if (o->type == EV_OPT_TYPE_NUM) {
+			snprintf(lo, sizeof lo, "%g", o->min);
+			snprintf(hi, sizeof hi, "%g", o->max);
+		}
+		fprintf(fp, "%s\t%c\t%s\t%s\t%s\t%s\t%s\n", o->long_name ? o->long_name : "-",
+		    o->short_name ? o->short_name : '-', o->key ? o->key : "-",
+		    type_names[o->type], lo, hi, d ? d : "-");
+	}
+	fputs("config\t-\t-\tstr\t-\t-\t-\nlog\t-\t-\tstr\t-\t-\t-\n"
+	    "help\t-\t-\tbool\t-\t-\t-\nversion\t-\t-\tbool\t-\t-\t-\n", fp);
+}
+
+static void
+exit_after_stdout(void)
+{
+	exit(fflush(stdout) == 0 ? EV_EXIT_OK : EV_EXIT_RUNTIME);
+}
+
+int
+ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
+{
+	static const struct option common[] = {
+		EV_CLI_COMMON_OPTIONS,
+		{ "list-options", no_argument, NULL, OPT_LIST_OPTIONS },
+	};
+	size_t n = count_opts(opts), i, nl = 0, nc = sizeof common / sizeof common[0];
+	struct option *longopts;
+	char *shortopts, *s;
+	const char **keys;
+	int ch;
+
+	if ((longopts = calloc(n + nc + 1, sizeof *longopts)) == NULL ||
+	    (shortopts = malloc(2 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
+	}
+	s = shortopts;
+	for (i = 0; i < n; i++) {
+		const struct ev_opt *o = &opts[i];
+		int has_arg = o->type == EV_OPT_TYPE_BOOL ? no_argument : required_argument;
+
+		if (o->long_name != NULL) {
+			longopts[nl].name = o->long_name;
+			longopts[nl].has_arg = has_arg;
+			longopts[nl].val = OPT_TABLE_BASE + (int)i;
+			nl++;
+		}
+		if (o->short_name != 0) {
+			*s++ = (char)o->short_name;
+			if (has_arg == required_argument)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	memcpy(longopts + nl, common, sizeof common);
+
+	ev_cli_check_config(cli, keys);
+	free(keys);
+	apply_config(cli, opts);
+	while ((ch = getopt_long(cli->argc, cli->argv, shortopts, longopts, NULL)) != -1) {
+		const struct ev_opt *o = NULL;
+
+		if (ch >= OPT_TABLE_BASE && ch < OPT_TABLE_BASE + (int)n) {
+			o = &opts[ch - OPT_TABLE_BASE];
+		} else {
+			for (i = 0; i < n && ch < 0x100; i++)
+				if (opts[i].short_name == ch)
+					o = &opts[i];
+		}
+		if (o != NULL) {
+			apply_flag(cli, o, optarg);
+			continue;
+		}
+		switch (ch) {
+		case EV_OPT_HELP:
+			ev_opt_help(stdout, cmd, opts);
+			exit_after_stdout();
+			break;
+		case OPT_LIST_OPTIONS:
+			ev_opt_list(stdout, opts);
+			exit_after_stdout();
+			break;
+		default:
+			/* --version; --config and --log, read by ev_cli_init(); or
+			 * getopt's own message for an unknown option or a missing
+			 * value, then a hint and exit 2 */
+			ev_cli_common(cli, ch);
+		}
+	}
+	free(longopts);
+	free(shortopts);
+	return optind;
+}

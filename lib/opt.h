@@ -1,0 +1,113 @@
+/* opt.h: a command's options, declared once in a table.
+ *
+ * Each option is one line of the table: its long and short name, its key in
+ * a --config file, where its value goes, its type and range, and its help.
+ * The table's variables hold the defaults before parsing.  From that one
+ * table come the getopt parsing, the reading of --config (the file gives
+ * defaults, flags override it, unknown keys are warned about), range checks
+ * with the same message everywhere, --help, and --list-options (one line per
+ * option, for tests and completion scripts).
+ *
+ *	static long k = 10;
+ *	static const char *qrels;
+ *	static const struct ev_opt options[] = {
+ *		EV_OPT_STR(0, "qrels", "qrels", &qrels, "FILE", "the judgements"),
+ *		EV_OPT_LONG('k', "k", "k", &k, 1, 1000, "N", "the cut-off"),
+ *		EV_OPT_END
+ *	};
+ *	ev_cli_init(&cli, "ev-foo", NULL, argc, argv);
+ *	argi = ev_opt_parse(&cli, &cmd, options);	// exits 2 on bad usage
+ *
+ * The options every command shares (--help, --version, --config, --log) are
+ * added by ev_opt_parse(); those several commands share (--skip-invalid,
+ * -k/--k) are declared once here as macros.  Like cli.h, this is the bottom of
+ * cmd/: no lib/ module includes it.  Includes cli.h. */
+#ifndef EV_OPT_H
+#define EV_OPT_H
+
+#include "cli.h"
+
+enum ev_opt_type {
+	EV_OPT_TYPE_END,
+	EV_OPT_TYPE_BOOL,	/* int *: a flag without value; true/false in a config */
+	EV_OPT_TYPE_INT,	/* int *, within [min, max] */
+	EV_OPT_TYPE_LONG,	/* long *, within [min, max] */
+	EV_OPT_TYPE_NUM,	/* double *, within [min, max] */
+	EV_OPT_TYPE_STR,	/* const char **: the argument, as given */
+	EV_OPT_TYPE_FUNC	/* fn is called with the argument */
+};
+
+/* An option's handler (EV_OPT_TYPE_FUNC): apply arg to value.  src names
+ * where arg came from for messages: "--min" for a flag, "FILE: 'min.map'" for
+ * a config key.  A bad arg is reported with ev_cli_usage_error(cli, "%s ...",
+ * src), which exits 2.  A config key ending in ".*" (a mapping) calls fn once
+ * per entry with arg "NAME=VALUE", the form of the flag's argument. */
+typedef void ev_opt_fn(struct ev_cli *cli, const char *src, const char *arg, void *value);
+
+struct ev_opt {
+	enum ev_opt_type type;
+	int short_name;		/* 'k', or 0 */
+	const char *long_name;	/* "qrels", or NULL for a config key alone */
+	const char *key;	/* its --config key ("cutoff.ndcg", "min.*"), or NULL */
+	void *value;		/* where the value goes; holds the default */
+	double min, max;	/* the range of a number */
+	const char *argh;	/* the argument's name in --help ("FILE"), NULL for none */
+	const char *help;	/* one line (wrapped by --help); no default or range: they are added */
+	ev_opt_fn *fn;		/* the handler of EV_OPT_TYPE_FUNC; of a number,
+				 * called after the value is stored (arg NULL
+				 * when it came from the config) */
+	const char *shown_default;	/* --help's default of a FUNC or STR option, or NULL */
+};
+
+#define EV_OPT_BOOL(s, l, key, v, help) \
+	{ EV_OPT_TYPE_BOOL, (s), (l), (key), (v), 0, 1, NULL, (help), NULL, NULL }
+#define EV_OPT_INT(s, l, key, v, lo, hi, argh, help) \
+	{ EV_OPT_TYPE_INT, (s), (l), (key), (v), (lo), (hi), (argh), (help), NULL, NULL }
+#define EV_OPT_LONG(s, l, key, v, lo, hi, argh, help) \
+	{ EV_OPT_TYPE_LONG, (s), (l), (key), (v), (lo), (hi), (argh), (help), NULL, NULL }
+#define EV_OPT_LONG_THEN(s, l, key, v, lo, hi, argh, help, then) \
+	{ EV_OPT_TYPE_LONG, (s), (l), (key), (v), (lo), (hi), (argh), (help), (then), NULL }
+#define EV_OPT_NUM(s, l, key, v, lo, hi, argh, help) \
+	{ EV_OPT_TYPE_NUM, (s), (l), (key), (v), (lo), (hi), (argh), (help), NULL, NULL }
+#define EV_OPT_STR(s, l, key, v, argh, help) \
+	{ EV_OPT_TYPE_STR, (s), (l), (key), (v), 0, 0, (argh), (help), NULL, NULL }
+#define EV_OPT_FUNC(s, l, key, v, fn, argh, help, shown) \
+	{ EV_OPT_TYPE_FUNC, (s), (l), (key), (v), 0, 0, (argh), (help), (fn), (shown) }
+#define EV_OPT_END { EV_OPT_TYPE_END, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
+
+/* --skip-invalid, where a command reads records: skip bad records, count them
+ * and say so (see ev_cli_skip()). */
+#define EV_OPT_SKIP_INVALID(v) \
+	EV_OPT_BOOL(0, "skip-invalid", "skip_invalid", (v), \
+	    "skip invalid records (counted, the first shown) instead of failing")
+
+/* -k/--k: how many hits (or evidences) a query keeps. */
+#define EV_OPT_K(v, hi, help) \
+	EV_OPT_LONG('k', "k", "k", (v), 1, (hi), "N", (help))
+
+/* What a command says of itself in --help, around the options' list. */
+struct ev_opt_cmd {
+	const char *synopsis;	/* "usage: ev-foo --db DB [FILE ...]" lines */
+	const char *about;	/* a paragraph: what it does */
+	const char *const *extra_keys;	/* config keys read by other means (NULL-terminated), or NULL */
+};
+
+/* Parse the command line (cli->argc/argv) and cli->config against opts:
+ * first every config key of the table (a value of the wrong type or range
+ * exits 2 naming the file and key; keys neither in the table nor in
+ * cmd->extra_keys are warned about), then the flags in order (a bad value
+ * exits 2: "PROG: --level takes a whole number from A to B: 'x'").  --help
+ * prints cmd's synopsis, about and the options with their ranges and
+ * defaults, and exits 0; --version and --list-options likewise.  Returns the
+ * index in argv of the first operand. */
+int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
+
+/* Write the --help text of cmd and opts to fp. */
+void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
+
+/* Write one line per option of opts and the common ones to fp, tab-separated:
+ * long name (or "-"), short name (or "-"), config key (or "-"), type (bool,
+ * int, num, str, func), min, max (or "-"), the default (or "-"). */
+void ev_opt_list(FILE *fp, const struct ev_opt *opts);
+
+#endif

@@ -1,0 +1,168 @@
+/* test_opt.c: lib/opt.c -- one table gives the flags, the config keys, the
+ * range checks, --help and --list-options. */
+#include <criterion/criterion.h>
+#include <criterion/redirect.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opt.h"
+
+static int flag;
+static int count = 3;
+static long limit = 10;
+static double weight = 0.5;
+static const char *name = "plain";
+static char seen[256];
+
+static void
+remember(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	(void)cli;
+	(void)value;
+	snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "[%s|%s]", src, arg);
+}
+
+static const struct ev_opt table[] = {
+	EV_OPT_BOOL(0, "flag", "flag", &flag, "turn it on"),
+	EV_OPT_INT('c', "count", "count", &count, 1, 9, "N", "how many"),
+	EV_OPT_K(&limit, 1000, "hits a query keeps"),
+	EV_OPT_NUM(0, "weight", "weights.w", &weight, 0, 1, "W", "a weight"),
+	EV_OPT_STR(0, "name", "name", &name, "NAME", "a name"),
+	EV_OPT_FUNC(0, "pair", "pairs.*", NULL, remember, "K=V", "a pair (repeatable)", NULL),
+	EV_OPT_END
+};
+
+static const char *const extra[] = { "other.*", NULL };
+static const struct ev_opt_cmd cmd = { "usage: t [options]", "A test command.", extra };
+
+/* Write text to a temporary YAML file; returns its path (static). */
+static const char *
+yaml(const char *text)
+{
+	static char path[] = "/tmp/test_opt_XXXXXX.yaml";
+	int fd = mkstemps(path, 5);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static int
+parse(int argc, char **argv)
+{
+	static struct ev_cli cli;
+
+	ev_cli_init(&cli, "t", NULL, argc, argv);
+	return ev_opt_parse(&cli, &cmd, table);
+}
+
+Test(opt, flags_set_each_type_and_operands_follow)
+{
+	char *argv[] = { "t", "--flag", "-c", "7", "--k=42", "--weight", "0.25", "--name", "x",
+		"--pair", "a=1", "--pair", "b=2", "file", NULL };
+	int argi = parse(14, argv);
+
+	cr_assert_eq(flag, 1);
+	cr_assert_eq(count, 7);
+	cr_assert_eq(limit, 42);
+	cr_assert_float_eq(weight, 0.25, 1e-12);
+	cr_assert_str_eq(name, "x");
+	cr_assert_str_eq(seen, "[--pair|a=1][--pair|b=2]");
+	cr_assert_eq(argi, 13);
+	cr_assert_str_eq(argv[argi], "file");
+}
+
+Test(opt, short_k_is_shared)
+{
+	char *argv[] = { "t", "-k", "5", NULL };
+
+	parse(3, argv);
+	cr_assert_eq(limit, 5);
+}
+
+Test(opt, config_gives_defaults_and_flags_override_it)
+{
+	const char *path = yaml("flag: true\ncount: 4\nk: 99\nweights:\n  w: 0.75\nname: fromfile\n"
+	    "pairs:\n  z: 3\n  y: x\nother:\n  anything: 1\n");
+	char *argv[] = { "t", "--config", (char *)path, "-c", "8", NULL };
+
+	parse(5, argv);
+	unlink(path);
+	cr_assert_eq(flag, 1);
+	cr_assert_eq(count, 8);
+	cr_assert_eq(limit, 99);
+	cr_assert_float_eq(weight, 0.75, 1e-12);
+	cr_assert_str_eq(name, "fromfile");
+	cr_assert(strstr(seen, "'pairs.z'|z=3]") != NULL, "%s", seen);
+	cr_assert(strstr(seen, "'pairs.y'|y=x]") != NULL, "%s", seen);
+}
+
+Test(opt, unknown_config_keys_are_warned_about, .init = cr_redirect_stderr)
+{
+	const char *path = yaml("count: 2\nbogus: 1\n");
+	char *argv[] = { "t", "--config", (char *)path, NULL };
+	char want[256];
+
+	parse(3, argv);
+	fflush(stderr);
+	snprintf(want, sizeof want, "t: %s: unknown key 'bogus' ignored\n", path);
+	unlink(path);
+	cr_assert_stderr_eq_str(want);
+	cr_assert_eq(count, 2);
+}
+
+Test(opt, a_number_out_of_range_is_bad_usage, .exit_code = 2, .init = cr_redirect_stderr)
+{
+	char *argv[] = { "t", "--count", "10", NULL };
+
+	parse(3, argv);
+}
+
+Test(opt, a_config_number_out_of_range_is_bad_usage, .exit_code = 2, .init = cr_redirect_stderr)
+{
+	const char *path = yaml("weights:\n  w: 2\n");
+	char *argv[] = { "t", "--config", (char *)path, NULL };
+
+	parse(3, argv);
+}
+
+Test(opt, a_config_mapping_key_that_is_a_scalar_is_bad_usage, .exit_code = 2,
+    .init = cr_redirect_stderr)
+{
+	const char *path = yaml("pairs: 3\n");
+	char *argv[] = { "t", "--config", (char *)path, NULL };
+
+	parse(3, argv);
+}
+
+Test(opt, help_shows_ranges_and_defaults, .init = cr_redirect_stdout)
+{
+	char buf[4096];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	ev_opt_help(fp, &cmd, table);
+	fclose(fp);
+	cr_assert(strstr(buf, "usage: t [options]\n\nA test command.\n\n") == buf, "%s", buf);
+	cr_assert(strstr(buf, "  -c, --count N       how many (1 to 9; default 3)\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "  -k, --k N           hits a query keeps (1 to 1000; default 10)\n")
+	    != NULL, "%s", buf);
+	cr_assert(strstr(buf, "  --weight W          a weight (0 to 1; default 0.5)\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "  --name NAME         a name (default plain)\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "  --flag              turn it on\n") != NULL, "%s", buf);
+}
+
+Test(opt, list_options_has_a_line_per_option)
+{
+	char buf[4096];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	ev_opt_list(fp, table);
+	fclose(fp);
+	cr_assert(strstr(buf, "count\tc\tcount\tint\t1\t9\t3\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "k\tk\tk\tint\t1\t1000\t10\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "weight\t-\tweights.w\tnum\t0\t1\t0.5\n") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "pair\t-\tpairs.*\tfunc\t-\t-\t-\n") != NULL, "%s", buf);
+}
