@@ -23,7 +23,7 @@ static const struct ev_opt_cmd command = {
 	"               [--lane LANE] [--config FILE.yaml] [--log FILE] [RUN ...]",
 	"Score hit records (from RUN files or stdin) against relevance judgements;\n"
 	"write one JSON summary line: queries, ndcg@10, map, recall@100, mrr, p@10.",
-	NULL
+	NULL, 0
 };
 
 struct gate {

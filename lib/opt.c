@@ -18,6 +18,11 @@
 #define HELP_COLUMN	22	/* where an option's help starts */
 #define HELP_WIDTH	79
 
+const char *const ev_opt_plan_keys[] = {
+	"version", "plan_id", "lanes.*", "fusion.*", "k", "min_score", "diversity.*", "output.*",
+	"rerank.*", "routing.*", NULL
+};
+
 static size_t
 count_opts(const struct ev_opt *opts)
 {
@@ -32,7 +37,8 @@ count_opts(const struct ev_opt *opts)
 static const char *
 flag_name(const struct ev_opt *o, char *buf, size_t size)
 {
-	if (o->long_name != NULL)
+	if (o->long_name != NULL && !(o->short_name != 0 && o->long_name[0] == o->short_name &&
+	    o->long_name[1] == '\0'))
 		snprintf(buf, size, "--%s", o->long_name);
 	else
 		snprintf(buf, size, "-%c", o->short_name);
@@ -196,18 +202,22 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 static const char **
 known_keys(const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
 {
-	size_t n = count_opts(opts), extra = 0, i, k = 0;
+	size_t n = count_opts(opts), extra = 0, plan = 0, i, k = 0;
 	const char **keys;
 
 	while (cmd->extra_keys != NULL && cmd->extra_keys[extra] != NULL)
 		extra++;
-	if ((keys = malloc((n + extra + 1) * sizeof *keys)) == NULL)
+	while (cmd->reads_plan && ev_opt_plan_keys[plan] != NULL)
+		plan++;
+	if ((keys = malloc((n + extra + plan + 1) * sizeof *keys)) == NULL)
 		return NULL;
 	for (i = 0; i < n; i++)
 		if (opts[i].key != NULL)
 			keys[k++] = opts[i].key;
 	for (i = 0; i < extra; i++)
 		keys[k++] = cmd->extra_keys[i];
+	for (i = 0; i < plan; i++)
+		keys[k++] = ev_opt_plan_keys[i];
 	keys[k] = NULL;
 	return keys;
 }

@@ -90,7 +90,14 @@ struct ev_opt_cmd {
 	const char *synopsis;	/* "usage: ev-foo --db DB [FILE ...]" lines */
 	const char *about;	/* a paragraph: what it does */
 	const char *const *extra_keys;	/* config keys read by other means (NULL-terminated), or NULL */
+	int reads_plan;		/* --config may be a retrieval plan: the sections
+				 * of the other stages (ev_opt_plan_keys) are theirs,
+				 * not unknown */
 };
+
+/* The top-level sections of a retrieval plan, each stage's ("lanes.*",
+ * "fusion.*", "k", ...), NULL-terminated. */
+extern const char *const ev_opt_plan_keys[];
 
 /* Parse the command line (cli->argc/argv) and cli->config against opts:
  * first every config key of the table (a value of the wrong type or range

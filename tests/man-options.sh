@@ -36,7 +36,7 @@ for prog in "$bin"/ev-*; do
 	while IFS='	' read -r long short key type lo hi def; do
 		case $long in config | log | help | version) continue ;; esac
 		# The item of this option: its .It line names the flag.
-		if [ "$long" != - ]; then pat="^\\.It Fl -$long( |\n)"; else pat="^\\.It Fl $short( |\n)"; fi
+		pat="^\\.It Fl (-$long|$short)( |\n)"
 		item=$(awk -v pat="$pat" 'BEGIN { RS = "@@\n" } $0 ~ pat' "$tmp/items")
 		flagname=$([ "$long" != - ] && echo "--$long" || echo "-$short")
 		if [ -z "$item" ]; then

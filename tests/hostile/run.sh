@@ -328,12 +328,14 @@ if need_fixture; then
 	feed ev-embed-load ev-embed-load "$VECA" common ev-embed-load
 	feed ev-search-text ev-search-text "$DBA -k 5" common ev-search-text
 	feed ev-search-vec ev-search-vec "$VECA -k 5" common ev-search-vec
+	feed ev-search-sql ev-search-sql "$DBA -k 5 --sql 'SELECT rowid, text FROM chunks WHERE text LIKE \"%\" || :query || \"%\" AND (:lang IS NULL OR :lang = 1)'" common
 	feed ev-score-db ev-score "$DBA" ev-score
 	configs ev-ingest ev-ingest "$DBA" config ev-ingest
 	configs ev-embed ev-embed "$DBA" config ev-embed
 	configs ev-embed-load ev-embed-load "$VECA" config
 	configs ev-search-text ev-search-text "$DBA" config ev-search-text
 	configs ev-search-vec ev-search-vec "$VECA" config
+	configs ev-search-sql ev-search-sql "$DBA --sql 'SELECT rowid FROM chunks'" config
 fi
 feed ev-fuse ev-fuse "" common hits
 feed ev-fuse-combsum ev-fuse "--method combsum" hits
@@ -370,6 +372,13 @@ ev-pack-missing-value|ev-pack|-|2|usage|--config
 ev-score-bad-flag|ev-score|-|2|usage|--no-such-flag
 ev-score-missing-value|ev-score|-|2|usage|--config
 ev-eval-bad-flag|ev-eval|-|2|usage|--no-such-flag
+ev-search-sql-bad-flag|ev-search-sql|-|2|usage|--no-such-flag
+ev-search-sql-missing-value|ev-search-sql|-|2|usage|--config
+ev-search-sql-writes|ev-search-sql|-|2|usage|--db @DB@ --sql 'DELETE FROM chunks'
+ev-search-sql-attach|ev-search-sql|-|2|usage|--db @DB@ --sql "ATTACH '@SCRATCH@/x.db' AS x"
+ev-search-sql-random-db|ev-search-sql|-|2|usage|--db @RANDOM@ --sql 'SELECT 1 AS rowid'
+ev-search-sql-k-zero|ev-search-sql|-|2|usage|--db @DB@ --sql 'SELECT rowid FROM chunks' -k 0
+ev-search-sql-k-huge|ev-search-sql|-|2|usage|--db @DB@ --sql 'SELECT rowid FROM chunks' -k 99999999999
 ev-eval-missing-value|ev-eval|-|2|usage|--config
 ingest-no-db|ev-ingest|-|2|usage|
 ingest-db-no-value|ev-ingest|-|2|usage|--db

@@ -1,0 +1,101 @@
+/* ev-search-sql: the structured lane -- a read-only, parameterised SQL query
+ * over any SQLite file for each query record; its rows are hits.
+ * See man/ev-search-sql.1 and lib/sqllane.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jsonl.h"
+#include "opt.h"
+#include "sqllane.h"
+
+static const struct ev_opt_cmd command = {
+	"usage: ev-search-sql --db FILE --sql 'SELECT ...' [--id-column COLUMN]\n"
+	"                     [--snippet-columns A,B] [-k N] [--lane NAME] [--skip-invalid]\n"
+	"                     [--config PLAN.yaml] [--log FILE] [QUERIES ...]",
+	"For each query record, run a read-only SQL statement over an SQLite file,\n"
+	":query bound to the query's text and :NAME to its filters.NAME, and write\n"
+	"each row as a hit of the structured lane.",
+	NULL, 1
+};
+
+static struct ev_sqllane_opts lane = EV_SQLLANE_OPTS_INIT;
+static const char *db;
+static int skip_invalid;
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "db", "lanes.structured.db", &db, "FILE", "the SQLite file to query"),
+	EV_OPT_STR(0, "sql", "lanes.structured.sql", &lane.sql, "SQL",
+	    "one SELECT statement; :query and :NAME are bound from each query record"),
+	EV_OPT_STR(0, "id-column", "lanes.structured.id_column", &lane.id_column, "COLUMN",
+	    "the selected column that identifies a row"),
+	EV_OPT_STR(0, "snippet-columns", "lanes.structured.snippet_columns",
+	    &lane.snippet_columns, "A,B", "the columns of a hit's snippet (default: all but the id)"),
+	EV_OPT_K(&lane.k, 100000, "rows a query keeps at most"),
+	EV_OPT_STR(0, "lane", "lanes.structured.lane", &lane.lane, "NAME",
+	    "the lane's name in hits and evidence"),
+	EV_OPT_SKIP_INVALID(&skip_invalid),
+	EV_OPT_END
+};
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct ev_err err = { 0 };
+	struct ev_skip skip = { 0 };
+	struct ev_sqllane *s = NULL;
+	struct ev_jsonl *in = NULL;
+	struct ev_buf out = EV_BUF_INIT;
+	long long queries = 0, hits = 0;
+	json_t *v;
+	int argi, r, rc = EV_EXIT_OK;
+
+	ev_cli_init(&cli, "ev-search-sql", NULL, argc, argv);
+	argi = ev_opt_parse(&cli, &command, options);
+	skip.on = skip_invalid;
+	if (db == NULL)
+		ev_cli_usage_error(&cli, "--db FILE is required (or lanes.structured.db in the plan)");
+	if (lane.sql == NULL)
+		ev_cli_usage_error(&cli, "--sql 'SELECT ...' is required (or lanes.structured.sql "
+		    "in the plan)");
+
+	if ((s = ev_sqllane_open(db, &lane, &err)) == NULL ||
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
+		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), &err);
+		long n = -1;
+
+		json_decref(v);
+		ev_buf_reset(&out);
+		if (q != NULL)
+			n = ev_sqllane_search(s, q, &out, ev_jsonl_where(in), &err);
+		json_decref(q);
+		if (n == -1) {
+			if (ev_cli_skip(&skip, &err))
+				continue;
+			r = -1;
+			break;
+		}
+		queries++;
+		hits += n;
+		if (out.len > 0 && fwrite(out.p, 1, out.len, stdout) != out.len) {
+			r = ev_err_set(&err, EV_EXIT_RUNTIME, "stdout", "write error");
+			break;
+		}
+		fflush(stdout);
+	}
+	if (r == -1)
+		rc = ev_cli_report(&err);
+	ev_cli_skip_done(&cli, &skip);
+out:
+	ev_cli_count(&cli, "queries", queries);
+	ev_cli_count(&cli, "hits", hits);
+	ev_jsonl_close(in);
+	ev_sqllane_close(s);
+	ev_buf_release(&out);
+	return ev_cli_finish(&cli, rc);
+}

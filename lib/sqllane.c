@@ -1,0 +1,435 @@
+/* sqllane.c: the structured lane.  See sqllane.h. */
+#include "sqllane.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "jscan.h"
+#include "jsonl.h"
+
+#define SNIPPET_VALUE_MAX	200	/* bytes of one column's value in a snippet */
+
+struct ev_sqllane {
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	struct ev_sqllane_opts o;
+	int idcol;		/* the id column's index */
+	int scorecol;		/* a numeric "score" column, or -1 */
+	int ncols;
+	unsigned char *snippet;	/* per column: 1 when in the snippet */
+	char *table;		/* the id column's table, or "sql" */
+};
+
+/* Only reading: every action that is not a read, a SELECT or a function
+ * call is refused when the statement is prepared. */
+static int
+authorize(void *ctx, int action, const char *a, const char *b, const char *c, const char *d)
+{
+	(void)ctx, (void)a, (void)b, (void)c, (void)d;
+	switch (action) {
+	case SQLITE_SELECT:
+	case SQLITE_READ:
+	case SQLITE_FUNCTION:
+	case SQLITE_RECURSIVE:
+		return SQLITE_OK;
+	default:
+		return SQLITE_DENY;
+	}
+}
+
+static int
+open_error(struct ev_sqllane *s, const char *path, struct ev_err *err)
+{
+	int code = sqlite3_errcode(s->db);
+	int usage = code == SQLITE_NOTADB || code == SQLITE_CANTOPEN || code == SQLITE_ERROR ||
+	    code == SQLITE_AUTH;
+
+	ev_err_set(err, usage ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path, "%s%s",
+	    sqlite3_errmsg(s->db), code == SQLITE_AUTH ?
+	    " (the structured lane only reads: SELECT statements, no ATTACH or PRAGMA)" : "");
+	return -1;
+}
+
+static int
+find_column(const struct ev_sqllane *s, const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < s->ncols; i++) {
+		const char *c = sqlite3_column_name(s->stmt, i);
+
+		if (c != NULL && strlen(c) == len && strncmp(c, name, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* The selected column that is its table's INTEGER PRIMARY KEY, the rowid
+ * under another name (SQLite names a selected rowid after it), or -1. */
+static int
+rowid_alias(const struct ev_sqllane *s)
+{
+	int i;
+
+	for (i = 0; i < s->ncols; i++) {
+		const char *table = sqlite3_column_table_name(s->stmt, i);
+		const char *col = sqlite3_column_origin_name(s->stmt, i);
+		const char *type = NULL;
+		int pk = 0;
+
+		if (table != NULL && col != NULL &&
+		    sqlite3_table_column_metadata(s->db, sqlite3_column_database_name(s->stmt, i),
+			table, col, &type, NULL, NULL, &pk, NULL) == SQLITE_OK &&
+		    pk && type != NULL && strcasecmp(type, "INTEGER") == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Which columns make the snippet: the named ones, or all but the id. */
+static int
+choose_snippet(struct ev_sqllane *s, const char *path, struct ev_err *err)
+{
+	const char *p = s->o.snippet_columns;
+	int i;
+
+	if ((s->snippet = calloc((size_t)s->ncols + 1, 1)) == NULL)
+		return ev_err_nomem(err);
+	if (p == NULL) {
+		for (i = 0; i < s->ncols; i++)
+			s->snippet[i] = i != s->idcol && i != s->scorecol;
+		return 0;
+	}
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+
+		if (n > 0 && (i = find_column(s, p, n)) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, path,
+			    "the SQL selects no column '%.*s' (--snippet-columns)", (int)n, p);
+		if (n > 0)
+			s->snippet[i] = 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+struct ev_sqllane *
+ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err *err)
+{
+	struct ev_sqllane *s;
+	const char *tail, *table;
+	struct stat st;
+	int i;
+
+	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode)) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "%s",
+		    stat(path, &st) == -1 ? "no such file" : "not a file (an SQLite database is)");
+		return NULL;
+	}
+	if ((s = calloc(1, sizeof *s)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	s->o = *o;
+	s->scorecol = -1;
+	/* Reading the schema before the authorizer is set tells a file that is
+	 * not a database (SQLite reads the header only when it needs it). */
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK ||
+	    sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_set_authorizer(s->db, authorize, NULL) != SQLITE_OK)
+		goto fail_db;
+	if (sqlite3_prepare_v2(s->db, o->sql, -1, &s->stmt, &tail) != SQLITE_OK)
+		goto fail_db;
+	if (s->stmt == NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "--sql holds no statement");
+		goto fail;
+	}
+	tail += strspn(tail, " \t\r\n;");
+	if (*tail != '\0') {
+		ev_err_set(err, EV_EXIT_USAGE, path, "--sql holds more than one statement");
+		goto fail;
+	}
+	if (!sqlite3_stmt_readonly(s->stmt)) {
+		ev_err_set(err, EV_EXIT_USAGE, path,
+		    "--sql writes; the structured lane only reads (a SELECT statement)");
+		goto fail;
+	}
+	for (i = 1; i <= sqlite3_bind_parameter_count(s->stmt); i++) {
+		const char *name = sqlite3_bind_parameter_name(s->stmt, i);
+
+		if (name == NULL || name[0] != ':') {
+			ev_err_set(err, EV_EXIT_USAGE, path,
+			    "--sql: parameter %d is not named: use :query or :NAME (from filters.NAME)", i);
+			goto fail;
+		}
+	}
+	s->ncols = sqlite3_column_count(s->stmt);
+	s->idcol = find_column(s, o->id_column, strlen(o->id_column));
+	if (s->idcol == -1 && strcmp(o->id_column, "rowid") == 0)
+		s->idcol = rowid_alias(s);
+	if (s->idcol == -1) {
+		ev_err_set(err, EV_EXIT_USAGE, path,
+		    "the SQL selects no column '%s' for the rows' ids: select it, or name another "
+		    "with --id-column", o->id_column);
+		goto fail;
+	}
+	s->scorecol = find_column(s, "score", 5);
+	table = sqlite3_column_table_name(s->stmt, s->idcol);
+	if ((s->table = strdup(table ? table : "sql")) == NULL) {
+		ev_err_nomem(err);
+		goto fail;
+	}
+	if (choose_snippet(s, path, err) == -1)
+		goto fail;
+	return s;
+fail_db:
+	open_error(s, path, err);
+fail:
+	ev_sqllane_close(s);
+	return NULL;
+}
+
+void
+ev_sqllane_close(struct ev_sqllane *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->stmt);
+	sqlite3_close(s->db);
+	free(s->snippet);
+	free(s->table);
+	free(s);
+}
+
+/* A JSON string of n bytes of text, invalid UTF-8 replaced by U+FFFD. */
+static json_t *
+text_value(const char *p, size_t n)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *v;
+	size_t bad;
+
+	if (ev_utf8_bad(p, n) == n)
+		return json_stringn(p, n);
+	while (n > 0) {
+		bad = ev_utf8_bad(p, n);
+		if (ev_buf_add(&b, p, bad) == -1 || (bad < n && ev_buf_adds(&b, "\xEF\xBF\xBD") == -1)) {
+			ev_buf_release(&b);
+			return NULL;
+		}
+		bad += bad < n;
+		p += bad;
+		n -= bad;
+	}
+	v = json_stringn(b.p ? b.p : "", b.len);
+	ev_buf_release(&b);
+	return v;
+}
+
+/* The bytes of valid UTF-8 text t that fit in max, not cutting a character. */
+static size_t
+utf8_clip(const char *t, size_t max)
+{
+	size_t n = strlen(t);
+
+	if (n <= max)
+		return n;
+	n = max;
+	while (n > 0 && ((unsigned char)t[n] & 0xC0) == 0x80)
+		n--;
+	return n;
+}
+
+/* Column i of the current row as JSON (a blob as its length: evidence, not data). */
+static json_t *
+column_value(sqlite3_stmt *stmt, int i)
+{
+	double x;
+
+	switch (sqlite3_column_type(stmt, i)) {
+	case SQLITE_INTEGER:
+		return json_integer((json_int_t)sqlite3_column_int64(stmt, i));
+	case SQLITE_FLOAT:
+		x = sqlite3_column_double(stmt, i);
+		return isfinite(x) ? json_real(x) : json_null();
+	case SQLITE_TEXT:
+		return text_value((const char *)sqlite3_column_text(stmt, i),
+		    (size_t)sqlite3_column_bytes(stmt, i));
+	case SQLITE_BLOB:
+		return json_pack("{s:I}", "blob_bytes", (json_int_t)sqlite3_column_bytes(stmt, i));
+	default:
+		return json_null();
+	}
+}
+
+/* Bind :query and every :NAME from the query record. */
+static int
+bind_all(struct ev_sqllane *s, const json_t *q, const char *where, struct ev_err *err)
+{
+	const json_t *filters = json_object_get(q, "filters");
+	int i, rc = SQLITE_OK;
+
+	sqlite3_reset(s->stmt);
+	sqlite3_clear_bindings(s->stmt);
+	for (i = 1; i <= sqlite3_bind_parameter_count(s->stmt) && rc == SQLITE_OK; i++) {
+		const char *name = sqlite3_bind_parameter_name(s->stmt, i) + 1;
+		const json_t *v;
+
+		if (strcmp(name, "query") == 0)
+			v = json_object_get(q, "query");
+		else
+			v = json_is_object(filters) ? json_object_get(filters, name) : NULL;
+		if (v == NULL || json_is_null(v))
+			continue;	/* NULL */
+		if (json_is_string(v))
+			rc = sqlite3_bind_text(s->stmt, i, json_string_value(v),
+			    (int)json_string_length(v), SQLITE_TRANSIENT);
+		else if (json_is_integer(v))
+			rc = sqlite3_bind_int64(s->stmt, i, json_integer_value(v));
+		else if (json_is_real(v))
+			rc = sqlite3_bind_double(s->stmt, i, json_real_value(v));
+		else if (json_is_boolean(v))
+			rc = sqlite3_bind_int(s->stmt, i, json_is_true(v));
+		else {
+			char *text = json_dumps(v, JSON_COMPACT);
+
+			if (text == NULL)
+				return ev_err_nomem(err);
+			rc = sqlite3_bind_text(s->stmt, i, text, -1, free);
+		}
+	}
+	if (rc != SQLITE_OK)
+		return rc == SQLITE_NOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, where, "cannot bind :%s: %s",
+			sqlite3_bind_parameter_name(s->stmt, i - 1) + 1, sqlite3_errmsg(s->db));
+	return 0;
+}
+
+struct row {
+	json_t *hit;
+	double score;
+	long seq;
+};
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The hit of the current row (rank and score are set later). */
+static json_t *
+row_hit(struct ev_sqllane *s, const json_t *q, double *score)
+{
+	struct ev_buf id = EV_BUF_INIT, snip = EV_BUF_INIT;
+	json_t *cols = json_object(), *rowid = column_value(s->stmt, s->idcol), *hit = NULL;
+	int i, ok = cols != NULL && rowid != NULL;
+
+	*score = 1;
+	if (ok && s->scorecol >= 0 && sqlite3_column_type(s->stmt, s->scorecol) != SQLITE_NULL)
+		*score = sqlite3_column_double(s->stmt, s->scorecol);
+	if (!isfinite(*score))
+		*score = 0;
+	for (i = 0; ok && i < s->ncols; i++) {
+		json_t *v = column_value(s->stmt, i);
+		const char *name = sqlite3_column_name(s->stmt, i);
+
+		ok = v != NULL && json_object_set_new(cols, name, v) == 0;
+		if (ok && s->snippet[i] && !json_is_null(v)) {
+			const char *t = json_is_string(v) ? json_string_value(v) : NULL;
+			char num[64];
+
+			if (t == NULL) {
+				char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+				snprintf(num, sizeof num, "%s", d ? d : "");
+				free(d);
+				t = num;
+			}
+			ok = ev_buf_printf(&snip, "%s%s: %.*s", snip.len ? "; " : "", name,
+			    (int)utf8_clip(t, SNIPPET_VALUE_MAX), t) == 0;
+		}
+	}
+	/* TABLE:ID, the id as text (a string as it is, a number in decimal) */
+	if (ok && json_is_string(rowid))
+		ok = ev_buf_printf(&id, "%s:%s", s->table, json_string_value(rowid)) == 0;
+	else if (ok) {
+		char *d = json_dumps(rowid, JSON_ENCODE_ANY | JSON_COMPACT);
+
+		ok = d != NULL && ev_buf_printf(&id, "%s:%s", s->table, d) == 0;
+		free(d);
+	}
+	if (ok)
+		hit = json_pack("{s:O,s:O,s:s,s:s,s:i,s:f,s:s,s:{s:f},s:s,s:[{s:s,s:s,s:O,s:O}]}",
+		    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
+		    "id", id.p, "doc_id", id.p, "rank", 0, "score", *score, "lane", s->o.lane,
+		    "signals", "structured_score", *score,
+		    "snippet", snip.p ? snip.p : "",
+		    "evidence", "lane", s->o.lane, "table", s->table, "row", rowid, "columns", cols);
+	json_decref(cols);
+	json_decref(rowid);
+	ev_buf_release(&id);
+	ev_buf_release(&snip);
+	return hit;
+}
+
+long
+ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, const char *where,
+	struct ev_err *err)
+{
+	struct row *rows = NULL;
+	long n = 0, i, rc = -1;
+	int step;
+
+	if (bind_all(s, q, where, err) == -1)
+		return -1;
+	while (n < s->o.k && (step = sqlite3_step(s->stmt)) == SQLITE_ROW) {
+		struct row *more = realloc(rows, (size_t)(n + 1) * sizeof *rows);
+
+		if (more == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		rows = more;
+		if ((rows[n].hit = row_hit(s, q, &rows[n].score)) == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		rows[n].seq = n;
+		n++;
+	}
+	if (n < s->o.k && step != SQLITE_DONE) {
+		ev_err_set(err, EV_EXIT_RUNTIME, where,
+		    "the structured lane's query failed: %s", sqlite3_errmsg(s->db));
+		goto out;
+	}
+	if (s->scorecol >= 0)
+		qsort(rows, (size_t)n, sizeof *rows, row_cmp);
+	for (i = 0; i < n; i++) {
+		json_t *h = rows[i].hit;
+		json_t *sig = json_object_get(h, "signals");
+
+		if (json_object_set_new(h, "rank", json_integer(i + 1)) == -1 ||
+		    json_object_set_new(h, "score", json_real(rows[i].score)) == -1 ||
+		    json_object_set_new(sig, "structured_rank", json_integer(i + 1)) == -1 ||
+		    ev_json_dump(out, h) == -1 || ev_buf_addc(out, '\n') == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+	}
+	rc = n;
+out:
+	for (i = 0; i < n; i++)
+		json_decref(rows[i].hit);
+	free(rows);
+	sqlite3_reset(s->stmt);
+	return rc;
+}
