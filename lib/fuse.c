@@ -1175,7 +1175,7 @@ sort_cands(const struct cand *c, size_t *a, size_t *t, size_t n)
 	memcpy(a, t, k * sizeof *a);
 }
 
-/* Lanes in seed 000's priority order (vector, text, region, timeline, the
+/* Lanes in priority order (vector, text, region, timeline, the
  * rest as they came). */
 static void
 lane_order(const struct ev_fuse *f, int *ord)
