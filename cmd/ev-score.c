@@ -1,4 +1,4 @@
-/* ev-score: score answers against the passages they cite (seed 001).
+/* ev-score: score answers against the passages they cite.
  * Answer records (or EvidencePacks with an "answer") in, score records out,
  * one per input, streaming.  See man/ev-score.1 and lib/score.h. */
 #include <errno.h>

@@ -215,7 +215,7 @@ ev_cli_elapsed_ms(const struct ev_cli *cli)
 	return ms_between(&cli->started, &now);
 }
 
-/* Append the ToolRun line (seed 004) to --log.  Returns 0 or -1. */
+/* Append the ToolRun line to --log.  Returns 0 or -1. */
 static int
 write_log(struct ev_cli *cli, int rc)
 {

@@ -1,6 +1,6 @@
 /* cli.h: what every command shares: --help, --version, --config, --log, the
  * diagnostics format, option value parsing, progress on a terminal, and the
- * ToolRun log line (seed 004).
+ * ToolRun log line.
  *
  * This is the one lib/ module that talks to the user (stderr, exit); it is
  * the bottom of cmd/, not of lib/, and nothing else in lib/ includes it.

@@ -1,4 +1,4 @@
-/* err.h: errors as values, and the exit codes of the contract.
+/* err.h: errors as values, and the exit codes every command shares.
  *
  * Bottom layer: includes nothing of evkit.  lib/ never prints or exits; a
  * function that fails returns -1 (or NULL) and fills a struct ev_err, whose
@@ -8,7 +8,7 @@
 
 #include <stdarg.h>
 
-/* Exit statuses, as fixed by CONTRACT.md. */
+/* Exit statuses, the same for every command (evkit(7) EXIT STATUS). */
 enum ev_exit {
 	EV_EXIT_OK = 0,		/* success */
 	EV_EXIT_RUNTIME = 1,	/* I/O, database or index failure */

@@ -1175,7 +1175,7 @@ sort_cands(const struct cand *c, size_t *a, size_t *t, size_t n)
 	memcpy(a, t, k * sizeof *a);
 }
 
-/* Lanes in seed 000's priority order (vector, text, region, timeline, the
+/* Lanes in priority order (vector, text, region, timeline, the
  * rest as they came). */
 static void
 lane_order(const struct ev_fuse *f, int *ord)
@@ -1529,6 +1529,19 @@ short_num(char *buf, size_t size, double v)
 	return buf;
 }
 
+/* short_num() for a number that follows an operator in a formula ('-',
+ * 'x'): a negative one in parentheses, so that a - b reads
+ * "0.1371-(-0.001709)", never "0.1371--0.001709", and w x b "1 x (-1)". */
+static const char *
+operand(char *buf, size_t size, double v)
+{
+	char t[40];
+
+	ev_jscan_fmt_g(t, sizeof t, v, 4);
+	snprintf(buf, size, t[0] == '-' ? "(%s)" : "%s", t);
+	return buf;
+}
+
 /* A JSON string of text that needs no escape: the names of methods and
  * normalisations, lane names (letters, digits, '_' and '-': lane_name_ok())
  * and the formulas made of them, numbers and plain words. */
@@ -1577,7 +1590,7 @@ explain_missing(struct ev_fuse *f, int l, double contrib, struct ev_buf *v)
 		bad |= cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
 	else
 		bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
-		    short_num(w, sizeof w, ln->w), " x ", short_num(a, sizeof a, ln->floor), " = ",
+		    short_num(w, sizeof w, ln->w), " x ", operand(a, sizeof a, ln->floor), " = ",
 		    short_num(b, sizeof b, contrib), NULL);
 	return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
 	    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
@@ -1606,6 +1619,8 @@ explain_tail(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm n
 	char a[40], b[40], d[40], e[40], w[40];
 	struct ev_buf *fm = &f->tmp;
 	int bad = 0;	/* a formula left incomplete for want of memory */
+	/* the first number, after "w x " when the weight is not 1 */
+	const char *(*first)(char *, size_t, double) = ln->w != 1.0 ? operand : short_num;
 
 	ev_buf_reset(fm);
 	if (ln->w != 1.0)
@@ -1617,20 +1632,20 @@ explain_tail(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm n
 	} else {
 		switch (norm) {
 		case EV_NORM_MAX:
-			bad |= cat(fm, short_num(a, sizeof a, c->score[l]), "/max(",
+			bad |= cat(fm, first(a, sizeof a, c->score[l]), "/max(",
 			    short_num(b, sizeof b, ln->max), ",1)", NULL);
 			break;
 		case EV_NORM_MINMAX:
 			bad |= cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
-			    short_num(b, sizeof b, ln->min), ")/(", short_num(d, sizeof d, ln->max), "-",
-			    short_num(e, sizeof e, ln->min), ")", NULL);
+			    operand(b, sizeof b, ln->min), ")/(", short_num(d, sizeof d, ln->max), "-",
+			    operand(e, sizeof e, ln->min), ")", NULL);
 			break;
 		case EV_NORM_ZSCORE:
 			bad |= cat(fm, "(", short_num(a, sizeof a, c->score[l]), "-",
-			    short_num(b, sizeof b, ln->mean), ")/", short_num(d, sizeof d, ln->sd), NULL);
+			    operand(b, sizeof b, ln->mean), ")/", short_num(d, sizeof d, ln->sd), NULL);
 			break;
 		default:
-			bad |= cat(fm, short_num(a, sizeof a, c->score[l]), NULL);
+			bad |= cat(fm, first(a, sizeof a, c->score[l]), NULL);
 		}
 	}
 	bad |= cat(fm, " = ", short_num(a, sizeof a, c->contrib[l]), NULL);

@@ -4,7 +4,7 @@
  * Middle layer: includes err.h and Jansson (for ev_fuse_add() and
  * ev_fuse_run()); fuse.c reads and writes records as text, with jscan.h's
  * scanner, never building a tree on the command's path.  Knows nothing of
- * the store or of Faiss; it reads hit records (CONTRACT.md) and writes fused
+ * the store or of Faiss; it reads hit records (evkit(7)) and writes fused
  * hit records.
  *
  * The rule for a candidate that only some lanes found: a lane that did not
@@ -37,7 +37,7 @@ enum ev_fuse_method {
 enum ev_fuse_norm {
 	EV_NORM_DEFAULT,	/* the method's own default */
 	EV_NORM_NONE,		/* the raw score */
-	EV_NORM_MAX,		/* score / max(lane max, 1) (seed 003) */
+	EV_NORM_MAX,		/* score / max(lane max, 1) */
 	EV_NORM_MINMAX,		/* (score - min) / (max - min); 1 when all equal */
 	EV_NORM_ZSCORE		/* (score - mean) / sd; 0 when sd is 0 */
 };
@@ -88,7 +88,7 @@ int ev_fuse_weight_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err
 /* The weight of lane (1 when not set). */
 double ev_fuse_weight_get(const struct ev_fuse_opts *o, const char *lane);
 
-/* The priority of an evidence lane (seed 000): vector 0, text 1, region 2,
+/* The priority of an evidence lane: vector 0, text 1, region 2,
  * timeline 3, any other 4.  Lower comes first. */
 int ev_fuse_lane_priority(const char *lane);
 
@@ -131,8 +131,8 @@ long long ev_fuse_count(const struct ev_fuse *f);
 
 /* Fuse the hits added: returns a new array of fused hit records (lane
  * "fused", rank from 1, score, signals of every lane plus "rrf_score" and,
- * for the other methods, "fused_score", evidence joined in seed 000's
- * priority order without duplicates (entries of the same text), the
+ * for the other methods, "fused_score", evidence joined in
+ * ev_fuse_lane_priority() order without duplicates (entries of the same text), the
  * snippet of the lane that contributed most, "explain", and every other
  * field of the lanes' hits passed through), best first, ties broken by the best lane rank, then by
  * id.  (The fused hits ev_fuse_write() writes, read back.)  Returns NULL with

@@ -927,7 +927,7 @@ put_count(struct ev_buf *b, size_t v)
 	return ev_buf_add(b, d + i, sizeof d - i);
 }
 
-/* One chunk record, as CONTRACT's Chunk, and the unknown fields. */
+/* One chunk record (evkit(7)'s Chunk), and the unknown fields. */
 static int
 add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corpus_chunk *k,
 	const char *title)

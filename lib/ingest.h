@@ -1,6 +1,6 @@
 /* ingest.h: documents into the store, as ev-ingest does it: a document record
  * (JSON, or a plain .md/.txt file made into one) is checked, hashed, chunked
- * (chunk.h) and put (corpus.h), and the chunk records to print (CONTRACT's
+ * (chunk.h) and put (corpus.h), and the chunk records to print (evkit(7)'s
  * Chunk) are written into a buffer.
  *
  * High layer: includes err.h, buf.h, jsonl.h (Jansson), chunk.h, corpus.h and

@@ -82,7 +82,7 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * or does not fit in size bytes. */
 int ev_json_id_text(const json_t *id, char *buf, size_t size);
 
-/* Turn an input value into a query record (CONTRACT: a line that is only a
+/* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its
  * line number).  Returns a new reference to an object with "query_id" and
  * "query" checked, or NULL with *err set (exit 2). */

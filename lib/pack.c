@@ -667,7 +667,7 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	return e;
 }
 
-/* seed 002's name of a fusion method */
+/* the EvidencePack's name of a fusion method */
 static const char *
 method_name(const char *m)
 {

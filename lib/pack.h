@@ -1,11 +1,11 @@
-/* pack.h: EvidencePack v0.1 (seed 002): one query's hits turned into the
+/* pack.h: EvidencePack v0.1 (schema/evidencepack-0.1.schema.json): one query's hits turned into the
  * evidence a caller assembles its context from, with the plan that produced
  * it, statistics and an explanation.
  *
  * Middle layer: includes err.h, buf.h and Jansson.  Knows nothing of the
  * store or of Faiss; it reads fused hit records (or single-lane hits) and
  * knows how ev-fuse explains them.  Retrieval was permissive; presentation
- * is strict (seed 003 §5): the minimum score, the limit per document and
+ * is strict: the minimum score, the limit per document and
  * the suppression of near-duplicates act here. */
 #ifndef EV_PACK_H
 #define EV_PACK_H

@@ -1,4 +1,4 @@
-/* score.h: citation scoring (seed 001): how well an answer is supported by
+/* score.h: citation scoring: how well an answer is supported by
  * the passages it cites (faithfulness), how much of the question the
  * passages address (coverage), and how much the passages repeat one another
  * (redundancy), combined into one overall score.

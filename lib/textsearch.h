@@ -114,7 +114,7 @@ struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_te
 
 /* Search for one query record q (an object with "query_id" and "query", as
  * from ev_query_record(); "filters" optional) and append its hits, best
- * first, to the array hits as hit records (CONTRACT "Hit", lane "text"):
+ * first, to the array hits as hit records (evkit(7) "Hit", lane "text"):
  * query_id, query, id, doc_id, rank, score (-bm25), lane, signals
  * {fts_score, fts_rank, fts_norm = score / max(best score, 1)}, snippet,
  * evidence [{lane, snippet, matched_terms, fuzzy?, feedback_terms?}], the chunk's section_id,

@@ -15,9 +15,11 @@
  * A vector is stale, and dropped at the next load, when its chunk is gone,
  * named in chunk_tombstones (then cleared), or has another content_hash.
  *
- * The index file is a one-line text header, then Faiss's own serialisation:
- *   "evkit-vindex 1 STORE_ID GENERATION DIM COUNT MODEL FACTORY\n"
- * (FACTORY last, as it may hold spaces).  A file whose store id or
+ * The index file is two lines of header, then Faiss's own serialisation
+ * (faiss_write_index(), so that "tail -n +3 FILE" is a plain Faiss index):
+ *   "evkit-vindex 1\n"
+ *   {"store_id","generation","dim","count","model","factory","metric"}, one
+ *   compact JSON line.  A file whose store id or
  * generation is not the store's is refused as belonging to another store or
  * being out of date.  Files are written to a temporary name beside the index,
  * synced, and renamed over it only after the store's transaction commits. */

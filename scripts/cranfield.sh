@@ -6,12 +6,14 @@
 #   docs.jsonl     {"id", "title", "text", "metadata": {"authors", "bib"}}, one
 #                  per document; id is the .I number, title the .T field, text
 #                  the .W field (which repeats the title: title + text, as the
-#                  reference figures in SRC/README.md were measured)
+#                  README's reference figures were measured)
 #   queries.jsonl  {"query_id", "query"}; query_id is the query's position in
 #                  cran.qry (1..225), the numbering of the judgements, not its .I
 #   qrels          "QUERY_ID DOC_ID RELEVANCE" lines; every judged pair is
 #                  relevant in Cranfield, so RELEVANCE is 1 (binary)
-# SRC defaults to ../shared/data/cranfield beside the repository.
+# SRC is the directory holding cran.all.1400, cran.qry and cranqrel (the
+# Cranfield 1400 collection in SMART format); without -s, the copy that the
+# project's own machines keep beside the checkout, ../shared/data/cranfield.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/../shared/data/cranfield
@@ -21,7 +23,11 @@ if [ "${1:-}" = "-s" ]; then
 fi
 out=${1:?usage: cranfield.sh [-s SRC] OUTDIR}
 for f in cran.all.1400 cran.qry cranqrel; do
-	[ -r "$src/$f" ] || { echo "cranfield.sh: $src/$f: cannot read" >&2; exit 1; }
+	[ -r "$src/$f" ] || {
+		echo "cranfield.sh: $src/$f: cannot read; name the directory that holds" \
+			"cran.all.1400, cran.qry and cranqrel with -s DIR" >&2
+		exit 1
+	}
 done
 mkdir -p "$out"
 

@@ -21,7 +21,7 @@
 #     all or nothing); the index file likewise.
 # A scenario named in tests/alloc/known-failures (SCENARIO WHY lines) has its
 # failures shown but not counted.  Sanitizer builds are refused (the shim and ASan both replace malloc).
-# Prints one line per scenario and "alloc: N passed, M failed"; exits 1 on any
+# Prints one line per scenario and "alloc: N passed, M failed, K skipped"; exits 1 on any
 # failure.
 set -u
 bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
@@ -36,7 +36,7 @@ pass=0 fail=0 known=0
 
 if grep -q -a -m1 -e __asan_init "$bin/ev-fuse" 2>/dev/null; then
 	echo "alloc: skipped: $bin is a sanitizer build (the shim replaces malloc)"
-	echo "alloc: 0 passed, 0 failed"
+	echo "alloc: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
 shim=$scratch/failmalloc.so
@@ -60,7 +60,7 @@ printf '%s\n' '"wing lift"' '{"query_id":"q2","query":"shock wave boundary layer
 "$bin/ev-search-vec" --db s.db --index s.faiss -k 5 <qv.jsonl >vec.hits &&
 cat text.hits vec.hits >both.hits &&
 "$bin/ev-fuse" text.hits vec.hits >fused.hits ||
-	{ echo "alloc: the fixture could not be built"; echo "alloc: 0 passed, 1 failed"; exit 1; }
+	{ echo "alloc: the fixture could not be built"; echo "alloc: 0 passed, 1 failed, 0 skipped"; exit 1; }
 head -3 vectors.jsonl >three.vec
 printf '1 %s 1\nq2 %s 1\n' "$(jq -r .doc_id <text.hits | head -1)" "$(jq -r .doc_id <vec.hits | head -1)" >qrels
 printf '{"query_id":"1","query":"what gives lift","answer":"Wings give lift. Shock waves cause drag.","citations":[{"id":"c1","text":"The wing gives lift."},{"id":"c2","text":"A shock wave causes wave drag."}]}\n' >answers.jsonl
@@ -186,5 +186,5 @@ scenario pack "$fx/fused.hits" ev-pack
 scenario score "$fx/answers.jsonl" ev-score --db "$fx/s.db"
 scenario eval "$fx/both.hits" ev-eval --qrels "$fx/qrels"
 [ $known -gt 0 ] && printf 'alloc: %d known failures still open\n' "$known"
-printf 'alloc: %d passed, %d failed\n' "$pass" "$fail"
+printf 'alloc: %d passed, %d failed, 0 skipped\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]

@@ -7,11 +7,19 @@
 # Its standard output is compared with NN-what.out, its standard error with
 # NN-what.err when that file exists, and its exit status with the number in
 # NN-what.status (0 when there is none).  Run: tests/cmd/run.sh BIN [PATTERN]
+#
+# A case that cannot run here (it needs $SHARED, the Cranfield collection
+# beside the checkout, or an optional tool) skips: it exits 77 with the reason
+# on its last line of standard error (tests/cmd/skip.sh, sourced as
+# . "$SKIPLIB", has need_file and skip for that), and is shown as
+# "SKIP NAME: reason" and counted as skipped, neither passed nor failed.
+# A case whose .status is 77 is compared as usual instead.  The last line is
+# "golden: N passed, M failed, K skipped"; the exit status is 1 when M > 0.
 set -u
 bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
 pattern=${2:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
-pass=0 fail=0
+pass=0 fail=0 skip=0
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-golden.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 
@@ -26,9 +34,15 @@ for case in "$top"/tests/cmd/*/*.sh; do
 	want_status=0
 	[ -f "$base.status" ] && want_status=$(cat "$base.status")
 	(cd "$work" && PATH="$bin:$PATH" TESTDATA="$top/tests/data" SAMPLES="$top/samples" \
-		CASEDIR=$(dirname "$case") SHARED="$top/../shared" LC_ALL=C \
+		CASEDIR=$(dirname "$case") SHARED="$top/../shared" SKIPLIB="$top/tests/cmd/skip.sh" LC_ALL=C \
 		sh "$case" >"$work/.stdout" 2>"$work/.stderr" </dev/null)
 	status=$?
+	if [ "$status" = 77 ] && [ "$want_status" != 77 ]; then
+		skip=$((skip + 1))
+		reason=$(tail -n 1 "$work/.stderr")
+		printf 'SKIP %s: %s\n' "$name" "${reason:-exit status 77, no reason given}"
+		continue
+	fi
 	why=""
 	[ "$status" = "$want_status" ] || why="exit status $status, expected $want_status"
 	if [ -z "$why" ] && [ -f "$base.out" ] && ! cmp -s "$base.out" "$work/.stdout"; then
@@ -47,5 +61,5 @@ $(diff "$base.err" "$work/.stderr" | head -20)"
 		[ -s "$work/.stderr" ] && [ ! -f "$base.err" ] && sed 's/^/  stderr: /' "$work/.stderr" | head -5
 	fi
 done
-printf 'golden: %d passed, %d failed\n' "$pass" "$fail"
+printf 'golden: %d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ "$fail" -eq 0 ]

@@ -5,14 +5,15 @@
 #
 # Each script is run with bash, BIN's absolute path as $1, in a fresh scratch
 # directory, with lib.sh's helpers available (it sources them).  A script
-# prints one line per check, "ok WHAT" or "FAIL WHAT: WHY"; the runner counts
-# them (a script that exits non-zero without a FAIL line counts as one
-# failure) and prints "crash: N passed, M failed" last.
+# prints one line per check, "ok WHAT", "FAIL WHAT: WHY" or "skip WHAT: WHY"
+# (it cannot run here); the runner counts them (a script that exits non-zero
+# without a FAIL line counts as one failure) and prints
+# "crash: N passed, M failed, K skipped" last.
 set -u
 bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
 pattern=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-pass=0 fail=0
+pass=0 fail=0 skip=0
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-crash.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
 for t in "$here"/[0-9]*.sh; do
@@ -24,14 +25,16 @@ for t in "$here"/[0-9]*.sh; do
 	status=$?
 	p=$(grep -c '^ok ' "$scratch/$name.log")
 	f=$(grep -c '^FAIL ' "$scratch/$name.log")
+	s=$(grep -c '^skip ' "$scratch/$name.log")
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $name: exit status $status"
 		f=1
 	fi
 	pass=$((pass + p))
 	fail=$((fail + f))
-	sed -n "s/^/$name: /p" "$scratch/$name.log" | grep -E "^$name: (ok|FAIL|note) " || true
-	[ "$f" -gt 0 ] && grep -v -E '^(ok|FAIL|note) ' "$scratch/$name.log" | tail -15 | sed 's/^/  | /'
+	skip=$((skip + s))
+	sed -n "s/^/$name: /p" "$scratch/$name.log" | grep -E "^$name: (ok|FAIL|skip|note) " || true
+	[ "$f" -gt 0 ] && grep -v -E '^(ok|FAIL|skip|note) ' "$scratch/$name.log" | tail -15 | sed 's/^/  | /'
 done
-printf 'crash: %d passed, %d failed\n' "$pass" "$fail"
+printf 'crash: %d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skip"
 [ "$fail" -eq 0 ]

@@ -25,7 +25,7 @@
 # under a wrapper.  tests/hostile/expect overrides the status a name implies
 # for one case (an input one command passes through).  Known failures (open findings) are listed in
 # tests/hostile/known-failures: they are run and reported, but not counted as
-# failures while they still fail.  Prints "hostile: N passed, M failed" last,
+# failures while they still fail.  Prints "hostile: N passed, M failed, K skipped" last,
 # and exits 1 when M > 0.
 set -u
 bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
@@ -491,5 +491,5 @@ took=$(($(date +%s) - start))
 [ $skipped -gt 0 ] && printf 'hostile: %d cases skipped, missing:%s\n' "$skipped" "$missing_progs"
 [ $known -gt 0 ] && printf 'hostile: %d known failures still open (tests/hostile/known-failures)\n' "$known"
 printf 'hostile: %d s, %d cases\n' "$took" $((pass + fail + known))
-printf 'hostile: %d passed, %d failed\n' "$pass" "$fail"
+printf 'hostile: %d passed, %d failed, %d skipped\n' "$pass" "$fail" "$skipped"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,9 @@
 # (queries with fewer than 10 relevant cannot fill the first 10).  The graded
 # default would count code -1 as not relevant and code 4 as the best: shown
 # only to be different.
+. "$SKIPLIB"
 q=$SHARED/data/cranfield/cranqrel
+need_file "$q" "the Cranfield judgements"
 LC_ALL=C awk '{ sub(/\r$/, ""); n[$1]++;
 	printf "{\"query_id\":\"%s\",\"doc_id\":\"%s\",\"rank\":%d}\n", $1, $2, n[$1] }' "$q" >run
 ev-eval --qrels "$q" --binary --level -1 run

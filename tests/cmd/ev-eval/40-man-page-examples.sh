@@ -1,18 +1,14 @@
 # The EXAMPLES of man/ev-eval.1 and man/evkit.7 run as written (from the top of
-# a checkout: samples/, scripts/, ../shared) and succeed.  What is shown here
+# a checkout, with the Cranfield collection in cranfield/) and succeed (those
+# of evkit.7 without Cranfield: evkit/02-man-page-examples).  What is shown here
 # does not depend on how well the lanes rank: counts, the hand-checkable line,
 # and that the converted and the raw Cranfield judgements agree.
-top=$(cd "$CASEDIR/../../.." && pwd)
+. "$SKIPLIB"
+need_file "$SHARED/data/cranfield" "the Cranfield collection"
 ln -s "$SAMPLES" samples
-examples() {
-	sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE ALSO/p' "$top/man/$1" | sed 's/\\e/\\/g' | awk '
-		/^\$ / { sub(/^\$ /, ""); print; cont = /[|\\]$/; next }
-		cont && /^    / { print; cont = /[|\\]$/; next }
-		{ cont = 0 }' |
-	sed -e "s|scripts/|$top/scripts/|g" -e "s|\.\./shared|$SHARED|g"
-}
+. "$CASEDIR/../examples.sh"
 for page in evkit.7 ev-eval.1; do
-	mkdir "$page" && (cd "$page" && ln -s ../samples samples && examples "$page" >examples.sh &&
+	mkdir "$page" && (cd "$page" && ln -s ../samples samples && ln -s "$SHARED/data/cranfield" cranfield && examples "$page" >examples.sh &&
 	    sh -e examples.sh >log 2>err; echo "$page: status $?, $(grep -c . examples.sh) command lines")
 done
 echo "evkit.7: $(wc -l <evkit.7/packs.jsonl) packs; $(grep -c '«' evkit.7/log) snippets from jq;" \
