@@ -2,6 +2,7 @@
 #include "jsonl.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,6 +399,35 @@ ev_json_id_text(const json_t *id, char *buf, size_t size)
 	else
 		return -1;
 	return n < 0 || (size_t)n >= size ? -1 : n;
+}
+
+int
+ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
+{
+	const char *id = NULL, *s = NULL;
+	long long rank = 1;
+	double score = 0;
+	json_t *v;
+
+	if (!json_is_object(hit))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
+	if (ev_field_str(hit, "id", 1, &id, where, err) == -1 ||
+	    ev_field_num(hit, "score", 1, &score, where, err) == -1 ||
+	    ev_field_int(hit, "rank", 0, &rank, where, err) == -1 ||
+	    ev_field_str(hit, "lane", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "snippet", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "doc_id", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "query", 0, &s, where, err) == -1 ||
+	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
+	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1)
+		return -1;
+	if (id[0] == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
+	if (!isfinite(score))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
+	if (rank < 1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
+	return 0;
 }
 
 json_t *

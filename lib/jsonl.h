@@ -82,6 +82,13 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * or does not fit in size bytes. */
 int ev_json_id_text(const json_t *id, char *buf, size_t size);
 
+/* Check a hit record's shape: an object with a non-empty string "id", a
+ * finite number "score", and where present a whole "rank" from 1, string
+ * "lane", "snippet", "doc_id" and "query", an object "signals" and an array
+ * "evidence".  Returns 0, or -1 with *err set (code 2, naming where and the
+ * field). */
+int ev_hit_check(const json_t *hit, const char *where, struct ev_err *err);
+
 /* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its
  * line number).  Returns a new reference to an object with "query_id" and

@@ -335,6 +335,8 @@ if need_fixture; then
 	configs ev-embed-load ev-embed-load "$VECA" config
 	configs ev-search-text ev-search-text "$DBA" config ev-search-text
 	configs ev-search-vec ev-search-vec "$VECA" config
+	feed ev-expand ev-expand "$DBA" common hits
+	configs ev-expand ev-expand "$DBA" config
 	configs ev-search-sql ev-search-sql "$DBA --sql 'SELECT rowid FROM chunks'" config
 fi
 feed ev-fuse ev-fuse "" common hits
@@ -372,6 +374,10 @@ ev-pack-missing-value|ev-pack|-|2|usage|--config
 ev-score-bad-flag|ev-score|-|2|usage|--no-such-flag
 ev-score-missing-value|ev-score|-|2|usage|--config
 ev-eval-bad-flag|ev-eval|-|2|usage|--no-such-flag
+ev-expand-bad-flag|ev-expand|-|2|usage|--no-such-flag
+ev-expand-missing-value|ev-expand|-|2|usage|--config
+ev-expand-decay-one|ev-expand|-|2|usage|--db @DB@ --decay 1
+ev-expand-random-db|ev-expand|-|2|usage|--db @RANDOM@
 ev-search-sql-bad-flag|ev-search-sql|-|2|usage|--no-such-flag
 ev-search-sql-missing-value|ev-search-sql|-|2|usage|--config
 ev-search-sql-writes|ev-search-sql|-|2|usage|--db @DB@ --sql 'DELETE FROM chunks'

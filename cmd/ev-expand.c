@@ -1,0 +1,134 @@
+/* ev-expand: add to each query's hits the chunks next to them, the documents
+ * nearest in time and the documents they link to, bounded, each saying why.
+ * See man/ev-expand.1 and lib/expand.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "expand.h"
+#include "jsonl.h"
+#include "opt.h"
+
+static const struct ev_opt_cmd command = {
+	"usage: ev-expand --db DB [--from N] [--neighbours N] [--timeline N] [--hops N]\n"
+	"                 [--per-hit N] [--per-query N] [--decay X] [--skip-invalid]\n"
+	"                 [--config PLAN.yaml] [--log FILE] [HITS ...]",
+	"Read hit records, and for the best hits of each query add the chunks next to\n"
+	"them in their document, the documents nearest in time, and the documents they\n"
+	"link to; each added hit scores below the hit that brought it and says why.",
+	NULL, 1
+};
+
+static struct ev_expand_opts ex = EV_EXPAND_OPTS_INIT;
+static const char *db;
+static int skip_invalid;
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "db", "db", &db, "DB", "the store the hits come from"),
+	EV_OPT_LONG(0, "from", "lanes.expand.from", &ex.from, 0, 10000, "N",
+	    "expand the N best hits of each query"),
+	EV_OPT_LONG(0, "neighbours", "lanes.expand.neighbours", &ex.neighbours, 0, 100, "N",
+	    "chunks on each side of a hit in its document"),
+	EV_OPT_LONG(0, "timeline", "lanes.expand.timeline", &ex.timeline, 0, 64, "N",
+	    "documents nearest in time (published_date) to a hit's"),
+	EV_OPT_LONG(0, "hops", "lanes.expand.hops", &ex.hops, 0, 5, "N",
+	    "link hops followed from a hit's document"),
+	EV_OPT_LONG(0, "per-hit", "lanes.expand.per_hit", &ex.per_hit, 0, 1000, "N",
+	    "hits one hit may add"),
+	EV_OPT_LONG(0, "per-query", "lanes.expand.per_query", &ex.per_query, 0, 100000, "N",
+	    "hits a query may gain"),
+	EV_OPT_NUM(0, "decay", "lanes.expand.decay", &ex.decay, 0.001, 0.999, "X",
+	    "an added hit's score: the bringing hit's times X per step of distance"),
+	EV_OPT_SKIP_INVALID(&skip_invalid),
+	EV_OPT_END
+};
+
+/* Expand and write the hits gathered for one query; clears them. */
+static int
+flush_query(struct ev_store *st, json_t *hits, struct ev_buf *out, const char *where,
+	long long *added, struct ev_err *err)
+{
+	long n;
+
+	if (json_array_size(hits) == 0)
+		return 0;
+	ev_buf_reset(out);
+	n = ev_expand_query(st, &ex, hits, out, where, err);
+	json_array_clear(hits);
+	if (n == -1)
+		return -1;
+	*added += n;
+	if (fwrite(out->p, 1, out->len, stdout) != out->len || fflush(stdout) == EOF)
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct ev_err err = { 0 };
+	struct ev_skip skip = { 0 };
+	struct ev_store *st = NULL;
+	struct ev_jsonl *in = NULL;
+	struct ev_buf out = EV_BUF_INIT;
+	json_t *hits = json_array(), *v;
+	char qid[256] = "", where[300] = "";
+	long long nhits = 0, added = 0;
+	int argi, r = 0, rc = EV_EXIT_OK;
+
+	ev_cli_init(&cli, "ev-expand", NULL, argc, argv);
+	argi = ev_opt_parse(&cli, &command, options);
+	skip.on = skip_invalid;
+	if (db == NULL)
+		ev_cli_usage_error(&cli, "--db DB is required");
+
+	if (hits == NULL || (st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
+		if (hits == NULL)
+			ev_err_nomem(&err);
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
+		char id[256];
+		const json_t *q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
+
+		if (ev_hit_check(v, ev_jsonl_where(in), &err) == -1 ||
+		    ((q == NULL || ev_json_id_text(q, id, sizeof id) == -1) &&
+		    ev_err_set(&err, EV_EXIT_USAGE, ev_jsonl_where(in),
+			"field 'query_id' must be a string or an integer") == -1)) {
+			json_decref(v);
+			if (ev_cli_skip(&skip, &err))
+				continue;
+			r = -1;
+			break;
+		}
+		/* a query's hits are consecutive records with its query_id */
+		if (strcmp(id, qid) != 0 && flush_query(st, hits, &out, where, &added, &err) == -1) {
+			json_decref(v);
+			r = -1;
+			break;
+		}
+		snprintf(qid, sizeof qid, "%s", id);
+		snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
+		nhits++;
+		if (json_array_append_new(hits, v) == -1) {
+			r = ev_err_nomem(&err);
+			break;
+		}
+	}
+	if (r == 0 && flush_query(st, hits, &out, where, &added, &err) == -1)
+		r = -1;
+	if (r == -1)
+		rc = ev_cli_report(&err);
+	ev_cli_skip_done(&cli, &skip);
+out:
+	ev_cli_count(&cli, "hits", nhits);
+	ev_cli_count(&cli, "added", added);
+	ev_jsonl_close(in);
+	ev_store_close(st);
+	ev_buf_release(&out);
+	json_decref(hits);
+	return ev_cli_finish(&cli, rc);
+}
