@@ -317,6 +317,7 @@ options() {
 
 # ---------------------------------------------------------------- the cases
 DBA="--db '$DB'"
+printf 'routing:\n  gate: {lane: vector, on: text, below: 0.3}\n' >"$scratch/routing.yaml"
 VECA="--db '$DB' --index '$IDX'"
 start=$(date +%s)
 need_fixture() { [ $fixture_ok = 1 ] || { note_missing "(fixture)"; return 1; }; }
@@ -345,6 +346,8 @@ feed ev-fuse-weighted ev-fuse "--method weighted --norm zscore" hits
 feed ev-pack ev-pack "" common hits
 feed ev-score ev-score "" common ev-score
 feed ev-eval ev-eval "--qrels '$QRELS'" common hits
+feed ev-route ev-route "" common
+configs ev-route ev-route "" config
 configs ev-fuse ev-fuse "" config
 configs ev-pack ev-pack "" config
 configs ev-score ev-score "" config ev-score
@@ -374,6 +377,9 @@ ev-pack-missing-value|ev-pack|-|2|usage|--config
 ev-score-bad-flag|ev-score|-|2|usage|--no-such-flag
 ev-score-missing-value|ev-score|-|2|usage|--config
 ev-eval-bad-flag|ev-eval|-|2|usage|--no-such-flag
+ev-route-bad-flag|ev-route|-|2|usage|--no-such-flag
+ev-route-missing-value|ev-route|-|2|usage|--config
+ev-route-gate-hits-random|ev-route|-|2|usage|--config @SCRATCH@/routing.yaml --gate-hits @RANDOM@
 ev-expand-bad-flag|ev-expand|-|2|usage|--no-such-flag
 ev-expand-missing-value|ev-expand|-|2|usage|--config
 ev-expand-decay-one|ev-expand|-|2|usage|--db @DB@ --decay 1
