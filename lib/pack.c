@@ -82,6 +82,20 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		return -1;
 	if (r == 1)
 		o->near_duplicates = b;
+	/* the lanes' depth, read by scripts/ev-hybrid: checked here, once */
+	{
+		const char *name;
+		json_t *v;
+		char path[256];
+		long long k;
+
+		json_object_foreach(json_object_get(plan, "lanes"), name, v) {
+			snprintf(path, sizeof path, "lanes.%s.k", name);
+			if (json_is_object(v) &&
+			    ev_config_int(plan, path, 1, 100000, &k, file, err) == -1)
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -249,6 +263,7 @@ struct ev_pack {
 	size_t n, cap;
 	json_t *ids;		/* id -> index, as an integer */
 	json_t *fusion;		/* the first fused hit's explain, or NULL */
+	json_t *warnings;	/* ev_pack_warn()'s, for every pack */
 };
 
 struct ev_pack *
@@ -257,7 +272,10 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 {
 	struct ev_pack *p = calloc(1, sizeof *p);
 
-	if (p == NULL || (p->ids = json_object()) == NULL) {
+	if (p == NULL || (p->ids = json_object()) == NULL ||
+	    (p->warnings = json_array()) == NULL) {
+		if (p != NULL)
+			json_decref(p->ids);
 		free(p);
 		ev_err_nomem(err);
 		return NULL;
@@ -294,7 +312,16 @@ ev_pack_free(struct ev_pack *p)
 	ev_pack_begin(p, NULL);
 	free(p->it);
 	json_decref(p->ids);
+	json_decref(p->warnings);
 	free(p);
+}
+
+int
+ev_pack_warn(struct ev_pack *p, const char *msg, struct ev_err *err)
+{
+	if (json_array_append_new(p->warnings, json_string(msg)) == -1)
+		return ev_err_nomem(err);
+	return 0;
 }
 
 long long
@@ -524,6 +551,14 @@ set_ref(int *bad, json_t *o, const char *k, json_t *v)
 		*bad = 1;
 }
 
+/* a += v (borrowed). */
+static void
+set_ref_append(int *bad, json_t *a, json_t *v)
+{
+	if (json_array_append(a, v) == -1)
+		*bad = 1;
+}
+
 /* a += v (taken). */
 static void
 append_new(int *bad, json_t *a, json_t *v)
@@ -741,8 +776,8 @@ plan_in_effect(const struct ev_pack *p, json_t *fusion)
 }
 
 json_t *
-ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at,
-    double took_ms, struct ev_err *err)
+ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
+    long long query_index, const char *generated_at, double took_ms, struct ev_err *err)
 {
 	json_t *pack = NULL, *evs, *warn, *ex, *fusion = NULL, *div, *filt, *byc, *v, *first;
 	struct item **kept = NULL, *it;
@@ -754,8 +789,15 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	int no_uri = 0, m, bad = 0;
 
 	first = p->n > 0 ? p->it[0].hit : NULL;
-	if (first != NULL)
+	if (first != NULL) {
 		req = json_string_value(json_object_get(first, "request_id"));
+		if (query_id == NULL)
+			query_id = json_object_get(first, "query_id");
+		if (query == NULL)
+			query = json_string_value(json_object_get(first, "query"));
+	}
+	if (!json_is_string(query_id) && !json_is_integer(query_id))
+		query_id = NULL;
 	if (req == NULL && p->plan != NULL)
 		req = json_string_value(json_object_get(p->plan, "request_id"));
 	if (req == NULL) {
@@ -847,6 +889,10 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	set_new(&bad, ex, "diversity", div);
 	set_new(&bad, ex, "ignored_fields", p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array());
 
+	if (p->n == 0)
+		append_new(&bad, warn, json_string("no hits: no lane found anything for this query"));
+	for (i = 0; i < json_array_size(p->warnings); i++)
+		set_ref_append(&bad, warn, json_array_get(p->warnings, i));
 	for (i = 0; p->ignored != NULL && i < json_array_size(p->ignored); i++) {
 		snprintf(msg, sizeof msg, "plan field ignored: %s",
 		    json_string_value(json_array_get(p->ignored, i)));
@@ -873,6 +919,8 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	set_new(&bad, pack, "plan", plan_in_effect(p, fusion));
 	set_new(&bad, pack, "plan_id", json_string(p->plan_id));
 	set_new(&bad, pack, "request_id", json_string(req));
+	set_ref(&bad, pack, "query_id", (json_t *)query_id);
+	set_if(&bad, pack, "query", query ? json_string(query) : NULL);
 	set_new(&bad, pack, "generated_at", json_string(generated_at));
 	set_new(&bad, pack, "evidences", evs);
 	set_new(&bad, pack, "stats", json_pack("{s:I,s:I,s:I,s:o}",
@@ -880,7 +928,7 @@ ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at
 	    "took_ms", (json_int_t)llround(took_ms), "by_mode", byc));
 	set_new(&bad, pack, "explain", ex);
 	set_new(&bad, pack, "warnings", warn);
-	if (bad || json_object_size(pack) != 9)
+	if (bad || json_object_size(pack) != (size_t)(9 + (query_id != NULL) + (query != NULL)))
 		goto nomem;
 	free(kept);
 	json_decref(docs);

@@ -41,7 +41,7 @@ static json_t *
 build(struct ev_pack *p)
 {
 	struct ev_err err = { 0 };
-	json_t *pack = ev_pack_build(p, 4, "2026-02-20T12:00:00Z", 3.4, &err);
+	json_t *pack = ev_pack_build(p, NULL, NULL, 4, "2026-02-20T12:00:00Z", 3.4, &err);
 
 	cr_assert_not_null(pack, "%s", err.msg);
 	return pack;
@@ -63,10 +63,10 @@ str_at(json_t *o, const char *a, const char *b)
 	return json_string_value(v);
 }
 
-Test(pack, top_level_has_exactly_seed_002s_fields)
+Test(pack, top_level_has_seed_002s_fields_and_the_query)
 {
 	static const char *const keys[] = { "version", "plan", "plan_id", "request_id",
-		"generated_at", "evidences", "stats", "explain", "warnings" };
+		"generated_at", "evidences", "stats", "explain", "warnings", "query_id", "query" };
 	struct ev_pack_opts o;
 	struct ev_pack *p;
 	json_t *pack;
@@ -76,15 +76,52 @@ Test(pack, top_level_has_exactly_seed_002s_fields)
 	p = packer(&o, NULL, NULL);
 	add(p, hit("a", 1, "text"));
 	pack = build(p);
-	cr_assert_eq(json_object_size(pack), 9);
-	for (i = 0; i < 9; i++)
+	cr_assert_eq(json_object_size(pack), 11);
+	for (i = 0; i < 11; i++)
 		cr_assert_not_null(json_object_get(pack, keys[i]), "%s", keys[i]);
+	cr_assert_str_eq(str_at(pack, "query_id", NULL), "q");
+	cr_assert_str_eq(str_at(pack, "query", NULL), "wing flutter");
 	cr_assert_str_eq(str_at(pack, "version", NULL), "0.1");
 	cr_assert_str_eq(str_at(pack, "generated_at", NULL), "2026-02-20T12:00:00Z");
 	cr_assert(ev_uuid_valid(str_at(pack, "request_id", NULL)));
 	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "took_ms")), 3);
 	cr_assert_str_eq(str_at(json_object_get(pack, "explain"), "fusion", "method"), "none");
 	json_decref(pack);
+	ev_pack_free(p);
+}
+
+/* A query with no hit still has its pack: no evidence, a warning, the query
+ * named by the caller; warnings of the run (ev_pack_warn) are in every pack. */
+Test(pack, no_hits_give_an_empty_pack_with_a_warning)
+{
+	struct ev_pack_opts o;
+	struct ev_err err = { 0 };
+	struct ev_pack *p;
+	json_t *pack, *qid = json_integer(7), *w;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_warn(p, "vector lane unavailable", &err), 0);
+	pack = ev_pack_build(p, qid, "what is flutter", 0, "2026-02-20T12:00:00Z", 1, &err);
+	cr_assert_not_null(pack);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(pack, "query_id")), 7);
+	cr_assert_str_eq(str_at(pack, "query", NULL), "what is flutter");
+	w = json_object_get(pack, "warnings");
+	cr_assert_eq(json_array_size(w), 2);
+	cr_assert_str_eq(json_string_value(json_array_get(w, 0)),
+	    "no hits: no lane found anything for this query");
+	cr_assert_str_eq(json_string_value(json_array_get(w, 1)), "vector lane unavailable");
+	json_decref(pack);
+	/* the next query, with a hit: the run's warning only */
+	cr_assert_eq(ev_pack_begin(p, &err), 0);
+	add(p, hit("a", 1, "text"));
+	pack = build(p);
+	w = json_object_get(pack, "warnings");
+	cr_assert_eq(json_array_size(w), 1);
+	cr_assert_str_eq(json_string_value(json_array_get(w, 0)), "vector lane unavailable");
+	json_decref(pack);
+	json_decref(qid);
 	ev_pack_free(p);
 }
 
@@ -400,7 +437,7 @@ pack_failing_at(long fail_at, struct ev_err *err)
 	for (int i = 0; i < 3 && ok; i++)
 		ok = ev_pack_add(p, h[i], "t:1", err) == 0;
 	if (ok)
-		pack = ev_pack_build(p, 0, "2026-02-20T12:00:00Z", 1.0, err);
+		pack = ev_pack_build(p, NULL, NULL, 0, "2026-02-20T12:00:00Z", 1.0, err);
 	json_set_alloc_funcs(malloc, free);
 	json_object_del(pack, "request_id");
 	json_object_del(pack, "plan_id");
