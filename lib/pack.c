@@ -28,9 +28,11 @@ ev_pack_opts_init(struct ev_pack_opts *o)
 }
 
 /* What a plan may hold: this stage's keys, and the keys of the stages before
- * it (ev-hybrid's lanes, ev-fuse's fusion). */
+ * it (ev-hybrid's lanes, ev-search-text's text, ev-embed's embed, ev-search-vec's
+ * settings, ev-fuse's fusion): scripts/ev-hybrid hands one plan to them all. */
 const char *const ev_pack_plan_keys[] = {
-	"version", "request_id", "plan_id", "query", "lanes.*",
+	"version", "request_id", "plan_id", "query", "lanes.*", "text.*", "embed.*", "db",
+	"index", "ef_search", "nprobe", "snippet",
 	"fusion.method", "fusion.rrf_k", "fusion.normalization", "fusion.weights.*",
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
 	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",
@@ -898,7 +900,8 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		    json_string_value(json_array_get(p->ignored, i)));
 		append_new(&bad, warn, json_string(msg));
 	}
-	pm = p->plan ? json_string_value(ev_config_get(p->plan, "fusion.method")) : NULL;
+	/* (no hit: nothing was fused, so nothing to compare) */
+	pm = p->plan && p->n > 0 ? json_string_value(ev_config_get(p->plan, "fusion.method")) : NULL;
 	if (pm != NULL) {
 		const char *hm = json_string_value(json_object_get(fusion, "method"));
 		if (hm != NULL && strcmp(method_name(pm), hm) != 0) {
