@@ -151,6 +151,15 @@ write_pack(const json_t *pack, enum format fmt, struct ev_buf *b, struct ev_err 
 	return 0;
 }
 
+/* A line of blanks only (skipped, as JSON Lines readers do). */
+static int
+blank(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == 0;
+}
+
 /* Build and write the pack of the hits added since ev_pack_begin().  query
  * (a query record of --queries, or NULL: the hits name it) gives the pack's
  * query_id and query; a pack holds one query, so its query_index is 0. */
@@ -182,10 +191,11 @@ main(int argc, char *argv[])
 	struct ev_pack *p = NULL;
 	struct ev_buf b = EV_BUF_INIT;
 	struct queries qs = { NULL, NULL };
-	json_t *plan = NULL, *ignored = NULL, *rec = NULL, *done = NULL, *warnings = NULL;
+	json_t *plan = NULL, *ignored = NULL, *done = NULL, *warnings = NULL;
 	const char *plan_path = NULL, *pid, *queries_path = NULL, *plan_get = NULL;
-	char plan_id[EV_UUID_LEN + 1], qidbuf[64], *cur = NULL, where[256];
-	const char *qid = qidbuf;
+	char plan_id[EV_UUID_LEN + 1], *cur = NULL, where[256];
+	const char *qid = NULL, *line;
+	size_t len;
 	struct ev_skip skip = { 0 };
 	long long packs = 0, records = 0, k = 0;
 	size_t nextq = 0, qi;
@@ -354,20 +364,14 @@ main(int argc, char *argv[])
 	for (;;) {
 		size_t want = 0;	/* with --queries: the position of qid */
 
-		r = ev_jsonl_next(in, &rec, &err);
+		r = ev_jsonl_next_line(in, &line, &len, &err);
+		if (r == 1 && blank(line, len))
+			continue;
 		if (r == 1) {
 			records++;
 			snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
-			json_t *q = json_is_object(rec) ? json_object_get(rec, "query_id") : NULL;
-			if (!json_is_object(rec))
-				r = ev_err_set(&err, EV_EXIT_USAGE, where, "hit must be a JSON object");
-			else if (q == NULL || json_is_null(q))
-				r = ev_err_set(&err, EV_EXIT_USAGE, where, "missing field 'query_id'");
-			else if (ev_json_id_text(q, qidbuf, sizeof qidbuf) < 0 && !json_is_string(q))
-				r = ev_err_set(&err, EV_EXIT_USAGE, where,
-				    "field 'query_id' must be a string or an integer");
-			else	/* a long string id is used whole, not cut */
-				qid = json_is_string(q) ? json_string_value(q) : qidbuf;
+			if (ev_pack_scan_line(p, line, len, where, &qid, &err) == -1)
+				r = -1;
 			if (r == 1 && cur != NULL && strcmp(cur, qid) == 0) {
 				/* same query: fall through to add */
 			} else if (r == 1 && json_object_get(done, qid) != NULL) {
@@ -423,10 +427,8 @@ main(int argc, char *argv[])
 			}
 			started = now_ms();
 		}
-		if (r == 1 && ev_pack_add(p, rec, where, &err) == -1)
+		if (r == 1 && ev_pack_add_line(p, where, &err) == -1)
 			r = -1;
-		json_decref(rec);
-		rec = NULL;
 		if (r == -1) {
 			if (ev_cli_skip(&skip, &err))
 				continue;
@@ -439,7 +441,6 @@ out:
 	ev_cli_count(&cli, "records_in", records);
 	ev_cli_count(&cli, "packs_out", packs);
 	free(cur);
-	json_decref(rec);
 	json_decref(plan);
 	json_decref(ignored);
 	json_decref(done);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "jscan.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
 #include "uuid.h"
@@ -249,10 +250,15 @@ lanes_text(unsigned bits, char *buf, size_t size)
 
 /* ---- the accumulator ---- */
 
+/* A candidate.  Hits read as lines (ev_pack_add_line()) are kept as their
+ * raw text and parsed only when presentation looks at them: a pack keeps k of
+ * a thousand candidates. */
 struct item {
-	json_t *hit;		/* the best-scoring hit of this id */
+	json_t *hit;		/* the best-scoring hit of this id; NULL: not parsed yet */
+	size_t raw, rawlen;	/* else its line, at p->raw.p + raw */
 	double score;
 	unsigned lanes;
+	int kept;		/* among the evidences returned */
 	uint64_t *words;	/* sorted hashes of its text's words, for overlap */
 	size_t nwords;
 };
@@ -266,6 +272,12 @@ struct ev_pack {
 	json_t *ids;		/* id -> index, as an integer */
 	json_t *fusion;		/* the first fused hit's explain, or NULL */
 	json_t *warnings;	/* ev_pack_warn()'s, for every pack */
+	struct ev_buf raw;	/* the lines of the current query's hits */
+	struct ev_jscan js;	/* the line last scanned (ev_pack_scan_line()) */
+	const char *line;
+	size_t linelen;
+	struct ev_buf idb;	/* a decoded string */
+	struct ev_jmems sub;	/* members of a nested object */
 };
 
 struct ev_pack *
@@ -300,6 +312,7 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 		free(p->it[i].words);
 	}
 	p->n = 0;
+	ev_buf_reset(&p->raw);
 	json_object_clear(p->ids);
 	json_decref(p->fusion);
 	p->fusion = NULL;
@@ -315,6 +328,10 @@ ev_pack_free(struct ev_pack *p)
 	free(p->it);
 	json_decref(p->ids);
 	json_decref(p->warnings);
+	ev_buf_release(&p->raw);
+	ev_buf_release(&p->idb);
+	ev_jscan_release(&p->js);
+	free(p->sub.m);
 	free(p);
 }
 
@@ -331,6 +348,8 @@ ev_pack_count(const struct ev_pack *p)
 {
 	return (long long)p->n;
 }
+
+static int materialize(struct ev_pack *p, struct item *it, struct ev_err *err);
 
 int
 ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
@@ -367,6 +386,8 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		/* the same id again (lanes given unfused): keep the higher score,
 		 * and every lane that found it */
 		it = &p->it[json_integer_value(ix)];
+		if (materialize(p, it, err) == -1)
+			return -1;
 		it->lanes |= hit_lanes(hit);
 		if (score > it->score) {
 			json_t *old = it->hit;
@@ -414,6 +435,298 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	it->score = score;
 	it->lanes = hit_lanes(hit);
 	p->n++;
+	return 0;
+}
+
+/* ---- hits as lines: scanned, kept raw, parsed when looked at ---- */
+
+/* The index of the member named key (a null one counts as absent), or -1. */
+static int
+member(const struct ev_jmem *m, size_t nm, const char *key)
+{
+	size_t n = strlen(key), i;
+
+	for (i = 0; i < nm; i++)
+		if (m[i].kesc ? ev_jscan_str_eq(m[i].key, m[i].klen, key) :
+		    m[i].klen == n && memcmp(m[i].key, key, n) == 0)
+			return m[i].type == EV_JNULL ? -1 : (int)i;
+	return -1;
+}
+
+/* Is member i absent, or of type t? */
+static int
+absent_or(const struct ev_jmem *m, int i, int t)
+{
+	return i < 0 || m[i].type == t;
+}
+
+/* The decoded text of the string member m, in p->idb (valid until the next
+ * call).  Returns NULL when out of memory. */
+static const char *
+mem_str(struct ev_pack *p, const struct ev_jmem *m)
+{
+	ev_buf_reset(&p->idb);
+	if (ev_jscan_decode(&p->idb, m->val + 1, m->vlen - 2) == -1 ||
+	    ev_buf_reserve(&p->idb, 1) == -1)
+		return NULL;
+	return ev_buf_str(&p->idb);
+}
+
+/* The number a scanned number member holds, as Jansson reads it. */
+static double
+mem_num(const struct ev_jmem *m, long long *iv)
+{
+	char small[64], *copy = m->vlen < sizeof small ? small : malloc(m->vlen + 1);
+	double d;
+
+	if (copy == NULL)
+		return NAN;
+	memcpy(copy, m->val, m->vlen);
+	copy[m->vlen] = '\0';
+	if (m->type == EV_JINT) {
+		*iv = strtoll(copy, NULL, 10);	/* it fits: the scanner checked */
+		d = (double)*iv;
+	} else {
+		d = strtod(copy, NULL);
+	}
+	if (copy != small)
+		free(copy);
+	return d;
+}
+
+static unsigned
+raw_lane_bit(const char *raw, size_t n)
+{
+	static const char *const names[] = { "vector", "text", "region", "timeline", "fused" };
+	static const unsigned bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE, 0 };
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		if (ev_jscan_str_eq(raw, n, names[i]))
+			return bits[i];
+	return LANE_OTHER;
+}
+
+/* hit_lanes() over a scanned record: the lanes of its explanation's lanes
+ * that found it, of its evidence, or of its signals. */
+struct lanes_ctx {
+	struct ev_jmems *m;
+	unsigned bits;
+	int need_found;		/* explain.lanes: only those with "found": true */
+	int bad;
+};
+
+static int
+lane_elem(const char *e, size_t n, void *data)
+{
+	struct lanes_ctx *c = data;
+	int i, f;
+
+	if (n == 0 || e[0] != '{')
+		return 0;
+	c->m->n = 0;
+	if (ev_jscan_members(e, n, c->m) == -1) {
+		c->bad = 1;
+		return 1;
+	}
+	f = member(c->m->m, c->m->n, "found");
+	if (c->need_found && (f < 0 || c->m->m[f].type != EV_JTRUE))
+		return 0;
+	if ((i = member(c->m->m, c->m->n, "lane")) >= 0 && c->m->m[i].type == EV_JSTR)
+		c->bits |= raw_lane_bit(c->m->m[i].val + 1, c->m->m[i].vlen - 2);
+	return 0;
+}
+
+static int
+raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *out)
+{
+	struct lanes_ctx c = { &p->sub, 0, 1, 0 };
+	int i = member(m, nm, "lane"), x, a;
+
+	if (i >= 0 && m[i].type == EV_JSTR && !ev_jscan_str_eq(m[i].val + 1, m[i].vlen - 2, "fused")) {
+		*out = raw_lane_bit(m[i].val + 1, m[i].vlen - 2);
+		return 0;
+	}
+	if ((x = member(m, nm, "explain")) >= 0 && m[x].type == EV_JOBJ) {
+		p->sub.n = 0;
+		if (ev_jscan_members(m[x].val, m[x].vlen, &p->sub) == -1)
+			return -1;
+		if ((a = member(p->sub.m, p->sub.n, "lanes")) >= 0 && p->sub.m[a].type == EV_JARR) {
+			const char *v = p->sub.m[a].val;
+			size_t vn = p->sub.m[a].vlen;
+			struct ev_jmems inner = { NULL, 0, 0 };
+
+			c.m = &inner;
+			ev_jscan_elements(v, vn, lane_elem, &c);
+			free(inner.m);
+			if (c.bad)
+				return -1;
+		}
+	}
+	if (c.bits == 0 && (a = member(m, nm, "evidence")) >= 0 && m[a].type == EV_JARR) {
+		c.m = &p->sub;
+		c.need_found = 0;
+		ev_jscan_elements(m[a].val, m[a].vlen, lane_elem, &c);
+		if (c.bad)
+			return -1;
+	}
+	if (c.bits == 0 && (a = member(m, nm, "signals")) >= 0 && m[a].type == EV_JOBJ) {
+		p->sub.n = 0;
+		if (ev_jscan_members(m[a].val, m[a].vlen, &p->sub) == -1)
+			return -1;
+		for (i = 0; i < (int)p->sub.n; i++) {
+			/* (a key given twice is refused by the scanner) */
+			if (ev_jscan_str_eq(p->sub.m[i].key, p->sub.m[i].klen, "fts_score"))
+				c.bits |= LANE_TEXT;
+			else if (ev_jscan_str_eq(p->sub.m[i].key, p->sub.m[i].klen, "vector_score"))
+				c.bits |= LANE_VECTOR;
+		}
+	}
+	*out = c.bits;
+	return 0;
+}
+
+/* The message for a line the scanner refused: Jansson's, as the rest of
+ * evkit words it, unless Jansson takes the line. */
+static void
+refused(const char *line, size_t len, const char *where, struct ev_err *err)
+{
+	struct ev_err jerr = { 0 };
+	json_t *v;
+
+	if (err->code != EV_EXIT_USAGE)
+		return;
+	if ((v = ev_json_parse_line(line, len, where, &jerr)) == NULL)
+		*err = jerr;
+	json_decref(v);
+}
+
+int
+ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
+    const char **query_id, struct ev_err *err)
+{
+	const struct ev_jmem *m;
+	int t = ev_jscan_value(&p->js, line, len, where, err), q;
+
+	p->line = NULL;
+	if (t == -1) {
+		refused(line, len, where, err);
+		return -1;
+	}
+	if (t != EV_JOBJ)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
+	m = p->js.top.m;
+	if ((q = member(m, p->js.top.n, "query_id")) < 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'query_id'");
+	if (m[q].type == EV_JSTR) {
+		if ((*query_id = mem_str(p, &m[q])) == NULL)
+			return ev_err_nomem(err);
+	} else if (m[q].type == EV_JINT) {
+		ev_buf_reset(&p->idb);
+		if (ev_buf_add(&p->idb, m[q].val, m[q].vlen) == -1 || ev_buf_reserve(&p->idb, 1) == -1)
+			return ev_err_nomem(err);
+		*query_id = ev_buf_str(&p->idb);
+	} else {
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_id' must be a string or an integer");
+	}
+	p->line = line;
+	p->linelen = len;
+	return 0;
+}
+
+/* Parse item it's line (when not parsed yet).  Returns 0 or -1. */
+static int
+materialize(struct ev_pack *p, struct item *it, struct ev_err *err)
+{
+	if (it->hit != NULL)
+		return 0;
+	it->hit = ev_json_parse_line(p->raw.p + it->raw, it->rawlen, NULL, err);
+	return it->hit ? 0 : -1;
+}
+
+/* The record the scanner just took, parsed, and handed to ev_pack_add(). */
+static int
+add_parsed(struct ev_pack *p, const char *where, struct ev_err *err)
+{
+	json_t *hit = ev_json_parse_line(p->line, p->linelen, where, err);
+	int r;
+
+	if (hit == NULL)
+		return -1;
+	r = ev_pack_add(p, hit, where, err);
+	json_decref(hit);
+	return r;
+}
+
+int
+ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
+{
+	const struct ev_jmem *m = p->js.top.m;
+	size_t nm = p->js.top.n;
+	int id = member(m, nm, "id"), sc = member(m, nm, "score"), rk = member(m, nm, "rank");
+	int x = member(m, nm, "explain");
+	long long rank = 1, iv = 0;
+	double score;
+	const char *ids;
+	struct item *it;
+
+	if (p->line == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "no hit scanned");
+	/* Anything unusual (a field of the wrong type, an id given twice, to
+	 * be merged) takes the parsed path, which words the messages. */
+	if (id < 0 || m[id].type != EV_JSTR || m[id].vlen <= 2 ||
+	    sc < 0 || (m[sc].type != EV_JINT && m[sc].type != EV_JREAL) ||
+	    !absent_or(m, rk, EV_JINT) ||
+	    !absent_or(m, member(m, nm, "lane"), EV_JSTR) ||
+	    !absent_or(m, member(m, nm, "snippet"), EV_JSTR) ||
+	    !absent_or(m, member(m, nm, "doc_id"), EV_JSTR) ||
+	    !absent_or(m, member(m, nm, "query"), EV_JSTR) ||
+	    !absent_or(m, member(m, nm, "signals"), EV_JOBJ) ||
+	    !absent_or(m, member(m, nm, "evidence"), EV_JARR))
+		return add_parsed(p, where, err);
+	if (rk >= 0) {
+		mem_num(&m[rk], &rank);
+		if (rank < 1)
+			return add_parsed(p, where, err);
+	}
+	score = mem_num(&m[sc], &iv);
+	if (!isfinite(score))
+		return add_parsed(p, where, err);
+	if ((ids = mem_str(p, &m[id])) == NULL)
+		return ev_err_nomem(err);
+	if (json_object_get(p->ids, ids) != NULL)
+		return add_parsed(p, where, err);
+	if (p->fusion == NULL && x >= 0 && m[x].type == EV_JOBJ) {
+		json_t *v = ev_json_parse_line(m[x].val, m[x].vlen, where, err);
+		if (v == NULL)
+			return -1;
+		if (json_is_string(json_object_get(v, "method")))
+			p->fusion = v;
+		else
+			json_decref(v);
+	}
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct item *q = realloc(p->it, cap * sizeof *q);
+		if (q == NULL)
+			return ev_err_nomem(err);
+		p->it = q;
+		p->cap = cap;
+	}
+	it = &p->it[p->n];
+	memset(it, 0, sizeof *it);
+	it->raw = p->raw.len;
+	it->rawlen = p->linelen;
+	it->score = score;
+	if (raw_hit_lanes(p, m, nm, &it->lanes) == -1 ||
+	    ev_buf_add(&p->raw, p->line, p->linelen) == -1 ||
+	    json_object_set_new(p->ids, ids, json_integer((json_int_t)p->n)) == -1) {
+		p->raw.len = it->raw;
+		return ev_err_nomem(err);
+	}
+	p->n++;
+	p->line = NULL;
 	return 0;
 }
 
@@ -786,10 +1099,12 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	const char *req = NULL, *mode, *pm;
 	char uuid[EV_UUID_LEN + 1], msg[512];
 	long long below = 0, by_doc = 0, dups = 0, nmode[3][2] = { { 0 } };
-	size_t i, j, nkept = 0, nret;
+	size_t i, nkept = 0, nret;
 	json_t *docs = NULL;
 	int no_uri = 0, m, bad = 0;
 
+	if (p->n > 0 && materialize(p, &p->it[0], err) == -1)
+		return NULL;
 	first = p->n > 0 ? p->it[0].hit : NULL;
 	if (first != NULL) {
 		req = json_string_value(json_object_get(first, "request_id"));
@@ -811,13 +1126,19 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	    (docs = json_object()) == NULL)
 		goto nomem;
 
-	/* presentation is strict: minimum score, diversity, then k */
+	/* Presentation is strict: minimum score, diversity, then k.  The
+	 * candidates are looked at in their order (best first) until k are
+	 * kept; those below the minimum score are all counted. */
 	for (i = 0; i < p->n; i++) {
 		it = &p->it[i];
 		if (p->o.has_min_score && it->score < p->o.min_score) {
 			below++;
 			continue;
 		}
+		if (p->o.k > 0 && nkept >= (size_t)p->o.k)
+			continue;
+		if (materialize(p, it, err) == -1)
+			goto fail;
 		if (p->o.near_duplicates) {
 			if (it->words == NULL && word_set(item_text(it), &it->words, &it->nwords) == -1)
 				goto nomem;
@@ -847,9 +1168,11 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 
 	if ((evs = json_array()) == NULL)
 		goto nomem;
-	for (i = 0; i < nret; i++)
+	for (i = 0; i < nret; i++) {
 		append_new(&bad, evs, evidence_item(p, kept[i], query_index, generated_at,
 		    &no_uri));
+		kept[i]->kept = 1;
+	}
 	for (i = 0; i < p->n; i++) {
 		mode = lanes_mode(p->it[i].lanes);
 		m = strcmp(mode, "exact") == 0 ? 0 : strcmp(mode, "semantic") == 0 ? 1 :
@@ -857,9 +1180,7 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		if (m < 0)
 			continue;
 		nmode[m][0]++;
-		for (j = 0; j < nret; j++)
-			if (kept[j] == &p->it[i])
-				nmode[m][1]++;
+		nmode[m][1] += p->it[i].kept;
 	}
 	byc = json_pack("{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I}}",
 	    "exact", "candidates", (json_int_t)nmode[0][0], "returned", (json_int_t)nmode[0][1],
@@ -938,11 +1259,12 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	json_decref(fusion);
 	return pack;
 nomem:
+	ev_err_nomem(err);
+fail:
 	free(kept);
 	json_decref(docs);
 	json_decref(fusion);
 	json_decref(pack);
-	ev_err_nomem(err);
 	return NULL;
 }
 

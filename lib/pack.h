@@ -75,6 +75,17 @@ int ev_pack_begin(struct ev_pack *p, struct ev_err *err);
  * with *err set (code 2, where = `where`). */
 int ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err);
 
+/* The fast way in, for hits read as lines: ev_pack_scan_line() checks that
+ * line[0..len) is one JSON object (with Jansson's strictness and messages)
+ * with a "query_id" (a string or an integer), and sets *query_id to its text
+ * (valid until the next call on p); ev_pack_add_line() then adds that hit to
+ * the current query, as ev_pack_add() would.  The line is kept as it is and
+ * parsed only if presentation looks at it (most candidates are never
+ * returned).  Each returns 0, or -1 with *err set (code 2, where = `where`). */
+int ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
+	const char **query_id, struct ev_err *err);
+int ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err);
+
 /* Hits added since ev_pack_begin() (ids merged count once). */
 long long ev_pack_count(const struct ev_pack *p);
 

@@ -259,6 +259,138 @@ Test(pack, k_cuts_after_the_filters)
 	ev_pack_free(p);
 }
 
+/* The fast way in: the hit as a line, scanned, kept raw. */
+static void
+add_line(struct ev_pack *p, json_t *h)
+{
+	struct ev_err err = { 0 };
+	char *s = json_dumps(h, JSON_COMPACT);
+	const char *qid;
+
+	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &qid, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(qid, "q");
+	cr_assert_eq(ev_pack_add_line(p, "t:1", &err), 0, "%s", err.msg);
+	free(s);
+	json_decref(h);
+}
+
+/* The hits of the diversity test, and an id given twice (merged) */
+static json_t *
+mixed_hits(void)
+{
+	json_t *a = json_array(), *h;
+
+	h = hit("d1:1", 0.9, "fused");
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	json_object_set_new(h, "snippet", json_string("the flutter of a swept wing at high speed"));
+	json_object_set_new(h, "content_hash", json_string("sha256:aa"));
+	json_object_set_new(h, "explain", json_pack("{s:s,s:[{s:s,s:b},{s:s,s:b}]}", "method", "rrf",
+	    "lanes", "lane", "text", "found", 1, "lane", "vector", "found", 0));
+	json_array_append_new(a, h);
+	h = hit("d1:2", 0.8, "fused");
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	json_object_set_new(h, "evidence", json_pack("[{s:s}]", "lane", "vector"));
+	json_array_append_new(a, h);
+	json_object_set_new(h = hit("d2:1", 0.7, "fused"), "content_hash", json_string("sha256:aa"));
+	json_array_append_new(a, h);
+	h = hit("d3:1", 0.6, "text");
+	json_object_set_new(h, "snippet", json_string("The flutter of a SWEPT wing at high speed."));
+	json_array_append_new(a, h);
+	json_array_append_new(a, hit("d4:1", 0.05, "vector"));
+	json_object_set_new(h = hit("d5:1", 0.5, "fused"), "signals", json_pack("{s:f}", "fts_score", 1.0));
+	json_array_append_new(a, h);
+	json_array_append_new(a, hit("d1:2", 0.85, "text"));	/* again: merged */
+	return a;
+}
+
+/* Hits given as lines give exactly the pack the same hits given as records
+ * give: lanes and modes, merging, fusion method, diversity, minimum score. */
+Test(pack, hits_as_lines_give_the_same_pack_as_records)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p1, *p2;
+	json_t *hits = mixed_hits(), *a, *b, *h;
+	size_t i;
+
+	ev_pack_opts_init(&o);
+	o.min_score = 0.1;
+	o.has_min_score = 1;
+	o.by_document = 1;
+	p1 = packer(&o, NULL, NULL);
+	p2 = packer(&o, NULL, NULL);
+	json_array_foreach(hits, i, h) {
+		add(p1, json_incref(h));
+		add_line(p2, json_incref(h));
+	}
+	a = build(p1);
+	b = build(p2);
+	json_object_del(a, "request_id");
+	json_object_del(b, "request_id");
+	cr_assert(json_equal(a, b), "%s\n%s", json_dumps(a, 0), json_dumps(b, 0));
+	cr_assert_eq(json_array_size(json_object_get(a, "evidences")), 3);
+	json_decref(a);
+	json_decref(b);
+	json_decref(hits);
+	ev_pack_free(p1);
+	ev_pack_free(p2);
+}
+
+/* Lines the scanner refuses get Jansson's message; a hit of the wrong shape
+ * gets the message the record path gives. */
+Test(pack, bad_lines_are_refused_as_records_are)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	struct ev_err err = { 0 };
+	const char *qid;
+	static const char bad_json[] = "{\"query_id\": \"q\", \"id\": }";
+	static const char no_score[] = "{\"query_id\": \"q\", \"id\": \"a\"}";
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &qid, &err), -1);
+	cr_assert_str_eq(err.where, "f:3");
+	cr_assert(strstr(err.msg, "invalid JSON at column") != NULL, "%s", err.msg);
+	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &qid, &err), -1);
+	cr_assert_str_eq(err.msg, "hit must be a JSON object");
+	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &qid, &err), -1);
+	cr_assert_str_eq(err.msg, "missing field 'query_id'");
+	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &qid, &err), 0);
+	cr_assert_eq(ev_pack_add_line(p, "f:6", &err), -1);
+	cr_assert_str_eq(err.msg, "missing field 'score'");
+	ev_pack_free(p);
+}
+
+/* Presentation looks at the candidates best first until k are kept: the
+ * near-duplicate test is not run on the rest (a pack keeps ten of a
+ * thousand), so they are not counted as dropped. */
+Test(pack, near_duplicates_are_looked_for_only_until_k_are_kept)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *h, *div;
+	int i;
+	char id[16];
+
+	ev_pack_opts_init(&o);
+	o.k = 2;
+	p = packer(&o, NULL, NULL);
+	for (i = 0; i < 6; i++) {
+		snprintf(id, sizeof id, "d%d:1", i);
+		h = hit(id, 1.0 - i * 0.1, "fused");
+		/* d0 and d1 are the same text; so are d3, d4, d5 */
+		json_object_set_new(h, "content_hash", json_string(i < 2 ? "sha256:aa" : "sha256:bb"));
+		add_line(p, h);
+	}
+	pack = build(p);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 2);
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "id", NULL), "d2:1");
+	div = json_object_get(json_object_get(pack, "explain"), "diversity");
+	cr_assert_eq(json_integer_value(json_object_get(div, "dropped_duplicates")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
 Test(pack, snippets_are_cut_at_characters_not_bytes)
 {
 	struct ev_pack_opts o;
