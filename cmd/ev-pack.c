@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -127,6 +129,22 @@ load_queries(const char *path, struct queries *qs, struct ev_err *err)
 	return r == 0 ? 0 : -1;
 }
 
+/* The width of the text report: $COLUMNS when set, else the terminal's,
+ * else 80. */
+static size_t
+text_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	long long v;
+	struct winsize ws;
+
+	if (c != NULL && ev_parse_count(c, 20, 10000, &v) == 0)
+		return (size_t)v;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
 static int
 write_pack(const json_t *pack, enum format fmt, struct ev_buf *b, struct ev_err *err)
 {
@@ -143,7 +161,7 @@ write_pack(const json_t *pack, enum format fmt, struct ev_buf *b, struct ev_err 
 			return ev_err_nomem(err);
 		}
 		free(s);
-	} else if (ev_pack_render_text(pack, b) == -1) {
+	} else if (ev_pack_render_text(pack, text_width(), b) == -1) {
 		return ev_err_nomem(err);
 	}
 	if (fwrite(ev_buf_str(b), 1, b->len, stdout) != b->len || fflush(stdout) == EOF)

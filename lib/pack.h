@@ -107,8 +107,21 @@ json_t *ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *que
 /* Free p (NULL-safe). */
 void ev_pack_free(struct ev_pack *p);
 
-/* Render a pack as a readable table (rank, id, title, lanes, scores,
- * snippet) into b, for ad hoc debugging.  Returns 0 or -1 (out of memory). */
-int ev_pack_render_text(const json_t *pack, struct ev_buf *b);
+/* Render a pack as a readable report into b, wrapped to width columns: the
+ * query, what was done and the warnings, then each evidence: its document's
+ * title (the first time the document comes; later "(same document as N)") and
+ * section, its full id, its lanes and scores, and its snippet (around its
+ * first matched word when it is longer than four lines).  Widths are display
+ * columns, whatever the locale: East Asian wide characters take two.
+ * Returns 0 or -1 (out of memory). */
+int ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b);
+
+/* The columns code point c takes on a terminal: 2 for East Asian wide and
+ * full-width characters, 0 for combining and zero-width ones, else 1. */
+int ev_pack_char_width(unsigned c);
+
+/* The columns the UTF-8 text s[0..len) takes (ev_pack_char_width() of each
+ * character; an invalid byte counts as one column). */
+size_t ev_pack_text_width(const char *s, size_t len);
 
 #endif

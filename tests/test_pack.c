@@ -505,7 +505,7 @@ Test(pack, fixed_clock_and_uuid_seed_for_tests)
 	cr_assert(strchr("89ab", a[19]) != NULL);
 }
 
-Test(pack, text_table_shows_rank_id_lanes_and_snippet)
+Test(pack, text_report_shows_title_id_lanes_and_snippet)
 {
 	struct ev_pack_opts o;
 	struct ev_pack *p;
@@ -518,13 +518,31 @@ Test(pack, text_table_shows_rank_id_lanes_and_snippet)
 	json_object_set_new(h, "snippet", json_string("wing\tflutter"));
 	json_object_set_new(h, "title", json_string("Flutter"));
 	add(p, h);
+	h = hit("a:2", 1, "text");	/* the same document: its title is not repeated */
+	json_object_set_new(h, "doc_id", json_string("a:1"));
+	json_object_set_new(h, "title", json_string("Flutter"));
+	add(p, h);
 	pack = build(p);
-	cr_assert_eq(ev_pack_render_text(pack, &b), 0);
-	cr_assert(strstr(ev_buf_str(&b), "\n1    a:1                  Flutter                  text        -        2        -        wing flutter\n") != NULL,
+	cr_assert_eq(ev_pack_render_text(pack, 80, &b), 0);
+	cr_assert(strstr(ev_buf_str(&b), "\n 1. Flutter\n    a:1\n    text  fts 2\n    wing flutter\n") != NULL,
+	    "%s", ev_buf_str(&b));
+	cr_assert(strstr(ev_buf_str(&b), "\n 2. (same document as 1)\n    a:2\n") != NULL,
 	    "%s", ev_buf_str(&b));
 	ev_buf_release(&b);
 	json_decref(pack);
 	ev_pack_free(p);
+}
+
+/* Display columns without the locale: wide CJK characters take two,
+ * combining marks none. */
+Test(pack, text_width_counts_display_columns)
+{
+	cr_assert_eq(ev_pack_text_width("abc", 3), 3);
+	cr_assert_eq(ev_pack_text_width("\xe5\xaf\x86\xe9\x92\xa5", 6), 4);	/* 密钥 */
+	cr_assert_eq(ev_pack_text_width("e\xcc\x81", 3), 1);	/* e + combining acute */
+	cr_assert_eq(ev_pack_text_width("\xef\xbc\xa1", 3), 2);	/* full-width A */
+	cr_assert_eq(ev_pack_text_width("\xc3\xa9", 2), 1);	/* é */
+	cr_assert_eq(ev_pack_char_width(0x1f600), 2);
 }
 
 /* Jansson's allocations fail at the fail_at-th one (0: never). */
