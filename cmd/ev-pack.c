@@ -322,7 +322,7 @@ main(int argc, char *argv[])
 		if (json_is_string(v))
 			printf("%s\n", json_string_value(v));
 		else if (v != NULL && !json_is_null(v) &&
-		    (txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))) != NULL)
+		    (txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10))) != NULL)
 			printf("%s\n", txt);
 		else if (v != NULL && !json_is_null(v))
 			ev_err_nomem(&err), rc = ev_cli_report(&err);

@@ -351,6 +351,25 @@ ev_pack_count(const struct ev_pack *p)
 
 static int materialize(struct ev_pack *p, struct item *it, struct ev_err *err);
 
+/* A zeroed item at p->it[p->n] (p->n is not moved), or NULL when out of
+ * memory. */
+static struct item *
+new_item(struct ev_pack *p, struct ev_err *err)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct item *q = realloc(p->it, cap * sizeof *q);
+		if (q == NULL) {
+			ev_err_nomem(err);
+			return NULL;
+		}
+		p->it = q;
+		p->cap = cap;
+	}
+	memset(&p->it[p->n], 0, sizeof p->it[p->n]);
+	return &p->it[p->n];
+}
+
 int
 ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
 {
@@ -416,16 +435,8 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		/* each lane's own signals */
 		return 0;
 	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct item *q = realloc(p->it, cap * sizeof *q);
-		if (q == NULL)
-			return ev_err_nomem(err);
-		p->it = q;
-		p->cap = cap;
-	}
-	it = &p->it[p->n];
-	memset(it, 0, sizeof *it);
+	if ((it = new_item(p, err)) == NULL)
+		return -1;
 	/* a copy, so that merging never touches the caller's record */
 	if ((it->hit = ev_jsoncopy_shallow(hit)) == NULL ||
 	    json_object_set_new(p->ids, id, json_integer((json_int_t)p->n)) == -1) {
@@ -586,21 +597,6 @@ raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *o
 	return 0;
 }
 
-/* The message for a line the scanner refused: Jansson's, as the rest of
- * evkit words it, unless Jansson takes the line. */
-static void
-refused(const char *line, size_t len, const char *where, struct ev_err *err)
-{
-	struct ev_err jerr = { 0 };
-	json_t *v;
-
-	if (err->code != EV_EXIT_USAGE)
-		return;
-	if ((v = ev_json_parse_line(line, len, where, &jerr)) == NULL)
-		*err = jerr;
-	json_decref(v);
-}
-
 int
 ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
     const char **query_id, struct ev_err *err)
@@ -610,7 +606,7 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 
 	p->line = NULL;
 	if (t == -1) {
-		refused(line, len, where, err);
+		ev_json_refused(line, len, where, err);
 		return -1;
 	}
 	if (t != EV_JOBJ)
@@ -706,16 +702,8 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 		else
 			json_decref(v);
 	}
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct item *q = realloc(p->it, cap * sizeof *q);
-		if (q == NULL)
-			return ev_err_nomem(err);
-		p->it = q;
-		p->cap = cap;
-	}
-	it = &p->it[p->n];
-	memset(it, 0, sizeof *it);
+	if ((it = new_item(p, err)) == NULL)
+		return -1;
 	it->raw = p->raw.len;
 	it->rawlen = p->linelen;
 	it->score = score;
