@@ -25,7 +25,7 @@ static const char usage_text[] =
 "  --norm N         score normalisation for weighted/combsum/combmnz\n"
 "                   (default: max for weighted, minmax for combsum, combmnz)\n"
 "  --group G        chunk (default): one hit per chunk id; doc: one per doc_id\n"
-"  -k N             keep the first N fused hits of each query (default: all)\n"
+"  -k, --k N        keep the first N fused hits of each query (default: all)\n"
 "  --no-explain     leave out the per-lane \"explain\" object\n"
 "  --skip-invalid   skip bad hit records (counted on stderr) instead of failing\n"
 "  --help, --version, --config FILE.yaml, --log FILE\n";
@@ -46,6 +46,7 @@ enum {
 
 static const struct option longopts[] = {
 	{ "method", required_argument, NULL, OPT_METHOD },
+	{ "k", required_argument, NULL, 'k' },
 	{ "rrf-k", required_argument, NULL, OPT_RRF_K },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "norm", required_argument, NULL, OPT_NORM },

@@ -960,21 +960,6 @@ fail:
 	return -1;
 }
 
-/* The message for a line the scanner refused: Jansson's, as the rest of
- * evkit words it, unless Jansson takes the line. */
-static void
-refused(const char *line, size_t len, const char *where, struct ev_err *err)
-{
-	struct ev_err jerr = { 0 };
-	json_t *v;
-
-	if (err->code != EV_EXIT_USAGE)
-		return;
-	if ((v = ev_json_parse_line(line, len, where, &jerr)) == NULL)
-		*err = jerr;
-	json_decref(v);
-}
-
 int
 ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *where,
     struct ev_err *err)
@@ -982,7 +967,7 @@ ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *wh
 	int t = ev_jscan_value(&f->js, line, len, where, err);
 
 	if (t == -1) {
-		refused(line, len, where, err);
+		ev_json_refused(line, len, where, err);
 		return -1;
 	}
 	if (t != EV_JOBJ)
@@ -2267,7 +2252,7 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	if ((t = ev_jscan_value(&h->js, line, len, NULL, err)) == -1) {
 		where = ev_jsonl_where(h->r);
 		snprintf(err->where, sizeof err->where, "%s", where);
-		refused(line, len, where, err);
+		ev_json_refused(line, len, where, err);
 		return -1;
 	}
 	if (t != EV_JOBJ)

@@ -153,6 +153,19 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 	}
 }
 
+void
+ev_json_refused(const char *line, size_t len, const char *where, struct ev_err *err)
+{
+	struct ev_err jerr = { 0 };
+	json_t *v;
+
+	if (err->code != EV_EXIT_USAGE)
+		return;
+	if ((v = ev_json_parse_line(line, len, where, &jerr)) == NULL)
+		*err = jerr;
+	json_decref(v);
+}
+
 static int
 is_blank(const char *s, size_t n)
 {

@@ -51,6 +51,12 @@ void ev_jsonl_close(struct ev_jsonl *in);
  * UTF-8 are refused. */
 json_t *ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_err *err);
 
+/* After a faster validating scanner (jscan.h) refused line[0..len) with
+ * *err (code 2), replace its message by the one ev_json_parse_line() gives,
+ * so that every command words bad input alike (unless Jansson takes the
+ * line, when *err is left as it is).  Other codes are left alone. */
+void ev_json_refused(const char *line, size_t len, const char *where, struct ev_err *err);
+
 /* Writing. ev_out_init() decides once whether each record is flushed (when
  * stdout is a pipe or a socket, so that pipelines stream) or left to stdio's
  * buffering (a file).  ev_jsonl_write() writes v compactly and a newline.

@@ -37,7 +37,8 @@ void ev_pack_opts_init(struct ev_pack_opts *o);
 
 /* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
  * diversity.near_duplicates, diversity.overlap, output.max_snippet_chars)
- * into *o, and append to ignored (an array) one string "KEY not supported"
+ * into *o, check that each lanes.NAME.k (the hits lane NAME returns) is a
+ * count from 1 to 100000, and append to ignored (an array) one string "KEY not supported"
  * for every plan key evkit does not know.  file names the plan in messages.
  * Returns 0, or -1 with *err set (code 2) for a value of the wrong type or
  * out of range. */
@@ -74,21 +75,53 @@ int ev_pack_begin(struct ev_pack *p, struct ev_err *err);
  * with *err set (code 2, where = `where`). */
 int ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err);
 
+/* The fast way in, for hits read as lines: ev_pack_scan_line() checks that
+ * line[0..len) is one JSON object (with Jansson's strictness and messages)
+ * with a "query_id" (a string or an integer), and sets *query_id to its text
+ * (valid until the next call on p); ev_pack_add_line() then adds that hit to
+ * the current query, as ev_pack_add() would.  The line is kept as it is and
+ * parsed only if presentation looks at it (most candidates are never
+ * returned).  Each returns 0, or -1 with *err set (code 2, where = `where`). */
+int ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
+	const char **query_id, struct ev_err *err);
+int ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err);
+
 /* Hits added since ev_pack_begin() (ids merged count once). */
 long long ev_pack_count(const struct ev_pack *p);
 
-/* Build the EvidencePack of the hits added, in their order: query_index is
- * the query's position in the input (from 0), generated_at an RFC 3339
- * time, took_ms the time spent.  Returns a new object, or NULL with *err
+/* Add msg to the warnings of every pack built from now on (a lane that was
+ * unavailable, ...).  Returns 0, or -1 with *err set (out of memory). */
+int ev_pack_warn(struct ev_pack *p, const char *msg, struct ev_err *err);
+
+/* Build the EvidencePack of the hits added, in their order.  query_id
+ * (borrowed: a string or an integer) and query name the query; NULL takes
+ * them from the first hit ("query_id", "query").  The pack carries them as
+ * top-level "query_id" and "query" (when known).  query_index is the query's
+ * index within its request (0 for a request of one query), generated_at an
+ * RFC 3339 time, took_ms the time spent.  No hit at all gives a pack with no
+ * evidence and a warning saying so.  Returns a new object, or NULL with *err
  * set (out of memory, or no random bytes for a request id). */
-json_t *ev_pack_build(struct ev_pack *p, long long query_index, const char *generated_at,
-	double took_ms, struct ev_err *err);
+json_t *ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
+	long long query_index, const char *generated_at, double took_ms, struct ev_err *err);
 
 /* Free p (NULL-safe). */
 void ev_pack_free(struct ev_pack *p);
 
-/* Render a pack as a readable table (rank, id, title, lanes, scores,
- * snippet) into b, for ad hoc debugging.  Returns 0 or -1 (out of memory). */
-int ev_pack_render_text(const json_t *pack, struct ev_buf *b);
+/* Render a pack as a readable report into b, wrapped to width columns: the
+ * query, what was done and the warnings, then each evidence: its document's
+ * title (the first time the document comes; later "(same document as N)") and
+ * section, its full id, its lanes and scores, and its snippet (around its
+ * first matched word when it is longer than four lines).  Widths are display
+ * columns, whatever the locale: East Asian wide characters take two.
+ * Returns 0 or -1 (out of memory). */
+int ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b);
+
+/* The columns code point c takes on a terminal: 2 for East Asian wide and
+ * full-width characters, 0 for combining and zero-width ones, else 1. */
+int ev_pack_char_width(unsigned c);
+
+/* The columns the UTF-8 text s[0..len) takes (ev_pack_char_width() of each
+ * character; an invalid byte counts as one column). */
+size_t ev_pack_text_width(const char *s, size_t len);
 
 #endif

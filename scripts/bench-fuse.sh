@@ -43,35 +43,11 @@ EOF
 
 # measure NAME RUNS OUT CMD...: run CMD (stdout to OUT) RUNS times; the best
 # wall-clock and the best CPU (user + system) seconds of the runs go into
-# $work/NAME.  (Python's wait4 for microseconds; GNU time only has 10 ms.)
+# $work/NAME (scripts/bench-time.py).
 measure() {
 	name=$1 n=$2 out=$3
 	shift 3
-	/usr/bin/python3 - "$n" "$out" "$@" >"$work/$name" <<'EOF' ||
-import os, sys, time
-n, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-best_w = best_c = None
-for _ in range(n):
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(fd, 1)
-        try:
-            os.execvp(cmd[0], cmd)
-        finally:
-            os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
-    w = time.monotonic() - t0
-    os.close(fd)
-    if status != 0:
-        sys.exit("bench-fuse.sh: %s failed (status %d)" % (" ".join(cmd), status))
-    c = ru.ru_utime + ru.ru_stime
-    best_w = w if best_w is None else min(best_w, w)
-    best_c = c if best_c is None else min(best_c, c)
-print("%.4f %.4f" % (best_w, best_c))
-EOF
-		exit 1
+	/usr/bin/python3 "$(dirname "$0")/bench-time.py" "$n" "$out" "$@" >"$work/$name" || exit 1
 }
 
 measure ex "$runs" "$work/fused.jsonl" "$bin/ev-fuse" "$work/text.jsonl" "$work/vector.jsonl"

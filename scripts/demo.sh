@@ -28,5 +28,5 @@ say "scripts/ev-hybrid --db $db --index $index --plan samples/plan.yaml -k 5 --f
 scripts/ev-hybrid --db "$db" --index "$index" --plan samples/plan.yaml -k 5 --format text "$q"
 say "scripts/ev-hybrid --db $db --index $index --plan samples/plan.yaml -k 2 --format json \"$q\""
 scripts/ev-hybrid --db "$db" --index "$index" --plan samples/plan.yaml -k 2 --format json "$q"
-printf '\nThe store and index are in %s; try your own questions:\n  scripts/ev-hybrid --db %s --index %s --format text "..."\n' \
+printf '\nThe store and index are in %s; try your own questions:\n  scripts/ev-hybrid --db %s --index %s --plan samples/plan.yaml --format text "..."\n' \
 	"$demo" "$db" "$index"

@@ -41,7 +41,7 @@ static json_t *
 build(struct ev_pack *p)
 {
 	struct ev_err err = { 0 };
-	json_t *pack = ev_pack_build(p, 4, "2026-02-20T12:00:00Z", 3.4, &err);
+	json_t *pack = ev_pack_build(p, NULL, NULL, 4, "2026-02-20T12:00:00Z", 3.4, &err);
 
 	cr_assert_not_null(pack, "%s", err.msg);
 	return pack;
@@ -63,10 +63,10 @@ str_at(json_t *o, const char *a, const char *b)
 	return json_string_value(v);
 }
 
-Test(pack, top_level_has_exactly_seed_002s_fields)
+Test(pack, top_level_has_seed_002s_fields_and_the_query)
 {
 	static const char *const keys[] = { "version", "plan", "plan_id", "request_id",
-		"generated_at", "evidences", "stats", "explain", "warnings" };
+		"generated_at", "evidences", "stats", "explain", "warnings", "query_id", "query" };
 	struct ev_pack_opts o;
 	struct ev_pack *p;
 	json_t *pack;
@@ -76,15 +76,52 @@ Test(pack, top_level_has_exactly_seed_002s_fields)
 	p = packer(&o, NULL, NULL);
 	add(p, hit("a", 1, "text"));
 	pack = build(p);
-	cr_assert_eq(json_object_size(pack), 9);
-	for (i = 0; i < 9; i++)
+	cr_assert_eq(json_object_size(pack), 11);
+	for (i = 0; i < 11; i++)
 		cr_assert_not_null(json_object_get(pack, keys[i]), "%s", keys[i]);
+	cr_assert_str_eq(str_at(pack, "query_id", NULL), "q");
+	cr_assert_str_eq(str_at(pack, "query", NULL), "wing flutter");
 	cr_assert_str_eq(str_at(pack, "version", NULL), "0.1");
 	cr_assert_str_eq(str_at(pack, "generated_at", NULL), "2026-02-20T12:00:00Z");
 	cr_assert(ev_uuid_valid(str_at(pack, "request_id", NULL)));
 	cr_assert_eq(json_integer_value(json_object_get(json_object_get(pack, "stats"), "took_ms")), 3);
 	cr_assert_str_eq(str_at(json_object_get(pack, "explain"), "fusion", "method"), "none");
 	json_decref(pack);
+	ev_pack_free(p);
+}
+
+/* A query with no hit still has its pack: no evidence, a warning, the query
+ * named by the caller; warnings of the run (ev_pack_warn) are in every pack. */
+Test(pack, no_hits_give_an_empty_pack_with_a_warning)
+{
+	struct ev_pack_opts o;
+	struct ev_err err = { 0 };
+	struct ev_pack *p;
+	json_t *pack, *qid = json_integer(7), *w;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_warn(p, "vector lane unavailable", &err), 0);
+	pack = ev_pack_build(p, qid, "what is flutter", 0, "2026-02-20T12:00:00Z", 1, &err);
+	cr_assert_not_null(pack);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 0);
+	cr_assert_eq(json_integer_value(json_object_get(pack, "query_id")), 7);
+	cr_assert_str_eq(str_at(pack, "query", NULL), "what is flutter");
+	w = json_object_get(pack, "warnings");
+	cr_assert_eq(json_array_size(w), 2);
+	cr_assert_str_eq(json_string_value(json_array_get(w, 0)),
+	    "no hits: no lane found anything for this query");
+	cr_assert_str_eq(json_string_value(json_array_get(w, 1)), "vector lane unavailable");
+	json_decref(pack);
+	/* the next query, with a hit: the run's warning only */
+	cr_assert_eq(ev_pack_begin(p, &err), 0);
+	add(p, hit("a", 1, "text"));
+	pack = build(p);
+	w = json_object_get(pack, "warnings");
+	cr_assert_eq(json_array_size(w), 1);
+	cr_assert_str_eq(json_string_value(json_array_get(w, 0)), "vector lane unavailable");
+	json_decref(pack);
+	json_decref(qid);
 	ev_pack_free(p);
 }
 
@@ -222,6 +259,138 @@ Test(pack, k_cuts_after_the_filters)
 	ev_pack_free(p);
 }
 
+/* The fast way in: the hit as a line, scanned, kept raw. */
+static void
+add_line(struct ev_pack *p, json_t *h)
+{
+	struct ev_err err = { 0 };
+	char *s = json_dumps(h, JSON_COMPACT);
+	const char *qid;
+
+	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &qid, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(qid, "q");
+	cr_assert_eq(ev_pack_add_line(p, "t:1", &err), 0, "%s", err.msg);
+	free(s);
+	json_decref(h);
+}
+
+/* The hits of the diversity test, and an id given twice (merged) */
+static json_t *
+mixed_hits(void)
+{
+	json_t *a = json_array(), *h;
+
+	h = hit("d1:1", 0.9, "fused");
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	json_object_set_new(h, "snippet", json_string("the flutter of a swept wing at high speed"));
+	json_object_set_new(h, "content_hash", json_string("sha256:aa"));
+	json_object_set_new(h, "explain", json_pack("{s:s,s:[{s:s,s:b},{s:s,s:b}]}", "method", "rrf",
+	    "lanes", "lane", "text", "found", 1, "lane", "vector", "found", 0));
+	json_array_append_new(a, h);
+	h = hit("d1:2", 0.8, "fused");
+	json_object_set_new(h, "doc_id", json_string("d1"));
+	json_object_set_new(h, "evidence", json_pack("[{s:s}]", "lane", "vector"));
+	json_array_append_new(a, h);
+	json_object_set_new(h = hit("d2:1", 0.7, "fused"), "content_hash", json_string("sha256:aa"));
+	json_array_append_new(a, h);
+	h = hit("d3:1", 0.6, "text");
+	json_object_set_new(h, "snippet", json_string("The flutter of a SWEPT wing at high speed."));
+	json_array_append_new(a, h);
+	json_array_append_new(a, hit("d4:1", 0.05, "vector"));
+	json_object_set_new(h = hit("d5:1", 0.5, "fused"), "signals", json_pack("{s:f}", "fts_score", 1.0));
+	json_array_append_new(a, h);
+	json_array_append_new(a, hit("d1:2", 0.85, "text"));	/* again: merged */
+	return a;
+}
+
+/* Hits given as lines give exactly the pack the same hits given as records
+ * give: lanes and modes, merging, fusion method, diversity, minimum score. */
+Test(pack, hits_as_lines_give_the_same_pack_as_records)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p1, *p2;
+	json_t *hits = mixed_hits(), *a, *b, *h;
+	size_t i;
+
+	ev_pack_opts_init(&o);
+	o.min_score = 0.1;
+	o.has_min_score = 1;
+	o.by_document = 1;
+	p1 = packer(&o, NULL, NULL);
+	p2 = packer(&o, NULL, NULL);
+	json_array_foreach(hits, i, h) {
+		add(p1, json_incref(h));
+		add_line(p2, json_incref(h));
+	}
+	a = build(p1);
+	b = build(p2);
+	json_object_del(a, "request_id");
+	json_object_del(b, "request_id");
+	cr_assert(json_equal(a, b), "%s\n%s", json_dumps(a, 0), json_dumps(b, 0));
+	cr_assert_eq(json_array_size(json_object_get(a, "evidences")), 3);
+	json_decref(a);
+	json_decref(b);
+	json_decref(hits);
+	ev_pack_free(p1);
+	ev_pack_free(p2);
+}
+
+/* Lines the scanner refuses get Jansson's message; a hit of the wrong shape
+ * gets the message the record path gives. */
+Test(pack, bad_lines_are_refused_as_records_are)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	struct ev_err err = { 0 };
+	const char *qid;
+	static const char bad_json[] = "{\"query_id\": \"q\", \"id\": }";
+	static const char no_score[] = "{\"query_id\": \"q\", \"id\": \"a\"}";
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &qid, &err), -1);
+	cr_assert_str_eq(err.where, "f:3");
+	cr_assert(strstr(err.msg, "invalid JSON at column") != NULL, "%s", err.msg);
+	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &qid, &err), -1);
+	cr_assert_str_eq(err.msg, "hit must be a JSON object");
+	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &qid, &err), -1);
+	cr_assert_str_eq(err.msg, "missing field 'query_id'");
+	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &qid, &err), 0);
+	cr_assert_eq(ev_pack_add_line(p, "f:6", &err), -1);
+	cr_assert_str_eq(err.msg, "missing field 'score'");
+	ev_pack_free(p);
+}
+
+/* Presentation looks at the candidates best first until k are kept: the
+ * near-duplicate test is not run on the rest (a pack keeps ten of a
+ * thousand), so they are not counted as dropped. */
+Test(pack, near_duplicates_are_looked_for_only_until_k_are_kept)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *h, *div;
+	int i;
+	char id[16];
+
+	ev_pack_opts_init(&o);
+	o.k = 2;
+	p = packer(&o, NULL, NULL);
+	for (i = 0; i < 6; i++) {
+		snprintf(id, sizeof id, "d%d:1", i);
+		h = hit(id, 1.0 - i * 0.1, "fused");
+		/* d0 and d1 are the same text; so are d3, d4, d5 */
+		json_object_set_new(h, "content_hash", json_string(i < 2 ? "sha256:aa" : "sha256:bb"));
+		add_line(p, h);
+	}
+	pack = build(p);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 2);
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "id", NULL), "d2:1");
+	div = json_object_get(json_object_get(pack, "explain"), "diversity");
+	cr_assert_eq(json_integer_value(json_object_get(div, "dropped_duplicates")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
 Test(pack, snippets_are_cut_at_characters_not_bytes)
 {
 	struct ev_pack_opts o;
@@ -336,7 +505,7 @@ Test(pack, fixed_clock_and_uuid_seed_for_tests)
 	cr_assert(strchr("89ab", a[19]) != NULL);
 }
 
-Test(pack, text_table_shows_rank_id_lanes_and_snippet)
+Test(pack, text_report_shows_title_id_lanes_and_snippet)
 {
 	struct ev_pack_opts o;
 	struct ev_pack *p;
@@ -349,13 +518,31 @@ Test(pack, text_table_shows_rank_id_lanes_and_snippet)
 	json_object_set_new(h, "snippet", json_string("wing\tflutter"));
 	json_object_set_new(h, "title", json_string("Flutter"));
 	add(p, h);
+	h = hit("a:2", 1, "text");	/* the same document: its title is not repeated */
+	json_object_set_new(h, "doc_id", json_string("a:1"));
+	json_object_set_new(h, "title", json_string("Flutter"));
+	add(p, h);
 	pack = build(p);
-	cr_assert_eq(ev_pack_render_text(pack, &b), 0);
-	cr_assert(strstr(ev_buf_str(&b), "\n1    a:1                  Flutter                  text        -        2        -        wing flutter\n") != NULL,
+	cr_assert_eq(ev_pack_render_text(pack, 80, &b), 0);
+	cr_assert(strstr(ev_buf_str(&b), "\n 1. Flutter\n    a:1\n    text  fts 2\n    wing flutter\n") != NULL,
+	    "%s", ev_buf_str(&b));
+	cr_assert(strstr(ev_buf_str(&b), "\n 2. (same document as 1)\n    a:2\n") != NULL,
 	    "%s", ev_buf_str(&b));
 	ev_buf_release(&b);
 	json_decref(pack);
 	ev_pack_free(p);
+}
+
+/* Display columns without the locale: wide CJK characters take two,
+ * combining marks none. */
+Test(pack, text_width_counts_display_columns)
+{
+	cr_assert_eq(ev_pack_text_width("abc", 3), 3);
+	cr_assert_eq(ev_pack_text_width("\xe5\xaf\x86\xe9\x92\xa5", 6), 4);	/* 密钥 */
+	cr_assert_eq(ev_pack_text_width("e\xcc\x81", 3), 1);	/* e + combining acute */
+	cr_assert_eq(ev_pack_text_width("\xef\xbc\xa1", 3), 2);	/* full-width A */
+	cr_assert_eq(ev_pack_text_width("\xc3\xa9", 2), 1);	/* é */
+	cr_assert_eq(ev_pack_char_width(0x1f600), 2);
 }
 
 /* Jansson's allocations fail at the fail_at-th one (0: never). */
@@ -400,7 +587,7 @@ pack_failing_at(long fail_at, struct ev_err *err)
 	for (int i = 0; i < 3 && ok; i++)
 		ok = ev_pack_add(p, h[i], "t:1", err) == 0;
 	if (ok)
-		pack = ev_pack_build(p, 0, "2026-02-20T12:00:00Z", 1.0, err);
+		pack = ev_pack_build(p, NULL, NULL, 0, "2026-02-20T12:00:00Z", 1.0, err);
 	json_set_alloc_funcs(malloc, free);
 	json_object_del(pack, "request_id");
 	json_object_del(pack, "plan_id");
