@@ -373,31 +373,15 @@ new_item(struct ev_pack *p, struct ev_err *err)
 int
 ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
 {
-	const char *id = NULL, *s = NULL;
-	long long rank;
-	double score = 0;
+	const char *id;
+	double score;
 	json_t *v, *ix;
 	struct item *it;
 
-	if (!json_is_object(hit))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
-	if (ev_field_str(hit, "id", 1, &id, where, err) == -1 ||
-	    ev_field_num(hit, "score", 1, &score, where, err) == -1 ||
-	    ev_field_int(hit, "rank", 0, &rank, where, err) == -1 ||
-	    ev_field_str(hit, "lane", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "snippet", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "doc_id", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "query", 0, &s, where, err) == -1 ||
-	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
-	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1)
+	if (ev_hit_check(hit, where, err) == -1)
 		return -1;
-	if (id[0] == '\0')
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
-	if (!isfinite(score))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
-	rank = 1;
-	if (ev_field_int(hit, "rank", 0, &rank, where, err) == 1 && rank < 1)
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
+	id = json_string_value(json_object_get(hit, "id"));
+	score = json_number_value(json_object_get(hit, "score"));
 	if (p->fusion == NULL && (v = json_object_get(hit, "explain")) != NULL &&
 	    json_is_object(v) && json_is_string(json_object_get(v, "method")))
 		p->fusion = json_incref(v);
