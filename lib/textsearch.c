@@ -1447,6 +1447,8 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 			return -1;
 		/* A word missing from the index is a typo only when it is
 		 * not a real word: "much" is never "repaired" to "ruch". */
+		if (!in && allowed_distance(ts, cplen(w->stem, (int)strlen(w->stem))) == 0)
+			continue;	/* too short to expand: no need to ask */
 		if (!in && (in = is_real_word(ts, w, err)) == -1)
 			return -1;
 		if (!in && expand(ts, w, err) == -1)
