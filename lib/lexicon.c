@@ -278,6 +278,11 @@ open_dict(struct ev_lex *lex, int lang, struct ev_err *err)
 		close(fd);
 		return -1;
 	}
+	if (!S_ISREG(sb.st_mode)) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the word list %s is not a file", path);
+		close(fd);
+		return -1;
+	}
 	if (sb.st_size > 0) {
 		void *p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lexicon.h"
@@ -107,4 +108,16 @@ Test(lexicon, word_lists_as_written_lowercased_or_capitalised)
 	cr_assert_eq(ev_lex_is_word(lex, EV_LEX_DE, "der", 3, &err), -1, "no German list: unknown");
 	cr_assert_eq(ev_lex_is_word(lex, -1, "x", 1, &err), -1);
 	cr_assert_eq(err.code, 0);
+}
+
+Test(lexicon, a_word_list_that_is_not_a_file_is_an_error)
+{
+	struct ev_err err = { 0 };
+	char d[128];
+
+	snprintf(d, sizeof d, "%s/ngerman", dir);
+	cr_assert_eq(mkdir(d, 0700), 0);
+	cr_assert_eq(ev_lex_is_word(lex, EV_LEX_DE, "der", 3, &err), -2);
+	cr_assert_eq(err.code, 1);
+	cr_assert(strstr(err.msg, "/ngerman is not a file") != NULL, "%s", err.msg);
 }
