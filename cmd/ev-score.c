@@ -37,8 +37,9 @@ static const char usage_text[] =
 "  --weight AXIS=W        weight of faithfulness, coverage or redundancy in overall\n"
 "                         (defaults 0.4, 0.4, 0.2)\n"
 "  --redundancy HOW       nearest (default), max or mean of the pair similarities\n"
-"  --summary[=FORMAT]     mean, p10, p50, p90 of each axis and the gate failures:\n"
-"                         text on stderr (default), or json: a last line on stdout\n"
+"  --summary[=FORMAT]     mean, p10, p50, p90 of each axis, and each failing gate\n"
+"                         with the items that fail it: text on stderr (default),\n"
+"                         or json: a last line on stdout\n"
 "  --judge CMD            ask CMD (run by sh, kept running) about each claim: one\n"
 "                         JSON line out per claim, one verdict line back\n"
 "  --judge-timeout S      how long to wait for each verdict (default 60)\n"
@@ -46,7 +47,10 @@ static const char usage_text[] =
 "  --config FILE.yaml     defaults (db, weights.*, gates.*, redundancy, summary,\n"
 "                         judge, judge_timeout)\n"
 "  --log FILE             append a ToolRun line\n"
-"  --help, --version\n";
+"  --help, --version\n"
+"\n"
+"A CI gate that catches made-up answers (overall alone can hide an unsupported\n"
+"answer): ev-score --min-faithfulness 0.5 --min-overall 0.6 --summary FILE\n";
 
 enum {
 	OPT_DB = EV_OPT_FIRST_FREE,
@@ -90,10 +94,13 @@ static const char *const axis_name[NAXES] = { "faithfulness", "coverage", "redun
 static const char *const gate_key[NAXES] = { "gates.min_faithfulness", "gates.min_coverage",
 	"gates.max_redundancy", "gates.min_overall" };
 
+#define SUMMARY_IDS 10	/* failing items --summary names for each axis */
+
 struct gates {
 	int set[NAXES];
 	double bound[NAXES];	/* a minimum, except redundancy's maximum */
 	long long below[NAXES];	/* items that failed each gate */
+	json_t *ids[NAXES];	/* the first SUMMARY_IDS of their ids, for --summary */
 };
 
 enum { SUMMARY_NONE, SUMMARY_TEXT, SUMMARY_JSON };
@@ -185,6 +192,7 @@ summarise(const struct series *s, const struct gates *g, long long failed, int f
 				bad |= json_object_set_new(ax, a == AX_REDUNDANCY ? "max" : "min",
 				    json_real(g->bound[a]));
 				bad |= json_object_set_new(ax, "failed", json_integer(g->below[a]));
+				bad |= json_object_set(ax, "failed_ids", g->ids[a]);
 			}
 			bad |= json_object_set_new(sum, axis_name[a], ax);
 		} else {
@@ -199,6 +207,26 @@ summarise(const struct series *s, const struct gates *g, long long failed, int f
 			    quantile(col, s->n, 0.1), quantile(col, s->n, 0.5),
 			    quantile(col, s->n, 0.9), gate, nfail);
 		}
+	}
+	/* Name each failing axis and its items, so that a CI log says what
+	 * failed without reading the table. */
+	for (a = 0; a < NAXES && format != SUMMARY_JSON; a++) {
+		long long k;
+
+		if (!g->set[a] || g->below[a] == 0)
+			continue;
+		fprintf(stderr, "%s: FAILED %s %s %g: %lld of %zu item%s:", ev_progname, axis_name[a],
+		    a == AX_REDUNDANCY ? "<=" : ">=", g->bound[a], g->below[a], s->n,
+		    s->n == 1 ? "" : "s");
+		for (k = 0; k < g->below[a] && k < SUMMARY_IDS; k++) {
+			char id[128] = "?";
+
+			ev_json_id_text(json_array_get(g->ids[a], (size_t)k), id, sizeof(id));
+			fprintf(stderr, "%s %s", k ? "," : "", id);
+		}
+		if (g->below[a] > SUMMARY_IDS)
+			fprintf(stderr, ", ... and %lld more", g->below[a] - SUMMARY_IDS);
+		fputc('\n', stderr);
 	}
 	if (format == SUMMARY_JSON) {
 		gates = json_object();
@@ -569,7 +597,7 @@ main(int argc, char *argv[])
 	struct ev_score_weights w = EV_SCORE_WEIGHTS_DEFAULT;
 	struct ev_score_item item = EV_SCORE_ITEM_INIT;
 	struct ev_score_result res = { 0 };
-	struct gates g = { { 0 }, { 0 }, { 0 } };
+	struct gates g;
 	struct series ser = { NULL, 0, 0 };
 	enum ev_score_redundancy how = EV_SCORE_NEAREST;
 	struct ev_store *st = NULL;
@@ -587,7 +615,13 @@ main(int argc, char *argv[])
 	size_t i;
 
 	memset(&jd, 0, sizeof(jd));
+	memset(&g, 0, sizeof(g));
 	ev_cli_init(&cli, "ev-score", usage_text, argc, argv);
+	for (a = 0; a < NAXES; a++)
+		if ((g.ids[a] = json_array()) == NULL) {
+			ev_err_nomem(&err);
+			goto fail;
+		}
 	read_config(&cli, &db, &w, &g, &how, &summary, &jd.cmd);
 	secs = 60;
 	if (ev_config_num(cli.config, "judge_timeout", 0.001, 86400, &secs, cli.config_path, &err) == -1)
@@ -697,12 +731,19 @@ main(int argc, char *argv[])
 		for (a = 0; a < NAXES; a++) {
 			failed[a] = g.set[a] && (a == AX_REDUNDANCY ? axes[a] > g.bound[a] :
 			    axes[a] < g.bound[a]);
-			if (failed[a]) {
-				g.below[a]++;
-				r = 1;
-			}
 		}
 		out = score_record(rec, ev_jsonl_lineno(in), &res, failed, any_gate);
+		for (a = 0; a < NAXES; a++) {
+			if (!failed[a])
+				continue;
+			if (g.below[a]++ < SUMMARY_IDS && out != NULL &&
+			    json_array_append(g.ids[a], json_object_get(out, "query_id")) == -1) {
+				json_decref(out);
+				ev_err_nomem(&err);
+				goto fail;
+			}
+			r = 1;
+		}
 		if (r && failed_items++ < GATE_MESSAGES) {
 			char id[128] = "?", msg[512] = "";
 			size_t n = 0;
@@ -755,6 +796,8 @@ out:
 	if (any_gate)
 		ev_cli_count(&cli, "below_gate", failed_items);
 	json_decref(rec);
+	for (a = 0; a < NAXES; a++)
+		json_decref(g.ids[a]);
 	ev_score_result_release(&res);
 	ev_score_item_release(&item);
 	free(ser.v);

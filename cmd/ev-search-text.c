@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "config.h"
 #include "jsonl.h"
+#include "lexicon.h"
 #include "store.h"
 #include "textsearch.h"
 
@@ -196,6 +197,21 @@ parse_mark(struct ev_cli *cli, struct opts *o, const char *arg)
 }
 
 /* Search every query of the inputs.  Returns 0, or -1 with *err set. */
+/* Warn once for each language found without a word list (*warned: those
+ * warned about). */
+static void
+warn_no_dict(const struct ev_textsearch *ts, const char *where, unsigned *warned)
+{
+	unsigned langs = ev_textsearch_no_dict(ts) & ~*warned;
+
+	for (int l = 0; l < EV_LEX_NLANG; l++)
+		if (langs & EV_LEX_BIT(l))
+			ev_warn("%s: no word list for language '%s' (install %s): its real words missing"
+			    " from the index may be taken for typos", where, ev_lex_code(l),
+			    ev_lex_dict_package(l));
+	*warned |= langs;
+}
+
 static int
 search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *ts,
     struct ev_err *err)
@@ -204,6 +220,7 @@ search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *t
 	json_t *v, *hits = json_array();
 	long long nq = 0, nh = 0;
 	int r, flags;
+	unsigned warned = 0;
 
 	if (hits == NULL)
 		return ev_err_nomem(err);
@@ -226,6 +243,8 @@ search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *t
 		if (r >= 0 && (flags & EV_TS_NO_TERMS))
 			ev_warn("%s: query has no words to search for (only stop words or punctuation): "
 			    "no hits", ev_jsonl_where(in));
+		if (r >= 0 && (flags & EV_TS_NO_DICT))
+			warn_no_dict(ts, ev_jsonl_where(in), &warned);
 		if (r >= 0 && (flags & EV_TS_TRUNCATED))
 			ev_warn("%s: query has over 1000 distinct words: only the first 1000 were searched",
 			    ev_jsonl_where(in));
@@ -322,6 +341,7 @@ main(int argc, char *argv[])
 	}
 	if (o.db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
+	o.ts.dict_dir = getenv("EVKIT_DICT_DIR");	/* ev-search-text(1), ENVIRONMENT */
 	if (o.ts.w_title == 0 && o.ts.w_section == 0 && o.ts.w_text == 0)
 		ev_cli_usage_error(&cli, "--weight: every field weighs 0; nothing could match");
 

@@ -31,6 +31,7 @@ struct term {
 	uint32_t post_start, post_len;	/* citations containing an answer term */
 	uint64_t seen;		/* last claim (sc->seq) it was counted in */
 	int in_query, in_answer;
+	int in_used;		/* in a citation the answer uses (coverage) */
 	double w;		/* scratch weight for the pairwise products */
 };
 
@@ -70,6 +71,7 @@ struct ev_scorer {
 	size_t nentries, capentries;
 	size_t *cstart;		/* ncites + 1 offsets into entries */
 	double *cnorm, *nearest;
+	unsigned char *used;	/* per citation: it holds one of the answer's terms */
 	uint32_t *cnt, *touched, *posts, *agids;
 	size_t capcites, capposts, capagids;
 	struct range *claims;
@@ -197,7 +199,7 @@ touch(struct ev_scorer *sc, uint32_t gid)
 		t->last_cite = 0;
 		t->post_len = 0;
 		t->seen = 0;
-		t->in_query = t->in_answer = 0;
+		t->in_query = t->in_answer = t->in_used = 0;
 		t->w = 0;
 	}
 	return t;
@@ -297,6 +299,7 @@ ev_score_close(struct ev_scorer *sc)
 	free(sc->cstart);
 	free(sc->cnorm);
 	free(sc->nearest);
+	free(sc->used);
 	free(sc->cnt);
 	free(sc->touched);
 	free(sc->posts);
@@ -445,6 +448,7 @@ reserve_cites(struct ev_scorer *sc, size_t n)
 	RE(nearest);
 	RE(cnt);
 	RE(touched);
+	RE(used);
 #undef RE
 	sc->capcites = c;
 	return 0;
@@ -502,7 +506,7 @@ score_coverage(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d
 			continue;
 		t->in_query = 1;
 		nq++;
-		if (t->df > 0)
+		if (t->in_used)
 			covered++;
 		else if (uncovered != NULL)
 			jappend(sc, uncovered,
@@ -548,6 +552,26 @@ build_postings(struct ev_scorer *sc, const struct ev_score_item *item, size_t *n
 	return 0;
 }
 
+/* The citations the answer uses (those holding one of its content terms,
+ * from the postings of its nag distinct terms) into sc->used, and their terms
+ * marked in_used, for coverage. */
+static void
+mark_used(struct ev_scorer *sc, const struct ev_score_item *item, size_t nag)
+{
+	size_t c, i, p;
+	const struct term *t;
+
+	memset(sc->used, 0, item->ncites + 1);
+	for (i = 0; i < nag; i++) {
+		t = &sc->terms[sc->agids[i]];
+		for (p = t->post_start; p < t->post_start + t->post_len; p++)
+			sc->used[sc->posts[p]] = 1;
+	}
+	for (c = 0; c < item->ncites; c++)
+		for (i = sc->cstart[c]; sc->used[c] && i < sc->cstart[c + 1]; i++)
+			touch(sc, sc->entries[i].gid)->in_used = 1;
+}
+
 /* Ask the judge about claim r; *support becomes its verdict. */
 static int
 judge(struct ev_scorer *sc, const struct ev_score_item *item, const struct range *r, size_t best,
@@ -574,7 +598,7 @@ static int
 score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d,
     struct ev_score_result *res, struct ev_err *err)
 {
-	size_t k, i, p, nag, ntouched, best, tok = 0, counted = 0;
+	size_t k, i, p, nag = 0, ntouched, best, tok = 0, counted = 0;
 	uint32_t distinct, supported;
 	double sum = 0, support, keyword;
 	json_t *claims = NULL, *cl, *unsup, *ref;
@@ -585,6 +609,7 @@ score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_
 		return -1;
 	if (build_postings(sc, item, &nag, err) == -1)
 		return -1;
+	mark_used(sc, item, nag);
 	memset(sc->cnt, 0, (item->ncites + 1) * sizeof(*sc->cnt));
 	sc->nclaims = 0;
 	sc->failed = 0;
@@ -751,6 +776,7 @@ ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 	json_t *d = NULL, *warnings = NULL;
 	int nq, nclaims;
 	uint32_t i;
+	size_t c, nused = 0;
 
 	memset(res, 0, sizeof(*res));
 	if (item->ncites > EV_SCORE_MAX_CITATIONS)
@@ -772,18 +798,32 @@ ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 	}
 	if (read_citations(sc, item, err) == -1)
 		goto fail;
-	if ((nq = score_coverage(sc, item, d, res, err)) < 0)
-		goto fail;
+	/* Coverage needs the citations the answer uses, so it is scored after
+	 * faithfulness; its details keep their place before the claims. */
+	if (d != NULL) {
+		jset(sc, d, "query_terms", json_null());
+		jset(sc, d, "uncovered", json_null());
+		jset(sc, d, "citations_used", json_null());
+	}
 	if ((nclaims = score_faithfulness(sc, item, d, res, err)) < 0)
+		goto fail;
+	if ((nq = score_coverage(sc, item, d, res, err)) < 0)
 		goto fail;
 	if (score_redundancy(sc, item, d, res, err) == -1)
 		goto fail;
+	for (c = 0; c < item->ncites; c++)
+		nused += sc->used[c];
+	if (d != NULL)
+		jset(sc, d, "citations_used", json_integer((json_int_t)nused));
 	if (item->ncites == 0)
 		warn(sc, res, warnings, "no citations: faithfulness and coverage are 0");
 	if (item->answer_len == 0 || nclaims == 0)
 		warn(sc, res, warnings, item->answer_len == 0 ?
-		    "empty answer: faithfulness is 0" :
-		    "answer has no content terms: faithfulness is 0");
+		    "empty answer: faithfulness and coverage are 0" :
+		    "answer has no content terms: faithfulness and coverage are 0");
+	else if (item->ncites > 0 && nused == 0)
+		warn(sc, res, warnings, "the answer uses none of its citations (no word in common):"
+		    " faithfulness and coverage are 0");
 	if (nq == 0)
 		warn(sc, res, warnings, item->query_len == 0 ? "empty query: coverage is 0" :
 		    "query has no content terms: coverage is 0");

@@ -16,7 +16,10 @@
  *                 faithfulness is the mean support of the claims that have
  *                 content terms.  0 when there are none or no citations.
  *   coverage      the share of the query's distinct content terms found in
- *                 any citation.  0 when the query has none or no citations.
+ *                 a citation the answer uses: one that holds at least one of
+ *                 the answer's content terms (a citation the answer shares
+ *                 no word with supports nothing, so it covers nothing).  0
+ *                 when the query has none, or the answer uses no citation.
  *   redundancy    TF-IDF cosine similarity between citations (content terms;
  *                 tf raw counts; idf = 1 + ln((1 + N) / (1 + df)), with N and
  *                 df from the store when one is given, else from the
@@ -24,7 +27,9 @@
  *                 nearest other citation; the axis is the mean of those
  *                 (EV_SCORE_NEAREST, the default), or the largest pair
  *                 (EV_SCORE_MAX), or the mean of all pairs (EV_SCORE_MEAN).
- *                 0 with fewer than two citations.
+ *                 0 with fewer than two citations: a lone citation repeats
+ *                 nothing (an answer that uses none of its citations still
+ *                 scores at most wr * (1 - redundancy) overall).
  *   overall       (wf * faithfulness + wc * coverage + wr * (1 - redundancy))
  *                 / (wf + wc + wr), by default 0.4, 0.4, 0.2.
  *
@@ -84,7 +89,7 @@ struct ev_score_weights {
  *   claims: [{"text", "terms", "support", "citation": {"index", "id"?,
  *             "support"} | null, "unsupported": [words]}], claims_scored (the
  *   claims with content terms, which faithfulness averages)
- *   query_terms, uncovered: [words]
+ *   query_terms, uncovered: [words] (not in a used citation), citations_used
  *   pairs, most_redundant: {"a", "b", "a_id"?, "b_id"?, "similarity"} | null,
  *   redundancy_max, redundancy_mean, redundancy_nearest, idf ("store" or
  *   "citations")

@@ -8,11 +8,13 @@
 #include "bm25.h"
 #include "buf.h"
 #include "jsonl.h"
+#include "lexicon.h"
 #include "token.h"
 
 #define MAX_WORDS 1000		/* distinct words of a query that are searched */
 #define MAX_CP 128		/* longest stem (code points) the distance compares */
 #define MAX_REQUEST 32		/* request words */
+#define EXPANSION_DISCOUNT 0.1	/* an expansion weighs its word's weight x (1 - this x distance) */
 
 struct word {
 	char *stem;		/* the tokeniser's stem */
@@ -52,6 +54,11 @@ struct ev_textsearch {
 	int nvocab;
 	int vocab_loaded;
 	int instance_vocab;	/* temp.ev_text_instances made */
+	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
+	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
+	int langs_loaded;
+	unsigned no_dict;	/* languages found without a word list */
+	int no_dict_now;	/* one of them was met by this query */
 	char request[MAX_REQUEST][24];	/* the stems of request_words[] */
 	int nrequest;
 	struct fbterm *fb;	/* the feedback candidates, then (the first nfeedback) the terms */
@@ -223,6 +230,7 @@ clear_words(struct ev_textsearch *ts)
 	}
 	ts->nwords = 0;
 	ts->truncated = 0;
+	ts->no_dict_now = 0;
 	for (int i = 0; i < ts->nfb; i++) {
 		free(ts->fb[i].stem);
 		free(ts->fb[i].surface);
@@ -230,6 +238,12 @@ clear_words(struct ev_textsearch *ts)
 	ts->nfb = ts->nfeedback = 0;
 	for (int i = 0; i < ts->nslots; i++)
 		ts->fbslot[i] = -1;
+}
+
+unsigned
+ev_textsearch_no_dict(const struct ev_textsearch *ts)
+{
+	return ts->no_dict;
 }
 
 void
@@ -246,6 +260,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
 	ev_snippet_free(ts->sn);
+	ev_lex_close(ts->lex);
 	ev_tok_close(ts->tok);
 	ev_buf_release(&ts->expr);
 	ev_buf_release(&ts->sql);
@@ -458,6 +473,61 @@ surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err
 	return *out != NULL;
 }
 
+/* The store's languages into ts->langs: English (the tokeniser's), and
+ * every language its documents declare that the lexicon knows.  Returns 0,
+ * or -1 with *err set. */
+static int
+load_langs(struct ev_textsearch *ts, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	ts->langs_loaded = 1;
+	ts->langs = EV_LEX_BIT(EV_LEX_EN);
+	if ((s = ev_store_prepare(ts->st, "SELECT DISTINCT language FROM documents"
+	    " WHERE language IS NOT NULL", err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *code = (const char *)sqlite3_column_text(s, 0);
+		int lang = code != NULL ? ev_lex_lang(code, (size_t)sqlite3_column_bytes(s, 0)) : -1;
+
+		if (lang >= 0)
+			ts->langs |= EV_LEX_BIT(lang);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(ts->st, "reading the documents' languages", err);
+	return 0;
+}
+
+/* Whether the query word w, missing from the index, is a real word of one
+ * of the store's languages (their word lists): 1, 0, or -1 with *err set.
+ * A language without a word list on this machine is noted in ts->no_dict. */
+static int
+is_real_word(struct ev_textsearch *ts, const struct word *w, struct ev_err *err)
+{
+	if (!ts->langs_loaded && load_langs(ts, err) == -1)
+		return -1;
+	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
+		return -1;
+	for (int lang = 0; lang < EV_LEX_NLANG; lang++) {
+		int r;
+
+		if (!(ts->langs & EV_LEX_BIT(lang)))
+			continue;
+		r = ev_lex_is_word(ts->lex, lang, w->surface, strlen(w->surface), err);
+		if (r == -2)
+			return -1;
+		if (r == -1) {
+			ts->no_dict |= EV_LEX_BIT(lang);
+			ts->no_dict_now = 1;
+		}
+		if (r == 1)
+			return 1;
+	}
+	return 0;
+}
+
 static int
 allowed_distance(const struct ev_textsearch *ts, int n)
 {
@@ -598,7 +668,8 @@ add_words(struct ev_textsearch *ts, double weight, int any)
 			r = add_phrase(ts, w->surface, NULL, wt);
 		for (int j = 0; j < w->nexp && r == 0; j++)
 			if ((r = ev_buf_adds(b, " OR ")) == 0)
-				r = add_phrase(ts, w->expword[j], NULL, wt);
+				r = add_phrase(ts, w->expword[j], NULL,
+				    wt * (1.0 - EXPANSION_DISCOUNT * w->dist[j]));
 		if (w->nexp > 0 && r == 0)
 			r = ev_buf_addc(b, ')');
 	}
@@ -840,7 +911,8 @@ build_filters(struct filters *f, json_t *filters)
 
 #define SELECT_HITS \
 	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
-	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata" \
+	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata," \
+	" d.language" \
 	" FROM (SELECT chunks_fts.rowid AS r, ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) AS s FROM chunks_fts"
 #define SELECT_TAIL \
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
@@ -1157,13 +1229,17 @@ step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where
 }
 
 /* One feedback chunk's tokens: every token counted, the words that are not
- * stop words noted (their candidates' indices in occ). */
+ * stop words noted (their candidates' indices in occ, and in occlangs the
+ * languages whose function words they are), and the function words of each
+ * language counted (to guess the chunk's language). */
 struct fb_chunk {
 	struct ev_textsearch *ts;
 	const char *text;
 	int ntok;
 	int *occ;
+	unsigned *occlangs;
 	int nocc, capocc;
+	unsigned counts[EV_LEX_NLANG];
 	int oom;
 };
 
@@ -1171,9 +1247,12 @@ static int
 on_fb_token(void *ctx, const char *term, int len, int start, int end)
 {
 	struct fb_chunk *c = ctx;
+	unsigned langs = ev_lex_stop_langs(c->ts->lex, c->text + start, (size_t)(end - start));
 	int i;
 
 	c->ntok++;
+	for (int l = 0; l < EV_LEX_NLANG; l++)
+		c->counts[l] += (langs & EV_LEX_BIT(l)) != 0;
 	if (ev_snippet_is_stop(c->ts->tok, term, len, c->text + start, end - start))
 		return 0;
 	if ((i = fb_find(c->ts, term, len, c->text + start, end - start)) == -1)
@@ -1181,17 +1260,34 @@ on_fb_token(void *ctx, const char *term, int len, int start, int end)
 	if (c->nocc == c->capocc) {
 		int cap = c->capocc ? 2 * c->capocc : 256;
 		int *occ = realloc(c->occ, (size_t)cap * sizeof *occ);
+		unsigned *ol;
 
 		if (occ == NULL)
 			goto nomem;
 		c->occ = occ;
+		if ((ol = realloc(c->occlangs, (size_t)cap * sizeof *ol)) == NULL)
+			goto nomem;
+		c->occlangs = ol;
 		c->capocc = cap;
 	}
+	c->occlangs[c->nocc] = langs;
 	c->occ[c->nocc++] = i;
 	return 0;
 nomem:
 	c->oom = 1;
 	return 1;
+}
+
+/* The language of the feedback chunk c, the current row of s: the one its
+ * document declares (column 15) when the lexicon knows it, else the one its
+ * function words show. */
+static int
+chunk_language(const struct fb_chunk *c, sqlite3_stmt *s)
+{
+	const char *code = (const char *)sqlite3_column_text(s, 15);
+	int lang = code != NULL ? ev_lex_lang(code, (size_t)sqlite3_column_bytes(s, 15)) : -1;
+
+	return lang >= 0 ? lang : ev_lex_guess(c->counts);
 }
 
 /* Heaviest first, then by stem. */
@@ -1213,12 +1309,14 @@ static int
 feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, const char *text,
     const char *where, struct ev_err *err)
 {
-	struct fb_chunk c = { ts, NULL, 0, NULL, 0, 0, 0 };
+	struct fb_chunk c = { ts, NULL, 0, NULL, NULL, 0, 0, { 0 }, 0 };
 	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
-	int rc, n = 0, keep = 0, r = -1;
+	int rc, n = 0, keep = 0, r = -1, lang;
 
 	if (build_expr(ts, ts->o.proximity) == -1)
 		return ev_err_nomem(err);
+	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
+		return -1;
 	bind_pass(ts, s, bw, ts->o.feedback_docs);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		double score = sqlite3_column_double(s, 1);
@@ -1233,6 +1331,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		}
 		c.ntok = 0;
 		c.nocc = 0;
+		memset(c.counts, 0, sizeof c.counts);
 		c.text = title;
 		if (ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1)
 			goto out;
@@ -1243,8 +1342,14 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 			ev_err_nomem(err);
 			goto out;
 		}
+		/* The function words of the chunk's language (declared, else
+		 * guessed from its function words) are never feedback terms:
+		 * "le", "et", "une" of a French chunk.  English's are the
+		 * tokeniser's stop words, already left out. */
+		lang = chunk_language(&c, s);
 		for (int i = 0; i < c.nocc; i++)
-			ts->fb[c.occ[i]].weight += (best > 0 ? score / best : 1.0) / c.ntok;
+			if (lang == EV_LEX_EN || !(c.occlangs[i] & EV_LEX_BIT(lang)))
+				ts->fb[c.occ[i]].weight += (best > 0 ? score / best : 1.0) / c.ntok;
 	}
 	if (rc != SQLITE_DONE) {
 		step_error(ts, rc, text, where, err);
@@ -1258,6 +1363,8 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		goto out;
 	qsort(ts->fb, (size_t)ts->nfb, sizeof *ts->fb, cmp_fbterm);
 	n = ts->nfb < ts->o.feedback_terms ? ts->nfb : ts->o.feedback_terms;
+	while (n > 0 && ts->fb[n - 1].weight <= 0)	/* only function words */
+		n--;
 	for (int i = 0; i < n; i++)
 		z += ts->fb[i].weight;
 	if (z <= 0)
@@ -1293,6 +1400,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 	}
 out:
 	free(c.occ);
+	free(c.occlangs);
 	return r;
 }
 
@@ -1337,9 +1445,17 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 			break;
 		if ((in = in_vocab(ts, w->stem, err)) == -1)
 			return -1;
+		/* A word missing from the index is a typo only when it is
+		 * not a real word: "much" is never "repaired" to "ruch". */
+		if (!in && allowed_distance(ts, cplen(w->stem, (int)strlen(w->stem))) == 0)
+			continue;	/* too short to expand: no need to ask */
+		if (!in && (in = is_real_word(ts, w, err)) == -1)
+			return -1;
 		if (!in && expand(ts, w, err) == -1)
 			return -1;
 	}
+	if (ts->no_dict_now)
+		*flags |= EV_TS_NO_DICT;
 	for (int i = 0; i < ts->nwords; i++)
 		if (ev_snippet_add_term(ts->sn, ts->words[i].stem, (int)strlen(ts->words[i].stem), i, err) == -1)
 			return -1;

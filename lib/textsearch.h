@@ -18,12 +18,15 @@
  * query has: "find papers on heat transfer" searches for "heat transfer".
  *
  * Typo tolerance: a word whose stem is not in the vocabulary (chunks_vocab)
- * is expanded to the vocabulary's stems within an edit distance (optimal
+ * and that is not a real word (lexicon.h: the word lists of English and of
+ * every language the store's documents declare in "language", opened only
+ * then) is expanded to the vocabulary's stems within an edit distance (optimal
  * string alignment: insertions, deletions, substitutions and transpositions
  * of characters) of at most min(fuzzy, 1) for stems of 4 to 7 characters and
  * fuzzy for longer ones; shorter stems are never expanded.  The closest stems
  * are taken first, then the most frequent (by documents), at most
- * fuzzy_expansions of them.  The vocabulary is read once, when first needed.
+ * fuzzy_expansions of them.  An expansion weighs its word's weight times
+ * 1 - 0.1 x its distance.  The vocabulary is read once, when first needed.
  * An expansion is searched for as a word of the indexed text with that stem
  * (found through a TEMP fts5vocab 'instance' table), because FTS5 stems a
  * query string again and Porter does not give every stem back unchanged.
@@ -40,7 +43,9 @@
  *   - pseudo-relevance feedback (feedback_docs > 0, not with all_terms or
  *     raw_fts), RM3 in the manner of Lavrenko and Croft, as Anserini does it:
  *     a first pass takes the best feedback_docs chunks; each of their words
- *     (title and text, stop words left out) gets the sum over the chunks of
+ *     (title and text; stop words, and the function words of the chunk's
+ *     language, declared by its document or guessed from its function words
+ *     (lexicon.h), left out) gets the sum over the chunks of
  *     (its count / the chunk's tokens) x (the chunk's score / the best
  *     score); the feedback_terms heaviest (ties by stem) share
  *     feedback_weight of the query, the user's words the rest, in proportion
@@ -91,18 +96,22 @@ struct ev_textsearch_opts {
 	int feedback_terms;	/* terms they add, 1 to 1000 */
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
 	struct ev_snippet_opts snippet;
+	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
+				 * outlive the searcher); NULL: /usr/share/dict */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
 #define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 10, 20, 0.5, \
-	EV_SNIPPET_OPTS_INIT }
+	EV_SNIPPET_OPTS_INIT, NULL }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
 	EV_TS_NO_TERMS = 1,	/* the query had no searchable words (no hits) */
-	EV_TS_TRUNCATED = 2	/* only its first 1000 distinct words were searched */
+	EV_TS_TRUNCATED = 2,	/* only its first 1000 distinct words were searched */
+	EV_TS_NO_DICT = 4	/* a word was checked against a language without a word
+				 * list (ev_textsearch_no_dict() says which) */
 };
 
 struct ev_textsearch;
@@ -131,6 +140,11 @@ int ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, 
  * UTF-8 strings) between a[0..alen) and b[0..blen), or max + 1 when it is
  * over max.  Exposed for the tests. */
 int ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int max);
+
+/* The languages (EV_LEX_BIT() of lexicon.h) found so far to have no word
+ * list on this machine: their real words missing from the index may be
+ * taken for typos. */
+unsigned ev_textsearch_no_dict(const struct ev_textsearch *ts);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);

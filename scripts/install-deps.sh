@@ -4,7 +4,7 @@ set -eu
 pkgs="build-essential pkg-config libsqlite3-dev sqlite3 libjansson-dev libyaml-dev
 libfaiss-dev libopenblas-dev liblapack-dev libcriterion-dev libomp-dev
 clang libclang-rt-14-dev valgrind jq python3 python3-faiss python3-numpy
-libjson-c-dev libcjson-dev python3-jsonschema hyperfine"
+libjson-c-dev libcjson-dev python3-jsonschema hyperfine wamerican wfrench"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -106,8 +106,12 @@ Test(score, an_unsupported_answer_scores_zero_and_lists_its_words)
 	assert_json(json_object_get(r.details, "claims"),
 	    "[{\"text\":\"The moon is made of cheese.\",\"terms\":3,\"support\":0.0,"
 	    "\"citation\":null,\"unsupported\":[\"moon\",\"made\",\"cheese\"]}]");
-	/* 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
-	cr_assert_float_eq(r.overall, 0.6, EPS);
+	/* the answer uses no citation, so nothing is covered either:
+	 * 0.4 * 0 + 0.4 * 0 + 0.2 * (1 - 0) */
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_float_eq(r.overall, 0.2, EPS);
+	cr_assert_str_eq(r.warning, "the answer uses none of its citations (no word in common):"
+	    " faithfulness and coverage are 0");
 	ev_score_result_release(&r);
 }
 
@@ -329,7 +333,7 @@ Test(score, weights_given_to_the_scorer_shape_overall)
 	struct ev_score_weights w = { 0, 1, 0 };
 	struct ev_score_result r;
 
-	run("turbulent pipes", "The moon.", c, 1, &w, &r);
+	run("turbulent pipes", "The turbulent moon.", c, 1, &w, &r);
 	cr_assert_float_eq(r.overall, 0.5, EPS);
 	ev_score_result_release(&r);
 }
@@ -350,15 +354,47 @@ Test(score, no_citations_give_zero_faithfulness_and_coverage_and_a_warning)
 	ev_score_result_release(&r);
 }
 
-Test(score, an_empty_answer_gives_zero_faithfulness_and_a_warning)
+Test(score, an_empty_answer_gives_zero_faithfulness_and_coverage_and_a_warning)
 {
 	const char *c[] = { "Drag is caused by turbulent flow." };
 	struct ev_score_result r;
 
 	run("turbulent flow", "", c, 1, NULL, &r);
 	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_str_eq(r.warning, "empty answer: faithfulness and coverage are 0");
+	ev_score_result_release(&r);
+}
+
+Test(score, coverage_counts_only_the_citations_the_answer_uses)
+{
+	const char *c[] = { "Varroa mites are counted with an alcohol wash.",
+		"Honey is stored in combs." };
+	struct ev_score_result r;
+
+	/* the answer uses the second citation only (honey): the question's
+	 * words, all in the first, are not covered */
+	run("how do I count varroa mites", "Honey is sweet.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 1);
+	ev_score_result_release(&r);
+	/* using both: count, varroa, mites covered */
+	run("how do I count varroa mites", "Honey is sweet. Count mites with a wash.", c, 2, NULL, &r);
 	cr_assert_float_eq(r.coverage, 1.0, EPS);
-	cr_assert_str_eq(r.warning, "empty answer: faithfulness is 0");
+	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 2);
+	ev_score_result_release(&r);
+}
+
+Test(score, a_made_up_answer_with_a_lone_citation_scores_0_2)
+{
+	const char *c[] = { "Varroa mites are counted with an alcohol wash." };
+	struct ev_score_result r;
+
+	run("how do I count varroa mites", "The moon is made of green cheese.", c, 1, NULL, &r);
+	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_float_eq(r.redundancy, 0.0, EPS);
+	cr_assert_float_eq(r.overall, 0.2, EPS);
 	ev_score_result_release(&r);
 }
 

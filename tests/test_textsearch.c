@@ -3,9 +3,11 @@
  * tolerance and its evidence, filters inside the query (k hits still come
  * back), the hit record's fields, normalisation, k, and bad input. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -295,6 +297,56 @@ Test(textsearch, fuzzy_zero_turns_expansion_off)
 	o.fuzzy = 0;
 	open_ts(&o);
 	cr_assert_eq(search("slipstrem"), 0);
+}
+
+/* A word list for the searcher: dir/dict/american-english holding words. */
+static void
+open_with_dict(const char *words)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	static char dd[128];	/* the searcher borrows it */
+	char f[192];
+	FILE *fp;
+
+	snprintf(dd, sizeof dd, "%s/dict", dir);
+	cr_assert(mkdir(dd, 0700) == 0 || errno == EEXIST);
+	if (words != NULL) {
+		snprintf(f, sizeof f, "%s/american-english", dd);
+		cr_assert_not_null(fp = fopen(f, "w"));
+		fputs(words, fp);
+		cr_assert_eq(fclose(fp), 0);
+	}
+	o.dict_dir = dd;
+	open_ts(&o);
+}
+
+Test(textsearch, a_real_word_missing_from_the_index_is_not_expanded)
+{
+	struct ev_err err = { 0 };
+	int flags;
+
+	/* "wine" is one edit from the indexed "wing": a typo without a word
+	 * list, a word with one */
+	open_with_dict(NULL);
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "wine"), &flags, &err), 2);
+	cr_assert(flags & EV_TS_NO_DICT, "no word list for English is reported");
+	cr_assert_eq(ev_textsearch_no_dict(ts), 1u << 0);
+	open_with_dict("Vine\nwind\nwine\n");
+	cr_assert_eq(search_q(json_pack("{s:s,s:s}", "query_id", "q", "query", "Wine"), &flags, &err), 0);
+	cr_assert_eq(flags & EV_TS_NO_DICT, 0);
+	cr_assert_eq(search("wnig"), 2, "a typo is still expanded");
+	cr_assert_eq(search("vine"), 0, "a capitalised entry (a name) is a word too");
+}
+
+Test(textsearch, an_expansion_weighs_less_than_the_word)
+{
+	double exact, typo;
+
+	cr_assert_eq(search("slipstream"), 1);
+	exact = json_real_value(json_object_get(hit(0), "score"));
+	cr_assert_eq(search("slipstrem"), 1);
+	typo = json_real_value(json_object_get(hit(0), "score"));
+	cr_assert_float_eq(typo, 0.9 * exact, 1e-9, "distance 1: 0.9 of the word (%g, %g)", typo, exact);
 }
 
 Test(textsearch, a_word_in_the_index_is_not_expanded)
