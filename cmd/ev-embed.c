@@ -30,7 +30,10 @@ static const char usage_text[] =
 static const char *const known_keys[] = {
 	"db", "embed.dim", "embed.min_df", "embed.max_terms", "embed.role",
 	"embed.power_iters", "embed.oversample", "embed.seed", "embed.sigma_power",
-	"embed.query_tf", "embed.query_idf_power", NULL
+	"embed.query_tf", "embed.query_idf_power",
+	/* the other stages' sections of a retrieval plan, accepted quietly */
+	"version", "request_id", "plan_id", "query", "lanes.*", "fusion.*", "text.*", "k",
+	"min_score", "diversity.*", "output.*", "rerank.*", NULL
 };
 
 enum {
