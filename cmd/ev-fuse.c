@@ -32,7 +32,7 @@ static const char usage_text[] =
 "  --adapt A        none (default): the weights as given; agreement: per query,\n"
 "                   each lane but the anchor weighs its weight times\n"
 "                   min(1, agreement / X), agreement being the share of its\n"
-"                   first N candidates among the anchor's first N\n"
+"                   first N documents among the anchor's first N\n"
 "  --anchor LANE    the lane others are compared with (default text)\n"
 "  --agreement-depth N  the first N of each lane are compared (default 10)\n"
 "  --agreement-full X   the agreement that earns the full weight (default 0.5)\n"

@@ -535,6 +535,7 @@ struct ev_fuse {
 	size_t nc, capc;
 	struct map ids[EV_FUSE_MAXLANES];	/* id -> 1, per lane: duplicates */
 	struct map keys;	/* candidate key -> index into c */
+	struct map adocs, ldocs;	/* adaptive weights: the first documents of two lanes */
 	long long count;
 	/* writing */
 	struct ev_buf gb, vb, eb, tmp;
@@ -603,6 +604,8 @@ ev_fuse_free(struct ev_fuse *f)
 	for (i = 0; i < EV_FUSE_MAXLANES; i++)
 		map_release(&f->ids[i]);
 	map_release(&f->keys);
+	map_release(&f->adocs);
+	map_release(&f->ldocs);
 	free(f->qid);
 	ev_buf_release(&f->gb);
 	ev_buf_release(&f->vb);
@@ -885,7 +888,7 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	known = known_lane(f, &h->m[ilane]);
 	if ((h->id = arena_str(f, &h->m[h->iid])) == NULL ||
 	    ((*lane = known) == NULL && (*lane = arena_str(f, &h->m[ilane])) == NULL) ||
-	    (h->idoc >= 0 && f->o.group == EV_GROUP_DOC &&
+	    (h->idoc >= 0 && (f->o.group == EV_GROUP_DOC || f->o.adapt != EV_ADAPT_NONE) &&
 	    (h->doc = arena_str(f, &h->m[h->idoc])) == NULL))
 		return ev_err_nomem(err);
 	if (h->id[0] == '\0')
@@ -1131,14 +1134,58 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 	}
 }
 
-/* Adaptive weights (fuse.h, ev_fuse_opts.adapt): each lane's weight for
- * this query, from the agreement of its first candidates with the anchor's. */
-static void
-adapt_weights(struct ev_fuse *f)
+/* The document of candidate c as lane l found it: its doc_id, else its id. */
+static const char *
+cand_doc(const struct ev_fuse *f, const struct cand *c, int l)
 {
-	int l, a = -1, n;
-	long long na, nl;
-	size_t i;
+	const struct rhit *h = &f->hits[c->hit[l]];
+
+	return h->doc != NULL ? h->doc : h->id;
+}
+
+/* The first (at most) depth distinct documents of lane l, best first, into
+ * m (emptied first); ix has room for every candidate.  With tally set,
+ * *shared counts those also in tally.  Returns how many, or -1 when out of
+ * memory. */
+static long
+first_docs(struct ev_fuse *f, int l, size_t *ix, struct map *m, const struct map *tally,
+    int *shared)
+{
+	size_t i, n = 0;
+	long k = 0;
+
+	map_reset(m);
+	for (i = 0; i < f->nc; i++)
+		if (f->c[i].hit[l] >= 0)
+			ix[n++] = i;
+	sort_f = f;
+	sort_lane = l;
+	qsort(ix, n, sizeof *ix, cmp_lane_rank);
+	for (i = 0; i < n && k < f->o.agree_depth; i++) {
+		const char *d = cand_doc(f, &f->c[ix[i]], l);
+		uint64_t h = hash_str(d);
+
+		if (map_get(m, d, h) >= 0)
+			continue;
+		if (map_put(m, d, h, 1) == -1)
+			return -1;
+		if (tally != NULL && map_get(tally, d, h) >= 0)
+			(*shared)++;
+		k++;
+	}
+	return k;
+}
+
+/* Adaptive weights (fuse.h, ev_fuse_opts.adapt): each lane's weight for
+ * this query, from how many of its first documents are among the anchor's
+ * first (documents, not chunks: two lanes agree on a document even when they
+ * found different passages of it).  ix has room for every candidate.
+ * Returns 0, or -1 when out of memory. */
+static int
+adapt_weights(struct ev_fuse *f, size_t *ix)
+{
+	long na, nl;
+	int l, a = -1;
 
 	for (l = 0; l < f->nlanes; l++) {
 		f->lanes[l].w = f->lanes[l].w0;
@@ -1147,31 +1194,23 @@ adapt_weights(struct ev_fuse *f)
 			a = l;
 	}
 	if (f->o.adapt == EV_ADAPT_NONE || a < 0 || f->lanes[a].n == 0)
-		return;
-	na = f->lanes[a].n;
+		return 0;
+	if ((na = first_docs(f, a, ix, &f->adocs, NULL, NULL)) == -1)
+		return -1;
 	for (l = 0; l < f->nlanes; l++) {
 		struct lane *ln = &f->lanes[l];
 
 		if (l == a || ln->n == 0)
 			continue;
-		nl = ln->n;
-		n = f->o.agree_depth;
-		if (na < n)
-			n = (int)na;
-		if (nl < n)
-			n = (int)nl;
 		ln->shared = 0;
-		ln->depth = n;
-		for (i = 0; i < f->nc; i++) {
-			const struct cand *c = &f->c[i];
-
-			if (c->hit[l] >= 0 && c->hit[a] >= 0 && c->rank[l] <= n && c->rank[a] <= n)
-				ln->shared++;
-		}
-		ln->agree = (double)ln->shared / n;
+		if ((nl = first_docs(f, l, ix, &f->ldocs, &f->adocs, &ln->shared)) == -1)
+			return -1;
+		ln->depth = (int)(nl < na ? nl : na);
+		ln->agree = (double)ln->shared / ln->depth;
 		if (ln->agree < f->o.agree_full)
 			ln->w = ln->w0 * ln->agree / f->o.agree_full;
 	}
+	return 0;
 }
 
 static double
@@ -1821,8 +1860,9 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 		ev_buf_reset(fm);
 		snprintf(a, sizeof a, "%d", ln->shared);
 		snprintf(b, sizeof b, "%d", ln->depth);
-		bad |= cat(fm, a, " of the first ", b, " of lane '", ln->name, "' are among the first ",
-		    b, " of lane '", f->o.anchor, "': agreement ", short_num(d, sizeof d, ln->agree), NULL);
+		bad |= cat(fm, a, " of the first ", b, " documents of lane '", ln->name,
+		    "' are among the first ", b, " of lane '", f->o.anchor, "': agreement ",
+		    short_num(d, sizeof d, ln->agree), NULL);
 		if (ln->agree >= f->o.agree_full)
 			bad |= cat(fm, " >= ", short_num(e, sizeof e, f->o.agree_full),
 			    ", full weight ", short_num(g, sizeof g, ln->w), NULL);
@@ -2215,7 +2255,10 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 		return -1;
 	}
 	lane_stats(f, norm);
-	adapt_weights(f);
+	if (adapt_weights(f, ix) == -1) {
+		free(ix);
+		return ev_err_nomem(err);
+	}
 	score_cands(f, norm);
 	for (i = 0; i < f->nc; i++)
 		ix[i] = i;

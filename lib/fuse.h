@@ -72,9 +72,10 @@ struct ev_fuse_opts {
 	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];	/* lanes not named weigh 1 */
 	/* Adaptive weights (EV_ADAPT_AGREEMENT), per query: a lane other than
 	 * the anchor lane weighs its weight times min(1, agreement / agree_full),
-	 * where agreement is the share of the lane's first agree_depth
-	 * candidates that are also among the anchor's first agree_depth (out of
-	 * the fewer of agree_depth and the candidates of either lane).  Lanes
+	 * where agreement is the share of the lane's first agree_depth documents
+	 * (doc_id, else id; each counted once, at its best chunk) that are also
+	 * among the anchor's first agree_depth (out of the fewer of agree_depth
+	 * and the documents of either lane).  Lanes
 	 * that agree with the exact lane fuse in full; a lane that finds other
 	 * things than the anchor (where a lane is weak, it is mostly so) counts
 	 * less, and a lane that shares nothing with it counts nothing.  A query

@@ -1,8 +1,9 @@
 # --adapt agreement: per query, a lane other than the anchor (text) weighs its
 # weight times min(1, agreement / full), agreement being the share of its first
-# N candidates among the anchor's first N.  q1: 2 of vector's first 3 are in
-# text's first 3 (0.667 < 0.9: weight 0.741); q2: each lane has 2, 1 shared
-# (0.5 < 0.9: weight 0.556).  Scores still fall as ranks rise.
+# N documents among the anchor's first N.  q1: 2 of vector's first 3 are in
+# text's first 3 (0.667 < 0.9: weight 0.741); q2: the lanes found other chunks
+# of the same 2 documents, which agree (1: full weight).  Scores still fall as
+# ranks rise.
 ev-fuse --method weighted --norm minmax --adapt agreement --agreement-depth 3 --agreement-full 0.9 \
 	"$CASEDIR/text.jsonl" "$CASEDIR/vector.jsonl" |
 	jq -c '[.query_id, .id, .rank, .score, .explain.weights.vector, (.explain.lanes[] | select(.lane == "vector") | .weight)]'
