@@ -16,3 +16,10 @@ embed:
 bogus: 1
 YAML
 ev-embed --db kb.db --train --config plan.yaml | jq -c "[.dim, .terms]"
+# embed.log_entropy: the terms' global weights are their log-entropy
+sqlite3 kb.db "SELECT instr(params, 'log_entropy') > 0 FROM embed_model"
+printf 'embed:\n  dim: 2\n  log_entropy: true\n' >le.yaml
+ev-embed --db kb.db --train --config le.yaml | jq -c "[.dim, .terms]"
+sqlite3 kb.db "SELECT instr(params, '\"global_weight\":\"log_entropy\"') > 0 FROM embed_model"
+printf 'embed:\n  log_entropy: 3\n' >bad.yaml
+ev-embed --db kb.db --train --config bad.yaml; echo "exit $?"
