@@ -35,7 +35,7 @@ static const char usage_text[] =
 "                   first N documents among the anchor's first N\n"
 "  --anchor LANE    the lane others are compared with (default text)\n"
 "  --agreement-depth N  the first N of each lane are compared (default 10)\n"
-"  --agreement-full X   the agreement that earns the full weight (default 0.5)\n"
+"  --agreement-full X   the agreement that earns the full weight (default 0.6)\n"
 "  --skip-invalid   skip bad hit records (counted on stderr) instead of failing\n"
 "  --help, --version, --config FILE.yaml, --log FILE\n";
 

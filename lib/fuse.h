@@ -54,7 +54,7 @@ enum ev_fuse_adapt {
 };
 
 #define EV_FUSE_AGREE_DEPTH 10	/* default: the top 10 of each lane are compared */
-#define EV_FUSE_AGREE_FULL 0.5	/* default: half of them shared earns the full weight */
+#define EV_FUSE_AGREE_FULL 0.6	/* default: 6 in 10 shared earn the full weight */
 
 struct ev_fuse_weight {
 	char lane[EV_FUSE_LANE_MAX + 1];
@@ -88,7 +88,7 @@ struct ev_fuse_opts {
 
 /* Fill *o with the defaults: rrf, rrf_k 60, method's normalisation, chunks,
  * all hits, explain on, every lane weighing 1, weights not adapted (anchor
- * "text", depth 10, full agreement 0.5 when they are). */
+ * "text", depth 10, full agreement 0.6 when they are). */
 void ev_fuse_opts_init(struct ev_fuse_opts *o);
 
 /* Names <-> values.  The parse functions return 0, or -1 for an unknown name. */

@@ -9,7 +9,7 @@ ev-fuse --method weighted --norm minmax --adapt agreement --agreement-depth 3 --
 	jq -c '[.query_id, .id, .rank, .score, .explain.weights.vector, (.explain.lanes[] | select(.lane == "vector") | .weight)]'
 ev-fuse --method weighted --norm minmax --adapt agreement --agreement-depth 3 --agreement-full 0.9 \
 	"$CASEDIR/text.jsonl" "$CASEDIR/vector.jsonl" | jq -c 'select(.rank == 1) | .explain.adapt'
-# The default full agreement is 0.5: q1's 0.667 earns the full weight.
+# The default full agreement is 0.6: q1's 0.667 earns the full weight.
 ev-fuse --method weighted --norm minmax --adapt agreement --agreement-depth 3 \
 	"$CASEDIR/text.jsonl" "$CASEDIR/vector.jsonl" | jq -c 'select(.rank == 1 and .query_id == "q1") | .explain.adapt.lanes[0].why'
 # A lane sharing nothing with the anchor counts nothing: only the text lane ranks.
