@@ -30,7 +30,10 @@ static const char usage_text[] =
 static const char *const known_keys[] = {
 	"db", "embed.dim", "embed.min_df", "embed.max_terms", "embed.role",
 	"embed.power_iters", "embed.oversample", "embed.seed", "embed.sigma_power",
-	"embed.query_tf", "embed.query_idf_power", NULL
+	"embed.query_tf", "embed.query_idf_power", "embed.log_entropy",
+	/* the other stages' sections of a retrieval plan, accepted quietly */
+	"version", "request_id", "plan_id", "query", "lanes.*", "fusion.*", "text.*", "k",
+	"min_score", "diversity.*", "output.*", "rerank.*", NULL
 };
 
 enum {
@@ -113,6 +116,8 @@ read_config(struct ev_cli *cli, const char **db, struct ev_embed_params *p, int 
 		else
 			ev_cli_usage_error(cli, "%s: embed.query_tf must be log or raw: '%s'", file, s);
 	}
+	if ((r = ev_config_bool(cli->config, "embed.log_entropy", &p->log_entropy, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
 	if ((r = ev_config_str(cli->config, "embed.role", &s, file, &err)) == -1)
 		ev_cli_config_error(cli, &err);
 	if (r == 1 && parse_role(s, role) == -1)

@@ -16,7 +16,9 @@
 static const char usage_text[] =
 "usage: ev-fuse [--method rrf|weighted|combsum|combmnz] [--rrf-k K] [--weight LANE=W ...]\n"
 "               [--norm none|max|minmax|zscore] [--group chunk|doc] [-k N] [--no-explain]\n"
-"               [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]\n"
+"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
+"               [--agreement-full X] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
+"               [FILE ...]\n"
 "Fuse hit records of any mix of lanes (files or stdin, grouped by query) into\n"
 "fused hit records (lane \"fused\"), best first, each with its explanation.\n"
 "  --method M       rrf (default), weighted, combsum or combmnz\n"
@@ -27,6 +29,13 @@ static const char usage_text[] =
 "  --group G        chunk (default): one hit per chunk id; doc: one per doc_id\n"
 "  -k, --k N        keep the first N fused hits of each query (default: all)\n"
 "  --no-explain     leave out the per-lane \"explain\" object\n"
+"  --adapt A        none (default): the weights as given; agreement: per query,\n"
+"                   each lane but the anchor weighs its weight times\n"
+"                   min(1, agreement / X), agreement being the share of its\n"
+"                   first N documents among the anchor's first N\n"
+"  --anchor LANE    the lane others are compared with (default text)\n"
+"  --agreement-depth N  the first N of each lane are compared (default 10)\n"
+"  --agreement-full X   the agreement that earns the full weight (default 0.6)\n"
 "  --skip-invalid   skip bad hit records (counted on stderr) instead of failing\n"
 "  --help, --version, --config FILE.yaml, --log FILE\n";
 
@@ -35,13 +44,14 @@ static const char usage_text[] =
 static const char *const known_keys[] = {
 	"fusion.method", "fusion.rrf_k", "fusion.normalization", "fusion.weights.*",
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
+	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
 	"version", "request_id", "plan_id", "lanes.*", "k", "min_score", "diversity.*",
 	"output.*", "rerank.*", NULL
 };
 
 enum {
 	OPT_METHOD = EV_OPT_FIRST_FREE, OPT_RRF_K, OPT_WEIGHT, OPT_NORM, OPT_GROUP,
-	OPT_NO_EXPLAIN, OPT_SKIP_INVALID
+	OPT_NO_EXPLAIN, OPT_SKIP_INVALID, OPT_ADAPT, OPT_ANCHOR, OPT_AGREE_DEPTH, OPT_AGREE_FULL
 };
 
 static const struct option longopts[] = {
@@ -53,6 +63,10 @@ static const struct option longopts[] = {
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "no-explain", no_argument, NULL, OPT_NO_EXPLAIN },
 	{ "skip-invalid", no_argument, NULL, OPT_SKIP_INVALID },
+	{ "adapt", required_argument, NULL, OPT_ADAPT },
+	{ "anchor", required_argument, NULL, OPT_ANCHOR },
+	{ "agreement-depth", required_argument, NULL, OPT_AGREE_DEPTH },
+	{ "agreement-full", required_argument, NULL, OPT_AGREE_FULL },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -101,6 +115,7 @@ read_config(struct ev_cli *cli, struct ev_fuse_opts *o, int *skip)
 	struct ev_err err = { 0 };
 	json_t *w, *v;
 	const char *lane;
+	long long depth;
 	double d;
 	int b, r;
 
@@ -130,6 +145,21 @@ read_config(struct ev_cli *cli, struct ev_fuse_opts *o, int *skip)
 		ev_cli_config_error(cli, &err);
 	if (r == 1)
 		*skip = b;
+	if ((r = ev_config_str(cli->config, "fusion.adapt", &s, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (r == 1 && ev_fuse_adapt_parse(s, &o->adapt) == -1)
+		ev_cli_usage_error(cli, "%s: fusion.adapt must be none or agreement: '%s'", file, s);
+	if ((r = ev_config_str(cli->config, "fusion.anchor", &s, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (r == 1 && ev_fuse_anchor_set(o, s, &err) == -1)
+		ev_cli_usage_error(cli, "%s: fusion.anchor: %s", file, err.msg);
+	if ((r = ev_config_int(cli->config, "fusion.agreement_depth", 1, 100000, &depth, file,
+	    &err)) == -1 ||
+	    ev_config_num(cli->config, "fusion.agreement_full", 1e-9, 1, &o->agree_full, file,
+	    &err) == -1)
+		ev_cli_config_error(cli, &err);
+	if (r == 1)
+		o->agree_depth = (int)depth;
 	w = ev_config_get(cli->config, "fusion.weights");
 	if (w != NULL && !json_is_object(w))
 		ev_cli_usage_error(cli, "%s: fusion.weights must be a mapping of lane to weight", file);
@@ -152,7 +182,7 @@ main(int argc, char *argv[])
 	struct ev_fuse *f = NULL;
 	struct ev_buf b = EV_BUF_INIT;
 	struct ev_skip skip = { 0 };
-	long long queries = 0, hits_out = 0, n;
+	long long queries = 0, hits_out = 0, n, depth;
 	int ch, r, norm_flag = 0, pipe, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-fuse", usage_text, argc, argv);
@@ -193,6 +223,25 @@ main(int argc, char *argv[])
 			break;
 		case OPT_SKIP_INVALID:
 			skip.on = 1;
+			break;
+		case OPT_ADAPT:
+			if (ev_fuse_adapt_parse(optarg, &o.adapt) == -1)
+				ev_cli_usage_error(&cli, "--adapt must be none or agreement: '%s'", optarg);
+			break;
+		case OPT_ANCHOR:
+			if (ev_fuse_anchor_set(&o, optarg, &err) == -1)
+				ev_cli_usage_error(&cli, "--anchor: %s", err.msg);
+			break;
+		case OPT_AGREE_DEPTH:
+			if (ev_parse_count(optarg, 1, 100000, &depth) == -1)
+				ev_cli_usage_error(&cli,
+				    "--agreement-depth takes a count from 1 to 100000: '%s'", optarg);
+			o.agree_depth = (int)depth;
+			break;
+		case OPT_AGREE_FULL:
+			if (ev_parse_double(optarg, 1e-9, 1, &o.agree_full) == -1)
+				ev_cli_usage_error(&cli,
+				    "--agreement-full takes a number above 0, at most 1: '%s'", optarg);
 			break;
 		default:
 			ev_cli_common(&cli, ch);

@@ -44,7 +44,8 @@ static const char usage_text[] =
 "  --ef-search N    HNSW indexes: candidates explored per query (Faiss efSearch)\n"
 "  --nprobe N       IVF indexes: inverted lists visited per query (Faiss nprobe)\n"
 "  --no-snippet     leave the snippet out of the hits (faster)\n"
-"  --config FILE.yaml defaults for the options; --log FILE appends a ToolRun line\n"
+"  --config FILE.yaml defaults for the options (in a retrieval plan, its\n"
+"                   lanes.vector section); --log FILE appends a ToolRun line\n"
 "  --help, --version\n";
 
 enum {
@@ -68,8 +69,15 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* Its own keys, flat (a file for ev-search-vec alone) or, in a retrieval
+ * plan, under lanes.vector; the other stages' sections of a plan are
+ * accepted quietly. */
 static const char *const config_keys[] = {
-	"db", "index", "k", "min_score", "ef_search", "nprobe", "snippet", NULL
+	"db", "index", "k", "min_score", "ef_search", "nprobe", "snippet",
+	"lanes.vector.k", "lanes.vector.min_score", "lanes.vector.ef_search",
+	"lanes.vector.nprobe", "lanes.vector.snippet",
+	"version", "request_id", "plan_id", "query", "lanes.text.*", "fusion.*", "diversity.*",
+	"output.*", "rerank.*", "embed.*", "text.*", NULL
 };
 
 struct opts {
@@ -108,25 +116,46 @@ struct search {
 	long long queries, hits;
 };
 
+/* The search settings under prefix ("" or "lanes.vector."). */
+static void
+read_settings(struct ev_cli *cli, struct opts *o, const char *prefix)
+{
+	static const char *const keys[] = { "k", "ef_search", "nprobe", "snippet", "min_score" };
+	const json_t *cfg = cli->config;
+	const char *file = cli->config_path;
+	struct ev_err err = { 0 };
+	char key[5][48];
+	int b, i;
+
+	for (i = 0; i < 5; i++)
+		snprintf(key[i], sizeof key[i], "%s%s", prefix, keys[i]);
+	if (ev_config_int(cfg, key[0], 1, K_MAX, &o->k, file, &err) == -1 ||
+	    ev_config_int(cfg, key[1], 1, 1000000, &o->ef_search, file, &err) == -1 ||
+	    ev_config_int(cfg, key[2], 1, 1000000, &o->nprobe, file, &err) == -1 ||
+	    ev_config_bool(cfg, key[3], &o->snippet, file, &err) == -1 ||
+	    (b = ev_config_num(cfg, key[4], -1e30, 1e30, &o->min_score, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (b == 1)
+		o->has_min_score = 1;
+}
+
+/* Defaults from the config file: a file of ev-search-vec's own keys, or a
+ * retrieval plan (one with a "lanes" section), whose lanes.vector section
+ * is read -- a plan's top-level k and min_score are ev-pack's. */
 static void
 read_config(struct ev_cli *cli, struct opts *o)
 {
 	const json_t *cfg = cli->config;
-	const char *file = cli->config_path;
 	struct ev_err err = { 0 };
-	int b;
 
 	ev_cli_check_config(cli, config_keys);
-	if (ev_config_str(cfg, "db", &o->db, file, &err) == -1 ||
-	    ev_config_str(cfg, "index", &o->index, file, &err) == -1 ||
-	    ev_config_int(cfg, "k", 1, K_MAX, &o->k, file, &err) == -1 ||
-	    ev_config_int(cfg, "ef_search", 1, 1000000, &o->ef_search, file, &err) == -1 ||
-	    ev_config_int(cfg, "nprobe", 1, 1000000, &o->nprobe, file, &err) == -1 ||
-	    ev_config_bool(cfg, "snippet", &o->snippet, file, &err) == -1 ||
-	    (b = ev_config_num(cfg, "min_score", -1e30, 1e30, &o->min_score, file, &err)) == -1)
+	if (ev_config_str(cfg, "db", &o->db, cli->config_path, &err) == -1 ||
+	    ev_config_str(cfg, "index", &o->index, cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
-	if (b == 1)
-		o->has_min_score = 1;
+	if (ev_config_get(cfg, "lanes") == NULL)
+		read_settings(cli, o, "");
+	else
+		read_settings(cli, o, "lanes.vector.");
 }
 
 /* ---- Queries and hits -------------------------------------------------------- */

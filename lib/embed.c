@@ -222,6 +222,7 @@ ev_embed_params_init(struct ev_embed_params *p)
 	p->sigma_power = 1.5;
 	p->query_log_tf = 1;
 	p->query_idf_power = 1.5;
+	p->log_entropy = 0;
 }
 
 static double
@@ -417,6 +418,39 @@ choose_vocab(struct trainer *t, const struct ev_embed_params *p, struct ev_err *
 	return 0;
 }
 
+/* Replace each column's idf by the term's log-entropy weight,
+ * 1 + sum_d p ln p / ln N with p = tf / (the term's count in every chunk):
+ * 1 for a term in one chunk, 0 for one spread evenly over all of them. */
+static int
+entropy_weights(struct trainer *t, struct ev_err *err)
+{
+	double *gf = calloc((size_t)t->nvocab + 1, sizeof *gf);
+	double *h = calloc((size_t)t->nvocab + 1, sizeof *h);
+	double ln_n = log((double)(t->chunks > 1 ? t->chunks : 2));
+	int64_t p;
+	int c;
+
+	if (gf == NULL || h == NULL) {
+		free(gf);
+		free(h);
+		return ev_err_nomem(err);
+	}
+	for (p = 0; p < (int64_t)t->nent; p++)
+		if ((c = t->col[t->ent[p]]) >= 0)
+			gf[c] += t->enttf[p];
+	for (p = 0; p < (int64_t)t->nent; p++)
+		if ((c = t->col[t->ent[p]]) >= 0) {
+			double pr = t->enttf[p] / gf[c];
+
+			h[c] += pr * log(pr);
+		}
+	for (c = 0; c < t->nvocab; c++)
+		t->idf[c] = 1.0 + h[c] / ln_n;
+	free(gf);
+	free(h);
+	return 0;
+}
+
 /* The tf-idf matrix, rows of unit length; counts the empty rows. */
 static int
 build_matrix(struct trainer *t, long long *empty, struct ev_err *err)
@@ -467,11 +501,12 @@ params_json(struct ev_buf *b, const struct ev_embed_params *p, int dim)
 {
 	ev_buf_printf(b, "{\"algorithm\":\"lsa\",\"version\":%d,\"dim\":%d,\"min_df\":%d,"
 	    "\"max_terms\":%d,\"power_iters\":%d,\"oversample\":%d,\"seed\":%llu,"
-	    "\"doc_tf\":\"log\",\"doc_idf_power\":1,\"sigma_power\":%.17g,"
+	    "\"doc_tf\":\"log\",\"doc_idf_power\":1,%s\"sigma_power\":%.17g,"
 	    "\"query_tf\":\"%s\",\"query_idf_power\":%.17g,"
 	    "\"fields\":[\"title\",\"section_title\",\"text\"]}",
 	    MODEL_VERSION, dim, p->min_df, p->max_terms, p->power_iters, p->oversample,
-	    (unsigned long long)p->seed, p->sigma_power, p->query_log_tf ? "log" : "raw",
+	    (unsigned long long)p->seed, p->log_entropy ? "\"global_weight\":\"log_entropy\"," : "",
+	    p->sigma_power, p->query_log_tf ? "log" : "raw",
 	    p->query_idf_power);
 }
 
@@ -644,7 +679,8 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 			"(%lld chunks); add documents, or lower min_df", p->min_df, t.chunks);
 		goto out;
 	}
-	if (build_matrix(&t, &info->empty, err) == -1)
+	if ((p->log_entropy && entropy_weights(&t, err) == -1) ||
+	    build_matrix(&t, &info->empty, err) == -1)
 		goto out;
 	info->ms_read = ms_since(&t0);
 

@@ -62,6 +62,9 @@ struct ev_embed_params {
 	double sigma_power;	/* p: a text's coordinates are scaled by Σ^(p-1) */
 	int query_log_tf;	/* queries: 1 for 1 + ln tf, 0 for raw tf */
 	double query_idf_power;	/* queries: idf raised to this power */
+	int log_entropy;	/* 1: a term's global weight is its log-entropy
+				 * 1 + sum_d p ln p / ln N (p = tf / the term's
+				 * total count), not its idf (0, the default) */
 };
 
 void ev_embed_params_init(struct ev_embed_params *p);

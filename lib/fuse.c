@@ -58,19 +58,54 @@ ev_fuse_opts_init(struct ev_fuse_opts *o)
 	o->rrf_k = 60;
 	o->k = 0;
 	o->explain = 1;
+	o->adapt = EV_ADAPT_NONE;
+	memcpy(o->anchor, "text", sizeof "text");
+	o->agree_depth = EV_FUSE_AGREE_DEPTH;
+	o->agree_full = EV_FUSE_AGREE_FULL;
+}
+
+static const char *const adapt_names[] = { "none", "agreement" };
+
+/* The index of s among names[from..n), or -1. */
+static int
+name_index(const char *const *names, size_t from, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = from; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+#define NAMES(a) (sizeof (a) / sizeof (a)[0])
+
+int
+ev_fuse_adapt_parse(const char *s, enum ev_fuse_adapt *out)
+{
+	int i = name_index(adapt_names, 0, NAMES(adapt_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum ev_fuse_adapt)i;
+	return 0;
+}
+
+const char *
+ev_fuse_adapt_name(enum ev_fuse_adapt a)
+{
+	return adapt_names[a];
 }
 
 int
 ev_fuse_method_parse(const char *s, enum ev_fuse_method *out)
 {
-	size_t i;
+	int i = name_index(method_names, 0, NAMES(method_names), s);
 
-	for (i = 0; i < sizeof method_names / sizeof method_names[0]; i++)
-		if (strcmp(s, method_names[i]) == 0) {
-			*out = (enum ev_fuse_method)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum ev_fuse_method)i;
+	return 0;
 }
 
 const char *
@@ -82,14 +117,12 @@ ev_fuse_method_name(enum ev_fuse_method m)
 int
 ev_fuse_norm_parse(const char *s, enum ev_fuse_norm *out)
 {
-	size_t i;
+	int i = name_index(norm_names, 1, NAMES(norm_names), s);	/* not "default" */
 
-	for (i = 1; i < sizeof norm_names / sizeof norm_names[0]; i++)
-		if (strcmp(s, norm_names[i]) == 0) {
-			*out = (enum ev_fuse_norm)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum ev_fuse_norm)i;
+	return 0;
 }
 
 const char *
@@ -142,6 +175,16 @@ ev_fuse_weight_set(struct ev_fuse_opts *o, const char *lane, double w, struct ev
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "more than %d lane weights", EV_FUSE_MAXLANES);
 	snprintf(o->weights[o->nweights].lane, sizeof o->weights[0].lane, "%s", lane);
 	o->weights[o->nweights++].w = w;
+	return 0;
+}
+
+int
+ev_fuse_anchor_set(struct ev_fuse_opts *o, const char *lane, struct ev_err *err)
+{
+	if (!lane_name_ok(lane))
+		return ev_err_set(err, EV_EXIT_USAGE, NULL,
+		    "lane name '%s' must be 1 to %d letters, digits, '_' or '-'", lane, EV_FUSE_LANE_MAX);
+	snprintf(o->anchor, sizeof o->anchor, "%s", lane);
 	return 0;
 }
 
@@ -395,7 +438,10 @@ struct lane {
 	char name[EV_FUSE_LANE_MAX + 1];
 	char sname[EV_FUSE_LANE_MAX + 8], rname[EV_FUSE_LANE_MAX + 8];	/* its signals */
 	size_t nlen, snlen, rnlen;
-	double w;
+	double w;		/* the weight in effect for this query */
+	double w0;		/* the weight given */
+	double agree;		/* adaptive weights: its agreement with the anchor, or -1 */
+	int shared, depth;	/* ... as shared candidates out of depth */
 	int prio;
 	int istext;		/* the lane "text" */
 	int xc;			/* its slot of explanations kept, or -1 */
@@ -489,6 +535,7 @@ struct ev_fuse {
 	size_t nc, capc;
 	struct map ids[EV_FUSE_MAXLANES];	/* id -> 1, per lane: duplicates */
 	struct map keys;	/* candidate key -> index into c */
+	struct map adocs, ldocs;	/* adaptive weights: the first documents of two lanes */
 	long long count;
 	/* writing */
 	struct ev_buf gb, vb, eb, tmp;
@@ -557,6 +604,8 @@ ev_fuse_free(struct ev_fuse *f)
 	for (i = 0; i < EV_FUSE_MAXLANES; i++)
 		map_release(&f->ids[i]);
 	map_release(&f->keys);
+	map_release(&f->adocs);
+	map_release(&f->ldocs);
 	free(f->qid);
 	ev_buf_release(&f->gb);
 	ev_buf_release(&f->vb);
@@ -613,7 +662,8 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	ln->rnlen = pn + sizeof "_rank" - 1;
 	ln->istext = strcmp(name, "text") == 0;
 	ln->xc = -1;
-	ln->w = ev_fuse_weight_get(&f->o, name);
+	ln->w = ln->w0 = ev_fuse_weight_get(&f->o, name);
+	ln->agree = -1;
 	ln->prio = ev_fuse_lane_priority(name);
 	f->nlanes++;
 	return i;
@@ -838,7 +888,7 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	known = known_lane(f, &h->m[ilane]);
 	if ((h->id = arena_str(f, &h->m[h->iid])) == NULL ||
 	    ((*lane = known) == NULL && (*lane = arena_str(f, &h->m[ilane])) == NULL) ||
-	    (h->idoc >= 0 && f->o.group == EV_GROUP_DOC &&
+	    (h->idoc >= 0 && (f->o.group == EV_GROUP_DOC || f->o.adapt != EV_ADAPT_NONE) &&
 	    (h->doc = arena_str(f, &h->m[h->idoc])) == NULL))
 		return ev_err_nomem(err);
 	if (h->id[0] == '\0')
@@ -1067,6 +1117,85 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 		if (norm == EV_NORM_ZSCORE && ln->sd > 0)
 			ln->floor = (ln->min - ln->mean) / ln->sd;
 	}
+}
+
+/* The document of candidate c as lane l found it: its doc_id, else its id. */
+static const char *
+cand_doc(const struct ev_fuse *f, const struct cand *c, int l)
+{
+	const struct rhit *h = &f->hits[c->hit[l]];
+
+	return h->doc != NULL ? h->doc : h->id;
+}
+
+/* The first (at most) depth distinct documents of lane l, best first, into
+ * m (emptied first); ix has room for every candidate.  With tally set,
+ * *shared counts those also in tally.  Returns how many, or -1 when out of
+ * memory. */
+static long
+first_docs(struct ev_fuse *f, int l, size_t *ix, struct map *m, const struct map *tally,
+    int *shared)
+{
+	size_t i, n = 0;
+	long k = 0;
+
+	map_reset(m);
+	for (i = 0; i < f->nc; i++)
+		if (f->c[i].hit[l] >= 0)
+			ix[n++] = i;
+	sort_f = f;
+	sort_lane = l;
+	qsort(ix, n, sizeof *ix, cmp_lane_rank);
+	for (i = 0; i < n && k < f->o.agree_depth; i++) {
+		const char *d = cand_doc(f, &f->c[ix[i]], l);
+		uint64_t h = hash_str(d);
+
+		if (map_get(m, d, h) >= 0)
+			continue;
+		if (map_put(m, d, h, 1) == -1)
+			return -1;
+		if (tally != NULL && map_get(tally, d, h) >= 0)
+			(*shared)++;
+		k++;
+	}
+	return k;
+}
+
+/* Adaptive weights (fuse.h, ev_fuse_opts.adapt): each lane's weight for
+ * this query, from how many of its first documents are among the anchor's
+ * first (documents, not chunks: two lanes agree on a document even when they
+ * found different passages of it).  ix has room for every candidate.
+ * Returns 0, or -1 when out of memory. */
+static int
+adapt_weights(struct ev_fuse *f, size_t *ix)
+{
+	long na, nl;
+	int l, a = -1;
+
+	for (l = 0; l < f->nlanes; l++) {
+		f->lanes[l].w = f->lanes[l].w0;
+		f->lanes[l].agree = -1;
+		if (strcmp(f->lanes[l].name, f->o.anchor) == 0)
+			a = l;
+	}
+	if (f->o.adapt == EV_ADAPT_NONE || a < 0 || f->lanes[a].n == 0)
+		return 0;
+	if ((na = first_docs(f, a, ix, &f->adocs, NULL, NULL)) == -1)
+		return -1;
+	for (l = 0; l < f->nlanes; l++) {
+		struct lane *ln = &f->lanes[l];
+
+		if (l == a || ln->n == 0)
+			continue;
+		ln->shared = 0;
+		if ((nl = first_docs(f, l, ix, &f->ldocs, &f->adocs, &ln->shared)) == -1)
+			return -1;
+		ln->depth = (int)(nl < na ? nl : na);
+		ln->agree = (double)ln->shared / ln->depth;
+		if (ln->agree < f->o.agree_full)
+			ln->w = ln->w0 * ln->agree / f->o.agree_full;
+	}
+	return 0;
 }
 
 static double
@@ -1707,6 +1836,59 @@ explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse
 	return buf_addc(v, '}');
 }
 
+/* The account of adaptive weights (fuse.h), into v: the rule, and for each
+ * lane weighed against the anchor, what it shared and the weight it got. */
+static int
+explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
+{
+	struct ev_buf *fm = &f->tmp;
+	char a[40], b[40], d[40], e[40], g[40];
+	int i, first = 1, anchored = 0, bad = 0;
+
+	if (ADDL(v, ",\"adapt\":{\"rule\":\"agreement\",\"anchor\":") == -1 ||
+	    put_text(v, f->o.anchor) == -1 || ADDL(v, ",\"depth\":") == -1 ||
+	    ev_jscan_put_int(v, f->o.agree_depth) == -1 || ADDL(v, ",\"full\":") == -1 ||
+	    put_real(f, v, f->o.agree_full) == -1 || ADDL(v, ",\"lanes\":[") == -1)
+		return -1;
+	for (i = 0; i < f->nlanes; i++) {
+		const struct lane *ln = &f->lanes[ord[i]];
+
+		if (strcmp(ln->name, f->o.anchor) == 0)
+			anchored = ln->n > 0;
+		if (ln->agree < 0)
+			continue;
+		ev_buf_reset(fm);
+		snprintf(a, sizeof a, "%d", ln->shared);
+		snprintf(b, sizeof b, "%d", ln->depth);
+		bad |= cat(fm, a, " of the first ", b, " documents of lane '", ln->name,
+		    "' are among the first ", b, " of lane '", f->o.anchor, "': agreement ",
+		    short_num(d, sizeof d, ln->agree), NULL);
+		if (ln->agree >= f->o.agree_full)
+			bad |= cat(fm, " >= ", short_num(e, sizeof e, f->o.agree_full),
+			    ", full weight ", short_num(g, sizeof g, ln->w), NULL);
+		else
+			bad |= cat(fm, " < ", short_num(e, sizeof e, f->o.agree_full), ", weight ",
+			    short_num(g, sizeof g, ln->w0), " x ", d, "/", e, " = ",
+			    short_num(a, sizeof a, ln->w), NULL);
+		if (bad || (!first && buf_addc(v, ',') == -1) || ADDL(v, "{\"lane\":") == -1 ||
+		    put_text(v, ln->name) == -1 || ADDL(v, ",\"shared\":") == -1 ||
+		    ev_jscan_put_int(v, ln->shared) == -1 || ADDL(v, ",\"of\":") == -1 ||
+		    ev_jscan_put_int(v, ln->depth) == -1 || ADDL(v, ",\"agreement\":") == -1 ||
+		    put_real(f, v, ln->agree) == -1 || ADDL(v, ",\"weight_given\":") == -1 ||
+		    put_real(f, v, ln->w0) == -1 || ADDL(v, ",\"weight\":") == -1 ||
+		    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"why\":") == -1 ||
+		    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1)
+			return -1;
+		first = 0;
+	}
+	if (ADDL(v, "]") == -1)
+		return -1;
+	if (!anchored && (ADDL(v, ",\"why\":\"lane '") == -1 || buf_adds(v, f->o.anchor) == -1 ||
+	    ADDL(v, "' found nothing for this query: the weights as given\"") == -1))
+		return -1;
+	return buf_addc(v, '}');
+}
+
 /* What every fused hit of the query shares: the head of "explain" (method,
  * weights, up to "lanes") and the accounts of lanes not finding a
  * candidate; the cache slot of each lane's accounts. */
@@ -1734,7 +1916,9 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 		if ((i > 0 && buf_addc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
 		    put_real(f, v, f->lanes[ord[i]].w) == -1)
 			return -1;
-	if (ADDL(v, "},\"lanes\":[") == -1)
+	if (buf_addc(v, '}') == -1 ||
+	    (f->o.adapt == EV_ADAPT_AGREEMENT && explain_adapt(f, ord, v) == -1) ||
+	    ADDL(v, ",\"lanes\":[") == -1)
 		return -1;
 	f->gen++;
 	for (l = 0; l < f->nlanes; l++) {
@@ -1746,7 +1930,8 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 			return -1;
 		ln->nflen = f->nfb.len - ln->nfoff;
 		ln->xc = -1;
-		if (f->o.method != EV_FUSE_RRF)
+		/* the accounts kept hold the weight given */
+		if (f->o.method != EV_FUSE_RRF || ln->w != ln->w0)
 			continue;
 		for (j = 0; j < XC_SLOTS && strcmp(f->xc[j].name, ln->name) != 0; j++)
 			;
@@ -2070,6 +2255,10 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 		return -1;
 	}
 	lane_stats(f, norm);
+	if (adapt_weights(f, ix) == -1) {
+		free(ix);
+		return ev_err_nomem(err);
+	}
 	score_cands(f, norm);
 	for (i = 0; i < f->nc; i++)
 		ix[i] = i;

@@ -47,6 +47,15 @@ enum ev_fuse_group {
 	EV_GROUP_DOC		/* one fused hit per doc_id, keeping each chunk's evidence */
 };
 
+/* Per-query lane weights (ev_fuse_opts.adapt). */
+enum ev_fuse_adapt {
+	EV_ADAPT_NONE,		/* the weights as given */
+	EV_ADAPT_AGREEMENT	/* each lane but the anchor weighted by its agreement with it */
+};
+
+#define EV_FUSE_AGREE_DEPTH 10	/* default: the top 10 of each lane are compared */
+#define EV_FUSE_AGREE_FULL 0.6	/* default: 6 in 10 shared earn the full weight */
+
 struct ev_fuse_weight {
 	char lane[EV_FUSE_LANE_MAX + 1];
 	double w;
@@ -61,10 +70,25 @@ struct ev_fuse_opts {
 	int explain;		/* add "explain" to each fused hit (default 1) */
 	int nweights;
 	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];	/* lanes not named weigh 1 */
+	/* Adaptive weights (EV_ADAPT_AGREEMENT), per query: a lane other than
+	 * the anchor lane weighs its weight times min(1, agreement / agree_full),
+	 * where agreement is the share of the lane's first agree_depth documents
+	 * (doc_id, else id; each counted once, at its best chunk) that are also
+	 * among the anchor's first agree_depth (out of the fewer of agree_depth
+	 * and the documents of either lane).  Lanes
+	 * that agree with the exact lane fuse in full; a lane that finds other
+	 * things than the anchor (where a lane is weak, it is mostly so) counts
+	 * less, and a lane that shares nothing with it counts nothing.  A query
+	 * the anchor lane found nothing for keeps the weights as given. */
+	enum ev_fuse_adapt adapt;
+	char anchor[EV_FUSE_LANE_MAX + 1];	/* default "text" */
+	int agree_depth;	/* >= 1; default EV_FUSE_AGREE_DEPTH */
+	double agree_full;	/* in (0, 1]; default EV_FUSE_AGREE_FULL */
 };
 
 /* Fill *o with the defaults: rrf, rrf_k 60, method's normalisation, chunks,
- * all hits, explain on, every lane weighing 1. */
+ * all hits, explain on, every lane weighing 1, weights not adapted (anchor
+ * "text", depth 10, full agreement 0.6 when they are). */
 void ev_fuse_opts_init(struct ev_fuse_opts *o);
 
 /* Names <-> values.  The parse functions return 0, or -1 for an unknown name. */
@@ -72,6 +96,14 @@ int ev_fuse_method_parse(const char *s, enum ev_fuse_method *out);
 const char *ev_fuse_method_name(enum ev_fuse_method m);
 int ev_fuse_norm_parse(const char *s, enum ev_fuse_norm *out);
 const char *ev_fuse_norm_name(enum ev_fuse_norm n);
+
+/* "none" or "agreement" <-> enum ev_fuse_adapt: 0, or -1 for an unknown name. */
+int ev_fuse_adapt_parse(const char *s, enum ev_fuse_adapt *out);
+const char *ev_fuse_adapt_name(enum ev_fuse_adapt a);
+
+/* Set the anchor lane of adaptive weights.  Returns 0, or -1 with *err set
+ * (code 2) for a bad lane name. */
+int ev_fuse_anchor_set(struct ev_fuse_opts *o, const char *lane, struct ev_err *err);
 
 /* The normalisation in effect for o (the method's default resolved): none for
  * rrf (RRF uses ranks), max for weighted, minmax for combsum and combmnz. */

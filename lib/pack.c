@@ -36,6 +36,7 @@ const char *const ev_pack_plan_keys[] = {
 	"index", "ef_search", "nprobe", "snippet",
 	"fusion.method", "fusion.rrf_k", "fusion.normalization", "fusion.weights.*",
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
+	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
 	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",
 	"diversity.overlap", "output.max_snippet_chars", "output.format", NULL
 };

@@ -424,3 +424,44 @@ Test(embed, an_open_model_is_not_mixed_with_one_trained_meanwhile)
 	ev_store_close(st2);
 	ev_store_close(st);
 }
+
+/* Log-entropy global weights, by hand on tiny (4 chunks, ln 4):
+ *   wing: tf 1, 1, 1 (p = 1/3 each): 1 + 3 (1/3) ln(1/3) / ln 4 = 1 - ln 3 / ln 4
+ *   flow: tf 1, 1 (p = 1/2 each):    1 - ln 2 / ln 4 = 0.5
+ *   heat: tf 1, 2 (p = 1/3, 2/3):    1 + ((1/3) ln(1/3) + (2/3) ln(2/3)) / ln 4 */
+Test(embed, log_entropy_weights_replace_idf)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info info, plain;
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+	int n = 0;
+
+	ev_embed_params_init(&p);
+	cr_expect_eq(p.log_entropy, 0);
+	p.dim = 3;
+	p.min_df = 1;
+	train(st, 3, 1.5, &plain);
+	p.log_entropy = 1;
+	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
+	cr_expect_str_neq(info.model_id, plain.model_id);
+	s = ev_store_prepare(st, "SELECT term, idf FROM embed_vocab ORDER BY col", &err);
+	cr_assert_not_null(s);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *term = (const char *)sqlite3_column_text(s, 0);
+		double g = sqlite3_column_double(s, 1), want;
+
+		if (strcmp(term, "wing") == 0)
+			want = 1 - log(3) / log(4);
+		else if (strcmp(term, "flow") == 0)
+			want = 0.5;
+		else
+			want = 1 + (log(1.0 / 3) / 3 + 2 * log(2.0 / 3) / 3) / log(4);
+		cr_expect(fabs(g - want) < 1e-12, "weight of %s: %.15g, want %.15g", term, g, want);
+		n++;
+	}
+	sqlite3_reset(s);
+	cr_expect_eq(n, 3);
+	ev_store_close(st);
+}

@@ -678,3 +678,101 @@ Test(fuse, keys_written_with_escapes_are_set_in_place)
 	    "\"zz_score\":0.5,\"zz_rank\":1,\"rrf_score\":0.03201844262}}\n");
 	ev_buf_release(&out);
 }
+
+Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	json_t *out, *ad;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	o.adapt = EV_ADAPT_AGREEMENT;
+	o.agree_depth = 2;
+	o.agree_full = 1;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	/* first 2: text a, b; vector b, d: 1 shared of 2, weight 1 x 0.5/1.
+	 * text (s-2)/8: a 1, b .5, c 0; vector (s-.3)/.6 x 0.5: b .5, d 1/6, a 0
+	 * a 1, b 1, c 0, d 1/6: a and b tie (best rank 1 each), a's id first */
+	cr_assert_str_eq(id_at(out, 0), "a:1");
+	cr_assert(NEAR(score_at(out, 0), 1.0));
+	cr_assert_str_eq(id_at(out, 1), "b:1");
+	cr_assert(NEAR(score_at(out, 1), 1.0));
+	cr_assert_str_eq(id_at(out, 2), "d:1");
+	cr_assert(NEAR(score_at(out, 2), 1.0 / 6));
+	ad = json_object_get(json_object_get(json_array_get(out, 0), "explain"), "adapt");
+	cr_assert_not_null(ad);
+	ad = json_array_get(json_object_get(ad, "lanes"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(ad, "lane")), "vector");
+	cr_assert_eq(json_integer_value(json_object_get(ad, "shared")), 1);
+	cr_assert(NEAR(json_number_value(json_object_get(ad, "weight")), 0.5));
+	json_decref(out);
+	/* with full agreement at 0.5, the same lanes fuse with the weights given */
+	ev_fuse_free(f);
+	o.agree_full = 0.5;
+	f = fuser(&o);
+	two_lanes(f);
+	out = run(f);
+	cr_assert_str_eq(id_at(out, 0), "b:1");
+	cr_assert(NEAR(score_at(out, 0), 1.5));
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, adapted_rrf_weights_do_not_enter_the_kept_explanations)
+{
+	static const char *const q1[] = {	/* nothing shared: vector weighs 0 */
+		"{\"id\":\"a\",\"lane\":\"text\",\"rank\":1,\"score\":3}",
+		"{\"id\":\"b\",\"lane\":\"vector\",\"rank\":1,\"score\":0.5}", NULL
+	};
+	static const char *const q2[] = {	/* all shared: the weight given */
+		"{\"id\":\"a\",\"lane\":\"text\",\"rank\":1,\"score\":3}",
+		"{\"id\":\"a\",\"lane\":\"vector\",\"rank\":1,\"score\":0.5}", NULL
+	};
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_buf fresh = EV_BUF_INIT, kept = EV_BUF_INIT;
+	struct ev_fuse *f;
+	const char *const *l;
+	long long n;
+
+	ev_fuse_opts_init(&o);
+	o.adapt = EV_ADAPT_AGREEMENT;
+	write_lines(&o, q2, &fresh);
+	f = fuser(&o);
+	for (l = q1; *l != NULL; l++)
+		cr_assert_eq(ev_fuse_add_line(f, *l, strlen(*l), "t:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_fuse_write(f, &kept, &n, &err), 0);
+	cr_assert(strstr(ev_buf_str(&kept), "\"formula\":\"0 x 1/(60+1) = 0\"") != NULL,
+	    "%s", ev_buf_str(&kept));
+	ev_buf_reset(&kept);
+	cr_assert_eq(ev_fuse_begin(f, "q2", &err), 0);
+	for (l = q2; *l != NULL; l++)
+		cr_assert_eq(ev_fuse_add_line(f, *l, strlen(*l), "t:1", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_fuse_write(f, &kept, &n, &err), 0);
+	cr_assert_str_eq(ev_buf_str(&kept), ev_buf_str(&fresh));
+	ev_fuse_free(f);
+	ev_buf_release(&fresh);
+	ev_buf_release(&kept);
+}
+
+Test(fuse, adapt_and_anchor_names_are_checked)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	enum ev_fuse_adapt a;
+
+	ev_fuse_opts_init(&o);
+	cr_assert_eq(o.adapt, EV_ADAPT_NONE);
+	cr_assert_str_eq(o.anchor, "text");
+	cr_assert_eq(ev_fuse_adapt_parse("agreement", &a), 0);
+	cr_assert_eq(a, EV_ADAPT_AGREEMENT);
+	cr_assert_str_eq(ev_fuse_adapt_name(a), "agreement");
+	cr_assert_eq(ev_fuse_adapt_parse("often", &a), -1);
+	cr_assert_eq(ev_fuse_anchor_set(&o, "vector", &err), 0);
+	cr_assert_str_eq(o.anchor, "vector");
+	cr_assert_eq(ev_fuse_anchor_set(&o, "bad lane", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+}

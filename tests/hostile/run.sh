@@ -343,6 +343,7 @@ fi
 feed ev-fuse ev-fuse "" common hits
 feed ev-fuse-combsum ev-fuse "--method combsum" hits
 feed ev-fuse-weighted ev-fuse "--method weighted --norm zscore" hits
+feed ev-fuse-adapt ev-fuse "--method weighted --norm minmax --adapt agreement" hits
 feed ev-pack ev-pack "" common hits
 feed ev-score ev-score "" common ev-score
 feed ev-eval ev-eval "--qrels '$QRELS'" common hits
@@ -460,6 +461,13 @@ fuse-weight-no-lane|ev-fuse|-|2|usage|--weight =1
 fuse-norm-bogus|ev-fuse|-|2|usage|--norm bogus
 fuse-group-bogus|ev-fuse|-|2|usage|--group bogus
 fuse-k-negative|ev-fuse|-|2|usage|-k -1
+fuse-adapt-bogus|ev-fuse|-|2|usage|--adapt bogus
+fuse-anchor-bad-name|ev-fuse|-|2|usage|--anchor a/b
+fuse-agreement-depth-zero|ev-fuse|-|2|usage|--agreement-depth 0
+fuse-agreement-depth-overflow|ev-fuse|-|2|usage|--agreement-depth 99999999999999999999
+fuse-agreement-full-zero|ev-fuse|-|2|usage|--agreement-full 0
+fuse-agreement-full-above-one|ev-fuse|-|2|usage|--agreement-full 1.5
+fuse-agreement-full-nan|ev-fuse|-|2|usage|--agreement-full nan
 fuse-k-huge|ev-fuse|-|2|usage|-k 99999999999
 fuse-missing-file|ev-fuse|-|2|usage|@SCRATCH@/no-such.jsonl
 fuse-skip-invalid|ev-fuse|@IN@/hits/then-truncated.jsonl|0|skip|--skip-invalid
