@@ -100,7 +100,7 @@ Test(ingest, a_plain_file_becomes_a_document_without_its_bom)
 
 	write_file("note.md", "\xEF\xBB\xBF# Hi\n\ntext\n", 14);
 	snprintf(p, sizeof p, "%s/note.md", dir);
-	d = ev_ingest_read_file(p, &err);
+	d = ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err);
 	cr_assert_not_null(d, "%s", err.msg);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "id")), p);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "source_uri")), p);
@@ -115,18 +115,18 @@ Test(ingest, a_plain_file_with_invalid_utf8_is_refused_naming_the_line)
 
 	write_file("bad.txt", "one\ntwo \xC3\x28 three\n", 17);
 	snprintf(p, sizeof p, "%s/bad.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_eq(err.code, 2);
 	snprintf(where, sizeof where, "%s:2", p);
 	cr_assert_str_eq(err.where, where);
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 5");
 	write_file("nul.txt", "a\0b", 3);
 	snprintf(p, sizeof p, "%s/nul.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "NUL byte at column 2");
 	write_file("over.txt", "\xC0\xAF", 2);
 	snprintf(p, sizeof p, "%s/over.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 1");
 }
 
@@ -149,7 +149,7 @@ Test(ingest, walk_finds_plain_documents_recursively_in_name_order)
 	write_file("tree/.git/e.md", "e", 1);
 	write_file("tree/.hidden.md", "h", 1);
 	snprintf(p, sizeof p, "%s/tree", dir);
-	cr_assert_eq(ev_ingest_walk(p, &paths, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingest_walk(p, &paths, &n, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 3);
 	snprintf(sub, sizeof sub, "%s/tree/a.MD", dir);
 	cr_assert_str_eq(paths[0], sub);
