@@ -23,6 +23,7 @@
 #include "config.h"
 #include "ingest.h"
 #include "jsonl.h"
+#include "sha256.h"
 #include "store.h"
 
 static const char usage_text[] =
@@ -117,6 +118,7 @@ struct run {
 	size_t nsources;
 	unsigned char *source_blind;	/* a source had invalid records without ids */
 	json_t *ids;		/* id -> where first seen */
+	json_t *texts;		/* sha256 of a file's text -> its id */
 	struct ev_buf pack, meta, extra;	/* a record being spooled */
 	long long docs, invalid, skipped;
 };
@@ -258,6 +260,26 @@ read_jsonl(struct run *r, const char *path, size_t source, struct ev_err *err)
 	return rc;
 }
 
+/* A file whose text is another file's of this run (a copy, a link) is
+ * warned about: a second copy under another id.  Returns 0 or -1. */
+static int
+same_text(struct run *r, json_t *doc, struct ev_err *err)
+{
+	json_t *t = json_object_get(doc, "text"), *first;
+	const char *id = json_string_value(json_object_get(doc, "id"));
+	char h[EV_SHA256_TEXT];
+
+	if (json_string_length(t) == 0)
+		return 0;
+	ev_sha256_text(json_string_value(t), json_string_length(t), h);
+	if ((first = json_object_get(r->texts, h)) != NULL) {
+		ev_warn("%s: same text as '%s': a second copy under another id",
+		    id, json_string_value(first));
+		return 0;
+	}
+	return json_object_set_new(r->texts, h, json_string(id)) == -1 ? ev_err_nomem(err) : 0;
+}
+
 /* A plain document; walked: found in a directory, where a file with no
  * extension that is not UTF-8 text (a program) is skipped, not refused. */
 static int
@@ -284,6 +306,10 @@ read_plain(struct run *r, const char *path, size_t source, int walked, struct ev
 	}
 	if (doc == NULL)
 		return invalid(r, NULL, source, err);
+	if (same_text(r, doc, err) == -1) {
+		json_decref(doc);
+		return -1;
+	}
 	if (add_input(r, path, &input) == -1) {
 		json_decref(doc);
 		return ev_err_nomem(err);
@@ -716,7 +742,8 @@ main(int argc, char *argv[])
 	if (stat(db, &sb) == 0 && ((st = ev_store_open(db, EV_STORE_WRITE, &err)) == NULL ||
 	    ev_ingest_base_get(st, &recorded, &err) == -1))
 		goto fail;
-	if ((base = ev_ingest_resolve(base_arg ? base_arg : ".", 1, &err)) == NULL)
+	if ((recorded == NULL || base_arg != NULL) &&
+	    (base = ev_ingest_resolve(base_arg ? base_arg : ".", 1, &err)) == NULL)
 		goto fail;
 	if (recorded != NULL && base_arg != NULL && strcmp(base, recorded) != 0) {
 		ev_err_set(&err, EV_EXIT_USAGE, db, "the store's base is '%s', not '%s': file ids are"
@@ -741,7 +768,7 @@ main(int argc, char *argv[])
 		    strerror(errno));
 		goto fail;
 	}
-	if ((r.ids = json_object()) == NULL) {
+	if ((r.ids = json_object()) == NULL || (r.texts = json_object()) == NULL) {
 		ev_err_nomem(&err);
 		goto fail;
 	}
@@ -754,6 +781,8 @@ main(int argc, char *argv[])
 			goto fail;
 	json_decref(r.ids);
 	r.ids = NULL;
+	json_decref(r.texts);
+	r.texts = NULL;
 	if (r.invalid > 0)
 		ev_warn("skipped %lld invalid record%s", r.invalid, r.invalid == 1 ? "" : "s");
 	if (st == NULL && (st = ev_store_open(db, EV_STORE_CREATE, &err)) == NULL)
@@ -785,6 +814,7 @@ done:
 	if (r.spool)
 		fclose(r.spool);
 	json_decref(r.ids);
+	json_decref(r.texts);
 	for (size_t i = 0; i < r.ninputs; i++)
 		free(r.inputs[i]);
 	free(r.inputs);
