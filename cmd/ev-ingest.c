@@ -51,7 +51,8 @@ static const char usage_text[] =
 	"  --overlap N      overlap of consecutive chunks in bytes (up to size/2, default 200)\n"
 	"  --batch N        documents per transaction (1-1000000, default 10000)\n"
 	"  --config FILE    defaults from YAML (db, chunk.size, chunk.overlap, chunk.format,\n"
-	"                   ingest.batch, ingest.prune, ingest.skip_invalid, ingest.source)\n"
+	"                   ingest.batch, ingest.prune, ingest.skip_invalid, ingest.source,\n"
+	"                   ingest.base)\n"
 	"  --log FILE       append a ToolRun line\n"
 	"  --help, --version\n";
 
@@ -120,7 +121,7 @@ struct run {
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
 	struct ev_buf pack, meta, extra;	/* a record being spooled */
-	long long docs, invalid, skipped;
+	long long docs, invalid, skipped, copies;
 };
 
 static int
@@ -273,8 +274,9 @@ same_text(struct run *r, json_t *doc, struct ev_err *err)
 		return 0;
 	ev_sha256_text(json_string_value(t), json_string_length(t), h);
 	if ((first = json_object_get(r->texts, h)) != NULL) {
-		ev_warn("%s: same text as '%s': a second copy under another id",
-		    id, json_string_value(first));
+		if (r->copies++ < WARN_MAX)
+			ev_warn("%s: same text as '%s': a second copy under another id",
+			    id, json_string_value(first));
 		return 0;
 	}
 	return json_object_set_new(r->texts, h, json_string(id)) == -1 ? ev_err_nomem(err) : 0;
@@ -785,6 +787,8 @@ main(int argc, char *argv[])
 	r.texts = NULL;
 	if (r.invalid > 0)
 		ev_warn("skipped %lld invalid record%s", r.invalid, r.invalid == 1 ? "" : "s");
+	if (r.copies > WARN_MAX)
+		ev_warn("%lld files are second copies of another file's text", r.copies);
 	if (st == NULL && (st = ev_store_open(db, EV_STORE_CREATE, &err)) == NULL)
 		goto fail;
 	if ((ig = ev_ingest_open(st, &o, &err)) == NULL)
