@@ -121,7 +121,7 @@ struct run {
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
 	struct ev_buf pack, meta, extra;	/* a record being spooled */
-	long long docs, invalid, skipped, copies;
+	long long docs, invalid, skipped, copies, again;
 };
 
 static int
@@ -206,10 +206,13 @@ accept(struct run *r, json_t *doc, int from_file, size_t source, size_t input, s
 
 	if (first != NULL) {
 		ev_err_set(err, EV_EXIT_USAGE, where, "duplicate document id '%s' (first at %s)", id,
+		    json_is_array(first) ? json_string_value(json_array_get(first, 0)) :
 		    json_string_value(first));
 		return invalid(r, id, source, err);
 	}
-	if (json_object_set_new(r->ids, id, json_string(where)) == -1)
+	/* a file's entry is [where], a record's "where" (see read_plain()) */
+	if (json_object_set_new(r->ids, id, from_file ? json_pack("[s]", where) :
+	    json_string(where)) == -1)
 		return ev_err_nomem(err);
 	ev_buf_reset(&r->pack);
 	if (ev_ingest_rec_make(doc, from_file, &rec, &r->meta, &r->extra) == -1 ||
@@ -295,6 +298,15 @@ read_plain(struct run *r, const char *path, size_t source, int walked, struct ev
 
 	if (id == NULL)
 		return -1;
+	/* The same file named twice (docs and ./docs/a.md, a link to a
+	 * directory): read once. */
+	if (json_is_array(json_object_get(r->ids, id))) {
+		if (r->again++ < WARN_MAX)
+			ev_warn("%s: the same file as '%s': read once", path,
+			    json_string_value(json_array_get(json_object_get(r->ids, id), 0)));
+		free(id);
+		return 0;
+	}
 	doc = ev_ingest_read_file(path, id,
 	    r->format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : r->format, err);
 	free(id);
@@ -339,8 +351,19 @@ read_input(struct run *r, const char *arg, struct ev_err *err)
 		return ev_err_set(err, EV_EXIT_USAGE, arg, "cannot open: %s", strerror(errno));
 	if (src == NULL && strcmp(arg, "-") == 0)
 		src = "stdin";
-	else if (src == NULL && (src = id = ev_ingest_ids_of(r->ids_of, arg, err)) == NULL)
-		return -1;
+	else if (src == NULL) {
+		/* a directory is resolved whole, as "DIR/" (a link to one names
+		 * the directory it leads to, as the ids of its files do) */
+		size_t n = strlen(arg);
+		char *d = S_ISDIR(sb.st_mode) && arg[n - 1] != '/' ? malloc(n + 2) : NULL;
+
+		if (d != NULL)
+			memcpy(d, arg, n), memcpy(d + n, "/", 2);
+		src = id = ev_ingest_ids_of(r->ids_of, d ? d : arg, err);
+		free(d);
+		if (id == NULL)
+			return -1;
+	}
 	rc = add_name(&r->sources, &r->nsources, src, &source);
 	free(id);
 	if (rc == -1 || (x = realloc(r->source_blind, r->nsources)) == NULL)
@@ -787,6 +810,8 @@ main(int argc, char *argv[])
 	r.texts = NULL;
 	if (r.invalid > 0)
 		ev_warn("skipped %lld invalid record%s", r.invalid, r.invalid == 1 ? "" : "s");
+	if (r.again > WARN_MAX)
+		ev_warn("%lld files were named twice and read once", r.again);
 	if (r.copies > WARN_MAX)
 		ev_warn("%lld files are second copies of another file's text", r.copies);
 	if (st == NULL && (st = ev_store_open(db, EV_STORE_CREATE, &err)) == NULL)

@@ -7,3 +7,8 @@ cp -r docs copy
 ln -s ../docs/a.txt copy/link.txt
 ev-ingest --db kb.db --quiet docs copy
 sqlite3 kb.db "SELECT doc_id FROM documents ORDER BY doc_id"
+# The same file named twice, or reached through a link to its directory, is
+# one document, read once.
+ln -s docs alias
+ev-ingest --db kb.db docs ./docs/a.txt alias | jq -r .id
+sqlite3 kb.db "SELECT doc_id, source FROM documents ORDER BY doc_id"
