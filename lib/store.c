@@ -255,8 +255,10 @@ open_immutable(struct ev_store *st)
 	rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
 	    SQLITE_OPEN_NOMUTEX, NULL);
 	free(uri);
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 		sqlite3_extended_result_codes(st->db, 0);
+	}
 	return rc;
 }
 
@@ -305,6 +307,7 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 			ev_store_error(st, "cannot open the store", err);
 		goto fail;
 	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(st->db, 0);
 	have = has_schema(st, &code);
 	/* A reader that may write neither the store's directory nor its -wal
@@ -320,7 +323,6 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 		}
 		have = has_schema(st, &code);
 	}
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	if (have == -1) {
 		/* only a file that is not a database is the user's mistake; an I/O
 		 * error or out of memory is a runtime failure (exit 1) */
