@@ -547,17 +547,18 @@ ev_corpus_seen(struct ev_corpus *c, const char *id, struct ev_err *err)
 	return run(c, s, "marking a document seen", err);
 }
 
-int
-ev_corpus_prune(struct ev_corpus *c, const char *source, long long *n, struct ev_err *err)
+/* Delete the documents of source that sql selects (bound: ?1 the source),
+ * adding their number to *n. */
+static int
+delete_selected(struct ev_corpus *c, const char *sql, const char *source, long long *n,
+	struct ev_err *err)
 {
 	char **ids = NULL;
 	size_t nids = 0, cap = 0, i;
 	sqlite3_stmt *s;
 	int r, rc = -1;
 
-	s = ev_store_prepare(c->st, "SELECT doc_id FROM documents WHERE source = ? AND doc_id NOT IN"
-	    " (SELECT doc_id FROM temp.corpus_seen) ORDER BY doc_id", err);
-	if (s == NULL)
+	if ((s = ev_store_prepare(c->st, sql, err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, source, -1, SQLITE_STATIC);
 	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
@@ -584,7 +585,7 @@ ev_corpus_prune(struct ev_corpus *c, const char *source, long long *n, struct ev
 		goto out;
 	}
 	if (r != SQLITE_DONE) {
-		ev_store_error(c->st, "finding documents to prune", err);
+		ev_store_error(c->st, "finding documents to delete", err);
 		goto out;
 	}
 	for (i = 0; i < nids; i++) {
@@ -598,4 +599,40 @@ out:
 		free(ids[i]);
 	free(ids);
 	return rc;
+}
+
+int
+ev_corpus_prune(struct ev_corpus *c, const char *source, long long *n, struct ev_err *err)
+{
+	return delete_selected(c, "SELECT doc_id FROM documents WHERE source = ?1 AND doc_id NOT IN"
+	    " (SELECT doc_id FROM temp.corpus_seen) ORDER BY doc_id", source, n, err);
+}
+
+int
+ev_corpus_delete_source(struct ev_corpus *c, const char *source, long long *n, struct ev_err *err)
+{
+	return delete_selected(c, "SELECT doc_id FROM documents WHERE source = ?1 ORDER BY doc_id",
+	    source, n, err);
+}
+
+int
+ev_corpus_rename(struct ev_corpus *c, const char *from, const char *to, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+
+	s = ev_store_prepare(c->st, "UPDATE documents SET doc_id = ?2,"
+	    " source_uri = CASE WHEN source_uri = ?1 THEN ?2 ELSE source_uri END WHERE doc_id = ?1", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, to, -1, SQLITE_STATIC);
+	if (run(c, s, "renaming a document", err) == -1)
+		return -1;
+	s = ev_store_prepare(c->st, "UPDATE chunks SET doc_id = ?2,"
+	    " id = ?2 || substr(id, length(?1) + 1) WHERE doc_id = ?1", err);
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 2, to, -1, SQLITE_STATIC);
+	return run(c, s, "renaming a document's chunks", err);
 }

@@ -85,4 +85,15 @@ int ev_corpus_seen(struct ev_corpus *c, const char *id, struct ev_err *err);
  * adding their number to *n.  Returns 0 or -1 with *err set. */
 int ev_corpus_prune(struct ev_corpus *c, const char *source, long long *n, struct ev_err *err);
 
+/* Delete every document of source, adding their number to *n.  Returns 0 or
+ * -1 with *err set. */
+int ev_corpus_delete_source(struct ev_corpus *c, const char *source, long long *n,
+	struct ev_err *err);
+
+/* Give document from (and its chunks: "FROM:SECTION:INDEX" becomes
+ * "TO:SECTION:INDEX") the id to, which must not be stored; its source_uri
+ * too when it was the id.  Chunks keep their rowids (the vector index's
+ * ids).  Returns 0 or -1 with *err set. */
+int ev_corpus_rename(struct ev_corpus *c, const char *from, const char *to, struct ev_err *err);
+
 #endif

@@ -107,24 +107,41 @@ ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
 	return 0;
 }
 
-int
-ev_ingest_is_plain(const char *path)
+/* The extension of path's last component ("" when it has none; a leading
+ * dot does not start one). */
+static const char *
+extension(const char *path)
 {
-	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	const char *slash = strrchr(path, '/'), *b = slash ? slash + 1 : path;
+	const char *dot = strrchr(b, '.');
 
-	if (dot == NULL || (slash && dot < slash))
-		return 0;
-	return strcasecmp(dot, ".md") == 0 || strcasecmp(dot, ".markdown") == 0 ||
-	    strcasecmp(dot, ".txt") == 0;
+	return dot && dot > b ? dot : "";
+}
+
+int
+ev_ingest_kind(const char *path)
+{
+	static const char *const md[] = { ".md", ".markdown", NULL };
+	static const char *const text[] = { ".txt", ".text", ".rst", "", NULL };
+	static const char *const jsonl[] = { ".jsonl", ".ndjson", ".json", NULL };
+	const char *x = extension(path);
+
+	for (int i = 0; md[i]; i++)
+		if (strcasecmp(x, md[i]) == 0)
+			return EV_CHUNK_MARKDOWN;
+	for (int i = 0; text[i]; i++)
+		if (strcasecmp(x, text[i]) == 0)
+			return EV_CHUNK_TEXT;
+	for (int i = 0; jsonl[i]; i++)
+		if (strcasecmp(x, jsonl[i]) == 0)
+			return EV_INGEST_KIND_JSONL;
+	return EV_INGEST_KIND_OTHER;
 }
 
 static int
 is_markdown_name(const char *path)
 {
-	size_t n = strlen(path);
-
-	return (n >= 3 && strcasecmp(path + n - 3, ".md") == 0) ||
-	    (n >= 9 && strcasecmp(path + n - 9, ".markdown") == 0);
+	return ev_ingest_kind(path) == EV_CHUNK_MARKDOWN;
 }
 
 /* A fast reader for the JSON of document records: objects, arrays, strings,
@@ -386,7 +403,7 @@ ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *
 }
 
 json_t *
-ev_ingest_read_file(const char *path, struct ev_err *err)
+ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
 	char chunk[65536], where[300];
@@ -394,7 +411,7 @@ ev_ingest_read_file(const char *path, struct ev_err *err)
 	size_t n, bad, len;
 	FILE *fp;
 	json_t *doc;
-	int md = is_markdown_name(path);
+	int md = format == EV_INGEST_AUTO ? is_markdown_name(path) : format == EV_CHUNK_MARKDOWN;
 
 	if ((fp = fopen(path, "rb")) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot open: %s", strerror(errno));
@@ -432,7 +449,9 @@ ev_ingest_read_file(const char *path, struct ev_err *err)
 		ev_buf_release(&b);
 		return NULL;
 	}
-	doc = json_pack("{s:s,s:s%,s:s,s:s}", "id", path, "text", text, len, "source_uri", path,
+	if (id == NULL)
+		id = path;
+	doc = json_pack("{s:s,s:s%,s:s,s:s}", "id", id, "text", text, len, "source_uri", id,
 	    "source_type", md ? "markdown" : "text");
 	ev_buf_release(&b);
 	if (doc == NULL)
@@ -449,6 +468,7 @@ by_name(const void *a, const void *b)
 struct walk {
 	char **v;
 	size_t n, cap;
+	struct walk *skipped;	/* files that are not documents, or NULL */
 };
 
 static int
@@ -472,7 +492,7 @@ walk_add(struct walk *w, char *p)
 static int
 walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 {
-	struct walk here = { NULL, 0, 0 };
+	struct walk here = { NULL, 0, 0, NULL };
 	struct dirent *de;
 	DIR *d;
 	int rc = 0;
@@ -510,9 +530,14 @@ walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 				rc = -1;
 				goto out;
 			}
-		} else if (S_ISREG(sb.st_mode) && ev_ingest_is_plain(p)) {
+		} else if (S_ISREG(sb.st_mode)) {
+			int k = ev_ingest_kind(p);
+			struct walk *to = k == EV_CHUNK_MARKDOWN || k == EV_CHUNK_TEXT ? w : w->skipped;
+
+			if (to == NULL)
+				continue;
 			here.v[i] = NULL;
-			if (walk_add(w, p) == -1) {
+			if (walk_add(to, p) == -1) {
 				rc = ev_err_nomem(err);
 				goto out;
 			}
@@ -525,20 +550,151 @@ out:
 	return rc;
 }
 
-int
-ev_ingest_walk(const char *dir, char ***paths, size_t *n, struct ev_err *err)
+static void
+walk_free(struct walk *w)
 {
-	struct walk w = { NULL, 0, 0 };
+	for (size_t i = 0; i < w->n; i++)
+		free(w->v[i]);
+	free(w->v);
+}
+
+int
+ev_ingest_walk(const char *dir, char ***paths, size_t *n, char ***skipped, size_t *nskipped,
+	struct ev_err *err)
+{
+	struct walk sk = { NULL, 0, 0, NULL }, w = { NULL, 0, 0, skipped ? &sk : NULL };
 
 	if (walk_dir(dir, &w, 0, err) == -1) {
-		for (size_t i = 0; i < w.n; i++)
-			free(w.v[i]);
-		free(w.v);
+		walk_free(&w);
+		walk_free(&sk);
 		return -1;
 	}
 	*paths = w.v;
 	*n = w.n;
+	if (skipped) {
+		*skipped = sk.v;
+		*nskipped = sk.n;
+	}
 	return 0;
+}
+
+/* Ids of files. */
+struct ev_ingest_ids {
+	char *base;		/* resolved, absolute, no trailing '/' except "/" */
+	char *dir, *rdir;	/* the last directory resolved, and what it gave */
+};
+
+char *
+ev_ingest_resolve(const char *path, int dir_only, struct ev_err *err)
+{
+	char *r = realpath(path, NULL);
+	struct stat sb;
+
+	if (r == NULL) {
+		ev_err_set(err, errno == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
+		    "cannot resolve: %s", strerror(errno));
+		return NULL;
+	}
+	if (dir_only && (stat(r, &sb) == -1 || !S_ISDIR(sb.st_mode))) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "not a directory");
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct ev_ingest_ids *
+ev_ingest_ids_new(const char *base, struct ev_err *err)
+{
+	struct ev_ingest_ids *ids = calloc(1, sizeof *ids);
+
+	if (ids == NULL || (ids->base = strdup(base)) == NULL) {
+		free(ids);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	return ids;
+}
+
+void
+ev_ingest_ids_free(struct ev_ingest_ids *ids)
+{
+	if (ids == NULL)
+		return;
+	free(ids->base);
+	free(ids->dir);
+	free(ids->rdir);
+	free(ids);
+}
+
+const char *
+ev_ingest_ids_base(const struct ev_ingest_ids *ids)
+{
+	return ids->base;
+}
+
+/* abs relative to base: the rest of abs after "base/", "." for base itself,
+ * or abs when it is outside base. */
+static char *
+relative(const char *base, const char *abs)
+{
+	size_t n = strlen(base);
+
+	if (strcmp(base, "/") == 0)
+		return strdup(abs[1] ? abs + 1 : ".");
+	if (strncmp(abs, base, n) == 0 && abs[n] == '/')
+		return strdup(abs + n + 1);
+	if (strcmp(abs, base) == 0)
+		return strdup(".");
+	return strdup(abs);
+}
+
+char *
+ev_ingest_ids_of(struct ev_ingest_ids *ids, const char *path, struct ev_err *err)
+{
+	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+	char *dir, *abs, *id;
+	size_t n;
+
+	if (*name == '\0' || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		/* a directory: resolved whole */
+		if ((abs = ev_ingest_resolve(path, 0, err)) == NULL)
+			return NULL;
+		id = relative(ids->base, abs);
+		free(abs);
+		return id ? id : (ev_err_nomem(err), NULL);
+	}
+	if ((dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+	    strndup(path, (size_t)(slash - path))) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	/* The directory part resolved once for the files of a directory; the
+	 * name kept as it is (a symbolic link to a file keeps its own name). */
+	if (ids->dir == NULL || strcmp(ids->dir, dir) != 0) {
+		char *r = ev_ingest_resolve(dir, 1, err);
+
+		if (r == NULL) {
+			free(dir);
+			return NULL;
+		}
+		free(ids->dir);
+		free(ids->rdir);
+		ids->dir = dir;
+		ids->rdir = r;
+	} else
+		free(dir);
+	n = strlen(ids->rdir) + strlen(name) + 2;
+	if ((abs = malloc(n)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	snprintf(abs, n, "%s%s%s", ids->rdir, strcmp(ids->rdir, "/") == 0 ? "" : "/", name);
+	id = relative(ids->base, abs);
+	free(abs);
+	if (id == NULL)
+		ev_err_nomem(err);
+	return id;
 }
 
 struct ev_ingest *
@@ -618,6 +774,149 @@ ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct e
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 		    "cannot prune: the documents were not marked seen (no_prune)");
 	return ev_corpus_prune(ig->corpus, source, n, err);
+}
+
+int
+ev_ingest_delete(struct ev_ingest *ig, const char *id, struct ev_err *err)
+{
+	return ev_corpus_delete(ig->corpus, id, err);
+}
+
+int
+ev_ingest_delete_source(struct ev_ingest *ig, const char *source, long long *n,
+	struct ev_err *err)
+{
+	return ev_corpus_delete_source(ig->corpus, source, n, err);
+}
+
+int
+ev_ingest_base_get(struct ev_store *st, char **base, struct ev_err *err)
+{
+	return ev_store_meta_get(st, EV_INGEST_BASE_KEY, base, err);
+}
+
+/* All rows of a one-column query, malloc'd. */
+static int
+column(struct ev_store *st, const char *sql, char ***v, size_t *n, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, sql, err);
+	struct walk w = { NULL, 0, 0, NULL };
+	int r;
+
+	if (s == NULL)
+		return -1;
+	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+		char *x = strdup((const char *)sqlite3_column_text(s, 0));
+
+		if (x == NULL || walk_add(&w, x) == -1) {
+			sqlite3_reset(s);
+			walk_free(&w);
+			return ev_err_nomem(err);
+		}
+	}
+	sqlite3_reset(s);
+	if (r != SQLITE_DONE) {
+		walk_free(&w);
+		return ev_store_error(st, "reading documents", err);
+	}
+	*v = w.v;
+	*n = w.n;
+	return 0;
+}
+
+/* What a path stored "as given" (relative to the base) is now: its id, or
+ * NULL when it no longer resolves (kept as it is). */
+static char *
+legacy_id(struct ev_ingest_ids *ids, const char *old)
+{
+	struct ev_err e = { 0 };
+	size_t n = strlen(ids->base) + strlen(old) + 2;
+	char *abs = malloc(n), *id;
+
+	if (abs == NULL)
+		return NULL;
+	if (old[0] == '/')
+		snprintf(abs, n, "%s", old);
+	else
+		snprintf(abs, n, "%s/%s", ids->base, old);
+	id = ev_ingest_ids_of(ids, abs, &e);
+	free(abs);
+	return id;
+}
+
+int
+ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long long *renamed,
+	long long *merged, struct ev_err *err)
+{
+	char **v = NULL;
+	size_t n = 0, i;
+	int rc = -1;
+
+	if (ev_store_meta_set(ig->st, EV_INGEST_BASE_KEY, ids->base, err) == -1 ||
+	    column(ig->st, "SELECT doc_id FROM documents WHERE source_uri = doc_id AND"
+	    " source_type IN ('markdown', 'text') ORDER BY doc_id", &v, &n, err) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *id = legacy_id(ids, v[i]);
+		sqlite3_stmt *s;
+		int r;
+
+		if (id == NULL || strcmp(id, v[i]) == 0) {
+			free(id);
+			continue;
+		}
+		if ((s = ev_store_prepare(ig->st, "SELECT 1 FROM documents WHERE doc_id = ?", err)) ==
+		    NULL) {
+			free(id);
+			goto out;
+		}
+		sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+		r = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (r != SQLITE_ROW && r != SQLITE_DONE) {
+			free(id);
+			ev_store_error(ig->st, "reading documents", err);
+			goto out;
+		}
+		r = r == SQLITE_ROW ? ev_corpus_delete(ig->corpus, v[i], err) :
+		    ev_corpus_rename(ig->corpus, v[i], id, err);
+		free(id);
+		if (r == -1)
+			goto out;
+		(*(r == 1 ? merged : renamed))++;
+	}
+	walk_free(&(struct walk){ v, n, n, NULL });
+	v = NULL;
+	n = 0;
+	/* Sources that name a file or directory (the operand as given). */
+	if (column(ig->st, "SELECT DISTINCT source FROM documents WHERE source IS NOT NULL"
+	    " AND source <> 'stdin'", &v, &n, err) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		char *src = legacy_id(ids, v[i]);
+		sqlite3_stmt *s;
+
+		if (src == NULL || strcmp(src, v[i]) == 0) {
+			free(src);
+			continue;
+		}
+		s = ev_store_prepare(ig->st, "UPDATE documents SET source = ?2 WHERE source = ?1", err);
+		if (s != NULL) {
+			sqlite3_bind_text(s, 1, v[i], -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, 2, src, -1, SQLITE_STATIC);
+			if (sqlite3_step(s) != SQLITE_DONE)
+				ev_store_error(ig->st, "renaming a source", err), s = NULL;
+			else
+				sqlite3_reset(s);
+		}
+		free(src);
+		if (s == NULL)
+			goto out;
+	}
+	rc = 0;
+out:
+	walk_free(&(struct walk){ v, n, n, NULL });
+	return rc;
 }
 
 static const char *
@@ -963,7 +1262,7 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 	unsigned char *changed = NULL;
 	const char *title = r->title;
 	int format = format_of(ig, r), unchanged = 0, rc = -1;
-	size_t i, idlen = strlen(r->id);
+	size_t i, nch = 0, idlen = strlen(r->id);
 
 	if (ev_ingest_seen(ig, r->id, err) == -1)
 		return -1;
@@ -987,12 +1286,34 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 			goto nomem;
 		title = derived;
 	}
+	/* A title is content: a record with a title and no text is found by
+	 * it.  (A file's name is not: an empty file has no chunk.) */
+	if (cs.n == 0 && r->title != NULL && r->title[strspn(r->title, " \t\r\n")] != '\0') {
+		size_t n = idlen + 16;
+
+		if ((ch = calloc(1, sizeof *ch)) == NULL || (ids = calloc(1, sizeof *ids)) == NULL ||
+		    (hashes = calloc(1, sizeof *hashes)) == NULL ||
+		    (changed = calloc(1, 1)) == NULL || (ids[0] = malloc(n)) == NULL)
+			goto nomem;
+		snprintf(ids[0], n, "%s:_top:0", r->id);
+		ch[0].id = ids[0];
+		ch[0].section_id = "_top";
+		ch[0].section_title = ch[0].section_path = "";
+		ch[0].text = r->title;
+		ch[0].len = strlen(r->title);
+		ev_sha256_text(ch[0].text, ch[0].len, hashes[0]);
+		ch[0].content_hash = hashes[0];
+		changed[0] = 1;
+		nch = 1;
+	}
 	if (cs.n > 0 && ((ch = calloc(cs.n, sizeof *ch)) == NULL ||
 	    (texts = calloc(cs.n, sizeof *texts)) == NULL ||
 	    (hashes = calloc(cs.n, sizeof *hashes)) == NULL ||
 	    (ids = calloc(cs.n, sizeof *ids)) == NULL ||
 	    (changed = calloc(cs.n, 1)) == NULL))
 		goto nomem;
+	if (cs.n > 0)
+		nch = cs.n;
 	for (i = 0; i < cs.n; i++) {
 		const struct ev_chunk *c = &cs.v[i];
 		struct ev_sha256 sh;
@@ -1030,12 +1351,14 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 			r->published_date, r->metadata, dhash, r->text_len
 		};
 
-		if (ev_corpus_put(ig->corpus, &d, ch, cs.n, changed, err) == -1)
+		if (ev_corpus_put(ig->corpus, &d, ch, nch, changed, err) == -1)
 			goto out;
 		ig->stats.written++;
+		if (nch == 0)
+			ig->stats.empty++;
 	} else
 		ig->stats.unchanged++;
-	for (i = 0; i < cs.n; i++) {
+	for (i = 0; i < nch; i++) {
 		if (!unchanged && changed[i])
 			ig->stats.chunks++;
 		if (ig->o.output == EV_INGEST_NONE ||
@@ -1054,7 +1377,7 @@ out:
 		for (i = 0; i < cs.n; i++)
 			ev_buf_release(&texts[i]);
 	if (ids)
-		for (i = 0; i < cs.n; i++)
+		for (i = 0; i < (nch ? nch : 1); i++)
 			free(ids[i]);
 	free(ids);
 	free(texts);

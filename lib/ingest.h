@@ -46,6 +46,8 @@ struct ev_ingest_stats {
 	long long chunks;	/* chunks new or changed */
 	long long printed;	/* chunk records written out */
 	long long bytes;	/* document text read */
+	long long empty;	/* documents written with no chunk (no text, no title):
+				 * stored, but no search can find them */
 };
 
 /* Check a document record: an object with "id" (a non-empty string) and
@@ -61,21 +63,52 @@ int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
  * the value (the caller decrefs it), or NULL with *err set (code 2). */
 json_t *ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err);
 
-/* Read the plain file at path (".md" and ".markdown" are Markdown, anything
- * else plain text) into a document record {"id": path, "text",
- * "source_uri": path, "source_type": "markdown"|"text"}; a UTF-8 byte order
- * mark is dropped.  Returns the record, or NULL with *err set: code 2 naming
+/* What a file is by its name: EV_CHUNK_MARKDOWN (.md, .markdown),
+ * EV_CHUNK_TEXT (.txt, .text, .rst, or no extension, as README),
+ * EV_INGEST_KIND_JSONL (.jsonl, .ndjson, .json) or EV_INGEST_KIND_OTHER;
+ * extensions in any case. */
+enum { EV_INGEST_KIND_JSONL = -2, EV_INGEST_KIND_OTHER = -3 };
+int ev_ingest_kind(const char *path);
+
+/* Read the plain file at path into a document record {"id": id,
+ * "text", "source_uri": id, "source_type": "markdown"|"text"} (id NULL: the
+ * path); format is EV_CHUNK_MARKDOWN, EV_CHUNK_TEXT or EV_INGEST_AUTO (by
+ * the name: Markdown for .md and .markdown).  A UTF-8 byte order mark is
+ * dropped.  Returns the record, or NULL with *err set: code 2 naming
  * "PATH:LINE" for a NUL byte or invalid UTF-8, code 1 when unreadable. */
-json_t *ev_ingest_read_file(const char *path, struct ev_err *err);
+json_t *ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err);
 
-/* Whether path names a plain document (.md, .markdown, .txt; any case). */
-int ev_ingest_is_plain(const char *path);
+/* The plain documents (kind EV_CHUNK_MARKDOWN or EV_CHUNK_TEXT) under
+ * directory dir, recursively, sorted by name, as "dir/sub/name.md" (entries
+ * starting with '.' and symbolic links to directories are skipped).  Returns
+ * 0 with *paths (each and the array malloc'd; the caller frees) and *n set,
+ * and when skipped is not NULL the other regular files in *skipped and
+ * *nskipped (freed the same way); or -1 with *err set. */
+int ev_ingest_walk(const char *dir, char ***paths, size_t *n, char ***skipped,
+	size_t *nskipped, struct ev_err *err);
 
-/* The plain documents under directory dir, recursively, sorted by name,
- * as "dir/sub/name.md" (entries starting with '.' and symbolic links to
- * directories are skipped).  Returns 0 with *paths (each and the array
- * malloc'd; the caller frees) and *n set, or -1 with *err set. */
-int ev_ingest_walk(const char *dir, char ***paths, size_t *n, struct ev_err *err);
+/* Ids of files: the path relative to a base directory, wherever the command
+ * runs and however the path is spelled ("docs/a.md", "./docs/a.md" and
+ * "/abs/docs/a.md" give one id); the absolute path for a file outside the
+ * base.  The directory part is resolved (symbolic links, "..", "."), the
+ * file's own name is kept. */
+struct ev_ingest_ids;
+
+/* path made absolute with symbolic links resolved (realpath), malloc'd; with
+ * dir_only it must be a directory.  NULL with *err set (code 2). */
+char *ev_ingest_resolve(const char *path, int dir_only, struct ev_err *err);
+
+/* Ids relative to base (absolute and resolved, as ev_ingest_resolve()
+ * gives).  NULL with *err set when out of memory. */
+struct ev_ingest_ids *ev_ingest_ids_new(const char *base, struct ev_err *err);
+void ev_ingest_ids_free(struct ev_ingest_ids *ids);
+const char *ev_ingest_ids_base(const struct ev_ingest_ids *ids);
+
+/* The id of the file or directory at path (which must exist; "." for the
+ * base itself), malloc'd.  The directory part is resolved once for
+ * consecutive files of one directory.  NULL with *err set (code 2 when path
+ * cannot be resolved). */
+char *ev_ingest_ids_of(struct ev_ingest_ids *ids, const char *path, struct ev_err *err);
 
 struct ev_ingest;
 
@@ -118,7 +151,10 @@ int ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec);
  * with the same content hash (unless the output is EV_INGEST_ALL, which chunks
  * and prints it without writing), else chunked and put.  A document without a
  * title takes its first level-1 heading's, or when it came from a file, the
- * file's base name without the extension.  Appends the chunk records to print
+ * file's base name without the extension.  A document whose text has no
+ * chunk but whose record has a title gets one chunk, "ID:_top:0", whose
+ * text is the title (offsets 0 and 0); one with neither is stored with no
+ * chunk and counted in the stats' empty.  Appends the chunk records to print
  * to out, one JSON line each.  Marks the document seen (ev_corpus_seen)
  * unless the options say no_prune.
  * Returns 1 when the document was written, 0 when it was unchanged, -1 with
@@ -137,6 +173,35 @@ int ev_ingest_seen(struct ev_ingest *ig, const char *id, struct ev_err *err);
 /* Delete the documents of source not seen in this run; *n counts them.
  * An error (code 1) with no_prune. */
 int ev_ingest_prune(struct ev_ingest *ig, const char *source, long long *n, struct ev_err *err);
+
+/* Delete document id and its chunks (their rowids recorded in
+ * chunk_tombstones, so the vector lane stops returning them).  Returns 1
+ * when it was stored, 0 when not, -1 with *err set. */
+int ev_ingest_delete(struct ev_ingest *ig, const char *id, struct ev_err *err);
+
+/* Delete every document of source; *n counts them.  Returns 0 or -1. */
+int ev_ingest_delete_source(struct ev_ingest *ig, const char *source, long long *n,
+	struct ev_err *err);
+
+/* The base directory of the store's file ids, kept in meta under this key:
+ * recorded at the first ingest that reads a file. */
+#define EV_INGEST_BASE_KEY "ingest.base"
+
+/* The store's base: 1 with *base (malloc'd; the caller frees), 0 when it
+ * has none, -1 with *err set. */
+int ev_ingest_base_get(struct ev_store *st, char **base, struct ev_err *err);
+
+/* Record ids's base as the store's (in the caller's transaction), for a
+ * store that has none.  Documents stored before from files (source_uri equal
+ * to the id, source_type markdown or text), whose id was the path as given,
+ * take their id relative to the base as if the path had been given from the
+ * base directory ("./docs/a.md" and "/base/docs/a.md" become "docs/a.md";
+ * one whose file's directory is gone keeps its id); *renamed counts them.  A
+ * document whose new id is already stored is a second copy and is deleted
+ * (*merged).  Sources that name a path are made relative the same way.
+ * Returns 0 or -1 with *err set. */
+int ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long long *renamed,
+	long long *merged, struct ev_err *err);
 
 /* Commit the caller's transaction (ev_store_commit()), having first written
  * what the documents put in it leave pending (see ev_corpus_sync()).  Every

@@ -1,6 +1,7 @@
 /* store.c: the SQLite store.  See store.h for the schema. */
 #include "store.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,16 +229,54 @@ check_version(struct ev_store *st, struct ev_err *err)
 	return 0;
 }
 
+/* Open path read-only as an immutable file (no locks, no -wal or -shm):
+ * "file:PATH?mode=ro&immutable=1", the path's '%', '?' and '#' escaped. */
+static int
+open_immutable(struct ev_store *st)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(st->path), j = 0;
+	char *uri = malloc(3 * n + 32);
+	int rc;
+
+	if (uri == NULL)
+		return SQLITE_NOMEM;
+	j += (size_t)sprintf(uri, "file:");
+	for (const char *p = st->path; *p; p++)
+		if (*p == '%' || *p == '?' || *p == '#') {
+			uri[j++] = '%';
+			uri[j++] = hex[(unsigned char)*p >> 4];
+			uri[j++] = hex[*p & 15];
+		} else
+			uri[j++] = *p;
+	strcpy(uri + j, "?mode=ro&immutable=1");
+	sqlite3_close(st->db);
+	st->db = NULL;
+	rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL);
+	free(uri);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+		sqlite3_extended_result_codes(st->db, 0);
+	}
+	return rc;
+}
+
 struct ev_store *
 ev_store_open(const char *path, int mode, struct ev_err *err)
 {
 	struct ev_store *st;
 	struct stat sb = { 0 };
-	int flags, have, code;
+	int flags, have, code, one = 1;
 
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
 		    "no such store; create it with 'ev-ingest --db %s FILE...'", path);
+		return NULL;
+	}
+	if (sb.st_mode != 0 && !S_ISREG(sb.st_mode)) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "not an evkit store: %s; --db names a store file",
+		    S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
 		return NULL;
 	}
 	/* An empty file (as `sqlite3 kb.db` or touch leaves) is an empty
@@ -259,12 +298,32 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 	if (mode == EV_STORE_CREATE)
 		flags |= SQLITE_OPEN_CREATE;
 	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		ev_store_error(st, "cannot open the store", err);
+		int sys = sqlite3_system_errno(st->db);
+
+		if (sys == ENOENT || sys == ENOTDIR)	/* a store in no directory */
+			ev_err_set(err, EV_EXIT_USAGE, path, "cannot create the store: %s",
+			    strerror(sys));
+		else
+			ev_store_error(st, "cannot open the store", err);
 		goto fail;
 	}
 	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(st->db, 0);
-	if ((have = has_schema(st, &code)) == -1) {
+	have = has_schema(st, &code);
+	/* A reader that may write neither the store's directory nor its -wal
+	 * and -shm files cannot open a WAL store that has none (SQLite needs
+	 * them): read it as an immutable file.  Writers leave the two files in
+	 * place (SQLITE_FCNTL_PERSIST_WAL, below), so this is only for stores
+	 * last written otherwise. */
+	if (have == -1 && mode == EV_STORE_READ && (code == SQLITE_READONLY ||
+	    code == SQLITE_CANTOPEN)) {
+		if ((code = open_immutable(st)) != SQLITE_OK) {
+			ev_store_error(st, "cannot open the store", err);
+			goto fail;
+		}
+		have = has_schema(st, &code);
+	}
+	if (have == -1) {
 		/* only a file that is not a database is the user's mistake; an I/O
 		 * error or out of memory is a runtime failure (exit 1) */
 		if (code == SQLITE_NOTADB)
@@ -274,10 +333,15 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 			ev_store_error(st, "cannot open the store", err);
 		goto fail;
 	}
-	if (mode != EV_STORE_READ &&
-	    (ev_store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-		" PRAGMA foreign_keys=OFF;", err) == -1))
-		goto fail;
+	/* Writers keep the -wal and -shm files when they close (the -wal
+	 * emptied: journal_size_limit), so that a user who may only read the
+	 * store and its directory can still search it with the usual locks. */
+	if (mode != EV_STORE_READ) {
+		sqlite3_file_control(st->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+		if (ev_store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+		    " PRAGMA foreign_keys=OFF; PRAGMA journal_size_limit=67108864;", err) == -1)
+			goto fail;
+	}
 	if (!have && mode == EV_STORE_CREATE) {
 		if (create_schema(st, err) == -1)
 			goto fail;

@@ -386,6 +386,51 @@ Test(corpus, prune_deletes_unseen_documents_of_that_source_only)
 	fts_consistent();
 }
 
+Test(corpus, delete_source_deletes_every_document_of_that_source_only)
+{
+	struct doc x;
+	long long n = 0;
+
+	make(&x, "a", "A", "one", "sha256:1");
+	chunk(&x, "a:s:0", "S", "alpha", 0);
+	put(&x);
+	make(&x, "b", "B", "two", "sha256:1");
+	chunk(&x, "b:s:0", "S", "beta", 0);
+	put(&x);
+	cr_assert_eq(ev_corpus_seen(co, "a", &err), 0);	/* seen or not: deleted */
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_delete_source(co, "one", &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(num("SELECT count(*) FROM documents WHERE source = 'one'"), 0);
+	cr_assert_eq(num("SELECT count(*) FROM chunk_tombstones"), 1);
+	cr_assert_eq(matches("alpha"), 0);
+	cr_assert_eq(matches("beta"), 1);
+	fts_consistent();
+}
+
+Test(corpus, rename_moves_the_document_and_its_chunk_ids_keeping_rowids)
+{
+	struct doc x;
+	long long r0;
+
+	make(&x, "./docs/a.md", "A", "one", "sha256:1");
+	x.d.source_uri = "./docs/a.md";
+	chunk(&x, "./docs/a.md:s:0", "S", "alpha", 0);
+	put(&x);
+	r0 = rowid_of("./docs/a.md:s:0");
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_corpus_rename(co, "./docs/a.md", "docs/a.md", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_commit(st, &err), 0);
+	cr_assert_eq(rowid_of("docs/a.md:s:0"), r0);
+	cr_assert_eq(rowid_of("./docs/a.md:s:0"), -1);
+	cr_assert_eq(num("SELECT count(*) FROM documents WHERE doc_id = 'docs/a.md'"
+	    " AND source_uri = 'docs/a.md'"), 1);
+	cr_assert_eq(num("SELECT count(*) FROM chunks WHERE doc_id = 'docs/a.md'"), 1);
+	cr_assert_eq(matches("alpha"), 1);
+	fts_consistent();
+}
+
 Test(corpus, a_failed_put_rolled_back_leaves_nothing)
 {
 	struct doc x;

@@ -100,7 +100,7 @@ Test(ingest, a_plain_file_becomes_a_document_without_its_bom)
 
 	write_file("note.md", "\xEF\xBB\xBF# Hi\n\ntext\n", 14);
 	snprintf(p, sizeof p, "%s/note.md", dir);
-	d = ev_ingest_read_file(p, &err);
+	d = ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err);
 	cr_assert_not_null(d, "%s", err.msg);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "id")), p);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "source_uri")), p);
@@ -115,18 +115,18 @@ Test(ingest, a_plain_file_with_invalid_utf8_is_refused_naming_the_line)
 
 	write_file("bad.txt", "one\ntwo \xC3\x28 three\n", 17);
 	snprintf(p, sizeof p, "%s/bad.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_eq(err.code, 2);
 	snprintf(where, sizeof where, "%s:2", p);
 	cr_assert_str_eq(err.where, where);
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 5");
 	write_file("nul.txt", "a\0b", 3);
 	snprintf(p, sizeof p, "%s/nul.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "NUL byte at column 2");
 	write_file("over.txt", "\xC0\xAF", 2);
 	snprintf(p, sizeof p, "%s/over.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, &err));
+	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 1");
 }
 
@@ -149,7 +149,7 @@ Test(ingest, walk_finds_plain_documents_recursively_in_name_order)
 	write_file("tree/.git/e.md", "e", 1);
 	write_file("tree/.hidden.md", "h", 1);
 	snprintf(p, sizeof p, "%s/tree", dir);
-	cr_assert_eq(ev_ingest_walk(p, &paths, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingest_walk(p, &paths, &n, NULL, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 3);
 	snprintf(sub, sizeof sub, "%s/tree/a.MD", dir);
 	cr_assert_str_eq(paths[0], sub);
@@ -515,4 +515,72 @@ Test(ingest, prune_is_refused_when_documents_were_not_marked_seen)
 	cr_assert_str_eq(err.msg, "cannot prune: the documents were not marked seen (no_prune)");
 	cr_assert_eq(n, 0);
 	ev_ingest_free(ig);
+}
+
+Test(ingest, kind_of_a_file_by_its_name)
+{
+	cr_assert_eq(ev_ingest_kind("a/b.MD"), EV_CHUNK_MARKDOWN);
+	cr_assert_eq(ev_ingest_kind("b.markdown"), EV_CHUNK_MARKDOWN);
+	cr_assert_eq(ev_ingest_kind("notes.txt"), EV_CHUNK_TEXT);
+	cr_assert_eq(ev_ingest_kind("guide.rst"), EV_CHUNK_TEXT);
+	cr_assert_eq(ev_ingest_kind("docs.d/README"), EV_CHUNK_TEXT);
+	cr_assert_eq(ev_ingest_kind(".profile"), EV_CHUNK_TEXT);
+	cr_assert_eq(ev_ingest_kind("x.jsonl"), EV_INGEST_KIND_JSONL);
+	cr_assert_eq(ev_ingest_kind("x.json"), EV_INGEST_KIND_JSONL);
+	cr_assert_eq(ev_ingest_kind("logo.png"), EV_INGEST_KIND_OTHER);
+}
+
+Test(ingest, ids_of_files_are_relative_to_the_base_however_spelled)
+{
+	char base[512], p[700], *real, *id;
+	struct ev_ingest_ids *ids;
+
+	snprintf(base, sizeof base, "%s/proj", dir);
+	cr_assert_eq(mkdir(base, 0755), 0);
+	write_file("proj/a.md", "a", 1);
+	cr_assert_not_null(real = ev_ingest_resolve(base, 1, &err), "%s", err.msg);
+	cr_assert_not_null(ids = ev_ingest_ids_new(real, &err));
+	snprintf(p, sizeof p, "%s/proj/a.md", dir);
+	cr_assert_str_eq(id = ev_ingest_ids_of(ids, p, &err), "a.md");
+	free(id);
+	snprintf(p, sizeof p, "%s/proj/./../proj/a.md", dir);
+	cr_assert_str_eq(id = ev_ingest_ids_of(ids, p, &err), "a.md");
+	free(id);
+	snprintf(p, sizeof p, "%s/proj/", dir);
+	cr_assert_str_eq(id = ev_ingest_ids_of(ids, p, &err), ".");
+	free(id);
+	snprintf(p, sizeof p, "%s/kb.db", dir);	/* outside: absolute */
+	id = ev_ingest_ids_of(ids, p, &err);
+	cr_assert_not_null(id);
+	cr_assert_eq(id[0], '/');
+	cr_assert_not_null(strstr(id, "/kb.db"));
+	free(id);
+	snprintf(p, sizeof p, "%s/nosuch/a.md", dir);
+	cr_assert_null(ev_ingest_ids_of(ids, p, &err));
+	cr_assert_eq(err.code, 2);
+	ev_ingest_ids_free(ids);
+	free(real);
+}
+
+Test(ingest, a_title_without_text_is_one_chunk_and_nothing_is_counted_empty)
+{
+	json_t *d = json_pack("{s:s,s:s,s:s}", "id", "t1", "text", "", "title", "Quarterly report");
+	json_t *e = json_pack("{s:s,s:s}", "id", "e1", "text", "  ");
+	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+		EV_INGEST_CHANGED, 1 };
+	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
+
+	cr_assert_not_null(ig, "%s", err.msg);
+	cr_assert_eq(ev_store_begin(st, &err), 0);
+	cr_assert_eq(ev_ingest_doc(ig, d, "s", 0, &out, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_ingest_stats(ig)->empty, 0);
+	cr_assert_eq(ev_ingest_doc(ig, e, "s", 0, &out, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_ingest_stats(ig)->empty, 1);
+	cr_assert_eq(ev_ingest_commit(ig, &err), 0, "%s", err.msg);
+	cr_assert_not_null(strstr(ev_buf_str(&out), "\"id\":\"t1:_top:0\""));
+	cr_assert_not_null(strstr(ev_buf_str(&out), "\"text\":\"Quarterly report\",\"source_uri\":null,"
+	    "\"offset_start\":0,\"offset_end\":0"));
+	ev_ingest_free(ig);
+	json_decref(d);
+	json_decref(e);
 }

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -146,4 +149,88 @@ Test(store, an_empty_file_is_an_empty_store_a_writer_fills_and_a_reader_is_told_
 	st = ev_store_open(path, EV_STORE_READ, &err);
 	cr_assert_not_null(st, "%s", err.msg);
 	ev_store_close(st);
+}
+
+Test(store, a_directory_is_not_a_store_and_a_store_in_no_directory_is_bad_usage)
+{
+	struct ev_err err = { 0 };
+	char p[400];
+
+	cr_assert_null(ev_store_open(dir, EV_STORE_READ, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.msg, "a directory") != NULL, "%s", err.msg);
+	cr_assert_null(ev_store_open(dir, EV_STORE_CREATE, &err));
+	cr_assert_eq(err.code, 2);
+	snprintf(p, sizeof p, "%s/no/such/kb.db", dir);
+	cr_assert_null(ev_store_open(p, EV_STORE_CREATE, &err));
+	cr_assert_eq(err.code, 2, "%s", err.msg);
+}
+
+Test(store, a_writer_leaves_the_wal_and_shm_files_and_an_empty_wal)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	char p[400];
+	FILE *fp;
+
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_meta_set(st, "k", "v", &err), 0);
+	ev_store_close(st);
+	snprintf(p, sizeof p, "%s-shm", path);
+	cr_assert_eq(access(p, R_OK), 0);
+	snprintf(p, sizeof p, "%s-wal", path);
+	cr_assert_not_null(fp = fopen(p, "rb"));
+	fseek(fp, 0, SEEK_END);
+	cr_assert_eq(ftell(fp), 0);
+	fclose(fp);
+}
+
+/* Open path read-only as user 65534 (root writes through any mode bits) or,
+ * not root, in a directory without write bits; 0 when the store opened and
+ * read meta key k as "v". */
+static int
+read_as_another_user(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+	char *v = NULL;
+	pid_t pid;
+	int status, ok;
+
+	cr_assert_eq(chmod(dir, 0555), 0);
+	if ((pid = fork()) == 0) {
+		if (geteuid() == 0 && (setgroups(0, NULL) == -1 || setresgid(65534, 65534, 65534) == -1 ||
+		    setresuid(65534, 65534, 65534) == -1))
+			_exit(3);
+		st = ev_store_open(path, EV_STORE_READ, &err);
+		ok = st != NULL && ev_store_meta_get(st, "k", &v, &err) == 1 && strcmp(v, "v") == 0;
+		if (!ok)
+			fprintf(stderr, "%s\n", err.msg);
+		ev_store_close(st);
+		_exit(ok ? 0 : 1);
+	}
+	cr_assert_gt(pid, 0);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_eq(chmod(dir, 0755), 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+Test(store, a_reader_without_write_access_reads_with_or_without_the_wal_and_shm_files)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	char p[400];
+
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_meta_set(st, "k", "v", &err), 0);
+	ev_store_close(st);
+	cr_assert_eq(chmod(path, 0644), 0);
+	cr_assert_eq(read_as_another_user(), 0);	/* the files a writer left */
+	snprintf(p, sizeof p, "%s-shm", path);
+	cr_assert_eq(unlink(p), 0);
+	snprintf(p, sizeof p, "%s-wal", path);
+	cr_assert_eq(unlink(p), 0);
+	cr_assert_eq(read_as_another_user(), 0);	/* neither: immutable */
+	snprintf(p, sizeof p, "%s-wal", path);
+	cr_assert_eq(access(p, F_OK), -1);	/* nothing created */
 }
