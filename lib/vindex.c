@@ -776,6 +776,17 @@ rebuild:
 	return NULL;
 }
 
+/* Commit a load that writes no index file (it only consumed tombstones).
+ * Returns 0, or -1 with *err set. */
+static int
+finish_quietly(struct ev_store *st, int *in_txn, struct ev_err *err)
+{
+	if (txn_lost(st, err) || ev_store_commit(st, err) == -1)
+		return -1;
+	*in_txn = 0;
+	return 0;
+}
+
 int
 ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err *err)
 {
@@ -901,8 +912,9 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	count = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	if (ld->model == NULL || ld->dim == 0) {
-		/* Nothing ever loaded and nothing staged: there is no index to write. */
-		ret = 0;
+		/* Nothing ever loaded and nothing staged: there is no index to
+		 * write, but the tombstones are consumed all the same. */
+		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
 	factory = ld->factory_opt ? ld->factory_opt :
@@ -913,10 +925,11 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		goto out;
 	}
 	if (rem.n == 0 && ld->staged == 0 && !ld->reset && index_current(ld, factory)) {
-		/* Nothing changed and the index is up to date: leave both alone. */
+		/* Nothing changed and the index is up to date: leave it alone
+		 * (the tombstones, which named no vector, are consumed). */
 		stats->total = count;
 		snprintf(stats->factory, sizeof stats->factory, "%s", factory);
-		ret = 0;
+		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
 	if (ld->store_id == NULL) {
