@@ -465,6 +465,9 @@ main(int argc, char *argv[])
 	if (stats.zero)
 		ev_warn("%lld vector%s all zeros (no direction): no vector kept for %s", stats.zero,
 			stats.zero == 1 ? " was" : "s were", stats.zero == 1 ? "its chunk" : "their chunks");
+	if (stats.replaced_model[0] != '\0')
+		ev_warn("the index's vectors of model '%s' were stale (the store's model was retrained): "
+			"this load replaced them all", stats.replaced_model);
 	if (stats.factory[0] == '\0')
 		ev_warn("no vectors: index '%s' not written", o.index);
 	else

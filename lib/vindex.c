@@ -436,9 +436,32 @@ struct ev_vload {
 	float *unit;		/* scratch: the staged vector at unit length */
 	long long unit_dim;
 	char *factory_used;
+	char *stale_model;	/* the index's model, stale since the store's own
+				 * model was retrained; NULL when not so */
+	char *store_model;	/* the store's ev-embed model, or NULL */
 };
 
 static FaissIndex *rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err);
+
+/* Whether the index's vectors, of model `model`, are of the store's own
+ * ev-embed model as it was before a retraining (vindex.embed_linked is "1"
+ * and meta embed.model is now another).  Sets *own (malloc'd, NULL
+ * when the store has none).  Returns 1 or 0, or -1 with *err set. */
+static int
+index_retrained(struct ev_store *st, const char *model, char **own, struct ev_err *err)
+{
+	char *linked = NULL;
+	int r;
+
+	if ((r = ev_store_meta_get(st, "vindex.embed_linked", &linked, err)) == -1 ||
+	    store_model(st, own, err) == -1) {
+		free(linked);
+		return -1;
+	}
+	r = r == 1 && strcmp(linked, "1") == 0 && *own != NULL && strcmp(*own, model) != 0;
+	free(linked);
+	return r;
+}
 
 struct ev_vload *
 ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts *opts,
@@ -472,7 +495,14 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 	if (!ld->reset) {
 		if ((r = ev_store_meta_get(st, "vindex.model", &v, err)) == -1)
 			goto fail;
+		if (r == 1 && (r = index_retrained(st, v, &ld->store_model, err)) == -1)
+			goto fail;
 		if (r == 1) {
+			/* Vectors of the store's own model before it was retrained:
+			 * stale, replaced by the batch (see ev_vload_add()). */
+			ld->stale_model = v;
+			v = NULL;
+		} else if (v != NULL) {
 			ld->model = v;
 			v = NULL;
 			if (meta_ll(st, "vindex.dim", &ld->dim, err) == -1)
@@ -509,6 +539,12 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 	int64_t rowid;
 	int rc;
 
+	if (ld->stale_model && ld->model == NULL && strcmp(model, ld->store_model) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"vector of model '%s', but the index holds vectors of model '%s', stale since "
+			"the store's model was retrained as '%s': load vectors of '%s' (ev-embed --db %s "
+			"--pending), or every vector of '%s' with --reset", model, ld->stale_model,
+			ld->store_model, ld->store_model, ev_store_path(ld->st), model);
 	if (ld->model && strcmp(model, ld->model) != 0) {
 		if (ld->have_index)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -804,6 +840,11 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	ev_err_clear(err);
 	if (index_claimable(ld->path, err) == -1)	/* replaced since ev_vload_begin()? */
 		return -1;
+	if (ld->stale_model && ld->staged > 0) {
+		/* Vectors of the retrained model replace every stale one. */
+		ld->reset = 1;
+		snprintf(stats->replaced_model, sizeof stats->replaced_model, "%s", ld->stale_model);
+	}
 	if (ev_store_begin(st, err) == -1)
 		return -1;
 	in_txn = 1;
@@ -1037,7 +1078,48 @@ ev_vload_free(struct ev_vload *ld)
 	free(ld->factory);
 	free(ld->unit);
 	free(ld->factory_used);
+	free(ld->stale_model);
+	free(ld->store_model);
 	free(ld);
+}
+
+/* ---- Chunks waiting for a vector ------------------------------------------ */
+
+int
+ev_vindex_pending(struct ev_store *st, const char *model, int64_t **out, size_t *n,
+	struct ev_err *err)
+{
+	struct ids a = { 0 };
+	sqlite3_stmt *s;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((s = ev_store_prepare(st, "SELECT count(*) FROM sqlite_master"
+		" WHERE type = 'table' AND name = 'vec_vectors'", err)) == NULL)
+		return -1;
+	r = sqlite3_step(s);
+	if (r != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return db_fail(st, "reading the schema", err);
+	}
+	r = sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	s = ev_store_prepare(st, r == 0 ? "SELECT rowid FROM chunks WHERE ?1 IS ?1 ORDER BY rowid" :
+		"SELECT c.rowid FROM chunks c LEFT JOIN vec_vectors v ON v.rowid = c.rowid"
+		" WHERE v.rowid IS NULL OR v.model IS NOT ?1 OR v.content_hash IS NOT c.content_hash"
+		" ORDER BY c.rowid", err);
+	if (s == NULL)
+		return -1;
+	if (sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC) != SQLITE_OK)
+		return ev_err_nomem(err);
+	if (ids_collect(st, s, &a, "finding chunks without a vector", err) == -1) {
+		free(a.v);
+		return -1;
+	}
+	*out = a.v;
+	*n = a.n;
+	return 0;
 }
 
 /* ---- Searching ------------------------------------------------------------- */
@@ -1101,9 +1183,9 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	if (smodel != NULL && strcmp(smodel, ix->h.model) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"stale index '%s': it holds vectors of model '%s' but the store's model is now "
-			"'%s' (retrained): embed the chunks again with ev-embed --db %s and load them "
-			"with ev-embed-load --db %s --index %s --reset", path, ix->h.model, smodel, ev_store_path(st),
-			ev_store_path(st), path);
+			"'%s' (retrained); run 'ev-embed --db %s --pending | ev-embed-load --db %s "
+			"--index %s'", path, ix->h.model, smodel, ev_store_path(st), ev_store_path(st),
+			path);
 		goto fail;
 	}
 	/* Hits read their chunks at random: map the store rather than read it. */

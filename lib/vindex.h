@@ -58,6 +58,8 @@ struct ev_vload_stats {
 	long long total;	/* vectors in the index afterwards */
 	int rebuilt;		/* 1 when the index was built anew from the store */
 	char factory[256];	/* the index's factory ("" when nothing was written) */
+	char replaced_model[256];	/* the model of the stale vectors the batch replaced
+				 * (the store's own model before a retraining), or "" */
 };
 
 /* Begin a load into the index file `path` of store st (opened for writing).
@@ -71,7 +73,12 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
 /* Check one vector record and stage it.  chunk_id names a chunk of the store;
  * model must be the index's (or, for a new index or with reset, the batch's
  * first); v[0..dim) must be finite, not all zero, and of the index's (or the
- * batch's first) dimension.  The vector is scaled to unit length; an
+ * batch's first) dimension.  An index whose vectors are of the store's own
+ * ev-embed model as it was before a retraining is stale: vectors of the
+ * store's current model are then accepted and, at commit, replace every
+ * stored vector (as with reset; stats->replaced_model names the old model),
+ * so that the chunks not in the batch are left without a vector (see
+ * ev_vindex_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
  * all-zero vector (ev-embed's for a text without a known term) has no
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
  * staged twice keeps its last vector.  Returns 0, or -1 with *err set (code 2,
@@ -92,6 +99,18 @@ int ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev
 
 /* Free the load, discarding anything staged (NULL-safe). */
 void ev_vload_free(struct ev_vload *ld);
+
+/* ---- Chunks waiting for a vector ----------------------------------------- */
+
+/* The rowids of the chunks of st that have no stored vector of model
+ * `model`: none at all, one of another model, or one made from other
+ * content (its content_hash is not the chunk's).  In rowid order, into *ids
+ * (malloc'd; the caller frees) and *n.  A chunk whose vector was all zeros
+ * (no direction, so none was kept) stays among them.  Works on a store
+ * opened for reading, with or without vectors.  Returns 0, or -1 with *err
+ * set. */
+int ev_vindex_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
+	struct ev_err *err);
 
 /* ---- Searching ---------------------------------------------------------- */
 
