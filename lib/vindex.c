@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
@@ -210,7 +211,8 @@ xstrdup(const char *s)
 }
 
 /* Read the header of an open index file; leaves f at Faiss's bytes.  Returns
- * 0, or -1 with *err set (code 2: not an evkit index). */
+ * 0, -2 with *err set (code 1) when the header is damaged, or -1 with *err
+ * set (code 2: not an evkit index; code 1: out of memory). */
 static int
 header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 {
@@ -234,7 +236,7 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 	}
 	if (c == '\n') {
 		/* ev_json_parse_line() tells an allocation failure (code 1)
-		 * from a damaged header (code 2). */
+		 * from a damaged header. */
 		struct ev_err pe = { 0 };
 		if ((o = ev_json_parse_line(ev_buf_str(&b), b.len, path, &pe)) == NULL &&
 		    pe.code != EV_EXIT_USAGE) {
@@ -249,7 +251,8 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 	    !json_is_integer(json_object_get(o, "count")) ||
 	    !json_is_string(json_object_get(o, "model")) ||
 	    !json_is_string(json_object_get(o, "factory"))) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "'%s': damaged evkit vector index header", path);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s' is damaged (its header)", path);
+		rc = -2;
 		goto out;
 	}
 	h->store_id = xstrdup(json_string_value(json_object_get(o, "store_id")));
@@ -271,11 +274,13 @@ out:
 }
 
 /* Read the index file at path: header and Faiss index.  Returns 1 with *out
- * set, 0 when the file does not exist, -1 with *err set. */
+ * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
+ * an evkit index but damaged, -1 with *err set otherwise. */
 static int
 index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *err)
 {
 	FILE *f;
+	int r;
 
 	*out = NULL;
 	if ((f = fopen(path, "rb")) == NULL) {
@@ -284,40 +289,69 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
 			strerror(errno));
 	}
-	if (header_read(f, path, h, err) == -1) {
+	if ((r = header_read(f, path, h, err)) < 0) {
 		fclose(f);
-		return -1;
+		return r;
 	}
 	if (faiss_read_index(f, 0, out) != 0) {
+		int ferr = ferror(f);
 		fclose(f);
 		header_release(h);
 		*out = NULL;
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path, faiss_msg());
-		return -1;
+		if (faiss_oom())
+			return ev_err_nomem(err);
+		if (ferr) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
+				faiss_msg());
+			return -1;
+		}
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
 	}
 	fclose(f);
 	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
 		faiss_Index_free(*out);
 		*out = NULL;
 		header_release(h);
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged: its header does not match its contents", path);
+		return -2;
 	}
 	return 1;
 }
 
-/* Whether the file at path may be (re)written as the index: it is missing,
- * empty, or begins with the evkit index magic (a file of ours, however stale
- * or damaged).  Anything else is a user's file that a load must not replace.
- * Returns 0, or -1 with *err set (code 2: some other file; code 1: it cannot
- * be read). */
+/* A directory named as the index file: bad usage.  Returns 0, or -1 with
+ * *err set (code 2). */
 static int
-index_claimable(const char *path, struct ev_err *err)
+index_not_dir(const char *path, struct ev_err *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"is a directory, not an evkit vector index; --index takes a file");
+	return 0;
+}
+
+/* Whether the file at path may be (re)written as the index of the store
+ * st, whose index id is store_id (NULL before its first load): it is
+ * missing, empty, or an evkit index of this store (however stale), or one
+ * whose header is damaged.  Anything else -- a user's file, a directory, the
+ * index of another store -- must not be replaced.  Returns 0, or -1 with
+ * *err set (code 2: a wrong file; code 1: it cannot be read). */
+static int
+index_claimable(struct ev_store *st, const char *path, const char *store_id, struct ev_err *err)
 {
 	char magic[sizeof MAGIC];
+	struct header h;
+	struct ev_err he = { 0 };
 	size_t n;
 	FILE *f;
+	int other;
 
+	if (index_not_dir(path, err) == -1)
+		return -1;
 	if ((f = fopen(path, "rb")) == NULL) {
 		if (errno == ENOENT)
 			return 0;
@@ -332,11 +366,29 @@ index_claimable(const char *path, struct ev_err *err)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
 			strerror(e));
 	}
-	fclose(f);
-	if (n == 0 || (n == sizeof MAGIC - 1 && memcmp(magic, MAGIC, n) == 0))
+	if (n == 0) {
+		fclose(f);
 		return 0;
-	return ev_err_set(err, EV_EXIT_USAGE, path,
-		"not an evkit vector index; give a new file name or remove it");
+	}
+	if (n != sizeof MAGIC - 1 || memcmp(magic, MAGIC, n) != 0) {
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"not an evkit vector index; give a new file name or remove it");
+	}
+	rewind(f);
+	if (header_read(f, path, &h, &he) < 0) {
+		fclose(f);
+		return 0;	/* ours, damaged: rewritten */
+	}
+	fclose(f);
+	other = store_id == NULL || strcmp(h.store_id, store_id) != 0;
+	header_release(&h);
+	if (other)
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"the vector index of another store than '%s'; give another --index file, "
+			"or remove this one to build the index of '%s' there", ev_store_path(st),
+			ev_store_path(st));
+	return 0;
 }
 
 /* Write header and index to a new temporary file beside path, synced.
@@ -482,8 +534,11 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 		ev_err_nomem(err);
 		goto fail;
 	}
-	if (index_claimable(ld->path, err) == -1)
+	if (ev_store_meta_get(st, "vindex.store_id", &ld->store_id, err) == -1 ||
+	    index_claimable(st, ld->path, ld->store_id, err) == -1)
 		goto fail;
+	free(ld->store_id);
+	ld->store_id = NULL;
 	if (ev_store_exec(st, schema_sql, err) == -1 ||
 	    ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
 		" content_hash TEXT, vector BLOB); DELETE FROM temp.vec_batch;", err) == -1)
@@ -757,7 +812,7 @@ index_current(struct ev_vload *ld, const char *factory)
 
 	if (ld->store_id == NULL || (f = fopen(ld->path, "rb")) == NULL)
 		return 0;
-	if (header_read(f, ld->path, &h, &e) == -1) {
+	if (header_read(f, ld->path, &h, &e) < 0) {
 		fclose(f);
 		return 0;
 	}
@@ -838,7 +893,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 
 	memset(stats, 0, sizeof *stats);
 	ev_err_clear(err);
-	if (index_claimable(ld->path, err) == -1)	/* replaced since ev_vload_begin()? */
+	if (index_claimable(st, ld->path, ld->store_id, err) == -1)	/* replaced since? */
 		return -1;
 	if (ld->stale_model && ld->staged > 0) {
 		/* Vectors of the retrained model replace every stale one. */
@@ -1156,7 +1211,18 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 			ev_store_path(st), ev_store_path(st), path);
 		goto fail;
 	}
-	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -1)
+	if (index_not_dir(path, err) == -1)
+		goto fail;
+	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
+		/* evkit's own file, damaged (a disk fault, a truncated copy): a
+		 * failure of the system, not of usage; the store can rebuild it */
+		char what[sizeof err->msg];
+		snprintf(what, sizeof what, "%s", err->msg);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s; rebuild it from the stored vectors with "
+			"ev-embed-load --db %s --index %s < /dev/null", what, ev_store_path(st), path);
+		goto fail;
+	}
+	if (r == -1)
 		goto fail;
 	if (r == 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
@@ -1165,8 +1231,9 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 		goto fail;
 	}
 	if (strcmp(ix->h.store_id, store_id) != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"index '%s' belongs to another store than '%s'", path, ev_store_path(st));
+		ev_err_set(err, EV_EXIT_USAGE, NULL,
+			"index '%s' belongs to another store than '%s'; give the index that "
+			"ev-embed-load --db %s built", path, ev_store_path(st), ev_store_path(st));
 		goto fail;
 	}
 	if (ix->h.generation != gen) {
