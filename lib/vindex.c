@@ -801,15 +801,21 @@ rebuild(struct ev_vload *ld, const char *factory, struct ev_err *err)
 }
 
 /* Whether the index file is the one the store's last load wrote, with
- * this factory. */
+ * this factory, and whole: its size is the one recorded (vindex.bytes) when
+ * it was written, so that a file cut short is rebuilt, not kept. */
 static int
 index_current(struct ev_vload *ld, const char *factory)
 {
 	struct header h;
 	struct ev_err e;
+	struct stat sb;
+	long long bytes;
 	FILE *f;
 	int ok;
 
+	if (meta_ll(ld->st, "vindex.bytes", &bytes, &e) == -1 || stat(ld->path, &sb) == -1 ||
+	    (long long)sb.st_size != bytes)
+		return 0;
 	if (ld->store_id == NULL || (f = fopen(ld->path, "rb")) == NULL)
 		return 0;
 	if (header_read(f, ld->path, &h, &e) < 0) {
@@ -1072,6 +1078,16 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	h.factory = (char *)factory;
 	if ((tmp = index_write_tmp(ld->path, &h, idx, err)) == NULL)
 		goto out;
+	{
+		struct stat sb;
+		if (stat(tmp, &sb) == -1) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read '%s': %s", tmp,
+				strerror(errno));
+			goto out;
+		}
+		if (meta_set_ll(st, "vindex.bytes", (long long)sb.st_size, err) == -1)
+			goto out;
+	}
 	if (txn_lost(st, err))
 		goto out;
 	if (meta_set_ll(st, "vindex.generation", h.generation, err) == -1 ||

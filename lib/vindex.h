@@ -9,8 +9,9 @@
  *               vector BLOB)  -- float32, unit length; rowid = chunks.rowid
  *   meta keys vindex.store_id (random, made once), vindex.generation (one
  *   more at every load), vindex.model, vindex.dim, vindex.factory,
- *   vindex.count, vindex.metric ("inner_product"), vindex.embed_linked ("1"
- *   when the vectors are of the store's own ev-embed model, meta embed.model:
+ *   vindex.count, vindex.bytes (the index file's size when written),
+ *   vindex.metric ("inner_product"), vindex.embed_linked ("1" when the vectors
+ *   are of the store's own ev-embed model, meta embed.model:
  *   retraining that model then makes the index stale).
  * A vector is stale, and dropped at the next load, when its chunk is gone,
  * named in chunk_tombstones (then cleared), or has another content_hash.
