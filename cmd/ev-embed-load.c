@@ -78,7 +78,8 @@ struct loader {
 	const struct opts *o;
 	struct ev_vload *ld;
 	struct ev_progress prog;
-	long long read, skipped;
+	long long read;
+	struct ev_skip skip;	/* --skip-invalid (lib/cli.h) */
 	float *v;
 	size_t vcap;
 };
@@ -118,11 +119,8 @@ grow(struct loader *L, size_t n, struct ev_err *err)
 static int
 bad(struct loader *L, struct ev_err *err)
 {
-	if (err->code != EV_EXIT_USAGE || !L->o->skip_invalid)
+	if (!ev_cli_skip(&L->skip, err))
 		return -1;
-	if (L->skipped < 10)
-		ev_warn("%s: %s (skipped)", err->where, err->msg);
-	L->skipped++;
 	ev_err_clear(err);
 	return 0;
 }
@@ -435,6 +433,7 @@ main(int argc, char *argv[])
 
 	L.cli = &cli;
 	L.o = &o;
+	L.skip.on = o.skip_invalid;
 	if ((st = ev_store_open(o.db, EV_STORE_WRITE, &err)) == NULL ||
 	    (L.ld = ev_vload_begin(st, o.index, &vo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
@@ -458,10 +457,8 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_cli_count(&cli, "records", L.read);
-	ev_cli_count(&cli, "skipped", L.skipped);
+	ev_cli_skip_done(&cli, &L.skip);
 	ev_cli_count(&cli, "vectors", stats.total);
-	if (L.skipped)
-		ev_warn("%lld invalid record%s skipped", L.skipped, L.skipped == 1 ? "" : "s");
 	if (stats.zero)
 		ev_warn("%lld vector%s all zeros (no direction): no vector kept for %s", stats.zero,
 			stats.zero == 1 ? " was" : "s were", stats.zero == 1 ? "its chunk" : "their chunks");
