@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "embed.h"
 #include "jsonl.h"
 #include "store.h"
 #include "vecrec.h"
@@ -364,6 +365,34 @@ out:
 	return ret;
 }
 
+/* Say how many chunks are left without a vector of the index's model (a
+ * pipeline killed after ev-ingest committed, chunks with no word of the
+ * model's vocabulary), so that none is left out silently. */
+static void
+warn_pending(struct ev_store *st, const struct opts *o)
+{
+	struct ev_err err = { 0 };
+	char *model = NULL, *own = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (ev_store_meta_get(st, "vindex.model", &model, &err) == 1 &&
+	    ev_vindex_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
+		if (ev_embed_current(st, &own, &err) == 1 && strcmp(own, model) == 0)
+			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s' (not embedded yet, or "
+				"without a word of its vocabulary): run 'ev-embed --db %s --pending | "
+				"ev-embed-load --db %s --index %s'", n, n == 1 ? "" : "s", o->db,
+				n == 1 ? "s" : "ve", model, o->db, o->db, o->index);
+		else
+			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s': 'ev-embed --db %s "
+				"--pending --chunks' lists %s for its embedder", n, n == 1 ? "" : "s", o->db,
+				n == 1 ? "s" : "ve", model, o->db, n == 1 ? "it" : "them");
+	}
+	free(ids);
+	free(own);
+	free(model);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -471,6 +500,8 @@ main(int argc, char *argv[])
 		ev_warn("%lld added, %lld replaced, %lld removed; index '%s' (%s) holds %lld vectors%s",
 			stats.added, stats.replaced, stats.removed, o.index, stats.factory, stats.total,
 			stats.rebuilt ? ", rebuilt" : "");
+	if (stats.factory[0] != '\0')
+		warn_pending(st, &o);
 out:
 	free(L.v);
 	ev_vload_free(L.ld);
