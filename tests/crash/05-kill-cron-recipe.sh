@@ -112,6 +112,10 @@ EOF
 	got=$(vectors k.db)
 	check "kill $point: every chunk has one vector of the current model, none other ($got, clean $want)" \
 	    [ "$got" = "$want" ]
+	check "kill $point: the index file holds every chunk's vector, of that model" [ \
+	    "$(sed -n 2p k.faiss | jq -r '"\(.count) \(.model)"' 2>/dev/null)" = \
+	    "$(sqlite3 k.db "SELECT count(*) FROM chunks") $(sqlite3 k.db \
+	    "SELECT value FROM meta WHERE key = 'embed.model'")" ]
 	check "kill $point: the same model as a clean run" [ "$(sqlite3 k.db \
 	    "SELECT value FROM meta WHERE key = 'embed.model'")" = "$(sqlite3 clean/k.db \
 	    "SELECT value FROM meta WHERE key = 'embed.model'")" ]
