@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "embed.h"
 #include "jsonl.h"
 #include "store.h"
 #include "vecrec.h"
@@ -78,7 +79,8 @@ struct loader {
 	const struct opts *o;
 	struct ev_vload *ld;
 	struct ev_progress prog;
-	long long read, skipped;
+	long long read;
+	struct ev_skip skip;	/* --skip-invalid (lib/cli.h) */
 	float *v;
 	size_t vcap;
 };
@@ -118,11 +120,8 @@ grow(struct loader *L, size_t n, struct ev_err *err)
 static int
 bad(struct loader *L, struct ev_err *err)
 {
-	if (err->code != EV_EXIT_USAGE || !L->o->skip_invalid)
+	if (!ev_cli_skip(&L->skip, err))
 		return -1;
-	if (L->skipped < 10)
-		ev_warn("%s: %s (skipped)", err->where, err->msg);
-	L->skipped++;
 	ev_err_clear(err);
 	return 0;
 }
@@ -366,6 +365,34 @@ out:
 	return ret;
 }
 
+/* Say how many chunks are left without a vector of the index's model (a
+ * pipeline killed after ev-ingest committed, chunks with no word of the
+ * model's vocabulary), so that none is left out silently. */
+static void
+warn_pending(struct ev_store *st, const struct opts *o)
+{
+	struct ev_err err = { 0 };
+	char *model = NULL, *own = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0;
+
+	if (ev_store_meta_get(st, "vindex.model", &model, &err) == 1 &&
+	    ev_vindex_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
+		if (ev_embed_current(st, &own, &err) == 1 && strcmp(own, model) == 0)
+			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s' (not embedded yet, or "
+				"without a word of its vocabulary): run 'ev-embed --db %s --pending | "
+				"ev-embed-load --db %s --index %s'", n, n == 1 ? "" : "s", o->db,
+				n == 1 ? "s" : "ve", model, o->db, o->db, o->index);
+		else
+			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s': 'ev-embed --db %s "
+				"--pending --chunks' lists %s for its embedder", n, n == 1 ? "" : "s", o->db,
+				n == 1 ? "s" : "ve", model, o->db, n == 1 ? "it" : "them");
+	}
+	free(ids);
+	free(own);
+	free(model);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -435,6 +462,7 @@ main(int argc, char *argv[])
 
 	L.cli = &cli;
 	L.o = &o;
+	L.skip.on = o.skip_invalid;
 	if ((st = ev_store_open(o.db, EV_STORE_WRITE, &err)) == NULL ||
 	    (L.ld = ev_vload_begin(st, o.index, &vo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
@@ -458,19 +486,22 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_cli_count(&cli, "records", L.read);
-	ev_cli_count(&cli, "skipped", L.skipped);
+	ev_cli_skip_done(&cli, &L.skip);
 	ev_cli_count(&cli, "vectors", stats.total);
-	if (L.skipped)
-		ev_warn("%lld invalid record%s skipped", L.skipped, L.skipped == 1 ? "" : "s");
 	if (stats.zero)
 		ev_warn("%lld vector%s all zeros (no direction): no vector kept for %s", stats.zero,
 			stats.zero == 1 ? " was" : "s were", stats.zero == 1 ? "its chunk" : "their chunks");
+	if (stats.replaced_model[0] != '\0')
+		ev_warn("the index's vectors of model '%s' were stale (the store's model was retrained): "
+			"this load replaced them all", stats.replaced_model);
 	if (stats.factory[0] == '\0')
 		ev_warn("no vectors: index '%s' not written", o.index);
 	else
 		ev_warn("%lld added, %lld replaced, %lld removed; index '%s' (%s) holds %lld vectors%s",
 			stats.added, stats.replaced, stats.removed, o.index, stats.factory, stats.total,
 			stats.rebuilt ? ", rebuilt" : "");
+	if (stats.factory[0] != '\0')
+		warn_pending(st, &o);
 out:
 	free(L.v);
 	ev_vload_free(L.ld);

@@ -9,10 +9,13 @@
 #include "embed.h"
 #include "jsonl.h"
 #include "store.h"
+#include "vindex.h"
 
 static const char usage_text[] =
 "usage: ev-embed --db DB --train [--dim N] [--min-df N] [--max-terms N]\n"
-"       ev-embed --db DB [--role document|query] [FILE ...]\n"
+"       ev-embed --db DB --drift [--max-drift X]\n"
+"       ev-embed --db DB --pending [--chunks [--model ID]]\n"
+"       ev-embed --db DB [--role document|query] [--skip-invalid] [FILE ...]\n"
 "               [--config FILE.yaml] [--log FILE]\n"
 "Fit the built-in embedding model (tf-idf and a truncated SVD, latent semantic\n"
 "analysis) on the chunks of the store, or add a unit-length \"vector\" and the\n"
@@ -23,21 +26,32 @@ static const char usage_text[] =
 "  --dim N          dimensions of the model, 1 to 2048 (default 256)\n"
 "  --min-df N       keep terms that occur in at least N chunks (default 2)\n"
 "  --max-terms N    keep at most N terms, the most frequent (default 100000)\n"
+"  --drift          print how much of the store's text the model cannot see\n"
+"                   (a JSON line); exit 3 when it is above --max-drift\n"
+"  --max-drift X    the drift that asks for a retraining, 0 to 1 (default 0.1)\n"
+"  --pending        embed the chunks of DB that have no vector of the model in\n"
+"                   the store (new, changed, or of an older model); reads no input\n"
+"  --chunks         with --pending: write those chunks as chunk records, without\n"
+"                   vectors, for another embedder (pending for the index's model)\n"
+"  --model ID       with --chunks: pending for model ID instead\n"
 "  --role R         embed every record as a document or as a query (default:\n"
 "                   records with \"text\" are documents, those with \"query\" queries)\n"
+"  --skip-invalid   skip bad records (counted on stderr) instead of stopping\n"
 "  --help, --version, --config FILE.yaml, --log FILE\n";
 
 static const char *const known_keys[] = {
 	"db", "embed.dim", "embed.min_df", "embed.max_terms", "embed.role",
 	"embed.power_iters", "embed.oversample", "embed.seed", "embed.sigma_power",
-	"embed.query_tf", "embed.query_idf_power", "embed.log_entropy",
+	"embed.query_tf", "embed.query_idf_power", "embed.log_entropy", "embed.max_drift",
+	"embed.skip_invalid",
 	/* the other stages' sections of a retrieval plan, accepted quietly */
 	"version", "request_id", "plan_id", "query", "lanes.*", "fusion.*", "text.*", "k",
 	"min_score", "diversity.*", "output.*", "rerank.*", NULL
 };
 
 enum {
-	OPT_DB = EV_OPT_FIRST_FREE, OPT_TRAIN, OPT_DIM, OPT_MIN_DF, OPT_MAX_TERMS, OPT_ROLE
+	OPT_DB = EV_OPT_FIRST_FREE, OPT_TRAIN, OPT_DIM, OPT_MIN_DF, OPT_MAX_TERMS, OPT_ROLE,
+	OPT_DRIFT, OPT_MAX_DRIFT, OPT_PENDING, OPT_CHUNKS, OPT_MODEL, OPT_SKIP
 };
 
 static const struct option longopts[] = {
@@ -47,6 +61,12 @@ static const struct option longopts[] = {
 	{ "min-df", required_argument, NULL, OPT_MIN_DF },
 	{ "max-terms", required_argument, NULL, OPT_MAX_TERMS },
 	{ "role", required_argument, NULL, OPT_ROLE },
+	{ "drift", no_argument, NULL, OPT_DRIFT },
+	{ "max-drift", required_argument, NULL, OPT_MAX_DRIFT },
+	{ "pending", no_argument, NULL, OPT_PENDING },
+	{ "chunks", no_argument, NULL, OPT_CHUNKS },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "skip-invalid", no_argument, NULL, OPT_SKIP },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -79,9 +99,19 @@ config_count(struct ev_cli *cli, const char *key, long long min, long long max, 
 		*out = (int)v;
 }
 
+/* What the modes other than --train read. */
+struct run_opts {
+	int role;
+	double max_drift;
+	int chunks;
+	const char *model;
+	struct ev_skip skip;
+};
+
 static void
-read_config(struct ev_cli *cli, const char **db, struct ev_embed_params *p, int *role)
+read_config(struct ev_cli *cli, const char **db, struct ev_embed_params *p, struct run_opts *ro)
 {
+	int *role = &ro->role;
 	const char *file = cli->config_path, *s;
 	struct ev_err err = { 0 };
 	long long seed;
@@ -122,6 +152,9 @@ read_config(struct ev_cli *cli, const char **db, struct ev_embed_params *p, int 
 		ev_cli_config_error(cli, &err);
 	if (r == 1 && parse_role(s, role) == -1)
 		ev_cli_usage_error(cli, "%s: embed.role must be document or query: '%s'", file, s);
+	if (ev_config_num(cli->config, "embed.max_drift", 0, 1, &ro->max_drift, file, &err) == -1 ||
+	    ev_config_bool(cli->config, "embed.skip_invalid", &ro->skip.on, file, &err) == -1)
+		ev_cli_config_error(cli, &err);
 }
 
 static int
@@ -187,17 +220,94 @@ record_texts(json_t *rec, int is_query, const char *texts[3], size_t lens[3], co
 	return 0;
 }
 
+/* Add "vector" and "model" to rec (a chunk, or with is_query a query
+ * record).  *zero counts vectors of no direction.  Returns 0, or -1 with
+ * *err set. */
 static int
-embed_stream(struct ev_cli *cli, const char *db, int role, char **files, int nfiles)
+add_vector(struct ev_embed *e, json_t *rec, int is_query, float *vec, const char *where,
+	long long *zero, struct ev_err *err)
+{
+	const char *texts[3];
+	size_t lens[3];
+	json_t *arr;
+	int r, dim = ev_embed_dim(e);
+
+	if (record_texts(rec, is_query, texts, lens, where, err) == -1)
+		return -1;
+	if ((r = ev_embed_texts(e, texts, lens, 3, is_query ? EV_EMBED_QUERY : EV_EMBED_DOCUMENT,
+	    vec, err)) == -1)
+		return -1;
+	if (r == 0)
+		(*zero)++;
+	if ((arr = json_array()) == NULL)
+		return ev_err_nomem(err);
+	for (int d = 0; d < dim; d++)
+		if (json_array_append_new(arr, json_real(vec[d])) == -1) {
+			json_decref(arr);
+			return ev_err_nomem(err);
+		}
+	if (json_object_set_new(rec, "vector", arr) == -1 ||
+	    json_object_set_new(rec, "model", json_string(ev_embed_model_id(e))) == -1)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+/* Embed one input value and write it.  Returns 0, or -1 with *err set. */
+static int
+embed_one(struct ev_embed *e, json_t *v, int role, size_t lineno, const char *where, float *vec,
+	long long *zero, struct ev_err *err)
+{
+	json_t *rec;
+	int is_query, rc;
+
+	if (json_is_string(v)) {
+		is_query = 1;
+	} else if (!json_is_object(v)) {
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "a record must be an object (a chunk or a query) or a string (a query)");
+	} else if (role != ROLE_AUTO) {
+		is_query = role == EV_EMBED_QUERY;
+	} else if (json_object_get(v, "text") != NULL) {
+		is_query = 0;
+	} else if (json_object_get(v, "query") != NULL) {
+		is_query = 1;
+	} else {
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "record has no 'text' (a chunk) or 'query' (a query) to embed");
+	}
+	if (is_query) {
+		if ((rec = ev_query_record(v, lineno, where, err)) == NULL)
+			return -1;
+	} else {
+		rec = json_incref(v);
+	}
+	rc = add_vector(e, rec, is_query, vec, where, zero, err);
+	if (rc == 0)
+		rc = ev_jsonl_write(stdout, rec, err);
+	json_decref(rec);
+	return rc;
+}
+
+static void
+warn_zero(struct ev_embed *e, long long zero)
+{
+	if (zero > 0)
+		ev_warn("%lld record%s had no term in the vocabulary of model '%s'; %s all zeros",
+		    zero, zero == 1 ? "" : "s", ev_embed_model_id(e), zero == 1 ? "its vector is" :
+		    "their vectors are");
+}
+
+static int
+embed_stream(struct ev_cli *cli, const char *db, struct run_opts *ro, char **files, int nfiles)
 {
 	struct ev_store *st = NULL;
 	struct ev_embed *e = NULL;
 	struct ev_jsonl *in = NULL;
 	struct ev_err err = { 0 };
-	json_t *v = NULL, *rec = NULL, *arr;
+	json_t *v = NULL;
 	float *vec = NULL;
 	long long n = 0, nread = 0, zero = 0;
-	int r, dim, failed = 0, rc = EV_EXIT_OK;
+	int r, rc = EV_EXIT_OK;
 
 	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
 	    (e = ev_embed_open(st, &err)) == NULL ||
@@ -205,89 +315,161 @@ embed_stream(struct ev_cli *cli, const char *db, int role, char **files, int nfi
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	dim = ev_embed_dim(e);
-	if ((vec = malloc((size_t)dim * sizeof *vec)) == NULL) {
-		ev_err_nomem(&err);
-		rc = ev_cli_report(&err);
+	if ((vec = malloc((size_t)ev_embed_dim(e) * sizeof *vec)) == NULL) {
+		rc = ev_cli_report((ev_err_nomem(&err), &err));
 		goto out;
 	}
 	for (;;) {
-		if ((r = ev_jsonl_next(in, &v, &err)) != 1) {
-			failed = r == -1;
-			break;
+		if ((r = ev_jsonl_next(in, &v, &err)) == 1) {
+			nread++;
+			r = embed_one(e, v, ro->role, ev_jsonl_lineno(in), ev_jsonl_where(in), vec,
+			    &zero, &err) == 0 ? 1 : -1;
+			json_decref(v);
+			v = NULL;
 		}
-		nread++;
-		failed = 1;	/* until the record is written */
-		const char *where = ev_jsonl_where(in), *texts[3];
-		size_t lens[3];
-		int is_query;
-
-		if (json_is_string(v)) {
-			is_query = 1;
-		} else if (!json_is_object(v)) {
-			ev_err_set(&err, EV_EXIT_USAGE, where,
-			    "a record must be an object (a chunk or a query) or a string (a query)");
-			break;
-		} else if (role != ROLE_AUTO) {
-			is_query = role == EV_EMBED_QUERY;
-		} else if (json_object_get(v, "text") != NULL) {
-			is_query = 0;
-		} else if (json_object_get(v, "query") != NULL) {
-			is_query = 1;
-		} else {
-			ev_err_set(&err, EV_EXIT_USAGE, where,
-			    "record has no 'text' (a chunk) or 'query' (a query) to embed");
-			break;
-		}
-		if (is_query) {
-			if ((rec = ev_query_record(v, ev_jsonl_lineno(in), where, &err)) == NULL)
-				break;
-		} else {
-			rec = json_incref(v);
-		}
-		if (record_texts(rec, is_query, texts, lens, where, &err) == -1)
-			break;
-		if ((r = ev_embed_texts(e, texts, lens, 3, is_query ? EV_EMBED_QUERY :
-		    EV_EMBED_DOCUMENT, vec, &err)) == -1)
-			break;
 		if (r == 0)
-			zero++;
-		if ((arr = json_array()) == NULL)
-			goto nomem;
-		for (int d = 0; d < dim; d++)
-			if (json_array_append_new(arr, json_real(vec[d])) == -1) {
-				json_decref(arr);
-				goto nomem;
-			}
-		if (json_object_set_new(rec, "vector", arr) == -1 ||
-		    json_object_set_new(rec, "model", json_string(ev_embed_model_id(e))) == -1)
-			goto nomem;
-		if (ev_jsonl_write(stdout, rec, &err) == -1)
 			break;
+		if (r == -1) {
+			if (ev_cli_skip(&ro->skip, &err))
+				continue;
+			rc = ev_cli_report(&err);
+			break;
+		}
 		n++;
-		failed = 0;
-		json_decref(rec);
-		json_decref(v);
-		rec = v = NULL;
 	}
-	if (failed)
-		rc = ev_cli_report(&err);
-	if (zero > 0)
-		ev_warn("%lld record%s had no term in the vocabulary of model '%s'; %s all zeros",
-		    zero, zero == 1 ? "" : "s", ev_embed_model_id(e), zero == 1 ? "its vector is" :
-		    "their vectors are");
-	goto out;
-nomem:
-	ev_err_nomem(&err);
-	rc = ev_cli_report(&err);
+	ev_cli_skip_done(cli, &ro->skip);
+	warn_zero(e, zero);
 out:
 	ev_cli_count(cli, "records_in", nread);
 	ev_cli_count(cli, "records_out", n);
-	json_decref(rec);
-	json_decref(v);
 	free(vec);
 	ev_jsonl_close(in);
 	ev_embed_close(e);
+	ev_store_close(st);
+	return rc;
+}
+
+/* --pending: the chunks without a vector of the model, embedded (or, with
+ * --chunks, as chunk records), from one snapshot of the store. */
+static int
+pending(struct ev_cli *cli, const char *db, const struct run_opts *ro)
+{
+	struct ev_store *st = NULL;
+	struct ev_embed *e = NULL;
+	struct ev_err err = { 0 };
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	char *model = NULL, where[64];
+	float *vec = NULL;
+	json_t *rec = NULL;
+	long long zero = 0, out = 0;
+	int rc = EV_EXIT_OK;
+
+	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL)
+		goto fail;
+	if (!ro->chunks) {
+		if ((e = ev_embed_open(st, &err)) == NULL)	/* begins the read transaction */
+			goto fail;
+		if ((model = strdup(ev_embed_model_id(e))) == NULL ||
+		    (vec = malloc((size_t)ev_embed_dim(e) * sizeof *vec)) == NULL) {
+			ev_err_nomem(&err);
+			goto fail;
+		}
+	} else {
+		if (ev_store_exec(st, "BEGIN", &err) == -1)
+			goto fail;
+		if (ro->model != NULL && (model = strdup(ro->model)) == NULL) {
+			ev_err_nomem(&err);
+			goto fail;
+		}
+		if (ro->model == NULL && ev_store_meta_get(st, "vindex.model", &model, &err) == -1)
+			goto fail;
+	}
+	if (ev_vindex_pending(st, model, &ids, &n, &err) == -1)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		char *text = NULL;
+		int r;
+
+		if ((rec = json_object()) == NULL) {
+			ev_err_nomem(&err);
+			goto fail;
+		}
+		if ((r = ev_vindex_chunk(st, ids[i], rec, &text, &err)) == -1)
+			goto fail;
+		if (json_object_set_new(rec, "text", json_string(text ? text : "")) == -1) {
+			free(text);
+			ev_err_nomem(&err);
+			goto fail;
+		}
+		free(text);
+		snprintf(where, sizeof where, "chunk rowid %lld", (long long)ids[i]);
+		if (e != NULL && add_vector(e, rec, 0, vec, where, &zero, &err) == -1)
+			goto fail;
+		if (ev_jsonl_write(stdout, rec, &err) == -1)
+			goto fail;
+		json_decref(rec);
+		rec = NULL;
+		out++;
+	}
+	if (e != NULL)
+		warn_zero(e, zero);
+	if (model != NULL)
+		ev_warn("%lld chunk%s without a vector of model '%s'", out, out == 1 ? "" : "s", model);
+	else
+		ev_warn("%lld chunk%s: the store has no vectors yet", out, out == 1 ? "" : "s");
+	goto done;
+fail:
+	rc = ev_cli_report(&err);
+done:
+	ev_cli_count(cli, "records_out", out);
+	json_decref(rec);
+	free(ids);
+	free(model);
+	free(vec);
+	ev_embed_close(e);
+	ev_store_close(st);	/* ends a read transaction of --chunks */
+	return rc;
+}
+
+/* --drift: one JSON line; 3 when above max_drift. */
+static int
+drift(struct ev_cli *cli, const char *db, double max_drift)
+{
+	struct ev_store *st;
+	struct ev_embed_drift d;
+	struct ev_err err = { 0 };
+	json_t *o;
+	int rc = EV_EXIT_OK;
+
+	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL)
+		return ev_cli_report(&err);
+	if (ev_embed_drift(st, &d, &err) == -1) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	o = json_pack("{s:o,s:f,s:f,s:I,s:I,s:I,s:I,s:I}",
+	    "model", d.model_id[0] ? json_string(d.model_id) : json_null(),
+	    "drift", (double)(long long)(d.drift * 1e4 + 0.5) / 1e4, "max_drift", max_drift,
+	    "new_terms", (json_int_t)d.new_terms, "unseen_occurrences", (json_int_t)d.unseen,
+	    "occurrences", (json_int_t)d.occurrences, "chunks", (json_int_t)d.chunks,
+	    "trained_chunks", (json_int_t)d.trained_chunks);
+	if (o == NULL)
+		ev_err_nomem(&err);
+	if (o == NULL || ev_jsonl_write(stdout, o, &err) == -1) {
+		rc = ev_cli_report(&err);
+	} else if (d.drift > max_drift) {
+		rc = EV_EXIT_THRESHOLD;
+		if (d.model_id[0])
+			ev_warn("drift %.4f is above %g: retrain with 'ev-embed --db %s --train', then "
+			    "'ev-embed --db %s --pending | ev-embed-load --db %s --index FILE'", d.drift,
+			    max_drift, db, db, db);
+		else
+			ev_warn("no embedding model: train one with 'ev-embed --db %s --train'", db);
+	}
+	json_decref(o);
+	ev_cli_count(cli, "chunks", d.chunks);
+out:
 	ev_store_close(st);
 	return rc;
 }
@@ -297,13 +479,15 @@ main(int argc, char *argv[])
 {
 	struct ev_cli cli;
 	struct ev_embed_params p;
+	struct run_opts ro = { .role = ROLE_AUTO, .max_drift = 0.1 };
 	const char *db = NULL;
 	long long n;
-	int ch, rc, do_train = 0, role = ROLE_AUTO, role_flag = 0, training_flag = 0;
+	int ch, rc, do_train = 0, role_flag = 0, training_flag = 0, do_drift = 0, do_pending = 0;
+	int max_drift_flag = 0;
 
 	ev_cli_init(&cli, "ev-embed", usage_text, argc, argv);
 	ev_embed_params_init(&p);
-	read_config(&cli, &db, &p, &role);
+	read_config(&cli, &db, &p, &ro);
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_DB:
@@ -334,9 +518,32 @@ main(int argc, char *argv[])
 			training_flag = ch;
 			break;
 		case OPT_ROLE:
-			if (parse_role(optarg, &role) == -1)
+			if (parse_role(optarg, &ro.role) == -1)
 				ev_cli_usage_error(&cli, "--role must be document or query: '%s'", optarg);
 			role_flag = 1;
+			break;
+		case OPT_DRIFT:
+			do_drift = 1;
+			break;
+		case OPT_MAX_DRIFT:
+			if (ev_parse_double(optarg, 0, 1, &ro.max_drift) == -1)
+				ev_cli_usage_error(&cli, "--max-drift takes a share from 0 to 1: '%s'",
+				    optarg);
+			max_drift_flag = 1;
+			break;
+		case OPT_PENDING:
+			do_pending = 1;
+			break;
+		case OPT_CHUNKS:
+			ro.chunks = 1;
+			break;
+		case OPT_MODEL:
+			if (optarg[0] == '\0')
+				ev_cli_usage_error(&cli, "--model takes a model id");
+			ro.model = optarg;
+			break;
+		case OPT_SKIP:
+			ro.skip.on = 1;
 			break;
 		default:
 			ev_cli_common(&cli, ch);
@@ -344,7 +551,24 @@ main(int argc, char *argv[])
 	}
 	if (db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
-	if (do_train) {
+	if (do_train + do_drift + do_pending > 1)
+		ev_cli_usage_error(&cli, "--train, --drift and --pending are separate runs: give one");
+	if (ro.chunks && !do_pending)
+		ev_cli_usage_error(&cli, "--chunks goes with --pending");
+	if (ro.model && !ro.chunks)
+		ev_cli_usage_error(&cli, "--model goes with --pending --chunks (ev-embed's own "
+		    "vectors are of the store's model)");
+	if (max_drift_flag && !do_drift)
+		ev_cli_usage_error(&cli, "--max-drift goes with --drift");
+	if ((do_drift || do_pending) && (optind < argc || role_flag || training_flag))
+		ev_cli_usage_error(&cli, "--%s reads the store, not input: '%s'",
+		    do_drift ? "drift" : "pending", optind < argc ? argv[optind] :
+		    role_flag ? "--role" : "--dim, --min-df, --max-terms");
+	if (do_drift) {
+		rc = drift(&cli, db, ro.max_drift);
+	} else if (do_pending) {
+		rc = pending(&cli, db, &ro);
+	} else if (do_train) {
 		if (optind < argc)
 			ev_cli_usage_error(&cli, "--train reads the chunks of the store, not files: '%s'",
 			    argv[optind]);
@@ -356,7 +580,7 @@ main(int argc, char *argv[])
 			ev_cli_usage_error(&cli, "--%s is an option of --train",
 			    training_flag == OPT_DIM ? "dim" : training_flag == OPT_MIN_DF ? "min-df" :
 			    "max-terms");
-		rc = embed_stream(&cli, db, role, argv + optind, argc - optind);
+		rc = embed_stream(&cli, db, &ro, argv + optind, argc - optind);
 	}
 	return ev_cli_finish(&cli, rc);
 }

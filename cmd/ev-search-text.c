@@ -18,7 +18,7 @@ static const char usage_text[] =
 "usage: ev-search-text --db DB [-k N] [--all-terms] [--raw-fts] [--fuzzy N]\n"
 "                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
 "                      [--feedback-terms N] [--feedback-weight X]\n"
-"                      [--mark OPEN,CLOSE] [--snippet-tokens N]\n"
+"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--skip-invalid]\n"
 "                      [--config FILE.yaml] [--log FILE] [FILE ...]\n"
 "\n"
 "Search the store's text index for each query record (from FILEs or stdin);\n"
@@ -41,6 +41,8 @@ static const char usage_text[] =
 "  --feedback-weight X their share of the query, 0 to 1 (default 0.5)\n"
 "  --mark OPEN,CLOSE   what surrounds a matched word in snippets (default «,»)\n"
 "  --snippet-tokens N  snippet length in words, 1 to 1000 (default 32)\n"
+"  --skip-invalid      skip bad query records (counted on stderr) instead of\n"
+"                      stopping\n"
 "  --config FILE.yaml  defaults: db, k, text.weights.title, ..., text.fuzzy,\n"
 "                      text.proximity, text.feedback.docs, ... (see the\n"
 "                      manual); --log FILE appends a ToolRun line\n"
@@ -57,7 +59,8 @@ enum {
 	OPT_PROXIMITY,
 	OPT_FEEDBACK,
 	OPT_FEEDBACK_TERMS,
-	OPT_FEEDBACK_WEIGHT
+	OPT_FEEDBACK_WEIGHT,
+	OPT_SKIP
 };
 
 static const struct option longopts[] = {
@@ -73,6 +76,7 @@ static const struct option longopts[] = {
 	{ "feedback", required_argument, NULL, OPT_FEEDBACK },
 	{ "feedback-terms", required_argument, NULL, OPT_FEEDBACK_TERMS },
 	{ "feedback-weight", required_argument, NULL, OPT_FEEDBACK_WEIGHT },
+	{ "skip-invalid", no_argument, NULL, OPT_SKIP },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -82,7 +86,7 @@ static const char *const config_keys[] = {
 	"text.drop_request_words",
 	"text.weights.title", "text.weights.section_title", "text.weights.text",
 	"text.snippet.open", "text.snippet.close", "text.snippet.tokens", "text.proximity",
-	"text.feedback.docs", "text.feedback.terms", "text.feedback.weight", NULL
+	"text.feedback.docs", "text.feedback.terms", "text.feedback.weight", "text.skip_invalid", NULL
 };
 
 #define MAX_WEIGHT 1000.0
@@ -93,6 +97,7 @@ struct opts {
 	const char *db;
 	struct ev_textsearch_opts ts;
 	char *marks;		/* --mark's copy, split at the comma */
+	struct ev_skip skip;
 };
 
 static void
@@ -128,7 +133,8 @@ read_config(struct ev_cli *cli, struct opts *o)
 	    ev_config_bool(cfg, "text.raw_fts", &o->ts.raw_fts, file, &err) == -1 ||
 	    ev_config_bool(cfg, "text.drop_request_words", &o->ts.drop_request_words, file, &err) == -1 ||
 	    ev_config_str(cfg, "text.snippet.open", &o->ts.snippet.open, file, &err) == -1 ||
-	    ev_config_str(cfg, "text.snippet.close", &o->ts.snippet.close, file, &err) == -1)
+	    ev_config_str(cfg, "text.snippet.close", &o->ts.snippet.close, file, &err) == -1 ||
+	    ev_config_bool(cfg, "text.skip_invalid", &o->skip.on, file, &err) == -1)
 		ev_cli_config_error(cli, &err);
 	config_int(cli, "k", 1, EV_TEXTSEARCH_MAX_K, &o->ts.k);
 	v = o->ts.fuzzy;
@@ -214,7 +220,7 @@ warn_no_dict(const struct ev_textsearch *ts, const char *where, unsigned *warned
 
 static int
 search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *ts,
-    struct ev_err *err)
+    struct ev_skip *skip, struct ev_err *err)
 {
 	struct ev_jsonl *in;
 	json_t *v, *hits = json_array();
@@ -228,18 +234,32 @@ search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *t
 		json_decref(hits);
 		return -1;
 	}
-	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+	for (;;) {
+		json_t *q;
 		size_t i;
 		json_t *h;
 
+		if ((r = ev_jsonl_next(in, &v, err)) == 0)
+			break;
+		if (r == -1) {
+			if (ev_cli_skip(skip, err))
+				continue;
+			break;
+		}
+		q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
 		json_decref(v);
 		if (q == NULL) {
+			if (ev_cli_skip(skip, err))
+				continue;
 			r = -1;
 			break;
 		}
 		json_array_clear(hits);
 		r = ev_textsearch_query(ts, q, ev_jsonl_where(in), hits, &flags, err);
+		if (r == -1 && ev_cli_skip(skip, err)) {
+			json_decref(q);
+			continue;
+		}
 		if (r >= 0 && (flags & EV_TS_NO_TERMS))
 			ev_warn("%s: query has no words to search for (only stop words or punctuation): "
 			    "no hits", ev_jsonl_where(in));
@@ -261,6 +281,7 @@ search_all(struct ev_cli *cli, char **paths, int npaths, struct ev_textsearch *t
 	}
 	ev_jsonl_close(in);
 	json_decref(hits);
+	ev_cli_skip_done(cli, skip);
 	ev_cli_count(cli, "queries", nq);
 	ev_cli_count(cli, "hits", nh);
 	return r == -1 ? -1 : 0;
@@ -335,6 +356,9 @@ main(int argc, char *argv[])
 				ev_cli_usage_error(&cli, "--feedback-weight takes a share from 0 to 1: '%s'",
 				    optarg);
 			break;
+		case OPT_SKIP:
+			o.skip.on = 1;
+			break;
 		default:
 			ev_cli_common(&cli, ch);
 		}
@@ -347,7 +371,7 @@ main(int argc, char *argv[])
 
 	if ((st = ev_store_open(o.db, EV_STORE_READ, &err)) == NULL ||
 	    (ts = ev_textsearch_open(st, &o.ts, &err)) == NULL ||
-	    search_all(&cli, argv + optind, argc - optind, ts, &err) == -1)
+	    search_all(&cli, argv + optind, argc - optind, ts, &o.skip, &err) == -1)
 		rc = ev_cli_report(&err);
 	ev_textsearch_close(ts);
 	ev_store_close(st);

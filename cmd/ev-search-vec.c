@@ -30,8 +30,8 @@
 
 static const char usage_text[] =
 "usage: ev-search-vec --db DB --index FILE [-k N] [--min-score X] [--ef-search N]\n"
-"                     [--nprobe N] [--no-snippet] [--config FILE.yaml] [--log FILE]\n"
-"                     [FILE ...]\n"
+"                     [--nprobe N] [--no-snippet] [--skip-invalid]\n"
+"                     [--config FILE.yaml] [--log FILE] [FILE ...]\n"
 "\n"
 "Search the vector index FILE of store DB with query records carrying a\n"
 "\"vector\" (and its \"model\"); write the k best chunks of each as hit records\n"
@@ -44,6 +44,7 @@ static const char usage_text[] =
 "  --ef-search N    HNSW indexes: candidates explored per query (Faiss efSearch)\n"
 "  --nprobe N       IVF indexes: inverted lists visited per query (Faiss nprobe)\n"
 "  --no-snippet     leave the snippet out of the hits (faster)\n"
+"  --skip-invalid   skip bad query records (counted on stderr) instead of stopping\n"
 "  --config FILE.yaml defaults for the options (in a retrieval plan, its\n"
 "                   lanes.vector section); --log FILE appends a ToolRun line\n"
 "  --help, --version\n";
@@ -54,7 +55,8 @@ enum {
 	OPT_MIN_SCORE,
 	OPT_EF_SEARCH,
 	OPT_NPROBE,
-	OPT_NO_SNIPPET
+	OPT_NO_SNIPPET,
+	OPT_SKIP
 };
 
 static const struct option longopts[] = {
@@ -65,6 +67,7 @@ static const struct option longopts[] = {
 	{ "ef-search", required_argument, NULL, OPT_EF_SEARCH },
 	{ "nprobe", required_argument, NULL, OPT_NPROBE },
 	{ "no-snippet", no_argument, NULL, OPT_NO_SNIPPET },
+	{ "skip-invalid", no_argument, NULL, OPT_SKIP },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -73,7 +76,7 @@ static const struct option longopts[] = {
  * plan, under lanes.vector; the other stages' sections of a plan are
  * accepted quietly. */
 static const char *const config_keys[] = {
-	"db", "index", "k", "min_score", "ef_search", "nprobe", "snippet",
+	"db", "index", "k", "min_score", "ef_search", "nprobe", "snippet", "skip_invalid",
 	"lanes.vector.k", "lanes.vector.min_score", "lanes.vector.ef_search",
 	"lanes.vector.nprobe", "lanes.vector.snippet",
 	"version", "request_id", "plan_id", "query", "lanes.text.*", "fusion.*", "diversity.*",
@@ -85,6 +88,7 @@ struct opts {
 	long long k, ef_search, nprobe;
 	double min_score;
 	int has_min_score, snippet;
+	struct ev_skip skip;
 };
 
 /* A query waiting in the batch. */
@@ -98,6 +102,7 @@ struct query {
 struct search {
 	struct ev_cli *cli;
 	const struct opts *o;
+	struct ev_skip *skip;	/* --skip-invalid: o's, counted here */
 	struct ev_store *st;
 	struct ev_vindex *ix;
 	struct ev_tok *tok;
@@ -150,7 +155,8 @@ read_config(struct ev_cli *cli, struct opts *o)
 
 	ev_cli_check_config(cli, config_keys);
 	if (ev_config_str(cfg, "db", &o->db, cli->config_path, &err) == -1 ||
-	    ev_config_str(cfg, "index", &o->index, cli->config_path, &err) == -1)
+	    ev_config_str(cfg, "index", &o->index, cli->config_path, &err) == -1 ||
+	    ev_config_bool(cfg, "skip_invalid", &o->skip.on, cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
 	if (ev_config_get(cfg, "lanes") == NULL)
 		read_settings(cli, o, "");
@@ -370,8 +376,14 @@ flush_batch(struct search *S, struct ev_err *err)
 			float *fsc = NULL;
 			int64_t *fids = NULL;
 			int m = 0, r;
-			if (ev_vindex_filter_ids(S->st, q->filters, q->where, &allowed, &nallowed, err) == -1)
+			if (ev_vindex_filter_ids(S->st, q->filters, q->where, &allowed, &nallowed, err) == -1) {
+				/* a bad filter: this query only, with --skip-invalid */
+				if (ev_cli_skip(S->skip, err)) {
+					ev_err_clear(err);
+					continue;
+				}
 				goto out;
+			}
 			fsc = malloc(k * sizeof *fsc);
 			fids = malloc(k * sizeof *fids);
 			if (fsc == NULL || fids == NULL) {
@@ -420,11 +432,18 @@ run(struct search *S, char **paths, int npaths, struct ev_err *err)
 
 	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
 		return -1;
-	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-		r = add_query(S, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
-		json_decref(v);
-		if (r == -1)
+	for (;;) {
+		if ((r = ev_jsonl_next(in, &v, err)) == 1) {
+			r = add_query(S, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) == 0 ? 1 : -1;
+			json_decref(v);
+		}
+		if (r == 0)
 			break;
+		if (r == -1) {
+			if (ev_cli_skip(S->skip, err))
+				continue;
+			break;
+		}
 		S->queries++;
 		if (S->n == S->batch_max ||
 		    (strcmp(ev_jsonl_file(in), "stdin") == 0 && stdin_idle())) {
@@ -487,6 +506,9 @@ main(int argc, char *argv[])
 		case OPT_NO_SNIPPET:
 			o.snippet = 0;
 			break;
+		case OPT_SKIP:
+			o.skip.on = 1;
+			break;
 		default:
 			ev_cli_common(&cli, ch);
 		}
@@ -498,6 +520,7 @@ main(int argc, char *argv[])
 
 	S.cli = &cli;
 	S.o = &o;
+	S.skip = &o.skip;
 	if ((S.st = ev_store_open(o.db, EV_STORE_READ, &err)) == NULL ||
 	    (S.ix = ev_vindex_open(S.st, o.index, &err)) == NULL ||
 	    (o.snippet && (S.tok = ev_tok_open(ev_store_db(S.st), &err)) == NULL) ||
@@ -529,6 +552,8 @@ main(int argc, char *argv[])
 	}
 	if (run(&S, argv + optind, argc - optind, &err) == -1)
 		rc = ev_cli_report(&err);
+	else
+		ev_cli_skip_done(&cli, &o.skip);
 	ev_cli_count(&cli, "queries", S.queries);
 	ev_cli_count(&cli, "hits", S.hits);
 out:

@@ -1018,3 +1018,105 @@ nomem:
 	cache_release(e);
 	return ev_err_nomem(err);
 }
+
+/* ---- drift ------------------------------------------------------------------ */
+
+/* The model's id, min_df, vocabulary cap, vocabulary size, smallest df and
+ * training chunks.  Returns 1, 0 when the store has no model, -1 on error. */
+static int
+model_facts(struct ev_store *st, struct ev_embed_drift *d, long long *min_df, long long *cap,
+	long long *terms, long long *least_df, struct ev_err *err)
+{
+	struct ev_err pe = { 0 };
+	sqlite3_stmt *s;
+	json_t *j, *v;
+	int r;
+
+	if ((r = table_exists(st, "embed_model", err)) != 1)
+		return r;
+	s = ev_store_prepare(st, "SELECT model_id, chunks, params, terms,"
+	    " (SELECT min(df) FROM embed_vocab) FROM embed_model LIMIT 1", err);
+	if (s == NULL)
+		return -1;
+	if ((r = sqlite3_step(s)) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return r == SQLITE_DONE ? 0 : ev_store_error(st, "reading the embedding model", err);
+	}
+	snprintf(d->model_id, sizeof d->model_id, "%s", (const char *)sqlite3_column_text(s, 0));
+	d->trained_chunks = sqlite3_column_int64(s, 1);
+	*terms = sqlite3_column_int64(s, 3);
+	*least_df = sqlite3_column_int64(s, 4);
+	j = sqlite3_column_text(s, 2) == NULL ? NULL :
+	    ev_json_parse_line((const char *)sqlite3_column_text(s, 2),
+	    (size_t)sqlite3_column_bytes(s, 2), NULL, &pe);
+	sqlite3_reset(s);
+	if (j == NULL && pe.code == EV_EXIT_RUNTIME)
+		return ev_err_nomem(err);
+	*min_df = json_is_integer(v = json_object_get(j, "min_df")) ? json_integer_value(v) : 2;
+	*cap = json_is_integer(v = json_object_get(j, "max_terms")) ? json_integer_value(v) : 0;
+	json_decref(j);
+	return 1;
+}
+
+int
+ev_embed_drift(struct ev_store *st, struct ev_embed_drift *d, struct ev_err *err)
+{
+	struct ev_tok *tok = NULL;
+	sqlite3_stmt *s;
+	long long min_df = 2, cap = 0, terms = 0, least_df = 0;
+	int have, r, own_txn = 0, rc = -1;
+
+	memset(d, 0, sizeof *d);
+	if (sqlite3_get_autocommit(ev_store_db(st))) {
+		if (ev_store_exec(st, "BEGIN", err) == -1)
+			return -1;
+		own_txn = 1;
+	}
+	if ((have = model_facts(st, d, &min_df, &cap, &terms, &least_df, err)) == -1)
+		goto out;
+	if ((tok = ev_tok_open(ev_store_db(st), err)) == NULL)
+		goto out;
+	s = ev_store_prepare(st, have ?
+	    "SELECT v.term, v.doc, v.cnt, e.term IS NOT NULL FROM chunks_vocab v"
+	    " LEFT JOIN embed_vocab e ON e.term = v.term" :
+	    "SELECT term, doc, cnt, 0 FROM chunks_vocab", err);
+	if (s == NULL)
+		goto out;
+	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *term = (const char *)sqlite3_column_text(s, 0);
+		int len = sqlite3_column_bytes(s, 0);
+		long long df = sqlite3_column_int64(s, 1), cnt = sqlite3_column_int64(s, 2);
+
+		if (term == NULL || len <= 0 || len > MAX_TERM_LEN || ev_tok_is_stop(tok, term, len))
+			continue;
+		d->occurrences += cnt;
+		if (sqlite3_column_int(s, 3))
+			continue;
+		/* learnable: a training now would keep it */
+		if (have && (df < min_df || (cap > 0 && terms >= cap && df <= least_df)))
+			continue;
+		d->unseen += cnt;
+		d->new_terms++;
+	}
+	sqlite3_reset(s);
+	if (r != SQLITE_DONE) {
+		ev_store_error(st, "reading the store's vocabulary", err);
+		goto out;
+	}
+	if ((s = ev_store_prepare(st, "SELECT count(*) FROM chunks", err)) == NULL)
+		goto out;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		ev_store_error(st, "counting the chunks", err);
+		goto out;
+	}
+	d->chunks = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	d->drift = d->occurrences > 0 ? (double)d->unseen / (double)d->occurrences : 0;
+	rc = 0;
+out:
+	ev_tok_close(tok);
+	if (own_txn)
+		ev_store_exec(st, "COMMIT", NULL);
+	return rc;
+}

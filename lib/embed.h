@@ -120,4 +120,28 @@ int ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *l
  * vectors are not stale. */
 int ev_embed_current(struct ev_store *st, char **id, struct ev_err *err);
 
+/* Vocabulary drift: how much of the store's text the model cannot see.
+ * The store's terms are those of its text index (chunks_vocab: the same
+ * tokeniser), stop words and terms over 64 bytes left out as the embedder
+ * leaves them.  A term is learnable when a training now would keep it: it
+ * occurs in min_df chunks or more (the model's min_df) and, when the model's
+ * vocabulary was cut at max_terms, in more chunks than the model's rarest
+ * term.  drift is the share of the store's term occurrences that belong to
+ * learnable terms missing from the model's vocabulary: 0 right after a
+ * training, growing as new words arrive in new chunks.  With no model, every
+ * term is learnable (drift 1 when the store has any text). */
+struct ev_embed_drift {
+	char model_id[EV_EMBED_ID_SIZE];	/* "" when the store has no model */
+	double drift;
+	long long occurrences;	/* term occurrences in the store */
+	long long unseen;	/* of them, of learnable terms the model lacks */
+	long long new_terms;	/* learnable terms the model lacks */
+	long long chunks;	/* chunks in the store now */
+	long long trained_chunks;	/* chunks the model was trained on */
+};
+
+/* Measure the drift of the store's model, in one read transaction (or the
+ * caller's).  Returns 0 with *d filled, or -1 with *err set (code 1). */
+int ev_embed_drift(struct ev_store *st, struct ev_embed_drift *d, struct ev_err *err);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
@@ -210,7 +211,8 @@ xstrdup(const char *s)
 }
 
 /* Read the header of an open index file; leaves f at Faiss's bytes.  Returns
- * 0, or -1 with *err set (code 2: not an evkit index). */
+ * 0, -2 with *err set (code 1) when the header is damaged, or -1 with *err
+ * set (code 2: not an evkit index; code 1: out of memory). */
 static int
 header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 {
@@ -234,7 +236,7 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 	}
 	if (c == '\n') {
 		/* ev_json_parse_line() tells an allocation failure (code 1)
-		 * from a damaged header (code 2). */
+		 * from a damaged header. */
 		struct ev_err pe = { 0 };
 		if ((o = ev_json_parse_line(ev_buf_str(&b), b.len, path, &pe)) == NULL &&
 		    pe.code != EV_EXIT_USAGE) {
@@ -249,7 +251,8 @@ header_read(FILE *f, const char *path, struct header *h, struct ev_err *err)
 	    !json_is_integer(json_object_get(o, "count")) ||
 	    !json_is_string(json_object_get(o, "model")) ||
 	    !json_is_string(json_object_get(o, "factory"))) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "'%s': damaged evkit vector index header", path);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s' is damaged (its header)", path);
+		rc = -2;
 		goto out;
 	}
 	h->store_id = xstrdup(json_string_value(json_object_get(o, "store_id")));
@@ -271,11 +274,13 @@ out:
 }
 
 /* Read the index file at path: header and Faiss index.  Returns 1 with *out
- * set, 0 when the file does not exist, -1 with *err set. */
+ * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
+ * an evkit index but damaged, -1 with *err set otherwise. */
 static int
 index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *err)
 {
 	FILE *f;
+	int r;
 
 	*out = NULL;
 	if ((f = fopen(path, "rb")) == NULL) {
@@ -284,40 +289,69 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
 			strerror(errno));
 	}
-	if (header_read(f, path, h, err) == -1) {
+	if ((r = header_read(f, path, h, err)) < 0) {
 		fclose(f);
-		return -1;
+		return r;
 	}
 	if (faiss_read_index(f, 0, out) != 0) {
+		int ferr = ferror(f);
 		fclose(f);
 		header_release(h);
 		*out = NULL;
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path, faiss_msg());
-		return -1;
+		if (faiss_oom())
+			return ev_err_nomem(err);
+		if (ferr) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
+				faiss_msg());
+			return -1;
+		}
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
 	}
 	fclose(f);
 	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
 		faiss_Index_free(*out);
 		*out = NULL;
 		header_release(h);
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged: its header does not match its contents", path);
+		return -2;
 	}
 	return 1;
 }
 
-/* Whether the file at path may be (re)written as the index: it is missing,
- * empty, or begins with the evkit index magic (a file of ours, however stale
- * or damaged).  Anything else is a user's file that a load must not replace.
- * Returns 0, or -1 with *err set (code 2: some other file; code 1: it cannot
- * be read). */
+/* A directory named as the index file: bad usage.  Returns 0, or -1 with
+ * *err set (code 2). */
 static int
-index_claimable(const char *path, struct ev_err *err)
+index_not_dir(const char *path, struct ev_err *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"is a directory, not an evkit vector index; --index takes a file");
+	return 0;
+}
+
+/* Whether the file at path may be (re)written as the index of the store
+ * st, whose index id is store_id (NULL before its first load): it is
+ * missing, empty, or an evkit index of this store (however stale), or one
+ * whose header is damaged.  Anything else -- a user's file, a directory, the
+ * index of another store -- must not be replaced.  Returns 0, or -1 with
+ * *err set (code 2: a wrong file; code 1: it cannot be read). */
+static int
+index_claimable(struct ev_store *st, const char *path, const char *store_id, struct ev_err *err)
 {
 	char magic[sizeof MAGIC];
+	struct header h;
+	struct ev_err he = { 0 };
 	size_t n;
 	FILE *f;
+	int other;
 
+	if (index_not_dir(path, err) == -1)
+		return -1;
 	if ((f = fopen(path, "rb")) == NULL) {
 		if (errno == ENOENT)
 			return 0;
@@ -332,11 +366,29 @@ index_claimable(const char *path, struct ev_err *err)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
 			strerror(e));
 	}
-	fclose(f);
-	if (n == 0 || (n == sizeof MAGIC - 1 && memcmp(magic, MAGIC, n) == 0))
+	if (n == 0) {
+		fclose(f);
 		return 0;
-	return ev_err_set(err, EV_EXIT_USAGE, path,
-		"not an evkit vector index; give a new file name or remove it");
+	}
+	if (n != sizeof MAGIC - 1 || memcmp(magic, MAGIC, n) != 0) {
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"not an evkit vector index; give a new file name or remove it");
+	}
+	rewind(f);
+	if (header_read(f, path, &h, &he) < 0) {
+		fclose(f);
+		return 0;	/* ours, damaged: rewritten */
+	}
+	fclose(f);
+	other = store_id == NULL || strcmp(h.store_id, store_id) != 0;
+	header_release(&h);
+	if (other)
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"the vector index of another store than '%s'; give another --index file, "
+			"or remove this one to build the index of '%s' there", ev_store_path(st),
+			ev_store_path(st));
+	return 0;
 }
 
 /* Write header and index to a new temporary file beside path, synced.
@@ -436,9 +488,32 @@ struct ev_vload {
 	float *unit;		/* scratch: the staged vector at unit length */
 	long long unit_dim;
 	char *factory_used;
+	char *stale_model;	/* the index's model, stale since the store's own
+				 * model was retrained; NULL when not so */
+	char *store_model;	/* the store's ev-embed model, or NULL */
 };
 
 static FaissIndex *rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err);
+
+/* Whether the index's vectors, of model `model`, are of the store's own
+ * ev-embed model as it was before a retraining (vindex.embed_linked is "1"
+ * and meta embed.model is now another).  Sets *own (malloc'd, NULL
+ * when the store has none).  Returns 1 or 0, or -1 with *err set. */
+static int
+index_retrained(struct ev_store *st, const char *model, char **own, struct ev_err *err)
+{
+	char *linked = NULL;
+	int r;
+
+	if ((r = ev_store_meta_get(st, "vindex.embed_linked", &linked, err)) == -1 ||
+	    store_model(st, own, err) == -1) {
+		free(linked);
+		return -1;
+	}
+	r = r == 1 && strcmp(linked, "1") == 0 && *own != NULL && strcmp(*own, model) != 0;
+	free(linked);
+	return r;
+}
 
 struct ev_vload *
 ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts *opts,
@@ -459,8 +534,11 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 		ev_err_nomem(err);
 		goto fail;
 	}
-	if (index_claimable(ld->path, err) == -1)
+	if (ev_store_meta_get(st, "vindex.store_id", &ld->store_id, err) == -1 ||
+	    index_claimable(st, ld->path, ld->store_id, err) == -1)
 		goto fail;
+	free(ld->store_id);
+	ld->store_id = NULL;
 	if (ev_store_exec(st, schema_sql, err) == -1 ||
 	    ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
 		" content_hash TEXT, vector BLOB); DELETE FROM temp.vec_batch;", err) == -1)
@@ -472,7 +550,14 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 	if (!ld->reset) {
 		if ((r = ev_store_meta_get(st, "vindex.model", &v, err)) == -1)
 			goto fail;
+		if (r == 1 && (r = index_retrained(st, v, &ld->store_model, err)) == -1)
+			goto fail;
 		if (r == 1) {
+			/* Vectors of the store's own model before it was retrained:
+			 * stale, replaced by the batch (see ev_vload_add()). */
+			ld->stale_model = v;
+			v = NULL;
+		} else if (v != NULL) {
 			ld->model = v;
 			v = NULL;
 			if (meta_ll(st, "vindex.dim", &ld->dim, err) == -1)
@@ -509,6 +594,12 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 	int64_t rowid;
 	int rc;
 
+	if (ld->stale_model && ld->model == NULL && strcmp(model, ld->store_model) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"vector of model '%s', but the index holds vectors of model '%s', stale since "
+			"the store's model was retrained as '%s': load vectors of '%s' (ev-embed --db %s "
+			"--pending), or every vector of '%s' with --reset", model, ld->stale_model,
+			ld->store_model, ld->store_model, ev_store_path(ld->st), model);
 	if (ld->model && strcmp(model, ld->model) != 0) {
 		if (ld->have_index)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -710,18 +801,24 @@ rebuild(struct ev_vload *ld, const char *factory, struct ev_err *err)
 }
 
 /* Whether the index file is the one the store's last load wrote, with
- * this factory. */
+ * this factory, and whole: its size is the one recorded (vindex.bytes) when
+ * it was written, so that a file cut short is rebuilt, not kept. */
 static int
 index_current(struct ev_vload *ld, const char *factory)
 {
 	struct header h;
 	struct ev_err e;
+	struct stat sb;
+	long long bytes;
 	FILE *f;
 	int ok;
 
+	if (meta_ll(ld->st, "vindex.bytes", &bytes, &e) == -1 || stat(ld->path, &sb) == -1 ||
+	    (long long)sb.st_size != bytes)
+		return 0;
 	if (ld->store_id == NULL || (f = fopen(ld->path, "rb")) == NULL)
 		return 0;
-	if (header_read(f, ld->path, &h, &e) == -1) {
+	if (header_read(f, ld->path, &h, &e) < 0) {
 		fclose(f);
 		return 0;
 	}
@@ -776,6 +873,17 @@ rebuild:
 	return NULL;
 }
 
+/* Commit a load that writes no index file (it only consumed tombstones).
+ * Returns 0, or -1 with *err set. */
+static int
+finish_quietly(struct ev_store *st, int *in_txn, struct ev_err *err)
+{
+	if (txn_lost(st, err) || ev_store_commit(st, err) == -1)
+		return -1;
+	*in_txn = 0;
+	return 0;
+}
+
 int
 ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err *err)
 {
@@ -791,8 +899,13 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 
 	memset(stats, 0, sizeof *stats);
 	ev_err_clear(err);
-	if (index_claimable(ld->path, err) == -1)	/* replaced since ev_vload_begin()? */
+	if (index_claimable(st, ld->path, ld->store_id, err) == -1)	/* replaced since? */
 		return -1;
+	if (ld->stale_model && ld->staged > 0) {
+		/* Vectors of the retrained model replace every stale one. */
+		ld->reset = 1;
+		snprintf(stats->replaced_model, sizeof stats->replaced_model, "%s", ld->stale_model);
+	}
 	if (ev_store_begin(st, err) == -1)
 		return -1;
 	in_txn = 1;
@@ -901,8 +1014,9 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	count = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
 	if (ld->model == NULL || ld->dim == 0) {
-		/* Nothing ever loaded and nothing staged: there is no index to write. */
-		ret = 0;
+		/* Nothing ever loaded and nothing staged: there is no index to
+		 * write, but the tombstones are consumed all the same. */
+		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
 	factory = ld->factory_opt ? ld->factory_opt :
@@ -913,10 +1027,11 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		goto out;
 	}
 	if (rem.n == 0 && ld->staged == 0 && !ld->reset && index_current(ld, factory)) {
-		/* Nothing changed and the index is up to date: leave both alone. */
+		/* Nothing changed and the index is up to date: leave it alone
+		 * (the tombstones, which named no vector, are consumed). */
 		stats->total = count;
 		snprintf(stats->factory, sizeof stats->factory, "%s", factory);
-		ret = 0;
+		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
 	if (ld->store_id == NULL) {
@@ -963,6 +1078,16 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	h.factory = (char *)factory;
 	if ((tmp = index_write_tmp(ld->path, &h, idx, err)) == NULL)
 		goto out;
+	{
+		struct stat sb;
+		if (stat(tmp, &sb) == -1) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read '%s': %s", tmp,
+				strerror(errno));
+			goto out;
+		}
+		if (meta_set_ll(st, "vindex.bytes", (long long)sb.st_size, err) == -1)
+			goto out;
+	}
 	if (txn_lost(st, err))
 		goto out;
 	if (meta_set_ll(st, "vindex.generation", h.generation, err) == -1 ||
@@ -1024,7 +1149,48 @@ ev_vload_free(struct ev_vload *ld)
 	free(ld->factory);
 	free(ld->unit);
 	free(ld->factory_used);
+	free(ld->stale_model);
+	free(ld->store_model);
 	free(ld);
+}
+
+/* ---- Chunks waiting for a vector ------------------------------------------ */
+
+int
+ev_vindex_pending(struct ev_store *st, const char *model, int64_t **out, size_t *n,
+	struct ev_err *err)
+{
+	struct ids a = { 0 };
+	sqlite3_stmt *s;
+	int r;
+
+	*out = NULL;
+	*n = 0;
+	if ((s = ev_store_prepare(st, "SELECT count(*) FROM sqlite_master"
+		" WHERE type = 'table' AND name = 'vec_vectors'", err)) == NULL)
+		return -1;
+	r = sqlite3_step(s);
+	if (r != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return db_fail(st, "reading the schema", err);
+	}
+	r = sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	s = ev_store_prepare(st, r == 0 ? "SELECT rowid FROM chunks WHERE ?1 IS ?1 ORDER BY rowid" :
+		"SELECT c.rowid FROM chunks c LEFT JOIN vec_vectors v ON v.rowid = c.rowid"
+		" WHERE v.rowid IS NULL OR v.model IS NOT ?1 OR v.content_hash IS NOT c.content_hash"
+		" ORDER BY c.rowid", err);
+	if (s == NULL)
+		return -1;
+	if (sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC) != SQLITE_OK)
+		return ev_err_nomem(err);
+	if (ids_collect(st, s, &a, "finding chunks without a vector", err) == -1) {
+		free(a.v);
+		return -1;
+	}
+	*out = a.v;
+	*n = a.n;
+	return 0;
 }
 
 /* ---- Searching ------------------------------------------------------------- */
@@ -1061,7 +1227,18 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 			ev_store_path(st), ev_store_path(st), path);
 		goto fail;
 	}
-	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -1)
+	if (index_not_dir(path, err) == -1)
+		goto fail;
+	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
+		/* evkit's own file, damaged (a disk fault, a truncated copy): a
+		 * failure of the system, not of usage; the store can rebuild it */
+		char what[sizeof err->msg];
+		snprintf(what, sizeof what, "%s", err->msg);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s; rebuild it from the stored vectors with "
+			"ev-embed-load --db %s --index %s < /dev/null", what, ev_store_path(st), path);
+		goto fail;
+	}
+	if (r == -1)
 		goto fail;
 	if (r == 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
@@ -1070,8 +1247,9 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 		goto fail;
 	}
 	if (strcmp(ix->h.store_id, store_id) != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"index '%s' belongs to another store than '%s'", path, ev_store_path(st));
+		ev_err_set(err, EV_EXIT_USAGE, NULL,
+			"index '%s' belongs to another store than '%s'; give the index that "
+			"ev-embed-load --db %s built", path, ev_store_path(st), ev_store_path(st));
 		goto fail;
 	}
 	if (ix->h.generation != gen) {
@@ -1088,9 +1266,9 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	if (smodel != NULL && strcmp(smodel, ix->h.model) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"stale index '%s': it holds vectors of model '%s' but the store's model is now "
-			"'%s' (retrained): embed the chunks again with ev-embed --db %s and load them "
-			"with ev-embed-load --db %s --index %s --reset", path, ix->h.model, smodel, ev_store_path(st),
-			ev_store_path(st), path);
+			"'%s' (retrained); run 'ev-embed --db %s --pending | ev-embed-load --db %s "
+			"--index %s'", path, ix->h.model, smodel, ev_store_path(st), ev_store_path(st),
+			path);
 		goto fail;
 	}
 	/* Hits read their chunks at random: map the store rather than read it. */

@@ -9,8 +9,9 @@
  *               vector BLOB)  -- float32, unit length; rowid = chunks.rowid
  *   meta keys vindex.store_id (random, made once), vindex.generation (one
  *   more at every load), vindex.model, vindex.dim, vindex.factory,
- *   vindex.count, vindex.metric ("inner_product"), vindex.embed_linked ("1"
- *   when the vectors are of the store's own ev-embed model, meta embed.model:
+ *   vindex.count, vindex.bytes (the index file's size when written),
+ *   vindex.metric ("inner_product"), vindex.embed_linked ("1" when the vectors
+ *   are of the store's own ev-embed model, meta embed.model:
  *   retraining that model then makes the index stale).
  * A vector is stale, and dropped at the next load, when its chunk is gone,
  * named in chunk_tombstones (then cleared), or has another content_hash.
@@ -60,6 +61,8 @@ struct ev_vload_stats {
 	long long total;	/* vectors in the index afterwards */
 	int rebuilt;		/* 1 when the index was built anew from the store */
 	char factory[256];	/* the index's factory ("" when nothing was written) */
+	char replaced_model[256];	/* the model of the stale vectors the batch replaced
+				 * (the store's own model before a retraining), or "" */
 };
 
 /* Begin a load into the index file `path` of store st (opened for writing).
@@ -73,7 +76,12 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
 /* Check one vector record and stage it.  chunk_id names a chunk of the store;
  * model must be the index's (or, for a new index or with reset, the batch's
  * first); v[0..dim) must be finite, not all zero, and of the index's (or the
- * batch's first) dimension.  The vector is scaled to unit length; an
+ * batch's first) dimension.  An index whose vectors are of the store's own
+ * ev-embed model as it was before a retraining is stale: vectors of the
+ * store's current model are then accepted and, at commit, replace every
+ * stored vector (as with reset; stats->replaced_model names the old model),
+ * so that the chunks not in the batch are left without a vector (see
+ * ev_vindex_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
  * all-zero vector (ev-embed's for a text without a known term) has no
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
  * staged twice keeps its last vector.  Returns 0, or -1 with *err set (code 2,
@@ -94,6 +102,18 @@ int ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev
 
 /* Free the load, discarding anything staged (NULL-safe). */
 void ev_vload_free(struct ev_vload *ld);
+
+/* ---- Chunks waiting for a vector ----------------------------------------- */
+
+/* The rowids of the chunks of st that have no stored vector of model
+ * `model`: none at all, one of another model, or one made from other
+ * content (its content_hash is not the chunk's).  In rowid order, into *ids
+ * (malloc'd; the caller frees) and *n.  A chunk whose vector was all zeros
+ * (no direction, so none was kept) stays among them.  Works on a store
+ * opened for reading, with or without vectors.  Returns 0, or -1 with *err
+ * set. */
+int ev_vindex_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
+	struct ev_err *err);
 
 /* ---- Searching ---------------------------------------------------------- */
 

@@ -465,3 +465,62 @@ Test(embed, log_entropy_weights_replace_idf)
 	cr_expect_eq(n, 3);
 	ev_store_close(st);
 }
+
+/* The chunks' full-text index, which --drift reads its terms from. */
+static void
+index_text(struct ev_store *st)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", &err),
+		0, "%s", err.msg);
+}
+
+Test(embed, drift_is_the_share_of_occurrences_of_learnable_terms_the_model_lacks)
+{
+	static const char *const more[] = { "wing flow", "the wing heat", "flow heat heat", "wing",
+		"lift lift drag", "lift wing" };
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_embed_drift d;
+	struct ev_err err = { 0 };
+	struct ev_store *st = store_with(more, 4);
+
+	index_text(st);
+	cr_assert_eq(ev_embed_drift(st, &d, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(d.model_id, "");
+	cr_assert_float_eq(d.drift, 1.0, 1e-12, "no model: every term is unseen");
+	ev_embed_params_init(&p);
+	p.dim = 2;
+	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embed_drift(st, &d, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(d.model_id, info.model_id);
+	cr_assert_eq(d.occurrences, 8, "wing 3, flow 2, heat 3; 'the' is a stop word");
+	cr_assert_eq(d.unseen, 0);
+	cr_assert_float_eq(d.drift, 0.0, 1e-12);
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	for (int i = 4; i < 6; i++) {
+		char sql[200];
+		snprintf(sql, sizeof sql, "INSERT INTO chunks(id, doc_id, section_id, chunk_index, text,"
+			" content_hash) VALUES('n%d', 'n%d', '_top', 0, '%s', 'h')", i, i, more[i]);
+		cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s", err.msg);
+	}
+	index_text(st);
+	cr_assert_eq(ev_embed_drift(st, &d, &err), 0, "%s", err.msg);
+	/* lift (2 chunks, 3 occurrences) would be learnt; drag (1 chunk) not */
+	cr_assert_eq(d.occurrences, 13);
+	cr_assert_eq(d.unseen, 3);
+	cr_assert_eq(d.new_terms, 1);
+	cr_assert_float_eq(d.drift, 3.0 / 13.0, 1e-12);
+	cr_assert_eq(d.chunks, 6);
+	cr_assert_eq(d.trained_chunks, 4);
+	/* a vocabulary cut at max_terms: terms rarer than its rarest do not count */
+	p.max_terms = 1;
+	p.dim = 1;
+	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embed_drift(st, &d, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(d.drift, 0.0, 1e-12, "right after a training");
+	ev_store_close(st);
+}

@@ -447,8 +447,73 @@ Test(vindex, retraining_the_stores_model_makes_its_index_stale)
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert(strstr(err.msg, "stale index '") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, "holds vectors of model 'lsa2-aaaa' but the store's model is now "
-		"'lsa2-bbbb' (retrained): embed the chunks again with ev-embed --db") != NULL, "%s", err.msg);
-	cr_assert(strstr(err.msg, "--reset") != NULL);
+		"'lsa2-bbbb' (retrained); run 'ev-embed --db") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "--pending | ev-embed-load --db") != NULL, "%s", err.msg);
+	cr_assert_eq(err.code, 1);
+}
+
+Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
+{
+	float v[3 * 2] = { 1, 0, 0, 1, 1, 1 }, w[1 * 2] = { 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vload *ld;
+	struct ev_vindex *ix;
+
+	make_store(3);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	load(v, 3, 2, "lsa2-aaaa", NULL, &stats);
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	/* another model than the store's new one is still refused */
+	ld = ev_vload_begin(st, idx, NULL, &err);
+	cr_assert_not_null(ld, "%s", err.msg);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "other", w, 2, "t", &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.msg, "stale since the store's model was retrained as 'lsa2-bbbb'"),
+		"%s", err.msg);
+	ev_vload_free(ld);
+	/* the new model's vector of one chunk replaces all three */
+	load(w, 1, 2, "lsa2-bbbb", NULL, &stats);
+	cr_assert_str_eq(stats.replaced_model, "lsa2-aaaa");
+	cr_assert_eq(stats.total, 1);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	cr_assert_str_eq(ev_vindex_model(ix), "lsa2-bbbb");
+	ev_vindex_close(ix);
+}
+
+Test(vindex, pending_names_the_chunks_without_a_vector_of_the_model)
+{
+	float v[3 * 2] = { 1, 0, 0, 1, 1, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	int64_t *ids;
+	size_t n;
+
+	make_store(5);
+	/* no vectors at all (no vec_vectors table yet): every chunk */
+	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 5);
+	cr_assert_eq(ids[0], 1);
+	cr_assert_eq(ids[4], 5);
+	free(ids);
+	load(v, 3, 2, "m1", NULL, &stats);
+	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(ids[0], 4);
+	cr_assert_eq(ids[1], 5);
+	free(ids);
+	/* a vector made from other content is pending too */
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET content_hash = 'new' WHERE rowid = 2",
+		&err), 0);
+	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(ids[0], 2);
+	free(ids);
+	/* for another model, every chunk */
+	cr_assert_eq(ev_vindex_pending(st, "m2", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 5);
+	free(ids);
 }
 
 Test(vindex, vectors_of_an_outside_model_do_not_go_stale)
@@ -472,14 +537,38 @@ Test(vindex, an_index_of_another_store_is_refused)
 	float v[2 * 2] = { 1, 0, 0, 1 };
 	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
-	char cmd[700];
+	char cmd[1200];
 
 	make_store(2);
 	load(v, 2, 2, "m1", NULL, &stats);
 	cr_assert_eq(ev_store_meta_set(st, "vindex.store_id", "0123", &err), 0);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
-	snprintf(cmd, sizeof cmd, "index '%s' belongs to another store than '%s'", idx, db);
+	snprintf(cmd, sizeof cmd, "index '%s' belongs to another store than '%s'; give the index "
+		"that ev-embed-load --db %s built", idx, db, db);
 	cr_assert_str_eq(err.msg, cmd);
+	cr_assert_eq(err.code, 2);
+}
+
+Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
+{
+	float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	char want[2000];
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
+	cr_assert_eq(truncate(idx, 200), 0);
+	cr_assert_null(ev_vindex_open(st, idx, &err));
+	cr_assert_eq(err.code, 1);
+	snprintf(want, sizeof want, "index '%s' is damaged (its Faiss data is cut short or corrupt); "
+		"rebuild it from the stored vectors with ev-embed-load --db %s --index %s < /dev/null",
+		idx, db, idx);
+	cr_assert_str_eq(err.msg, want);
+	load(v, 0, 2, "m1", NULL, &stats);	/* the load rewrites it */
+	cr_assert_eq(stats.rebuilt, 1);
+	ev_vindex_close(ev_vindex_open(st, idx, &err));
+	cr_assert_eq(err.code, 1);	/* unchanged: the open above succeeded */
 }
 
 Test(vindex, a_file_that_is_not_an_index_is_refused)

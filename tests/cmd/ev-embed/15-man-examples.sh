@@ -8,3 +8,6 @@ ev-embed --db kb.db < chunks.jsonl |
     ev-embed-load --db kb.db --index kb.faiss 2>/dev/null
 echo '"heat transfer in hypersonic flow"' |
     ev-embed --db kb.db | ev-search-vec --db kb.db --index kb.faiss -k 5 | jq -r '"\(.rank) \(.doc_id)"'
+ev-ingest --db kb.db --quiet docs/
+ev-embed --db kb.db --drift > /dev/null || ev-embed --db kb.db --train
+ev-embed --db kb.db --pending | ev-embed-load --db kb.db --index kb.faiss
