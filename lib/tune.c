@@ -520,7 +520,7 @@ add_fuse(struct ev_fuse_opts *out, size_t n, const struct ev_fuse_opts *def,
 	o.norm = norm;
 	o.rrf_k = rrf_k;
 	if (ev_fuse_weight_set(&o, "vector", share, &err) == -1 ||
-	    ev_fuse_weight_set(&o, "text", 1 - share, &err) == -1)
+	    ev_fuse_weight_set(&o, "text", round((1 - share) * 1e6) / 1e6, &err) == -1)
 		return n;	/* cannot happen: two known lanes, finite weights */
 	for (i = 0; i < n && !same_fuse(&out[i], &o); i++)
 		;
