@@ -371,6 +371,8 @@ ev-score-bad-flag|ev-score|-|2|usage|--no-such-flag
 ev-score-missing-value|ev-score|-|2|usage|--config
 ev-eval-bad-flag|ev-eval|-|2|usage|--no-such-flag
 ev-eval-missing-value|ev-eval|-|2|usage|--config
+ev-tune-bad-flag|ev-tune|-|2|usage|--no-such-flag
+ev-tune-missing-value|ev-tune|-|2|usage|--config
 ingest-no-db|ev-ingest|-|2|usage|
 ingest-db-no-value|ev-ingest|-|2|usage|--db
 ingest-db-random|ev-ingest|@IN@/ev-ingest/ok-one.jsonl|1 2|usage|--db @RANDOM@
