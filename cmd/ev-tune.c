@@ -121,7 +121,7 @@ main(int argc, char *argv[])
 	long long v;
 	long made = 0;
 	size_t unjudged = 0;
-	int ch, rc = EV_EXIT_OK;
+	int ch, bad, rc = EV_EXIT_OK;
 	FILE *f;
 
 	ev_cli_init(&cli, "ev-tune", usage_text, argc, argv);
@@ -215,7 +215,8 @@ main(int argc, char *argv[])
 		ev_err_set(&err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
 		goto fail;
 	}
-	if (fwrite(out.p, 1, out.len, f) != out.len || (f != stdout && fclose(f) == EOF)) {
+	bad = fwrite(out.p, 1, out.len, f) != out.len;
+	if ((f != stdout && fclose(f) == EOF) || bad) {
 		ev_err_set(&err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout", "write error: %m");
 		goto fail;
 	}
