@@ -393,6 +393,8 @@ ev-search-sql-random-db|ev-search-sql|-|2|usage|--db @RANDOM@ --sql 'SELECT 1 AS
 ev-search-sql-k-zero|ev-search-sql|-|2|usage|--db @DB@ --sql 'SELECT rowid FROM chunks' -k 0
 ev-search-sql-k-huge|ev-search-sql|-|2|usage|--db @DB@ --sql 'SELECT rowid FROM chunks' -k 99999999999
 ev-eval-missing-value|ev-eval|-|2|usage|--config
+ev-tune-bad-flag|ev-tune|-|2|usage|--no-such-flag
+ev-tune-missing-value|ev-tune|-|2|usage|--config
 ingest-no-db|ev-ingest|-|2|usage|
 ingest-db-no-value|ev-ingest|-|2|usage|--db
 ingest-db-random|ev-ingest|@IN@/ev-ingest/ok-one.jsonl|1 2|usage|--db @RANDOM@

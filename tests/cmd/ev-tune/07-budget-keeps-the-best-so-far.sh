@@ -1,0 +1,10 @@
+# --budget stops the search when the time is up, keeping what was judged:
+# the defaults are always judged, so a budget too short for anything else
+# gives back the defaults, and the summary says the budget ran out.
+. "$CASEDIR/mkstore"; mkstore
+cp "$CASEDIR/samples.qrels" .
+ev-tune --db kb.db --qrels samples.qrels --budget 0.001 "$SAMPLES/queries.jsonl" >plan.yaml 2>err
+echo "status $?"
+grep 'configurations searched' err
+grep 'cross-validated' err | sed 's/ (.*//'
+sed -n '/^  text:/,/^    fuzzy/p' plan.yaml

@@ -1,0 +1,194 @@
+/* Tests of lib/tune.c: the fold split, the selection, the cross-validated
+ * figures, metric names, and the plan written and read back. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "config.h"
+#include "tune.h"
+
+Test(tune, folds_deal_every_item_into_folds_of_equal_size)
+{
+	int fold[23], size[5] = { 0 };
+
+	ev_tune_folds(23, 5, 7, fold);
+	for (int i = 0; i < 23; i++) {
+		cr_assert(fold[i] >= 0 && fold[i] < 5);
+		size[fold[i]]++;
+	}
+	/* 23 = 5 + 5 + 5 + 4 + 4 */
+	for (int f = 0; f < 5; f++)
+		cr_assert(size[f] == (f < 3 ? 5 : 4), "fold %d has %d", f, size[f]);
+}
+
+Test(tune, folds_are_the_same_for_the_same_seed_and_differ_for_another)
+{
+	int a[40], b[40], c[40], same = 1, shuffled = 0;
+
+	ev_tune_folds(40, 4, 12345, a);
+	ev_tune_folds(40, 4, 12345, b);
+	ev_tune_folds(40, 4, 12346, c);
+	cr_assert(memcmp(a, b, sizeof a) == 0);
+	for (int i = 0; i < 40; i++) {
+		same &= a[i] == c[i];
+		shuffled |= a[i] != i % 4;
+	}
+	cr_assert(!same, "another seed gave the same folds");
+	cr_assert(shuffled, "the folds are not shuffled");
+}
+
+/* Three trials, four queries: fig[c * 4 + q]. */
+static const double fig[] = {
+	0.5, 0.5, 0.5, 0.5,	/* 0: the defaults */
+	0.9, 0.9, 0.1, 0.1,	/* 1: good on queries 0 and 1 */
+	0.1, 0.1, 0.9, 0.9	/* 2: good on queries 2 and 3 */
+};
+
+Test(tune, select_takes_the_best_mean_over_the_queries_not_held_out)
+{
+	int fold[] = { 0, 0, 1, 1 };
+
+	/* every query: all three means are 0.5, and the defaults win the tie */
+	cr_assert_eq(ev_tune_select(fig, 3, 4, fold, -1), 0);
+	/* fold 1 held out: queries 0 and 1 count, trial 1 is best */
+	cr_assert_eq(ev_tune_select(fig, 3, 4, fold, 1), 1);
+	cr_assert_eq(ev_tune_select(fig, 3, 4, fold, 0), 2);
+	/* only the trials judged count */
+	cr_assert_eq(ev_tune_select(fig, 1, 4, fold, 1), 0);
+}
+
+Test(tune, cross_validation_reports_held_out_figures_never_the_fitted_one)
+{
+	int fold[] = { 0, 0, 1, 1 };
+	struct ev_tune_result r;
+	size_t best;
+
+	memset(&r, 0, sizeof r);
+	best = ev_tune_cross_validate(fig, 3, 4, fold, 2, &r);
+	/* Fold 0 is judged by the choice of fold 1's queries (trial 2), which
+	 * scores 0.1 on it; and the other way round: the tuning overfits, and
+	 * the figure says so, below the defaults' 0.5. */
+	cr_assert_eq(best, 0);
+	cr_assert_float_eq(r.fold_tuned[0], 0.1, 1e-12);
+	cr_assert_float_eq(r.fold_tuned[1], 0.1, 1e-12);
+	cr_assert_float_eq(r.tuned, 0.1, 1e-12);
+	cr_assert_float_eq(r.defaults, 0.5, 1e-12);
+	cr_assert_float_eq(r.fold_defaults[1], 0.5, 1e-12);
+	cr_assert_eq(r.fold_queries[0], 2);
+	cr_assert_eq(r.folds, 2);
+	cr_assert_eq(r.fold_agree, 0);
+}
+
+Test(tune, cross_validation_credits_a_trial_better_everywhere)
+{
+	static const double f2[] = { 0.2, 0.4, 0.6, 0.3, 0.5, 0.7 };	/* 2 trials, 3 queries */
+	int fold[] = { 0, 1, 2 };
+	struct ev_tune_result r;
+
+	memset(&r, 0, sizeof r);
+	cr_assert_eq(ev_tune_cross_validate(f2, 2, 3, fold, 3, &r), 1);
+	cr_assert_float_eq(r.tuned, 0.5, 1e-12);
+	cr_assert_float_eq(r.defaults, 0.4, 1e-12);
+	cr_assert_eq(r.fold_agree, 3);
+}
+
+Test(tune, metric_names_parse_as_ev_eval_prints_them)
+{
+	struct ev_tune_opts o = EV_TUNE_OPTS_INIT;
+	char buf[32];
+
+	cr_assert_str_eq(ev_tune_metric_name(&o, buf, sizeof buf), "ndcg@10");
+	cr_assert_eq(ev_tune_metric_parse("ndcg@20", &o), 0);
+	cr_assert_eq(o.eval.ndcg_k, 20);
+	cr_assert_str_eq(ev_tune_metric_name(&o, buf, sizeof buf), "ndcg@20");
+	cr_assert_eq(ev_tune_metric_parse("map", &o), 0);
+	cr_assert_eq(o.metric, EV_TUNE_MAP);
+	cr_assert_eq(ev_tune_metric_parse("recall@1000", &o), 0);
+	cr_assert_str_eq(ev_tune_metric_name(&o, buf, sizeof buf), "recall@1000");
+	cr_assert_eq(ev_tune_metric_parse("map@5", &o), -1);
+	cr_assert_eq(ev_tune_metric_parse("ndcg@0", &o), -1);
+	cr_assert_eq(ev_tune_metric_parse("ndcg@", &o), -1);
+	cr_assert_eq(ev_tune_metric_parse("bleu", &o), -1);
+}
+
+static struct ev_tune_trial
+a_trial(void)
+{
+	struct ev_tune_trial t = { .text = EV_TEXTSEARCH_OPTS_INIT, .vector_k = 50, .fused = 1 };
+	struct ev_err err;
+
+	ev_fuse_opts_init(&t.fuse);
+	t.text.proximity = 0.4;
+	t.text.feedback_docs = 0;
+	t.text.w_title = 1;
+	t.fuse.method = EV_FUSE_WEIGHTED;
+	t.fuse.norm = EV_NORM_ZSCORE;
+	cr_assert_eq(ev_fuse_weight_set(&t.fuse, "vector", 0.7, &err), 0);
+	cr_assert_eq(ev_fuse_weight_set(&t.fuse, "text", 0.3, &err), 0);
+	return t;
+}
+
+Test(tune, a_written_plan_reads_back_as_the_same_trial)
+{
+	struct ev_tune_trial t = a_trial(), back = { .text = EV_TEXTSEARCH_OPTS_INIT };
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_err err = { 0 };
+	json_t *plan;
+
+	ev_fuse_opts_init(&back.fuse);
+	cr_assert_eq(ev_tune_plan_write(&b, NULL, &t, "# a header\n", &err), 0);
+	cr_assert(strncmp(b.p, "# a header\nversion: \"0.1\"\n", 26) == 0, "%s", ev_buf_str(&b));
+	plan = ev_config_parse(b.p, b.len, "plan", &err);
+	cr_assert_not_null(plan, "%s", err.msg);
+	cr_assert_eq(ev_tune_plan_read(plan, "plan", &back, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(back.text.proximity, 0.4, 0);
+	cr_assert_eq(back.text.feedback_docs, 0);
+	cr_assert_float_eq(back.text.w_title, 1, 0);
+	cr_assert_eq(back.vector_k, 50);
+	cr_assert_eq(back.fuse.method, EV_FUSE_WEIGHTED);
+	cr_assert_eq(back.fuse.norm, EV_NORM_ZSCORE);
+	cr_assert_float_eq(ev_fuse_weight_get(&back.fuse, "vector"), 0.7, 0);
+	cr_assert_float_eq(ev_fuse_weight_get(&back.fuse, "text"), 0.3, 0);
+	/* ev-pack's presentation defaults make the plan complete */
+	cr_assert_eq(json_integer_value(ev_config_get(plan, "k")), 10);
+	cr_assert(json_is_true(ev_config_get(plan, "diversity.near_duplicates")));
+	json_decref(plan);
+	ev_buf_release(&b);
+}
+
+Test(tune, a_written_plan_keeps_the_input_plans_other_keys_in_order)
+{
+	static const char in[] = "version: \"0.1\"\nk: 5\nlanes:\n  text:\n    k: 30\n"
+		"  region: {}\nfusion:\n  method: rrf\n  explain: false\nnote: \"a: b\"\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_err err = { 0 };
+	json_t *base = ev_config_parse(in, sizeof in - 1, "in", &err), *out;
+
+	cr_assert_not_null(base);
+	t.text.k = 30;
+	cr_assert_eq(ev_tune_plan_write(&b, base, &t, NULL, &err), 0);
+	cr_assert(strncmp(b.p, "version: \"0.1\"\nk: 5\nlanes:\n  text:\n    k: 30\n", 44) == 0,
+	    "%s", ev_buf_str(&b));
+	out = ev_config_parse(b.p, b.len, "out", &err);
+	cr_assert_not_null(out, "%s: %s", err.msg, ev_buf_str(&b));
+	cr_assert(json_is_false(ev_config_get(out, "fusion.explain")));
+	cr_assert_str_eq(json_string_value(ev_config_get(out, "fusion.method")), "weighted");
+	cr_assert_str_eq(json_string_value(ev_config_get(out, "note")), "a: b");
+	cr_assert(json_is_object(ev_config_get(out, "lanes.region")));
+	json_decref(base);
+	json_decref(out);
+	ev_buf_release(&b);
+}
+
+Test(tune, a_bad_plan_value_is_refused_with_its_key)
+{
+	static const char in[] = "lanes:\n  text:\n    proximity: 11\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.msg, "lanes.text.proximity") != NULL, "%s", err.msg);
+	json_decref(plan);
+}
