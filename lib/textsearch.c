@@ -1136,6 +1136,9 @@ bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
 {
 	bw->n = ts->npw;
 	bw->w = ts->pw;
+	bw->tuned = 1;
+	bw->k1 = ts->o.k1;
+	bw->b = ts->o.b;
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
 	sqlite3_bind_double(s, 2, ts->o.w_title);
