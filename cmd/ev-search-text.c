@@ -16,7 +16,8 @@
 static const char usage_text[] =
 "usage: ev-search-text --db DB [-k N] [--all-terms] [--raw-fts] [--fuzzy N]\n"
 "                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
-"                      [--feedback-terms N] [--feedback-weight X] [--k1 K1] [--b B]\n"
+"                      [--feedback-terms N] [--feedback-weight X]\n"
+"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
 "                      [--mark OPEN,CLOSE] [--snippet-tokens N]\n"
 "                      [--config FILE.yaml] [--log FILE] [FILE ...]\n"
 "\n"
@@ -35,9 +36,11 @@ static const char usage_text[] =
 "  --proximity W       weight of two query words found side by side, 0 (off)\n"
 "                      to 10 (default 0.2)\n"
 "  --feedback N        pseudo-relevance feedback from the best N chunks of a\n"
-"                      first pass, 0 (off) to 1000 (default 11)\n"
+"                      first pass, 0 (off) to 1000 (default 15)\n"
 "  --feedback-terms N  words feedback adds, 1 to 1000 (default 30)\n"
 "  --feedback-weight X their share of the query, 0 to 1 (default 0.5)\n"
+"  --feedback-focus P  a feedback chunk weighs (its score / the best score)^P,\n"
+"                      0 to 10 (default 3)\n"
 "  --k1 K1             BM25's term frequency saturation, 0 to 10 (default 1.1)\n"
 "  --b B               BM25's length normalisation, 0 to 1 (default 0.65)\n"
 "  --mark OPEN,CLOSE   what surrounds a matched word in snippets (default «,»)\n"
@@ -62,6 +65,7 @@ enum {
 	OPT_FEEDBACK_TERMS,
 	OPT_FEEDBACK_WEIGHT,
 	OPT_K1,
+	OPT_FEEDBACK_FOCUS,
 
 	OPT_B
 };
@@ -79,6 +83,7 @@ static const struct option longopts[] = {
 	{ "feedback", required_argument, NULL, OPT_FEEDBACK },
 	{ "feedback-terms", required_argument, NULL, OPT_FEEDBACK_TERMS },
 	{ "feedback-weight", required_argument, NULL, OPT_FEEDBACK_WEIGHT },
+	{ "feedback-focus", required_argument, NULL, OPT_FEEDBACK_FOCUS },
 	{ "k1", required_argument, NULL, OPT_K1 },
 	{ "b", required_argument, NULL, OPT_B },
 	EV_CLI_COMMON_OPTIONS,
@@ -91,10 +96,11 @@ static const struct option longopts[] = {
 static const char *const lane_keys[] = {
 	"k", "all_terms", "raw_fts", "fuzzy", "fuzzy_expansions", "drop_request_words",
 	"weights.title", "weights.section_title", "weights.text", "snippet.open", "snippet.close",
-	"snippet.tokens", "proximity", "feedback_terms", "feedback_weight", "bm25.k1", "bm25.b", NULL
+	"snippet.tokens", "proximity", "feedback_terms", "feedback_weight", "feedback_focus",
+	"bm25.k1", "bm25.b", NULL
 };
 
-static const char *const feedback_keys[] = { "docs", "terms", "weight", NULL };
+static const char *const feedback_keys[] = { "docs", "terms", "weight", "focus", NULL };
 
 /* The other stages' parts of a retrieval plan, ignored without a warning. */
 static const char *const plan_keys[] = {
@@ -251,10 +257,12 @@ read_config(struct ev_cli *cli, struct opts *o)
 	config_num(cli, "bm25.b", 1, &o->ts.b);
 	config_count(cli, "feedback_terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_terms);
 	config_num(cli, "feedback_weight", 1, &o->ts.feedback_weight);
+	config_num(cli, "feedback_focus", EV_TEXTSEARCH_MAX_FOCUS, &o->ts.feedback_focus);
 	if (json_is_object(fb = ev_config_get(cfg, lane_path(cfg, "feedback", path)))) {
 		config_count(cli, "feedback.docs", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_docs);
 		config_count(cli, "feedback.terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_terms);
 		config_num(cli, "feedback.weight", 1, &o->ts.feedback_weight);
+		config_num(cli, "feedback.focus", EV_TEXTSEARCH_MAX_FOCUS, &o->ts.feedback_focus);
 	} else
 		config_count(cli, "feedback", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_docs);
 }
@@ -425,6 +433,11 @@ main(int argc, char *argv[])
 			if (ev_parse_double(optarg, 0, EV_TEXTSEARCH_MAX_K1, &o.ts.k1) == -1)
 				ev_cli_usage_error(&cli, "--k1 takes a value from 0 to %g: '%s'",
 				    EV_TEXTSEARCH_MAX_K1, optarg);
+			break;
+		case OPT_FEEDBACK_FOCUS:
+			if (ev_parse_double(optarg, 0, EV_TEXTSEARCH_MAX_FOCUS, &o.ts.feedback_focus) == -1)
+				ev_cli_usage_error(&cli, "--feedback-focus takes a power from 0 to %g: '%s'",
+				    EV_TEXTSEARCH_MAX_FOCUS, optarg);
 			break;
 		case OPT_B:
 			if (ev_parse_double(optarg, 0, 1, &o.ts.b) == -1)

@@ -1,6 +1,7 @@
 /* textsearch.c: the text lane.  See textsearch.h. */
 #include "textsearch.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1224,7 +1225,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return ev_err_nomem(err);
 	bind_pass(ts, s, bw, ts->o.feedback_docs);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		double score = sqlite3_column_double(s, 1);
+		double score = sqlite3_column_double(s, 1), cw;
 		const char *title, *body;
 		size_t tlen, blen;
 
@@ -1246,8 +1247,9 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 			ev_err_nomem(err);
 			goto out;
 		}
+		cw = best > 0 && score > 0 ? pow(score / best, ts->o.feedback_focus) : 1.0;
 		for (int i = 0; i < c.nocc; i++)
-			ts->fb[c.occ[i]].weight += (best > 0 ? score / best : 1.0) / c.ntok;
+			ts->fb[c.occ[i]].weight += cw / c.ntok;
 	}
 	if (rc != SQLITE_DONE) {
 		step_error(ts, rc, text, where, err);

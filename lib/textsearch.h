@@ -43,7 +43,9 @@
  *     a first pass takes the best feedback_docs chunks; each of their words
  *     (title and text, stop words left out) gets the sum over the chunks of
  *     (its count / the chunk's tokens) x (the chunk's score / the best
- *     score); the feedback_terms heaviest (ties by stem) share
+ *     score) ^ feedback_focus (0: the chunks weigh alike; 1: in proportion
+ *     to their scores, as Anserini's RM3; more: the best chunks count more
+ *     than their scores alone say); the feedback_terms heaviest (ties by stem) share
  *     feedback_weight of the query, the user's words the rest, in proportion
  *     (a user's word among them gets both shares), and a second pass
  *     searches them all.  Weights are scaled so that a user's word without
@@ -91,6 +93,7 @@ struct ev_textsearch_opts {
 	int feedback_docs;	/* chunks of the first pass that feed back, 0 (off) to 1000 */
 	int feedback_terms;	/* terms they add, 1 to 1000 */
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
+	double feedback_focus;	/* the power of a feedback chunk's relative score, 0 to 10 */
 	double k1;		/* BM25's term frequency saturation, 0 to 10 */
 	double b;		/* BM25's length normalisation, 0 to 1 */
 	struct ev_snippet_opts snippet;
@@ -100,8 +103,9 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
 
 #define EV_TEXTSEARCH_MAX_K1 10.0
+#define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
-#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 11, 30, 0.5, 1.1, 0.65, \
+#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
 	EV_SNIPPET_OPTS_INIT }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
