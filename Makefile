@@ -42,6 +42,13 @@ LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -lgomp -llapack -lblas \
 	-lsqlite3 -ljansson -lyaml -lstdc++ -lm -lpthread
 
+# ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
+# "Licence".  LDLIBS_<command> (or LDLIBS_<test>) adds to one link line.
+EXTRACT_CFLAGS := $(shell pkg-config --cflags poppler-glib libxml-2.0 2>/dev/null)
+LDLIBS_ev-extract = $(shell pkg-config --libs poppler-glib libxml-2.0 2>/dev/null)
+LDLIBS_test_extract = $(LDLIBS_ev-extract)
+$(BUILD)/lib/extract_pdf.o $(BUILD)/lib/extract_html.o: EV_CFLAGS += $(EXTRACT_CFLAGS)
+
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -71,11 +78,11 @@ $(BUILD)/cmd/%.o: cmd/%.c lib/*.h
 
 $(BIN)/%: $(BUILD)/cmd/%.o $(BUILD)/libevkit.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(LDLIBS_ALL)
+	$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(LDLIBS_ALL) $(LDLIBS_$*)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libevkit.a
 	@mkdir -p $(@D)
-	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< -lcriterion $(LDLIBS_ALL)
+	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< -lcriterion $(LDLIBS_ALL) $(LDLIBS_$*)
 
 unit: $(TEST_BIN)
 	@scripts/run-unit-tests.sh $(TEST_BIN)

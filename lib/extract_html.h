@@ -1,0 +1,36 @@
+/* extract_html.h: an HTML file's main text into an evkit document record,
+ * as Markdown.
+ *
+ * Layer 4: includes extract.h.  Uses libxml2's HTML parser (MIT), which
+ * reads any HTML a browser would, guessing at what is broken, and finds the
+ * encoding from the file's BOM or <meta charset>.
+ *
+ * What is kept: the text of <main> when the page has one (all of them), else
+ * of its <article> elements, else of <body>.  Left out wherever they are:
+ * <script>, <style>, <noscript>, <template>, <nav>, <aside>, <form>,
+ * <button>, <select>, <textarea>, <iframe>, <svg>, <canvas>, elements with
+ * the hidden attribute or aria-hidden="true"; and <header> and <footer>
+ * outside <main> and <article>.  h1-h6 become Markdown headings of their
+ * level; <pre> a fenced code block (its language from a "language-X" class),
+ * kept whole by ev-ingest's chunker; <table> a pipe table (the first row is
+ * the header; cells on one line, '|' escaped); <li> a "- " or "1. " item;
+ * <blockquote> lines behind "> "; <br> a new line; other blocks paragraphs.
+ * White space outside <pre> is collapsed as a browser does.
+ *
+ * The record's title is <title>, else the first <h1>; "language" is the
+ * <html lang> attribute; metadata: "format": "html". */
+#ifndef EV_EXTRACT_HTML_H
+#define EV_EXTRACT_HTML_H
+
+#include <stdio.h>
+
+#include "extract.h"
+
+/* Read the HTML file at path and write its record (id: id) to out, reusing
+ * r's temporary files.  Returns 0, or -1 with *err set (code 2: a file that
+ * cannot be read as HTML, such as an empty one; code 1: I/O or memory).
+ * Nothing is written to out on failure. */
+int ev_extract_html(const char *path, const char *id, struct ev_xrec *r, FILE *out,
+	struct ev_err *err);
+
+#endif
