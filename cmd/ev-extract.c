@@ -100,10 +100,10 @@ operand(struct run *run, const char *arg, struct ev_err *err)
 {
 	struct stat sb;
 	char **paths = NULL;
-	size_t n = 0;
-	int r = 0;
+	size_t n = 1;
+	int r = 0, dir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
 
-	if (stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+	if (dir) {
 		if (ev_extract_walk(arg, &paths, &n, err) == -1) {
 			if (err->code != EV_EXIT_USAGE)
 				return -1;
@@ -116,9 +116,9 @@ operand(struct run *run, const char *arg, struct ev_err *err)
 			run->failed++;
 		}
 	}
-	for (size_t i = 0; i < (paths ? n : 1) && r == 0; i++) {
+	for (size_t i = 0; i < n && r == 0; i++) {
 		ev_err_clear(err);
-		if (one(run, paths ? paths[i] : arg, err) == -1) {
+		if (one(run, dir ? paths[i] : arg, err) == -1) {
 			if (err->code != EV_EXIT_USAGE) {
 				r = -1;
 				break;
@@ -127,7 +127,7 @@ operand(struct run *run, const char *arg, struct ev_err *err)
 			run->failed++;
 		}
 	}
-	ev_extract_paths_free(paths, n);
+	ev_extract_paths_free(paths, dir ? n : 0);
 	return r;
 }
 

@@ -500,6 +500,15 @@ open_doc(struct pdf *d, const char *path, const char *password, struct ev_err *e
 	if (uri == NULL)
 		return ev_err_nomem(err);
 	d->doc = poppler_document_new_from_file(uri, password, &ge);
+	if (d->doc == NULL && password && ge && ge->domain == POPPLER_ERROR &&
+	    ge->code == POPPLER_ERROR_ENCRYPTED) {
+		/* --password is for the files that need one: one encrypted
+		 * with an empty user password opens without */
+		GError *ge2 = NULL;
+
+		if ((d->doc = poppler_document_new_from_file(uri, NULL, &ge2)) == NULL)
+			g_error_free(ge2);
+	}
 	g_free(uri);
 	if (d->doc)
 		return 0;

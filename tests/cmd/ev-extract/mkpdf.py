@@ -117,8 +117,9 @@ def main():
                          "A worn seal drips under the housing."])
         p2 += [("B", 11, 72, 180, "Filters")]
         p2 += body(200, ["Rinse the intake filter monthly."])
-        p3 = body(80, ["# not a heading, and 3 < 4 & \"quoted\""])
-        p3 += [("R", 11, 72, 100, "Left column"), ("R", 11, 330, 100, "far right")]
+        p3 = [("B", 15, 72, 60, "Troubleshooting a pump that"), ("B", 15, 72, 78, "will not start")]
+        p3 += body(110, ["# not a heading, and 3 < 4 & \"quoted\"", "---"])
+        p3 += [("R", 11, 72, 160, "Left column"), ("R", 11, 330, 160, "far right")]
         write(path, [p1, p2, p3])
     elif kind == "outline":
         p1 = body(80, ["Overview", "The valve opens at two bar."])
