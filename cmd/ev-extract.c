@@ -52,8 +52,8 @@ progress_cb(void *ctx, long done, long total)
 {
 	struct run *run = ctx;
 
-	if (!run->prog.active && done == 1)
-		ev_progress_start(&run->prog, run->cli, "pages", total);
+	if (done == 1)		/* a new document */
+		ev_progress_start(&run->prog, run->cli, "page reads", total);
 	ev_progress_step(&run->prog, done - run->prog.done, 0);
 }
 
@@ -66,30 +66,31 @@ one(struct run *run, const char *path, struct ev_err *err)
 	char id[4096];
 	int rc;
 
+	memset(&run->prog, 0, sizeof run->prog);
 	ev_extract_id(path, id, sizeof id);
 	if (ev_utf8_bad(id, strlen(id)) < strlen(id))
 		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8");
 	switch (ev_extract_kind(path)) {
 	case EV_EXTRACT_PDF:
-		memset(&run->prog, 0, sizeof run->prog);
 		rc = ev_extract_pdf(path, id, password, &cb, &run->rec, stdout, err);
-		run->pages += run->prog.done;
 		if (run->prog.active)
 			ev_progress_done(&run->prog);
+		if (rc >= 0)
+			run->pages += rc;
 		break;
 	case EV_EXTRACT_HTML:
-		rc = ev_extract_html(path, id, &run->rec, stdout, err);
+		rc = ev_extract_html(path, id, &cb, &run->rec, stdout, err);
 		break;
 	default:
 		return ev_err_set(err, EV_EXIT_USAGE, path,
 		    "not a .pdf, .html or .htm file: give such files or directories holding them");
 	}
-	if (rc == 0) {
+	if (rc >= 0) {
 		run->docs++;
 		if (fflush(stdout) == EOF)
 			return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
 	}
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Extract operand arg (a file or a directory).  Returns 0, or -1 when the

@@ -375,8 +375,8 @@ find_all(const xmlNode *n, const char *name, const xmlNode **v, int *nv, int max
 }
 
 int
-ev_extract_html(const char *path, const char *id, struct ev_xrec *r, FILE *out,
-	struct ev_err *err)
+ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb,
+	struct ev_xrec *r, FILE *out, struct ev_err *err)
 {
 	struct html h = { 0 };
 	const xmlNode *roots[256], *root;
@@ -389,8 +389,8 @@ ev_extract_html(const char *path, const char *id, struct ev_xrec *r, FILE *out,
 
 	/* libxml2 says nothing of a file it cannot open: find out first */
 	if ((fp = fopen(path, "rb")) == NULL)
-		return ev_err_set(err, errno == ENOENT || errno == ENOTDIR ? EV_EXIT_USAGE :
-		    EV_EXIT_RUNTIME, path, "cannot open: %s", strerror(errno));
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
 	fclose(fp);
 	doc = htmlReadFile(path, NULL, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
 	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
@@ -441,6 +441,8 @@ ev_extract_html(const char *path, const char *id, struct ev_xrec *r, FILE *out,
 	xmlFree(lang);
 	json_object_set_new(meta, "format", json_string("html"));
 	rc = ev_xrec_write(r, out, head, tail, meta, err);
+	if (rc == 0 && r->len == 0 && cb && cb->warn)
+		cb->warn(cb->ctx, path, "no text in its main content");
 	goto out;
 out_nomem:
 	ev_err_nomem(err);

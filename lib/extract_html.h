@@ -27,10 +27,12 @@
 #include "extract.h"
 
 /* Read the HTML file at path and write its record (id: id) to out, reusing
- * r's temporary files.  Returns 0, or -1 with *err set (code 2: a file that
- * cannot be read as HTML, such as an empty one; code 1: I/O or memory).
+ * r's temporary files; cb (may be NULL) hears of a page without text.  Returns 0, or -1 with *err set (code 2: a file that
+ * cannot be opened, or read as HTML, such as an empty one; code 1: writing
+ * the record or the temporary files failed, or memory ran out).  The page is
+ * held in memory as a tree while it is read.
  * Nothing is written to out on failure. */
-int ev_extract_html(const char *path, const char *id, struct ev_xrec *r, FILE *out,
-	struct ev_err *err);
+int ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb,
+	struct ev_xrec *r, FILE *out, struct ev_err *err);
 
 #endif

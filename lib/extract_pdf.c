@@ -2,7 +2,6 @@
  * poppler-glib.  See extract_pdf.h. */
 #include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,8 @@
 #define MAX_STYLES 256
 #define MAX_LEVELS 6
 #define HEADING_MAX 200		/* bytes: a longer line is never a heading */
+#define OUTLINE_DEPTH 64	/* deeper outline entries are left out */
+#define OUTLINE_MAX 1000000	/* and entries past this many */
 
 /* A text style: a font size (to half a point) and whether it is bold. */
 struct style {
@@ -54,6 +55,8 @@ struct pdf {
 	long npages;
 	long steps, nsteps;	/* progress */
 	char *title;		/* the first heading */
+	long scan_from, scan_to;	/* a run of pages with images but no text, from 1 */
+	int scanned;		/* such a run was warned about */
 	struct line *lines;
 	size_t nlines, cap_lines;
 	float *csize;		/* per character of the page: its font size */
@@ -134,7 +137,7 @@ outline(struct pdf *d, PopplerIndexIter *it, int level)
 		long page = action_page(d->doc, a);
 		const char *t = a && a->any.title ? a->any.title : "";
 
-		if (page >= 0 && page < d->npages && *t) {
+		if (page >= 0 && page < d->npages && *t && d->nent < OUTLINE_MAX) {
 			struct entry *e;
 
 			if (d->nent == d->cap_ent) {
@@ -162,7 +165,7 @@ outline(struct pdf *d, PopplerIndexIter *it, int level)
 		}
 		if (a)
 			poppler_action_free(a);
-		if ((child = poppler_index_iter_get_child(it)) != NULL) {
+		if (level < OUTLINE_DEPTH && (child = poppler_index_iter_get_child(it)) != NULL) {
 			outline(d, child, level + 1);
 			poppler_index_iter_free(child);
 		}
@@ -394,6 +397,25 @@ outline_page(struct pdf *d, long page, const char *text, size_t *ei)
 		}
 }
 
+/* Warn of the run of pages with images but no text that ends here, once. */
+static void
+scan_warn(struct pdf *d)
+{
+	char where[300];
+
+	if (d->scan_from == 0 || d->cb == NULL || d->cb->warn == NULL) {
+		d->scan_from = d->scan_to = 0;
+		return;
+	}
+	if (d->scan_from == d->scan_to)
+		snprintf(where, sizeof where, "%s: page %ld", d->path, d->scan_from);
+	else
+		snprintf(where, sizeof where, "%s: pages %ld-%ld", d->path, d->scan_from, d->scan_to);
+	d->cb->warn(d->cb->ctx, where, "images but no text (a scan?): nothing extracted; OCR it first");
+	d->scan_from = d->scan_to = 0;
+	d->scanned = 1;
+}
+
 /* Second pass: one page into the record. */
 static int
 page_out(struct pdf *d, long i, size_t *ei)
@@ -460,14 +482,14 @@ page_out(struct pdf *d, long i, size_t *ei)
 		start = d->r->len;
 	/* a page without text is an empty range where the text stands */
 	ev_xrec_page(d->r, i + 1, d->nlines ? start : d->r->len, d->r->len, w, h);
-	if (rc == 0 && d->nlines == 0 && d->cb && d->cb->warn) {
+	if (rc == 0 && d->nlines == 0) {
 		GList *img = poppler_page_get_image_mapping(pg);
-		char where[300];
 
-		if (img) {
-			snprintf(where, sizeof where, "%s: page %ld", d->path, i + 1);
-			d->cb->warn(d->cb->ctx, where,
-			    "images but no text (a scan?): nothing extracted; OCR it first");
+		if (img && d->scan_from && d->scan_to == i) {
+			d->scan_to = i + 1;
+		} else if (img) {
+			scan_warn(d);
+			d->scan_from = d->scan_to = i + 1;
 		}
 		poppler_page_free_image_mapping(img);
 	}
@@ -493,8 +515,8 @@ open_doc(struct pdf *d, const char *path, const char *password, struct ev_err *e
 	char *abs = realpath(path, NULL), *uri;
 
 	if (abs == NULL)
-		return ev_err_set(err, errno == ENOENT || errno == ENOTDIR ? EV_EXIT_USAGE :
-		    EV_EXIT_RUNTIME, path, "cannot open: %s", strerror(errno));
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
 	uri = g_filename_to_uri(abs, NULL, NULL);
 	free(abs);
 	if (uri == NULL)
@@ -517,7 +539,7 @@ open_doc(struct pdf *d, const char *path, const char *password, struct ev_err *e
 		    "encrypted, and --password is not its password" :
 		    "encrypted: give its password with --password");
 	else if (ge && ge->domain == G_FILE_ERROR)
-		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot open: %s", ge->message);
+		ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", ge->message);
 	else
 		ev_err_set(err, EV_EXIT_USAGE, path,
 		    "not a readable PDF (damaged or truncated beyond repair): %s",
@@ -557,6 +579,7 @@ ev_extract_pdf(const char *path, const char *id, const char *password,
 	for (long i = 0; i < d.npages; i++)
 		if (page_out(&d, i, &ei) == -1)
 			goto out;
+	scan_warn(&d);
 	if (d.oom)
 		goto out;
 	head = json_object();
@@ -583,7 +606,9 @@ ev_extract_pdf(const char *path, const char *id, const char *password,
 		meta_str(meta, "created", g_date_time_format_iso8601(created));
 		g_date_time_unref(created);
 	}
-	rc = ev_xrec_write(r, out, head, tail, meta, err);
+	rc = ev_xrec_write(r, out, head, tail, meta, err) == -1 ? -1 : (int)d.npages;
+	if (rc >= 0 && r->len == 0 && !d.scanned && cb && cb->warn)
+		cb->warn(cb->ctx, path, d.npages ? "no text on any page" : "no pages");
 out:
 	if (rc == -1 && err->code == 0)
 		ev_err_nomem(err);

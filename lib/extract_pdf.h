@@ -14,7 +14,8 @@
  * a style larger than the body text (the style holding the most characters)
  * by 15% or more, or bold where the body is not, at most 200 bytes, ranked
  * by size (bold first at equal sizes) into levels 1 to 6.  Found by style,
- * headings need a first pass over the pages to measure the body text.
+ * headings need a first pass over the pages to measure the body text.  An
+ * outline is read to depth 64.
  *
  * metadata: "format": "pdf", "page_count", "pdf_title"/"author"/"subject"/
  * "keywords"/"created" when the file says, "headings": "outline" | "fonts",
@@ -29,11 +30,13 @@
 
 /* Read the PDF at path and write its record (id: id) to out, reusing r's
  * temporary files.  password opens an encrypted file (NULL: none).  cb (may
- * be NULL) hears of pages with images but no text and of progress.  Returns
- * 0, or -1 with *err set: code 2 for a file that is not a readable PDF
+ * be NULL) hears of pages with images but no text (once for each run of
+ * such pages) and of progress.  Returns the number of pages, or -1 with *err
+ * set: code 2 for a file that cannot be opened or is not a readable PDF
  * (damaged beyond repair, encrypted without the right password), with
- * where = path; code 1 for an I/O failure or memory running out.  Nothing is
- * written to out on failure. */
+ * where = path; code 1 for an I/O failure (writing the record or the
+ * temporary files) or memory running out.  Nothing is written to out on
+ * failure. */
 int ev_extract_pdf(const char *path, const char *id, const char *password,
 	const struct ev_extract_cb *cb, struct ev_xrec *r, FILE *out, struct ev_err *err);
 

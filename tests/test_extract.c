@@ -157,7 +157,7 @@ html(const char *page)
 	cr_assert(fd >= 0);
 	cr_assert_eq(write(fd, page, strlen(page)), (ssize_t)strlen(page));
 	close(fd);
-	cr_assert_eq(ev_extract_html(path, "p.html", &r, fp, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_extract_html(path, "p.html", NULL, &r, fp, &err), 0, "%s", err.msg);
 	fclose(fp);
 	unlink(path);
 	ev_xrec_release(&r);

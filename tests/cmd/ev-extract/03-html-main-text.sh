@@ -40,3 +40,6 @@ python3 "$CASEDIR/show.py" < out.jsonl
 printf '<body><nav>menu</nav><article><h2>One</h2><p>first</p></article><p>between</p><article><p>second</p></article></body>' > articles.html
 printf '<html><body><header>top</header><h1>Only h1</h1><p>body text</p><footer>foot</footer></body></html>' > bare.htm
 ev-extract articles.html bare.htm | python3 "$CASEDIR/show.py"
+# nothing but navigation and scripts: an empty text, and a warning
+printf '<nav>menu</nav><script>x()</script>' > furniture.html
+ev-extract furniture.html | jq -c '[.id, .text]'

@@ -4,7 +4,7 @@
 usage: mkpdf.py KIND OUT.pdf [N]
   fonts     3 pages: a title, headings by size and weight, body text (no outline)
   outline   2 pages, body-size headings named by the document's outline
-  images    2 pages: text, then a page holding only an image
+  images    5 pages: text, two pages holding only an image, text, an image
   many N    N pages of a heading and two paragraphs each (for timing)
 
 Fonts are the standard Helvetica and Helvetica-Bold (not embedded), so every
@@ -127,7 +127,8 @@ def main():
         write(path, [p1, p2], outline=[(1, "Overview", 0), (2, "Limits", 1)], title="Valve Notes")
     elif kind == "images":
         p1 = body(80, ["A page of words before the scan."])
-        write(path, [p1, []], image_pages=(1,))
+        p4 = body(80, ["Words between the scans."])
+        write(path, [p1, [], [], p4, []], image_pages=(1, 2, 4))
     elif kind == "many":
         n = int(sys.argv[3])
         pages = []
