@@ -31,7 +31,9 @@ struct entry {
 	char *shown;		/* as the outline gives it */
 	int level;
 	long page;		/* from 0 */
-	int done;
+	double top;		/* where on the page it goes (PDF's y, from the
+				 * bottom), or -1 when the outline does not say */
+	int done;		/* a line of its page holds it */
 };
 
 /* A line of a page's text. */
@@ -107,9 +109,9 @@ progress(struct pdf *d)
 		d->cb->progress(d->cb->ctx, d->steps, d->nsteps);
 }
 
-/* The page (from 0) an outline action goes to, or -1. */
+/* The page (from 0) an outline action goes to, or -1; *top where on it. */
 static long
-action_page(PopplerDocument *doc, PopplerAction *a)
+action_page(PopplerDocument *doc, PopplerAction *a, double *top)
 {
 	PopplerDest *dest, *named = NULL;
 	long page;
@@ -122,6 +124,7 @@ action_page(PopplerDocument *doc, PopplerAction *a)
 		dest = named;
 	}
 	page = dest->page_num - 1;
+	*top = dest->change_top ? dest->top : -1;
 	if (named)
 		poppler_dest_free(named);
 	return page;
@@ -134,7 +137,8 @@ outline(struct pdf *d, PopplerIndexIter *it, int level)
 	do {
 		PopplerAction *a = poppler_index_iter_get_action(it);
 		PopplerIndexIter *child;
-		long page = action_page(d->doc, a);
+		double top = -1;
+		long page = action_page(d->doc, a, &top);
 		const char *t = a && a->any.title ? a->any.title : "";
 
 		if (page >= 0 && page < d->npages && *t && d->nent < OUTLINE_MAX) {
@@ -154,7 +158,7 @@ outline(struct pdf *d, PopplerIndexIter *it, int level)
 			}
 			e = &d->ent[d->nent];
 			*e = (struct entry){ norm(t), strdup(t), level < MAX_LEVELS ? level : MAX_LEVELS,
-			    page, 0 };
+			    page, top, 0 };
 			if (e->title == NULL || e->shown == NULL) {
 				free(e->title);
 				free(e->shown);
@@ -363,38 +367,65 @@ heading(struct pdf *d, int level, const char *s, size_t n)
 		d->oom = 1;
 }
 
-/* Match the page's lines to its outline entries (*ei onwards); the entries
- * no line holds are written as headings first. */
-static void
-outline_page(struct pdf *d, long page, const char *text, size_t *ei)
+/* s without a leading section number ("2.1 ", "iv. ", "a.3 "), or s. */
+static const char *
+unnumbered(const char *s)
 {
-	size_t e0 = *ei, e1 = e0;
+	const char *p = s;
 
-	while (e1 < d->nent && d->ent[e1].page == page)
-		e1++;
-	*ei = e1;
+	while (*p && *p != ' ' && (isdigit((unsigned char)*p) || *p == '.' ||
+	    (p == s && isalpha((unsigned char)*p)) || strchr("ivxlc", *p)))
+		p++;
+	return *p == ' ' && p > s && strpbrk(s, "0123456789.") < p ? p + 1 : s;
+}
+
+/* Mark the page's lines that its outline entries (*e0 on) name as headings,
+ * and the entries so matched; *e1 is set past the page's entries.  A line
+ * matches an entry's title as it is or without a section number before it. */
+static void
+outline_page(struct pdf *d, long page, const char *text, size_t e0, size_t *e1)
+{
+	*e1 = e0;
+	while (*e1 < d->nent && d->ent[*e1].page == page)
+		(*e1)++;
 	for (size_t k = 0; k < d->nlines; k++) {
 		char *t = strndup(text + d->lines[k].b0, d->lines[k].b1 - d->lines[k].b0);
 		char *nt = t ? norm(t) : NULL;
 
 		d->lines[k].level = 0;
-		for (size_t e = e0; nt && e < e1; e++)
-			if (!d->ent[e].done && strcmp(d->ent[e].title, nt) == 0) {
+		for (size_t e = e0; nt && e < *e1; e++) {
+			const char *et = d->ent[e].title;
+
+			if (!d->ent[e].done && (strcmp(et, nt) == 0 ||
+			    strcmp(et, unnumbered(nt)) == 0 || strcmp(unnumbered(et), nt) == 0)) {
 				d->ent[e].done = 1;
 				d->lines[k].level = d->ent[e].level;
 				break;
 			}
+		}
 		if (t == NULL || nt == NULL)
 			d->oom = 1;
 		free(nt);
 		free(t);
 	}
-	for (size_t e = e0; e < e1; e++)
-		if (!d->ent[e].done) {
-			ev_xrec_break(d->r, 1);
-			heading(d, d->ent[e].level, d->ent[e].shown, strlen(d->ent[e].shown));
-			ev_xrec_break(d->r, 1);
-		}
+}
+
+/* Write the outline entries from *e on that no line matched, up to the first
+ * placed below y (points from the top of a page of height h; y < 0: all). */
+static void
+outline_insert(struct pdf *d, size_t *e, size_t e1, double y, double h)
+{
+	for (; *e < e1; (*e)++) {
+		struct entry *en = &d->ent[*e];
+
+		if (en->done)
+			continue;
+		if (y >= 0 && en->top >= 0 && h - en->top > y + 2)
+			break;
+		ev_xrec_break(d->r, 1);
+		heading(d, en->level, en->shown, strlen(en->shown));
+		ev_xrec_break(d->r, 1);
+	}
 }
 
 /* Warn of the run of pages with images but no text that ends here, once. */
@@ -416,10 +447,12 @@ scan_warn(struct pdf *d)
 	d->scanned = 1;
 }
 
-/* Second pass: one page into the record. */
+/* Second pass: one page into the record; *ei is the first outline entry of
+ * this page or a later one. */
 static int
 page_out(struct pdf *d, long i, size_t *ei)
 {
+	size_t e1 = *ei;
 	PopplerPage *pg = poppler_document_get_page(d->doc, (int)i);
 	PopplerRectangle *rects = NULL;
 	guint nrects = 0;
@@ -439,13 +472,17 @@ page_out(struct pdf *d, long i, size_t *ei)
 		d->nlines = 0;
 	ev_xrec_break(d->r, 1);
 	if (rc == 0 && d->nent > 0)
-		outline_page(d, i, text, ei);
+		outline_page(d, i, text, *ei, &e1);
 	start = ev_xrec_pos(d->r);
 	for (size_t k = 0; rc == 0 && k < d->nlines; k++) {
 		struct line *ln = &d->lines[k];
 		int gap = ln->boxed && (ln->box[1] - prev_y1 > 0.6 * prev_h || ln->box[3] < prev_y1);
 		int merge = ln->level && ln->level == prev_level && ln->style == prev_style && !gap;
-		size_t s0;
+		size_t s0, was = *ei;
+
+		outline_insert(d, ei, e1, ln->boxed ? ln->box[1] : 0, h);
+		if (*ei != was)
+			merge = 0, prev_level = -1;
 
 		if (merge) {
 			/* a heading wrapped onto a second line: one heading */
@@ -480,6 +517,7 @@ page_out(struct pdf *d, long i, size_t *ei)
 	}
 	if (start > d->r->len)
 		start = d->r->len;
+	outline_insert(d, ei, e1, -1, h);
 	/* a page without text is an empty range where the text stands */
 	ev_xrec_page(d->r, i + 1, d->nlines ? start : d->r->len, d->r->len, w, h);
 	if (rc == 0 && d->nlines == 0) {

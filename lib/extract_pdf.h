@@ -10,7 +10,8 @@
  * line's height, or a move back up the page) and between pages.  Headings
  * become Markdown heading lines: those of the document outline when it has
  * one (an entry is matched to the line of its page holding the same words,
- * or added at the top of its page when no line does), else the lines set in
+ * with or without a section number before them, or added where its
+ * destination points on its page when no line does), else the lines set in
  * a style larger than the body text (the style holding the most characters)
  * by 15% or more, or bold where the body is not, at most 200 bytes, ranked
  * by size (bold first at equal sizes) into levels 1 to 6.  Found by style,

@@ -5,6 +5,8 @@ usage: mkpdf.py KIND OUT.pdf [N]
   fonts     3 pages: a title, headings by size and weight, body text (no outline)
   outline   2 pages, body-size headings named by the document's outline
   images    5 pages: text, two pages holding only an image, text, an image
+  numbered  2 pages whose outline names numbered headings, and an entry no
+            line holds, placed by its destination
   many N    N pages of a heading and two paragraphs each (for timing)
 
 Fonts are the standard Helvetica and Helvetica-Bold (not embedded), so every
@@ -49,7 +51,12 @@ def write(path, pages, outline=None, image_pages=(), title=None):
     nxt = first + 2 * n_pages
     if outline:
         items = list(range(nxt, nxt + len(outline)))
+        tops = {}
+        for k, entry in zip(items, outline):
+            tops[k] = entry[3] if len(entry) > 3 else 0
+        outline = [e[:3] for e in outline]
         # a flat list of top-level entries, each with its children (level 2)
+        ytop = tops
         tops = [k for k, (lvl, _, _) in zip(items, outline) if lvl == 1]
         for idx, (obj, (lvl, text, page)) in enumerate(zip(items, outline)):
             parent = 7
@@ -58,7 +65,8 @@ def write(path, pages, outline=None, image_pages=(), title=None):
             sibs = [k for k, (l2, _, _) in zip(items, outline) if l2 == lvl and
                     (lvl == 1 or max(t for t in tops if t < k) == parent)]
             pos = sibs.index(obj)
-            d = "<< /Title (%s) /Parent %d 0 R /Dest [%d 0 R /XYZ 0 792 0]" % (esc(text), parent, kids[page])
+            d = "<< /Title (%s) /Parent %d 0 R /Dest [%d 0 R /XYZ 0 %g 0]" % (
+                esc(text), parent, kids[page], 792 - ytop[obj])
             if pos > 0:
                 d += " /Prev %d 0 R" % sibs[pos - 1]
             if pos + 1 < len(sibs):
@@ -125,6 +133,12 @@ def main():
         p1 = body(80, ["Overview", "The valve opens at two bar."])
         p2 = body(80, ["Limits", "Never exceed six bar in the valve body."])
         write(path, [p1, p2], outline=[(1, "Overview", 0), (2, "Limits", 1)], title="Valve Notes")
+    elif kind == "numbered":
+        p1 = [("B", 15, 72, 80, "1 Overview")] + body(110, ["The valve opens at two bar."])
+        p2 = body(80, ["Still about opening."])
+        p2 += [("B", 13, 72, 200, "1.1 Limits")] + body(230, ["Never exceed six bar."])
+        p2 += body(420, ["Tables follow."])
+        write(path, [p1, p2], outline=[(1, "Overview", 0), (2, "Limits", 1, 195), (2, "Appendix", 1, 400)])
     elif kind == "images":
         p1 = body(80, ["A page of words before the scan."])
         p4 = body(80, ["Words between the scans."])
