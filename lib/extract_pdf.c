@@ -187,6 +187,22 @@ by_page(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Whether a line in a heading's style may be a heading: at most HEADING_MAX
+ * bytes, two letters at least (not a page number), no dot leaders (a table
+ * of contents' line). */
+static int
+may_head(const char *s, size_t n)
+{
+	int letters = 0;
+
+	if (n > HEADING_MAX || memmem(s, n, ". . .", 5) || memmem(s, n, "...", 3) ||
+	    memmem(s, n, "\xE2\x80\xA6", 3))
+		return 0;
+	for (size_t i = 0; i < n && letters < 2; i++)
+		letters += isalpha((unsigned char)s[i]) || ((unsigned char)s[i] >= 0xC0);
+	return letters >= 2;
+}
+
 /* Split the page's text into lines, each with its style (and box when rects
  * is given). */
 static int
@@ -294,7 +310,7 @@ page_lines(struct pdf *d, PopplerPage *pg, const char *text, PopplerRectangle *r
 			ln->style = si < MAX_STYLES ? si : -1;
 			if (ln->style >= 0)
 				ln->level = d->styles[si].level;
-			if (ln->style >= 0 && ln->b1 - ln->b0 > HEADING_MAX)
+			if (ln->level && !may_head(text + ln->b0, ln->b1 - ln->b0))
 				ln->level = 0;
 			if (ln->style >= 0 && !rects) {
 				d->styles[si].chars += glyphs;

@@ -13,7 +13,8 @@
  * with or without a section number before them, or added where its
  * destination points on its page when no line does), else the lines set in
  * a style larger than the body text (the style holding the most characters)
- * by 15% or more, or bold where the body is not, at most 200 bytes, ranked
+ * by 15% or more, or bold where the body is not (at most 200 bytes, two
+ * letters at least, no dot leaders of a table of contents), ranked
  * by size (bold first at equal sizes) into levels 1 to 6.  Found by style,
  * headings need a first pass over the pages to measure the body text.  An
  * outline is read to depth 64.

@@ -7,6 +7,7 @@ usage: mkpdf.py KIND OUT.pdf [N]
   images    5 pages: text, two pages holding only an image, text, an image
   numbered  2 pages whose outline names numbered headings, and an entry no
             line holds, placed by its destination
+  toc       a table of contents and a page number in headings' type
   many N    N pages of a heading and two paragraphs each (for timing)
 
 Fonts are the standard Helvetica and Helvetica-Bold (not embedded), so every
@@ -139,6 +140,13 @@ def main():
         p2 += [("B", 13, 72, 200, "1.1 Limits")] + body(230, ["Never exceed six bar."])
         p2 += body(420, ["Tables follow."])
         write(path, [p1, p2], outline=[(1, "Overview", 0), (2, "Limits", 1, 195), (2, "Appendix", 1, 400)])
+    elif kind == "toc":
+        p1 = [("B", 15, 72, 80, "Contents")]
+        p1 += [("B", 11, 72, 110, "1 Pumps . . . . . . . . 2"), ("B", 11, 72, 124, "2 Valves........ 3")]
+        p1 += body(150, ["Body text of the first page.", "More body text here."])
+        p1 += [("B", 15, 300, 700, "12")]
+        p2 = [("B", 11, 72, 80, "Pumps")] + body(100, ["The pump is here."])
+        write(path, [p1, p2])
     elif kind == "images":
         p1 = body(80, ["A page of words before the scan."])
         p4 = body(80, ["Words between the scans."])
