@@ -48,13 +48,13 @@ warn_cb(void *ctx, const char *where, const char *msg)
 }
 
 static void
-progress_cb(void *ctx, long done, long total)
+progress_cb(void *ctx, long done, long total, size_t bytes)
 {
 	struct run *run = ctx;
 
 	if (done == 1)		/* a new document */
 		ev_progress_start(&run->prog, run->cli, "page reads", total);
-	ev_progress_step(&run->prog, done - run->prog.done, 0);
+	ev_progress_step(&run->prog, done - run->prog.done, (long long)bytes - run->prog.bytes);
 }
 
 /* Extract one file.  Returns 0, or -1 with *err set; a bad file (code 2) is

@@ -54,10 +54,10 @@ void ev_extract_id(const char *path, char *out, size_t size);
 /* Warnings about a document that do not stop it (pages of images only):
  * where is "FILE: page N" or "FILE: pages N-M".  Progress: done steps of
  * total, a step being a page read (twice when a PDF's headings come from
- * its type), done 1 at the start of each document. */
+ * its type), done 1 at the start of each document; bytes of text so far. */
 struct ev_extract_cb {
 	void (*warn)(void *ctx, const char *where, const char *msg);
-	void (*progress)(void *ctx, long done, long total);
+	void (*progress)(void *ctx, long done, long total, size_t bytes);
 	void *ctx;
 };
 

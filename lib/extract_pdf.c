@@ -106,7 +106,7 @@ progress(struct pdf *d)
 {
 	d->steps++;
 	if (d->cb && d->cb->progress)
-		d->cb->progress(d->cb->ctx, d->steps, d->nsteps);
+		d->cb->progress(d->cb->ctx, d->steps, d->nsteps, d->r->len);
 }
 
 /* The page (from 0) an outline action goes to, or -1; *top where on it. */
@@ -628,7 +628,7 @@ ev_extract_pdf(const char *path, const char *id, const char *password,
 			qsort(d.ent, d.nent, sizeof *d.ent, by_page);
 	}
 	d.nsteps = d.nent > 0 ? d.npages : 2 * d.npages;
-	if (d.oom || (d.nent == 0 && measure(&d) == -1) || ev_xrec_begin(r, err) == -1)
+	if (d.oom || ev_xrec_begin(r, err) == -1 || (d.nent == 0 && measure(&d) == -1))
 		goto out;
 	for (long i = 0; i < d.npages; i++)
 		if (page_out(&d, i, &ei) == -1)
