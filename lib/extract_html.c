@@ -59,16 +59,33 @@ attr(const xmlNode *n, const char *name)
 	return (char *)xmlGetProp(n, (const xmlChar *)name);
 }
 
+/* Whether n is left out wherever it is: hidden, or given the ARIA role of
+ * navigation, a search form or an aside. */
 static int
 is_hidden(const xmlNode *n)
 {
-	char *a = attr(n, "aria-hidden");
-	int h = a && strcasecmp(a, "true") == 0;
+	static const char *const roles[] = { "navigation", "search", "complementary", NULL };
+	char *a = attr(n, "aria-hidden"), *r = attr(n, "role");
+	int h = (a && strcasecmp(a, "true") == 0) || xmlHasProp(n, (const xmlChar *)"hidden");
 
+	for (int i = 0; r && !h && roles[i]; i++)
+		h = strcasecmp(r, roles[i]) == 0;
 	xmlFree(a);
-	if (!h && xmlHasProp(n, (const xmlChar *)"hidden"))
-		h = 1;
+	xmlFree(r);
 	return h;
+}
+
+/* Whether n is the page's own header or footer: <header>, <footer> or the
+ * roles banner and contentinfo, outside <main> and <article>. */
+static int
+is_banner(const xmlNode *n)
+{
+	char *r = attr(n, "role");
+	int b = name_is(n, "header") || name_is(n, "footer") ||
+	    (r && (strcasecmp(r, "banner") == 0 || strcasecmp(r, "contentinfo") == 0));
+
+	xmlFree(r);
+	return b;
 }
 
 /* Append text to b with white space collapsed as a browser does. */
@@ -322,7 +339,7 @@ walk(struct html *h, const xmlNode *n, int content, int depth)
 		}
 		if (c->type != XML_ELEMENT_NODE || name_in(c, skipped) || is_hidden(c))
 			continue;
-		if (!content && (name_is(c, "header") || name_is(c, "footer")))
+		if (!content && is_banner(c))
 			continue;
 		if (name_is(c, "br")) {
 			if (h->para.len > 0 && h->para.p[h->para.len - 1] == ' ')

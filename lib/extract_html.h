@@ -8,9 +8,11 @@
  * What is kept: the text of <main> when the page has one (all of them), else
  * of its <article> elements, else of <body>.  Left out wherever they are:
  * <script>, <style>, <noscript>, <template>, <nav>, <aside>, <form>,
- * <button>, <select>, <textarea>, <iframe>, <svg>, <canvas>, elements with
- * the hidden attribute or aria-hidden="true"; and <header> and <footer>
- * outside <main> and <article>.  h1-h6 become Markdown headings of their
+ * <button>, <select>, <textarea>, <iframe>, <svg>, <canvas>, <object>,
+ * <embed>, <dialog>, elements with the hidden attribute, aria-hidden="true"
+ * or the role navigation, search or complementary; and <header> and
+ * <footer> (and the roles banner and contentinfo) outside <main> and
+ * <article>.  h1-h6 become Markdown headings of their
  * level; <pre> a fenced code block (its language from a "language-X" class),
  * kept whole by ev-ingest's chunker; <table> a pipe table (the first row is
  * the header; cells on one line, '|' escaped); <li> a "- " or "1. " item;

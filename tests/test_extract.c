@@ -179,6 +179,9 @@ Test(extract_html, navigation_scripts_and_page_furniture_are_left_out)
 	    "<p>body <b>text</b></p><aside>ad</aside><footer>(c)</footer></body>", "body text");
 	text_is("<main><header>by us</header><p>a</p><footer>end</footer></main><p>out</p>",
 	    "by us\n\na\n\nend");
+	text_is("<div role=banner>logo</div><div role=navigation>menu</div><div>kept"
+	    "<div role=search>find</div></div><div role=complementary>ad</div>"
+	    "<div role=contentinfo>(c)</div>", "kept");
 }
 
 Test(extract_html, code_keeps_its_white_space_and_gets_a_longer_fence)
