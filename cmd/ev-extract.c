@@ -37,6 +37,7 @@ struct run {
 	struct ev_cli *cli;
 	struct ev_progress prog;
 	struct ev_xrec rec;
+	json_t *seen;		/* the ids written, as keys */
 	long long docs, failed, pages;
 };
 
@@ -70,6 +71,14 @@ one(struct run *run, const char *path, struct ev_err *err)
 	ev_extract_id(path, id, sizeof id);
 	if (ev_utf8_bad(id, strlen(id)) < strlen(id))
 		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8");
+	/* ev-ingest refuses an id twice in one run: a file named twice (or
+	 * also found in a directory named) is written once */
+	if (json_object_get(run->seen, id)) {
+		ev_warn("%s: named twice: extracted once", path);
+		return 0;
+	}
+	if (json_object_set_new(run->seen, id, json_true()) == -1)
+		return ev_err_nomem(err);
 	switch (ev_extract_kind(path)) {
 	case EV_EXTRACT_PDF:
 		rc = ev_extract_pdf(path, id, password, &cb, &run->rec, stdout, err);
@@ -137,14 +146,16 @@ main(int argc, char *argv[])
 {
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
-	struct run run = { &cli, { 0 }, EV_XREC_INIT, 0, 0, 0 };
+	struct run run = { &cli, { 0 }, EV_XREC_INIT, json_object(), 0, 0, 0 };
 	int argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-extract", NULL, argc, argv);
 	argi = ev_opt_parse(&cli, &command, options);
 	if (argi >= argc)
 		ev_cli_usage_error(&cli, "give the PDF or HTML files (or directories) to extract");
-	for (int i = argi; i < argc; i++)
+	if (run.seen == NULL && ev_err_nomem(&err) == -1)
+		rc = ev_cli_report(&err);
+	for (int i = argi; i < argc && rc == EV_EXIT_OK; i++)
 		if (operand(&run, argv[i], &err) == -1) {
 			rc = ev_cli_report(&err);
 			break;
@@ -152,6 +163,7 @@ main(int argc, char *argv[])
 	if (rc == EV_EXIT_OK && run.failed > 0)
 		rc = EV_EXIT_USAGE;
 	ev_xrec_release(&run.rec);
+	json_decref(run.seen);
 	ev_cli_count(&cli, "documents", run.docs);
 	ev_cli_count(&cli, "failed", run.failed);
 	ev_cli_count(&cli, "pages", run.pages);
