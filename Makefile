@@ -42,6 +42,21 @@ LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -lgomp -llapack -lblas \
 	-lsqlite3 -ljansson -lyaml -lstdc++ -lm -lpthread
 
+# ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
+# "Licence".  Their callers (lib/extract_pdf.c, lib/extract_html.c) stay out
+# of libevkit.a, so that no other command can link them and a machine without
+# them builds every other command; OBJS_<program> and LDLIBS_<program> add to
+# one program's link line (a command's or a unit test's).
+EXTRACT_OBJ := $(BUILD)/lib/extract_pdf.o $(BUILD)/lib/extract_html.o
+LIB_OBJ := $(filter-out $(EXTRACT_OBJ),$(LIB_OBJ))
+EXTRACT_CFLAGS := $(shell pkg-config --cflags poppler-glib libxml-2.0 2>/dev/null)
+OBJS_ev-extract = $(EXTRACT_OBJ)
+OBJS_test_extract = $(EXTRACT_OBJ)
+LDLIBS_ev-extract = $(shell pkg-config --libs poppler-glib libxml-2.0 2>/dev/null)
+LDLIBS_test_extract = $(LDLIBS_ev-extract)
+$(EXTRACT_OBJ): EV_CFLAGS += $(EXTRACT_CFLAGS)
+$(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
+
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -71,11 +86,11 @@ $(BUILD)/cmd/%.o: cmd/%.c lib/*.h
 
 $(BIN)/%: $(BUILD)/cmd/%.o $(BUILD)/libevkit.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(LDLIBS_ALL)
+	$(CC) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(OBJS_$*) $(LDLIBS_ALL) $(LDLIBS_$*)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libevkit.a
 	@mkdir -p $(@D)
-	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< -lcriterion $(LDLIBS_ALL)
+	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) $(LDFLAGS) -o $@ $< $(OBJS_$*) -lcriterion $(LDLIBS_ALL) $(LDLIBS_$*)
 
 unit: $(TEST_BIN)
 	@scripts/run-unit-tests.sh $(TEST_BIN)

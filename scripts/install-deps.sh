@@ -5,6 +5,9 @@ pkgs="build-essential pkg-config libsqlite3-dev sqlite3 libjansson-dev libyaml-d
 libfaiss-dev libopenblas-dev liblapack-dev libcriterion-dev libomp-dev
 clang libclang-rt-14-dev valgrind jq python3 python3-faiss python3-numpy
 libjson-c-dev libcjson-dev python3-jsonschema hyperfine wamerican wfrench"
+# ev-extract: poppler (PDF; GPL, ev-extract alone links it) and libxml2 (HTML);
+# qpdf makes the encrypted PDF its tests read
+pkgs="$pkgs libpoppler-glib-dev libxml2-dev qpdf"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

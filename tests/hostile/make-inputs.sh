@@ -61,3 +61,9 @@ c=$dir/config
 { printf 'k: '; rep '[' 100000; echo; } >"$c/nested-flow-100k.yaml"
 awk 'BEGIN { for (i = 0; i < 5000; i++) { printf "%*sk%d:\n", i, "", i } print "" }' >"$c/nested-block-5k.yaml"
 { printf 'k: "'; rep y $mb20; printf '"\n'; } >"$c/any-hugeline.yaml"
+
+# ev-extract: 100,000 nested elements, and a 20 MB text node
+mkdir -p "$dir/ev-extract"
+{ printf '<html><body>'; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "<div>" }'; printf 'deep'; } \
+	>"$dir/ev-extract/nested-100k.html"
+{ printf '<p>'; rep w $mb20; printf '</p>'; } >"$dir/ev-extract/huge-word.html"

@@ -349,6 +349,7 @@ feed ev-score ev-score "" common ev-score
 feed ev-eval ev-eval "--qrels '$QRELS'" common hits
 feed ev-route ev-route "" common
 configs ev-route ev-route "" config
+configs ev-extract ev-extract "'$inputs/ev-extract/ok.html'" config
 configs ev-fuse ev-fuse "" config
 configs ev-pack ev-pack "" config
 configs ev-score ev-score "" config ev-score
@@ -507,6 +508,18 @@ eval-min-bogus-metric|ev-eval|-|2|usage|--qrels @QRELS@ --min bogus=0.5
 eval-min-no-value|ev-eval|-|2|usage|--qrels @QRELS@ --min ndcg@10
 eval-level-text|ev-eval|-|2|usage|--qrels @QRELS@ --level abc
 eval-trec-unwritable|ev-eval|@IN@/hits/ok-hits.jsonl|1 2|usage|--qrels @QRELS@ --trec @SCRATCH@/no/such/dir/run.trec
+extract-bad-flag|ev-extract|-|2|usage|--no-such-flag
+extract-missing-value|ev-extract|-|2|usage|--password
+extract-no-operand|ev-extract|-|2|usage|
+extract-random-pdf|ev-extract|-|2|usage|@IN@/ev-extract/random.pdf
+extract-truncated-stream-pdf|ev-extract|-|0 2|usage|@IN@/ev-extract/truncated-stream.pdf
+extract-random-html|ev-extract|-|0 2|usage|@IN@/ev-extract/random.html
+extract-nested-html|ev-extract|-|0|usage|@IN@/ev-extract/nested-100k.html
+extract-huge-word-html|ev-extract|-|0|usage|@IN@/ev-extract/huge-word.html
+extract-nothing-to-extract|ev-extract|-|2|usage|@IN@/ev-extract/nothing
+extract-missing-file|ev-extract|-|2|usage|@SCRATCH@/no-such.pdf
+extract-random-bytes-as-file|ev-extract|-|2|usage|@RANDOM@
+extract-password-random|ev-extract|-|0 2|usage|--password @RANDOM@ @IN@/ev-extract/random.pdf
 EOF
 
 took=$(($(date +%s) - start))

@@ -1,0 +1,476 @@
+/* extract_html.c: an HTML page's main text as Markdown, through libxml2's
+ * HTML parser.  See extract_html.h. */
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include "extract_html.h"
+#include "jsonl.h"
+
+#define MAX_DEPTH 512		/* deeper elements are left out */
+
+struct html {
+	struct ev_xrec *r;
+	struct ev_buf para;	/* inline text of the block being read */
+	struct ev_buf line;
+	char *h1;		/* the first <h1>'s text */
+	const char *marker;	/* the list item marker of the next paragraph */
+	char num[24];
+	int lists;		/* list nesting */
+	int quotes;		/* blockquote nesting */
+	int oom;
+};
+
+static int
+name_is(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && strcasecmp((const char *)n->name, name) == 0;
+}
+
+static int
+name_in(const xmlNode *n, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (name_is(n, names[i]))
+			return 1;
+	return 0;
+}
+
+static const char *const skipped[] = {
+	"script", "style", "noscript", "template", "nav", "aside", "form", "button", "select",
+	"textarea", "iframe", "svg", "canvas", "head", "object", "embed", "dialog", NULL
+};
+
+static const char *const blocks[] = {
+	"p", "div", "section", "article", "main", "header", "footer", "ul", "ol", "dl", "dt", "dd",
+	"figure", "figcaption", "address", "hr", "details", "summary", "center", "fieldset",
+	"caption", "body", "html", "li", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+	"table", "tr", "td", "th", "legend", "hgroup", NULL
+};
+
+/* An attribute's value, or NULL (the caller xmlFree()s it). */
+static char *
+attr(const xmlNode *n, const char *name)
+{
+	return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+/* Whether n is left out wherever it is: hidden, or given the ARIA role of
+ * navigation, a search form or an aside. */
+static int
+is_hidden(const xmlNode *n)
+{
+	static const char *const roles[] = { "navigation", "search", "complementary", NULL };
+	char *a = attr(n, "aria-hidden"), *r = attr(n, "role");
+	int h = (a && strcasecmp(a, "true") == 0) || xmlHasProp(n, (const xmlChar *)"hidden");
+
+	for (int i = 0; r && !h && roles[i]; i++)
+		h = strcasecmp(r, roles[i]) == 0;
+	xmlFree(a);
+	xmlFree(r);
+	return h;
+}
+
+/* Whether n is the page's own header or footer: <header>, <footer> or the
+ * roles banner and contentinfo, outside <main> and <article>. */
+static int
+is_banner(const xmlNode *n)
+{
+	char *r = attr(n, "role");
+	int b = name_is(n, "header") || name_is(n, "footer") ||
+	    (r && (strcasecmp(r, "banner") == 0 || strcasecmp(r, "contentinfo") == 0));
+
+	xmlFree(r);
+	return b;
+}
+
+/* Append text to b with white space collapsed as a browser does. */
+static void
+add_collapsed(struct html *h, struct ev_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (isspace((unsigned char)*s)) {
+			if (b->len > 0 && b->p[b->len - 1] != ' ' && b->p[b->len - 1] != '\n' &&
+			    ev_buf_addc(b, ' ') == -1)
+				h->oom = 1;
+		} else if (ev_buf_addc(b, *s) == -1) {
+			h->oom = 1;
+		}
+	}
+}
+
+/* The inline text of n and its descendants, collapsed, appended to b;
+ * <br> is a new line when br is set, else a space. */
+static void
+inline_text(struct html *h, const xmlNode *n, struct ev_buf *b, int br, int depth)
+{
+	for (const xmlNode *c = n->children; c && depth < MAX_DEPTH; c = c->next) {
+		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE)
+			add_collapsed(h, b, (const char *)c->content);
+		else if (c->type != XML_ELEMENT_NODE || name_in(c, skipped) || is_hidden(c))
+			continue;
+		else if (name_is(c, "br"))
+			add_collapsed(h, b, br ? "\n" : " ");
+		else
+			inline_text(h, c, b, br, depth + 1);
+	}
+	if (br && b->len > 0 && b->p[b->len - 1] == ' ')
+		b->len--, b->p[b->len] = '\0';
+}
+
+/* Write the paragraph gathered so far: each of its lines, trimmed, behind the
+ * block's prefixes. */
+static void
+flush(struct html *h)
+{
+	const char *p = ev_buf_str(&h->para);
+	int first = 1;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t n;
+
+		if (e == NULL)
+			e = p + strlen(p);
+		while (p < e && *p == ' ')
+			p++;
+		for (n = (size_t)(e - p); n > 0 && p[n - 1] == ' '; n--)
+			;
+		if (n > 0) {
+			ev_buf_reset(&h->line);
+			for (int q = 0; q < h->quotes; q++)
+				ev_buf_adds(&h->line, "> ");
+			for (int l = 1; l < h->lists; l++)
+				ev_buf_adds(&h->line, "   ");
+			if (h->lists > 0)
+				ev_buf_adds(&h->line, h->marker ? h->marker : "   ");
+			h->marker = NULL;
+			ev_xrec_break(h->r, h->lists == 0 && first);
+			if (ev_extract_md_line(&h->line, p, n) == -1)
+				h->oom = 1;
+			ev_xrec_text(h->r, h->line.p, h->line.len);
+			first = 0;
+		}
+		p = *e ? e + 1 : e;
+	}
+	ev_buf_reset(&h->para);
+}
+
+static void
+heading(struct html *h, const xmlNode *n, int level)
+{
+	struct ev_buf t = EV_BUF_INIT;
+
+	inline_text(h, n, &t, 0, 0);
+	while (t.len > 0 && t.p[t.len - 1] == ' ')
+		t.p[--t.len] = '\0';
+	if (t.len > 0) {
+		const char *s = t.p + (t.p[0] == ' ');
+
+		ev_buf_reset(&h->line);
+		for (int i = 0; i < level; i++)
+			ev_buf_addc(&h->line, '#');
+		ev_buf_addc(&h->line, ' ');
+		if (ev_buf_adds(&h->line, s) == -1)
+			h->oom = 1;
+		ev_xrec_break(h->r, 1);
+		ev_xrec_text(h->r, h->line.p, h->line.len);
+		ev_xrec_break(h->r, 1);
+		if (level == 1 && h->h1 == NULL && (h->h1 = strdup(s)) == NULL)
+			h->oom = 1;
+	}
+	ev_buf_release(&t);
+}
+
+/* A fenced code block of pre's text, with a fence longer than any run of
+ * backticks inside. */
+static void
+code(struct html *h, const xmlNode *n)
+{
+	char *text = (char *)xmlNodeGetContent(n), *cls = attr(n, "class"), *lang = NULL;
+	size_t run = 0, longest = 0, len;
+	const char *s;
+
+	for (const xmlNode *c = n->children; cls == NULL && c; c = c->next)
+		if (name_is(c, "code"))
+			cls = attr(c, "class");
+	if (cls && (lang = strstr(cls, "language-")) != NULL)
+		lang += 9;
+	else if (cls && (lang = strstr(cls, "lang-")) != NULL)
+		lang += 5;
+	for (s = text ? text : ""; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	s = text ? text : "";
+	if (*s == '\n')
+		s++;
+	for (len = strlen(s); len > 0 && (s[len - 1] == '\n' || s[len - 1] == ' '); len--)
+		;
+	ev_buf_reset(&h->line);
+	for (size_t i = 0; i < (longest >= 3 ? longest + 1 : 3); i++)
+		ev_buf_addc(&h->line, '`');
+	for (; lang && *lang && !isspace((unsigned char)*lang) && *lang != '`'; lang++)
+		ev_buf_addc(&h->line, *lang);
+	ev_buf_addc(&h->line, '\n');
+	ev_buf_add(&h->line, s, len);
+	ev_buf_addc(&h->line, '\n');
+	for (size_t i = 0; i < (longest >= 3 ? longest + 1 : 3); i++)
+		if (ev_buf_addc(&h->line, '`') == -1)
+			h->oom = 1;
+	ev_xrec_break(h->r, 1);
+	ev_xrec_text(h->r, h->line.p, h->line.len);
+	ev_xrec_break(h->r, 1);
+	xmlFree(text);
+	xmlFree(cls);
+}
+
+/* The rows of a table (not of tables inside it), in order. */
+static void
+rows(struct html *h, const xmlNode *n, struct ev_buf *out, int *nrows, size_t *ncols,
+	int depth)
+{
+	for (const xmlNode *c = n->children; c && depth < 4; c = c->next) {
+		if (name_is(c, "tr")) {
+			size_t cols = 0;
+
+			ev_buf_adds(out, "|");
+			for (const xmlNode *td = c->children; td; td = td->next) {
+				struct ev_buf t = EV_BUF_INIT;
+
+				if (!name_is(td, "td") && !name_is(td, "th"))
+					continue;
+				inline_text(h, td, &t, 0, 0);
+				ev_buf_addc(out, ' ');
+				for (const char *s = ev_buf_str(&t); *s; s++) {
+					if (*s == '|')
+						ev_buf_addc(out, '\\');
+					ev_buf_addc(out, *s);
+				}
+				while (out->len > 0 && out->p[out->len - 1] == ' ')
+					out->len--;
+				if (ev_buf_adds(out, " |") == -1)
+					h->oom = 1;
+				ev_buf_release(&t);
+				cols++;
+			}
+			ev_buf_addc(out, '\n');
+			if (*nrows == 0) {
+				ev_buf_adds(out, "|");
+				for (size_t i = 0; i < cols; i++)
+					ev_buf_adds(out, " --- |");
+				ev_buf_addc(out, '\n');
+			}
+			if (cols > *ncols)
+				*ncols = cols;
+			(*nrows)++;
+		} else if (name_is(c, "thead") || name_is(c, "tbody") || name_is(c, "tfoot")) {
+			rows(h, c, out, nrows, ncols, depth + 1);
+		}
+	}
+}
+
+static void
+table(struct html *h, const xmlNode *n)
+{
+	struct ev_buf t = EV_BUF_INIT;
+	int nrows = 0;
+	size_t ncols = 0;
+
+	rows(h, n, &t, &nrows, &ncols, 0);
+	if (ncols > 0) {
+		while (t.len > 0 && t.p[t.len - 1] == '\n')
+			t.p[--t.len] = '\0';
+		ev_xrec_break(h->r, 1);
+		ev_xrec_text(h->r, t.p, t.len);
+		ev_xrec_break(h->r, 1);
+	}
+	ev_buf_release(&t);
+}
+
+static void walk(struct html *h, const xmlNode *n, int content, int depth);
+
+static void
+list(struct html *h, const xmlNode *n, int content, int depth)
+{
+	int ordered = name_is(n, "ol"), k = 1;
+	char *start = ordered ? attr(n, "start") : NULL;
+
+	if (start) {
+		k = atoi(start);
+		xmlFree(start);
+	}
+	flush(h);
+	if (h->lists == 0)
+		ev_xrec_break(h->r, 1);
+	h->lists++;
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (!name_is(c, "li")) {
+			walk(h, c, content, depth + 1);
+			continue;
+		}
+		flush(h);
+		if (ordered)
+			snprintf(h->num, sizeof h->num, "%d. ", k++);
+		h->marker = ordered ? h->num : "- ";
+		walk(h, c, content, depth + 1);
+		flush(h);
+	}
+	h->lists--;
+	h->marker = NULL;
+	ev_xrec_break(h->r, h->lists == 0);
+}
+
+/* Walk n's children; content: inside <main> or <article>. */
+static void
+walk(struct html *h, const xmlNode *n, int content, int depth)
+{
+	if (depth > MAX_DEPTH)
+		return;
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+			add_collapsed(h, &h->para, (const char *)c->content);
+			continue;
+		}
+		if (c->type != XML_ELEMENT_NODE || name_in(c, skipped) || is_hidden(c))
+			continue;
+		if (!content && is_banner(c))
+			continue;
+		if (name_is(c, "br")) {
+			if (h->para.len > 0 && h->para.p[h->para.len - 1] == ' ')
+				h->para.p[--h->para.len] = '\0';
+			if (ev_buf_addc(&h->para, '\n') == -1)
+				h->oom = 1;
+		} else if (c->name[0] == 'h' && c->name[1] >= '1' && c->name[1] <= '6' && !c->name[2]) {
+			flush(h);
+			heading(h, c, c->name[1] - '0');
+		} else if (name_is(c, "pre")) {
+			flush(h);
+			code(h, c);
+		} else if (name_is(c, "table")) {
+			flush(h);
+			table(h, c);
+		} else if (name_is(c, "ul") || name_is(c, "ol")) {
+			list(h, c, content, depth);
+		} else if (name_is(c, "blockquote")) {
+			flush(h);
+			h->quotes++;
+			walk(h, c, content, depth + 1);
+			flush(h);
+			h->quotes--;
+		} else if (name_in(c, blocks)) {
+			flush(h);
+			walk(h, c, content || name_is(c, "main") || name_is(c, "article"), depth + 1);
+			flush(h);
+		} else {
+			walk(h, c, content, depth + 1);
+		}
+	}
+}
+
+/* The elements named name under n (not inside one another), in order. */
+static void
+find_all(const xmlNode *n, const char *name, const xmlNode **v, int *nv, int max, int depth)
+{
+	for (const xmlNode *c = n->children; c && *nv < max && depth < MAX_DEPTH; c = c->next) {
+		char *role;
+
+		if (c->type != XML_ELEMENT_NODE || name_in(c, skipped))
+			continue;
+		role = strcmp(name, "main") == 0 ? attr(c, "role") : NULL;
+		if (name_is(c, name) || (role && strcasecmp(role, "main") == 0))
+			v[(*nv)++] = c;
+		else
+			find_all(c, name, v, nv, max, depth + 1);
+		xmlFree(role);
+	}
+}
+
+int
+ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb,
+	struct ev_xrec *r, FILE *out, struct ev_err *err)
+{
+	struct html h = { 0 };
+	const xmlNode *roots[256], *root;
+	int nroots = 0, rc = -1;
+	json_t *head = NULL, *tail = NULL, *meta = NULL;
+	struct ev_buf title = EV_BUF_INIT;
+	htmlDocPtr doc;
+	FILE *fp;
+	char *lang;
+
+	/* libxml2 says nothing of a file it cannot open: find out first */
+	if ((fp = fopen(path, "rb")) == NULL)
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+	fclose(fp);
+	doc = htmlReadFile(path, NULL, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL) {
+		xmlFreeDoc(doc);
+		return ev_err_set(err, EV_EXIT_USAGE, path, "not readable as HTML (empty?)");
+	}
+	h.r = r;
+	if (ev_xrec_begin(r, err) == -1) {
+		xmlFreeDoc(doc);
+		return -1;
+	}
+	find_all(root, "main", roots, &nroots, 256, 0);
+	if (nroots == 0)
+		find_all(root, "article", roots, &nroots, 256, 0);
+	if (nroots == 0)
+		walk(&h, root, 0, 0);
+	for (int i = 0; i < nroots; i++) {
+		walk(&h, roots[i], 1, 0);
+		flush(&h);
+	}
+	flush(&h);
+	for (const xmlNode *hd = root->children; hd && title.len == 0; hd = hd->next)
+		for (const xmlNode *c = name_is(hd, "head") ? hd->children : NULL; c; c = c->next)
+			if (name_is(c, "title")) {
+				inline_text(&h, c, &title, 0, 0);
+				break;
+			}
+	while (title.len > 0 && title.p[title.len - 1] == ' ')
+		title.p[--title.len] = '\0';
+	head = json_object();
+	tail = json_object();
+	meta = json_object();
+	if (h.oom || head == NULL || tail == NULL || meta == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	json_object_set_new(head, "id", json_string(id));
+	if (title.len > 0 && json_object_set_new(head, "title",
+	    json_string(title.p + (title.p[0] == ' '))) == -1)
+		goto out_nomem;
+	if (title.len == 0 && h.h1 && json_object_set_new(head, "title", json_string(h.h1)) == -1)
+		goto out_nomem;
+	json_object_set_new(tail, "source_uri", json_string(id));
+	json_object_set_new(tail, "source_type", json_string("markdown"));
+	if ((lang = attr(root, "lang")) != NULL && *lang)
+		json_object_set_new(tail, "language", json_string(lang));
+	xmlFree(lang);
+	json_object_set_new(meta, "format", json_string("html"));
+	rc = ev_xrec_write(r, out, head, tail, meta, err);
+	if (rc == 0 && r->len == 0 && cb && cb->warn)
+		cb->warn(cb->ctx, path, "no text in its main content");
+	goto out;
+out_nomem:
+	ev_err_nomem(err);
+out:
+	json_decref(head);
+	json_decref(tail);
+	json_decref(meta);
+	ev_buf_release(&title);
+	ev_buf_release(&h.para);
+	ev_buf_release(&h.line);
+	free(h.h1);
+	xmlFreeDoc(doc);
+	return rc;
+}

@@ -1,0 +1,210 @@
+/* test_extract.c: lib/extract.c -- file kinds, ids, Markdown escaping and the
+ * document record written from temporary files; lib/extract_html.c on small
+ * pages (the PDF side is in tests/cmd/ev-extract, which writes its PDFs). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "extract.h"
+#include "extract_html.h"
+
+static void
+id_is(const char *path, const char *want)
+{
+	char out[64];
+
+	ev_extract_id(path, out, sizeof out);
+	cr_assert_str_eq(out, want, "id of '%s'", path);
+}
+
+Test(extract, ids_drop_dot_components_and_repeated_slashes)
+{
+	id_is("./a.pdf", "a.pdf");
+	id_is(".//docs/./b//c.html", "docs/b/c.html");
+	id_is("/abs/./x.pdf", "/abs/x.pdf");
+	id_is("a/../b.pdf", "a/../b.pdf");
+	id_is("./", ".");
+}
+
+Test(extract, an_id_too_long_is_cut_not_overrun)
+{
+	char out[8];
+
+	memset(out, 'X', sizeof out);
+	ev_extract_id("./abcdefghij.pdf", out, 6);
+	cr_assert_str_eq(out, "abcde");
+	cr_assert_eq(out[6], 'X');
+}
+
+Test(extract, kinds_by_extension_in_any_case)
+{
+	cr_assert_eq(ev_extract_kind("a/B.PDF"), EV_EXTRACT_PDF);
+	cr_assert_eq(ev_extract_kind("x.Htm"), EV_EXTRACT_HTML);
+	cr_assert_eq(ev_extract_kind("x.html"), EV_EXTRACT_HTML);
+	cr_assert_eq(ev_extract_kind("x.pdf.txt"), EV_EXTRACT_NONE);
+	cr_assert_eq(ev_extract_kind("dir.pdf/readme"), EV_EXTRACT_NONE);
+}
+
+static void
+md_is(const char *line, const char *want)
+{
+	struct ev_buf b = EV_BUF_INIT;
+
+	cr_assert_eq(ev_extract_md_line(&b, line, strlen(line)), 0);
+	cr_assert_str_eq(ev_buf_str(&b), want, "line '%s'", line);
+	ev_buf_release(&b);
+}
+
+Test(extract, markdown_headings_fences_and_underlines_are_escaped)
+{
+	md_is("# not a heading", "\\# not a heading");
+	md_is("  ## two", "  \\## two");
+	md_is("```", "\\```");
+	md_is("~~~ tilde", "\\~~~ tilde");
+	md_is("----", "\\----");
+	md_is("= = =", "\\= = =");
+	md_is("- a list item", "- a list item");
+	md_is("C# and F#", "C# and F#");
+	md_is("    # code indent", "    # code indent");
+}
+
+/* The record written by r, as a string. */
+static char *
+written(struct ev_xrec *r, const char *head, const char *tail, const char *meta)
+{
+	struct ev_err err = { 0 };
+	json_t *h = json_loads(head, JSON_PRESERVE_ORDER, NULL);
+	json_t *t = json_loads(tail, JSON_PRESERVE_ORDER, NULL);
+	json_t *m = json_loads(meta, JSON_PRESERVE_ORDER, NULL);
+	char *s = NULL;
+	size_t n = 0;
+	FILE *fp = open_memstream(&s, &n);
+
+	cr_assert_eq(ev_xrec_write(r, fp, h, t, m, &err), 0, "%s", err.msg);
+	fclose(fp);
+	json_decref(h);
+	json_decref(t);
+	json_decref(m);
+	return s;
+}
+
+Test(extract, a_record_holds_text_pages_and_lines_at_their_offsets)
+{
+	struct ev_xrec r = EV_XREC_INIT;
+	struct ev_err err = { 0 };
+	const double box[4] = { 72, 65.644, 314.256, 84.1 };
+	size_t s0, s1;
+	char *s;
+
+	cr_assert_eq(ev_xrec_begin(&r, &err), 0);
+	ev_xrec_break(&r, 1);		/* nothing yet: no new line */
+	cr_assert_eq(ev_xrec_pos(&r), 0);
+	ev_xrec_text(&r, "# T\"i\\t\x01", 8);
+	ev_xrec_break(&r, 1);
+	ev_xrec_break(&r, 0);		/* a blank line already pending */
+	s0 = ev_xrec_pos(&r);
+	cr_assert_eq(s0, 10);
+	ev_xrec_text(&r, "caf\xC3\xA9", 5);
+	s1 = r.len;
+	ev_xrec_line(&r, 1, s0, s1, box);
+	ev_xrec_page(&r, 1, 0, s1, 612, 792.5);
+	ev_xrec_break(&r, 1);		/* dropped: the text ends here */
+	s = written(&r, "{\"id\":\"a.pdf\"}", "{\"source_type\":\"markdown\"}",
+	    "{\"format\":\"pdf\"}");
+	cr_assert_str_eq(s, "{\"id\":\"a.pdf\",\"text\":\"# T\\\"i\\\\t\\u0001\\n\\ncaf\xC3\xA9\","
+	    "\"source_type\":\"markdown\",\"metadata\":{\"format\":\"pdf\",\"pages\":[{\"page\":1,"
+	    "\"offset_start\":0,\"offset_end\":15,\"width\":612,\"height\":792.5}],\"lines\":[{"
+	    "\"page\":1,\"offset_start\":10,\"offset_end\":15,\"bbox\":[72,65.64,314.26,84.1]}]}}\n");
+	free(s);
+
+	/* the temporary files are emptied for the next record */
+	cr_assert_eq(ev_xrec_begin(&r, &err), 0);
+	ev_xrec_text(&r, "b", 1);
+	s = written(&r, "{\"id\":\"b\"}", "{}", "{}");
+	cr_assert_str_eq(s, "{\"id\":\"b\",\"text\":\"b\",\"metadata\":{}}\n");
+	free(s);
+	ev_xrec_release(&r);
+}
+
+Test(extract, invalid_utf8_and_nul_bytes_become_replacement_characters)
+{
+	struct ev_xrec r = EV_XREC_INIT;
+	struct ev_err err = { 0 };
+	char *s;
+
+	cr_assert_eq(ev_xrec_begin(&r, &err), 0);
+	ev_xrec_text(&r, "a\xFF\x80" "b\0c", 6);
+	cr_assert_eq(r.len, 9);
+	s = written(&r, "{}", "{}", "{}");
+	cr_assert_str_eq(s, "{\"text\":\"a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c\",\"metadata\":{}}\n");
+	free(s);
+	ev_xrec_release(&r);
+}
+
+/* The text ev_extract_html() makes of html. */
+static json_t *
+html(const char *page)
+{
+	char path[] = "/tmp/test_extract_XXXXXX.html", *s = NULL;
+	struct ev_xrec r = EV_XREC_INIT;
+	struct ev_err err = { 0 };
+	size_t n = 0;
+	int fd = mkstemps(path, 5);
+	FILE *fp = open_memstream(&s, &n);
+	json_t *v;
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, page, strlen(page)), (ssize_t)strlen(page));
+	close(fd);
+	cr_assert_eq(ev_extract_html(path, "p.html", NULL, &r, fp, &err), 0, "%s", err.msg);
+	fclose(fp);
+	unlink(path);
+	ev_xrec_release(&r);
+	v = json_loads(s, 0, NULL);
+	cr_assert_not_null(v, "%s", s);
+	free(s);
+	return v;
+}
+
+#define text_is(page, want) do { \
+	json_t *v_ = html(page); \
+	cr_assert_str_eq(json_string_value(json_object_get(v_, "text")), (want)); \
+	json_decref(v_); \
+} while (0)
+
+Test(extract_html, navigation_scripts_and_page_furniture_are_left_out)
+{
+	text_is("<body><header>Site</header><nav>menu</nav><script>x()</script>"
+	    "<p>body <b>text</b></p><aside>ad</aside><footer>(c)</footer></body>", "body text");
+	text_is("<main><header>by us</header><p>a</p><footer>end</footer></main><p>out</p>",
+	    "by us\n\na\n\nend");
+	text_is("<div role=banner>logo</div><div role=navigation>menu</div><div>kept"
+	    "<div role=search>find</div></div><div role=complementary>ad</div>"
+	    "<div role=contentinfo>(c)</div>", "kept");
+}
+
+Test(extract_html, code_keeps_its_white_space_and_gets_a_longer_fence)
+{
+	text_is("<pre>a  b\n```\n  c</pre>", "````\na  b\n```\n  c\n````");
+}
+
+Test(extract_html, tables_become_pipe_tables_with_a_delimiter_row)
+{
+	text_is("<table><tr><td>a|b</td><td> c\n d </td></tr><tr><td>1</td></tr></table>",
+	    "| a\\|b | c d |\n| --- | --- |\n| 1 |");
+}
+
+Test(extract_html, title_from_title_else_first_h1_and_language_from_lang)
+{
+	json_t *v = html("<html lang='fr'><head><title> T  one </title></head><h1>H</h1></html>");
+
+	cr_assert_str_eq(json_string_value(json_object_get(v, "title")), "T one");
+	cr_assert_str_eq(json_string_value(json_object_get(v, "language")), "fr");
+	json_decref(v);
+	v = html("<h2>x</h2><h1>First <i>one</i></h1><h1>second</h1>");
+	cr_assert_str_eq(json_string_value(json_object_get(v, "title")), "First one");
+	cr_assert_str_eq(json_string_value(json_object_get(v, "text")),
+	    "## x\n\n# First one\n\n# second");
+	json_decref(v);
+}
