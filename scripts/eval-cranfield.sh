@@ -1,5 +1,6 @@
 #!/bin/sh
-# eval-cranfield.sh: retrieval quality on the Cranfield collection (make eval).
+# eval-cranfield.sh: retrieval quality on Cranfield alone, lane variants and typos
+# (make eval runs scripts/eval.sh over four collections).
 # Usage: scripts/eval-cranfield.sh [BIN]
 #
 # Converts ../shared/data/cranfield into a scratch directory (cranfield.sh),
