@@ -162,8 +162,8 @@ section_flat(const struct ev_cli *cli, const char *section)
 {
 	char top[64];
 
-	if (cli->config == NULL)
-		return 0;
+	if (cli->config_path == NULL || cli->config == NULL)
+		return 0;	/* no file: the table as declared */
 	snprintf(top, sizeof top, "%.*s", (int)strcspn(section, "."), section);
 	return ev_config_get(cli->config, top) == NULL;
 }
