@@ -145,7 +145,7 @@ void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *op
 
 /* Write one line per option of opts and the common ones to fp, tab-separated:
  * long name (or "-"), short name (or "-"), config key (or "-"), type (bool,
- * int, num, str, func), min, max (or "-"), the default (or "-"). */
+ * int, num, str, func, choice), min, max (or "-"), the default (or "-"). */
 void ev_opt_list(FILE *fp, const struct ev_opt *opts);
 
 #endif
