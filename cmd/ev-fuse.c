@@ -32,24 +32,15 @@ static int method, norm = -1, group, adapt, no_explain, norm_flag;
 static long k;
 static struct ev_skip skip;
 
-/* --weight LANE=W, and each entry of fusion.weights. */
+/* --weight LANE=W (and each entry of fusion.weights), value o.weights;
+ * --anchor LANE, value o.anchor: by fuse.h's own checks. */
 static void
-set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
+set_lane(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	struct ev_err err = { 0 };
 
-	(void)value;
-	if (ev_fuse_weight_parse(&o, arg, &err) == -1)
-		ev_cli_usage_error(cli, "%s: %s", src, err.msg);
-}
-
-static void
-set_anchor(struct ev_cli *cli, const char *src, const char *arg, void *value)
-{
-	struct ev_err err = { 0 };
-
-	(void)value;
-	if (ev_fuse_anchor_set(&o, arg, &err) == -1)
+	if ((value == o.anchor ? ev_fuse_anchor_set(&o, arg, &err) :
+	    ev_fuse_weight_parse(&o, arg, &err)) == -1)
 		ev_cli_usage_error(cli, "%s: %s", src, err.msg);
 }
 
@@ -66,7 +57,7 @@ static const struct ev_opt options[] = {
 	    "how the lanes' hits are combined", NULL, NULL),
 	EV_OPT_NUM(0, "rrf-k", "fusion.rrf_k", &o.rrf_k, 1e-9, 1e9, "K",
 	    "the k of reciprocal rank fusion, 1/(K+rank)"),
-	EV_OPT_FUNC(0, "weight", "fusion.weights.*", NULL, set_weight, "LANE=W",
+	EV_OPT_FUNC(0, "weight", "fusion.weights.*", o.weights, set_lane, "LANE=W",
 	    "the weight of a lane (repeat for each lane: --weight vector=0.7 --weight text=0.3)", "1"),
 	EV_OPT_CHOICE(0, "norm", "fusion.normalization", &norm, "none|max|minmax|zscore",
 	    "the score normalisation of weighted, combsum and combmnz", note_norm,
@@ -80,7 +71,7 @@ static const struct ev_opt options[] = {
 	    "none: the weights as given; agreement: per query, each lane but the anchor weighs its "
 	    "weight times min(1, agreement / X), agreement being the share of its first N documents "
 	    "among the anchor's first N", NULL, NULL),
-	EV_OPT_FUNC(0, "anchor", "fusion.anchor", NULL, set_anchor, "LANE",
+	EV_OPT_FUNC(0, "anchor", "fusion.anchor", o.anchor, set_lane, "LANE",
 	    "the lane others are compared with", "text"),
 	EV_OPT_INT(0, "agreement-depth", "fusion.agreement_depth", &o.agree_depth, 1, 100000, "N",
 	    "the first N of each lane are compared"),
