@@ -71,6 +71,164 @@ set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const ch
 	}
 }
 
+/* ---- EV_OPT_TYPE_CHOICE ---------------------------------------------------- */
+
+/* The index of arg among the '|'-separated words, or -1. */
+static int
+choice_index(const char *words, const char *arg)
+{
+	size_t n = strlen(arg);
+	int i = 0;
+
+	for (const char *w = words; ; i++) {
+		const char *bar = strchr(w, '|');
+		size_t len = bar ? (size_t)(bar - w) : strlen(w);
+
+		if (len == n && strncmp(w, arg, n) == 0)
+			return i;
+		if (bar == NULL)
+			return -1;
+		w = bar + 1;
+	}
+}
+
+/* The i-th word of words in buf ("" when there is none). */
+static const char *
+choice_word(const char *words, int i, char *buf, size_t size)
+{
+	const char *w = words;
+
+	while (i-- > 0 && w != NULL)
+		if ((w = strchr(w, '|')) != NULL)
+			w++;
+	if (w == NULL)
+		w = "";
+	snprintf(buf, size, "%.*s", (int)strcspn(w, "|"), w);
+	return buf;
+}
+
+/* Store arg's index, or exit 2 naming the words: "SRC must be a, b or c: 'x'". */
+static void
+set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
+{
+	int i = choice_index(o->argh, arg);
+
+	if (i < 0) {
+		char list[256];
+		size_t n = 0;
+		const char *w = o->argh, *bar;
+
+		while ((bar = strchr(w, '|')) != NULL && n < sizeof list) {
+			n += (size_t)snprintf(list + n, sizeof list - n, "%.*s%s", (int)(bar - w), w,
+			    strchr(bar + 1, '|') ? ", " : " or ");
+			w = bar + 1;
+		}
+		if (n < sizeof list)
+			snprintf(list + n, sizeof list - n, "%s", w);
+		ev_cli_usage_error(cli, "%s must be %s: '%s'", src, list, arg);
+	}
+	*(int *)o->value = i;
+	if (o->fn != NULL)
+		o->fn(cli, src, arg, o->value);
+}
+
+/* A choice from the config: a string among the words. */
+static void
+apply_config_choice(struct ev_cli *cli, const struct ev_opt *o)
+{
+	const char *file = cli->config_path, *s;
+	struct ev_err err = { 0 };
+	char src[300];
+	int r;
+
+	if ((r = ev_config_str(cli->config, o->key, &s, file, &err)) == -1)
+		ev_cli_config_error(cli, &err);
+	if (r != 1)
+		return;
+	snprintf(src, sizeof src, "%s: '%s'", file, o->key);
+	if (choice_index(o->argh, s) < 0)
+		set_choice(cli, o, src, s);	/* exits */
+	*(int *)o->value = choice_index(o->argh, s);
+	if (o->fn != NULL)
+		o->fn(cli, src, NULL, o->value);
+}
+
+/* ---- A command's section of a plan (ev_opt_parse_section) ---------------- */
+
+/* Whether cli's config is a file of the command alone: it has no section's
+ * first part ("lanes" of "lanes.vector"). */
+static int
+section_flat(const struct ev_cli *cli, const char *section)
+{
+	char top[64];
+
+	if (cli->config_path == NULL || cli->config == NULL)
+		return 0;	/* no file: the table as declared */
+	snprintf(top, sizeof top, "%.*s", (int)strcspn(section, "."), section);
+	return ev_config_get(cli->config, top) == NULL;
+}
+
+/* The table with the keys under the section read at the top level, when the
+ * config is the command's own (malloc'd: *copy, freed by the caller), else
+ * opts itself. */
+static const struct ev_opt *
+section_opts(const struct ev_cli *cli, const char *section, int alone, const struct ev_opt *opts,
+    struct ev_opt **copy)
+{
+	size_t n = count_opts(opts), len = strlen(section);
+
+	*copy = NULL;
+	if (!alone || !section_flat(cli, section))
+		return opts;
+	if ((*copy = malloc((n + 1) * sizeof **copy)) == NULL) {
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
+	}
+	memcpy(*copy, opts, (n + 1) * sizeof **copy);
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].key != NULL && strncmp(opts[i].key, section, len) == 0 &&
+		    opts[i].key[len] == '.')
+			(*copy)[i].key = opts[i].key + len + 1;
+	return *copy;
+}
+
+struct section_ctx {
+	const struct ev_cli *cli;
+	const char *section;
+};
+
+static void
+warn_section_key(const char *path, void *ctx)
+{
+	const struct section_ctx *c = ctx;
+
+	ev_warn("%s: unknown key '%s.%s' ignored", c->cli->config_path, c->section, path);
+}
+
+/* In a plan read with reads_plan (whose "lanes.*" passes every lane's keys),
+ * warn about the keys of the command's own section that the table lacks. */
+static void
+check_section(const struct ev_cli *cli, const char *section, const struct ev_opt *opts)
+{
+	size_t n = count_opts(opts), len = strlen(section), k = 0;
+	struct section_ctx ctx = { cli, section };
+	const json_t *sect;
+	const char **keys;
+
+	if (cli->config == NULL || (sect = ev_config_get(cli->config, section)) == NULL ||
+	    !json_is_object(sect))
+		return;
+	if ((keys = malloc((n + 1) * sizeof *keys)) == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].key != NULL && strncmp(opts[i].key, section, len) == 0 &&
+		    opts[i].key[len] == '.')
+			keys[k++] = opts[i].key + len + 1;
+	keys[k] = NULL;
+	ev_config_unknown(sect, keys, warn_section_key, &ctx);
+	free(keys);
+}
+
 /* Apply a flag's argument (NULL for a bool). */
 static void
 apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
@@ -87,6 +245,9 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 		break;
 	case EV_OPT_TYPE_FUNC:
 		o->fn(cli, name, arg, o->value);
+		break;
+	case EV_OPT_TYPE_CHOICE:
+		set_choice(cli, o, name, arg);
 		break;
 	default:
 		set_number(cli, o, name, arg);
@@ -190,6 +351,10 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 			apply_config_func(cli, o);
 			r = 0;
 			break;
+		case EV_OPT_TYPE_CHOICE:
+			apply_config_choice(cli, o);
+			r = 0;
+			break;
 		case EV_OPT_TYPE_END:
 			break;
 		}
@@ -240,6 +405,10 @@ default_text(const struct ev_opt *o, char *buf, size_t size)
 		return buf;
 	case EV_OPT_TYPE_STR:
 		return *(const char *const *)o->value;
+	case EV_OPT_TYPE_CHOICE:
+		if (*(const int *)o->value < 0)
+			return NULL;
+		return choice_word(o->argh, *(const int *)o->value, buf, size);
 	default:
 		return NULL;
 	}
@@ -319,7 +488,9 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 	    "  --help, --version\n", fp);
 }
 
-static const char *const type_names[] = { "end", "bool", "int", "int", "num", "str", "func" };
+static const char *const type_names[] = {
+	"end", "bool", "int", "int", "num", "str", "func", "choice"
+};
 
 void
 ev_opt_list(FILE *fp, const struct ev_opt *o)
@@ -423,4 +594,19 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	free(longopts);
 	free(shortopts);
 	return optind;
+}
+
+int
+ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts,
+    const char *section, int alone)
+{
+	struct ev_opt *flat;
+	int argi;
+
+	opts = section_opts(cli, section, alone, opts, &flat);
+	if (flat == NULL && cmd->reads_plan)
+		check_section(cli, section, opts);
+	argi = ev_opt_parse(cli, cmd, opts);
+	free(flat);
+	return argi;
 }

@@ -34,7 +34,9 @@ enum ev_opt_type {
 	EV_OPT_TYPE_LONG,	/* long *, within [min, max] */
 	EV_OPT_TYPE_NUM,	/* double *, within [min, max] */
 	EV_OPT_TYPE_STR,	/* const char **: the argument, as given */
-	EV_OPT_TYPE_FUNC	/* fn is called with the argument */
+	EV_OPT_TYPE_FUNC,	/* fn is called with the argument */
+	EV_OPT_TYPE_CHOICE	/* int *: the index of one of the words of argh,
+				 * "rrf|weighted|combsum"; -1 for none */
 };
 
 /* An option's handler (EV_OPT_TYPE_FUNC): apply arg to value.  src names
@@ -85,6 +87,26 @@ struct ev_opt {
 #define EV_OPT_K(v, hi, help) \
 	EV_OPT_LONG('k', "k", "k", (v), 1, (hi), "N", (help))
 
+/* --skip-invalid with its config key elsewhere (a plan's "fusion.skip_invalid"). */
+#define EV_OPT_SKIP_INVALID_AT(key, v) \
+	EV_OPT_BOOL(0, "skip-invalid", (key), (v), \
+	    "skip invalid records (counted, the first shown) instead of failing")
+
+/* -k/--k with its config key elsewhere (a plan's "fusion.k", "lanes.vector.k"),
+ * and its default as --help shows it (NULL: the value). */
+#define EV_OPT_K_AT(key, v, hi, help, shown) \
+	{ EV_OPT_TYPE_LONG, 'k', "k", (key), (v), 1, (hi), "N", (help), NULL, (shown) }
+
+/* A choice among the words of `words` ("none|max|minmax"), shown as the
+ * argument in --help; *v (int) is the index of the word given.  A word not
+ * among them exits 2: "PROG: --norm must be none, max or minmax: 'x'" (from
+ * a config: "FILE: 'key' must be ...").  then (or NULL) is called after the
+ * value is stored, with arg NULL when it came from the config.  shown is the
+ * default --help shows instead of the word (needed when *v starts at -1, no
+ * word), or NULL. */
+#define EV_OPT_CHOICE(s, l, key, v, words, help, then, shown) \
+	{ EV_OPT_TYPE_CHOICE, (s), (l), (key), (v), 0, 0, (words), (help), (then), (shown) }
+
 /* What a command says of itself in --help, around the options' list. */
 struct ev_opt_cmd {
 	const char *synopsis;	/* "usage: ev-foo --db DB [FILE ...]" lines */
@@ -109,12 +131,21 @@ extern const char *const ev_opt_plan_keys[];
  * index in argv of the first operand. */
 int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
+/* ev_opt_parse() for a command with its own section of a plan ("fusion",
+ * "lanes.vector"): with cmd->reads_plan, keys in the section that opts
+ * lacks are still warned about (the plan's "lanes.*" would pass them).  With
+ * alone, a config without the section's first part ("lanes") is a file of
+ * this command alone, whose top level holds the section's keys: "k" is read
+ * as opts' "lanes.vector.k". */
+int ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd,
+    const struct ev_opt *opts, const char *section, int alone);
+
 /* Write the --help text of cmd and opts to fp. */
 void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
 /* Write one line per option of opts and the common ones to fp, tab-separated:
  * long name (or "-"), short name (or "-"), config key (or "-"), type (bool,
- * int, num, str, func), min, max (or "-"), the default (or "-"). */
+ * int, num, str, func, choice), min, max (or "-"), the default (or "-"). */
 void ev_opt_list(FILE *fp, const struct ev_opt *opts);
 
 #endif

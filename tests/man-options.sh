@@ -35,6 +35,12 @@ for prog in "$bin"/ev-*; do
 	bad=0
 	while IFS='	' read -r long short key type lo hi def; do
 		case $long in config | log | help | version) continue ;; esac
+		# A config key alone (no flag): named in the man page, as below.
+		if [ "$long$short" = -- ]; then
+			grep -q "^\\.Cm ${key%.\*}\\([ .]\\|\$\\)" "$man" ||
+				{ echo "FAIL $name: config key '$key' is not named in the man page"; bad=1; }
+			continue
+		fi
 		# The item of this option: its .It line names the flag.
 		pat="^\\.It Fl (-$long|$short)( |\n)"
 		item=$(awk -v pat="$pat" 'BEGIN { RS = "@@\n" } $0 ~ pat' "$tmp/items")

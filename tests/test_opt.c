@@ -166,3 +166,125 @@ Test(opt, list_options_has_a_line_per_option)
 	cr_assert(strstr(buf, "weight\t-\tweights.w\tnum\t0\t1\t0.5\n") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "pair\t-\tpairs.*\tfunc\t-\t-\t-\n") != NULL, "%s", buf);
 }
+
+/* ---- Choices and a command's section of a plan ---------------------------- */
+
+static int colour = -1, colour_flagged;
+static long depth = 100;
+
+static void
+note_colour(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	(void)cli, (void)src, (void)value;
+	colour_flagged |= arg != NULL;
+}
+
+static const struct ev_opt sect_table[] = {
+	EV_OPT_CHOICE(0, "colour", "lanes.paint.colour", &colour, "red|green|blue",
+	    "the colour", note_colour, "the paint's own"),
+	EV_OPT_K_AT("lanes.paint.k", &depth, 1000, "hits a query keeps", NULL),
+	EV_OPT_END
+};
+
+static const struct ev_opt_cmd plan_cmd = { "usage: p", "A plan reader.", NULL, 1 };
+
+static int
+parse_section(int argc, char **argv, int alone)
+{
+	static struct ev_cli cli;
+
+	ev_cli_init(&cli, "p", NULL, argc, argv);
+	return ev_opt_parse_section(&cli, &plan_cmd, sect_table, "lanes.paint", alone);
+}
+
+Test(opt, a_choice_stores_the_index_of_its_word)
+{
+	char *argv[] = { "p", "--colour", "blue", NULL };
+
+	colour = -1, colour_flagged = 0;
+	parse_section(3, argv, 1);
+	cr_assert_eq(colour, 2);
+	cr_assert_eq(colour_flagged, 1);
+}
+
+Test(opt, a_word_not_among_the_choices_names_them, .exit_code = 2, .init = cr_redirect_stderr)
+{
+	char *argv[] = { "p", "--colour", "mauve", NULL };
+
+	parse_section(3, argv, 1);
+}
+
+Test(opt, list_options_names_a_choice_and_its_shown_default)
+{
+	char buf[256];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	colour = 1;
+	ev_opt_list(fp, sect_table);
+	fclose(fp);
+	cr_assert(strstr(buf, "colour\t-\tlanes.paint.colour\tchoice\t-\t-\tthe paint's own\n")
+	    != NULL, "%s", buf);
+}
+
+Test(opt, help_shows_a_choice_as_its_words)
+{
+	char buf[2048];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	ev_opt_help(fp, &plan_cmd, sect_table);
+	fclose(fp);
+	cr_assert(strstr(buf, "  --colour red|green|blue\n                      the colour "
+	    "(default the paint's own)\n") != NULL, "%s", buf);
+}
+
+Test(opt, in_a_plan_the_section_is_read_and_its_unknown_keys_warned,
+    .init = cr_redirect_stderr)
+{
+	const char *path = yaml("k: 3\nlanes:\n  paint:\n    colour: green\n    k: 7\n    bogus: 1\n"
+	    "  other:\n    anything: 1\nfusion:\n  method: rrf\n");
+	char *argv[] = { "p", "--config", (char *)path, NULL };
+	char want[256];
+
+	colour = -1, colour_flagged = 0, depth = 100;
+	parse_section(3, argv, 1);
+	fflush(stderr);
+	snprintf(want, sizeof want, "p: %s: unknown key 'lanes.paint.bogus' ignored\n", path);
+	unlink(path);
+	cr_assert_stderr_eq_str(want);
+	cr_assert_eq(colour, 1);
+	cr_assert_eq(colour_flagged, 0, "a config value is not a flag");
+	cr_assert_eq(depth, 7, "the plan's top-level k is another stage's");
+}
+
+Test(opt, a_file_of_the_command_alone_has_the_sections_keys_at_the_top)
+{
+	const char *path = yaml("k: 3\ncolour: red\n");
+	char *argv[] = { "p", "--config", (char *)path, NULL };
+
+	colour = -1, depth = 100;
+	parse_section(3, argv, 1);
+	unlink(path);
+	cr_assert_eq(colour, 0);
+	cr_assert_eq(depth, 3);
+}
+
+Test(opt, without_alone_the_top_level_is_not_the_section, .init = cr_redirect_stderr)
+{
+	const char *path = yaml("k: 3\ncolour: red\n");
+	char *argv[] = { "p", "--config", (char *)path, NULL };
+
+	colour = -1, depth = 100;
+	parse_section(3, argv, 0);
+	unlink(path);
+	cr_assert_eq(colour, -1);
+	cr_assert_eq(depth, 100);
+}
+
+Test(opt, a_config_word_not_among_the_choices_is_bad_usage, .exit_code = 2,
+    .init = cr_redirect_stderr)
+{
+	const char *path = yaml("lanes:\n  paint:\n    colour: mauve\n");
+	char *argv[] = { "p", "--config", (char *)path, NULL };
+
+	parse_section(3, argv, 1);
+}

@@ -1,0 +1,394 @@
+/* vsearch.c: the vector lane's batches and hit records.  See vsearch.h. */
+#include "vsearch.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "jsoncopy.h"
+#include "jsonl.h"
+#include "snippet.h"
+#include "token.h"
+
+#define OUT_CHUNK 65536		/* output is written in pieces of about this size */
+
+/* A query waiting in the batch. */
+struct query {
+	json_t *rec;		/* the record, without its "vector" */
+	json_t *filters;	/* borrowed from rec, or NULL */
+	char where[300];
+	int zero;		/* the vector had no direction: no hits */
+};
+
+struct ev_vsearch {
+	struct ev_vsearch_opts o;
+	struct ev_store *st;
+	struct ev_vindex *ix;
+	const char *index_name;
+	FILE *out;
+	struct ev_tok *tok;
+	struct ev_snippet *sn;	/* NULL without snippets */
+	int dim, batch_max, n;
+	struct query *q;
+	float *vec;		/* batch_max × dim: the batch's query vectors */
+	float *plain;		/* the same, of the queries without filters */
+	float *scores;		/* batch_max × k */
+	int64_t *ids;
+	struct ev_buf buf;	/* hit records not yet written */
+	struct ev_buf prefix;	/* the current query's fields */
+	struct ev_buf snip;	/* the current hit's snippet */
+	struct ev_buf num;	/* the current hit's score as text */
+	long long hits;
+};
+
+struct ev_vsearch *
+ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name,
+	const struct ev_vsearch_opts *o, FILE *out, struct ev_err *err)
+{
+	static const struct ev_snippet_opts snip_opts = EV_SNIPPET_OPTS_INIT;
+	struct ev_vsearch *vs = calloc(1, sizeof *vs);
+	size_t dim = (size_t)ev_vindex_dim(ix);
+
+	if (vs == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	vs->o = *o;
+	vs->st = st;
+	vs->ix = ix;
+	vs->index_name = index_name;
+	vs->out = out;
+	vs->dim = (int)dim;
+	vs->batch_max = EV_VSEARCH_BATCH_CELLS / (o->k > 0 ? o->k : 1);
+	if (vs->batch_max > EV_VSEARCH_BATCH_MAX)
+		vs->batch_max = EV_VSEARCH_BATCH_MAX;
+	if (vs->batch_max < 1)
+		vs->batch_max = 1;
+	if (o->snippet && ((vs->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
+	    (vs->sn = ev_snippet_new(vs->tok, &snip_opts, err)) == NULL)) {
+		ev_vsearch_free(vs);
+		return NULL;
+	}
+	vs->q = calloc((size_t)vs->batch_max, sizeof *vs->q);
+	vs->vec = malloc((size_t)vs->batch_max * dim * sizeof *vs->vec);
+	vs->plain = malloc((size_t)vs->batch_max * dim * sizeof *vs->plain);
+	vs->scores = malloc((size_t)vs->batch_max * o->k * sizeof *vs->scores);
+	vs->ids = malloc((size_t)vs->batch_max * o->k * sizeof *vs->ids);
+	if (vs->q == NULL || vs->vec == NULL || vs->plain == NULL || vs->scores == NULL ||
+	    vs->ids == NULL) {
+		ev_vsearch_free(vs);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	return vs;
+}
+
+/* The query's vector into x (unit length; *zero when it has no direction).
+ * Returns 0 or -1. */
+static int
+read_vector(const struct ev_vsearch *vs, const json_t *vec, float *x, int *zero, const char *where,
+	struct ev_err *err)
+{
+	double norm = 0;
+	json_t *e;
+	size_t i;
+
+	if (json_array_size(vec) != (size_t)vs->dim)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"query vector has %zu dimensions, but index '%s' has %d", json_array_size(vec),
+			vs->index_name, vs->dim);
+	json_array_foreach(vec, i, e) {
+		if (!json_is_number(e))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+				"component %zu of field 'vector' must be a number", i);
+		x[i] = (float)json_number_value(e);
+		if (!isfinite(x[i]))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+				"component %zu of the vector is not a finite number", i);
+		norm += (double)x[i] * x[i];
+	}
+	if (!isfinite(norm))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "the vector's length overflows");
+	*zero = !(norm > 0);
+	if (!*zero) {
+		norm = sqrt(norm);
+		for (i = 0; i < (size_t)vs->dim; i++)
+			x[i] = (float)(x[i] / norm);
+	}
+	return 0;
+}
+
+int
+ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char *where,
+	struct ev_err *err)
+{
+	struct query *q = &vs->q[vs->n];
+	json_t *vec, *id, *filters;
+	const char *model = NULL, *text;
+
+	if (vs->n >= vs->batch_max)
+		return ev_err_set(err, EV_EXIT_RUNTIME, where, "the batch is full");
+	if (!json_is_object(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"a query must be an object with a 'vector' (embed it with ev-embed --role query)");
+	if (ev_field_arr(v, "vector", 1, &vec, where, err) == -1 ||
+	    ev_field_str(v, "model", 0, &model, where, err) == -1 ||
+	    ev_field_str(v, "query", 0, &text, where, err) == -1 ||
+	    ev_field_obj(v, "filters", 0, &filters, where, err) == -1)
+		return -1;
+	id = json_object_get(v, "query_id");
+	if (id != NULL && !json_is_null(id) && !json_is_string(id) && !json_is_integer(id))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"field 'query_id' must be a string or an integer");
+	if (model != NULL && strcmp(model, ev_vindex_model(vs->ix)) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"query vector of model '%s', but index '%s' holds vectors of model '%s'", model,
+			vs->index_name, ev_vindex_model(vs->ix));
+	if (read_vector(vs, vec, vs->vec + (size_t)vs->n * vs->dim, &q->zero, where, err) == -1)
+		return -1;
+	if ((q->rec = ev_jsoncopy_deep(v)) == NULL)
+		return ev_err_nomem(err);
+	json_object_del(q->rec, "vector");
+	if ((id == NULL || json_is_null(id)) &&
+	    json_object_set_new(q->rec, "query_id", json_integer((json_int_t)lineno)) == -1) {
+		json_decref(q->rec);
+		return ev_err_nomem(err);
+	}
+	q->filters = json_object_get(q->rec, "filters");
+	snprintf(q->where, sizeof q->where, "%s", where);
+	vs->n++;
+	return 0;
+}
+
+int
+ev_vsearch_full(const struct ev_vsearch *vs)
+{
+	return vs->n >= vs->batch_max;
+}
+
+int
+ev_vsearch_batch_max(const struct ev_vsearch *vs)
+{
+	return vs->batch_max;
+}
+
+long long
+ev_vsearch_hits(const struct ev_vsearch *vs)
+{
+	return vs->hits;
+}
+
+/* Write the hit records gathered so far; with flush, flush out too (at the
+ * end of a batch, so that pipelines stream). */
+static int
+write_out(struct ev_vsearch *vs, int flush, struct ev_err *err)
+{
+	if ((vs->buf.len > 0 && fwrite(vs->buf.p, 1, vs->buf.len, vs->out) != vs->buf.len) ||
+	    (flush && fflush(vs->out) == EOF))
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
+	ev_buf_reset(&vs->buf);
+	return 0;
+}
+
+/* Fields of a query record that a hit sets itself. */
+static const char *const hit_keys[] = {
+	"vector", "id", "doc_id", "section_id", "title", "section_title", "section_path",
+	"source_uri", "chunk_index", "offset_start", "offset_end", "content_hash", "metadata",
+	"rank", "score", "lane", "signals", "evidence", "snippet", NULL
+};
+
+/* The query's own fields as the start of a hit record: "{...," (or "{"). */
+static int
+query_prefix(const json_t *rec, struct ev_buf *pre)
+{
+	json_t *c = ev_jsoncopy_shallow(rec);
+	int rc;
+
+	if (c == NULL)
+		return -1;
+	for (int i = 0; hit_keys[i]; i++)
+		json_object_del(c, hit_keys[i]);
+	ev_buf_reset(pre);
+	rc = ev_json_dump(pre, c);
+	json_decref(c);
+	if (rc == -1 || pre->len < 2)
+		return -1;
+	pre->p[--pre->len] = '\0';	/* the closing brace */
+	if (pre->len > 1)
+		return ev_buf_addc(pre, ',');
+	return 0;
+}
+
+/* The lane's fields of the hit ranked rank with score text num. */
+static int
+add_lane_fields(struct ev_buf *b, const char *num, int rank)
+{
+	char rk[16];
+
+	snprintf(rk, sizeof rk, "%d", rank);
+	return ev_buf_adds(b, ",\"rank\":") | ev_buf_adds(b, rk) |
+		ev_buf_adds(b, ",\"score\":") | ev_buf_adds(b, num) |
+		ev_buf_adds(b, ",\"lane\":\"vector\",\"signals\":{\"vector_score\":") |
+		ev_buf_adds(b, num) | ev_buf_adds(b, ",\"vector_rank\":") | ev_buf_adds(b, rk) |
+		ev_buf_adds(b, "},\"evidence\":[{\"lane\":\"vector\",\"score\":") |
+		ev_buf_adds(b, num) | ev_buf_adds(b, "}]");
+}
+
+/* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
+static int
+write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_t *ids, int n,
+	struct ev_err *err)
+{
+	const char *text = json_string_value(json_object_get(q->rec, "query"));
+	struct ev_buf *b = &vs->buf;
+	int rank = 0;
+
+	if (query_prefix(q->rec, &vs->prefix) == -1)
+		return ev_err_nomem(err);
+	if (vs->sn) {
+		ev_snippet_reset(vs->sn);
+		if (text && ev_snippet_add_query(vs->sn, text, strlen(text), err) == -1)
+			return -1;
+	}
+	for (int i = 0; i < n && ids[i] >= 0; i++) {
+		char *chunk_text = NULL;
+		size_t mark = b->len;
+		int r, bad;
+
+		if (vs->o.has_min_score && sc[i] < vs->o.min_score)
+			break;
+		if (ev_buf_add(b, vs->prefix.p, vs->prefix.len) == -1)
+			return ev_err_nomem(err);
+		r = ev_vindex_chunk_json(vs->st, ids[i], b, vs->sn ? &chunk_text : NULL, err);
+		if (r != 1) {
+			b->len = mark;
+			b->p[mark] = '\0';
+			if (r == 0)	/* a chunk removed since the load: skip it */
+				continue;
+			return -1;
+		}
+		ev_buf_reset(&vs->num);
+		bad = ev_vindex_json_real(&vs->num, sc[i]);
+		bad |= add_lane_fields(b, ev_buf_str(&vs->num), ++rank);
+		if (!bad && vs->sn) {
+			ev_buf_reset(&vs->snip);
+			if (ev_snippet_make(vs->sn, chunk_text ? chunk_text : "",
+				chunk_text ? strlen(chunk_text) : 0, &vs->snip, err) == -1) {
+				free(chunk_text);
+				return -1;
+			}
+			bad = ev_buf_adds(b, ",\"snippet\":") |
+				ev_vindex_json_str(b, ev_buf_str(&vs->snip), vs->snip.len);
+		}
+		free(chunk_text);
+		if (bad || ev_buf_add(b, "}\n", 2) == -1)
+			return ev_err_nomem(err);
+		if (b->len >= OUT_CHUNK && write_out(vs, 0, err) == -1)
+			return -1;
+		vs->hits++;
+	}
+	return 0;
+}
+
+/* Search query i of the batch among the chunks its filters allow, and write
+ * its hits.  Returns 0 (also for a query skipped) or -1. */
+static int
+search_filtered(struct ev_vsearch *vs, int i, struct ev_err *err)
+{
+	struct query *q = &vs->q[i];
+	int k = vs->o.k, m = 0, r = -1;
+	int64_t *allowed = NULL, *ids = NULL;
+	size_t nallowed = 0;
+	float *sc = NULL;
+
+	if (ev_vindex_filter_ids(vs->st, q->filters, q->where, &allowed, &nallowed, err) == -1) {
+		/* a bad filter: this query only, when the caller skips it */
+		if (vs->o.skip != NULL && vs->o.skip(vs->o.ctx, err)) {
+			ev_err_clear(err);
+			return 0;
+		}
+		return -1;
+	}
+	sc = malloc((size_t)k * sizeof *sc);
+	ids = malloc((size_t)k * sizeof *ids);
+	if (sc == NULL || ids == NULL)
+		ev_err_nomem(err);
+	else if ((r = ev_vindex_search_among(vs->ix, vs->vec + (size_t)i * vs->dim, k, allowed,
+	    nallowed, sc, ids, &m, err)) == 0)
+		r = write_hits(vs, q, sc, ids, m, err);
+	free(allowed);
+	free(sc);
+	free(ids);
+	return r;
+}
+
+int
+ev_vsearch_flush(struct ev_vsearch *vs, struct ev_err *err)
+{
+	int k = vs->o.k, ret = -1;
+	long long nplain = 0;
+	int *slot = NULL;
+
+	if (vs->n == 0)
+		return 0;
+	if (ev_vindex_batch_begin(vs->ix, err) == -1)
+		goto out;
+	/* Queries without filters go to Faiss together. */
+	if ((slot = malloc((size_t)vs->n * sizeof *slot)) == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	for (int i = 0; i < vs->n; i++) {
+		slot[i] = -1;
+		if (vs->q[i].filters == NULL && !vs->q[i].zero) {
+			memcpy(vs->plain + nplain * vs->dim, vs->vec + (size_t)i * vs->dim,
+				(size_t)vs->dim * sizeof(float));
+			slot[i] = (int)nplain++;
+		}
+	}
+	if (nplain > 0 &&
+	    ev_vindex_search(vs->ix, nplain, vs->plain, k, vs->scores, vs->ids, err) == -1)
+		goto out;
+	for (int i = 0; i < vs->n; i++) {
+		struct query *q = &vs->q[i];
+
+		if (q->zero && vs->o.warn != NULL)
+			vs->o.warn(vs->o.ctx, q->where, "the query vector is all zeros: no hits");
+		if (q->zero)
+			continue;
+		if (slot[i] >= 0 ? write_hits(vs, q, vs->scores + (size_t)slot[i] * k,
+		    vs->ids + (size_t)slot[i] * k, k, err) == -1 : search_filtered(vs, i, err) == -1)
+			goto out;
+	}
+	ret = write_out(vs, 1, err);
+out:
+	ev_vindex_batch_end(vs->ix);
+	for (int i = 0; i < vs->n; i++)
+		json_decref(vs->q[i].rec);
+	vs->n = 0;
+	free(slot);
+	return ret;
+}
+
+void
+ev_vsearch_free(struct ev_vsearch *vs)
+{
+	if (vs == NULL)
+		return;
+	for (int i = 0; i < vs->n; i++)
+		json_decref(vs->q[i].rec);
+	ev_buf_release(&vs->buf);
+	ev_buf_release(&vs->prefix);
+	ev_buf_release(&vs->snip);
+	ev_buf_release(&vs->num);
+	ev_snippet_free(vs->sn);
+	ev_tok_close(vs->tok);
+	free(vs->q);
+	free(vs->vec);
+	free(vs->plain);
+	free(vs->scores);
+	free(vs->ids);
+	free(vs);
+}

@@ -1,0 +1,85 @@
+/* vsearch.h: the vector lane's work between reading query records and
+ * writing hit records: queries checked and gathered into batches, each batch
+ * searched in the index at once (Faiss's batched code; a query with filters
+ * alone, among the chunks they allow), and the hits written as text, in
+ * input order.
+ *
+ * Layer above vindex and snippet: includes err.h, store.h, vindex.h and
+ * Jansson.  The command (ev-search-vec) reads the records, decides when a
+ * batch is cut (full, or its input idle) and reports; this module does the
+ * rest.
+ *
+ * A hit record is the query record's fields without its "vector" and the
+ * fields a hit sets itself, then the chunk's fields (ev_vindex_chunk_json()),
+ * "rank", "score", "lane": "vector", "signals": {"vector_score",
+ * "vector_rank"}, "evidence": [{"lane": "vector", "score"}] and, with
+ * snippets, "snippet" (the chunk's passage holding most of the query's
+ * "query" words, see snippet.h). */
+#ifndef EV_VSEARCH_H
+#define EV_VSEARCH_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "err.h"
+#include "store.h"
+#include "vindex.h"
+
+#define EV_VSEARCH_BATCH_MAX 1024	/* queries searched together at most */
+#define EV_VSEARCH_BATCH_CELLS 4000000	/* at most queries × k result cells at once */
+
+struct ev_vsearch_opts {
+	int k;			/* hits per query, >= 1 */
+	int snippet;		/* give each hit a snippet */
+	int has_min_score;	/* drop hits scoring below min_score */
+	double min_score;
+	/* A query whose filters are refused (a bad key or value): called with
+	 * *err set (code 2, where the query's line); return non-zero to skip
+	 * that query and go on (err is then cleared), 0 to stop the batch.
+	 * NULL stops. */
+	int (*skip)(void *ctx, struct ev_err *err);
+	/* What a user should hear of, about the query at where ("the query
+	 * vector is all zeros: no hits"); NULL says nothing. */
+	void (*warn)(void *ctx, const char *where, const char *what);
+	void *ctx;		/* of skip and warn */
+};
+
+struct ev_vsearch;
+
+/* A searcher of index ix (opened on st; index_name, its path, names it in
+ * messages) writing hits to out.  Batches hold at most
+ * min(EV_VSEARCH_BATCH_MAX, EV_VSEARCH_BATCH_CELLS / k) queries.  st, ix
+ * and out are borrowed.  Returns NULL with *err set. */
+struct ev_vsearch *ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix,
+	const char *index_name, const struct ev_vsearch_opts *o, FILE *out, struct ev_err *err);
+
+/* Check a query record and add it to the batch: it must be an object with a
+ * "vector" of the index's dimension (finite numbers; scaled to unit length;
+ * all zeros gives no hits and opts.warn when searched), an optional "model"
+ * that must be the index's, "query" (text for the snippet), "filters" (see
+ * ev_vindex_filter_ids()) and "query_id" (a string or an integer; lineno
+ * when absent).  The batch must not be full (ev_vsearch_full()).  Returns 0,
+ * or -1 with *err set (code 2, where) and nothing added. */
+int ev_vsearch_add(struct ev_vsearch *vs, const json_t *rec, size_t lineno, const char *where,
+	struct ev_err *err);
+
+/* Whether the batch holds as many queries as it can. */
+int ev_vsearch_full(const struct ev_vsearch *vs);
+
+/* The queries a batch holds at most. */
+int ev_vsearch_batch_max(const struct ev_vsearch *vs);
+
+/* Search every query of the batch, write their hits in input order and
+ * flush out; the batch is then empty (also on failure).  Returns 0, or -1
+ * with *err set (a refused filter that opts.skip did not skip: code 2; a
+ * write error: code 1, where "stdout"). */
+int ev_vsearch_flush(struct ev_vsearch *vs, struct ev_err *err);
+
+/* Hits written so far. */
+long long ev_vsearch_hits(const struct ev_vsearch *vs);
+
+/* Free the searcher and any queries not searched (NULL-safe). */
+void ev_vsearch_free(struct ev_vsearch *vs);
+
+#endif

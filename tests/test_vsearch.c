@@ -1,0 +1,298 @@
+/* Tests of lib/vsearch.c: batches of query records searched in a real
+ * Faiss index of a real store, and the hit records written. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "vindex.h"
+#include "vsearch.h"
+
+static char dir[] = "/tmp/evkit-vsearch-XXXXXX";
+static char db[256], idx[256];
+static struct ev_store *st;
+static struct ev_vindex *ix;
+static char *out;
+static size_t outlen;
+static FILE *fp;
+static char warned[1024];
+static int skipped;
+
+/* Four chunks, "dD:s1:C", two per document, of unit vectors e0..e3 of 4
+ * dimensions: chunk i points along axis i. */
+static void
+setup(void)
+{
+	static const char sql[] =
+	    "INSERT INTO documents(doc_id, title, metadata, content_hash) VALUES"
+	    " ('d1', 'One', '{\"topic\":\"odd\"}', 'h1'), ('d2', 'Two', '{\"topic\":\"even\"}', 'h2');"
+	    "INSERT INTO chunks(id, doc_id, section_id, chunk_index, title, text, offset_start,"
+	    " offset_end, content_hash) VALUES"
+	    " ('d1:s1:0', 'd1', 's1', 0, 'One', 'wing flutter at speed', 0, 21, 'c0'),"
+	    " ('d1:s1:1', 'd1', 's1', 1, 'One', 'boundary layer', 21, 35, 'c1'),"
+	    " ('d2:s1:0', 'd2', 's1', 0, 'Two', 'heat transfer', 0, 13, 'c2'),"
+	    " ('d2:s1:1', 'd2', 's1', 1, 'Two', 'shock waves', 13, 24, 'c3');";
+	static const char *const ids[] = { "d1:s1:0", "d1:s1:1", "d2:s1:0", "d2:s1:1" };
+	struct ev_err err = { 0 };
+	struct ev_vload_opts lo = { 0 };
+	struct ev_vload_stats stats;
+	struct ev_vload *ld;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/kb.db", dir);
+	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
+	st = ev_store_open(db, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s", err.msg);
+	ld = ev_vload_begin(st, idx, &lo, &err);
+	cr_assert_not_null(ld, "%s", err.msg);
+	for (int i = 0; i < 4; i++) {
+		float v[4] = { 0, 0, 0, 0 };
+
+		v[i] = 1;
+		if (i == 3)
+			v[2] = 0.5f;	/* chunk 3 leans towards chunk 2 */
+		cr_assert_eq(ev_vload_add(ld, ids[i], "m1", v, 4, "t", &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(ev_vload_commit(ld, &stats, &err), 0, "%s", err.msg);
+	ev_vload_free(ld);
+	ix = ev_vindex_open(st, idx, &err);
+	cr_assert_not_null(ix, "%s", err.msg);
+	fp = open_memstream(&out, &outlen);
+	warned[0] = '\0';
+	skipped = 0;
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	if (fp)
+		fclose(fp);
+	fp = NULL;
+	free(out);
+	out = NULL;
+	ev_vindex_close(ix);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(vsearch, .init = setup, .fini = teardown);
+
+static int
+skip_all(void *ctx, struct ev_err *err)
+{
+	(void)ctx;
+	cr_assert_eq(err->code, 2);
+	skipped++;
+	return 1;
+}
+
+static void
+warn(void *ctx, const char *where, const char *what)
+{
+	(void)ctx;
+	snprintf(warned + strlen(warned), sizeof warned - strlen(warned), "%s: %s\n", where, what);
+}
+
+static struct ev_vsearch *
+searcher(int k, int snippet)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch_opts o = { .k = k, .snippet = snippet, .warn = warn };
+	struct ev_vsearch *vs = ev_vsearch_new(st, ix, "kb.faiss", &o, fp, &err);
+
+	cr_assert_not_null(vs, "%s", err.msg);
+	return vs;
+}
+
+/* Add the query record given as JSON text; returns ev_vsearch_add()'s result. */
+static int
+add(struct ev_vsearch *vs, const char *json, size_t lineno, struct ev_err *err)
+{
+	json_t *v = json_loads(json, JSON_DECODE_ANY, NULL);
+	char where[32];
+	int r;
+
+	cr_assert_not_null(v, "%s", json);
+	snprintf(where, sizeof where, "q:%zu", lineno);
+	r = ev_vsearch_add(vs, v, lineno, where, err);
+	json_decref(v);
+	return r;
+}
+
+/* The output so far, one parsed record per line, as a JSON array. */
+static json_t *
+hits(void)
+{
+	json_t *a = json_array();
+	char *p, *nl;
+
+	fflush(fp);
+	for (p = out; p && *p; p = nl + 1) {
+		json_t *v;
+
+		nl = strchr(p, '\n');
+		cr_assert_not_null(nl, "every hit ends its line");
+		v = json_loadb(p, (size_t)(nl - p), 0, NULL);
+		cr_assert_not_null(v, "%.*s", (int)(nl - p), p);
+		json_array_append_new(a, v);
+	}
+	return a;
+}
+
+static const char *
+str(const json_t *h, const char *key)
+{
+	return json_string_value(json_object_get(h, key));
+}
+
+Test(vsearch, a_batch_is_written_in_input_order_with_the_querys_fields)
+{
+	struct ev_vsearch *vs = searcher(2, 1);
+	struct ev_err err = { 0 };
+	json_t *h;
+
+	cr_assert_eq(add(vs, "{\"query_id\":\"a\",\"query\":\"flutter\",\"vector\":[2,0,0,0],"
+	    "\"model\":\"m1\",\"user\":7,\"rank\":99}", 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"vector\":[0,0,3,0]}", 2, &err), 0, "%s", err.msg);
+	cr_assert_str_empty(out ? out : "", "nothing is written before the batch is searched");
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_eq(json_array_size(h), 4);
+	cr_assert_str_eq(str(json_array_get(h, 0), "query_id"), "a");
+	cr_assert_str_eq(str(json_array_get(h, 0), "id"), "d1:s1:0");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(h, 0), "user")), 7,
+	    "the query's own fields pass through");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(h, 0), "rank")), 1,
+	    "a hit's own fields are its own");
+	cr_assert_null(json_object_get(json_array_get(h, 0), "vector"));
+	cr_assert_str_eq(str(json_array_get(h, 0), "snippet"), "wing \xc2\xab" "flutter\xc2\xbb at speed");
+	cr_assert_str_eq(str(json_array_get(h, 0), "lane"), "vector");
+	cr_assert_float_eq(json_number_value(json_object_get(json_array_get(h, 0), "score")), 1, 1e-6);
+	/* the second query: no query_id, so its line number; its two best */
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(h, 2), "query_id")), 2);
+	cr_assert_str_eq(str(json_array_get(h, 2), "id"), "d2:s1:0");
+	cr_assert_str_eq(str(json_array_get(h, 3), "id"), "d2:s1:1");
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(h, 3), "rank")), 2);
+	cr_assert_float_eq(json_number_value(json_object_get(json_object_get(json_array_get(h, 3),
+	    "signals"), "vector_score")), 0.5 / sqrt(1.25), 1e-6);
+	cr_assert_eq(ev_vsearch_hits(vs), 4);
+	json_decref(h);
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, the_batch_holds_fewer_queries_when_k_is_large)
+{
+	struct ev_vsearch *small = searcher(1, 0), *large = searcher(100000, 0);
+	struct ev_err err = { 0 };
+	int n = 0;
+
+	cr_assert_eq(ev_vsearch_batch_max(small), EV_VSEARCH_BATCH_MAX);
+	cr_assert_eq(ev_vsearch_batch_max(large), EV_VSEARCH_BATCH_CELLS / 100000);
+	while (!ev_vsearch_full(large)) {
+		cr_assert_eq(add(large, "[0]", 1, &err), -1, "a bare array is no query");
+		cr_assert_eq(add(large, "{\"vector\":[1,1,0,0]}", (size_t)++n, &err), 0, "%s", err.msg);
+	}
+	cr_assert_eq(n, EV_VSEARCH_BATCH_CELLS / 100000);
+	cr_assert_eq(add(large, "{\"vector\":[1,1,0,0]}", 99, &err), -1, "a full batch takes no more");
+	cr_assert_eq(ev_vsearch_flush(large, &err), 0, "%s", err.msg);
+	cr_assert_not(ev_vsearch_full(large), "a searched batch is empty");
+	cr_assert_eq(ev_vsearch_hits(large), 4LL * n, "k beyond the index gives every chunk");
+	ev_vsearch_free(small);
+	ev_vsearch_free(large);
+}
+
+Test(vsearch, a_query_of_another_model_or_dimension_is_refused_naming_both)
+{
+	struct ev_vsearch *vs = searcher(2, 0);
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(add(vs, "{\"vector\":[1,0,0,0],\"model\":\"m2\"}", 3, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "q:3");
+	cr_assert_str_eq(err.msg,
+	    "query vector of model 'm2', but index 'kb.faiss' holds vectors of model 'm1'");
+	ev_err_clear(&err);
+	cr_assert_eq(add(vs, "{\"vector\":[1,0,0]}", 4, &err), -1);
+	cr_assert_str_eq(err.msg, "query vector has 3 dimensions, but index 'kb.faiss' has 4");
+	ev_err_clear(&err);
+	cr_assert_eq(add(vs, "{\"vector\":[1,0,\"x\",0]}", 5, &err), -1);
+	cr_assert_str_eq(err.msg, "component 2 of field 'vector' must be a number");
+	ev_err_clear(&err);
+	cr_assert_eq(add(vs, "{\"vector\":[1,0,0,0],\"query_id\":[1]}", 6, &err), -1);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vsearch_hits(vs), 0, "nothing refused was searched");
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, a_zero_vector_gives_no_hits_and_a_warning)
+{
+	struct ev_vsearch *vs = searcher(2, 0);
+	struct ev_err err = { 0 };
+	json_t *h;
+
+	cr_assert_eq(add(vs, "{\"query_id\":\"z\",\"vector\":[0,0,0,0]}", 1, &err), 0);
+	cr_assert_eq(add(vs, "{\"query_id\":\"b\",\"vector\":[0,1,0,0]}", 2, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(warned, "q:1: the query vector is all zeros: no hits\n");
+	h = hits();
+	cr_assert_eq(json_array_size(h), 2);
+	cr_assert_str_eq(str(json_array_get(h, 0), "query_id"), "b");
+	json_decref(h);
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, min_score_drops_the_weaker_hits)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch_opts o = { .k = 4, .has_min_score = 1, .min_score = 0.4 };
+	struct ev_vsearch *vs = ev_vsearch_new(st, ix, "kb.faiss", &o, fp, &err);
+
+	cr_assert_not_null(vs);
+	cr_assert_eq(add(vs, "{\"vector\":[0,0,1,0]}", 1, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vsearch_hits(vs), 2, "chunk 2 (1) and chunk 3 (0.447), not 0 and 1 (0): %s",
+	    out);
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, filters_restrict_the_hits_and_a_bad_one_is_skipped_or_stops)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch_opts o = { .k = 4, .skip = skip_all };
+	struct ev_vsearch *vs = ev_vsearch_new(st, ix, "kb.faiss", &o, fp, &err);
+	json_t *h;
+
+	cr_assert_not_null(vs);
+	cr_assert_eq(add(vs, "{\"query_id\":\"f\",\"vector\":[1,0,0,0],\"filters\":{\"doc_id\":\"d2\"}}",
+	    1, &err), 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":\"bad\",\"vector\":[1,0,0,0],\"filters\":{\"colour\":1}}",
+	    2, &err), 0, "filters are checked when searched");
+	cr_assert_eq(add(vs, "{\"query_id\":\"p\",\"vector\":[1,0,0,0]}", 3, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	cr_assert_eq(skipped, 1);
+	h = hits();
+	cr_assert_eq(json_array_size(h), 2 + 4);
+	cr_assert_str_eq(str(json_array_get(h, 0), "query_id"), "f");
+	cr_assert_str_eq(str(json_array_get(h, 0), "doc_id"), "d2");
+	cr_assert_str_eq(str(json_array_get(h, 1), "doc_id"), "d2");
+	cr_assert_str_eq(str(json_array_get(h, 2), "query_id"), "p");
+	json_decref(h);
+	ev_vsearch_free(vs);
+
+	/* without a skip, a bad filter stops the batch with its line */
+	o.skip = NULL;
+	vs = ev_vsearch_new(st, ix, "kb.faiss", &o, fp, &err);
+	cr_assert_eq(add(vs, "{\"vector\":[1,0,0,0],\"filters\":{\"colour\":1}}", 7, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "q:7");
+	cr_assert_not(ev_vsearch_full(vs));
+	ev_vsearch_free(vs);
+}
