@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "buf.h"
 #include "chunk.h"
 #include "jsonl.h"
+#include "note.h"
 #include "sha256.h"
 
 enum { REC_DOC = 0, REC_SEEN = 1 };
@@ -37,23 +37,6 @@ struct ev_spool {
 	struct ev_buf pack, meta, extra;	/* a record being spooled */
 	struct ev_spool_stats st;
 };
-
-static void note(const struct ev_spool_opts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void
-note(const struct ev_spool_opts *o, const char *fmt, ...)
-{
-	char msg[4400];
-	va_list ap;
-
-	if (o->note == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	o->note(o->ctx, msg);
-}
 
 struct ev_spool *
 ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err)
@@ -157,7 +140,7 @@ invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
 	if (!sp->o.skip_invalid || err->code != EV_EXIT_USAGE)
 		return -1;
 	if (sp->st.invalid++ < EV_SPOOL_NAMED)
-		note(&sp->o, "%s", ev_err_text(err, text, sizeof text));
+		ev_note(sp->o.note, sp->o.ctx, "%s", ev_err_text(err, text, sizeof text));
 	ev_err_clear(err);
 	if (id == NULL) {
 		sp->source_blind[source] = 1;
@@ -251,7 +234,7 @@ same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
 	ev_sha256_text(json_string_value(t), json_string_length(t), h);
 	if ((first = json_object_get(sp->texts, h)) != NULL) {
 		if (sp->st.copies++ < EV_SPOOL_NAMED)
-			note(&sp->o, "%s: same text as '%s': a second copy under another id",
+			ev_note(sp->o.note, sp->o.ctx, "%s: same text as '%s': a second copy under another id",
 			    id, json_string_value(first));
 		return 0;
 	}
@@ -276,7 +259,7 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 	 * directory): read once. */
 	if (json_is_array(json_object_get(sp->ids, id))) {
 		if (sp->st.again++ < EV_SPOOL_NAMED)
-			note(&sp->o, "%s: the same file as '%s': read once", path,
+			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
 			    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
 		free(id);
 		return 0;
@@ -287,7 +270,7 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 	name = name ? name + 1 : path;
 	if (doc == NULL && walked && err->code == EV_EXIT_USAGE && strchr(name, '.') == NULL) {
 		if (sp->o.verbose)
-			note(&sp->o, "%s: skipped: not UTF-8 text (%s)", path, err->msg);
+			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: not UTF-8 text (%s)", path, err->msg);
 		ev_err_clear(err);
 		sp->st.skipped++;
 		return 0;
@@ -325,7 +308,7 @@ read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err
 	}
 	for (size_t i = 0; i < nskipped; i++) {
 		if (sp->o.verbose)
-			note(&sp->o, "%s: skipped: not a document by its name", skipped[i]);
+			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: not a document by its name", skipped[i]);
 		free(skipped[i]);
 	}
 	free(paths);
@@ -333,7 +316,7 @@ read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err
 	sp->st.skipped += (long long)nskipped;
 	more = sp->st.skipped - before;
 	if (rc == 0 && !sp->o.verbose && more > 0)
-		note(&sp->o, "%s: skipped %lld file%s that %s not documents (--verbose names them)",
+		ev_note(sp->o.note, sp->o.ctx, "%s: skipped %lld file%s that %s not documents (--verbose names them)",
 		    arg, more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
 	return rc;
 }
@@ -395,11 +378,11 @@ ev_spool_read_done(struct ev_spool *sp)
 	json_decref(sp->texts);
 	sp->texts = NULL;
 	if (s->invalid > 0)
-		note(&sp->o, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
+		ev_note(sp->o.note, sp->o.ctx, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
 	if (s->again > EV_SPOOL_NAMED)
-		note(&sp->o, "%lld files were named twice and read once", s->again);
+		ev_note(sp->o.note, sp->o.ctx, "%lld files were named twice and read once", s->again);
 	if (s->copies > EV_SPOOL_NAMED)
-		note(&sp->o, "%lld files are second copies of another file's text", s->copies);
+		ev_note(sp->o.note, sp->o.ctx, "%lld files are second copies of another file's text", s->copies);
 }
 
 static double
@@ -436,7 +419,7 @@ record_base(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, stru
 	if (ev_ingest_base_set(ig, sp->o.ids_of, &renamed, &merged, err) == -1)
 		return -1;
 	if (renamed + merged > 0)
-		note(&sp->o, "%s: file ids are now relative to the store's base '%s': %lld document%s"
+		ev_note(sp->o.note, sp->o.ctx, "%s: file ids are now relative to the store's base '%s': %lld document%s"
 		    " renamed, %lld second cop%s deleted", ev_store_path(st),
 		    ev_ingest_ids_base(sp->o.ids_of), renamed, renamed == 1 ? "" : "s", merged,
 		    merged == 1 ? "y" : "ies");
@@ -464,7 +447,7 @@ prune(struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
 {
 	for (size_t i = 0; i < sp->nsources; i++) {
 		if (sp->source_blind[i]) {
-			note(&sp->o, "%s: not pruned: invalid records without an id were skipped",
+			ev_note(sp->o.note, sp->o.ctx, "%s: not pruned: invalid records without an id were skipped",
 			    sp->sources[i]);
 			continue;
 		}
@@ -539,7 +522,7 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 			goto out;
 		}
 		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_SPOOL_NAMED)
-			note(&sp->o, "%s: document '%s' stored with no chunk (no text, no title):"
+			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk (no text, no title):"
 			    " no search can find it", where, doc.id);
 		if (sp->o.progress != NULL)
 			sp->o.progress(sp->o.ctx, 1, (long long)rec.len);
@@ -568,7 +551,7 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 	if (flush_out(sp->o.out, &out, err) == -1)
 		goto out;
 	if (empty > EV_SPOOL_NAMED)
-		note(&sp->o, "%lld documents stored with no chunk: no search can find them", empty);
+		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);
 	rc = 0;
 out:
 	sp->st.empty = empty;
@@ -616,7 +599,7 @@ ev_spool_delete(const struct ev_spool_opts *o, struct ev_store *st, struct ev_in
 		if (got == -1)
 			goto fail;
 		if (got == 0)
-			note(o, "%s: no %s '%s' in the store", ev_store_path(st),
+			ev_note(o->note, o->ctx, "%s: no %s '%s' in the store", ev_store_path(st),
 			    sources ? "source" : "document", names[i]);
 	}
 	if (ev_ingest_commit(ig, err) == 0)

@@ -11,7 +11,7 @@
  * document no search can find) is handed to the caller's note function as
  * one line without the program's name; errors come back in *err.
  *
- * High layer: includes err.h, store.h and ingest.h. */
+ * High layer: includes err.h, note.h, store.h and ingest.h. */
 #ifndef EV_SPOOL_H
 #define EV_SPOOL_H
 
@@ -19,6 +19,7 @@
 
 #include "err.h"
 #include "ingest.h"
+#include "note.h"
 #include "store.h"
 
 /* Records named one by one in notes (invalid ones skipped, second copies,
@@ -46,7 +47,7 @@ struct ev_spool_opts {
 	int prune;		/* pass 2 ends by pruning the sources read */
 	long kill_after;	/* testing aid: SIGKILL after this many commits (0: never) */
 	FILE *out;		/* where chunk records go (pass 2) */
-	void (*note)(void *ctx, const char *msg);	/* a warning for the user */
+	ev_note_fn *note;	/* a warning for the user (note.h), or NULL */
 	void (*progress)(void *ctx, long long docs, long long bytes);	/* pass 2, per document */
 	void *ctx;		/* for note and progress */
 };
