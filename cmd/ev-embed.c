@@ -29,6 +29,7 @@ static const struct ev_opt_cmd command = {
 
 static struct ev_embed_params p;
 static const char *db, *model, *training_flag;
+static char training_name[32];	/* training_flag's text: src does not outlive the call */
 static int train, drift, pending, chunks, role = EV_EMBEDREC_AUTO, role_flag, max_drift_flag;
 static int skip_invalid;
 static long seed;
@@ -41,8 +42,10 @@ given(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	(void)cli;
 	if (arg != NULL && src[0] == '-' && value == &max_drift)
 		max_drift_flag = 1;
-	else if (arg != NULL && src[0] == '-')
-		training_flag = src;
+	else if (arg != NULL && src[0] == '-') {
+		snprintf(training_name, sizeof training_name, "%s", src);
+		training_flag = training_name;
+	}
 }
 
 static void
@@ -116,7 +119,8 @@ check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 {
 	if (p.log_entropy && !json_is_true(ev_config_get(cli->config, "embed.log_entropy")) &&
 	    training_flag == NULL)
-		training_flag = "--log-entropy";	/* the flag: a bool has no handler */
+		training_flag = "--log-entropy";	/* a flag, as the config does not say
+							 * so (a bool has no handler to tell) */
 	if (db == NULL)
 		ev_cli_usage_error(cli, "--db DB is required");
 	if (train + drift + pending > 1)
