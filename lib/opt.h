@@ -83,6 +83,11 @@ struct ev_opt {
 	EV_OPT_BOOL(0, "skip-invalid", "skip_invalid", (v), \
 	    "skip invalid records (counted, the first shown) instead of failing")
 
+/* --skip-invalid whose config key is a section's ("ingest.skip_invalid"). */
+#define EV_OPT_SKIP_INVALID_AT(key, v) \
+	EV_OPT_BOOL(0, "skip-invalid", (key), (v), \
+	    "skip invalid records (counted, the first shown) instead of failing")
+
 /* -k/--k: how many hits (or evidences) a query keeps. */
 #define EV_OPT_K(v, hi, help) \
 	EV_OPT_LONG('k', "k", "k", (v), 1, (hi), "N", (help))

@@ -1,0 +1,610 @@
+/* spool.c: ev-ingest's two passes.  See spool.h. */
+#include "spool.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "buf.h"
+#include "chunk.h"
+#include "jsonl.h"
+#include "note.h"
+#include "sha256.h"
+
+enum { REC_DOC = 0, REC_SEEN = 1 };
+
+/* A spooled record: this header, then len bytes (a document packed by
+ * ev_ingest_rec_pack(), or for REC_SEEN the id of an invalid record). */
+struct spool_hdr {
+	uint32_t kind, source, input;
+	uint64_t line, len;
+};
+
+struct ev_spool {
+	struct ev_spool_opts o;
+	FILE *f;
+	char **inputs;		/* names for messages, by index */
+	size_t ninputs;
+	char **sources;		/* distinct sources, by index */
+	size_t nsources;
+	unsigned char *source_blind;	/* a source had invalid records without ids */
+	json_t *ids;		/* id -> where first seen */
+	json_t *texts;		/* sha256 of a file's text -> its id */
+	struct ev_buf pack, meta, extra;	/* a record being spooled */
+	struct ev_spool_stats st;
+};
+
+struct ev_spool *
+ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err)
+{
+	struct ev_spool *sp = calloc(1, sizeof *sp);
+
+	if (sp == NULL || (sp->ids = json_object()) == NULL ||
+	    (sp->texts = json_object()) == NULL) {
+		ev_spool_free(sp);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	sp->o = *o;
+	if ((sp->f = tmpfile()) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create a spool file: %s",
+		    strerror(errno));
+		ev_spool_free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+static void
+free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+ev_spool_free(struct ev_spool *sp)
+{
+	if (sp == NULL)
+		return;
+	if (sp->f != NULL)
+		fclose(sp->f);
+	json_decref(sp->ids);
+	json_decref(sp->texts);
+	free_names(sp->inputs, sp->ninputs);
+	free_names(sp->sources, sp->nsources);
+	free(sp->source_blind);
+	ev_buf_release(&sp->pack);
+	ev_buf_release(&sp->meta);
+	ev_buf_release(&sp->extra);
+	free(sp);
+}
+
+const struct ev_spool_stats *
+ev_spool_stats(const struct ev_spool *sp)
+{
+	return &sp->st;
+}
+
+/* Append s to v (unique: the index of an equal name, when there is one). */
+static int
+add_name(char ***v, size_t *n, const char *s, int unique, size_t *index)
+{
+	char **x;
+
+	for (size_t i = 0; unique && i < *n; i++)
+		if (strcmp((*v)[i], s) == 0) {
+			*index = i;
+			return 0;
+		}
+	if ((x = realloc(*v, (*n + 1) * sizeof *x)) == NULL)
+		return -1;
+	*v = x;
+	if ((x[*n] = strdup(s)) == NULL)
+		return -1;
+	*index = (*n)++;
+	return 0;
+}
+
+static int
+spool_put(struct ev_spool *sp, uint32_t kind, size_t source, size_t input, size_t line,
+	const char *data, size_t len, struct ev_err *err)
+{
+	struct spool_hdr h;
+
+	memset(&h, 0, sizeof h);	/* no uninitialised padding written out */
+	h.kind = kind;
+	h.source = (uint32_t)source;
+	h.input = (uint32_t)input;
+	h.line = line;
+	h.len = len;
+	if (fwrite(&h, sizeof h, 1, sp->f) != 1 ||
+	    (len > 0 && fwrite(data, 1, len, sp->f) != len))
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the spool file: %s",
+		    strerror(errno ? errno : EIO));
+	return 0;
+}
+
+/* A bad record: fatal (-1), or skipped with skip_invalid (0).  id, when
+ * known, is kept from pruning. */
+static int
+invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
+{
+	char text[1100];
+
+	if (!sp->o.skip_invalid || err->code != EV_EXIT_USAGE)
+		return -1;
+	if (sp->st.invalid++ < EV_SPOOL_NAMED)
+		ev_note(sp->o.note, sp->o.ctx, "%s", ev_err_text(err, text, sizeof text));
+	ev_err_clear(err);
+	if (id == NULL) {
+		sp->source_blind[source] = 1;
+		return 0;
+	}
+	return spool_put(sp, REC_SEEN, source, 0, 0, id, strlen(id), err);
+}
+
+/* A checked document: refused when its id was seen before in this run, else
+ * spooled. */
+static int
+accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t input,
+	size_t line, const char *where, struct ev_err *err)
+{
+	const char *id = json_string_value(json_object_get(doc, "id"));
+	json_t *first = json_object_get(sp->ids, id);
+	struct ev_ingest_rec rec;
+
+	if (first != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "duplicate document id '%s' (first at %s)", id,
+		    json_is_array(first) ? json_string_value(json_array_get(first, 0)) :
+		    json_string_value(first));
+		return invalid(sp, id, source, err);
+	}
+	/* a file's entry is [where], a record's "where" (see read_plain()) */
+	if (json_object_set_new(sp->ids, id, from_file ? json_pack("[s]", where) :
+	    json_string(where)) == -1)
+		return ev_err_nomem(err);
+	ev_buf_reset(&sp->pack);
+	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1 ||
+	    ev_ingest_rec_pack(&rec, &sp->pack) == -1)
+		return ev_err_nomem(err);
+	sp->st.docs++;
+	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
+}
+
+static int
+read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *err)
+{
+	char *paths[1] = { (char *)path };
+	struct ev_jsonl *in;
+	const char *line;
+	size_t len, input;
+	int got, rc = 0;
+
+	if (add_name(&sp->inputs, &sp->ninputs, strcmp(path, "-") == 0 ? "stdin" : path, 0,
+	    &input) == -1)
+		return ev_err_nomem(err);
+	if ((in = ev_jsonl_open(paths, 1, err)) == NULL)
+		return -1;
+	while ((got = ev_jsonl_next_line(in, &line, &len, err)) == 1) {
+		const char *where = ev_jsonl_where(in), *id;
+		size_t i;
+		json_t *doc;
+
+		for (i = 0; i < len && (line[i] == ' ' || line[i] == '\t'); i++)
+			;
+		if (i == len)
+			continue;
+		if ((doc = ev_ingest_parse(line, len, where, err)) == NULL) {
+			if ((rc = invalid(sp, NULL, source, err)) == -1)
+				break;
+			continue;
+		}
+		if (ev_ingest_check(doc, where, err) == -1) {
+			id = json_string_value(json_object_get(doc, "id"));
+			rc = invalid(sp, id && *id ? id : NULL, source, err);
+		} else
+			rc = accept(sp, doc, 0, source, input, ev_jsonl_lineno(in), where, err);
+		json_decref(doc);
+		if (rc == -1)
+			break;
+	}
+	if (got == -1)
+		rc = -1;
+	ev_jsonl_close(in);
+	return rc;
+}
+
+/* A file whose text is another file's of this run (a copy, a link) is
+ * noted: a second copy under another id.  Returns 0 or -1. */
+static int
+same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
+{
+	json_t *t = json_object_get(doc, "text"), *first;
+	const char *id = json_string_value(json_object_get(doc, "id"));
+	char h[EV_SHA256_TEXT];
+
+	if (json_string_length(t) == 0)
+		return 0;
+	ev_sha256_text(json_string_value(t), json_string_length(t), h);
+	if ((first = json_object_get(sp->texts, h)) != NULL) {
+		if (sp->st.copies++ < EV_SPOOL_NAMED)
+			ev_note(sp->o.note, sp->o.ctx, "%s: same text as '%s': a second copy under another id",
+			    id, json_string_value(first));
+		return 0;
+	}
+	return json_object_set_new(sp->texts, h, json_string(id)) == -1 ? ev_err_nomem(err) : 0;
+}
+
+/* A plain document; walked: found in a directory, where a file with no
+ * extension that is not UTF-8 text (a program) is skipped, not refused. */
+static int
+read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
+	struct ev_err *err)
+{
+	const char *name = strrchr(path, '/');
+	char *id = ev_ingest_ids_of(sp->o.ids_of, path, err);
+	json_t *doc;
+	size_t input;
+	int rc;
+
+	if (id == NULL)
+		return -1;
+	/* The same file named twice (docs and ./docs/a.md, a link to a
+	 * directory): read once. */
+	if (json_is_array(json_object_get(sp->ids, id))) {
+		if (sp->st.again++ < EV_SPOOL_NAMED)
+			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
+			    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
+		free(id);
+		return 0;
+	}
+	doc = ev_ingest_read_file(path, id,
+	    sp->o.format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : sp->o.format, err);
+	free(id);
+	name = name ? name + 1 : path;
+	if (doc == NULL && walked && err->code == EV_EXIT_USAGE && strchr(name, '.') == NULL) {
+		if (sp->o.verbose)
+			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: not UTF-8 text (%s)", path, err->msg);
+		ev_err_clear(err);
+		sp->st.skipped++;
+		return 0;
+	}
+	if (doc == NULL)
+		return invalid(sp, NULL, source, err);
+	if (same_text(sp, doc, err) == -1) {
+		json_decref(doc);
+		return -1;
+	}
+	if (add_name(&sp->inputs, &sp->ninputs, path, 0, &input) == -1) {
+		json_decref(doc);
+		return ev_err_nomem(err);
+	}
+	rc = accept(sp, doc, 1, source, input, 1, path, err);
+	json_decref(doc);
+	return rc;
+}
+
+/* The plain documents of directory arg. */
+static int
+read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err)
+{
+	char **paths, **skipped;
+	size_t n, nskipped;
+	long long before = sp->st.skipped, more;
+	int rc = 0;
+
+	if (ev_ingest_walk(arg, &paths, &n, &skipped, &nskipped, err) == -1)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0)
+			rc = read_plain(sp, paths[i], source, 1, err);
+		free(paths[i]);
+	}
+	for (size_t i = 0; i < nskipped; i++) {
+		if (sp->o.verbose)
+			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: not a document by its name", skipped[i]);
+		free(skipped[i]);
+	}
+	free(paths);
+	free(skipped);
+	sp->st.skipped += (long long)nskipped;
+	more = sp->st.skipped - before;
+	if (rc == 0 && !sp->o.verbose && more > 0)
+		ev_note(sp->o.note, sp->o.ctx, "%s: skipped %lld file%s that %s not documents (--verbose names them)",
+		    arg, more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
+	return rc;
+}
+
+int
+ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err)
+{
+	char *id = NULL;
+	const char *src = sp->o.source;
+	struct stat sb;
+	size_t source;
+	unsigned char *x;
+	int kind, rc;
+
+	if (strcmp(arg, "-") != 0 && stat(arg, &sb) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, arg, "cannot open: %s", strerror(errno));
+	if (src == NULL && strcmp(arg, "-") == 0)
+		src = "stdin";
+	else if (src == NULL) {
+		/* a directory is resolved whole, as "DIR/" (a link to one names
+		 * the directory it leads to, as the ids of its files do) */
+		size_t n = strlen(arg);
+		char *d = S_ISDIR(sb.st_mode) && arg[n - 1] != '/' ? malloc(n + 2) : NULL;
+
+		if (d != NULL)
+			memcpy(d, arg, n), memcpy(d + n, "/", 2);
+		src = id = ev_ingest_ids_of(sp->o.ids_of, d ? d : arg, err);
+		free(d);
+		if (id == NULL)
+			return -1;
+	}
+	rc = add_name(&sp->sources, &sp->nsources, src, 1, &source);
+	free(id);
+	if (rc == -1 || (x = realloc(sp->source_blind, sp->nsources)) == NULL)
+		return ev_err_nomem(err);
+	sp->source_blind = x;
+	if (source == sp->nsources - 1)
+		x[source] = 0;
+	if (strcmp(arg, "-") == 0)
+		return read_jsonl(sp, arg, source, err);
+	if (S_ISDIR(sb.st_mode))
+		return read_dir(sp, arg, source, err);
+	kind = ev_ingest_kind(arg);
+	if (sp->o.format == EV_INGEST_KIND_JSONL || kind == EV_INGEST_KIND_JSONL)
+		return read_jsonl(sp, arg, source, err);
+	if (sp->o.format != EV_INGEST_AUTO ||
+	    (S_ISREG(sb.st_mode) && (kind == EV_CHUNK_MARKDOWN || kind == EV_CHUNK_TEXT)))
+		return read_plain(sp, arg, source, 0, err);
+	return read_jsonl(sp, arg, source, err);
+}
+
+void
+ev_spool_read_done(struct ev_spool *sp)
+{
+	const struct ev_spool_stats *s = &sp->st;
+
+	json_decref(sp->ids);
+	sp->ids = NULL;
+	json_decref(sp->texts);
+	sp->texts = NULL;
+	if (s->invalid > 0)
+		ev_note(sp->o.note, sp->o.ctx, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
+	if (s->again > EV_SPOOL_NAMED)
+		ev_note(sp->o.note, sp->o.ctx, "%lld files were named twice and read once", s->again);
+	if (s->copies > EV_SPOOL_NAMED)
+		ev_note(sp->o.note, sp->o.ctx, "%lld files are second copies of another file's text", s->copies);
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int
+flush_out(FILE *fp, struct ev_buf *out, struct ev_err *err)
+{
+	if (out->len > 0 && (fwrite(out->p, 1, out->len, fp) != out->len || fflush(fp) == EOF))
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s",
+		    strerror(errno ? errno : EIO));
+	ev_buf_reset(out);
+	return 0;
+}
+
+/* In the first transaction of a store that has no base: record it (and
+ * give the documents stored before from files their ids relative to it). */
+static int
+record_base(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, struct ev_err *err)
+{
+	long long renamed = 0, merged = 0;
+	char *have = NULL;
+	int got = ev_ingest_base_get(st, &have, err);
+
+	free(have);
+	if (got != 0)
+		return got == -1 ? -1 : 0;
+	if (ev_ingest_base_set(ig, sp->o.ids_of, &renamed, &merged, err) == -1)
+		return -1;
+	if (renamed + merged > 0)
+		ev_note(sp->o.note, sp->o.ctx, "%s: file ids are now relative to the store's base '%s': %lld document%s"
+		    " renamed, %lld second cop%s deleted", ev_store_path(st),
+		    ev_ingest_ids_base(sp->o.ids_of), renamed, renamed == 1 ? "" : "s", merged,
+		    merged == 1 ? "y" : "ies");
+	return 0;
+}
+
+/* Begin a transaction unless one is open; the first records the base. */
+static int
+begin(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, int *in_txn, int *based,
+	struct ev_err *err)
+{
+	if (*in_txn)
+		return 0;
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	*in_txn = 1;
+	if (!*based && record_base(sp, st, ig, err) == -1)
+		return -1;
+	*based = 1;
+	return 0;
+}
+
+static int
+prune(struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
+{
+	for (size_t i = 0; i < sp->nsources; i++) {
+		if (sp->source_blind[i]) {
+			ev_note(sp->o.note, sp->o.ctx, "%s: not pruned: invalid records without an id were skipped",
+			    sp->sources[i]);
+			continue;
+		}
+		if (ev_ingest_prune(ig, sp->sources[i], &sp->st.pruned, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Read the next spooled record into rec: 1, 0 at the end, -1 with *err. */
+static int
+next_rec(struct ev_spool *sp, struct spool_hdr *h, struct ev_buf *rec, struct ev_err *err)
+{
+	if (fread(h, sizeof *h, 1, sp->f) != 1) {
+		if (!ferror(sp->f))
+			return 0;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: %s",
+		    strerror(errno));
+	}
+	ev_buf_reset(rec);
+	if (ev_buf_reserve(rec, h->len) == -1)
+		return ev_err_nomem(err);
+	if (h->len > 0 && fread(rec->p, 1, h->len, sp->f) != h->len)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: truncated");
+	rec->len = h->len;
+	rec->p[rec->len] = '\0';
+	return 1;
+}
+
+int
+ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
+	struct ev_err *err)
+{
+	struct ev_buf rec = EV_BUF_INIT, out = EV_BUF_INIT;
+	struct spool_hdr h;
+	long long in_batch = 0, batch_bytes = 0, empty = 0;
+	long commits = 0;
+	double started = 0;
+	int in_txn = 0, based = 0, rc = -1, got;
+	char where[600];
+
+	if (fflush(sp->f) == EOF || fseek(sp->f, 0, SEEK_SET) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: %s", strerror(errno));
+		return -1;
+	}
+	while ((got = next_rec(sp, &h, &rec, err)) == 1) {
+		struct ev_ingest_rec doc;
+
+		if (!in_txn) {
+			in_batch = batch_bytes = 0;
+			started = now_ms();
+		}
+		if (begin(sp, st, ig, &in_txn, &based, err) == -1)
+			goto out;
+		if (h.kind == REC_SEEN) {
+			if (ev_ingest_seen(ig, rec.p, err) == -1)
+				goto out;
+			continue;
+		}
+		if (ev_ingest_rec_unpack(rec.p, rec.len, &doc) == -1) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad record");
+			goto out;
+		}
+		if (doc.from_file)
+			snprintf(where, sizeof where, "%s", sp->inputs[h.input]);
+		else
+			snprintf(where, sizeof where, "%s:%llu", sp->inputs[h.input],
+			    (unsigned long long)h.line);
+		if (ev_ingest_put(ig, &doc, sp->sources[h.source], &out, err) == -1) {
+			if (err->where[0] == '\0')
+				snprintf(err->where, sizeof err->where, "%.250s", where);
+			goto out;
+		}
+		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_SPOOL_NAMED)
+			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk (no text, no title):"
+			    " no search can find it", where, doc.id);
+		if (sp->o.progress != NULL)
+			sp->o.progress(sp->o.ctx, 1, (long long)rec.len);
+		batch_bytes += (long long)rec.len;
+		if (++in_batch >= sp->o.batch || batch_bytes >= EV_SPOOL_BATCH_BYTES ||
+		    now_ms() - started >= EV_SPOOL_BATCH_MS) {
+			if (ev_ingest_commit(ig, err) == -1)
+				goto out;
+			in_txn = 0;
+			if (flush_out(sp->o.out, &out, err) == -1)
+				goto out;
+			if (++commits == sp->o.kill_after)
+				raise(SIGKILL);
+		}
+	}
+	if (got == -1)
+		goto out;
+	if (sp->o.prune && (begin(sp, st, ig, &in_txn, &based, err) == -1 ||
+	    prune(sp, ig, err) == -1))
+		goto out;
+	if (in_txn) {
+		if (ev_ingest_commit(ig, err) == -1)
+			goto out;
+		in_txn = 0;
+	}
+	if (flush_out(sp->o.out, &out, err) == -1)
+		goto out;
+	if (empty > EV_SPOOL_NAMED)
+		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);
+	rc = 0;
+out:
+	sp->st.empty = empty;
+	if (in_txn)
+		ev_store_rollback(st);
+	ev_buf_release(&rec);
+	ev_buf_release(&out);
+	return rc;
+}
+
+/* Delete one name as --delete (sources 0) or --delete-source does: 1 when
+ * something went, 0 when nothing matched, -1 with *err set. */
+static int
+delete_one(struct ev_ingest *ig, int sources, const char *name, long long *deleted,
+	struct ev_err *err)
+{
+	long long before = *deleted;
+	int got;
+
+	if (sources)
+		return ev_ingest_delete_source(ig, name, deleted, err) == -1 ? -1 :
+		    *deleted > before;
+	if ((got = ev_ingest_delete(ig, name, err)) == 1)
+		(*deleted)++;
+	return got;
+}
+
+int
+ev_spool_delete(const struct ev_spool_opts *o, struct ev_store *st, struct ev_ingest *ig,
+	int sources, char **names, int n, long long *deleted, struct ev_err *err)
+{
+	struct stat sb;
+
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int got = delete_one(ig, sources, names[i], deleted, err);
+
+		if (got == 0 && stat(names[i], &sb) == 0) {	/* a path: by its id */
+			char *id = ev_ingest_ids_of(o->ids_of, names[i], err);
+
+			got = id == NULL ? -1 : delete_one(ig, sources, id, deleted, err);
+			free(id);
+		}
+		if (got == -1)
+			goto fail;
+		if (got == 0)
+			ev_note(o->note, o->ctx, "%s: no %s '%s' in the store", ev_store_path(st),
+			    sources ? "source" : "document", names[i]);
+	}
+	if (ev_ingest_commit(ig, err) == 0)
+		return 0;
+fail:
+	ev_store_rollback(st);
+	return -1;
+}

@@ -1,0 +1,107 @@
+/* spool.h: ev-ingest's two passes, so that bad input leaves the store
+ * exactly as it was and a killed run keeps what it committed.
+ *
+ * Pass 1 (ev_spool_read()) reads every input, checks every record and copies
+ * the good ones into a spool file (a tmpfile(), stdin included).  Pass 2
+ * (ev_spool_write()) chunks and writes them in batched transactions, writing
+ * a batch's chunk records once it is committed, so that a later stage never
+ * sees a chunk the store does not have.  ev_spool_delete() is --delete.
+ *
+ * What a user should be told (a second copy of a file, a skipped record, a
+ * document no search can find) is handed to the caller's note function as
+ * one line without the program's name; errors come back in *err.
+ *
+ * High layer: includes err.h, note.h, store.h and ingest.h. */
+#ifndef EV_SPOOL_H
+#define EV_SPOOL_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "ingest.h"
+#include "note.h"
+#include "store.h"
+
+/* Records named one by one in notes (invalid ones skipped, second copies,
+ * files named twice, documents without chunks); the rest are counted. */
+#define EV_SPOOL_NAMED 10
+
+/* A batch is committed after opts.batch documents, this long, or this much
+ * input, whichever comes first.  Few, large transactions: FTS5 writes its
+ * pending terms as a new segment at each commit, and merges segments as they
+ * pile up, so small batches cost more than the indexing itself. */
+#ifndef EV_SPOOL_BATCH_MS
+#define EV_SPOOL_BATCH_MS 1000
+#endif
+#define EV_SPOOL_BATCH_BYTES (16 << 20)
+#define EV_SPOOL_BATCH_DOCS 10000	/* opts.batch's default */
+
+struct ev_spool_opts {
+	int skip_invalid;	/* bad records (code 2) are noted, counted and skipped */
+	int verbose;		/* name each file of a directory that is not a document */
+	int format;		/* EV_INGEST_AUTO, EV_INGEST_KIND_JSONL, EV_CHUNK_MARKDOWN
+				 * or EV_CHUNK_TEXT: how named files are read */
+	const char *source;	/* the source of every input, or NULL: each input's id */
+	struct ev_ingest_ids *ids_of;	/* file ids (borrowed) */
+	long long batch;	/* documents per transaction, at least 1 */
+	int prune;		/* pass 2 ends by pruning the sources read */
+	long kill_after;	/* testing aid: SIGKILL after this many commits (0: never) */
+	FILE *out;		/* where chunk records go (pass 2) */
+	ev_note_fn *note;	/* a warning for the user (note.h), or NULL */
+	void (*progress)(void *ctx, long long docs, long long bytes);	/* pass 2, per document */
+	void *ctx;		/* for note and progress */
+};
+
+struct ev_spool_stats {
+	long long docs;		/* documents spooled */
+	long long invalid;	/* records skipped as invalid */
+	long long skipped;	/* files of directories that are not documents */
+	long long copies;	/* files whose text is another's of this run */
+	long long again;	/* files named twice, read once */
+	long long empty;	/* documents stored with no chunk */
+	long long pruned;	/* documents pruned (opts.prune) */
+};
+
+struct ev_spool;
+
+/* A spool with options o (copied; its pointers borrowed).  NULL with *err
+ * set when the spool file cannot be made (code 1). */
+struct ev_spool *ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err);
+
+/* Free it (NULL-safe); the spool file is deleted. */
+void ev_spool_free(struct ev_spool *sp);
+
+/* Pass 1 for one input arg: "-" (stdin, JSON Lines), a directory (its plain
+ * documents, see ev_ingest_walk()), or a file read as opts.format says, or
+ * by its extension (ev_ingest_kind(): any other is JSON Lines); one that is
+ * not a regular file (a pipe, /dev/stdin) is JSON Lines unless opts.format
+ * names a plain kind.  A document id seen before in this run is refused.
+ * Returns 0, or -1 with *err set (code 2 for bad input, unless skipped). */
+int ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err);
+
+/* End pass 1: forget the ids seen and note the totals of what was skipped
+ * beyond the records named. */
+void ev_spool_read_done(struct ev_spool *sp);
+
+/* Pass 2: the spooled documents into the store through ig (opened on st) in
+ * batched transactions, each batch's chunk records written to opts.out after
+ * its commit; the store's base recorded in the first transaction when it has
+ * none (ev_ingest_base_set()); then with opts.prune the documents of the
+ * sources read that this run did not see are deleted (not of a source that
+ * had invalid records without an id: noted).  Returns 0, or -1 with *err set,
+ * the open transaction rolled back. */
+int ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
+	struct ev_err *err);
+
+/* What pass 1 and 2 did. */
+const struct ev_spool_stats *ev_spool_stats(const struct ev_spool *sp);
+
+/* --delete (sources 0) or --delete-source (sources 1), in one transaction:
+ * each of names[0..n) an id (or a file, by its id under ids_of) or a source
+ * (or a directory or file, by its id).  A name that matches nothing is noted
+ * through o's note.  *deleted counts the documents deleted.  Returns 0, or -1
+ * with *err set and the store unchanged. */
+int ev_spool_delete(const struct ev_spool_opts *o, struct ev_store *st, struct ev_ingest *ig,
+	int sources, char **names, int n, long long *deleted, struct ev_err *err);
+
+#endif

@@ -1,0 +1,300 @@
+/* vecload.c: vector records into a load of the vector index.  See vecload.h. */
+#include "vecload.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonl.h"
+#include "vecrec.h"
+
+int
+ev_vecload_format(const char *name)
+{
+	static const char *const names[] = { "jsonl", "fvecs", "npy" };
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+void
+ev_vecload_release(struct ev_vecload *L)
+{
+	free(L->v);
+	L->v = NULL;
+	L->vcap = 0;
+}
+
+static int
+grow(struct ev_vecload *L, size_t n, struct ev_err *err)
+{
+	if (n > L->vcap) {
+		float *v = realloc(L->v, n * sizeof *v);
+		if (v == NULL)
+			return ev_err_nomem(err);
+		L->v = v;
+		L->vcap = n;
+	}
+	return 0;
+}
+
+/* A bad record: skipped when L->skip says so (returns 0), else -1. */
+static int
+bad(struct ev_vecload *L, struct ev_err *err)
+{
+	if (L->skip == NULL || err->code != EV_EXIT_USAGE || !L->skip(L->ctx, err))
+		return -1;
+	ev_err_clear(err);
+	return 0;
+}
+
+/* Stage one JSON record. */
+static int
+add_json(struct ev_vecload *L, json_t *rec, const char *where, struct ev_err *err)
+{
+	const char *id, *model = L->model;
+	json_t *vec, *x;
+	size_t i, n;
+
+	if (!json_is_object(rec))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"a vector record must be an object with 'id' and 'vector'");
+	if (ev_field_str(rec, "id", 1, &id, where, err) == -1 ||
+	    ev_field_arr(rec, "vector", 1, &vec, where, err) == -1 ||
+	    ev_field_str(rec, "model", 0, &model, where, err) == -1)
+		return -1;
+	if (model == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+			"record has no field 'model' (give --model ID for such records)");
+	n = json_array_size(vec);
+	if (grow(L, n ? n : 1, err) == -1)
+		return -1;
+	json_array_foreach(vec, i, x) {
+		if (!json_is_number(x))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+				"component %zu of field 'vector' must be a number", i);
+		L->v[i] = (float)json_number_value(x);
+	}
+	return ev_vload_add(L->ld, id, model, L->v, (long long)n, where, err);
+}
+
+/* Read JSON Lines: the common shape by the fast reader (lib/vecrec.h),
+ * anything else through Jansson, which also words every error. */
+static int
+read_jsonl(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+{
+	struct ev_vecrec rec = EV_VECREC_INIT;
+	struct ev_jsonl *in;
+	const char *line;
+	size_t len;
+	int r;
+
+	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		return -1;
+	while ((r = ev_jsonl_next_line(in, &line, &len, err)) == 1) {
+		const char *where = ev_jsonl_where(in);
+		size_t i;
+
+		for (i = 0; i < len && strchr(" \t\r\n", line[i]) && line[i]; i++)
+			;
+		if (i == len)
+			continue;	/* blank */
+		L->read++;
+		r = ev_vecrec_parse(&rec, line, len);
+		if (r == -1) {
+			ev_err_nomem(err);
+			break;
+		}
+		if (r == 1) {
+			const char *model = rec.has_model ? rec.model : L->model;
+			if (model == NULL)
+				r = ev_err_set(err, EV_EXIT_USAGE, where,
+					"record has no field 'model' (give --model ID for such records)");
+			else
+				r = ev_vload_add(L->ld, rec.id, model, rec.v, (long long)rec.dim, where,
+					err);
+		} else {
+			json_t *v = ev_json_parse_line(line, len, where, err);
+			r = v ? add_json(L, v, where, err) : -1;
+			json_decref(v);
+		}
+		if (r == -1 && bad(L, err) == -1)
+			break;
+		r = 1;
+		if (L->progress != NULL)
+			L->progress(L->ctx, (long long)len);
+	}
+	ev_jsonl_close(in);
+	ev_vecrec_release(&rec);
+	return r == -1 ? -1 : 0;
+}
+
+/* The ids file: the next chunk id, or NULL at its end. */
+struct idfile {
+	FILE *f;
+	const char *path;
+	char *line;
+	size_t cap;
+	long long lineno;
+};
+
+static const char *
+next_id(struct idfile *ids, struct ev_err *err)
+{
+	ssize_t n = getline(&ids->line, &ids->cap, ids->f);
+
+	if (n == -1) {
+		if (ferror(ids->f))
+			ev_err_set(err, EV_EXIT_RUNTIME, ids->path, "read error: %s", strerror(errno));
+		return NULL;
+	}
+	ids->lineno++;
+	while (n > 0 && (ids->line[n - 1] == '\n' || ids->line[n - 1] == '\r'))
+		ids->line[--n] = '\0';
+	return ids->line;
+}
+
+/* Read n bytes; returns 1, 0 at a clean end (nothing read), -1 when cut. */
+static int
+read_full(FILE *f, void *p, size_t n)
+{
+	size_t got = fread(p, 1, n, f);
+
+	if (got == n)
+		return 1;
+	return got == 0 && !ferror(f) ? 0 : -1;
+}
+
+int
+ev_vecload_npy_header(FILE *f, const char *name, long long *rows, long long *cols, struct ev_err *err)
+{
+	unsigned char pre[10];
+	char hdr[4096];
+	size_t hlen;
+	const char *p;
+
+	if (read_full(f, pre, 10) != 1 || memcmp(pre, "\x93NUMPY", 6) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, name, "not a .npy file");
+	if (pre[6] == 1)
+		hlen = pre[8] | (size_t)pre[9] << 8;
+	else {
+		unsigned char more[2];
+		if (read_full(f, more, 2) != 1)
+			return ev_err_set(err, EV_EXIT_USAGE, name, "truncated .npy header");
+		hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)more[0] << 16 | (size_t)more[1] << 24;
+	}
+	if (hlen >= sizeof hdr || read_full(f, hdr, hlen) != 1)
+		return ev_err_set(err, EV_EXIT_USAGE, name, "truncated or oversized .npy header");
+	hdr[hlen] = '\0';
+	if (strstr(hdr, "'descr': '<f4'") == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, name,
+			".npy data must be little-endian float32 ('<f4'): %s", hdr);
+	if (strstr(hdr, "'fortran_order': False") == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must be in C order");
+	if ((p = strstr(hdr, "'shape': (")) == NULL ||
+	    sscanf(p + 10, "%lld, %lld)", rows, cols) != 2 || *rows < 0 || *cols < 1)
+		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must have shape (N, D)");
+	return 0;
+}
+
+/* Read fvecs or npy inputs, the ids from --ids. */
+static int
+read_binary(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+{
+	struct idfile ids = { .path = L->ids };
+	char *stdin_only[] = { "-" };
+	int ret = -1;
+
+	if ((ids.f = fopen(ids.path, "r")) == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, ids.path, "cannot open: %s", strerror(errno));
+	if (npaths == 0) {
+		paths = stdin_only;
+		npaths = 1;
+	}
+	for (int fi = 0; fi < npaths; fi++) {
+		const char *name = strcmp(paths[fi], "-") == 0 ? "stdin" : paths[fi];
+		FILE *f = strcmp(paths[fi], "-") == 0 ? stdin : fopen(paths[fi], "rb");
+		long long rows = -1, cols = 0, nrec = 0;
+		char where[300];
+
+		if (f == NULL) {
+			ev_err_set(err, EV_EXIT_RUNTIME, name, "cannot open: %s", strerror(errno));
+			goto out;
+		}
+		if (L->format == EV_VECLOAD_NPY && ev_vecload_npy_header(f, name, &rows, &cols, err) == -1) {
+			if (f != stdin)
+				fclose(f);
+			goto out;
+		}
+		for (;;) {
+			const char *id;
+			int32_t d;
+			int r;
+
+			if (L->format == EV_VECLOAD_NPY) {
+				if (nrec == rows)
+					break;
+				d = (int32_t)(cols > INT32_MAX ? INT32_MAX : cols);
+			} else {
+				if ((r = read_full(f, &d, 4)) == 0)
+					break;
+				if (r == -1) {
+					ev_err_set(err, EV_EXIT_USAGE, name, "truncated after vector %lld", nrec);
+					break;
+				}
+			}
+			nrec++;
+			snprintf(where, sizeof where, "%s:%lld", name, nrec);
+			if (d < 1 || d > EV_VINDEX_DIM_MAX) {
+				ev_err_set(err, EV_EXIT_USAGE, where,
+					"vector has %ld dimensions (1 to %d are accepted)", (long)d,
+					EV_VINDEX_DIM_MAX);
+				break;	/* the stream cannot be followed further */
+			}
+			if (grow(L, (size_t)d, err) == -1)
+				break;
+			if (read_full(f, L->v, (size_t)d * sizeof(float)) != 1) {
+				ev_err_set(err, EV_EXIT_USAGE, where, "truncated vector");
+				break;
+			}
+			L->read++;
+			if ((id = next_id(&ids, err)) == NULL) {
+				if (err->code == 0)
+					ev_err_set(err, EV_EXIT_USAGE, ids.path,
+						"fewer ids (%lld) than vectors", ids.lineno);
+				break;
+			}
+			if (ev_vload_add(L->ld, id, L->model, L->v, d, where, err) == -1 &&
+			    bad(L, err) == -1)
+				break;
+			if (L->progress != NULL)
+				L->progress(L->ctx, 0);
+		}
+		if (f != stdin)
+			fclose(f);
+		if (err->code)
+			goto out;
+	}
+	if (next_id(&ids, err) != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, ids.path, "more ids than vectors (%lld vectors read)",
+			L->read);
+		goto out;
+	}
+	if (err->code == 0)
+		ret = 0;
+out:
+	free(ids.line);
+	fclose(ids.f);
+	return ret;
+}
+
+int
+ev_vecload_read(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+{
+	if (L->format == EV_VECLOAD_JSONL)
+		return read_jsonl(L, paths, npaths, err);
+	return read_binary(L, paths, npaths, err);
+}

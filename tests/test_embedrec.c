@@ -1,0 +1,232 @@
+/* Tests of lib/embedrec.c: records given vectors by the built-in model, the
+ * chunks pending a vector, and the reports of a training and of the drift. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "embedrec.h"
+#include "store.h"
+
+static char dir[] = "/tmp/evkit-embedrec-XXXXXX";
+static char db[256];
+static struct ev_store *st;
+static struct ev_err err;
+static struct ev_embedrec_io io;
+static char notes[2048];
+static char *outp;
+static size_t outn;
+
+static void
+note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
+}
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/kb.db", dir);
+	st = ev_store_open(db, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks(id, doc_id, section_id, chunk_index,"
+	    " text, content_hash) VALUES ('d0', 'd0', '_top', 0, 'wing lift flow', 'h'),"
+	    " ('d1', 'd1', '_top', 0, 'wing drag flow', 'h'),"
+	    " ('d2', 'd2', '_top', 0, 'heat flux plate', 'h'),"
+	    " ('d3', 'd3', '_top', 0, 'heat plate layer', 'h'),"
+	    " ('d4', 'd4', '_top', 0, 'shock flow heat', 'h')", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", &err),
+	    0, "%s", err.msg);
+	io.out = open_memstream(&outp, &outn);
+	io.note = note;
+	notes[0] = '\0';
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	fclose(io.out);
+	free(outp);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(embedrec, .init = setup, .fini = teardown);
+
+/* Empty what was written. */
+static void
+reset_out(void)
+{
+	fclose(io.out);
+	free(outp);
+	io.out = open_memstream(&outp, &outn);
+}
+
+/* Train a model of dim dimensions; the report line is checked. */
+static void
+train(int dim)
+{
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	json_t *line;
+
+	ev_embed_params_init(&p);
+	p.dim = dim;
+	cr_assert_eq(ev_embedrec_train(st, db, &p, &io, &info, &err), 0, "%s", err.msg);
+	fflush(io.out);
+	line = json_loads(outp, 0, NULL);
+	cr_assert_not_null(line, "%s", outp);
+	cr_assert_str_eq(json_string_value(json_object_get(line, "model")), info.model_id);
+	cr_assert_eq(json_integer_value(json_object_get(line, "dim")), info.dim);
+	cr_assert_eq(json_integer_value(json_object_get(line, "chunks")), 5);
+	json_decref(line);
+	reset_out();
+}
+
+Test(embedrec, training_more_dimensions_than_the_store_holds_is_noted)
+{
+	train(64);
+	cr_assert_not_null(strstr(notes, "--dim 64 is more than 5 chunks"), "%s", notes);
+}
+
+Test(embedrec, a_record_by_its_fields_or_its_role)
+{
+	struct ev_embedrec r;
+	json_t *chunk = json_pack("{s:s,s:s}", "id", "x", "text", "wing flow");
+	json_t *query = json_string("heat plate");
+	json_t *neither = json_pack("{s:s}", "id", "y");
+	json_t *rec;
+
+	train(2);
+	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
+	rec = ev_embedrec_one(&r, chunk, EV_EMBEDREC_AUTO, 1, "in:1", &err);
+	cr_assert_eq(rec, chunk, "a chunk gains its vector in place");
+	cr_assert_eq(json_array_size(json_object_get(rec, "vector")), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(rec, "model")),
+	    ev_embed_model_id(r.e));
+	json_decref(rec);
+
+	rec = ev_embedrec_one(&r, query, EV_EMBEDREC_AUTO, 7, "in:7", &err);
+	cr_assert_not_null(rec, "%s", err.msg);
+	cr_assert_str_eq(json_string_value(json_object_get(rec, "query")), "heat plate");
+	cr_assert_eq(json_array_size(json_object_get(rec, "vector")), 2);
+	json_decref(rec);
+
+	cr_assert_null(ev_embedrec_one(&r, neither, EV_EMBEDREC_AUTO, 2, "in:2", &err));
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.msg, "record has no 'text' (a chunk) or 'query' (a query) to embed");
+	ev_err_clear(&err);
+	cr_assert_null(ev_embedrec_one(&r, chunk, EV_EMBED_QUERY, 3, "in:3", &err),
+	    "as a query, a chunk lacks its 'query'");
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+
+	rec = json_pack("{s:s}", "text", "zebra");
+	cr_assert_eq(ev_embedrec_add(&r, rec, 0, "in:4", &err), 0, "%s", err.msg);
+	cr_assert_eq(r.zero, 1, "no term of the vocabulary: a zero vector, counted");
+	ev_embedrec_zero_note(&r, &io);
+	cr_assert_not_null(strstr(notes, "1 record had no term in the vocabulary"), "%s", notes);
+	json_decref(rec);
+	ev_embedrec_close(&r);
+	json_decref(chunk);
+	json_decref(query);
+	json_decref(neither);
+}
+
+static int skipped;
+
+static int
+skip(void *ctx, const struct ev_err *e)
+{
+	(void)ctx, (void)e;
+	skipped++;
+	return 1;
+}
+
+Test(embedrec, a_stream_skips_bad_records_when_asked)
+{
+	struct ev_embedrec r;
+	struct ev_jsonl *in;
+	long long nread = 0, n = 0;
+	char path[300], *paths[1] = { path };
+	FILE *f;
+
+	train(2);
+	snprintf(path, sizeof path, "%s/in.jsonl", dir);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs("\"wing\"\n[1]\n{\"text\":\"heat\"}\n", f);
+	fclose(f);
+	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
+	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
+	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, NULL, NULL, &nread, &n, &err),
+	    -1);
+	cr_assert_eq(n, 1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	ev_jsonl_close(in);
+	ev_err_clear(&err);
+
+	nread = n = 0;
+	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
+	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, skip, NULL, &nread, &n, &err),
+	    0, "%s", err.msg);
+	cr_assert_eq(nread, 3);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(skipped, 1);
+	ev_jsonl_close(in);
+	ev_embedrec_close(&r);
+}
+
+Test(embedrec, pending_chunks_with_or_without_vectors)
+{
+	struct ev_embedrec_pending res;
+
+	train(2);
+	cr_assert_eq(ev_embedrec_pending(st, 1, NULL, &io, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(res.written, 5, "no vector stored yet: every chunk");
+	cr_assert_not_null(res.model);
+	fflush(io.out);
+	cr_assert_not_null(strstr(outp, "\"vector\""), "%s", outp);
+	cr_assert_not_null(strstr(notes, "5 chunks without a vector of model"), "%s", notes);
+	free(res.model);
+
+	reset_out();
+	notes[0] = '\0';
+	cr_assert_eq(ev_embedrec_pending(st, 0, NULL, &io, &res, &err), 0, "%s", err.msg);
+	cr_assert_null(res.model, "no index: no model to be pending for");
+	cr_assert_eq(res.written, 5);
+	fflush(io.out);
+	cr_assert_null(strstr(outp, "\"vector\""), "--chunks: records without vectors");
+	cr_assert_str_eq(notes, "5 chunks: the store has no vectors yet\n");
+	cr_assert_eq(ev_store_exec(st, "BEGIN IMMEDIATE; ROLLBACK", &err), 0,
+	    "the snapshot's transaction was ended: %s", err.msg);
+}
+
+Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
+{
+	struct ev_embed_drift d;
+	json_t *line;
+
+	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 1, "%s", err.msg);
+	cr_assert_not_null(strstr(notes, "no embedding model: train one with 'ev-embed --db"),
+	    "%s", notes);
+	fflush(io.out);
+	line = json_loads(outp, 0, NULL);
+	cr_assert_not_null(line, "%s", outp);
+	cr_assert(json_is_null(json_object_get(line, "model")));
+	cr_assert_float_eq(json_real_value(json_object_get(line, "drift")), 1.0, 1e-9);
+	cr_assert_float_eq(json_real_value(json_object_get(line, "max_drift")), 0.1, 1e-9);
+	json_decref(line);
+
+	reset_out();
+	train(2);
+	notes[0] = '\0';
+	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(d.drift, 0.0, 1e-9, "right after a training");
+	cr_assert_str_eq(notes, "");
+}

@@ -1,0 +1,236 @@
+/* Tests of lib/spool.c: ev-ingest's two passes, its batches and --delete. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "chunk.h"
+#include "ingest.h"
+#include "spool.h"
+#include "store.h"
+
+static char dir[] = "/tmp/evkit-spool-XXXXXX";
+static char db[256];
+static struct ev_store *st;
+static struct ev_ingest *ig;
+static struct ev_err err;
+static struct ev_spool_opts so;
+static char notes[4096];
+static FILE *out;
+static char *outp;
+static size_t outn;
+static long seen_at_step[8];	/* bytes of output when each document was put */
+static int steps;
+
+static void
+note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
+}
+
+static void
+progress(void *ctx, long long docs, long long bytes)
+{
+	(void)ctx, (void)docs, (void)bytes;
+	fflush(out);
+	if (steps < 8)
+		seen_at_step[steps++] = (long)outn;
+}
+
+static void
+setup(void)
+{
+	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+		EV_INGEST_CHANGED, 0 };
+	char *base;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/kb.db", dir);
+	st = ev_store_open(db, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	ig = ev_ingest_open(st, &o, &err);
+	cr_assert_not_null(ig, "%s", err.msg);
+	out = open_memstream(&outp, &outn);
+	memset(&so, 0, sizeof so);
+	so.format = EV_INGEST_AUTO;
+	so.batch = EV_SPOOL_BATCH_DOCS;
+	base = ev_ingest_resolve(dir, 1, &err);
+	so.ids_of = ev_ingest_ids_new(base, &err);
+	free(base);
+	so.out = out;
+	so.note = note;
+	so.progress = progress;
+	notes[0] = '\0';
+	steps = 0;
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	ev_ingest_free(ig);
+	ev_store_close(st);
+	ev_ingest_ids_free(so.ids_of);
+	fclose(out);
+	free(outp);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(spool, .init = setup, .fini = teardown);
+
+static const char *
+file(const char *name, const char *text)
+{
+	static char path[300];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	cr_assert_not_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static long long
+stored(const char *sql)
+{
+	sqlite3_stmt *s;
+	long long n;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), sql, -1, &s, NULL), SQLITE_OK, "%s", sql);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+Test(spool, reads_checks_and_writes_every_document)
+{
+	struct ev_spool *sp = ev_spool_new(&so, &err);
+
+	cr_assert_not_null(sp);
+	cr_assert_eq(ev_spool_read(sp, file("a.jsonl", "{\"id\":\"x\",\"text\":\"alpha beta\"}\n\n"
+	    "{\"id\":\"y\",\"text\":\"gamma\"}\n"), &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_spool_read(sp, file("n.md", "# Note\n\ndelta\n"), &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_stats(sp)->docs, 3);
+	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0, "nothing stored in pass 1");
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(stored("SELECT count(*) FROM documents"), 3);
+	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'n.md'"), 1,
+	    "a file's id is its path relative to the base");
+	fflush(out);
+	cr_assert_not_null(strstr(outp, "\"doc_id\":\"y\""), "%s", outp);
+	cr_assert_str_eq(notes, "");
+	ev_spool_free(sp);
+}
+
+Test(spool, a_duplicate_id_is_refused_or_skipped)
+{
+	const char *in = file("d.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n{\"id\":\"x\",\"text\":\"b\"}\n");
+	struct ev_spool *sp = ev_spool_new(&so, &err);
+
+	cr_assert_eq(ev_spool_read(sp, in, &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_not_null(strstr(err.msg, "duplicate document id 'x' (first at "), "%s", err.msg);
+	ev_spool_free(sp);
+
+	ev_err_clear(&err);
+	so.skip_invalid = 1;
+	sp = ev_spool_new(&so, &err);
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_stats(sp)->docs, 1);
+	cr_assert_eq(ev_spool_stats(sp)->invalid, 1);
+	cr_assert_not_null(strstr(notes, ":2: duplicate document id 'x'"), "%s", notes);
+	cr_assert_not_null(strstr(notes, "skipped 1 invalid record\n"), "%s", notes);
+	ev_spool_free(sp);
+}
+
+Test(spool, each_batch_is_printed_once_committed)
+{
+	const char *in = file("b.jsonl", "{\"id\":\"1\",\"text\":\"one\"}\n"
+	    "{\"id\":\"2\",\"text\":\"two\"}\n{\"id\":\"3\",\"text\":\"three\"}\n");
+	struct ev_spool *sp;
+
+	so.batch = 2;
+	sp = ev_spool_new(&so, &err);
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(steps, 3);
+	cr_assert_eq(seen_at_step[0], 0);
+	cr_assert_eq(seen_at_step[1], 0, "the first batch is not committed before its 2nd document");
+	cr_assert_gt(seen_at_step[2], 0, "the first batch of 2 was printed after its commit");
+	fflush(out);
+	cr_assert_gt((long)outn, seen_at_step[2], "the last batch printed at the end");
+	ev_spool_free(sp);
+}
+
+/* A new run: documents are marked seen per ev_ingest. */
+static void
+reopen(void)
+{
+	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+		EV_INGEST_CHANGED, 0 };
+
+	ev_ingest_free(ig);
+	ig = ev_ingest_open(st, &o, &err);
+	cr_assert_not_null(ig, "%s", err.msg);
+}
+
+Test(spool, prune_spares_a_source_with_records_without_id)
+{
+	struct ev_spool *sp = ev_spool_new(&so, &err);
+	const char *in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"id\":\"b\",\"text\":\"b\"}\n");
+
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	ev_spool_free(sp);
+
+	/* b gone from the source, and a record without an id: nothing pruned */
+	reopen();
+	so.prune = so.skip_invalid = 1;
+	in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"text\":\"no id\"}\n");
+	sp = ev_spool_new(&so, &err);
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_spool_stats(sp)->pruned, 0);
+	cr_assert_not_null(strstr(notes, "p.jsonl: not pruned: invalid records without an id"),
+	    "%s", notes);
+	ev_spool_free(sp);
+
+	/* a clean run of the source prunes b */
+	reopen();
+	in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n");
+	sp = ev_spool_new(&so, &err);
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_spool_stats(sp)->pruned, 1);
+	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'b'"), 0);
+	ev_spool_free(sp);
+}
+
+Test(spool, delete_names_what_it_cannot_find)
+{
+	struct ev_spool *sp = ev_spool_new(&so, &err);
+	char *names[] = { "x", "nothing" };
+	long long deleted = 0;
+
+	cr_assert_eq(ev_spool_read(sp, file("x.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n"), &err), 0);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	ev_spool_free(sp);
+	cr_assert_eq(ev_spool_delete(&so, st, ig, 0, names, 2, &deleted, &err), 0, "%s", err.msg);
+	cr_assert_eq(deleted, 1);
+	cr_assert_not_null(strstr(notes, "no document 'nothing' in the store"), "%s", notes);
+	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0);
+}

@@ -1,0 +1,197 @@
+/* Tests of lib/vecload.c: vector records (JSON Lines, fvecs, npy) read into a
+ * load of a real store's vector index. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "vecload.h"
+#include "vindex.h"
+
+static char dir[] = "/tmp/evkit-vecload-XXXXXX";
+static char db[256], idx[256];
+static struct ev_store *st;
+static struct ev_err err;
+static int skipped, steps;
+
+static void
+setup(void)
+{
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(db, sizeof db, "%s/kb.db", dir);
+	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
+	st = ev_store_open(db, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st,
+	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d1', 'h');"
+	    "INSERT INTO chunks(id, doc_id, section_id, chunk_index, text, offset_start, offset_end,"
+	    " content_hash) VALUES ('d1:s1:0', 'd1', 's1', 0, 'a', 0, 1, 'c0'),"
+	    " ('d1:s1:1', 'd1', 's1', 1, 'b', 1, 2, 'c1');", &err), 0, "%s", err.msg);
+	ev_err_clear(&err);
+	skipped = steps = 0;
+}
+
+static void
+teardown(void)
+{
+	char cmd[300];
+
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(vecload, .init = setup, .fini = teardown);
+
+static char *
+file(const char *name, const void *data, size_t n)
+{
+	static char path[8][300];	/* the last 8 stay valid */
+	static int i;
+	char *p = path[i++ % 8];
+	FILE *f;
+
+	snprintf(p, 300, "%s/%s", dir, name);
+	cr_assert_not_null(f = fopen(p, "wb"));
+	cr_assert_eq(fwrite(data, 1, n, f), n);
+	fclose(f);
+	return p;
+}
+
+static int
+skip(void *ctx, const struct ev_err *e)
+{
+	(void)ctx, (void)e;
+	skipped++;
+	return 1;
+}
+
+static void
+step(void *ctx, long long bytes)
+{
+	(void)ctx, (void)bytes;
+	steps++;
+}
+
+/* Read paths into a new load, and commit it: the vectors the index holds,
+ * or -1 when reading failed (err set). */
+static long long
+load(struct ev_vecload *L, char **paths, int n)
+{
+	struct ev_vload_stats stats;
+	long long total = -1;
+
+	L->ld = ev_vload_begin(st, idx, NULL, &err);
+	cr_assert_not_null(L->ld, "%s", err.msg);
+	L->progress = step;
+	if (ev_vecload_read(L, paths, n, &err) == 0) {
+		cr_assert_eq(ev_vload_commit(L->ld, &stats, &err), 0, "%s", err.msg);
+		total = stats.total;
+	}
+	ev_vload_free(L->ld);
+	ev_vecload_release(L);
+	return total;
+}
+
+Test(vecload, format_names)
+{
+	cr_assert_eq(ev_vecload_format("jsonl"), EV_VECLOAD_JSONL);
+	cr_assert_eq(ev_vecload_format("fvecs"), EV_VECLOAD_FVECS);
+	cr_assert_eq(ev_vecload_format("npy"), EV_VECLOAD_NPY);
+	cr_assert_eq(ev_vecload_format("csv"), -1);
+	cr_assert_eq(ev_vecload_format(""), -1);
+}
+
+Test(vecload, json_lines_by_the_fast_reader_and_by_jansson)
+{
+	/* the second record's extra field sends it through Jansson */
+	static const char in[] = "{\"id\":\"d1:s1:0\",\"vector\":[1,0],\"model\":\"m\"}\n\n"
+	    "{\"id\":\"d1:s1:1\",\"vector\":[0,1],\"more\":{\"x\":[1]}}\n";
+	struct ev_vecload L = EV_VECLOAD_INIT;
+	char *paths[] = { file("v.jsonl", in, sizeof in - 1) };
+
+	L.model = "m";
+	cr_assert_eq(load(&L, paths, 1), 2, "%s", err.msg);
+	cr_assert_eq(L.read, 2, "a blank line is not a record");
+	cr_assert_eq(steps, 2);
+}
+
+Test(vecload, a_record_without_a_model_is_bad_unless_one_is_given)
+{
+	static const char in[] = "{\"id\":\"d1:s1:0\",\"vector\":[1,0]}\n"
+	    "{\"id\":\"d1:s1:1\",\"vector\":[0,1],\"model\":\"m\"}\n";
+	struct ev_vecload L = EV_VECLOAD_INIT;
+	char *paths[] = { file("v.jsonl", in, sizeof in - 1) };
+
+	cr_assert_eq(load(&L, paths, 1), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.msg, "record has no field 'model' (give --model ID for such records)");
+	cr_assert_not_null(strstr(err.where, "v.jsonl:1"), "%s", err.where);
+
+	ev_err_clear(&err);
+	L.skip = skip;
+	cr_assert_eq(load(&L, paths, 1), 1, "%s", err.msg);
+	cr_assert_eq(skipped, 1);
+	cr_assert_eq(L.read, 3, "the first run stopped at its first record");
+}
+
+Test(vecload, fvecs_with_ids)
+{
+	unsigned char buf[2 * (4 + 8)];
+	int32_t d = 2;
+	float v0[2] = { 1, 0 }, v1[2] = { 0, 1 };
+	struct ev_vecload L = EV_VECLOAD_INIT;
+	char *paths[1];
+
+	memcpy(buf, &d, 4), memcpy(buf + 4, v0, 8);
+	memcpy(buf + 12, &d, 4), memcpy(buf + 16, v1, 8);
+	paths[0] = file("v.fvecs", buf, sizeof buf);
+	L.format = EV_VECLOAD_FVECS;
+	L.model = "m";
+	L.ids = file("ids.txt", "d1:s1:0\nd1:s1:1\n", 16);
+	cr_assert_eq(load(&L, paths, 1), 2, "%s", err.msg);
+
+	L.ids = file("ids.txt", "d1:s1:0\n", 8);
+	cr_assert_eq(load(&L, paths, 1), -1);
+	cr_assert_str_eq(err.msg, "fewer ids (1) than vectors");
+
+	ev_err_clear(&err);
+	paths[0] = file("v.fvecs", buf, 20);
+	L.ids = file("ids.txt", "d1:s1:0\nd1:s1:1\n", 16);
+	cr_assert_eq(load(&L, paths, 1), -1);
+	cr_assert_str_eq(err.msg, "truncated vector");
+}
+
+Test(vecload, npy_headers)
+{
+	static const char good[] = "\x93NUMPY\x01\x00\x46\x00"
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 7), }          \n";
+	static const char f8[] = "\x93NUMPY\x01\x00\x46\x00"
+	    "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 7), }          \n";
+	static const char fortran[] = "\x93NUMPY\x01\x00\x46\x00"
+	    "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 7), }           \n";
+	long long rows = 0, cols = 0;
+	FILE *f;
+
+	cr_assert_eq(sizeof good - 1, 10 + 0x46);
+	f = fmemopen((void *)good, sizeof good - 1, "rb");
+	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), 0, "%s", err.msg);
+	cr_assert_eq(rows, 3);
+	cr_assert_eq(cols, 7);
+	fclose(f);
+	f = fmemopen((void *)f8, sizeof f8 - 1, "rb");
+	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_not_null(strstr(err.msg, "little-endian float32"), "%s", err.msg);
+	fclose(f);
+	f = fmemopen((void *)fortran, sizeof fortran - 1, "rb");
+	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_str_eq(err.msg, ".npy data must be in C order");
+	fclose(f);
+	f = fmemopen((void *)"PK\x03\x04 not npy", 14, "rb");
+	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_str_eq(err.msg, "not a .npy file");
+	fclose(f);
+}
