@@ -79,20 +79,14 @@ struct ev_opt {
 
 /* --skip-invalid, where a command reads records: skip bad records, count them
  * and say so (see ev_cli_skip()). */
-#define EV_OPT_SKIP_INVALID(v) \
-	EV_OPT_BOOL(0, "skip-invalid", "skip_invalid", (v), \
-	    "skip invalid records (counted, the first shown) instead of failing")
-
-/* --skip-invalid whose config key is a section's ("ingest.skip_invalid"). */
-#define EV_OPT_SKIP_INVALID_AT(key, v) \
-	EV_OPT_BOOL(0, "skip-invalid", (key), (v), \
-	    "skip invalid records (counted, the first shown) instead of failing")
+#define EV_OPT_SKIP_INVALID(v) EV_OPT_SKIP_INVALID_AT("skip_invalid", (v))
 
 /* -k/--k: how many hits (or evidences) a query keeps. */
 #define EV_OPT_K(v, hi, help) \
 	EV_OPT_LONG('k', "k", "k", (v), 1, (hi), "N", (help))
 
-/* --skip-invalid with its config key elsewhere (a plan's "fusion.skip_invalid"). */
+/* --skip-invalid with its config key in a section ("ingest.skip_invalid", a
+ * plan's "fusion.skip_invalid"). */
 #define EV_OPT_SKIP_INVALID_AT(key, v) \
 	EV_OPT_BOOL(0, "skip-invalid", (key), (v), \
 	    "skip invalid records (counted, the first shown) instead of failing")
