@@ -139,59 +139,12 @@ print_query(const char *qid, const struct ev_eval_figures *f, void *ctx, struct 
 	return rc;
 }
 
-/* Read every hit of the inputs into run.  Returns 0 or -1 with *err set. */
-static int
-read_hits(struct ev_cli *cli, const struct opts *o, char **paths, int npaths, struct ev_run *run,
-	struct ev_err *err)
+/* A note of lib/ on stderr. */
+static void
+warn_note(void *ctx, const char *msg)
 {
-	struct ev_jsonl *in;
-	json_t *v;
-	char first_lane[64] = "", other_lane[64] = "";
-	long long nhits = 0, skipped = 0;
-	int r;
-
-	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
-		return -1;
-	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-		const char *lane = NULL;
-		json_t *l = json_is_object(v) ? json_object_get(v, "lane") : NULL;
-
-		if (l != NULL && !json_is_null(l)) {
-			if (!json_is_string(l)) {
-				json_decref(v);
-				r = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-				    "field 'lane' must be a string");
-				break;
-			}
-			lane = json_string_value(l);
-		}
-		if (o->lane != NULL && (lane == NULL || strcmp(lane, o->lane) != 0)) {
-			skipped++;
-			json_decref(v);
-			continue;
-		}
-		r = ev_run_add_hit(run, v, ev_jsonl_where(in), err);
-		if (r == 0 && lane != NULL) {
-			if (first_lane[0] == '\0')
-				snprintf(first_lane, sizeof first_lane, "%s", lane);
-			else if (other_lane[0] == '\0' && strcmp(lane, first_lane) != 0)
-				snprintf(other_lane, sizeof other_lane, "%s", lane);
-		}
-		json_decref(v);
-		if (r == -1)
-			break;
-		nhits++;
-	}
-	ev_jsonl_close(in);
-	if (r == -1)
-		return -1;
-	ev_cli_count(cli, "hits", nhits);
-	if (other_lane[0] != '\0')
-		ev_warn("hits of several lanes ('%s', '%s') pooled into one ranking per query; "
-		    "--lane evaluates one", first_lane, other_lane);
-	if (nhits == 0)
-		ev_warn("no hits read%s: every query scores 0", skipped ? " (all of another lane)" : "");
-	return 0;
+	(void)ctx;
+	ev_warn("%s", msg);
 }
 
 /* Write the --trec file. */
@@ -220,6 +173,7 @@ main(int argc, char *argv[])
 	struct ev_run *run = NULL;
 	struct ev_eval_summary sum;
 	struct ev_buf line = EV_BUF_INIT;
+	long long nhits = 0;
 	int argi, i, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-eval", NULL, argc, argv);
@@ -242,7 +196,8 @@ main(int argc, char *argv[])
 
 	if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
 	    (run = ev_run_new(&err)) == NULL ||
-	    read_hits(&cli, &o, argv + argi, argc - argi, run, &err) == -1 ||
+	    (nhits = ev_run_read(run, argv + argi, argc - argi, o.lane, warn_note, NULL,
+		&err)) == -1 ||
 	    (o.trec != NULL && write_trec(&o, run, &err) == -1) ||
 	    ev_eval_run(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {
 		rc = ev_cli_report(&err);
@@ -253,6 +208,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	puts(line.p);
+	ev_cli_count(&cli, "hits", nhits);
 	ev_cli_count(&cli, "queries", sum.queries);
 	for (i = 0; i < o.nmins; i++) {
 		double x;

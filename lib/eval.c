@@ -2,6 +2,7 @@
 #include "eval.h"
 
 #include "jscan.h"
+#include "jsonl.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -531,6 +532,60 @@ ev_run_add_hit(struct ev_run *run, const json_t *hit, const char *where, struct 
 		has_score = 1;
 	}
 	return ev_run_add(run, ids[0], ids[1], has_rank, rank, has_score, score, where, err);
+}
+
+long long
+ev_run_read(struct ev_run *run, char *const *paths, int npaths, const char *lane,
+	ev_note_fn *note, void *ctx, struct ev_err *err)
+{
+	struct ev_jsonl *in;
+	json_t *v;
+	char first_lane[64] = "", other_lane[64] = "";
+	long long nhits = 0, skipped = 0;
+	int r;
+
+	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		return -1;
+	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
+		const char *hl = NULL;
+		json_t *l = json_is_object(v) ? json_object_get(v, "lane") : NULL;
+
+		if (l != NULL && !json_is_null(l)) {
+			if (!json_is_string(l)) {
+				json_decref(v);
+				r = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
+				    "field 'lane' must be a string");
+				break;
+			}
+			hl = json_string_value(l);
+		}
+		if (lane != NULL && (hl == NULL || strcmp(hl, lane) != 0)) {
+			skipped++;
+			json_decref(v);
+			continue;
+		}
+		r = ev_run_add_hit(run, v, ev_jsonl_where(in), err);
+		if (r == 0 && hl != NULL) {
+			if (first_lane[0] == '\0')
+				snprintf(first_lane, sizeof first_lane, "%s", hl);
+			else if (other_lane[0] == '\0' && strcmp(hl, first_lane) != 0)
+				snprintf(other_lane, sizeof other_lane, "%s", hl);
+		}
+		json_decref(v);
+		if (r == -1)
+			break;
+		nhits++;
+	}
+	ev_jsonl_close(in);
+	if (r == -1)
+		return -1;
+	if (other_lane[0] != '\0')
+		ev_note(note, ctx, "hits of several lanes ('%s', '%s') pooled into one ranking per "
+		    "query; --lane evaluates one", first_lane, other_lane);
+	if (nhits == 0)
+		ev_note(note, ctx, "no hits read%s: every query scores 0",
+		    skipped ? " (all of another lane)" : "");
+	return nhits;
 }
 
 static int

@@ -23,6 +23,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "note.h"
 
 /* What is measured, and how. */
 struct ev_eval_opts {
@@ -111,6 +112,14 @@ int ev_run_add_hit(struct ev_run *run, const json_t *hit, const char *where, str
 
 /* Free (NULL-safe). */
 void ev_run_free(struct ev_run *run);
+
+/* Read the hit records of the JSON Lines files paths[0..npaths) (none: stdin)
+ * into run; with lane set, only the hits of that lane (the others are
+ * skipped).  Notes through note(ctx, msg): hits of several lanes pooled into
+ * one ranking (when lane is NULL), and no hit read.  Returns the number of
+ * hits added, or -1 with *err set (code 2 naming FILE:LINE for a bad hit). */
+long long ev_run_read(struct ev_run *run, char *const *paths, int npaths, const char *lane,
+	ev_note_fn *note, void *ctx, struct ev_err *err);
 
 /* ---- Evaluation ---- */
 
