@@ -45,6 +45,99 @@ flag_name(const struct ev_opt *o, char *buf, size_t size)
 	return buf;
 }
 
+/* The values of the options given as flags, for ev_opt_given(). */
+static const void *given[64];
+static size_t ngiven;
+
+static void
+mark_given(const struct ev_opt *o)
+{
+	size_t i;
+
+	for (i = 0; i < ngiven && given[i] != o->value; i++)
+		;
+	if (i == ngiven && o->value != NULL && ngiven < sizeof given / sizeof given[0])
+		given[ngiven++] = o->value;
+}
+
+int
+ev_opt_given(const void *value)
+{
+	size_t i;
+
+	for (i = 0; i < ngiven; i++)
+		if (given[i] == value)
+			return 1;
+	return 0;
+}
+
+void
+ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
+{
+	size_t n = cli->config_path != NULL ? strlen(cli->config_path) : 0;
+
+	if (n > 0 && strncmp(src, cli->config_path, n) == 0 && src[n] == ':') {
+		fprintf(stderr, "%s: %s must be %s: '%s'\n", cli->prog, src, want, arg);
+		exit(EV_EXIT_USAGE);
+	}
+	ev_cli_usage_error(cli, "%s takes %s: '%s'", src, want, arg);
+}
+
+/* The index of arg among the words of a choice ("a|b|c"), or -1. */
+static int
+choice_index(const char *words, const char *arg)
+{
+	size_t n = strlen(arg);
+	const char *p = words, *bar;
+	int i;
+
+	for (i = 0;; i++) {
+		bar = strchr(p, '|');
+		if ((bar != NULL ? (size_t)(bar - p) : strlen(p)) == n && strncmp(p, arg, n) == 0)
+			return i;
+		if (bar == NULL)
+			return -1;
+		p = bar + 1;
+	}
+}
+
+/* The word of index i of a choice, into buf. */
+static const char *
+choice_word(const char *words, int i, char *buf, size_t size)
+{
+	const char *p = words, *bar;
+
+	for (; i > 0 && (bar = strchr(p, '|')) != NULL; i--)
+		p = bar + 1;
+	snprintf(buf, size, "%.*s", (int)strcspn(p, "|"), p);
+	return buf;
+}
+
+/* Set a choice from arg (src names it, as for ev_opt_fn). */
+static void
+set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
+{
+	char want[256];
+	size_t n = 0;
+	int i = choice_index(o->argh, arg), k;
+
+	if (i == -1) {
+		const char *p = o->argh;
+
+		for (k = 0; *p != '\0' && n < sizeof want; k++) {
+			size_t len = strcspn(p, "|");
+
+			n += (size_t)snprintf(want + n, sizeof want - n, "%s%.*s",
+			    k == 0 ? "" : p[len] == '\0' ? " or " : ", ", (int)len, p);
+			p += len + (p[len] == '|');
+		}
+		ev_opt_bad_value(cli, src, want, arg);
+	}
+	*(int *)o->value = i;
+	if (o->fn != NULL)
+		o->fn(cli, src, arg, o->value);
+}
+
 /* A number from a flag, checked against the option's range. */
 static void
 set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
@@ -78,6 +171,7 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 	char name[64];
 
 	flag_name(o, name, sizeof name);
+	mark_given(o);
 	switch (o->type) {
 	case EV_OPT_TYPE_BOOL:
 		*(int *)o->value = 1;
@@ -87,6 +181,9 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 		break;
 	case EV_OPT_TYPE_FUNC:
 		o->fn(cli, name, arg, o->value);
+		break;
+	case EV_OPT_TYPE_CHOICE:
+		set_choice(cli, o, name, arg);
 		break;
 	default:
 		set_number(cli, o, name, arg);
@@ -150,6 +247,22 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 	o->fn(cli, src, t, o->value);
 }
 
+/* A choice's config key: one of its words.  Returns 1 when set, 0 when
+ * absent, -1 with *err set when not a string. */
+static int
+apply_config_choice(struct ev_cli *cli, const struct ev_opt *o, struct ev_err *err)
+{
+	char src[1200];
+	const char *s;
+	int r = ev_config_str(cli->config, o->key, &s, cli->config_path, err);
+
+	if (r == 1) {
+		snprintf(src, sizeof src, "%s: '%s'", cli->config_path, o->key);
+		set_choice(cli, o, src, s);
+	}
+	return r;
+}
+
 /* Every config key of the table; each is checked as the flag is. */
 static void
 apply_config(struct ev_cli *cli, const struct ev_opt *o)
@@ -189,6 +302,9 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 		case EV_OPT_TYPE_FUNC:
 			apply_config_func(cli, o);
 			r = 0;
+			break;
+		case EV_OPT_TYPE_CHOICE:
+			r = apply_config_choice(cli, o, &err);
 			break;
 		case EV_OPT_TYPE_END:
 			break;
@@ -240,6 +356,8 @@ default_text(const struct ev_opt *o, char *buf, size_t size)
 		return buf;
 	case EV_OPT_TYPE_STR:
 		return *(const char *const *)o->value;
+	case EV_OPT_TYPE_CHOICE:
+		return choice_word(o->argh, *(const int *)o->value, buf, size);
 	default:
 		return NULL;
 	}
@@ -291,7 +409,8 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 		else
 			n = snprintf(head, sizeof head, "  -%c", o->short_name);
 		if (o->argh != NULL)
-			n += snprintf(head + n, sizeof head - (size_t)n, " %s", o->argh);
+			n += snprintf(head + n, sizeof head - (size_t)n, "%s%s",
+			    o->argh[0] == '[' ? "" : " ", o->argh);
 		n = snprintf(text, sizeof text, "%s", o->help);
 		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG)
 			n += snprintf(text + n, sizeof text - (size_t)n, " (%lld to %lld",
@@ -319,7 +438,7 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 	    "  --help, --version\n", fp);
 }
 
-static const char *const type_names[] = { "end", "bool", "int", "int", "num", "str", "func" };
+static const char *const type_names[] = { "end", "bool", "int", "int", "num", "str", "func", "choice" };
 
 void
 ev_opt_list(FILE *fp, const struct ev_opt *o)
@@ -363,14 +482,15 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	int ch;
 
 	if ((longopts = calloc(n + nc + 1, sizeof *longopts)) == NULL ||
-	    (shortopts = malloc(2 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
+	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
 	s = shortopts;
 	for (i = 0; i < n; i++) {
 		const struct ev_opt *o = &opts[i];
-		int has_arg = o->type == EV_OPT_TYPE_BOOL ? no_argument : required_argument;
+		int has_arg = o->type == EV_OPT_TYPE_BOOL ? no_argument :
+		    o->argh != NULL && o->argh[0] == '[' ? optional_argument : required_argument;
 
 		if (o->long_name != NULL) {
 			longopts[nl].name = o->long_name;
@@ -380,7 +500,9 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 		}
 		if (o->short_name != 0) {
 			*s++ = (char)o->short_name;
-			if (has_arg == required_argument)
+			if (has_arg != no_argument)
+				*s++ = ':';
+			if (has_arg == optional_argument)
 				*s++ = ':';
 		}
 	}

@@ -34,7 +34,8 @@ enum ev_opt_type {
 	EV_OPT_TYPE_LONG,	/* long *, within [min, max] */
 	EV_OPT_TYPE_NUM,	/* double *, within [min, max] */
 	EV_OPT_TYPE_STR,	/* const char **: the argument, as given */
-	EV_OPT_TYPE_FUNC	/* fn is called with the argument */
+	EV_OPT_TYPE_FUNC,	/* fn is called with the argument */
+	EV_OPT_TYPE_CHOICE	/* int *: the index of a word of argh ("jsonl|json|text") */
 };
 
 /* An option's handler (EV_OPT_TYPE_FUNC): apply arg to value.  src names
@@ -42,6 +43,9 @@ enum ev_opt_type {
  * a config key.  A bad arg is reported with ev_cli_usage_error(cli, "%s ...",
  * src), which exits 2.  A config key ending in ".*" (a mapping) calls fn once
  * per entry with arg "NAME=VALUE", the form of the flag's argument. */
+/* An option whose argh starts with "[=" ("[=text|json]") takes an optional
+ * argument (--summary or --summary=json): fn is then called with arg NULL
+ * when it is absent. */
 typedef void ev_opt_fn(struct ev_cli *cli, const char *src, const char *arg, void *value);
 
 struct ev_opt {
@@ -73,6 +77,14 @@ struct ev_opt {
 	{ EV_OPT_TYPE_STR, (s), (l), (key), (v), 0, 0, (argh), (help), NULL, NULL }
 #define EV_OPT_FUNC(s, l, key, v, fn, argh, help, shown) \
 	{ EV_OPT_TYPE_FUNC, (s), (l), (key), (v), 0, 0, (argh), (help), (fn), (shown) }
+/* A number without a default: *v holds NAN until a flag or the config gives
+ * it (--help says "default none"). */
+#define EV_OPT_NUM_UNSET(s, l, key, v, lo, hi, argh, help) \
+	{ EV_OPT_TYPE_NUM, (s), (l), (key), (v), (lo), (hi), (argh), (help), NULL, "none" }
+/* One of the words of words ("jsonl|json|text"), its index into *v (an int);
+ * --help shows the words as the argument and the default's word. */
+#define EV_OPT_CHOICE(s, l, key, v, words, help) \
+	{ EV_OPT_TYPE_CHOICE, (s), (l), (key), (v), 0, 0, (words), (help), NULL, NULL }
 #define EV_OPT_END { EV_OPT_TYPE_END, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
 
 /* --skip-invalid, where a command reads records: skip bad records, count them
@@ -109,12 +121,23 @@ extern const char *const ev_opt_plan_keys[];
  * index in argv of the first operand. */
 int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
+/* Whether the option whose value is value was given as a flag in the last
+ * ev_opt_parse() (not by the config): for a command that reads a second
+ * file of defaults (a plan) after parsing, which the flags must override. */
+int ev_opt_given(const void *value);
+
+/* Report a bad value arg of the option named by src (as ev_opt_fn has it)
+ * and exit 2: "PROG: --flag takes WANT: 'arg'" and a hint for a flag, or
+ * config.c's "PROG: FILE: 'key' must be WANT: 'arg'" for a config key. */
+void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
+	__attribute__((noreturn));
+
 /* Write the --help text of cmd and opts to fp. */
 void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
 /* Write one line per option of opts and the common ones to fp, tab-separated:
  * long name (or "-"), short name (or "-"), config key (or "-"), type (bool,
- * int, num, str, func), min, max (or "-"), the default (or "-"). */
+ * int, num, str, func, choice), min, max (or "-"), the default (or "-"). */
 void ev_opt_list(FILE *fp, const struct ev_opt *opts);
 
 #endif
