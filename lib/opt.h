@@ -97,6 +97,10 @@ struct ev_opt {
 #define EV_OPT_K(v, hi, help) \
 	EV_OPT_LONG('k', "k", "k", (v), 1, (hi), "N", (help))
 
+/* -k/--k where 0 keeps all (ev-pack's evidences per pack). */
+#define EV_OPT_K_OR_ALL(v, hi, help) \
+	EV_OPT_LONG('k', "k", "k", (v), 0, (hi), "N", (help))
+
 /* What a command says of itself in --help, around the options' list. */
 struct ev_opt_cmd {
 	const char *synopsis;	/* "usage: ev-foo --db DB [FILE ...]" lines */
