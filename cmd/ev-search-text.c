@@ -18,6 +18,7 @@ static const char usage_text[] =
 "usage: ev-search-text --db DB [-k N] [--all-terms] [--raw-fts] [--fuzzy N]\n"
 "                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
 "                      [--feedback-terms N] [--feedback-weight X]\n"
+"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
 "                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--skip-invalid]\n"
 "                      [--config FILE.yaml] [--log FILE] [FILE ...]\n"
 "\n"
@@ -36,16 +37,22 @@ static const char usage_text[] =
 "  --proximity W       weight of two query words found side by side, 0 (off)\n"
 "                      to 10 (default 0.2)\n"
 "  --feedback N        pseudo-relevance feedback from the best N chunks of a\n"
-"                      first pass, 0 (off) to 1000 (default 10)\n"
-"  --feedback-terms N  words feedback adds, 1 to 1000 (default 20)\n"
+"                      first pass, 0 (off) to 1000 (default 15)\n"
+"  --feedback-terms N  words feedback adds, 1 to 1000 (default 30)\n"
 "  --feedback-weight X their share of the query, 0 to 1 (default 0.5)\n"
+"  --feedback-focus P  a feedback chunk weighs (its score / the best score)^P,\n"
+"                      0 to 10 (default 3)\n"
+"  --k1 K1             BM25's term frequency saturation, 0 to 10 (default 1.1)\n"
+"  --b B               BM25's length normalisation, 0 to 1 (default 0.65)\n"
 "  --mark OPEN,CLOSE   what surrounds a matched word in snippets (default «,»)\n"
 "  --snippet-tokens N  snippet length in words, 1 to 1000 (default 32)\n"
 "  --skip-invalid      skip bad query records (counted on stderr) instead of\n"
 "                      stopping\n"
-"  --config FILE.yaml  defaults: db, k, text.weights.title, ..., text.fuzzy,\n"
-"                      text.proximity, text.feedback.docs, ... (see the\n"
-"                      manual); --log FILE appends a ToolRun line\n"
+"  --config FILE.yaml  defaults from a retrieval plan: db, lanes.text.k,\n"
+"                      lanes.text.weights.title, ..., lanes.text.proximity,\n"
+"                      lanes.text.feedback, ..., lanes.text.bm25.k1 (see the\n"
+"                      manual; text.* is read too); --log FILE appends a\n"
+"                      ToolRun line\n"
 "  --help, --version\n";
 
 enum {
@@ -60,6 +67,9 @@ enum {
 	OPT_FEEDBACK,
 	OPT_FEEDBACK_TERMS,
 	OPT_FEEDBACK_WEIGHT,
+	OPT_K1,
+	OPT_FEEDBACK_FOCUS,
+	OPT_B,
 	OPT_SKIP
 };
 
@@ -76,18 +86,34 @@ static const struct option longopts[] = {
 	{ "feedback", required_argument, NULL, OPT_FEEDBACK },
 	{ "feedback-terms", required_argument, NULL, OPT_FEEDBACK_TERMS },
 	{ "feedback-weight", required_argument, NULL, OPT_FEEDBACK_WEIGHT },
+	{ "feedback-focus", required_argument, NULL, OPT_FEEDBACK_FOCUS },
+	{ "k1", required_argument, NULL, OPT_K1 },
+	{ "b", required_argument, NULL, OPT_B },
 	{ "skip-invalid", no_argument, NULL, OPT_SKIP },
 	EV_CLI_COMMON_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char *const config_keys[] = {
-	"db", "k", "text.all_terms", "text.raw_fts", "text.fuzzy", "text.fuzzy_expansions",
-	"text.drop_request_words",
-	"text.weights.title", "text.weights.section_title", "text.weights.text",
-	"text.snippet.open", "text.snippet.close", "text.snippet.tokens", "text.proximity",
-	"text.feedback.docs", "text.feedback.terms", "text.feedback.weight", "text.skip_invalid", NULL
+/* The text lane's keys, read under "lanes.text." (a retrieval plan) or
+ * "text." (the older name); "feedback" is the number of feedback chunks, or,
+ * as before, a mapping of docs, terms and weight. */
+static const char *const lane_keys[] = {
+	"k", "all_terms", "raw_fts", "fuzzy", "fuzzy_expansions", "drop_request_words",
+	"weights.title", "weights.section_title", "weights.text", "snippet.open", "snippet.close",
+	"snippet.tokens", "proximity", "feedback_terms", "feedback_weight", "feedback_focus",
+	"bm25.k1", "bm25.b", "skip_invalid", NULL
 };
+
+static const char *const feedback_keys[] = { "docs", "terms", "weight", "focus", NULL };
+
+/* The other stages' parts of a retrieval plan, ignored without a warning. */
+static const char *const plan_keys[] = {
+	"version", "request_id", "plan_id", "query", "min_score", "lanes.vector.*", "fusion.*",
+	"diversity.*", "output.*", NULL
+};
+
+#define MAX_CONFIG_KEYS 64
+#define MAX_CONFIG_KEY 64
 
 #define MAX_WEIGHT 1000.0
 #define MAX_SNIPPET_TOKENS 1000
@@ -100,65 +126,151 @@ struct opts {
 	struct ev_skip skip;
 };
 
+/* The dotted path of the lane key `key` in the file: under "lanes.text."
+ * when that section has it, else under "text.", into path[MAX_CONFIG_KEY]. */
+static const char *
+lane_path(const json_t *cfg, const char *key, char *path)
+{
+	snprintf(path, MAX_CONFIG_KEY, "lanes.text.%s", key);
+	if (ev_config_get(cfg, path) == NULL)
+		snprintf(path, MAX_CONFIG_KEY, "text.%s", key);
+	return path;
+}
+
+/* Every key ev-search-text reads or knowingly ignores, for the checks of
+ * unknown keys and of section shapes: into keys[] (NULL-terminated), their
+ * text into store. */
+static void
+known_keys(const json_t *cfg, const char **keys, char (*store)[MAX_CONFIG_KEY])
+{
+	static const char *const prefixes[] = { "lanes.text.", "text." };
+	int n = 0, m = 0;
+
+	/* A plan's top-level k is ev-pack's (evidences per pack); it is the
+	 * lane's only in a file without lanes, as it was before plans. */
+	keys[n++] = "db";
+	keys[n++] = "k";
+	for (int i = 0; plan_keys[i] != NULL; i++)
+		keys[n++] = plan_keys[i];
+	for (int p = 0; p < 2; p++) {
+		char fb[24];
+
+		for (int i = 0; lane_keys[i] != NULL; i++) {
+			snprintf(store[m], MAX_CONFIG_KEY, "%s%s", prefixes[p], lane_keys[i]);
+			keys[n++] = store[m++];
+		}
+		snprintf(fb, sizeof fb, "%sfeedback", prefixes[p]);
+		if (json_is_object(ev_config_get(cfg, fb)))
+			for (int i = 0; feedback_keys[i] != NULL; i++) {
+				snprintf(store[m], MAX_CONFIG_KEY, "%s.%s", fb, feedback_keys[i]);
+				keys[n++] = store[m++];
+			}
+		else {
+			snprintf(store[m], MAX_CONFIG_KEY, "%s", fb);
+			keys[n++] = store[m++];
+		}
+	}
+	keys[n] = NULL;
+}
+
 static void
 config_int(struct ev_cli *cli, const char *key, long long min, long long max, long long *out)
 {
 	struct ev_err err = { 0 };
+	char path[MAX_CONFIG_KEY];
 
-	if (ev_config_int(cli->config, key, min, max, out, cli->config_path, &err) == -1)
+	if (ev_config_int(cli->config, lane_path(cli->config, key, path), min, max, out,
+	    cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
 }
 
 static void
-config_num(struct ev_cli *cli, const char *key, double *out)
+config_num(struct ev_cli *cli, const char *key, double max, double *out)
 {
 	struct ev_err err = { 0 };
+	char path[MAX_CONFIG_KEY];
 
-	if (ev_config_num(cli->config, key, 0, MAX_WEIGHT, out, cli->config_path, &err) == -1)
+	if (ev_config_num(cli->config, lane_path(cli->config, key, path), 0, max, out,
+	    cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
 }
 
-/* Defaults from --config. */
+static void
+config_bool(struct ev_cli *cli, const char *key, int *out)
+{
+	struct ev_err err = { 0 };
+	char path[MAX_CONFIG_KEY];
+
+	if (ev_config_bool(cli->config, lane_path(cli->config, key, path), out, cli->config_path,
+	    &err) == -1)
+		ev_cli_config_error(cli, &err);
+}
+
+static void
+config_str(struct ev_cli *cli, const char *key, const char **out)
+{
+	struct ev_err err = { 0 };
+	char path[MAX_CONFIG_KEY];
+
+	if (ev_config_str(cli->config, lane_path(cli->config, key, path), out, cli->config_path,
+	    &err) == -1)
+		ev_cli_config_error(cli, &err);
+}
+
+/* An int option of the lane. */
+static void
+config_count(struct ev_cli *cli, const char *key, long long min, long long max, int *out)
+{
+	long long v = *out;
+
+	config_int(cli, key, min, max, &v);
+	*out = (int)v;
+}
+
+/* Defaults from --config: a retrieval plan's lanes.text section, or the
+ * text section of the older files. */
 static void
 read_config(struct ev_cli *cli, struct opts *o)
 {
 	const json_t *cfg = cli->config;
-	const char *file = cli->config_path;
+	const char *keys[MAX_CONFIG_KEYS];
+	char store[MAX_CONFIG_KEYS][MAX_CONFIG_KEY], path[MAX_CONFIG_KEY];
 	struct ev_err err = { 0 };
-	long long v;
+	json_t *fb;
 
-	ev_cli_check_config(cli, config_keys);
-	if (ev_config_str(cfg, "db", &o->db, file, &err) == -1 ||
-	    ev_config_bool(cfg, "text.all_terms", &o->ts.all_terms, file, &err) == -1 ||
-	    ev_config_bool(cfg, "text.raw_fts", &o->ts.raw_fts, file, &err) == -1 ||
-	    ev_config_bool(cfg, "text.drop_request_words", &o->ts.drop_request_words, file, &err) == -1 ||
-	    ev_config_str(cfg, "text.snippet.open", &o->ts.snippet.open, file, &err) == -1 ||
-	    ev_config_str(cfg, "text.snippet.close", &o->ts.snippet.close, file, &err) == -1 ||
-	    ev_config_bool(cfg, "text.skip_invalid", &o->skip.on, file, &err) == -1)
+	known_keys(cfg, keys, store);
+	ev_cli_check_config(cli, keys);
+	if (ev_config_str(cfg, "db", &o->db, cli->config_path, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	if (ev_config_get(cfg, "lanes") == NULL &&
+	    ev_config_int(cfg, "k", 1, EV_TEXTSEARCH_MAX_K, &o->ts.k, cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
 	config_int(cli, "k", 1, EV_TEXTSEARCH_MAX_K, &o->ts.k);
-	v = o->ts.fuzzy;
-	config_int(cli, "text.fuzzy", 0, EV_TEXTSEARCH_MAX_FUZZY, &v);
-	o->ts.fuzzy = (int)v;
-	v = o->ts.fuzzy_expansions;
-	config_int(cli, "text.fuzzy_expansions", 1, MAX_EXPANSIONS, &v);
-	o->ts.fuzzy_expansions = (int)v;
-	v = o->ts.snippet.tokens;
-	config_int(cli, "text.snippet.tokens", 1, MAX_SNIPPET_TOKENS, &v);
-	o->ts.snippet.tokens = (int)v;
-	config_num(cli, "text.weights.title", &o->ts.w_title);
-	config_num(cli, "text.weights.section_title", &o->ts.w_section);
-	config_num(cli, "text.weights.text", &o->ts.w_text);
-	if (ev_config_num(cfg, "text.proximity", 0, EV_TEXTSEARCH_MAX_PROXIMITY, &o->ts.proximity,
-	    file, &err) == -1 ||
-	    ev_config_num(cfg, "text.feedback.weight", 0, 1, &o->ts.feedback_weight, file, &err) == -1)
-		ev_cli_config_error(cli, &err);
-	v = o->ts.feedback_docs;
-	config_int(cli, "text.feedback.docs", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &v);
-	o->ts.feedback_docs = (int)v;
-	v = o->ts.feedback_terms;
-	config_int(cli, "text.feedback.terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &v);
-	o->ts.feedback_terms = (int)v;
+	config_bool(cli, "all_terms", &o->ts.all_terms);
+	config_bool(cli, "raw_fts", &o->ts.raw_fts);
+	config_bool(cli, "drop_request_words", &o->ts.drop_request_words);
+	config_bool(cli, "skip_invalid", &o->skip.on);
+	config_str(cli, "snippet.open", &o->ts.snippet.open);
+	config_str(cli, "snippet.close", &o->ts.snippet.close);
+	config_count(cli, "fuzzy", 0, EV_TEXTSEARCH_MAX_FUZZY, &o->ts.fuzzy);
+	config_count(cli, "fuzzy_expansions", 1, MAX_EXPANSIONS, &o->ts.fuzzy_expansions);
+	config_count(cli, "snippet.tokens", 1, MAX_SNIPPET_TOKENS, &o->ts.snippet.tokens);
+	config_num(cli, "weights.title", MAX_WEIGHT, &o->ts.w_title);
+	config_num(cli, "weights.section_title", MAX_WEIGHT, &o->ts.w_section);
+	config_num(cli, "weights.text", MAX_WEIGHT, &o->ts.w_text);
+	config_num(cli, "proximity", EV_TEXTSEARCH_MAX_PROXIMITY, &o->ts.proximity);
+	config_num(cli, "bm25.k1", EV_TEXTSEARCH_MAX_K1, &o->ts.k1);
+	config_num(cli, "bm25.b", 1, &o->ts.b);
+	config_count(cli, "feedback_terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_terms);
+	config_num(cli, "feedback_weight", 1, &o->ts.feedback_weight);
+	config_num(cli, "feedback_focus", EV_TEXTSEARCH_MAX_FOCUS, &o->ts.feedback_focus);
+	if (json_is_object(fb = ev_config_get(cfg, lane_path(cfg, "feedback", path)))) {
+		config_count(cli, "feedback.docs", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_docs);
+		config_count(cli, "feedback.terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_terms);
+		config_num(cli, "feedback.weight", 1, &o->ts.feedback_weight);
+		config_num(cli, "feedback.focus", EV_TEXTSEARCH_MAX_FOCUS, &o->ts.feedback_focus);
+	} else
+		config_count(cli, "feedback", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &o->ts.feedback_docs);
 }
 
 static void
@@ -355,6 +467,20 @@ main(int argc, char *argv[])
 			if (ev_parse_double(optarg, 0, 1, &o.ts.feedback_weight) == -1)
 				ev_cli_usage_error(&cli, "--feedback-weight takes a share from 0 to 1: '%s'",
 				    optarg);
+			break;
+		case OPT_K1:
+			if (ev_parse_double(optarg, 0, EV_TEXTSEARCH_MAX_K1, &o.ts.k1) == -1)
+				ev_cli_usage_error(&cli, "--k1 takes a value from 0 to %g: '%s'",
+				    EV_TEXTSEARCH_MAX_K1, optarg);
+			break;
+		case OPT_FEEDBACK_FOCUS:
+			if (ev_parse_double(optarg, 0, EV_TEXTSEARCH_MAX_FOCUS, &o.ts.feedback_focus) == -1)
+				ev_cli_usage_error(&cli, "--feedback-focus takes a power from 0 to %g: '%s'",
+				    EV_TEXTSEARCH_MAX_FOCUS, optarg);
+			break;
+		case OPT_B:
+			if (ev_parse_double(optarg, 0, 1, &o.ts.b) == -1)
+				ev_cli_usage_error(&cli, "--b takes a value from 0 to 1: '%s'", optarg);
 			break;
 		case OPT_SKIP:
 			o.skip.on = 1;

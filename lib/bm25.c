@@ -90,7 +90,7 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 	const struct ev_bm25_weights *pw = NULL;
 	struct query_stats *qs;
 	int rc = SQLITE_OK, ncolw = nval, ntok = 0;
-	double score = 0.0, dl;
+	double score = 0.0, dl, k1 = K1, b = B;
 
 	if (nval > 0 && (pw = sqlite3_value_pointer(val[nval - 1], EV_BM25_POINTER)) != NULL)
 		ncolw = nval - 1;
@@ -105,6 +105,8 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 		return;
 	}
 	dl = (double)ntok;
+	if (pw != NULL && pw->tuned)
+		k1 = pw->k1, b = pw->b;
 	/* Each phrase's instances in the row, phrase by phrase (cheaper than
 	 * xInst(), which merges every phrase's, and skips those weighing
 	 * nothing), each counting its column's weight. */
@@ -122,8 +124,7 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 		for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off))
 			f += col < ncolw ? sqlite3_value_double(val[col]) : 1.0;
 		if (f > 0.0)
-			score += w * qs->idf[i] *
-			    ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * dl / qs->avgdl)));
+			score += w * qs->idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * dl / qs->avgdl)));
 	}
 	sqlite3_result_double(ctx, -1.0 * score);
 }

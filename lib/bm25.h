@@ -17,7 +17,8 @@
  * sqlite3_bind_pointer(stmt, i, weights, EV_BM25_POINTER, NULL); phrases are
  * numbered as FTS5 numbers them, left to right in the MATCH expression.  A
  * phrase the weights do not cover, or a NULL pointer, weighs 1: then the
- * result is exactly bm25()'s. */
+ * result is exactly bm25()'s.  With `tuned` set, the weights' k1 and b
+ * replace FTS5's. */
 #ifndef EV_BM25_H
 #define EV_BM25_H
 
@@ -31,6 +32,9 @@
 struct ev_bm25_weights {
 	int n;			/* phrases weighed */
 	const double *w;	/* their weights, w[0..n) */
+	int tuned;		/* k1 and b below apply (else FTS5's 1.2 and 0.75) */
+	double k1;		/* term frequency saturation, >= 0 */
+	double b;		/* document length normalisation, 0 to 1 */
 };
 
 /* Register ev_bm25() on the connection db.  Returns 0, or -1 with *err set

@@ -391,6 +391,14 @@ put_doc(struct ev_corpus *c, const struct ev_corpus_doc *d, struct ev_err *err)
 	return run(c, s, "storing a document", err);
 }
 
+/* The title a chunk is stored and indexed with: its document's, unless the
+ * chunk's text is that title. */
+static const char *
+chunk_title(const struct ev_corpus_doc *d, const struct ev_corpus_chunk *k)
+{
+	return k->title_is_text ? NULL : d->title;
+}
+
 static int
 insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_doc *d,
 	const struct ev_corpus_chunk *k, struct ev_err *err)
@@ -406,7 +414,7 @@ insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_do
 	sqlite3_bind_text(s, 3, d->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 4, k->section_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 5, k->chunk_index);
-	bind_str(s, 6, d->title);
+	bind_str(s, 6, chunk_title(d, k));
 	bind_str(s, 7, k->section_title);
 	bind_str(s, 8, k->section_path);
 	sqlite3_bind_text(s, 9, k->text, (int)k->len, SQLITE_STATIC);
@@ -415,7 +423,7 @@ insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_do
 	sqlite3_bind_text(s, 12, k->content_hash, -1, SQLITE_STATIC);
 	if (run(c, s, "storing a chunk", err) == -1)
 		return -1;
-	return fts_insert(c, rowid, d->title, k->section_title, k->text, k->len, err);
+	return fts_insert(c, rowid, chunk_title(d, k), k->section_title, k->text, k->len, err);
 }
 
 /* A kept chunk whose place or titles changed. */
@@ -433,7 +441,7 @@ update_chunk(struct ev_corpus *c, const struct old *o, const struct ev_corpus_do
 		return -1;
 	sqlite3_bind_text(s, 1, k->section_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 2, k->chunk_index);
-	bind_str(s, 3, d->title);
+	bind_str(s, 3, chunk_title(d, k));
 	bind_str(s, 4, k->section_title);
 	bind_str(s, 5, k->section_path);
 	sqlite3_bind_int64(s, 6, (sqlite3_int64)k->offset_start);
@@ -442,7 +450,8 @@ update_chunk(struct ev_corpus *c, const struct old *o, const struct ev_corpus_do
 	if (run(c, s, "updating a chunk", err) == -1)
 		return -1;
 	if (retitled)
-		return fts_insert(c, o->rowid, d->title, k->section_title, o->text, strlen(o->text), err);
+		return fts_insert(c, o->rowid, chunk_title(d, k), k->section_title, o->text,
+		    strlen(o->text), err);
 	return 0;
 }
 
@@ -481,7 +490,8 @@ ev_corpus_put(struct ev_corpus *c, const struct ev_corpus_doc *d,
 		const struct ev_corpus_chunk *k = &ch[i];
 
 		if ((o = match[i]) != NULL) {
-			int retitled = !same(o->title, d->title) || !same(o->stitle, k->section_title);
+			int retitled = !same(o->title, chunk_title(d, k)) ||
+			    !same(o->stitle, k->section_title);
 
 			changed[i] = (unsigned char)retitled;
 			if ((retitled || !same(o->spath, k->section_path) ||

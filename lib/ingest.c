@@ -1287,7 +1287,8 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 		title = derived;
 	}
 	/* A title is content: a record with a title and no text is found by
-	 * it.  (A file's name is not: an empty file has no chunk.) */
+	 * it, its one chunk's text (indexed once: the chunk has no title of
+	 * its own).  A file's name is not: an empty file has no chunk. */
 	if (cs.n == 0 && r->title != NULL && r->title[strspn(r->title, " \t\r\n")] != '\0') {
 		size_t n = idlen + 16;
 
@@ -1301,6 +1302,7 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 		ch[0].section_title = ch[0].section_path = "";
 		ch[0].text = r->title;
 		ch[0].len = strlen(r->title);
+		ch[0].title_is_text = 1;
 		ev_sha256_text(ch[0].text, ch[0].len, hashes[0]);
 		ch[0].content_hash = hashes[0];
 		changed[0] = 1;

@@ -1,6 +1,7 @@
 /* textsearch.c: the text lane.  See textsearch.h. */
 #include "textsearch.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1208,6 +1209,9 @@ bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
 {
 	bw->n = ts->npw;
 	bw->w = ts->pw;
+	bw->tuned = 1;
+	bw->k1 = ts->o.k1;
+	bw->b = ts->o.b;
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
 	sqlite3_bind_double(s, 2, ts->o.w_title);
@@ -1319,7 +1323,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return -1;
 	bind_pass(ts, s, bw, ts->o.feedback_docs);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		double score = sqlite3_column_double(s, 1);
+		double score = sqlite3_column_double(s, 1), cw;
 		const char *title, *body;
 		size_t tlen, blen;
 
@@ -1345,11 +1349,13 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		/* The function words of the chunk's language (declared, else
 		 * guessed from its function words) are never feedback terms:
 		 * "le", "et", "une" of a French chunk.  English's are the
-		 * tokeniser's stop words, already left out. */
+		 * tokeniser's stop words, already left out.  A chunk weighs
+		 * its score relative to the best, to the power feedback_focus. */
 		lang = chunk_language(&c, s);
+		cw = best > 0 && score > 0 ? pow(score / best, ts->o.feedback_focus) : 1.0;
 		for (int i = 0; i < c.nocc; i++)
 			if (lang == EV_LEX_EN || !(c.occlangs[i] & EV_LEX_BIT(lang)))
-				ts->fb[c.occ[i]].weight += (best > 0 ? score / best : 1.0) / c.ntok;
+				ts->fb[c.occ[i]].weight += cw / c.ntok;
 	}
 	if (rc != SQLITE_DONE) {
 		step_error(ts, rc, text, where, err);

@@ -34,7 +34,8 @@
  * removes may go unrepaired.
  *
  * Ranking: BM25 as FTS5's bm25() computes it, through ev_bm25() (bm25.h),
- * which also weighs each searched phrase:
+ * with the options' k1 and b (bm25() fixes 1.2 and 0.75), which also weighs
+ * each searched phrase:
  *   - proximity: each pair of consecutive query words (after stop words and
  *     request words are dropped) is searched as a phrase too, with weight
  *     `proximity` (0 turns it off), so "boundary layer" side by side counts
@@ -47,7 +48,9 @@
  *     language, declared by its document or guessed from its function words
  *     (lexicon.h), left out) gets the sum over the chunks of
  *     (its count / the chunk's tokens) x (the chunk's score / the best
- *     score); the feedback_terms heaviest (ties by stem) share
+ *     score) ^ feedback_focus (0: the chunks weigh alike; 1: in proportion
+ *     to their scores, as Anserini's RM3; more: the best chunks count more
+ *     than their scores alone say); the feedback_terms heaviest (ties by stem) share
  *     feedback_weight of the query, the user's words the rest, in proportion
  *     (a user's word among them gets both shares), and a second pass
  *     searches them all.  Weights are scaled so that a user's word without
@@ -95,6 +98,9 @@ struct ev_textsearch_opts {
 	int feedback_docs;	/* chunks of the first pass that feed back, 0 (off) to 1000 */
 	int feedback_terms;	/* terms they add, 1 to 1000 */
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
+	double feedback_focus;	/* the power of a feedback chunk's relative score, 0 to 10 */
+	double k1;		/* BM25's term frequency saturation, 0 to 10 */
+	double b;		/* BM25's length normalisation, 0 to 1 */
 	struct ev_snippet_opts snippet;
 	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
 				 * outlive the searcher); NULL: /usr/share/dict */
@@ -103,7 +109,10 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
 #define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
 
-#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 10, 20, 0.5, \
+#define EV_TEXTSEARCH_MAX_K1 10.0
+#define EV_TEXTSEARCH_MAX_FOCUS 10.0
+
+#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
 	EV_SNIPPET_OPTS_INIT, NULL }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */

@@ -111,3 +111,31 @@ Test(bm25, column_weights_work_as_bm25s)
 	cr_assert_lt(score("ev_bm25(t, 10, 0.5, ?2)", "wing", 1, NULL),
 	    score("ev_bm25(t, 1, 1, ?2)", "wing", 1, NULL), "a title match weighs more (lower is better)");
 }
+
+Test(bm25, k1_and_b_are_fts5s_unless_tuned)
+{
+	static const double one[] = { 1, 1 };
+	struct ev_bm25_weights fts5 = { 2, one, 1, 1.2, 0.75 }, other = { 2, one, 1, 2.0, 0.3 };
+	struct ev_bm25_weights untuned = { 2, one, 0, 2.0, 0.3 };
+	const char *fn = "ev_bm25(t, 1, 1, ?2)", *q = "flat OR wing";
+
+	for (long long r = 1; r <= 3; r++) {
+		cr_assert_eq(score(fn, q, r, &fts5), score("bm25(t, 1, 1)", q, r, NULL));
+		cr_assert_eq(score(fn, q, r, &untuned), score("bm25(t, 1, 1)", q, r, NULL));
+		cr_assert_neq(score(fn, q, r, &other), score("bm25(t, 1, 1)", q, r, NULL));
+	}
+}
+
+Test(bm25, b_0_ignores_length_and_k1_0_counts_presence)
+{
+	static const double one[] = { 1 };
+	struct ev_bm25_weights nob = { 1, one, 1, 1.2, 0.0 }, nok = { 1, one, 1, 0.0, 0.75 };
+	const char *fn = "ev_bm25(t, 1, 1, ?2)";
+
+	/* "the" once in row 1 (9 tokens) and once in row 3 (12 tokens). */
+	cr_assert_eq(score(fn, "the", 1, &nob), score(fn, "the", 3, &nob));
+	cr_assert_lt(score("bm25(t, 1, 1)", "the", 1, NULL), score("bm25(t, 1, 1)", "the", 3, NULL),
+	    "with b the shorter row scores more (lower is better)");
+	/* "flat" twice in row 2, once in row 3: with k1 0 the same. */
+	cr_assert_eq(score(fn, "flat", 2, &nok), score(fn, "flat", 3, &nok));
+}

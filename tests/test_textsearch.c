@@ -748,11 +748,37 @@ Test(textsearch, without_proximity_or_feedback_scores_are_fts5_bm25s)
 
 	o.proximity = 0;
 	o.feedback_docs = 0;
+	o.k1 = 1.2;
+	o.b = 0.75;
 	open_ts(&o);
 	cr_assert_eq(search("flat plate wing"), 4);
 	cr_assert_eq(score_of("d2"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 2));
 	cr_assert_eq(score_of("d3"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 3));
 	cr_assert_eq(score_of("d1"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 1));
+}
+
+/* d2's score for "flat plate wing" with BM25's k1 and b, and no more. */
+static double
+d2_score(double k1, double b)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.proximity = 0;
+	o.feedback_docs = 0;
+	o.k1 = k1;
+	o.b = b;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 4);
+	return score_of("d2");
+}
+
+Test(textsearch, k1_and_b_reach_the_ranking)
+{
+	double fts5 = fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 2);
+
+	cr_assert_eq(d2_score(1.2, 0.75), fts5);
+	cr_assert_neq(d2_score(1.2, 0.3), fts5);
+	cr_assert_neq(d2_score(2.0, 0.75), fts5);
 }
 
 Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)
@@ -761,6 +787,8 @@ Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)
 	double d2, d3, d6;
 
 	o.proximity = 0;
+	o.k1 = 1.2;
+	o.b = 0.75;
 	open_ts(&o);
 	cr_assert_eq(search("flat plate"), 3);
 	d2 = score_of("d2"), d3 = score_of("d3"), d6 = score_of("d6");

@@ -3,9 +3,14 @@
 # find them).  Directories take README-like names and .rst as text and say
 # what they skip (counted; --verbose names each); --format applies to named
 # files.
+# The title-only chunk's text is the title, and it has no title of its own,
+# so its words are indexed once (not in both title and text columns, which
+# ranked such chunks above documents with a body).
 printf '%s\n' '{"id":"t1","text":"","title":"Quarterly report"}' '{"id":"e1","text":" "}' |
-    ev-ingest --db kb.db | jq -c '[.id, .text, .offset_start, .offset_end]'
+    ev-ingest --db kb.db | jq -c '[.id, .title, .text, .offset_start, .offset_end]'
 echo '"quarterly"' | ev-search-text --db kb.db | jq -r .id
+sqlite3 kb.db "SELECT (SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'title:quarterly'),
+	(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'text:quarterly')"
 mkdir docs
 echo "Read me first." >docs/README
 printf 'Title\n=====\n\nSome reStructuredText.\n' >docs/guide.rst
