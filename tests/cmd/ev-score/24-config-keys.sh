@@ -15,4 +15,4 @@ cat err
 printf 'summary: false\n' >off.yaml
 echo "$r" | ev-score --config off.yaml --summary=json | jq -c '.summary.items // "record"'
 printf 'summary: maybe\n' >bad.yaml
-echo "$r" | ev-score --config bad.yaml; echo "status $?"
+echo "$r" | ev-score --config bad.yaml 2>&1; echo "status $?"
