@@ -15,7 +15,8 @@
 static const struct ev_opt_cmd command = {
 	"usage: ev-tune --db DB [--index FILE] [--qrels FILE] [--plan FILE] [--metric M]\n"
 	"               [--folds K] [--seed N] [--budget SECONDS] [--binary] [--level N]\n"
-	"               [--pseudo N] [-o FILE] [--config FILE.yaml] [--log FILE] [QUERIES ...]",
+	"               [--pseudo N] [--skip-invalid] [-o FILE] [--config FILE.yaml] [--log FILE]\n"
+	"               [QUERIES ...]",
 	"Search the plan's parameters (the text lane's field weights, proximity and\n"
 	"feedback; the fusion's method, normalisation, rrf_k and lane weights) on the\n"
 	"queries (QUERIES or stdin) judged by --qrels, and write the best plan as YAML.\n"
@@ -27,6 +28,7 @@ static const struct ev_opt_cmd command = {
 static struct {
 	const char *db, *index, *qrels, *plan, *metric, *output;
 	long pseudo, folds, seed;
+	struct ev_skip skip;
 	struct ev_tune_opts t;
 } o = { .metric = "ndcg@10", .pseudo = 200, .t = EV_TUNE_OPTS_INIT };
 
@@ -50,6 +52,7 @@ static const struct ev_opt options[] = {
 	    "the least relevance counted relevant, as ev-eval --level; below 1 needs --binary"),
 	EV_OPT_LONG(0, "pseudo", "pseudo", &o.pseudo, 2, 100000, "N",
 	    "pseudo-queries to make without --qrels"),
+	EV_OPT_SKIP_INVALID(&o.skip.on),
 	EV_OPT_STR('o', "output", NULL, &o.output, "FILE", "write the plan to FILE (default: stdout)"),
 	EV_OPT_END
 };
@@ -62,20 +65,27 @@ progress(void *ctx, long long done, long long total)
 	ev_progress_step(ctx, 1, 0);
 }
 
-/* The queries of the inputs, as query records, into an array. */
+/* The queries of the inputs, as query records, into an array; bad ones are
+ * skipped with --skip-invalid. */
 static json_t *
-read_queries(char **paths, int n, struct ev_err *err)
+read_queries(char **paths, int n, struct ev_skip *skip, struct ev_err *err)
 {
 	struct ev_jsonl *in = ev_jsonl_open(paths, n, err);
 	json_t *all = json_array(), *v, *q;
 	int r = -1;
 
 	if (in != NULL && all != NULL)
-		while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
-			json_decref(v);
-			if (q == NULL || json_array_append_new(all, q) == -1) {
-				r = q == NULL ? -1 : ev_err_nomem(err);
+		while ((r = ev_jsonl_next(in, &v, err)) != 0) {
+			q = r == 1 ? ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) :
+			    NULL;
+			if (r == 1)
+				json_decref(v);
+			if (q != NULL && json_array_append_new(all, q) == -1) {
+				r = ev_err_nomem(err);
+				break;
+			}
+			if (q == NULL && !ev_cli_skip(skip, err)) {
+				r = -1;
 				break;
 			}
 		}
@@ -134,8 +144,10 @@ main(int argc, char *argv[])
 		goto fail;
 	if (o.qrels != NULL) {
 		if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
-		    (queries = read_queries(argv + optind, argc - optind, &err)) == NULL)
+		    (queries = read_queries(argv + optind, argc - optind, &o.skip, &err)) == NULL)
 			goto fail;
+		if (o.skip.on)
+			ev_cli_skip_done(&cli, &o.skip);
 	} else if ((qrels = ev_qrels_new(&err)) == NULL || (queries = json_array()) == NULL ||
 	    (made = ev_tune_pseudo(st, (long)o.pseudo, o.t.seed, queries, qrels, &err)) == -1) {
 		goto fail;
