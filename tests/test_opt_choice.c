@@ -91,6 +91,7 @@ Test(opt_choice, the_config_gives_a_word_and_it_is_not_a_flag)
 
 Test(opt_choice, the_message_of_an_unknown_word, .init = cr_redirect_stderr)
 {
+	char line[512];
 	pid_t pid;
 	int status;
 
@@ -103,8 +104,12 @@ Test(opt_choice, the_message_of_an_unknown_word, .init = cr_redirect_stderr)
 	}
 	waitpid(pid, &status, 0);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
-	cr_assert_stderr_eq_str("t: --format takes jsonl, json or text: 'xml'\n"
-	    "Try 't --help' for more information.\n");
+	fflush(stderr);
+	/* the first lines: a leak checker may add its own after them */
+	cr_assert_not_null(fgets(line, sizeof line, cr_get_redirected_stderr()));
+	cr_assert_str_eq(line, "t: --format takes jsonl, json or text: 'xml'\n");
+	cr_assert_not_null(fgets(line, sizeof line, cr_get_redirected_stderr()));
+	cr_assert_str_eq(line, "Try 't --help' for more information.\n");
 }
 
 Test(opt_choice, a_bad_config_word_has_the_config_form, .init = cr_redirect_stderr)
@@ -128,8 +133,8 @@ Test(opt_choice, a_bad_config_word_has_the_config_form, .init = cr_redirect_stde
 	cr_assert(strncmp(line, "t: /tmp/test_opt_choice_", 24) == 0, "%s", line);
 	cr_assert(strstr(line, ".yaml: 'output.format' must be jsonl, json or text: 'xml'\n") !=
 	    NULL, "%s", line);
-	cr_assert_null(fgets(line, sizeof line, cr_get_redirected_stderr()) != NULL &&
-	    strstr(line, "Try") != NULL ? line : NULL);
+	if (fgets(line, sizeof line, cr_get_redirected_stderr()) != NULL)
+		cr_assert_null(strstr(line, "Try"), "%s", line);
 }
 
 Test(opt_choice, an_optional_argument_may_be_absent)
