@@ -30,6 +30,8 @@ static const struct ev_opt_cmd command = {
 	ev_pack_plan_keys, 1
 };
 
+#define FORMATS "jsonl|json|text"	/* enum ev_pack_format's words */
+
 static struct {
 	const char *plan, *queries, *plan_get;
 	long k, by_document, max_snippet_chars;
@@ -68,7 +70,7 @@ static const struct ev_opt options[] = {
 	    "keep near-duplicates (same content hash or overlap)"),
 	EV_OPT_LONG(0, "max-snippet-chars", "output.max_snippet_chars", &f.max_snippet_chars, 1,
 	    1000000000, "N", "characters per snippet"),
-	EV_OPT_CHOICE(0, "format", NULL, &f.format, "jsonl|json|text", "jsonl (one pack a line), "
+	EV_OPT_CHOICE(0, "format", "output.format", &f.format, FORMATS, "jsonl (one pack a line), "
 	    "json (pretty) or text (a report wrapped to $COLUMNS, else 80)"),
 	EV_OPT_FUNC(0, "warning", NULL, NULL, add_warning, "TEXT",
 	    "add TEXT to every pack's warnings (repeatable), e.g. that a lane was unavailable",
@@ -122,11 +124,23 @@ static void
 pack_options(struct ev_cli *cli, struct ev_pack_opts *o, json_t *plan, json_t *ignored)
 {
 	struct ev_err err = { 0 };
+	char src[1100];
+	const char *word;
 	size_t i;
+	int r = 0, fmt;
 
 	if (ev_pack_opts_from_plan(o, cli->config, cli->config_path, NULL, &err) == -1 ||
-	    ev_pack_opts_from_plan(o, plan, f.plan, ignored, &err) == -1)
+	    ev_pack_opts_from_plan(o, plan, f.plan, ignored, &err) == -1 || (plan != NULL &&
+	    (r = ev_config_str(plan, "output.format", &word, f.plan, &err)) == -1))
 		ev_cli_config_error(cli, &err);
+	if (r == 1) {	/* the plan's output.format */
+		if ((fmt = ev_opt_choice_index(FORMATS, word)) == -1) {
+			snprintf(src, sizeof src, "%s: 'output.format'", f.plan);
+			ev_opt_bad_value(cli, src, "jsonl, json or text", word);
+		}
+		if (!ev_opt_given(&f.format))
+			f.format = fmt;
+	}
 	for (i = 0; i < json_array_size(ignored); i++)
 		ev_warn("%s: %s", f.plan, json_string_value(json_array_get(ignored, i)));
 	if (ev_opt_given(&f.k))

@@ -74,18 +74,15 @@ ev_opt_given(const void *value)
 void
 ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
 {
-	size_t n = cli->config_path != NULL ? strlen(cli->config_path) : 0;
-
-	if (n > 0 && strncmp(src, cli->config_path, n) == 0 && src[n] == ':') {
+	if (src[0] != '-') {
 		fprintf(stderr, "%s: %s must be %s: '%s'\n", cli->prog, src, want, arg);
 		exit(EV_EXIT_USAGE);
 	}
 	ev_cli_usage_error(cli, "%s takes %s: '%s'", src, want, arg);
 }
 
-/* The index of arg among the words of a choice ("a|b|c"), or -1. */
-static int
-choice_index(const char *words, const char *arg)
+int
+ev_opt_choice_index(const char *words, const char *arg)
 {
 	size_t n = strlen(arg);
 	const char *p = words, *bar;
@@ -119,7 +116,7 @@ set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const ch
 {
 	char want[256];
 	size_t n = 0;
-	int i = choice_index(o->argh, arg), k;
+	int i = ev_opt_choice_index(o->argh, arg), k;
 
 	if (i == -1) {
 		const char *p = o->argh;

@@ -130,9 +130,14 @@ int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct 
  * file of defaults (a plan) after parsing, which the flags must override. */
 int ev_opt_given(const void *value);
 
+/* The index of word among the words of a choice ("jsonl|json|text"), or -1:
+ * for a command that reads a choice from a second file (a plan). */
+int ev_opt_choice_index(const char *words, const char *word);
+
 /* Report a bad value arg of the option named by src (as ev_opt_fn has it)
  * and exit 2: "PROG: --flag takes WANT: 'arg'" and a hint for a flag, or
- * config.c's "PROG: FILE: 'key' must be WANT: 'arg'" for a config key. */
+ * config.c's "PROG: FILE: 'key' must be WANT: 'arg'" for a key of a file
+ * (src not starting with '-'). */
 void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
 	__attribute__((noreturn));
 

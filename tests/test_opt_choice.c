@@ -186,3 +186,13 @@ Test(opt_choice, list_options_names_the_type_and_default)
 	cr_assert(strstr(buf, "format\t-\toutput.format\tchoice\t-\t-\tjsonl\n") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "gate\t-\tgates.min\tnum\t0\t1\tnone\n") != NULL, "%s", buf);
 }
+
+Test(opt_choice, a_word_is_found_only_whole)
+{
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "jsonl"), 0);
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "json"), 1);
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "text"), 2);
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "js"), -1);
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", ""), -1);
+	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "text|"), -1);
+}
