@@ -46,7 +46,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_LONG(0, "seed", "seed", &o.seed, 0, 1LL << 53, "N",
 	    "seed of the folds and the pseudo-queries"),
 	EV_OPT_NUM_UNSET(0, "budget", "budget", &o.t.budget, 0.001, 1e9, "SECONDS",
-	    "stop searching then, keeping the best so far (none: search the whole grid)"),
+	    "stop searching after SECONDS, keeping the best so far; none searches the whole grid"),
 	EV_OPT_BOOL(0, "binary", "binary", &o.t.eval.binary, "gains of 1, as ev-eval --binary"),
 	EV_OPT_LONG(0, "level", "level", &o.t.eval.level, -1000000, 1000000, "N",
 	    "the least relevance counted relevant, as ev-eval --level; below 1 needs --binary"),
