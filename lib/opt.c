@@ -435,7 +435,9 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 	    "  --help, --version\n", fp);
 }
 
-static const char *const type_names[] = { "end", "bool", "int", "int", "num", "str", "func", "choice" };
+static const char *const type_names[] = {
+	"end", "bool", "int", "int", "num", "str", "func", "choice"
+};
 
 void
 ev_opt_list(FILE *fp, const struct ev_opt *o)
