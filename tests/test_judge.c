@@ -86,37 +86,31 @@ Test(judge, the_request_names_the_claim_and_its_best_citation)
 	json_decref(req);
 }
 
-Test(judge, an_answer_that_is_not_a_verdict_is_an_error)
+/* A judge that answers something else, quits, or does not answer in time. */
+Test(judge, a_missing_or_bad_verdict_is_an_error)
 {
-	struct ev_err err = { 0 };
-	double v;
-	int stopped;
+	static const struct {
+		const char *cmd;
+		double timeout;
+		const char *want;
+	} bad[] = {
+		{ "read -r l; echo maybe", 10, "answered claim 1 with 'maybe', not a verdict" },
+		{ "read -r l; echo 1.5", 10, "answered claim 1 with '1.5', not a verdict" },
+		{ "exit 0", 10, "gave no verdict for claim 1: it has quit" },
+		{ "read -r l; sleep 1", 0.05, "no answer in time" },
+	};
+	size_t i;
 
-	cr_assert_eq(ask_once("read -r l; echo maybe", 10, &v, &err, &stopped), -1);
-	cr_assert_eq(err.code, EV_EXIT_RUNTIME);
-	cr_assert(strstr(err.msg, "answered claim 1 with 'maybe', not a verdict") != NULL, "%s",
-	    err.msg);
-	cr_assert_eq(ask_once("read -r l; echo 1.5", 10, &v, &err, &stopped), -1);
-}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ev_err err = { 0 };
+		double v;
+		int stopped;
 
-Test(judge, a_judge_that_quits_is_an_error)
-{
-	struct ev_err err = { 0 };
-	double v;
-	int stopped;
-
-	cr_assert_eq(ask_once("exit 0", 10, &v, &err, &stopped), -1);
-	cr_assert(strstr(err.msg, "gave no verdict for claim 1: it has quit") != NULL, "%s", err.msg);
-}
-
-Test(judge, no_answer_in_time_is_an_error)
-{
-	struct ev_err err = { 0 };
-	double v;
-	int stopped;
-
-	cr_assert_eq(ask_once("read -r l; sleep 1", 0.05, &v, &err, &stopped), -1);
-	cr_assert(strstr(err.msg, "no answer in time") != NULL, "%s", err.msg);
+		cr_assert_eq(ask_once(bad[i].cmd, bad[i].timeout, &v, &err, &stopped), -1,
+		    "%s", bad[i].cmd);
+		cr_assert_eq(err.code, EV_EXIT_RUNTIME);
+		cr_assert(strstr(err.msg, bad[i].want) != NULL, "%s: %s", bad[i].cmd, err.msg);
+	}
 }
 
 Test(judge, a_judge_that_fails_is_reported_when_stopped)
