@@ -53,21 +53,21 @@ note_norm(struct ev_cli *cli, const char *src, const char *arg, void *value)
 }
 
 static const struct ev_opt options[] = {
-	EV_OPT_CHOICE(0, "method", "fusion.method", &method, "rrf|weighted|combsum|combmnz",
+	EV_OPT_CHOICE_THEN(0, "method", "fusion.method", &method, "rrf|weighted|combsum|combmnz",
 	    "how the lanes' hits are combined", NULL, NULL),
 	EV_OPT_NUM(0, "rrf-k", "fusion.rrf_k", &o.rrf_k, 1e-9, 1e9, "K",
 	    "the k of reciprocal rank fusion, 1/(K+rank)"),
 	EV_OPT_FUNC(0, "weight", "fusion.weights.*", o.weights, set_lane, "LANE=W",
 	    "the weight of a lane (repeat for each lane: --weight vector=0.7 --weight text=0.3)", "1"),
-	EV_OPT_CHOICE(0, "norm", "fusion.normalization", &norm, "none|max|minmax|zscore",
+	EV_OPT_CHOICE_THEN(0, "norm", "fusion.normalization", &norm, "none|max|minmax|zscore",
 	    "the score normalisation of weighted, combsum and combmnz", note_norm,
 	    "max for weighted, minmax for combsum and combmnz"),
-	EV_OPT_CHOICE(0, "group", "fusion.group", &group, "chunk|doc",
+	EV_OPT_CHOICE_THEN(0, "group", "fusion.group", &group, "chunk|doc",
 	    "one fused hit per chunk id, or per doc_id", NULL, NULL),
 	EV_OPT_K_AT("fusion.k", &k, 1000000000, "keep the first N fused hits of each query", "all"),
 	EV_OPT_BOOL(0, "no-explain", NULL, &no_explain, "leave out the per-lane \"explain\" object"),
 	EV_OPT_BOOL(0, NULL, "fusion.explain", &o.explain, NULL),
-	EV_OPT_CHOICE(0, "adapt", "fusion.adapt", &adapt, "none|agreement",
+	EV_OPT_CHOICE_THEN(0, "adapt", "fusion.adapt", &adapt, "none|agreement",
 	    "none: the weights as given; agreement: per query, each lane but the anchor weighs its "
 	    "weight times min(1, agreement / X), agreement being the share of its first N documents "
 	    "among the anchor's first N", NULL, NULL),

@@ -45,6 +45,96 @@ flag_name(const struct ev_opt *o, char *buf, size_t size)
 	return buf;
 }
 
+/* The values of the options given as flags, for ev_opt_given(). */
+static const void *given[64];
+static size_t ngiven;
+
+static void
+mark_given(const struct ev_opt *o)
+{
+	size_t i;
+
+	for (i = 0; i < ngiven && given[i] != o->value; i++)
+		;
+	if (i == ngiven && o->value != NULL && ngiven < sizeof given / sizeof given[0])
+		given[ngiven++] = o->value;
+}
+
+int
+ev_opt_given(const void *value)
+{
+	size_t i;
+
+	for (i = 0; i < ngiven; i++)
+		if (given[i] == value)
+			return 1;
+	return 0;
+}
+
+void
+ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
+{
+	if (src[0] != '-') {
+		fprintf(stderr, "%s: %s must be %s: '%s'\n", cli->prog, src, want, arg);
+		exit(EV_EXIT_USAGE);
+	}
+	ev_cli_usage_error(cli, "%s takes %s: '%s'", src, want, arg);
+}
+
+int
+ev_opt_choice_index(const char *words, const char *arg)
+{
+	size_t n = strlen(arg);
+	const char *p = words, *bar;
+	int i;
+
+	for (i = 0;; i++) {
+		bar = strchr(p, '|');
+		if ((bar != NULL ? (size_t)(bar - p) : strlen(p)) == n && strncmp(p, arg, n) == 0)
+			return i;
+		if (bar == NULL)
+			return -1;
+		p = bar + 1;
+	}
+}
+
+/* The word of index i of a choice, into buf. */
+static const char *
+choice_word(const char *words, int i, char *buf, size_t size)
+{
+	const char *p = words, *bar;
+
+	for (; i > 0 && (bar = strchr(p, '|')) != NULL; i--)
+		p = bar + 1;
+	snprintf(buf, size, "%.*s", (int)strcspn(p, "|"), p);
+	return buf;
+}
+
+/* Set a choice from arg (src names it, as for ev_opt_fn). */
+static void
+set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
+{
+	char want[256];
+	size_t n = 0;
+	int i = ev_opt_choice_index(o->argh, arg), k;
+
+	if (i == -1) {
+		const char *p = o->argh;
+
+		for (k = 0; *p != '\0' && n < sizeof want; k++) {
+			size_t len = strcspn(p, "|");
+
+			n += (size_t)snprintf(want + n, sizeof want - n, "%s%.*s",
+			    k == 0 ? "" : p[len] == '\0' ? " or " : ", ", (int)len, p);
+			p += len + (p[len] == '|');
+		}
+		ev_opt_bad_value(cli, src, want, arg);
+	}
+	*(int *)o->value = i;
+	if (o->fn != NULL)
+		o->fn(cli, src, arg, o->value);
+}
+
 /* A number from a flag, checked against the option's range. */
 static void
 set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
@@ -69,88 +159,6 @@ set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const ch
 			    src, o->min, o->max, arg);
 		*(double *)o->value = x;
 	}
-}
-
-/* ---- EV_OPT_TYPE_CHOICE ---------------------------------------------------- */
-
-/* The index of arg among the '|'-separated words, or -1. */
-static int
-choice_index(const char *words, const char *arg)
-{
-	size_t n = strlen(arg);
-	int i = 0;
-
-	for (const char *w = words; ; i++) {
-		const char *bar = strchr(w, '|');
-		size_t len = bar ? (size_t)(bar - w) : strlen(w);
-
-		if (len == n && strncmp(w, arg, n) == 0)
-			return i;
-		if (bar == NULL)
-			return -1;
-		w = bar + 1;
-	}
-}
-
-/* The i-th word of words in buf ("" when there is none). */
-static const char *
-choice_word(const char *words, int i, char *buf, size_t size)
-{
-	const char *w = words;
-
-	while (i-- > 0 && w != NULL)
-		if ((w = strchr(w, '|')) != NULL)
-			w++;
-	if (w == NULL)
-		w = "";
-	snprintf(buf, size, "%.*s", (int)strcspn(w, "|"), w);
-	return buf;
-}
-
-/* Store arg's index, or exit 2 naming the words: "SRC must be a, b or c: 'x'". */
-static void
-set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
-{
-	int i = choice_index(o->argh, arg);
-
-	if (i < 0) {
-		char list[256];
-		size_t n = 0;
-		const char *w = o->argh, *bar;
-
-		while ((bar = strchr(w, '|')) != NULL && n < sizeof list) {
-			n += (size_t)snprintf(list + n, sizeof list - n, "%.*s%s", (int)(bar - w), w,
-			    strchr(bar + 1, '|') ? ", " : " or ");
-			w = bar + 1;
-		}
-		if (n < sizeof list)
-			snprintf(list + n, sizeof list - n, "%s", w);
-		ev_cli_usage_error(cli, "%s must be %s: '%s'", src, list, arg);
-	}
-	*(int *)o->value = i;
-	if (o->fn != NULL)
-		o->fn(cli, src, arg, o->value);
-}
-
-/* A choice from the config: a string among the words. */
-static void
-apply_config_choice(struct ev_cli *cli, const struct ev_opt *o)
-{
-	const char *file = cli->config_path, *s;
-	struct ev_err err = { 0 };
-	char src[300];
-	int r;
-
-	if ((r = ev_config_str(cli->config, o->key, &s, file, &err)) == -1)
-		ev_cli_config_error(cli, &err);
-	if (r != 1)
-		return;
-	snprintf(src, sizeof src, "%s: '%s'", file, o->key);
-	if (choice_index(o->argh, s) < 0)
-		set_choice(cli, o, src, s);	/* exits */
-	*(int *)o->value = choice_index(o->argh, s);
-	if (o->fn != NULL)
-		o->fn(cli, src, NULL, o->value);
 }
 
 /* ---- A command's section of a plan (ev_opt_parse_section) ---------------- */
@@ -236,6 +244,7 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 	char name[64];
 
 	flag_name(o, name, sizeof name);
+	mark_given(o);
 	switch (o->type) {
 	case EV_OPT_TYPE_BOOL:
 		*(int *)o->value = 1;
@@ -311,6 +320,26 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 	o->fn(cli, src, t, o->value);
 }
 
+/* A choice's config key: one of its words.  Returns 1 when set, 0 when
+ * absent, -1 with *err set when not a string. */
+static int
+apply_config_choice(struct ev_cli *cli, const struct ev_opt *o, struct ev_err *err)
+{
+	char src[1200];
+	const char *s;
+	int r = ev_config_str(cli->config, o->key, &s, cli->config_path, err);
+
+	if (r == 1) {
+		snprintf(src, sizeof src, "%s: '%s'", cli->config_path, o->key);
+		if (ev_opt_choice_index(o->argh, s) < 0)
+			set_choice(cli, o, src, s);	/* says what is wrong; exits */
+		*(int *)o->value = ev_opt_choice_index(o->argh, s);
+		if (o->fn != NULL)
+			o->fn(cli, src, NULL, o->value);	/* NULL: not a flag */
+	}
+	return r;
+}
+
 /* Every config key of the table; each is checked as the flag is. */
 static void
 apply_config(struct ev_cli *cli, const struct ev_opt *o)
@@ -352,8 +381,7 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 			r = 0;
 			break;
 		case EV_OPT_TYPE_CHOICE:
-			apply_config_choice(cli, o);
-			r = 0;
+			r = apply_config_choice(cli, o, &err);
 			break;
 		case EV_OPT_TYPE_END:
 			break;
@@ -460,7 +488,8 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 		else
 			n = snprintf(head, sizeof head, "  -%c", o->short_name);
 		if (o->argh != NULL)
-			n += snprintf(head + n, sizeof head - (size_t)n, " %s", o->argh);
+			n += snprintf(head + n, sizeof head - (size_t)n, "%s%s",
+			    o->argh[0] == '[' ? "" : " ", o->argh);
 		n = snprintf(text, sizeof text, "%s", o->help);
 		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG)
 			n += snprintf(text + n, sizeof text - (size_t)n, " (%lld to %lld",
@@ -534,14 +563,15 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	int ch;
 
 	if ((longopts = calloc(n + nc + 1, sizeof *longopts)) == NULL ||
-	    (shortopts = malloc(2 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
+	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
 	s = shortopts;
 	for (i = 0; i < n; i++) {
 		const struct ev_opt *o = &opts[i];
-		int has_arg = o->type == EV_OPT_TYPE_BOOL ? no_argument : required_argument;
+		int has_arg = o->type == EV_OPT_TYPE_BOOL ? no_argument :
+		    o->argh != NULL && o->argh[0] == '[' ? optional_argument : required_argument;
 
 		if (o->long_name != NULL) {
 			longopts[nl].name = o->long_name;
@@ -551,7 +581,9 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 		}
 		if (o->short_name != 0) {
 			*s++ = (char)o->short_name;
-			if (has_arg == required_argument)
+			if (has_arg != no_argument)
+				*s++ = ':';
+			if (has_arg == optional_argument)
 				*s++ = ':';
 		}
 	}

@@ -44,6 +44,9 @@ enum ev_opt_type {
  * a config key.  A bad arg is reported with ev_cli_usage_error(cli, "%s ...",
  * src), which exits 2.  A config key ending in ".*" (a mapping) calls fn once
  * per entry with arg "NAME=VALUE", the form of the flag's argument. */
+/* An option whose argh starts with "[=" ("[=text|json]") takes an optional
+ * argument (--summary or --summary=json): fn is then called with arg NULL
+ * when it is absent. */
 typedef void ev_opt_fn(struct ev_cli *cli, const char *src, const char *arg, void *value);
 
 struct ev_opt {
@@ -75,6 +78,14 @@ struct ev_opt {
 	{ EV_OPT_TYPE_STR, (s), (l), (key), (v), 0, 0, (argh), (help), NULL, NULL }
 #define EV_OPT_FUNC(s, l, key, v, fn, argh, help, shown) \
 	{ EV_OPT_TYPE_FUNC, (s), (l), (key), (v), 0, 0, (argh), (help), (fn), (shown) }
+/* A number without a default: *v holds NAN until a flag or the config gives
+ * it (--help says "default none"). */
+#define EV_OPT_NUM_UNSET(s, l, key, v, lo, hi, argh, help) \
+	{ EV_OPT_TYPE_NUM, (s), (l), (key), (v), (lo), (hi), (argh), (help), NULL, "none" }
+/* One of the words of words ("jsonl|json|text"), its index into *v (an int);
+ * --help shows the words as the argument and the default's word. */
+#define EV_OPT_CHOICE(s, l, key, v, words, help) \
+	{ EV_OPT_TYPE_CHOICE, (s), (l), (key), (v), 0, 0, (words), (help), NULL, NULL }
 #define EV_OPT_END { EV_OPT_TYPE_END, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
 
 /* --skip-invalid, where a command reads records: skip bad records, count them
@@ -96,15 +107,17 @@ struct ev_opt {
 #define EV_OPT_K_AT(key, v, hi, help, shown) \
 	{ EV_OPT_TYPE_LONG, 'k', "k", (key), (v), 1, (hi), "N", (help), NULL, (shown) }
 
-/* A choice among the words of `words` ("none|max|minmax"), shown as the
- * argument in --help; *v (int) is the index of the word given.  A word not
- * among them exits 2: "PROG: --norm must be none, max or minmax: 'x'" (from
- * a config: "FILE: 'key' must be ...").  then (or NULL) is called after the
- * value is stored, with arg NULL when it came from the config.  shown is the
- * default --help shows instead of the word (needed when *v starts at -1, no
- * word), or NULL. */
-#define EV_OPT_CHOICE(s, l, key, v, words, help, then, shown) \
+/* EV_OPT_CHOICE, and then (or NULL) called after the value is stored (arg
+ * NULL when it came from the config); shown is the default --help shows
+ * instead of the word (needed when *v starts at -1, no word), or NULL.  A
+ * word not among them exits 2: "PROG: --norm takes none, max or minmax: 'x'"
+ * (from a config: "FILE: 'key' must be ..."). */
+#define EV_OPT_CHOICE_THEN(s, l, key, v, words, help, then, shown) \
 	{ EV_OPT_TYPE_CHOICE, (s), (l), (key), (v), 0, 0, (words), (help), (then), (shown) }
+
+/* -k/--k where 0 keeps all (ev-pack's evidences per pack). */
+#define EV_OPT_K_OR_ALL(v, hi, help) \
+	EV_OPT_LONG('k', "k", "k", (v), 0, (hi), "N", (help))
 
 /* What a command says of itself in --help, around the options' list. */
 struct ev_opt_cmd {
@@ -138,6 +151,22 @@ int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct 
  * as opts' "lanes.vector.k". */
 int ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd,
     const struct ev_opt *opts, const char *section, int alone);
+
+/* Whether the option whose value is value was given as a flag in the last
+ * ev_opt_parse() (not by the config): for a command that reads a second
+ * file of defaults (a plan) after parsing, which the flags must override. */
+int ev_opt_given(const void *value);
+
+/* The index of word among the words of a choice ("jsonl|json|text"), or -1:
+ * for a command that reads a choice from a second file (a plan). */
+int ev_opt_choice_index(const char *words, const char *word);
+
+/* Report a bad value arg of the option named by src (as ev_opt_fn has it)
+ * and exit 2: "PROG: --flag takes WANT: 'arg'" and a hint for a flag, or
+ * config.c's "PROG: FILE: 'key' must be WANT: 'arg'" for a key of a file
+ * (src not starting with '-'). */
+void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
+	__attribute__((noreturn));
 
 /* Write the --help text of cmd and opts to fp. */
 void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);

@@ -1143,3 +1143,43 @@ ev_score_item_release(struct ev_score_item *item)
 	item->cites = NULL;
 	item->ncites = item->cap = 0;
 }
+
+json_t *
+ev_score_record_id(const json_t *rec, size_t lineno)
+{
+	json_t *id = json_object_get(rec, "query_id");
+
+	if (id == NULL || json_is_null(id))
+		id = json_object_get(json_object_get(rec, "plan"), "query_id");
+	if (id != NULL && !json_is_null(id))
+		return json_incref(id);
+	return json_integer((json_int_t)lineno);
+}
+
+json_t *
+ev_score_record(const json_t *rec, size_t lineno, const struct ev_score_result *res, int passed)
+{
+	json_t *out = json_object(), *id;
+	int r;
+
+	/* a failed insertion (memory running out) fails the whole record: r
+	 * collects every result (json_object_set_new takes its value, also
+	 * when it fails) */
+	r = json_object_set_new(out, "query_id", ev_score_record_id(rec, lineno));
+	if ((id = json_object_get(rec, "request_id")) != NULL)
+		r |= json_object_set(out, "request_id", id);
+	if ((id = json_object_get(rec, "plan_id")) != NULL)
+		r |= json_object_set(out, "plan_id", id);
+	r |= json_object_set_new(out, "faithfulness", json_real(res->faithfulness));
+	r |= json_object_set_new(out, "coverage", json_real(res->coverage));
+	r |= json_object_set_new(out, "redundancy", json_real(res->redundancy));
+	r |= json_object_set_new(out, "overall", json_real(res->overall));
+	if (passed >= 0)
+		r |= json_object_set_new(out, "passed", json_boolean(passed));
+	r |= json_object_set(out, "details", res->details);
+	if (r != 0) {
+		json_decref(out);
+		return NULL;
+	}
+	return out;
+}

@@ -166,4 +166,15 @@ size_t ev_score_claims(const char *text, size_t len,
 double ev_score_overall(double faithfulness, double coverage, double redundancy,
 	const struct ev_score_weights *w);
 
+/* The query id of an input record (a new reference): its "query_id", else
+ * its "plan.query_id" (an EvidencePack's), else lineno. */
+json_t *ev_score_record_id(const json_t *rec, size_t lineno);
+
+/* The score record of input rec (line lineno) scored res: query_id (see
+ * ev_score_record_id()), request_id and plan_id when rec has them, the four
+ * axes, "passed" (passed 1 or 0; left out when -1: no gate is set) and
+ * details.  Returns a new reference, or NULL when out of memory. */
+json_t *ev_score_record(const json_t *rec, size_t lineno, const struct ev_score_result *res,
+	int passed);
+
 #endif

@@ -180,7 +180,7 @@ note_colour(struct ev_cli *cli, const char *src, const char *arg, void *value)
 }
 
 static const struct ev_opt sect_table[] = {
-	EV_OPT_CHOICE(0, "colour", "lanes.paint.colour", &colour, "red|green|blue",
+	EV_OPT_CHOICE_THEN(0, "colour", "lanes.paint.colour", &colour, "red|green|blue",
 	    "the colour", note_colour, "the paint's own"),
 	EV_OPT_K_AT("lanes.paint.k", &depth, 1000, "hits a query keeps", NULL),
 	EV_OPT_END

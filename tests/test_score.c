@@ -743,3 +743,46 @@ Test(score, out_of_memory_fails_the_item_and_never_drops_a_field)
 	}
 	free(want);
 }
+
+Test(score, record_id_is_the_query_id_else_the_packs_else_the_line)
+{
+	json_t *a = json_pack("{s:s}", "query_id", "q1");
+	json_t *b = json_pack("{s:{s:i}}", "plan", "query_id", 7);
+	json_t *c = json_pack("{s:n}", "query_id");
+	json_t *id;
+
+	id = ev_score_record_id(a, 3);
+	cr_assert_str_eq(json_string_value(id), "q1");
+	json_decref(id);
+	id = ev_score_record_id(b, 3);
+	cr_assert_eq(json_integer_value(id), 7);
+	json_decref(id);
+	id = ev_score_record_id(c, 3);
+	cr_assert_eq(json_integer_value(id), 3);
+	json_decref(id);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+}
+
+Test(score, record_keeps_ids_and_says_passed_only_with_gates)
+{
+	json_t *rec = json_pack("{s:s,s:s,s:s,s:s}", "query_id", "q", "request_id", "r",
+	    "plan_id", "p", "answer", "not kept");
+	struct ev_score_result res = { .faithfulness = 0.5, .coverage = 1, .overall = 0.8 };
+	json_t *out;
+
+	res.details = json_object();
+	out = ev_score_record(rec, 1, &res, -1);
+	cr_assert_str_eq(json_string_value(json_object_get(out, "request_id")), "r");
+	cr_assert_str_eq(json_string_value(json_object_get(out, "plan_id")), "p");
+	cr_assert_null(json_object_get(out, "answer"));
+	cr_assert_null(json_object_get(out, "passed"));
+	cr_assert_float_eq(json_real_value(json_object_get(out, "overall")), 0.8, 1e-12);
+	json_decref(out);
+	out = ev_score_record(rec, 1, &res, 0);
+	cr_assert(json_is_false(json_object_get(out, "passed")));
+	json_decref(out);
+	json_decref(res.details);
+	json_decref(rec);
+}

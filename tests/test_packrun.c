@@ -1,0 +1,163 @@
+/* test_packrun.c: lib/packrun.c -- hits grouped by query, one EvidencePack
+ * per query, in the order of a queries file when one is given. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jsonl.h"
+#include "packrun.h"
+
+static struct ev_pack_opts o;
+static struct ev_pack *p;
+static struct ev_packrun run;
+static struct ev_err err;
+static char out[65536];
+static FILE *fp;
+static json_t *ignored;
+
+static void
+setup(void)
+{
+	memset(&err, 0, sizeof err);
+	memset(out, 0, sizeof out);
+	ev_pack_opts_init(&o);
+	ignored = json_array();
+	p = ev_pack_new(&o, NULL, ignored, "00000000-0000-4000-8000-000000000000", &err);
+	cr_assert_not_null(p);
+	fp = fmemopen(out, sizeof out - 1, "w");
+	cr_assert_eq(ev_packrun_init(&run, p, fp, EV_PACK_JSONL, 80, &err), 0);
+}
+
+static void
+teardown(void)
+{
+	ev_packrun_release(&run);
+	ev_pack_free(p);
+	json_decref(ignored);
+}
+
+/* Feed a hit of query q (id d:N:0). */
+static int
+hit(const char *q, int n)
+{
+	char line[512];
+
+	snprintf(line, sizeof line, "{\"query_id\":\"%s\",\"id\":\"d%d:%d:0\",\"doc_id\":\"d%d\","
+	    "\"rank\":1,\"score\":0.5,\"lane\":\"text\",\"source_uri\":\"d.txt\",\"snippet\":\"s\"}",
+	    q, n, n, n);
+	return ev_packrun_line(&run, line, strlen(line), "hits:1", &err);
+}
+
+/* The query ids of the packs written, space-separated, and their number of
+ * evidences, as "a:2 b:0". */
+static const char *
+packs(void)
+{
+	static char ids[1024];
+	char *line, *save = NULL;
+
+	fclose(fp);
+	fp = NULL;
+	ids[0] = '\0';
+	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+		json_t *pk = json_loads(line, 0, NULL);
+		char id[64];
+
+		cr_assert_not_null(pk, "%s", line);
+		ev_json_id_text(json_object_get(pk, "query_id"), id, sizeof id);
+		snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%s:%zu", ids[0] ? " " : "",
+		    id, json_array_size(json_object_get(pk, "evidences")));
+		json_decref(pk);
+	}
+	return ids;
+}
+
+/* A queries file holding text; returns its path (static). */
+static const char *
+queries(const char *text)
+{
+	static char path[] = "/tmp/test_packrun_XXXXXX";
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+Test(packrun, each_run_of_a_query_is_one_pack, .init = setup, .fini = teardown)
+{
+	cr_assert_eq(hit("a", 1), 0);
+	cr_assert_eq(hit("a", 2), 0);
+	cr_assert_eq(ev_packrun_line(&run, "  ", 2, "hits:3", &err), 0);	/* blank */
+	cr_assert_eq(hit("b", 3), 0);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(run.records, 3);
+	cr_assert_eq(run.packs, 2);
+	cr_assert_str_eq(packs(), "a:2 b:1");
+}
+
+Test(packrun, a_query_coming_back_is_bad_input, .init = setup, .fini = teardown)
+{
+	cr_assert_eq(hit("a", 1), 0);
+	cr_assert_eq(hit("b", 2), 0);
+	cr_assert_eq(hit("a", 3), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "query 'a' comes back after its pack was written") != NULL, "%s",
+	    err.msg);
+	/* the run goes on (--skip-invalid) */
+	cr_assert_eq(hit("b", 4), 0);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_str_eq(packs(), "a:1 b:2");
+}
+
+Test(packrun, with_queries_each_gets_a_pack_in_their_order, .init = setup, .fini = teardown)
+{
+	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n\"second\"\n"
+	    "{\"query_id\":\"c\",\"query\":\"z\"}\n{\"query_id\":\"d\",\"query\":\"w\"}\n");
+
+	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(hit("c", 1), 0);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_str_eq(packs(), "a:0 2:0 c:1 d:0");
+	cr_assert_eq(run.packs, 4);
+}
+
+Test(packrun, with_queries_hits_out_of_order_or_unknown_are_bad, .init = setup,
+    .fini = teardown)
+{
+	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n"
+	    "{\"query_id\":\"b\",\"query\":\"y\"}\n");
+
+	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(hit("b", 1), 0);
+	cr_assert_eq(hit("a", 2), -1);
+	cr_assert(strstr(err.msg, "hits must be in the order of the queries") != NULL, "%s",
+	    err.msg);
+	cr_assert_eq(hit("z", 3), -1);
+	cr_assert(strstr(err.msg, "query 'z' is not in") != NULL, "%s", err.msg);
+}
+
+Test(packrun, a_query_given_twice_is_bad_input, .init = setup, .fini = teardown)
+{
+	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n"
+	    "{\"query_id\":\"a\",\"query\":\"y\"}\n");
+
+	cr_assert_eq(ev_packrun_queries(&run, path, &err), -1);
+	unlink(path);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "query 'a' is given twice") != NULL, "%s", err.msg);
+}
+
+Test(packrun, json_format_is_indented, .init = setup, .fini = teardown)
+{
+	run.format = EV_PACK_JSON;
+	cr_assert_eq(hit("a", 1), 0);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	fflush(fp);
+	cr_assert(strncmp(out, "{\n  \"", 5) == 0, "%s", out);
+}
