@@ -1,8 +1,9 @@
 # evkit: hybrid retrieval with evidence attribution, as Unix filters.
 #
 # Layout: cmd/ev-*.c are thin programs (one per command, found by wildcard);
-# lib/*.c is archived into build/libevkit.a, which every command links, so a
-# command only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
+# lib/FOLDER/*.c (base, cli, store, lanes, merge: the layers of lib/LAYERS) is
+# archived into build/libevkit.a, which every command links, so a command
+# only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
 # man/ev-foo.1, tests/cmd/ev-foo/; nothing here changes.
 
 PREFIX  ?= /usr/local
@@ -15,22 +16,24 @@ CXX     ?= c++
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 CXXFLAGS ?= $(OPT) -g
-EV_CFLAGS = -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ilib
-EV_CXXFLAGS = -std=c++17 -Wall -Wextra -Ilib
+EV_CFLAGS = -std=c11 -Wall -Wextra -D_GNU_SOURCE $(LIB_DIRS:%=-I%)
+EV_CXXFLAGS = -std=c++17 -Wall -Wextra $(LIB_DIRS:%=-I%)
 SANITIZE ?=
 BUILD   ?= build
 BIN     ?= bin
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 COMMANDS := $(sort $(patsubst cmd/%.c,%,$(wildcard cmd/ev-*.c)))
-LIB_C    := $(sort $(wildcard lib/*.c))
+LIB_DIRS := $(sort $(patsubst %/,%,$(dir $(wildcard lib/*/*.h))))
+LIB_H    := $(wildcard lib/*/*.h)
+LIB_C    := $(sort $(wildcard lib/*/*.c))
 LIB_OBJ  := $(LIB_C:lib/%.c=$(BUILD)/lib/%.o)
 
 # Debian's libfaiss-dev ships the C API headers but not the compiled C API:
-# build our own subset (lib/faiss_capi.cpp) only when the machine lacks it.
+# build our own subset (lib/store/faiss_capi.cpp) only when the machine lacks it.
 FAISS_C_LIB := $(wildcard /usr/lib/*/libfaiss_c.so /usr/lib/libfaiss_c.so /usr/local/lib/libfaiss_c.so)
 ifeq ($(FAISS_C_LIB),)
-LIB_OBJ  += $(if $(wildcard lib/faiss_capi.cpp),$(BUILD)/lib/faiss_capi.o)
+LIB_OBJ  += $(if $(wildcard lib/store/faiss_capi.cpp),$(BUILD)/lib/store/faiss_capi.o)
 FAISS_C  :=
 else
 FAISS_C  := -lfaiss_c
@@ -43,11 +46,11 @@ LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 	-lsqlite3 -ljansson -lyaml -lstdc++ -lm -lpthread
 
 # ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
-# "Licence".  Their callers (lib/extract_pdf.c, lib/extract_html.c) stay out
+# "Licence".  Their callers (lib/store/extract_pdf.c, extract_html.c) stay out
 # of libevkit.a, so that no other command can link them and a machine without
 # them builds every other command; OBJS_<program> and LDLIBS_<program> add to
 # one program's link line (a command's or a unit test's).
-EXTRACT_OBJ := $(BUILD)/lib/extract_pdf.o $(BUILD)/lib/extract_html.o
+EXTRACT_OBJ := $(BUILD)/lib/store/extract_pdf.o $(BUILD)/lib/store/extract_html.o
 LIB_OBJ := $(filter-out $(EXTRACT_OBJ),$(LIB_OBJ))
 EXTRACT_CFLAGS := $(shell pkg-config --cflags poppler-glib libxml-2.0 2>/dev/null)
 OBJS_ev-extract = $(EXTRACT_OBJ)
@@ -68,7 +71,7 @@ all: $(COMMANDS:%=$(BIN)/%)
 deps:
 	@scripts/install-deps.sh
 
-$(BUILD)/lib/%.o: lib/%.c lib/*.h VERSION
+$(BUILD)/lib/%.o: lib/%.c $(LIB_H) VERSION
 	@mkdir -p $(@D)
 	$(CC) $(EV_CFLAGS) -DEV_VERSION='"$(VERSION)"' $(CFLAGS) $(SANITIZE) -c -o $@ $<
 
@@ -80,7 +83,7 @@ $(BUILD)/libevkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/cmd/%.o: cmd/%.c lib/*.h
+$(BUILD)/cmd/%.o: cmd/%.c $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) -c -o $@ $<
 
@@ -101,7 +104,7 @@ golden: all
 layers:
 	@scripts/check-layers.sh
 
-# Each command's man page against its option table (lib/opt.h).
+# Each command's man page against its option table (lib/cli/opt.h).
 man-options: all
 	@tests/man-options.sh $(BIN)
 

@@ -2,7 +2,7 @@
  *
  * Reads every record before changing anything (a batch is applied whole, in
  * one transaction, or not at all), so it does not stream.  See
- * man/ev-embed-load.1 and lib/vindex.h. */
+ * man/ev-embed-load.1 and lib/store/vindex.h. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-static struct ev_skip skipping;	/* --skip-invalid (lib/cli.h) */
+static struct ev_skip skipping;	/* --skip-invalid (lib/cli/cli.h) */
 static struct ev_progress progress;
 
 static int

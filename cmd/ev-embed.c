@@ -1,6 +1,6 @@
 /* ev-embed: the built-in embedder (latent semantic analysis): fit it on the
  * store's chunks (--train), or add a "vector" and a "model" to each record.
- * See man/ev-embed.1, lib/embed.h and lib/embedrec.h. */
+ * See man/ev-embed.1, lib/lanes/embed.h and lib/lanes/embedrec.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* ev-expand: add to each query's hits the chunks next to them, the documents
  * nearest in time and the documents they link to, bounded, each saying why.
- * See man/ev-expand.1 and lib/expand.h. */
+ * See man/ev-expand.1 and lib/lanes/expand.h. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* ev-extract: PDF and HTML files into evkit document records (Markdown text,
  * pages and line boxes), for ev-ingest.  See man/ev-extract.1,
- * lib/extract_pdf.h and lib/extract_html.h.
+ * lib/store/extract_pdf.h and lib/store/extract_html.h.
  *
  * This program links poppler and is therefore distributed under the GPL
  * (README "Licence"); the rest of evkit keeps its own licence. */

@@ -1,5 +1,5 @@
 /* ev-fuse: fuse the hits of several lanes into one ranked list per query.
- * See man/ev-fuse.1 and lib/fuse.h. */
+ * See man/ev-fuse.1 and lib/merge/fuse.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

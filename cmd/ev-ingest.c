@@ -1,5 +1,5 @@
 /* ev-ingest: documents in, chunks into the store, the new or changed chunk
- * records out.  Two passes (lib/spool.h): every input is checked and spooled
+ * records out.  Two passes (lib/store/spool.h): every input is checked and spooled
  * before the store changes, then written in batched transactions, a batch's
  * chunk records printed once it is committed.  See man/ev-ingest.1. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* ev-pack: turn each query's hits into one EvidencePack v0.1.  See
- * man/ev-pack.1, lib/pack.h (a pack) and lib/packrun.h (the stream). */
+ * man/ev-pack.1, lib/merge/pack.h (a pack) and lib/merge/packrun.h (the stream). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

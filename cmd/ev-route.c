@@ -1,6 +1,6 @@
 /* ev-route: say which lanes each query goes to (by a field, cue words or a
  * pattern, or the default lanes), and gate a lane on the confidence of
- * another lane's answer.  See man/ev-route.1 and lib/route.h. */
+ * another lane's answer.  See man/ev-route.1 and lib/lanes/route.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

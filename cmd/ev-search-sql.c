@@ -1,6 +1,6 @@
 /* ev-search-sql: the structured lane -- a read-only, parameterised SQL query
  * over any SQLite file for each query record; its rows are hits.
- * See man/ev-search-sql.1 and lib/sqllane.h. */
+ * See man/ev-search-sql.1 and lib/lanes/sqllane.h. */
 #include <stdio.h>
 #include <string.h>
 

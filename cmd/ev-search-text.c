@@ -2,7 +2,7 @@
  * over the store's FTS5 index with the matched terms marked in a snippet.
  *
  * Streams: the hits of a query are written before the next query is read.
- * See man/ev-search-text.1 and lib/textsearch.h. */
+ * See man/ev-search-text.1 and lib/lanes/textsearch.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * Streams: queries are searched in batches of those already arrived (a batch
  * is cut as soon as standard input has nothing more to read), so a lone query
  * is answered at once and a file of queries is searched with Faiss's batched
- * (BLAS) code.  See man/ev-search-vec.1, lib/vsearch.h and lib/vindex.h. */
+ * (BLAS) code.  See man/ev-search-vec.1, lib/lanes/vsearch.h and lib/store/vindex.h. */
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>

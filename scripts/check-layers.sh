@@ -5,13 +5,20 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top/lib" || exit 1
+# Each module lives in the folder of its part of the architecture
+# (base, cli, store, lanes, merge); LAYERS orders the modules themselves.
 layer_of() {
 	awk -v m="$1" '!/^#/ { for (i = 2; i <= NF; i++) if ($i == m) print $1 }' LAYERS
 }
 bad=0 n=0
-for f in *.h *.c *.cpp; do
+stray=$(ls ./*.c ./*.h ./*.cpp 2>/dev/null)
+if [ -n "$stray" ]; then
+	for f in $stray; do echo "layers: lib/${f#./}: a module outside the folders of lib/"; done
+	bad=$((bad + $(echo "$stray" | wc -l)))
+fi
+for f in */*.h */*.c */*.cpp; do
 	[ -f "$f" ] || continue
-	mod=${f%.*}
+	mod=$(basename "${f%.*}")
 	[ "$mod" = faiss_capi ] && continue	# Faiss's own C API, no evkit includes
 	ly=$(layer_of "$mod")
 	if [ -z "$ly" ]; then

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [TARGET ...]        (make fuzz)
 #
-# Each target is tests/fuzz/fuzz_NAME.c.  lib/*.c is compiled once with the
+# Each target is tests/fuzz/fuzz_NAME.c.  lib/*/*.c is compiled once with the
 # fuzzing instrumentation into $FUZZ_BUILD/libevkit-fuzz.a (a file that does
 # not compile is left out with a note, so that the parsers can be fuzzed while
 # other modules are being written); a target whose "requires:" headers are not
@@ -24,7 +24,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
 SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer'
-CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror=implicit-function-declaration -Ilib -DEV_VERSION=\"$(cat VERSION 2>/dev/null || echo 0)\""
+CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror=implicit-function-declaration $(for d in lib/*/; do printf -- '-I%s ' "${d%/}"; done) -DEV_VERSION=\"$(cat VERSION 2>/dev/null || echo 0)\""
 LIBS='-lsqlite3 -ljansson -lyaml -llapack -lblas -lm -lpthread'
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
@@ -35,7 +35,7 @@ mkdir -p "$FUZZ_BUILD/lib" "$FUZZ_BUILD/corpus" "$FUZZ_BUILD/crashes"
 
 # 1. the library, instrumented
 objs=""
-for c in lib/*.c; do
+for c in lib/*/*.c; do
 	o="$FUZZ_BUILD/lib/$(basename "$c" .c).o"
 	newer=$(find lib -name '*.h' -newer "$o" 2>/dev/null | head -1)
 	if [ ! -f "$o" ] || [ "$c" -nt "$o" ] || [ -n "$newer" ]; then

@@ -1,4 +1,4 @@
-/* Tests of lib/bm25.c on a real FTS5 table: without weights ev_bm25() is
+/* Tests of lib/lanes/bm25.c on a real FTS5 table: without weights ev_bm25() is
  * FTS5's bm25() exactly; a phrase's weight multiplies its term alone; column
  * weights work as bm25()'s do. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/buf.c and lib/err.c. */
+/* Tests of lib/base/buf.c and lib/base/err.c. */
 #include <criterion/criterion.h>
 #include <string.h>
 

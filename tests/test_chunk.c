@@ -1,4 +1,4 @@
-/* Tests of lib/chunk.c: sections, packing, splitting, offsets. */
+/* Tests of lib/store/chunk.c: sections, packing, splitting, offsets. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

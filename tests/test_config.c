@@ -1,4 +1,4 @@
-/* test_config.c: lib/config.c -- YAML to JSON trees: typed scalars, nested
+/* test_config.c: lib/base/config.c -- YAML to JSON trees: typed scalars, nested
  * keys, malformed YAML (the line named), a top level that is not a mapping,
  * unknown keys reported with dotted paths, typed look-ups. */
 #include <criterion/criterion.h>

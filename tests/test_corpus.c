@@ -1,4 +1,4 @@
-/* Tests of lib/corpus.c against real SQLite stores. */
+/* Tests of lib/store/corpus.c against real SQLite stores. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

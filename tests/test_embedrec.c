@@ -1,4 +1,4 @@
-/* Tests of lib/embedrec.c: records given vectors by the built-in model, the
+/* Tests of lib/lanes/embedrec.c: records given vectors by the built-in model, the
  * chunks pending a vector, and the reports of a training and of the drift. */
 #include <criterion/criterion.h>
 #include <math.h>

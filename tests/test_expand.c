@@ -1,4 +1,4 @@
-/* test_expand.c: lib/expand.c -- Markdown link targets resolved against the
+/* test_expand.c: lib/lanes/expand.c -- Markdown link targets resolved against the
  * linking document's id. */
 #include <criterion/criterion.h>
 

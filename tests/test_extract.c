@@ -1,5 +1,5 @@
-/* test_extract.c: lib/extract.c -- file kinds, ids, Markdown escaping and the
- * document record written from temporary files; lib/extract_html.c on small
+/* test_extract.c: lib/store/extract.c -- file kinds, ids, Markdown escaping and the
+ * document record written from temporary files; lib/store/extract_html.c on small
  * pages (the PDF side is in tests/cmd/ev-extract, which writes its PDFs). */
 #include <criterion/criterion.h>
 #include <stdio.h>

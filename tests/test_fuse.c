@@ -1,4 +1,4 @@
-/* test_fuse.c: lib/fuse.c -- every method and normalisation against figures
+/* test_fuse.c: lib/merge/fuse.c -- every method and normalisation against figures
  * computed by hand, evidence merging, grouping by document, ties, bad hits,
  * and reading lanes in step. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/ingest.c: checking records, plain files, directory walks, and
+/* Tests of lib/store/ingest.c: checking records, plain files, directory walks, and
  * documents into a real store with the chunk records they print. */
 #include <criterion/criterion.h>
 #include <stdio.h>

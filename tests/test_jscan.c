@@ -1,4 +1,4 @@
-/* test_jscan.c: lib/jscan.c -- the strict scanner accepts exactly what
+/* test_jscan.c: lib/base/jscan.c -- the strict scanner accepts exactly what
  * Jansson accepts (RFC 8259, UTF-8, no NUL, depth, integer and real range,
  * duplicate keys), records the spans of the top-level members, walks
  * validated text, compares and decodes raw strings, and writes numbers

@@ -1,4 +1,4 @@
-/* test_jsonl.c: lib/jsonl.c -- JSON Lines edge cases (long lines, CRLF, BOM,
+/* test_jsonl.c: lib/base/jsonl.c -- JSON Lines edge cases (long lines, CRLF, BOM,
  * invalid UTF-8, NUL bytes, blank lines, no final newline), the FILE:LINE and
  * column of errors, string-only query lines, typed field access, writing. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/lexicon.c: language codes, the stop lists (case, accents,
+/* Tests of lib/base/lexicon.c: language codes, the stop lists (case, accents,
  * languages sharing a word), guessing a text's language from its function
  * words, and the word lists (found as written, lowercased or capitalised;
  * a missing list is "nothing known", not "no such word"). */

@@ -1,4 +1,4 @@
-/* Tests of lib/note.c: notes for the user handed from lib/ to the command. */
+/* Tests of lib/base/note.c: notes for the user handed from lib/ to the command. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_opt.c: lib/opt.c -- one table gives the flags, the config keys, the
+/* test_opt.c: lib/cli/opt.c -- one table gives the flags, the config keys, the
  * range checks, --help and --list-options. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>

@@ -1,4 +1,4 @@
-/* test_opt_choice.c: lib/opt.c's choices among words, optional arguments,
+/* test_opt_choice.c: lib/cli/opt.c's choices among words, optional arguments,
  * numbers without a default, ev_opt_given() and ev_opt_bad_value(). */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>

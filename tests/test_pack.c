@@ -1,4 +1,4 @@
-/* test_pack.c: lib/pack.c and lib/uuid.c -- EvidenceItems from fused and
+/* test_pack.c: lib/merge/pack.c and lib/base/uuid.c -- EvidenceItems from fused and
  * single-lane hits, provenance modes, merging, min score, diversity,
  * snippet cutting, the plan, and the fixed clock and UUIDs. */
 #include <criterion/criterion.h>

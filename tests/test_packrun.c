@@ -1,4 +1,4 @@
-/* test_packrun.c: lib/packrun.c -- hits grouped by query, one EvidencePack
+/* test_packrun.c: lib/merge/packrun.c -- hits grouped by query, one EvidencePack
  * per query, in the order of a queries file when one is given. */
 #include <criterion/criterion.h>
 #include <stdio.h>

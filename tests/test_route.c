@@ -1,4 +1,4 @@
-/* test_route.c: lib/route.c -- routing by field, cue and pattern, and the
+/* test_route.c: lib/lanes/route.c -- routing by field, cue and pattern, and the
  * confidence that gates a lane. */
 #include <criterion/criterion.h>
 

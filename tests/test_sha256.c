@@ -1,4 +1,4 @@
-/* Tests of lib/sha256.c against FIPS 180-4's published vectors. */
+/* Tests of lib/base/sha256.c against FIPS 180-4's published vectors. */
 #include <criterion/criterion.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Tests of lib/snippet.c: marking query terms by their stems, choosing the
+/* Tests of lib/lanes/snippet.c: marking query terms by their stems, choosing the
  * passage with the most distinct terms, ellipses, whitespace, marks, and
  * what was found. */
 #include <criterion/criterion.h>

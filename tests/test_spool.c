@@ -1,4 +1,4 @@
-/* Tests of lib/spool.c: ev-ingest's two passes, its batches and --delete. */
+/* Tests of lib/store/spool.c: ev-ingest's two passes, its batches and --delete. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_sqllane.c: lib/sqllane.c -- rows of a read-only statement as hits. */
+/* test_sqllane.c: lib/lanes/sqllane.c -- rows of a read-only statement as hits. */
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 #include <stdio.h>

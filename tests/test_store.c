@@ -1,4 +1,4 @@
-/* Tests of lib/store.c against real SQLite files. */
+/* Tests of lib/store/store.c against real SQLite files. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>

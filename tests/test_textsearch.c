@@ -1,4 +1,4 @@
-/* Tests of lib/textsearch.c over a real store: query text is always text
+/* Tests of lib/lanes/textsearch.c over a real store: query text is always text
  * (every FTS5 special character), OR and AND, raw FTS5 expressions, typo
  * tolerance and its evidence, filters inside the query (k hits still come
  * back), the hit record's fields, normalisation, k, and bad input. */

@@ -1,4 +1,4 @@
-/* Tests of lib/token.c: the one tokeniser (FTS5's porter unicode61
+/* Tests of lib/store/token.c: the one tokeniser (FTS5's porter unicode61
  * remove_diacritics 2): stems, byte offsets, case and diacritic folding,
  * stop words, stopping early, and agreement with a real FTS5 table. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/vecload.c: vector records (JSON Lines, fvecs, npy) read into a
+/* Tests of lib/store/vecload.c: vector records (JSON Lines, fvecs, npy) read into a
  * load of a real store's vector index. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/vecrec.c: the fast reader never accepts what Jansson refuses,
+/* Tests of lib/base/vecrec.c: the fast reader never accepts what Jansson refuses,
  * and reads what it accepts exactly as Jansson does. */
 #include <criterion/criterion.h>
 #include <jansson.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/vindex.c against real SQLite stores and real Faiss indexes. */
+/* Tests of lib/store/vindex.c against real SQLite stores and real Faiss indexes. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>

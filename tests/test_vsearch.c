@@ -1,4 +1,4 @@
-/* Tests of lib/vsearch.c: batches of query records searched in a real
+/* Tests of lib/lanes/vsearch.c: batches of query records searched in a real
  * Faiss index of a real store, and the hit records written. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  *                             print the position each reports
  *
  * Each library is used as evkit would use it: Jansson with
- * JSON_DECODE_ANY | JSON_REJECT_DUPLICATES (as lib/jsonl.c), json-c with a
+ * JSON_DECODE_ANY | JSON_REJECT_DUPLICATES (as lib/base/jsonl.c), json-c with a
  * reused tokener in strict mode with UTF-8 validation, cJSON with
  * cJSON_ParseWithLengthOpts.  Emitting writes compact JSON into a reused
  * buffer where the library allows it. */

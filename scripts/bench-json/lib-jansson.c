@@ -1,4 +1,4 @@
-/* lib-jansson.c: Jansson, with lib/jsonl.c's flags (and without the duplicate
+/* lib-jansson.c: Jansson, with lib/base/jsonl.c's flags (and without the duplicate
  * key check, for comparison). */
 #include <stdio.h>
 #include <jansson.h>

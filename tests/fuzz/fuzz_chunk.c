@@ -1,5 +1,5 @@
-/* fuzz_chunk.c: libFuzzer target for the chunker (lib/chunk.h).
- * requires: lib/chunk.h */
+/* fuzz_chunk.c: libFuzzer target for the chunker (lib/store/chunk.h).
+ * requires: lib/store/chunk.h */
 /* The first two bytes choose the format and the size and overlap; the rest is
  * the document text.  Whatever the text, ev_chunk_split() either fails with
  * a message or returns chunks whose ranges lie inside the text, whose

@@ -1,4 +1,4 @@
-/* fuzz_config.c: libFuzzer target for the configuration reader (lib/config.h).
+/* fuzz_config.c: libFuzzer target for the configuration reader (lib/base/config.h).
  *
  * The input is YAML text.  It must either give a mapping (an object) or fail
  * with exit code 2 and a message naming "fuzz.yaml:LINE"; the typed look-ups

@@ -1,5 +1,5 @@
-/* fuzz_jscan.c: libFuzzer target for the strict scanner (lib/jscan.h) and
- * ev-fuse's text path (lib/fuse.h).  requires: lib/jscan.h lib/fuse.h */
+/* fuzz_jscan.c: libFuzzer target for the strict scanner (lib/base/jscan.h) and
+ * ev-fuse's text path (lib/merge/fuse.h).  requires: lib/base/jscan.h lib/merge/fuse.h */
 /*
  * 1. The whole input is one JSON text: the scanner must take it exactly when
  *    Jansson (JSON_DECODE_ANY | JSON_REJECT_DUPLICATES) does, refuse it with

@@ -1,4 +1,4 @@
-/* fuzz_jsonl.c: libFuzzer target for the JSON Lines reader (lib/jsonl.h).
+/* fuzz_jsonl.c: libFuzzer target for the JSON Lines reader (lib/base/jsonl.h).
  *
  * The input is written to a file and read back with ev_jsonl_next(), so the
  * line splitting (CR, BOM, blank lines, no final newline) is exercised as

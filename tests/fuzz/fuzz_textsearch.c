@@ -1,6 +1,6 @@
 /* fuzz_textsearch.c: libFuzzer target for the query handling of the text lane
- * (lib/textsearch.h).
- * requires: lib/textsearch.h */
+ * (lib/lanes/textsearch.h).
+ * requires: lib/lanes/textsearch.h */
 /* A small store is made once (real SQLite, real FTS5).  The first byte of the
  * input chooses the options (AND/OR, fuzzy distance, raw FTS5, feedback from
  * 2 chunks or none; proximity is on); the rest is

@@ -1,2 +1,2 @@
-# A file that cannot be opened: a message naming it, exit 2 (as lib/jsonl.c rules).
+# A file that cannot be opened: a message naming it, exit 2 (as lib/base/jsonl.c rules).
 ev-fuse "$CASEDIR/text.jsonl" no-such-file.jsonl

@@ -4,7 +4,7 @@
  * (redundancy), combined into one overall score.
  *
  * Upper layer: includes err.h, token.h, store.h and Jansson.  Tokens are the
- * text lane's (lib/token.h: FTS5's porter unicode61, stemmed, stop words
+ * text lane's (lib/store/token.h: FTS5's porter unicode61, stemmed, stop words
  * known by their stems), so "caused" in an answer is supported by "causes" in
  * a passage.  A term is a "content term" when it is not a stop word.
  *

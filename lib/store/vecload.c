@@ -81,7 +81,7 @@ add_json(struct ev_vecload *L, json_t *rec, const char *where, struct ev_err *er
 	return ev_vload_add(L->ld, id, model, L->v, (long long)n, where, err);
 }
 
-/* Read JSON Lines: the common shape by the fast reader (lib/vecrec.h),
+/* Read JSON Lines: the common shape by the fast reader (lib/base/vecrec.h),
  * anything else through Jansson, which also words every error. */
 static int
 read_jsonl(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
