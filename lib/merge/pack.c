@@ -166,24 +166,27 @@ ev_utf8_prefix(const char *s, size_t len, size_t max)
 /* ---- lanes and modes ---- */
 
 enum {
-	LANE_VECTOR = 1, LANE_TEXT = 2, LANE_REGION = 4, LANE_TIMELINE = 8, LANE_OTHER = 16
+	LANE_VECTOR = 1, LANE_TEXT = 2, LANE_REGION = 4, LANE_TIMELINE = 8, LANE_OTHER = 16,
+	LANE_STRUCTURED = 32
 };
+
+/* The lanes evkit knows by name, and their bits ("fused" has none: its
+ * lanes are found in its explanation); any other lane is LANE_OTHER. */
+static const char *const lane_names[] = { "vector", "text", "region", "timeline", "structured",
+	"fused" };
+static const unsigned lane_bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE,
+	LANE_STRUCTURED, 0 };
 
 static unsigned
 lane_bit(const char *lane)
 {
+	size_t i;
+
 	if (lane == NULL)
 		return 0;
-	if (strcmp(lane, "vector") == 0)
-		return LANE_VECTOR;
-	if (strcmp(lane, "text") == 0)
-		return LANE_TEXT;
-	if (strcmp(lane, "region") == 0)
-		return LANE_REGION;
-	if (strcmp(lane, "timeline") == 0)
-		return LANE_TIMELINE;
-	if (strcmp(lane, "fused") == 0)
-		return 0;
+	for (i = 0; i < sizeof lane_names / sizeof *lane_names; i++)
+		if (strcmp(lane, lane_names[i]) == 0)
+			return lane_bits[i];
 	return LANE_OTHER;
 }
 
@@ -219,20 +222,29 @@ hit_lanes(json_t *hit)
 }
 
 /* provenance.mode: exact (text only), semantic (vector or region only),
- * associative (timeline only), hybrid (more than one of these). */
+ * relational (the structured lane only), associative (expansion lanes only:
+ * timeline, neighbour, link, and lanes evkit does not know), hybrid (more
+ * than one of these). */
+static const char *const mode_names[] = { "exact", "semantic", "relational", "associative",
+	"hybrid" };
+#define NMODES 5
+
+static int
+lanes_mode_index(unsigned bits)
+{
+	int exact = (bits & LANE_TEXT) != 0, sem = (bits & (LANE_VECTOR | LANE_REGION)) != 0;
+	int rel = (bits & LANE_STRUCTURED) != 0;
+	int assoc = (bits & (LANE_TIMELINE | LANE_OTHER)) != 0;
+
+	if (exact + sem + rel + assoc > 1)
+		return 4;
+	return exact ? 0 : rel ? 2 : assoc ? 3 : 1;
+}
+
 static const char *
 lanes_mode(unsigned bits)
 {
-	int exact = (bits & LANE_TEXT) != 0, sem = (bits & (LANE_VECTOR | LANE_REGION)) != 0;
-	int assoc = (bits & (LANE_TIMELINE | LANE_OTHER)) != 0;
-
-	if (exact + sem + assoc > 1)
-		return "hybrid";
-	if (exact)
-		return "exact";
-	if (assoc)
-		return "associative";
-	return "semantic";
+	return mode_names[lanes_mode_index(bits)];
 }
 
 static void
@@ -493,13 +505,11 @@ mem_num(const struct ev_jmem *m, long long *iv)
 static unsigned
 raw_lane_bit(const char *raw, size_t n)
 {
-	static const char *const names[] = { "vector", "text", "region", "timeline", "fused" };
-	static const unsigned bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE, 0 };
 	size_t i;
 
-	for (i = 0; i < 5; i++)
-		if (ev_jscan_str_eq(raw, n, names[i]))
-			return bits[i];
+	for (i = 0; i < sizeof lane_names / sizeof *lane_names; i++)
+		if (ev_jscan_str_eq(raw, n, lane_names[i]))
+			return lane_bits[i];
 	return LANE_OTHER;
 }
 
@@ -1069,9 +1079,9 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 {
 	json_t *pack = NULL, *evs, *warn, *ex, *fusion = NULL, *div, *filt, *byc, *v, *first;
 	struct item **kept = NULL, *it;
-	const char *req = NULL, *mode, *pm;
+	const char *req = NULL, *pm;
 	char uuid[EV_UUID_LEN + 1], msg[512];
-	long long below = 0, by_doc = 0, dups = 0, nmode[3][2] = { { 0 } };
+	long long below = 0, by_doc = 0, dups = 0, nmode[NMODES][2] = { { 0 } };
 	size_t i, nkept = 0, nret;
 	json_t *docs = NULL;
 	int no_uri = 0, m, bad = 0;
@@ -1147,18 +1157,20 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		kept[i]->kept = 1;
 	}
 	for (i = 0; i < p->n; i++) {
-		mode = lanes_mode(p->it[i].lanes);
-		m = strcmp(mode, "exact") == 0 ? 0 : strcmp(mode, "semantic") == 0 ? 1 :
-		    strcmp(mode, "hybrid") == 0 ? 2 : -1;
-		if (m < 0)
-			continue;
+		m = lanes_mode_index(p->it[i].lanes);
 		nmode[m][0]++;
 		nmode[m][1] += p->it[i].kept;
 	}
+	/* exact, semantic and hybrid always; relational and associative when any */
 	byc = json_pack("{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I}}",
 	    "exact", "candidates", (json_int_t)nmode[0][0], "returned", (json_int_t)nmode[0][1],
 	    "semantic", "candidates", (json_int_t)nmode[1][0], "returned", (json_int_t)nmode[1][1],
-	    "hybrid", "candidates", (json_int_t)nmode[2][0], "returned", (json_int_t)nmode[2][1]);
+	    "hybrid", "candidates", (json_int_t)nmode[4][0], "returned", (json_int_t)nmode[4][1]);
+	for (m = 2; byc != NULL && m <= 3; m++)
+		if (nmode[m][0] > 0 && json_object_set_new(byc, mode_names[m],
+		    json_pack("{s:I,s:I}", "candidates", (json_int_t)nmode[m][0],
+		    "returned", (json_int_t)nmode[m][1])) == -1)
+			bad = 1;
 
 	warn = json_array();
 	fusion = explain_fusion(p);	/* kept (one reference of ours) to the end */
