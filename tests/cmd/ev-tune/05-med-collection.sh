@@ -1,15 +1,10 @@
 # On a real collection (MED: 1,033 abstracts, 30 judged queries; from the
 # shared test data, skipped when it is absent): ev-tune's figure for the
 # defaults of the text lane is ev-search-text's as ev-eval judges it, and
-# the search covers the whole grid.  Without the data the case says it was
-# skipped, on stderr, and prints what it would have found.
+# the search covers the whole grid.  Skipped (counted so) without the data.
+. "$SKIPLIB"
 d=$SHARED/data/med
-if [ ! -r "$d/corpus.jsonl" ]; then
-	echo "skipped: no $d" >&2
-	echo "the defaults' figure is ev-search-text's"
-	echo "18 of 18 configurations searched"
-	exit 0
-fi
+need_file "$d/corpus.jsonl" "the MED collection"
 ev-ingest --db med.db "$d/corpus.jsonl" >/dev/null 2>&1
 ev-tune --db med.db --qrels "$d/qrels.tsv" --binary "$d/queries.jsonl" >plan.yaml 2>err
 tune=$(sed -n 's/.*against \([0-9.]*\) for the defaults.*/\1/p' err)
