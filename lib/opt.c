@@ -634,6 +634,22 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	return optind;
 }
 
+/* Exit 2 when a section of the table's keys is not a mapping ("lanes.text:
+ * 3"), before its keys would be warned about as unknown. */
+static void
+check_shapes(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
+{
+	struct ev_err err = { 0 };
+	const char **keys = known_keys(cmd, opts);
+
+	if (keys == NULL)
+		return;	/* ev_opt_parse() says so */
+	if (cli->config != NULL &&
+	    ev_config_check_shape(cli->config, keys, cli->config_path, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	free(keys);
+}
+
 int
 ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts,
     const char *section, int alone)
@@ -642,8 +658,10 @@ ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const str
 	int argi;
 
 	opts = section_opts(cli, section, alone, opts, &flat);
-	if (flat == NULL && cmd->reads_plan)
+	if (flat == NULL && cmd->reads_plan) {
+		check_shapes(cli, cmd, opts);
 		check_section(cli, section, opts);
+	}
 	argi = ev_opt_parse(cli, cmd, opts);
 	free(flat);
 	return argi;
