@@ -55,19 +55,6 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-static int
-skip_query(void *ctx, struct ev_err *err)
-{
-	return ev_cli_skip(ctx, err);
-}
-
-static void
-warn_query(void *ctx, const char *where, const char *what)
-{
-	(void)ctx;
-	ev_warn("%s: %s", where, what);
-}
-
 /* Whether standard input has nothing to read right now. */
 static int
 stdin_idle(void)
@@ -145,8 +132,8 @@ main(int argc, char *argv[])
 	vo.snippet = snippet && !no_snippet;
 	vo.has_min_score = min_score > NONE;
 	vo.min_score = min_score;
-	vo.skip = skip_query;
-	vo.warn = warn_query;
+	vo.skip = ev_cli_skip_cb;
+	vo.warn = ev_cli_warn_cb;
 	vo.ctx = &skip;
 
 	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||

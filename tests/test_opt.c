@@ -288,3 +288,81 @@ Test(opt, a_config_word_not_among_the_choices_is_bad_usage, .exit_code = 2,
 
 	parse_section(3, argv, 1);
 }
+
+/* ---- ev_opt_alias: a section's older name ---------------------------------- */
+
+static long alias_k = 10;
+static int alias_n = 1;
+
+static const struct ev_opt section_table[] = {
+	EV_OPT_K_AT("lanes.x.k", &alias_k, 100, "hits", NULL),
+	EV_OPT_INT(0, "n", "lanes.x.n", &alias_n, 1, 9, "N", "a count"),
+	EV_OPT_BOOL(0, "flag", "flag", &flag, "not in the section"),
+	EV_OPT_END
+};
+
+static const struct ev_opt_cmd alias_cmd = { "usage: a", "An alias test.", NULL, 1 };
+
+static void
+parse_alias(int argc, char **argv)
+{
+	static struct ev_cli cli;
+	struct ev_opt *t = ev_opt_alias(section_table, "lanes.x", "x");
+
+	cr_assert_not_null(t);
+	ev_cli_init(&cli, "a", NULL, argc, argv);
+	ev_opt_parse_section(&cli, &alias_cmd, t, "lanes.x", 0);
+	free(t);
+}
+
+Test(opt, an_alias_copies_each_section_key_before_it_without_a_flag)
+{
+	struct ev_opt *t = ev_opt_alias(section_table, "lanes.x", "x");
+
+	cr_assert_not_null(t);
+	cr_assert_str_eq(t[0].key, "x.k");
+	cr_assert_null(t[0].long_name);
+	cr_assert_eq(t[0].short_name, 0);
+	cr_assert_eq(t[0].value, &alias_k);
+	cr_assert_str_eq(t[1].key, "lanes.x.k");
+	cr_assert_eq(t[1].short_name, 'k');
+	cr_assert_str_eq(t[2].key, "x.n");
+	cr_assert_str_eq(t[3].key, "lanes.x.n");
+	cr_assert_str_eq(t[4].key, "flag");
+	cr_assert_eq(t[5].type, EV_OPT_TYPE_END);
+	free(t);
+}
+
+Test(opt, the_section_wins_over_its_alias_key_by_key)
+{
+	const char *path = yaml("x:\n  k: 3\n  n: 4\nlanes:\n  x:\n    k: 5\n");
+	char *argv[] = { "a", "--config", (char *)path, NULL };
+
+	alias_k = 10, alias_n = 1;
+	parse_alias(3, argv);
+	unlink(path);
+	cr_assert_eq(alias_k, 5);
+	cr_assert_eq(alias_n, 4);
+}
+
+Test(opt, an_alias_key_out_of_range_is_named_as_written, .exit_code = 2,
+    .init = cr_redirect_stderr)
+{
+	const char *path = yaml("x:\n  n: 10\n");
+	char *argv[] = { "a", "--config", (char *)path, NULL };
+
+	parse_alias(3, argv);
+}
+
+Test(opt, unknown_alias_keys_are_warned_about, .init = cr_redirect_stderr)
+{
+	const char *path = yaml("x:\n  n: 2\n  bogus: 1\n");
+	char *argv[] = { "a", "--config", (char *)path, NULL };
+	char want[256];
+
+	parse_alias(3, argv);
+	fflush(stderr);
+	snprintf(want, sizeof want, "a: %s: unknown key 'x.bogus' ignored\n", path);
+	unlink(path);
+	cr_assert_stderr_eq_str(want);
+}

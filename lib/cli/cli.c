@@ -197,6 +197,19 @@ ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s)
 	ev_cli_count(cli, "skipped", s->count);
 }
 
+int
+ev_cli_skip_cb(void *skip, struct ev_err *err)
+{
+	return ev_cli_skip(skip, err);
+}
+
+void
+ev_cli_warn_cb(void *ctx, const char *where, const char *what)
+{
+	(void)ctx;
+	ev_warn("%s: %s", where, what);
+}
+
 void
 ev_cli_count(struct ev_cli *cli, const char *key, long long n)
 {

@@ -237,6 +237,44 @@ check_section(const struct ev_cli *cli, const char *section, const struct ev_opt
 	free(keys);
 }
 
+/* ---- A section's older name (ev_opt_alias) ------------------------------- */
+
+/* Whether key is under section ("lanes.text.k" of "lanes.text"). */
+static int
+under_section(const char *key, const char *section, size_t len)
+{
+	return key != NULL && strncmp(key, section, len) == 0 && key[len] == '.';
+}
+
+struct ev_opt *
+ev_opt_alias(const struct ev_opt *opts, const char *section, const char *alias)
+{
+	size_t n = count_opts(opts), len = strlen(section), extra = 0, text = 0, k = 0;
+	struct ev_opt *t;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		if (under_section(opts[i].key, section, len)) {
+			extra++;
+			text += strlen(alias) + strlen(opts[i].key) - len + 1;
+		}
+	if ((t = malloc((n + extra + 1) * sizeof *t + text)) == NULL)
+		return NULL;
+	s = (char *)(t + n + extra + 1);
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && under_section(opts[i].key, section, len)) {
+			t[k] = opts[i];
+			t[k].short_name = 0;
+			t[k].long_name = NULL;
+			t[k].key = s;
+			s += sprintf(s, "%s%s", alias, opts[i].key + len) + 1;
+			k++;
+		}
+		t[k++] = opts[i];
+	}
+	return t;
+}
+
 /* Apply a flag's argument (NULL for a bool). */
 static void
 apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
@@ -628,6 +666,22 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	return optind;
 }
 
+/* Exit 2 when a section of the table's keys is not a mapping ("lanes.text:
+ * 3"), before its keys would be warned about as unknown. */
+static void
+check_shapes(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
+{
+	struct ev_err err = { 0 };
+	const char **keys = known_keys(cmd, opts);
+
+	if (keys == NULL)
+		return;	/* ev_opt_parse() says so */
+	if (cli->config != NULL &&
+	    ev_config_check_shape(cli->config, keys, cli->config_path, &err) == -1)
+		ev_cli_config_error(cli, &err);
+	free(keys);
+}
+
 int
 ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts,
     const char *section, int alone)
@@ -636,8 +690,10 @@ ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const str
 	int argi;
 
 	opts = section_opts(cli, section, alone, opts, &flat);
-	if (flat == NULL && cmd->reads_plan)
+	if (flat == NULL && cmd->reads_plan) {
+		check_shapes(cli, cmd, opts);
 		check_section(cli, section, opts);
+	}
 	argi = ev_opt_parse(cli, cmd, opts);
 	free(flat);
 	return argi;

@@ -168,6 +168,14 @@ int ev_opt_choice_index(const char *words, const char *word);
 void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const char *arg)
 	__attribute__((noreturn));
 
+/* opts with the keys of a section also read under an older name: before
+ * each option whose key is under section ("lanes.text.k"), a copy of it
+ * with the key under alias instead ("text.k") and no flag.  The copy is read
+ * first, so the section's key wins where both are given; both are known
+ * keys, each checked and named in messages as written.  Returns the table
+ * in one malloc'd block (free() it), or NULL when out of memory. */
+struct ev_opt *ev_opt_alias(const struct ev_opt *opts, const char *section, const char *alias);
+
 /* Write the --help text of cmd and opts to fp. */
 void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 

@@ -1,0 +1,98 @@
+/* textrun.c: the text lane's query loop.  See textrun.h. */
+#include "textrun.h"
+
+#include "lexicon.h"
+
+static void
+warn(const struct ev_textrun *run, const char *where, const char *what)
+{
+	if (run->warn != NULL)
+		run->warn(run->ctx, where, what);
+}
+
+/* Warn once for each language found without a word list (*warned: those
+ * warned about). */
+static void
+warn_no_dict(const struct ev_textsearch *ts, const struct ev_textrun *run, const char *where,
+    unsigned *warned)
+{
+	unsigned langs = ev_textsearch_no_dict(ts) & ~*warned;
+	char what[256];
+
+	for (int l = 0; l < EV_LEX_NLANG; l++)
+		if (langs & EV_LEX_BIT(l)) {
+			snprintf(what, sizeof what, "no word list for language '%s' (install %s): its"
+			    " real words missing from the index may be taken for typos",
+			    ev_lex_code(l), ev_lex_dict_package(l));
+			warn(run, where, what);
+		}
+	*warned |= langs;
+}
+
+/* Whether the bad record of *err is skipped. */
+static int
+skipped(struct ev_textrun *run, struct ev_err *err)
+{
+	return run->skip != NULL && run->skip(run->ctx, err);
+}
+
+/* Search one query record q (consumed) and write its hits.  Returns 0, -1
+ * with *err set for a bad query or a database failure, -2 for a write
+ * error. */
+static int
+answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t *hits,
+    struct ev_textrun *run, unsigned *warned, struct ev_err *err)
+{
+	size_t i;
+	json_t *h;
+	int r, flags = 0;
+
+	json_array_clear(hits);
+	r = ev_textsearch_query(ts, q, where, hits, &flags, err);
+	json_decref(q);
+	if (r == -1)
+		return -1;
+	if (flags & EV_TS_NO_TERMS)
+		warn(run, where, "query has no words to search for (only stop words or punctuation):"
+		    " no hits");
+	if (flags & EV_TS_NO_DICT)
+		warn_no_dict(ts, run, where, warned);
+	if (flags & EV_TS_TRUNCATED)
+		warn(run, where, "query has over 1000 distinct words: only the first 1000 were"
+		    " searched");
+	json_array_foreach(hits, i, h)
+		if (ev_jsonl_write(out, h, err) == -1)
+			return -2;
+	run->queries++;
+	run->hits += (long long)json_array_size(hits);
+	return 0;
+}
+
+int
+ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textrun *run,
+    struct ev_err *err)
+{
+	json_t *v, *q, *hits = json_array();
+	unsigned warned = 0;
+	int r;
+
+	if (hits == NULL)
+		return ev_err_nomem(err);
+	for (;;) {
+		if ((r = ev_jsonl_next(in, &v, err)) == 0)
+			break;
+		if (r == 1) {
+			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+			json_decref(v);
+			r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, run, &warned,
+			    err);
+		}
+		if (r == -2 || (r == -1 && !skipped(run, err))) {
+			r = -1;
+			break;
+		}
+		r = 0;
+	}
+	json_decref(hits);
+	return r;
+}

@@ -1,0 +1,43 @@
+/* textrun.h: the text lane's loop between reading query records and writing
+ * hit records: each query record checked (ev_query_record()), searched
+ * (ev_textsearch_query()), what the search noticed turned into warnings, and
+ * the hits written, a query's hits before the next query is read.
+ *
+ * Layer above textsearch: includes err.h, jsonl.h, textsearch.h and
+ * Jansson.  The command (ev-search-text) opens the input and the searcher,
+ * decides whether a bad record is skipped and says the warnings. */
+#ifndef EV_TEXTRUN_H
+#define EV_TEXTRUN_H
+
+#include <stdio.h>
+
+#include "err.h"
+#include "jsonl.h"
+#include "textsearch.h"
+
+struct ev_textrun {
+	/* A bad query record (malformed line, wrong field, bad filter, bad
+	 * FTS5 expression): called with *err set (code 2, naming its line);
+	 * return non-zero to skip it and go on, 0 to stop.  NULL stops. */
+	int (*skip)(void *ctx, struct ev_err *err);
+	/* What a user should hear of, about the query at where ("query has no
+	 * words to search for ..."); NULL says nothing. */
+	void (*warn)(void *ctx, const char *where, const char *what);
+	void *ctx;		/* of skip and warn */
+	long long queries;	/* out: queries answered */
+	long long hits;		/* out: hits written */
+};
+
+/* Search every query record of in with ts and write the hits of each, best
+ * first, to out (ev_jsonl_write(): flushed on a pipe) before reading the
+ * next.  Warns (run->warn) of a query without searchable words, of one
+ * whose distinct words past the 1000th were not searched, and once per
+ * language of a word checked without that language's word list.  Adds to
+ * run->queries and run->hits.  Returns 0 at the end of in, or -1 with *err
+ * set at the first bad record run->skip did not skip (code 2), a database
+ * failure or a write error (code 1); the hits of the queries before it have
+ * been written. */
+int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textrun *run,
+	struct ev_err *err);
+
+#endif
