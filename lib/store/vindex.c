@@ -273,6 +273,37 @@ out:
 	return rc;
 }
 
+/* Whether the index file at path, when its header says it is the one the
+ * store loaded last (store_id and generation), has the size the store
+ * recorded (vindex.bytes; 0 when none was).  Returns 0 when it has, or the
+ * file is not that index (index_read() says what it is); -2 with *err set
+ * (code 1) when it is that index cut short or grown: Faiss's reader would
+ * throw partway, and leaks what it had read when it does. */
+static int
+index_size_check(const char *path, const char *store_id, long long gen, long long bytes,
+	struct ev_err *err)
+{
+	struct header h = { 0 };
+	struct stat sb;
+	FILE *f;
+	int r = 0;
+
+	if (bytes <= 0 || stat(path, &sb) == -1 || (long long)sb.st_size == bytes ||
+	    (f = fopen(path, "rb")) == NULL)
+		return 0;
+	if (header_read(f, path, &h, err) == 0 && strcmp(h.store_id, store_id) == 0 &&
+	    h.generation == gen) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s' is damaged: it has %lld bytes, "
+		    "the store recorded %lld when it was written", path, (long long)sb.st_size, bytes);
+		r = -2;
+	} else {
+		memset(err, 0, sizeof *err);	/* not that index: index_read() says */
+	}
+	header_release(&h);
+	fclose(f);
+	return r;
+}
+
 /* Read the index file at path: header and Faiss index.  Returns 1 with *out
  * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
  * an evkit index but damaged, -1 with *err set otherwise. */
@@ -1209,7 +1240,7 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 {
 	struct ev_vindex *ix;
 	char *store_id = NULL, *smodel = NULL, *linked = NULL;
-	long long gen;
+	long long gen, bytes;
 	int r;
 
 	if ((ix = calloc(1, sizeof *ix)) == NULL || (ix->path = strdup(path)) == NULL) {
@@ -1227,9 +1258,10 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 			ev_store_path(st), ev_store_path(st), path);
 		goto fail;
 	}
-	if (index_not_dir(path, err) == -1)
+	if (index_not_dir(path, err) == -1 || meta_ll(st, "vindex.bytes", &bytes, err) == -1)
 		goto fail;
-	if ((r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
+	if ((r = index_size_check(path, store_id, gen, bytes, err)) == -2 ||
+	    (r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
 		/* evkit's own file, damaged (a disk fault, a truncated copy): a
 		 * failure of the system, not of usage; the store can rebuild it */
 		char what[sizeof err->msg];
