@@ -556,14 +556,19 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 	struct ev_err err = { 0 };
 	char want[2000];
 
+	struct stat sb;
+	off_t full;
+
 	make_store(2);
 	load(v, 2, 2, "m1", NULL, &stats);
+	cr_assert_eq(stat(idx, &sb), 0);
+	full = sb.st_size;
 	cr_assert_eq(truncate(idx, 200), 0);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert_eq(err.code, 1);
-	snprintf(want, sizeof want, "index '%s' is damaged (its Faiss data is cut short or corrupt); "
-		"rebuild it from the stored vectors with ev-embed-load --db %s --index %s < /dev/null",
-		idx, db, idx);
+	snprintf(want, sizeof want, "index '%s' is damaged: it has 200 bytes, the store recorded "
+		"%lld when it was written; rebuild it from the stored vectors with ev-embed-load "
+		"--db %s --index %s < /dev/null", idx, (long long)full, db, idx);
 	cr_assert_str_eq(err.msg, want);
 	load(v, 0, 2, "m1", NULL, &stats);	/* the load rewrites it */
 	cr_assert_eq(stats.rebuilt, 1);
@@ -718,6 +723,7 @@ Test(vindex, chunk_fields_for_a_hit)
 		"\"section_id\":\"s1\",\"section_path\":null,\"section_title\":null,\"source_uri\":null,"
 		"\"title\":\"Document 1\"}");
 	cr_assert_str_eq(text, "chunk 1");
+	free(text);
 	cr_assert_eq(ev_vindex_chunk(st, 99, o, &text, &err), 0);
 	free(s);
 	json_decref(o);
