@@ -9,6 +9,7 @@
 
 #include "embedrec.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-embedrec-XXXXXX";
 static char db[256];
@@ -23,16 +24,14 @@ static void
 note(void *ctx, const char *msg)
 {
 	(void)ctx;
-	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
+	tu_append_line(notes, sizeof notes, msg);
 }
 
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, db, sizeof db);
+	st = tu_store_create(db, &err);
 	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks(id, doc_id, section_id, chunk_index,"
 	    " text, content_hash) VALUES ('d0', 'd0', '_top', 0, 'wing lift flow', 'h'),"
 	    " ('d1', 'd1', '_top', 0, 'wing drag flow', 'h'),"
@@ -49,13 +48,10 @@ setup(void)
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	fclose(io.out);
 	free(outp);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(embedrec, .init = setup, .fini = teardown);

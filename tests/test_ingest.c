@@ -12,6 +12,7 @@
 #include "jsonl.h"
 #include "sha256.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-ingest-XXXXXX";
 static char path[256];
@@ -22,21 +23,16 @@ static struct ev_buf out;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_store_close(st);
 	ev_buf_release(&out);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(ingest, .init = setup, .fini = teardown);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lexicon.h"
+#include "test_util.h"
 
 static struct ev_lex *lex;
 static char dir[64];
@@ -22,7 +23,7 @@ setup(void)
 	FILE *fp;
 
 	snprintf(dir, sizeof dir, "/tmp/evkit-lex.XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	tu_mkdir(dir, NULL, 0);
 	snprintf(f, sizeof f, "%s/french", dir);
 	cr_assert_not_null(fp = fopen(f, "w"));
 	fputs("abeille\nParis\nruche\nété", fp);	/* no final newline */
@@ -34,11 +35,8 @@ setup(void)
 static void
 teardown(void)
 {
-	char sh[128];
-
 	ev_lex_close(lex);
-	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
-	cr_assert_eq(system(sh), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(lexicon, .init = setup, .fini = teardown);

@@ -10,6 +10,7 @@
 #include "ingest.h"
 #include "spool.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-spool-XXXXXX";
 static char db[256];
@@ -28,7 +29,7 @@ static void
 note(void *ctx, const char *msg)
 {
 	(void)ctx;
-	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
+	tu_append_line(notes, sizeof notes, msg);
 }
 
 static void
@@ -47,10 +48,8 @@ setup(void)
 		EV_INGEST_CHANGED, 0 };
 	char *base;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, db, sizeof db);
+	st = tu_store_create(db, &err);
 	ig = ev_ingest_open(st, &o, &err);
 	cr_assert_not_null(ig, "%s", err.msg);
 	out = open_memstream(&outp, &outn);
@@ -70,15 +69,12 @@ setup(void)
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_ingest_free(ig);
 	ev_store_close(st);
 	ev_ingest_ids_free(so.ids_of);
 	fclose(out);
 	free(outp);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(spool, .init = setup, .fini = teardown);

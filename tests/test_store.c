@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-store-XXXXXX";
 static char path[256];
@@ -16,17 +17,13 @@ static char path[256];
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
+	tu_mkdir(dir, path, sizeof path);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(store, .init = setup, .fini = teardown);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "vindex.h"
 
 static char dir[] = "/tmp/evkit-vindex-XXXXXX";
@@ -17,20 +18,16 @@ static struct ev_store *st;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
+	tu_mkdir(dir, db, sizeof db);
 	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_store_close(st);
 	st = NULL;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(vindex, .init = setup, .fini = teardown);
@@ -43,8 +40,7 @@ make_store(int n)
 	struct ev_err err = { 0 };
 	char sql[2048];
 
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	st = tu_store_create(db, &err);
 	snprintf(sql, sizeof sql,
 		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < (%d + 1) / 2)"
 		" INSERT INTO documents(doc_id, title, published_date, metadata, content_hash)"

@@ -1,0 +1,59 @@
+/*
+ * Helpers the unit tests share: a scratch folder, a store in it, notes
+ * gathered into a buffer.  Each fails the running test when it cannot do
+ * its work, so a test reads as what it checks.  Header only (static
+ * inline): a test uses what it needs and links nothing more.
+ */
+#ifndef EV_TEST_UTIL_H
+#define EV_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+/*
+ * Makes a folder from the template dir (which ends in XXXXXX and is
+ * rewritten in place); when db is not NULL, writes "DIR/kb.db" there.
+ */
+static inline void
+tu_mkdir(char *dir, char *db, size_t dbsize)
+{
+	cr_assert_not_null(mkdtemp(dir), "mkdtemp %s", dir);
+	if (db != NULL)
+		snprintf(db, dbsize, "%s/kb.db", dir);
+}
+
+/* Removes the folder dir and everything below it. */
+static inline void
+tu_rmdir(const char *dir)
+{
+	char cmd[300];
+
+	cr_assert_lt(strlen(dir), sizeof cmd - 16);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+/* Creates (or opens) the store at path; the test fails with err's message if it cannot. */
+static inline struct ev_store *
+tu_store_create(const char *path, struct ev_err *err)
+{
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, err);
+
+	cr_assert_not_null(st, "%s", err->msg);
+	return st;
+}
+
+/* Appends msg and a newline to the string buf of size bytes (cut short when full). */
+static inline void
+tu_append_line(char *buf, size_t size, const char *msg)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s\n", msg);
+}
+
+#endif
