@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "extract.h"
+#include "buf.h"
 #include "jscan.h"
 #include "jsonl.h"
 
@@ -35,16 +36,9 @@ struct list {
 static int
 list_take(struct list *l, char *p)
 {
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		char **x = realloc(l->v, nc * sizeof *x);
-
-		if (x == NULL) {
-			free(p);
-			return -1;
-		}
-		l->v = x;
-		l->cap = nc;
+	if (ev_grow(&l->v, &l->cap, l->n, sizeof *l->v, 32) == -1) {
+		free(p);
+		return -1;
 	}
 	l->v[l->n++] = p;
 	return 0;

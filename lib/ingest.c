@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "chunk.h"
 #include "corpus.h"
 #include "jscan.h"
@@ -474,16 +475,9 @@ struct walk {
 static int
 walk_add(struct walk *w, char *p)
 {
-	if (w->n == w->cap) {
-		size_t nc = w->cap ? w->cap * 2 : 64;
-		char **x = realloc(w->v, nc * sizeof *x);
-
-		if (x == NULL) {
-			free(p);
-			return -1;
-		}
-		w->v = x;
-		w->cap = nc;
+	if (ev_grow(&w->v, &w->cap, w->n, sizeof *w->v, 64) == -1) {
+		free(p);
+		return -1;
 	}
 	w->v[w->n++] = p;
 	return 0;
