@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "test_util.h"
 
 static json_t *
 parse_ok(const char *text)
@@ -228,19 +229,15 @@ Test(config, a_scalar_where_a_section_is_known_is_unknown)
 Test(config, load_reads_a_file_and_names_it)
 {
 	char path[] = "/tmp/test_config_XXXXXX";
-	int fd = mkstemp(path);
 	struct ev_err err = { 0 };
 	char want[64];
 	json_t *v;
 
-	cr_assert_eq(write(fd, "a: 1\nb: [\n", 10), 10);
-	close(fd);
+	tu_tmpfile(path, 0, "a: 1\nb: [\n", 10);
 	cr_assert_null(ev_config_load(path, &err));
 	snprintf(want, sizeof want, "%s:3", path);
 	cr_assert_str_eq(err.where, want);
-	fd = open(path, O_TRUNC | O_WRONLY);
-	cr_assert_eq(write(fd, "a: 1\n", 5), 5);
-	close(fd);
+	tu_rewrite(path, "a: 1\n", 5);
 	v = ev_config_load(path, &err);
 	cr_assert_not_null(v);
 	cr_assert_eq(json_integer_value(ev_config_get(v, "a")), 1);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jscan.h"
+#include "test_util.h"
 
 static struct ev_jscan js;
 
@@ -127,10 +128,7 @@ static unsigned long long rng = 88172645463325252ULL;
 static unsigned
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng >> 11);
+	return (unsigned)(tu_xorshift(&rng) >> 11);
 }
 
 Test(jscan, agrees_with_jansson_on_mutated_records)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "test_util.h"
 
 static char paths[4][64];
 
@@ -27,16 +28,12 @@ static const char *
 temp_file(int slot, const char *text, size_t len)
 {
 	static int registered;
-	int fd;
 
 	if (!registered++)
 		atexit(remove_temp_files);
 
 	snprintf(paths[slot], sizeof paths[slot], "/tmp/test_jsonl_%d_XXXXXX", slot);
-	fd = mkstemp(paths[slot]);
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, text, len), (ssize_t)len);
-	close(fd);
+	tu_tmpfile(paths[slot], 0, text, len);
 	return paths[slot];
 }
 

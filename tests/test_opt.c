@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "opt.h"
+#include "test_util.h"
 
 static int flag;
 static int count = 3;
@@ -42,11 +43,8 @@ static const char *
 yaml(const char *text)
 {
 	static char path[] = "/tmp/test_opt_XXXXXX.yaml";
-	int fd = mkstemps(path, 5);
 
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	tu_tmpfile(path, 5, text, strlen(text));
 	return path;
 }
 

@@ -8,9 +8,11 @@
 #define EV_TEST_UTIL_H
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store.h"
 
@@ -45,6 +47,41 @@ tu_store_create(const char *path, struct ev_err *err)
 
 	cr_assert_not_null(st, "%s", err->msg);
 	return st;
+}
+
+/*
+ * Makes a file from the template path (its name ends in XXXXXX and then
+ * suffix bytes, e.g. 5 for ".yaml"; rewritten in place) holding the n bytes s.
+ */
+static inline void
+tu_tmpfile(char *path, int suffix, const void *s, size_t n)
+{
+	int fd = mkstemps(path, suffix);
+
+	cr_assert(fd >= 0, "mkstemps %s", path);
+	cr_assert_eq(write(fd, s, n), (ssize_t)n);
+	cr_assert_eq(close(fd), 0);
+}
+
+/* Replaces what the file path holds with the n bytes s. */
+static inline void
+tu_rewrite(const char *path, const void *s, size_t n)
+{
+	int fd = open(path, O_TRUNC | O_WRONLY);
+
+	cr_assert(fd >= 0, "open %s", path);
+	cr_assert_eq(write(fd, s, n), (ssize_t)n);
+	cr_assert_eq(close(fd), 0);
+}
+
+/* One xorshift64 step of *state: the tests' repeatable pseudo-random numbers. */
+static inline unsigned long long
+tu_xorshift(unsigned long long *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
 }
 
 /* Appends msg and a newline to the string buf of size bytes (cut short when full). */

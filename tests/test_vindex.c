@@ -66,10 +66,7 @@ static unsigned long long rng = 88172645463325252ULL;
 static float
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
+	return (float)((double)(tu_xorshift(&rng) >> 11) / 9007199254740992.0 * 2 - 1);
 }
 
 static void
