@@ -60,6 +60,26 @@ chunk_id(int i, char *buf, size_t size)
 	snprintf(buf, size, "d%d:s1:%d", i / 2 + 1, i % 2);
 }
 
+/* The index idx of the store, opened; the test fails if it cannot be. */
+static struct ev_vindex *
+open_ix(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix = ev_vindex_open(st, idx, &err);
+
+	cr_assert_not_null(ix, "%s", err.msg);
+	return ix;
+}
+
+/* Records model as the store's own (as ev-embed --train does). */
+static void
+set_model(const char *model)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", model, &err), 0, "%s", err.msg);
+}
+
 /* Deterministic pseudo-random unit vectors. */
 static unsigned long long rng = 88172645463325252ULL;
 
@@ -100,6 +120,28 @@ load(const float *vectors, int n, int dim, const char *model, const char *factor
 	}
 	cr_assert_eq(ev_vload_commit(ld, stats, &err), 0, "%s", err.msg);
 	ev_vload_free(ld);
+}
+
+/* A store of n chunks, loaded with n random unit vectors v[0..n*dim) of
+ * model m1 (the vectors are filled in) by factory (NULL: default). */
+static void
+load_random(float *v, int n, int dim, const char *factory, struct ev_vload_stats *stats)
+{
+	make_store(n);
+	for (int i = 0; i < n; i++)
+		random_unit(v + (size_t)i * dim, dim);
+	load(v, n, dim, "m1", factory, stats);
+}
+
+/* A store of 2 chunks, loaded with the vectors (1, 0) and (0, 1) of model m1. */
+static void
+make_pair(void)
+{
+	static const float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
 }
 
 /* The k best of n vectors for q by brute force (ties to the lower rowid). */
@@ -165,15 +207,11 @@ Test(vindex, exact_search_gives_the_brute_force_neighbours)
 	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
+	load_random(v, N, D, NULL, &stats);
 	cr_assert_eq(stats.added, N);
 	cr_assert_eq(stats.total, N);
 	cr_assert_str_eq(stats.factory, "IDMap,Flat");
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_dim(ix), D);
 	cr_assert_eq(ev_vindex_count(ix), N);
 	cr_assert_str_eq(ev_vindex_model(ix), "m1");
@@ -210,8 +248,7 @@ Test(vindex, a_chunk_loaded_again_replaces_its_vector)
 	cr_assert_eq(stats.total, 4);
 	cr_assert_eq(stats.rebuilt, 0);	/* a Flat index is updated in place */
 	cr_assert_eq(stored_count(), 4);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	{
 		float u[4] = { 0, 0, 0, 1 };
 		cr_assert_eq(ev_vindex_search(ix, 1, u, 4, sc, ids, &err), 0);
@@ -246,8 +283,7 @@ Test(vindex, tombstoned_and_changed_chunks_lose_their_vectors)
 		cr_assert_eq(sqlite3_column_int(s, 0), 0, "tombstones are cleared");
 		sqlite3_reset(s);
 	}
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_count(ix), 3);
 	{
 		float q[2] = { 0.8944272f, 0.4472136f }, sc[6];
@@ -343,10 +379,7 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	char *before, *after, tmp[300];
 	size_t n1, n2;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
+	load_random(v, N, D, NULL, &stats);
 	before = slurp(idx, &n1);
 	/* A crash between writing the temporary file and the rename leaves one
 	 * behind: the index itself is untouched and still loads. */
@@ -366,8 +399,7 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	after = slurp(idx, &n2);
 	cr_assert_eq(n1, n2);
 	cr_assert_eq(memcmp(before, after, n1), 0);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_search(ix, 1, v, 3, sc, ids, &err), 0);
 	cr_assert_eq(ids[0], 1, "chunk 0 keeps its old vector");
 	ev_vindex_close(ix);
@@ -384,18 +416,14 @@ Test(vindex, hnsw_cannot_remove_so_an_update_rebuilds)
 	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", "HNSW16", &stats);
+	load_random(v, N, D, "HNSW16", &stats);
 	cr_assert_str_eq(stats.factory, "HNSW16");
 	memcpy(v, v + 7 * D, sizeof(float) * D);	/* chunk 0 now equals chunk 7 */
 	load(v, 1, D, "m1", NULL, &stats);
 	cr_assert_eq(stats.rebuilt, 1);
 	cr_assert_str_eq(stats.factory, "HNSW16", "the index keeps its factory");
 	cr_assert_eq(stats.total, N);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_set_param(ix, "efSearch", 64, &err), 1);
 	cr_assert_eq(ev_vindex_search(ix, 1, v + 3 * D, 1, sc, ids, &err), 0);
 	cr_assert_eq(ids[0], 4);
@@ -409,8 +437,7 @@ Test(vindex, an_index_out_of_step_with_its_store_is_refused)
 	struct ev_err err = { 0 };
 	char old[300], cmd[700], want[2048];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	snprintf(old, sizeof old, "%s/old.faiss", dir);
 	snprintf(cmd, sizeof cmd, "cp %s %s", idx, old);
 	cr_assert_eq(system(cmd), 0);
@@ -431,12 +458,11 @@ Test(vindex, retraining_the_stores_model_makes_its_index_stale)
 	struct ev_vindex *ix;
 
 	make_store(2);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 2, 2, "lsa2-aaaa", NULL, &stats);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	ev_vindex_close(ix);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	set_model("lsa2-bbbb");
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert(strstr(err.msg, "stale index '") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, "holds vectors of model 'lsa2-aaaa' but the store's model is now "
@@ -454,9 +480,9 @@ Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
 	struct ev_vindex *ix;
 
 	make_store(3);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 3, 2, "lsa2-aaaa", NULL, &stats);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	set_model("lsa2-bbbb");
 	/* another model than the store's new one is still refused */
 	ld = ev_vload_begin(st, idx, NULL, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
@@ -469,8 +495,7 @@ Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
 	load(w, 1, 2, "lsa2-bbbb", NULL, &stats);
 	cr_assert_str_eq(stats.replaced_model, "lsa2-aaaa");
 	cr_assert_eq(stats.total, 1);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_str_eq(ev_vindex_model(ix), "lsa2-bbbb");
 	ev_vindex_close(ix);
 }
@@ -513,27 +538,22 @@ Test(vindex, vectors_of_an_outside_model_do_not_go_stale)
 {
 	float v[2 * 2] = { 1, 0, 0, 1 };
 	struct ev_vload_stats stats;
-	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
 	make_store(2);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 2, 2, "external-model", NULL, &stats);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	set_model("lsa2-bbbb");
+	ix = open_ix();
 	ev_vindex_close(ix);
 }
 
 Test(vindex, an_index_of_another_store_is_refused)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 };
-	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
 	char cmd[1200];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	cr_assert_eq(ev_store_meta_set(st, "vindex.store_id", "0123", &err), 0);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	snprintf(cmd, sizeof cmd, "index '%s' belongs to another store than '%s'; give the index "
@@ -549,8 +569,7 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 	struct ev_err err = { 0 };
 	char want[2000];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	cr_assert_eq(truncate(idx, 200), 0);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert_eq(err.code, 1);
@@ -566,14 +585,11 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 
 Test(vindex, a_file_that_is_not_an_index_is_refused)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 };
-	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
 	FILE *f;
 	char want[400];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	f = fopen(idx, "w");
 	fputs("hello\n", f);
 	fclose(f);
@@ -585,11 +601,10 @@ Test(vindex, a_file_that_is_not_an_index_is_refused)
 
 Test(vindex, a_zero_vector_leaves_its_chunk_without_one)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 }, z[2] = { 0, 0 };
+	float z[2] = { 0, 0 };
 	struct ev_vload_stats stats;
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	load(z, 1, 2, "m1", NULL, &stats);
 	cr_assert_eq(stats.zero, 1);
 	cr_assert_eq(stats.removed, 1);
@@ -663,12 +678,8 @@ Test(vindex, filtered_search_returns_k_allowed_hits_exactly_or_by_searching_deep
 	size_t n;
 	int m;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	load_random(v, N, D, NULL, &stats);
+	ix = open_ix();
 	random_unit(q, D);
 	/* 10000 chunks allowed: more than are scored exactly, so Faiss goes deeper. */
 	f = json_pack("{s:{s:s}}", "metadata", "topic", "even");
@@ -786,8 +797,7 @@ Test(vindex, two_loads_begun_together_both_land)
 	ev_vload_free(a);
 	ev_vload_free(b);
 	cr_assert_eq(stats.total, 4);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_count(ix), 4);
 	ev_vindex_close(ix);
 }
