@@ -16,16 +16,8 @@ static char db[256];
 static struct ev_store *st;
 static struct ev_err err;
 static struct ev_embedrec_io io;
-static char notes[2048];
 static char *outp;
 static size_t outn;
-
-static void
-note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	tu_append_line(notes, sizeof notes, msg);
-}
 
 static void
 setup(void)
@@ -41,8 +33,8 @@ setup(void)
 	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", &err),
 	    0, "%s", err.msg);
 	io.out = open_memstream(&outp, &outn);
-	io.note = note;
-	notes[0] = '\0';
+	io.note = tu_note;
+	tu_notes[0] = '\0';
 }
 
 static void
@@ -89,7 +81,7 @@ train(int dim)
 Test(embedrec, training_more_dimensions_than_the_store_holds_is_noted)
 {
 	train(64);
-	cr_assert_not_null(strstr(notes, "--dim 64 is more than 5 chunks"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "--dim 64 is more than 5 chunks"), "%s", tu_notes);
 }
 
 Test(embedrec, a_record_by_its_fields_or_its_role)
@@ -127,7 +119,7 @@ Test(embedrec, a_record_by_its_fields_or_its_role)
 	cr_assert_eq(ev_embedrec_add(&r, rec, 0, "in:4", &err), 0, "%s", err.msg);
 	cr_assert_eq(r.zero, 1, "no term of the vocabulary: a zero vector, counted");
 	ev_embedrec_zero_note(&r, &io);
-	cr_assert_not_null(strstr(notes, "1 record had no term in the vocabulary"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "1 record had no term in the vocabulary"), "%s", tu_notes);
 	json_decref(rec);
 	ev_embedrec_close(&r);
 	json_decref(chunk);
@@ -188,17 +180,17 @@ Test(embedrec, pending_chunks_with_or_without_vectors)
 	cr_assert_not_null(res.model);
 	fflush(io.out);
 	cr_assert_not_null(strstr(outp, "\"vector\""), "%s", outp);
-	cr_assert_not_null(strstr(notes, "5 chunks without a vector of model"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "5 chunks without a vector of model"), "%s", tu_notes);
 	free(res.model);
 
 	reset_out();
-	notes[0] = '\0';
+	tu_notes[0] = '\0';
 	cr_assert_eq(ev_embedrec_pending(st, 0, NULL, &io, &res, &err), 0, "%s", err.msg);
 	cr_assert_null(res.model, "no index: no model to be pending for");
 	cr_assert_eq(res.written, 5);
 	fflush(io.out);
 	cr_assert_null(strstr(outp, "\"vector\""), "--chunks: records without vectors");
-	cr_assert_str_eq(notes, "5 chunks: the store has no vectors yet\n");
+	cr_assert_str_eq(tu_notes, "5 chunks: the store has no vectors yet\n");
 	cr_assert_eq(ev_store_exec(st, "BEGIN IMMEDIATE; ROLLBACK", &err), 0,
 	    "the snapshot's transaction was ended: %s", err.msg);
 }
@@ -209,8 +201,8 @@ Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
 	json_t *line;
 
 	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 1, "%s", err.msg);
-	cr_assert_not_null(strstr(notes, "no embedding model: train one with 'ev-embed --db"),
-	    "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "no embedding model: train one with 'ev-embed --db"),
+	    "%s", tu_notes);
 	fflush(io.out);
 	line = json_loads(outp, 0, NULL);
 	cr_assert_not_null(line, "%s", outp);
@@ -221,8 +213,8 @@ Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
 
 	reset_out();
 	train(2);
-	notes[0] = '\0';
+	tu_notes[0] = '\0';
 	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 0, "%s", err.msg);
 	cr_assert_float_eq(d.drift, 0.0, 1e-9, "right after a training");
-	cr_assert_str_eq(notes, "");
+	cr_assert_str_eq(tu_notes, "");
 }
