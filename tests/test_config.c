@@ -237,7 +237,7 @@ Test(config, load_reads_a_file_and_names_it)
 	cr_assert_null(ev_config_load(path, &err));
 	snprintf(want, sizeof want, "%s:3", path);
 	cr_assert_str_eq(err.where, want);
-	tu_rewrite(path, "a: 1\n", 5);
+	tu_write_file(path, "a: 1\n", 5);
 	v = ev_config_load(path, &err);
 	cr_assert_not_null(v);
 	cr_assert_eq(json_integer_value(ev_config_get(v, "a")), 1);

@@ -142,14 +142,12 @@ Test(embedrec, a_stream_skips_bad_records_when_asked)
 	struct ev_embedrec r;
 	struct ev_jsonl *in;
 	long long nread = 0, n = 0;
+	static const char text[] = "\"wing\"\n[1]\n{\"text\":\"heat\"}\n";
 	char path[300], *paths[1] = { path };
-	FILE *f;
 
 	train(2);
 	snprintf(path, sizeof path, "%s/in.jsonl", dir);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs("\"wing\"\n[1]\n{\"text\":\"heat\"}\n", f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
 	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
 	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, NULL, NULL, &nread, &n, &err),

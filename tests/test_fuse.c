@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "fuse.h"
+#include "test_util.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -496,13 +497,9 @@ static const char *
 tmpfile_with(const char *text, int n)
 {
 	static char paths[4][64];
-	FILE *fp;
 
 	snprintf(paths[n], sizeof paths[n], "/tmp/test_fuse_%d_%d.jsonl", (int)getpid(), n);
-	fp = fopen(paths[n], "w");
-	cr_assert_not_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	tu_write_file(paths[n], text, strlen(text));
 	return paths[n];
 }
 

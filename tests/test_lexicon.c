@@ -18,16 +18,14 @@ static char dir[64];
 static void
 setup(void)
 {
+	static const char french[] = "abeille\nParis\nruche\nété";	/* no final newline */
 	struct ev_err err = { 0 };
 	char f[128];
-	FILE *fp;
 
 	snprintf(dir, sizeof dir, "/tmp/evkit-lex.XXXXXX");
 	tu_mkdir(dir, NULL, 0);
 	snprintf(f, sizeof f, "%s/french", dir);
-	cr_assert_not_null(fp = fopen(f, "w"));
-	fputs("abeille\nParis\nruche\nété", fp);	/* no final newline */
-	cr_assert_eq(fclose(fp), 0);
+	tu_write_file(f, french, strlen(french));
 	lex = ev_lex_open(dir, &err);
 	cr_assert_not_null(lex, "%s", err.msg);
 }

@@ -75,12 +75,9 @@ static const char *
 file(const char *name, const char *text)
 {
 	static char path[300];
-	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs(text, f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	return path;
 }
 

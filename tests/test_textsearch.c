@@ -303,15 +303,12 @@ open_with_dict(const char *words)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 	static char dd[128];	/* the searcher borrows it */
 	char f[192];
-	FILE *fp;
 
 	snprintf(dd, sizeof dd, "%s/dict", dir);
 	cr_assert(mkdir(dd, 0700) == 0 || errno == EEXIST);
 	if (words != NULL) {
 		snprintf(f, sizeof f, "%s/american-english", dd);
-		cr_assert_not_null(fp = fopen(f, "w"));
-		fputs(words, fp);
-		cr_assert_eq(fclose(fp), 0);
+		tu_write_file(f, words, strlen(words));
 	}
 	o.dict_dir = dd;
 	open_ts(&o);

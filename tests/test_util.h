@@ -64,11 +64,11 @@ tu_tmpfile(char *path, int suffix, const void *s, size_t n)
 	cr_assert_eq(close(fd), 0);
 }
 
-/* Replaces what the file path holds with the n bytes s. */
+/* Makes the file path hold the n bytes s (created, or emptied first). */
 static inline void
-tu_rewrite(const char *path, const void *s, size_t n)
+tu_write_file(const char *path, const void *s, size_t n)
 {
-	int fd = open(path, O_TRUNC | O_WRONLY);
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 
 	cr_assert(fd >= 0, "open %s", path);
 	cr_assert_eq(write(fd, s, n), (ssize_t)n);

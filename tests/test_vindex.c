@@ -384,11 +384,7 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	/* A crash between writing the temporary file and the rename leaves one
 	 * behind: the index itself is untouched and still loads. */
 	snprintf(tmp, sizeof tmp, "%s.tmp.999999", idx);
-	{
-		FILE *f = fopen(tmp, "w");
-		fputs("half-written", f);
-		fclose(f);
-	}
+	tu_write_file(tmp, "half-written", 12);
 	ld = ev_vload_begin(st, idx, &o, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
 	random_unit(q, D);
@@ -586,13 +582,10 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 Test(vindex, a_file_that_is_not_an_index_is_refused)
 {
 	struct ev_err err = { 0 };
-	FILE *f;
 	char want[400];
 
 	make_pair();
-	f = fopen(idx, "w");
-	fputs("hello\n", f);
-	fclose(f);
+	tu_write_file(idx, "hello\n", 6);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert_eq(err.code, 2);
 	snprintf(want, sizeof want, "'%s' is not an evkit vector index (made by ev-embed-load)", idx);
