@@ -119,3 +119,18 @@ ev_grow(void *pv, size_t *cap, size_t n, size_t elem, size_t first)
 	*cap = nc;
 	return 0;
 }
+
+int
+ev_ptr_take(void *pv, size_t *n, size_t *cap, void *p, size_t first)
+{
+	char *v;
+
+	if (ev_grow(pv, cap, *n, sizeof p, first) == -1) {
+		free(p);
+		return -1;
+	}
+	memcpy(&v, pv, sizeof v);
+	memcpy(v + *n * sizeof p, &p, sizeof p);
+	(*n)++;
+	return 0;
+}

@@ -50,6 +50,14 @@ const char *ev_buf_str(const struct ev_buf *b);
  */
 int ev_grow(void *pv, size_t *cap, size_t n, size_t elem, size_t first);
 
+/*
+ * Append the pointer p to the array *pv of *n pointers (*cap allocated,
+ * grown as ev_grow() does from first), taking p: when memory runs out, p is
+ * freed and -1 returned, the array left as it was.  pv is the address of the
+ * array (a T ** as void *, its T * elements pointers to free()able memory).
+ */
+int ev_ptr_take(void *pv, size_t *n, size_t *cap, void *p, size_t first);
+
 /* FNV-1a of s[0..n): the hash of lib/'s small string tables (stop words,
  * snippet terms, vocabularies). */
 static inline uint32_t

@@ -472,15 +472,11 @@ struct walk {
 	struct walk *skipped;	/* files that are not documents, or NULL */
 };
 
+/* Take p into w; frees p when memory runs out. */
 static int
 walk_add(struct walk *w, char *p)
 {
-	if (ev_grow(&w->v, &w->cap, w->n, sizeof *w->v, 64) == -1) {
-		free(p);
-		return -1;
-	}
-	w->v[w->n++] = p;
-	return 0;
+	return ev_ptr_take(&w->v, &w->n, &w->cap, p, 64);
 }
 
 static int

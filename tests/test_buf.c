@@ -1,5 +1,6 @@
 /* Tests of lib/buf.c and lib/err.c. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,30 @@ Test(grow, refuses_an_overflowing_size_and_keeps_the_array)
 	cr_assert_eq(ev_grow(&v, &cap, 100, (size_t)-1 / 64, 16), -1);
 	cr_assert_eq(cap, 16);
 	cr_assert_eq(v[0], 'x');
+	free(v);
+}
+
+Test(grow, ptr_take_appends_pointers_and_grows)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int i = 0; i < 5; i++) {
+		char *p = malloc(8);
+
+		cr_assert_not_null(p);
+		snprintf(p, 8, "s%d", i);
+		cr_assert_eq(ev_ptr_take(&v, &n, &cap, p, 2), 0);
+	}
+	cr_assert_eq(n, 5);
+	cr_assert_eq(cap, 8);
+	for (size_t i = 0; i < n; i++) {
+		char want[24];
+
+		snprintf(want, sizeof want, "s%zu", i);
+		cr_assert_str_eq(v[i], want);
+		free(v[i]);
+	}
 	free(v);
 }
 
