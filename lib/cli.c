@@ -197,6 +197,15 @@ ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s)
 	ev_cli_count(cli, "skipped", s->count);
 }
 
+int
+ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct ev_err *err)
+{
+	int rc = r == -1 ? ev_cli_report(err) : EV_EXIT_OK;
+
+	ev_cli_skip_done(cli, s);
+	return rc;
+}
+
 void
 ev_cli_count(struct ev_cli *cli, const char *key, long long n)
 {

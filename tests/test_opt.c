@@ -286,3 +286,21 @@ Test(opt, a_config_word_not_among_the_choices_is_bad_usage, .exit_code = 2,
 
 	parse_section(3, argv, 1);
 }
+
+Test(cli, loop_end_reports_a_failed_loop_and_counts_the_skipped, .init = cr_redirect_stderr)
+{
+	static struct ev_cli cli;
+	char *argv[] = { "p", NULL };
+	struct ev_skip skip = { 1, 3 };
+	struct ev_err err = { 0 };
+
+	ev_cli_init(&cli, "p", NULL, 1, argv);
+	cr_assert_eq(ev_cli_loop_end(&cli, &skip, 0, &err), EV_EXIT_OK);
+	cr_assert_eq(json_integer_value(json_object_get(cli.counts, "skipped")), 3);
+	ev_err_set(&err, EV_EXIT_USAGE, "in.jsonl:4", "bad record");
+	cr_assert_eq(ev_cli_loop_end(&cli, &skip, -1, &err), EV_EXIT_USAGE);
+	cr_assert_eq(json_integer_value(json_object_get(cli.counts, "skipped")), 6);
+	fflush(stderr);
+	cr_assert_stderr_eq_str("p: skipped 3 invalid records\np: in.jsonl:4: bad record\n"
+	    "p: skipped 3 invalid records\n");
+}
