@@ -553,6 +553,20 @@ write_lines(const struct ev_fuse_opts *o, const char *const *lines, struct ev_bu
 	ev_fuse_free(f);
 }
 
+/* The lines q (NULL-ended), fused without explanations, are written as want. */
+static void
+expect_unexplained(const char *const *q, const char *want)
+{
+	struct ev_fuse_opts o;
+	struct ev_buf out = EV_BUF_INIT;
+
+	ev_fuse_opts_init(&o);
+	o.explain = 0;
+	write_lines(&o, q, &out);
+	cr_assert_str_eq(ev_buf_str(&out), want);
+	ev_buf_release(&out);
+}
+
 Test(fuse, explanations_kept_from_query_to_query_are_those_made_afresh)
 {
 	static const char *const q1[] = {
@@ -620,17 +634,12 @@ Test(fuse, signals_of_the_same_name_are_written_once)
 		"{\"id\":\"a\",\"lane\":\"fts\",\"rank\":3,\"score\":5}",
 		"{\"id\":\"a\",\"lane\":\"rrf\",\"rank\":2,\"score\":9}", NULL
 	};
-	struct ev_fuse_opts o;
-	struct ev_buf out = EV_BUF_INIT;
 
-	ev_fuse_opts_init(&o);
-	o.explain = 0;
-	write_lines(&o, q, &out);
-	cr_assert_str_eq(ev_buf_str(&out), "{\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,"
+	expect_unexplained(q,
+	    "{\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,"
 	    "\"score\":0.04839549075,\"signals\":{\"fts_score\":5.0,\"fts_rank\":3,"
 	    "\"rrf_score\":0.04839549075,\"rrf_rank\":2},\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
 	    "{\"lane\":\"fts\",\"score\":5.0},{\"lane\":\"rrf\",\"score\":9.0}]}\n");
-	ev_buf_release(&out);
 }
 
 Test(fuse, keys_written_with_escapes_are_set_in_place)
@@ -641,17 +650,12 @@ Test(fuse, keys_written_with_escapes_are_set_in_place)
 		"{\"x\":1,\"\\u0072ank\":4,\"i\\u0064\":\"a\",\"lane\":\"text\",\"score\":2,\"s\\/\":0}",
 		"{\"id\":\"a\",\"lane\":\"zz\",\"rank\":1,\"score\" : 0.5 ,\"evidence\":[],\"y\":2}", NULL
 	};
-	struct ev_fuse_opts o;
-	struct ev_buf out = EV_BUF_INIT;
 
-	ev_fuse_opts_init(&o);
-	o.explain = 0;
-	write_lines(&o, q, &out);
-	cr_assert_str_eq(ev_buf_str(&out), "{\"x\":1,\"rank\":1,\"i\\u0064\":\"a\",\"lane\":\"fused\","
+	expect_unexplained(q,
+	    "{\"x\":1,\"rank\":1,\"i\\u0064\":\"a\",\"lane\":\"fused\","
 	    "\"score\":0.03201844262,\"s\\/\":0,\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
 	    "{\"lane\":\"zz\",\"score\":0.5}],\"y\":2,\"signals\":{\"fts_score\":2.0,\"fts_rank\":4,"
 	    "\"zz_score\":0.5,\"zz_rank\":1,\"rrf_score\":0.03201844262}}\n");
-	ev_buf_release(&out);
 }
 
 Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
