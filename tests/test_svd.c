@@ -109,6 +109,21 @@ dot(const double *a, int sa, const double *b, int sb, int n)
 	return d;
 }
 
+/* The dot products of the first k columns of a and of b (n rows, sa and sb
+ * columns) are the identity matrix, to tol (up to sign: their magnitudes). */
+static void
+expect_identity(const double *a, int sa, const double *b, int sb, int k, int n, int up_to_sign,
+	double tol)
+{
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++) {
+			double d = dot(a + i, sa, b + j, sb, n);
+
+			cr_expect(fabs((up_to_sign ? fabs(d) : d) - (i == j)) < tol,
+			    "<column %d, column %d> = %.12f", i, j, d);
+		}
+}
+
 /* s[0..n) are the known singular values sig[0..n), to 1e-5. */
 static void
 check_sigmas(const double *s, const double *sig, int n)
@@ -137,12 +152,7 @@ Test(svd, right_singular_vectors_span_the_known_subspace)
 
 	known_svd(&k, 40, 30, sig, 6, 4, s, v, NULL);
 	/* |<v_i, v_true_j>| is the identity: same vectors up to sign */
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 4; j++) {
-			double d = dot(v + i, 4, k.vt + j, 6, 30);
-
-			cr_expect(fabs(fabs(d) - (i == j)) < 1e-5, "<v%d, true v%d> = %.9f", i, j, d);
-		}
+	expect_identity(v, 4, k.vt, 6, 4, 30, 1, 1e-5);
 	free(v);
 	known_free(&k);
 }
@@ -186,12 +196,7 @@ Test(svd, right_singular_vectors_are_orthonormal)
 	double s[5], *v = malloc(30 * 5 * sizeof *v);
 
 	known_svd(&k, 40, 30, sig, 6, 5, s, v, NULL);
-	for (int i = 0; i < 5; i++)
-		for (int j = 0; j < 5; j++) {
-			double d = dot(v + i, 5, v + j, 5, 30);
-
-			cr_expect(fabs(d - (i == j)) < 1e-9, "<v%d, v%d> = %.12f", i, j, d);
-		}
+	expect_identity(v, 5, v, 5, 5, 30, 0, 1e-9);
 	free(v);
 	known_free(&k);
 }
