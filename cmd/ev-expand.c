@@ -120,9 +120,7 @@ main(int argc, char *argv[])
 	}
 	if (r == 0 && flush_query(st, hits, &out, where, &added, &err) == -1)
 		r = -1;
-	if (r == -1)
-		rc = ev_cli_report(&err);
-	ev_cli_skip_done(&cli, &skip);
+	rc = ev_cli_loop_end(&cli, &skip, r, &err);
 out:
 	ev_cli_count(&cli, "hits", nhits);
 	ev_cli_count(&cli, "added", added);

@@ -184,9 +184,7 @@ main(int argc, char *argv[])
 		}
 		json_decref(q);
 	}
-	if (r == -1)
-		rc = ev_cli_report(&err);
-	ev_cli_skip_done(&cli, &skip);
+	rc = ev_cli_loop_end(&cli, &skip, r, &err);
 out:
 	ev_cli_count(&cli, "queries", nq);
 	ev_cli_count(&cli, "written", written);

@@ -88,9 +88,7 @@ main(int argc, char *argv[])
 		}
 		fflush(stdout);
 	}
-	if (r == -1)
-		rc = ev_cli_report(&err);
-	ev_cli_skip_done(&cli, &skip);
+	rc = ev_cli_loop_end(&cli, &skip, r, &err);
 out:
 	ev_cli_count(&cli, "queries", queries);
 	ev_cli_count(&cli, "hits", hits);

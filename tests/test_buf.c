@@ -1,5 +1,7 @@
 /* Tests of lib/base/buf.c and lib/base/err.c. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -61,6 +63,72 @@ Test(buf, refuses_an_impossible_reservation)
 	cr_assert_eq(ev_buf_reserve(&b, (size_t)-1 / 2), -1);
 	cr_assert_str_eq(ev_buf_str(&b), "x");
 	ev_buf_release(&b);
+}
+
+Test(grow, doubles_from_first_only_when_element_n_does_not_fit)
+{
+	long *v = NULL;
+	size_t cap = 0;
+
+	cr_assert_eq(ev_grow(&v, &cap, 0, sizeof *v, 4), 0);
+	cr_assert_not_null(v);
+	cr_assert_eq(cap, 4);
+	for (size_t i = 0; i < 4; i++)
+		v[i] = (long)i * 10;
+	cr_assert_eq(ev_grow(&v, &cap, 3, sizeof *v, 4), 0);
+	cr_assert_eq(cap, 4, "element 3 fits: no growth");
+	cr_assert_eq(ev_grow(&v, &cap, 4, sizeof *v, 4), 0);
+	cr_assert_eq(cap, 8);
+	cr_assert_eq(ev_grow(&v, &cap, 20, sizeof *v, 4), 0);
+	cr_assert_eq(cap, 32, "doubled until element 20 fits");
+	for (size_t i = 0; i < 4; i++)
+		cr_assert_eq(v[i], (long)i * 10, "contents kept");
+	free(v);
+}
+
+Test(grow, refuses_an_overflowing_size_and_keeps_the_array)
+{
+	char *v = NULL;
+	size_t cap = 0;
+
+	cr_assert_eq(ev_grow(&v, &cap, 0, 1, 16), 0);
+	v[0] = 'x';
+	cr_assert_eq(ev_grow(&v, &cap, (size_t)-1 / 2 + 1, 1, 16), -1);
+	cr_assert_eq(ev_grow(&v, &cap, 100, (size_t)-1 / 64, 16), -1);
+	cr_assert_eq(cap, 16);
+	cr_assert_eq(v[0], 'x');
+	free(v);
+}
+
+Test(grow, ptr_take_appends_pointers_and_grows)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (int i = 0; i < 5; i++) {
+		char *p = malloc(8);
+
+		cr_assert_not_null(p);
+		snprintf(p, 8, "s%d", i);
+		cr_assert_eq(ev_ptr_take(&v, &n, &cap, p, 2), 0);
+	}
+	cr_assert_eq(n, 5);
+	cr_assert_eq(cap, 8);
+	for (size_t i = 0; i < n; i++) {
+		char want[24];
+
+		snprintf(want, sizeof want, "s%zu", i);
+		cr_assert_str_eq(v[i], want);
+		free(v[i]);
+	}
+	free(v);
+}
+
+Test(hash, str64_xors_then_multiplies_by_the_fnv_prime)
+{
+	cr_assert_eq(ev_hash_str64(""), 1469598103934665603ULL);
+	cr_assert_eq(ev_hash_str64("a"), 0x44bd8ad473cd9906ULL);
+	cr_assert_eq(ev_hash_str64("foobar"), 0x88fad7c0a8ff07f2ULL);
 }
 
 Test(err, formats_where_and_what)

@@ -21,11 +21,42 @@ split(const char *text, size_t size, size_t overlap, int format)
 	cr_assert_eq(ev_chunk_split(text, strlen(text), &o, &cs, &err), 0, "%s", err.msg);
 }
 
+/* The text split_repeated() made (doc points into it). */
+static struct ev_buf rb;
+
+/* Split, as format, at size and overlap, the text of fmt printed for each
+ * i from 0 to times - 1 (fmt takes i as its one %d). */
+static void
+split_repeated(const char *fmt, int times, size_t size, size_t overlap, int format)
+{
+	ev_buf_reset(&rb);
+	for (int i = 0; i < times; i++)
+		cr_assert_eq(ev_buf_printf(&rb, fmt, i), 0);
+	split(rb.p, size, overlap, format);
+}
+
+static void check_offsets(void);
+
+/* There are more than more_than chunks; each is at most size bytes, its text
+ * starts with prefix, and check_offsets() holds. */
+static void
+check_split(size_t more_than, size_t size, const char *prefix)
+{
+	cr_assert_gt(cs.n, more_than);
+	check_offsets();
+	for (size_t i = 0; i < cs.n; i++) {
+		cr_assert_leq(cs.v[i].end - cs.v[i].start, size, "chunk %zu is too long", i);
+		cr_assert_eq(strncmp(doc + cs.v[i].start, prefix, strlen(prefix)), 0,
+		    "chunk %zu does not start with '%s'", i, prefix);
+	}
+}
+
 static void
 fini(void)
 {
 	ev_chunks_release(&cs);
 	ev_buf_release(&tb);
+	ev_buf_release(&rb);
 }
 
 TestSuite(chunk, .fini = fini);
@@ -148,19 +179,11 @@ Test(chunk, small_blocks_of_a_section_share_a_chunk)
 
 Test(chunk, a_long_list_is_split_between_items)
 {
-	struct ev_buf b = EV_BUF_INIT;
-
-	for (int i = 0; i < 40; i++)
-		ev_buf_printf(&b, "- item number %d of the list,\n  with a continuation line\n", i);
-	split(b.p, 200, 0, EV_CHUNK_MARKDOWN);
-	cr_assert_gt(cs.n, 5);
-	for (size_t i = 0; i < cs.n; i++) {
-		cr_assert_eq(doc[cs.v[i].start], '-', "chunk %zu does not start at an item", i);
-		cr_assert_leq(cs.v[i].end - cs.v[i].start, 200);
+	split_repeated("- item number %d of the list,\n  with a continuation line\n", 40, 200, 0,
+	    EV_CHUNK_MARKDOWN);
+	check_split(5, 200, "-");	/* each starts at an item */
+	for (size_t i = 0; i < cs.n; i++)
 		cr_assert_eq(doc[cs.v[i].end - 1], 'e', "chunk %zu does not end an item", i);
-	}
-	check_offsets();
-	ev_buf_release(&b);
 }
 
 Test(chunk, a_table_that_fits_stays_whole)
@@ -277,36 +300,18 @@ Test(chunk, crlf_line_ends_keep_offsets_into_the_original)
 
 Test(chunk, a_long_paragraph_is_split_between_sentences_never_in_a_word)
 {
-	struct ev_buf b = EV_BUF_INIT;
-
-	for (int i = 0; i < 60; i++)
-		ev_buf_printf(&b, "Sentence number %d says something short. ", i);
-	split(b.p, 300, 0, EV_CHUNK_TEXT);
-	cr_assert_gt(cs.n, 5);
-	for (size_t i = 0; i < cs.n; i++) {
-		cr_assert_leq(cs.v[i].end - cs.v[i].start, 300);
-		cr_assert_eq(strncmp(doc + cs.v[i].start, "Sentence", 8), 0);
+	split_repeated("Sentence number %d says something short. ", 60, 300, 0, EV_CHUNK_TEXT);
+	check_split(5, 300, "Sentence");
+	for (size_t i = 0; i < cs.n; i++)
 		cr_assert_eq(doc[cs.v[i].end - 1], '.');
-	}
-	check_offsets();
-	ev_buf_release(&b);
 }
 
 Test(chunk, a_sentence_longer_than_the_size_is_split_between_words)
 {
-	struct ev_buf b = EV_BUF_INIT;
-
-	for (int i = 0; i < 200; i++)
-		ev_buf_printf(&b, "word%d ", i);
-	split(b.p, 100, 0, EV_CHUNK_TEXT);
-	cr_assert_gt(cs.n, 10);
-	for (size_t i = 0; i < cs.n; i++) {
-		cr_assert_leq(cs.v[i].end - cs.v[i].start, 100);
-		cr_assert_eq(strncmp(doc + cs.v[i].start, "word", 4), 0);
+	split_repeated("word%d ", 200, 100, 0, EV_CHUNK_TEXT);
+	check_split(10, 100, "word");
+	for (size_t i = 0; i < cs.n; i++)
 		cr_assert(cs.v[i].end == strlen(doc) - 1 || doc[cs.v[i].end] == ' ');
-	}
-	check_offsets();
-	ev_buf_release(&b);
 }
 
 Test(chunk, a_word_longer_than_the_size_stays_whole)
@@ -329,12 +334,9 @@ Test(chunk, a_word_longer_than_the_size_stays_whole)
 
 Test(chunk, consecutive_chunks_overlap_by_at_most_the_overlap)
 {
-	struct ev_buf b = EV_BUF_INIT;
 	size_t overlapped = 0;
 
-	for (int i = 0; i < 80; i++)
-		ev_buf_printf(&b, "Fact %d is stated here. ", i);
-	split(b.p, 200, 60, EV_CHUNK_TEXT);
+	split_repeated("Fact %d is stated here. ", 80, 200, 60, EV_CHUNK_TEXT);
 	cr_assert_gt(cs.n, 5);
 	for (size_t i = 1; i < cs.n; i++) {
 		cr_assert_lt(cs.v[i].start, cs.v[i - 1].end, "chunk %zu does not overlap", i);
@@ -344,10 +346,9 @@ Test(chunk, consecutive_chunks_overlap_by_at_most_the_overlap)
 		cr_assert_eq(strncmp(doc + cs.v[i].start, "Fact", 4), 0, "not at a sentence start");
 		overlapped++;
 	}
-	cr_assert_eq(cs.v[cs.n - 1].end, b.len - 1);
+	cr_assert_eq(cs.v[cs.n - 1].end, rb.len - 1);
 	cr_assert_gt(overlapped, 0);
 	check_offsets();
-	ev_buf_release(&b);
 }
 
 Test(chunk, no_overlap_reaches_into_another_section)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "test_util.h"
 
 static json_t *
 parse_ok(const char *text)
@@ -28,6 +29,19 @@ parse_bad(const char *text)
 
 	cr_assert_null(v, "expected an error for: %s", text);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	return err;
+}
+
+/* parse_bad(text), whose error is at where and says msg (either NULL: not checked). */
+static struct ev_err
+refused_as(const char *text, const char *where, const char *msg)
+{
+	struct ev_err err = parse_bad(text);
+
+	if (where != NULL)
+		cr_assert_str_eq(err.where, where, "%s", text);
+	if (msg != NULL)
+		cr_assert_str_eq(err.msg, msg, "%s", text);
 	return err;
 }
 
@@ -118,59 +132,42 @@ Test(config, an_empty_file_is_an_empty_mapping)
 
 Test(config, malformed_yaml_names_the_line)
 {
-	struct ev_err err = parse_bad("a: 1\nb: [1, 2\nc: 3\n");
+	struct ev_err err = refused_as("a: 1\nb: [1, 2\nc: 3\n", "c.yaml:3", NULL);
 
-	cr_assert_str_eq(err.where, "c.yaml:3");
 	cr_assert(strncmp(err.msg, "malformed YAML: ", 16) == 0, "%s", err.msg);
-	err = parse_bad("a: 1\nb: c: d\n");
-	cr_assert_str_eq(err.where, "c.yaml:2");
-	err = parse_bad("a:\n\tb: 1\n");
-	cr_assert_str_eq(err.where, "c.yaml:2");
+	refused_as("a: 1\nb: c: d\n", "c.yaml:2", NULL);
+	refused_as("a:\n\tb: 1\n", "c.yaml:2", NULL);
 }
 
 Test(config, a_top_level_that_is_not_a_mapping_is_refused)
 {
-	struct ev_err err = parse_bad("- a\n- b\n");
-
-	cr_assert_str_eq(err.msg, "the top level must be a mapping of keys to values");
-	err = parse_bad("just a scalar\n");
-	cr_assert_str_eq(err.msg, "the top level must be a mapping of keys to values");
+	refused_as("- a\n- b\n", NULL, "the top level must be a mapping of keys to values");
+	refused_as("just a scalar\n", NULL, "the top level must be a mapping of keys to values");
 }
 
 /* config.h: "FILE:LINE: what" for a top level that is not a mapping too. */
 Test(config, a_top_level_that_is_not_a_mapping_names_the_line)
 {
-	struct ev_err err = parse_bad("# a list\n- a\n- b\n");
-
-	cr_assert_str_eq(err.where, "c.yaml:2");
+	refused_as("# a list\n- a\n- b\n", "c.yaml:2", NULL);
 }
 
 Test(config, duplicate_keys_are_refused_with_their_line)
 {
-	struct ev_err err = parse_bad("x: 1\ny:\n  z: 2\n  z: 3\n");
-
-	cr_assert_str_eq(err.where, "c.yaml:4");
-	cr_assert_str_eq(err.msg, "duplicate key 'z'");
+	refused_as("x: 1\ny:\n  z: 2\n  z: 3\n", "c.yaml:4", "duplicate key 'z'");
 }
 
 Test(config, aliases_several_documents_and_complex_keys_are_refused)
 {
-	struct ev_err err = parse_bad("a: &x 1\nb: *x\n");
-
-	cr_assert_str_eq(err.where, "c.yaml:2");
-	cr_assert_str_eq(err.msg, "YAML aliases are not supported; write the value out");
-	err = parse_bad("a: 1\n---\nb: 2\n");
-	cr_assert_str_eq(err.msg, "more than one YAML document in the file");
-	err = parse_bad("? [a]\n: 1\n");
-	cr_assert_str_eq(err.msg, "a key must be a plain string");
+	refused_as("a: &x 1\nb: *x\n", "c.yaml:2",
+	    "YAML aliases are not supported; write the value out");
+	refused_as("a: 1\n---\nb: 2\n", NULL, "more than one YAML document in the file");
+	refused_as("? [a]\n: 1\n", NULL, "a key must be a plain string");
 }
 
 Test(config, numbers_out_of_range_are_refused)
 {
-	struct ev_err err = parse_bad("a: 1\nbig: 99999999999999999999\n");
-
-	cr_assert_str_eq(err.where, "c.yaml:2");
-	cr_assert_str_eq(err.msg, "number out of range: '99999999999999999999'");
+	refused_as("a: 1\nbig: 99999999999999999999\n", "c.yaml:2",
+	    "number out of range: '99999999999999999999'");
 	parse_bad("r: 1e999\n");
 }
 
@@ -228,19 +225,15 @@ Test(config, a_scalar_where_a_section_is_known_is_unknown)
 Test(config, load_reads_a_file_and_names_it)
 {
 	char path[] = "/tmp/test_config_XXXXXX";
-	int fd = mkstemp(path);
 	struct ev_err err = { 0 };
 	char want[64];
 	json_t *v;
 
-	cr_assert_eq(write(fd, "a: 1\nb: [\n", 10), 10);
-	close(fd);
+	tu_tmpfile(path, 0, "a: 1\nb: [\n", 10);
 	cr_assert_null(ev_config_load(path, &err));
 	snprintf(want, sizeof want, "%s:3", path);
 	cr_assert_str_eq(err.where, want);
-	fd = open(path, O_TRUNC | O_WRONLY);
-	cr_assert_eq(write(fd, "a: 1\n", 5), 5);
-	close(fd);
+	tu_write_file(path, "a: 1\n", 5);
 	v = ev_config_load(path, &err);
 	cr_assert_not_null(v);
 	cr_assert_eq(json_integer_value(ev_config_get(v, "a")), 1);

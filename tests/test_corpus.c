@@ -8,6 +8,7 @@
 #include "corpus.h"
 #include "sha256.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-corpus-XXXXXX";
 static char path[256];
@@ -18,10 +19,8 @@ static struct ev_err err;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
 	co = ev_corpus_open(st, &err);
 	cr_assert_not_null(co, "%s", err.msg);
 }
@@ -29,12 +28,9 @@ setup(void)
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_corpus_free(co);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(corpus, .init = setup, .fini = teardown);

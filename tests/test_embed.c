@@ -12,6 +12,7 @@
 
 #include "embed.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[64];
 static char path[128];
@@ -20,17 +21,13 @@ static void
 setup(void)
 {
 	snprintf(dir, sizeof dir, "/tmp/test_embed.XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
+	tu_mkdir(dir, path, sizeof path);
 }
 
 static void
 teardown(void)
 {
-	char cmd[160];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(embed, .init = setup, .fini = teardown);
@@ -39,9 +36,8 @@ static struct ev_store *
 store_with(const char *const *texts, int n)
 {
 	struct ev_err err = { 0 };
-	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	struct ev_store *st = tu_store_create(path, &err);
 
-	cr_assert_not_null(st, "%s", err.msg);
 	for (int i = 0; i < n; i++) {
 		sqlite3_stmt *s = ev_store_prepare(st, "INSERT INTO chunks(id, doc_id, section_id,"
 		    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"

@@ -9,30 +9,21 @@
 
 #include "embedrec.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-embedrec-XXXXXX";
 static char db[256];
 static struct ev_store *st;
 static struct ev_err err;
 static struct ev_embedrec_io io;
-static char notes[2048];
 static char *outp;
 static size_t outn;
 
 static void
-note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
-}
-
-static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, db, sizeof db);
+	st = tu_store_create(db, &err);
 	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks(id, doc_id, section_id, chunk_index,"
 	    " text, content_hash) VALUES ('d0', 'd0', '_top', 0, 'wing lift flow', 'h'),"
 	    " ('d1', 'd1', '_top', 0, 'wing drag flow', 'h'),"
@@ -42,20 +33,17 @@ setup(void)
 	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", &err),
 	    0, "%s", err.msg);
 	io.out = open_memstream(&outp, &outn);
-	io.note = note;
-	notes[0] = '\0';
+	io.note = tu_note;
+	tu_notes[0] = '\0';
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	fclose(io.out);
 	free(outp);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(embedrec, .init = setup, .fini = teardown);
@@ -93,7 +81,7 @@ train(int dim)
 Test(embedrec, training_more_dimensions_than_the_store_holds_is_noted)
 {
 	train(64);
-	cr_assert_not_null(strstr(notes, "--dim 64 is more than 5 chunks"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "--dim 64 is more than 5 chunks"), "%s", tu_notes);
 }
 
 Test(embedrec, a_record_by_its_fields_or_its_role)
@@ -131,7 +119,7 @@ Test(embedrec, a_record_by_its_fields_or_its_role)
 	cr_assert_eq(ev_embedrec_add(&r, rec, 0, "in:4", &err), 0, "%s", err.msg);
 	cr_assert_eq(r.zero, 1, "no term of the vocabulary: a zero vector, counted");
 	ev_embedrec_zero_note(&r, &io);
-	cr_assert_not_null(strstr(notes, "1 record had no term in the vocabulary"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "1 record had no term in the vocabulary"), "%s", tu_notes);
 	json_decref(rec);
 	ev_embedrec_close(&r);
 	json_decref(chunk);
@@ -154,14 +142,12 @@ Test(embedrec, a_stream_skips_bad_records_when_asked)
 	struct ev_embedrec r;
 	struct ev_jsonl *in;
 	long long nread = 0, n = 0;
+	static const char text[] = "\"wing\"\n[1]\n{\"text\":\"heat\"}\n";
 	char path[300], *paths[1] = { path };
-	FILE *f;
 
 	train(2);
 	snprintf(path, sizeof path, "%s/in.jsonl", dir);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs("\"wing\"\n[1]\n{\"text\":\"heat\"}\n", f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
 	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
 	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, NULL, NULL, &nread, &n, &err),
@@ -192,17 +178,17 @@ Test(embedrec, pending_chunks_with_or_without_vectors)
 	cr_assert_not_null(res.model);
 	fflush(io.out);
 	cr_assert_not_null(strstr(outp, "\"vector\""), "%s", outp);
-	cr_assert_not_null(strstr(notes, "5 chunks without a vector of model"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "5 chunks without a vector of model"), "%s", tu_notes);
 	free(res.model);
 
 	reset_out();
-	notes[0] = '\0';
+	tu_notes[0] = '\0';
 	cr_assert_eq(ev_embedrec_pending(st, 0, NULL, &io, &res, &err), 0, "%s", err.msg);
 	cr_assert_null(res.model, "no index: no model to be pending for");
 	cr_assert_eq(res.written, 5);
 	fflush(io.out);
 	cr_assert_null(strstr(outp, "\"vector\""), "--chunks: records without vectors");
-	cr_assert_str_eq(notes, "5 chunks: the store has no vectors yet\n");
+	cr_assert_str_eq(tu_notes, "5 chunks: the store has no vectors yet\n");
 	cr_assert_eq(ev_store_exec(st, "BEGIN IMMEDIATE; ROLLBACK", &err), 0,
 	    "the snapshot's transaction was ended: %s", err.msg);
 }
@@ -213,8 +199,8 @@ Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
 	json_t *line;
 
 	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 1, "%s", err.msg);
-	cr_assert_not_null(strstr(notes, "no embedding model: train one with 'ev-embed --db"),
-	    "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "no embedding model: train one with 'ev-embed --db"),
+	    "%s", tu_notes);
 	fflush(io.out);
 	line = json_loads(outp, 0, NULL);
 	cr_assert_not_null(line, "%s", outp);
@@ -225,8 +211,8 @@ Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
 
 	reset_out();
 	train(2);
-	notes[0] = '\0';
+	tu_notes[0] = '\0';
 	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 0, "%s", err.msg);
 	cr_assert_float_eq(d.drift, 0.0, 1e-9, "right after a training");
-	cr_assert_str_eq(notes, "");
+	cr_assert_str_eq(tu_notes, "");
 }

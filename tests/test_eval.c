@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "eval.h"
+#include "test_util.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -122,13 +123,10 @@ Test(eval, qrels_refuses_invalid_utf8_and_nul)
 Test(eval, qrels_load_names_the_file_and_line)
 {
 	char path[] = "/tmp/test_eval_qrels_XXXXXX";
-	int fd = mkstemp(path);
 	struct ev_err err = { 0 };
 	char want[128];
 
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, "a d1 1\r\n\nb d2\n", 14), 14);
-	close(fd);
+	tu_tmpfile(path, 0, "a d1 1\r\n\nb d2\n", 14);
 	cr_assert_null(ev_qrels_load(path, &err));
 	snprintf(want, sizeof want, "%s:3", path);
 	cr_assert_str_eq(err.where, want);
@@ -200,11 +198,9 @@ Test(eval, qrels_lines_refuse_overlong_surrogate_and_out_of_range_utf8)
 Test(eval, qrels_load_of_a_file_without_judgements_is_bad_input)
 {
 	char path[] = "/tmp/test_eval_qrels_XXXXXX";
-	int fd = mkstemp(path);
 	struct ev_err err = { 0 };
 
-	cr_assert_eq(write(fd, "# nothing\n\n", 11), 11);
-	close(fd);
+	tu_tmpfile(path, 0, "# nothing\n\n", 11);
 	cr_assert_null(ev_qrels_load(path, &err));
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_str_eq(err.msg, "no judgements in the qrels file");

@@ -8,6 +8,7 @@
 
 #include "extract.h"
 #include "extract_html.h"
+#include "test_util.h"
 
 static void
 id_is(const char *path, const char *want)
@@ -150,13 +151,10 @@ html(const char *page)
 	struct ev_xrec r = EV_XREC_INIT;
 	struct ev_err err = { 0 };
 	size_t n = 0;
-	int fd = mkstemps(path, 5);
 	FILE *fp = open_memstream(&s, &n);
 	json_t *v;
 
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, page, strlen(page)), (ssize_t)strlen(page));
-	close(fd);
+	tu_tmpfile(path, 5, page, strlen(page));
 	cr_assert_eq(ev_extract_html(path, "p.html", NULL, &r, fp, &err), 0, "%s", err.msg);
 	fclose(fp);
 	unlink(path);

@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "fuse.h"
+#include "test_util.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -67,6 +68,15 @@ run(struct ev_fuse *f)
 	return out;
 }
 
+/* two_lanes() fused by a fuser of o (left in *fp); the hits. */
+static json_t *
+fuse_two_lanes(const struct ev_fuse_opts *o, struct ev_fuse **fp)
+{
+	*fp = fuser(o);
+	two_lanes(*fp);
+	return run(*fp);
+}
+
 static const char *
 id_at(json_t *out, size_t i)
 {
@@ -79,6 +89,15 @@ score_at(json_t *out, size_t i)
 	return json_number_value(json_object_get(json_array_get(out, i), "score"));
 }
 
+/* Hit i of out is id, with score (to 1e-9). */
+static void
+expect_at(json_t *out, size_t i, const char *id, double score)
+{
+	cr_assert_str_eq(id_at(out, i), id, "hit %zu", i);
+	cr_assert(NEAR(score_at(out, i), score), "hit %zu (%s): score %.12g, want %.12g", i, id,
+	    score_at(out, i), score);
+}
+
 Test(fuse, rrf_sums_one_over_k_plus_rank)
 {
 	struct ev_fuse_opts o;
@@ -86,19 +105,13 @@ Test(fuse, rrf_sums_one_over_k_plus_rank)
 	json_t *out;
 
 	ev_fuse_opts_init(&o);
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	cr_assert_eq(json_array_size(out), 4);
 	/* b: 1/62 + 1/61; a: 1/61 + 1/63; d: 1/62; c: 1/63 */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 1.0 / 62 + 1.0 / 61));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), 1.0 / 61 + 1.0 / 63));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), 1.0 / 62));
-	cr_assert_str_eq(id_at(out, 3), "c:1");
-	cr_assert(NEAR(score_at(out, 3), 1.0 / 63));
+	expect_at(out, 0, "b:1", 1.0 / 62 + 1.0 / 61);
+	expect_at(out, 1, "a:1", 1.0 / 61 + 1.0 / 63);
+	expect_at(out, 2, "d:1", 1.0 / 62);
+	expect_at(out, 3, "c:1", 1.0 / 63);
 	cr_assert_eq(json_integer_value(json_object_get(json_array_get(out, 3), "rank")), 4);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(out, 0), "lane")), "fused");
 	json_decref(out);
@@ -115,16 +128,11 @@ Test(fuse, rrf_k_and_lane_weights_change_the_sum)
 	ev_fuse_opts_init(&o);
 	o.rrf_k = 1;
 	cr_assert_eq(ev_fuse_weight_parse(&o, "vector=3", &err), 0);
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* b: 1/3 + 3/2; d: 3/3; a: 1/2 + 3/4; c: 1/4 */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 1.0 / 3 + 1.5));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), 0.5 + 0.75));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), 1.0));
+	expect_at(out, 0, "b:1", 1.0 / 3 + 1.5);
+	expect_at(out, 1, "a:1", 0.5 + 0.75);
+	expect_at(out, 2, "d:1", 1.0);
 	json_decref(out);
 	ev_fuse_free(f);
 }
@@ -140,19 +148,13 @@ Test(fuse, weighted_max_divides_by_the_lane_max_or_one)
 	o.method = EV_FUSE_WEIGHTED;
 	ev_fuse_weight_parse(&o, "vector=0.7", &err);
 	ev_fuse_weight_parse(&o, "text=0.3", &err);
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* text / max(10, 1), vector / max(0.9, 1) = vector itself:
 	 * a: .3*1 + .7*.3 = .51; b: .3*.6 + .7*.9 = .81; d: .7*.5 = .35; c: .3*.2 = .06 */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 0.81));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), 0.51));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), 0.35));
-	cr_assert_str_eq(id_at(out, 3), "c:1");
-	cr_assert(NEAR(score_at(out, 3), 0.06));
+	expect_at(out, 0, "b:1", 0.81);
+	expect_at(out, 1, "a:1", 0.51);
+	expect_at(out, 2, "d:1", 0.35);
+	expect_at(out, 3, "c:1", 0.06);
 	json_decref(out);
 	ev_fuse_free(f);
 }
@@ -166,12 +168,9 @@ Test(fuse, weighted_none_adds_raw_scores)
 	ev_fuse_opts_init(&o);
 	o.method = EV_FUSE_WEIGHTED;
 	o.norm = EV_NORM_NONE;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* a 10.3, b 6.9, c 2, d 0.5 */
-	cr_assert_str_eq(id_at(out, 0), "a:1");
-	cr_assert(NEAR(score_at(out, 0), 10.3));
+	expect_at(out, 0, "a:1", 10.3);
 	cr_assert(NEAR(score_at(out, 1), 6.9));
 	cr_assert(NEAR(score_at(out, 2), 2));
 	cr_assert(NEAR(score_at(out, 3), 0.5));
@@ -187,19 +186,13 @@ Test(fuse, combsum_minmax_maps_each_lane_to_zero_one)
 
 	ev_fuse_opts_init(&o);
 	o.method = EV_FUSE_COMBSUM;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* text (s-2)/8: a 1, b .5, c 0; vector (s-.3)/.6: b 1, d 1/3, a 0
 	 * a 1, b 1.5, c 0, d 1/3 */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 1.5));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), 1.0));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), 1.0 / 3));
-	cr_assert_str_eq(id_at(out, 3), "c:1");
-	cr_assert(NEAR(score_at(out, 3), 0));
+	expect_at(out, 0, "b:1", 1.5);
+	expect_at(out, 1, "a:1", 1.0);
+	expect_at(out, 2, "d:1", 1.0 / 3);
+	expect_at(out, 3, "c:1", 0);
 	json_decref(out);
 	ev_fuse_free(f);
 }
@@ -212,14 +205,10 @@ Test(fuse, combmnz_multiplies_by_the_lanes_that_found_it)
 
 	ev_fuse_opts_init(&o);
 	o.method = EV_FUSE_COMBMNZ;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* a 1*2 = 2, b 1.5*2 = 3, d 1/3*1, c 0 */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 3));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), 2));
+	expect_at(out, 0, "b:1", 3);
+	expect_at(out, 1, "a:1", 2);
 	cr_assert(NEAR(score_at(out, 2), 1.0 / 3));
 	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_array_get(out, 0),
 	    "explain"), "lanes_found")), 2);
@@ -239,18 +228,12 @@ Test(fuse, zscore_counts_a_missing_lane_at_its_floor)
 	ev_fuse_opts_init(&o);
 	o.method = EV_FUSE_WEIGHTED;
 	o.norm = EV_NORM_ZSCORE;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* d: vector z, text floor (lowest text z); c: text z, vector floor */
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), (6 - mt) / sdt + (0.9 - mv) / sdv));
-	cr_assert_str_eq(id_at(out, 1), "a:1");
-	cr_assert(NEAR(score_at(out, 1), (10 - mt) / sdt + fv));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), (0.5 - mv) / sdv + ft));
-	cr_assert_str_eq(id_at(out, 3), "c:1");
-	cr_assert(NEAR(score_at(out, 3), ft + fv));
+	expect_at(out, 0, "b:1", (6 - mt) / sdt + (0.9 - mv) / sdv);
+	expect_at(out, 1, "a:1", (10 - mt) / sdt + fv);
+	expect_at(out, 2, "d:1", (0.5 - mv) / sdv + ft);
+	expect_at(out, 3, "c:1", ft + fv);
 	ex = json_array_get(json_object_get(json_object_get(json_array_get(out, 2), "explain"),
 	    "lanes"), 1);
 	cr_assert_str_eq(json_string_value(json_object_get(ex, "lane")), "text");
@@ -292,9 +275,7 @@ Test(fuse, signals_of_every_lane_are_kept)
 	json_t *out, *sig;
 
 	ev_fuse_opts_init(&o);
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	sig = json_object_get(json_array_get(out, 0), "signals");	/* b */
 	cr_assert(NEAR(json_number_value(json_object_get(sig, "fts_score")), 6));
 	cr_assert_eq(json_integer_value(json_object_get(sig, "fts_rank")), 2);
@@ -395,9 +376,7 @@ Test(fuse, k_cuts_the_fused_list)
 
 	ev_fuse_opts_init(&o);
 	o.k = 2;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	cr_assert_eq(json_array_size(out), 2);
 	json_decref(out);
 	ev_fuse_free(f);
@@ -496,13 +475,9 @@ static const char *
 tmpfile_with(const char *text, int n)
 {
 	static char paths[4][64];
-	FILE *fp;
 
 	snprintf(paths[n], sizeof paths[n], "/tmp/test_fuse_%d_%d.jsonl", (int)getpid(), n);
-	fp = fopen(paths[n], "w");
-	cr_assert_not_null(fp);
-	fputs(text, fp);
-	fclose(fp);
+	tu_write_file(paths[n], text, strlen(text));
 	return paths[n];
 }
 
@@ -578,6 +553,20 @@ write_lines(const struct ev_fuse_opts *o, const char *const *lines, struct ev_bu
 	ev_fuse_free(f);
 }
 
+/* The lines q (NULL-ended), fused without explanations, are written as want. */
+static void
+expect_unexplained(const char *const *q, const char *want)
+{
+	struct ev_fuse_opts o;
+	struct ev_buf out = EV_BUF_INIT;
+
+	ev_fuse_opts_init(&o);
+	o.explain = 0;
+	write_lines(&o, q, &out);
+	cr_assert_str_eq(ev_buf_str(&out), want);
+	ev_buf_release(&out);
+}
+
 Test(fuse, explanations_kept_from_query_to_query_are_those_made_afresh)
 {
 	static const char *const q1[] = {
@@ -645,17 +634,12 @@ Test(fuse, signals_of_the_same_name_are_written_once)
 		"{\"id\":\"a\",\"lane\":\"fts\",\"rank\":3,\"score\":5}",
 		"{\"id\":\"a\",\"lane\":\"rrf\",\"rank\":2,\"score\":9}", NULL
 	};
-	struct ev_fuse_opts o;
-	struct ev_buf out = EV_BUF_INIT;
 
-	ev_fuse_opts_init(&o);
-	o.explain = 0;
-	write_lines(&o, q, &out);
-	cr_assert_str_eq(ev_buf_str(&out), "{\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,"
+	expect_unexplained(q,
+	    "{\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,"
 	    "\"score\":0.04839549075,\"signals\":{\"fts_score\":5.0,\"fts_rank\":3,"
 	    "\"rrf_score\":0.04839549075,\"rrf_rank\":2},\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
 	    "{\"lane\":\"fts\",\"score\":5.0},{\"lane\":\"rrf\",\"score\":9.0}]}\n");
-	ev_buf_release(&out);
 }
 
 Test(fuse, keys_written_with_escapes_are_set_in_place)
@@ -666,17 +650,12 @@ Test(fuse, keys_written_with_escapes_are_set_in_place)
 		"{\"x\":1,\"\\u0072ank\":4,\"i\\u0064\":\"a\",\"lane\":\"text\",\"score\":2,\"s\\/\":0}",
 		"{\"id\":\"a\",\"lane\":\"zz\",\"rank\":1,\"score\" : 0.5 ,\"evidence\":[],\"y\":2}", NULL
 	};
-	struct ev_fuse_opts o;
-	struct ev_buf out = EV_BUF_INIT;
 
-	ev_fuse_opts_init(&o);
-	o.explain = 0;
-	write_lines(&o, q, &out);
-	cr_assert_str_eq(ev_buf_str(&out), "{\"x\":1,\"rank\":1,\"i\\u0064\":\"a\",\"lane\":\"fused\","
+	expect_unexplained(q,
+	    "{\"x\":1,\"rank\":1,\"i\\u0064\":\"a\",\"lane\":\"fused\","
 	    "\"score\":0.03201844262,\"s\\/\":0,\"evidence\":[{\"lane\":\"text\",\"score\":2.0},"
 	    "{\"lane\":\"zz\",\"score\":0.5}],\"y\":2,\"signals\":{\"fts_score\":2.0,\"fts_rank\":4,"
 	    "\"zz_score\":0.5,\"zz_rank\":1,\"rrf_score\":0.03201844262}}\n");
-	ev_buf_release(&out);
 }
 
 Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
@@ -690,18 +669,13 @@ Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
 	o.adapt = EV_ADAPT_AGREEMENT;
 	o.agree_depth = 2;
 	o.agree_full = 1;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
+	out = fuse_two_lanes(&o, &f);
 	/* first 2: text a, b; vector b, d: 1 shared of 2, weight 1 x 0.5/1.
 	 * text (s-2)/8: a 1, b .5, c 0; vector (s-.3)/.6 x 0.5: b .5, d 1/6, a 0
 	 * a 1, b 1, c 0, d 1/6: a and b tie (best rank 1 each), a's id first */
-	cr_assert_str_eq(id_at(out, 0), "a:1");
-	cr_assert(NEAR(score_at(out, 0), 1.0));
-	cr_assert_str_eq(id_at(out, 1), "b:1");
-	cr_assert(NEAR(score_at(out, 1), 1.0));
-	cr_assert_str_eq(id_at(out, 2), "d:1");
-	cr_assert(NEAR(score_at(out, 2), 1.0 / 6));
+	expect_at(out, 0, "a:1", 1.0);
+	expect_at(out, 1, "b:1", 1.0);
+	expect_at(out, 2, "d:1", 1.0 / 6);
 	ad = json_object_get(json_object_get(json_array_get(out, 0), "explain"), "adapt");
 	cr_assert_not_null(ad);
 	ad = json_array_get(json_object_get(ad, "lanes"), 0);
@@ -712,11 +686,8 @@ Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
 	/* with full agreement at 0.5, the same lanes fuse with the weights given */
 	ev_fuse_free(f);
 	o.agree_full = 0.5;
-	f = fuser(&o);
-	two_lanes(f);
-	out = run(f);
-	cr_assert_str_eq(id_at(out, 0), "b:1");
-	cr_assert(NEAR(score_at(out, 0), 1.5));
+	out = fuse_two_lanes(&o, &f);
+	expect_at(out, 0, "b:1", 1.5);
 	json_decref(out);
 	ev_fuse_free(f);
 }

@@ -12,6 +12,7 @@
 #include "jsonl.h"
 #include "sha256.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-ingest-XXXXXX";
 static char path[256];
@@ -22,21 +23,16 @@ static struct ev_buf out;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_store_close(st);
 	ev_buf_release(&out);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(ingest, .init = setup, .fini = teardown);
@@ -519,15 +515,19 @@ Test(ingest, prune_is_refused_when_documents_were_not_marked_seen)
 
 Test(ingest, kind_of_a_file_by_its_name)
 {
-	cr_assert_eq(ev_ingest_kind("a/b.MD"), EV_CHUNK_MARKDOWN);
-	cr_assert_eq(ev_ingest_kind("b.markdown"), EV_CHUNK_MARKDOWN);
-	cr_assert_eq(ev_ingest_kind("notes.txt"), EV_CHUNK_TEXT);
-	cr_assert_eq(ev_ingest_kind("guide.rst"), EV_CHUNK_TEXT);
-	cr_assert_eq(ev_ingest_kind("docs.d/README"), EV_CHUNK_TEXT);
-	cr_assert_eq(ev_ingest_kind(".profile"), EV_CHUNK_TEXT);
-	cr_assert_eq(ev_ingest_kind("x.jsonl"), EV_INGEST_KIND_JSONL);
-	cr_assert_eq(ev_ingest_kind("x.json"), EV_INGEST_KIND_JSONL);
-	cr_assert_eq(ev_ingest_kind("logo.png"), EV_INGEST_KIND_OTHER);
+	static const struct {
+		const char *name;
+		int kind;
+	} want[] = {
+		{ "a/b.MD", EV_CHUNK_MARKDOWN }, { "b.markdown", EV_CHUNK_MARKDOWN },
+		{ "notes.txt", EV_CHUNK_TEXT }, { "guide.rst", EV_CHUNK_TEXT },
+		{ "docs.d/README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
+		{ "x.jsonl", EV_INGEST_KIND_JSONL }, { "x.json", EV_INGEST_KIND_JSONL },
+		{ "logo.png", EV_INGEST_KIND_OTHER },
+	};
+
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		cr_assert_eq(ev_ingest_kind(want[i].name), want[i].kind, "%s", want[i].name);
 }
 
 Test(ingest, ids_of_files_are_relative_to_the_base_however_spelled)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jscan.h"
+#include "test_util.h"
 
 static struct ev_jscan js;
 
@@ -70,12 +71,29 @@ Test(jscan, records_the_raw_spans_of_top_level_members)
 	cr_assert_eq(scan("\"x\"", &err), EV_JSTR);
 }
 
+/* A line the scanner refuses, and the message it must give. */
+struct bad {
+	const char *text;
+	const char *msg;
+};
+
+/* Each of the n lines is refused as bad input (exit 2) at t.jsonl:3 with its message. */
+static void
+check_refused(const struct bad *bad, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ev_err err = { 0 };
+
+		cr_assert_eq(scan(bad[i].text, &err), -1, "%s", bad[i].text);
+		cr_assert_eq(err.code, EV_EXIT_USAGE);
+		cr_assert_str_eq(err.where, "t.jsonl:3");
+		cr_assert_str_eq(err.msg, bad[i].msg, "%s: %s", bad[i].text, err.msg);
+	}
+}
+
 Test(jscan, refuses_bad_json_naming_where_and_column)
 {
-	static const struct {
-		const char *text;
-		const char *msg;
-	} bad[] = {
+	static const struct bad bad[] = {
 		{ "{\"a\":1,\"a\":2}", "invalid JSON at column 8: duplicate object key" },
 		{ "[{\"a\":1,\"\\u0061\":2}]", "invalid JSON at column 9: duplicate object key" },
 		{ "{\"a\":\"x\ty\"}", "invalid JSON at column 8: control character in a string" },
@@ -91,15 +109,8 @@ Test(jscan, refuses_bad_json_naming_where_and_column)
 		{ "tru", "invalid JSON at column 1: invalid token" },
 	};
 	struct ev_err err;
-	size_t i;
 
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		memset(&err, 0, sizeof err);
-		cr_assert_eq(scan(bad[i].text, &err), -1, "%s", bad[i].text);
-		cr_assert_eq(err.code, EV_EXIT_USAGE);
-		cr_assert_str_eq(err.where, "t.jsonl:3");
-		cr_assert_str_eq(err.msg, bad[i].msg, "%s: %s", bad[i].text, err.msg);
-	}
+	check_refused(bad, sizeof bad / sizeof bad[0]);
 	memset(&err, 0, sizeof err);
 	cr_assert_eq(ev_jscan_value(&js, "{\"a\":\"\0\"}", 9, "t.jsonl:3", &err), -1);
 	cr_assert_str_eq(err.msg, "invalid JSON at column 7: NUL byte in the line");
@@ -127,10 +138,7 @@ static unsigned long long rng = 88172645463325252ULL;
 static unsigned
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng >> 11);
+	return (unsigned)(tu_xorshift(&rng) >> 11);
 }
 
 Test(jscan, agrees_with_jansson_on_mutated_records)
@@ -339,10 +347,7 @@ Test(jscan, usual_and_unusual_records_give_the_same_spans)
 
 Test(jscan, a_key_twice_is_found_however_it_is_written)
 {
-	static const struct {
-		const char *text;
-		const char *msg;
-	} bad[] = {
+	static const struct bad bad[] = {
 		{ "{\"a/\":1,\"a\\/\":2}", "invalid JSON at column 9: duplicate object key" },
 		{ "{\"ab\":1, \"x\":{\"y\":1}, \"a\\u0062\":2}", "invalid JSON at column 23: duplicate object key" },
 		{ "{\"query_id\":1,\"id\":2,\"query_id\":3}", "invalid JSON at column 22: duplicate object key" },
@@ -350,14 +355,6 @@ Test(jscan, a_key_twice_is_found_however_it_is_written)
 		  "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"\\u0061\":18}",
 		  "invalid JSON at column 123: duplicate object key" },
 	};
-	struct ev_err err;
-	size_t i;
 
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		memset(&err, 0, sizeof err);
-		cr_assert_eq(scan(bad[i].text, &err), -1, "%s", bad[i].text);
-		cr_assert_eq(err.code, 2);
-		cr_assert_str_eq(err.where, "t.jsonl:3");
-		cr_assert_str_eq(err.msg, bad[i].msg, "%s", bad[i].text);
-	}
+	check_refused(bad, sizeof bad / sizeof bad[0]);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "test_util.h"
 
 static char paths[4][64];
 
@@ -27,16 +28,12 @@ static const char *
 temp_file(int slot, const char *text, size_t len)
 {
 	static int registered;
-	int fd;
 
 	if (!registered++)
 		atexit(remove_temp_files);
 
 	snprintf(paths[slot], sizeof paths[slot], "/tmp/test_jsonl_%d_XXXXXX", slot);
-	fd = mkstemp(paths[slot]);
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, text, len), (ssize_t)len);
-	close(fd);
+	tu_tmpfile(paths[slot], 0, text, len);
 	return paths[slot];
 }
 
@@ -84,13 +81,20 @@ next_err(struct ev_jsonl *in)
 
 #define T(s) s, sizeof(s) - 1
 
+/* in gives the records {"n":1} and {"n":2}, then its end. */
+static void
+reads_1_2(struct ev_jsonl *in)
+{
+	cr_assert_eq(next_n(in), 1);
+	cr_assert_eq(next_n(in), 2);
+	cr_assert_eq(next_n(in), -1);
+}
+
 Test(jsonl, reads_one_value_per_line)
 {
 	struct ev_jsonl *in = open1(temp_file(0, T("{\"n\":1}\n{\"n\":2}\n")));
 
-	cr_assert_eq(next_n(in), 1);
-	cr_assert_eq(next_n(in), 2);
-	cr_assert_eq(next_n(in), -1);
+	reads_1_2(in);
 	cr_assert_eq(next_n(in), -1);	/* the end stays the end */
 	ev_jsonl_close(in);
 }
@@ -99,9 +103,7 @@ Test(jsonl, crlf_line_ends_are_ignored)
 {
 	struct ev_jsonl *in = open1(temp_file(0, T("{\"n\":1}\r\n{\"n\":2}\r\n")));
 
-	cr_assert_eq(next_n(in), 1);
-	cr_assert_eq(next_n(in), 2);
-	cr_assert_eq(next_n(in), -1);
+	reads_1_2(in);
 	ev_jsonl_close(in);
 }
 
@@ -114,9 +116,7 @@ Test(jsonl, a_bom_at_the_start_of_each_input_is_skipped)
 	paths[0] = (char *)temp_file(0, T("\xEF\xBB\xBF{\"n\":1}\n"));
 	paths[1] = (char *)temp_file(1, T("\xEF\xBB\xBF{\"n\":2}\n"));
 	in = ev_jsonl_open(paths, 2, &err);
-	cr_assert_eq(next_n(in), 1);
-	cr_assert_eq(next_n(in), 2);
-	cr_assert_eq(next_n(in), -1);
+	reads_1_2(in);
 	ev_jsonl_close(in);
 }
 
@@ -135,9 +135,7 @@ Test(jsonl, a_missing_final_newline_is_fine)
 {
 	struct ev_jsonl *in = open1(temp_file(0, T("{\"n\":1}\n{\"n\":2}")));
 
-	cr_assert_eq(next_n(in), 1);
-	cr_assert_eq(next_n(in), 2);
-	cr_assert_eq(next_n(in), -1);
+	reads_1_2(in);
 	ev_jsonl_close(in);
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lexicon.h"
+#include "test_util.h"
 
 static struct ev_lex *lex;
 static char dir[64];
@@ -17,16 +18,14 @@ static char dir[64];
 static void
 setup(void)
 {
+	static const char french[] = "abeille\nParis\nruche\nété";	/* no final newline */
 	struct ev_err err = { 0 };
 	char f[128];
-	FILE *fp;
 
 	snprintf(dir, sizeof dir, "/tmp/evkit-lex.XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	tu_mkdir(dir, NULL, 0);
 	snprintf(f, sizeof f, "%s/french", dir);
-	cr_assert_not_null(fp = fopen(f, "w"));
-	fputs("abeille\nParis\nruche\nété", fp);	/* no final newline */
-	cr_assert_eq(fclose(fp), 0);
+	tu_write_file(f, french, strlen(french));
 	lex = ev_lex_open(dir, &err);
 	cr_assert_not_null(lex, "%s", err.msg);
 }
@@ -34,11 +33,8 @@ setup(void)
 static void
 teardown(void)
 {
-	char sh[128];
-
 	ev_lex_close(lex);
-	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
-	cr_assert_eq(system(sh), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(lexicon, .init = setup, .fini = teardown);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "opt.h"
+#include "test_util.h"
 
 static int flag;
 static int count = 3;
@@ -42,11 +43,8 @@ static const char *
 yaml(const char *text)
 {
 	static char path[] = "/tmp/test_opt_XXXXXX.yaml";
-	int fd = mkstemps(path, 5);
 
-	cr_assert(fd >= 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
+	tu_tmpfile(path, 5, text, strlen(text));
 	return path;
 }
 
@@ -365,4 +363,22 @@ Test(opt, unknown_alias_keys_are_warned_about, .init = cr_redirect_stderr)
 	snprintf(want, sizeof want, "a: %s: unknown key 'x.bogus' ignored\n", path);
 	unlink(path);
 	cr_assert_stderr_eq_str(want);
+}
+
+Test(cli, loop_end_reports_a_failed_loop_and_counts_the_skipped, .init = cr_redirect_stderr)
+{
+	static struct ev_cli cli;
+	char *argv[] = { "p", NULL };
+	struct ev_skip skip = { 1, 3 };
+	struct ev_err err = { 0 };
+
+	ev_cli_init(&cli, "p", NULL, 1, argv);
+	cr_assert_eq(ev_cli_loop_end(&cli, &skip, 0, &err), EV_EXIT_OK);
+	cr_assert_eq(json_integer_value(json_object_get(cli.counts, "skipped")), 3);
+	ev_err_set(&err, EV_EXIT_USAGE, "in.jsonl:4", "bad record");
+	cr_assert_eq(ev_cli_loop_end(&cli, &skip, -1, &err), EV_EXIT_USAGE);
+	cr_assert_eq(json_integer_value(json_object_get(cli.counts, "skipped")), 6);
+	fflush(stderr);
+	cr_assert_stderr_eq_str("p: skipped 3 invalid records\np: in.jsonl:4: bad record\n"
+	    "p: skipped 3 invalid records\n");
 }

@@ -70,6 +70,16 @@ query(const char *q, int want_groups)
 	cr_assert_eq(ev_snippet_add_query(sn, q, strlen(q), &err), want_groups, "%s", err.msg);
 }
 
+/* The snippet of text at most tokens words wide, marked with [ and ], for the
+ * query q (of want_groups groups; want_marks marks expected). */
+static const char *
+snip_in(int tokens, const char *q, int want_groups, const char *text, int want_marks)
+{
+	open_with(tokens, "[", "]");
+	query(q, want_groups);
+	return snip(text, want_marks);
+}
+
 Test(snippet, marks_every_form_of_a_query_word)
 {
 	query("wings", 1);
@@ -91,33 +101,25 @@ Test(snippet, a_repeated_query_word_is_one_group)
 
 Test(snippet, chooses_the_window_with_most_distinct_words)
 {
-	open_with(4, "[", "]");
-	query("shock wave", 2);
-	cr_assert_str_eq(snip("shock shock shock one two three four five six seven eight shock wave end", 2),
-	    "\xe2\x80\xa6 eight [shock] [wave] end");
+	cr_assert_str_eq(snip_in(4, "shock wave", 2,
+	    "shock shock shock one two three four five six seven eight shock wave end", 2), "\xe2\x80\xa6 eight [shock] [wave] end");
 }
 
 Test(snippet, prefers_more_marked_words_among_equally_distinct_windows)
 {
-	open_with(3, "[", "]");
-	query("lift", 1);
-	cr_assert_str_eq(snip("lift a b c d e lift lift lift f g", 3),
+	cr_assert_str_eq(snip_in(3, "lift", 1, "lift a b c d e lift lift lift f g", 3),
 	    "\xe2\x80\xa6 [lift] [lift] [lift] \xe2\x80\xa6");
 }
 
 Test(snippet, centres_the_marked_words_in_the_window)
 {
-	open_with(5, "[", "]");
-	query("drag", 1);
-	cr_assert_str_eq(snip("a b c d e f drag g h i j k", 1),
+	cr_assert_str_eq(snip_in(5, "drag", 1, "a b c d e f drag g h i j k", 1),
 	    "\xe2\x80\xa6 e f [drag] g h \xe2\x80\xa6");
 }
 
 Test(snippet, a_text_without_the_words_gives_its_start)
 {
-	open_with(3, "[", "]");
-	query("boundary", 1);
-	cr_assert_str_eq(snip("one two three four", 0), "one two three \xe2\x80\xa6");
+	cr_assert_str_eq(snip_in(3, "boundary", 1, "one two three four", 0), "one two three \xe2\x80\xa6");
 }
 
 Test(snippet, whitespace_runs_become_one_space)

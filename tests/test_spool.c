@@ -10,6 +10,7 @@
 #include "ingest.h"
 #include "spool.h"
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-spool-XXXXXX";
 static char db[256];
@@ -17,19 +18,11 @@ static struct ev_store *st;
 static struct ev_ingest *ig;
 static struct ev_err err;
 static struct ev_spool_opts so;
-static char notes[4096];
 static FILE *out;
 static char *outp;
 static size_t outn;
 static long seen_at_step[8];	/* bytes of output when each document was put */
 static int steps;
-
-static void
-note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s\n", msg);
-}
 
 static void
 progress(void *ctx, long long docs, long long bytes)
@@ -47,10 +40,8 @@ setup(void)
 		EV_INGEST_CHANGED, 0 };
 	char *base;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, db, sizeof db);
+	st = tu_store_create(db, &err);
 	ig = ev_ingest_open(st, &o, &err);
 	cr_assert_not_null(ig, "%s", err.msg);
 	out = open_memstream(&outp, &outn);
@@ -61,24 +52,21 @@ setup(void)
 	so.ids_of = ev_ingest_ids_new(base, &err);
 	free(base);
 	so.out = out;
-	so.note = note;
+	so.note = tu_note;
 	so.progress = progress;
-	notes[0] = '\0';
+	tu_notes[0] = '\0';
 	steps = 0;
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_ingest_free(ig);
 	ev_store_close(st);
 	ev_ingest_ids_free(so.ids_of);
 	fclose(out);
 	free(outp);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(spool, .init = setup, .fini = teardown);
@@ -87,12 +75,9 @@ static const char *
 file(const char *name, const char *text)
 {
 	static char path[300];
-	FILE *f;
 
 	snprintf(path, sizeof path, "%s/%s", dir, name);
-	cr_assert_not_null(f = fopen(path, "w"));
-	fputs(text, f);
-	fclose(f);
+	tu_write_file(path, text, strlen(text));
 	return path;
 }
 
@@ -107,6 +92,20 @@ stored(const char *sql)
 	n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+/* A spool of so that has read the file name holding text and written it
+ * into the store (both passes succeed); the caller frees it. */
+static struct ev_spool *
+spool_file(const char *name, const char *text)
+{
+	struct ev_spool *sp = ev_spool_new(&so, &err);
+
+	cr_assert_not_null(sp, "%s", err.msg);
+	cr_assert_eq(ev_spool_read(sp, file(name, text), &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	return sp;
 }
 
 Test(spool, reads_checks_and_writes_every_document)
@@ -126,7 +125,7 @@ Test(spool, reads_checks_and_writes_every_document)
 	    "a file's id is its path relative to the base");
 	fflush(out);
 	cr_assert_not_null(strstr(outp, "\"doc_id\":\"y\""), "%s", outp);
-	cr_assert_str_eq(notes, "");
+	cr_assert_str_eq(tu_notes, "");
 	ev_spool_free(sp);
 }
 
@@ -147,22 +146,18 @@ Test(spool, a_duplicate_id_is_refused_or_skipped)
 	ev_spool_read_done(sp);
 	cr_assert_eq(ev_spool_stats(sp)->docs, 1);
 	cr_assert_eq(ev_spool_stats(sp)->invalid, 1);
-	cr_assert_not_null(strstr(notes, ":2: duplicate document id 'x'"), "%s", notes);
-	cr_assert_not_null(strstr(notes, "skipped 1 invalid record\n"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, ":2: duplicate document id 'x'"), "%s", tu_notes);
+	cr_assert_not_null(strstr(tu_notes, "skipped 1 invalid record\n"), "%s", tu_notes);
 	ev_spool_free(sp);
 }
 
 Test(spool, each_batch_is_printed_once_committed)
 {
-	const char *in = file("b.jsonl", "{\"id\":\"1\",\"text\":\"one\"}\n"
-	    "{\"id\":\"2\",\"text\":\"two\"}\n{\"id\":\"3\",\"text\":\"three\"}\n");
 	struct ev_spool *sp;
 
 	so.batch = 2;
-	sp = ev_spool_new(&so, &err);
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	sp = spool_file("b.jsonl", "{\"id\":\"1\",\"text\":\"one\"}\n"
+	    "{\"id\":\"2\",\"text\":\"two\"}\n{\"id\":\"3\",\"text\":\"three\"}\n");
 	cr_assert_eq(steps, 3);
 	cr_assert_eq(seen_at_step[0], 0);
 	cr_assert_eq(seen_at_step[1], 0, "the first batch is not committed before its 2nd document");
@@ -186,34 +181,23 @@ reopen(void)
 
 Test(spool, prune_spares_a_source_with_records_without_id)
 {
-	struct ev_spool *sp = ev_spool_new(&so, &err);
-	const char *in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"id\":\"b\",\"text\":\"b\"}\n");
+	struct ev_spool *sp;
 
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"id\":\"b\",\"text\":\"b\"}\n");
 	ev_spool_free(sp);
 
 	/* b gone from the source, and a record without an id: nothing pruned */
 	reopen();
 	so.prune = so.skip_invalid = 1;
-	in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"text\":\"no id\"}\n");
-	sp = ev_spool_new(&so, &err);
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"text\":\"no id\"}\n");
 	cr_assert_eq(ev_spool_stats(sp)->pruned, 0);
-	cr_assert_not_null(strstr(notes, "p.jsonl: not pruned: invalid records without an id"),
-	    "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "p.jsonl: not pruned: invalid records without an id"),
+	    "%s", tu_notes);
 	ev_spool_free(sp);
 
 	/* a clean run of the source prunes b */
 	reopen();
-	in = file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n");
-	sp = ev_spool_new(&so, &err);
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n");
 	cr_assert_eq(ev_spool_stats(sp)->pruned, 1);
 	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'b'"), 0);
 	ev_spool_free(sp);
@@ -221,16 +205,12 @@ Test(spool, prune_spares_a_source_with_records_without_id)
 
 Test(spool, delete_names_what_it_cannot_find)
 {
-	struct ev_spool *sp = ev_spool_new(&so, &err);
 	char *names[] = { "x", "nothing" };
 	long long deleted = 0;
 
-	cr_assert_eq(ev_spool_read(sp, file("x.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n"), &err), 0);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
-	ev_spool_free(sp);
+	ev_spool_free(spool_file("x.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n"));
 	cr_assert_eq(ev_spool_delete(&so, st, ig, 0, names, 2, &deleted, &err), 0, "%s", err.msg);
 	cr_assert_eq(deleted, 1);
-	cr_assert_not_null(strstr(notes, "no document 'nothing' in the store"), "%s", notes);
+	cr_assert_not_null(strstr(tu_notes, "no document 'nothing' in the store"), "%s", tu_notes);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0);
 }

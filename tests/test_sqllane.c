@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sqllane.h"
+#include "test_util.h"
 
 static char path[] = "/tmp/test_sqllane_XXXXXX";
 
@@ -13,10 +14,8 @@ static void
 make_db(void)
 {
 	sqlite3 *db;
-	int fd = mkstemp(path);
 
-	cr_assert(fd >= 0);
-	close(fd);
+	tu_tmpfile(path, 0, "", 0);
 	cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, w REAL);"
 	    "INSERT INTO t(name, w) VALUES ('alpha', 0.5), ('beta', 2), ('gamma', 2);",

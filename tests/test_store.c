@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-store-XXXXXX";
 static char path[256];
@@ -16,17 +17,13 @@ static char path[256];
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
+	tu_mkdir(dir, path, sizeof path);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(store, .init = setup, .fini = teardown);
@@ -95,11 +92,10 @@ Test(store, rolls_back_an_unfinished_transaction_on_close)
 
 Test(store, refuses_a_file_that_is_not_a_store)
 {
+	static const char text[] = "this is not a database, just text long enough to be a header of one\n";
 	struct ev_err err = { 0 };
-	FILE *fp = fopen(path, "w");
 
-	fputs("this is not a database, just text long enough to be a header of one\n", fp);
-	fclose(fp);
+	tu_write_file(path, text, strlen(text));
 	cr_assert_null(ev_store_open(path, EV_STORE_WRITE, &err));
 	cr_assert_eq(err.code, 2);
 	cr_assert(strncmp(err.msg, "not an evkit store", 18) == 0, "%s", err.msg);
@@ -136,9 +132,8 @@ Test(store, an_empty_file_is_an_empty_store_a_writer_fills_and_a_reader_is_told_
 {
 	struct ev_err err = { 0 };
 	struct ev_store *st;
-	FILE *fp = fopen(path, "w");
 
-	fclose(fp);
+	tu_write_file(path, "", 0);
 	cr_assert_null(ev_store_open(path, EV_STORE_READ, &err));
 	cr_assert_eq(err.code, 2);
 	cr_assert(strstr(err.msg, "the store is empty; fill it with 'ev-ingest --db") != NULL, "%s",

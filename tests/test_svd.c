@@ -86,17 +86,60 @@ known_free(struct known *k)
 	free(k->csr.val);
 }
 
+/* known_make(k, m, n, sig, r), then its rank-rank SVD into s, v and u
+ * (u may be NULL), which must succeed. */
+static void
+known_svd(struct known *k, int m, int n, const double *sig, int r, int rank, double *s,
+	double *v, double *u)
+{
+	struct ev_err err = { 0 };
+
+	known_make(k, m, n, sig, r);
+	cr_assert_eq(ev_svd_sparse(&k->csr, rank, NULL, s, v, u, &err), 0, "%s", err.msg);
+}
+
+/* The sum of a[t * sa] * b[t * sb] for t from 0 to n - 1, in that order. */
+static double
+dot(const double *a, int sa, const double *b, int sb, int n)
+{
+	double d = 0;
+
+	for (int t = 0; t < n; t++)
+		d += a[t * sa] * b[t * sb];
+	return d;
+}
+
+/* The dot products of the first k columns of a and of b (n rows, sa and sb
+ * columns) are the identity matrix, to tol (up to sign: their magnitudes). */
+static void
+expect_identity(const double *a, int sa, const double *b, int sb, int k, int n, int up_to_sign,
+	double tol)
+{
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++) {
+			double d = dot(a + i, sa, b + j, sb, n);
+
+			cr_expect(fabs((up_to_sign ? fabs(d) : d) - (i == j)) < tol,
+			    "<column %d, column %d> = %.12f", i, j, d);
+		}
+}
+
+/* s[0..n) are the known singular values sig[0..n), to 1e-5. */
+static void
+check_sigmas(const double *s, const double *sig, int n)
+{
+	for (int i = 0; i < n; i++)
+		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
+}
+
 Test(svd, recovers_the_singular_values_of_a_low_rank_matrix)
 {
 	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
 	struct known k;
 	double s[6], *v = malloc(30 * 6 * sizeof *v);
-	struct ev_err err = { 0 };
 
-	known_make(&k, 40, 30, sig, 6);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 6, NULL, s, v, NULL, &err), 0, "%s", err.msg);
-	for (int i = 0; i < 6; i++)
-		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
+	known_svd(&k, 40, 30, sig, 6, 6, s, v, NULL);
+	check_sigmas(s, sig, 6);
 	free(v);
 	known_free(&k);
 }
@@ -106,19 +149,10 @@ Test(svd, right_singular_vectors_span_the_known_subspace)
 	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
 	struct known k;
 	double s[4], *v = malloc(30 * 4 * sizeof *v);
-	struct ev_err err = { 0 };
 
-	known_make(&k, 40, 30, sig, 6);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 4, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	known_svd(&k, 40, 30, sig, 6, 4, s, v, NULL);
 	/* |<v_i, v_true_j>| is the identity: same vectors up to sign */
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 4; j++) {
-			double d = 0;
-
-			for (int t = 0; t < 30; t++)
-				d += v[t * 4 + i] * k.vt[t * 6 + j];
-			cr_expect(fabs(fabs(d) - (i == j)) < 1e-5, "<v%d, true v%d> = %.9f", i, j, d);
-		}
+	expect_identity(v, 4, k.vt, 6, 4, 30, 1, 1e-5);
 	free(v);
 	known_free(&k);
 }
@@ -128,16 +162,12 @@ Test(svd, left_and_right_vectors_satisfy_a_v_equals_sigma_u)
 	static const double sig[] = { 9, 4, 2.5, 1, 0.5 };
 	struct known k;
 	double s[3], *v = malloc(25 * 3 * sizeof *v), *u = malloc(35 * 3 * sizeof *u);
-	struct ev_err err = { 0 };
 
-	known_make(&k, 35, 25, sig, 5);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 3, NULL, s, v, u, &err), 0, "%s", err.msg);
+	known_svd(&k, 35, 25, sig, 5, 3, s, v, u);
 	for (int i = 0; i < 3; i++)
 		for (int r = 0; r < 35; r++) {
-			double av = 0;
+			double av = dot(k.a + r * 25, 1, v + i, 3, 25);
 
-			for (int c = 0; c < 25; c++)
-				av += k.a[r * 25 + c] * v[c * 3 + i];
 			cr_expect(fabs(av - s[i] * u[r * 3 + i]) < 1e-5, "row %d, component %d", r, i);
 		}
 	free(u);
@@ -150,14 +180,11 @@ Test(svd, decaying_spectrum_truncated_to_the_leading_values)
 	double sig[20];
 	struct known k;
 	double s[5], *v = malloc(20 * 5 * sizeof *v);
-	struct ev_err err = { 0 };
 
 	for (int i = 0; i < 20; i++)
 		sig[i] = pow(0.5, i);
-	known_make(&k, 50, 20, sig, 20);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 5, NULL, s, v, NULL, &err), 0, "%s", err.msg);
-	for (int i = 0; i < 5; i++)
-		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
+	known_svd(&k, 50, 20, sig, 20, 5, s, v, NULL);
+	check_sigmas(s, sig, 5);
 	free(v);
 	known_free(&k);
 }
@@ -167,18 +194,9 @@ Test(svd, right_singular_vectors_are_orthonormal)
 	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
 	struct known k;
 	double s[5], *v = malloc(30 * 5 * sizeof *v);
-	struct ev_err err = { 0 };
 
-	known_make(&k, 40, 30, sig, 6);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 5, NULL, s, v, NULL, &err), 0, "%s", err.msg);
-	for (int i = 0; i < 5; i++)
-		for (int j = 0; j < 5; j++) {
-			double d = 0;
-
-			for (int t = 0; t < 30; t++)
-				d += v[t * 5 + i] * v[t * 5 + j];
-			cr_expect(fabs(d - (i == j)) < 1e-9, "<v%d, v%d> = %.12f", i, j, d);
-		}
+	known_svd(&k, 40, 30, sig, 6, 5, s, v, NULL);
+	expect_identity(v, 5, v, 5, 5, 30, 0, 1e-9);
 	free(v);
 	known_free(&k);
 }
@@ -188,10 +206,8 @@ Test(svd, sign_makes_the_largest_entry_positive)
 	static const double sig[] = { 10, 7, 5 };
 	struct known k;
 	double s[3], *v = malloc(30 * 3 * sizeof *v);
-	struct ev_err err = { 0 };
 
-	known_make(&k, 40, 30, sig, 3);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 3, NULL, s, v, NULL, &err), 0, "%s", err.msg);
+	known_svd(&k, 40, 30, sig, 3, 3, s, v, NULL);
 	for (int i = 0; i < 3; i++) {
 		double big = 0;
 
@@ -245,14 +261,11 @@ Test(svd, rank_equal_to_the_smaller_side_is_exact)
 	double sig[8];
 	struct known k;
 	double s[8], *v = malloc(8 * 8 * sizeof *v);
-	struct ev_err err = { 0 };
 
 	for (int i = 0; i < 8; i++)
 		sig[i] = 8 - i;
-	known_make(&k, 12, 8, sig, 8);
-	cr_assert_eq(ev_svd_sparse(&k.csr, 8, NULL, s, v, NULL, &err), 0, "%s", err.msg);
-	for (int i = 0; i < 8; i++)
-		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f", i, s[i]);
+	known_svd(&k, 12, 8, sig, 8, 8, s, v, NULL);
+	check_sigmas(s, sig, 8);
 	free(v);
 	known_free(&k);
 }

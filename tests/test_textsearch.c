@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "textsearch.h"
 
 static char dir[64], path[128];
@@ -64,10 +65,9 @@ setup(void)
 	size_t i;
 
 	snprintf(dir, sizeof dir, "/tmp/evkit-ts.XXXXXX");
-	cr_assert_not_null(mkdtemp(dir));
+	tu_mkdir(dir, NULL, 0);
 	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	st = tu_store_create(path, &err);
 	db = ev_store_db(st);
 	for (i = 0; i < sizeof docs / sizeof docs[0]; i++) {
 		const struct doc *d = &docs[i];
@@ -103,14 +103,11 @@ setup(void)
 static void
 teardown(void)
 {
-	char sh[256];
-
 	ev_textsearch_close(ts);
 	ts = NULL;
 	ev_store_close(st);
 	json_decref(hits);
-	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
-	cr_assert_eq(system(sh), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(textsearch, .init = setup, .fini = teardown);
@@ -306,15 +303,12 @@ open_with_dict(const char *words)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 	static char dd[128];	/* the searcher borrows it */
 	char f[192];
-	FILE *fp;
 
 	snprintf(dd, sizeof dd, "%s/dict", dir);
 	cr_assert(mkdir(dd, 0700) == 0 || errno == EEXIST);
 	if (words != NULL) {
 		snprintf(f, sizeof f, "%s/american-english", dd);
-		cr_assert_not_null(fp = fopen(f, "w"));
-		fputs(words, fp);
-		cr_assert_eq(fclose(fp), 0);
+		tu_write_file(f, words, strlen(words));
 	}
 	o.dict_dir = dd;
 	open_ts(&o);

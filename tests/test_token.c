@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "token.h"
 
 static struct ev_tok *tok;
@@ -193,7 +194,7 @@ Test(token, cjk_text_is_tokenised)
 /* The terms agree with what a real FTS5 index of the store stores. */
 Test(token, terms_agree_with_the_store_vocabulary)
 {
-	char dir[] = "/tmp/evkit-token-XXXXXX", path[300], cmd[320];
+	char dir[] = "/tmp/evkit-token-XXXXXX", path[300];
 	struct ev_err err = { 0 };
 	struct ev_store *st;
 	struct ev_tok *stok;
@@ -201,10 +202,8 @@ Test(token, terms_agree_with_the_store_vocabulary)
 	sqlite3_stmt *q;
 	char vocab[512] = "";
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
 	cr_assert_eq(ev_store_exec(st,
 	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
@@ -227,6 +226,5 @@ Test(token, terms_agree_with_the_store_vocabulary)
 	cr_assert_str_eq(s.text, "zurich@0-7 caus@8-14 cafe@15-20 flow@21-26");
 	ev_tok_close(stok);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }

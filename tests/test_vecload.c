@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "vecload.h"
 #include "vindex.h"
 
@@ -19,11 +20,9 @@ static int skipped, steps;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
+	tu_mkdir(dir, db, sizeof db);
 	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	st = tu_store_create(db, &err);
 	cr_assert_eq(ev_store_exec(st,
 	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d1', 'h');"
 	    "INSERT INTO chunks(id, doc_id, section_id, chunk_index, text, offset_start, offset_end,"
@@ -36,11 +35,8 @@ setup(void)
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(vecload, .init = setup, .fini = teardown);

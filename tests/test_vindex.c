@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "vindex.h"
 
 static char dir[] = "/tmp/evkit-vindex-XXXXXX";
@@ -17,20 +18,16 @@ static struct ev_store *st;
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
+	tu_mkdir(dir, db, sizeof db);
 	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
 }
 
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	ev_store_close(st);
 	st = NULL;
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(vindex, .init = setup, .fini = teardown);
@@ -43,8 +40,7 @@ make_store(int n)
 	struct ev_err err = { 0 };
 	char sql[2048];
 
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	st = tu_store_create(db, &err);
 	snprintf(sql, sizeof sql,
 		"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < (%d + 1) / 2)"
 		" INSERT INTO documents(doc_id, title, published_date, metadata, content_hash)"
@@ -64,16 +60,33 @@ chunk_id(int i, char *buf, size_t size)
 	snprintf(buf, size, "d%d:s1:%d", i / 2 + 1, i % 2);
 }
 
+/* The index idx of the store, opened; the test fails if it cannot be. */
+static struct ev_vindex *
+open_ix(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix = ev_vindex_open(st, idx, &err);
+
+	cr_assert_not_null(ix, "%s", err.msg);
+	return ix;
+}
+
+/* Records model as the store's own (as ev-embed --train does). */
+static void
+set_model(const char *model)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_meta_set(st, "embed.model", model, &err), 0, "%s", err.msg);
+}
+
 /* Deterministic pseudo-random unit vectors. */
 static unsigned long long rng = 88172645463325252ULL;
 
 static float
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (float)((double)(rng >> 11) / 9007199254740992.0 * 2 - 1);
+	return (float)((double)(tu_xorshift(&rng) >> 11) / 9007199254740992.0 * 2 - 1);
 }
 
 static void
@@ -107,6 +120,28 @@ load(const float *vectors, int n, int dim, const char *model, const char *factor
 	}
 	cr_assert_eq(ev_vload_commit(ld, stats, &err), 0, "%s", err.msg);
 	ev_vload_free(ld);
+}
+
+/* A store of n chunks, loaded with n random unit vectors v[0..n*dim) of
+ * model m1 (the vectors are filled in) by factory (NULL: default). */
+static void
+load_random(float *v, int n, int dim, const char *factory, struct ev_vload_stats *stats)
+{
+	make_store(n);
+	for (int i = 0; i < n; i++)
+		random_unit(v + (size_t)i * dim, dim);
+	load(v, n, dim, "m1", factory, stats);
+}
+
+/* A store of 2 chunks, loaded with the vectors (1, 0) and (0, 1) of model m1. */
+static void
+make_pair(void)
+{
+	static const float v[2 * 2] = { 1, 0, 0, 1 };
+	struct ev_vload_stats stats;
+
+	make_store(2);
+	load(v, 2, 2, "m1", NULL, &stats);
 }
 
 /* The k best of n vectors for q by brute force (ties to the lower rowid). */
@@ -172,15 +207,11 @@ Test(vindex, exact_search_gives_the_brute_force_neighbours)
 	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
+	load_random(v, N, D, NULL, &stats);
 	cr_assert_eq(stats.added, N);
 	cr_assert_eq(stats.total, N);
 	cr_assert_str_eq(stats.factory, "IDMap,Flat");
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_dim(ix), D);
 	cr_assert_eq(ev_vindex_count(ix), N);
 	cr_assert_str_eq(ev_vindex_model(ix), "m1");
@@ -217,8 +248,7 @@ Test(vindex, a_chunk_loaded_again_replaces_its_vector)
 	cr_assert_eq(stats.total, 4);
 	cr_assert_eq(stats.rebuilt, 0);	/* a Flat index is updated in place */
 	cr_assert_eq(stored_count(), 4);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	{
 		float u[4] = { 0, 0, 0, 1 };
 		cr_assert_eq(ev_vindex_search(ix, 1, u, 4, sc, ids, &err), 0);
@@ -253,8 +283,7 @@ Test(vindex, tombstoned_and_changed_chunks_lose_their_vectors)
 		cr_assert_eq(sqlite3_column_int(s, 0), 0, "tombstones are cleared");
 		sqlite3_reset(s);
 	}
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_count(ix), 3);
 	{
 		float q[2] = { 0.8944272f, 0.4472136f }, sc[6];
@@ -350,19 +379,12 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	char *before, *after, tmp[300];
 	size_t n1, n2;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
+	load_random(v, N, D, NULL, &stats);
 	before = slurp(idx, &n1);
 	/* A crash between writing the temporary file and the rename leaves one
 	 * behind: the index itself is untouched and still loads. */
 	snprintf(tmp, sizeof tmp, "%s.tmp.999999", idx);
-	{
-		FILE *f = fopen(tmp, "w");
-		fputs("half-written", f);
-		fclose(f);
-	}
+	tu_write_file(tmp, "half-written", 12);
 	ld = ev_vload_begin(st, idx, &o, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
 	random_unit(q, D);
@@ -373,8 +395,7 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	after = slurp(idx, &n2);
 	cr_assert_eq(n1, n2);
 	cr_assert_eq(memcmp(before, after, n1), 0);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_search(ix, 1, v, 3, sc, ids, &err), 0);
 	cr_assert_eq(ids[0], 1, "chunk 0 keeps its old vector");
 	ev_vindex_close(ix);
@@ -391,18 +412,14 @@ Test(vindex, hnsw_cannot_remove_so_an_update_rebuilds)
 	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", "HNSW16", &stats);
+	load_random(v, N, D, "HNSW16", &stats);
 	cr_assert_str_eq(stats.factory, "HNSW16");
 	memcpy(v, v + 7 * D, sizeof(float) * D);	/* chunk 0 now equals chunk 7 */
 	load(v, 1, D, "m1", NULL, &stats);
 	cr_assert_eq(stats.rebuilt, 1);
 	cr_assert_str_eq(stats.factory, "HNSW16", "the index keeps its factory");
 	cr_assert_eq(stats.total, N);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_set_param(ix, "efSearch", 64, &err), 1);
 	cr_assert_eq(ev_vindex_search(ix, 1, v + 3 * D, 1, sc, ids, &err), 0);
 	cr_assert_eq(ids[0], 4);
@@ -416,8 +433,7 @@ Test(vindex, an_index_out_of_step_with_its_store_is_refused)
 	struct ev_err err = { 0 };
 	char old[300], cmd[700], want[2048];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	snprintf(old, sizeof old, "%s/old.faiss", dir);
 	snprintf(cmd, sizeof cmd, "cp %s %s", idx, old);
 	cr_assert_eq(system(cmd), 0);
@@ -438,12 +454,11 @@ Test(vindex, retraining_the_stores_model_makes_its_index_stale)
 	struct ev_vindex *ix;
 
 	make_store(2);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 2, 2, "lsa2-aaaa", NULL, &stats);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	ev_vindex_close(ix);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	set_model("lsa2-bbbb");
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert(strstr(err.msg, "stale index '") != NULL, "%s", err.msg);
 	cr_assert(strstr(err.msg, "holds vectors of model 'lsa2-aaaa' but the store's model is now "
@@ -461,9 +476,9 @@ Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
 	struct ev_vindex *ix;
 
 	make_store(3);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 3, 2, "lsa2-aaaa", NULL, &stats);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
+	set_model("lsa2-bbbb");
 	/* another model than the store's new one is still refused */
 	ld = ev_vload_begin(st, idx, NULL, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
@@ -476,8 +491,7 @@ Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
 	load(w, 1, 2, "lsa2-bbbb", NULL, &stats);
 	cr_assert_str_eq(stats.replaced_model, "lsa2-aaaa");
 	cr_assert_eq(stats.total, 1);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_str_eq(ev_vindex_model(ix), "lsa2-bbbb");
 	ev_vindex_close(ix);
 }
@@ -520,27 +534,22 @@ Test(vindex, vectors_of_an_outside_model_do_not_go_stale)
 {
 	float v[2 * 2] = { 1, 0, 0, 1 };
 	struct ev_vload_stats stats;
-	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
 	make_store(2);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-aaaa", &err), 0);
+	set_model("lsa2-aaaa");
 	load(v, 2, 2, "external-model", NULL, &stats);
-	cr_assert_eq(ev_store_meta_set(st, "embed.model", "lsa2-bbbb", &err), 0);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	set_model("lsa2-bbbb");
+	ix = open_ix();
 	ev_vindex_close(ix);
 }
 
 Test(vindex, an_index_of_another_store_is_refused)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 };
-	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
 	char cmd[1200];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	cr_assert_eq(ev_store_meta_set(st, "vindex.store_id", "0123", &err), 0);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	snprintf(cmd, sizeof cmd, "index '%s' belongs to another store than '%s'; give the index "
@@ -559,8 +568,7 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 	struct stat sb;
 	off_t full;
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	cr_assert_eq(stat(idx, &sb), 0);
 	full = sb.st_size;
 	cr_assert_eq(truncate(idx, 200), 0);
@@ -578,17 +586,11 @@ Test(vindex, a_damaged_index_of_ours_is_a_failure_with_the_rebuild_command)
 
 Test(vindex, a_file_that_is_not_an_index_is_refused)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 };
-	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
-	FILE *f;
 	char want[400];
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
-	f = fopen(idx, "w");
-	fputs("hello\n", f);
-	fclose(f);
+	make_pair();
+	tu_write_file(idx, "hello\n", 6);
 	cr_assert_null(ev_vindex_open(st, idx, &err));
 	cr_assert_eq(err.code, 2);
 	snprintf(want, sizeof want, "'%s' is not an evkit vector index (made by ev-embed-load)", idx);
@@ -597,11 +599,10 @@ Test(vindex, a_file_that_is_not_an_index_is_refused)
 
 Test(vindex, a_zero_vector_leaves_its_chunk_without_one)
 {
-	float v[2 * 2] = { 1, 0, 0, 1 }, z[2] = { 0, 0 };
+	float z[2] = { 0, 0 };
 	struct ev_vload_stats stats;
 
-	make_store(2);
-	load(v, 2, 2, "m1", NULL, &stats);
+	make_pair();
 	load(z, 1, 2, "m1", NULL, &stats);
 	cr_assert_eq(stats.zero, 1);
 	cr_assert_eq(stats.removed, 1);
@@ -675,12 +676,8 @@ Test(vindex, filtered_search_returns_k_allowed_hits_exactly_or_by_searching_deep
 	size_t n;
 	int m;
 
-	make_store(N);
-	for (int i = 0; i < N; i++)
-		random_unit(v + i * D, D);
-	load(v, N, D, "m1", NULL, &stats);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	load_random(v, N, D, NULL, &stats);
+	ix = open_ix();
 	random_unit(q, D);
 	/* 10000 chunks allowed: more than are scored exactly, so Faiss goes deeper. */
 	f = json_pack("{s:{s:s}}", "metadata", "topic", "even");
@@ -799,8 +796,7 @@ Test(vindex, two_loads_begun_together_both_land)
 	ev_vload_free(a);
 	ev_vload_free(b);
 	cr_assert_eq(stats.total, 4);
-	ix = ev_vindex_open(st, idx, &err);
-	cr_assert_not_null(ix, "%s", err.msg);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_count(ix), 4);
 	ev_vindex_close(ix);
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "test_util.h"
 #include "vindex.h"
 #include "vsearch.h"
 
@@ -41,11 +42,9 @@ setup(void)
 	struct ev_vload_stats stats;
 	struct ev_vload *ld;
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(db, sizeof db, "%s/kb.db", dir);
+	tu_mkdir(dir, db, sizeof db);
 	snprintf(idx, sizeof idx, "%s/kb.faiss", dir);
-	st = ev_store_open(db, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	st = tu_store_create(db, &err);
 	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s", err.msg);
 	ld = ev_vload_begin(st, idx, &lo, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
@@ -69,8 +68,6 @@ setup(void)
 static void
 teardown(void)
 {
-	char cmd[300];
-
 	if (fp)
 		fclose(fp);
 	fp = NULL;
@@ -78,8 +75,7 @@ teardown(void)
 	out = NULL;
 	ev_vindex_close(ix);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 TestSuite(vsearch, .init = setup, .fini = teardown);

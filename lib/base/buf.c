@@ -96,3 +96,41 @@ ev_buf_str(const struct ev_buf *b)
 {
 	return b->p ? b->p : "";
 }
+
+int
+ev_grow(void *pv, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	size_t nc = *cap ? *cap : first ? first : 1;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	while (nc <= n) {
+		if (nc > SIZE_MAX / 2)
+			return -1;
+		nc *= 2;
+	}
+	if (elem != 0 && nc > SIZE_MAX / elem)
+		return -1;
+	memcpy(&p, pv, sizeof p);
+	if ((p = realloc(p, nc * elem)) == NULL)
+		return -1;
+	memcpy(pv, &p, sizeof p);
+	*cap = nc;
+	return 0;
+}
+
+int
+ev_ptr_take(void *pv, size_t *n, size_t *cap, void *p, size_t first)
+{
+	char *v;
+
+	if (ev_grow(pv, cap, *n, sizeof p, first) == -1) {
+		free(p);
+		return -1;
+	}
+	memcpy(&v, pv, sizeof v);
+	memcpy(v + *n * sizeof p, &p, sizeof p);
+	(*n)++;
+	return 0;
+}

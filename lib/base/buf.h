@@ -40,6 +40,24 @@ void ev_buf_release(struct ev_buf *b);
 /* The contents as a C string ("" when nothing was appended). */
 const char *ev_buf_str(const struct ev_buf *b);
 
+/*
+ * Make the array *pv -- *cap elements of elem bytes each allocated -- hold
+ * element n (at least n + 1 elements): when it does not, double *cap
+ * (starting from first when it is 0) until it does and reallocate.  pv is
+ * the address of the array's pointer (a T ** passed as void *).  Returns 0,
+ * or -1 when memory runs out or the size would overflow; the array is then
+ * left as it was.
+ */
+int ev_grow(void *pv, size_t *cap, size_t n, size_t elem, size_t first);
+
+/*
+ * Append the pointer p to the array *pv of *n pointers (*cap allocated,
+ * grown as ev_grow() does from first), taking p: when memory runs out, p is
+ * freed and -1 returned, the array left as it was.  pv is the address of the
+ * array (a T ** as void *, its T * elements pointers to free()able memory).
+ */
+int ev_ptr_take(void *pv, size_t *n, size_t *cap, void *p, size_t first);
+
 /* FNV-1a of s[0..n): the hash of lib/'s small string tables (stop words,
  * snippet terms, vocabularies). */
 static inline uint32_t
@@ -49,6 +67,19 @@ ev_hash_fnv1a(const char *s, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* A 64-bit hash of the string s, FNV-1a's xor-then-multiply by the 64-bit
+ * FNV prime (from the basis 1469598103934665603): the hash of lib/'s larger
+ * tables (section ids, hit ids).  Not stored anywhere: only lookups use it. */
+static inline uint64_t
+ev_hash_str64(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
 }
 

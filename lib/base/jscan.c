@@ -12,6 +12,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "buf.h"
+
 #define MAX_DEPTH 2048		/* Jansson's JSON_PARSER_MAX_DEPTH */
 #define SMALL_OBJECT 16		/* objects with more keys are checked by sorting */
 
@@ -580,14 +582,8 @@ push_key(struct scan *sc, const char *p, size_t n, int esc)
 static inline int
 push_mem(struct ev_jmems *ms, const struct ev_jmem *m)
 {
-	if (ms->n == ms->cap) {
-		size_t cap = ms->cap ? ms->cap * 2 : 32;
-		struct ev_jmem *q = realloc(ms->m, cap * sizeof *q);
-		if (q == NULL)
-			return -1;
-		ms->m = q;
-		ms->cap = cap;
-	}
+	if (ms->n == ms->cap && ev_grow(&ms->m, &ms->cap, ms->n, sizeof *ms->m, 32) == -1)
+		return -1;
 	ms->m[ms->n++] = *m;
 	return 0;
 }

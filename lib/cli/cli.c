@@ -210,6 +210,15 @@ ev_cli_warn_cb(void *ctx, const char *where, const char *what)
 	ev_warn("%s: %s", where, what);
 }
 
+int
+ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct ev_err *err)
+{
+	int rc = r == -1 ? ev_cli_report(err) : EV_EXIT_OK;
+
+	ev_cli_skip_done(cli, s);
+	return rc;
+}
+
 void
 ev_cli_count(struct ev_cli *cli, const char *key, long long n)
 {

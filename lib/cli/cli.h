@@ -121,6 +121,11 @@ void ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s);
 int ev_cli_skip_cb(void *skip, struct ev_err *err);
 void ev_cli_warn_cb(void *ctx, const char *where, const char *what);
 
+/* The end of a command's record loop, r what the loop ended with (-1: *err
+ * says why): reports *err and returns its exit code when r is -1, else
+ * returns EV_EXIT_OK; either way then ev_cli_skip_done(cli, s). */
+int ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct ev_err *err);
+
 /* Count something for the ToolRun line: counts[key] += n. */
 void ev_cli_count(struct ev_cli *cli, const char *key, long long n);
 

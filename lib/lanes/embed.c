@@ -144,15 +144,8 @@ on_token(void *arg, const char *term, int len, int start, int end)
 		return 0;
 	if ((id = dict_find(c->dict, term, len, 1)) == -2)
 		goto nomem;
-	if (c->out->n == c->out->cap) {
-		size_t nc = c->out->cap ? c->out->cap * 2 : 256;
-		int32_t *p = realloc(c->out->id, nc * sizeof *p);
-
-		if (p == NULL)
-			goto nomem;
-		c->out->id = p;
-		c->out->cap = nc;
-	}
+	if (ev_grow(&c->out->id, &c->out->cap, c->out->n, sizeof *c->out->id, 256) == -1)
+		goto nomem;
 	c->out->id[c->out->n++] = id;
 	return 0;
 nomem:

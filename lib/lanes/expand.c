@@ -138,89 +138,68 @@ bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double dist
 	return 0;
 }
 
-/* The chunks next to `from` in its document (in text order), nearest first. */
+/*
+ * Bring to q the chunks sql finds near from (?1 its id, ?2 limit): rows of
+ * (rowid, distance), the first 64 at most, a NULL rowid passed over; each
+ * with the evidence {lane, from, distance}.  A "neighbour" is a whole number
+ * of chunks away, which is also its step of decay; a "timeline" document is
+ * a number of days away (to 1/1000), its step its rank.
+ */
 static int
-add_neighbours(struct query *q, const struct item *from, long *budget, struct ev_err *err)
+add_near(struct query *q, const struct item *from, const char *sql, long limit,
+	const char *lane, long *budget, struct ev_err *err)
 {
-	/* positions in the document: its chunks in text order */
-	static const char sql[] =
-	    "WITH d AS (SELECT rowid, id, row_number() OVER (ORDER BY offset_start, rowid) AS pos"
-	    "  FROM chunks WHERE doc_id = (SELECT doc_id FROM chunks WHERE id = ?1))"
-	    " SELECT n.rowid, abs(n.pos - me.pos) AS dist FROM d n, d me"
-	    " WHERE me.id = ?1 AND n.id != ?1 AND abs(n.pos - me.pos) <= ?2 ORDER BY dist, n.pos";
 	const char *id = json_string_value(json_object_get(from->hit, "id"));
-	sqlite3_stmt *s;
+	int timeline = strcmp(lane, "timeline") == 0;
 	sqlite3_int64 rows[64];
-	long d[64];
-	int n = 0, i, rc;
+	double dist[64];
+	sqlite3_stmt *s;
+	int n = 0, i, rc = SQLITE_DONE;
 
-	if (q->o->neighbours <= 0)
-		return 0;
 	if ((s = ev_store_prepare(q->st, sql, err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, q->o->neighbours);
-	while (n < 64 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		rows[n] = sqlite3_column_int64(s, 0);
-		d[n++] = (long)sqlite3_column_int64(s, 1);
-	}
-	if (n < 64 && rc != SQLITE_DONE)
-		return ev_store_error(q->st, "reading neighbours", err);
-	sqlite3_reset(s);
-	for (i = 0; i < n; i++) {
-		json_t *ev = json_pack("{s:s,s:s,s:I}", "lane", "neighbour", "from", id,
-		    "distance", (json_int_t)d[i]);
-
-		if (ev == NULL)
-			return ev_err_nomem(err);
-		if (bring(q, from, rows[i], (double)d[i], ev, budget, err) == -1)
-			return -1;
-	}
-	return 0;
-}
-
-/* The first chunk of each of the documents nearest in time to from's. */
-static int
-add_timeline(struct query *q, const struct item *from, long *budget, struct ev_err *err)
-{
-	static const char sql[] =
-	    "WITH me AS (SELECT d.doc_id, julianday(d.published_date) AS t FROM chunks c"
-	    "  JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1 AND t IS NOT NULL)"
-	    " SELECT (SELECT min(rowid) FROM chunks WHERE doc_id = o.doc_id),"
-	    "  abs(julianday(o.published_date) - me.t) AS days FROM documents o, me"
-	    " WHERE o.doc_id != me.doc_id AND julianday(o.published_date) IS NOT NULL"
-	    " ORDER BY days, o.doc_id LIMIT ?2";
-	const char *id = json_string_value(json_object_get(from->hit, "id"));
-	sqlite3_stmt *s;
-	sqlite3_int64 rows[64];
-	double days[64];
-	int n = 0, i, rc;
-
-	if (q->o->timeline <= 0)
-		return 0;
-	if ((s = ev_store_prepare(q->st, sql, err)) == NULL)
-		return -1;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, q->o->timeline < 64 ? q->o->timeline : 64);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+	sqlite3_bind_int64(s, 2, limit);
+	while (n < 64 && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		if (sqlite3_column_type(s, 0) != SQLITE_NULL) {
 			rows[n] = sqlite3_column_int64(s, 0);
-			days[n++] = sqlite3_column_double(s, 1);
+			dist[n++] = sqlite3_column_double(s, 1);
 		}
-	if (rc != SQLITE_DONE)
-		return ev_store_error(q->st, "reading the timeline", err);
+	if (n < 64 && rc != SQLITE_DONE)
+		return ev_store_error(q->st, timeline ? "reading the timeline" : "reading neighbours",
+		    err);
 	sqlite3_reset(s);
 	for (i = 0; i < n; i++) {
-		json_t *ev = json_pack("{s:s,s:s,s:f}", "lane", "timeline", "from", id,
-		    "distance", round(days[i] * 1000) / 1000);
+		json_t *ev = timeline ?
+		    json_pack("{s:s,s:s,s:f}", "lane", lane, "from", id, "distance",
+			round(dist[i] * 1000) / 1000) :
+		    json_pack("{s:s,s:s,s:I}", "lane", lane, "from", id, "distance",
+			(json_int_t)dist[i]);
 
 		if (ev == NULL)
 			return ev_err_nomem(err);
-		if (bring(q, from, rows[i], (double)(i + 1), ev, budget, err) == -1)
+		if (bring(q, from, rows[i], timeline ? (double)(i + 1) : dist[i], ev, budget, err) == -1)
 			return -1;
 	}
 	return 0;
 }
+
+/* The chunks next to a chunk ?1 in its document (in text order), at most ?2
+ * chunks away, nearest first: its positions are its chunks in text order. */
+static const char neighbours_sql[] =
+    "WITH d AS (SELECT rowid, id, row_number() OVER (ORDER BY offset_start, rowid) AS pos"
+    "  FROM chunks WHERE doc_id = (SELECT doc_id FROM chunks WHERE id = ?1))"
+    " SELECT n.rowid, abs(n.pos - me.pos) AS dist FROM d n, d me"
+    " WHERE me.id = ?1 AND n.id != ?1 AND abs(n.pos - me.pos) <= ?2 ORDER BY dist, n.pos";
+
+/* The first chunk of each of the ?2 documents nearest in time to chunk ?1's. */
+static const char timeline_sql[] =
+    "WITH me AS (SELECT d.doc_id, julianday(d.published_date) AS t FROM chunks c"
+    "  JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1 AND t IS NOT NULL)"
+    " SELECT (SELECT min(rowid) FROM chunks WHERE doc_id = o.doc_id),"
+    "  abs(julianday(o.published_date) - me.t) AS days FROM documents o, me"
+    " WHERE o.doc_id != me.doc_id AND julianday(o.published_date) IS NOT NULL"
+    " ORDER BY days, o.doc_id LIMIT ?2";
 
 int
 ev_expand_link_target(const char *from_doc, const char *link, size_t len, struct ev_buf *buf)
@@ -469,9 +448,11 @@ ev_expand_query(struct ev_store *st, const struct ev_expand_opts *o, json_t *hit
 		struct item from = q.items[i];	/* a copy: items may move */
 		long budget = o->per_hit;
 
-		if (add_neighbours(&q, &from, &budget, err) == -1 ||
+		if ((o->neighbours > 0 && add_near(&q, &from, neighbours_sql, o->neighbours,
+		    "neighbour", &budget, err) == -1) ||
 		    add_links(&q, &from, &budget, err) == -1 ||
-		    add_timeline(&q, &from, &budget, err) == -1)
+		    (o->timeline > 0 && add_near(&q, &from, timeline_sql,
+		    o->timeline < 64 ? o->timeline : 64, "timeline", &budget, err) == -1))
 			goto out;
 	}
 	qsort(q.items, q.n, sizeof *q.items, item_cmp);

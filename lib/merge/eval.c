@@ -1,6 +1,7 @@
 /* eval.c: retrieval quality against qrels.  See eval.h. */
 #include "eval.h"
 
+#include "buf.h"
 #include "jscan.h"
 #include "jsonl.h"
 
@@ -192,14 +193,8 @@ qrels_query(struct ev_qrels *q, const char *qid, size_t len)
 
 	if ((s = smap_get(&q->qmap, qid, len, 0, 0)) != NULL)
 		return s->val;
-	if (q->nq == q->capq) {
-		size_t cap = q->capq ? q->capq * 2 : 64;
-		struct qquery *nq = realloc(q->qs, cap * sizeof *nq);
-		if (nq == NULL)
-			return -1;
-		q->qs = nq;
-		q->capq = cap;
-	}
+	if (ev_grow(&q->qs, &q->capq, q->nq, sizeof *q->qs, 64) == -1)
+		return -1;
 	if ((s = smap_get(&q->qmap, qid, len, 1, (long)q->nq)) == NULL)
 		return -1;
 	memset(&q->qs[q->nq], 0, sizeof q->qs[q->nq]);
@@ -440,26 +435,14 @@ ev_run_add(struct ev_run *run, const char *qid, const char *doc_id, int has_rank
 	if (has_score && !isfinite(score))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be a finite number");
 	if ((s = smap_get(&run->qmap, qid, qlen, 0, 0)) == NULL) {
-		if (run->nq == run->capq) {
-			size_t cap = run->capq ? run->capq * 2 : 64;
-			char **nq = realloc(run->qids, cap * sizeof *nq);
-			if (nq == NULL)
-				return ev_err_nomem(err);
-			run->qids = nq;
-			run->capq = cap;
-		}
+		if (ev_grow(&run->qids, &run->capq, run->nq, sizeof *run->qids, 64) == -1)
+			return ev_err_nomem(err);
 		if ((s = smap_get(&run->qmap, qid, qlen, 1, (long)run->nq)) == NULL)
 			return ev_err_nomem(err);
 		run->qids[run->nq++] = s->key;
 	}
-	if (run->nhits == run->caphits) {
-		size_t cap = run->caphits ? run->caphits * 2 : 1024;
-		struct hit *nh = realloc(run->hits, cap * sizeof *nh);
-		if (nh == NULL)
-			return ev_err_nomem(err);
-		run->hits = nh;
-		run->caphits = cap;
-	}
+	if (ev_grow(&run->hits, &run->caphits, run->nhits, sizeof *run->hits, 1024) == -1)
+		return ev_err_nomem(err);
 	h = &run->hits[run->nhits];
 	if ((h->doc = strdup(doc_id)) == NULL)
 		return ev_err_nomem(err);

@@ -245,16 +245,6 @@ struct map {
 	size_t cap, len;
 };
 
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static void
 map_reset(struct map *m)
 {
@@ -956,7 +946,7 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 	    (li = lane_index(f, lane, where, err)) == -1)
 		goto fail;
 	h->li = li;
-	hid = hash_str(h->id);
+	hid = ev_hash_str64(h->id);
 	if (map_get(&f->ids[li], h->id, hid) != -1) {
 		ev_err_set(err, EV_EXIT_USAGE, where,
 		    "id '%s' appears twice in lane '%s' of query '%s'", h->id, lane, f->qid);
@@ -964,7 +954,7 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 	}
 	key = f->o.group == EV_GROUP_DOC ? h->doc : h->id;
 	hi = (int)f->nh;
-	hkey = key == h->id ? hid : hash_str(key);
+	hkey = key == h->id ? hid : ev_hash_str64(key);
 	ci = map_get(&f->keys, key, hkey);
 	if (ci == -1) {
 		if (f->nc == f->capc) {
@@ -1148,7 +1138,7 @@ first_docs(struct ev_fuse *f, int l, size_t *ix, struct map *m, const struct map
 	qsort(ix, n, sizeof *ix, cmp_lane_rank);
 	for (i = 0; i < n && k < f->o.agree_depth; i++) {
 		const char *d = cand_doc(f, &f->c[ix[i]], l);
-		uint64_t h = hash_str(d);
+		uint64_t h = ev_hash_str64(d);
 
 		if (map_get(m, d, h) >= 0)
 			continue;
@@ -1349,14 +1339,8 @@ put_real(struct ev_fuse *f, struct ev_buf *b, double v)
 static int
 oms_push(struct oms *s, const struct om *m)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		struct om *p = realloc(s->m, cap * sizeof *p);
-		if (p == NULL)
-			return -1;
-		s->m = p;
-		s->cap = cap;
-	}
+	if (ev_grow(&s->m, &s->cap, s->n, sizeof *s->m, 32) == -1)
+		return -1;
 	s->m[s->n++] = *m;
 	return 0;
 }

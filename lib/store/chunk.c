@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+
 enum { B_PARA, B_LIST, B_CODE, B_TABLE };
 enum { U_TEXT, U_CODE, U_TABLE, U_TCONT };
 
@@ -71,25 +73,7 @@ isws(int c)
 
 /* Make room in array a (cap elements) for element n: 0, or -1 when out of
  * memory (a is left as it was). */
-#define GROW(a, cap, n) grow((void **)&(a), &(cap), (n), sizeof *(a))
-
-static int
-grow(void **a, size_t *cap, size_t n, size_t sz)
-{
-	size_t c;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	if (c > SIZE_MAX / sz)
-		return -1;
-	if ((q = realloc(*a, c * sz)) == NULL)
-		return -1;
-	*a = q;
-	*cap = c;
-	return 0;
-}
+#define GROW(a, cap, n) ev_grow(&(a), &(cap), (n), sizeof *(a), 16)
 
 static void
 line_at(const char *t, size_t len, size_t pos, struct line *l)
@@ -243,16 +227,6 @@ list_item(const char *t, const struct line *l)
 
 /* ---- section ids ---- */
 
-static size_t
-hash_str(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct ident *
 ids_find(struct idset *set, const char *key)
 {
@@ -260,7 +234,7 @@ ids_find(struct idset *set, const char *key)
 
 	if (set->cap == 0)
 		return NULL;
-	for (i = hash_str(key) & (set->cap - 1); set->v[i].key; i = (i + 1) & (set->cap - 1))
+	for (i = ev_hash_str64(key) & (set->cap - 1); set->v[i].key; i = (i + 1) & (set->cap - 1))
 		if (strcmp(set->v[i].key, key) == 0)
 			return &set->v[i];
 	return &set->v[i];	/* the empty slot */

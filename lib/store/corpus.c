@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "buf.h"
+
 /* The statements of a put, prepared once (ev_store_prepare() keeps them). */
 enum {
 	S_UNCHANGED, S_LOAD_OLD, S_FTS_INSERT, S_ROWID_MAX, S_PUT_DOC, S_INSERT_CHUNK, S_SEEN,
@@ -222,14 +224,8 @@ load_old(struct ev_corpus *c, const char *id, struct old **out, size_t *nout, st
 	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
 		struct old *x;
 
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-
-			if ((x = realloc(o, nc * sizeof *o)) == NULL)
-				goto nomem;
-			o = x;
-			cap = nc;
-		}
+		if (ev_grow(&o, &cap, n, sizeof *o, 16) == -1)
+			goto nomem;
 		x = &o[n];
 		memset(x, 0, sizeof *x);
 		n++;
@@ -572,16 +568,9 @@ delete_selected(struct ev_corpus *c, const char *sql, const char *source, long l
 		return -1;
 	sqlite3_bind_text(s, 1, source, -1, SQLITE_STATIC);
 	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
-		if (nids == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			char **x = realloc(ids, nc * sizeof *ids);
-
-			if (x == NULL) {
-				r = SQLITE_NOMEM;
-				break;
-			}
-			ids = x;
-			cap = nc;
+		if (ev_grow(&ids, &cap, nids, sizeof *ids, 16) == -1) {
+			r = SQLITE_NOMEM;
+			break;
 		}
 		if ((ids[nids] = col_dup(s, 0)) == NULL) {
 			r = SQLITE_NOMEM;

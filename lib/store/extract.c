@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "extract.h"
+#include "buf.h"
 #include "jscan.h"
 #include "jsonl.h"
 
@@ -31,24 +32,6 @@ struct list {
 	size_t n, cap;
 };
 
-/* Take p into l; frees p when memory runs out. */
-static int
-list_take(struct list *l, char *p)
-{
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 32;
-		char **x = realloc(l->v, nc * sizeof *x);
-
-		if (x == NULL) {
-			free(p);
-			return -1;
-		}
-		l->v = x;
-		l->cap = nc;
-	}
-	l->v[l->n++] = p;
-	return 0;
-}
 
 static int
 hidden(const struct dirent *de)
@@ -89,7 +72,7 @@ walk(const char *dir, struct list *out, int depth, struct ev_err *err)
 					rc = -1;
 				free(p);
 			} else if (S_ISREG(sb.st_mode) && ev_extract_kind(p) != EV_EXTRACT_NONE) {
-				if (list_take(out, p) == -1)
+				if (ev_ptr_take(&out->v, &out->n, &out->cap, p, 32) == -1)
 					rc = ev_err_nomem(err);
 			} else {
 				free(p);

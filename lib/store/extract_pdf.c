@@ -9,6 +9,7 @@
 #include <poppler.h>
 
 #include "extract_pdf.h"
+#include "buf.h"
 #include "jsonl.h"
 
 #define MAX_STYLES 256
@@ -248,15 +249,8 @@ page_lines(struct pdf *d, PopplerPage *pg, const char *text, PopplerRectangle *r
 		int nsizes = 0, bold = 1, glyphs = 0;
 		const char *e = p;
 
-		if (d->nlines == d->cap_lines) {
-			size_t nc = d->cap_lines ? d->cap_lines * 2 : 64;
-			struct line *x = realloc(d->lines, nc * sizeof *x);
-
-			if (x == NULL)
-				return -1;
-			d->lines = x;
-			d->cap_lines = nc;
-		}
+		if (ev_grow(&d->lines, &d->cap_lines, d->nlines, sizeof *d->lines, 64) == -1)
+			return -1;
 		ln = &d->lines[d->nlines];
 		*ln = (struct line){ (size_t)(p - text), 0, { 0, 0, 0, 0 }, 0, 0, -1 };
 		for (; *e && *e != '\n'; e = g_utf8_next_char(e), ci++) {

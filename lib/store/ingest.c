@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "chunk.h"
 #include "corpus.h"
 #include "jscan.h"
@@ -471,22 +472,11 @@ struct walk {
 	struct walk *skipped;	/* files that are not documents, or NULL */
 };
 
+/* Take p into w; frees p when memory runs out. */
 static int
 walk_add(struct walk *w, char *p)
 {
-	if (w->n == w->cap) {
-		size_t nc = w->cap ? w->cap * 2 : 64;
-		char **x = realloc(w->v, nc * sizeof *x);
-
-		if (x == NULL) {
-			free(p);
-			return -1;
-		}
-		w->v = x;
-		w->cap = nc;
-	}
-	w->v[w->n++] = p;
-	return 0;
+	return ev_ptr_take(&w->v, &w->n, &w->cap, p, 64);
 }
 
 static int

@@ -55,34 +55,32 @@ should_fail(void)
 	return persist ? calls >= fail_at : calls == fail_at;
 }
 
+/* Whether this allocation fails; when it does, errno is ENOMEM. */
+static int
+failing(void)
+{
+	if (!should_fail())
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
+
 void *
 malloc(size_t n)
 {
-	if (should_fail()) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	return __libc_malloc(n);
+	return failing() ? NULL : __libc_malloc(n);
 }
 
 void *
 calloc(size_t n, size_t size)
 {
-	if (should_fail()) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	return __libc_calloc(n, size);
+	return failing() ? NULL : __libc_calloc(n, size);
 }
 
 void *
 realloc(void *p, size_t n)
 {
-	if (n > 0 && should_fail()) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	return __libc_realloc(p, n);
+	return n > 0 && failing() ? NULL : __libc_realloc(p, n);
 }
 
 void
@@ -94,11 +92,7 @@ free(void *p)
 void *
 memalign(size_t align, size_t n)
 {
-	if (should_fail()) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	return __libc_memalign(align, n);
+	return failing() ? NULL : __libc_memalign(align, n);
 }
 
 void *

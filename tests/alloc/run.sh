@@ -24,13 +24,11 @@
 # Prints one line per scenario and "alloc: N passed, M failed, K skipped"; exits 1 on any
 # failure.
 set -u
-bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
-pattern=${2:-}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../runner.sh"
+KEEP_SCRATCH=${ALLOC_KEEP:-}
+runner_start alloc "$@"
 STEPS=${ALLOC_STEPS:-120}
 TIMEOUT=${ALLOC_TIMEOUT:-20}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-alloc.XXXXXX")
-trap '[ -n "${ALLOC_KEEP:-}" ] || rm -rf "$scratch"' EXIT INT TERM
 export LC_ALL=C
 pass=0 fail=0 known=0
 

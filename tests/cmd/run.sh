@@ -16,12 +16,10 @@
 # A case whose .status is 77 is compared as usual instead.  The last line is
 # "golden: N passed, M failed, K skipped"; the exit status is 1 when M > 0.
 set -u
-bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
-pattern=${2:-}
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../runner.sh"
+runner_start golden "$@"
+top=$(cd "$here/../.." && pwd)
 pass=0 fail=0 skip=0
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-golden.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT INT TERM
 
 for case in "$top"/tests/cmd/*/*.sh; do
 	[ -f "$case" ] || continue

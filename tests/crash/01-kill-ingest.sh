@@ -10,26 +10,10 @@ queries >queries.jsonl
 ev-ingest --db clean.db --quiet docs.jsonl 2>clean.err || fail "clean ingest: $(cat clean.err)"
 ev-search-text --db clean.db -k 10 <queries.jsonl >clean.hits 2>>clean.err
 
-# searches in a loop while the ingest writes
-searcher() {
-	local runs=0 bad=0
-	while [ ! -f stop ]; do
-		if at_least k.db documents 1; then
-			if ! ev-search-text --db k.db -k 10 <queries.jsonl >/dev/null 2>search.err ||
-			    grep -q -i locked search.err; then
-				bad=$((bad + 1))
-				cat search.err >>search-failures.log
-			fi
-			runs=$((runs + 1))
-		fi
-		sleep 0.01
-	done
-	echo "$runs $bad" >search.count
-}
-
 for at in first half; do
 	rm -f k.db k.db-wal k.db-shm stop search.count search-failures.log
-	searcher &
+	# searches in a loop while the ingest writes
+	searcher "at_least k.db documents 1" queries.jsonl ev-search-text --db k.db -k 10 &
 	spid=$!
 	ev-ingest --db k.db --quiet docs.jsonl 2>ingest.err &
 	pid=$!

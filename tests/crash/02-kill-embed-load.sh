@@ -11,9 +11,7 @@ export OMP_NUM_THREADS
 N=${CRASH_VEC_DOCS:-12000}
 docs "$N" 2 e >docs.jsonl
 queries >queries.jsonl
-ev-ingest --db s.db --quiet docs.jsonl 2>setup.err &&
-ev-embed --db s.db --train --dim 16 >/dev/null 2>>setup.err &&
-ev-ingest --db s.db --all docs.jsonl 2>>setup.err | ev-embed --db s.db >vectors.jsonl 2>>setup.err &&
+embedded s.db docs.jsonl vectors.jsonl &&
 ev-embed-load --db s.db --index s.faiss <vectors.jsonl 2>>setup.err &&
 ev-embed --db s.db --role query <queries.jsonl >q.jsonl 2>>setup.err &&
 ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >old.hits 2>>setup.err ||
@@ -30,25 +28,11 @@ delays=$(awk -v ns=$((t1 - t0)) 'BEGIN { s = ns / 1e9
 	printf "%.3f %.3f %.3f %.3f", s * 0.2, s * 0.45, s * 0.8, s * 1.1 }')
 ev-search-vec --db new/s.db --index new/s.faiss -k 10 <q.jsonl >new.hits 2>>setup.err
 
-searcher() {
-	local runs=0 bad=0
-	while [ ! -f stop ]; do
-		if ! ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >/dev/null 2>search.err ||
-		    grep -q -i locked search.err; then
-			bad=$((bad + 1))
-			cat search.err >>search-failures.log
-		fi
-		runs=$((runs + 1))
-		sleep 0.01
-	done
-	echo "$runs $bad" >search.count
-}
-
 killed=0
 for delay in $delays; do
 	rm -f s.db-wal s.db-shm s.faiss.* stop search.count search-failures.log
 	cp orig/s.db orig/s.faiss .
-	searcher &
+	searcher true q.jsonl ev-search-vec --db s.db --index s.faiss -k 10 &
 	spid=$!
 	ev-embed-load --db s.db --index s.faiss --factory HNSW32 <vectors.jsonl 2>load.err &
 	pid=$!

@@ -8,9 +8,7 @@ docs 2000 3 s >base.jsonl
 docs 100 4 n >small.jsonl
 docs 6000 5 m >large.jsonl
 queries >queries.jsonl
-ev-ingest --db s.db --quiet base.jsonl 2>setup.err &&
-ev-embed --db s.db --train --dim 16 >/dev/null 2>>setup.err &&
-ev-ingest --db s.db --all base.jsonl 2>>setup.err | ev-embed --db s.db >vectors.jsonl 2>>setup.err &&
+embedded s.db base.jsonl vectors.jsonl &&
 ev-embed-load --db s.db --index s.faiss <vectors.jsonl 2>>setup.err &&
 ev-embed --db s.db --role query <queries.jsonl >q.jsonl 2>>setup.err ||
 	{ fail "setup: $(tail -3 setup.err)"; exit 1; }

@@ -7,9 +7,7 @@ docs 8000 7 a >a.jsonl
 docs 8000 8 b >b.jsonl
 docs 4000 9 c >c.jsonl
 queries >queries.jsonl
-ev-ingest --db s.db --quiet c.jsonl 2>setup.err &&
-ev-embed --db s.db --train --dim 16 >/dev/null 2>>setup.err &&
-ev-ingest --db s.db --all c.jsonl 2>>setup.err | ev-embed --db s.db >c.vec 2>>setup.err ||
+embedded s.db c.jsonl c.vec ||
 	{ fail "setup: $(tail -3 setup.err)"; exit 1; }
 
 ev-ingest --db s.db --quiet a.jsonl 2>a.err & pa=$!

@@ -53,3 +53,33 @@ wait_for() {
 		sleep 0.02
 	done
 }
+
+# embedded DB INPUT VECTORS: ingest INPUT into DB, train the built-in model
+# (16 dimensions) and write the vectors of INPUT's chunks to VECTORS; the
+# messages go to setup.err (started afresh).  Fails as the first step that fails.
+embedded() {
+	ev-ingest --db "$1" --quiet "$2" 2>setup.err &&
+	ev-embed --db "$1" --train --dim 16 >/dev/null 2>>setup.err &&
+	ev-ingest --db "$1" --all "$2" 2>>setup.err | ev-embed --db "$1" >"$3" 2>>setup.err
+}
+
+# searcher READY INPUT SEARCH...: until a file "stop" appears, every 10 ms,
+# run SEARCH with INPUT as its standard input whenever the command READY
+# (eval'd; "true" for always) succeeds.  A run that fails or says "locked"
+# is bad, its message kept in search-failures.log; at the end "RUNS BAD"
+# goes to search.count.
+searcher() {
+	local ready=$1 input=$2 runs=0 bad=0
+	shift 2
+	while [ ! -f stop ]; do
+		if eval "$ready"; then
+			if ! "$@" <"$input" >/dev/null 2>search.err || grep -q -i locked search.err; then
+				bad=$((bad + 1))
+				cat search.err >>search-failures.log
+			fi
+			runs=$((runs + 1))
+		fi
+		sleep 0.01
+	done
+	echo "$runs $bad" >search.count
+}

@@ -10,12 +10,9 @@
 # without a FAIL line counts as one failure) and prints
 # "crash: N passed, M failed, K skipped" last.
 set -u
-bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
-pattern=${2:-}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../runner.sh"
+runner_start crash "$@"
 pass=0 fail=0 skip=0
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-crash.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT INT TERM
 for t in "$here"/[0-9]*.sh; do
 	name=$(basename "$t" .sh)
 	case "$name" in *"$pattern"*) ;; *) continue ;; esac

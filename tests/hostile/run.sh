@@ -28,14 +28,11 @@
 # failures while they still fail.  Prints "hostile: N passed, M failed, K skipped" last,
 # and exits 1 when M > 0.
 set -u
-bin=$(cd "${1:?usage: run.sh BIN [PATTERN]}" && pwd)
-pattern=${2:-}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/../runner.sh"
+runner_start hostile "$@"
 TIMEOUT=${HOSTILE_TIMEOUT:-30}
 MEM_KB=${HOSTILE_MEM_KB:-2097152}
 WRAP=${HOSTILE_WRAP:-}
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/evkit-hostile.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT INT TERM
 export LC_ALL=C
 pass=0 fail=0 known=0 fixed=0 skipped=0
 missing_progs=""
