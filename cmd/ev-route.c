@@ -81,8 +81,9 @@ static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "lane", NULL, &select_lane, "LANE",
 	    "write only the queries routed to LANE (to feed that lane)"),
 	EV_OPT_FUNC(0, "hits", NULL, NULL, add_hits, "LANE=FILE",
-	    "gather mode (repeatable): write FILE's hits of the queries routed to LANE (with !, "
-	    "not routed to it), query by query in the order of the routed queries read", NULL),
+	    "gather mode (repeatable): write FILE's hits of the queries routed to LANE (!LANE=FILE: "
+	    "of those not routed to it), query by query in the order of the routed queries read",
+	    NULL),
 	EV_OPT_SKIP_INVALID(&skip_invalid),
 	EV_OPT_END
 };
