@@ -18,6 +18,7 @@ struct rule {
 
 struct ev_router {
 	json_t *fallback;	/* lanes when nothing else decides */
+	int fallback_planned;	/* whether the plan gave them (routing.default) */
 	char *field;		/* the routing field, or NULL */
 	json_t *values;		/* field value -> lanes */
 	struct rule *rules;
@@ -147,7 +148,7 @@ static int
 load_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err *err)
 {
 	const json_t *lane = json_object_get(g, "lane"), *on = json_object_get(g, "on");
-	const json_t *below = json_object_get(g, "below");
+	const json_t *below = json_object_get(g, "below"), *mode = json_object_get(g, "mode");
 
 	if (!json_is_object(g))
 		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate' must be a mapping");
@@ -155,9 +156,19 @@ load_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err 
 	    !json_is_string(on) || !lane_name_ok(json_string_value(on)))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
 		    "'routing.gate' needs 'lane' and 'on', each a lane name");
+	if (strcmp(json_string_value(lane), json_string_value(on)) == 0)
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "'routing.gate': a lane cannot be gated on its own confidence ('lane' and 'on' "
+		    "are both '%s')", json_string_value(lane));
 	if (!json_is_number(below) || json_number_value(below) < 0 || json_number_value(below) > 1)
 		return ev_err_set(err, EV_EXIT_USAGE, file,
 		    "'routing.gate.below' must be a number from 0 to 1");
+	if (mode != NULL && (!json_is_string(mode) || (strcmp(json_string_value(mode), "run") != 0 &&
+	    strcmp(json_string_value(mode), "merge") != 0)))
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "'routing.gate.mode' must be run (the gated lane runs only below the "
+		    "confidence) or merge (it runs, and is merged only below it)");
+	r->gate.merge = mode != NULL && strcmp(json_string_value(mode), "merge") == 0;
 	if ((r->gate_lane = strdup(json_string_value(lane))) == NULL ||
 	    (r->gate_on = strdup(json_string_value(on))) == NULL)
 		return ev_err_nomem(err);
@@ -187,6 +198,7 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 	if ((v = routing ? json_object_get(routing, "default") : NULL) != NULL) {
 		if ((r->fallback = lane_list(v, "routing.default", file, err)) == NULL)
 			goto fail;
+		r->fallback_planned = 1;
 	} else {
 		if ((r->fallback = json_array()) == NULL)
 			goto nomem;
@@ -348,25 +360,82 @@ ev_route_confidence(long n, double s1, double s2)
 	return c < 0 ? 0 : c > 1 ? 1 : c;
 }
 
+/* The first lane of list that is not in known, or NULL. */
+static const char *
+unknown_lane(const json_t *list, const char *const *known)
+{
+	size_t i, k;
+	json_t *x;
+
+	json_array_foreach(list, i, x) {
+		for (k = 0; known[k] != NULL; k++)
+			if (strcmp(known[k], json_string_value(x)) == 0)
+				break;
+		if (known[k] == NULL)
+			return json_string_value(x);
+	}
+	return NULL;
+}
+
 int
-ev_router_apply_gate(const struct ev_router *r, json_t *q, double c, struct ev_err *err)
+ev_router_check_lanes(const struct ev_router *r, const char *const *known, const char *file,
+	struct ev_err *err)
+{
+	char key[300], runs[300];
+	const char *bad = NULL, *value;
+	json_t *gate = NULL, *l;
+	size_t i, n = 0;
+
+	if ((bad = unknown_lane(r->fallback, known)) != NULL)
+		snprintf(key, sizeof key, "%s", r->fallback_planned ? "routing.default" : "--default");
+	json_object_foreach(r->values, value, l)
+		if (bad == NULL && (bad = unknown_lane(l, known)) != NULL)
+			snprintf(key, sizeof key, "routing.values.%s", value);
+	for (i = 0; bad == NULL && i < r->nrules; i++)
+		if ((bad = unknown_lane(r->rules[i].lanes, known)) != NULL)
+			snprintf(key, sizeof key, "routing.rules[%zu].lanes", i);
+	if (bad == NULL && r->gate.lane != NULL) {
+		if ((gate = json_pack("[s,s]", r->gate.lane, r->gate.on)) == NULL)
+			return ev_err_nomem(err);
+		if ((bad = unknown_lane(gate, known)) != NULL)
+			snprintf(key, sizeof key, "routing.gate.%s",
+			    strcmp(bad, r->gate.lane) == 0 ? "lane" : "on");
+	}
+	if (bad != NULL) {
+		runs[0] = '\0';
+		for (i = 0; known[i] != NULL && n < sizeof runs; i++)
+			n += (size_t)snprintf(runs + n, sizeof runs - n, "%s%s", i ? ", " : "", known[i]);
+		ev_err_set(err, EV_EXIT_USAGE, file,
+		    "'%s' names lane '%s', which this pipeline does not run (it runs %s)", key, bad, runs);
+	}
+	json_decref(gate);
+	return bad != NULL ? -1 : 0;
+}
+
+int
+ev_router_apply_gate(const struct ev_router *r, json_t *q, long nhits, double c, struct ev_err *err)
 {
 	json_t *how = json_object_get(q, "routing"), *lanes = json_object_get(q, "lanes");
+	const char *decision;
 	size_t i;
+	int routed = 0;
 
 	if (r->gate.lane == NULL || !json_is_object(how) || !json_is_array(lanes))
 		return 0;
-	if (json_object_set_new(how, "confidence", json_pack("{s:s,s:f,s:f}", "lane", r->gate.on,
-	    "value", round(c * 1e4) / 1e4, "below", r->gate.below)) == -1)
+	for (i = 0; !routed && i < json_array_size(lanes); i++)
+		routed = strcmp(json_string_value(json_array_get(lanes, i)), r->gate.lane) == 0;
+	if (!routed)
+		decision = "not routed";
+	else if (c < r->gate.below)
+		decision = r->gate.merge ? "merge" : "run";
+	else {
+		decision = r->gate.merge ? "drop" : "skip";
+		json_array_remove(lanes, i - 1);
+	}
+	if (json_object_set_new(how, "gate", json_pack("{s:s,s:s,s:s,s:I,s:f,s:f,s:s}",
+	    "lane", r->gate.lane, "on", r->gate.on, "mode", r->gate.merge ? "merge" : "run",
+	    "hits", (json_int_t)nhits, "confidence", round(c * 1e4) / 1e4, "below", r->gate.below,
+	    "decision", decision)) == -1)
 		return ev_err_nomem(err);
-	if (c < r->gate.below)
-		return 0;
-	for (i = 0; i < json_array_size(lanes); i++)
-		if (strcmp(json_string_value(json_array_get(lanes, i)), r->gate.lane) == 0) {
-			json_array_remove(lanes, i);
-			if (json_object_set_new(how, "gated", json_pack("{s:s}", "lane", r->gate.lane)) == -1)
-				return ev_err_nomem(err);
-			break;
-		}
 	return 0;
 }

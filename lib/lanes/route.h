@@ -18,6 +18,9 @@
  *	    lane: vector                 confidence of `on`'s answer is below
  *	    on: text                     `below`
  *	    below: 0.3
+ *	    mode: run                    run: the gated lane runs only then;
+ *	                                 merge: it runs for every query routed
+ *	                                 to it, and its hits are merged only then
  *
  * The confidence of a lane's answer to a query is the margin of its top
  * score over the second, relative to the top: (s1 - s2) / |s1|, clamped to
@@ -48,11 +51,18 @@ struct ev_router *ev_router_new(const json_t *routing, const char *const *fallba
 int ev_router_route(const struct ev_router *r, json_t *q, const char *where,
 	struct ev_err *err);
 
+/* Refuse (code 2, naming file) a router whose routing or gate names a lane
+ * that is not in known (a NULL-terminated list: the lanes a pipeline can
+ * run).  Returns 0 or -1 with *err set. */
+int ev_router_check_lanes(const struct ev_router *r, const char *const *known,
+	const char *file, struct ev_err *err);
+
 /* The gate of the plan, or NULL lane when there is none. */
 struct ev_gate {
 	const char *lane;	/* the gated lane */
 	const char *on;		/* the lane whose confidence decides */
 	double below;		/* the gated lane runs below this confidence */
+	int merge;		/* mode merge (1) or run (0) */
 };
 void ev_router_gate(const struct ev_router *r, struct ev_gate *out);
 
@@ -60,11 +70,15 @@ void ev_router_gate(const struct ev_router *r, struct ev_gate *out);
  * many hits, 0, 1 or more; s2 is used only when n >= 2). */
 double ev_route_confidence(long n, double s1, double s2);
 
-/* Apply the gate to routed query record q given its confidence c: record
- * routing.confidence {"lane": on, "value": c, "below": below} and, when
- * c >= below, take the gated lane out of q's "lanes" (routing.gated: true).
+/* Apply the gate to routed query record q, whose `on` lane found nhits hits
+ * with confidence c: record routing.gate {"lane", "on", "mode", "hits":
+ * nhits, "confidence": c (4 decimals), "below", "decision"} and, when c >=
+ * below, take the gated lane out of q's "lanes".  The decision is "run" or
+ * "skip" (mode run), "merge" or "drop" (mode merge), or "not routed" when q
+ * was not routed to the gated lane.  Without a gate, q is left as it is.
  * Returns 0, or -1 (out of memory) with *err set. */
-int ev_router_apply_gate(const struct ev_router *r, json_t *q, double c, struct ev_err *err);
+int ev_router_apply_gate(const struct ev_router *r, json_t *q, long nhits, double c,
+	struct ev_err *err);
 
 /* Free the router (NULL is fine). */
 void ev_router_free(struct ev_router *r);

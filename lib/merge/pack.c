@@ -38,7 +38,9 @@ const char *const ev_pack_plan_keys[] = {
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
 	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
 	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",
-	"diversity.overlap", "output.max_snippet_chars", "output.format", NULL
+	"diversity.overlap", "output.max_snippet_chars", "output.format",
+	"routing.*",	/* ev-route's, run by scripts/ev-hybrid */
+	NULL
 };
 
 struct ignored_ctx {

@@ -379,6 +379,9 @@ ev-eval-bad-flag|ev-eval|-|2|usage|--no-such-flag
 ev-route-bad-flag|ev-route|-|2|usage|--no-such-flag
 ev-route-missing-value|ev-route|-|2|usage|--config
 ev-route-gate-hits-random|ev-route|-|2|usage|--config @SCRATCH@/routing.yaml --gate-hits @RANDOM@
+ev-route-hits-random|ev-route|-|2|usage|--hits text=@RANDOM@
+ev-route-hits-no-file|ev-route|-|2|usage|--hits text
+ev-route-known-empty|ev-route|-|2|usage|--known ,
 ev-expand-bad-flag|ev-expand|-|2|usage|--no-such-flag
 ev-expand-missing-value|ev-expand|-|2|usage|--config
 ev-expand-decay-one|ev-expand|-|2|usage|--db @DB@ --decay 1
