@@ -131,45 +131,27 @@ start_weights(const json_t *hit, double *w)
 /* Write the fitted weights: the plan given with its rerank.weights
  * replaced, or a plan of the rerank section alone. */
 static int
-rerank_plan(struct ev_buf *b, const char *path, json_t *plan, const double *w,
-    struct ev_err *err)
+rerank_plan(struct ev_buf *b, json_t *plan, const double *w, struct ev_err *err)
 {
-	json_t *ws = json_object(), *rr;
-	int i;
+	json_t *ws = json_object(), *rr = NULL, *doc = plan != NULL ? json_incref(plan) : json_object();
+	int i, r = -1;
 
 	for (i = 0; ws != NULL && i < EV_RF_COUNT; i++)
 		if (json_object_set_new(ws, ev_rerank_feature_names[i],
-		    json_real(round(w[i] * 1e6) / 1e6)) == -1) {
-			json_decref(ws);
-			ws = NULL;
-		}
-	if (ws == NULL)
-		return ev_err_nomem(err);
-	if (plan == NULL) {
-		int bad = ev_buf_adds(b, "rerank:\n  weights:\n") == -1;
-
-		for (i = 0; i < EV_RF_COUNT; i++)
-			bad |= ev_buf_printf(b, "    %s: %.6g\n", ev_rerank_feature_names[i],
-			    json_real_value(json_object_get(ws, ev_rerank_feature_names[i]))) == -1;
-		json_decref(ws);
-		return bad ? ev_err_nomem(err) : 0;
-	} else {
-		struct ev_tune_trial t = { .text = EV_TEXTSEARCH_OPTS_INIT, .vector_k = 100 };
-
-		ev_fuse_opts_init(&t.fuse);
-		if (!json_is_object(rr = json_object_get(plan, "rerank"))) {
-			if ((rr = json_object()) == NULL || json_object_set_new(plan, "rerank", rr) == -1) {
-				json_decref(ws);
-				return ev_err_nomem(err);
-			}
-		}
-		if (json_object_set_new(rr, "weights", ws) == -1)
-			return ev_err_nomem(err);
-		t.fused = json_object_get(plan, "fusion") != NULL;
-		if (ev_tune_plan_read(plan, path, &t, err) == -1)
-			return -1;
-		return ev_tune_plan_write(b, plan, &t, NULL, err);
-	}
+		    json_real(round(w[i] * 1e6) / 1e6)) == -1)
+			goto out;
+	if (ws == NULL || doc == NULL)
+		goto out;
+	if (!json_is_object(rr = json_object_get(doc, "rerank")) &&
+	    ((rr = json_object()) == NULL || json_object_set_new(doc, "rerank", rr) == -1))
+		goto out;
+	if (json_object_set(rr, "weights", ws) == -1 || ev_tune_yaml_write(b, doc) == -1)
+		goto out;
+	r = 0;
+out:
+	json_decref(ws);
+	json_decref(doc);
+	return r == 0 ? 0 : ev_err_nomem(err);
 }
 
 /* ev-tune --rerank: fit the reranker's weights to the hits of the inputs. */
@@ -219,7 +201,7 @@ tune_rerank(char **paths, int npaths, struct ev_err *err)
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (rerank_plan(&out, o.plan, plan, fit.w, err) == -1)
+	if (rerank_plan(&out, plan, fit.w, err) == -1)
 		goto out;
 	fprintf(stderr, "%s", ev_buf_str(&note));
 	if (o.output == NULL)

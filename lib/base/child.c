@@ -34,9 +34,9 @@ ev_child_now_ms(void)
 }
 
 static int
-fail(struct ev_child *c, const char *why, struct ev_err *err)
+fail(const char *why, struct ev_err *err)
 {
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s '%s': %s", c->what, c->cmd, why);
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s", why);
 }
 
 struct ev_child *
@@ -113,12 +113,12 @@ take_input(struct ev_child *c, struct ev_err *err)
 	ssize_t n;
 
 	if (c->in.len - c->used > MAX_LINE)
-		return fail(c, "a line over 16 MiB", err);
+		return fail("a line over 16 MiB", err);
 	if (ev_buf_reserve(&c->in, 65536) == -1)
 		return ev_err_nomem(err);
 	n = read(c->from, c->in.p + c->in.len, 65536);
 	if (n == -1 && errno != EINTR && errno != EAGAIN)
-		return fail(c, strerror(errno), err);
+		return fail(strerror(errno), err);
 	if (n == 0)
 		c->eof = 1;
 	if (n > 0)
@@ -138,20 +138,20 @@ ev_child_send(struct ev_child *c, const char *s, size_t len, double deadline,
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			return fail(c, strerror(errno), err);
+			return fail(strerror(errno), err);
 		if (n == 0)
-			return fail(c, "no answer in time (see --timeout)", err);
+			return fail(EV_CHILD_LATE, err);
 		if (!c->eof && (p[1].revents & (POLLIN | POLLHUP)) && take_input(c, err) == -1)
 			return -1;
 		if (p[0].revents & (POLLERR | POLLHUP))
-			return fail(c, "it has quit", err);
+			return fail(EV_CHILD_QUIT, err);
 		if (!(p[0].revents & POLLOUT))
 			continue;
 		w = write(c->to, s, len);
 		if (w == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (w == -1)
-			return fail(c, errno == EPIPE ? "it has quit" : strerror(errno), err);
+			return fail(errno == EPIPE ? EV_CHILD_QUIT : strerror(errno), err);
 		s += w;
 		len -= (size_t)w;
 	}
@@ -186,9 +186,9 @@ ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadlin
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1)
-			return fail(c, strerror(errno), err);
+			return fail(strerror(errno), err);
 		if (n == 0)
-			return fail(c, "no answer in time (see --timeout)", err);
+			return fail(EV_CHILD_LATE, err);
 		if (take_input(c, err) == -1)
 			return -1;
 	}

@@ -15,6 +15,10 @@
 
 struct ev_child;
 
+/* The reasons a child failed, as the messages of *err say them. */
+#define EV_CHILD_QUIT "it has quit"
+#define EV_CHILD_LATE "no answer in time"
+
 /* Start cmd with /bin/sh -c, its stdin and stdout piped to us (its stderr
  * is ours).  what names it in messages ("the judge", "the reranking
  * command").  Returns the child, or NULL with *err set (code 1). */
@@ -26,14 +30,15 @@ double ev_child_now_ms(void);
 /* Write s[0..len) to the child before the deadline (ev_child_now_ms()
  * based; a deadline of 0 means none), reading what it writes meanwhile so
  * that neither side can block the other.  Returns 0, or -1 with *err set
- * (code 1: the child quit, or the deadline passed). */
+ * (code 1, the message the reason alone: EV_CHILD_QUIT, EV_CHILD_LATE or the
+ * system's). */
 int ev_child_send(struct ev_child *c, const char *s, size_t len, double deadline,
 	struct ev_err *err);
 
 /* The child's next line, without its newline, in *line and *len (valid
  * until the next call), awaited until the deadline.  Returns 1, 0 when the
- * child closed its output, or -1 with *err set (code 1: the deadline passed,
- * a line over 16 MiB, a read error). */
+ * child closed its output, or -1 with *err set (code 1, the message the
+ * reason alone: EV_CHILD_LATE, a line over 16 MiB, the system's). */
 int ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadline,
 	struct ev_err *err);
 

@@ -166,14 +166,16 @@ score_batch(struct ev_rerank_cmd *x, json_t *hits, size_t from, size_t to, doubl
 		if (add_request(x, json_array_get(hits, i), err) == -1)
 			return -1;
 	if (ev_child_send(x->child, x->req.p, x->req.len, deadline, &cerr) == -1)
-		return failed(x, "%s", cerr.msg);
+		return failed(x, "the reranking command '%s': %s%s", x->cmd, cerr.msg,
+		    strcmp(cerr.msg, EV_CHILD_LATE) == 0 ? " (see --timeout)" : "");
 	for (i = from; i < to; i++) {
 		json_t *v, *f;
 		const char *want = json_string_value(json_object_get(json_array_get(hits, i), "id"));
 
 		if ((r = ev_child_line(x->child, &line, &len, deadline, &cerr)) != 1)
-			return r == 0 ? failed(x, "the reranking command '%s': it has quit", x->cmd) :
-			    failed(x, "%s", cerr.msg);
+			return failed(x, "the reranking command '%s': %s%s", x->cmd,
+			    r == 0 ? EV_CHILD_QUIT : cerr.msg,
+			    r != 0 && strcmp(cerr.msg, EV_CHILD_LATE) == 0 ? " (see --timeout)" : "");
 		if ((v = ev_json_parse_line(line, len, NULL, &cerr)) == NULL &&
 		    cerr.code == EV_EXIT_RUNTIME)
 			return ev_err_nomem(err);

@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "buf.h"
+#include "child.h"
 #include "jsonl.h"
 
 #define MAX_ROUNDS	10
@@ -131,10 +131,7 @@ struct fit {
 static double
 now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return ev_child_now_ms() / 1000;
 }
 
 static int

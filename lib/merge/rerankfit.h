@@ -2,7 +2,7 @@
  * (ev-tune --rerank), with a cross-validated account of the gain.
  *
  * Layer 9: includes err.h, buf.h, rerank.h, eval.h, tune.h (for the folds
- * and the metric) and Jansson.
+ * and the metric) and Jansson (child.h in rerankfit.c, for its clock).
  *
  * The input is what ev-rerank writes: each query's hits with their features
  * (explain.rerank.features), so that the features are computed once and a
