@@ -23,7 +23,7 @@ const char *const ev_rerank_feature_names[EV_RF_COUNT] = {
 /* The shipped weights, chosen on Cranfield, MED, CACM and NPL at once: of a
  * grid over coverage, title, unordered and passage on top of the default
  * hybrid's order, the point whose smallest gain over the four is largest
- * (no collection lower; ev-rerank(1)). */
+ * (no collection lower), then the best mean (ev-rerank(1)). */
 static const double default_w[EV_RF_COUNT] = {
 	[EV_RF_INCOMING] = 1.0,
 	[EV_RF_TITLE] = 0.02,
