@@ -35,20 +35,18 @@ static void
 set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	const char *eq = strchr(arg, '=');
+	char want[400] = "NAME=X, X from -1000 to 1000 and NAME one of";
 	double w;
 	int i;
 
 	(void)value;
-	if (eq == NULL || (i = ev_rerank_feature_index(arg, (size_t)(eq - arg))) < 0) {
-		char names[400] = "";
-
+	if (eq == NULL || (i = ev_rerank_feature_index(arg, (size_t)(eq - arg))) < 0 ||
+	    ev_parse_double(eq + 1, -1000, 1000, &w) == -1) {
 		for (i = 0; i < EV_RF_COUNT; i++)
-			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-			    i ? ", " : "", ev_rerank_feature_names[i]);
-		ev_cli_usage_error(cli, "%s takes NAME=X, NAME one of %s: '%s'", src, names, arg);
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
+			    i ? "," : "", ev_rerank_feature_names[i]);
+		ev_opt_bad_value(cli, src, want, arg);
 	}
-	if (ev_parse_double(eq + 1, -1000, 1000, &w) == -1)
-		ev_cli_usage_error(cli, "%s takes a weight from -1000 to 1000: '%s'", src, arg);
 	ro.w[i] = w;
 }
 
