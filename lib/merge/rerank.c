@@ -442,7 +442,8 @@ share(const struct ev_rerank *rr, const unsigned char *in, const int *tf)
 }
 
 /* The document's length and counts of the query's words (cached for the
- * query): its chunks' titles (once), section titles and texts. */
+ * query): its chunks' titles (once), section titles and texts; for a
+ * document of one chunk, the chunk's just read (rr->len, rr->tf). */
 static const struct doc *
 read_doc(struct ev_rerank *rr, const char *doc_id, struct ev_err *err)
 {
@@ -465,6 +466,24 @@ read_doc(struct ev_rerank *rr, const char *doc_id, struct ev_err *err)
 		return NULL;
 	}
 	rr->ndocs++;
+	/* a document of one chunk is that chunk, whose counts are at hand */
+	if ((s = ev_store_prepare(rr->st, "SELECT count(*) FROM chunks WHERE doc_id = ?",
+	    err)) == NULL)
+		return NULL;
+	sqlite3_bind_text(s, 1, doc_id, -1, SQLITE_STATIC);
+	r = sqlite3_step(s);
+	first = r == SQLITE_ROW && sqlite3_column_int64(s, 0) == 1;
+	sqlite3_reset(s);
+	if (r != SQLITE_ROW) {
+		ev_store_error(rr->st, "counting a document's chunks", err);
+		return NULL;
+	}
+	if (first) {
+		d->len = rr->len;
+		memcpy(d->tf, rr->tf, sizeof d->tf);
+		return d;
+	}
+	first = 1;
 	if ((s = ev_store_prepare(rr->st, "SELECT title, section_title, text FROM chunks "
 	    "WHERE doc_id = ? ORDER BY chunk_index", err)) == NULL)
 		return NULL;
@@ -558,8 +577,9 @@ store_features(struct ev_rerank *rr, const json_t *hit, double *f, long *missing
 	char *doc_id;
 	int r;
 
-	if ((s = ev_store_prepare(rr->st, "SELECT doc_id, chunk_index, title, section_title, text "
-	    "FROM chunks WHERE id = ?", err)) == NULL)
+	if ((s = ev_store_prepare(rr->st, "SELECT doc_id, (SELECT count(*) FROM chunks b "
+	    "WHERE b.doc_id = a.doc_id AND b.offset_start < a.offset_start), title, section_title, "
+	    "text FROM chunks a WHERE id = ?", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, json_string_value(json_object_get(hit, "id")), -1, SQLITE_STATIC);
 	if ((r = sqlite3_step(s)) != SQLITE_ROW) {
@@ -576,8 +596,8 @@ store_features(struct ev_rerank *rr, const json_t *hit, double *f, long *missing
 		sqlite3_reset(s);
 		return -1;
 	}
-	f[EV_RF_POSITION] = 1 / (1 + (double)(sqlite3_column_int64(s, 1) > 0 ?
-	    sqlite3_column_int64(s, 1) : 0));
+	/* the chunks of its document before it */
+	f[EV_RF_POSITION] = 1 / (1 + (double)sqlite3_column_int64(s, 1));
 	doc_id = strdup((const char *)sqlite3_column_text(s, 0));
 	sqlite3_reset(s);
 	if (doc_id == NULL)

@@ -31,7 +31,7 @@
  *   text_rank    1 / log2(1 + the text lane's rank), 0 where it did not find it
  *   vector_rank  the same for the vector lane
  *   length       log(1 + the chunk's tokens), scaled by the candidates' longest
- *   position     1 / (1 + the chunk's index in its document)
+ *   position     1 / (1 + the chunks of its document before it, by offset)
  * The score is the sum of weight x feature; the shipped weights were chosen
  * on four test collections at once (ev-rerank(1)).  A lane's rank and score
  * are read from the hit's explain.lanes (ev-fuse), else its signals

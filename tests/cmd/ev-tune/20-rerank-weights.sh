@@ -15,7 +15,7 @@ grep -Ev ': 0(\.0)?$' tuned.yaml
 sed 's/[0-9]* weight vectors/N weight vectors/' err.txt
 printf 'version: "0.1"\nk: 5\nrerank:\n  top_n: 50\n' >plan.yaml
 ev-tune --rerank --qrels qrels.txt --folds 2 --plan plan.yaml hits.jsonl 2>/dev/null | grep -v '^#' | grep -Ev ': 0(\.0)?$'
-# the plan written is one ev-rerank takes: the judged chunk first in two of four
+# the plan written is one ev-rerank takes: the judged chunk first in every query
 ev-rerank --db kb.db --config tuned.yaml hits.jsonl | jq -r 'select(.rank == 1) | .doc_id' | sort | uniq -c
 ev-search-text --db kb.db -k 3 --feedback 0 <<'Q' >plain.jsonl
 {"query_id":"q1","query":"varroa"}
