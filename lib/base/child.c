@@ -106,6 +106,20 @@ left_ms(double deadline)
 	return left <= 0 ? 0 : left > 1e9 ? 1000000000 : (int)left + 1;
 }
 
+/* Wait until one of p[0..n) is ready.  Returns 0, or -1 with *err set (the
+ * deadline passed, or poll() failed). */
+static int
+await(struct pollfd *p, nfds_t n, double deadline, struct ev_err *err)
+{
+	int r;
+
+	while ((r = poll(p, n, left_ms(deadline))) == -1 && errno == EINTR)
+		;
+	if (r == -1)
+		return fail(strerror(errno), err);
+	return r == 0 ? fail(EV_CHILD_LATE, err) : 0;
+}
+
 /* Read what the child has written (one read).  Returns 0, or -1. */
 static int
 take_input(struct ev_child *c, struct ev_err *err)
@@ -132,15 +146,10 @@ ev_child_send(struct ev_child *c, const char *s, size_t len, double deadline,
 {
 	while (len > 0) {
 		struct pollfd p[2] = { { c->to, POLLOUT, 0 }, { c->from, POLLIN, 0 } };
-		int n = poll(p, c->eof ? 1 : 2, left_ms(deadline));
 		ssize_t w;
 
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return fail(strerror(errno), err);
-		if (n == 0)
-			return fail(EV_CHILD_LATE, err);
+		if (await(p, c->eof ? 1 : 2, deadline, err) == -1)
+			return -1;
 		if (!c->eof && (p[1].revents & (POLLIN | POLLHUP)) && take_input(c, err) == -1)
 			return -1;
 		if (p[0].revents & (POLLERR | POLLHUP))
@@ -172,7 +181,6 @@ ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadlin
 	}
 	for (;;) {
 		struct pollfd p = { c->from, POLLIN, 0 };
-		int n;
 
 		if (c->in.len > 0 && (nl = memchr(c->in.p, '\n', c->in.len)) != NULL) {
 			*line = c->in.p;
@@ -182,14 +190,7 @@ ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadlin
 		}
 		if (c->eof)
 			return 0;
-		n = poll(&p, 1, left_ms(deadline));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return fail(strerror(errno), err);
-		if (n == 0)
-			return fail(EV_CHILD_LATE, err);
-		if (take_input(c, err) == -1)
+		if (await(&p, 1, deadline, err) == -1 || take_input(c, err) == -1)
 			return -1;
 	}
 }
