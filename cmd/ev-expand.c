@@ -73,7 +73,7 @@ main(int argc, char *argv[])
 	struct ev_jsonl *in = NULL;
 	struct ev_buf out = EV_BUF_INIT;
 	json_t *hits = json_array(), *v;
-	char qid[256] = "", where[300] = "";
+	char qid[256] = "", id[256], where[300] = "";
 	long long nhits = 0, added = 0;
 	int argi, r = 0, rc = EV_EXIT_OK;
 
@@ -90,18 +90,10 @@ main(int argc, char *argv[])
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
-		char id[256];
-		const json_t *q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
-
-		if (ev_hit_check(v, ev_jsonl_where(in), &err) == -1 ||
-		    ((q == NULL || ev_json_id_text(q, id, sizeof id) == -1) &&
-		    ev_err_set(&err, EV_EXIT_USAGE, ev_jsonl_where(in),
-			"field 'query_id' must be a string or an integer") == -1)) {
-			json_decref(v);
+	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
+		if (r == -1) {
 			if (ev_cli_skip(&skip, &err))
 				continue;
-			r = -1;
 			break;
 		}
 		/* a query's hits are consecutive records with its query_id */

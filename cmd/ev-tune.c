@@ -10,24 +10,30 @@
 #include "config.h"
 #include "jsonl.h"
 #include "opt.h"
+#include "rerankfit.h"
 #include "tune.h"
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-tune --db DB [--index FILE] [--qrels FILE] [--plan FILE] [--metric M]\n"
 	"               [--folds K] [--seed N] [--budget SECONDS] [--binary] [--level N]\n"
 	"               [--pseudo N] [--skip-invalid] [-o FILE] [--config FILE.yaml] [--log FILE]\n"
-	"               [QUERIES ...]",
+	"               [QUERIES ...]\n"
+	"       ev-tune --rerank --qrels FILE [--plan FILE] [--metric M] [--folds K] [--seed N]\n"
+	"               [--budget SECONDS] [-o FILE] [HITS ...]",
 	"Search the plan's parameters (the text lane's field weights, proximity and\n"
 	"feedback; the fusion's method, normalisation, rrf_k and lane weights) on the\n"
 	"queries (QUERIES or stdin) judged by --qrels, and write the best plan as YAML.\n"
 	"The figure reported is k-fold cross-validated, beside the defaults' on the\n"
-	"same folds.  Without --qrels, pseudo-queries are made from the store.",
+	"same folds.  Without --qrels, pseudo-queries are made from the store.\n"
+	"With --rerank, fit the built-in reranker's weights instead, to the hits\n"
+	"ev-rerank wrote (HITS or stdin), and write them as the plan's rerank section.",
 	NULL, 0
 };
 
 static struct {
 	const char *db, *index, *qrels, *plan, *metric, *output;
 	long pseudo, folds, seed;
+	int rerank;
 	struct ev_skip skip;
 	struct ev_tune_opts t;
 } o = { .metric = "ndcg@10", .pseudo = 200, .t = EV_TUNE_OPTS_INIT };
@@ -53,6 +59,9 @@ static const struct ev_opt options[] = {
 	EV_OPT_LONG(0, "pseudo", "pseudo", &o.pseudo, 2, 100000, "N",
 	    "pseudo-queries to make without --qrels"),
 	EV_OPT_SKIP_INVALID(&o.skip.on),
+	EV_OPT_BOOL(0, "rerank", NULL, &o.rerank,
+	    "fit the built-in reranker's weights to HITS (the hits ev-rerank writes) instead of "
+	    "the plan's lanes and fusion"),
 	EV_OPT_STR('o', "output", NULL, &o.output, "FILE", "write the plan to FILE (default: stdout)"),
 	EV_OPT_END
 };
@@ -99,6 +108,124 @@ read_queries(char **paths, int n, struct ev_skip *skip, struct ev_err *err)
 	return all;
 }
 
+/* The weights the hits were reranked with (their rerank.config.weights),
+ * else the shipped ones, into w. */
+static void
+start_weights(const json_t *hit, double *w)
+{
+	const json_t *ws = json_object_get(json_object_get(json_object_get(hit, "rerank"),
+	    "config"), "weights"), *v;
+	struct ev_rerank_opts d;
+	const char *name;
+
+	ev_rerank_opts_init(&d);
+	memcpy(w, d.w, sizeof d.w);
+	json_object_foreach((json_t *)ws, name, v) {
+		int i = ev_rerank_feature_index(name, strlen(name));
+
+		if (i >= 0 && json_is_number(v))
+			w[i] = json_number_value(v);
+	}
+}
+
+/* Write the fitted weights: the plan given with its rerank.weights
+ * replaced, or a plan of the rerank section alone. */
+static int
+rerank_plan(struct ev_buf *b, json_t *plan, const double *w, struct ev_err *err)
+{
+	json_t *ws = json_object(), *rr = NULL, *doc = plan != NULL ? json_incref(plan) : json_object();
+	int i, r = -1;
+
+	for (i = 0; ws != NULL && i < EV_RF_COUNT; i++)
+		if (json_object_set_new(ws, ev_rerank_feature_names[i],
+		    json_real(round(w[i] * 1e6) / 1e6)) == -1)
+			goto out;
+	if (ws == NULL || doc == NULL)
+		goto out;
+	if (!json_is_object(rr = json_object_get(doc, "rerank")) &&
+	    ((rr = json_object()) == NULL || json_object_set_new(doc, "rerank", rr) == -1))
+		goto out;
+	if (json_object_set(rr, "weights", ws) == -1 || ev_tune_yaml_write(b, doc) == -1)
+		goto out;
+	r = 0;
+out:
+	json_decref(ws);
+	json_decref(doc);
+	return r == 0 ? 0 : ev_err_nomem(err);
+}
+
+/* ev-tune --rerank: fit the reranker's weights to the hits of the inputs. */
+static int
+tune_rerank(char **paths, int npaths, struct ev_err *err)
+{
+	struct ev_jsonl *in = NULL;
+	struct ev_rerank_set *set = NULL;
+	struct ev_qrels *qrels = NULL;
+	struct ev_rerank_fitted fit;
+	struct ev_buf out = EV_BUF_INIT, note = EV_BUF_INIT;
+	json_t *plan = NULL, *v;
+	double start[EV_RF_COUNT];
+	size_t unjudged = 0;
+	int r, first = 1, rc = -1, bad;
+	FILE *f;
+
+	if ((o.plan != NULL && (plan = ev_config_load(o.plan, err)) == NULL) ||
+	    (qrels = ev_qrels_load(o.qrels, err)) == NULL ||
+	    (set = ev_rerank_set_new(err)) == NULL ||
+	    (in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		goto out;
+	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
+		if (first)
+			start_weights(v, start);
+		first = 0;
+		r = ev_hit_check(v, ev_jsonl_where(in), err) == -1 ? -1 :
+		    ev_rerank_set_add(set, v, ev_jsonl_where(in), err);
+		json_decref(v);
+		if (r == -1)
+			goto out;
+	}
+	if (r == -1)
+		goto out;
+	if (first) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "no hits to fit the reranker to (give the hits "
+		    "ev-rerank writes)");
+		goto out;
+	}
+	if (ev_rerank_fit(set, qrels, &o.t, start, &fit, &unjudged, err) == -1)
+		goto out;
+	if (unjudged > 0)
+		ev_warn("%zu queries have no judgement in %s and were left out", unjudged, o.qrels);
+	if (ev_rerank_fit_report(&note, "ev-tune: ", &o.t, o.qrels, &fit) == -1 ||
+	    ev_buf_adds(&out, "# The reranker's weights, fitted by ev-tune --rerank.\n") == -1 ||
+	    ev_rerank_fit_report(&out, "# ", &o.t, o.qrels, &fit) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (rerank_plan(&out, plan, fit.w, err) == -1)
+		goto out;
+	fprintf(stderr, "%s", ev_buf_str(&note));
+	if (o.output == NULL)
+		f = stdout;
+	else if ((f = fopen(o.output, "w")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
+		goto out;
+	}
+	bad = fwrite(out.p, 1, out.len, f) != out.len;
+	if ((f != stdout && fclose(f) == EOF) || bad) {
+		ev_err_set(err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout", "write error: %m");
+		goto out;
+	}
+	rc = 0;
+out:
+	ev_jsonl_close(in);
+	ev_rerank_set_free(set);
+	ev_qrels_free(qrels);
+	json_decref(plan);
+	ev_buf_release(&out);
+	ev_buf_release(&note);
+	return rc;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -127,6 +254,18 @@ main(int argc, char *argv[])
 	o.t.seed = (uint64_t)o.seed;
 	if (isnan(o.t.budget))
 		o.t.budget = 0;	/* no limit */
+	if (o.rerank) {
+		if (o.qrels == NULL)
+			ev_cli_usage_error(&cli, "--rerank needs --qrels FILE to judge the hits");
+		if (ev_tune_metric_parse(o.metric, &o.t) == -1)
+			ev_cli_usage_error(&cli, "--metric must be ndcg@K, map, recall@K, p@K or mrr: "
+			    "'%s'", o.metric);
+		if (o.t.eval.level < 1 && !o.t.eval.binary)
+			ev_cli_usage_error(&cli, "--level below 1 needs --binary");
+		rc = tune_rerank(argv + optind, argc - optind, &err) == -1 ? ev_cli_report(&err) :
+		    EV_EXIT_OK;
+		return ev_cli_finish(&cli, rc);
+	}
 	if (o.db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
 	if (ev_tune_metric_parse(o.metric, &o.t) == -1)

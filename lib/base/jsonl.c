@@ -472,3 +472,25 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 	}
 	return json_incref(v);
 }
+
+int
+ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, char *qid, size_t size, struct ev_err *err)
+{
+	const json_t *q;
+	json_t *v;
+	int r;
+
+	*out = NULL;
+	if ((r = ev_jsonl_next(in, &v, err)) != 1)
+		return r;
+	q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
+	if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
+	    ((q == NULL || ev_json_id_text(q, qid, size) == -1) &&
+	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
+		"field 'query_id' must be a string or an integer") == -1)) {
+		json_decref(v);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}

@@ -95,6 +95,13 @@ int ev_json_id_text(const json_t *id, char *buf, size_t size);
  * field). */
 int ev_hit_check(const json_t *hit, const char *where, struct ev_err *err);
 
+/* Read the next hit record of in (checked by ev_hit_check()) into *out and
+ * its query_id as text (ev_json_id_text()) into qid[0..size).  Returns 1, 0
+ * at the end, or -1 with *err set (code 2 naming FILE:LINE for a bad
+ * record, *out then NULL: the caller may skip it and read on). */
+int ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, char *qid, size_t size,
+	struct ev_err *err);
+
 /* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its
  * line number).  Returns a new reference to an object with "query_id" and

@@ -1,151 +1,36 @@
 /* judge.c: an external judge of claims, kept running.  See judge.h. */
 #include "judge.h"
 
-#include <errno.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "buf.h"
+#include "child.h"
 #include "jsonl.h"
 
 struct ev_judge {
+	struct ev_child *child;
 	const char *cmd;
-	pid_t pid;
-	FILE *to;
-	int from;		/* the judge's stdout, read with a timeout */
-	int timeout_ms;		/* per verdict */
-	struct ev_buf in;	/* bytes read from the judge */
-	size_t used;		/* of which the last line returned */
+	double timeout_ms;	/* per verdict */
 	long long asked;
 	const struct ev_score_item *item;	/* the item being scored */
 	json_t *query_id;
 	struct ev_buf req;
 };
 
-/* Fork and exec the judge with a pipe each way.  Returns 0, or -1 with
- * *err set. */
-static int
-judge_spawn(struct ev_judge *j, struct ev_err *err)
-{
-	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
-
-	if (pipe(in) == -1 || pipe(out) == -1)
-		goto fail;
-	fflush(NULL);
-	if ((j->pid = fork()) == -1)
-		goto fail;
-	if (j->pid == 0) {
-		dup2(in[0], STDIN_FILENO);
-		dup2(out[1], STDOUT_FILENO);
-		close(in[0]);
-		close(in[1]);
-		close(out[0]);
-		close(out[1]);
-		execl("/bin/sh", "sh", "-c", j->cmd, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	signal(SIGPIPE, SIG_IGN);	/* a judge that quits is an error, not a kill */
-	j->from = out[0];
-	if ((j->to = fdopen(in[1], "w")) == NULL) {
-		close(in[1]);
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "judge '%s': %s", j->cmd, strerror(errno));
-	}
-	return 0;
-fail:
-	ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot start the judge '%s': %s", j->cmd,
-	    strerror(errno));
-	if (in[0] != -1) {
-		close(in[0]);
-		close(in[1]);
-	}
-	if (out[0] != -1) {
-		close(out[0]);
-		close(out[1]);
-	}
-	return -1;
-}
-
 int
 ev_judge_stop(struct ev_judge *j, struct ev_err *err)
 {
-	int status, r = 0;
+	int r;
 
 	if (j == NULL)
 		return 0;
-	if (j->to != NULL)
-		fclose(j->to);
-	if (j->from > 0)
-		close(j->from);
-	if (j->pid > 0) {
-		while (waitpid(j->pid, &status, 0) == -1 && errno == EINTR)
-			;
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-			r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the judge '%s' failed (%s %d)",
-			    j->cmd, WIFEXITED(status) ? "exit status" : "signal",
-			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	}
-	ev_buf_release(&j->in);
+	r = ev_child_stop(j->child, 0, err);
 	ev_buf_release(&j->req);
 	free(j);
 	return r;
-}
-
-/* Read the judge's next line: it is j->in.p[0 .. n - 1), n returned (the
- * newline counted), 0 at end of file, -1 on a timeout (errno ETIMEDOUT) or
- * an error.  What follows the line stays in j->in for the next call. */
-static ssize_t
-judge_line(struct ev_judge *j, size_t *used)
-{
-	struct pollfd pfd = { j->from, POLLIN, 0 };
-	char *nl;
-	ssize_t n;
-	size_t done;
-
-	/* drop the line returned last time */
-	if (*used > 0) {
-		memmove(j->in.p, j->in.p + *used, j->in.len - *used);
-		j->in.len -= *used;
-		*used = 0;
-	}
-	for (;;) {
-		if (j->in.len > 0 && (nl = memchr(j->in.p, '\n', j->in.len)) != NULL) {
-			done = (size_t)(nl - j->in.p);
-			*used = done + 1;
-			return (ssize_t)done + 1;
-		}
-		if (j->in.len > (1u << 20)) {
-			errno = EMSGSIZE;
-			return -1;
-		}
-		n = poll(&pfd, 1, j->timeout_ms);
-		if (n == 0) {
-			errno = ETIMEDOUT;
-			return -1;
-		}
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (ev_buf_reserve(&j->in, 4096) == -1)
-			return -1;
-		n = read(j->from, j->in.p + j->in.len, 4096);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1)
-			return -1;
-		if (n == 0)
-			return 0;
-		j->in.len += (size_t)n;
-	}
 }
 
 int
@@ -153,9 +38,12 @@ ev_judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cit
     double keyword, double *verdict, struct ev_err *err)
 {
 	struct ev_judge *j = ctx;
+	struct ev_err cerr = { 0 };
 	json_t *req, *cite = json_null(), *v, *f;
-	ssize_t n;
-	int r;
+	const char *line;
+	size_t llen;
+	double deadline;
+	int n, r, sent;
 
 	if (best != NULL) {
 		cite = json_pack("{s:I,s:s%}", "index", (json_int_t)(best - j->item->cites),
@@ -175,26 +63,23 @@ ev_judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cit
 	if (r)
 		return ev_err_nomem(err);
 	j->asked++;
-	if (fwrite(j->req.p, 1, j->req.len, j->to) != j->req.len || fflush(j->to) == EOF) {
-		/* a judge that quit may still have left its verdict in the pipe */
-		if (errno != EPIPE)
-			return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			    "cannot write to the judge '%s': %s", j->cmd, strerror(errno));
-		clearerr(j->to);
-	}
-	n = judge_line(j, &j->used);
-	if (n == 0)
-		goto quit;
-	if (n < 0)
+	deadline = ev_child_now_ms() + j->timeout_ms;
+	/* a judge that quit may still have left its verdict in the pipe: read on */
+	sent = ev_child_send(j->child, j->req.p, j->req.len, deadline, &cerr);
+	if (sent == -1 && strcmp(cerr.msg, EV_CHILD_QUIT) != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write to the judge '%s': %s",
+		    j->cmd, cerr.msg);
+	n = ev_child_line(j->child, &line, &llen, deadline, &cerr);
+	if (n != 1)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-		    "the judge '%s' gave no verdict for claim %lld: %s", j->cmd, j->asked,
-		    errno == ETIMEDOUT ? "no answer in time (see --judge-timeout)" : strerror(errno));
-	n--;	/* the newline */
+		    "the judge '%s' gave no verdict for claim %lld: %s%s", j->cmd, j->asked,
+		    n == 0 ? EV_CHILD_QUIT : cerr.msg,
+		    n != 0 && strcmp(cerr.msg, EV_CHILD_LATE) == 0 ? " (see --judge-timeout)" : "");
 	{
 		struct ev_err perr = { 0 };
 
 		/* not json_loadb(): see ev_json_parse_line() on failed allocations */
-		v = ev_json_parse_line(j->in.p, (size_t)n, NULL, &perr);
+		v = ev_json_parse_line(line, llen, NULL, &perr);
 		if (v == NULL && perr.code == EV_EXIT_RUNTIME)
 			return ev_err_nomem(err);
 	}
@@ -213,12 +98,9 @@ ev_judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cit
 		r = ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 		    "the judge '%s' answered claim %lld with '%.*s', not a verdict (a number from 0 "
 		    "to 1, true, false, {\"support\": N} or {\"supported\": B})", j->cmd, j->asked,
-		    (int)(n > 60 ? 60 : n), j->in.p);
+		    (int)(llen > 60 ? 60 : llen), line);
 	json_decref(v);
 	return r;
-quit:
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-	    "the judge '%s' gave no verdict for claim %lld: it has quit", j->cmd, j->asked);
 }
 
 struct ev_judge *
@@ -231,9 +113,8 @@ ev_judge_start(const char *cmd, double timeout, struct ev_err *err)
 		return NULL;
 	}
 	j->cmd = cmd;
-	j->from = -1;
-	j->timeout_ms = (int)ceil(timeout * 1000);
-	if (judge_spawn(j, err) == -1) {
+	j->timeout_ms = ceil(timeout * 1000);
+	if ((j->child = ev_child_start(cmd, "the judge", err)) == NULL) {
 		free(j);
 		return NULL;
 	}

@@ -1176,6 +1176,12 @@ ev_tune_plan_write(struct ev_buf *b, const json_t *base, const struct ev_tune_tr
 }
 
 int
+ev_tune_yaml_write(struct ev_buf *b, const json_t *doc)
+{
+	return yaml_map(b, doc, 0);
+}
+
+int
 ev_tune_report(struct ev_buf *b, const char *pre, const struct ev_tune_opts *o, const char *qrels,
     const struct ev_tune_result *r, long pseudo)
 {

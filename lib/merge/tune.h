@@ -155,6 +155,11 @@ int ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 int ev_tune_plan_write(struct ev_buf *b, const json_t *base, const struct ev_tune_trial *t,
 	const char *header, struct ev_err *err);
 
+/* Append the object doc as YAML to b, as ev_tune_plan_write() writes a
+ * plan (mappings nested, numbers as JSON writes them).  Returns 0 or -1
+ * (out of memory). */
+int ev_tune_yaml_write(struct ev_buf *b, const json_t *doc);
+
 /* Append the account of a search to b, each line starting with pre ("# "
  * makes YAML comments): pseudo (when not 0) pseudo-queries stood for
  * judgements, else qrels names the judgements; the cross-validated figure

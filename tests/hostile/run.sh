@@ -335,6 +335,8 @@ if need_fixture; then
 	configs ev-search-vec ev-search-vec "$VECA" config
 	feed ev-expand ev-expand "$DBA" common hits
 	configs ev-expand ev-expand "$DBA" config
+	feed ev-rerank ev-rerank "$DBA" common hits
+	configs ev-rerank ev-rerank "$DBA" config
 	configs ev-search-sql ev-search-sql "$DBA --sql 'SELECT rowid FROM chunks'" config
 fi
 feed ev-fuse ev-fuse "" common hits
@@ -386,6 +388,20 @@ ev-expand-bad-flag|ev-expand|-|2|usage|--no-such-flag
 ev-expand-missing-value|ev-expand|-|2|usage|--config
 ev-expand-decay-one|ev-expand|-|2|usage|--db @DB@ --decay 1
 ev-expand-random-db|ev-expand|-|2|usage|--db @RANDOM@
+ev-rerank-bad-flag|ev-rerank|-|2|usage|--no-such-flag
+ev-rerank-missing-value|ev-rerank|-|2|usage|--config
+ev-rerank-no-db|ev-rerank|-|2|usage|
+ev-rerank-random-db|ev-rerank|-|2|usage|--db @RANDOM@
+ev-rerank-top-n-zero|ev-rerank|-|2|usage|--db @DB@ --top-n 0
+ev-rerank-top-n-huge|ev-rerank|-|2|usage|--db @DB@ --top-n 99999999999
+ev-rerank-k-negative|ev-rerank|-|2|usage|--db @DB@ -k -1
+ev-rerank-weight-nan|ev-rerank|-|2|usage|--db @DB@ --weight bm25=nan
+ev-rerank-weight-no-name|ev-rerank|-|2|usage|--db @DB@ --weight =1
+ev-rerank-weight-unknown|ev-rerank|-|2|usage|--db @DB@ --weight colour=1
+ev-rerank-timeout-zero|ev-rerank|-|2|usage|--db @DB@ --timeout 0 --command cat
+ev-rerank-batch-zero|ev-rerank|-|2|usage|--db @DB@ --batch 0 --command cat
+ev-rerank-command-slow|ev-rerank|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --timeout 0.2 --command 'sleep 5'
+ev-rerank-command-garbage|ev-rerank|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --command 'head -c 100000 /dev/urandom'
 ev-search-sql-bad-flag|ev-search-sql|-|2|usage|--no-such-flag
 ev-search-sql-missing-value|ev-search-sql|-|2|usage|--config
 ev-search-sql-writes|ev-search-sql|-|2|usage|--db @DB@ --sql 'DELETE FROM chunks'

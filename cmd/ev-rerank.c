@@ -1,0 +1,194 @@
+/* ev-rerank: rerank each query's best candidates, by a built-in linear model
+ * over lane and store features, or by the scores of the user's own program.
+ * See man/ev-rerank.1 and lib/merge/rerank.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jsonl.h"
+#include "opt.h"
+#include "rerank.h"
+#include "rerankcmd.h"
+
+static const struct ev_opt_cmd command = {
+	"usage: ev-rerank --db DB [--top-n N] [-k N] [--weight NAME=X ...]\n"
+	"                 [--command CMD] [--timeout S] [--batch N] [--skip-invalid]\n"
+	"                 [--config PLAN.yaml] [--log FILE] [HITS ...]",
+	"Read hit records (any lane's, or fused) and write each query's hits reranked:\n"
+	"the best N by a linear model over features the lanes and the store know (the\n"
+	"chunk's and its document's BM25, query words side by side and near, the best\n"
+	"passage, title matches, each lane's rank and score, length, position), or by\n"
+	"the scores an external command gives; each reranked hit explains its score.",
+	NULL, 1
+};
+
+static struct ev_rerank_opts ro;
+static const char *db;
+static const char *cmdline;
+static double timeout = 30;
+static long batch = 32;
+static int skip_invalid;
+
+/* --weight NAME=X (and each entry of rerank.weights) */
+static void
+set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	const char *eq = strchr(arg, '=');
+	char want[400] = "NAME=X, X from -1000 to 1000 and NAME one of";
+	double w;
+	int i;
+
+	(void)value;
+	if (eq == NULL || (i = ev_rerank_feature_index(arg, (size_t)(eq - arg))) < 0 ||
+	    ev_parse_double(eq + 1, -1000, 1000, &w) == -1) {
+		for (i = 0; i < EV_RF_COUNT; i++)
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
+			    i ? "," : "", ev_rerank_feature_names[i]);
+		ev_opt_bad_value(cli, src, want, arg);
+	}
+	ro.w[i] = w;
+}
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "db", "db", &db, "DB", "the store the hits come from"),
+	EV_OPT_LONG(0, "top-n", "rerank.top_n", &ro.top_n, 1, EV_RERANK_MAX_N, "N",
+	    "rerank each query's best N hits (the rest follow, in their order)"),
+	{ EV_OPT_TYPE_LONG, 'k', "k", "rerank.k", &ro.k, 0, EV_RERANK_MAX_N, "N",
+	    "hits written per query; 0 writes them all", NULL, NULL },
+	EV_OPT_FUNC(0, "weight", "rerank.weights.*", ro.w, set_weight, "NAME=X",
+	    "the weight of a feature of the built-in model (repeat: --weight bm25=0.2)",
+	    "the shipped weights"),
+	EV_OPT_LONG(0, "window", "rerank.window", &ro.window, 2, 64, "N",
+	    "the unordered window of two query words, in tokens"),
+	EV_OPT_LONG(0, "passage", "rerank.passage", &ro.passage, 1, 10000, "N",
+	    "the best passage's length, in tokens"),
+	EV_OPT_STR(0, "command", "rerank.command", &cmdline, "CMD",
+	    "score the candidates with CMD (run by /bin/sh) instead of the built-in model"),
+	EV_OPT_NUM(0, "timeout", "rerank.timeout", &timeout, 0.001, 86400, "S",
+	    "seconds CMD may take to score one batch"),
+	EV_OPT_LONG(0, "batch", "rerank.batch", &batch, 1, 10000, "N",
+	    "candidates sent to CMD at a time"),
+	EV_OPT_SKIP_INVALID(&skip_invalid),
+	EV_OPT_END
+};
+
+struct run {
+	struct ev_cli *cli;
+	struct ev_rerank *rr;
+	struct ev_rerank_cmd *ext;	/* with --command */
+	struct ev_buf out;
+	long long queries, reranked, degraded;
+	long missing;
+};
+
+/* Rerank and write the hits gathered for one query; clears them. */
+static int
+flush_query(struct run *run, json_t *hits, struct ev_err *err)
+{
+	size_t n;
+	int r;
+
+	if (json_array_size(hits) == 0)
+		return 0;
+	ev_buf_reset(&run->out);
+	n = json_array_size(hits) < (size_t)ro.top_n ? json_array_size(hits) : (size_t)ro.top_n;
+	if ((r = ev_rerank_incoming(hits, err)) == 0) {
+		if (run->ext == NULL)
+			r = ev_rerank_query(run->rr, hits, &run->missing, &run->out, err);
+		else if ((r = ev_rerank_cmd_query(run->ext, run->rr, hits, n, &run->out,
+		    err)) == 1) {
+			if (run->degraded++ == 0)
+				ev_warn("%s; this query and the rest are not reranked (their incoming order kept)",
+				    ev_rerank_cmd_failure(run->ext));
+			r = 0;
+		}
+	}
+	json_array_clear(hits);
+	if (r == -1)
+		return -1;
+	run->queries++;
+	run->reranked += (long long)n;
+	if (fwrite(run->out.p, 1, run->out.len, stdout) != run->out.len || fflush(stdout) == EOF)
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct ev_err err = { 0 };
+	struct ev_skip skip = { 0 };
+	struct ev_store *st = NULL;
+	struct ev_jsonl *in = NULL;
+	struct run run = { &cli, NULL, NULL, EV_BUF_INIT, 0, 0, 0, 0 };
+	json_t *hits = json_array(), *v;
+	char qid[256] = "", id[256];
+	long long nhits = 0;
+	int argi, r = 0, rc = EV_EXIT_OK;
+
+	ev_rerank_opts_init(&ro);
+	ev_cli_init(&cli, "ev-rerank", NULL, argc, argv);
+	argi = ev_opt_parse_section(&cli, &command, options, "rerank", 0);
+	skip.on = skip_invalid;
+	if (db == NULL)
+		ev_cli_usage_error(&cli, "--db DB is required (the store the hits come from)");
+	if (cmdline != NULL) {
+		json_t *t = json_string(cmdline);
+
+		if (t == NULL)
+			ev_cli_usage_error(&cli, "--command must be UTF-8 text");
+		json_decref(t);
+	}
+
+	if (hits == NULL || (st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+	    (run.rr = ev_rerank_open(st, &ro, &err)) == NULL ||
+	    (cmdline != NULL && (run.ext = ev_rerank_cmd_start(run.rr, st, cmdline, timeout,
+	    batch, &err)) == NULL) ||
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
+		if (hits == NULL)
+			ev_err_nomem(&err);
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
+		if (r == -1) {
+			if (ev_cli_skip(&skip, &err))
+				continue;
+			break;
+		}
+		/* a query's hits are consecutive records with its query_id */
+		if (strcmp(id, qid) != 0 && flush_query(&run, hits, &err) == -1) {
+			json_decref(v);
+			r = -1;
+			break;
+		}
+		snprintf(qid, sizeof qid, "%s", id);
+		nhits++;
+		if (json_array_append_new(hits, v) == -1) {
+			r = ev_err_nomem(&err);
+			break;
+		}
+	}
+	if (r == 0 && flush_query(&run, hits, &err) == -1)
+		r = -1;
+	rc = ev_cli_loop_end(&cli, &skip, r, &err);
+	if (run.missing > 0)
+		ev_warn("%ld hit%s not in the store '%s': ranked by their lanes' features alone "
+		    "(is --db the store the hits come from?)", run.missing,
+		    run.missing == 1 ? " was" : "s were", db);
+out:
+	ev_rerank_cmd_stop(run.ext);
+	ev_cli_count(&cli, "hits", nhits);
+	ev_cli_count(&cli, "queries", run.queries);
+	ev_cli_count(&cli, "reranked", run.reranked);
+	if (cmdline != NULL)
+		ev_cli_count(&cli, "degraded_queries", run.degraded);
+	ev_jsonl_close(in);
+	ev_rerank_close(run.rr);
+	ev_store_close(st);
+	ev_buf_release(&run.out);
+	json_decref(hits);
+	return ev_cli_finish(&cli, rc);
+}
