@@ -523,7 +523,8 @@ Test(ingest, kind_of_a_file_by_its_name)
 		{ "notes.txt", EV_CHUNK_TEXT }, { "guide.rst", EV_CHUNK_TEXT },
 		{ "docs.d/README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
 		{ "x.jsonl", EV_INGEST_KIND_JSONL }, { "x.json", EV_INGEST_KIND_JSONL },
-		{ "logo.png", EV_INGEST_KIND_OTHER },
+		{ "logo.png", EV_INGEST_KIND_OTHER }, { "manual.PDF", EV_INGEST_KIND_EXTRACT },
+		{ "site/index.html", EV_INGEST_KIND_EXTRACT }, { "old.htm", EV_INGEST_KIND_EXTRACT },
 	};
 
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
