@@ -15,7 +15,6 @@
 #include "corpus.h"
 #include "jscan.h"
 #include "jsonl.h"
-#include "region.h"
 #include "sha256.h"
 
 #define CHUNKER_VERSION "evkit-chunker/1"
@@ -417,6 +416,134 @@ ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *
 	}
 	ev_buf_release(&f.s);
 	return v ? v : ev_json_parse_line(line, len, where, err);
+}
+
+/* Whether s[0..n) holds the bytes of lit. */
+static int
+holds(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	for (const char *p = s; n >= k && (size_t)(p - s) <= n - k; p++) {
+		if ((p = memchr(p, lit[0], n - k - (size_t)(p - s) + 1)) == NULL)
+			return 0;
+		if (memcmp(p, lit, k) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+struct paged {
+	struct ev_regions *regs;
+	int line;		/* reading lines (1) or pages (0) */
+	size_t i, text_len;
+	const char *where;
+	struct ev_err *err;
+};
+
+/* One entry of metadata.pages or .lines, parsed alone. */
+static int
+paged_entry(const char *elem, size_t elen, void *data)
+{
+	struct paged *pg = data;
+	json_t *e = ev_ingest_parse(elem, elen, pg->where, pg->err);
+	int rc;
+
+	if (e == NULL)
+		return 1;
+	rc = ev_regions_add(pg->regs, pg->line, e, pg->i++, pg->text_len, pg->where, pg->err);
+	json_decref(e);
+	return rc == -1;
+}
+
+json_t *
+ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev_regions *regs,
+	struct ev_err *err)
+{
+	struct ev_jscan js = { 0 };
+	struct ev_jmems mm = { 0 };
+	struct ev_buf shell = EV_BUF_INIT;
+	const struct ev_jmem *md = NULL, *arr[2] = { NULL, NULL };
+	struct paged pg = { regs, 0, 0, 0, where, err };
+	json_t *doc = NULL, *meta, *text;
+	const char *from = line;
+
+	ev_regions_release(regs);
+	if (!holds(line, len, "\"lines\"") && !holds(line, len, "\"pages\""))
+		return ev_ingest_parse(line, len, where, err);
+	if (ev_jscan_value(&js, line, len, where, err) != EV_JOBJ) {
+		/* not a record: its message as for any other line */
+		ev_jscan_release(&js);
+		ev_err_clear(err);
+		return ev_ingest_parse(line, len, where, err);
+	}
+	for (size_t i = 0; i < js.top.n; i++)
+		if (js.top.m[i].type == EV_JOBJ && ev_jscan_str_eq(js.top.m[i].key, js.top.m[i].klen,
+		    "metadata"))
+			md = &js.top.m[i];
+	if (md != NULL && ev_jscan_members(md->val, md->vlen, &mm) == -1)
+		goto nomem;
+	for (size_t i = 0; i < mm.n; i++) {
+		int k = ev_jscan_str_eq(mm.m[i].key, mm.m[i].klen, "pages") ? 0 :
+		    ev_jscan_str_eq(mm.m[i].key, mm.m[i].klen, "lines") ? 1 : -1;
+
+		if (k >= 0 && mm.m[i].type == EV_JARR)
+			arr[k] = &mm.m[i];
+	}
+	if (arr[0] == NULL && arr[1] == NULL) {
+		doc = ev_ingest_parse(line, len, where, err);
+		goto out;
+	}
+	/* the record with null (absent) for the two arrays, taken in the
+	 * order they come in the line */
+	if (arr[0] != NULL && arr[1] != NULL && arr[1]->val < arr[0]->val) {
+		const struct ev_jmem *t = arr[0];
+
+		arr[0] = arr[1];
+		arr[1] = t;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (arr[k] == NULL)
+			continue;
+		if (ev_buf_add(&shell, from, (size_t)(arr[k]->val - from)) == -1 ||
+		    ev_buf_adds(&shell, "null") == -1)
+			goto nomem;
+		from = arr[k]->val + arr[k]->vlen;
+	}
+	if (ev_buf_add(&shell, from, (size_t)(line + len - from)) == -1)
+		goto nomem;
+	if ((doc = ev_ingest_parse(shell.p, shell.len, where, err)) == NULL)
+		goto out;
+	ev_buf_release(&shell);
+	meta = json_object_get(doc, "metadata");
+	json_object_del(meta, "pages");
+	json_object_del(meta, "lines");
+	/* a record without its text is refused by ev_ingest_check() */
+	if (!json_is_string(text = json_object_get(doc, "text")))
+		goto out;
+	pg.text_len = json_string_length(text);
+	for (int k = 0; k < 2; k++) {
+		if (arr[k] == NULL)
+			continue;
+		pg.line = ev_jscan_str_eq(arr[k]->key, arr[k]->klen, "lines");
+		pg.i = 0;
+		if (ev_jscan_elements(arr[k]->val, arr[k]->vlen, paged_entry, &pg) != 0) {
+			json_decref(doc);
+			doc = NULL;
+			ev_regions_release(regs);
+			goto out;
+		}
+	}
+	goto out;
+nomem:
+	ev_err_nomem(err);
+	json_decref(doc);
+	doc = NULL;
+out:
+	ev_buf_release(&shell);
+	free(mm.m);
+	ev_jscan_release(&js);
+	return doc;
 }
 
 json_t *

@@ -3,7 +3,7 @@
  * (chunk.h) and put (corpus.h), and the chunk records to print (evkit(7)'s
  * Chunk) are written into a buffer.
  *
- * High layer: includes err.h, buf.h, jsonl.h (Jansson), chunk.h, corpus.h and
+ * High layer: includes err.h, buf.h, jsonl.h (Jansson), region.h, chunk.h, corpus.h and
  * store.h.  Writes in the caller's transaction, like corpus.h.
  *
  * A document's content hash covers every field of its record and the
@@ -25,6 +25,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "region.h"
 #include "store.h"
 
 enum {
@@ -68,6 +69,18 @@ int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
  * true, false and null; others are handed to ev_json_parse_line().  Returns
  * the value (the caller decrefs it), or NULL with *err set (code 2). */
 json_t *ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err);
+
+/* ev_ingest_parse() for a record whose metadata may hold "pages" and
+ * "lines" (a paged document, region.h): those two are read into *regs
+ * entry by entry, checked against the record's text as ev_regions_read()
+ * checks them, and left out of the value returned, so that a long PDF's
+ * line boxes (hundreds of thousands) never become a tree of JSON values,
+ * some ten times their size.  *regs is empty for a record without them;
+ * one whose text is not a string is returned without them (for
+ * ev_ingest_check() to refuse).  Returns the value, or NULL with *err set
+ * (code 2: not JSON, or a bad entry; code 1: out of memory). */
+json_t *ev_ingest_parse_paged(const char *line, size_t len, const char *where,
+	struct ev_regions *regs, struct ev_err *err);
 
 /* What a file is by its name: EV_CHUNK_MARKDOWN (.md, .markdown),
  * EV_CHUNK_TEXT (.txt, .text, .rst, or no extension, as README),

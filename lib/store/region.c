@@ -60,61 +60,71 @@ read_span(const json_t *e, const char *key, size_t i, size_t text_len, size_t pr
 }
 
 int
-ev_regions_read(const json_t *meta, size_t text_len, struct ev_regions *out,
+ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t text_len,
 	const char *where, struct ev_err *err)
 {
-	json_t *pages = json_object_get(meta, "pages"), *lines = json_object_get(meta, "lines"), *e;
-	size_t i, prev = 0;
+	const char *key = line ? "lines" : "pages";
+	size_t prev = line ? (r->nlines ? r->lines[r->nlines - 1].start : 0) :
+	    (r->npages ? r->pages[r->npages - 1].start : 0);
+	long page;
+	size_t start, end;
+	double bbox[4];
+	json_t *b;
 
-	ev_regions_release(out);
+	if (read_span(e, key, i, text_len, prev, &page, &start, &end, where, err) == -1)
+		return -1;
+	if (!line) {
+		if (ev_grow(&r->pages, &r->cap_pages, r->npages + 1, sizeof *r->pages, 64) == -1)
+			return ev_err_nomem(err);
+		r->pages[r->npages++] = (struct ev_region_page){ page, start, end };
+		return 0;
+	}
+	b = json_object_get(e, "bbox");
+	if (json_array_size(b) != 4)
+		return bad(err, where, key, i, "'bbox' must be [x0, y0, x1, y1]");
+	for (int k = 0; k < 4; k++) {
+		json_t *v = json_array_get(b, (size_t)k);
+
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			return bad(err, where, key, i, "'bbox' must be four finite numbers");
+		bbox[k] = json_number_value(v);
+	}
+	if (ev_grow(&r->lines, &r->cap_lines, r->nlines + 1, sizeof *r->lines, 256) == -1)
+		return ev_err_nomem(err);
+	r->lines[r->nlines] = (struct ev_region_line){ page, start, end, { 0 } };
+	memcpy(r->lines[r->nlines++].bbox, bbox, sizeof bbox);
+	return 0;
+}
+
+int
+ev_regions_check_arrays(const json_t *pages, const json_t *lines, const char *where,
+	struct ev_err *err)
+{
 	if (pages != NULL && !json_is_null(pages) && !json_is_array(pages))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "metadata.pages must be an array of pages (as ev-extract writes it)");
 	if (lines != NULL && !json_is_null(lines) && !json_is_array(lines))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "metadata.lines must be an array of lines (as ev-extract writes it)");
-	if (json_array_size(pages) > 0 &&
-	    (out->pages = calloc(json_array_size(pages), sizeof *out->pages)) == NULL)
-		return ev_err_nomem(err);
-	json_array_foreach(pages, i, e) {
-		struct ev_region_page *p = &out->pages[i];
+	return 0;
+}
 
-		if (read_span(e, "pages", i, text_len, prev, &p->page, &p->start, &p->end, where,
-		    err) == -1)
-			goto fail;
-		prev = p->start;
-		out->npages++;
-	}
-	if (json_array_size(lines) > 0 &&
-	    (out->lines = calloc(json_array_size(lines), sizeof *out->lines)) == NULL) {
-		ev_err_nomem(err);
-		goto fail;
-	}
-	prev = 0;
-	json_array_foreach(lines, i, e) {
-		struct ev_region_line *l = &out->lines[i];
-		json_t *b;
+int
+ev_regions_read(const json_t *meta, size_t text_len, struct ev_regions *out,
+	const char *where, struct ev_err *err)
+{
+	json_t *pages = json_object_get(meta, "pages"), *lines = json_object_get(meta, "lines"), *e;
+	size_t i;
 
-		if (read_span(e, "lines", i, text_len, prev, &l->page, &l->start, &l->end, where,
-		    err) == -1)
+	ev_regions_release(out);
+	if (ev_regions_check_arrays(pages, lines, where, err) == -1)
+		return -1;
+	json_array_foreach(pages, i, e)
+		if (ev_regions_add(out, 0, e, i, text_len, where, err) == -1)
 			goto fail;
-		b = json_object_get(e, "bbox");
-		if (json_array_size(b) != 4) {
-			bad(err, where, "lines", i, "'bbox' must be [x0, y0, x1, y1]");
+	json_array_foreach(lines, i, e)
+		if (ev_regions_add(out, 1, e, i, text_len, where, err) == -1)
 			goto fail;
-		}
-		for (int k = 0; k < 4; k++) {
-			json_t *v = json_array_get(b, (size_t)k);
-
-			if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-				bad(err, where, "lines", i, "'bbox' must be four finite numbers");
-				goto fail;
-			}
-			l->bbox[k] = json_number_value(v);
-		}
-		prev = l->start;
-		out->nlines++;
-	}
 	return 0;
 fail:
 	ev_regions_release(out);

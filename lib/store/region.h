@@ -64,6 +64,18 @@ int ev_regions_present(const json_t *meta);
 int ev_regions_read(const json_t *meta, size_t text_len, struct ev_regions *out,
 	const char *where, struct ev_err *err);
 
+/* Check entry e, the i-th of metadata.lines (line 1) or of metadata.pages
+ * (line 0), as ev_regions_read() does, and add it to *r (after the ones
+ * added before, which it must follow in text order).  Returns 0, or -1 with
+ * *err set (code 2 at where, code 1 out of memory). */
+int ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t text_len,
+	const char *where, struct ev_err *err);
+
+/* Check that pages and lines (either NULL) are arrays or null, as
+ * ev_regions_read() does.  Returns 0, or -1 with *err set (code 2). */
+int ev_regions_check_arrays(const json_t *pages, const json_t *lines, const char *where,
+	struct ev_err *err);
+
 /* Free what *r holds; it is EV_REGIONS_INIT again (NULL-safe). */
 void ev_regions_release(struct ev_regions *r);
 

@@ -36,7 +36,8 @@ struct ev_spool {
 	unsigned char *source_blind;	/* a source had invalid records without ids */
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
-	struct ev_buf pack, meta, extra;	/* a record being spooled */
+	struct ev_buf pack, meta, extra, pages;	/* a record being spooled */
+	struct ev_regions regs;	/* its pages and lines (ev_ingest_parse_paged()) */
 	struct ev_spool_stats st;
 };
 
@@ -84,6 +85,8 @@ ev_spool_free(struct ev_spool *sp)
 	ev_buf_release(&sp->pack);
 	ev_buf_release(&sp->meta);
 	ev_buf_release(&sp->extra);
+	ev_buf_release(&sp->pages);
+	ev_regions_release(&sp->regs);
 	free(sp);
 }
 
@@ -152,7 +155,7 @@ invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
 }
 
 /* A checked document: refused when its id was seen before in this run, else
- * spooled. */
+ * spooled, with the pages and lines in sp->regs when it has some. */
 static int
 accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t input,
 	size_t line, const char *where, struct ev_err *err)
@@ -172,8 +175,16 @@ accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t in
 	    json_string(where)) == -1)
 		return ev_err_nomem(err);
 	ev_buf_reset(&sp->pack);
-	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1 ||
-	    ev_ingest_rec_pack(&rec, &sp->pack) == -1)
+	ev_buf_reset(&sp->pages);
+	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1)
+		return ev_err_nomem(err);
+	if (sp->regs.npages + sp->regs.nlines > 0) {
+		if (ev_regions_encode(&sp->regs, &sp->pages) == -1 || ev_buf_reserve(&sp->pages, 1) == -1)
+			return ev_err_nomem(err);
+		rec.regions = sp->pages.p;
+		rec.regions_len = sp->pages.len;
+	}
+	if (ev_ingest_rec_pack(&rec, &sp->pack) == -1)
 		return ev_err_nomem(err);
 	sp->st.docs++;
 	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
@@ -202,7 +213,7 @@ read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *
 			;
 		if (i == len)
 			continue;
-		if ((doc = ev_ingest_parse(line, len, where, err)) == NULL) {
+		if ((doc = ev_ingest_parse_paged(line, len, where, &sp->regs, err)) == NULL) {
 			if ((rc = invalid(sp, NULL, source, err)) == -1)
 				break;
 			continue;
@@ -288,6 +299,7 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 		free(id);
 		return 0;
 	}
+	ev_regions_release(&sp->regs);
 	doc = ev_ingest_read_file(path, id,
 	    sp->o.format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : sp->o.format, err);
 	free(id);
@@ -500,8 +512,10 @@ read_extract(struct ev_spool *sp, const char *path, size_t source, struct ev_err
 		    errno ? ": " : "", errno ? strerror(errno) : "");
 		goto out;
 	}
-	if ((doc = ev_ingest_parse(line, (size_t)len, path, err)) == NULL)
+	if ((doc = ev_ingest_parse_paged(line, (size_t)len, path, &sp->regs, err)) == NULL) {
+		rc = invalid(sp, id, source, err);
 		goto out;
+	}
 	free(line);
 	line = NULL;
 	if (json_object_set_new(doc, "id", json_string(id)) == -1 ||
@@ -615,6 +629,12 @@ ev_spool_read_done(struct ev_spool *sp)
 	sp->ids = NULL;
 	json_decref(sp->texts);
 	sp->texts = NULL;
+	/* the last record's buffers (a long PDF's: tens of MB) */
+	ev_buf_release(&sp->pack);
+	ev_buf_release(&sp->meta);
+	ev_buf_release(&sp->extra);
+	ev_buf_release(&sp->pages);
+	ev_regions_release(&sp->regs);
 	if (s->invalid > 0)
 		ev_note(sp->o.note, sp->o.ctx, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
 	if (s->again > EV_SPOOL_NAMED)
