@@ -97,6 +97,15 @@ Test(region, a_span_starts_on_its_first_page_and_ends_on_its_last)
 	cr_assert_eq(page_end, 2);
 	cr_assert_str_eq(ev_buf_str(&b), "[[42,60,2,72,50,200,60]]");
 	ev_buf_reset(&b);
+	/* ending past the last page's text (or in the blank between pages) */
+	r.pages[1].end = 90;
+	cr_assert_eq(ev_regions_span(&r, 30, 95, &page, &page_end, &b), 1);
+	cr_assert_eq(page, 1);
+	cr_assert_eq(page_end, 2);
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_regions_span(&r, 5, 41, &page, &page_end, &b), 1);
+	cr_assert_eq(page_end, 1);
+	ev_buf_reset(&b);
 	cr_assert_eq(ev_regions_span(&r, 100, 100, &page, &page_end, &b), 0);
 	cr_assert_eq(b.len, 0);
 	ev_buf_release(&b);

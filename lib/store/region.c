@@ -246,11 +246,28 @@ page_at(const struct ev_regions *r, size_t off)
 	return lo < r->npages ? r->pages[lo].page : 0;
 }
 
+/* The page of the last page entry that starts before end, or 0. */
+static long
+page_before(const struct ev_regions *r, size_t end)
+{
+	size_t lo = 0, hi = r->npages;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->pages[mid].start < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? r->pages[lo - 1].page : 0;
+}
+
 int
 ev_regions_span(const struct ev_regions *r, size_t start, size_t end, long *page,
 	long *page_end, struct ev_buf *lines_json)
 {
-	long first = page_at(r, start), last = end > start ? page_at(r, end - 1) : first;
+	long first = page_at(r, start), last = page_before(r, end);
 	size_t i = first_line_after(r, start);
 	int bad = 0, n = 0;
 

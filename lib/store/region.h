@@ -89,7 +89,8 @@ int ev_regions_encode(const struct ev_regions *r, struct ev_buf *out);
 int ev_regions_decode(const char *s, size_t n, struct ev_regions *out);
 
 /* Where the text [start, end) stands: *page is the page whose text holds
- * start (else the first page after it), *page_end the page holding end - 1;
+ * start (else the first page after it), *page_end the last page that starts
+ * before end (at least *page);
  * lines_json gets "[[s, e, page, x0, y0, x1, y1], ...]", the lines that
  * overlap [start, end).  Returns 1, 0 when r has no page there (nothing
  * set), -1 out of memory. */

@@ -403,7 +403,8 @@ run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, in
 			execv(prog, (char *const *)argv);
 		else
 			execvp(prog, (char *const *)argv);
-		dprintf(STDERR_FILENO, "ev-extract: %s: cannot run ev-extract: %s\n", path,
+		dprintf(STDERR_FILENO, "ev-extract: %s: cannot run ev-extract, which reads PDF and"
+		    " HTML files: %s (install it beside ev-ingest or on PATH)\n", path,
 		    strerror(errno));
 		_exit(127);
 	}
