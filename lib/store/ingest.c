@@ -418,21 +418,6 @@ ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *
 	return v ? v : ev_json_parse_line(line, len, where, err);
 }
 
-/* Whether s[0..n) holds the bytes of lit. */
-static int
-holds(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-
-	for (const char *p = s; n >= k && (size_t)(p - s) <= n - k; p++) {
-		if ((p = memchr(p, lit[0], n - k - (size_t)(p - s) + 1)) == NULL)
-			return 0;
-		if (memcmp(p, lit, k) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 struct paged {
 	struct ev_regions *regs;
 	int line;		/* reading lines (1) or pages (0) */
@@ -469,7 +454,7 @@ ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev
 	const char *from = line;
 
 	ev_regions_release(regs);
-	if (!holds(line, len, "\"lines\"") && !holds(line, len, "\"pages\""))
+	if (memmem(line, len, "\"lines\"", 7) == NULL && memmem(line, len, "\"pages\"", 7) == NULL)
 		return ev_ingest_parse(line, len, where, err);
 	if (ev_jscan_value(&js, line, len, where, err) != EV_JOBJ) {
 		/* not a record: its message as for any other line */
