@@ -2,6 +2,7 @@
 #include "spool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -395,8 +396,14 @@ run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, in
 		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot run ev-extract: %s",
 		    strerror(errno));
 	if (pid == 0) {
-		if (dup2(fileno(out), STDOUT_FILENO) == -1 || dup2(fds[1], STDERR_FILENO) == -1)
+		int null = open("/dev/null", O_RDONLY);
+
+		/* ev-ingest's own input (a pipe it reads) is not ev-extract's */
+		if (null == -1 || dup2(null, STDIN_FILENO) == -1 ||
+		    dup2(fileno(out), STDOUT_FILENO) == -1 || dup2(fds[1], STDERR_FILENO) == -1)
 			_exit(127);
+		if (null > STDERR_FILENO)
+			close(null);
 		close(fds[0]);
 		close(fds[1]);
 		if (strchr(prog, '/') != NULL)
