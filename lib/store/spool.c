@@ -392,9 +392,15 @@ run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, in
 	argv[argc++] = path;
 	argv[argc] = NULL;
 	fflush(NULL);
-	if (pipe(fds) == -1 || (pid = fork()) == -1)
+	if (pipe(fds) == -1)
 		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot run ev-extract: %s",
 		    strerror(errno));
+	if ((pid = fork()) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot run ev-extract: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
