@@ -89,7 +89,7 @@ ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
 		"title", "source_uri", "source_type", "language", "published_date", NULL
 	};
 	const char *id, *text, *s;
-	json_t *m;
+	json_t *m = NULL;	/* ev_field_obj() leaves it when absent */
 
 	if (!json_is_object(doc))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
