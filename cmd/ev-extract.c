@@ -16,7 +16,7 @@
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-extract [--password PW] [--config FILE] [--log FILE] FILE|DIR ...",
+	"usage: ev-extract [--password PW] [--progress] [--config FILE] [--log FILE] FILE|DIR ...",
 	"Read PDF (.pdf) and HTML (.html, .htm) files, and directories holding them\n"
 	"(recursively, in name order), and write one document record per file: its\n"
 	"text as Markdown (headings, tables, code), its pages and its lines' boxes.\n"
@@ -26,10 +26,13 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *password;
+static int progress;
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "password", "password", &password, "PW",
 	    "the password of encrypted PDFs (the user's or the owner's)"),
+	EV_OPT_BOOL(0, "progress", NULL, &progress,
+	    "show progress on stderr even when it is not a terminal (as ev-ingest asks)"),
 	EV_OPT_END
 };
 
@@ -151,6 +154,8 @@ main(int argc, char *argv[])
 
 	ev_cli_init(&cli, "ev-extract", NULL, argc, argv);
 	argi = ev_opt_parse(&cli, &command, options);
+	if (progress)
+		cli.stderr_tty = 1;
 	if (argi >= argc)
 		ev_cli_usage_error(&cli, "give the PDF or HTML files (or directories) to extract");
 	if (run.seen == NULL && ev_err_nomem(&err) == -1)

@@ -16,11 +16,12 @@
 static const struct ev_opt_cmd command = {
 	"usage: ev-ingest --db DB [--all | --quiet] [--prune] [--skip-invalid] [--source NAME]\n"
 	"                 [--format auto | jsonl | markdown | text] [--base DIR] [--verbose]\n"
-	"                 [--size N] [--overlap N] [--batch N] [FILE|DIR ...]\n"
+	"                 [--size N] [--overlap N] [--batch N] [--password PW] [FILE|DIR ...]\n"
 	"       ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...",
-	"Read documents (JSON Lines; .md, .txt, .rst and README-like files; directories of\n"
-	"them), store them and their chunks in DB, and print the chunk records that are new\n"
-	"or changed.  A file's id is its path relative to the store's base directory.",
+	"Read documents (JSON Lines; .md, .txt, .rst and README-like files; .pdf, .html and\n"
+	".htm files, through ev-extract; directories of them), store them and their chunks\n"
+	"in DB, and print the chunk records that are new or changed.  A file's id is its\n"
+	"path relative to the store's base directory.",
 	NULL, 0
 };
 
@@ -72,6 +73,8 @@ static const struct ev_opt options[] = {
 	    "overlap of consecutive chunks in bytes, at most half of --size"),
 	EV_OPT_LONG(0, "batch", "ingest.batch", &batch, 1, 1000000, "N",
 	    "documents per transaction"),
+	EV_OPT_STR(0, "password", NULL, &so.password, "PW",
+	    "the password of encrypted PDFs (given to ev-extract)"),
 	EV_OPT_END
 };
 
@@ -172,6 +175,7 @@ main(int argc, char *argv[])
 	so.note = note;
 	so.progress = step;
 	so.ctx = &pr;
+	so.extract_progress = cli.stderr_tty;
 
 	if (open_ids(&st, &err) == -1)
 		goto fail;

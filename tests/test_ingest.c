@@ -523,7 +523,8 @@ Test(ingest, kind_of_a_file_by_its_name)
 		{ "notes.txt", EV_CHUNK_TEXT }, { "guide.rst", EV_CHUNK_TEXT },
 		{ "docs.d/README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
 		{ "x.jsonl", EV_INGEST_KIND_JSONL }, { "x.json", EV_INGEST_KIND_JSONL },
-		{ "logo.png", EV_INGEST_KIND_OTHER },
+		{ "logo.png", EV_INGEST_KIND_OTHER }, { "manual.PDF", EV_INGEST_KIND_EXTRACT },
+		{ "site/index.html", EV_INGEST_KIND_EXTRACT }, { "old.htm", EV_INGEST_KIND_EXTRACT },
 	};
 
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -583,4 +584,45 @@ Test(ingest, a_title_without_text_is_one_chunk_and_nothing_is_counted_empty)
 	ev_ingest_free(ig);
 	json_decref(d);
 	json_decref(e);
+}
+
+Test(ingest, paged_records_are_parsed_without_their_lines_in_the_tree)
+{
+	static const char rec[] = "{\"id\":\"p\",\"text\":\"one two\\n\\nthree\",\"metadata\":{\"lines\":["
+	    "{\"page\":1,\"offset_start\":0,\"offset_end\":7,\"bbox\":[1,2,3,4.5]},"
+	    "{\"page\":2,\"offset_start\":9,\"offset_end\":14,\"bbox\":[5,6,7,8]}],\"format\":\"pdf\","
+	    "\"pages\":[{\"page\":1,\"offset_start\":0,\"offset_end\":7},"
+	    "{\"page\":2,\"offset_start\":9,\"offset_end\":14}]}}";
+	static const char past[] = "{\"id\":\"p\",\"text\":\"ab\",\"metadata\":{\"lines\":[{\"page\":1,"
+	    "\"offset_start\":0,\"offset_end\":3,\"bbox\":[1,2,3,4]}]}}";
+	struct ev_regions r = EV_REGIONS_INIT;
+	struct ev_err err = { 0 };
+	json_t *doc = ev_ingest_parse_paged(rec, strlen(rec), "t:1", &r, &err);
+	char *s;
+
+	cr_assert_not_null(doc, "%s", err.msg);
+	s = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+	cr_assert_str_eq(s, "{\"id\":\"p\",\"metadata\":{\"format\":\"pdf\"},\"text\":\"one two\\n\\nthree\"}");
+	free(s);
+	cr_assert_eq(r.npages, 2);
+	cr_assert_eq(r.nlines, 2);
+	cr_assert_eq(r.lines[1].page, 2);
+	cr_assert_eq(r.lines[1].start, 9);
+	cr_assert_float_eq(r.lines[0].bbox[3], 4.5, 1e-9);
+	json_decref(doc);
+
+	/* an entry past the text is named; a line that is not JSON keeps its message */
+	doc = ev_ingest_parse_paged(past, strlen(past), "t:2", &r, &err);
+	cr_assert_null(doc);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, "t:2");
+	cr_assert_str_eq(err.msg, "metadata.lines[0]: 'offset_start' and 'offset_end' must be byte"
+	    " offsets of the text, start <= end (as ev-extract writes it)");
+	cr_assert_eq(r.nlines, 0);
+	ev_err_clear(&err);
+	doc = ev_ingest_parse_paged("{\"lines\": [", 11, "t:3", &r, &err);
+	cr_assert_null(doc);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "JSON") != NULL || strstr(err.msg, "end") != NULL, "%s", err.msg);
+	ev_regions_release(&r);
 }

@@ -225,3 +225,22 @@ Test(snippet, words_sharing_a_stop_words_stem_are_not_stop_words)
 	query("the used one", 2);
 	cr_assert_str_eq(snip("one wing used", 2), "[one] wing [used]");
 }
+
+Test(snippet, next_mark_walks_every_marked_word_of_the_text)
+{
+	static const char text[] = "Seals first. Then filler words here and there, then a seal again.";
+	size_t start = 0, end = 0;
+	int pos = 0;
+
+	open_with(3, "[", "]");
+	query("seal", 1);
+	snip(text, 1);		/* the passage holds one; the text two */
+	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 1);
+	cr_assert_eq(start, 0);
+	cr_assert_eq(end, 5);
+	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 1);
+	cr_assert_eq(start, 54);
+	cr_assert_eq(end, 58);
+	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 0);
+	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 0);
+}

@@ -434,6 +434,19 @@ ev_snippet_term_found(const struct ev_snippet *sn, int i)
 	return sn->terms[i].found;
 }
 
+int
+ev_snippet_next_mark(const struct ev_snippet *sn, int *pos, size_t *start, size_t *end)
+{
+	for (; *pos >= 0 && *pos < sn->ntoks; (*pos)++)
+		if (sn->toks[*pos].term >= 0) {
+			*start = (size_t)sn->toks[*pos].start;
+			*end = (size_t)sn->toks[*pos].end;
+			(*pos)++;
+			return 1;
+		}
+	return 0;
+}
+
 void
 ev_snippet_free(struct ev_snippet *sn)
 {

@@ -89,6 +89,12 @@ int ev_snippet_scan(struct ev_snippet *sn, const char *text, size_t len, struct 
 int ev_snippet_found(const struct ev_snippet *sn, int group);
 int ev_snippet_term_found(const struct ev_snippet *sn, int i);
 
+/* The next marked token of the text of the last ev_snippet_make() (anywhere
+ * in the text, not only in the passage): the first one from token *pos on
+ * (start *pos at 0).  Returns 1 with its bytes text[*start, *end) and *pos
+ * past it, or 0 when there is none left. */
+int ev_snippet_next_mark(const struct ev_snippet *sn, int *pos, size_t *start, size_t *end);
+
 /* Free the maker (NULL-safe). */
 void ev_snippet_free(struct ev_snippet *sn);
 

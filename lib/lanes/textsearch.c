@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "jsonl.h"
 #include "lexicon.h"
+#include "region.h"
 #include "token.h"
 
 #define MAX_WORDS 1000		/* distinct words of a query that are searched */
@@ -70,6 +71,10 @@ struct ev_textsearch {
 	int npw, cappw;
 	struct ev_buf expr, sql, snip;
 	struct ev_err *err;	/* where a tokeniser callback reports */
+	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
+	struct ev_buf lines;	/* a hit's chunk's lines */
+	size_t *spans;		/* the matched words' offsets in the document */
+	size_t nspans, capspans;
 };
 
 /* UTF-8 into code points (an invalid byte counts as one).  Returns the count,
@@ -197,6 +202,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	}
 	ts->st = st;
 	ts->o = *opts;
+	ts->regions = -1;
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
 	    ev_bm25_register(ev_store_db(st), err) == -1) {
@@ -266,6 +272,8 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_buf_release(&ts->expr);
 	ev_buf_release(&ts->sql);
 	ev_buf_release(&ts->snip);
+	ev_buf_release(&ts->lines);
+	free(ts->spans);
 	free(ts);
 }
 
@@ -1038,6 +1046,59 @@ fb_find(struct ev_textsearch *ts, const char *term, int len, const char *surface
 	return ts->nfb++;
 }
 
+/* The current row's chunk of a paged document (region.h): its page and
+ * page_end into the hit's metadata *meta (made when NULL), and in *regions
+ * the page and box of each line holding a matched word (NULL when none).
+ * Nothing for other chunks.  Returns 0, or -1 with *err set. */
+static int
+chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t **meta,
+    json_t **regions, struct ev_err *err)
+{
+	long page, page_end;
+	size_t start = (size_t)sqlite3_column_int64(s, 10), end = (size_t)sqlite3_column_int64(s, 11);
+	size_t prefix, ms, me;
+	int got, pos = 0;
+
+	*regions = NULL;
+	if (ts->regions == -1 && (ts->regions = ev_region_table(ts->st, err)) == -1)
+		return -1;
+	ev_buf_reset(&ts->lines);
+	if (ts->regions == 0 ||
+	    (got = ev_region_get(ts->st, sqlite3_column_int64(s, 0), &page, &page_end, &ts->lines,
+	    err)) == 0)
+		return 0;
+	if (got == -1)
+		return -1;
+	if ((*meta == NULL && (*meta = json_object()) == NULL) ||
+	    json_object_set_new(*meta, "page", json_integer(page)) == -1 ||
+	    (page_end > page && json_object_set_new(*meta, "page_end", json_integer(page_end)) == -1))
+		return ev_err_nomem(err);
+	/* the chunk's text is the document's [start, end), after the header
+	 * rows of a split table (which stand elsewhere) */
+	prefix = end >= start && textlen > end - start ? textlen - (end - start) : 0;
+	ts->nspans = 0;
+	while (ev_snippet_next_mark(ts->sn, &pos, &ms, &me) == 1) {
+		if (ms < prefix)
+			continue;
+		if (ev_grow(&ts->spans, &ts->capspans, 2 * ts->nspans + 2, sizeof *ts->spans, 32) == -1)
+			return ev_err_nomem(err);
+		ts->spans[2 * ts->nspans] = start + ms - prefix;
+		ts->spans[2 * ts->nspans + 1] = start + me - prefix;
+		ts->nspans++;
+	}
+	if (ts->nspans == 0)
+		return 0;
+	if ((*regions = ev_region_boxes(ts->lines.p, ts->lines.len, ts->spans, ts->nspans)) == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, ev_store_path(ts->st),
+		    "chunk regions of chunk %lld: damaged, or out of memory",
+		    (long long)sqlite3_column_int64(s, 0));
+	if (json_array_size(*regions) == 0) {
+		json_decref(*regions);
+		*regions = NULL;
+	}
+	return 0;
+}
+
 /* The hit record of the current row. */
 static json_t *
 make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
@@ -1045,6 +1106,7 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 {
 	double score = sqlite3_column_double(s, 1);
 	json_t *hit, *signals, *ev, *matched = NULL, *fuzzy = NULL, *fed = NULL, *meta = NULL;
+	json_t *regions = NULL;
 	const char *key, *text, *title, *stitle;
 	size_t textlen, titlelen, stitlelen;
 	json_t *v;
@@ -1101,6 +1163,13 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 			meta = NULL;
 		}
 	}
+	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1) {
+		json_decref(matched);
+		json_decref(fuzzy);
+		json_decref(fed);
+		json_decref(meta);
+		return NULL;
+	}
 	signals = json_pack("{s:f,s:I,s:f}", "fts_score", score, "fts_rank", (json_int_t)rank,
 	    "fts_norm", score / (best > 1.0 ? best : 1.0));
 	/* json_pack() takes matched (an "o"), even when it fails */
@@ -1108,13 +1177,15 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	    "matched_terms", matched);
 	matched = NULL;
 	if (ev != NULL && ((fuzzy != NULL && json_object_set(ev, "fuzzy", fuzzy) == -1) ||
-	    (fed != NULL && json_object_set(ev, "feedback_terms", fed) == -1))) {
+	    (fed != NULL && json_object_set(ev, "feedback_terms", fed) == -1) ||
+	    (regions != NULL && json_object_set(ev, "regions", regions) == -1))) {
 		json_decref(ev);
 		ev = NULL;	/* the hit below then fails as out of memory */
 	}
 	json_decref(fuzzy);
 	json_decref(fed);
-	fuzzy = fed = NULL;
+	json_decref(regions);
+	fuzzy = fed = regions = NULL;
 	hit = json_pack("{s:O,s:O,s:o,s:o,s:I,s:f,s:s,s:o,s:s,s:[o]}",
 	    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
 	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,

@@ -1,8 +1,8 @@
 /* textsearch.h: the text lane: BM25 over the store's FTS5 index, with field
  * weights, safe query handling, typo tolerance, filters and snippets.
  *
- * High layer: includes err.h, buf.h, store.h, token.h, snippet.h, bm25.h and
- * Jansson.
+ * High layer: includes err.h, buf.h, store.h, token.h, snippet.h, bm25.h,
+ * region.h and Jansson.
  *
  * A query's text is always text: it is tokenised with the one tokeniser
  * (token.h), stop words are dropped, and each remaining word becomes an FTS5
@@ -135,10 +135,15 @@ struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_te
  * first, to the array hits as hit records (evkit(7) "Hit", lane "text"):
  * query_id, query, id, doc_id, rank, score (-bm25), lane, signals
  * {fts_score, fts_rank, fts_norm = score / max(best score, 1)}, snippet,
- * evidence [{lane, snippet, matched_terms, fuzzy?, feedback_terms?}], the chunk's section_id,
- * title, section_title, section_path, source_uri, chunk_index, offset_start,
- * offset_end, content_hash, the document's metadata when it has any, and
- * every other field of q except "filters" and "vector".  *flags gets
+ * evidence [{lane, snippet, matched_terms, fuzzy?, feedback_terms?,
+ * regions?}], the chunk's section_id, title, section_title, section_path,
+ * source_uri, chunk_index, offset_start, offset_end, content_hash, the
+ * document's metadata when it has any, and every other field of q except
+ * "filters" and "vector".  A chunk of a paged document (region.h) has "page"
+ * (and "page_end" when it crosses a page break) in the hit's metadata, and
+ * "regions" in its evidence: [{"page", "bbox"}] of each line holding a
+ * matched query word (not a feedback term), in text order; none when only
+ * its titles matched.  *flags gets
  * EV_TS_* bits.  Returns the number of hits, or -1 with *err set: code 2
  * naming `where` for a bad filter or (raw_fts) a bad FTS5 expression, 1 for
  * a database failure. */

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
+#include "region.h"
 #include "snippet.h"
 #include "token.h"
 
@@ -41,6 +42,8 @@ struct ev_vsearch {
 	struct ev_buf snip;	/* the current hit's snippet */
 	struct ev_buf num;	/* the current hit's score as text */
 	long long hits;
+	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
+	struct ev_buf lines;	/* a hit's chunk's lines (not written) */
 };
 
 struct ev_vsearch *
@@ -58,6 +61,7 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 	vs->o = *o;
 	vs->st = st;
 	vs->ix = ix;
+	vs->regions = -1;
 	vs->index_name = index_name;
 	vs->out = out;
 	vs->dim = (int)dim;
@@ -236,6 +240,34 @@ add_lane_fields(struct ev_buf *b, const char *num, int rank)
 		ev_buf_adds(b, num) | ev_buf_adds(b, "}]");
 }
 
+/* The chunk of a paged document (region.h) whose fields
+ * ev_vindex_chunk_json() just wrote at the end of b: its page (and page_end)
+ * into the metadata, the object that ends b when the document has metadata,
+ * else a new one.  Nothing for other chunks.  Returns 0 or -1 with *err. */
+static int
+add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, struct ev_err *err)
+{
+	long page, page_end;
+	int got, bad;
+
+	if (vs->regions == -1 && (vs->regions = ev_region_table(vs->st, err)) == -1)
+		return -1;
+	ev_buf_reset(&vs->lines);
+	if (vs->regions == 0 ||
+	    (got = ev_region_get(vs->st, rowid, &page, &page_end, &vs->lines, err)) == 0)
+		return 0;
+	if (got == -1)
+		return -1;
+	if (b->len > 0 && b->p[b->len - 1] == '}')
+		b->p[--b->len] = '\0';	/* the metadata's closing brace */
+	else if (ev_buf_adds(b, ",\"metadata\":{") == -1)
+		return ev_err_nomem(err);
+	bad = ev_buf_printf(b, "%s\"page\":%ld", b->p[b->len - 1] == '{' ? "" : ",", page);
+	if (page_end > page)
+		bad |= ev_buf_printf(b, ",\"page_end\":%ld", page_end);
+	return bad | ev_buf_addc(b, '}') ? ev_err_nomem(err) : 0;
+}
+
 /* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
 static int
 write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_t *ids, int n,
@@ -267,6 +299,10 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 			b->p[mark] = '\0';
 			if (r == 0)	/* a chunk removed since the load: skip it */
 				continue;
+			return -1;
+		}
+		if (add_page(vs, ids[i], b, err) == -1) {
+			free(chunk_text);
 			return -1;
 		}
 		ev_buf_reset(&vs->num);
@@ -383,6 +419,7 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	ev_buf_release(&vs->prefix);
 	ev_buf_release(&vs->snip);
 	ev_buf_release(&vs->num);
+	ev_buf_release(&vs->lines);
 	ev_snippet_free(vs->sn);
 	ev_tok_close(vs->tok);
 	free(vs->q);

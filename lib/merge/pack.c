@@ -988,6 +988,8 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	    json_incref(field_or_meta(hit, "offset_end")) : NULL);
 	set_if(&bad, meta, "page", json_is_integer(field_or_meta(hit, "page")) ?
 	    json_incref(field_or_meta(hit, "page")) : NULL);
+	set_if(&bad, meta, "page_end", json_is_integer(field_or_meta(hit, "page_end")) ?
+	    json_incref(field_or_meta(hit, "page_end")) : NULL);
 	set_if(&bad, meta, "section_title", str_or_null(field_or_meta(hit, "section_title")));
 	set_new(&bad, e, "metadata", meta);
 
@@ -1517,6 +1519,14 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 			bad |= ev_buf_adds(&line, title ? title : doc ? doc : "(untitled)");
 		if (sec != NULL && sec[0] != '\0' && (title == NULL || strcmp(sec, title) != 0))
 			bad |= ev_buf_printf(&line, " > %s", sec);
+		/* the page of a paged document's evidence: "p. 3", "p. 3-4" */
+		v = json_object_get(json_object_get(e, "metadata"), "page");
+		if (json_is_integer(v))
+			bad |= ev_buf_printf(&line, ", p. %lld", (long long)json_integer_value(v));
+		v = json_object_get(json_object_get(e, "metadata"), "page_end");
+		if (json_is_integer(v))
+			bad |= ev_buf_printf(&line, "-%lld", (long long)json_integer_value(v));
+		v = doc ? json_object_get(docs, doc) : NULL;
 		if (doc != NULL && v == NULL &&
 		    json_object_set_new(docs, doc, json_integer((json_int_t)i + 1)) == -1)
 			bad = 1;

@@ -253,9 +253,8 @@ ev_xrec_pos(const struct ev_xrec *r)
 	return r->len > 0 ? r->len + (size_t)r->pending : 0;
 }
 
-/* Append v with at most two decimals and no trailing zeros. */
-static void
-put_num(struct ev_buf *b, double v)
+int
+ev_extract_num(struct ev_buf *b, double v)
 {
 	char s[64];
 	int n = snprintf(s, sizeof s, "%.2f", v);
@@ -267,7 +266,7 @@ put_num(struct ev_buf *b, double v)
 	s[n] = '\0';
 	if (strcmp(s, "-0") == 0)
 		strcpy(s, "0");
-	ev_buf_adds(b, s);
+	return ev_buf_adds(b, s);
 }
 
 static void
@@ -290,7 +289,7 @@ ev_xrec_line(struct ev_xrec *r, long page, size_t start, size_t end, const doubl
 	for (int i = 0; i < 4; i++) {
 		if (i > 0)
 			ev_buf_addc(&r->tmp, ',');
-		put_num(&r->tmp, bbox[i]);
+		ev_extract_num(&r->tmp, bbox[i]);
 	}
 	if (ev_buf_adds(&r->tmp, "]}") == -1)
 		r->sticky = 1;
@@ -305,9 +304,9 @@ ev_xrec_page(struct ev_xrec *r, long page, size_t start, size_t end, double widt
 	ev_buf_reset(&r->tmp);
 	ev_buf_printf(&r->tmp, "{\"page\":%ld,\"offset_start\":%zu,\"offset_end\":%zu,\"width\":",
 	    page, start, end);
-	put_num(&r->tmp, width);
+	ev_extract_num(&r->tmp, width);
 	ev_buf_adds(&r->tmp, ",\"height\":");
-	put_num(&r->tmp, height);
+	ev_extract_num(&r->tmp, height);
 	if (ev_buf_addc(&r->tmp, '}') == -1)
 		r->sticky = 1;
 	else

@@ -97,6 +97,10 @@ size_t ev_xrec_pos(const struct ev_xrec *r);
  * inside bbox (x0, y0, x1, y1). */
 void ev_xrec_line(struct ev_xrec *r, long page, size_t start, size_t end, const double bbox[4]);
 
+/* Append v to b with at most two decimals and no trailing zeros ("72",
+ * "122.1"), as boxes and page sizes are written.  Returns 0 or -1. */
+int ev_extract_num(struct ev_buf *b, double v);
+
 /* Add a page's entry to metadata.pages: text[start, end), its size in points. */
 void ev_xrec_page(struct ev_xrec *r, long page, size_t start, size_t end, double width,
 	double height);

@@ -24,6 +24,9 @@ struct ev_ingest {
 	struct ev_corpus *corpus;
 	struct ev_ingest_opts o;
 	struct ev_ingest_stats stats;
+	int regions_table;	/* chunk_regions exists: 1, 0, or -1 not known yet */
+	struct ev_regions regions;	/* the document being put */
+	struct ev_buf lines;	/* a chunk's lines (ev_regions_span()) */
 };
 
 /* The fields of a document record that ev-ingest knows. */
@@ -36,7 +39,7 @@ static const char *const doc_fields[] = {
  * passed through). */
 static const char *const chunk_fields[] = {
 	"id", "doc_id", "section_id", "chunk_index", "title", "section_title", "section_path",
-	"text", "source_uri", "offset_start", "offset_end", "content_hash", NULL
+	"text", "source_uri", "offset_start", "offset_end", "content_hash", "page", "page_end", NULL
 };
 
 static int
@@ -86,7 +89,7 @@ ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
 		"title", "source_uri", "source_type", "language", "published_date", NULL
 	};
 	const char *id, *text, *s;
-	json_t *m;
+	json_t *m = NULL;	/* ev_field_obj() leaves it when absent */
 
 	if (!json_is_object(doc))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -105,6 +108,14 @@ ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
 		    "field 'published_date' must be a date (YYYY-MM-DD): '%.40s'", s);
 	if (ev_field_obj(doc, "metadata", 0, &m, where, err) == -1)
 		return -1;
+	if (ev_regions_present(m)) {
+		struct ev_regions r = EV_REGIONS_INIT;
+		int rc = ev_regions_read(m, json_string_length(json_object_get(doc, "text")), &r,
+		    where, err);
+
+		ev_regions_release(&r);
+		return rc;
+	}
 	return 0;
 }
 
@@ -125,6 +136,7 @@ ev_ingest_kind(const char *path)
 	static const char *const md[] = { ".md", ".markdown", NULL };
 	static const char *const text[] = { ".txt", ".text", ".rst", "", NULL };
 	static const char *const jsonl[] = { ".jsonl", ".ndjson", ".json", NULL };
+	static const char *const extract[] = { ".pdf", ".html", ".htm", NULL };
 	const char *x = extension(path);
 
 	for (int i = 0; md[i]; i++)
@@ -136,6 +148,9 @@ ev_ingest_kind(const char *path)
 	for (int i = 0; jsonl[i]; i++)
 		if (strcasecmp(x, jsonl[i]) == 0)
 			return EV_INGEST_KIND_JSONL;
+	for (int i = 0; extract[i]; i++)
+		if (strcasecmp(x, extract[i]) == 0)
+			return EV_INGEST_KIND_EXTRACT;
 	return EV_INGEST_KIND_OTHER;
 }
 
@@ -403,6 +418,119 @@ ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *
 	return v ? v : ev_json_parse_line(line, len, where, err);
 }
 
+struct paged {
+	struct ev_regions *regs;
+	int line;		/* reading lines (1) or pages (0) */
+	size_t i, text_len;
+	const char *where;
+	struct ev_err *err;
+};
+
+/* One entry of metadata.pages or .lines, parsed alone. */
+static int
+paged_entry(const char *elem, size_t elen, void *data)
+{
+	struct paged *pg = data;
+	json_t *e = ev_ingest_parse(elem, elen, pg->where, pg->err);
+	int rc;
+
+	if (e == NULL)
+		return 1;
+	rc = ev_regions_add(pg->regs, pg->line, e, pg->i++, pg->text_len, pg->where, pg->err);
+	json_decref(e);
+	return rc == -1;
+}
+
+json_t *
+ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev_regions *regs,
+	struct ev_err *err)
+{
+	struct ev_jscan js = { 0 };
+	struct ev_jmems mm = { 0 };
+	struct ev_buf shell = EV_BUF_INIT;
+	const struct ev_jmem *md = NULL, *arr[2] = { NULL, NULL };
+	struct paged pg = { regs, 0, 0, 0, where, err };
+	json_t *doc = NULL, *meta, *text;
+	const char *from = line;
+
+	ev_regions_release(regs);
+	if (memmem(line, len, "\"lines\"", 7) == NULL && memmem(line, len, "\"pages\"", 7) == NULL)
+		return ev_ingest_parse(line, len, where, err);
+	if (ev_jscan_value(&js, line, len, where, err) != EV_JOBJ) {
+		/* not a record: its message as for any other line */
+		ev_jscan_release(&js);
+		ev_err_clear(err);
+		return ev_ingest_parse(line, len, where, err);
+	}
+	for (size_t i = 0; i < js.top.n; i++)
+		if (js.top.m[i].type == EV_JOBJ && ev_jscan_str_eq(js.top.m[i].key, js.top.m[i].klen,
+		    "metadata"))
+			md = &js.top.m[i];
+	if (md != NULL && ev_jscan_members(md->val, md->vlen, &mm) == -1)
+		goto nomem;
+	for (size_t i = 0; i < mm.n; i++) {
+		int k = ev_jscan_str_eq(mm.m[i].key, mm.m[i].klen, "pages") ? 0 :
+		    ev_jscan_str_eq(mm.m[i].key, mm.m[i].klen, "lines") ? 1 : -1;
+
+		if (k >= 0 && mm.m[i].type == EV_JARR)
+			arr[k] = &mm.m[i];
+	}
+	if (arr[0] == NULL && arr[1] == NULL) {
+		doc = ev_ingest_parse(line, len, where, err);
+		goto out;
+	}
+	/* the record with null (absent) for the two arrays, taken in the
+	 * order they come in the line */
+	if (arr[0] != NULL && arr[1] != NULL && arr[1]->val < arr[0]->val) {
+		const struct ev_jmem *t = arr[0];
+
+		arr[0] = arr[1];
+		arr[1] = t;
+	}
+	for (int k = 0; k < 2; k++) {
+		if (arr[k] == NULL)
+			continue;
+		if (ev_buf_add(&shell, from, (size_t)(arr[k]->val - from)) == -1 ||
+		    ev_buf_adds(&shell, "null") == -1)
+			goto nomem;
+		from = arr[k]->val + arr[k]->vlen;
+	}
+	if (ev_buf_add(&shell, from, (size_t)(line + len - from)) == -1)
+		goto nomem;
+	if ((doc = ev_ingest_parse(shell.p, shell.len, where, err)) == NULL)
+		goto out;
+	ev_buf_release(&shell);
+	meta = json_object_get(doc, "metadata");
+	json_object_del(meta, "pages");
+	json_object_del(meta, "lines");
+	/* a record without its text is refused by ev_ingest_check() */
+	if (!json_is_string(text = json_object_get(doc, "text")))
+		goto out;
+	pg.text_len = json_string_length(text);
+	for (int k = 0; k < 2; k++) {
+		if (arr[k] == NULL)
+			continue;
+		pg.line = ev_jscan_str_eq(arr[k]->key, arr[k]->klen, "lines");
+		pg.i = 0;
+		if (ev_jscan_elements(arr[k]->val, arr[k]->vlen, paged_entry, &pg) != 0) {
+			json_decref(doc);
+			doc = NULL;
+			ev_regions_release(regs);
+			goto out;
+		}
+	}
+	goto out;
+nomem:
+	ev_err_nomem(err);
+	json_decref(doc);
+	doc = NULL;
+out:
+	ev_buf_release(&shell);
+	free(mm.m);
+	ev_jscan_release(&js);
+	return doc;
+}
+
 json_t *
 ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err)
 {
@@ -522,7 +650,8 @@ walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 			}
 		} else if (S_ISREG(sb.st_mode)) {
 			int k = ev_ingest_kind(p);
-			struct walk *to = k == EV_CHUNK_MARKDOWN || k == EV_CHUNK_TEXT ? w : w->skipped;
+			struct walk *to = k == EV_CHUNK_MARKDOWN || k == EV_CHUNK_TEXT ||
+			    k == EV_INGEST_KIND_EXTRACT ? w : w->skipped;
 
 			if (to == NULL)
 				continue;
@@ -709,6 +838,7 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 	}
 	ig->st = st;
 	ig->o = *o;
+	ig->regions_table = -1;
 	/* For this connection: a page cache that holds the FTS5 segments being
 	 * merged (2 MB by default), and fewer, larger checkpoints (every 1000
 	 * pages by default), which write a page the batches keep changing once
@@ -732,6 +862,8 @@ ev_ingest_free(struct ev_ingest *ig)
 	if (ig == NULL)
 		return;
 	ev_corpus_free(ig->corpus);
+	ev_regions_release(&ig->regions);
+	ev_buf_release(&ig->lines);
 	free(ig);
 }
 
@@ -1012,8 +1144,11 @@ ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 	struct ev_buf *meta, struct ev_buf *extra)
 {
 	json_t *m, *v, *md = json_object_get(doc, "metadata");
+	struct ev_regions regs = EV_REGIONS_INIT;
+	struct ev_err ignore = { 0 };
 	const char *k;
-	int rc = -1;
+	int rc = -1, paged = 0;
+	size_t at = 0;
 
 	memset(rec, 0, sizeof *rec);
 	rec->id = json_string_value(json_object_get(doc, "id"));
@@ -1043,6 +1178,13 @@ ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 	}
 	if (json_is_object(md) && json_object_update(m, md) == -1)
 		goto out;
+	/* pages and lines go to the chunks (region.h), not the document */
+	if (ev_regions_present(md) &&
+	    ev_regions_read(md, rec->text_len, &regs, NULL, &ignore) == 0) {
+		paged = 1;
+		json_object_del(m, "pages");
+		json_object_del(m, "lines");
+	}
 	if (json_object_size(m) > 0) {
 		int r = dump_strings(m, meta);
 		char *s;
@@ -1059,15 +1201,28 @@ ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 		}
 		rec->metadata = ev_buf_str(meta);
 	}
+	if (paged) {
+		/* after the metadata's NUL, in the same buffer */
+		if (rec->metadata != NULL && ev_buf_addc(meta, '\0') == -1)
+			goto out;
+		at = meta->len;
+		if (ev_regions_encode(&regs, meta) == -1 || ev_buf_reserve(meta, 1) == -1)
+			goto out;
+		if (rec->metadata != NULL)
+			rec->metadata = meta->p;
+		rec->regions = meta->p + at;
+		rec->regions_len = meta->len - at;
+	}
 	rec->extra = ev_buf_str(extra);
 	rc = 0;
 out:
+	ev_regions_release(&regs);
 	json_decref(m);
 	return rc;
 }
 
 /* The string fields of a record, in their packed order. */
-#define REC_NSTR 9
+#define REC_NSTR 10
 
 static void
 rec_fields(const struct ev_ingest_rec *r, const char *f[REC_NSTR], size_t n[REC_NSTR])
@@ -1081,8 +1236,9 @@ rec_fields(const struct ev_ingest_rec *r, const char *f[REC_NSTR], size_t n[REC_
 	f[6] = r->published_date;
 	f[7] = r->metadata;
 	f[8] = r->extra;
+	f[9] = r->regions;
 	for (int i = 0; i < REC_NSTR; i++)
-		n[i] = f[i] == NULL ? 0 : i == 1 ? r->text_len : strlen(f[i]);
+		n[i] = f[i] == NULL ? 0 : i == 1 ? r->text_len : i == 9 ? r->regions_len : strlen(f[i]);
 }
 
 int
@@ -1144,6 +1300,8 @@ ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec)
 	rec->published_date = f[6];
 	rec->metadata = f[7];
 	rec->extra = f[8];
+	rec->regions = f[9];
+	rec->regions_len = len[9];
 	return 0;
 }
 
@@ -1189,7 +1347,9 @@ doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
 	rec_fields(r, f, n);
 	ev_sha256_init(&s);
 	ev_sha256_update(&s, &flag, 1);
-	for (int i = 0; i < REC_NSTR; i++) {
+	/* the regions only when there are some: the hash of every other
+	 * document stays what it was before they were added */
+	for (int i = 0; i < REC_NSTR - (f[REC_NSTR - 1] == NULL); i++) {
 		uint64_t len = f[i] ? (uint64_t)n[i] : UINT64_MAX;
 
 		ev_sha256_update(&s, &len, sizeof len);
@@ -1216,11 +1376,13 @@ put_count(struct ev_buf *b, size_t v)
 	return ev_buf_add(b, d + i, sizeof d - i);
 }
 
-/* One chunk record (evkit(7)'s Chunk), and the unknown fields. */
+/* One chunk record (evkit(7)'s Chunk), its page and page_end when it has a
+ * page (else page is 0), and the unknown fields. */
 static int
 add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corpus_chunk *k,
-	const char *title)
+	const char *title, long page, long page_end)
 {
+
 	return ev_buf_adds(b, "{\"id\":") == -1 || put_opt(b, k->id) == -1 ||
 	    ev_buf_adds(b, ",\"doc_id\":") == -1 || put_opt(b, r->id) == -1 ||
 	    ev_buf_adds(b, ",\"section_id\":") == -1 || put_opt(b, k->section_id) == -1 ||
@@ -1236,7 +1398,26 @@ add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corp
 	    ev_buf_adds(b, ",\"offset_end\":") == -1 || put_count(b, k->offset_end) == -1 ||
 	    ev_buf_adds(b, ",\"content_hash\":\"") == -1 ||
 	    ev_buf_adds(b, k->content_hash) == -1 || ev_buf_addc(b, '"') == -1 ||
+	    (page > 0 && ev_buf_printf(b, ",\"page\":%ld", page) == -1) ||
+	    (page_end > page && ev_buf_printf(b, ",\"page_end\":%ld", page_end) == -1) ||
 	    ev_buf_adds(b, r->extra ? r->extra : "") == -1 || ev_buf_adds(b, "}\n") == -1 ? -1 : 0;
+}
+
+/* After document r's chunks were stored: its old regions forgotten (when the
+ * store has any), and the table made for a paged document's. */
+static int
+regions_ready(struct ev_ingest *ig, const struct ev_ingest_rec *r, struct ev_err *err)
+{
+	if (ig->regions_table == -1 && (ig->regions_table = ev_region_table(ig->st, err)) == -1)
+		return -1;
+	if (ig->regions_table == 0 && r->regions != NULL) {
+		if (ev_region_create(ig->st, err) == -1)
+			return -1;
+		/* a rollback would undo it: ask again next time */
+		ig->regions_table = -1;
+		return 0;
+	}
+	return ig->regions_table == 1 ? ev_region_forget(ig->st, r->id, err) : 0;
 }
 
 int
@@ -1337,13 +1518,18 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 		ch[i].content_hash = hashes[i];
 		changed[i] = 1;
 	}
+	if (r->regions != NULL && ev_regions_decode(r->regions, r->regions_len, &ig->regions) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad pages");
+		goto out;
+	}
 	if (!unchanged) {
 		struct ev_corpus_doc d = {
 			r->id, source, title, r->source_uri, r->source_type, r->language,
 			r->published_date, r->metadata, dhash, r->text_len
 		};
 
-		if (ev_corpus_put(ig->corpus, &d, ch, nch, changed, err) == -1)
+		if (ev_corpus_put(ig->corpus, &d, ch, nch, changed, err) == -1 ||
+		    regions_ready(ig, r, err) == -1)
 			goto out;
 		ig->stats.written++;
 		if (nch == 0)
@@ -1351,12 +1537,24 @@ ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *s
 	} else
 		ig->stats.unchanged++;
 	for (i = 0; i < nch; i++) {
+		long page = 0, page_end = 0;
+		int got = 0;
+
 		if (!unchanged && changed[i])
 			ig->stats.chunks++;
+		if (r->regions != NULL && !ch[i].title_is_text) {
+			ev_buf_reset(&ig->lines);
+			if ((got = ev_regions_span(&ig->regions, ch[i].offset_start, ch[i].offset_end,
+			    &page, &page_end, &ig->lines)) == -1)
+				goto nomem;
+			if (got == 1 && !unchanged && ev_region_put(ig->st, ch[i].id, page, page_end,
+			    ev_buf_str(&ig->lines), err) == -1)
+				goto out;
+		}
 		if (ig->o.output == EV_INGEST_NONE ||
 		    (ig->o.output == EV_INGEST_CHANGED && !changed[i]))
 			continue;
-		if (add_record(out, r, &ch[i], title) == -1)
+		if (add_record(out, r, &ch[i], title, page, page_end) == -1)
 			goto nomem;
 		ig->stats.printed++;
 	}

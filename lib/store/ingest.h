@@ -3,11 +3,16 @@
  * (chunk.h) and put (corpus.h), and the chunk records to print (evkit(7)'s
  * Chunk) are written into a buffer.
  *
- * High layer: includes err.h, buf.h, jsonl.h (Jansson), chunk.h, corpus.h and
+ * High layer: includes err.h, buf.h, jsonl.h (Jansson), region.h, chunk.h, corpus.h and
  * store.h.  Writes in the caller's transaction, like corpus.h.
  *
  * A document's content hash covers every field of its record and the
  * chunking options, so a changed field or a new chunk size re-chunks it.
+ * A paged document (metadata.pages and metadata.lines, as ev-extract writes
+ * them for a PDF) has them checked and stored by chunk (region.h): each
+ * chunk's page, page_end and line boxes; its chunk records carry "page" and,
+ * when it crosses a page break, "page_end".
+ *
  * Fields of the record other than id, text, title, source_uri, source_type,
  * language, published_date and metadata are passed through into each chunk
  * record (unless a chunk field has that name) and stored in
@@ -20,6 +25,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "region.h"
 #include "store.h"
 
 enum {
@@ -53,8 +59,9 @@ struct ev_ingest_stats {
 /* Check a document record: an object with "id" (a non-empty string) and
  * "text" (a string); "title", "source_uri", "source_type", "language" strings,
  * "published_date" a date string (YYYY, YYYY-MM or YYYY-MM-DD, then anything
- * after 'T' or a space), "metadata" an object; null is the same as absent.
- * Returns 0, or -1 with *err set (code 2, at where). */
+ * after 'T' or a space), "metadata" an object whose "pages" and "lines",
+ * when present, are as ev_regions_read() reads them; null is the same as
+ * absent.  Returns 0, or -1 with *err set (code 2, at where). */
 int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
 
 /* Parse a line of JSON Lines as ev_json_parse_line() does (the same value,
@@ -63,11 +70,24 @@ int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
  * the value (the caller decrefs it), or NULL with *err set (code 2). */
 json_t *ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err);
 
+/* ev_ingest_parse() for a record whose metadata may hold "pages" and
+ * "lines" (a paged document, region.h): those two are read into *regs
+ * entry by entry, checked against the record's text as ev_regions_read()
+ * checks them, and left out of the value returned, so that a long PDF's
+ * line boxes (hundreds of thousands) never become a tree of JSON values,
+ * some ten times their size.  *regs is empty for a record without them;
+ * one whose text is not a string is returned without them (for
+ * ev_ingest_check() to refuse).  Returns the value, or NULL with *err set
+ * (code 2: not JSON, or a bad entry; code 1: out of memory). */
+json_t *ev_ingest_parse_paged(const char *line, size_t len, const char *where,
+	struct ev_regions *regs, struct ev_err *err);
+
 /* What a file is by its name: EV_CHUNK_MARKDOWN (.md, .markdown),
  * EV_CHUNK_TEXT (.txt, .text, .rst, or no extension, as README),
- * EV_INGEST_KIND_JSONL (.jsonl, .ndjson, .json) or EV_INGEST_KIND_OTHER;
+ * EV_INGEST_KIND_JSONL (.jsonl, .ndjson, .json), EV_INGEST_KIND_EXTRACT
+ * (.pdf, .html, .htm: read through ev-extract) or EV_INGEST_KIND_OTHER;
  * extensions in any case. */
-enum { EV_INGEST_KIND_JSONL = -2, EV_INGEST_KIND_OTHER = -3 };
+enum { EV_INGEST_KIND_JSONL = -2, EV_INGEST_KIND_OTHER = -3, EV_INGEST_KIND_EXTRACT = -4 };
 int ev_ingest_kind(const char *path);
 
 /* Read the plain file at path into a document record {"id": id,
@@ -78,7 +98,7 @@ int ev_ingest_kind(const char *path);
  * "PATH:LINE" for a NUL byte or invalid UTF-8, code 1 when unreadable. */
 json_t *ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err);
 
-/* The plain documents (kind EV_CHUNK_MARKDOWN or EV_CHUNK_TEXT) under
+/* The documents (kind EV_CHUNK_MARKDOWN, EV_CHUNK_TEXT or EV_INGEST_KIND_EXTRACT) under
  * directory dir, recursively, sorted by name, as "dir/sub/name.md" (entries
  * starting with '.' and symbolic links to directories are skipped).  Returns
  * 0 with *paths (each and the array malloc'd; the caller frees) and *n set,
@@ -131,10 +151,15 @@ struct ev_ingest_rec {
 	const char *extra;	/* the unknown fields to pass through, as JSON
 				 * members: ",\"k\":v,..."; "" when none */
 	int from_file;		/* untitled: the file's base name is the title */
+	const char *regions;	/* metadata.pages and .lines as ev_regions_encode()
+				 * writes them (region.h), or NULL */
+	size_t regions_len;
 };
 
 /* Fill *rec from a checked document record doc (which must outlive it);
- * metadata and extra are written into the buffers meta and extra.  Returns 0,
+ * metadata and extra are written into the buffers meta and extra.  A record
+ * whose metadata has "pages" or "lines" (a paged document, region.h) has them
+ * in rec->regions (written into meta too), not in rec->metadata.  Returns 0,
  * or -1 when out of memory. */
 int ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 	struct ev_buf *meta, struct ev_buf *extra);

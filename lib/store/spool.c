@@ -2,12 +2,15 @@
 #include "spool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "chunk.h"
@@ -34,7 +37,8 @@ struct ev_spool {
 	unsigned char *source_blind;	/* a source had invalid records without ids */
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
-	struct ev_buf pack, meta, extra;	/* a record being spooled */
+	struct ev_buf pack, meta, extra, pages;	/* a record being spooled */
+	struct ev_regions regs;	/* its pages and lines (ev_ingest_parse_paged()) */
 	struct ev_spool_stats st;
 };
 
@@ -82,6 +86,8 @@ ev_spool_free(struct ev_spool *sp)
 	ev_buf_release(&sp->pack);
 	ev_buf_release(&sp->meta);
 	ev_buf_release(&sp->extra);
+	ev_buf_release(&sp->pages);
+	ev_regions_release(&sp->regs);
 	free(sp);
 }
 
@@ -150,7 +156,7 @@ invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
 }
 
 /* A checked document: refused when its id was seen before in this run, else
- * spooled. */
+ * spooled, with the pages and lines in sp->regs when it has some. */
 static int
 accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t input,
 	size_t line, const char *where, struct ev_err *err)
@@ -170,8 +176,16 @@ accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t in
 	    json_string(where)) == -1)
 		return ev_err_nomem(err);
 	ev_buf_reset(&sp->pack);
-	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1 ||
-	    ev_ingest_rec_pack(&rec, &sp->pack) == -1)
+	ev_buf_reset(&sp->pages);
+	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1)
+		return ev_err_nomem(err);
+	if (sp->regs.npages + sp->regs.nlines > 0) {
+		if (ev_regions_encode(&sp->regs, &sp->pages) == -1 || ev_buf_reserve(&sp->pages, 1) == -1)
+			return ev_err_nomem(err);
+		rec.regions = sp->pages.p;
+		rec.regions_len = sp->pages.len;
+	}
+	if (ev_ingest_rec_pack(&rec, &sp->pack) == -1)
 		return ev_err_nomem(err);
 	sp->st.docs++;
 	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
@@ -200,7 +214,7 @@ read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *
 			;
 		if (i == len)
 			continue;
-		if ((doc = ev_ingest_parse(line, len, where, err)) == NULL) {
+		if ((doc = ev_ingest_parse_paged(line, len, where, &sp->regs, err)) == NULL) {
 			if ((rc = invalid(sp, NULL, source, err)) == -1)
 				break;
 			continue;
@@ -241,6 +255,34 @@ same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
 	return json_object_set_new(sp->texts, h, json_string(id)) == -1 ? ev_err_nomem(err) : 0;
 }
 
+/* The same file named twice (docs and ./docs/a.md, a link to a
+ * directory) is read once: 1 (noted) when the file of this id was read. */
+static int
+named_twice(struct ev_spool *sp, const char *id, const char *path)
+{
+	if (!json_is_array(json_object_get(sp->ids, id)))
+		return 0;
+	if (sp->st.again++ < EV_SPOOL_NAMED)
+		ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
+		    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
+	return 1;
+}
+
+/* A file's document, checked, whose text is noted when another file of this
+ * run has it, spooled. */
+static int
+accept_file(struct ev_spool *sp, json_t *doc, const char *path, size_t source,
+	struct ev_err *err)
+{
+	size_t input;
+
+	if (same_text(sp, doc, err) == -1)
+		return -1;
+	if (add_name(&sp->inputs, &sp->ninputs, path, 0, &input) == -1)
+		return ev_err_nomem(err);
+	return accept(sp, doc, 1, source, input, 1, path, err);
+}
+
 /* A plain document; walked: found in a directory, where a file with no
  * extension that is not UTF-8 text (a program) is skipped, not refused. */
 static int
@@ -250,20 +292,15 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 	const char *name = strrchr(path, '/');
 	char *id = ev_ingest_ids_of(sp->o.ids_of, path, err);
 	json_t *doc;
-	size_t input;
 	int rc;
 
 	if (id == NULL)
 		return -1;
-	/* The same file named twice (docs and ./docs/a.md, a link to a
-	 * directory): read once. */
-	if (json_is_array(json_object_get(sp->ids, id))) {
-		if (sp->st.again++ < EV_SPOOL_NAMED)
-			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
-			    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
+	if (named_twice(sp, id, path)) {
 		free(id);
 		return 0;
 	}
+	ev_regions_release(&sp->regs);
 	doc = ev_ingest_read_file(path, id,
 	    sp->o.format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : sp->o.format, err);
 	free(id);
@@ -277,16 +314,241 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 	}
 	if (doc == NULL)
 		return invalid(sp, NULL, source, err);
-	if (same_text(sp, doc, err) == -1) {
-		json_decref(doc);
+	rc = accept_file(sp, doc, path, source, err);
+	json_decref(doc);
+	return rc;
+}
+
+/* ev-extract: the one beside this program (a build's bin/, an installed
+ * prefix's), else "ev-extract", looked for on PATH. */
+static void
+extract_program(char *out, size_t size)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL) {
+			snprintf(out, size, "%.*s/ev-extract", (int)(slash - self), self);
+			if (access(out, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(out, size, "ev-extract");
+}
+
+/* ev-extract's stderr, as it comes: its messages, one a line, are kept in
+ * msgs; its progress ("\r...\033[K", written with --progress) goes on to
+ * our stderr. */
+struct xerr {
+	struct ev_buf msgs, prog;
+	int in_prog;
+};
+
+static int
+xerr_feed(struct xerr *x, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!x->in_prog && p[i] == '\r') {
+			x->in_prog = 1;
+			ev_buf_reset(&x->prog);
+		}
+		if (x->in_prog) {
+			if (ev_buf_addc(&x->prog, p[i]) == -1)
+				return -1;
+			if (x->prog.len >= 3 && memcmp(x->prog.p + x->prog.len - 3, "\033[K", 3) == 0) {
+				fwrite(x->prog.p, 1, x->prog.len, stderr);
+				fflush(stderr);
+				x->in_prog = 0;
+			}
+		} else if (ev_buf_addc(&x->msgs, p[i]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Run ev-extract on path, its record into out, its stderr into *x; *status
+ * as waitpid() gives it.  Returns 0, or -1 with *err set (code 1). */
+static int
+run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, int *status,
+	struct ev_err *err)
+{
+	char prog[4200], buf[4096];
+	const char *argv[8];
+	int fds[2], argc = 0;
+	ssize_t got;
+	pid_t pid;
+
+	extract_program(prog, sizeof prog);
+	argv[argc++] = "ev-extract";
+	if (sp->o.extract_progress)
+		argv[argc++] = "--progress";
+	if (sp->o.password != NULL) {
+		argv[argc++] = "--password";
+		argv[argc++] = sp->o.password;
+	}
+	argv[argc++] = "--";
+	argv[argc++] = path;
+	argv[argc] = NULL;
+	fflush(NULL);
+	if (pipe(fds) == -1)
+		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot run ev-extract: %s",
+		    strerror(errno));
+	if ((pid = fork()) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot run ev-extract: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		return -1;
 	}
-	if (add_name(&sp->inputs, &sp->ninputs, path, 0, &input) == -1) {
-		json_decref(doc);
-		return ev_err_nomem(err);
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		/* ev-ingest's own input (a pipe it reads) is not ev-extract's */
+		if (null == -1 || dup2(null, STDIN_FILENO) == -1 ||
+		    dup2(fileno(out), STDOUT_FILENO) == -1 || dup2(fds[1], STDERR_FILENO) == -1)
+			_exit(127);
+		if (null > STDERR_FILENO)
+			close(null);
+		close(fds[0]);
+		close(fds[1]);
+		if (strchr(prog, '/') != NULL)
+			execv(prog, (char *const *)argv);
+		else
+			execvp(prog, (char *const *)argv);
+		dprintf(STDERR_FILENO, "ev-extract: %s: cannot run ev-extract, which reads PDF and"
+		    " HTML files: %s (install it beside ev-ingest or on PATH)\n", path,
+		    strerror(errno));
+		_exit(127);
 	}
-	rc = accept(sp, doc, 1, source, input, 1, path, err);
+	close(fds[1]);
+	while ((got = read(fds[0], buf, sizeof buf)) != 0) {
+		if (got == -1 && errno == EINTR)
+			continue;
+		if (got == -1 || xerr_feed(x, buf, (size_t)got) == -1)
+			break;
+	}
+	close(fds[0]);
+	while (waitpid(pid, status, 0) == -1)
+		if (errno != EINTR)
+			return ev_err_set(err, EV_EXIT_RUNTIME, path, "waiting for ev-extract: %s",
+			    strerror(errno));
+	if (got != 0)
+		return got == -1 ? ev_err_set(err, EV_EXIT_RUNTIME, path,
+		    "reading ev-extract's messages: %s", strerror(errno)) : ev_err_nomem(err);
+	return 0;
+}
+
+/* ev-extract's messages: each line but the last one kept (all when
+ * last is NULL) as a note, without the program's name; the last into
+ * *last. */
+static void
+xerr_notes(struct ev_spool *sp, struct xerr *x, const char **last)
+{
+	char *p = x->msgs.p, *nl;
+	static const char name[] = "ev-extract: ";
+
+	if (last != NULL)
+		*last = NULL;
+	while (p != NULL && *p != '\0') {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		if (strncmp(p, name, sizeof name - 1) == 0)
+			p += sizeof name - 1;
+		if (last != NULL && (nl == NULL || nl[1] == '\0')) {
+			*last = p;
+			return;
+		}
+		ev_note(sp->o.note, sp->o.ctx, "%s", p);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The error ev-extract reported (a file it could not read: code 2), or its
+ * status when it said nothing. */
+static int
+extract_failed(struct ev_spool *sp, struct xerr *x, const char *path, int status,
+	struct ev_err *err)
+{
+	const char *msg;
+	size_t n = strlen(path);
+	int code = WIFEXITED(status) && WEXITSTATUS(status) == EV_EXIT_USAGE ? EV_EXIT_USAGE :
+	    EV_EXIT_RUNTIME;
+
+	xerr_notes(sp, x, &msg);
+	if (msg != NULL && strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
+		return ev_err_set(err, code, path, "%s", msg + n + 2);
+	if (msg != NULL)
+		return ev_err_set(err, code, path, "ev-extract: %s", msg);
+	if (WIFSIGNALED(status))
+		return ev_err_set(err, code, path, "ev-extract was killed by signal %d",
+		    WTERMSIG(status));
+	return ev_err_set(err, code, path, "ev-extract failed (exit status %d)",
+	    WEXITSTATUS(status));
+}
+
+/* A PDF or HTML file, through ev-extract: its one record, with the file's
+ * id (relative to the store's base, not to the current directory). */
+static int
+read_extract(struct ev_spool *sp, const char *path, size_t source, struct ev_err *err)
+{
+	struct xerr x = { EV_BUF_INIT, EV_BUF_INIT, 0 };
+	char *id = ev_ingest_ids_of(sp->o.ids_of, path, err), *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	json_t *doc = NULL;
+	FILE *out = NULL;
+	int status, rc = -1;
+
+	if (id == NULL)
+		return -1;
+	if (named_twice(sp, id, path)) {
+		free(id);
+		return 0;
+	}
+	if ((out = tmpfile()) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create a temporary file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	if (run_extract(sp, path, out, &x, &status, err) == -1)
+		goto out;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		extract_failed(sp, &x, path, status, err);
+		rc = invalid(sp, id, source, err);
+		goto out;
+	}
+	xerr_notes(sp, &x, NULL);
+	rewind(out);
+	errno = 0;
+	if ((len = getline(&line, &cap, out)) <= 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "ev-extract wrote no record%s%s",
+		    errno ? ": " : "", errno ? strerror(errno) : "");
+		goto out;
+	}
+	if ((doc = ev_ingest_parse_paged(line, (size_t)len, path, &sp->regs, err)) == NULL) {
+		rc = invalid(sp, id, source, err);
+		goto out;
+	}
+	free(line);
+	line = NULL;
+	if (json_object_set_new(doc, "id", json_string(id)) == -1 ||
+	    json_object_set_new(doc, "source_uri", json_string(id)) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (ev_ingest_check(doc, path, err) == -1)
+		rc = invalid(sp, id, source, err);
+	else
+		rc = accept_file(sp, doc, path, source, err);
+out:
 	json_decref(doc);
+	free(line);
+	free(id);
+	if (out != NULL)
+		fclose(out);
+	ev_buf_release(&x.msgs);
+	ev_buf_release(&x.prog);
 	return rc;
 }
 
@@ -303,7 +565,9 @@ read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0)
-			rc = read_plain(sp, paths[i], source, 1, err);
+			rc = ev_ingest_kind(paths[i]) == EV_INGEST_KIND_EXTRACT ?
+			    read_extract(sp, paths[i], source, err) :
+			    read_plain(sp, paths[i], source, 1, err);
 		free(paths[i]);
 	}
 	for (size_t i = 0; i < nskipped; i++) {
@@ -360,6 +624,8 @@ ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err)
 	if (S_ISDIR(sb.st_mode))
 		return read_dir(sp, arg, source, err);
 	kind = ev_ingest_kind(arg);
+	if (sp->o.format == EV_INGEST_AUTO && kind == EV_INGEST_KIND_EXTRACT && S_ISREG(sb.st_mode))
+		return read_extract(sp, arg, source, err);
 	if (sp->o.format == EV_INGEST_KIND_JSONL || kind == EV_INGEST_KIND_JSONL)
 		return read_jsonl(sp, arg, source, err);
 	if (sp->o.format != EV_INGEST_AUTO ||
@@ -377,6 +643,12 @@ ev_spool_read_done(struct ev_spool *sp)
 	sp->ids = NULL;
 	json_decref(sp->texts);
 	sp->texts = NULL;
+	/* the last record's buffers (a long PDF's: tens of MB) */
+	ev_buf_release(&sp->pack);
+	ev_buf_release(&sp->meta);
+	ev_buf_release(&sp->extra);
+	ev_buf_release(&sp->pages);
+	ev_regions_release(&sp->regs);
 	if (s->invalid > 0)
 		ev_note(sp->o.note, sp->o.ctx, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
 	if (s->again > EV_SPOOL_NAMED)

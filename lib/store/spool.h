@@ -50,6 +50,8 @@ struct ev_spool_opts {
 	ev_note_fn *note;	/* a warning for the user (note.h), or NULL */
 	void (*progress)(void *ctx, long long docs, long long bytes);	/* pass 2, per document */
 	void *ctx;		/* for note and progress */
+	const char *password;	/* for encrypted PDFs, or NULL */
+	int extract_progress;	/* show ev-extract's progress on stderr (a terminal) */
 };
 
 struct ev_spool_stats {
@@ -71,12 +73,18 @@ struct ev_spool *ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err)
 /* Free it (NULL-safe); the spool file is deleted. */
 void ev_spool_free(struct ev_spool *sp);
 
-/* Pass 1 for one input arg: "-" (stdin, JSON Lines), a directory (its plain
+/* Pass 1 for one input arg: "-" (stdin, JSON Lines), a directory (its
  * documents, see ev_ingest_walk()), or a file read as opts.format says, or
  * by its extension (ev_ingest_kind(): any other is JSON Lines); one that is
  * not a regular file (a pipe, /dev/stdin) is JSON Lines unless opts.format
- * names a plain kind.  A document id seen before in this run is refused.
- * Returns 0, or -1 with *err set (code 2 for bad input, unless skipped). */
+ * names a plain kind.  PDF and HTML files (EV_INGEST_KIND_EXTRACT, unless
+ * opts.format names a kind) are read by running ev-extract (the one beside
+ * this program, else the one on PATH) in a process of its own, its record
+ * given the file's id; what it reports about the file comes back as notes
+ * ("FILE: ...") or, when it fails, as the error (code 2 for a file it cannot
+ * read, 1 when it cannot be run).  A document id seen before in this run is
+ * refused.  Returns 0, or -1 with *err set (code 2 for bad input, unless
+ * skipped). */
 int ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err);
 
 /* End pass 1: forget the ids seen and note the totals of what was skipped

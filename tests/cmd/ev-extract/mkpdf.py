@@ -9,6 +9,8 @@ usage: mkpdf.py KIND OUT.pdf [N]
             line holds, placed by its destination
   toc       a table of contents and a page number in headings' type
   many N    N pages of a heading and two paragraphs each (for timing)
+  pagebreak 2 pages: a section whose paragraphs run on from page 1 to page 2,
+            then a section of its own on page 2
 
 Fonts are the standard Helvetica and Helvetica-Bold (not embedded), so every
 PDF reader places the glyphs alike; coordinates are PDF points, origin bottom
@@ -151,6 +153,14 @@ def main():
         p1 = body(80, ["A page of words before the scan."])
         p4 = body(80, ["Words between the scans."])
         write(path, [p1, [], [], p4, []], image_pages=(1, 2, 4))
+    elif kind == "pagebreak":
+        p1 = [("B", 15, 72, 80, "Hive Inspection")]
+        p1 += body(110, ["Open the hive on a warm still day.", "Lift each frame slowly."])
+        p1 += body(700, ["Look for eggs and young larvae near the centre."])
+        p2 = body(80, ["Count the varroa mites on a sugar roll sample."])
+        p2 += [("B", 15, 72, 140, "Feeding")]
+        p2 += body(170, ["Give thick syrup in autumn."])
+        write(path, [p1, p2])
     elif kind == "many":
         n = int(sys.argv[3])
         pages = []
