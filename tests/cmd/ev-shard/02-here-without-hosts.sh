@@ -22,6 +22,7 @@ ev-search-text --db one.db -k 4 --feedback 0 q.jsonl | ev-fuse --method merge | 
 	echo "the hits of one store ($(wc -l < merged.jsonl))"
 echo "refused:"
 "$shard" split -n 0 corpus.jsonl c; echo "exit $?"
+"$shard" split -n 2 corpus.jsonl a; echo "exit $?"
 "$shard" split corpus.jsonl; echo "exit $?"
 "$shard" search a q.jsonl --feedback 0; echo "exit $?"
 "$shard" search --lane both a q.jsonl; echo "exit $?"
