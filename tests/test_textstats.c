@@ -117,6 +117,17 @@ Test(textstats, bad_files_are_refused_naming_the_line)
 	}
 }
 
+Test(textstats, an_empty_set_has_nothing)
+{
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_PHRASE, "flat plate"), -1);
+	cr_assert_eq(ev_textstats_count(s, EV_STATS_TERM), 0);
+	cr_assert_eq(ev_textstats_rows(s), 0);
+	ev_textstats_free(s);
+}
+
 Test(textstats, a_missing_file_is_bad_usage)
 {
 	struct ev_err err = { 0 };

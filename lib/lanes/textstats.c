@@ -123,6 +123,8 @@ ev_textstats_get(struct ev_textstats *s, enum ev_stats_kind kind, const char *ke
 	struct entry want = { (char *)key, 0 }, *e;
 
 	seal(es);
+	if (es->n == 0)
+		return -1;
 	e = bsearch(&want, es->e, es->n, sizeof *es->e, cmp_entry);
 	return e != NULL ? e->n : -1;
 }
