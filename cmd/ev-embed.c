@@ -16,6 +16,7 @@ static const char *const plan_keys[] = { "request_id", "query", "text.*", NULL }
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-embed --db DB --train [--dim N] [--min-df N] [--max-terms N]\n"
+	"       ev-embed --db DB --model-from STORE\n"
 	"       ev-embed --db DB --drift [--max-drift X]\n"
 	"       ev-embed --db DB --pending [--chunks [--model ID]]\n"
 	"       ev-embed --db DB [--role document|query] [--skip-invalid] [FILE ...]\n"
@@ -28,7 +29,7 @@ static const struct ev_opt_cmd command = {
 };
 
 static struct ev_embed_params p;
-static const char *db, *model, *training_flag;
+static const char *db, *model, *training_flag, *model_from;
 static char training_name[32];	/* training_flag's text: src does not outlive the call */
 static int train, drift, pending, chunks, role = EV_EMBEDREC_AUTO, role_flag, max_drift_flag;
 static int skip_invalid;
@@ -97,6 +98,8 @@ static const struct ev_opt options[] = {
 	    "a query term's weight: times its idf to the power X"),
 	EV_OPT_BOOL(0, "log-entropy", "embed.log_entropy", &p.log_entropy,
 	    "a term's global weight is its log-entropy, not its idf"),
+	EV_OPT_STR(0, "model-from", NULL, &model_from, "STORE", "copy the model of STORE (trained"
+	    " there once, for every shard of a collection) into DB, replacing DB's; reads no input"),
 	EV_OPT_BOOL(0, "drift", NULL, &drift, "print how much of the store's text the model"
 	    " cannot see (a JSON line); exit 3 when it is above --max-drift"),
 	{ EV_OPT_TYPE_NUM, 0, "max-drift", "embed.max_drift", &max_drift, 0, 1, "X",
@@ -123,8 +126,12 @@ check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 							 * so (a bool has no handler to tell) */
 	if (db == NULL)
 		ev_cli_usage_error(cli, "--db DB is required");
-	if (train + drift + pending > 1)
-		ev_cli_usage_error(cli, "--train, --drift and --pending are separate runs: give one");
+	if (train + drift + pending + (model_from != NULL) > 1)
+		ev_cli_usage_error(cli, "--train, --model-from, --drift and --pending are separate runs:"
+		    " give one");
+	if (model_from != NULL && (argi < argc || role_flag || training_flag))
+		ev_cli_usage_error(cli, "--model-from reads the model of STORE, not input: '%s'",
+		    argi < argc ? argv[argi] : role_flag ? "--role" : training_flag);
 	if (chunks && !pending)
 		ev_cli_usage_error(cli, "--chunks goes with --pending");
 	if (model != NULL && *model == '\0')
@@ -185,6 +192,29 @@ run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
 	return rc;
 }
 
+/* --model-from: the model of that store into st, its id written as a JSON
+ * line {"model", "from"}.  Returns 0 or -1 with *err set. */
+static int
+copy_model(struct ev_store *st, struct ev_err *err)
+{
+	struct ev_store *src = ev_store_open(model_from, EV_STORE_READ, err);
+	char id[EV_EMBED_ID_SIZE];
+	json_t *line;
+	int r = -1;
+
+	if (src == NULL)
+		return -1;
+	if (ev_embed_copy(st, src, id, err) == 0) {
+		if ((line = json_pack("{s:s,s:s}", "model", id, "from", model_from)) == NULL)
+			ev_err_nomem(err);
+		else
+			r = ev_jsonl_write(stdout, line, err);
+		json_decref(line);
+	}
+	ev_store_close(src);
+	return r;
+}
+
 /* The mode asked for: 0, EV_EXIT_THRESHOLD (--drift above --max-drift), or
  * -1 with *err set. */
 static int
@@ -206,6 +236,8 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 		free(res.model);
 		return rc;
 	}
+	if (model_from != NULL)
+		return copy_model(st, err);
 	if (!train)
 		return run_stream(cli, st, files, nfiles, err);
 	p.seed = (uint64_t)seed;
@@ -230,7 +262,7 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse(&cli, &command, options);
 	check_usage(&cli, argc, argv, argi);
 	io.out = stdout;
-	if ((st = ev_store_open(db, train ? EV_STORE_WRITE : EV_STORE_READ, &err)) == NULL)
+	if ((st = ev_store_open(db, train || model_from ? EV_STORE_WRITE : EV_STORE_READ, &err)) == NULL)
 		rc = -1;
 	else
 		rc = run(&cli, st, argv + argi, argc - argi, &err);

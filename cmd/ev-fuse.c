@@ -16,7 +16,7 @@
 static const char *const extra_keys[] = { "request_id", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-fuse [--method rrf|weighted|combsum|combmnz] [--rrf-k K] [--weight LANE=W ...]\n"
+	"usage: ev-fuse [--method rrf|weighted|combsum|combmnz|merge] [--rrf-k K] [--weight LANE=W ...]\n"
 	"               [--norm none|max|minmax|zscore] [--group chunk|doc] [-k N] [--no-explain]\n"
 	"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
 	"               [--agreement-full X] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
@@ -53,8 +53,9 @@ note_norm(struct ev_cli *cli, const char *src, const char *arg, void *value)
 }
 
 static const struct ev_opt options[] = {
-	EV_OPT_CHOICE_THEN(0, "method", "fusion.method", &method, "rrf|weighted|combsum|combmnz",
-	    "how the lanes' hits are combined", NULL, NULL),
+	EV_OPT_CHOICE_THEN(0, "method", "fusion.method", &method, "rrf|weighted|combsum|combmnz|merge",
+	    "how the lanes' hits are combined; merge: the shards of one lane, by score, ties by id",
+	    NULL, NULL),
 	EV_OPT_NUM(0, "rrf-k", "fusion.rrf_k", &o.rrf_k, 1e-9, 1e9, "K",
 	    "the k of reciprocal rank fusion, 1/(K+rank)"),
 	EV_OPT_FUNC(0, "weight", "fusion.weights.*", o.weights, set_lane, "LANE=W",
@@ -125,6 +126,9 @@ main(int argc, char *argv[])
 	o.k = k;
 	if (no_explain)
 		o.explain = 0;
+	if (o.method == EV_FUSE_MERGE && o.group == EV_GROUP_DOC)
+		ev_cli_usage_error(&cli, "--method merge keeps the shards' hits as they are;"
+		    " it does not group by document (use --group chunk)");
 	if (o.method == EV_FUSE_RRF && norm_flag)
 		ev_warn("--norm has no effect with --method rrf, which uses ranks");
 

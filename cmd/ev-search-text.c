@@ -3,10 +3,14 @@
  *
  * Streams: the hits of a query are written before the next query is read.
  * See man/ev-search-text.1, lib/lanes/textrun.h and lib/lanes/textsearch.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "buf.h"
 #include "cli.h"
 #include "config.h"
 #include "jsonl.h"
@@ -14,6 +18,7 @@
 #include "store.h"
 #include "textrun.h"
 #include "textsearch.h"
+#include "textstats.h"
 
 #define MAX_WEIGHT 1000.0
 #define MAX_FEEDBACK EV_TEXTSEARCH_MAX_FEEDBACK
@@ -27,6 +32,7 @@ static const struct ev_opt_cmd command = {
 	"                      [--feedback-terms N] [--feedback-weight X]\n"
 	"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
 	"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--skip-invalid]\n"
+	"                      [--stats FILE ...] [--stats-out FILE]\n"
 	"                      [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Search the store's text index for each query record (from FILEs or stdin);\n"
 	"write the hits, best first, as hit records of lane \"text\".  In a retrieval\n"
@@ -40,6 +46,9 @@ static const char *db;
 static long k = 100;
 static struct ev_textsearch_opts ts = EV_TEXTSEARCH_OPTS_INIT;
 static char *marks;		/* --mark's copy, split at the comma */
+static const char *stats_out;
+static const char **stats_in;	/* --stats FILEs */
+static size_t nstats_in, capstats_in;
 static struct ev_skip skip;
 
 /* --weight FIELD=W. */
@@ -64,6 +73,20 @@ set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	else
 		ev_cli_usage_error(cli, "%s: unknown field '%.*s' (title, section_title or text)",
 		    src, (int)n, arg);
+}
+
+/* --stats FILE, repeatable. */
+static void
+add_stats(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	(void)cli, (void)src, (void)value;
+	if (ev_grow(&stats_in, &capstats_in, nstats_in, sizeof *stats_in, 4) == -1) {
+		struct ev_err err;
+
+		ev_err_nomem(&err);
+		exit(ev_cli_report(&err));
+	}
+	stats_in[nstats_in++] = arg;
 }
 
 /* --mark OPEN,CLOSE. */
@@ -131,6 +154,12 @@ static struct ev_opt options[] = {
 	EV_OPT_INT(0, "snippet-tokens", LANE("snippet.tokens"), &ts.snippet.tokens, 1, 1000, "N",
 	    "snippet length in words"),
 	EV_OPT_SKIP_INVALID_AT(LANE("skip_invalid"), &skip.on),
+	EV_OPT_FUNC(0, "stats", NULL, NULL, add_stats, "FILE",
+	    "rank with these statistics (of every shard of a collection, made by --stats-out),"
+	    " summed when repeated", "the store's own"),
+	EV_OPT_STR(0, "stats-out", NULL, &stats_out, "FILE",
+	    "instead of searching, write the store's statistics for these queries (and those of"
+	    " --stats, summed) to FILE ('-': stdout); without --db, only the sum of --stats"),
 	/* feedback as a mapping, read after the keys above */
 	KEY(EV_OPT_TYPE_INT, "feedback.docs", &ts.feedback_docs, 0, MAX_FEEDBACK),
 	KEY(EV_OPT_TYPE_INT, "feedback.terms", &ts.feedback_terms, 1, MAX_FEEDBACK),
@@ -174,6 +203,76 @@ fit_config(struct ev_opt *t, const char *path, const json_t *cfg)
 	}
 }
 
+/* Add every --stats file to st.  Returns 0 or -1 with *err. */
+static int
+read_stats(struct ev_textstats *st, struct ev_err *err)
+{
+	for (size_t i = 0; i < nstats_in; i++)
+		if (ev_textstats_read(st, stats_in[i], err) == -1)
+			return -1;
+	return 0;
+}
+
+/* mkstemp() makes a file only its owner reads: give it the mode a new file
+ * gets (0666 less the umask).  Returns 0 or -1. */
+static int
+default_mode(const char *path)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return chmod(path, 0666 & ~mask);
+}
+
+/* --stats-out: the store's statistics for the queries of in (with db), plus
+ * the --stats files, written to stats_out.  Returns 0 or -1 with *err. */
+static int
+write_stats(struct ev_textsearch *search, struct ev_jsonl *in, struct ev_textrun *run,
+    struct ev_err *err)
+{
+	struct ev_textstats *out = ev_textstats_new(err);
+	struct ev_buf tmp = EV_BUF_INIT;
+	FILE *f = NULL;
+	int r = -1, fd = -1;
+
+	if (out == NULL)
+		return -1;
+	run->stats_out = out;
+	if (search != NULL && (ev_textsearch_stats_store(search, out, err) == -1 ||
+	    ev_textrun(search, in, stdout, run, err) == -1))
+		goto done;
+	if (read_stats(out, err) == -1)
+		goto done;
+	if (strcmp(stats_out, "-") == 0) {
+		r = ev_textstats_write(out, stdout, "stdout", err);
+		goto done;
+	}
+	/* A temporary file renamed into place: FILE is whole or as it was. */
+	if (ev_buf_printf(&tmp, "%s.XXXXXX", stats_out) == -1) {
+		ev_err_nomem(err);
+		goto done;
+	}
+	if ((fd = mkstemp(tmp.p)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "cannot create: %s", strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(tmp.p);
+		}
+		goto done;
+	}
+	r = ev_textstats_write(out, f, stats_out, err);
+	if (fclose(f) == EOF && r == 0)
+		r = ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "write error: %s", strerror(errno));
+	if (r == 0 && (default_mode(tmp.p) == -1 || rename(tmp.p, stats_out) == -1))
+		r = ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "cannot write: %s", strerror(errno));
+	if (r == -1)
+		unlink(tmp.p);
+done:
+	ev_buf_release(&tmp);
+	ev_textstats_free(out);
+	return r;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -181,8 +280,9 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_store *st = NULL;
 	struct ev_textsearch *search = NULL;
+	struct ev_textstats *stats = NULL;
 	struct ev_jsonl *in = NULL;
-	struct ev_textrun run = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0 };
+	struct ev_textrun run = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0, NULL };
 	struct ev_opt *table;
 	int argi, rc = EV_EXIT_OK;
 
@@ -194,13 +294,32 @@ main(int argc, char *argv[])
 	fit_config(table, cli.config_path, cli.config);
 	argi = ev_opt_parse_section(&cli, &command, table, "lanes.text", 0);
 	free(table);
-	if (db == NULL)
+	if (db == NULL && (stats_out == NULL || nstats_in == 0))
 		ev_cli_usage_error(&cli, "--db DB is required");
+	if (db == NULL && argi < argc)
+		ev_cli_usage_error(&cli, "queries need a store (--db); without one, --stats-out"
+		    " only sums the --stats files");
 	ts.k = k;
 	ts.dict_dir = getenv("EVKIT_DICT_DIR");	/* ev-search-text(1), ENVIRONMENT */
 	if (ts.w_title == 0 && ts.w_section == 0 && ts.w_text == 0)
 		ev_cli_usage_error(&cli, "--weight: every field weighs 0; nothing could match");
 
+	if (stats_out != NULL) {
+		if (db != NULL && ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+		    (search = ev_textsearch_open(st, &ts, &err)) == NULL ||
+		    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL))
+			rc = ev_cli_report(&err);
+		else if (write_stats(search, in, &run, &err) == -1)
+			rc = ev_cli_report(&err);
+		ev_cli_skip_done(&cli, &skip);
+		ev_cli_count(&cli, "queries", run.queries);
+		goto out;
+	}
+	if (nstats_in > 0 && ((stats = ev_textstats_new(&err)) == NULL || read_stats(stats, &err) == -1)) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	ts.stats = stats;
 	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
 	    (search = ev_textsearch_open(st, &ts, &err)) == NULL ||
 	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)
@@ -212,9 +331,12 @@ main(int argc, char *argv[])
 		ev_cli_count(&cli, "queries", run.queries);
 		ev_cli_count(&cli, "hits", run.hits);
 	}
+out:
 	ev_jsonl_close(in);
 	ev_textsearch_close(search);
+	ev_textstats_free(stats);
 	ev_store_close(st);
 	free(marks);
+	free(stats_in);
 	return ev_cli_finish(&cli, rc);
 }

@@ -24,7 +24,7 @@ static const char *const extra_keys[] = { "request_id", "query", "embed.*", "tex
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-search-vec --db DB --index FILE [-k N] [--min-score X] [--ef-search N]\n"
-	"                     [--nprobe N] [--no-snippet] [--skip-invalid]\n"
+	"                     [--nprobe N] [--no-snippet] [--pairwise] [--skip-invalid]\n"
 	"                     [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Search the vector index FILE of store DB with query records carrying a\n"
 	"\"vector\" (and its \"model\"); write the k best chunks of each as hit records\n"
@@ -36,7 +36,7 @@ static const struct ev_opt_cmd command = {
 static const char *db, *index_path;
 static long k = 100;
 static double min_score = NONE;
-static int ef_search, nprobe, no_snippet, snippet = 1;
+static int ef_search, nprobe, no_snippet, snippet = 1, pairwise;
 static struct ev_skip skip;
 
 static const struct ev_opt options[] = {
@@ -50,6 +50,9 @@ static const struct ev_opt options[] = {
 	{ EV_OPT_TYPE_INT, 0, "nprobe", "lanes.vector.nprobe", &nprobe, 1, 1000000, "N",
 	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query", NULL, "the index's" },
 	EV_OPT_BOOL(0, "no-snippet", NULL, &no_snippet, "leave the snippet out of the hits (faster)"),
+	EV_OPT_BOOL(0, "pairwise", "lanes.vector.pairwise", &pairwise, "score each query against each"
+	    " vector one pair at a time, not as a matrix product: scores to the bit whatever the"
+	    " index's size, so shards merge exactly (slower for large batches)"),
 	EV_OPT_BOOL(0, NULL, "lanes.vector.snippet", &snippet, NULL),
 	EV_OPT_SKIP_INVALID(&skip.on),
 	EV_OPT_END
@@ -130,6 +133,8 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--index FILE is required");
 	vo.k = (int)k;
 	vo.snippet = snippet && !no_snippet;
+	if (pairwise)
+		ev_vindex_pairwise();
 	vo.has_min_score = min_score > NONE;
 	vo.min_score = min_score;
 	vo.skip = ev_cli_skip_cb;

@@ -8,6 +8,9 @@ libjson-c-dev libcjson-dev python3-jsonschema hyperfine wamerican wfrench"
 # ev-extract: poppler (PDF; GPL, ev-extract alone links it) and libxml2 (HTML);
 # qpdf makes the encrypted PDF its tests read
 pkgs="$pkgs libpoppler-glib-dev libxml2-dev qpdf"
+# scripts/ev-shard: GNU parallel runs the shards' jobs over ssh (rsync moves the
+# files); its test starts a real sshd on 127.0.0.1
+pkgs="$pkgs parallel rsync openssh-client openssh-server"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

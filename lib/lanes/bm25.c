@@ -51,6 +51,7 @@ query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_
 {
 	struct query_stats *qs = api->xGetAuxdata(fts, 0);
 	sqlite3_int64 nrow = 0, ntok = 0;
+	double rows, tokens;
 
 	if (qs != NULL)
 		return qs;
@@ -60,19 +61,30 @@ query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_
 	qs->nphrase = api->xPhraseCount(fts);
 	if ((qs->idf = calloc((size_t)qs->nphrase + 1, sizeof *qs->idf)) == NULL)
 		goto fail;
-	if ((*rc = api->xRowCount(fts, &nrow)) != SQLITE_OK ||
-	    (*rc = api->xColumnTotalSize(fts, -1, &ntok)) != SQLITE_OK)
+	if (pw != NULL && pw->df != NULL) {
+		rows = pw->rows;
+		tokens = pw->tokens;
+	} else if ((*rc = api->xRowCount(fts, &nrow)) != SQLITE_OK ||
+	    (*rc = api->xColumnTotalSize(fts, -1, &ntok)) != SQLITE_OK) {
 		goto fail;
-	qs->avgdl = nrow > 0 ? (double)ntok / (double)nrow : 1.0;
+	} else {
+		rows = (double)nrow;
+		tokens = (double)ntok;
+	}
+	qs->avgdl = rows > 0 ? tokens / rows : 1.0;
 	for (int i = 0; i < qs->nphrase; i++) {
 		sqlite3_int64 nhit = 0;
-		double idf;
+		double idf, hits;
 
 		if (phrase_weight(pw, i) == 0.0)
 			continue;
-		if ((*rc = api->xQueryPhrase(fts, i, &nhit, count_row)) != SQLITE_OK)
+		if (pw != NULL && pw->df != NULL && i < pw->n)
+			hits = pw->df[i];
+		else if ((*rc = api->xQueryPhrase(fts, i, &nhit, count_row)) != SQLITE_OK)
 			goto fail;
-		idf = log(((double)nrow - (double)nhit + 0.5) / ((double)nhit + 0.5));
+		else
+			hits = (double)nhit;
+		idf = log((rows - hits + 0.5) / (hits + 0.5));
 		qs->idf[i] = idf <= 0.0 ? MIN_IDF : idf;
 	}
 	/* On failure, xSetAuxdata() frees qs itself (with free_stats). */
@@ -129,6 +141,26 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 	sqlite3_result_double(ctx, -1.0 * score);
 }
 
+/* ev_bm25_totals(table, 0 | 1): the index's rows or tokens. */
+static void
+ev_bm25_totals(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nval,
+	sqlite3_value **val)
+{
+	sqlite3_int64 n = 0;
+	int rc;
+
+	if (nval != 1 || sqlite3_value_type(val[0]) != SQLITE_INTEGER) {
+		sqlite3_result_error(ctx, EV_BM25_TOTALS "() takes 0 (rows) or 1 (tokens)", -1);
+		return;
+	}
+	rc = sqlite3_value_int(val[0]) == 0 ? api->xRowCount(fts, &n) :
+	    api->xColumnTotalSize(fts, -1, &n);
+	if (rc != SQLITE_OK)
+		sqlite3_result_error_code(ctx, rc);
+	else
+		sqlite3_result_int64(ctx, n);
+}
+
 int
 ev_bm25_register(sqlite3 *db, struct ev_err *err)
 {
@@ -137,7 +169,8 @@ ev_bm25_register(sqlite3 *db, struct ev_err *err)
 	if (api == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 		    "this SQLite has no FTS5; install libsqlite3 with FTS5");
-	if (api->xCreateFunction(api, EV_BM25_FUNCTION, NULL, ev_bm25, NULL) != SQLITE_OK)
+	if (api->xCreateFunction(api, EV_BM25_FUNCTION, NULL, ev_bm25, NULL) != SQLITE_OK ||
+	    api->xCreateFunction(api, EV_BM25_TOTALS, NULL, ev_bm25_totals, NULL) != SQLITE_OK)
 		return ev_err_nomem(err);
 	return 0;
 }

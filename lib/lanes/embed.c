@@ -773,6 +773,93 @@ ev_embed_current(struct ev_store *st, char **id, struct ev_err *err)
 	return ev_store_meta_get(st, EV_EMBED_META_MODEL, id, err);
 }
 
+static int no_model(struct ev_store *st, struct ev_err *err);
+
+/* Copy the rows of sel (on the source) into ins (on the destination), column
+ * by column.  Returns the rows copied, or -1 with *err set. */
+static long long
+copy_rows(struct ev_store *src, sqlite3_stmt *sel, struct ev_store *dst, sqlite3_stmt *ins,
+    struct ev_err *err)
+{
+	long long n = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		for (int i = 0; i < sqlite3_column_count(sel); i++)
+			sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
+		rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc != SQLITE_DONE) {
+			sqlite3_reset(sel);
+			return ev_store_error(dst, "saving the embedding model", err);
+		}
+		n++;
+	}
+	sqlite3_reset(sel);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(src, "reading the embedding model", err);
+	return n;
+}
+
+int
+ev_embed_copy(struct ev_store *dst, struct ev_store *src, char *id, struct ev_err *err)
+{
+	sqlite3_stmt *sel, *ins;
+	char *sid = NULL, *did = NULL, num[32];
+	int r, dim = 0;
+
+	if ((r = table_exists(src, "embed_model", err)) == -1 ||
+	    (r == 1 && (r = ev_embed_current(src, &sid, err)) == -1))
+		return -1;
+	if (r == 0)
+		return no_model(src, err);
+	snprintf(id, EV_EMBED_ID_SIZE, "%s", sid);
+	if (ev_embed_current(dst, &did, err) == -1) {
+		free(sid);
+		return -1;
+	}
+	r = did != NULL && strcmp(did, sid) == 0;
+	free(did);
+	free(sid);
+	if (r)
+		return 0;	/* the same model already (or the same store) */
+	if (ev_store_begin(dst, err) == -1)
+		return -1;
+	if (ev_store_exec(dst, schema_sql, err) == -1 ||
+	    ev_store_exec(dst, "DELETE FROM embed_model; DELETE FROM embed_vocab;", err) == -1)
+		goto fail;
+	if ((sel = ev_store_prepare(src, "SELECT model_id, dim, terms, chunks, params, sigma,"
+	    " created_at FROM embed_model WHERE model_id = ?1", err)) == NULL ||
+	    (ins = ev_store_prepare(dst, "INSERT INTO embed_model(model_id, dim, terms, chunks,"
+	    " params, sigma, created_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", err)) == NULL)
+		goto fail;
+	sqlite3_bind_text(sel, 1, id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(sel) == SQLITE_ROW)
+		dim = sqlite3_column_int(sel, 1);
+	sqlite3_reset(sel);
+	if (dim < 1 || dim > EV_EMBED_DIM_MAX) {
+		ev_err_set(err, EV_EXIT_RUNTIME, ev_store_path(src), "the embedding model '%s' is"
+		    " damaged; run 'ev-embed --db %s --train'", id, ev_store_path(src));
+		goto fail;
+	}
+	if (copy_rows(src, sel, dst, ins, err) != 1)
+		goto fail;
+	if ((sel = ev_store_prepare(src, "SELECT term, col, df, idf, vec FROM embed_vocab", err)) == NULL ||
+	    (ins = ev_store_prepare(dst, "INSERT INTO embed_vocab(term, col, df, idf, vec)"
+	    " VALUES(?1, ?2, ?3, ?4, ?5)", err)) == NULL ||
+	    copy_rows(src, sel, dst, ins, err) == -1)
+		goto fail;
+	snprintf(num, sizeof num, "%d", dim);
+	if (ev_store_meta_set(dst, EV_EMBED_META_MODEL, id, err) == -1 ||
+	    ev_store_meta_set(dst, EV_EMBED_META_DIM, num, err) == -1 ||
+	    ev_store_commit(dst, err) == -1)
+		goto fail;
+	return 0;
+fail:
+	ev_store_rollback(dst);
+	return -1;
+}
+
 static int
 no_model(struct ev_store *st, struct ev_err *err)
 {

@@ -120,6 +120,15 @@ int ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *l
  * vectors are not stale. */
 int ev_embed_current(struct ev_store *st, char **id, struct ev_err *err);
 
+/* Copy the model of the store src (trained there, or copied there) into dst,
+ * replacing dst's, in one transaction: a model trained once, on one shard
+ * or on the whole collection, is given to every shard, and their vectors,
+ * of the same model id, can be searched together.  id receives the model's
+ * id (EV_EMBED_ID_SIZE bytes).  Nothing is written when dst holds that
+ * model already.  Returns 0, or -1 with *err set: code 2 when src has no
+ * model, 1 for a database failure or a damaged model (dst unchanged). */
+int ev_embed_copy(struct ev_store *dst, struct ev_store *src, char *id, struct ev_err *err);
+
 /* Vocabulary drift: how much of the store's text the model cannot see.
  * The store's terms are those of its text index (chunks_vocab: the same
  * tokeniser), stop words and terms over 64 bytes left out as the embedder

@@ -84,8 +84,14 @@ ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_t
 		if (r == 1) {
 			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
 			json_decref(v);
-			r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, run, &warned,
-			    err);
+			if (q != NULL && run->stats_out != NULL) {
+				r = ev_textsearch_stats_query(ts, q, ev_jsonl_where(in), run->stats_out, err);
+				json_decref(q);
+				run->queries += r == 0;
+			} else {
+				r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, run,
+				    &warned, err);
+			}
 		}
 		if (r == -2 || (r == -1 && !skipped(run, err))) {
 			r = -1;

@@ -26,6 +26,9 @@ struct ev_textrun {
 	void *ctx;		/* of skip and warn */
 	long long queries;	/* out: queries answered */
 	long long hits;		/* out: hits written */
+	/* NULL, or where the queries' statistics go instead of searching
+	 * (ev_textsearch_stats_query(); nothing is written to out) */
+	struct ev_textstats *stats_out;
 };
 
 /* Search every query record of in with ts and write the hits of each, best

@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "lexicon.h"
 #include "region.h"
+#include "textstats.h"
 #include "token.h"
 
 #define MAX_WORDS 1000		/* distinct words of a query that are searched */
@@ -68,7 +69,10 @@ struct ev_textsearch {
 	int *fbslot;		/* open-addressing index of fb by stem: -1 or an index */
 	int nslots;
 	double *pw;		/* the weight of each phrase of expr, for ev_bm25() */
+	const char **pka, **pkb;	/* each phrase's stems (pkb NULL for one word) */
+	double *pdf;		/* with global statistics: each phrase's rows */
 	int npw, cappw;
+	struct ev_buf key;	/* a pair's statistics key */
 	struct ev_buf expr, sql, snip;
 	struct ev_err *err;	/* where a tokeniser callback reports */
 	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
@@ -203,6 +207,12 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	ts->st = st;
 	ts->o = *opts;
 	ts->regions = -1;
+	if (ts->o.stats != NULL && ts->o.raw_fts) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "--stats cannot score an FTS5 expression"
+		    " (--raw-fts): its phrases have no statistics");
+		free(ts);
+		return NULL;
+	}
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
 	    ev_bm25_register(ev_store_db(st), err) == -1) {
@@ -263,6 +273,10 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->fb);
 	free(ts->fbslot);
 	free(ts->pw);
+	free(ts->pka);
+	free(ts->pkb);
+	free(ts->pdf);
+	ev_buf_release(&ts->key);
 	for (int i = 0; i < ts->nvocab; i++)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
@@ -343,6 +357,48 @@ drop_request_words(struct ev_textsearch *ts)
 	ts->nwords = n;
 }
 
+/* Append the term t[0..len) with df to the vocabulary.  Returns 0 or -1
+ * (out of memory). */
+static int
+vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long df)
+{
+	struct vterm *v;
+
+	if (ts->nvocab == *cap) {
+		int c = *cap ? 2 * *cap : 4096;
+
+		if ((v = realloc(ts->vocab, (size_t)c * sizeof *v)) == NULL)
+			return -1;
+		ts->vocab = v;
+		*cap = c;
+	}
+	v = &ts->vocab[ts->nvocab];
+	if ((v->s = strndup(t, (size_t)len)) == NULL)
+		return -1;
+	v->len = len;
+	v->cplen = cplen(t, len);
+	v->df = df;
+	ts->nvocab++;
+	return 0;
+}
+
+/* The vocabulary of the global statistics (in the order of the store's). */
+static int
+vocab_of_stats(struct ev_textsearch *ts, struct ev_err *err)
+{
+	size_t n = ev_textstats_count(ts->o.stats, EV_STATS_TERM);
+	int cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		long long df;
+		const char *t = ev_textstats_key(ts->o.stats, EV_STATS_TERM, i, &df);
+
+		if (df > 0 && vocab_add(ts, &cap, t, (int)strlen(t), df) == -1)
+			return ev_err_nomem(err);
+	}
+	return 0;
+}
+
 static int
 load_vocab(struct ev_textsearch *ts, struct ev_err *err)
 {
@@ -350,28 +406,16 @@ load_vocab(struct ev_textsearch *ts, struct ev_err *err)
 	int rc, cap = 0;
 
 	ts->vocab_loaded = 1;
+	if (ts->o.stats != NULL)
+		return vocab_of_stats(ts, err);
 	if ((s = ev_store_prepare(ts->st, "SELECT term, doc FROM chunks_vocab", err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		int len = sqlite3_column_bytes(s, 0);
-		struct vterm *v;
 
-		if (t == NULL)
-			continue;
-		if (ts->nvocab == cap) {
-			cap = cap ? 2 * cap : 4096;
-			if ((v = realloc(ts->vocab, (size_t)cap * sizeof *v)) == NULL)
-				goto nomem;
-			ts->vocab = v;
-		}
-		v = &ts->vocab[ts->nvocab];
-		if ((v->s = strndup(t, (size_t)len)) == NULL)
+		if (t != NULL && vocab_add(ts, &cap, t, len, sqlite3_column_int64(s, 1)) == -1)
 			goto nomem;
-		v->len = len;
-		v->cplen = cplen(t, len);
-		v->df = sqlite3_column_int64(s, 1);
-		ts->nvocab++;
 	}
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -386,10 +430,12 @@ nomem:
 static int
 in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(ts->st, "SELECT 1 FROM chunks_vocab WHERE term = ?1", err);
+	sqlite3_stmt *s;
 	int rc;
 
-	if (s == NULL)
+	if (ts->o.stats != NULL)
+		return ev_textstats_get(ts->o.stats, EV_STATS_TERM, stem) > 0;
+	if ((s = ev_store_prepare(ts->st, "SELECT 1 FROM chunks_vocab WHERE term = ?1", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, stem, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
@@ -493,6 +539,19 @@ load_langs(struct ev_textsearch *ts, struct ev_err *err)
 
 	ts->langs_loaded = 1;
 	ts->langs = EV_LEX_BIT(EV_LEX_EN);
+	if (ts->o.stats != NULL) {
+		size_t n = ev_textstats_count(ts->o.stats, EV_STATS_LANGUAGE);
+
+		for (size_t i = 0; i < n; i++) {
+			long long docs;
+			const char *code = ev_textstats_key(ts->o.stats, EV_STATS_LANGUAGE, i, &docs);
+			int lang = ev_lex_lang(code, strlen(code));
+
+			if (lang >= 0 && docs > 0)
+				ts->langs |= EV_LEX_BIT(lang);
+		}
+		return 0;
+	}
 	if ((s = ev_store_prepare(ts->st, "SELECT DISTINCT language FROM documents"
 	    " WHERE language IS NOT NULL", err)) == NULL)
 		return -1;
@@ -635,19 +694,32 @@ add_fts_chars(struct ev_buf *b, const char *s)
  * NULL, after it) as an FTS5 string, and its weight to ts->pw.  Returns 0 or
  * -1 (out of memory). */
 static int
-add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight)
+add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight, const char *ka,
+    const char *kb)
 {
 	struct ev_buf *e = &ts->expr;
 
 	if (ts->npw == ts->cappw) {
 		int cap = ts->cappw ? 2 * ts->cappw : 64;
-		double *pw = realloc(ts->pw, (size_t)cap * sizeof *pw);
+		double *pw = realloc(ts->pw, (size_t)cap * sizeof *pw), *pdf;
+		const char **pka, **pkb;
 
 		if (pw == NULL)
 			return -1;
 		ts->pw = pw;
+		if ((pka = realloc(ts->pka, (size_t)cap * sizeof *pka)) == NULL)
+			return -1;
+		ts->pka = pka;
+		if ((pkb = realloc(ts->pkb, (size_t)cap * sizeof *pkb)) == NULL)
+			return -1;
+		ts->pkb = pkb;
+		if ((pdf = realloc(ts->pdf, (size_t)cap * sizeof *pdf)) == NULL)
+			return -1;
+		ts->pdf = pdf;
 		ts->cappw = cap;
 	}
+	ts->pka[ts->npw] = ka;
+	ts->pkb[ts->npw] = kb;
 	ts->pw[ts->npw++] = weight;
 	if (ev_buf_addc(e, '"') == -1 || add_fts_chars(e, a) == -1)
 		return -1;
@@ -674,11 +746,11 @@ add_words(struct ev_textsearch *ts, double weight, int any)
 		if (w->nexp > 0 && r == 0)
 			r = ev_buf_addc(b, '(');
 		if (r == 0)
-			r = add_phrase(ts, w->surface, NULL, wt);
+			r = add_phrase(ts, w->surface, NULL, wt, w->stem, NULL);
 		for (int j = 0; j < w->nexp && r == 0; j++)
 			if ((r = ev_buf_adds(b, " OR ")) == 0)
 				r = add_phrase(ts, w->expword[j], NULL,
-				    wt * (1.0 - EXPANSION_DISCOUNT * w->dist[j]));
+				    wt * (1.0 - EXPANSION_DISCOUNT * w->dist[j]), w->exp[j], NULL);
 		if (w->nexp > 0 && r == 0)
 			r = ev_buf_addc(b, ')');
 	}
@@ -707,10 +779,11 @@ build_expr(struct ev_textsearch *ts, double pair_weight)
 		r = add_words(ts, -1.0, filter);
 	for (int i = 0; pairs && i + 1 < ts->nwords && r == 0; i++)
 		if ((r = ev_buf_adds(b, " OR ")) == 0)
-			r = add_phrase(ts, ts->words[i].surface, ts->words[i + 1].surface, pair_weight);
+			r = add_phrase(ts, ts->words[i].surface, ts->words[i + 1].surface, pair_weight,
+			    ts->words[i].stem, ts->words[i + 1].stem);
 	for (int i = 0; i < ts->nfeedback && r == 0; i++)
 		if ((r = ev_buf_adds(b, " OR ")) == 0)
-			r = add_phrase(ts, ts->fb[i].surface, NULL, ts->fb[i].weight);
+			r = add_phrase(ts, ts->fb[i].surface, NULL, ts->fb[i].weight, ts->fb[i].stem, NULL);
 	if (filter && r == 0)
 		r = ev_buf_addc(b, ')');
 	return r;
@@ -1274,15 +1347,71 @@ prepare_search(struct ev_textsearch *ts, json_t *filters, struct filters *f, sql
 	return 0;
 }
 
-/* Bind the expression, weights and limit of a pass to s (reset). */
-static void
-bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit)
+/* The key of the pair a b in the statistics, into ts->key.  Returns 0 or -1. */
+static int
+pair_key(struct ev_textsearch *ts, const char *a, const char *b)
+{
+	ev_buf_reset(&ts->key);
+	return ev_buf_printf(&ts->key, "%s %s", a, b);
+}
+
+/* The query's word whose stem is stem, as the query wrote it. */
+static const char *
+surface_of_stem(const struct ev_textsearch *ts, const char *stem)
+{
+	for (int i = 0; i < ts->nwords; i++)
+		if (strcmp(ts->words[i].stem, stem) == 0)
+			return ts->words[i].surface;
+	return stem;
+}
+
+/* With global statistics, each phrase's rows into ts->pdf: a word's (or
+ * expansion's, or feedback term's) from the vocabulary, 0 when no shard has
+ * it; a pair's from the pairs counted for the queries.  Returns 0, or -1
+ * with *err set (code 2 naming `where`: a pair the statistics lack). */
+static int
+global_df(struct ev_textsearch *ts, const char *where, struct ev_err *err)
+{
+	for (int i = 0; i < ts->npw; i++) {
+		long long n;
+
+		ts->pdf[i] = 0;
+		if (ts->pw[i] == 0.0)
+			continue;	/* a filter: no score */
+		if (ts->pkb[i] == NULL) {
+			n = ev_textstats_get(ts->o.stats, EV_STATS_TERM, ts->pka[i]);
+		} else {
+			if (pair_key(ts, ts->pka[i], ts->pkb[i]) == -1)
+				return ev_err_nomem(err);
+			if ((n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ev_buf_str(&ts->key))) < 0)
+				return ev_err_set(err, EV_EXIT_USAGE, where, "the statistics (--stats) do not"
+				    " count '%s %s' side by side: make them (--stats-out) from these queries",
+				    surface_of_stem(ts, ts->pka[i]), surface_of_stem(ts, ts->pkb[i]));
+		}
+		ts->pdf[i] = n > 0 ? (double)n : 0.0;
+	}
+	return 0;
+}
+
+/* Bind the expression, weights and limit of a pass to s (reset).  Returns
+ * 0, or -1 with *err set (global_df()). */
+static int
+bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit,
+    const char *where, struct ev_err *err)
 {
 	bw->n = ts->npw;
 	bw->w = ts->pw;
 	bw->tuned = 1;
 	bw->k1 = ts->o.k1;
 	bw->b = ts->o.b;
+	bw->df = NULL;
+	if (ts->o.stats != NULL) {
+		if (global_df(ts, where, err) == -1)
+			return -1;
+		bw->df = ts->pdf;
+		bw->rows = (double)ev_textstats_rows(ts->o.stats);
+		bw->tokens = (double)ev_textstats_tokens(ts->o.stats);
+	}
 	sqlite3_reset(s);
 	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
 	sqlite3_bind_double(s, 2, ts->o.w_title);
@@ -1290,6 +1419,7 @@ bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
 	sqlite3_bind_double(s, 4, ts->o.w_text);
 	sqlite3_bind_int64(s, 5, limit);
 	sqlite3_bind_pointer(s, 6, bw, EV_BM25_POINTER, NULL);
+	return 0;
 }
 
 /* A failed step of a pass, into *err. */
@@ -1392,7 +1522,8 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return ev_err_nomem(err);
 	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
 		return -1;
-	bind_pass(ts, s, bw, ts->o.feedback_docs);
+	if (bind_pass(ts, s, bw, ts->o.feedback_docs, where, err) == -1)
+		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		double score = sqlite3_column_double(s, 1), cw;
 		const char *title, *body;
@@ -1481,11 +1612,114 @@ out:
 	return r;
 }
 
+/* The words of the query text[0..len) into ts->words: stop words left out,
+ * request words dropped (not with raw_fts).  Returns 0 or -1 with *err. */
+static int
+query_words(struct ev_textsearch *ts, const char *text, size_t len, struct ev_err *err)
+{
+	struct collect c = { ts, text };
+
+	clear_words(ts);
+	ts->err = err;
+	if (ev_tok_run(ts->tok, text, len, on_query_token, &c, err) == -1 || err->code != 0)
+		return -1;
+	if (!ts->o.raw_fts)
+		drop_request_words(ts);
+	return 0;
+}
+
+/* Add each row (key, count) of the query sql to out as an entry of kind.
+ * Returns 0, or -1 with *err set (what names the reading). */
+static int
+add_counts(struct ev_textsearch *ts, const char *sql, enum ev_stats_kind kind, const char *what,
+    struct ev_textstats *out, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(ts->st, sql, err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (sqlite3_column_text(s, 0) != NULL && ev_textstats_add(out, kind,
+		    (const char *)sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0),
+		    sqlite3_column_int64(s, 1), err) == -1) {
+			sqlite3_reset(s);
+			return -1;
+		}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : ev_store_error(ts->st, what, err);
+}
+
+int
+ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	long long tot[2] = { 0, 0 };
+	int rc;
+
+	for (int i = 0; i < 2; i++) {
+		if ((s = ev_store_prepare(ts->st, i == 0 ?
+		    "SELECT " EV_BM25_TOTALS "(chunks_fts, 0) FROM chunks_fts LIMIT 1" :
+		    "SELECT " EV_BM25_TOTALS "(chunks_fts, 1) FROM chunks_fts LIMIT 1", err)) == NULL)
+			return -1;
+		if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			tot[i] = sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return ev_store_error(ts->st, "counting the text index", err);
+	}
+	ev_textstats_add_totals(out, tot[0], tot[1]);
+	if (add_counts(ts, "SELECT term, doc FROM chunks_vocab", EV_STATS_TERM, "reading the vocabulary",
+	    out, err) == -1)
+		return -1;
+	return add_counts(ts, "SELECT language, count(*) FROM documents WHERE language IS NOT NULL"
+	    " GROUP BY language", EV_STATS_LANGUAGE, "reading the documents' languages", out, err);
+}
+
+int
+ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *where,
+    struct ev_textstats *out, struct ev_err *err)
+{
+	json_t *text = json_object_get(q, "query");
+	sqlite3_stmt *s;
+
+	ev_err_clear(err);
+	if (!json_is_string(text))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
+	if (query_words(ts, json_string_value(text), json_string_length(text), err) == -1)
+		return -1;
+	for (int i = 0; i + 1 < ts->nwords; i++) {
+		int rc;
+
+		if (pair_key(ts, ts->words[i].stem, ts->words[i + 1].stem) == -1)
+			return ev_err_nomem(err);
+		if (ev_textstats_get(out, EV_STATS_PHRASE, ev_buf_str(&ts->key)) >= 0)
+			continue;	/* counted for an earlier query */
+		ev_buf_reset(&ts->expr);
+		ts->npw = 0;
+		if (add_phrase(ts, ts->words[i].surface, ts->words[i + 1].surface, 1.0, NULL, NULL) == -1)
+			return ev_err_nomem(err);
+		if ((s = ev_store_prepare(ts->st, "SELECT count(*) FROM chunks_fts WHERE chunks_fts"
+		    " MATCH ?1", err)) == NULL)
+			return -1;
+		sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW && ev_textstats_add(out, EV_STATS_PHRASE, ev_buf_str(&ts->key),
+		    ts->key.len, sqlite3_column_int64(s, 0), err) == -1) {
+			sqlite3_reset(s);
+			return -1;
+		}
+		sqlite3_reset(s);
+		if (rc != SQLITE_ROW)
+			return ev_store_error(ts->st, "counting a pair of words", err);
+	}
+	return 0;
+}
+
 int
 ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
     int *flags, struct ev_err *err)
 {
-	struct collect c;
 	struct filters f = { 0 };
 	struct ev_bm25_weights bw;
 	json_t *filters = json_object_get(q, "filters");
@@ -1503,17 +1737,11 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	textlen = json_string_length(json_object_get(q, "query"));
 
 	/* The words, their vocabulary look-ups and expansions. */
-	clear_words(ts);
 	ev_snippet_reset(ts->sn);
-	c.ts = ts;
-	c.text = text;
-	ts->err = err;
-	if (ev_tok_run(ts->tok, text, textlen, on_query_token, &c, err) == -1 || err->code != 0)
+	if (query_words(ts, text, textlen, err) == -1)
 		return -1;
 	if (ts->truncated)
 		*flags |= EV_TS_TRUNCATED;
-	if (!ts->o.raw_fts)
-		drop_request_words(ts);
 	for (int i = 0; i < ts->nwords && !ts->o.raw_fts; i++) {
 		struct word *w = &ts->words[i];
 		int in;
@@ -1577,7 +1805,8 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		ev_err_nomem(err);
 		goto out;
 	}
-	bind_pass(ts, s, &bw, ts->o.k);
+	if (bind_pass(ts, s, &bw, ts->o.k, where, err) == -1)
+		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *hit;
 

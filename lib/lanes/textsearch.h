@@ -2,7 +2,7 @@
  * weights, safe query handling, typo tolerance, filters and snippets.
  *
  * High layer: includes err.h, buf.h, store.h, token.h, snippet.h, bm25.h,
- * region.h and Jansson.
+ * region.h, textstats.h and Jansson.
  *
  * A query's text is always text: it is tokenised with the one tokeniser
  * (token.h), stop words are dropped, and each remaining word becomes an FTS5
@@ -104,6 +104,7 @@ struct ev_textsearch_opts {
 	struct ev_snippet_opts snippet;
 	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
 				 * outlive the searcher); NULL: /usr/share/dict */
+	struct ev_textstats *stats;	/* NULL, or the statistics to rank with (borrowed) */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
@@ -113,7 +114,7 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL }
+	EV_SNIPPET_OPTS_INIT, NULL, NULL }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
@@ -124,6 +125,7 @@ enum {
 };
 
 struct ev_textsearch;
+struct ev_textstats;
 
 /* A searcher over st (borrowed; it must outlive the searcher) with a copy of
  * *opts.  Returns NULL with *err set. */
@@ -159,6 +161,27 @@ int ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int
  * list on this machine: their real words missing from the index may be
  * taken for typos. */
 unsigned ev_textsearch_no_dict(const struct ev_textsearch *ts);
+
+/* Global statistics (textstats.h), for a collection split into shards (stores
+ * holding disjoint documents): each shard's are made with the two functions
+ * below, summed, and given back to every shard as opts.stats, and then each
+ * shard scores as one store holding every shard would: BM25's IDF and
+ * average length, typo repair's vocabulary and languages, and feedback
+ * terms' weights come from the sum (feedback's first pass still reads only
+ * the shard's own best chunks).  A pair of words side by side (proximity)
+ * is counted only for the queries the statistics were made from; a query
+ * with a pair they lack is refused (code 2).  raw_fts is refused. */
+
+/* Add the store's totals, vocabulary and languages to out.  Returns 0, or -1
+ * with *err set (code 1). */
+int ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *err);
+
+/* Add to out the rows of the store holding each pair of consecutive words of
+ * the query record q (as ev_textsearch_query() makes them), unless out has
+ * the pair already.  Returns 0, or -1 with *err set (code 2 naming `where`
+ * for a bad record, 1 for a database failure). */
+int ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *where,
+	struct ev_textstats *out, struct ev_err *err);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);

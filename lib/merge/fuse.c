@@ -45,7 +45,7 @@ buf_adds(struct ev_buf *b, const char *s)
 
 /* ---- options ---- */
 
-static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz" };
+static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz", "merge" };
 static const char *const norm_names[] = { "default", "none", "max", "minmax", "zscore" };
 
 void
@@ -945,6 +945,12 @@ add_scanned(struct ev_fuse *f, const char *line, size_t len, const struct ev_jme
 	if (check_hit(f, h, &lane, where, err) == -1 ||
 	    (li = lane_index(f, lane, where, err)) == -1)
 		goto fail;
+	if (f->o.method == EV_FUSE_MERGE && li > 0) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "--method merge merges the shards of one lane;"
+		    " query '%s' has hits of lanes '%s' and '%s' (fuse lanes with rrf, weighted,"
+		    " combsum or combmnz)", f->qid, f->lanes[0].name, lane);
+		goto fail;
+	}
 	h->li = li;
 	hid = ev_hash_str64(h->id);
 	if (map_get(&f->ids[li], h->id, hid) != -1) {
@@ -2224,6 +2230,111 @@ signals_clash(const struct ev_fuse *f)
 	return 0;
 }
 
+/* Merging shards: best score first, then by id. */
+static int
+cmp_merge(const void *a, const void *b)
+{
+	const struct rhit *x = sort_f->hits + *(const size_t *)a, *y = sort_f->hits + *(const size_t *)b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/* Append the member m as raw text, a comma first unless it is the first. */
+static int
+raw_member(struct ev_buf *b, const struct ev_jmem *m, int first)
+{
+	if ((!first && buf_addc(b, ',') == -1) || buf_addc(b, '"') == -1 ||
+	    buf_add(b, m->key, m->klen) == -1 || ADDL(b, "\":") == -1)
+		return -1;
+	return buf_add(b, m->val, m->vlen);
+}
+
+/* The signals s[0..n) of a merged hit at rank, the lane's rank signal
+ * rewritten and, for the text lane, fts_norm made again over the merged
+ * list (score / max(best, 1), as the lane defines it). */
+static int
+merge_signals(struct ev_fuse *f, const struct rhit *h, long long rank, double best,
+    struct ev_buf *out)
+{
+	const struct lane *ln = &f->lanes[h->li];
+	size_t i;
+
+	f->mems.n = 0;
+	if (ev_jscan_members(h->m[h->isig].val, h->m[h->isig].vlen, &f->mems) == -1 ||
+	    buf_addc(out, '{') == -1)
+		return -1;
+	for (i = 0; i < f->mems.n; i++) {
+		const struct ev_jmem *m = &f->mems.m[i];
+
+		if (!m->kesc && m->klen == ln->rnlen && memcmp(m->key, ln->rname, m->klen) == 0) {
+			if ((i > 0 && buf_addc(out, ',') == -1) || buf_addc(out, '"') == -1 ||
+			    buf_add(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
+			    ev_jscan_put_int(out, rank) == -1)
+				return -1;
+		} else if (ln->istext && !m->kesc && m->klen == 8 && memcmp(m->key, "fts_norm", 8) == 0) {
+			if ((i > 0 && buf_addc(out, ',') == -1) || ADDL(out, "\"fts_norm\":") == -1 ||
+			    put_real(f, out, h->score / (best > 1.0 ? best : 1.0)) == -1)
+				return -1;
+		} else if (raw_member(out, m, i == 0) == -1) {
+			return -1;
+		}
+	}
+	return buf_addc(out, '}');
+}
+
+/* --method merge: the hits of one lane's shards, by score then id, the
+ * first k with their ranks (and the lane's rank signal) rewritten; every
+ * other field as read. */
+static int
+merge_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_err *err)
+{
+	size_t *ix = malloc((f->nh ? f->nh : 1) * sizeof *ix), i, n = f->nh;
+	double best;
+
+	if (ix == NULL)
+		return ev_err_nomem(err);
+	for (i = 0; i < f->nh; i++)
+		ix[i] = i;
+	sort_f = f;
+	qsort(ix, f->nh, sizeof *ix, cmp_merge);
+	if (f->o.k > 0 && (size_t)f->o.k < n)
+		n = (size_t)f->o.k;
+	best = n > 0 ? f->hits[ix[0]].score : 0.0;
+	for (i = 0; i < n; i++) {
+		const struct rhit *h = &f->hits[ix[i]];
+		int j;
+
+		if (buf_addc(out, '{') == -1)
+			goto nomem;
+		for (j = 0; j < h->nm; j++) {
+			const struct ev_jmem *m = &h->m[j];
+
+			if (j == h->pos[F_RANK]) {
+				if ((j > 0 && buf_addc(out, ',') == -1) || ADDL(out, "\"rank\":") == -1 ||
+				    ev_jscan_put_int(out, (long long)i + 1) == -1)
+					goto nomem;
+			} else if (j == h->isig) {
+				if ((j > 0 && buf_addc(out, ',') == -1) || buf_addc(out, '"') == -1 ||
+				    buf_add(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
+				    merge_signals(f, h, (long long)i + 1, best, out) == -1)
+					goto nomem;
+			} else if (raw_member(out, m, j == 0) == -1) {
+				goto nomem;
+			}
+		}
+		if (ADDL(out, "}\n") == -1)
+			goto nomem;
+	}
+	*nout = (long long)n;
+	free(ix);
+	return 0;
+nomem:
+	free(ix);
+	return ev_err_nomem(err);
+}
+
 int
 ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_err *err)
 {
@@ -2232,6 +2343,8 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 	int ord[EV_FUSE_MAXLANES];
 
 	*nout = 0;
+	if (f->o.method == EV_FUSE_MERGE)
+		return merge_write(f, out, nout, err);
 	if ((ix = malloc((f->nc ? f->nc : 1) * 2 * sizeof *ix)) == NULL)
 		return ev_err_nomem(err);
 	if (f->o.group == EV_GROUP_DOC && rerank_docs(f, err) == -1) {

@@ -31,7 +31,8 @@ enum ev_fuse_method {
 	EV_FUSE_RRF,		/* sum of w / (rrf_k + rank) */
 	EV_FUSE_WEIGHTED,	/* sum of w * norm(score), default norm max */
 	EV_FUSE_COMBSUM,	/* sum of w * norm(score), default norm minmax */
-	EV_FUSE_COMBMNZ		/* combsum times the number of lanes that found it */
+	EV_FUSE_COMBMNZ,	/* combsum times the number of lanes that found it */
+	EV_FUSE_MERGE		/* one lane's shards: its hits by score, ties by id, no fusion */
 };
 
 enum ev_fuse_norm {

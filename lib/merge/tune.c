@@ -240,7 +240,7 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 		return -1;
 	if ((r = ev_config_str(plan, "fusion.method", &s, file, err)) == -1)
 		return -1;
-	if (r == 1 && ev_fuse_method_parse(s, &f->method) == -1)
+	if (r == 1 && (ev_fuse_method_parse(s, &f->method) == -1 || f->method == EV_FUSE_MERGE))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
 		    "fusion.method must be rrf, weighted, combsum or combmnz: '%s'", s);
 	if ((r = ev_config_str(plan, "fusion.normalization", &s, file, err)) == -1)

@@ -27,6 +27,7 @@
 #include <faiss/impl/IDSelector.h>
 #include <faiss/index_factory.h>
 #include <faiss/index_io.h>
+#include <faiss/utils/distances.h>
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
@@ -34,6 +35,7 @@
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 #include <faiss/c_api/index_factory_c.h>
 #include <faiss/c_api/index_io_c.h>
+#include <faiss/c_api/utils/distances_c.h>
 
 static char last_error[1024];
 static bool have_last_error;
@@ -175,6 +177,12 @@ faiss_Index_search(const FaissIndex *index, idx_t n, const float *x, idx_t k, fl
 		cix(index)->search(n, x, k, distances, labels);
 	}
 	EV_CATCH
+}
+
+void
+faiss_set_distance_compute_blas_threshold(int value)
+{
+	faiss::distance_compute_blas_threshold = value;
 }
 
 int

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <faiss/c_api/error_c.h>
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 #include <faiss/c_api/index_factory_c.h>
+#include <faiss/c_api/utils/distances_c.h>
 #include <faiss/c_api/index_io_c.h>
 
 #include "buf.h"
@@ -1385,6 +1387,12 @@ ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct
 	if (faiss_ParameterSpace_set_index_parameter(ix->ps, ix->idx, name, value) != 0)
 		return 0;
 	return 1;
+}
+
+void
+ev_vindex_pairwise(void)
+{
+	faiss_set_distance_compute_blas_threshold(INT_MAX);
 }
 
 int

@@ -144,6 +144,14 @@ const char *ev_vindex_factory(const struct ev_vindex *ix);
  * Returns 1 when set, 0 when the index has no such parameter, -1 on error. */
 int ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct ev_err *err);
 
+/* From now on, in this process, score each query against each vector one
+ * pair at a time (Faiss without its matrix product, BLAS, which it uses for
+ * 20 queries and more): a chunk's score is then the same to the bit whatever
+ * the index's size and the batch, so the hits of an exact (Flat) index split
+ * in shards merge into exactly those of one index.  Slower for large
+ * batches. */
+void ev_vindex_pairwise(void);
+
 /* Search nq unit query vectors (nq × dim floats) for their k best chunks:
  * scores[i*k + j] (inner product, best first, equal scores in rowid order) and
  * ids[i*k + j] (chunk rowids, -1 past the end).  Returns 0, or -1 with *err set. */

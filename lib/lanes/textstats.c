@@ -1,0 +1,252 @@
+/* textstats.c: BM25's statistics, summed over stores.  See textstats.h. */
+#include "textstats.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+#define HEADER "evkit-text-stats\t1"
+
+static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language" };
+
+struct entry {
+	char *key;
+	long long n;
+};
+
+struct entries {
+	struct entry *e;
+	size_t n, cap;
+	int sorted;		/* e is in key order, each key once */
+};
+
+struct ev_textstats {
+	long long rows, tokens;
+	struct entries k[EV_STATS_NKIND];
+};
+
+struct ev_textstats *
+ev_textstats_new(struct ev_err *err)
+{
+	struct ev_textstats *s = calloc(1, sizeof *s);
+
+	if (s == NULL)
+		ev_err_nomem(err);
+	for (int i = 0; s != NULL && i < EV_STATS_NKIND; i++)
+		s->k[i].sorted = 1;
+	return s;
+}
+
+void
+ev_textstats_free(struct ev_textstats *s)
+{
+	if (s == NULL)
+		return;
+	for (int i = 0; i < EV_STATS_NKIND; i++) {
+		for (size_t j = 0; j < s->k[i].n; j++)
+			free(s->k[i].e[j].key);
+		free(s->k[i].e);
+	}
+	free(s);
+}
+
+void
+ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens)
+{
+	s->rows += rows;
+	s->tokens += tokens;
+}
+
+int
+ev_textstats_add(struct ev_textstats *s, enum ev_stats_kind kind, const char *key, size_t len,
+    long long n, struct ev_err *err)
+{
+	struct entries *es = &s->k[kind];
+	char *copy;
+
+	if (ev_grow(&es->e, &es->cap, es->n, sizeof *es->e, 256) == -1 ||
+	    (copy = strndup(key, len)) == NULL)
+		return ev_err_nomem(err);
+	if (es->n > 0 && es->sorted && strcmp(es->e[es->n - 1].key, copy) >= 0)
+		es->sorted = 0;
+	es->e[es->n].key = copy;
+	es->e[es->n++].n = n;
+	return 0;
+}
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->key, ((const struct entry *)b)->key);
+}
+
+/* Put the entries of es in key order, the counts of a key summed into one. */
+static void
+seal(struct entries *es)
+{
+	size_t i, j;
+
+	if (es->sorted)
+		return;
+	qsort(es->e, es->n, sizeof *es->e, cmp_entry);
+	for (i = j = 0; i < es->n; i++) {
+		if (j > 0 && strcmp(es->e[j - 1].key, es->e[i].key) == 0) {
+			es->e[j - 1].n += es->e[i].n;
+			free(es->e[i].key);
+			continue;
+		}
+		es->e[j++] = es->e[i];
+	}
+	es->n = j;
+	es->sorted = 1;
+}
+
+long long
+ev_textstats_rows(const struct ev_textstats *s)
+{
+	return s->rows;
+}
+
+long long
+ev_textstats_tokens(const struct ev_textstats *s)
+{
+	return s->tokens;
+}
+
+long long
+ev_textstats_get(struct ev_textstats *s, enum ev_stats_kind kind, const char *key)
+{
+	struct entries *es = &s->k[kind];
+	struct entry want = { (char *)key, 0 }, *e;
+
+	seal(es);
+	if (es->n == 0)
+		return -1;
+	e = bsearch(&want, es->e, es->n, sizeof *es->e, cmp_entry);
+	return e != NULL ? e->n : -1;
+}
+
+size_t
+ev_textstats_count(struct ev_textstats *s, enum ev_stats_kind kind)
+{
+	seal(&s->k[kind]);
+	return s->k[kind].n;
+}
+
+const char *
+ev_textstats_key(struct ev_textstats *s, enum ev_stats_kind kind, size_t i, long long *n)
+{
+	struct entries *es = &s->k[kind];
+
+	seal(es);
+	*n = es->e[i].n;
+	return es->e[i].key;
+}
+
+/* A count: decimal digits, at most LLONG_MAX.  Returns 0 or -1. */
+static int
+parse_count(const char *s, long long *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno != 0 || *end != '\0' ? -1 : 0;
+}
+
+/* One line of a statistics file (no newline), into s. */
+static int
+read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *err)
+{
+	char *f[3], *p = line;
+	int nf = 0, kind;
+	long long n, sum;
+
+	for (;;) {
+		if (nf == 3)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "more than 3 fields");
+		f[nf++] = p;
+		if ((p = strchr(p, '\t')) == NULL)
+			break;
+		*p++ = '\0';
+	}
+	if (nf == 2 && (strcmp(f[0], "rows") == 0 || strcmp(f[0], "tokens") == 0)) {
+		if (parse_count(f[1], &n) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "%s takes a count (0 or more): '%s'", f[0], f[1]);
+		sum = f[0][0] == 'r' ? s->rows : s->tokens;
+		if (n > LLONG_MAX - sum)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "%s: the sum is too large", f[0]);
+		ev_textstats_add_totals(s, f[0][0] == 'r' ? n : 0, f[0][0] == 't' ? n : 0);
+		return 0;
+	}
+	for (kind = 0; kind < EV_STATS_NKIND && strcmp(f[0], kind_names[kind]) != 0; kind++)
+		;
+	if (kind == EV_STATS_NKIND)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "unknown entry '%.40s' (rows, tokens, term, phrase or language)", f[0]);
+	if (nf != 3 || f[1][0] == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, where, "%s takes a key and a count", f[0]);
+	if (parse_count(f[2], &n) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "%s '%.80s': bad count '%.40s'", f[0], f[1],
+		    f[2]);
+	return ev_textstats_add(s, (enum ev_stats_kind)kind, f[1], strlen(f[1]), n, err);
+}
+
+int
+ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char *line = NULL, where[256];
+	size_t cap = 0;
+	ssize_t len;
+	long long lineno = 0;
+	int r = 0;
+
+	if (fp == NULL)
+		return ev_err_set(err, errno == ENOENT ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path,
+		    "cannot open: %s", strerror(errno));
+	while (r == 0 && (len = getline(&line, &cap, fp)) != -1) {
+		lineno++;
+		snprintf(where, sizeof where, "%s:%lld", path, lineno);
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if ((size_t)len != strlen(line))
+			r = ev_err_set(err, EV_EXIT_USAGE, where, "a NUL byte");
+		else if (lineno == 1 && strcmp(line, HEADER) != 0)
+			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
+			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>1'");
+		else if (lineno > 1)
+			r = read_line(s, line, where, err);
+	}
+	if (r == 0 && ferror(fp))
+		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "read error: %s", strerror(errno));
+	else if (r == 0 && lineno == 0)
+		r = ev_err_set(err, EV_EXIT_USAGE, path, "empty: not a statistics file (made by"
+		    " ev-search-text --stats-out)");
+	free(line);
+	if (fp != stdin)
+		fclose(fp);
+	return r;
+}
+
+int
+ev_textstats_write(struct ev_textstats *s, FILE *f, const char *name, struct ev_err *err)
+{
+	fprintf(f, "%s\nrows\t%lld\ntokens\t%lld\n", HEADER, s->rows, s->tokens);
+	for (int kind = 0; kind < EV_STATS_NKIND; kind++) {
+		struct entries *es = &s->k[kind];
+
+		seal(es);
+		for (size_t i = 0; i < es->n; i++)
+			fprintf(f, "%s\t%s\t%lld\n", kind_names[kind], es->e[i].key, es->e[i].n);
+	}
+	if (fflush(f) == EOF || ferror(f))
+		return ev_err_set(err, EV_EXIT_RUNTIME, name, "write error: %s", strerror(errno));
+	return 0;
+}

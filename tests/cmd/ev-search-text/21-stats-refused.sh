@@ -1,0 +1,20 @@
+# Statistics that cannot rank a query are refused, never half used: a pair of
+# words they did not count, a file that is not statistics, a bad line (named
+# FILE:LINE), an FTS5 expression; --stats-out needs a store or files to sum.
+exec 2>&1
+. "$CASEDIR/mkstore"; mkstore kb.db
+echo '"flat plate"' | ev-search-text --db kb.db --stats-out kb.stats || exit 1
+echo '"boundary layer"' | ev-search-text --db kb.db --stats kb.stats; echo "exit $?"
+echo '"plate"' | ev-search-text --db kb.db --stats kb.stats | jq -c '[.id, .rank]'
+echo '{"id":"x"}' > bad.stats
+echo '"plate"' | ev-search-text --db kb.db --stats bad.stats; echo "exit $?"
+{ head -3 kb.stats; printf 'term\tplate\n'; } > short.stats
+echo '"plate"' | ev-search-text --db kb.db --stats short.stats; echo "exit $?"
+{ head -3 kb.stats; printf 'term\tplate\t-4\n'; } > neg.stats
+echo '"plate"' | ev-search-text --db kb.db --stats neg.stats; echo "exit $?"
+{ head -1 kb.stats; printf 'rows\t9223372036854775807\n'; } > big.stats
+ev-search-text --stats big.stats --stats big.stats --stats-out -; echo "exit $?"
+echo '"plate"' | ev-search-text --db kb.db --stats missing.stats; echo "exit $?"
+echo '"plate"' | ev-search-text --db kb.db --raw-fts --stats kb.stats; echo "exit $?"
+ev-search-text --stats-out x.stats; echo "exit $?"
+ev-search-text --stats kb.stats --stats-out x.stats q.jsonl; echo "exit $?"

@@ -1,0 +1,139 @@
+/* test_textstats.c: BM25's statistics summed over stores (textstats.h). */
+#include "test_util.h"
+
+#include "textstats.h"
+
+#define A "evkit-text-stats\t1\nrows\t3\ntokens\t30\nterm\twing\t2\nterm\tflow\t1\n" \
+	"phrase\tflat plate\t1\nlanguage\ten\t2\n"
+#define B "evkit-text-stats\t1\nrows\t2\ntokens\t12\nterm\tflow\t2\nterm\tzeta\t1\n" \
+	"phrase\tflat plate\t0\nphrase\tshear flow\t1\n"
+
+static struct ev_textstats *
+read_text(const char *text, struct ev_err *err, int *r)
+{
+	char path[] = "/tmp/ev-textstats-XXXXXX";
+	struct ev_textstats *s = ev_textstats_new(err);
+
+	cr_assert_not_null(s);
+	tu_tmpfile(path, 0, text, strlen(text));
+	*r = ev_textstats_read(s, path, err);
+	unlink(path);
+	return s;
+}
+
+Test(textstats, two_files_sum_to_the_statistics_of_both)
+{
+	char pa[] = "/tmp/ev-textstats-XXXXXX", pb[] = "/tmp/ev-textstats-XXXXXX";
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+
+	tu_tmpfile(pa, 0, A, strlen(A));
+	tu_tmpfile(pb, 0, B, strlen(B));
+	cr_assert_eq(ev_textstats_read(s, pa, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_read(s, pb, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_rows(s), 5);
+	cr_assert_eq(ev_textstats_tokens(s), 42);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "flow"), 3);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "wing"), 2);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "zeta"), 1);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "plate"), -1, "absent: -1, not 0");
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_PHRASE, "flat plate"), 1);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_PHRASE, "shear flow"), 1);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_LANGUAGE, "en"), 2);
+	unlink(pa);
+	unlink(pb);
+	ev_textstats_free(s);
+}
+
+Test(textstats, keys_come_in_byte_order_each_once)
+{
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+	long long n;
+
+	cr_assert_eq(ev_textstats_add(s, EV_STATS_TERM, "\xc3\xa9t\xc3\xa9", 5, 1, &err), 0);
+	cr_assert_eq(ev_textstats_add(s, EV_STATS_TERM, "zz", 2, 1, &err), 0);
+	cr_assert_eq(ev_textstats_add(s, EV_STATS_TERM, "abc", 2, 4, &err), 0);	/* "ab" */
+	cr_assert_eq(ev_textstats_add(s, EV_STATS_TERM, "zz", 2, 2, &err), 0);
+	cr_assert_eq(ev_textstats_count(s, EV_STATS_TERM), 3);
+	cr_assert_str_eq(ev_textstats_key(s, EV_STATS_TERM, 0, &n), "ab");
+	cr_assert_eq(n, 4);
+	cr_assert_str_eq(ev_textstats_key(s, EV_STATS_TERM, 1, &n), "zz");
+	cr_assert_eq(n, 3);
+	cr_assert_str_eq(ev_textstats_key(s, EV_STATS_TERM, 2, &n), "\xc3\xa9t\xc3\xa9",
+	    "bytes compared unsigned, as SQLite orders text");
+	ev_textstats_free(s);
+}
+
+Test(textstats, written_file_reads_back_the_same)
+{
+	char path[] = "/tmp/ev-textstats-XXXXXX";
+	struct ev_err err = { 0 };
+	int r, fd;
+	struct ev_textstats *s = read_text(A, &err, &r), *t;
+	FILE *f;
+
+	cr_assert_eq(r, 0, "%s", err.msg);
+	cr_assert((fd = mkstemp(path)) >= 0);
+	cr_assert_not_null(f = fdopen(fd, "w"));
+	cr_assert_eq(ev_textstats_write(s, f, path, &err), 0);
+	fclose(f);
+	t = ev_textstats_new(&err);
+	cr_assert_eq(ev_textstats_read(t, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_rows(t), 3);
+	cr_assert_eq(ev_textstats_get(t, EV_STATS_TERM, "flow"), 1);
+	cr_assert_eq(ev_textstats_get(t, EV_STATS_PHRASE, "flat plate"), 1);
+	cr_assert_eq(ev_textstats_count(t, EV_STATS_TERM), 2);
+	unlink(path);
+	ev_textstats_free(s);
+	ev_textstats_free(t);
+}
+
+Test(textstats, bad_files_are_refused_naming_the_line)
+{
+	static const struct { const char *text, *where, *msg; } bad[] = {
+		{ "", "", "empty" },
+		{ "rows\t3\n", ":1", "not a statistics file" },
+		{ "evkit-text-stats\t1\nrows\t3x\n", ":2", "rows takes a count" },
+		{ "evkit-text-stats\t1\nterm\twing\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t1\nterm\t\t3\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t1\nterm\twing\t-1\n", ":2", "bad count" },
+		{ "evkit-text-stats\t1\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
+		{ "evkit-text-stats\t1\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
+		{ "evkit-text-stats\t1\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
+		{ "evkit-text-stats\t1\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ev_err err = { 0 };
+		int r;
+		struct ev_textstats *s = read_text(bad[i].text, &err, &r);
+
+		cr_assert_eq(r, -1, "case %zu accepted", i);
+		cr_assert_eq(err.code, EV_EXIT_USAGE, "case %zu: code %d", i, err.code);
+		cr_assert_not_null(strstr(err.where, bad[i].where), "case %zu: where '%s'", i, err.where);
+		cr_assert_not_null(strstr(err.msg, bad[i].msg), "case %zu: '%s'", i, err.msg);
+		ev_textstats_free(s);
+	}
+}
+
+Test(textstats, an_empty_set_has_nothing)
+{
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_PHRASE, "flat plate"), -1);
+	cr_assert_eq(ev_textstats_count(s, EV_STATS_TERM), 0);
+	cr_assert_eq(ev_textstats_rows(s), 0);
+	ev_textstats_free(s);
+}
+
+Test(textstats, a_missing_file_is_bad_usage)
+{
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+
+	cr_assert_eq(ev_textstats_read(s, "/nonexistent/x.stats", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	ev_textstats_free(s);
+}
