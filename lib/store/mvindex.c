@@ -566,24 +566,31 @@ lock_index(struct ev_mvload *ld, struct ev_err *err)
 	return 0;
 }
 
-/* Whether name is a data file of the index whose file is called base
- * (base.XXXXXXXX-XXX.npy). */
+/* Whether name is a file a load of the index whose file is called base
+ * writes: a data file (base.XXXXXXXX-XXX.npy) or a temporary index file
+ * (base.tmp.PID). */
 static int
-is_data_name(const char *name, const char *base)
+is_load_file(const char *name, const char *base)
 {
 	size_t bl = strlen(base);
+	const char *p = name + bl + 1;
 
-	if (strncmp(name, base, bl) != 0 || name[bl] != '.' ||
-	    strlen(name + bl + 1) != GEN_CHARS + 4 || strcmp(name + bl + 1 + GEN_CHARS, ".npy") != 0)
+	if (strncmp(name, base, bl) != 0 || name[bl] != '.')
+		return 0;
+	if (strncmp(p, "tmp.", 4) == 0 && p[4] != '\0' && strspn(p + 4, "0123456789") == strlen(p + 4))
+		return 1;
+	if (strlen(p) != GEN_CHARS + 4 || strcmp(p + GEN_CHARS, ".npy") != 0)
 		return 0;
 	for (int i = 0; i < GEN_CHARS; i++)
-		if (!strchr("0123456789abcdef-", name[bl + 1 + i]))
+		if (!strchr("0123456789abcdef-", p[i]))
 			return 0;
 	return 1;
 }
 
 /* Remove the data files of the index at ld->path that it no longer names
- * (the previous load's, and those of loads killed before their end). */
+ * (the previous load's, and those of loads killed before their end) and
+ * the temporary files of killed loads (the directory's lock keeps other
+ * loads of this index out). */
 static void
 remove_stale(struct ev_mvload *ld)
 {
@@ -599,7 +606,7 @@ remove_stale(struct ev_mvload *ld)
 	}
 	while ((e = readdir(d)) != NULL) {
 		char *p;
-		if (!is_data_name(e->d_name, base) || strcmp(e->d_name, ld->data_name) == 0)
+		if (!is_load_file(e->d_name, base) || strcmp(e->d_name, ld->data_name) == 0)
 			continue;
 		if ((p = malloc(strlen(dir) + strlen(e->d_name) + 1)) != NULL) {
 			strcpy(p, dir);
