@@ -14,6 +14,8 @@ extern void sgemm_(const char *ta, const char *tb, const int *m, const int *n, c
 	const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
 	const float *beta, float *c, const int *ldc);
 
+#define SEARCH_CELLS 1000000	/* query vectors x token_k searched at once at most */
+
 /* A candidate record of one query. */
 struct cand {
 	long long rec;
@@ -203,8 +205,9 @@ static long long
 candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
 {
 	long long nrec = ev_mvindex_records(ms->ix), nc = 0;
-	long long tk = ms->o.token_k;
+	long long tk = ms->o.token_k, step;
 	double floors = 0;
+	int ret = 0;
 
 	if (ms->o.exact) {
 		if (ev_grow(&ms->c, &ms->ccap, (size_t)nrec - 1, sizeof *ms->c, 256) == -1)
@@ -215,47 +218,57 @@ candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
 	}
 	if (tk > ev_mvindex_vectors(ms->ix))
 		tk = ev_mvindex_vectors(ms->ix);
-	if (ev_grow(&ms->scores, &ms->scap, (size_t)(nq * tk) - 1, sizeof *ms->scores, 1024) == -1 ||
-	    ev_grow(&ms->recs, &ms->rcap, (size_t)(nq * tk) - 1, sizeof *ms->recs, 1024) == -1)
+	/* The query vectors are searched in steps of at most SEARCH_CELLS
+	 * results, so that a long query with a large token_k stays in bounds. */
+	step = SEARCH_CELLS / tk < 1 ? 1 : SEARCH_CELLS / tk;
+	if (step > nq)
+		step = nq;
+	if (ev_grow(&ms->scores, &ms->scap, (size_t)(step * tk) - 1, sizeof *ms->scores, 1024) == -1 ||
+	    ev_grow(&ms->recs, &ms->rcap, (size_t)(step * tk) - 1, sizeof *ms->recs, 1024) == -1)
 		return ev_err_nomem(err);
-	if (ev_mvindex_search(ms->ix, nq, ms->q, (int)tk, ms->scores, ms->recs, err) == -1)
-		return -1;
-	for (int i = 0; i < nq; i++) {
-		const float *s = ms->scores + (size_t)i * tk;
-		const int64_t *r = ms->recs + (size_t)i * tk;
-		float floor = 0;
-		long long j;
-		for (j = 0; j < tk && r[j] >= 0; j++)
-			floor = s[j];
-		/* No record's token outside the list scores more than the last
-		 * one in it (for an exact index): the bound of MaxSim for the
-		 * query vectors that did not find a record. */
-		floors += floor;
-		for (j = 0; j < tk && r[j] >= 0; j++) {
-			struct cand *c;
-			if (r[j] >= ev_mvindex_records(ms->ix))
-				continue;
-			if (ms->slot[r[j]] < 0) {
-				if (ev_grow(&ms->c, &ms->ccap, (size_t)nc, sizeof *ms->c, 256) == -1) {
-					for (long long u = 0; u < nc; u++)
-						ms->slot[ms->c[u].rec] = -1;
-					return ev_err_nomem(err);
+	for (int i0 = 0; i0 < nq && ret == 0; i0 += (int)step) {
+		int n = nq - i0 < step ? nq - i0 : (int)step;
+		if (ev_mvindex_search(ms->ix, n, ms->q + (size_t)i0 * ms->dim, (int)tk, ms->scores,
+		    ms->recs, err) == -1) {
+			ret = -1;
+			break;
+		}
+		for (int i = i0; i < i0 + n && ret == 0; i++) {
+			const float *s = ms->scores + (size_t)(i - i0) * tk;
+			const int64_t *r = ms->recs + (size_t)(i - i0) * tk;
+			float floor = 0;
+			long long j;
+			for (j = 0; j < tk && r[j] >= 0; j++)
+				floor = s[j];
+			/* No record's token outside the list scores more than the
+			 * last one in it (for an exact index): the bound of MaxSim
+			 * for the query vectors that did not find a record. */
+			floors += floor;
+			for (j = 0; j < tk && r[j] >= 0; j++) {
+				struct cand *c;
+				if (r[j] >= ev_mvindex_records(ms->ix))
+					continue;
+				if (ms->slot[r[j]] < 0) {
+					if (ev_grow(&ms->c, &ms->ccap, (size_t)nc, sizeof *ms->c, 256) == -1) {
+						ret = ev_err_nomem(err);
+						break;
+					}
+					c = &ms->c[nc];
+					memset(c, 0, sizeof *c);
+					c->rec = r[j];
+					c->last_q = -1;
+					ms->slot[r[j]] = (int32_t)nc++;
 				}
-				c = &ms->c[nc];
-				memset(c, 0, sizeof *c);
-				c->rec = r[j];
-				c->last_q = -1;
-				ms->slot[r[j]] = (int32_t)nc++;
-			}
-			c = &ms->c[ms->slot[r[j]]];
-			if (c->last_q != i) {
-				if (c->last_q >= 0)
-					c->bound += c->cur;
-				c->last_q = i;
-				c->cur = s[j];
-				c->floors += floor;
-			} else if (s[j] > c->cur) {
-				c->cur = s[j];
+				c = &ms->c[ms->slot[r[j]]];
+				if (c->last_q != i) {
+					if (c->last_q >= 0)
+						c->bound += c->cur;
+					c->last_q = i;
+					c->cur = s[j];
+					c->floors += floor;
+				} else if (s[j] > c->cur) {
+					c->cur = s[j];
+				}
 			}
 		}
 	}
@@ -264,6 +277,8 @@ candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
 		ms->slot[c->rec] = -1;
 		c->bound += c->cur + (floors - c->floors);
 	}
+	if (ret == -1)
+		return -1;
 	if (nc > ms->o.candidates) {
 		qsort(ms->c, (size_t)nc, sizeof *ms->c, cmp_bound);
 		nc = ms->o.candidates;
