@@ -38,9 +38,8 @@ static const char schema_sql[] =
 
 /* ---- Small helpers ------------------------------------------------------ */
 
-/* Faiss's last error, without the "Error in FUNCTION at FILE:LINE: " prefix. */
-static const char *
-faiss_msg(void)
+const char *
+ev_vindex_faiss_error(void)
 {
 	const char *m = faiss_get_last_error(), *p;
 
@@ -64,13 +63,13 @@ faiss_msg(void)
 static int
 faiss_oom(void)
 {
-	return strcmp(faiss_msg(), "out of memory") == 0;
+	return strcmp(ev_vindex_faiss_error(), "out of memory") == 0;
 }
 
 static int
 faiss_fail(struct ev_err *err, const char *where, const char *what)
 {
-	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, faiss_msg());
+	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, ev_vindex_faiss_error());
 }
 
 static int
@@ -335,7 +334,7 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 			return ev_err_nomem(err);
 		if (ferr) {
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
-				faiss_msg());
+				ev_vindex_faiss_error());
 			return -1;
 		}
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
@@ -464,7 +463,7 @@ index_write_tmp(const char *path, const struct header *h, const FaissIndex *idx,
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
 				e ? strerror(e) : "write error");
 		else
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, faiss_msg());
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vindex_faiss_error());
 		goto fail;
 	}
 	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
@@ -487,9 +486,8 @@ fail:
 	return NULL;
 }
 
-/* Sync the directory holding path, so that a rename survives a crash. */
-static void
-sync_dir(const char *path)
+void
+ev_vindex_sync_dir(const char *path)
 {
 	char *copy = strdup(path);
 	int fd;
@@ -797,6 +795,14 @@ static FaissIndex *
 rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
 {
 	FaissIndex *idx = NULL;
+
+	return ev_vindex_faiss_new((int)ld->dim, factory, &idx, err) == 0 ? idx : NULL;
+}
+
+int
+ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
+{
+	FaissIndex *idx = NULL;
 	char eff[300];
 
 	/* Faiss ids are chunk rowids: indexes without ids of their own (Flat,
@@ -805,15 +811,15 @@ rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
 		snprintf(eff, sizeof eff, "%s", factory);
 	else
 		snprintf(eff, sizeof eff, "IDMap,%s", factory);
-	if (faiss_index_factory(&idx, (int)ld->dim, eff, METRIC_INNER_PRODUCT) != 0) {
+	*out = NULL;
+	if (faiss_index_factory(&idx, dim, eff, METRIC_INNER_PRODUCT) != 0) {
 		if (faiss_oom())
-			ev_err_nomem(err);
-		else
-			ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
-				faiss_msg());
-		return NULL;
+			return ev_err_nomem(err);
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
+			ev_vindex_faiss_error());
 	}
-	return idx;
+	*out = idx;
+	return 0;
 }
 
 /* A new index of the chosen factory holding every stored vector. */
@@ -1151,7 +1157,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 			"rebuild the index)", tmp, ld->path, strerror(errno));
 		goto out;
 	}
-	sync_dir(ld->path);
+	ev_vindex_sync_dir(ld->path);
 	stats->total = count;
 	snprintf(stats->factory, sizeof stats->factory, "%s", ld->factory_used);
 	ret = 0;
@@ -1382,9 +1388,16 @@ ev_vindex_factory(const struct ev_vindex *ix)
 int
 ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct ev_err *err)
 {
-	if (ix->ps == NULL && faiss_ParameterSpace_new(&ix->ps) != 0)
+	return ev_vindex_faiss_param(&ix->ps, ix->idx, name, value, err);
+}
+
+int
+ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+	const char *name, double value, struct ev_err *err)
+{
+	if (*ps == NULL && faiss_ParameterSpace_new(ps) != 0)
 		return faiss_fail(err, NULL, "setting a search parameter");
-	if (faiss_ParameterSpace_set_index_parameter(ix->ps, ix->idx, name, value) != 0)
+	if (faiss_ParameterSpace_set_index_parameter(*ps, idx, name, value) != 0)
 		return 0;
 	return 1;
 }

@@ -198,4 +198,33 @@ int ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, c
 int ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n);
 int ev_vindex_json_real(struct ev_buf *b, double x);
 
+/* ---- Faiss helpers shared with other indexes (mvindex.h) ----------------- */
+
+struct FaissIndex_H;	/* Faiss's FaissIndex (faiss/c_api/Index_c.h) */
+
+/* A new, empty inner-product Faiss index of dim dimensions made by the
+ * factory string (indexes without ids of their own, such as Flat or HNSW, are
+ * wrapped in an IDMap, so that add_with_ids works).  Returns 0 with *out set
+ * (faiss_Index_free() it), or -1 with *err set (code 2 naming the factory
+ * when Faiss refuses it, code 1 when out of memory). */
+int ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
+	struct ev_err *err);
+
+struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
+
+/* Set the search parameter name ("nprobe", "efSearch") of idx to value,
+ * through the parameter space *ps (made at the first call when NULL; the
+ * caller frees it with faiss_ParameterSpace_free()).  Returns 1 when set, 0
+ * when idx has no such parameter, -1 with *err set on error. */
+int ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+	const char *name, double value, struct ev_err *err);
+
+/* Faiss's last error (faiss_get_last_error()) without its "Error in
+ * FUNCTION at FILE:LINE: " prefix; "out of memory" for std::bad_alloc. */
+const char *ev_vindex_faiss_error(void);
+
+/* fsync the directory holding path, so that a rename into it survives a
+ * crash (errors ignored: the rename itself has been made). */
+void ev_vindex_sync_dir(const char *path);
+
 #endif

@@ -135,13 +135,23 @@ if [ $fixture_ok = 0 ]; then
 	echo "hostile: note: the fixture store/index could not be built; commands that need it are skipped"
 	sed 's/^/  fixture: /' "$fixture_log" | head -10
 fi
+# A multi-vector index (ev-mv-load): three records of 4 dimensions.
+MVIDX=$fx/pages.mvi
+if have ev-mv-load; then
+	printf '%s\n' '{"id":"p1","model":"m","vectors":[[1,0,0,0],[0,1,0,0]]}' \
+	    '{"id":"p2","model":"m","vectors":[[0,0,1,0]],"doc_id":"d1"}' \
+	    '{"id":"p3","model":"m","vectors":[[0,0,0,1],[1,1,0,0]],"page":3}' >"$fx/mv.jsonl"
+	"$bin/ev-mv-load" --index "$MVIDX" "$fx/mv.jsonl" >>"$fixture_log" 2>&1 || fixture_ok=0
+fi
 cp -p "$fx"/store.db "$fx"/index.faiss "$fx"/nomodel.db "$RANDOM_FILE" "$pristine/" 2>/dev/null
+cp -p "$fx"/pages.mvi* "$pristine/" 2>/dev/null
 
 # The state a refused command must leave alone: the bytes of the stores, the
 # index and the random file (a cheap hash), and, when the bytes differ, the
 # stores' .dump (SQLite may rewrite a page without changing the content).
 state() {
-	cat "$DB" "$NOMODEL" "$IDX" "$RANDOM_FILE" 2>/dev/null | sha256sum | cut -c1-16
+	cat "$DB" "$NOMODEL" "$IDX" "$RANDOM_FILE" "$MVIDX" "$fx"/pages.mvi.*.npy 2>/dev/null |
+		sha256sum | cut -c1-16
 }
 deep_state() {
 	{
@@ -149,13 +159,14 @@ deep_state() {
 		[ -f "$NOMODEL" ] && sqlite3 "$NOMODEL" .dump 2>&1
 		[ -f "$IDX" ] && cat "$IDX"
 		cat "$RANDOM_FILE"
+		[ -f "$MVIDX" ] && cat "$MVIDX" "$fx"/pages.mvi.*.npy
 	} | sha256sum | cut -c1-16
 }
 pristine_state=$(state)
 pristine_deep=$(deep_state)
 
 restore() {
-	rm -f "$fx"/*.db-wal "$fx"/*.db-shm "$fx"/*.db-journal
+	rm -f "$fx"/*.db-wal "$fx"/*.db-shm "$fx"/*.db-journal "$fx"/pages.mvi.*.npy
 	cp -p "$pristine"/* "$fx/" 2>/dev/null
 }
 
@@ -304,7 +315,7 @@ options() {
 		case $label in ''|'#'*) continue ;; esac
 		args=$(printf '%s' "$args" | sed -e "s|@DB@|$DB|g" -e "s|@IDX@|$IDX|g" \
 		    -e "s|@QRELS@|$QRELS|g" -e "s|@NOMODEL@|$NOMODEL|g" -e "s|@RANDOM@|$RANDOM_FILE|g" \
-		    -e "s|@IN@|$inputs|g" -e "s|@SCRATCH@|$scratch|g")
+		    -e "s|@IN@|$inputs|g" -e "s|@SCRATCH@|$scratch|g" -e "s|@MVIDX@|$MVIDX|g")
 		stdin=$(printf '%s' "$stdin" | sed -e "s|@IN@|$inputs|g")
 		[ "$stdin" = "-" ] && stdin=/dev/null
 		eval "set -- $args"
@@ -338,6 +349,10 @@ if need_fixture; then
 	feed ev-rerank ev-rerank "$DBA" common hits
 	configs ev-rerank ev-rerank "$DBA" config
 	configs ev-search-sql ev-search-sql "$DBA --sql 'SELECT rowid FROM chunks'" config
+	feed ev-mv-load ev-mv-load "--index '$MVIDX'" common ev-mv-load
+	feed ev-search-mv ev-search-mv "--index '$MVIDX' -k 3" common ev-search-mv
+	configs ev-mv-load ev-mv-load "--index '$MVIDX'" config
+	configs ev-search-mv ev-search-mv "--index '$MVIDX'" config
 fi
 feed ev-fuse ev-fuse "" common hits
 feed ev-fuse-combsum ev-fuse "--method combsum" hits
@@ -460,6 +475,32 @@ text-feedback-weight-negative|ev-search-text|-|2|usage|--db @DB@ --feedback-weig
 text-db-random|ev-search-text|@IN@/ev-search-text/ok-string.jsonl|2|usage|--db @RANDOM@
 text-db-missing|ev-search-text|@IN@/ev-search-text/ok-string.jsonl|2|usage|--db @SCRATCH@/no-such.db
 text-no-db|ev-search-text|-|2|usage|
+mv-load-bad-flag|ev-mv-load|-|2|usage|--no-such-flag
+mv-load-missing-value|ev-mv-load|-|2|usage|--config
+mv-load-no-index|ev-mv-load|-|2|usage|
+mv-load-index-random|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @RANDOM@
+mv-load-index-dir|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @SCRATCH@
+mv-load-index-missing-dir|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|1 2|usage|--index @SCRATCH@/no/such/dir/x.mvi
+mv-load-factory-bogus|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --factory Bogus,,
+mv-load-factory-empty|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --factory ''
+mv-load-lane-bad|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --lane 'a b'
+mv-load-lane-long|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --lane aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+mv-load-npy-random|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --model m --npy @RANDOM@
+mv-load-npy-missing|ev-mv-load|@IN@/ev-mv-load/ok-one.jsonl|2|usage|--index @MVIDX@ --model m --npy @SCRATCH@/no-such.npy
+mv-load-skip-invalid|ev-mv-load|@IN@/ev-mv-load/then-wrong-dim.jsonl|0|skip|--index @MVIDX@ --skip-invalid
+mv-search-bad-flag|ev-search-mv|-|2|usage|--no-such-flag
+mv-search-missing-value|ev-search-mv|-|2|usage|--config
+mv-search-no-index|ev-search-mv|-|2|usage|
+mv-search-index-random|ev-search-mv|@IN@/ev-search-mv/ok-query.jsonl|2|usage|--index @RANDOM@
+mv-search-index-missing|ev-search-mv|@IN@/ev-search-mv/ok-query.jsonl|1 2|usage|--index @SCRATCH@/no-such.mvi
+mv-search-k-zero|ev-search-mv|-|2|usage|--index @MVIDX@ -k 0
+mv-search-k-huge|ev-search-mv|-|2|usage|--index @MVIDX@ -k 99999999999
+mv-search-candidates-zero|ev-search-mv|-|2|usage|--index @MVIDX@ --candidates 0
+mv-search-token-k-text|ev-search-mv|-|2|usage|--index @MVIDX@ --token-k abc
+mv-search-nprobe-negative|ev-search-mv|-|2|usage|--index @MVIDX@ --nprobe -1
+mv-search-lane-bad|ev-search-mv|-|2|usage|--index @MVIDX@ --lane 'A/B'
+mv-search-huge-k-ok|ev-search-mv|@IN@/ev-search-mv/ok-query.jsonl|0|usage|--index @MVIDX@ -k 100000 --candidates 10000000 --token-k 100000
+mv-search-skip-invalid|ev-search-mv|@IN@/ev-search-mv/then-truncated.jsonl|0|skip|--index @MVIDX@ --skip-invalid
 vec-k-zero|ev-search-vec|-|2|usage|--db @DB@ --index @IDX@ -k 0
 vec-k-huge|ev-search-vec|-|2|usage|--db @DB@ --index @IDX@ -k 99999999999
 vec-index-random|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|1 2|usage|--db @DB@ --index @RANDOM@

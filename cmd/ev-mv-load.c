@@ -1,0 +1,129 @@
+/* ev-mv-load: load multi-vector records (late interaction: ColBERT, ColPali)
+ * into a multi-vector index: the vectors into a mapped data file, a Faiss
+ * index over every token vector beside them.
+ *
+ * Reads every record before the index changes (a load is applied whole or
+ * not at all); the vectors go straight to the new data file, so memory holds
+ * only the records' ids and fields.  See man/ev-mv-load.1 and
+ * lib/store/mvindex.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "mvindex.h"
+#include "mvrec.h"
+#include "opt.h"
+
+static const struct ev_opt_cmd command = {
+	"usage: ev-mv-load --index FILE [--npy FILE] [--model ID] [--lane NAME]\n"
+	"                  [--factory STRING] [--reset] [--skip-invalid]\n"
+	"                  [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"Load multi-vector records ({\"id\": ID, \"vectors\": [[...], ...], \"model\": ID})\n"
+	"into the multi-vector index FILE, replacing the records of the same ids.\n"
+	"With --npy, FILE ... are offsets records ({\"id\", \"offset\", \"count\"}) naming\n"
+	"each record's rows of the .npy array.",
+	NULL, 0
+};
+
+static struct {
+	const char *index, *npy, *model, *lane, *factory;
+	int reset, skip_invalid;
+} o;
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "index", "index", &o.index, "FILE",
+	    "the index file (its vectors in FILE.GENERATION.npy beside it)"),
+	EV_OPT_STR(0, "npy", NULL, &o.npy, "FILE",
+	    "bulk load: every vector in one float32 .npy array (rows x dim); the input is "
+	    "offsets records"),
+	EV_OPT_STR(0, "model", "model", &o.model, "ID", "the model of records that name none"),
+	EV_OPT_STR(0, "lane", "lane", &o.lane, "NAME",
+	    "the lane's name in hits and evidence (default: the index's, else visual)"),
+	EV_OPT_STR(0, "factory", "factory", &o.factory, "STRING",
+	    "a Faiss index factory string for the token vectors (default: the index's own, else "
+	    "IDMap,Flat up to 200000 vectors, IVFn,PQm above)"),
+	EV_OPT_BOOL(0, "reset", NULL, &o.reset, "drop every record of the index first"),
+	EV_OPT_SKIP_INVALID(&o.skip_invalid),
+	EV_OPT_END
+};
+
+static struct ev_skip skipping;
+static struct ev_progress progress;
+
+static int
+skip(void *ctx, const struct ev_err *err)
+{
+	(void)ctx;
+	return ev_cli_skip(&skipping, err);
+}
+
+static void
+step(void *ctx, long long vectors)
+{
+	(void)ctx;
+	ev_progress_step(&progress, 1, vectors * 4);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct ev_err err = { 0 };
+	struct ev_mvrec R = EV_MVREC_INIT;
+	struct ev_mvload_opts lo = { 0 };
+	struct ev_mvload_stats stats;
+	int argi, rc = EV_EXIT_OK;
+
+	ev_cli_init(&cli, "ev-mv-load", NULL, argc, argv);
+	argi = ev_opt_parse(&cli, &command, options);
+	if (o.index == NULL)
+		ev_cli_usage_error(&cli, "--index FILE is required");
+	if (o.factory != NULL && (o.factory[0] == '\0' || strlen(o.factory) > 200))
+		ev_cli_usage_error(&cli, "--factory takes a Faiss index factory string: '%s'", o.factory);
+	if (o.model != NULL && o.model[0] == '\0')
+		ev_cli_usage_error(&cli, "--model takes a model id");
+	if (o.lane != NULL && !ev_mvindex_lane_ok(o.lane))
+		ev_cli_usage_error(&cli, "--lane takes a name of 1 to %d lowercase letters, digits, "
+		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, o.lane);
+	lo.factory = o.factory;
+	lo.lane = o.lane;
+	lo.reset = o.reset;
+	R.model = o.model;
+	R.npy = o.npy;
+	R.skip = skip;
+	R.progress = step;
+	skipping.on = o.skip_invalid;
+
+	if ((R.ld = ev_mvload_begin(o.index, &lo, &err)) == NULL) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	ev_progress_start(&progress, &cli, "records", 0);
+	rc = ev_mvrec_read(&R, argv + argi, argc - argi, &err);
+	ev_progress_done(&progress);
+	if (rc == -1) {
+		rc = ev_cli_report(&err);
+		if (rc == EV_EXIT_USAGE)
+			ev_warn("nothing loaded: index '%s' is unchanged%s", o.index,
+			    o.skip_invalid ? "" : " (--skip-invalid skips bad records)");
+		goto out;
+	}
+	if (ev_mvload_commit(R.ld, &stats, &err) == -1) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	ev_cli_count(&cli, "records", R.read);
+	ev_cli_skip_done(&cli, &skipping);
+	ev_cli_count(&cli, "vectors", stats.vectors);
+	if (stats.factory[0] == '\0')
+		ev_warn("no records: index '%s' not written", o.index);
+	else
+		ev_warn("%lld added, %lld replaced, %lld kept; index '%s' (%s, lane %s) holds %lld "
+		    "record%s, %lld vectors of %lld dimensions", stats.added, stats.replaced,
+		    stats.kept, o.index, stats.factory, stats.lane, stats.records,
+		    stats.records == 1 ? "" : "s", stats.vectors, ev_mvload_dim(R.ld));
+out:
+	ev_mvrec_release(&R);
+	ev_mvload_free(R.ld);
+	return ev_cli_finish(&cli, rc);
+}

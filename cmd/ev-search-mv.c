@@ -1,0 +1,129 @@
+/* ev-search-mv: the late-interaction lane: query records carrying many
+ * vectors ("vectors", one per query token) in, hit records out, ranked by
+ * MaxSim over a multi-vector index made by ev-mv-load.
+ *
+ * Streams: each query is answered as it arrives.  See man/ev-search-mv.1 and
+ * lib/lanes/mvsearch.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "jsonl.h"
+#include "mvindex.h"
+#include "mvsearch.h"
+#include "opt.h"
+
+static const char *const extra_keys[] = { "request_id", "query", NULL };
+
+static const struct ev_opt_cmd command = {
+	"usage: ev-search-mv --index FILE [-k N] [--candidates N] [--token-k N]\n"
+	"                    [--nprobe N] [--ef-search N] [--exact] [--lane NAME]\n"
+	"                    [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"Search the multi-vector index FILE (ev-mv-load) with query records carrying\n"
+	"\"vectors\" (one per query token) and write the k records of the highest\n"
+	"MaxSim of each as hit records, best first.  Candidates come from the\n"
+	"token vectors nearest each query vector (Faiss); each is then scored\n"
+	"exactly over all its vectors.  In a retrieval plan (--config), the\n"
+	"options' keys are under lanes.visual.",
+	extra_keys, 1
+};
+
+static const char *index_path, *lane;
+static long k = 100;
+static int candidates = 1000, token_k = 100, nprobe = 32, ef_search, exact;
+static struct ev_skip skip;
+
+static const struct ev_opt options[] = {
+	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the multi-vector index (ev-mv-load)"),
+	EV_OPT_K_AT("lanes.visual.k", &k, 100000, "hits per query", NULL),
+	EV_OPT_INT(0, "candidates", "lanes.visual.candidates", &candidates, 1, 10000000, "N",
+	    "records scored exactly per query at most (those with the best token matches)"),
+	EV_OPT_INT(0, "token-k", "lanes.visual.token_k", &token_k, 1, 100000, "N",
+	    "token vectors found per query vector, whose records are the candidates"),
+	EV_OPT_INT(0, "nprobe", "lanes.visual.nprobe", &nprobe, 1, 1000000, "N",
+	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query vector"),
+	{ EV_OPT_TYPE_INT, 0, "ef-search", "lanes.visual.ef_search", &ef_search, 1, 1000000, "N",
+	    "HNSW indexes: Faiss's efSearch", NULL, "the index's" },
+	EV_OPT_BOOL(0, "exact", "lanes.visual.exact", &exact,
+	    "score every record exactly (brute force; no Faiss search)"),
+	EV_OPT_STR(0, "lane", "lanes.visual.lane", &lane, "NAME",
+	    "the lane's name in hits (default: the index's, given to ev-mv-load)"),
+	EV_OPT_SKIP_INVALID(&skip.on),
+	EV_OPT_END
+};
+
+static int
+run(struct ev_mvsearch *ms, char **paths, int npaths, long long *queries, struct ev_err *err)
+{
+	struct ev_jsonl *in;
+	json_t *v;
+	int r;
+
+	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		return -1;
+	while ((r = ev_jsonl_next(in, &v, err)) != 0) {
+		if (r == 1) {
+			r = ev_mvsearch_query(ms, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) ==
+			    -1 ? -1 : 1;
+			json_decref(v);
+		}
+		if (r == -1) {
+			if (ev_cli_skip(&skip, err))
+				continue;
+			break;
+		}
+		(*queries)++;
+	}
+	ev_jsonl_close(in);
+	return r == -1 ? -1 : 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ev_cli cli;
+	struct ev_err err = { 0 };
+	struct ev_mvindex *ix = NULL;
+	struct ev_mvsearch *ms = NULL;
+	struct ev_mvsearch_opts mo = { 0 };
+	long long queries = 0;
+	int argi, rc = EV_EXIT_OK;
+
+	ev_cli_init(&cli, "ev-search-mv", NULL, argc, argv);
+	argi = ev_opt_parse_section(&cli, &command, options, "lanes.visual", 1);
+	if (index_path == NULL)
+		ev_cli_usage_error(&cli, "--index FILE is required");
+	if (lane != NULL && !ev_mvindex_lane_ok(lane))
+		ev_cli_usage_error(&cli, "--lane takes a name of 1 to %d lowercase letters, digits, "
+		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, lane);
+	mo.k = (int)k;
+	mo.candidates = candidates;
+	mo.token_k = token_k;
+	mo.exact = exact;
+	mo.lane = lane;
+	if ((ix = ev_mvindex_open(index_path, &err)) == NULL ||
+	    (ms = ev_mvsearch_new(ix, &mo, stdout, &err)) == NULL) {
+		rc = ev_cli_report(&err);
+		goto out;
+	}
+	/* nprobe has a default (Faiss's own, 1, finds too few candidates);
+	 * it is said to be ignored only when asked for. */
+	if (ev_mvindex_set_param(ix, "nprobe", nprobe, &err) != 1 && ev_opt_given(&nprobe))
+		ev_warn("--nprobe: index '%s' (%s) has no nprobe; ignored", index_path,
+		    ev_mvindex_factory(ix));
+	if (ef_search && ev_mvindex_set_param(ix, "efSearch", ef_search, &err) != 1)
+		ev_warn("--ef-search: index '%s' (%s) has no efSearch; ignored", index_path,
+		    ev_mvindex_factory(ix));
+	ev_err_clear(&err);
+	if (run(ms, argv + argi, argc - argi, &queries, &err) == -1)
+		rc = ev_cli_report(&err);
+	else
+		ev_cli_skip_done(&cli, &skip);
+	ev_cli_count(&cli, "queries", queries);
+	ev_cli_count(&cli, "hits", ev_mvsearch_hits(ms));
+	ev_cli_count(&cli, "scored", ev_mvsearch_scored(ms));
+out:
+	ev_mvsearch_free(ms);
+	ev_mvindex_close(ix);
+	return ev_cli_finish(&cli, rc);
+}

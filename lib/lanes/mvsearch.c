@@ -1,0 +1,377 @@
+/* mvsearch.c: the late-interaction lane's queries and hits.  See mvsearch.h. */
+#include "mvsearch.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "jsoncopy.h"
+#include "jsonl.h"
+
+/* BLAS (OpenBLAS, as Faiss links it). */
+extern void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+	const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
+	const float *beta, float *c, const int *ldc);
+
+#define SEARCH_CELLS 1000000	/* query vectors x token_k searched at once at most */
+
+/* A candidate record of one query. */
+struct cand {
+	long long rec;
+	double bound;		/* sum of its best token scores found, and the
+				 * floors of the query vectors that found none */
+	int last_q;		/* the query vector last seen finding it */
+	float cur;		/* that query vector's best score for it */
+	double floors;		/* the floors of the query vectors that found it */
+	double score;		/* exact MaxSim */
+};
+
+struct ev_mvsearch {
+	struct ev_mvindex *ix;
+	struct ev_mvsearch_opts o;
+	char lane[EV_MVINDEX_LANE_MAX + 1];
+	char sname[EV_MVINDEX_LANE_MAX + 8], rname[EV_MVINDEX_LANE_MAX + 8];
+	FILE *out;
+	int dim;
+	float *q;		/* the query's vectors */
+	size_t qcap;
+	float *scratch;		/* EV_MVSEARCH_QUERY_MAX × EV_MVSEARCH_BLOCK */
+	float *scores;		/* nq × token_k */
+	int64_t *recs;
+	size_t scap, rcap;
+	int32_t *slot;		/* record -> candidate, -1 */
+	struct cand *c;
+	size_t ccap;
+	int32_t *best;		/* nq per hit kept: the best vectors */
+	size_t bcap;
+	long long hits, scored;
+};
+
+double
+ev_mvsearch_maxsim(const float *q, int nq, const float *d, long long n, int dim, float *scratch,
+	int32_t *best)
+{
+	static const float one = 1, zero = 0;
+	double sum = 0;
+
+	for (int i = 0; i < nq; i++)
+		if (best)
+			best[i] = 0;
+	/* max_j per query vector, after the products, as blocks go by. */
+	float *mx = scratch + (size_t)nq * EV_MVSEARCH_BLOCK;
+	for (int i = 0; i < nq; i++)
+		mx[i] = -INFINITY;
+	for (long long j0 = 0; j0 < n; j0 += EV_MVSEARCH_BLOCK) {
+		int b = (int)(n - j0 < EV_MVSEARCH_BLOCK ? n - j0 : EV_MVSEARCH_BLOCK);
+		/* C (b × nq, column-major) = D_block (b × dim) · Q^T */
+		sgemm_("T", "N", &b, &nq, &dim, &one, d + j0 * dim, &dim, q, &dim, &zero, scratch, &b);
+		for (int i = 0; i < nq; i++) {
+			const float *col = scratch + (size_t)i * b;
+			for (int j = 0; j < b; j++)
+				if (col[j] > mx[i]) {
+					mx[i] = col[j];
+					if (best)
+						best[i] = (int32_t)(j0 + j);
+				}
+		}
+	}
+	for (int i = 0; i < nq; i++)
+		sum += mx[i];
+	return sum;
+}
+
+struct ev_mvsearch *
+ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsearch_opts *o, FILE *out,
+	struct ev_err *err)
+{
+	struct ev_mvsearch *ms = calloc(1, sizeof *ms);
+	const char *lane = o->lane ? o->lane : ev_mvindex_lane(ix);
+	long long nrec = ev_mvindex_records(ix);
+
+	if (ms == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	if (!ev_mvindex_lane_ok(lane)) {
+		free(ms);
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "a lane's name has 1 to %d lowercase letters, "
+		    "digits, '_' or '-': '%s'", EV_MVINDEX_LANE_MAX, lane);
+		return NULL;
+	}
+	ms->ix = ix;
+	ms->o = *o;
+	ms->out = out;
+	ms->dim = ev_mvindex_dim(ix);
+	snprintf(ms->lane, sizeof ms->lane, "%s", lane);
+	snprintf(ms->sname, sizeof ms->sname, "%s_score", lane);
+	snprintf(ms->rname, sizeof ms->rname, "%s_rank", lane);
+	if ((ms->scratch = malloc(((size_t)EV_MVSEARCH_QUERY_MAX * EV_MVSEARCH_BLOCK +
+	    EV_MVSEARCH_QUERY_MAX) * sizeof *ms->scratch)) == NULL ||
+	    (ms->slot = malloc((size_t)nrec * sizeof *ms->slot)) == NULL) {
+		ev_mvsearch_free(ms);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	memset(ms->slot, 0xff, (size_t)nrec * sizeof *ms->slot);
+	return ms;
+}
+
+void
+ev_mvsearch_free(struct ev_mvsearch *ms)
+{
+	if (ms == NULL)
+		return;
+	free(ms->q);
+	free(ms->scratch);
+	free(ms->scores);
+	free(ms->recs);
+	free(ms->slot);
+	free(ms->c);
+	free(ms->best);
+	free(ms);
+}
+
+long long ev_mvsearch_hits(const struct ev_mvsearch *ms) { return ms->hits; }
+long long ev_mvsearch_scored(const struct ev_mvsearch *ms) { return ms->scored; }
+
+/* The query's vectors into ms->q.  Returns their number, or -1. */
+static int
+query_vectors(struct ev_mvsearch *ms, const json_t *rec, const char *where, struct ev_err *err)
+{
+	json_t *vecs, *row, *x;
+	const char *model = NULL;
+	size_t i, j, n;
+
+	if (!json_is_object(rec))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "a query of the multi-vector lane must be an object with 'vectors'");
+	if (ev_field_arr(rec, "vectors", 1, &vecs, where, err) == -1 ||
+	    ev_field_str(rec, "model", 0, &model, where, err) == -1)
+		return -1;
+	if (json_object_get(rec, "filters") != NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "the multi-vector lane takes no 'filters' (fuse its hits with a lane that does)");
+	if (model != NULL && strcmp(model, ev_mvindex_model(ms->ix)) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "query vectors of model '%s', the index's are of '%s'", model,
+		    ev_mvindex_model(ms->ix));
+	n = json_array_size(vecs);
+	if (n == 0 || n > EV_MVSEARCH_QUERY_MAX)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'vectors' has %zu vectors (1 to %d are accepted)", n, EV_MVSEARCH_QUERY_MAX);
+	if (ev_grow(&ms->q, &ms->qcap, n * (size_t)ms->dim - 1, sizeof *ms->q, 1024) == -1)
+		return ev_err_nomem(err);
+	json_array_foreach(vecs, i, row) {
+		if (!json_is_array(row) || json_array_size(row) != (size_t)ms->dim)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "vector %zu of field 'vectors' must be an array of %d numbers (the index's "
+			    "dimension)", i + 1, ms->dim);
+		json_array_foreach(row, j, x) {
+			double d = json_number_value(x);
+			if (!json_is_number(x) || !isfinite((float)d))
+				return ev_err_set(err, EV_EXIT_USAGE, where,
+				    "component %zu of vector %zu of field 'vectors' must be a finite number",
+				    j + 1, i + 1);
+			ms->q[i * (size_t)ms->dim + j] = (float)d;
+		}
+	}
+	return (int)n;
+}
+
+static int
+cmp_bound(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->bound != y->bound)
+		return x->bound < y->bound ? 1 : -1;
+	return (x->rec > y->rec) - (x->rec < y->rec);
+}
+
+static int
+cmp_score(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->rec > y->rec) - (x->rec < y->rec);	/* records are in id order */
+}
+
+/* The candidates of a query of nq vectors into ms->c.  Returns their
+ * number, or -1. */
+static long long
+candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
+{
+	long long nrec = ev_mvindex_records(ms->ix), nc = 0;
+	long long tk = ms->o.token_k, step;
+	double floors = 0;
+	int ret = 0;
+
+	if (ms->o.exact) {
+		if (ev_grow(&ms->c, &ms->ccap, (size_t)nrec - 1, sizeof *ms->c, 256) == -1)
+			return ev_err_nomem(err);
+		for (long long r = 0; r < nrec; r++)
+			ms->c[r].rec = r;
+		return nrec;
+	}
+	if (tk > ev_mvindex_vectors(ms->ix))
+		tk = ev_mvindex_vectors(ms->ix);
+	/* The query vectors are searched in steps of at most SEARCH_CELLS
+	 * results, so that a long query with a large token_k stays in bounds. */
+	step = SEARCH_CELLS / tk < 1 ? 1 : SEARCH_CELLS / tk;
+	if (step > nq)
+		step = nq;
+	if (ev_grow(&ms->scores, &ms->scap, (size_t)(step * tk) - 1, sizeof *ms->scores, 1024) == -1 ||
+	    ev_grow(&ms->recs, &ms->rcap, (size_t)(step * tk) - 1, sizeof *ms->recs, 1024) == -1)
+		return ev_err_nomem(err);
+	for (int i0 = 0; i0 < nq && ret == 0; i0 += (int)step) {
+		int n = nq - i0 < step ? nq - i0 : (int)step;
+		if (ev_mvindex_search(ms->ix, n, ms->q + (size_t)i0 * ms->dim, (int)tk, ms->scores,
+		    ms->recs, err) == -1) {
+			ret = -1;
+			break;
+		}
+		for (int i = i0; i < i0 + n && ret == 0; i++) {
+			const float *s = ms->scores + (size_t)(i - i0) * tk;
+			const int64_t *r = ms->recs + (size_t)(i - i0) * tk;
+			float floor = 0;
+			long long j;
+			for (j = 0; j < tk && r[j] >= 0; j++)
+				floor = s[j];
+			/* No record's token outside the list scores more than the
+			 * last one in it (for an exact index): the bound of MaxSim
+			 * for the query vectors that did not find a record. */
+			floors += floor;
+			for (j = 0; j < tk && r[j] >= 0; j++) {
+				struct cand *c;
+				if (r[j] >= ev_mvindex_records(ms->ix))
+					continue;
+				if (ms->slot[r[j]] < 0) {
+					if (ev_grow(&ms->c, &ms->ccap, (size_t)nc, sizeof *ms->c, 256) == -1) {
+						ret = ev_err_nomem(err);
+						break;
+					}
+					c = &ms->c[nc];
+					memset(c, 0, sizeof *c);
+					c->rec = r[j];
+					c->last_q = -1;
+					ms->slot[r[j]] = (int32_t)nc++;
+				}
+				c = &ms->c[ms->slot[r[j]]];
+				if (c->last_q != i) {
+					if (c->last_q >= 0)
+						c->bound += c->cur;
+					c->last_q = i;
+					c->cur = s[j];
+					c->floors += floor;
+				} else if (s[j] > c->cur) {
+					c->cur = s[j];
+				}
+			}
+		}
+	}
+	for (long long u = 0; u < nc; u++) {
+		struct cand *c = &ms->c[u];
+		ms->slot[c->rec] = -1;
+		c->bound += c->cur + (floors - c->floors);
+	}
+	if (ret == -1)
+		return -1;
+	if (nc > ms->o.candidates) {
+		qsort(ms->c, (size_t)nc, sizeof *ms->c, cmp_bound);
+		nc = ms->o.candidates;
+	}
+	return nc;
+}
+
+/* Write the hit of candidate c at rank. */
+static int
+write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int rank, int nq,
+	const int32_t *best, struct ev_err *err)
+{
+	json_t *hit = ev_jsoncopy_shallow(base), *fields = NULL, *ev = NULL, *bv = NULL;
+	int rc = -1;
+
+	if (hit == NULL || (fields = ev_mvindex_fields(ms->ix, c->rec, err)) == NULL ||
+	    ev_jsoncopy_update(hit, fields, 0) == -1 || (bv = json_array()) == NULL)
+		goto nomem;
+	for (int i = 0; i < nq; i++)
+		if (json_array_append_new(bv, json_integer(best[i])) == -1)
+			goto nomem;
+	ev = json_pack("[{s:s,s:f,s:s,s:i,s:O}]", "lane", ms->lane, "maxsim", c->score,
+	    "model", ev_mvindex_model(ms->ix), "query_vectors", nq, "best_vectors", bv);
+	if (ev == NULL ||
+	    json_object_set_new(hit, "rank", json_integer(rank)) == -1 ||
+	    json_object_set_new(hit, "score", json_real(c->score)) == -1 ||
+	    json_object_set_new(hit, "lane", json_string(ms->lane)) == -1 ||
+	    json_object_set_new(hit, "signals", json_pack("{s:f,s:i}", ms->sname, c->score,
+		ms->rname, rank)) == -1 ||
+	    json_object_set(hit, "evidence", ev) == -1)
+		goto nomem;
+	rc = ev_jsonl_write(ms->out, hit, err);
+	goto out;
+nomem:
+	ev_err_nomem(err);
+out:
+	json_decref(hit);
+	json_decref(fields);
+	json_decref(ev);
+	json_decref(bv);
+	return rc;
+}
+
+int
+ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, const char *where,
+	struct ev_err *err)
+{
+	json_t *base = NULL;
+	long long nc;
+	int nq, k, rc = -1;
+	char qid[64];
+
+	if ((nq = query_vectors(ms, rec, where, err)) == -1)
+		return -1;
+	if (json_object_get(rec, "query_id") != NULL &&
+	    ev_json_id_text(json_object_get(rec, "query_id"), qid, sizeof qid) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_id' must be a string or a whole number");
+	if ((base = ev_jsoncopy_shallow(rec)) == NULL || json_object_del(base, "vectors") == -1 ||
+	    (json_object_get(base, "query_id") == NULL &&
+	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
+		json_decref(base);
+		return ev_err_nomem(err);
+	}
+	if ((nc = candidates(ms, nq, err)) == -1)
+		goto out;
+	for (long long u = 0; u < nc; u++) {
+		long long n;
+		const float *d = ev_mvindex_record(ms->ix, ms->c[u].rec, &n);
+		ms->c[u].score = ev_mvsearch_maxsim(ms->q, nq, d, n, ms->dim, ms->scratch, NULL);
+	}
+	ms->scored += nc;
+	qsort(ms->c, (size_t)nc, sizeof *ms->c, cmp_score);
+	k = nc < ms->o.k ? (int)nc : ms->o.k;
+	if (ev_grow(&ms->best, &ms->bcap, (size_t)nq - 1, sizeof *ms->best, 64) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	for (int h = 0; h < k; h++) {
+		long long n;
+		const float *d = ev_mvindex_record(ms->ix, ms->c[h].rec, &n);
+		/* Again for the best vectors of the hits kept only. */
+		ev_mvsearch_maxsim(ms->q, nq, d, n, ms->dim, ms->scratch, ms->best);
+		if (write_hit(ms, base, &ms->c[h], h + 1, nq, ms->best, err) == -1)
+			goto out;
+		ms->hits++;
+	}
+	if (fflush(ms->out) == EOF) {
+		ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+		goto out;
+	}
+	rc = k;
+out:
+	json_decref(base);
+	return rc;
+}

@@ -1,0 +1,81 @@
+/* mvsearch.h: the late-interaction lane (ColBERT, ColPali): query records
+ * carrying many vectors searched in a multi-vector index (mvindex.h) and
+ * ranked by MaxSim, hits written as JSON Lines.
+ *
+ * Layer above mvindex: includes err.h, mvindex.h and Jansson.
+ *
+ * MaxSim(q, d) = sum over the query's vectors q_i of max over the record's
+ * vectors d_j of q_i . d_j.  A query is answered in two steps, as Vespa and
+ * ColBERT do: candidates, the records of the token_k token vectors nearest
+ * each query vector (Faiss), at most `candidates` of them kept by a bound
+ * of their MaxSim; then every candidate's exact MaxSim over all its vectors,
+ * read from the mapped data file.  The ranking is exact whenever the true
+ * best records are among the candidates; with opts.exact every record is a
+ * candidate (brute force).
+ *
+ * A hit record is the query record's fields without its "vectors", then the
+ * record's stored fields ("id" and whatever it was loaded with: "doc_id",
+ * "page", "metadata", ...), "rank", "score" (the MaxSim), "lane" (the lane's
+ * name, "visual" by default), "signals": {"LANE_score", "LANE_rank"} (the
+ * names ev-fuse gives every lane) and "evidence": [{"lane", "maxsim",
+ * "model", "query_vectors", "best_vectors"}], best_vectors[i] being the
+ * number (from 0) of the record's vector that scored best with query vector
+ * i: for a page, the patch that matched it.  Hits are ranked by score,
+ * falling, equal scores in id order. */
+#ifndef EV_MVSEARCH_H
+#define EV_MVSEARCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "err.h"
+#include "mvindex.h"
+
+#define EV_MVSEARCH_QUERY_MAX 4096	/* vectors of one query */
+
+struct ev_mvsearch_opts {
+	int k;			/* hits per query, >= 1 */
+	int candidates;		/* records scored exactly at most, >= 1 */
+	int token_k;		/* token vectors found per query vector, >= 1 */
+	int exact;		/* every record a candidate (no Faiss search) */
+	const char *lane;	/* the lane's name in hits; NULL: the index's */
+};
+
+struct ev_mvsearch;
+
+/* A searcher of index ix (borrowed) writing hits to out.  Returns NULL with
+ * *err set (out of memory, or a lane name longer than
+ * EV_MVINDEX_LANE_MAX). */
+struct ev_mvsearch *ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsearch_opts *o,
+	FILE *out, struct ev_err *err);
+
+/* Answer one query record: an object with "vectors" (1 ..
+ * EV_MVSEARCH_QUERY_MAX arrays of the index's dimension, finite numbers), an
+ * optional "model" that must be the index's, "query_id" (a string or an
+ * integer; lineno when absent) and any other fields, passed on to the hits.
+ * "filters" is refused (the lane has none).  Writes its hits and flushes
+ * out.  Returns the number of hits, or -1 with *err set (code 2 and where for
+ * a bad query, nothing written; code 1 for a write error, where "stdout"). */
+int ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno,
+	const char *where, struct ev_err *err);
+
+/* Hits written so far. */
+long long ev_mvsearch_hits(const struct ev_mvsearch *ms);
+
+/* Records scored exactly so far (the cost of the queries). */
+long long ev_mvsearch_scored(const struct ev_mvsearch *ms);
+
+/* Free the searcher (NULL-safe). */
+void ev_mvsearch_free(struct ev_mvsearch *ms);
+
+/* MaxSim of the nq query vectors q (nq × dim floats, row-major) against
+ * the n record vectors d (n × dim): the sum over i of max over j of q_i . d_j
+ * (products in float by BLAS, the sum in double).  best (nq ints, or NULL)
+ * gets each query vector's best j (the first of equal ones).  scratch holds
+ * nq × (EV_MVSEARCH_BLOCK + 1) floats. */
+#define EV_MVSEARCH_BLOCK 1024
+double ev_mvsearch_maxsim(const float *q, int nq, const float *d, long long n, int dim,
+	float *scratch, int32_t *best);
+
+#endif
