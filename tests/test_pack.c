@@ -265,10 +265,10 @@ add_line(struct ev_pack *p, json_t *h)
 {
 	struct ev_err err = { 0 };
 	char *s = json_dumps(h, JSON_COMPACT);
-	const char *qid;
+	struct ev_pack_line li;
 
-	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &qid, &err), 0, "%s", err.msg);
-	cr_assert_str_eq(qid, "q");
+	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &li, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(li.query_id, "q");
 	cr_assert_eq(ev_pack_add_line(p, "t:1", &err), 0, "%s", err.msg);
 	free(s);
 	json_decref(h);
@@ -342,20 +342,20 @@ Test(pack, bad_lines_are_refused_as_records_are)
 	struct ev_pack_opts o;
 	struct ev_pack *p;
 	struct ev_err err = { 0 };
-	const char *qid;
+	struct ev_pack_line li;
 	static const char bad_json[] = "{\"query_id\": \"q\", \"id\": }";
 	static const char no_score[] = "{\"query_id\": \"q\", \"id\": \"a\"}";
 
 	ev_pack_opts_init(&o);
 	p = packer(&o, NULL, NULL);
-	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &li, &err), -1);
 	cr_assert_str_eq(err.where, "f:3");
 	cr_assert(strstr(err.msg, "invalid JSON at column") != NULL, "%s", err.msg);
-	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &li, &err), -1);
 	cr_assert_str_eq(err.msg, "hit must be a JSON object");
-	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &li, &err), -1);
 	cr_assert_str_eq(err.msg, "missing field 'query_id'");
-	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &qid, &err), 0);
+	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &li, &err), 0);
 	cr_assert_eq(ev_pack_add_line(p, "f:6", &err), -1);
 	cr_assert_str_eq(err.msg, "missing field 'score'");
 	ev_pack_free(p);
