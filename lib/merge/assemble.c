@@ -133,7 +133,18 @@ static const char *const negations[] = { "not", "no", "never", "none", "nothing"
 struct ev_contra {
 	struct ev_lex *lex;
 	char opp[NOPP][2][STEM_MAX];	/* the stems of opposites */
+	unsigned short by_stem[NOPP * 2];	/* pair * 2 + side, sorted by stem */
 };
+
+static const struct ev_contra *sorting;	/* (for cmp_side: qsort has no context) */
+
+static int
+cmp_side(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned short *)a, y = *(const unsigned short *)b;
+
+	return strcmp(sorting->opp[x / 2][x % 2], sorting->opp[y / 2][y % 2]);
+}
 
 /* The stem of word w[0..n) (lower case) into out: plural -s/-es/-ies, -ed,
  * -ing and a final -e taken off, in that order, leaving 3 letters or more. */
@@ -177,8 +188,13 @@ ev_contra_new(struct ev_err *err)
 		return NULL;
 	}
 	for (i = 0; i < NOPP; i++)
-		for (j = 0; j < 2; j++)
+		for (j = 0; j < 2; j++) {
 			stem(opposites[i][j], strlen(opposites[i][j]), c->opp[i][j]);
+			c->by_stem[i * 2 + j] = (unsigned short)(i * 2 + j);
+		}
+	sorting = c;
+	qsort(c->by_stem, NOPP * 2, sizeof *c->by_stem, cmp_side);
+	sorting = NULL;
 	return c;
 }
 
@@ -198,6 +214,8 @@ struct word {
 	char stem[STEM_MAX];
 	int neg;		/* a negation word */
 	int content;		/* neither a negation nor a function word */
+	unsigned char nopp;	/* the opposite pairs it is a side of: */
+	unsigned char opp[6];	/* pair * 2 + side */
 };
 
 struct sent {
@@ -278,6 +296,25 @@ text_add_word(struct ev_contra *c, struct text *t, const char *w, size_t n)
 	x->n = n;
 	x->neg = is_negation(w, n);
 	stem(w, n, x->stem);
+	x->nopp = 0;
+	if (!x->neg) {
+		/* the first side with this stem, then the others after it */
+		size_t lo = 0, hi = NOPP * 2, mid;
+		while (lo < hi) {
+			mid = (lo + hi) / 2;
+			unsigned e = c->by_stem[mid];
+			if (strcmp(c->opp[e / 2][e % 2], x->stem) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < NOPP * 2 && x->nopp < sizeof x->opp; lo++) {
+			unsigned e = c->by_stem[lo];
+			if (strcmp(c->opp[e / 2][e % 2], x->stem) != 0)
+				break;
+			x->opp[x->nopp++] = (unsigned char)e;
+		}
+	}
 	for (i = 0; i < n && i < STEM_MAX - 1; i++)
 		low[i] = (char)tolower((unsigned char)w[i]);
 	low[i] = '\0';
@@ -404,13 +441,14 @@ sentences_oppose(const struct ev_contra *c, const struct text *a, const struct s
 	 * (function words count: "more" and "less" are opposites) */
 	for (i = s->first; i < s->first + s->n; i++) {
 		const struct word *x = &a->w[i];
-		if (x->neg || has_stem_of(b, u, x->stem, 1))
+		size_t o;
+		if (x->nopp == 0 || has_stem_of(b, u, x->stem, 1))
 			continue;
-		for (k = 0; k < NOPP; k++) {
-			int side;
-			for (side = 0; side < 2; side++) {
-				if (strcmp(x->stem, c->opp[k][side]) != 0 ||
-				    has_stem_of(a, s, c->opp[k][!side], 1))
+		for (o = 0; o < x->nopp; o++) {
+			int side = x->opp[o] % 2;
+			k = x->opp[o] / 2;
+			{
+				if (has_stem_of(a, s, c->opp[k][!side], 1))
 					continue;
 				for (j = u->first; j < u->first + u->n; j++)
 					if (!b->w[j].neg && strcmp(b->w[j].stem, c->opp[k][!side]) == 0)

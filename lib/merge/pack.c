@@ -292,6 +292,19 @@ lanes_text(unsigned bits, char *buf, size_t size)
 			    n ? "+" : "", names[i]);
 }
 
+/* The top-level members of a hit that packing reads, found in one pass
+ * over a scanned line (index_members()). */
+enum {
+	K_ID, K_SCORE, K_RANK, K_EXPLAIN, K_LANE, K_SNIPPET, K_DOC_ID, K_QUERY, K_SIGNALS,
+	K_EVIDENCE, K_RERANK, K_ROUTING, K_WARNINGS, K_MODALITY, K_METADATA, K_QUERY_ID,
+	K_REQUEST_ID, K_QUERY_INDEX, NKEYS
+};
+static const char *const key_names[NKEYS] = {
+	"id", "score", "rank", "explain", "lane", "snippet", "doc_id", "query", "signals",
+	"evidence", "rerank", "routing", "warnings", "modality", "metadata", "query_id",
+	"request_id", "query_index"
+};
+
 /* ---- the accumulator ---- */
 
 /* One query of the request being packed. */
@@ -343,6 +356,9 @@ struct ev_pack {
 	json_t *fusion;		/* the first fused hit's explain, or NULL */
 	json_t *warnings;	/* ev_pack_warn()'s, for every pack */
 	json_t *hitwarn;	/* the hits' warnings, in order, once each */
+	json_t *hitwarn_set;	/* the same, as keys */
+	json_t *qkeys;		/* query id text -> its place in q */
+	json_t *qindex;		/* query_index as text -> its place in q */
 	json_t *rerank;		/* the first hit's rerank object, or NULL */
 	json_t *groups;		/* group names, in order of first use */
 	struct pq *q;		/* the request's queries */
@@ -358,8 +374,8 @@ struct ev_pack {
 	size_t linelen;
 	struct ev_buf idb;	/* a decoded string */
 	struct ev_buf reqb;	/* the scanned line's request id */
-	struct ev_buf qb;	/* the scanned line's query text */
 	struct ev_jmems sub;	/* members of a nested object */
+	int at[NKEYS];		/* the scanned line's members by key (-1: absent or null) */
 };
 
 struct ev_pack *
@@ -370,11 +386,15 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 
 	if (p == NULL || (p->ids = json_object()) == NULL ||
 	    (p->warnings = json_array()) == NULL || (p->hitwarn = json_array()) == NULL ||
-	    (p->groups = json_array()) == NULL) {
+	    (p->groups = json_array()) == NULL || (p->hitwarn_set = json_object()) == NULL ||
+	    (p->qkeys = json_object()) == NULL || (p->qindex = json_object()) == NULL) {
 		if (p != NULL) {
 			json_decref(p->ids);
 			json_decref(p->warnings);
 			json_decref(p->hitwarn);
+			json_decref(p->groups);
+			json_decref(p->hitwarn_set);
+			json_decref(p->qkeys);
 		}
 		free(p);
 		ev_err_nomem(err);
@@ -419,6 +439,9 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 	ev_buf_reset(&p->raw);
 	json_object_clear(p->ids);
 	json_array_clear(p->hitwarn);
+	json_object_clear(p->hitwarn_set);
+	json_object_clear(p->qkeys);
+	json_object_clear(p->qindex);
 	json_array_clear(p->groups);
 	json_decref(p->fusion);
 	json_decref(p->rerank);
@@ -437,12 +460,14 @@ ev_pack_free(struct ev_pack *p)
 	json_decref(p->ids);
 	json_decref(p->warnings);
 	json_decref(p->hitwarn);
+	json_decref(p->hitwarn_set);
+	json_decref(p->qkeys);
+	json_decref(p->qindex);
 	json_decref(p->groups);
 	ev_contra_free(p->contra);
 	ev_buf_release(&p->raw);
 	ev_buf_release(&p->idb);
 	ev_buf_release(&p->reqb);
-	ev_buf_release(&p->qb);
 	ev_jscan_release(&p->js);
 	free(p->sub.m);
 	free(p);
@@ -466,25 +491,26 @@ int
 ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long long query_index,
     const json_t *routing, const char *where, struct ev_err *err)
 {
-	char buf[64];
+	char buf[64], ibuf[32];
 	const char *key;
 	struct pq *x;
+	json_t *v;
 	size_t i;
 
 	if (ev_json_id_text(query_id, buf, sizeof buf) < 0 && !json_is_string(query_id))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
 	key = json_is_string(query_id) ? json_string_value(query_id) : buf;
-	for (i = 0; i < p->nq; i++)
-		if (strcmp(p->q[i].key, key) == 0)
-			break;
+	v = json_object_get(p->qkeys, key);
+	i = v ? (size_t)json_integer_value(v) : p->nq;
 	if (query_index >= 0) {
-		size_t j;
-		for (j = 0; j < p->nq; j++)
-			if (j != i && p->q[j].index == query_index)
-				return ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' "
-				    "of one request both have query_index %lld: each query of a "
-				    "request needs its own", p->q[j].key, key, query_index);
+		snprintf(ibuf, sizeof ibuf, "%lld", query_index);
+		v = json_object_get(p->qindex, ibuf);
+		if (v != NULL && (size_t)json_integer_value(v) != i)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' "
+			    "of one request both have query_index %lld: each query of a "
+			    "request needs its own", p->q[json_integer_value(v)].key, key,
+			    query_index);
 		if (i < p->nq && p->q[i].given && p->q[i].index != query_index)
 			return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' has query_index "
 			    "%lld and %lld", key, p->q[i].index, query_index);
@@ -506,12 +532,19 @@ ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long
 			return ev_err_nomem(err);
 		}
 		x->index = (long long)p->nq;
+		if (json_object_set_new(p->qkeys, key, json_integer((json_int_t)p->nq)) == -1) {
+			free(x->key);
+			json_decref(x->id);
+			return ev_err_nomem(err);
+		}
 		p->nq++;
 	}
 	x = &p->q[i];
-	if (query_index >= 0) {
+	if (query_index >= 0 && !x->given) {
 		x->index = query_index;
 		x->given = 1;
+		if (json_object_set_new(p->qindex, ibuf, json_integer((json_int_t)i)) == -1)
+			return ev_err_nomem(err);
 	}
 	if (x->text == NULL && query != NULL && (x->text = strdup(query)) == NULL)
 		return ev_err_nomem(err);
@@ -551,8 +584,8 @@ static int
 take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing,
     const char *where, struct ev_err *err)
 {
-	json_t *w, *v;
-	size_t i, j;
+	json_t *w;
+	size_t i;
 
 	if (rerank != NULL && !json_is_null(rerank) && !json_is_object(rerank))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank' must be an object");
@@ -567,10 +600,9 @@ take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing
 				return ev_err_set(err, EV_EXIT_USAGE, where,
 				    "field 'warnings' must be an array of strings");
 		json_array_foreach(warnings, i, w) {
-			json_array_foreach(p->hitwarn, j, v)
-				if (json_equal(v, w))
-					break;
-			if (j == json_array_size(p->hitwarn) &&
+			if (json_object_get(p->hitwarn_set, json_string_value(w)) != NULL)
+				continue;
+			if (json_object_set_new(p->hitwarn_set, json_string_value(w), json_true()) == -1 ||
 			    json_array_append(p->hitwarn, w) == -1)
 				return ev_err_nomem(err);
 		}
@@ -686,6 +718,9 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	    take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
 	    json_object_get(hit, "routing"), where, err) == -1)
 		return -1;
+	if (p->q[p->cur].text == NULL && json_is_string(json_object_get(hit, "query")) &&
+	    (p->q[p->cur].text = strdup(json_string_value(json_object_get(hit, "query")))) == NULL)
+		return ev_err_nomem(err);
 	id = json_string_value(json_object_get(hit, "id"));
 	score = json_number_value(json_object_get(hit, "score"));
 	rank = json_is_integer(json_object_get(hit, "rank")) ?
@@ -788,6 +823,37 @@ absent_or(const struct ev_jmem *m, int i, int t)
 	return i < 0 || m[i].type == t;
 }
 
+/* Fill p->at from the scanned members m[0..nm): each key's first member
+ * (the scanner refuses a key given twice), -1 for one absent or null. */
+static void
+index_members(struct ev_pack *p, const struct ev_jmem *m, size_t nm)
+{
+	static size_t len[NKEYS];
+	static uint32_t first[256];	/* the keys that begin with a byte */
+	size_t i;
+	int k;
+
+	if (len[0] == 0)
+		for (k = 0; k < NKEYS; k++) {
+			len[k] = strlen(key_names[k]);
+			first[(unsigned char)key_names[k][0]] |= 1u << k;
+		}
+	for (k = 0; k < NKEYS; k++)
+		p->at[k] = -1;
+	for (i = 0; i < nm; i++) {
+		/* (an escaped key may begin with a backslash: all keys are tried) */
+		uint32_t cand = m[i].kesc ? ~0u : m[i].klen ? first[(unsigned char)m[i].key[0]] : 0;
+		for (k = 0; k < NKEYS; k++)
+			if ((cand >> k & 1) && (m[i].kesc ?
+			    ev_jscan_str_eq(m[i].key, m[i].klen, key_names[k]) :
+			    m[i].klen == len[k] && memcmp(m[i].key, key_names[k], len[k]) == 0)) {
+				if (m[i].type != EV_JNULL)
+					p->at[k] = (int)i;
+				break;
+			}
+	}
+}
+
 /* The decoded text of the string member m, in p->idb (valid until the next
  * call).  Returns NULL when out of memory. */
 static const char *
@@ -867,13 +933,14 @@ static int
 raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *out)
 {
 	struct lanes_ctx c = { &p->sub, 0, 1, 0 };
-	int i = member(m, nm, "lane"), x, a;
+	int i = p->at[K_LANE], x, a;
 
 	if (i >= 0 && m[i].type == EV_JSTR && !ev_jscan_str_eq(m[i].val + 1, m[i].vlen - 2, "fused")) {
 		*out = raw_lane_bit(m[i].val + 1, m[i].vlen - 2);
 		return 0;
 	}
-	if ((x = member(m, nm, "explain")) >= 0 && m[x].type == EV_JOBJ) {
+	(void)nm;
+	if ((x = p->at[K_EXPLAIN]) >= 0 && m[x].type == EV_JOBJ) {
 		p->sub.n = 0;
 		if (ev_jscan_members(m[x].val, m[x].vlen, &p->sub) == -1)
 			return -1;
@@ -889,14 +956,14 @@ raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *o
 				return -1;
 		}
 	}
-	if (c.bits == 0 && (a = member(m, nm, "evidence")) >= 0 && m[a].type == EV_JARR) {
+	if (c.bits == 0 && (a = p->at[K_EVIDENCE]) >= 0 && m[a].type == EV_JARR) {
 		c.m = &p->sub;
 		c.need_found = 0;
 		ev_jscan_elements(m[a].val, m[a].vlen, lane_elem, &c);
 		if (c.bad)
 			return -1;
 	}
-	if (c.bits == 0 && (a = member(m, nm, "signals")) >= 0 && m[a].type == EV_JOBJ) {
+	if (c.bits == 0 && (a = p->at[K_SIGNALS]) >= 0 && m[a].type == EV_JOBJ) {
 		p->sub.n = 0;
 		if (ev_jscan_members(m[a].val, m[a].vlen, &p->sub) == -1)
 			return -1;
@@ -922,7 +989,6 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 
 	p->line = NULL;
 	li->request_id = NULL;
-	li->query = NULL;
 	li->query_index = -1;
 	li->query_id_int = 0;
 	if (t == -1) {
@@ -933,7 +999,8 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
 	m = p->js.top.m;
 	nm = p->js.top.n;
-	if ((r = member(m, nm, "request_id")) >= 0) {
+	index_members(p, m, nm);
+	if ((r = p->at[K_REQUEST_ID]) >= 0) {
 		if (m[r].type != EV_JSTR)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "field 'request_id' must be a string");
@@ -943,14 +1010,7 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 			return ev_err_nomem(err);
 		li->request_id = ev_buf_str(&p->reqb);
 	}
-	if ((r = member(m, nm, "query")) >= 0 && m[r].type == EV_JSTR) {
-		ev_buf_reset(&p->qb);
-		if (ev_jscan_decode(&p->qb, m[r].val + 1, m[r].vlen - 2) == -1 ||
-		    ev_buf_reserve(&p->qb, 1) == -1)
-			return ev_err_nomem(err);
-		li->query = ev_buf_str(&p->qb);
-	}
-	if ((r = member(m, nm, "query_index")) >= 0) {
+	if ((r = p->at[K_QUERY_INDEX]) >= 0) {
 		long long iv = -1;
 		if (m[r].type == EV_JINT)
 			mem_num(&m[r], &iv);
@@ -959,7 +1019,7 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 			    "field 'query_index' must be a whole number from 0");
 		li->query_index = iv;
 	}
-	if ((q = member(m, nm, "query_id")) < 0)
+	if ((q = p->at[K_QUERY_ID]) < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'query_id'");
 	if (m[q].type == EV_JSTR) {
 		if ((li->query_id = mem_str(p, &m[q])) == NULL)
@@ -1009,12 +1069,13 @@ static int
 raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *where,
     struct ev_err *err)
 {
-	static const char *const keys[] = { "rerank", "warnings", "routing" };
+	static const int keys[] = { K_RERANK, K_WARNINGS, K_ROUTING };
 	json_t *v[3] = { NULL, NULL, NULL };
 	int i, k, r = 0;
 
+	(void)nm;
 	for (k = 0; k < 3; k++) {
-		if ((i = member(m, nm, keys[k])) < 0 || (k == 0 && p->rerank != NULL) ||
+		if ((i = p->at[keys[k]]) < 0 || (k == 0 && p->rerank != NULL) ||
 		    (k == 2 && p->q[p->cur].routing != NULL))
 			continue;
 		if ((v[k] = ev_json_parse_line(m[i].val, m[i].vlen, where, err)) == NULL) {
@@ -1041,9 +1102,10 @@ raw_group(struct ev_pack *p, struct item *it, const struct ev_jmem *m, size_t nm
 	if (p->o.group_by == EV_PACK_GROUP_NONE)
 		return 0;
 	if (p->o.group_by == EV_PACK_GROUP_MODALITY) {
-		if ((i = member(m, nm, "modality")) >= 0) {
+		(void)nm;
+		if ((i = p->at[K_MODALITY]) >= 0) {
 			mod = &m[i];
-		} else if ((i = member(m, nm, "metadata")) >= 0) {
+		} else if ((i = p->at[K_METADATA]) >= 0) {
 			p->sub.n = 0;
 			if (ev_jscan_members(m[i].val, m[i].vlen, &p->sub) == -1)
 				return ev_err_nomem(err);
@@ -1062,8 +1124,8 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 {
 	const struct ev_jmem *m = p->js.top.m;
 	size_t nm = p->js.top.n;
-	int id = member(m, nm, "id"), sc = member(m, nm, "score"), rk = member(m, nm, "rank");
-	int x = member(m, nm, "explain");
+	const int *at = p->at;
+	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN];
 	long long rank = 1, iv = 0;
 	double score;
 	const char *ids;
@@ -1077,17 +1139,17 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	if (p->cur < 0 || id < 0 || m[id].type != EV_JSTR || m[id].vlen <= 2 ||
 	    sc < 0 || (m[sc].type != EV_JINT && m[sc].type != EV_JREAL) ||
 	    !absent_or(m, rk, EV_JINT) ||
-	    !absent_or(m, member(m, nm, "lane"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "snippet"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "doc_id"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "query"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "signals"), EV_JOBJ) ||
-	    !absent_or(m, member(m, nm, "evidence"), EV_JARR) ||
-	    !absent_or(m, member(m, nm, "rerank"), EV_JOBJ) ||
-	    !absent_or(m, member(m, nm, "routing"), EV_JOBJ) ||
-	    !absent_or(m, member(m, nm, "warnings"), EV_JARR) ||
-	    !absent_or(m, member(m, nm, "modality"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "metadata"), EV_JOBJ))
+	    !absent_or(m, at[K_LANE], EV_JSTR) ||
+	    !absent_or(m, at[K_SNIPPET], EV_JSTR) ||
+	    !absent_or(m, at[K_DOC_ID], EV_JSTR) ||
+	    !absent_or(m, at[K_QUERY], EV_JSTR) ||
+	    !absent_or(m, at[K_SIGNALS], EV_JOBJ) ||
+	    !absent_or(m, at[K_EVIDENCE], EV_JARR) ||
+	    !absent_or(m, at[K_RERANK], EV_JOBJ) ||
+	    !absent_or(m, at[K_ROUTING], EV_JOBJ) ||
+	    !absent_or(m, at[K_WARNINGS], EV_JARR) ||
+	    !absent_or(m, at[K_MODALITY], EV_JSTR) ||
+	    !absent_or(m, at[K_METADATA], EV_JOBJ))
 		return add_parsed(p, where, err);
 	if (rk >= 0) {
 		mem_num(&m[rk], &rank);
@@ -1112,6 +1174,13 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	}
 	if (raw_extras(p, m, nm, where, err) == -1)
 		return -1;
+	if (p->q[p->cur].text == NULL && at[K_QUERY] >= 0) {
+		const char *q = mem_str(p, &m[at[K_QUERY]]);
+		if (q == NULL || (p->q[p->cur].text = strdup(q)) == NULL)
+			return ev_err_nomem(err);
+		if ((ids = mem_str(p, &m[id])) == NULL)
+			return ev_err_nomem(err);
+	}
 	if ((it = new_item(p, err)) == NULL)
 		return -1;
 	it->raw = p->raw.len;

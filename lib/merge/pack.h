@@ -96,16 +96,14 @@ int ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err
 struct ev_pack_line {
 	const char *query_id;	/* its text (valid until the next scan) */
 	int query_id_int;	/* the query_id is an integer */
-	const char *query;	/* the query's text, or NULL (valid until the next scan) */
 	const char *request_id;	/* NULL: none (valid until the next scan) */
 	long long query_index;	/* -1: none */
 };
 
 /* The fast way in, for hits read as lines: ev_pack_scan_line() checks that
  * line[0..len) is one JSON object (with Jansson's strictness and messages)
- * with a "query_id" (a string or an integer), a "request_id" and a "query"
- * (strings) and a "query_index" (a whole number from 0) where present, and
- * fills *li;
+ * with a "query_id" (a string or an integer), a "request_id" (a string)
+ * and a "query_index" (a whole number from 0) where present, and fills *li;
  * ev_pack_add_line() then adds that hit to the current query, as
  * ev_pack_add() would.  The line is kept as it is and parsed only if
  * presentation looks at it (most candidates are never returned).  Each

@@ -306,7 +306,6 @@ ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *
 	struct ev_pack_line li;
 	const char *key, *req;
 	json_t *ix = NULL, *q = NULL, *was, *id;
-	struct ev_buf kb = EV_BUF_INIT;
 	size_t pos = 0;
 	int rc = -1;
 
@@ -325,10 +324,8 @@ ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *
 	} else {
 		req = li.request_id;
 	}
-	if ((key = request_key(&kb, req, li.query_id)) == NULL) {
-		ev_err_nomem(err);
-		goto out;
-	}
+	if ((key = request_key(&r->kb, req, li.query_id)) == NULL)
+		return ev_err_nomem(err);
 	if (r->cur == NULL || strcmp(r->cur, key) != 0) {
 		if (new_request(r, key, li.query_id, pos, where, err) == -1)
 			goto out;
@@ -365,7 +362,7 @@ ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *
 				ev_err_nomem(err);
 				goto out;
 			}
-			rc = ev_pack_query(r->p, id, li.query, li.query_index, NULL, where, err);
+			rc = ev_pack_query(r->p, id, NULL, li.query_index, NULL, where, err);
 			json_decref(id);
 			if (rc == -1)
 				goto out;
@@ -373,7 +370,6 @@ ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *
 	}
 	rc = ev_pack_add_line(r->p, where, err);
 out:
-	ev_buf_release(&kb);
 	return rc;
 }
 
@@ -399,4 +395,5 @@ ev_packrun_release(struct ev_packrun *r)
 	json_decref(r->seen);
 	r->queries = r->index = r->reqs = r->reqkeys = r->done = r->seen = NULL;
 	ev_buf_release(&r->b);
+	ev_buf_release(&r->kb);
 }

@@ -52,6 +52,7 @@ struct ev_packrun {
 	char *curq;		/* the query whose hits are being added, or NULL */
 	double started;		/* ms, when cur's first hit came */
 	struct ev_buf b;
+	struct ev_buf kb;	/* the request key of the line being read */
 };
 
 /* Start a run writing p's packs to out.  Returns 0, or -1 with *err set. */
