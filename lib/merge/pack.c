@@ -364,6 +364,7 @@ struct ev_pack {
 	struct pq *q;		/* the request's queries */
 	size_t nq, capq;
 	int cur;		/* the query hits are added to (-1: none yet) */
+	char *req;		/* the first request_id a hit gave, or NULL */
 	ev_pack_vector_fn vfn;	/* vectors for MMR, or NULL */
 	void *vctx;
 	int dim;
@@ -436,6 +437,8 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 	}
 	p->n = p->nq = 0;
 	p->cur = -1;
+	free(p->req);
+	p->req = NULL;
 	ev_buf_reset(&p->raw);
 	json_object_clear(p->ids);
 	json_array_clear(p->hitwarn);
@@ -720,6 +723,9 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		return -1;
 	if (p->q[p->cur].text == NULL && json_is_string(json_object_get(hit, "query")) &&
 	    (p->q[p->cur].text = strdup(json_string_value(json_object_get(hit, "query")))) == NULL)
+		return ev_err_nomem(err);
+	if (p->req == NULL && json_is_string(json_object_get(hit, "request_id")) &&
+	    (p->req = strdup(json_string_value(json_object_get(hit, "request_id")))) == NULL)
 		return ev_err_nomem(err);
 	id = json_string_value(json_object_get(hit, "id"));
 	score = json_number_value(json_object_get(hit, "score"));
@@ -1174,9 +1180,16 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	}
 	if (raw_extras(p, m, nm, where, err) == -1)
 		return -1;
-	if (p->q[p->cur].text == NULL && at[K_QUERY] >= 0) {
-		const char *q = mem_str(p, &m[at[K_QUERY]]);
-		if (q == NULL || (p->q[p->cur].text = strdup(q)) == NULL)
+	if ((p->q[p->cur].text == NULL && at[K_QUERY] >= 0) ||
+	    (p->req == NULL && at[K_REQUEST_ID] >= 0)) {
+		/* once per query: its text and its request (in p->idb, as ids is) */
+		const char *q;
+		if (p->q[p->cur].text == NULL && at[K_QUERY] >= 0 &&
+		    ((q = mem_str(p, &m[at[K_QUERY]])) == NULL ||
+		    (p->q[p->cur].text = strdup(q)) == NULL))
+			return ev_err_nomem(err);
+		if (p->req == NULL && at[K_REQUEST_ID] >= 0 &&
+		    ((q = mem_str(p, &m[at[K_REQUEST_ID]])) == NULL || (p->req = strdup(q)) == NULL))
 			return ev_err_nomem(err);
 		if ((ids = mem_str(p, &m[id])) == NULL)
 			return ev_err_nomem(err);
@@ -1939,8 +1952,8 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		query_id = p->q[fq].id;
 	if (query == NULL && fq >= 0)
 		query = p->q[fq].text;
+	req = p->req;
 	if (first != NULL) {
-		req = json_string_value(json_object_get(first, "request_id"));
 		if (query_id == NULL)
 			query_id = json_object_get(first, "query_id");
 		if (query == NULL && !multi)
@@ -2491,6 +2504,29 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 		for (k = 0; k < indent; k++)
 			bad |= ev_buf_addc(b, ' ');
 		add_wrapped(b, ev_buf_str(&line), indent, indent, width, &bad);
+		/* what the lanes line does not say: the badges of expansion and
+		 * structured lanes, countervailing, the group */
+		ev_buf_reset(&line);
+		{
+			json_t *bg;
+			size_t j;
+			json_array_foreach(json_object_get(e, "badges"), j, bg) {
+				const char *kind = json_string_value(json_object_get(bg, "badge"));
+				if (kind == NULL || strcmp(kind, "exact_match") == 0 ||
+				    strcmp(kind, "semantic_match") == 0)
+					continue;
+				bad |= ev_buf_printf(&line, "%s%s", line.len ? "; " : "",
+				    json_string_value(json_object_get(bg, "label")));
+			}
+			if ((v = json_object_get(e, "group")) != NULL)
+				bad |= ev_buf_printf(&line, "%sgroup %s", line.len ? "; " : "",
+				    json_string_value(v));
+		}
+		if (line.len > 0) {
+			for (k = 0; k < indent; k++)
+				bad |= ev_buf_addc(b, ' ');
+			add_wrapped(b, ev_buf_str(&line), indent, indent + 2, width, &bad);
+		}
 		/* the snippet, around its first matched word */
 		ev_buf_reset(&line);
 		snippet_window(json_string_value(json_object_get(e, "snippet")),

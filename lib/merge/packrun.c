@@ -324,8 +324,25 @@ ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *
 	} else {
 		req = li.request_id;
 	}
-	if ((key = request_key(&r->kb, req, li.query_id)) == NULL)
+	if (req == NULL && (was = json_object_get(r->seen, li.query_id)) != NULL) {
+		/* a hit without request_id (one an expansion added) belongs to
+		 * its query's request */
+		key = json_string_value(was);
+	} else if ((key = request_key(&r->kb, req, li.query_id)) == NULL) {
 		return ev_err_nomem(err);
+	}
+	if (req != NULL && r->cur != NULL && r->cur[0] == 'q' && strcmp(r->cur + 1, li.query_id) == 0 &&
+	    json_object_get(r->done, key) == NULL) {
+		/* the query's first hits did not say its request: they are of
+		 * this one */
+		char *k = strdup(key);
+		if (k == NULL || json_object_set_new(r->seen, li.query_id, json_string(key)) == -1) {
+			free(k);
+			return ev_err_nomem(err);
+		}
+		free(r->cur);
+		r->cur = k;
+	}
 	if (r->cur == NULL || strcmp(r->cur, key) != 0) {
 		if (new_request(r, key, li.query_id, pos, where, err) == -1)
 			goto out;

@@ -3,7 +3,8 @@
 # cross-reference (link lane), neighbour (neighbour and timeline lanes),
 # structured constraint (structured lane); from its lanes when it has no
 # evidence.  --group-by (plan key group_by) gives each evidence a group and
-# stats.by_group; the order stays the ranking's, one pack per request.
+# stats.by_group; the order stays the ranking's, one pack per request.  The
+# text report shows the badges the lanes line does not, and the group.
 cat >hits.jsonl <<'EOF2'
 {"query_id":"q","id":"a:0:0","doc_id":"a","score":0.9,"lane":"fused","source_uri":"a","snippet":"a","evidence":[{"lane":"text","snippet":"a","matched_terms":["swarm","hive"]},{"lane":"vector","score":0.83}]}
 {"query_id":"q","id":"b:0:0","doc_id":"b","score":0.8,"lane":"fused","source_uri":"b","snippet":"b","modality":"policy","evidence":[{"lane":"link","from":"a:0:0","hops":1}]}
@@ -18,3 +19,5 @@ for g in lane modality; do
 	ev-pack --plan plan.yaml hits.jsonl | jq -c '[[.evidences[] | [.id, .group]], .stats.by_group, .plan.group_by]'
 done
 ev-pack --group-by lane -k 2 hits.jsonl | jq -c '.stats.by_group'
+echo "the text report names the badges the lanes line does not, and the group:"
+COLUMNS=80 ev-pack --format text --group-by modality -k 4 hits.jsonl | sed 1,3d
