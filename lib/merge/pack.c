@@ -1389,7 +1389,7 @@ lane_badge(const char *lane)
 	if (b & (LANE_VECTOR | LANE_REGION))
 		return "semantic_match";
 	if (b & LANE_LINK)
-		return "cross_reference";
+		return "cross_reference_chain";
 	if (b & (LANE_NEIGHBOUR | LANE_TIMELINE))
 		return "neighbour";
 	if (b & LANE_STRUCTURED)
@@ -1426,7 +1426,7 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 			snprintf(label, sizeof label, "close in meaning to the query");
 		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL && json_is_number(v))
 			set_ref(bad, b, "score", v);
-	} else if (strcmp(kind, "cross_reference") == 0) {
+	} else if (strcmp(kind, "cross_reference_chain") == 0) {
 		v = json_object_get(e, "hops");
 		snprintf(label, sizeof label, "linked from %s (%lld hop%s)", from ? from : "a hit",
 		    (long long)json_integer_value(v), json_integer_value(v) == 1 ? "" : "s");
