@@ -409,6 +409,18 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 	return p;
 }
 
+int
+ev_pack_request(struct ev_pack *p, const char *request_id, struct ev_err *err)
+{
+	char *r = strdup(request_id);
+
+	if (r == NULL)
+		return ev_err_nomem(err);
+	free(p->req);
+	p->req = r;
+	return 0;
+}
+
 void
 ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim)
 {
@@ -2089,7 +2101,8 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	set_ref(&bad, ex, "routing", routing);
 
 	if (p->n == 0)
-		append_new(&bad, warn, json_string("no hits: no lane found anything for this query"));
+		append_new(&bad, warn, json_string(multi ? "no hits: no lane found anything for the "
+		    "queries of this request" : "no hits: no lane found anything for this query"));
 	for (i = 0; multi && p->n > 0 && i < p->nq; i++)
 		if (p->q[i].candidates == 0) {
 			snprintf(msg, sizeof msg, "no hits for query '%s' (query_index %lld) of this "

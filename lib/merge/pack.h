@@ -1,12 +1,16 @@
-/* pack.h: EvidencePack v0.1 (schema/evidencepack-0.1.schema.json): one query's hits turned into the
- * evidence a caller assembles its context from, with the plan that produced
- * it, statistics and an explanation.
+/* pack.h: EvidencePack v0.1 (schema/evidencepack-0.1.schema.json): one
+ * request's hits (one query's, or those of several queries sharing a
+ * request_id) turned into the evidence a caller assembles its context from,
+ * with the plan that produced it, statistics and an explanation.
  *
- * Middle layer: includes err.h, buf.h and Jansson.  Knows nothing of the
- * store or of Faiss; it reads fused hit records (or single-lane hits) and
- * knows how ev-fuse explains them.  Retrieval was permissive; presentation
- * is strict: the minimum score, the limit per document and
- * the suppression of near-duplicates act here. */
+ * Middle layer: includes err.h, buf.h and Jansson (and assemble.h in
+ * pack.c).  Knows nothing of the store or of Faiss (vectors for MMR come
+ * through a function the caller gives); it reads fused hit records (or
+ * single-lane hits) and knows how ev-fuse explains them.  Retrieval was
+ * permissive; presentation is strict: the minimum score, maximal marginal
+ * relevance, the limit per document and the suppression of near-duplicates
+ * act here, then each evidence gets its relevance badges, its
+ * countervailing flag and its group. */
 #ifndef EV_PACK_H
 #define EV_PACK_H
 
@@ -124,6 +128,11 @@ int ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err);
  * when another query of the request has that query_index; out of memory). */
 int ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query,
 	long long query_index, const json_t *routing, const char *where, struct ev_err *err);
+
+/* The request_id of the request begun (copied), when the caller knows it
+ * (a queries file); else the first a hit gives is taken.  Returns 0, or -1
+ * with *err set (out of memory). */
+int ev_pack_request(struct ev_pack *p, const char *request_id, struct ev_err *err);
 
 /* Vectors for MMR: fn(ctx, chunk_id, out, err) writes the chunk's vector of
  * dim floats into out and returns 1, 0 when the chunk has none, -1 with *err

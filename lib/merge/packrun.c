@@ -226,6 +226,10 @@ begin_file_request(struct ev_packrun *r, size_t i, const char *where, struct ev_
 		return -1;
 	json_array_foreach(json_array_get(r->reqs, i), j, k) {
 		q = json_array_get(r->queries, (size_t)json_integer_value(k));
+		if (j == 0 && json_is_string(json_object_get(q, "request_id")) &&
+		    ev_pack_request(r->p, json_string_value(json_object_get(q, "request_id")),
+		    err) == -1)
+			return -1;
 		qi = json_object_get(q, "query_index");
 		if (ev_pack_query(r->p, json_object_get(q, "query_id"),
 		    json_string_value(json_object_get(q, "query")),

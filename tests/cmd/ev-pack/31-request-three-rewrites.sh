@@ -25,3 +25,12 @@ ev-pack -k 0 fused.jsonl | jq -r 'select(.request_id == "R1") | .evidences[] |
     [.id, (.signals.rrf_score == ([.provenances[].score] | max) | tostring)] | @tsv'
 echo "the same with the queries given (--queries), the order of the file:"
 ev-pack -k 5 --queries q.jsonl fused.jsonl | jq -c '[.request_id, .query_id, [.evidences[].id]]'
+echo "a query of the request that found nothing, and a request no hit came for:"
+cat >q2.jsonl <<'END'
+{"query_id":"w0","request_id":"R1","query_index":0,"query":"flutter of swept wings"}
+{"query_id":"w9","request_id":"R1","query_index":9,"query":"zyzzyva"}
+{"query_id":"x0","request_id":"R2","query_index":0,"query":"qwertz"}
+{"query_id":"x1","request_id":"R2","query_index":1,"query":"asdfgh"}
+END
+grep '"w0"' fused.jsonl | ev-pack -k 5 --queries q2.jsonl |
+    jq -c '[.request_id, .query_id, [.queries[].query_id], (.evidences | length), .stats.by_query, .warnings]'
