@@ -512,9 +512,14 @@ ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long
 	json_t *v;
 	size_t i;
 
-	if (ev_json_id_text(query_id, buf, sizeof buf) < 0 && !json_is_string(query_id))
+	if (query_id == NULL || json_is_null(query_id)) {
+		/* a hit given without a query_id (ev_pack_add()): a query without a name */
+		query_id = json_null();
+		buf[0] = '\0';
+	} else if (ev_json_id_text(query_id, buf, sizeof buf) < 0 && !json_is_string(query_id)) {
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
+	}
 	key = json_is_string(query_id) ? json_string_value(query_id) : buf;
 	v = json_object_get(p->qkeys, key);
 	i = v ? (size_t)json_integer_value(v) : p->nq;
@@ -639,7 +644,7 @@ current_query(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *
 		return 0;
 	qi = json_object_get(hit, "query_index");
 	qid = json_object_get(hit, "query_id");
-	return ev_pack_query(p, qid ? qid : json_null(), json_string_value(json_object_get(hit,
+	return ev_pack_query(p, qid, json_string_value(json_object_get(hit,
 	    "query")), json_is_integer(qi) ? json_integer_value(qi) : -1, NULL, where, err);
 }
 
