@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "lexicon.h"
 
 /* ---- word sets ---- */
@@ -37,14 +38,9 @@ ev_words_set(const char *s, uint64_t **out, size_t *n)
 			h = (h ^ (uint64_t)tolower(*p)) * 1099511628211ULL;
 			p++;
 		}
-		if (len == cap) {
-			uint64_t *q;
-			cap = cap ? cap * 2 : 64;
-			if ((q = realloc(w, cap * sizeof *q)) == NULL) {
-				free(w);
-				return -1;
-			}
-			w = q;
+		if (ev_grow(&w, &cap, len, sizeof *w, 64) == -1) {
+			free(w);
+			return -1;
 		}
 		w[len++] = h;
 	}
@@ -283,14 +279,8 @@ text_add_word(struct ev_contra *c, struct text *t, const char *w, size_t n)
 	}
 	if (n == 0)
 		return 0;
-	if (t->nw == t->capw) {
-		size_t cap = t->capw ? t->capw * 2 : 64;
-		struct word *q = realloc(t->w, cap * sizeof *q);
-		if (q == NULL)
-			return -1;
-		t->w = q;
-		t->capw = cap;
-	}
+	if (ev_grow(&t->w, &t->capw, t->nw, sizeof *t->w, 64) == -1)
+		return -1;
 	x = &t->w[t->nw++];
 	x->w = w;
 	x->n = n;
@@ -331,14 +321,8 @@ text_new_sentence(struct text *t)
 {
 	if (t->ns > 0 && t->s[t->ns - 1].n == 0)
 		return 0;
-	if (t->ns == t->caps) {
-		size_t cap = t->caps ? t->caps * 2 : 16;
-		struct sent *q = realloc(t->s, cap * sizeof *q);
-		if (q == NULL)
-			return -1;
-		t->s = q;
-		t->caps = cap;
-	}
+	if (ev_grow(&t->s, &t->caps, t->ns, sizeof *t->s, 16) == -1)
+		return -1;
 	t->s[t->ns].first = t->nw;
 	t->s[t->ns].n = 0;
 	t->s[t->ns].neg = 0;

@@ -3,7 +3,7 @@
  * vectors), the cosine of two vectors, and whether one text contradicts
  * another (a countervailing piece of evidence).
  *
- * Middle layer (below pack): includes err.h and lexicon.h (the English stop
+ * Middle layer (below pack): includes err.h, buf.h and lexicon.h (the English stop
  * list); knows nothing of hits, packs or the store.
  *
  * Countervailing, precisely.  Texts are cut into sentences (at . ! ? ; : and

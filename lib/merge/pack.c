@@ -536,14 +536,8 @@ ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long
 			    "%lld and %lld", key, p->q[i].index, query_index);
 	}
 	if (i == p->nq) {
-		if (p->nq == p->capq) {
-			size_t cap = p->capq ? p->capq * 2 : 4;
-			struct pq *n = realloc(p->q, cap * sizeof *n);
-			if (n == NULL)
-				return ev_err_nomem(err);
-			p->q = n;
-			p->capq = cap;
-		}
+		if (ev_grow(&p->q, &p->capq, p->nq, sizeof *p->q, 4) == -1)
+			return ev_err_nomem(err);
 		x = &p->q[p->nq];
 		memset(x, 0, sizeof *x);
 		if ((x->key = strdup(key)) == NULL ||
