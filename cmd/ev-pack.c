@@ -15,16 +15,21 @@
 #include "opt.h"
 #include "pack.h"
 #include "packrun.h"
+#include "store.h"
 #include "uuid.h"
+#include "vindex.h"
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-pack [--plan FILE.yaml] [-k N] [--queries FILE] [--min-score X]\n"
 	"               [--by-document N] [--overlap X] [--no-dedupe]\n"
+	"               [--mmr-lambda X] [--mmr-depth N] [--db DB --index FILE]\n"
+	"               [--group-by none|lane|modality]\n"
 	"               [--max-snippet-chars N] [--format jsonl|json|text]\n"
 	"               [--warning TEXT ...] [--skip-invalid] [--plan-get KEY]\n"
 	"               [--config FILE.yaml] [--log FILE] [FILE ...]",
-	"Read fused hit records (or single-lane hits), grouped by query, and write one\n"
-	"EvidencePack v0.1 per query.  The plan's keys (k, min_score, diversity.*,\n"
+	"Read fused hit records (or single-lane hits), grouped by request, and write\n"
+	"one EvidencePack v0.1 per request: the queries sharing a request_id, or a\n"
+	"query alone.  The plan's keys (k, min_score, diversity.*, group_by,\n"
 	"output.max_snippet_chars) give the defaults; --plan overrides --config, and\n"
 	"flags override both.",
 	ev_pack_plan_keys, 1
@@ -33,10 +38,10 @@ static const struct ev_opt_cmd command = {
 #define FORMATS "jsonl|json|text"	/* enum ev_pack_format's words */
 
 static struct {
-	const char *plan, *queries, *plan_get;
-	long k, by_document, max_snippet_chars;
-	double min_score, overlap;
-	int no_dedupe, format, skip_invalid;
+	const char *plan, *queries, *plan_get, *db, *index;
+	long k, by_document, max_snippet_chars, mmr_depth;
+	double min_score, overlap, mmr_lambda;
+	int no_dedupe, format, skip_invalid, group_by;
 	json_t *warnings;
 } f = { .min_score = NAN };
 
@@ -68,6 +73,15 @@ static const struct ev_opt options[] = {
 	    "word overlap (Jaccard) that makes two texts near-duplicates"),
 	EV_OPT_BOOL(0, "no-dedupe", NULL, &f.no_dedupe,
 	    "keep near-duplicates (same content hash or overlap)"),
+	EV_OPT_NUM(0, "mmr-lambda", "diversity.mmr_lambda", &f.mmr_lambda, 0, 1, "X",
+	    "maximal marginal relevance: the weight of relevance against novelty, 1 for none"),
+	EV_OPT_LONG(0, "mmr-depth", "diversity.mmr_depth", &f.mmr_depth, 1, 100000, "N",
+	    "the candidates MMR chooses among"),
+	EV_OPT_STR(0, "db", NULL, &f.db, "DB", "the store whose chunk vectors MMR compares "
+	    "(with --index)"),
+	EV_OPT_STR(0, "index", NULL, &f.index, "FILE", "the store's vector index (with --db)"),
+	EV_OPT_CHOICE(0, "group-by", "group_by", &f.group_by, EV_PACK_GROUPS, "give each evidence "
+	    "a group, by the lanes that found it or its modality, counted in stats.by_group"),
 	EV_OPT_LONG(0, "max-snippet-chars", "output.max_snippet_chars", &f.max_snippet_chars, 1,
 	    1000000000, "N", "characters per snippet"),
 	EV_OPT_CHOICE(0, "format", "output.format", &f.format, FORMATS, "jsonl (one pack a line), "
@@ -157,6 +171,19 @@ pack_options(struct ev_cli *cli, struct ev_pack_opts *o, json_t *plan, json_t *i
 		o->near_duplicates = 0;
 	if (ev_opt_given(&f.max_snippet_chars))
 		o->max_snippet_chars = f.max_snippet_chars;
+	if (ev_opt_given(&f.mmr_lambda))
+		o->mmr_lambda = f.mmr_lambda;
+	if (ev_opt_given(&f.mmr_depth))
+		o->mmr_depth = f.mmr_depth;
+	if (ev_opt_given(&f.group_by))
+		o->group_by = f.group_by;
+}
+
+/* ev_pack_vector_fn over the store's vectors. */
+static int
+chunk_vector(void *ctx, const char *chunk_id, float *out, struct ev_err *err)
+{
+	return ev_vindex_chunk_vector(ctx, chunk_id, out, err);
 }
 
 int
@@ -168,6 +195,8 @@ main(int argc, char *argv[])
 	struct ev_jsonl *in = NULL;
 	struct ev_pack *p = NULL;
 	struct ev_packrun run = { 0 };
+	struct ev_store *st = NULL;
+	struct ev_vindex *ix = NULL;
 	struct ev_skip skip = { 0 };
 	json_t *plan = NULL, *ignored = NULL;
 	const char *pid, *line;
@@ -181,6 +210,8 @@ main(int argc, char *argv[])
 	f.by_document = (long)o.by_document;
 	f.overlap = o.overlap;
 	f.max_snippet_chars = (long)o.max_snippet_chars;
+	f.mmr_lambda = o.mmr_lambda;
+	f.mmr_depth = (long)o.mmr_depth;
 	if ((f.warnings = json_array()) == NULL || (ignored = json_array()) == NULL) {
 		ev_err_nomem(&err);
 		goto fail;
@@ -190,6 +221,9 @@ main(int argc, char *argv[])
 	if (f.plan != NULL && (plan = ev_config_load(f.plan, &err)) == NULL)
 		ev_cli_config_error(&cli, &err);
 	pack_options(&cli, &o, plan, ignored);
+	if ((f.db == NULL) != (f.index == NULL))
+		ev_cli_usage_error(&cli, "--db and --index go together: MMR compares the vectors "
+		    "the index holds for the store's chunks");
 	if (f.plan_get != NULL) {
 		if (plan == NULL)
 			ev_cli_usage_error(&cli, "--plan-get needs --plan FILE.yaml");
@@ -207,6 +241,14 @@ main(int argc, char *argv[])
 	    ev_packrun_init(&run, p, stdout, (enum ev_pack_format)f.format, text_width(), &err) == -1 ||
 	    (f.queries != NULL && ev_packrun_queries(&run, f.queries, &err) == -1))
 		goto fail;
+	/* the vectors are needed only when MMR runs */
+	if (f.db != NULL && o.mmr_lambda < 1) {
+		if ((st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL ||
+		    (ix = ev_vindex_open(st, f.index, &err)) == NULL ||
+		    ev_vindex_batch_begin(ix, &err) == -1)
+			goto fail;
+		ev_pack_set_vectors(p, chunk_vector, ix, ev_vindex_dim(ix));
+	}
 	for (i = 0; i < json_array_size(f.warnings); i++)
 		if (ev_pack_warn(p, json_string_value(json_array_get(f.warnings, i)), &err) == -1)
 			goto fail;
@@ -231,5 +273,8 @@ out:
 	ev_packrun_release(&run);
 	ev_pack_free(p);
 	ev_jsonl_close(in);
+	ev_vindex_batch_end(ix);
+	ev_vindex_close(ix);
+	ev_store_close(st);
 	return ev_cli_finish(&cli, rc);
 }

@@ -265,10 +265,10 @@ add_line(struct ev_pack *p, json_t *h)
 {
 	struct ev_err err = { 0 };
 	char *s = json_dumps(h, JSON_COMPACT);
-	const char *qid;
+	struct ev_pack_line li;
 
-	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &qid, &err), 0, "%s", err.msg);
-	cr_assert_str_eq(qid, "q");
+	cr_assert_eq(ev_pack_scan_line(p, s, strlen(s), "t:1", &li, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(li.query_id, "q");
 	cr_assert_eq(ev_pack_add_line(p, "t:1", &err), 0, "%s", err.msg);
 	free(s);
 	json_decref(h);
@@ -342,20 +342,20 @@ Test(pack, bad_lines_are_refused_as_records_are)
 	struct ev_pack_opts o;
 	struct ev_pack *p;
 	struct ev_err err = { 0 };
-	const char *qid;
+	struct ev_pack_line li;
 	static const char bad_json[] = "{\"query_id\": \"q\", \"id\": }";
 	static const char no_score[] = "{\"query_id\": \"q\", \"id\": \"a\"}";
 
 	ev_pack_opts_init(&o);
 	p = packer(&o, NULL, NULL);
-	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &li, &err), -1);
 	cr_assert_str_eq(err.where, "f:3");
 	cr_assert(strstr(err.msg, "invalid JSON at column") != NULL, "%s", err.msg);
-	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, "[1]", 3, "f:4", &li, &err), -1);
 	cr_assert_str_eq(err.msg, "hit must be a JSON object");
-	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &qid, &err), -1);
+	cr_assert_eq(ev_pack_scan_line(p, "{\"id\":\"a\"}", 10, "f:5", &li, &err), -1);
 	cr_assert_str_eq(err.msg, "missing field 'query_id'");
-	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &qid, &err), 0);
+	cr_assert_eq(ev_pack_scan_line(p, no_score, strlen(no_score), "f:6", &li, &err), 0);
 	cr_assert_eq(ev_pack_add_line(p, "f:6", &err), -1);
 	cr_assert_str_eq(err.msg, "missing field 'score'");
 	ev_pack_free(p);
@@ -628,4 +628,127 @@ Test(pack, out_of_memory_fails_the_pack_and_never_drops_a_field)
 	}
 	free(w);
 	json_decref(want);
+}
+
+/* A hit of query qid (named with ev_pack_query()). */
+static void
+add_to(struct ev_pack *p, const char *qid, long long qi, const char *id, double score)
+{
+	struct ev_err err = { 0 };
+	json_t *q = json_string(qid);
+
+	cr_assert_eq(ev_pack_query(p, q, qid, qi, NULL, "t:1", &err), 0, "%s", err.msg);
+	json_decref(q);
+	add(p, hit(id, score, "text"));
+}
+
+Test(pack, queries_of_a_request_keep_each_chunk_once_at_its_best)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *e, *pv;
+
+	ev_pack_opts_init(&o);
+	o.by_document = 0;
+	p = packer(&o, NULL, NULL);
+	add_to(p, "r0", 0, "a", 0.5);
+	add_to(p, "r0", 0, "b", 0.4);
+	add_to(p, "r1", 1, "a", 0.9);
+	add_to(p, "r1", 1, "c", 0.3);
+	add_to(p, "r2", 2, "b", 0.2);
+	pack = build(p);
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 3);
+	e = ev_at(pack, 0);	/* by score: a 0.9 (r1), b 0.4 (r0), c 0.3 (r1) */
+	cr_assert_str_eq(str_at(e, "id", NULL), "a");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(e, "provenance"),
+	    "query_index")), 1);
+	cr_assert_str_eq(str_at(e, "provenance", "query_text"), "r1");
+	pv = json_object_get(e, "provenances");
+	cr_assert_eq(json_array_size(pv), 2);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(pv, 1), "query_index")), 0);
+	cr_assert_float_eq(json_real_value(json_object_get(json_array_get(pv, 1), "score")), 0.5,
+	    1e-12);
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "id", NULL), "b");
+	cr_assert_str_eq(str_at(ev_at(pack, 2), "id", NULL), "c");
+	cr_assert_str_eq(str_at(pack, "query_id", NULL), "r0");
+	cr_assert_eq(json_array_size(json_object_get(json_object_get(pack, "stats"), "by_query")), 3);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, two_queries_of_a_request_with_one_query_index_are_refused)
+{
+	struct ev_pack_opts o;
+	struct ev_err err = { 0 };
+	struct ev_pack *p;
+	json_t *a = json_string("a"), *b = json_string("b");
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	cr_assert_eq(ev_pack_query(p, a, NULL, 3, NULL, "f:1", &err), 0);
+	cr_assert_eq(ev_pack_query(p, b, NULL, 3, NULL, "f:2", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, "f:2");
+	json_decref(a);
+	json_decref(b);
+	ev_pack_free(p);
+}
+
+/* Vectors for MMR: a and b point one way, c another, d has none. */
+static int
+fake_vectors(void *ctx, const char *id, float *out, struct ev_err *err)
+{
+	(void)ctx;
+	(void)err;
+	if (strcmp(id, "d") == 0)
+		return 0;	/* no vector */
+	out[0] = id[0] == 'c' ? 0 : 1;
+	out[1] = id[0] == 'c' ? 1 : 0.1f;
+	return 1;
+}
+
+Test(pack, mmr_over_vectors_moves_a_repeat_down)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *pack, *mmr;
+
+	ev_pack_opts_init(&o);
+	o.mmr_lambda = 0.5;
+	o.by_document = 0;
+	p = packer(&o, NULL, NULL);
+	ev_pack_set_vectors(p, fake_vectors, NULL, 2);
+	add(p, hit("a", 1.0, "text"));
+	add(p, hit("b", 0.9, "text"));
+	add(p, hit("c", 0.8, "text"));
+	add(p, hit("d", 0.1, "text"));
+	pack = build(p);
+	cr_assert_str_eq(str_at(ev_at(pack, 0), "id", NULL), "a");
+	cr_assert_str_eq(str_at(ev_at(pack, 1), "id", NULL), "c");
+	/* d: relevance 0, but nothing like a or c (no vector, no words) */
+	cr_assert_str_eq(str_at(ev_at(pack, 2), "id", NULL), "d");
+	cr_assert_str_eq(str_at(ev_at(pack, 3), "id", NULL), "b");
+	mmr = json_object_get(json_object_get(json_object_get(pack, "explain"), "diversity"), "mmr");
+	cr_assert_str_eq(str_at(mmr, "similarity", NULL), "embedding");
+	cr_assert_eq(json_integer_value(json_object_get(mmr, "without_vector")), 1);
+	cr_assert_eq(json_integer_value(json_object_get(mmr, "looked_at")), 4);
+	json_decref(pack);
+	ev_pack_free(p);
+}
+
+Test(pack, a_hit_without_a_query_id_is_packed_without_one)
+{
+	struct ev_pack_opts o;
+	struct ev_pack *p;
+	json_t *h = hit("a", 1, "text"), *pack;
+
+	ev_pack_opts_init(&o);
+	p = packer(&o, NULL, NULL);
+	json_object_del(h, "query_id");
+	add(p, h);
+	pack = build(p);
+	cr_assert_null(json_object_get(pack, "query_id"));
+	cr_assert_eq(json_array_size(json_object_get(pack, "evidences")), 1);
+	json_decref(pack);
+	ev_pack_free(p);
 }

@@ -161,3 +161,45 @@ Test(packrun, json_format_is_indented, .init = setup, .fini = teardown)
 	fflush(fp);
 	cr_assert(strncmp(out, "{\n  \"", 5) == 0, "%s", out);
 }
+
+/* Feed a hit of query q in request req (NULL: none), id dN:0:0. */
+static int
+req_hit(const char *q, const char *req, int n)
+{
+	char line[512];
+
+	snprintf(line, sizeof line, "{\"query_id\":\"%s\",%s%s%s\"id\":\"d%d:0:0\",\"score\":%d,"
+	    "\"source_uri\":\"d\"}", q, req ? "\"request_id\":\"" : "", req ? req : "",
+	    req ? "\"," : "", n, n);
+	return ev_packrun_line(&run, line, strlen(line), "hits:1", &err);
+}
+
+Test(packrun, queries_of_one_request_make_one_pack, .init = setup, .fini = teardown)
+{
+	cr_assert_eq(req_hit("a", "R", 1), 0);
+	cr_assert_eq(req_hit("b", "R", 2), 0);
+	cr_assert_eq(req_hit("a", NULL, 3), 0);	/* an added hit: a's request */
+	cr_assert_eq(req_hit("c", NULL, 4), 0);	/* a request of its own */
+	cr_assert_eq(req_hit("b", "R", 5), -1);
+	cr_assert(strstr(err.msg, "request 'R' comes back after its pack was written") != NULL,
+	    "%s", err.msg);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_str_eq(packs(), "a:3 c:1");
+}
+
+Test(packrun, with_queries_each_request_gets_a_pack_in_their_order, .init = setup,
+    .fini = teardown)
+{
+	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\",\"request_id\":\"R\"}\n"
+	    "{\"query_id\":\"s\",\"query\":\"alone\"}\n"
+	    "{\"query_id\":\"b\",\"query\":\"y\",\"request_id\":\"R\"}\n"
+	    "{\"query_id\":\"c\",\"query\":\"z\",\"request_id\":\"S\"}\n");
+
+	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	unlink(path);
+	cr_assert_eq(req_hit("b", NULL, 1), 0);	/* the file says its request */
+	cr_assert_eq(req_hit("a", NULL, 2), 0);
+	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_str_eq(packs(), "a:2 s:0 c:0");
+	cr_assert_eq(run.packs, 3);
+}

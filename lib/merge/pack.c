@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "assemble.h"
 #include "config.h"
 #include "jscan.h"
 #include "jsoncopy.h"
@@ -26,6 +27,9 @@ ev_pack_opts_init(struct ev_pack_opts *o)
 	o->near_duplicates = 1;
 	o->overlap = 0.9;
 	o->max_snippet_chars = 500;
+	o->mmr_lambda = 1;
+	o->mmr_depth = 50;
+	o->group_by = EV_PACK_GROUP_NONE;
 }
 
 /* What a plan may hold: this stage's keys, and the keys of the stages before
@@ -38,7 +42,8 @@ const char *const ev_pack_plan_keys[] = {
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
 	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
 	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",
-	"diversity.overlap", "output.max_snippet_chars", "output.format",
+	"diversity.overlap", "diversity.mmr_lambda", "diversity.mmr_depth", "group_by",
+	"output.max_snippet_chars", "output.format",
 	"routing.*",	/* ev-route's, run by scripts/ev-hybrid */
 	NULL
 };
@@ -77,6 +82,8 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 	    ev_config_int(plan, "diversity.by_document", 0, 1000000000, &o->by_document, file,
 	    err) == -1 ||
 	    ev_config_num(plan, "diversity.overlap", 0, 1, &o->overlap, file, err) == -1 ||
+	    ev_config_num(plan, "diversity.mmr_lambda", 0, 1, &o->mmr_lambda, file, err) == -1 ||
+	    ev_config_int(plan, "diversity.mmr_depth", 1, 100000, &o->mmr_depth, file, err) == -1 ||
 	    ev_config_int(plan, "output.max_snippet_chars", 1, 1000000000, &o->max_snippet_chars,
 	    file, err) == -1)
 		return -1;
@@ -88,6 +95,14 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		return -1;
 	if (r == 1)
 		o->near_duplicates = b;
+	{
+		const char *g;
+		if ((r = ev_config_str(plan, "group_by", &g, file, err)) == -1)
+			return -1;
+		if (r == 1 && (o->group_by = ev_pack_group_index(g)) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'group_by' must be none, lane "
+			    "or modality, not '%s'", g);
+	}
 	/* the lanes' depth, read by scripts/ev-hybrid: checked here, once */
 	{
 		const char *name;
@@ -103,6 +118,18 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		}
 	}
 	return 0;
+}
+
+int
+ev_pack_group_index(const char *word)
+{
+	static const char *const words[] = { "none", "lane", "modality" };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (strcmp(word, words[i]) == 0)
+			return i;
+	return -1;
 }
 
 static int
@@ -169,15 +196,15 @@ ev_utf8_prefix(const char *s, size_t len, size_t max)
 
 enum {
 	LANE_VECTOR = 1, LANE_TEXT = 2, LANE_REGION = 4, LANE_TIMELINE = 8, LANE_OTHER = 16,
-	LANE_STRUCTURED = 32
+	LANE_STRUCTURED = 32, LANE_NEIGHBOUR = 64, LANE_LINK = 128
 };
 
 /* The lanes evkit knows by name, and their bits ("fused" has none: its
  * lanes are found in its explanation); any other lane is LANE_OTHER. */
 static const char *const lane_names[] = { "vector", "text", "region", "timeline", "structured",
-	"fused" };
+	"neighbour", "link", "fused" };
 static const unsigned lane_bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE,
-	LANE_STRUCTURED, 0 };
+	LANE_STRUCTURED, LANE_NEIGHBOUR, LANE_LINK, 0 };
 
 static unsigned
 lane_bit(const char *lane)
@@ -236,7 +263,7 @@ lanes_mode_index(unsigned bits)
 {
 	int exact = (bits & LANE_TEXT) != 0, sem = (bits & (LANE_VECTOR | LANE_REGION)) != 0;
 	int rel = (bits & LANE_STRUCTURED) != 0;
-	int assoc = (bits & (LANE_TIMELINE | LANE_OTHER)) != 0;
+	int assoc = (bits & (LANE_TIMELINE | LANE_NEIGHBOUR | LANE_LINK | LANE_OTHER)) != 0;
 
 	if (exact + sem + rel + assoc > 1)
 		return 4;
@@ -249,21 +276,57 @@ lanes_mode(unsigned bits)
 	return mode_names[lanes_mode_index(bits)];
 }
 
+/* The lanes of bits as text, "vector+text": in the order of the names below. */
 static void
 lanes_text(unsigned bits, char *buf, size_t size)
 {
-	static const char *const names[] = { "vector", "text", "region", "timeline", "other" };
+	static const char *const names[] = { "vector", "text", "region", "structured", "link",
+		"neighbour", "timeline", "other" };
+	static const unsigned order[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_STRUCTURED,
+		LANE_LINK, LANE_NEIGHBOUR, LANE_TIMELINE, LANE_OTHER };
 	size_t n = 0;
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < 5; i++)
-		if (bits & (1u << i))
+	for (i = 0; i < 8; i++)
+		if (bits & order[i])
 			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s",
 			    n ? "+" : "", names[i]);
 }
 
+/* The top-level members of a hit that packing reads, found in one pass
+ * over a scanned line (index_members()). */
+enum {
+	K_ID, K_SCORE, K_RANK, K_EXPLAIN, K_LANE, K_SNIPPET, K_DOC_ID, K_QUERY, K_SIGNALS,
+	K_EVIDENCE, K_RERANK, K_ROUTING, K_WARNINGS, K_MODALITY, K_METADATA, K_QUERY_ID,
+	K_REQUEST_ID, K_QUERY_INDEX, NKEYS
+};
+static const char *const key_names[NKEYS] = {
+	"id", "score", "rank", "explain", "lane", "snippet", "doc_id", "query", "signals",
+	"evidence", "rerank", "routing", "warnings", "modality", "metadata", "query_id",
+	"request_id", "query_index"
+};
+
 /* ---- the accumulator ---- */
+
+/* One query of the request being packed. */
+struct pq {
+	json_t *id;		/* its query_id (a string or an integer) */
+	char *key;		/* the id as text */
+	char *text;		/* its text, or NULL */
+	json_t *routing;	/* its routing object, or NULL */
+	long long index;	/* query_index */
+	int given;		/* index given (not its position) */
+	long long candidates, returned, found;	/* filled by ev_pack_build() */
+};
+
+/* A query that found a candidate: its score, rank and lanes there. */
+struct prov {
+	int q;
+	double score;
+	long long rank;
+	unsigned lanes;
+};
 
 /* A candidate.  Hits read as lines (ev_pack_add_line()) are kept as their
  * raw text and parsed only when presentation looks at them: a pack keeps k of
@@ -273,9 +336,16 @@ struct item {
 	size_t raw, rawlen;	/* else its line, at p->raw.p + raw */
 	double score;
 	unsigned lanes;
+	int q;			/* the query that found it best */
+	long long rank;		/* its rank there (0: none given) */
+	struct prov *pv;	/* every query that found it, when more than one */
+	size_t npv;
+	int group;		/* its group, in p->groups (-1: none) */
 	int kept;		/* among the evidences returned */
 	uint64_t *words;	/* sorted hashes of its text's words, for overlap */
 	size_t nwords;
+	float *vec;		/* its vector, for MMR (NULL: none) */
+	double mmr;		/* its MMR score when MMR chose it */
 };
 
 struct ev_pack {
@@ -287,12 +357,28 @@ struct ev_pack {
 	json_t *ids;		/* id -> index, as an integer */
 	json_t *fusion;		/* the first fused hit's explain, or NULL */
 	json_t *warnings;	/* ev_pack_warn()'s, for every pack */
+	json_t *hitwarn;	/* the hits' warnings, in order, once each */
+	json_t *hitwarn_set;	/* the same, as keys */
+	json_t *qkeys;		/* query id text -> its place in q */
+	json_t *qindex;		/* query_index as text -> its place in q */
+	json_t *rerank;		/* the first hit's rerank object, or NULL */
+	json_t *groups;		/* group names, in order of first use */
+	struct pq *q;		/* the request's queries */
+	size_t nq, capq;
+	int cur;		/* the query hits are added to (-1: none yet) */
+	char *req;		/* the first request_id a hit gave, or NULL */
+	ev_pack_vector_fn vfn;	/* vectors for MMR, or NULL */
+	void *vctx;
+	int dim;
+	struct ev_contra *contra;	/* made when first needed */
 	struct ev_buf raw;	/* the lines of the current query's hits */
 	struct ev_jscan js;	/* the line last scanned (ev_pack_scan_line()) */
 	const char *line;
 	size_t linelen;
 	struct ev_buf idb;	/* a decoded string */
+	struct ev_buf reqb;	/* the scanned line's request id */
 	struct ev_jmems sub;	/* members of a nested object */
+	int at[NKEYS];		/* the scanned line's members by key (-1: absent or null) */
 };
 
 struct ev_pack *
@@ -302,9 +388,17 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 	struct ev_pack *p = calloc(1, sizeof *p);
 
 	if (p == NULL || (p->ids = json_object()) == NULL ||
-	    (p->warnings = json_array()) == NULL) {
-		if (p != NULL)
+	    (p->warnings = json_array()) == NULL || (p->hitwarn = json_array()) == NULL ||
+	    (p->groups = json_array()) == NULL || (p->hitwarn_set = json_object()) == NULL ||
+	    (p->qkeys = json_object()) == NULL || (p->qindex = json_object()) == NULL) {
+		if (p != NULL) {
 			json_decref(p->ids);
+			json_decref(p->warnings);
+			json_decref(p->hitwarn);
+			json_decref(p->groups);
+			json_decref(p->hitwarn_set);
+			json_decref(p->qkeys);
+		}
 		free(p);
 		ev_err_nomem(err);
 		return NULL;
@@ -312,8 +406,29 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 	p->o = *o;
 	p->plan = plan;
 	p->ignored = ignored;
+	p->cur = -1;
 	snprintf(p->plan_id, sizeof p->plan_id, "%s", plan_id);
 	return p;
+}
+
+int
+ev_pack_request(struct ev_pack *p, const char *request_id, struct ev_err *err)
+{
+	char *r = strdup(request_id);
+
+	if (r == NULL)
+		return ev_err_nomem(err);
+	free(p->req);
+	p->req = r;
+	return 0;
+}
+
+void
+ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim)
+{
+	p->vfn = fn;
+	p->vctx = ctx;
+	p->dim = dim;
 }
 
 int
@@ -325,12 +440,29 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 	for (i = 0; i < p->n; i++) {
 		json_decref(p->it[i].hit);
 		free(p->it[i].words);
+		free(p->it[i].pv);
+		free(p->it[i].vec);
 	}
-	p->n = 0;
+	for (i = 0; i < p->nq; i++) {
+		json_decref(p->q[i].id);
+		json_decref(p->q[i].routing);
+		free(p->q[i].key);
+		free(p->q[i].text);
+	}
+	p->n = p->nq = 0;
+	p->cur = -1;
+	free(p->req);
+	p->req = NULL;
 	ev_buf_reset(&p->raw);
 	json_object_clear(p->ids);
+	json_array_clear(p->hitwarn);
+	json_object_clear(p->hitwarn_set);
+	json_object_clear(p->qkeys);
+	json_object_clear(p->qindex);
+	json_array_clear(p->groups);
 	json_decref(p->fusion);
-	p->fusion = NULL;
+	json_decref(p->rerank);
+	p->fusion = p->rerank = NULL;
 	return 0;
 }
 
@@ -341,10 +473,18 @@ ev_pack_free(struct ev_pack *p)
 		return;
 	ev_pack_begin(p, NULL);
 	free(p->it);
+	free(p->q);
 	json_decref(p->ids);
 	json_decref(p->warnings);
+	json_decref(p->hitwarn);
+	json_decref(p->hitwarn_set);
+	json_decref(p->qkeys);
+	json_decref(p->qindex);
+	json_decref(p->groups);
+	ev_contra_free(p->contra);
 	ev_buf_release(&p->raw);
 	ev_buf_release(&p->idb);
+	ev_buf_release(&p->reqb);
 	ev_jscan_release(&p->js);
 	free(p->sub.m);
 	free(p);
@@ -362,6 +502,72 @@ long long
 ev_pack_count(const struct ev_pack *p)
 {
 	return (long long)p->n;
+}
+
+int
+ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long long query_index,
+    const json_t *routing, const char *where, struct ev_err *err)
+{
+	char buf[64], ibuf[32];
+	const char *key;
+	struct pq *x;
+	json_t *v;
+	size_t i;
+
+	if (query_id == NULL || json_is_null(query_id)) {
+		/* a hit given without a query_id (ev_pack_add()): a query without a name */
+		query_id = json_null();
+		buf[0] = '\0';
+	} else if (ev_json_id_text(query_id, buf, sizeof buf) < 0 && !json_is_string(query_id)) {
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_id' must be a string or an integer");
+	}
+	key = json_is_string(query_id) ? json_string_value(query_id) : buf;
+	v = json_object_get(p->qkeys, key);
+	i = v ? (size_t)json_integer_value(v) : p->nq;
+	if (query_index >= 0) {
+		snprintf(ibuf, sizeof ibuf, "%lld", query_index);
+		v = json_object_get(p->qindex, ibuf);
+		if (v != NULL && (size_t)json_integer_value(v) != i)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' "
+			    "of one request both have query_index %lld: each query of a "
+			    "request needs its own", p->q[json_integer_value(v)].key, key,
+			    query_index);
+		if (i < p->nq && p->q[i].given && p->q[i].index != query_index)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' has query_index "
+			    "%lld and %lld", key, p->q[i].index, query_index);
+	}
+	if (i == p->nq) {
+		if (ev_grow(&p->q, &p->capq, p->nq, sizeof *p->q, 4) == -1)
+			return ev_err_nomem(err);
+		x = &p->q[p->nq];
+		memset(x, 0, sizeof *x);
+		if ((x->key = strdup(key)) == NULL ||
+		    (x->id = ev_jsoncopy_deep(query_id)) == NULL) {
+			free(x->key);
+			return ev_err_nomem(err);
+		}
+		x->index = (long long)p->nq;
+		if (json_object_set_new(p->qkeys, key, json_integer((json_int_t)p->nq)) == -1) {
+			free(x->key);
+			json_decref(x->id);
+			return ev_err_nomem(err);
+		}
+		p->nq++;
+	}
+	x = &p->q[i];
+	if (query_index >= 0 && !x->given) {
+		x->index = query_index;
+		x->given = 1;
+		if (json_object_set_new(p->qindex, ibuf, json_integer((json_int_t)i)) == -1)
+			return ev_err_nomem(err);
+	}
+	if (x->text == NULL && query != NULL && (x->text = strdup(query)) == NULL)
+		return ev_err_nomem(err);
+	if (x->routing == NULL && json_is_object(routing))
+		x->routing = json_incref((json_t *)routing);
+	p->cur = (int)i;
+	return 0;
 }
 
 static int materialize(struct ev_pack *p, struct item *it, struct ev_err *err);
@@ -382,7 +588,130 @@ new_item(struct ev_pack *p, struct ev_err *err)
 		p->cap = cap;
 	}
 	memset(&p->it[p->n], 0, sizeof p->it[p->n]);
+	p->it[p->n].group = -1;
 	return &p->it[p->n];
+}
+
+/* The hit's fields for the request, all optional: "rerank" (an object: the
+ * first is kept), "warnings" (strings: each kept once), "routing" (an
+ * object: the query's when it has none).  Checked first, then taken.
+ * Returns 0, or -1 with *err set (code 2 at where). */
+static int
+take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing,
+    const char *where, struct ev_err *err)
+{
+	json_t *w;
+	size_t i;
+
+	if (rerank != NULL && !json_is_null(rerank) && !json_is_object(rerank))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank' must be an object");
+	if (routing != NULL && !json_is_null(routing) && !json_is_object(routing))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'routing' must be an object");
+	if (warnings != NULL && !json_is_null(warnings)) {
+		if (!json_is_array(warnings))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'warnings' must be an array of strings");
+		json_array_foreach(warnings, i, w)
+			if (!json_is_string(w))
+				return ev_err_set(err, EV_EXIT_USAGE, where,
+				    "field 'warnings' must be an array of strings");
+		json_array_foreach(warnings, i, w) {
+			if (json_object_get(p->hitwarn_set, json_string_value(w)) != NULL)
+				continue;
+			if (json_object_set_new(p->hitwarn_set, json_string_value(w), json_true()) == -1 ||
+			    json_array_append(p->hitwarn, w) == -1)
+				return ev_err_nomem(err);
+		}
+	}
+	if (p->rerank == NULL && json_is_object(rerank))
+		p->rerank = json_incref(rerank);
+	if (p->cur >= 0 && p->q[p->cur].routing == NULL && json_is_object(routing))
+		p->q[p->cur].routing = json_incref(routing);
+	return 0;
+}
+
+/* The query hits are added to: the current one, else one named by hit. */
+static int
+current_query(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
+{
+	json_t *qi, *qid;
+
+	if (p->cur >= 0)
+		return 0;
+	qi = json_object_get(hit, "query_index");
+	qid = json_object_get(hit, "query_id");
+	return ev_pack_query(p, qid, json_string_value(json_object_get(hit,
+	    "query")), json_is_integer(qi) ? json_integer_value(qi) : -1, NULL, where, err);
+}
+
+/* The group of a candidate: its lanes ("vector+text"), or its modality (its
+ * own "modality" or its metadata's, else from its lanes: visual for the
+ * region lane, structured for the structured lane alone, else text). */
+static int
+item_group(struct ev_pack *p, struct item *it, const char *modality, struct ev_err *err)
+{
+	char name[256];
+	json_t *v;
+	size_t i;
+
+	if (p->o.group_by == EV_PACK_GROUP_NONE)
+		return 0;
+	if (p->o.group_by == EV_PACK_GROUP_LANE)
+		lanes_text(it->lanes, name, sizeof name);
+	else if (modality != NULL && modality[0] != '\0')
+		snprintf(name, sizeof name, "%s", modality);
+	else
+		snprintf(name, sizeof name, "%s", it->lanes & LANE_REGION ? "visual" :
+		    it->lanes == LANE_STRUCTURED ? "structured" : "text");
+	if (name[0] == '\0')
+		snprintf(name, sizeof name, "none");
+	json_array_foreach(p->groups, i, v)
+		if (strcmp(json_string_value(v), name) == 0)
+			break;
+	if (i == json_array_size(p->groups) &&
+	    json_array_append_new(p->groups, json_string(name)) == -1)
+		return ev_err_nomem(err);
+	it->group = (int)i;
+	return 0;
+}
+
+/* A string field of the hit, or of its metadata. */
+static const char *
+hit_str_or_meta(json_t *hit, const char *k)
+{
+	const char *s = json_string_value(json_object_get(hit, k));
+
+	return s ? s : json_string_value(json_object_get(json_object_get(hit, "metadata"), k));
+}
+
+/* Remember that query q found it with this score, rank and lanes. */
+static int
+add_prov(struct item *it, int q, double score, long long rank, unsigned lanes,
+    struct ev_err *err)
+{
+	struct prov *n;
+	size_t i;
+
+	if (it->pv == NULL) {
+		if ((it->pv = malloc(2 * sizeof *it->pv)) == NULL)
+			return ev_err_nomem(err);
+		it->pv[0] = (struct prov){ it->q, it->score, it->rank, it->lanes };
+		it->npv = 1;
+	}
+	for (i = 0; i < it->npv; i++)
+		if (it->pv[i].q == q) {
+			it->pv[i].lanes |= lanes;
+			if (score > it->pv[i].score) {
+				it->pv[i].score = score;
+				it->pv[i].rank = rank;
+			}
+			return 0;
+		}
+	if ((n = realloc(it->pv, (it->npv + 1) * sizeof *n)) == NULL)
+		return ev_err_nomem(err);
+	it->pv = n;
+	it->pv[it->npv++] = (struct prov){ q, score, rank, lanes };
+	return 0;
 }
 
 int
@@ -390,23 +719,63 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 {
 	const char *id;
 	double score;
-	json_t *v, *ix;
+	json_t *v, *ix, *qi;
 	struct item *it;
+	long long rank;
+	unsigned lanes;
 
 	if (ev_hit_check(hit, where, err) == -1)
 		return -1;
+	qi = json_object_get(hit, "query_index");
+	if (qi != NULL && !json_is_null(qi) && (!json_is_integer(qi) || json_integer_value(qi) < 0))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_index' must be a whole number from 0");
+	if (current_query(p, hit, where, err) == -1 ||
+	    take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
+	    json_object_get(hit, "routing"), where, err) == -1)
+		return -1;
+	if (p->q[p->cur].text == NULL && json_is_string(json_object_get(hit, "query")) &&
+	    (p->q[p->cur].text = strdup(json_string_value(json_object_get(hit, "query")))) == NULL)
+		return ev_err_nomem(err);
+	if (p->req == NULL && json_is_string(json_object_get(hit, "request_id")) &&
+	    (p->req = strdup(json_string_value(json_object_get(hit, "request_id")))) == NULL)
+		return ev_err_nomem(err);
 	id = json_string_value(json_object_get(hit, "id"));
 	score = json_number_value(json_object_get(hit, "score"));
+	rank = json_is_integer(json_object_get(hit, "rank")) ?
+	    json_integer_value(json_object_get(hit, "rank")) : 0;
+	lanes = hit_lanes(hit);
 	if (p->fusion == NULL && (v = json_object_get(hit, "explain")) != NULL &&
 	    json_is_object(v) && json_is_string(json_object_get(v, "method")))
 		p->fusion = json_incref(v);
 	if ((ix = json_object_get(p->ids, id)) != NULL) {
-		/* the same id again (lanes given unfused): keep the higher score,
-		 * and every lane that found it */
 		it = &p->it[json_integer_value(ix)];
 		if (materialize(p, it, err) == -1)
 			return -1;
-		it->lanes |= hit_lanes(hit);
+		if (it->q != p->cur || it->pv != NULL) {
+			/* another query of the request found it too: kept once, at
+			 * the better score, with the query that found it best */
+			if (add_prov(it, p->cur, score, rank, lanes, err) == -1)
+				return -1;
+			if (it->q == p->cur)
+				it->lanes |= lanes;
+			if (score > it->score) {
+				json_t *copy = ev_jsoncopy_shallow(hit);
+				if (copy == NULL)
+					return ev_err_nomem(err);
+				json_decref(it->hit);
+				it->hit = copy;
+				it->score = score;
+				it->rank = rank;
+				if (it->q != p->cur)
+					it->lanes = lanes;
+				it->q = p->cur;
+			}
+			return 0;
+		}
+		/* the same id again from this query (lanes given unfused): keep
+		 * the higher score, and every lane that found it */
+		it->lanes |= lanes;
 		if (score > it->score) {
 			json_t *old = it->hit;
 			v = json_object_get(old, "signals");
@@ -422,6 +791,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 				r = json_object_set(it->hit, "signals", v);
 			json_decref(old);
 			it->score = score;
+			it->rank = rank;
 			if (r == -1)
 				return ev_err_nomem(err);
 		} else {
@@ -432,7 +802,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 				return ev_err_nomem(err);
 		}
 		/* each lane's own signals */
-		return 0;
+		return item_group(p, it, hit_str_or_meta(it->hit, "modality"), err);
 	}
 	if ((it = new_item(p, err)) == NULL)
 		return -1;
@@ -443,9 +813,11 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		return ev_err_nomem(err);
 	}
 	it->score = score;
-	it->lanes = hit_lanes(hit);
+	it->lanes = lanes;
+	it->q = p->cur;
+	it->rank = rank;
 	p->n++;
-	return 0;
+	return item_group(p, it, hit_str_or_meta(hit, "modality"), err);
 }
 
 /* ---- hits as lines: scanned, kept raw, parsed when looked at ---- */
@@ -468,6 +840,37 @@ static int
 absent_or(const struct ev_jmem *m, int i, int t)
 {
 	return i < 0 || m[i].type == t;
+}
+
+/* Fill p->at from the scanned members m[0..nm): each key's first member
+ * (the scanner refuses a key given twice), -1 for one absent or null. */
+static void
+index_members(struct ev_pack *p, const struct ev_jmem *m, size_t nm)
+{
+	static size_t len[NKEYS];
+	static uint32_t first[256];	/* the keys that begin with a byte */
+	size_t i;
+	int k;
+
+	if (len[0] == 0)
+		for (k = 0; k < NKEYS; k++) {
+			len[k] = strlen(key_names[k]);
+			first[(unsigned char)key_names[k][0]] |= 1u << k;
+		}
+	for (k = 0; k < NKEYS; k++)
+		p->at[k] = -1;
+	for (i = 0; i < nm; i++) {
+		/* (an escaped key may begin with a backslash: all keys are tried) */
+		uint32_t cand = m[i].kesc ? ~0u : m[i].klen ? first[(unsigned char)m[i].key[0]] : 0;
+		for (k = 0; k < NKEYS; k++)
+			if ((cand >> k & 1) && (m[i].kesc ?
+			    ev_jscan_str_eq(m[i].key, m[i].klen, key_names[k]) :
+			    m[i].klen == len[k] && memcmp(m[i].key, key_names[k], len[k]) == 0)) {
+				if (m[i].type != EV_JNULL)
+					p->at[k] = (int)i;
+				break;
+			}
+	}
 }
 
 /* The decoded text of the string member m, in p->idb (valid until the next
@@ -549,13 +952,14 @@ static int
 raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *out)
 {
 	struct lanes_ctx c = { &p->sub, 0, 1, 0 };
-	int i = member(m, nm, "lane"), x, a;
+	int i = p->at[K_LANE], x, a;
 
 	if (i >= 0 && m[i].type == EV_JSTR && !ev_jscan_str_eq(m[i].val + 1, m[i].vlen - 2, "fused")) {
 		*out = raw_lane_bit(m[i].val + 1, m[i].vlen - 2);
 		return 0;
 	}
-	if ((x = member(m, nm, "explain")) >= 0 && m[x].type == EV_JOBJ) {
+	(void)nm;
+	if ((x = p->at[K_EXPLAIN]) >= 0 && m[x].type == EV_JOBJ) {
 		p->sub.n = 0;
 		if (ev_jscan_members(m[x].val, m[x].vlen, &p->sub) == -1)
 			return -1;
@@ -571,14 +975,14 @@ raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *o
 				return -1;
 		}
 	}
-	if (c.bits == 0 && (a = member(m, nm, "evidence")) >= 0 && m[a].type == EV_JARR) {
+	if (c.bits == 0 && (a = p->at[K_EVIDENCE]) >= 0 && m[a].type == EV_JARR) {
 		c.m = &p->sub;
 		c.need_found = 0;
 		ev_jscan_elements(m[a].val, m[a].vlen, lane_elem, &c);
 		if (c.bad)
 			return -1;
 	}
-	if (c.bits == 0 && (a = member(m, nm, "signals")) >= 0 && m[a].type == EV_JOBJ) {
+	if (c.bits == 0 && (a = p->at[K_SIGNALS]) >= 0 && m[a].type == EV_JOBJ) {
 		p->sub.n = 0;
 		if (ev_jscan_members(m[a].val, m[a].vlen, &p->sub) == -1)
 			return -1;
@@ -596,12 +1000,16 @@ raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *o
 
 int
 ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
-    const char **query_id, struct ev_err *err)
+    struct ev_pack_line *li, struct ev_err *err)
 {
 	const struct ev_jmem *m;
-	int t = ev_jscan_value(&p->js, line, len, where, err), q;
+	int t = ev_jscan_value(&p->js, line, len, where, err), q, r;
+	size_t nm;
 
 	p->line = NULL;
+	li->request_id = NULL;
+	li->query_index = -1;
+	li->query_id_int = 0;
 	if (t == -1) {
 		ev_json_refused(line, len, where, err);
 		return -1;
@@ -609,16 +1017,38 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 	if (t != EV_JOBJ)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
 	m = p->js.top.m;
-	if ((q = member(m, p->js.top.n, "query_id")) < 0)
+	nm = p->js.top.n;
+	index_members(p, m, nm);
+	if ((r = p->at[K_REQUEST_ID]) >= 0) {
+		if (m[r].type != EV_JSTR)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'request_id' must be a string");
+		ev_buf_reset(&p->reqb);
+		if (ev_jscan_decode(&p->reqb, m[r].val + 1, m[r].vlen - 2) == -1 ||
+		    ev_buf_reserve(&p->reqb, 1) == -1)
+			return ev_err_nomem(err);
+		li->request_id = ev_buf_str(&p->reqb);
+	}
+	if ((r = p->at[K_QUERY_INDEX]) >= 0) {
+		long long iv = -1;
+		if (m[r].type == EV_JINT)
+			mem_num(&m[r], &iv);
+		if (iv < 0)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'query_index' must be a whole number from 0");
+		li->query_index = iv;
+	}
+	if ((q = p->at[K_QUERY_ID]) < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'query_id'");
 	if (m[q].type == EV_JSTR) {
-		if ((*query_id = mem_str(p, &m[q])) == NULL)
+		if ((li->query_id = mem_str(p, &m[q])) == NULL)
 			return ev_err_nomem(err);
 	} else if (m[q].type == EV_JINT) {
 		ev_buf_reset(&p->idb);
 		if (ev_buf_add(&p->idb, m[q].val, m[q].vlen) == -1 || ev_buf_reserve(&p->idb, 1) == -1)
 			return ev_err_nomem(err);
-		*query_id = ev_buf_str(&p->idb);
+		li->query_id = ev_buf_str(&p->idb);
+		li->query_id_int = 1;
 	} else {
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
@@ -652,13 +1082,69 @@ add_parsed(struct ev_pack *p, const char *where, struct ev_err *err)
 	return r;
 }
 
+/* take_extras() for a scanned record: its "rerank", "warnings" and
+ * "routing" members, parsed only when they are there and needed. */
+static int
+raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *where,
+    struct ev_err *err)
+{
+	static const int keys[] = { K_RERANK, K_WARNINGS, K_ROUTING };
+	json_t *v[3] = { NULL, NULL, NULL };
+	int i, k, r = 0;
+
+	(void)nm;
+	for (k = 0; k < 3; k++) {
+		if ((i = p->at[keys[k]]) < 0 || (k == 0 && p->rerank != NULL) ||
+		    (k == 2 && p->q[p->cur].routing != NULL))
+			continue;
+		if ((v[k] = ev_json_parse_line(m[i].val, m[i].vlen, where, err)) == NULL) {
+			r = -1;
+			break;
+		}
+	}
+	if (r == 0)
+		r = take_extras(p, v[0], v[1], v[2], where, err);
+	for (k = 0; k < 3; k++)
+		json_decref(v[k]);
+	return r;
+}
+
+/* item_group() for a scanned record: its "modality", or its metadata's. */
+static int
+raw_group(struct ev_pack *p, struct item *it, const struct ev_jmem *m, size_t nm,
+    struct ev_err *err)
+{
+	const struct ev_jmem *mod = NULL;
+	const char *s = NULL;
+	int i;
+
+	if (p->o.group_by == EV_PACK_GROUP_NONE)
+		return 0;
+	if (p->o.group_by == EV_PACK_GROUP_MODALITY) {
+		(void)nm;
+		if ((i = p->at[K_MODALITY]) >= 0) {
+			mod = &m[i];
+		} else if ((i = p->at[K_METADATA]) >= 0) {
+			p->sub.n = 0;
+			if (ev_jscan_members(m[i].val, m[i].vlen, &p->sub) == -1)
+				return ev_err_nomem(err);
+			if ((i = member(p->sub.m, p->sub.n, "modality")) >= 0 &&
+			    p->sub.m[i].type == EV_JSTR)
+				mod = &p->sub.m[i];
+		}
+		if (mod != NULL && (s = mem_str(p, mod)) == NULL)
+			return ev_err_nomem(err);
+	}
+	return item_group(p, it, s, err);
+}
+
 int
 ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 {
 	const struct ev_jmem *m = p->js.top.m;
 	size_t nm = p->js.top.n;
-	int id = member(m, nm, "id"), sc = member(m, nm, "score"), rk = member(m, nm, "rank");
-	int x = member(m, nm, "explain");
+	const int *at = p->at;
+	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN];
 	long long rank = 1, iv = 0;
 	double score;
 	const char *ids;
@@ -667,16 +1153,22 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	if (p->line == NULL)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "no hit scanned");
 	/* Anything unusual (a field of the wrong type, an id given twice, to
-	 * be merged) takes the parsed path, which words the messages. */
-	if (id < 0 || m[id].type != EV_JSTR || m[id].vlen <= 2 ||
+	 * be merged, no query named yet) takes the parsed path, which words
+	 * the messages. */
+	if (p->cur < 0 || id < 0 || m[id].type != EV_JSTR || m[id].vlen <= 2 ||
 	    sc < 0 || (m[sc].type != EV_JINT && m[sc].type != EV_JREAL) ||
 	    !absent_or(m, rk, EV_JINT) ||
-	    !absent_or(m, member(m, nm, "lane"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "snippet"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "doc_id"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "query"), EV_JSTR) ||
-	    !absent_or(m, member(m, nm, "signals"), EV_JOBJ) ||
-	    !absent_or(m, member(m, nm, "evidence"), EV_JARR))
+	    !absent_or(m, at[K_LANE], EV_JSTR) ||
+	    !absent_or(m, at[K_SNIPPET], EV_JSTR) ||
+	    !absent_or(m, at[K_DOC_ID], EV_JSTR) ||
+	    !absent_or(m, at[K_QUERY], EV_JSTR) ||
+	    !absent_or(m, at[K_SIGNALS], EV_JOBJ) ||
+	    !absent_or(m, at[K_EVIDENCE], EV_JARR) ||
+	    !absent_or(m, at[K_RERANK], EV_JOBJ) ||
+	    !absent_or(m, at[K_ROUTING], EV_JOBJ) ||
+	    !absent_or(m, at[K_WARNINGS], EV_JARR) ||
+	    !absent_or(m, at[K_MODALITY], EV_JSTR) ||
+	    !absent_or(m, at[K_METADATA], EV_JOBJ))
 		return add_parsed(p, where, err);
 	if (rk >= 0) {
 		mem_num(&m[rk], &rank);
@@ -699,11 +1191,29 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 		else
 			json_decref(v);
 	}
+	if (raw_extras(p, m, nm, where, err) == -1)
+		return -1;
+	if ((p->q[p->cur].text == NULL && at[K_QUERY] >= 0) ||
+	    (p->req == NULL && at[K_REQUEST_ID] >= 0)) {
+		/* once per query: its text and its request (in p->idb, as ids is) */
+		const char *q;
+		if (p->q[p->cur].text == NULL && at[K_QUERY] >= 0 &&
+		    ((q = mem_str(p, &m[at[K_QUERY]])) == NULL ||
+		    (p->q[p->cur].text = strdup(q)) == NULL))
+			return ev_err_nomem(err);
+		if (p->req == NULL && at[K_REQUEST_ID] >= 0 &&
+		    ((q = mem_str(p, &m[at[K_REQUEST_ID]])) == NULL || (p->req = strdup(q)) == NULL))
+			return ev_err_nomem(err);
+		if ((ids = mem_str(p, &m[id])) == NULL)
+			return ev_err_nomem(err);
+	}
 	if ((it = new_item(p, err)) == NULL)
 		return -1;
 	it->raw = p->raw.len;
 	it->rawlen = p->linelen;
 	it->score = score;
+	it->q = p->cur;
+	it->rank = rk >= 0 ? rank : 0;
 	if (raw_hit_lanes(p, m, nm, &it->lanes) == -1 ||
 	    ev_buf_add(&p->raw, p->line, p->linelen) == -1 ||
 	    json_object_set_new(p->ids, ids, json_integer((json_int_t)p->n)) == -1) {
@@ -712,78 +1222,15 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	}
 	p->n++;
 	p->line = NULL;
-	return 0;
+	return raw_group(p, it, m, nm, err);
 }
 
 /* ---- near-duplicates ---- */
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The distinct words of s (letters and digits, ASCII folded), hashed and
- * sorted.  Returns 0 or -1. */
-static int
-word_set(const char *s, uint64_t **out, size_t *n)
-{
-	size_t cap = 0, len = 0, i, m;
-	uint64_t *w = NULL, h;
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		if (!(isalnum(*p) || *p >= 0x80)) {
-			p++;
-			continue;
-		}
-		h = 1469598103934665603ULL;
-		while (*p && (isalnum(*p) || *p >= 0x80)) {
-			h = (h ^ (uint64_t)tolower(*p)) * 1099511628211ULL;
-			p++;
-		}
-		if (len == cap) {
-			uint64_t *q;
-			cap = cap ? cap * 2 : 64;
-			if ((q = realloc(w, cap * sizeof *q)) == NULL) {
-				free(w);
-				return -1;
-			}
-			w = q;
-		}
-		w[len++] = h;
-	}
-	if (len > 1)
-		qsort(w, len, sizeof *w, cmp_u64);
-	for (i = m = 0; i < len; i++)
-		if (m == 0 || w[m - 1] != w[i])
-			w[m++] = w[i];
-	*out = w;
-	*n = m;
-	return 0;
-}
-
 static double
 jaccard(const struct item *a, const struct item *b)
 {
-	size_t i = 0, j = 0, both = 0;
-
-	if (a->nwords == 0 || b->nwords == 0)
-		return 0;
-	while (i < a->nwords && j < b->nwords) {
-		if (a->words[i] == b->words[j]) {
-			both++;
-			i++;
-			j++;
-		} else if (a->words[i] < b->words[j]) {
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return (double)both / (double)(a->nwords + b->nwords - both);
+	return ev_words_jaccard(a->words, a->nwords, b->words, b->nwords);
 }
 
 #define MIN_OVERLAP_WORDS 5	/* shorter texts are compared by content hash only */
@@ -916,8 +1363,170 @@ field_or_meta(json_t *hit, const char *k)
 	return v;
 }
 
+/* ---- relevance badges ---- */
+
+/* A badge of kind `badge` (and lane, or NULL) with a label, appended to a
+ * unless a has one of that kind (and lane) already; the object is returned
+ * for more fields (NULL when none was added). */
 static json_t *
-evidence_item(const struct ev_pack *p, const struct item *it, long long query_index,
+badge_add(int *bad, json_t *a, const char *badge, const char *lane, const char *label)
+{
+	json_t *b;
+	const char *l;
+	size_t i;
+
+	json_array_foreach(a, i, b) {
+		l = json_string_value(json_object_get(b, "lane"));
+		if (strcmp(json_string_value(json_object_get(b, "badge")), badge) == 0 &&
+		    (lane == NULL || l == NULL || strcmp(l, lane) == 0))
+			return NULL;
+	}
+	if ((b = json_pack("{s:s,s:s}", "badge", badge, "label", label)) == NULL ||
+	    json_array_append_new(a, b) == -1) {
+		*bad = 1;
+		return NULL;
+	}
+	if (lane != NULL)
+		set_new(bad, b, "lane", json_string(lane));
+	return b;
+}
+
+/* The badge an evidence entry of lane `lane` gives (NULL: none). */
+static const char *
+lane_badge(const char *lane)
+{
+	unsigned b = lane_bit(lane);
+
+	if (b & LANE_TEXT)
+		return "exact_match";
+	if (b & (LANE_VECTOR | LANE_REGION))
+		return "semantic_match";
+	if (b & LANE_LINK)
+		return "cross_reference_chain";
+	if (b & (LANE_NEIGHBOUR | LANE_TIMELINE))
+		return "neighbour";
+	if (b & LANE_STRUCTURED)
+		return "structured_constraint";
+	return NULL;
+}
+
+/* One badge from one evidence entry e of lane `lane`. */
+static void
+entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
+{
+	const char *kind = lane_badge(lane), *from = json_string_value(json_object_get(e, "from"));
+	json_t *b, *v;
+	char label[512];
+	size_t i, n;
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "exact_match") == 0) {
+		v = json_object_get(e, "matched_terms");
+		n = (size_t)snprintf(label, sizeof label, "holds words of the query");
+		json_array_foreach(v, i, b)
+			if (json_is_string(b) && n < sizeof label)
+				n += (size_t)snprintf(label + n, sizeof label - n, "%s%s", i ? ", " : ": ",
+				    json_string_value(b));
+		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL && json_is_array(v))
+			set_ref(bad, b, "terms", v);
+	} else if (strcmp(kind, "semantic_match") == 0) {
+		v = json_object_get(e, "score");
+		if (json_is_number(v))
+			snprintf(label, sizeof label, "close in meaning to the query (%s score %.3g)",
+			    lane, json_number_value(v));
+		else
+			snprintf(label, sizeof label, "close in meaning to the query");
+		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL && json_is_number(v))
+			set_ref(bad, b, "score", v);
+	} else if (strcmp(kind, "cross_reference_chain") == 0) {
+		v = json_object_get(e, "hops");
+		snprintf(label, sizeof label, "linked from %s (%lld hop%s)", from ? from : "a hit",
+		    (long long)json_integer_value(v), json_integer_value(v) == 1 ? "" : "s");
+		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL) {
+			set_ref(bad, b, "from", json_object_get(e, "from"));
+			set_ref(bad, b, "hops", v);
+		}
+	} else if (strcmp(kind, "neighbour") == 0) {
+		v = json_object_get(e, "distance");
+		if (strcmp(lane, "timeline") == 0)
+			snprintf(label, sizeof label, "published near %s (%lld day%s apart)",
+			    from ? from : "a hit", (long long)json_integer_value(v),
+			    json_integer_value(v) == 1 ? "" : "s");
+		else
+			snprintf(label, sizeof label, "next to %s in its document (%lld chunk%s away)",
+			    from ? from : "a hit", (long long)json_integer_value(v),
+			    json_integer_value(v) == 1 ? "" : "s");
+		if ((b = badge_add(bad, a, kind, lane, label)) != NULL) {
+			set_ref(bad, b, "from", json_object_get(e, "from"));
+			set_ref(bad, b, "distance", v);
+		}
+	} else {
+		const char *t = json_string_value(json_object_get(e, "table"));
+		v = json_object_get(e, "row");
+		if (t != NULL)
+			snprintf(label, sizeof label, "a row of table %s that the query's constraints "
+			    "select", t);
+		else
+			snprintf(label, sizeof label, "a record that the query's constraints select");
+		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL) {
+			set_ref(bad, b, "table", json_object_get(e, "table"));
+			set_ref(bad, b, "row", v);
+		}
+	}
+}
+
+/* The badges of a candidate: one per kind its evidence gives (else its
+ * lanes), and countervailing when cv says so. */
+static json_t *
+badges(const struct item *it, const struct ev_contra_why *cv, const char *best_id, int *bad)
+{
+	json_t *a = json_array(), *e, *b;
+	const char *lane;
+	char label[512];
+	size_t i;
+
+	if (a == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	json_array_foreach(json_object_get(it->hit, "evidence"), i, e)
+		if ((lane = json_string_value(json_object_get(e, "lane"))) != NULL)
+			entry_badge(bad, a, lane, e);
+	if (json_array_size(a) == 0) {
+		static const char *const names[] = { "text", "vector", "region", "structured", "link",
+			"neighbour", "timeline" };
+		for (i = 0; i < sizeof names / sizeof *names; i++)
+			if (it->lanes & lane_bit(names[i]))
+				entry_badge(bad, a, names[i], json_null());
+	}
+	if (cv != NULL) {
+		snprintf(label, sizeof label, "may contradict the first evidence (%s: %s)", cv->cue,
+		    cv->words);
+		if ((b = badge_add(bad, a, "countervailing", NULL, label)) != NULL) {
+			set_new(bad, b, "against", json_string(best_id));
+			set_new(bad, b, "cue", json_string(cv->cue));
+			set_new(bad, b, "words", json_string(cv->words));
+			set_new(bad, b, "subject", json_string(cv->subject));
+		}
+	}
+	return a;
+}
+
+/* What an evidence item carries besides the hit's fields. */
+struct ev_extra {
+	long long query_index;
+	const char *query_text;
+	json_t *routing;	/* borrowed, or NULL */
+	json_t *provenances;	/* taken, or NULL */
+	const char *group;	/* or NULL */
+	const struct ev_contra_why *cv;	/* countervailing, or NULL */
+	const char *best_id;	/* the first evidence's id (NULL for the first) */
+	int mmr;		/* MMR chose it: its score goes into signals */
+};
+
+static json_t *
+evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_extra *x,
     const char *now, int *no_uri)
 {
 	json_t *hit = it->hit, *e, *sig, *meta, *raw, *v, *s;
@@ -940,8 +1549,10 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	if (snip == NULL)
 		snip = "";
 	cut = ev_utf8_prefix(snip, strlen(snip), (size_t)p->o.max_snippet_chars);
-	if ((e = json_object()) == NULL)
+	if ((e = json_object()) == NULL) {
+		json_decref(x->provenances);
 		return NULL;
+	}
 	set_new(&bad, e, "id", json_string(id));
 	set_new(&bad, e, "kind", json_string(is_doc ? "resource_doc" : "resource_section"));
 	set_if(&bad, e, "document_id", str_or_null(json_object_get(hit, "doc_id")));
@@ -971,12 +1582,18 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 		if (json_object_get(sig, rn) == NULL && json_is_integer(json_object_get(hit, "rank")))
 			set_ref(&bad, sig, rn, json_object_get(hit, "rank"));
 	}
+	if (x->mmr)
+		set_new(&bad, sig, "mmr_score", json_real(it->mmr));
 	set_new(&bad, e, "signals", sig);
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", lanes_mode(it->lanes),
-	    "query_index", (json_int_t)query_index, "retrieved_at", now);
-	set_if(&bad, v, "query_text", str_or_null(json_object_get(hit, "query")));
+	    "query_index", (json_int_t)x->query_index, "retrieved_at", now);
+	if (x->query_text != NULL)
+		set_new(&bad, v, "query_text", json_string(x->query_text));
+	else
+		set_if(&bad, v, "query_text", str_or_null(json_object_get(hit, "query")));
 	set_new(&bad, e, "provenance", v);
+	set_if(&bad, e, "provenances", x->provenances);
 
 	if ((meta = json_object()) == NULL)
 		bad = 1;
@@ -997,6 +1614,12 @@ evidence_item(const struct ev_pack *p, const struct item *it, long long query_in
 	raw = json_pack("{s:s}", "content_ref", ref);
 	set_if(&bad, raw, "content_hash", str_or_null(json_object_get(hit, "content_hash")));
 	set_new(&bad, e, "raw", raw);
+
+	set_new(&bad, e, "badges", badges(it, x->cv, x->best_id, &bad));
+	set_new(&bad, e, "countervailing", json_boolean(x->cv != NULL));
+	if (x->group != NULL)
+		set_new(&bad, e, "group", json_string(x->group));
+	set_ref(&bad, e, "routing", x->routing);
 	if (bad) {
 		json_decref(e);
 		return NULL;
@@ -1057,6 +1680,13 @@ plan_in_effect(const struct ev_pack *p, json_t *fusion)
 	set_new(&bad, d, "by_document", json_integer(p->o.by_document));
 	set_new(&bad, d, "near_duplicates", json_boolean(p->o.near_duplicates));
 	set_new(&bad, d, "overlap", json_real(p->o.overlap));
+	if (p->o.mmr_lambda < 1) {
+		set_new(&bad, d, "mmr_lambda", json_real(p->o.mmr_lambda));
+		set_new(&bad, d, "mmr_depth", json_integer(p->o.mmr_depth));
+	}
+	if (p->o.group_by != EV_PACK_GROUP_NONE)
+		set_new(&bad, plan, "group_by", json_string(p->o.group_by == EV_PACK_GROUP_LANE ?
+		    "lane" : "modality"));
 	if (!json_is_object(json_object_get(plan, "output")))
 		set_new(&bad, plan, "output", json_object());
 	o = json_object_get(plan, "output");	/* (set_new frees what it cannot set) */
@@ -1077,27 +1707,271 @@ plan_in_effect(const struct ev_pack *p, json_t *fusion)
 	return plan;
 }
 
+/* Candidates best first, the earlier first among equals (a request of
+ * several queries merges their rankings by score). */
+static int
+cmp_items(const void *a, const void *b)
+{
+	const struct item *x = *(struct item *const *)a, *y = *(struct item *const *)b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_provs(const void *a, const void *b)
+{
+	const struct prov *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (x->q > y->q) - (x->q < y->q);
+}
+
+/* What presentation dropped on the way to the evidences kept. */
+struct dropped {
+	long long below, by_doc, dups;
+	long long pool, without_vector;	/* MMR: candidates looked at, of them without a vector */
+};
+
+/* Near-duplicate and per-document checks of a candidate against those kept:
+ * 1 when it is kept (appended to kept), 0 when dropped, -1 on error. */
+static int
+presentable(struct ev_pack *p, struct item *it, struct item **kept, size_t *nkept, json_t *docs,
+    struct dropped *d, struct ev_err *err)
+{
+	json_t *v;
+
+	if (p->o.near_duplicates) {
+		if (it->words == NULL && ev_words_set(item_text(it), &it->words, &it->nwords) == -1)
+			return ev_err_nomem(err);
+		if (near_duplicate(p, it, kept, *nkept)) {
+			d->dups++;
+			return 0;
+		}
+	}
+	if (p->o.by_document > 0) {
+		const char *doc = json_string_value(json_object_get(it->hit, "doc_id"));
+		if (doc != NULL) {
+			v = json_object_get(docs, doc);
+			if (v != NULL && json_integer_value(v) >= p->o.by_document) {
+				d->by_doc++;
+				return 0;
+			}
+			if (json_object_set_new(docs, doc,
+			    json_integer(v ? json_integer_value(v) + 1 : 1)) == -1)
+				return ev_err_nomem(err);
+		}
+	}
+	kept[(*nkept)++] = it;
+	return 1;
+}
+
+/* The similarity of two candidates for MMR: the cosine of their vectors
+ * (negative taken as 0) when both have one, else their word overlap. */
+static double
+similarity(const struct ev_pack *p, const struct item *a, const struct item *b)
+{
+	if (a->vec != NULL && b->vec != NULL) {
+		double c = ev_cosine(a->vec, b->vec, p->dim);
+		return c > 0 ? c : 0;
+	}
+	return ev_words_jaccard(a->words, a->nwords, b->words, b->nwords);
+}
+
+/* Maximal marginal relevance over the first mmr_depth candidates at or
+ * above the minimum score: repeatedly the one with the best
+ * lambda * relevance - (1 - lambda) * (its greatest similarity to one kept),
+ * relevance being its score scaled to [0, 1] over those candidates, then
+ * the same checks as without MMR.  Returns 0 or -1. */
+static int
+select_mmr(struct ev_pack *p, struct item **ord, struct item **kept, size_t *nkept,
+    json_t *docs, struct dropped *d, struct ev_err *err)
+{
+	struct item **pool = NULL;
+	double *maxsim = NULL, lo = 0, hi = 0, lam = p->o.mmr_lambda;
+	char *used = NULL;
+	size_t i, j, n = 0, depth = (size_t)p->o.mmr_depth;
+	int rc = -1, r;
+
+	if ((pool = malloc((p->n ? p->n : 1) * sizeof *pool)) == NULL)
+		return ev_err_nomem(err);
+	for (i = 0; i < p->n; i++) {
+		struct item *it = ord[i];
+		if (p->o.has_min_score && it->score < p->o.min_score) {
+			d->below++;
+			continue;
+		}
+		if (n >= depth)
+			continue;
+		if (materialize(p, it, err) == -1)
+			goto out;
+		if (it->words == NULL && ev_words_set(item_text(it), &it->words, &it->nwords) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		if (p->vfn != NULL && it->vec == NULL) {
+			if ((it->vec = malloc((size_t)p->dim * sizeof *it->vec)) == NULL) {
+				ev_err_nomem(err);
+				goto out;
+			}
+			r = p->vfn(p->vctx, json_string_value(json_object_get(it->hit, "id")), it->vec,
+			    err);
+			if (r == -1)
+				goto out;
+			if (r == 0) {
+				free(it->vec);
+				it->vec = NULL;
+				d->without_vector++;
+			}
+		}
+		if (n == 0 || it->score < lo)
+			lo = it->score;
+		if (n == 0 || it->score > hi)
+			hi = it->score;
+		pool[n++] = it;
+	}
+	d->pool = (long long)n;
+	if ((maxsim = calloc(n ? n : 1, sizeof *maxsim)) == NULL ||
+	    (used = calloc(n ? n : 1, 1)) == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	while (p->o.k == 0 || *nkept < (size_t)p->o.k) {
+		double best = 0, val, rel;
+		size_t b = n;
+		for (j = 0; j < n; j++) {
+			if (used[j])
+				continue;
+			rel = hi > lo ? (pool[j]->score - lo) / (hi - lo) : 1;
+			val = lam * rel - (1 - lam) * maxsim[j];
+			if (b == n || val > best) {
+				best = val;
+				b = j;
+			}
+		}
+		if (b == n)
+			break;
+		used[b] = 1;
+		if ((r = presentable(p, pool[b], kept, nkept, docs, d, err)) == -1)
+			goto out;
+		if (r == 0)
+			continue;
+		pool[b]->mmr = best;
+		for (j = 0; j < n; j++)
+			if (!used[j]) {
+				double sim = similarity(p, pool[b], pool[j]);
+				if (sim > maxsim[j])
+					maxsim[j] = sim;
+			}
+	}
+	rc = 0;
+out:
+	free(pool);
+	free(maxsim);
+	free(used);
+	return rc;
+}
+
+/* Without MMR: the candidates in their order until k are kept. */
+static int
+select_plain(struct ev_pack *p, struct item **ord, struct item **kept, size_t *nkept,
+    json_t *docs, struct dropped *d, struct ev_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		struct item *it = ord[i];
+		if (p->o.has_min_score && it->score < p->o.min_score) {
+			d->below++;
+			continue;
+		}
+		if (p->o.k > 0 && *nkept >= (size_t)p->o.k)
+			continue;
+		if (materialize(p, it, err) == -1 ||
+		    presentable(p, it, kept, nkept, docs, d, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The provenances of a candidate found by several queries of the request:
+ * one entry per query, best first. */
+static json_t *
+provenances(const struct ev_pack *p, struct item *it, int *bad)
+{
+	struct prov one = { it->q, it->score, it->rank, it->lanes }, *pv = it->pv ? it->pv : &one;
+	size_t n = it->pv ? it->npv : 1, i;
+	json_t *a = json_array(), *o;
+
+	if (a == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	qsort(pv, n, sizeof *pv, cmp_provs);
+	for (i = 0; i < n; i++) {
+		const struct pq *q = &p->q[pv[i].q];
+		o = json_pack("{s:I,s:O,s:s,s:f}", "query_index", (json_int_t)q->index,
+		    "query_id", q->id, "mode", lanes_mode(pv[i].lanes), "score", pv[i].score);
+		if (o != NULL && q->text != NULL)
+			set_new(bad, o, "query_text", json_string(q->text));
+		if (o != NULL && pv[i].rank > 0)
+			set_new(bad, o, "rank", json_integer(pv[i].rank));
+		append_new(bad, a, o);
+	}
+	return a;
+}
+
+/* The query of the request with the lowest query_index (-1: none). */
+static int
+first_query(const struct ev_pack *p)
+{
+	size_t i;
+	int f = -1;
+
+	for (i = 0; i < p->nq; i++)
+		if (f < 0 || p->q[i].index < p->q[f].index)
+			f = (int)i;
+	return f;
+}
+
 json_t *
 ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
     long long query_index, const char *generated_at, double took_ms, struct ev_err *err)
 {
 	json_t *pack = NULL, *evs, *warn, *ex, *fusion = NULL, *div, *filt, *byc, *v, *first;
-	struct item **kept = NULL, *it;
+	json_t *routing = NULL, *byq = NULL;
+	struct item **kept = NULL, **ord = NULL, *it;
+	struct ev_contra_why *cv = NULL;
+	char *iscv = NULL;
 	const char *req = NULL, *pm;
 	char uuid[EV_UUID_LEN + 1], msg[512];
-	long long below = 0, by_doc = 0, dups = 0, nmode[NMODES][2] = { { 0 } };
-	size_t i, nkept = 0, nret;
+	long long nmode[NMODES][2] = { { 0 } }, (*ngroup)[2] = NULL;
+	struct dropped d = { 0 };
+	size_t i, j, nkept = 0, nret;
 	json_t *docs = NULL;
-	int no_uri = 0, m, bad = 0;
+	int no_uri = 0, m, bad = 0, multi, fq;
 
+	if (p->nq == 0 && query_id != NULL &&
+	    ev_pack_query(p, query_id, query, query_index, NULL, "", err) == -1)
+		return NULL;
+	if (p->nq == 1 && !p->q[0].given && query_index >= 0)
+		p->q[0].index = query_index;
+	multi = p->nq > 1;
+	fq = first_query(p);
 	if (p->n > 0 && materialize(p, &p->it[0], err) == -1)
 		return NULL;
 	first = p->n > 0 ? p->it[0].hit : NULL;
+	if (query_id == NULL && fq >= 0)
+		query_id = p->q[fq].id;
+	if (query == NULL && fq >= 0)
+		query = p->q[fq].text;
+	req = p->req;
 	if (first != NULL) {
-		req = json_string_value(json_object_get(first, "request_id"));
 		if (query_id == NULL)
 			query_id = json_object_get(first, "query_id");
-		if (query == NULL)
+		if (query == NULL && !multi)
 			query = json_string_value(json_object_get(first, "query"));
 	}
 	if (!json_is_string(query_id) && !json_is_integer(query_id))
@@ -1110,60 +1984,72 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		req = uuid;
 	}
 	if ((kept = malloc((p->n ? p->n : 1) * sizeof *kept)) == NULL ||
+	    (ord = malloc((p->n ? p->n : 1) * sizeof *ord)) == NULL ||
+	    (ngroup = calloc(json_array_size(p->groups) + 1, sizeof *ngroup)) == NULL ||
 	    (docs = json_object()) == NULL)
 		goto nomem;
+	for (i = 0; i < p->n; i++)
+		ord[i] = &p->it[i];
+	if (multi)
+		qsort(ord, p->n, sizeof *ord, cmp_items);
 
 	/* Presentation is strict: minimum score, diversity, then k.  The
 	 * candidates are looked at in their order (best first) until k are
 	 * kept; those below the minimum score are all counted. */
-	for (i = 0; i < p->n; i++) {
-		it = &p->it[i];
-		if (p->o.has_min_score && it->score < p->o.min_score) {
-			below++;
-			continue;
-		}
-		if (p->o.k > 0 && nkept >= (size_t)p->o.k)
-			continue;
-		if (materialize(p, it, err) == -1)
-			goto fail;
-		if (p->o.near_duplicates) {
-			if (it->words == NULL && word_set(item_text(it), &it->words, &it->nwords) == -1)
-				goto nomem;
-			if (near_duplicate(p, it, kept, nkept)) {
-				dups++;
-				continue;
-			}
-		}
-		if (p->o.by_document > 0) {
-			const char *doc = json_string_value(json_object_get(it->hit, "doc_id"));
-			if (doc != NULL) {
-				v = json_object_get(docs, doc);
-				if (v != NULL && json_integer_value(v) >= p->o.by_document) {
-					by_doc++;
-					continue;
-				}
-				if (json_object_set_new(docs, doc,
-				    json_integer(v ? json_integer_value(v) + 1 : 1)) == -1)
-					goto nomem;
-			}
-		}
-		kept[nkept++] = it;
-	}
+	if ((p->o.mmr_lambda < 1 ? select_mmr : select_plain)(p, ord, kept, &nkept, docs, &d,
+	    err) == -1)
+		goto fail;
 	nret = nkept;
 	if (p->o.k > 0 && (size_t)p->o.k < nret)
 		nret = (size_t)p->o.k;
 
+	/* countervailing: against the first evidence */
+	if ((cv = calloc(nret ? nret : 1, sizeof *cv)) == NULL ||
+	    (iscv = calloc(nret ? nret : 1, 1)) == NULL)
+		goto nomem;
+	if (nret > 1 && p->contra == NULL && (p->contra = ev_contra_new(err)) == NULL)
+		goto fail;
+	for (i = 1; i < nret; i++) {
+		int r = ev_contra_check(p->contra, item_text(kept[i]), item_text(kept[0]), &cv[i],
+		    err);
+		if (r == -1)
+			goto fail;
+		iscv[i] = (char)r;
+	}
+
 	if ((evs = json_array()) == NULL)
 		goto nomem;
 	for (i = 0; i < nret; i++) {
-		append_new(&bad, evs, evidence_item(p, kept[i], query_index, generated_at,
-		    &no_uri));
+		const struct pq *q = kept[i]->q >= 0 ? &p->q[kept[i]->q] : NULL;
+		struct ev_extra x = { q ? q->index : query_index >= 0 ? query_index : 0,
+			q ? q->text : NULL, q ? q->routing : NULL,
+			multi ? provenances(p, kept[i], &bad) : NULL,
+			kept[i]->group >= 0 ? json_string_value(json_array_get(p->groups,
+			(size_t)kept[i]->group)) : NULL,
+			iscv[i] ? &cv[i] : NULL,
+			i > 0 ? json_string_value(json_object_get(kept[0]->hit, "id")) : NULL,
+			p->o.mmr_lambda < 1 };
+		append_new(&bad, evs, evidence_item(p, kept[i], &x, generated_at, &no_uri));
 		kept[i]->kept = 1;
 	}
 	for (i = 0; i < p->n; i++) {
-		m = lanes_mode_index(p->it[i].lanes);
+		it = &p->it[i];
+		m = lanes_mode_index(it->lanes);
 		nmode[m][0]++;
-		nmode[m][1] += p->it[i].kept;
+		nmode[m][1] += it->kept;
+		if (it->group >= 0) {
+			ngroup[it->group][0]++;
+			ngroup[it->group][1] += it->kept;
+		}
+		for (j = 0; j < (it->pv ? it->npv : 1); j++) {
+			int q = it->pv ? it->pv[j].q : it->q;
+			if (q < 0)
+				continue;
+			p->q[q].candidates++;
+			p->q[q].found += it->kept;
+		}
+		if (it->q >= 0)
+			p->q[it->q].returned += it->kept;
 	}
 	/* exact, semantic and hybrid always; relational and associative when any */
 	byc = json_pack("{s:{s:I,s:I},s:{s:I,s:I},s:{s:I,s:I}}",
@@ -1182,11 +2068,12 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	if (warn == NULL || fusion == NULL || ex == NULL)
 		bad = 1;
 	set_new(&bad, ex, "fusion", json_incref(fusion));
-	set_new(&bad, ex, "rerank", json_pack("{s:b}", "enabled", 0));
+	set_new(&bad, ex, "rerank", p->rerank ? ev_jsoncopy_deep(p->rerank) :
+	    json_pack("{s:b}", "enabled", 0));
 	filt = json_object();
 	if (p->o.has_min_score) {
 		set_new(&bad, filt, "min_score", json_real(p->o.min_score));
-		set_new(&bad, filt, "dropped_below_min_score", json_integer(below));
+		set_new(&bad, filt, "dropped_below_min_score", json_integer(d.below));
 	}
 	if (first != NULL && json_is_object(json_object_get(first, "filters")))
 		set_ref(&bad, filt, "query", json_object_get(first, "filters"));
@@ -1195,16 +2082,45 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	set_new(&bad, div, "by_document", json_integer(p->o.by_document));
 	set_new(&bad, div, "near_duplicates", json_boolean(p->o.near_duplicates));
 	set_new(&bad, div, "overlap", json_real(p->o.overlap));
-	set_new(&bad, div, "applied", json_boolean(p->o.by_document > 0 || p->o.near_duplicates));
-	set_new(&bad, div, "dropped_by_document", json_integer(by_doc));
-	set_new(&bad, div, "dropped_duplicates", json_integer(dups));
+	set_new(&bad, div, "applied", json_boolean(p->o.by_document > 0 || p->o.near_duplicates ||
+	    p->o.mmr_lambda < 1));
+	set_new(&bad, div, "dropped_by_document", json_integer(d.by_doc));
+	set_new(&bad, div, "dropped_duplicates", json_integer(d.dups));
+	if (p->o.mmr_lambda < 1) {
+		json_t *mm = json_pack("{s:f,s:I,s:s,s:I}", "lambda", p->o.mmr_lambda,
+		    "depth", (json_int_t)p->o.mmr_depth,
+		    "similarity", p->vfn ? "embedding" : "word_overlap",
+		    "looked_at", (json_int_t)d.pool);
+		if (mm != NULL && p->vfn != NULL)
+			set_new(&bad, mm, "without_vector", json_integer(d.without_vector));
+		set_new(&bad, div, "mmr", mm);
+	}
 	set_new(&bad, ex, "diversity", div);
 	set_new(&bad, ex, "ignored_fields", p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array());
+	for (i = 0; i < p->nq && routing == NULL; i++)
+		if (p->q[i].routing != NULL && (fq < 0 || p->q[fq].routing == NULL ||
+		    (int)i == fq))
+			routing = p->q[i].routing;
+	set_ref(&bad, ex, "routing", routing);
 
 	if (p->n == 0)
-		append_new(&bad, warn, json_string("no hits: no lane found anything for this query"));
+		append_new(&bad, warn, json_string(multi ? "no hits: no lane found anything for the "
+		    "queries of this request" : "no hits: no lane found anything for this query"));
+	for (i = 0; multi && p->n > 0 && i < p->nq; i++)
+		if (p->q[i].candidates == 0) {
+			snprintf(msg, sizeof msg, "no hits for query '%s' (query_index %lld) of this "
+			    "request", p->q[i].key, p->q[i].index);
+			append_new(&bad, warn, json_string(msg));
+		}
 	for (i = 0; i < json_array_size(p->warnings); i++)
 		set_ref_append(&bad, warn, json_array_get(p->warnings, i));
+	json_array_foreach(p->hitwarn, i, v) {
+		for (j = 0; j < json_array_size(p->warnings); j++)
+			if (json_equal(v, json_array_get(p->warnings, j)))
+				break;
+		if (j == json_array_size(p->warnings))
+			set_ref_append(&bad, warn, v);
+	}
 	for (i = 0; p->ignored != NULL && i < json_array_size(p->ignored); i++) {
 		snprintf(msg, sizeof msg, "plan field ignored: %s",
 		    json_string_value(json_array_get(p->ignored, i)));
@@ -1234,16 +2150,66 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	set_new(&bad, pack, "request_id", json_string(req));
 	set_ref(&bad, pack, "query_id", (json_t *)query_id);
 	set_if(&bad, pack, "query", query ? json_string(query) : NULL);
+	if (multi) {
+		/* the request's queries, by query_index */
+		json_t *qs = json_array(), *bq = json_array();
+		int *idx = malloc(p->nq * sizeof *idx);
+		if (qs == NULL || bq == NULL || idx == NULL)
+			bad = 1;
+		for (i = 0; idx != NULL && i < p->nq; i++) {
+			for (j = i; j > 0 && p->q[idx[j - 1]].index > p->q[i].index; j--)
+				idx[j] = idx[j - 1];
+			idx[j] = (int)i;
+		}
+		for (i = 0; idx != NULL && i < p->nq; i++) {
+			const struct pq *q = &p->q[idx[i]];
+			json_t *o = json_pack("{s:I,s:O}", "query_index", (json_int_t)q->index,
+			    "query_id", q->id);
+			if (o != NULL && q->text != NULL)
+				set_new(&bad, o, "query", json_string(q->text));
+			append_new(&bad, qs, o);
+			append_new(&bad, bq, json_pack("{s:I,s:O,s:I,s:I,s:I}", "query_index",
+			    (json_int_t)q->index, "query_id", q->id, "candidates",
+			    (json_int_t)q->candidates, "returned", (json_int_t)q->returned, "found",
+			    (json_int_t)q->found));
+		}
+		free(idx);
+		set_new(&bad, pack, "queries", qs);
+		byq = bq;
+	}
 	set_new(&bad, pack, "generated_at", json_string(generated_at));
 	set_new(&bad, pack, "evidences", evs);
 	set_new(&bad, pack, "stats", json_pack("{s:I,s:I,s:I,s:o}",
 	    "candidates", (json_int_t)p->n, "returned", (json_int_t)nret,
 	    "took_ms", (json_int_t)llround(took_ms), "by_mode", byc));
+	{
+		json_t *st = json_object_get(pack, "stats");
+		if (st != NULL && p->o.group_by != EV_PACK_GROUP_NONE) {
+			json_t *bg = json_object();
+			json_array_foreach(p->groups, i, v)
+				set_new(&bad, bg, json_string_value(v), json_pack("{s:I,s:I}",
+				    "candidates", (json_int_t)ngroup[i][0], "returned",
+				    (json_int_t)ngroup[i][1]));
+			set_new(&bad, st, "by_group", bg);
+		}
+		if (byq != NULL)
+			set_new(&bad, st ? st : pack, "by_query", byq);
+		byq = NULL;
+		for (i = 0, j = 0; i < nret; i++)
+			j += (size_t)iscv[i];
+		if (st != NULL)
+			set_new(&bad, st, "countervailing", json_integer((json_int_t)j));
+	}
 	set_new(&bad, pack, "explain", ex);
 	set_new(&bad, pack, "warnings", warn);
-	if (bad || json_object_size(pack) != (size_t)(9 + (query_id != NULL) + (query != NULL)))
+	if (bad || json_object_size(pack) != (size_t)(9 + (query_id != NULL) + (query != NULL) +
+	    multi))
 		goto nomem;
 	free(kept);
+	free(ord);
+	free(ngroup);
+	free(cv);
+	free(iscv);
 	json_decref(docs);
 	json_decref(fusion);
 	return pack;
@@ -1251,6 +2217,10 @@ nomem:
 	ev_err_nomem(err);
 fail:
 	free(kept);
+	free(ord);
+	free(ngroup);
+	free(cv);
+	free(iscv);
 	json_decref(docs);
 	json_decref(fusion);
 	json_decref(pack);
@@ -1558,6 +2528,29 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 		for (k = 0; k < indent; k++)
 			bad |= ev_buf_addc(b, ' ');
 		add_wrapped(b, ev_buf_str(&line), indent, indent, width, &bad);
+		/* what the lanes line does not say: the badges of expansion and
+		 * structured lanes, countervailing, the group */
+		ev_buf_reset(&line);
+		{
+			json_t *bg;
+			size_t j;
+			json_array_foreach(json_object_get(e, "badges"), j, bg) {
+				const char *kind = json_string_value(json_object_get(bg, "badge"));
+				if (kind == NULL || strcmp(kind, "exact_match") == 0 ||
+				    strcmp(kind, "semantic_match") == 0)
+					continue;
+				bad |= ev_buf_printf(&line, "%s%s", line.len ? "; " : "",
+				    json_string_value(json_object_get(bg, "label")));
+			}
+			if ((v = json_object_get(e, "group")) != NULL)
+				bad |= ev_buf_printf(&line, "%sgroup %s", line.len ? "; " : "",
+				    json_string_value(v));
+		}
+		if (line.len > 0) {
+			for (k = 0; k < indent; k++)
+				bad |= ev_buf_addc(b, ' ');
+			add_wrapped(b, ev_buf_str(&line), indent, indent + 2, width, &bad);
+		}
 		/* the snippet, around its first matched word */
 		ev_buf_reset(&line);
 		snippet_window(json_string_value(json_object_get(e, "snippet")),

@@ -1,12 +1,16 @@
-/* pack.h: EvidencePack v0.1 (schema/evidencepack-0.1.schema.json): one query's hits turned into the
- * evidence a caller assembles its context from, with the plan that produced
- * it, statistics and an explanation.
+/* pack.h: EvidencePack v0.1 (schema/evidencepack-0.1.schema.json): one
+ * request's hits (one query's, or those of several queries sharing a
+ * request_id) turned into the evidence a caller assembles its context from,
+ * with the plan that produced it, statistics and an explanation.
  *
- * Middle layer: includes err.h, buf.h and Jansson.  Knows nothing of the
- * store or of Faiss; it reads fused hit records (or single-lane hits) and
- * knows how ev-fuse explains them.  Retrieval was permissive; presentation
- * is strict: the minimum score, the limit per document and
- * the suppression of near-duplicates act here. */
+ * Middle layer: includes err.h, buf.h and Jansson (and assemble.h in
+ * pack.c).  Knows nothing of the store or of Faiss (vectors for MMR come
+ * through a function the caller gives); it reads fused hit records (or
+ * single-lane hits) and knows how ev-fuse explains them.  Retrieval was
+ * permissive; presentation is strict: the minimum score, maximal marginal
+ * relevance, the limit per document and the suppression of near-duplicates
+ * act here, then each evidence gets its relevance badges, its
+ * countervailing flag and its group. */
 #ifndef EV_PACK_H
 #define EV_PACK_H
 
@@ -25,19 +29,31 @@ struct ev_pack_opts {
 	int near_duplicates;	/* drop near-duplicates (default 1) */
 	double overlap;		/* word-set Jaccard at or above which texts are near-duplicates */
 	long long max_snippet_chars;	/* characters (not bytes) per snippet (default 500) */
+	double mmr_lambda;	/* maximal marginal relevance: the weight of relevance
+				 * against novelty, 0 to 1; 1 (default) keeps the order */
+	long long mmr_depth;	/* the candidates MMR chooses among (default 50) */
+	int group_by;		/* EV_PACK_GROUP_* (default none) */
 };
+
+/* What evidences are grouped by (opts.group_by), and the words naming them. */
+enum { EV_PACK_GROUP_NONE, EV_PACK_GROUP_LANE, EV_PACK_GROUP_MODALITY };
+#define EV_PACK_GROUPS "none|lane|modality"
+
+/* The EV_PACK_GROUP_* that word names ("none", "lane", "modality"), or -1. */
+int ev_pack_group_index(const char *word);
 
 /* The keys a retrieval plan may hold (for ev_config_unknown()): this stage's,
  * and those of the stages before it (lanes.*, fusion.*). */
 extern const char *const ev_pack_plan_keys[];
 
 /* Fill *o with the defaults: k 10, no minimum score, 3 per document,
- * near-duplicates dropped at overlap 0.9, snippets of 500 characters. */
+ * near-duplicates dropped at overlap 0.9, snippets of 500 characters, no
+ * MMR (lambda 1, depth 50), no groups. */
 void ev_pack_opts_init(struct ev_pack_opts *o);
 
 /* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
- * diversity.near_duplicates, diversity.overlap, output.max_snippet_chars)
- * into *o, check that each lanes.NAME.k (the hits lane NAME returns) is a
+ * diversity.near_duplicates, diversity.overlap, diversity.mmr_lambda,
+ * diversity.mmr_depth, group_by, output.max_snippet_chars) into *o, check that each lanes.NAME.k (the hits lane NAME returns) is a
  * count from 1 to 100000, and append to ignored (an array) one string "KEY not supported"
  * for every plan key evkit does not know.  file names the plan in messages.
  * Returns 0, or -1 with *err set (code 2) for a value of the wrong type or
@@ -69,22 +85,62 @@ int ev_pack_begin(struct ev_pack *p, struct ev_err *err);
 
 /* Add a hit of the current query (a new reference is taken).  It must have
  * "id" (a non-empty string) and "score" (a finite number); "rank" an integer
- * >= 1, "lane", "snippet", "doc_id", "query" strings and "signals" an object
- * when present.  A hit whose id was added already is merged into it: the
- * higher score wins, the lanes that found either are kept.  Returns 0, or -1
- * with *err set (code 2, where = `where`). */
+ * >= 1, "lane", "snippet", "doc_id", "query" strings, "signals" and "rerank"
+ * and "routing" objects, "warnings" an array of strings and "query_index" a
+ * whole number when present.  A hit whose id the same query gave already is
+ * merged into it: the higher score wins, the lanes that found either are
+ * kept.  One that another query of the request found is kept once, at the
+ * better score, and remembers every query that found it.  The first
+ * "rerank" object seen is the pack's explain.rerank; every "warnings"
+ * string goes into the pack's warnings (once).  Returns 0, or -1 with *err
+ * set (code 2, where = `where`). */
 int ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err);
+
+/* What ev_pack_scan_line() found of the line's request. */
+struct ev_pack_line {
+	const char *query_id;	/* its text (valid until the next scan) */
+	int query_id_int;	/* the query_id is an integer */
+	const char *request_id;	/* NULL: none (valid until the next scan) */
+	long long query_index;	/* -1: none */
+};
 
 /* The fast way in, for hits read as lines: ev_pack_scan_line() checks that
  * line[0..len) is one JSON object (with Jansson's strictness and messages)
- * with a "query_id" (a string or an integer), and sets *query_id to its text
- * (valid until the next call on p); ev_pack_add_line() then adds that hit to
- * the current query, as ev_pack_add() would.  The line is kept as it is and
- * parsed only if presentation looks at it (most candidates are never
- * returned).  Each returns 0, or -1 with *err set (code 2, where = `where`). */
+ * with a "query_id" (a string or an integer), a "request_id" (a string)
+ * and a "query_index" (a whole number from 0) where present, and fills *li;
+ * ev_pack_add_line() then adds that hit to the current query, as
+ * ev_pack_add() would.  The line is kept as it is and parsed only if
+ * presentation looks at it (most candidates are never returned).  Each
+ * returns 0, or -1 with *err set (code 2, where = `where`). */
 int ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *where,
-	const char **query_id, struct ev_err *err);
+	struct ev_pack_line *li, struct ev_err *err);
 int ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err);
+
+/* Name the query whose hits come next, within the request begun by
+ * ev_pack_begin() (a request holds one query or several: rewrites,
+ * sub-questions, packed together).  query_id (borrowed; a string or an
+ * integer) identifies it; query (its text) and routing (borrowed; an object,
+ * or NULL) are kept when given; query_index is its index in the request, or
+ * -1 for its position among the request's queries.  A query named again is
+ * selected again (its text and routing kept when it had none).  Without
+ * this call, the first hit added names the query (its "query_id",
+ * "query", "query_index").  Returns 0, or -1 with *err set (code 2 at where
+ * when another query of the request has that query_index; out of memory). */
+int ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query,
+	long long query_index, const json_t *routing, const char *where, struct ev_err *err);
+
+/* The request_id of the request begun (copied), when the caller knows it
+ * (a queries file); else the first a hit gives is taken.  Returns 0, or -1
+ * with *err set (out of memory). */
+int ev_pack_request(struct ev_pack *p, const char *request_id, struct ev_err *err);
+
+/* Vectors for MMR: fn(ctx, chunk_id, out, err) writes the chunk's vector of
+ * dim floats into out and returns 1, 0 when the chunk has none, -1 with *err
+ * set.  Without it (or for chunks without a vector), MMR measures similarity
+ * by word overlap. */
+typedef int (*ev_pack_vector_fn)(void *ctx, const char *chunk_id, float *out,
+	struct ev_err *err);
+void ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim);
 
 /* Hits added since ev_pack_begin() (ids merged count once). */
 long long ev_pack_count(const struct ev_pack *p);
@@ -93,14 +149,19 @@ long long ev_pack_count(const struct ev_pack *p);
  * unavailable, ...).  Returns 0, or -1 with *err set (out of memory). */
 int ev_pack_warn(struct ev_pack *p, const char *msg, struct ev_err *err);
 
-/* Build the EvidencePack of the hits added, in their order.  query_id
- * (borrowed: a string or an integer) and query name the query; NULL takes
- * them from the first hit ("query_id", "query").  The pack carries them as
- * top-level "query_id" and "query" (when known).  query_index is the query's
- * index within its request (0 for a request of one query), generated_at an
- * RFC 3339 time, took_ms the time spent.  No hit at all gives a pack with no
- * evidence and a warning saying so.  Returns a new object, or NULL with *err
- * set (out of memory, or no random bytes for a request id). */
+/* Build the EvidencePack of the hits added: in their order for a request of
+ * one query, best score first for several.  query_id (borrowed: a string or
+ * an integer) and query name a request of one query; NULL takes them from
+ * ev_pack_query() or the first hit ("query_id", "query").  The pack carries
+ * them (of its first query, for several) as top-level "query_id" and
+ * "query" (when known).  query_index is the query's index within its
+ * request when nothing else gave one, generated_at an RFC 3339 time,
+ * took_ms the time spent.  Presentation (minimum score, MMR, near
+ * duplicates, the limit per document, k), then the countervailing
+ * evidences, badges and groups (see man/ev-pack.1).  No hit at all gives a
+ * pack with no evidence and a warning saying so.  Returns a new object, or
+ * NULL with *err set (out of memory, no random bytes for a request id, or
+ * the vector function's error). */
 json_t *ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	long long query_index, const char *generated_at, double took_ms, struct ev_err *err);
 

@@ -1,4 +1,4 @@
-/* packrun.c: hits grouped by query, written as EvidencePacks.  See
+/* packrun.c: hits grouped by request, written as EvidencePacks.  See
  * packrun.h. */
 #include "packrun.h"
 
@@ -27,8 +27,88 @@ ev_packrun_init(struct ev_packrun *r, struct ev_pack *p, FILE *out, enum ev_pack
 	r->out = out;
 	r->format = format;
 	r->width = width;
-	if ((r->done = json_object()) == NULL)
+	if ((r->done = json_object()) == NULL || (r->seen = json_object()) == NULL)
 		return ev_err_nomem(err);
+	return 0;
+}
+
+/* The key of a request: "r" and its request_id, else "q" and its one
+ * query's id (so that the two never meet), into b.  Returns its text, or
+ * NULL when out of memory. */
+static const char *
+request_key(struct ev_buf *b, const char *request_id, const char *query_id)
+{
+	ev_buf_reset(b);
+	if (ev_buf_addc(b, request_id ? 'r' : 'q') == -1 ||
+	    ev_buf_adds(b, request_id ? request_id : query_id) == -1 ||
+	    ev_buf_reserve(b, 1) == -1)
+		return NULL;
+	return ev_buf_str(b);
+}
+
+/* The request (its text, after the key's first letter) as messages name it. */
+static const char *
+key_name(const char *key)
+{
+	return key + 1;
+}
+
+/* Check the request fields of query record q read at where. */
+static int
+check_query_fields(json_t *q, const char *where, struct ev_err *err)
+{
+	json_t *v;
+
+	if ((v = json_object_get(q, "request_id")) != NULL && !json_is_null(v) &&
+	    !json_is_string(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'request_id' must be a string");
+	if ((v = json_object_get(q, "query_index")) != NULL && !json_is_null(v) &&
+	    (!json_is_integer(v) || json_integer_value(v) < 0))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_index' must be a whole number from 0");
+	if ((v = json_object_get(q, "routing")) != NULL && !json_is_null(v) && !json_is_object(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'routing' must be an object");
+	return 0;
+}
+
+/* Put query position pos (its id text id, record q, read at where) into its
+ * request, making the request when it is the first of it.  Returns 0 or -1. */
+static int
+file_request(struct ev_packrun *r, size_t pos, const char *id, json_t *q, const char *where,
+    struct ev_err *err)
+{
+	const char *req = json_string_value(json_object_get(q, "request_id")), *key;
+	json_t *qi = json_object_get(q, "query_index"), *members, *k;
+	size_t i, j, *nq;
+
+	if ((key = request_key(&r->b, req, id)) == NULL)
+		return ev_err_nomem(err);
+	json_array_foreach(r->reqkeys, i, k)
+		if (strcmp(json_string_value(k), key) == 0)
+			break;
+	if (i == json_array_size(r->reqkeys) &&
+	    (json_array_append_new(r->reqkeys, json_string(key)) == -1 ||
+	    json_array_append_new(r->reqs, json_array()) == -1))
+		return ev_err_nomem(err);
+	members = json_array_get(r->reqs, i);
+	if (json_is_integer(qi)) {
+		json_array_foreach(members, j, k) {
+			json_t *o = json_array_get(r->queries, (size_t)json_integer_value(k));
+			json_t *oi = json_object_get(o, "query_index");
+			if (json_is_integer(oi) && json_integer_value(oi) == json_integer_value(qi))
+				return ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' of "
+				    "request '%s' both have query_index %lld: each query of a request "
+				    "needs its own", json_string_value(json_object_get(o, "query_id")) ?
+				    json_string_value(json_object_get(o, "query_id")) : "(a number)", id,
+				    key_name(key), (long long)json_integer_value(qi));
+		}
+	}
+	if (json_array_append_new(members, json_integer((json_int_t)pos)) == -1)
+		return ev_err_nomem(err);
+	if ((nq = realloc(r->qreq, (pos + 1) * sizeof *nq)) == NULL)
+		return ev_err_nomem(err);
+	r->qreq = nq;
+	r->qreq[pos] = i;
 	return 0;
 }
 
@@ -39,10 +119,12 @@ ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err)
 	struct ev_jsonl *in;
 	json_t *v, *q, *qid;
 	const char *id;
+	size_t pos;
 	int rc;
 
 	r->queries_path = path;
-	if ((r->queries = json_array()) == NULL || (r->index = json_object()) == NULL)
+	if ((r->queries = json_array()) == NULL || (r->index = json_object()) == NULL ||
+	    (r->reqs = json_array()) == NULL || (r->reqkeys = json_array()) == NULL)
 		return ev_err_nomem(err);
 	if ((in = ev_jsonl_open(paths, 1, err)) == NULL)
 		return -1;
@@ -60,6 +142,11 @@ ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err)
 			    "field 'query_id' must be a string or an integer");
 			break;
 		}
+		if (check_query_fields(q, ev_jsonl_where(in), err) == -1) {
+			json_decref(q);
+			rc = -1;
+			break;
+		}
 		id = json_is_string(qid) ? json_string_value(qid) : idbuf;
 		if (json_object_get(r->index, id) != NULL) {
 			rc = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
@@ -67,10 +154,14 @@ ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err)
 			json_decref(q);	/* id is q's */
 			break;
 		}
-		if (json_object_set_new(r->index, id,
-		    json_integer((json_int_t)json_array_size(r->queries))) == -1 ||
+		pos = json_array_size(r->queries);
+		if (json_object_set_new(r->index, id, json_integer((json_int_t)pos)) == -1 ||
 		    json_array_append_new(r->queries, q) == -1) {
 			rc = ev_err_nomem(err);
+			break;
+		}
+		if (file_request(r, pos, id, q, ev_jsonl_where(in), err) == -1) {
+			rc = -1;
 			break;
 		}
 	}
@@ -103,20 +194,16 @@ write_pack(struct ev_packrun *r, const json_t *pack, struct ev_err *err)
 	return 0;
 }
 
-/* Build and write the pack of the hits added since ev_pack_begin().  query
- * (a query record of the queries, or NULL: the hits name it) gives the
- * pack's query_id and query; a pack holds one query, so its query_index is
- * 0. */
+/* Build and write the pack of the request begun (its queries named with
+ * ev_pack_query(), or by its hits). */
 static int
-emit(struct ev_packrun *r, const json_t *query, struct ev_err *err)
+emit(struct ev_packrun *r, struct ev_err *err)
 {
 	char now[64];
 	int fixed = ev_pack_now(now, sizeof now), rc;
 	json_t *pack;
 
-	pack = ev_pack_build(r->p, query ? json_object_get(query, "query_id") : NULL,
-	    query ? json_string_value(json_object_get(query, "query")) : NULL, 0, now,
-	    fixed ? 0 : now_ms() - r->started, err);
+	pack = ev_pack_build(r->p, NULL, NULL, 0, now, fixed ? 0 : now_ms() - r->started, err);
 	if (pack == NULL)
 		return -1;
 	rc = write_pack(r, pack, err);
@@ -126,25 +213,50 @@ emit(struct ev_packrun *r, const json_t *query, struct ev_err *err)
 	return rc;
 }
 
-/* The end of cur's hits: write its pack, then the packs of the queries no
- * hit answered, up to position upto (exclusive) of the queries. */
+/* Begin request i of the queries file: a new pack, with its queries named
+ * in the file's order. */
 static int
-flush(struct ev_packrun *r, size_t upto, struct ev_err *err)
+begin_file_request(struct ev_packrun *r, size_t i, const char *where, struct ev_err *err)
+{
+	json_t *k, *q, *qi;
+	size_t j;
+
+	r->started = now_ms();
+	if (ev_pack_begin(r->p, err) == -1)
+		return -1;
+	json_array_foreach(json_array_get(r->reqs, i), j, k) {
+		q = json_array_get(r->queries, (size_t)json_integer_value(k));
+		if (j == 0 && json_is_string(json_object_get(q, "request_id")) &&
+		    ev_pack_request(r->p, json_string_value(json_object_get(q, "request_id")),
+		    err) == -1)
+			return -1;
+		qi = json_object_get(q, "query_index");
+		if (ev_pack_query(r->p, json_object_get(q, "query_id"),
+		    json_string_value(json_object_get(q, "query")),
+		    json_is_integer(qi) ? json_integer_value(qi) : -1,
+		    json_object_get(q, "routing"), where, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The end of cur's hits: write its pack, then the packs of the requests of
+ * the queries file no hit answered, up to request upto (exclusive). */
+static int
+flush(struct ev_packrun *r, size_t upto, const char *where, struct ev_err *err)
 {
 	if (r->cur != NULL) {
-		if (emit(r, r->queries ? json_array_get(r->queries, r->nextq - 1) : NULL, err) == -1)
+		if (emit(r, err) == -1)
 			return -1;
 		if (json_object_set_new(r->done, r->cur, json_true()) == -1)
 			return ev_err_nomem(err);
 		free(r->cur);
-		r->cur = NULL;
+		free(r->curq);
+		r->cur = r->curq = NULL;
 	}
-	for (; r->queries != NULL && r->nextq < upto; r->nextq++) {
-		r->started = now_ms();
-		if (ev_pack_begin(r->p, err) == -1 ||
-		    emit(r, json_array_get(r->queries, r->nextq), err) == -1)
+	for (; r->queries != NULL && r->nextreq < upto; r->nextreq++)
+		if (begin_file_request(r, r->nextreq, where, err) == -1 || emit(r, err) == -1)
 			return -1;
-	}
 	return 0;
 }
 
@@ -157,59 +269,152 @@ blank(const char *s, size_t n)
 	return n == 0;
 }
 
+/* The first hit of request key: write the packs before it and begin its
+ * own.  pos is its query's position in the queries file (when there is
+ * one). */
+static int
+new_request(struct ev_packrun *r, const char *key, const char *qid, size_t pos, const char *where,
+    struct ev_err *err)
+{
+	size_t want = 0;
+
+	if (json_object_get(r->done, key) != NULL) {
+		if (key[0] == 'q')
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "query '%s' comes back after its pack was written: hits must be "
+			    "grouped by query", qid);
+		return ev_err_set(err, EV_EXIT_USAGE, where, "request '%s' comes back after its "
+		    "pack was written: the hits of a request's queries must come together",
+		    key_name(key));
+	}
+	if (r->queries != NULL && (want = r->qreq[pos]) < r->nextreq)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "hits of query '%s' come after those of a query %s gives later: hits "
+		    "must be in the order of the queries", qid, r->queries_path);
+	if (flush(r, want, where, err) == -1)
+		return -1;
+	if ((r->cur = strdup(key)) == NULL)
+		return ev_err_nomem(err);
+	if (r->queries != NULL) {
+		r->nextreq = want + 1;
+		return begin_file_request(r, want, where, err);
+	}
+	r->started = now_ms();
+	return ev_pack_begin(r->p, err);
+}
+
 int
 ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *where,
     struct ev_err *err)
 {
-	const char *qid;
-	json_t *ix;
-	size_t want = 0;	/* with queries: the position of qid */
+	struct ev_pack_line li;
+	const char *key, *req;
+	json_t *ix = NULL, *q = NULL, *was, *id;
+	size_t pos = 0;
+	int rc = -1;
 
 	if (blank(line, len))
 		return 0;
 	r->records++;
-	if (ev_pack_scan_line(r->p, line, len, where, &qid, err) == -1)
+	if (ev_pack_scan_line(r->p, line, len, where, &li, err) == -1)
 		return -1;
-	if (r->cur == NULL || strcmp(r->cur, qid) != 0) {
-		/* the first hit of another query */
-		if (json_object_get(r->done, qid) != NULL)
-			return ev_err_set(err, EV_EXIT_USAGE, where,
-			    "query '%s' comes back after its pack was written: hits must be "
-			    "grouped by query", qid);
-		if (r->queries != NULL && (ix = json_object_get(r->index, qid)) == NULL)
-			return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' is not in %s", qid,
-			    r->queries_path);
-		if (r->queries != NULL && (want = (size_t)json_integer_value(ix)) < r->nextq)
-			return ev_err_set(err, EV_EXIT_USAGE, where,
-			    "hits of query '%s' come after those of a query %s gives later: hits "
-			    "must be in the order of the queries", qid, r->queries_path);
-		if (flush(r, want, err) == -1)
-			return -1;
-		if (r->queries != NULL)
-			r->nextq++;
-		if ((r->cur = strdup(qid)) == NULL)
-			return ev_err_nomem(err);
-		if (ev_pack_begin(r->p, err) == -1)
-			return -1;
-		r->started = now_ms();
+	if (r->queries != NULL) {
+		if ((ix = json_object_get(r->index, li.query_id)) == NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' is not in %s",
+			    li.query_id, r->queries_path);
+		pos = (size_t)json_integer_value(ix);
+		q = json_array_get(r->queries, pos);
+		req = json_string_value(json_object_get(q, "request_id"));
+	} else {
+		req = li.request_id;
 	}
-	return ev_pack_add_line(r->p, where, err);
+	if (req == NULL && (was = json_object_get(r->seen, li.query_id)) != NULL) {
+		/* a hit without request_id (one an expansion added) belongs to
+		 * its query's request */
+		key = json_string_value(was);
+	} else if ((key = request_key(&r->kb, req, li.query_id)) == NULL) {
+		return ev_err_nomem(err);
+	}
+	if (req != NULL && r->cur != NULL && r->cur[0] == 'q' && strcmp(r->cur + 1, li.query_id) == 0 &&
+	    json_object_get(r->done, key) == NULL) {
+		/* the query's first hits did not say its request: they are of
+		 * this one */
+		char *k = strdup(key);
+		if (k == NULL || json_object_set_new(r->seen, li.query_id, json_string(key)) == -1) {
+			free(k);
+			return ev_err_nomem(err);
+		}
+		free(r->cur);
+		r->cur = k;
+	}
+	if (r->cur == NULL || strcmp(r->cur, key) != 0) {
+		if (new_request(r, key, li.query_id, pos, where, err) == -1)
+			goto out;
+	}
+	if (r->curq == NULL || strcmp(r->curq, li.query_id) != 0) {
+		/* the first hit of another query of the request */
+		if ((was = json_object_get(r->seen, li.query_id)) != NULL &&
+		    strcmp(json_string_value(was), key) != 0) {
+			ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' has hits in two requests "
+			    "('%s' and '%s'): a query belongs to one request", li.query_id,
+			    key_name(json_string_value(was)), key_name(key));
+			goto out;
+		}
+		if (was == NULL && json_object_set_new(r->seen, li.query_id, json_string(key)) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		free(r->curq);
+		if ((r->curq = strdup(li.query_id)) == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		if (q != NULL) {
+			json_t *qi = json_object_get(q, "query_index");
+			if (ev_pack_query(r->p, json_object_get(q, "query_id"),
+			    json_string_value(json_object_get(q, "query")),
+			    json_is_integer(qi) ? json_integer_value(qi) : li.query_index,
+			    json_object_get(q, "routing"), where, err) == -1)
+				goto out;
+		} else {
+			id = li.query_id_int ? json_integer(strtoll(li.query_id, NULL, 10)) :
+			    json_string(li.query_id);
+			if (id == NULL) {
+				ev_err_nomem(err);
+				goto out;
+			}
+			rc = ev_pack_query(r->p, id, NULL, li.query_index, NULL, where, err);
+			json_decref(id);
+			if (rc == -1)
+				goto out;
+		}
+	}
+	rc = ev_pack_add_line(r->p, where, err);
+out:
+	return rc;
 }
 
 int
 ev_packrun_end(struct ev_packrun *r, struct ev_err *err)
 {
-	return flush(r, r->queries != NULL ? json_array_size(r->queries) : 0, err);
+	return flush(r, r->queries != NULL ? json_array_size(r->reqs) : 0, "", err);
 }
 
 void
 ev_packrun_release(struct ev_packrun *r)
 {
 	free(r->cur);
-	r->cur = NULL;
+	free(r->curq);
+	free(r->qreq);
+	r->cur = r->curq = NULL;
+	r->qreq = NULL;
 	json_decref(r->queries);
 	json_decref(r->index);
+	json_decref(r->reqs);
+	json_decref(r->reqkeys);
 	json_decref(r->done);
-	r->queries = r->index = r->done = NULL;
+	json_decref(r->seen);
+	r->queries = r->index = r->reqs = r->reqkeys = r->done = r->seen = NULL;
 	ev_buf_release(&r->b);
+	ev_buf_release(&r->kb);
 }

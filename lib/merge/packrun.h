@@ -1,12 +1,16 @@
-/* packrun.h: a stream of hit records, grouped by query, written as one
- * EvidencePack per query: what ev-pack does between reading its options
+/* packrun.h: a stream of hit records, grouped by request, written as one
+ * EvidencePack per request: what ev-pack does between reading its options
  * and its exit.
  *
- * Each run of consecutive hits with one query_id is one pack, written as
- * soon as the next query's first hit arrives; a query coming back later is
- * bad input.  With the queries of a file (ev_packrun_queries()), every query
- * gets its pack in the file's order, an empty one where no hit came, and
- * hits of a query not in the file, or out of its order, are bad input.
+ * A request is the queries that share a "request_id" (rewrites or
+ * sub-questions of one question, each saying its "query_index"); a query
+ * without one is a request of its own.  Each run of consecutive hits of one
+ * request is one pack, written as soon as the next request's first hit
+ * arrives; a request coming back later is bad input, as is a query found in
+ * two requests.  With the queries of a file (ev_packrun_queries()), which
+ * say the requests, every request gets its pack in the file's order (of its
+ * first query), an empty one where no hit came, and hits of a query not in
+ * the file, or out of its order, are bad input.
  *
  * Upper layer: includes err.h, buf.h, pack.h and Jansson. */
 #ifndef EV_PACKRUN_H
@@ -36,12 +40,19 @@ struct ev_packrun {
 	/* private */
 	json_t *queries;	/* query records of ev_packrun_queries(), or NULL */
 	json_t *index;		/* query id as text -> position in queries */
+	json_t *reqs;		/* the requests of queries: arrays of positions, in order */
+	json_t *reqkeys;	/* each request's key (see cur) */
+	size_t *qreq;		/* position in queries -> its request */
 	const char *queries_path;
-	size_t nextq;		/* the next query of queries to write */
-	json_t *done;		/* query ids whose pack was written */
-	char *cur;		/* the query whose hits are being added, or NULL */
+	size_t nextreq;		/* the next request of reqs to write */
+	json_t *done;		/* request keys whose pack was written */
+	json_t *seen;		/* query id -> the key of its request */
+	char *cur;		/* the request whose hits are being added ("r" and its
+				 * request_id, or "q" and the query id), or NULL */
+	char *curq;		/* the query whose hits are being added, or NULL */
 	double started;		/* ms, when cur's first hit came */
 	struct ev_buf b;
+	struct ev_buf kb;	/* the request key of the line being read */
 };
 
 /* Start a run writing p's packs to out.  Returns 0, or -1 with *err set. */
@@ -50,18 +61,20 @@ int ev_packrun_init(struct ev_packrun *r, struct ev_pack *p, FILE *out,
 
 /* Read the queries the hits answer from path, as the lanes read them (a
  * JSON string is a query whose id is its line number); a query id given
- * twice is bad input.  Returns 0, or -1 with *err set. */
+ * twice, a "request_id" that is not a string, a "query_index" that is not a
+ * whole number from 0 or is given twice in a request, and a "routing" that
+ * is not an object are bad input.  Returns 0, or -1 with *err set. */
 int ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err);
 
 /* Take one input line (a hit record; a blank line is skipped) read at where.
- * Writes the pack of the query before when this line starts another.
+ * Writes the pack of the request before when this line starts another.
  * Returns 0, or -1 with *err set: code 2 for a bad hit (the run may go on
  * with the next line), 1 when writing failed. */
 int ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *where,
 	struct ev_err *err);
 
 /* At the end of input: write the last pack and, with queries, the empty
- * packs of those no hit came for.  Returns 0, or -1 with *err set. */
+ * packs of the requests no hit came for.  Returns 0, or -1 with *err set. */
 int ev_packrun_end(struct ev_packrun *r, struct ev_err *err);
 
 /* Free what the run holds (not p). */

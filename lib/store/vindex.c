@@ -1974,3 +1974,27 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 	sqlite3_reset(s);
 	return bad ? ev_err_nomem(err) : 1;
 }
+
+int
+ev_vindex_chunk_vector(struct ev_vindex *ix, const char *chunk_id, float *out,
+	struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc, dim = (int)ix->h.dim;
+
+	if ((s = ev_store_prepare(ix->st, "SELECT v.vector FROM chunks c JOIN vec_vectors v"
+	    " ON v.rowid = c.rowid WHERE c.id = ? AND v.model = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, chunk_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 2, ix->h.model, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 0) == dim * (int)sizeof(float)) {
+		memcpy(out, sqlite3_column_blob(s, 0), (size_t)dim * sizeof(float));
+		sqlite3_reset(s);
+		return 1;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(ix->st, "reading a chunk's vector", err);
+	return 0;
+}

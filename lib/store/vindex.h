@@ -176,6 +176,13 @@ int ev_vindex_search_among(struct ev_vindex *ix, const float *q, int k,
 int ev_vindex_filter_ids(struct ev_store *st, const json_t *filters, const char *where,
 	int64_t **ids, size_t *n, struct ev_err *err);
 
+/* The stored vector (unit length, of the index's model) of the chunk whose
+ * id is chunk_id into out (ev_vindex_dim() floats).  Returns 1, 0 when
+ * there is no such chunk or it has no vector of that model, -1 with *err
+ * set on a database error. */
+int ev_vindex_chunk_vector(struct ev_vindex *ix, const char *chunk_id, float *out,
+	struct ev_err *err);
+
 /* The chunk fields a hit carries (id, doc_id, section_id, title,
  * section_title, section_path, source_uri, chunk_index, offset_start,
  * offset_end, content_hash, and the document's metadata when it has any)

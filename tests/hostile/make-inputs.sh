@@ -57,6 +57,13 @@ mkdir -p "$dir/ev-search-text" "$dir/ev-ingest" "$dir/ev-embed-query" "$dir/hits
 { printf '{"query_id":"1","query":"wing","id":"c","doc_id":"d","rank":1,"score":1,"lane":"text","snippet":"'; \
 	rep s $mb20; printf '"}\n'; } >"$dir/hits/any-huge-snippet.jsonl"
 
+# ev-pack: one request of 20,000 queries, each with a hit and a warning of
+# its own, and all finding one chunk (its provenances, the warnings, kept once)
+awk 'BEGIN { for (i = 0; i < 20000; i++) {
+	printf "{\"query_id\":\"q%d\",\"request_id\":\"R\",\"query_index\":%d,\"id\":\"c%d\",\"score\":%d,\"warnings\":[\"w%d\"]}\n", i, i, i, i, i
+	printf "{\"query_id\":\"q%d\",\"request_id\":\"R\",\"id\":\"shared\",\"score\":%d,\"rerank\":{\"enabled\":true}}\n", i, i } }' \
+	>"$dir/ev-pack/ok-request-20000-queries.jsonl"
+
 c=$dir/config
 { printf 'k: '; rep '[' 100000; echo; } >"$c/nested-flow-100k.yaml"
 awk 'BEGIN { for (i = 0; i < 5000; i++) { printf "%*sk%d:\n", i, "", i } print "" }' >"$c/nested-block-5k.yaml"

@@ -358,7 +358,7 @@ feed ev-fuse ev-fuse "" common hits
 feed ev-fuse-combsum ev-fuse "--method combsum" hits
 feed ev-fuse-weighted ev-fuse "--method weighted --norm zscore" hits
 feed ev-fuse-adapt ev-fuse "--method weighted --norm minmax --adapt agreement" hits
-feed ev-pack ev-pack "" common hits
+feed ev-pack ev-pack "" common hits ev-pack
 feed ev-score ev-score "" common ev-score
 feed ev-eval ev-eval "--qrels '$QRELS'" common hits
 feed ev-route ev-route "" common
@@ -542,6 +542,15 @@ pack-min-score-nan|ev-pack|-|2|usage|--min-score nan
 pack-overlap-bogus|ev-pack|-|2|usage|--overlap 7
 pack-format-bogus|ev-pack|-|2|usage|--format bogus
 pack-snippet-chars-zero|ev-pack|-|0 2|usage|--max-snippet-chars 0
+pack-mmr-lambda-above-one|ev-pack|-|2|usage|--mmr-lambda 1.5
+pack-mmr-lambda-nan|ev-pack|-|2|usage|--mmr-lambda nan
+pack-mmr-depth-zero|ev-pack|-|2|usage|--mmr-depth 0
+pack-mmr-depth-huge|ev-pack|-|2|usage|--mmr-depth 99999999999
+pack-group-by-bogus|ev-pack|-|2|usage|--group-by bogus
+pack-db-without-index|ev-pack|-|2|usage|--db @DB@
+pack-index-random|ev-pack|@IN@/hits/ok-hits.jsonl|1 2|usage|--db @DB@ --index @RANDOM@ --mmr-lambda 0.5
+pack-db-random|ev-pack|@IN@/hits/ok-hits.jsonl|2|usage|--db @RANDOM@ --index @IDX@ --mmr-lambda 0.5
+pack-mmr-vectors|ev-pack|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --index @IDX@ --mmr-lambda 0.5
 score-min-overall-above-one|ev-score|-|2|usage|--min-overall 2
 score-min-overall-nan|ev-score|-|2|usage|--min-overall nan
 score-min-overall-negative|ev-score|-|2|usage|--min-overall -1
