@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "bm25.h"
 #include "buf.h"
 #include "jsonl.h"
@@ -199,7 +200,8 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	ts->o = *opts;
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
-	    ev_bm25_register(ev_store_db(st), err) == -1) {
+	    ev_bm25_register(ev_store_db(st), err) == -1 ||
+	    ev_tok_store_langs(ts->tok, ev_store_db(st), err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}
@@ -913,7 +915,7 @@ build_filters(struct filters *f, json_t *filters)
 #define SELECT_HITS \
 	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
 	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata," \
-	" d.language" \
+	" d.language, c.language" \
 	" FROM (SELECT chunks_fts.rowid AS r, ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) AS s FROM chunks_fts"
 #define SELECT_TAIL \
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
@@ -1054,9 +1056,13 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	if (column_text(s, 9, &text, &textlen) == -1 || column_text(s, 6, &title, &titlelen) == -1 ||
 	    column_text(s, 7, &stitle, &stitlelen) == -1)
 		goto nomem;
-	if (ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
+	/* the chunk's words as they were indexed: stemmed for its language */
+	ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
+	r = ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
 	    ev_snippet_scan(ts->sn, title, titlelen, err) == -1 ||
-	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1)
+	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1;
+	ev_tok_set_lang(ts->tok, NULL);
+	if (r)
 		return NULL;
 	if ((matched = json_array()) == NULL)
 		goto nomem;
@@ -1133,6 +1139,8 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	r |= json_object_set_new(hit, "offset_start", column_json(s, 10));
 	r |= json_object_set_new(hit, "offset_end", column_json(s, 11));
 	r |= json_object_set_new(hit, "content_hash", column_json(s, 12));
+	if (sqlite3_column_type(s, 16) != SQLITE_NULL)
+		r |= json_object_set_new(hit, "language", column_json(s, 16));
 	if (meta != NULL)
 		r |= json_object_set_new(hit, "metadata", meta);
 	json_object_foreach(q, key, v)
@@ -1315,7 +1323,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 {
 	struct fb_chunk c = { ts, NULL, 0, NULL, NULL, 0, 0, { 0 }, 0 };
 	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
-	int rc, n = 0, keep = 0, r = -1, lang;
+	int rc, n = 0, keep = 0, r = -1, lang, failed;
 
 	if (build_expr(ts, ts->o.proximity) == -1)
 		return ev_err_nomem(err);
@@ -1337,10 +1345,14 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		c.nocc = 0;
 		memset(c.counts, 0, sizeof c.counts);
 		c.text = title;
-		if (ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1)
-			goto out;
+		/* its words as they were indexed: stemmed for its language */
+		ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
+		failed = ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1;
 		c.text = body;
-		if (!c.oom && ev_tok_run(ts->tok, body, blen, on_fb_token, &c, err) == -1)
+		if (!failed && !c.oom)
+			failed = ev_tok_run(ts->tok, body, blen, on_fb_token, &c, err) == -1;
+		ev_tok_set_lang(ts->tok, NULL);
+		if (failed)
 			goto out;
 		if (c.oom) {
 			ev_err_nomem(err);
@@ -1385,8 +1397,12 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		double w = lambda * nq * t.weight / z;
 		int j;
 
+		/* a query word's stem, or its stem in another query language */
 		for (j = 0; j < ts->nwords && strcmp(ts->words[j].stem, t.stem) != 0; j++)
 			;
+		if (j == ts->nwords && (j = ev_snippet_term_group(ts->sn, t.stem,
+		    (int)strlen(t.stem))) < 0)
+			j = ts->nwords;
 		if (j < ts->nwords) {
 			ts->words[j].weight += w;
 			continue;
@@ -1410,8 +1426,62 @@ out:
 	return r;
 }
 
+static int search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+	int *flags, struct ev_err *err);
+
+/* A query word's stem in a query language: a term of its group. */
+struct alt_ctx {
+	struct ev_snippet *sn;
+	int group;
+	struct ev_err *err;
+};
+
+static int
+add_alternative(void *ctx, const char *term, int len, int start, int end)
+{
+	struct alt_ctx *a = ctx;
+
+	(void)start, (void)end;
+	return ev_snippet_add_term(a->sn, term, len, a->group, a->err) == -1;
+}
+
+/* The query languages of q: its own "language", else the store's (set when
+ * the searcher opened).  Returns 1 when q set its own, 0, or -1 with *err
+ * set (bad input). */
+static int
+query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err)
+{
+	json_t *l = json_object_get(q, "language");
+	char code[EV_ANALYZE_CODE_MAX];
+	const char *codes[1] = { code };
+
+	if (l == NULL || json_is_null(l))
+		return 0;
+	if (!json_is_string(l) || ev_analyze_norm(json_string_value(l), json_string_length(l), code) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a language"
+		    " code such as \"en\", \"fr\" or \"zh\"");
+	ev_tok_set_query_langs(ts->tok, codes, 1);
+	return 1;
+}
+
 int
 ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+    int *flags, struct ev_err *err)
+{
+	int own_lang = query_langs(ts, q, where, err), r;
+
+	if (own_lang == -1)
+		return -1;
+	r = search_query(ts, q, where, hits, flags, err);
+	/* back to the store's languages for the next query */
+	if (own_lang && ev_tok_store_langs(ts->tok, ev_store_db(ts->st), r == -1 ? NULL : err) == -1)
+		r = -1;
+	return r;
+}
+
+/* ev_textsearch_query() once the query languages are set. */
+static int
+search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
     int *flags, struct ev_err *err)
 {
 	struct collect c;
@@ -1437,7 +1507,8 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	c.ts = ts;
 	c.text = text;
 	ts->err = err;
-	if (ev_tok_run(ts->tok, text, textlen, on_query_token, &c, err) == -1 || err->code != 0)
+	if (ev_tok_run_terms(ts->tok, text, textlen, on_query_token, &c, err) == -1 ||
+	    err->code != 0)
 		return -1;
 	if (ts->truncated)
 		*flags |= EV_TS_TRUNCATED;
@@ -1449,6 +1520,9 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 
 		if (ts->o.fuzzy == 0)
 			break;
+		/* no edit distance between words of scripts without spaces */
+		if (ev_analyze_has_unspaced(w->surface, strlen(w->surface)))
+			continue;
 		if ((in = in_vocab(ts, w->stem, err)) == -1)
 			return -1;
 		/* A word missing from the index is a typo only when it is
@@ -1465,6 +1539,15 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	for (int i = 0; i < ts->nwords; i++)
 		if (ev_snippet_add_term(ts->sn, ts->words[i].stem, (int)strlen(ts->words[i].stem), i, err) == -1)
 			return -1;
+	/* and its stems in the other query languages, which the chunks of
+	 * those languages hold */
+	for (int i = 0; i < ts->nwords; i++) {
+		struct alt_ctx a = { ts->sn, i, err };
+
+		if (ev_tok_run_query(ts->tok, ts->words[i].surface, strlen(ts->words[i].surface),
+		    add_alternative, &a, err) == -1 || err->code != 0)
+			return -1;
+	}
 	for (int i = 0; i < ts->nwords; i++) {
 		struct word *w = &ts->words[i];
 
