@@ -240,7 +240,7 @@ ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struc
 	sn->added = 0;
 	sn->err = err;
 	ev_err_clear(err);
-	if (ev_tok_run(sn->tok, query, len, on_query_token, &q, err) == -1 ||
+	if (ev_tok_run_terms(sn->tok, query, len, on_query_token, &q, err) == -1 ||
 	    (err != NULL && err->code != 0))
 		return -1;
 	return sn->added;
