@@ -63,7 +63,7 @@ $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz \
+.PHONY: all deps demo check test layers unit golden eval eval-lang bench install uninstall clean asan fuzz \
 	hostile crash alloc valgrind reliability man-options
 
 all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
@@ -149,6 +149,11 @@ demo: deps
 # with the shipped defaults; says where to put them when they are absent.
 eval: all
 	@scripts/eval.sh $(BIN)
+
+# The text lane on the manual pages Debian ships in five languages (skipped
+# without manpages-fr, manpages-de, manpages-ja and manpages-zh).
+eval-lang: all
+	@scripts/eval-lang.sh $(BIN)
 
 bench: all
 	@scripts/bench.sh $(BIN)

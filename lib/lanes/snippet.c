@@ -131,11 +131,13 @@ ev_snippet_reset(struct ev_snippet *sn)
 #define WATCH (-1)
 
 int
-ev_snippet_term_group(const struct ev_snippet *sn, const char *term, int len)
+ev_snippet_term_lookup(const struct ev_snippet *sn, const char *term, int len, int *group)
 {
 	int t = lookup(sn, term, len);
 
-	return t < 0 || sn->terms[t].group == WATCH ? -1 : sn->terms[t].group;
+	if (t >= 0)
+		*group = sn->terms[t].group;
+	return t;
 }
 
 static int

@@ -58,6 +58,7 @@ struct ev_textsearch {
 	int instance_vocab;	/* temp.ev_text_instances made */
 	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
 	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
+	int alt_end;		/* snippet terms below: the words' stems in each query language */
 	int langs_loaded;
 	unsigned no_dict;	/* languages found without a word list */
 	int no_dict_now;	/* one of them was met by this query */
@@ -1397,12 +1398,16 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		double w = lambda * nq * t.weight / z;
 		int j;
 
-		/* a query word's stem, or its stem in another query language */
+		/* a query word's stem, or its stem in another query language
+		 * (a snippet term added before the expansions) */
 		for (j = 0; j < ts->nwords && strcmp(ts->words[j].stem, t.stem) != 0; j++)
 			;
-		if (j == ts->nwords && (j = ev_snippet_term_group(ts->sn, t.stem,
-		    (int)strlen(t.stem))) < 0)
-			j = ts->nwords;
+		if (j == ts->nwords) {
+			int idx = ev_snippet_term_lookup(ts->sn, t.stem, (int)strlen(t.stem), &j);
+
+			if (idx < 0 || idx >= ts->alt_end || j < 0 || j >= ts->nwords)
+				j = ts->nwords;
+		}
 		if (j < ts->nwords) {
 			ts->words[j].weight += w;
 			continue;
@@ -1431,7 +1436,7 @@ static int search_query(struct ev_textsearch *ts, json_t *q, const char *where, 
 
 /* A query word's stem in a query language: a term of its group. */
 struct alt_ctx {
-	struct ev_snippet *sn;
+	struct ev_textsearch *ts;
 	int group;
 	struct ev_err *err;
 };
@@ -1440,9 +1445,12 @@ static int
 add_alternative(void *ctx, const char *term, int len, int start, int end)
 {
 	struct alt_ctx *a = ctx;
+	int idx = ev_snippet_add_term(a->ts->sn, term, len, a->group, a->err);
 
 	(void)start, (void)end;
-	return ev_snippet_add_term(a->sn, term, len, a->group, a->err) == -1;
+	if (idx >= a->ts->alt_end)
+		a->ts->alt_end = idx + 1;
+	return idx == -1;
 }
 
 /* The query languages of q: its own "language", else the store's (set when
@@ -1541,8 +1549,9 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 			return -1;
 	/* and its stems in the other query languages, which the chunks of
 	 * those languages hold */
+	ts->alt_end = ts->nwords;
 	for (int i = 0; i < ts->nwords; i++) {
-		struct alt_ctx a = { ts->sn, i, err };
+		struct alt_ctx a = { ts, i, err };
 
 		if (ev_tok_run_query(ts->tok, ts->words[i].surface, strlen(ts->words[i].surface),
 		    add_alternative, &a, err) == -1 || err->code != 0)
