@@ -225,3 +225,13 @@ Test(snippet, words_sharing_a_stop_words_stem_are_not_stop_words)
 	query("the used one", 2);
 	cr_assert_str_eq(snip("one wing used", 2), "[one] wing [used]");
 }
+
+/* A Chinese word and its bigrams overlap: one mark over them. */
+Test(snippet, overlapping_chinese_terms_are_one_mark)
+{
+	query("蜂螨", 1);
+	cr_assert_str_eq(snip("养蜂人常用草酸防治蜂螨。", 1), "养蜂人常用草酸防治[蜂螨]。");
+	open_with(32, "[", "]");
+	query("草酸", 1);
+	cr_assert_str_eq(snip("养蜂人常用草酸防治蜂螨。", 1), "养蜂人常用[草酸]防治蜂螨。");
+}
