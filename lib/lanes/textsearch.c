@@ -10,6 +10,7 @@
 #include "bm25.h"
 #include "buf.h"
 #include "jsonl.h"
+#include "langid.h"
 #include "lexicon.h"
 #include "token.h"
 
@@ -59,6 +60,7 @@ struct ev_textsearch {
 	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
 	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
 	int alt_end;		/* snippet terms below: the words' stems in each query language */
+	char sole_lang[EV_ANALYZE_CODE_MAX];	/* the language of every chunk, or "" */
 	int langs_loaded;
 	unsigned no_dict;	/* languages found without a word list */
 	int no_dict_now;	/* one of them was met by this query */
@@ -188,6 +190,27 @@ is_request(const struct ev_textsearch *ts, const char *stem)
 	return 0;
 }
 
+/* ts->sole_lang: the language of every chunk of the store, when they have
+ * one alone.  Returns 0, or -1 with *err set. */
+static int
+sole_language(struct ev_textsearch *ts, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(ts->st, "SELECT min(language), count(DISTINCT language)"
+	    " FROM chunks", err);
+	const char *code;
+
+	if (s == NULL)
+		return -1;
+	if (sqlite3_step(s) != SQLITE_ROW)
+		return ev_store_error(ts->st, "reading the chunks' languages", err);
+	code = (const char *)sqlite3_column_text(s, 0);
+	if (sqlite3_column_int(s, 1) == 1 && code != NULL &&
+	    ev_analyze_norm(code, strlen(code), ts->sole_lang) == -1)
+		ts->sole_lang[0] = '\0';
+	sqlite3_reset(s);
+	return 0;
+}
+
 struct ev_textsearch *
 ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, struct ev_err *err)
 {
@@ -202,7 +225,8 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
 	    ev_bm25_register(ev_store_db(st), err) == -1 ||
-	    ev_tok_store_langs(ts->tok, ev_store_db(st), err) == -1) {
+	    ev_tok_store_langs(ts->tok, ev_store_db(st), err) == -1 ||
+	    sole_language(ts, err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}
@@ -316,19 +340,36 @@ nomem:
 	return 1;
 }
 
-/* Drop the request words, unless they are all the query has. */
+/* Whether w is a request word. */
+static int
+is_request_word(const struct ev_textsearch *ts, const struct word *w, int lang)
+{
+	(void)lang;
+	return is_request(ts, w->stem);
+}
+
+/* Whether w is a function word of lang (lexicon.h). */
+static int
+is_function_word(const struct ev_textsearch *ts, const struct word *w, int lang)
+{
+	return (ev_lex_stop_langs(ts->lex, w->surface, strlen(w->surface)) & EV_LEX_BIT(lang)) != 0;
+}
+
+/* Drop the words that drop(ts, word, lang) says, unless they are all the
+ * query has. */
 static void
-drop_request_words(struct ev_textsearch *ts)
+drop_words(struct ev_textsearch *ts, int (*drop)(const struct ev_textsearch *, const struct word *,
+    int), int lang)
 {
 	int i, n = 0;
 
 	for (i = 0; i < ts->nwords; i++)
-		n += is_request(ts, ts->words[i].stem);
+		n += drop(ts, &ts->words[i], lang);
 	if (n == 0 || n == ts->nwords)
 		return;
 	n = 0;
 	for (i = 0; i < ts->nwords; i++) {
-		if (is_request(ts, ts->words[i].stem)) {
+		if (drop(ts, &ts->words[i], lang)) {
 			free(ts->words[i].stem);
 			free(ts->words[i].surface);
 			continue;
@@ -336,6 +377,32 @@ drop_request_words(struct ev_textsearch *ts)
 		ts->words[n++] = ts->words[i];
 	}
 	ts->nwords = n;
+}
+
+/* Drop the function words of the query's language when it is one of the
+ * lexicon's other than English (whose function words the tokeniser's stop
+ * list drops already): the query record's "language", else the store's
+ * when its chunks have one alone, else the one the query's own function
+ * words show (langid.h).  Returns 0, or -1 with *err set. */
+static int
+drop_function_words(struct ev_textsearch *ts, json_t *q, const char *text, size_t len,
+    struct ev_err *err)
+{
+	json_t *l = json_object_get(q, "language");
+	char code[EV_ANALYZE_CODE_MAX];
+	int lang;
+
+	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
+		return -1;
+	if (json_is_string(l))	/* checked by query_langs() */
+		ev_analyze_norm(json_string_value(l), json_string_length(l), code);
+	else if (ts->sole_lang[0] != '\0')
+		strcpy(code, ts->sole_lang);
+	else
+		ev_langid(ts->lex, text, len, code);
+	if ((lang = ev_lex_lang(code, strlen(code))) > EV_LEX_EN)
+		drop_words(ts, is_function_word, lang);
+	return 0;
 }
 
 static int
@@ -1521,7 +1588,9 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	if (ts->truncated)
 		*flags |= EV_TS_TRUNCATED;
 	if (!ts->o.raw_fts)
-		drop_request_words(ts);
+		drop_words(ts, is_request_word, 0);
+	if (!ts->o.raw_fts && drop_function_words(ts, q, text, textlen, err) == -1)
+		return -1;
 	for (int i = 0; i < ts->nwords && !ts->o.raw_fts; i++) {
 		struct word *w = &ts->words[i];
 		int in;

@@ -6,7 +6,8 @@
 # not "蜂蜜" (honey).  French is stemmed by Snowball's French stemmer
 # ("ruche" finds "ruches", "abeille" finds "abeilles"), English by Porter as
 # before.  Each chunk keeps its language (declared, else found from its
-# text), and the snippet marks the matched words.
+# text), and the snippet marks the matched words.  A French query drops
+# French function words; Japanese words are never "repaired" as typos.
 ev-ingest --db kb.db --quiet "$TESTDATA/cjk/bees.jsonl" || exit 1
 sqlite3 kb.db "SELECT doc_id, language FROM chunks ORDER BY doc_id"
 for q in 蜂螨 草酸 蜂蜜 蜜蜂 蜂螨防治 シュウ酸 ダニ はちみつ ruche abeille "acide oxalique" "oxalic acid" varroa; do
@@ -19,3 +20,7 @@ echo '--- the same in every language of the store'
 echo '"colonies"' | ev-search-text --db kb.db | jq -c '[.doc_id, .evidence[0].matched_terms]'
 echo '--- a bad language'
 echo '{"query_id":"q","query":"miel","language":"french!"}' | ev-search-text --db kb.db 2>&1; echo "exit $?"
+echo '--- the function words of the query language are not searched'
+echo '{"query_id":"q","query":"le miel des abeilles","language":"fr"}' | ev-search-text --db kb.db | jq -c '[.doc_id, .evidence[0].matched_terms]'
+echo '--- no typo repair for Japanese (an edit distance means nothing there)'
+echo '"ヘギイタダミ"' | ev-search-text --db kb.db | jq -c '[.doc_id, .evidence[0].fuzzy]'
