@@ -43,7 +43,7 @@ endif
 # keeps commands that use neither Faiss nor LAPACK free of them at start-up.
 LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -lgomp -llapack -lblas \
-	-lsqlite3 -ljansson -lyaml -lstdc++ -lm -lpthread
+	-lsqlite3 -licuuc -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread
 
 # ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
 # "Licence".  Their callers (lib/store/extract_pdf.c, extract_html.c) stay out
@@ -63,10 +63,17 @@ $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval bench install uninstall clean asan fuzz \
+.PHONY: all deps demo check test layers unit golden eval eval-lang bench install uninstall clean asan fuzz \
 	hostile crash alloc valgrind reliability man-options
 
-all: $(COMMANDS:%=$(BIN)/%)
+all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
+
+# The tokeniser as a SQLite extension, for the sqlite3 shell (evkit_fts5.c).
+FTS5_EXT_SRC := lib/store/evkit_fts5.c lib/store/analyze.c lib/base/err.c
+$(BIN)/evkit_fts5.so: $(FTS5_EXT_SRC) $(LIB_H)
+	@mkdir -p $(@D)
+	$(CC) $(EV_CFLAGS) $(CFLAGS) $(SANITIZE) -fPIC -shared -o $@ $(FTS5_EXT_SRC) \
+		-lsqlite3 -licuuc -lstemmer
 
 deps:
 	@scripts/install-deps.sh
@@ -143,6 +150,11 @@ demo: deps
 eval: all
 	@scripts/eval.sh $(BIN)
 
+# The text lane on the manual pages Debian ships in five languages (skipped
+# without manpages-fr, manpages-de, manpages-ja and manpages-zh).
+eval-lang: all
+	@scripts/eval-lang.sh $(BIN)
+
 bench: all
 	@scripts/bench.sh $(BIN)
 
@@ -164,11 +176,14 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(COMMANDS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(PREFIX)/lib/evkit
+	install -m 644 $(BIN)/evkit_fts5.so $(DESTDIR)$(PREFIX)/lib/evkit
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7
 
 uninstall:
 	rm -f $(COMMANDS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(DESTDIR)$(PREFIX)/lib/evkit/evkit_fts5.so
 
 clean:
 	rm -rf build build-asan build-fuzz bin

@@ -9,6 +9,8 @@
 #include "chunk.h"
 #include "cli.h"
 #include "ingest.h"
+#include "langid.h"
+#include "lexicon.h"
 #include "opt.h"
 #include "spool.h"
 #include "store.h"
@@ -17,7 +19,8 @@ static const struct ev_opt_cmd command = {
 	"usage: ev-ingest --db DB [--all | --quiet] [--prune] [--skip-invalid] [--source NAME]\n"
 	"                 [--format auto | jsonl | markdown | text] [--base DIR] [--verbose]\n"
 	"                 [--size N] [--overlap N] [--batch N] [--password PW] [FILE|DIR ...]\n"
-	"       ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...",
+	"       ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...\n"
+	"       ev-ingest --db DB --reindex",
 	"Read documents (JSON Lines; .md, .txt, .rst and README-like files; .pdf, .html and\n"
 	".htm files, through ev-extract; directories of them), store them and their chunks\n"
 	"in DB, and print the chunk records that are new or changed.  A file's id is its\n"
@@ -26,7 +29,7 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *db, *base_arg;
-static int all, quiet, prune, skip_invalid, verbose, del, del_source;
+static int all, quiet, prune, skip_invalid, verbose, del, del_source, reindex;
 static int format = EV_INGEST_AUTO;
 static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_SPOOL_BATCH_DOCS;
 static struct ev_spool_opts so;
@@ -67,6 +70,9 @@ static const struct ev_opt options[] = {
 	EV_OPT_BOOL(0, "delete", NULL, &del, "delete the documents named (ids, or files by their path)"),
 	EV_OPT_BOOL(0, "delete-source", NULL, &del_source,
 	    "delete every document of the sources named"),
+	EV_OPT_BOOL(0, "reindex", NULL, &reindex,
+	    "upgrade a store made by an older evkit in place: each chunk's language, and the"
+	    " full-text index made again with this tokeniser (vectors are kept)"),
 	EV_OPT_LONG(0, "size", "chunk.size", &size, EV_CHUNK_SIZE_MIN, EV_CHUNK_SIZE_MAX, "N",
 	    "target chunk size in bytes"),
 	EV_OPT_LONG(0, "overlap", "chunk.overlap", &overlap, 0, EV_CHUNK_SIZE_MAX / 2, "N",
@@ -111,6 +117,34 @@ check_usage(struct ev_cli *cli, int nargs)
 		    del ? "--delete" : "--delete-source");
 	if ((del || del_source) && prune)
 		ev_cli_usage_error(cli, "--prune and --delete exclude each other");
+	if (reindex && (nargs > 0 || del || del_source || prune))
+		ev_cli_usage_error(cli, "--reindex takes no files and no other action");
+}
+
+/* A chunk's language for ev_store_reindex(): its document's, else its text's. */
+static void
+chunk_lang(void *lex, const char *text, size_t len, const char *declared, char *out)
+{
+	ev_langid_doc(lex, declared, text, len, out);
+}
+
+/* --reindex: upgrade the store in place.  Returns 0, or -1 with *err set. */
+static int
+upgrade(struct ev_cli *cli, struct ev_err *err)
+{
+	struct ev_store *st = ev_store_open(db, EV_STORE_UPGRADE, err);
+	struct ev_lex *lex = NULL;
+	int r = -1;
+
+	if (st != NULL && (lex = ev_lex_open(NULL, err)) != NULL &&
+	    (r = ev_store_reindex(st, chunk_lang, lex, err)) >= 0) {
+		ev_warn("%s: %s", db, r ? "upgraded: the full-text index was made again with the"
+		    " current tokeniser" : "already current: nothing to do");
+		ev_cli_count(cli, "reindexed", r);
+	}
+	ev_lex_close(lex);
+	ev_store_close(st);
+	return r < 0 ? -1 : 0;
 }
 
 /* An existing store is checked before the input is read; its base, once
@@ -177,6 +211,11 @@ main(int argc, char *argv[])
 	so.ctx = &pr;
 	so.extract_progress = cli.stderr_tty;
 
+	if (reindex) {
+		if (upgrade(&cli, &err) == -1)
+			rc = ev_cli_report(&err);
+		return ev_cli_finish(&cli, rc);
+	}
 	if (open_ids(&st, &err) == -1)
 		goto fail;
 	if (del || del_source) {

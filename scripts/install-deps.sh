@@ -5,6 +5,9 @@ pkgs="build-essential pkg-config libsqlite3-dev sqlite3 libjansson-dev libyaml-d
 libfaiss-dev libopenblas-dev liblapack-dev libcriterion-dev libomp-dev
 clang libclang-rt-14-dev valgrind jq python3 python3-faiss python3-numpy
 libjson-c-dev libcjson-dev python3-jsonschema hyperfine wamerican wfrench"
+# the tokeniser: ICU's word break iterator (Chinese, Japanese; Unicode licence)
+# and libstemmer's Snowball stemmers (BSD)
+pkgs="$pkgs libicu-dev libstemmer-dev"
 # ev-extract: poppler (PDF; GPL, ev-extract alone links it) and libxml2 (HTML);
 # qpdf makes the encrypted PDF its tests read
 pkgs="$pkgs libpoppler-glib-dev libxml2-dev qpdf"

@@ -244,3 +244,13 @@ Test(snippet, next_mark_walks_every_marked_word_of_the_text)
 	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 0);
 	cr_assert_eq(ev_snippet_next_mark(sn, &pos, &start, &end), 0);
 }
+
+/* A Chinese word and its bigrams overlap: one mark over them. */
+Test(snippet, overlapping_chinese_terms_are_one_mark)
+{
+	query("蜂螨", 1);
+	cr_assert_str_eq(snip("养蜂人常用草酸防治蜂螨。", 1), "养蜂人常用草酸防治[蜂螨]。");
+	open_with(32, "[", "]");
+	query("草酸", 1);
+	cr_assert_str_eq(snip("养蜂人常用草酸防治蜂螨。", 1), "养蜂人常用[草酸]防治蜂螨。");
+}

@@ -48,7 +48,7 @@ Test(store, creates_the_schema_in_wal_mode)
 
 	cr_assert_not_null(st, "%s", err.msg);
 	cr_assert_eq(ev_store_meta_get(st, "schema_version", &v, &err), 1);
-	cr_assert_str_eq(v, "1");
+	cr_assert_str_eq(v, "2");
 	free(v);
 	s = ev_store_prepare(st, "PRAGMA journal_mode", &err);
 	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);

@@ -228,3 +228,54 @@ Test(token, terms_agree_with_the_store_vocabulary)
 	ev_store_close(st);
 	tu_rmdir(dir);
 }
+
+/* Languages: a text's own (ev_tok_set_lang), a query's (ev_tok_run_query,
+ * one stem a query language at the same offsets), the store's. */
+Test(token, a_set_language_chooses_its_stemmer)
+{
+	struct seen s;
+
+	ev_tok_set_lang(tok, "fr");
+	cr_assert_str_eq(tokens("Les ruches", &s), "le@0-3 ruch@4-10");
+	ev_tok_set_lang(tok, NULL);
+	cr_assert_str_eq(tokens("Les ruches", &s), "le@0-3 ruch@4-10");
+	cr_assert_str_eq(tokens("colonies", &s), "coloni@0-8", "English again");
+}
+
+static const char *
+run_with(int (*fn)(struct ev_tok *, const char *, size_t, ev_tok_fn, void *, struct ev_err *),
+    const char *text, struct seen *s)
+{
+	struct ev_err err = { 0 };
+
+	memset(s, 0, sizeof *s);
+	cr_assert_eq(fn(tok, text, strlen(text), record, s, &err), 0, "%s", err.msg);
+	return s->text;
+}
+
+Test(token, a_query_is_stemmed_for_the_store_languages)
+{
+	struct ev_err err = { 0 };
+	struct seen s;
+	sqlite3 *db;
+
+	cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE chunks(language TEXT);"
+	    "INSERT INTO chunks VALUES('fr'), ('fr'), ('en'), (NULL);", NULL, NULL, NULL), SQLITE_OK);
+	cr_assert_eq(ev_tok_store_langs(tok, db, &err), 2, "%s", err.msg);
+	/* French first (most chunks), then English's stem, same offsets */
+	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "colon@0-8 coloni@0-8");
+	ev_tok_set_query_langs(tok, NULL, 0);
+	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "coloni@0-8");
+	sqlite3_close(db);
+}
+
+Test(token, chinese_search_terms_leave_one_character_words_to_bigrams)
+{
+	struct seen s;
+
+	/* 蜂螨 is cut 蜂|螨: as a text, both words and their bigram */
+	cr_assert_str_eq(run_with(ev_tok_run, "蜂螨", &s), "蜂@0-3 蜂螨@0-6 螨@3-6");
+	cr_assert_str_eq(run_with(ev_tok_run_terms, "蜂螨", &s), "蜂螨@0-6");
+	cr_assert_str_eq(run_with(ev_tok_run_query, "蜂螨", &s), "蜂螨@0-6");
+}

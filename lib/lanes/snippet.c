@@ -130,6 +130,16 @@ ev_snippet_reset(struct ev_snippet *sn)
 /* A term to mark in group, or only to count (WATCH). */
 #define WATCH (-1)
 
+int
+ev_snippet_term_lookup(const struct ev_snippet *sn, const char *term, int len, int *group)
+{
+	int t = lookup(sn, term, len);
+
+	if (t >= 0)
+		*group = sn->terms[t].group;
+	return t;
+}
+
 static int
 add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
 {
@@ -232,7 +242,7 @@ ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struc
 	sn->added = 0;
 	sn->err = err;
 	ev_err_clear(err);
-	if (ev_tok_run(sn->tok, query, len, on_query_token, &q, err) == -1 ||
+	if (ev_tok_run_terms(sn->tok, query, len, on_query_token, &q, err) == -1 ||
 	    (err != NULL && err->code != 0))
 		return -1;
 	return sn->added;
@@ -389,31 +399,47 @@ ev_snippet_make(struct ev_snippet *sn, const char *text, size_t len, struct ev_b
 		return 0;
 	start = best_window(sn, w);
 	end = start + w < sn->ntoks ? start + w : sn->ntoks;
-	if (start > 0 && ev_buf_adds(out, ELLIPSIS " ") == -1)
-		return ev_err_nomem(err);
 	from = start > 0 ? sn->toks[start].start : 0;
-	for (int i = start; i < end; i++) {
-		const struct tokpos *tp = &sn->toks[i];
+	if (from > 0 && ev_buf_adds(out, ELLIPSIS " ") == -1)
+		return ev_err_nomem(err);
+	/* Marked spans: the marked tokens, those that overlap (a Chinese word
+	 * and its bigrams) made one; the text between them as it is. */
+	for (int i = start, ms = -1, me = -1; i <= end; i++) {
+		const struct tokpos *tp = i < end ? &sn->toks[i] : NULL;
 
-		if (add_squeezed(out, text, from, tp->start, &space) == -1)
-			return ev_err_nomem(err);
-		if (tp->term >= 0) {
-			if (ev_buf_adds(out, sn->opts.open) == -1 ||
-			    ev_buf_add(out, text + tp->start, (size_t)(tp->end - tp->start)) == -1 ||
+		if (tp != NULL && tp->term < 0)
+			continue;
+		if (tp != NULL && ms >= 0 && tp->start < me) {
+			if (tp->end > me)
+				me = tp->end;
+			continue;
+		}
+		if (ms >= 0) {
+			if (add_squeezed(out, text, from, ms, &space) == -1 ||
+			    ev_buf_adds(out, sn->opts.open) == -1 ||
+			    ev_buf_add(out, text + ms, (size_t)(me - ms)) == -1 ||
 			    ev_buf_adds(out, sn->opts.close) == -1)
 				return ev_err_nomem(err);
 			marks++;
 			space = 0;
-		} else if (add_squeezed(out, text, tp->start, tp->end, &space) == -1)
-			return ev_err_nomem(err);
-		from = tp->end;
+			from = me;
+		}
+		if (tp != NULL) {
+			ms = tp->start > from ? tp->start : from;
+			me = tp->end;
+		}
 	}
-	to = end == sn->ntoks ? (int)len : from;
+	to = from;
+	for (int i = start; i < end; i++)
+		if (sn->toks[i].end > to)
+			to = sn->toks[i].end;
+	if (end == sn->ntoks)
+		to = (int)len;
 	if (add_squeezed(out, text, from, to, &space) == -1)
 		return ev_err_nomem(err);
 	while (out->len > 0 && out->p[out->len - 1] == ' ')
 		out->p[--out->len] = '\0';
-	if (end < sn->ntoks && ev_buf_adds(out, " " ELLIPSIS) == -1)
+	if (end < sn->ntoks && sn->toks[sn->ntoks - 1].end > to && ev_buf_adds(out, " " ELLIPSIS) == -1)
 		return ev_err_nomem(err);
 	return marks;
 }

@@ -68,6 +68,11 @@ int ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, s
 int ev_snippet_is_stop(const struct ev_tok *tok, const char *term, int len, const char *word,
 	int wlen);
 
+/* The index of the term term[0..len) (as ev_snippet_add_term() returned
+ * it), its group in *group (-1 for a watched one), or -1 when it was never
+ * added. */
+int ev_snippet_term_lookup(const struct ev_snippet *sn, const char *term, int len, int *group);
+
 /* The number of groups known (one past the highest group added). */
 int ev_snippet_groups(const struct ev_snippet *sn);
 

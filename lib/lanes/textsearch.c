@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "bm25.h"
 #include "buf.h"
 #include "jsonl.h"
+#include "langid.h"
 #include "lexicon.h"
 #include "region.h"
 #include "textstats.h"
@@ -59,6 +61,8 @@ struct ev_textsearch {
 	int instance_vocab;	/* temp.ev_text_instances made */
 	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
 	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
+	int alt_end;		/* snippet terms below: the words' stems in each query language */
+	char sole_lang[EV_ANALYZE_CODE_MAX];	/* the language of every chunk, or "" */
 	int langs_loaded;
 	unsigned no_dict;	/* languages found without a word list */
 	int no_dict_now;	/* one of them was met by this query */
@@ -195,6 +199,89 @@ is_request(const struct ev_textsearch *ts, const char *stem)
 	return 0;
 }
 
+/* The global statistics' chunk languages (most chunks first, then by code)
+ * into codes/held, at most EV_ANALYZE_MAX_QUERY_LANGS.  Returns how many. */
+static int
+stats_langs(const struct ev_textsearch *ts, const char **codes,
+    char held[][EV_ANALYZE_CODE_MAX], long long *count)
+{
+	size_t n = ev_textstats_count(ts->o.stats, EV_STATS_CHUNK_LANGUAGE);
+	int k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		long long c;
+		const char *code = ev_textstats_key(ts->o.stats, EV_STATS_CHUNK_LANGUAGE, i, &c);
+		char norm[EV_ANALYZE_CODE_MAX];
+		int j;
+
+		if (c <= 0 || ev_analyze_norm(code, strlen(code), norm) == -1)
+			continue;
+		/* insertion into the order the store's own reading gives */
+		for (j = k; j > 0 && (count[j - 1] < c ||
+		    (count[j - 1] == c && strcmp(held[j - 1], norm) > 0)); j--)
+			if (j < EV_ANALYZE_MAX_QUERY_LANGS) {
+				memcpy(held[j], held[j - 1], EV_ANALYZE_CODE_MAX);
+				count[j] = count[j - 1];
+			}
+		if (j < EV_ANALYZE_MAX_QUERY_LANGS) {
+			memcpy(held[j], norm, EV_ANALYZE_CODE_MAX);
+			count[j] = c;
+			if (k < EV_ANALYZE_MAX_QUERY_LANGS)
+				k++;
+		}
+	}
+	for (int i = 0; i < k; i++)
+		codes[i] = held[i];
+	return k;
+}
+
+/* Stem queries for the languages of the store, or of the whole collection
+ * with global statistics, so that every shard analyses a query alike.
+ * Returns 0, or -1 with *err set. */
+static int
+default_query_langs(struct ev_textsearch *ts, struct ev_err *err)
+{
+	const char *codes[EV_ANALYZE_MAX_QUERY_LANGS];
+	char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
+	long long count[EV_ANALYZE_MAX_QUERY_LANGS];
+
+	if (ts->o.stats == NULL)
+		return ev_tok_store_langs(ts->tok, ev_store_db(ts->st), err) == -1 ? -1 : 0;
+	ev_tok_set_query_langs(ts->tok, codes, stats_langs(ts, codes, held, count));
+	return 0;
+}
+
+/* ts->sole_lang: the language of every chunk of the store (of the collection,
+ * with global statistics), when they have one alone.  Returns 0, or -1 with
+ * *err set. */
+static int
+sole_language(struct ev_textsearch *ts, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	const char *code;
+
+	if (ts->o.stats != NULL) {
+		const char *codes[EV_ANALYZE_MAX_QUERY_LANGS];
+		char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
+		long long count[EV_ANALYZE_MAX_QUERY_LANGS];
+
+		if (stats_langs(ts, codes, held, count) == 1)
+			strcpy(ts->sole_lang, held[0]);
+		return 0;
+	}
+	if ((s = ev_store_prepare(ts->st, "SELECT min(language), count(DISTINCT language)"
+	    " FROM chunks", err)) == NULL)
+		return -1;
+	if (sqlite3_step(s) != SQLITE_ROW)
+		return ev_store_error(ts->st, "reading the chunks' languages", err);
+	code = (const char *)sqlite3_column_text(s, 0);
+	if (sqlite3_column_int(s, 1) == 1 && code != NULL &&
+	    ev_analyze_norm(code, strlen(code), ts->sole_lang) == -1)
+		ts->sole_lang[0] = '\0';
+	sqlite3_reset(s);
+	return 0;
+}
+
 struct ev_textsearch *
 ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, struct ev_err *err)
 {
@@ -215,7 +302,9 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	}
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
-	    ev_bm25_register(ev_store_db(st), err) == -1) {
+	    ev_bm25_register(ev_store_db(st), err) == -1 ||
+	    default_query_langs(ts, err) == -1 ||
+	    sole_language(ts, err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}
@@ -335,19 +424,36 @@ nomem:
 	return 1;
 }
 
-/* Drop the request words, unless they are all the query has. */
+/* Whether w is a request word. */
+static int
+is_request_word(const struct ev_textsearch *ts, const struct word *w, int lang)
+{
+	(void)lang;
+	return is_request(ts, w->stem);
+}
+
+/* Whether w is a function word of lang (lexicon.h). */
+static int
+is_function_word(const struct ev_textsearch *ts, const struct word *w, int lang)
+{
+	return (ev_lex_stop_langs(ts->lex, w->surface, strlen(w->surface)) & EV_LEX_BIT(lang)) != 0;
+}
+
+/* Drop the words that drop(ts, word, lang) says, unless they are all the
+ * query has. */
 static void
-drop_request_words(struct ev_textsearch *ts)
+drop_words(struct ev_textsearch *ts, int (*drop)(const struct ev_textsearch *, const struct word *,
+    int), int lang)
 {
 	int i, n = 0;
 
 	for (i = 0; i < ts->nwords; i++)
-		n += is_request(ts, ts->words[i].stem);
+		n += drop(ts, &ts->words[i], lang);
 	if (n == 0 || n == ts->nwords)
 		return;
 	n = 0;
 	for (i = 0; i < ts->nwords; i++) {
-		if (is_request(ts, ts->words[i].stem)) {
+		if (drop(ts, &ts->words[i], lang)) {
 			free(ts->words[i].stem);
 			free(ts->words[i].surface);
 			continue;
@@ -396,6 +502,32 @@ vocab_of_stats(struct ev_textsearch *ts, struct ev_err *err)
 		if (df > 0 && vocab_add(ts, &cap, t, (int)strlen(t), df) == -1)
 			return ev_err_nomem(err);
 	}
+	return 0;
+}
+
+/* Drop the function words of the query's language when it is one of the
+ * lexicon's other than English (whose function words the tokeniser's stop
+ * list drops already): the query record's "language", else the store's
+ * when its chunks have one alone, else the one the query's own function
+ * words show (langid.h).  Returns 0, or -1 with *err set. */
+static int
+drop_function_words(struct ev_textsearch *ts, json_t *q, const char *text, size_t len,
+    struct ev_err *err)
+{
+	json_t *l = json_object_get(q, "language");
+	char code[EV_ANALYZE_CODE_MAX];
+	int lang;
+
+	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
+		return -1;
+	if (json_is_string(l))	/* checked by query_langs() */
+		ev_analyze_norm(json_string_value(l), json_string_length(l), code);
+	else if (ts->sole_lang[0] != '\0')
+		strcpy(code, ts->sole_lang);
+	else
+		ev_langid(ts->lex, text, len, code);
+	if ((lang = ev_lex_lang(code, strlen(code))) > EV_LEX_EN)
+		drop_words(ts, is_function_word, lang);
 	return 0;
 }
 
@@ -994,7 +1126,7 @@ build_filters(struct filters *f, json_t *filters)
 #define SELECT_HITS \
 	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
 	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata," \
-	" d.language" \
+	" d.language, c.language" \
 	" FROM (SELECT chunks_fts.rowid AS r, ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) AS s FROM chunks_fts"
 #define SELECT_TAIL \
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
@@ -1189,9 +1321,13 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	if (column_text(s, 9, &text, &textlen) == -1 || column_text(s, 6, &title, &titlelen) == -1 ||
 	    column_text(s, 7, &stitle, &stitlelen) == -1)
 		goto nomem;
-	if (ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
+	/* the chunk's words as they were indexed: stemmed for its language */
+	ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
+	r = ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
 	    ev_snippet_scan(ts->sn, title, titlelen, err) == -1 ||
-	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1)
+	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1;
+	ev_tok_set_lang(ts->tok, NULL);
+	if (r)
 		return NULL;
 	if ((matched = json_array()) == NULL)
 		goto nomem;
@@ -1277,6 +1413,8 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	r |= json_object_set_new(hit, "offset_start", column_json(s, 10));
 	r |= json_object_set_new(hit, "offset_end", column_json(s, 11));
 	r |= json_object_set_new(hit, "content_hash", column_json(s, 12));
+	if (sqlite3_column_type(s, 16) != SQLITE_NULL)
+		r |= json_object_set_new(hit, "language", column_json(s, 16));
 	if (meta != NULL)
 		r |= json_object_set_new(hit, "metadata", meta);
 	json_object_foreach(q, key, v)
@@ -1365,9 +1503,10 @@ surface_of_stem(const struct ev_textsearch *ts, const char *stem)
 	return stem;
 }
 
-/* With global statistics, each phrase's rows into ts->pdf: a word's (or
- * expansion's, or feedback term's) from the vocabulary, 0 when no shard has
- * it; a pair's from the pairs counted for the queries.  Returns 0, or -1
+/* With global statistics, each phrase's rows into ts->pdf: a query word's
+ * as counted for the queries, else (an expansion, a feedback term) its
+ * stem's from the vocabulary, 0 when no shard has it; a pair's from the
+ * pairs counted for the queries.  Returns 0, or -1
  * with *err set (code 2 naming `where`: a pair the statistics lack). */
 static int
 global_df(struct ev_textsearch *ts, const char *where, struct ev_err *err)
@@ -1379,7 +1518,9 @@ global_df(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 		if (ts->pw[i] == 0.0)
 			continue;	/* a filter: no score */
 		if (ts->pkb[i] == NULL) {
-			n = ev_textstats_get(ts->o.stats, EV_STATS_TERM, ts->pka[i]);
+			/* a query word as its queries were counted; else its stem's */
+			if ((n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ts->pka[i])) < 0)
+				n = ev_textstats_get(ts->o.stats, EV_STATS_TERM, ts->pka[i]);
 		} else {
 			if (pair_key(ts, ts->pka[i], ts->pkb[i]) == -1)
 				return ev_err_nomem(err);
@@ -1516,7 +1657,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 {
 	struct fb_chunk c = { ts, NULL, 0, NULL, NULL, 0, 0, { 0 }, 0 };
 	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
-	int rc, n = 0, keep = 0, r = -1, lang;
+	int rc, n = 0, keep = 0, r = -1, lang, failed;
 
 	if (build_expr(ts, ts->o.proximity) == -1)
 		return ev_err_nomem(err);
@@ -1539,10 +1680,14 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		c.nocc = 0;
 		memset(c.counts, 0, sizeof c.counts);
 		c.text = title;
-		if (ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1)
-			goto out;
+		/* its words as they were indexed: stemmed for its language */
+		ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
+		failed = ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1;
 		c.text = body;
-		if (!c.oom && ev_tok_run(ts->tok, body, blen, on_fb_token, &c, err) == -1)
+		if (!failed && !c.oom)
+			failed = ev_tok_run(ts->tok, body, blen, on_fb_token, &c, err) == -1;
+		ev_tok_set_lang(ts->tok, NULL);
+		if (failed)
 			goto out;
 		if (c.oom) {
 			ev_err_nomem(err);
@@ -1587,8 +1732,16 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		double w = lambda * nq * t.weight / z;
 		int j;
 
+		/* a query word's stem, or its stem in another query language
+		 * (a snippet term added before the expansions) */
 		for (j = 0; j < ts->nwords && strcmp(ts->words[j].stem, t.stem) != 0; j++)
 			;
+		if (j == ts->nwords) {
+			int idx = ev_snippet_term_lookup(ts->sn, t.stem, (int)strlen(t.stem), &j);
+
+			if (idx < 0 || idx >= ts->alt_end || j < 0 || j >= ts->nwords)
+				j = ts->nwords;
+		}
 		if (j < ts->nwords) {
 			ts->words[j].weight += w;
 			continue;
@@ -1612,20 +1765,65 @@ out:
 	return r;
 }
 
-/* The words of the query text[0..len) into ts->words: stop words left out,
- * request words dropped (not with raw_fts).  Returns 0 or -1 with *err. */
+static int search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+	int *flags, struct ev_err *err);
+
+/* A query word's stem in a query language: a term of its group. */
+struct alt_ctx {
+	struct ev_textsearch *ts;
+	int group;
+	struct ev_err *err;
+};
+
 static int
-query_words(struct ev_textsearch *ts, const char *text, size_t len, struct ev_err *err)
+add_alternative(void *ctx, const char *term, int len, int start, int end)
+{
+	struct alt_ctx *a = ctx;
+	int idx = ev_snippet_add_term(a->ts->sn, term, len, a->group, a->err);
+
+	(void)start, (void)end;
+	if (idx >= a->ts->alt_end)
+		a->ts->alt_end = idx + 1;
+	return idx == -1;
+}
+
+/* The query languages of q: its own "language", else the store's (set when
+ * the searcher opened).  Returns 1 when q set its own, 0, or -1 with *err
+ * set (bad input). */
+static int
+query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err)
+{
+	json_t *l = json_object_get(q, "language");
+	char code[EV_ANALYZE_CODE_MAX];
+	const char *codes[1] = { code };
+
+	if (l == NULL || json_is_null(l))
+		return 0;
+	if (!json_is_string(l) || ev_analyze_norm(json_string_value(l), json_string_length(l), code) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a language"
+		    " code such as \"en\", \"fr\" or \"zh\"");
+	ev_tok_set_query_langs(ts->tok, codes, 1);
+	return 1;
+}
+
+/* The words of the query q (text[0..len)) into ts->words: stop words left
+ * out, request words and the function words of the query's language dropped
+ * (not with raw_fts).  Returns 0 or -1 with *err. */
+static int
+query_words(struct ev_textsearch *ts, json_t *q, const char *text, size_t len,
+    struct ev_err *err)
 {
 	struct collect c = { ts, text };
 
 	clear_words(ts);
 	ts->err = err;
-	if (ev_tok_run(ts->tok, text, len, on_query_token, &c, err) == -1 || err->code != 0)
+	if (ev_tok_run_terms(ts->tok, text, len, on_query_token, &c, err) == -1 ||
+	    err->code != 0)
 		return -1;
-	if (!ts->o.raw_fts)
-		drop_request_words(ts);
-	return 0;
+	if (ts->o.raw_fts)
+		return 0;
+	drop_words(ts, is_request_word, 0);
+	return drop_function_words(ts, q, text, len, err);
 }
 
 /* Add each row (key, count) of the query sql to out as an entry of kind.
@@ -1672,52 +1870,109 @@ ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out, st
 	if (add_counts(ts, "SELECT term, doc FROM chunks_vocab", EV_STATS_TERM, "reading the vocabulary",
 	    out, err) == -1)
 		return -1;
-	return add_counts(ts, "SELECT language, count(*) FROM documents WHERE language IS NOT NULL"
-	    " GROUP BY language", EV_STATS_LANGUAGE, "reading the documents' languages", out, err);
+	if (add_counts(ts, "SELECT language, count(*) FROM documents WHERE language IS NOT NULL"
+	    " GROUP BY language", EV_STATS_LANGUAGE, "reading the documents' languages", out, err) == -1)
+		return -1;
+	return add_counts(ts, "SELECT language, count(*) FROM chunks WHERE language IS NOT NULL"
+	    " GROUP BY language", EV_STATS_CHUNK_LANGUAGE, "reading the chunks' languages", out, err);
 }
+
+static int count_pairs(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *err);
 
 int
 ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *where,
     struct ev_textstats *out, struct ev_err *err)
 {
 	json_t *text = json_object_get(q, "query");
-	sqlite3_stmt *s;
+	int own_lang, r;
 
 	ev_err_clear(err);
 	if (!json_is_string(text))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
-	if (query_words(ts, json_string_value(text), json_string_length(text), err) == -1)
+	if ((own_lang = query_langs(ts, q, where, err)) == -1)
 		return -1;
-	for (int i = 0; i + 1 < ts->nwords; i++) {
-		int rc;
+	r = query_words(ts, q, json_string_value(text), json_string_length(text), err);
+	if (r == 0)
+		r = count_pairs(ts, out, err);
+	/* back to the store's languages for the next query, as the search does */
+	if (own_lang && default_query_langs(ts, r == -1 ? NULL : err) == -1)
+		r = -1;
+	return r;
+}
 
-		if (pair_key(ts, ts->words[i].stem, ts->words[i + 1].stem) == -1)
-			return ev_err_nomem(err);
-		if (ev_textstats_get(out, EV_STATS_PHRASE, ev_buf_str(&ts->key)) >= 0)
-			continue;	/* counted for an earlier query */
-		ev_buf_reset(&ts->expr);
-		ts->npw = 0;
-		if (add_phrase(ts, ts->words[i].surface, ts->words[i + 1].surface, 1.0, NULL, NULL) == -1)
-			return ev_err_nomem(err);
-		if ((s = ev_store_prepare(ts->st, "SELECT count(*) FROM chunks_fts WHERE chunks_fts"
-		    " MATCH ?1", err)) == NULL)
-			return -1;
-		sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
-		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW && ev_textstats_add(out, EV_STATS_PHRASE, ev_buf_str(&ts->key),
-		    ts->key.len, sqlite3_column_int64(s, 0), err) == -1) {
-			sqlite3_reset(s);
-			return -1;
-		}
+/* Count, into out under ts->key, the chunks FTS5 matches with the phrase of
+ * the words a (and b after it, when not NULL), unless out counts it already.
+ * Returns 0 or -1 with *err set. */
+static int
+count_phrase(struct ev_textsearch *ts, struct ev_textstats *out, const char *a, const char *b,
+    struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (ev_textstats_get(out, EV_STATS_PHRASE, ev_buf_str(&ts->key)) >= 0)
+		return 0;	/* counted for an earlier query */
+	ev_buf_reset(&ts->expr);
+	ts->npw = 0;
+	if (add_phrase(ts, a, b, 1.0, NULL, NULL) == -1)
+		return ev_err_nomem(err);
+	if ((s = ev_store_prepare(ts->st, "SELECT count(*) FROM chunks_fts WHERE chunks_fts"
+	    " MATCH ?1", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW && ev_textstats_add(out, EV_STATS_PHRASE, ev_buf_str(&ts->key),
+	    ts->key.len, sqlite3_column_int64(s, 0), err) == -1) {
 		sqlite3_reset(s);
-		if (rc != SQLITE_ROW)
-			return ev_store_error(ts->st, "counting a pair of words", err);
+		return -1;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_ROW ? 0 : ev_store_error(ts->st, "counting a query's words", err);
+}
+
+/* Count, into out, the chunks holding each query word (ts->words) and each
+ * pair of adjacent ones, as the search's phrases match them: a word stemmed
+ * for several languages matches a chunk holding any of its stems, which the
+ * vocabulary's per-stem counts cannot sum.  Returns 0 or -1 with *err set. */
+static int
+count_pairs(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *err)
+{
+	for (int i = 0; i < ts->nwords; i++) {
+		const struct word *w = &ts->words[i];
+
+		ev_buf_reset(&ts->key);
+		if (ev_buf_adds(&ts->key, w->stem) == -1)
+			return ev_err_nomem(err);
+		if (count_phrase(ts, out, w->surface, NULL, err) == -1)
+			return -1;
+		if (i + 1 == ts->nwords)
+			break;
+		if (pair_key(ts, w->stem, ts->words[i + 1].stem) == -1)
+			return ev_err_nomem(err);
+		if (count_phrase(ts, out, w->surface, ts->words[i + 1].surface, err) == -1)
+			return -1;
 	}
 	return 0;
 }
 
 int
 ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+    int *flags, struct ev_err *err)
+{
+	int own_lang = query_langs(ts, q, where, err), r;
+
+	if (own_lang == -1)
+		return -1;
+	r = search_query(ts, q, where, hits, flags, err);
+	/* back to the store's languages for the next query */
+	if (own_lang && default_query_langs(ts, r == -1 ? NULL : err) == -1)
+		r = -1;
+	return r;
+}
+
+/* ev_textsearch_query() once the query languages are set. */
+static int
+search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
     int *flags, struct ev_err *err)
 {
 	struct filters f = { 0 };
@@ -1738,7 +1993,7 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 
 	/* The words, their vocabulary look-ups and expansions. */
 	ev_snippet_reset(ts->sn);
-	if (query_words(ts, text, textlen, err) == -1)
+	if (query_words(ts, q, text, textlen, err) == -1)
 		return -1;
 	if (ts->truncated)
 		*flags |= EV_TS_TRUNCATED;
@@ -1748,6 +2003,9 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 
 		if (ts->o.fuzzy == 0)
 			break;
+		/* no edit distance between words of scripts without spaces */
+		if (ev_analyze_has_unspaced(w->surface, strlen(w->surface)))
+			continue;
 		if ((in = in_vocab(ts, w->stem, err)) == -1)
 			return -1;
 		/* A word missing from the index is a typo only when it is
@@ -1764,6 +2022,16 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	for (int i = 0; i < ts->nwords; i++)
 		if (ev_snippet_add_term(ts->sn, ts->words[i].stem, (int)strlen(ts->words[i].stem), i, err) == -1)
 			return -1;
+	/* and its stems in the other query languages, which the chunks of
+	 * those languages hold */
+	ts->alt_end = ts->nwords;
+	for (int i = 0; i < ts->nwords; i++) {
+		struct alt_ctx a = { ts, i, err };
+
+		if (ev_tok_run_query(ts->tok, ts->words[i].surface, strlen(ts->words[i].surface),
+		    add_alternative, &a, err) == -1 || err->code != 0)
+			return -1;
+	}
 	for (int i = 0; i < ts->nwords; i++) {
 		struct word *w = &ts->words[i];
 

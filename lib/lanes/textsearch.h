@@ -11,6 +11,17 @@
  * error.  Words are OR-ed (ranked by BM25) or, with all_terms, AND-ed.  With
  * raw_fts the text is handed to FTS5 as an expression instead.
  *
+ * The function words of the query's language are dropped too when it is
+ * French, German, Spanish, Italian, Portuguese or Dutch (lexicon.h): the
+ * query record's "language", else the language of every chunk of the store
+ * when they share one, else the one the query's function words show
+ * (langid.h); unless they are all the query has.
+ *
+ * Each word is searched for every language of the store's chunks (or the
+ * query record's own "language"): its stems in each, OR-ed (token.h).  A
+ * word of a script written without spaces (Chinese, Japanese, Thai, ...)
+ * is never taken for a typo.
+ *
  * With drop_request_words, the words that say what the asker wants rather
  * than what about (paper(s), article(s), document(s), literature,
  * reference(s), information, available, find, anything, discuss(ed), known,

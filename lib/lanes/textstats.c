@@ -10,7 +10,7 @@
 
 #define HEADER "evkit-text-stats\t1"
 
-static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language" };
+static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language", "chunk-language" };
 
 struct entry {
 	char *key;
@@ -189,7 +189,7 @@ read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *
 		;
 	if (kind == EV_STATS_NKIND)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "unknown entry '%.40s' (rows, tokens, term, phrase or language)", f[0]);
+		    "unknown entry '%.40s' (rows, tokens, term, phrase, language or chunk-language)", f[0]);
 	if (nf != 3 || f[1][0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "%s takes a key and a count", f[0]);
 	if (parse_count(f[2], &n) == -1)

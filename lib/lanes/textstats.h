@@ -13,14 +13,18 @@
  *   term STEM -> N            chunks holding the stem (the whole vocabulary)
  *   phrase "STEM STEM" -> N   chunks holding the two stems side by side
  *                             (those of the queries the set was made for)
+ *   phrase STEM -> N          chunks a query word matches (any of its stems
+ *                             in the languages queries are stemmed for)
  *   language CODE -> N        documents declaring the language
+ *   chunk-language CODE -> N  chunks analysed in the language (declared or
+ *                             detected: the languages a query is stemmed for)
  * Adding what is already there sums the counts: adding two stores' sets
  * gives the statistics of the two together.
  *
  * The file is text, one entry a line, fields separated by tabs, after the
  * line "evkit-text-stats<TAB>1":
  *   rows<TAB>N, tokens<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>STEM STEM<TAB>N,
- *   language<TAB>CODE<TAB>N
+ *   language<TAB>CODE<TAB>N, chunk-language<TAB>CODE<TAB>N
  * written sorted by kind and key, so that a file made twice is the same. */
 #ifndef EV_TEXTSTATS_H
 #define EV_TEXTSTATS_H
@@ -34,6 +38,7 @@ enum ev_stats_kind {
 	EV_STATS_TERM,
 	EV_STATS_PHRASE,
 	EV_STATS_LANGUAGE,
+	EV_STATS_CHUNK_LANGUAGE,
 	EV_STATS_NKIND
 };
 

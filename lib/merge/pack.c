@@ -1608,6 +1608,8 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 	set_if(&bad, meta, "page_end", json_is_integer(field_or_meta(hit, "page_end")) ?
 	    json_incref(field_or_meta(hit, "page_end")) : NULL);
 	set_if(&bad, meta, "section_title", str_or_null(field_or_meta(hit, "section_title")));
+	/* the chunk's own code (ja, fr, ...), which "language" folds to zh|en|other */
+	set_if(&bad, meta, "language", str_or_null(field_or_meta(hit, "language")));
 	set_new(&bad, e, "metadata", meta);
 
 	snprintf(ref, sizeof ref, "%s:%s", is_doc ? "doc" : "chunk", id);

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "langid.h"
 
 /* The statements of a put, prepared once (ev_store_prepare() keeps them). */
 enum {
@@ -23,6 +24,7 @@ struct ev_corpus {
 	 * ev_corpus_sync() has written it to meta. */
 	sqlite3_int64 next;
 	int have_next, dirty;
+	struct ev_lex *lex;	/* stop lists: the language of a chunk of no declared one */
 	time_t stamp_at;	/* ingested_at, formatted once a second */
 	char stamp[32];
 };
@@ -34,6 +36,7 @@ struct old {
 	int index;
 	sqlite3_int64 os, oe;
 	int kept;
+	char lang[EV_ANALYZE_CODE_MAX];	/* "" when none */
 };
 
 static char *
@@ -124,6 +127,10 @@ ev_corpus_open(struct ev_store *st, struct ev_err *err)
 	}
 	c->st = st;
 	c->db = ev_store_db(st);
+	if ((c->lex = ev_lex_open(NULL, err)) == NULL) {
+		free(c);
+		return NULL;
+	}
 	sqlite3_commit_hook(c->db, on_commit, c);
 	sqlite3_rollback_hook(c->db, on_rollback, c);
 	return c;
@@ -136,6 +143,7 @@ ev_corpus_free(struct ev_corpus *c)
 		return;
 	sqlite3_commit_hook(c->db, NULL, NULL);
 	sqlite3_rollback_hook(c->db, NULL, NULL);
+	ev_lex_close(c->lex);
 	free(c);
 }
 
@@ -216,7 +224,7 @@ load_old(struct ev_corpus *c, const char *id, struct old **out, size_t *nout, st
 	*out = NULL;
 	*nout = 0;
 	s = stmt(c, S_LOAD_OLD, "SELECT rowid, id, content_hash, title, section_title,"
-	    " section_path, section_id, chunk_index, offset_start, offset_end, text"
+	    " section_path, section_id, chunk_index, offset_start, offset_end, text, language"
 	    " FROM chunks WHERE doc_id = ?", err);
 	if (s == NULL)
 		return -1;
@@ -240,6 +248,8 @@ load_old(struct ev_corpus *c, const char *id, struct old **out, size_t *nout, st
 		x->os = sqlite3_column_int64(s, 8);
 		x->oe = sqlite3_column_int64(s, 9);
 		x->text = col_dup(s, 10);
+		if (sqlite3_column_bytes(s, 11) < EV_ANALYZE_CODE_MAX && sqlite3_column_text(s, 11))
+			strcpy(x->lang, (const char *)sqlite3_column_text(s, 11));
 		if (x->id == NULL || x->hash == NULL || x->text == NULL)
 			goto nomem;
 	}
@@ -259,28 +269,30 @@ nomem:
 	return ev_err_nomem(err);
 }
 
+/* Delete chunk rowid from chunks_fts, with the values it was indexed with
+ * (the chunks_src view of its row: it must still be in chunks). */
 static int
-fts_delete(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
-	const char *text, struct ev_err *err)
+fts_delete(struct ev_corpus *c, sqlite3_int64 rowid, struct ev_err *err)
 {
 	sqlite3_stmt *s = ev_store_prepare(c->st, "INSERT INTO chunks_fts(chunks_fts, rowid, title,"
-	    " section_title, text) VALUES('delete', ?, ?, ?, ?)", err);
+	    " section_title, text) SELECT 'delete', rowid, title, section_title, text"
+	    " FROM chunks_src WHERE rowid = ?", err);
 
 	if (s == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, rowid);
-	bind_str(s, 2, title);
-	bind_str(s, 3, stitle);
-	bind_str(s, 4, text);
 	return run(c, s, "deleting a chunk from chunks_fts", err);
 }
 
+/* Index a chunk in chunks_fts, each column tagged with its language lang
+ * ("": none) as the chunks_src view tags it. */
 static int
-fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
-	const char *text, size_t len, struct ev_err *err)
+fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *lang, const char *title,
+	const char *stitle, const char *text, size_t len, struct ev_err *err)
 {
 	sqlite3_stmt *s = stmt(c, S_FTS_INSERT, "INSERT INTO chunks_fts(rowid, title,"
-	    " section_title, text) VALUES(?, ?, ?, ?)", err);
+	    " section_title, text) VALUES(?1, " EV_STORE_TAG("?5", "?2") ", "
+	    EV_STORE_TAG("?5", "?3") ", " EV_STORE_TAG("?5", "?4") ")", err);
 
 	if (s == NULL)
 		return -1;
@@ -288,6 +300,7 @@ fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const ch
 	bind_str(s, 2, title);
 	bind_str(s, 3, stitle);
 	sqlite3_bind_text(s, 4, text, (int)len, SQLITE_STATIC);
+	bind_str(s, 5, lang[0] != '\0' ? lang : NULL);
 	return run(c, s, "indexing a chunk in chunks_fts", err);
 }
 
@@ -298,7 +311,8 @@ drop_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const ch
 {
 	sqlite3_stmt *s;
 
-	if (fts_delete(c, rowid, title, stitle, text, err) == -1)
+	(void)title, (void)stitle, (void)text;
+	if (fts_delete(c, rowid, err) == -1)
 		return -1;
 	if ((s = ev_store_prepare(c->st, "DELETE FROM chunks WHERE rowid = ?", err)) == NULL)
 		return -1;
@@ -395,16 +409,27 @@ chunk_title(const struct ev_corpus_doc *d, const struct ev_corpus_chunk *k)
 	return k->title_is_text ? NULL : d->title;
 }
 
+/* The language of chunk k of document d: the one d declares, else the
+ * language of the chunk's text. */
+static void
+chunk_lang(const struct ev_corpus *c, const struct ev_corpus_doc *d, const struct ev_corpus_chunk *k,
+	char lang[EV_ANALYZE_CODE_MAX])
+{
+	ev_langid_doc(c->lex, d->language, k->text, k->len, lang);
+}
+
 static int
 insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_doc *d,
 	const struct ev_corpus_chunk *k, struct ev_err *err)
 {
 	sqlite3_stmt *s = stmt(c, S_INSERT_CHUNK, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
 	    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
-	    " content_hash) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+	    " content_hash, language) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
+	char lang[EV_ANALYZE_CODE_MAX];
 
 	if (s == NULL)
 		return -1;
+	chunk_lang(c, d, k, lang);
 	sqlite3_bind_int64(s, 1, rowid);
 	sqlite3_bind_text(s, 2, k->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(s, 3, d->id, -1, SQLITE_STATIC);
@@ -417,23 +442,27 @@ insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_do
 	sqlite3_bind_int64(s, 10, (sqlite3_int64)k->offset_start);
 	sqlite3_bind_int64(s, 11, (sqlite3_int64)k->offset_end);
 	sqlite3_bind_text(s, 12, k->content_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 13, lang, -1, SQLITE_STATIC);
 	if (run(c, s, "storing a chunk", err) == -1)
 		return -1;
-	return fts_insert(c, rowid, chunk_title(d, k), k->section_title, k->text, k->len, err);
+	return fts_insert(c, rowid, lang, chunk_title(d, k), k->section_title, k->text, k->len, err);
 }
 
-/* A kept chunk whose place or titles changed. */
+/* A kept chunk whose place, titles or language changed (retitled: titles
+ * or language, which its index entry holds). */
 static int
 update_chunk(struct ev_corpus *c, const struct old *o, const struct ev_corpus_doc *d,
 	const struct ev_corpus_chunk *k, int retitled, struct ev_err *err)
 {
 	sqlite3_stmt *s = ev_store_prepare(c->st, "UPDATE chunks SET section_id = ?, chunk_index = ?,"
-	    " title = ?, section_title = ?, section_path = ?, offset_start = ?, offset_end = ?"
-	    " WHERE rowid = ?", err);
+	    " title = ?, section_title = ?, section_path = ?, offset_start = ?, offset_end = ?,"
+	    " language = ? WHERE rowid = ?", err);
+	char lang[EV_ANALYZE_CODE_MAX];
 
 	if (s == NULL)
 		return -1;
-	if (retitled && fts_delete(c, o->rowid, o->title, o->stitle, o->text, err) == -1)
+	chunk_lang(c, d, k, lang);
+	if (retitled && fts_delete(c, o->rowid, err) == -1)
 		return -1;
 	sqlite3_bind_text(s, 1, k->section_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(s, 2, k->chunk_index);
@@ -442,11 +471,12 @@ update_chunk(struct ev_corpus *c, const struct old *o, const struct ev_corpus_do
 	bind_str(s, 5, k->section_path);
 	sqlite3_bind_int64(s, 6, (sqlite3_int64)k->offset_start);
 	sqlite3_bind_int64(s, 7, (sqlite3_int64)k->offset_end);
-	sqlite3_bind_int64(s, 8, o->rowid);
+	sqlite3_bind_text(s, 8, lang, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 9, o->rowid);
 	if (run(c, s, "updating a chunk", err) == -1)
 		return -1;
 	if (retitled)
-		return fts_insert(c, o->rowid, chunk_title(d, k), k->section_title, o->text,
+		return fts_insert(c, o->rowid, lang, chunk_title(d, k), k->section_title, o->text,
 		    strlen(o->text), err);
 	return 0;
 }
@@ -486,8 +516,12 @@ ev_corpus_put(struct ev_corpus *c, const struct ev_corpus_doc *d,
 		const struct ev_corpus_chunk *k = &ch[i];
 
 		if ((o = match[i]) != NULL) {
-			int retitled = !same(o->title, chunk_title(d, k)) ||
-			    !same(o->stitle, k->section_title);
+			char lang[EV_ANALYZE_CODE_MAX];
+			int retitled;
+
+			chunk_lang(c, d, k, lang);
+			retitled = !same(o->title, chunk_title(d, k)) ||
+			    !same(o->stitle, k->section_title) || strcmp(o->lang, lang) != 0;
 
 			changed[i] = (unsigned char)retitled;
 			if ((retitled || !same(o->spath, k->section_path) ||

@@ -20,6 +20,7 @@ struct ev_store {
 	char *path;
 	struct cached_stmt *stmts;
 	int in_txn;
+	int version;		/* the schema's */
 };
 
 static const char schema_sql[] =
@@ -32,17 +33,28 @@ static const char schema_sql[] =
 	"  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
 	"  doc_id TEXT NOT NULL REFERENCES documents(doc_id), section_id TEXT NOT NULL,"
 	"  chunk_index INTEGER NOT NULL, title TEXT, section_title TEXT, section_path TEXT,"
-	"  text TEXT NOT NULL, offset_start INTEGER, offset_end INTEGER, content_hash TEXT NOT NULL);"
+	"  text TEXT NOT NULL, offset_start INTEGER, offset_end INTEGER, content_hash TEXT NOT NULL,"
+	"  language TEXT);"
 	"CREATE INDEX chunks_doc ON chunks(doc_id);"
+	"CREATE TABLE chunk_tombstones (rowid INTEGER PRIMARY KEY);"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);";
+
+/* The full-text index (created after the chunks table, and again by
+ * ev_store_reindex()): FTS5 reads a chunk's columns (to rebuild or check
+ * the index) through chunks_src, which tags them with the chunk's language
+ * as the writers do (corpus.c). */
+static const char fts_sql[] =
+	"CREATE VIEW chunks_src AS SELECT rowid,"
+	"  " EV_STORE_TAG("language", "title") " AS title,"
+	"  " EV_STORE_TAG("language", "section_title") " AS section_title,"
+	"  " EV_STORE_TAG("language", "text") " AS text FROM chunks;"
 	"CREATE VIRTUAL TABLE chunks_fts USING fts5(title, section_title, text,"
-	"  content='chunks', content_rowid='rowid', tokenize='" EV_STORE_TOKENIZE "');"
+	"  content='chunks_src', content_rowid='rowid', tokenize='" EV_STORE_TOKENIZE "');"
 	/* FTS5 writes its pending terms as a segment when they pass hashsize
 	 * (1 MB by default) and at each commit: 8 MB makes fewer, larger
 	 * segments, which cost less to merge (ingest) and to read (search). */
 	"INSERT INTO chunks_fts(chunks_fts, rank) VALUES('hashsize', 8388608);"
-	"CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');"
-	"CREATE TABLE chunk_tombstones (rowid INTEGER PRIMARY KEY);"
-	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);";
+	"CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');";
 
 sqlite3 *
 ev_store_db(struct ev_store *st)
@@ -201,7 +213,7 @@ create_schema(struct ev_store *st, struct ev_err *err)
 		return -1;
 	if (has_schema(st, &code) == 1)	/* another process created it meanwhile */
 		return ev_store_commit(st, err);
-	if (ev_store_exec(st, schema_sql, err) == -1 ||
+	if (ev_store_exec(st, schema_sql, err) == -1 || ev_store_exec(st, fts_sql, err) == -1 ||
 	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
 	    ev_store_commit(st, err) == -1) {
 		ev_store_rollback(st);
@@ -211,22 +223,92 @@ create_schema(struct ev_store *st, struct ev_err *err)
 }
 
 static int
-check_version(struct ev_store *st, struct ev_err *err)
+check_version(struct ev_store *st, int mode, struct ev_err *err)
 {
 	char *v = NULL;
 	int r = ev_store_meta_get(st, "schema_version", &v, err);
 
 	if (r == -1)
 		return -1;
-	if (r == 0 || atoi(v) != EV_STORE_SCHEMA_VERSION) {
-		ev_err_set(err, EV_EXIT_USAGE, st->path,
-		    "store schema version %s, this evkit reads version %d; re-ingest into a new store",
-		    r ? v : "(none)", EV_STORE_SCHEMA_VERSION);
-		free(v);
-		return -1;
-	}
+	st->version = r ? atoi(v) : 0;
 	free(v);
-	return 0;
+	if (st->version == EV_STORE_SCHEMA_VERSION || (st->version == 1 && mode == EV_STORE_UPGRADE))
+		return 0;
+	if (st->version == 1)
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "store made by an older evkit (schema"
+		    " version 1), whose index neither segments Chinese or Japanese nor stems languages"
+		    " other than English; upgrade it in place with 'ev-ingest --db %s --reindex'"
+		    " (vectors and the vector index are kept)", st->path);
+	if (st->version > EV_STORE_SCHEMA_VERSION)
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "store schema version %d, made by a"
+		    " newer evkit (this one reads version %d); search it with that evkit",
+		    st->version, EV_STORE_SCHEMA_VERSION);
+	return ev_err_set(err, EV_EXIT_USAGE, st->path, "store schema version %d, this evkit reads"
+	    " version %d; re-ingest into a new store", st->version, EV_STORE_SCHEMA_VERSION);
+}
+
+int
+ev_store_version(const struct ev_store *st)
+{
+	return st->version;
+}
+
+int
+ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, size_t len,
+    const char *declared, char *out), void *ctx, struct ev_err *err)
+{
+	char code[EV_ANALYZE_CODE_MAX], version[16];
+	sqlite3_stmt *s = NULL, *u = NULL;
+	int r;
+
+	if (st->version == EV_STORE_SCHEMA_VERSION)
+		return 0;
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	if (ev_store_exec(st, "DROP TABLE chunks_vocab; DROP TABLE chunks_fts;"
+	    " ALTER TABLE chunks ADD COLUMN language TEXT;"
+	    " CREATE TEMP TABLE reindex_lang (rowid INTEGER PRIMARY KEY, language TEXT);", err) == -1)
+		goto fail;
+	if (sqlite3_prepare_v2(st->db, "SELECT c.rowid, c.text, d.language FROM chunks c"
+	    " LEFT JOIN documents d ON d.doc_id = c.doc_id", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(st->db, "INSERT INTO temp.reindex_lang VALUES(?, ?)", -1, &u,
+	    NULL) != SQLITE_OK) {
+		ev_store_error(st, "reading the chunks", err);
+		goto fail;
+	}
+	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
+		lang(ctx, (const char *)sqlite3_column_text(s, 1), (size_t)sqlite3_column_bytes(s, 1),
+		    (const char *)sqlite3_column_text(s, 2), code);
+		sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+		sqlite3_bind_text(u, 2, code, -1, SQLITE_STATIC);
+		if (sqlite3_step(u) != SQLITE_DONE) {
+			ev_store_error(st, "recording a chunk's language", err);
+			goto fail;
+		}
+		sqlite3_reset(u);
+	}
+	if (r != SQLITE_DONE) {
+		ev_store_error(st, "reading the chunks", err);
+		goto fail;
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	s = u = NULL;
+	snprintf(version, sizeof version, "%d", EV_STORE_SCHEMA_VERSION);
+	if (ev_store_exec(st, "UPDATE chunks SET language = (SELECT language FROM temp.reindex_lang l"
+	    " WHERE l.rowid = chunks.rowid); DROP TABLE temp.reindex_lang;", err) == -1 ||
+	    ev_store_exec(st, fts_sql, err) == -1 ||
+	    ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", err) == -1 ||
+	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
+	    ev_store_commit(st, err) == -1)
+		goto fail;
+	st->version = EV_STORE_SCHEMA_VERSION;
+	return 1;
+fail:
+	sqlite3_finalize(s);
+	sqlite3_finalize(u);
+	ev_store_rollback(st);
+	return -1;
 }
 
 /* Open path read-only as an immutable file (no locks, no -wal or -shm):
@@ -333,6 +415,9 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 			ev_store_error(st, "cannot open the store", err);
 		goto fail;
 	}
+	/* (after the schema was read: a file that is not a database is told so) */
+	if (ev_analyze_register(st->db, err) == NULL)
+		goto fail;
 	/* Writers keep the -wal and -shm files when they close (the -wal
 	 * emptied: journal_size_limit), so that a user who may only read the
 	 * store and its directory can still search it with the usual locks. */
@@ -349,8 +434,10 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 		ev_err_set(err, EV_EXIT_USAGE, path,
 		    "not an evkit store (no meta table); create one with 'ev-ingest --db FILE'");
 		goto fail;
-	} else if (check_version(st, err) == -1)
+	} else if (check_version(st, mode, err) == -1)
 		goto fail;
+	if (!have)
+		st->version = EV_STORE_SCHEMA_VERSION;
 	return st;
 fail:
 	ev_store_close(st);

@@ -2,44 +2,61 @@
  * chunks, and a key/value table for what other modules record (the embedding
  * model, the Faiss index).
  *
- * Middle layer: includes err.h and SQLite.  Opened in WAL mode with a busy
- * timeout, so readers keep working while one writer writes.
+ * Middle layer: includes err.h, analyze.h and SQLite.  Opened in WAL mode
+ * with a busy timeout, so readers keep working while one writer writes;
+ * every connection has the "evkit" tokeniser (analyze.h) registered.
  *
- * Schema (version 1):
+ * Schema (version 2):
  *   documents(doc_id TEXT PRIMARY KEY, source TEXT, title, source_uri,
  *             source_type, language, published_date, metadata TEXT (JSON),
  *             content_hash TEXT, length INTEGER, ingested_at TEXT)
  *   chunks(rowid INTEGER PRIMARY KEY, id TEXT UNIQUE, doc_id, section_id,
  *          chunk_index, title, section_title, section_path, text,
- *          offset_start, offset_end, content_hash)
+ *          offset_start, offset_end, content_hash, language)
  *     -- rowid is the chunk's number in the vector index; it is kept while a
- *     -- chunk's id and content hash stay the same.
- *   chunks_fts: FTS5(title, section_title, text), external content 'chunks',
- *     tokenize 'porter unicode61 remove_diacritics 2' (EV_STORE_TOKENIZE)
+ *     -- chunk's id and content hash stay the same; language is the code
+ *     -- its document declares, else the one found from its text (langid.h).
+ *   chunks_src: a view of chunks, each indexed column tagged with the
+ *     chunk's language (EV_STORE_TAG), as the tokeniser reads it
+ *   chunks_fts: FTS5(title, section_title, text), external content
+ *     'chunks_src', tokenize 'evkit' (EV_STORE_TOKENIZE, analyze.h)
  *   chunks_vocab: fts5vocab(chunks_fts, 'row') -- the text lane's vocabulary
  *   meta(key TEXT PRIMARY KEY, value TEXT)
- * Writers keep chunks_fts in step with chunks (ev_store_chunk_add/_delete). */
+ * Writers keep chunks_fts in step with chunks (corpus.h).
+ *
+ * Version 1 (evkit 0.x before the "evkit" tokeniser: FTS5's porter
+ * unicode61, no chunk language) is refused with the command that upgrades
+ * it in place: ev-ingest --db FILE --reindex (ev_store_reindex()). */
 #ifndef EV_STORE_H
 #define EV_STORE_H
 
 #include <sqlite3.h>
 
+#include "analyze.h"
 #include "err.h"
 
-#define EV_STORE_TOKENIZE "porter unicode61 remove_diacritics 2"
-#define EV_STORE_SCHEMA_VERSION 1
+#define EV_STORE_TOKENIZE "evkit"
+#define EV_STORE_SCHEMA_VERSION 2
+
+/* SQL: column col tagged with language lang (SQL expressions) for the
+ * tokeniser: NULL lang leaves it as it is. */
+#define EV_STORE_TAG(lang, col) "CASE WHEN " lang " IS NULL THEN " col \
+	" ELSE char(31) || " lang " || char(31) || coalesce(" col ", '') END"
 
 enum {
 	EV_STORE_READ = 0,	/* the store must exist; reads only */
 	EV_STORE_WRITE = 1,	/* the store must exist */
-	EV_STORE_CREATE = 2	/* created (with its schema) when missing */
+	EV_STORE_CREATE = 2,	/* created (with its schema) when missing */
+	EV_STORE_UPGRADE = 3	/* as WRITE, and a store of an older schema is opened
+				 * (for ev_store_reindex()) */
 };
 
 struct ev_store;
 
 /* Open the store at path.  Returns the store, or NULL with *err set: code 1
- * when it cannot be opened, 2 when the file is not an evkit store (with what
- * to do next).  A missing store in READ/WRITE mode says to run ev-ingest. */
+ * when it cannot be opened, 2 when the file is not an evkit store or one of
+ * an older schema (with what to do next).  A missing store in READ/WRITE
+ * mode says to run ev-ingest. */
 struct ev_store *ev_store_open(const char *path, int mode, struct ev_err *err);
 
 /* Close the store (NULL-safe).  An open transaction is rolled back. */
@@ -69,6 +86,19 @@ sqlite3_stmt *ev_store_prepare(struct ev_store *st, const char *sql, struct ev_e
 /* Fill *err from the connection's last error, code 1, with `what` first
  * ("inserting chunk 'a:b:0': disk I/O error").  Returns -1. */
 int ev_store_error(struct ev_store *st, const char *what, struct ev_err *err);
+
+/* The schema version of the store (EV_STORE_SCHEMA_VERSION unless it was
+ * opened with EV_STORE_UPGRADE). */
+int ev_store_version(const struct ev_store *st);
+
+/* Upgrade a store of schema version 1 in place, in one transaction: each
+ * chunk gets its language (lang(ctx, chunk text, declared language or NULL,
+ * out): fills out, a normalised code), and chunks_fts is rebuilt with the
+ * "evkit" tokeniser.  Chunk rowids, and so vectors and the vector index,
+ * stay.  Returns 1 when upgraded, 0 when already current, -1 with *err set
+ * (nothing changed). */
+int ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, size_t len,
+	const char *declared, char *out), void *ctx, struct ev_err *err);
 
 /* meta: get returns 1 with *value (malloc'd, the caller frees) when the key
  * exists, 0 when not, -1 on error; set replaces. */

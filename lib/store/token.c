@@ -1,10 +1,11 @@
-/* token.c: the one tokeniser, FTS5's own through fts5_api.  See token.h. */
+/* token.c: the one tokeniser, "evkit" through fts5_api.  See token.h. */
 #include "token.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "store.h"
 
@@ -26,7 +27,14 @@ static const char *const stop_words[] = {
 	"those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "very",
 	"was", "we", "were", "what", "when", "where", "whether", "which", "while", "who",
 	"whom", "whose", "why", "will", "with", "within", "without", "would", "yet", "you",
-	"your", "yours", "yourself", "yourselves", NULL
+	"your", "yours", "yourself", "yourselves",
+	/* Chinese and Japanese function words (particles, copulas, the most
+	 * frequent grammatical characters), each a word of the segmenter */
+	"的", "了", "是", "在", "和", "与", "或", "及", "也", "都", "就", "而", "之", "其",
+	"这", "那", "个", "着", "把", "被", "对", "从", "为", "以", "于",
+	"の", "は", "が", "を", "に", "で", "と", "も", "へ", "や", "か", "な", "ね", "よ",
+	"から", "まで", "より", "です", "ます", "である", "する", "した", "して", "いる", "ある",
+	"こと", "これ", "それ", "この", "その", NULL
 };
 
 #define STOP_SLOTS 512		/* a power of two, over twice the list */
@@ -34,6 +42,8 @@ static const char *const stop_words[] = {
 
 struct ev_tok {
 	sqlite3 *own_db;	/* the private connection, when we opened one */
+	struct ev_analyzer *an;	/* the connection's */
+	char lang[EV_ANALYZE_CODE_MAX];	/* the texts' language */
 	fts5_tokenizer api;
 	Fts5Tokenizer *tok;
 	char stops[STOP_SLOTS][STOP_MAX_LEN];
@@ -73,21 +83,59 @@ add_stop(void *ctx, const char *term, int len, int start, int end)
 fts5_api *
 ev_tok_fts5_api(sqlite3 *db)
 {
-	fts5_api *api = NULL;
-	sqlite3_stmt *s = NULL;
+	return ev_analyze_fts5_api(db);
+}
 
-	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &s, NULL) == SQLITE_OK) {
-		sqlite3_bind_pointer(s, 1, (void *)&api, "fts5_api_ptr", NULL);
-		sqlite3_step(s);
+void
+ev_tok_set_lang(struct ev_tok *tok, const char *code)
+{
+	if (code == NULL || ev_analyze_norm(code, strlen(code), tok->lang) == -1)
+		strcpy(tok->lang, "en");
+}
+
+void
+ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n)
+{
+	ev_analyze_set_query_langs(tok->an, codes, n);
+}
+
+int
+ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err)
+{
+	const char *codes[EV_ANALYZE_MAX_QUERY_LANGS];
+	char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
+	sqlite3_stmt *s = NULL;
+	int n = 0, r;
+
+	/* the most frequent first: they win when there are too many */
+	if (sqlite3_prepare_v2(db, "SELECT language FROM chunks WHERE language IS NOT NULL"
+	    " GROUP BY language ORDER BY count(*) DESC, language", -1, &s, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the store's languages: %s",
+		    sqlite3_errmsg(db));
+	}
+	while ((r = sqlite3_step(s)) == SQLITE_ROW && n < EV_ANALYZE_MAX_QUERY_LANGS) {
+		const char *c = (const char *)sqlite3_column_text(s, 0);
+
+		if (c != NULL && ev_analyze_norm(c, strlen(c), held[n]) == 0) {
+			codes[n] = held[n];
+			n++;
+		}
+	}
+	if (r != SQLITE_ROW && r != SQLITE_DONE) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the store's languages: %s",
+		    sqlite3_errmsg(db));
+		sqlite3_finalize(s);
+		return -1;
 	}
 	sqlite3_finalize(s);
-	return api;
+	ev_analyze_set_query_langs(tok->an, codes, n);
+	return n;
 }
 
 struct ev_tok *
 ev_tok_open(sqlite3 *db, struct ev_err *err)
 {
-	static const char *args[] = { "unicode61", "remove_diacritics", "2" };
 	struct ev_tok *tok;
 	fts5_api *api;
 	void *udata = NULL;
@@ -104,15 +152,15 @@ ev_tok_open(sqlite3 *db, struct ev_err *err)
 		}
 		db = tok->own_db;
 	}
-	if ((api = ev_tok_fts5_api(db)) == NULL || api->iVersion < 2) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "this SQLite has no FTS5; install libsqlite3 with FTS5");
+	if ((tok->an = ev_analyze_find(db)) == NULL && (tok->an = ev_analyze_register(db, err)) == NULL)
+		goto fail;
+	api = ev_analyze_fts5_api(db);
+	if (api->xFindTokenizer(api, EV_ANALYZE_TOKENIZER, &udata, &tok->api) != SQLITE_OK ||
+	    tok->api.xCreate(udata, NULL, 0, &tok->tok) != SQLITE_OK) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create the evkit tokeniser");
 		goto fail;
 	}
-	if (api->xFindTokenizer(api, "porter", &udata, &tok->api) != SQLITE_OK ||
-	    tok->api.xCreate(udata, args, 3, &tok->tok) != SQLITE_OK) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create FTS5's porter tokeniser");
-		goto fail;
-	}
+	ev_tok_set_lang(tok, NULL);	/* English: the stop list is English's (and CJK's) */
 	for (i = 0; stop_words[i] != NULL; i++)
 		if (ev_tok_run(tok, stop_words[i], strlen(stop_words[i]), add_stop, tok, err) == -1)
 			goto fail;
@@ -152,8 +200,8 @@ on_token(void *pctx, int tflags, const char *term, int len, int start, int end)
 	return SQLITE_OK;
 }
 
-int
-ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+static int
+run(struct ev_tok *tok, int flags, const char *text, size_t len, ev_tok_fn fn, void *ctx,
     struct ev_err *err)
 {
 	struct run_ctx rc = { fn, ctx, 0 };
@@ -161,8 +209,30 @@ ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void 
 
 	if (len > 0x7fffffff)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "text too long to tokenise (over 2 GiB)");
-	r = tok->api.xTokenize(tok->tok, &rc, FTS5_TOKENIZE_DOCUMENT, text, (int)len, on_token);
+	ev_analyze_set_lang(tok->an, tok->lang);
+	r = tok->api.xTokenize(tok->tok, &rc, flags, text, (int)len, on_token);
 	if (r != SQLITE_OK && !rc.stopped)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "tokeniser failed (SQLite code %d)", r);
 	return 0;
+}
+
+int
+ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+    struct ev_err *err)
+{
+	return run(tok, FTS5_TOKENIZE_DOCUMENT, text, len, fn, ctx, err);
+}
+
+int
+ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+    struct ev_err *err)
+{
+	return run(tok, FTS5_TOKENIZE_QUERY, text, len, fn, ctx, err);
+}
+
+int
+ev_tok_run_terms(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+    struct ev_err *err)
+{
+	return run(tok, FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_TERMS, text, len, fn, ctx, err);
 }

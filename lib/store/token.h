@@ -1,11 +1,14 @@
 /* token.h: the one tokeniser of every lane.
  *
- * Middle layer: includes err.h and SQLite.  The tokens are FTS5's own
- * ("porter unicode61 remove_diacritics 2", EV_STORE_TOKENIZE), obtained
- * through fts5_api, so the text lane, the embedder and the citation scorer
- * see exactly the words the FTS5 index sees: lowercased, diacritics folded,
- * Porter-stemmed.  Stop words (a fixed English list, see token.c) are known
- * by their stems. */
+ * Middle layer: includes err.h and SQLite.  The tokens are those of the
+ * store's FTS5 tokeniser ("evkit", analyze.h), obtained through fts5_api,
+ * so the text lane, the embedder and the citation scorer see exactly the
+ * words the FTS5 index sees: Chinese and Japanese words and bigrams, other
+ * words lowercased, diacritics folded, stemmed for the text's language
+ * (English: Porter).  A text's language is the one set with
+ * ev_tok_set_lang() (English unless set).  Stop words (a fixed English
+ * list, and Chinese and Japanese function words, see token.c) are known by
+ * their English stems. */
 #ifndef EV_TOKEN_H
 #define EV_TOKEN_H
 
@@ -25,11 +28,40 @@ typedef int (*ev_tok_fn)(void *ctx, const char *term, int len, int start, int en
  * in-memory connection is opened).  Returns NULL with *err set. */
 struct ev_tok *ev_tok_open(sqlite3 *db, struct ev_err *err);
 
+/* The language of the texts ev_tok_run() tokenises from now on: code (a
+ * language code), or NULL (or not a code) for English. */
+void ev_tok_set_lang(struct ev_tok *tok, const char *code);
+
+/* The languages ev_tok_run_query() (and FTS5's MATCH on the same
+ * connection) stem a query's words for: codes[0..n), or n == 0 for English
+ * (analyze.h, ev_analyze_set_query_langs()). */
+void ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n);
+
+/* Set the query languages to those of the chunks of the store on db (the
+ * most frequent first, at most EV_ANALYZE_MAX_QUERY_LANGS; English when it
+ * has none).  Returns their number, or -1 with *err set (code 1). */
+int ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err);
+
 /* Free the tokeniser (NULL-safe). */
 void ev_tok_close(struct ev_tok *tok);
 
 /* Tokenise text[0..len).  Returns 0, or -1 with *err set. */
 int ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+	struct ev_err *err);
+
+/* Tokenise text[0..len) as a query (as FTS5's MATCH does): a word of a
+ * spaced script gives a stem for each query language, the alternatives with
+ * the same offsets one after the other; a Chinese or Japanese run gives its
+ * words alone (no bigrams), or itself when it is one word or two
+ * characters.  Returns 0, or -1 with *err set. */
+int ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+	struct ev_err *err);
+
+/* Tokenise a query's text into the terms it searches for: as ev_tok_run(),
+ * without the one-character Chinese and Japanese words of longer runs,
+ * whose bigrams stand for them (EV_ANALYZE_TERMS).  Returns 0, or -1 with
+ * *err set. */
+int ev_tok_run_terms(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
 	struct ev_err *err);
 
 /* The fts5_api of the connection db (by the documented "SELECT fts5(?1)"

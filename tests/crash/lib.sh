@@ -20,7 +20,8 @@ docs() { awk -v n="$1" -v seed="$2" -v tag="$3" -v vocab="${4:-0}" -f "$CRASH_DI
 
 integrity() { [ "$(sqlite3 "$1" 'PRAGMA integrity_check' 2>&1)" = ok ]; }
 fts_integrity() {
-	sqlite3 "$1" "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')" 2>/dev/null
+	sqlite3 -cmd ".load $BIN/evkit_fts5" "$1" \
+	    "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')" 2>/dev/null
 }
 # count DB TABLE: its rows, -1 when it cannot be read.  The sqlite3 shell
 # would create a missing DB (and a command starting at that moment would

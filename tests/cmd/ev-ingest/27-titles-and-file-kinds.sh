@@ -9,7 +9,7 @@
 printf '%s\n' '{"id":"t1","text":"","title":"Quarterly report"}' '{"id":"e1","text":" "}' |
     ev-ingest --db kb.db | jq -c '[.id, .title, .text, .offset_start, .offset_end]'
 echo '"quarterly"' | ev-search-text --db kb.db | jq -r .id
-sqlite3 kb.db "SELECT (SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'title:quarterly'),
+sqlite3 -cmd ".load $(dirname "$(command -v ev-ingest)")/evkit_fts5" kb.db "SELECT (SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'title:quarterly'),
 	(SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'text:quarterly')"
 mkdir docs
 echo "Read me first." >docs/README

@@ -1,0 +1,634 @@
+/* analyze.c: the "evkit" FTS5 tokeniser.  See analyze.h. */
+#include "analyze.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libstemmer.h>
+#include <unicode/ubrk.h>
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/utf16.h>
+#include <unicode/utf8.h>
+
+/* The languages evkit knows by code: their ISO 639-2 aliases and their
+ * Snowball stemmer (NULL: Porter for en, zh, ja, ko, whose Latin words are
+ * mostly English ones). */
+static const struct lang {
+	const char *code, *alt1, *alt2, *snowball;
+} langs[] = {
+	{ "en", "eng", NULL, NULL },
+	{ "zh", "zho", "chi", NULL },
+	{ "ja", "jpn", NULL, NULL },
+	{ "ko", "kor", NULL, NULL },
+	{ "fr", "fra", "fre", "french" },
+	{ "de", "deu", "ger", "german" },
+	{ "es", "spa", NULL, "spanish" },
+	{ "it", "ita", NULL, "italian" },
+	{ "pt", "por", NULL, "portuguese" },
+	{ "nl", "nld", "dut", "dutch" },
+	{ "sv", "swe", NULL, "swedish" },
+	{ "da", "dan", NULL, "danish" },
+	{ "no", "nor", "nob", "norwegian" },
+	{ "nb", "nno", "nn", "norwegian" },
+	{ "fi", "fin", NULL, "finnish" },
+	{ "ru", "rus", NULL, "russian" },
+	{ "hu", "hun", NULL, "hungarian" },
+	{ "ro", "ron", "rum", "romanian" },
+	{ "tr", "tur", NULL, "turkish" },
+	{ "el", "ell", "gre", "greek" },
+	{ "ar", "ara", NULL, "arabic" },
+	{ "ca", "cat", NULL, "catalan" },
+	{ "eu", "eus", "baq", "basque" },
+	{ "ga", "gle", NULL, "irish" },
+	{ "id", "ind", NULL, "indonesian" },
+	{ "lt", "lit", NULL, "lithuanian" },
+	{ "ne", "nep", NULL, "nepali" },
+	{ "sr", "srp", NULL, "serbian" },
+	{ "ta", "tam", NULL, "tamil" },
+	{ "hy", "hye", "arm", "armenian" },
+	{ "yi", "yid", NULL, "yiddish" },
+	{ "hi", "hin", NULL, "hindi" },
+};
+#define NLANGS ((int)(sizeof langs / sizeof langs[0]))
+
+/* An analysis of Latin (and other spaced) runs: Porter, none (folding
+ * only), or a Snowball stemmer (the langs[] index that names it). */
+enum { A_PORTER = -1, A_PLAIN = -2 };
+
+/* Kinds of characters: spaced scripts (FTS5's unicode61), CJK (words and
+ * bigrams), and the other scripts written without spaces (words only). */
+enum { K_SPACED, K_CJK, K_UNSPACED };
+
+struct ev_analyzer {
+	fts5_tokenizer u61;		/* FTS5's unicode61 */
+	fts5_tokenizer porter;		/* FTS5's porter */
+	Fts5Tokenizer *t_porter;	/* porter unicode61 remove_diacritics 2 */
+	Fts5Tokenizer *t_raw;		/* unicode61 remove_diacritics 0 */
+	Fts5Tokenizer *t_fold;		/* unicode61 remove_diacritics 2 */
+	struct sb_stemmer *sb[NLANGS];
+	int lang;			/* analysis of untagged text */
+	int qa[EV_ANALYZE_MAX_QUERY_LANGS], nq;	/* the query's analyses */
+	UBreakIterator *brk;
+	UChar *u16;			/* a run in UTF-16 */
+	int32_t *u2c;			/* a UTF-16 index's character */
+	int32_t *cbyte;			/* a character's byte offset */
+	size_t cap;			/* of u16, u2c, cbyte */
+	char *term;			/* a composed term */
+	size_t tcap;
+};
+
+/* One xTokenize call. */
+struct call {
+	struct ev_analyzer *an;
+	void *ctx;
+	int (*cb)(void *, int, const char *, int, int, int);
+	const char *text;
+	int base;			/* the segment's offset in text */
+	int analysis;			/* of this call (single analysis) */
+	int query;
+	int terms;			/* EV_ANALYZE_TERMS */
+};
+
+int
+ev_analyze_norm(const char *code, size_t len, char out[EV_ANALYZE_CODE_MAX])
+{
+	size_t n = 0;
+
+	while (n < len && code[n] != '-' && code[n] != '_')
+		n++;
+	if (n < 2 || n > 3)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!isalpha((unsigned char)code[i]))
+			return -1;
+		out[i] = (char)tolower((unsigned char)code[i]);
+	}
+	out[n] = '\0';
+	for (int i = 0; i < NLANGS; i++)
+		if ((langs[i].alt1 != NULL && strcmp(out, langs[i].alt1) == 0) ||
+		    (langs[i].alt2 != NULL && strcmp(out, langs[i].alt2) == 0))
+			strcpy(out, langs[i].code);
+	return 0;
+}
+
+/* The analysis of a language (code[0..len), not normalised). */
+static int
+analysis_of(const char *code, size_t len)
+{
+	char c[EV_ANALYZE_CODE_MAX];
+
+	if (code == NULL || ev_analyze_norm(code, len, c) == -1)
+		return A_PORTER;
+	for (int i = 0; i < NLANGS; i++)
+		if (strcmp(c, langs[i].code) == 0)
+			return langs[i].snowball != NULL ? i : A_PORTER;
+	return A_PLAIN;
+}
+
+int
+ev_analyze_has_stemmer(const char *code)
+{
+	return code != NULL && analysis_of(code, strlen(code)) != A_PLAIN;
+}
+
+void
+ev_analyze_set_lang(struct ev_analyzer *an, const char *code)
+{
+	an->lang = analysis_of(code, code != NULL ? strlen(code) : 0);
+}
+
+void
+ev_analyze_set_query_langs(struct ev_analyzer *an, const char *const *codes, int n)
+{
+	an->nq = 0;
+	for (int i = 0; i < n && an->nq < EV_ANALYZE_MAX_QUERY_LANGS; i++) {
+		int a = analysis_of(codes[i], strlen(codes[i])), dup = 0;
+
+		/* two codes of one stemmer (no, nb) stem alike */
+		for (int j = 0; j < an->nq; j++)
+			dup |= an->qa[j] == a || (a >= 0 && an->qa[j] >= 0 &&
+			    strcmp(langs[a].snowball, langs[an->qa[j]].snowball) == 0);
+		if (!dup)
+			an->qa[an->nq++] = a;
+	}
+	if (an->nq == 0)
+		an->qa[an->nq++] = A_PORTER;
+}
+
+/* The kind of code point cp. */
+static int
+kind(UChar32 cp)
+{
+	UErrorCode st = U_ZERO_ERROR;
+
+	if (cp < 0x0E00)
+		return K_SPACED;
+	/* iteration marks and the prolonged sound mark are Common, not Han or kana */
+	if ((cp >= 0x3005 && cp <= 0x3007) || (cp >= 0x3031 && cp <= 0x3035) || cp == 0x309D ||
+	    cp == 0x309E || (cp >= 0x30FC && cp <= 0x30FE))
+		return K_CJK;
+	switch (uscript_getScript(cp, &st)) {
+	case USCRIPT_HAN:
+	case USCRIPT_HIRAGANA:
+	case USCRIPT_KATAKANA:
+	case USCRIPT_HANGUL:
+		return K_CJK;
+	case USCRIPT_THAI:
+	case USCRIPT_LAO:
+	case USCRIPT_KHMER:
+	case USCRIPT_MYANMAR:
+		return K_UNSPACED;
+	default:
+		return K_SPACED;
+	}
+}
+
+int
+ev_analyze_has_unspaced(const char *text, size_t len)
+{
+	int32_t i = 0, n = len > INT32_MAX ? INT32_MAX : (int32_t)len;
+	UChar32 cp;
+
+	while (i < n) {
+		if ((unsigned char)text[i] < 0x80) {
+			i++;
+			continue;
+		}
+		U8_NEXT(text, i, n, cp);
+		if (cp >= 0 && kind(cp) != K_SPACED)
+			return 1;
+	}
+	return 0;
+}
+
+const char *
+ev_analyze_script_lang(const char *text, size_t len)
+{
+	enum { LATIN, HAN, KANA, HANGUL, CYRILLIC, GREEK, ARABIC, HEBREW, THAI, NS };
+	static const char *const code[NS] = { "", "zh", "ja", "ko", "ru", "el", "ar", "he", "th" };
+	size_t count[NS] = { 0 };
+	int32_t i = 0, n = len > 65536 ? 65536 : (int32_t)len;
+	UChar32 cp;
+	int best = LATIN;
+
+	while (i < n) {
+		UErrorCode st = U_ZERO_ERROR;
+		int s;
+
+		if ((unsigned char)text[i] < 0x80) {
+			count[LATIN] += isalpha((unsigned char)text[i]) != 0;
+			i++;
+			continue;
+		}
+		U8_NEXT(text, i, n, cp);
+		if (cp < 0 || !u_isalpha(cp))
+			continue;
+		switch (uscript_getScript(cp, &st)) {
+		case USCRIPT_HAN: s = HAN; break;
+		case USCRIPT_HIRAGANA: case USCRIPT_KATAKANA: s = KANA; break;
+		case USCRIPT_HANGUL: s = HANGUL; break;
+		case USCRIPT_CYRILLIC: s = CYRILLIC; break;
+		case USCRIPT_GREEK: s = GREEK; break;
+		case USCRIPT_ARABIC: s = ARABIC; break;
+		case USCRIPT_HEBREW: s = HEBREW; break;
+		case USCRIPT_THAI: s = THAI; break;
+		default: s = LATIN; break;
+		}
+		count[s]++;
+	}
+	count[HAN] += count[KANA];	/* Chinese and Japanese share Han */
+	for (int s = 0; s < NS; s++)
+		if (s != KANA && count[s] > count[best])
+			best = s;
+	if (best == HAN && count[KANA] * 8 >= count[HAN])
+		best = KANA;
+	return code[best];
+}
+
+/* Room for a run of n bytes (at most n characters and UTF-16 units). */
+static int
+run_room(struct ev_analyzer *an, size_t n)
+{
+	void *p;
+
+	if (n + 1 <= an->cap)
+		return 0;
+	if ((p = realloc(an->u16, (n + 1) * sizeof *an->u16)) == NULL)
+		return -1;
+	an->u16 = p;
+	if ((p = realloc(an->u2c, (n + 1) * sizeof *an->u2c)) == NULL)
+		return -1;
+	an->u2c = p;
+	if ((p = realloc(an->cbyte, (n + 1) * sizeof *an->cbyte)) == NULL)
+		return -1;
+	an->cbyte = p;
+	an->cap = n + 1;
+	return 0;
+}
+
+static int
+term_room(struct ev_analyzer *an, size_t n)
+{
+	char *p;
+
+	if (n <= an->tcap)
+		return 0;
+	if ((p = realloc(an->term, n * 2)) == NULL)
+		return -1;
+	an->term = p;
+	an->tcap = n * 2;
+	return 0;
+}
+
+/* A token of a sub-tokeniser over a segment: its offsets moved to the text. */
+static int
+shifted(void *pctx, int tflags, const char *term, int len, int start, int end)
+{
+	struct call *c = pctx;
+
+	return c->cb(c->ctx, tflags, term, len, c->base + start, c->base + end);
+}
+
+/* The one token a sub-tokeniser makes of a word, copied into cap. */
+struct capture {
+	struct ev_analyzer *an;
+	int len;		/* -1: none yet */
+	int oom;
+};
+
+static int
+capture_token(void *pctx, int tflags, const char *term, int len, int start, int end)
+{
+	struct capture *k = pctx;
+
+	(void)tflags, (void)start, (void)end;
+	if (k->len >= 0)
+		return SQLITE_OK;
+	if (term_room(k->an, (size_t)len + 1) == -1) {
+		k->oom = 1;
+		return SQLITE_NOMEM;
+	}
+	memcpy(k->an->term, term, (size_t)len);
+	k->len = len;
+	return SQLITE_OK;
+}
+
+/* The term of analysis a for the word w[0..n) (as written) and its raw
+ * token raw[0..rlen) (lowercased, accents kept): into an->term, its length
+ * returned (0: none), or -1 when out of memory. */
+static int
+word_term(struct ev_analyzer *an, int a, const char *w, int n, const char *raw, int rlen)
+{
+	struct capture k = { an, -1, 0 };
+	const sb_symbol *stem;
+	char *copy;
+	int r;
+
+	if (a == A_PORTER)
+		r = an->porter.xTokenize(an->t_porter, &k, FTS5_TOKENIZE_DOCUMENT, w, n, capture_token);
+	else if (a == A_PLAIN)
+		r = an->u61.xTokenize(an->t_fold, &k, FTS5_TOKENIZE_DOCUMENT, w, n, capture_token);
+	else {
+		if (an->sb[a] == NULL && (an->sb[a] = sb_stemmer_new(langs[a].snowball, "UTF_8")) == NULL)
+			return -1;
+		if ((stem = sb_stemmer_stem(an->sb[a], (const sb_symbol *)raw, rlen)) == NULL)
+			return -1;
+		/* fold the stem's accents: a copy, as an->term receives the result */
+		r = sb_stemmer_length(an->sb[a]);
+		if ((copy = malloc((size_t)r + 1)) == NULL)
+			return -1;
+		memcpy(copy, stem, (size_t)r);
+		r = an->u61.xTokenize(an->t_fold, &k, FTS5_TOKENIZE_DOCUMENT, copy, r, capture_token);
+		free(copy);
+	}
+	if (k.oom || (r != SQLITE_OK && k.len < 0))
+		return -1;
+	return k.len < 0 ? 0 : k.len;
+}
+
+/* A raw token (unicode61, accents kept) of a segment: its term for each of
+ * the call's analyses, the first a new position, the others colocated. */
+static int
+raw_token(void *pctx, int tflags, const char *raw, int rlen, int start, int end)
+{
+	struct call *c = pctx;
+	struct ev_analyzer *an = c->an;
+	const int *as = c->query ? an->qa : &c->analysis;
+	int na = c->query ? an->nq : 1, nemitted = 0;
+	char *seen[EV_ANALYZE_MAX_QUERY_LANGS];
+	int seenlen[EV_ANALYZE_MAX_QUERY_LANGS];
+	int rc = SQLITE_OK;
+
+	(void)tflags;
+	for (int i = 0; i < na && rc == SQLITE_OK; i++) {
+		int len = word_term(an, as[i], c->text + c->base + start, end - start, raw, rlen), dup = 0;
+
+		if (len == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		if (len == 0)
+			continue;
+		for (int j = 0; j < nemitted; j++)
+			dup |= seenlen[j] == len && memcmp(seen[j], an->term, (size_t)len) == 0;
+		if (dup)
+			continue;
+		if ((seen[nemitted] = malloc((size_t)len)) == NULL) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		memcpy(seen[nemitted], an->term, (size_t)len);
+		seenlen[nemitted] = len;
+		rc = c->cb(c->ctx, nemitted ? FTS5_TOKEN_COLOCATED : 0, seen[nemitted], len,
+		    c->base + start, c->base + end);
+		nemitted++;
+	}
+	for (int j = 0; j < nemitted; j++)
+		free(seen[j]);
+	return rc;
+}
+
+/* A run of spaced scripts, text[s..e). */
+static int
+spaced_run(struct call *c, int s, int e)
+{
+	struct ev_analyzer *an = c->an;
+	int a = c->query ? an->qa[0] : c->analysis;
+
+	c->base = s;
+	if (!c->query || an->nq == 1) {
+		if (a == A_PORTER)
+			return an->porter.xTokenize(an->t_porter, c, FTS5_TOKENIZE_DOCUMENT, c->text + s,
+			    e - s, shifted);
+		if (a == A_PLAIN)
+			return an->u61.xTokenize(an->t_fold, c, FTS5_TOKENIZE_DOCUMENT, c->text + s, e - s,
+			    shifted);
+	}
+	return an->u61.xTokenize(an->t_raw, c, FTS5_TOKENIZE_DOCUMENT, c->text + s, e - s, raw_token);
+}
+
+/* A run of one unspaced kind k, text[s..e): its words (ICU), and for CJK
+ * its bigrams beside them. */
+static int
+unspaced_run(struct call *c, int s, int e, int k)
+{
+	struct ev_analyzer *an = c->an;
+	const char *t = c->text;
+	UErrorCode st = U_ZERO_ERROR;
+	int32_t i = s, nu = 0, nc = 0, b, nx;
+	int rc = SQLITE_OK;
+	UChar32 cp;
+
+	if (run_room(an, (size_t)(e - s)) == -1)
+		return SQLITE_NOMEM;
+	while (i < e) {
+		an->cbyte[nc] = i;
+		U8_NEXT(t, i, e, cp);
+		int32_t u0 = nu;
+
+		U16_APPEND_UNSAFE(an->u16, nu, cp);
+		while (u0 < nu)		/* one unit, or a surrogate pair */
+			an->u2c[u0++] = nc;
+		nc++;
+	}
+	an->cbyte[nc] = e;
+	an->u2c[nu] = nc;
+	if (nc == 1 || (c->query && k == K_CJK && nc <= 2))
+		return c->cb(c->ctx, 0, t + s, e - s, s, e);
+	if (an->brk == NULL) {
+		an->brk = ubrk_open(UBRK_WORD, "ja", NULL, 0, &st);
+		if (U_FAILURE(st)) {
+			an->brk = NULL;
+			return SQLITE_ERROR;
+		}
+	}
+	ubrk_setText(an->brk, an->u16, nu, &st);
+	if (U_FAILURE(st))
+		return SQLITE_ERROR;
+	if (c->query) {
+		/* the run as one token when it is one word */
+		b = ubrk_first(an->brk);
+		if ((nx = ubrk_next(an->brk)) == nu || nx == UBRK_DONE)
+			return c->cb(c->ctx, 0, t + s, e - s, s, e);
+	}
+	for (b = ubrk_first(an->brk); rc == SQLITE_OK && (nx = ubrk_next(an->brk)) != UBRK_DONE;
+	    b = nx) {
+		int wa = an->u2c[b], wb = an->u2c[nx];
+
+		if (wb <= wa)
+			continue;
+		if (!(c->terms && k == K_CJK && wb - wa == 1))
+			rc = c->cb(c->ctx, 0, t + an->cbyte[wa], an->cbyte[wb] - an->cbyte[wa],
+			    an->cbyte[wa], an->cbyte[wb]);
+		if (k != K_CJK || c->query)
+			continue;
+		for (int j = wa; j < wb && j + 1 < nc && rc == SQLITE_OK; j++)
+			if (!(wb - wa == 2 && j == wa))
+				rc = c->cb(c->ctx, FTS5_TOKEN_COLOCATED, t + an->cbyte[j],
+				    an->cbyte[j + 2] - an->cbyte[j], an->cbyte[j], an->cbyte[j + 2]);
+	}
+	return rc;
+}
+
+static int
+x_create(void *udata, const char **args, int nargs, Fts5Tokenizer **out)
+{
+	(void)args;
+	if (nargs != 0)
+		return SQLITE_ERROR;	/* the tokeniser takes no options */
+	*out = udata;
+	return SQLITE_OK;
+}
+
+static void
+x_delete(Fts5Tokenizer *tok)
+{
+	(void)tok;	/* the analyzer belongs to the connection */
+}
+
+static int
+x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
+    int (*cb)(void *, int, const char *, int, int, int))
+{
+	struct call c = { (struct ev_analyzer *)tok, ctx, cb, text, 0, 0, 0, 0 };
+	int i, seg, rc = SQLITE_OK;
+
+	c.analysis = c.an->lang;
+	c.query = (flags & FTS5_TOKENIZE_QUERY) != 0;
+	c.terms = (flags & EV_ANALYZE_TERMS) != 0;
+	i = 0;
+	if (n >= 2 && text[0] == EV_ANALYZE_TAG) {
+		const char *close = memchr(text + 1, EV_ANALYZE_TAG,
+		    (size_t)(n - 1 < EV_ANALYZE_CODE_MAX ? n - 1 : EV_ANALYZE_CODE_MAX));
+
+		if (close != NULL) {
+			c.analysis = analysis_of(text + 1, (size_t)(close - text - 1));
+			i = (int)(close - text) + 1;
+		}
+	}
+	seg = i;
+	while (i < n && rc == SQLITE_OK) {
+		int at = i, k;
+		UChar32 cp;
+
+		if ((unsigned char)text[i] < 0x80) {
+			i++;
+			continue;
+		}
+		U8_NEXT(text, i, n, cp);
+		if (cp < 0 || (k = kind(cp)) == K_SPACED)
+			continue;
+		/* the run of kind k from at */
+		int end = i;
+		while (end < n) {
+			int j = end;
+
+			U8_NEXT(text, j, n, cp);
+			if (cp < 0 || kind(cp) != k)
+				break;
+			end = j;
+		}
+		if (at > seg)
+			rc = spaced_run(&c, seg, at);
+		if (rc == SQLITE_OK)
+			rc = unspaced_run(&c, at, end, k);
+		seg = i = end;
+	}
+	if (rc == SQLITE_OK && n > seg)
+		rc = spaced_run(&c, seg, n);
+	return rc;
+}
+
+static void
+destroy(void *p)
+{
+	struct ev_analyzer *an = p;
+
+	if (an == NULL)
+		return;
+	if (an->t_porter != NULL)
+		an->porter.xDelete(an->t_porter);
+	if (an->t_raw != NULL)
+		an->u61.xDelete(an->t_raw);
+	if (an->t_fold != NULL)
+		an->u61.xDelete(an->t_fold);
+	for (int i = 0; i < NLANGS; i++)
+		if (an->sb[i] != NULL)
+			sb_stemmer_delete(an->sb[i]);
+	if (an->brk != NULL)
+		ubrk_close(an->brk);
+	free(an->u16);
+	free(an->u2c);
+	free(an->cbyte);
+	free(an->term);
+	free(an);
+}
+
+fts5_api *
+ev_analyze_fts5_api(sqlite3 *db)
+{
+	fts5_api *api = NULL;
+	sqlite3_stmt *s = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_pointer(s, 1, (void *)&api, "fts5_api_ptr", NULL);
+		sqlite3_step(s);
+	}
+	sqlite3_finalize(s);
+	return api;
+}
+
+struct ev_analyzer *
+ev_analyze_register(sqlite3 *db, struct ev_err *err)
+{
+	static const char *porter_args[] = { "unicode61", "remove_diacritics", "2" };
+	static const char *raw_args[] = { "remove_diacritics", "0" };
+	static const char *fold_args[] = { "remove_diacritics", "2" };
+	static const fts5_tokenizer evkit = { x_create, x_delete, x_tokenize };
+	struct ev_analyzer *an;
+	fts5_api *api;
+	void *ud = NULL;
+
+	if ((api = ev_analyze_fts5_api(db)) == NULL || api->iVersion < 2) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "this SQLite has no FTS5; install libsqlite3 with FTS5");
+		return NULL;
+	}
+	if ((an = calloc(1, sizeof *an)) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	an->lang = A_PORTER;
+	an->qa[an->nq++] = A_PORTER;
+	if (api->xFindTokenizer(api, "porter", &ud, &an->porter) != SQLITE_OK ||
+	    an->porter.xCreate(ud, porter_args, 3, &an->t_porter) != SQLITE_OK ||
+	    api->xFindTokenizer(api, "unicode61", &ud, &an->u61) != SQLITE_OK ||
+	    an->u61.xCreate(ud, raw_args, 2, &an->t_raw) != SQLITE_OK ||
+	    an->u61.xCreate(ud, fold_args, 2, &an->t_fold) != SQLITE_OK) {
+		destroy(an);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create FTS5's unicode61 and porter tokenisers");
+		return NULL;
+	}
+	if (api->xCreateTokenizer(api, EV_ANALYZE_TOKENIZER, an, (fts5_tokenizer *)&evkit, destroy) !=
+	    SQLITE_OK) {
+		destroy(an);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot register the evkit tokeniser");
+		return NULL;
+	}
+	return an;
+}
+
+struct ev_analyzer *
+ev_analyze_find(sqlite3 *db)
+{
+	fts5_api *api = ev_analyze_fts5_api(db);
+	fts5_tokenizer t;
+	void *ud = NULL;
+
+	if (api == NULL || api->xFindTokenizer(api, EV_ANALYZE_TOKENIZER, &ud, &t) != SQLITE_OK ||
+	    t.xTokenize != x_tokenize)
+		return NULL;
+	return ud;
+}

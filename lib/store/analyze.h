@@ -1,0 +1,101 @@
+/* analyze.h: the "evkit" FTS5 tokeniser: the one analysis of text that the
+ * FTS5 index, the text lane, the embedder and the scorer share (token.h
+ * reaches it through fts5_api).
+ *
+ * Low layer: includes err.h, SQLite, ICU and libstemmer.
+ *
+ * A text is cut into runs by script:
+ *   - Chinese and Japanese (Han, Hiragana, Katakana, with 々 and ー) and
+ *     Korean (Hangul): ICU's dictionary-based word break iterator finds the
+ *     words, each a token; beside them every pair of adjacent characters of
+ *     the run (the overlapping bigrams of Lucene's CJK analysis, for recall
+ *     where the segmenter cut otherwise than the reader would) is a token at
+ *     the same position as the word its first character belongs to
+ *     (FTS5_TOKEN_COLOCATED), so words keep consecutive positions and a
+ *     phrase of words matches.  A bigram equal to its word is not repeated.
+ *   - every other run: FTS5's unicode61 (lowercased, diacritics folded
+ *     with remove_diacritics 2), then stemmed for the text's language:
+ *     English, Chinese, Japanese and Korean with FTS5's Porter stemmer
+ *     (exactly FTS5's "porter unicode61 remove_diacritics 2", so English
+ *     is indexed as before), a language libstemmer has a Snowball stemmer
+ *     for (fr, de, es, it, pt, nl, sv, da, no, fi, ru, ...) with it (the
+ *     word stemmed with its accents, then folded), any other unstemmed.
+ *
+ * The language of a text: a tag in front of it, EV_ANALYZE_TAG, the code,
+ * EV_ANALYZE_TAG ("\x1f" "fr" "\x1f" "Les abeilles"), as the store gives
+ * every chunk column it indexes (its chunk's language); else the
+ * analyzer's current language (ev_analyze_set_lang(), English when none).
+ *
+ * Queries (FTS5_TOKENIZE_QUERY, the strings of a MATCH expression): a run
+ * of Chinese or Japanese of at most two characters, or that the segmenter
+ * finds to be one word, is one token (it matches that word or that bigram
+ * wherever it was indexed); a longer run is the phrase of its words.  Other
+ * runs are stemmed for each of the query languages
+ * (ev_analyze_set_query_langs(); English when none), the stems of one word
+ * colocated: FTS5 matches any of them at that position. */
+#ifndef EV_ANALYZE_H
+#define EV_ANALYZE_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+#include "err.h"
+
+#define EV_ANALYZE_TOKENIZER "evkit"	/* the name it is registered under */
+#define EV_ANALYZE_TAG '\x1f'		/* brackets a text's language code */
+#define EV_ANALYZE_CODE_MAX 8		/* a language code's bytes, NUL included */
+#define EV_ANALYZE_MAX_QUERY_LANGS 8
+
+/* A flag of xTokenize beside FTS5's (token.h passes it, FTS5 never does):
+ * a query's search terms: as FTS5_TOKENIZE_DOCUMENT, but a Chinese or
+ * Japanese word of one character is left out of a longer run (its bigrams
+ * stand for it: "蜂螨" cut as 蜂|螨 searches 蜂螨, not every 蜂). */
+#define EV_ANALYZE_TERMS 0x10000
+
+struct ev_analyzer;
+
+/* Register the "evkit" tokeniser on db.  Returns its analyzer, owned by the
+ * connection (freed when db closes; valid until then), or NULL with *err
+ * set (code 1: this SQLite has no FTS5, or out of memory). */
+struct ev_analyzer *ev_analyze_register(sqlite3 *db, struct ev_err *err);
+
+/* The analyzer registered on db, or NULL when none is (or "evkit" names
+ * another tokeniser there). */
+struct ev_analyzer *ev_analyze_find(sqlite3 *db);
+
+/* The fts5_api of the connection db (by the documented "SELECT fts5(?1)"
+ * handshake), or NULL when this SQLite has no FTS5. */
+fts5_api *ev_analyze_fts5_api(sqlite3 *db);
+
+/* The language of untagged text from now on: code (ev_analyze_norm()
+ * applies), or NULL for English. */
+void ev_analyze_set_lang(struct ev_analyzer *an, const char *code);
+
+/* The languages a query's words are stemmed for from now on: codes[0..n)
+ * (n is cut to EV_ANALYZE_MAX_QUERY_LANGS; duplicates and languages with
+ * the same stemming count once); n == 0: English alone. */
+void ev_analyze_set_query_langs(struct ev_analyzer *an, const char *const *codes, int n);
+
+/* The language code code[0..len) normalised into out: its primary subtag,
+ * lowercased ("fr-CA", "FR_fr" -> "fr"); ISO 639-2 codes of the languages
+ * evkit stems become 639-1 ("fra", "fre" -> "fr").  Returns 0, or -1 when
+ * code is not a language code (2 or 3 ASCII letters before '-' or '_'). */
+int ev_analyze_norm(const char *code, size_t len, char out[EV_ANALYZE_CODE_MAX]);
+
+/* Whether the language (a normalised code) has a stemmer of its own: 1 for
+ * English (Porter) and every Snowball language, else 0. */
+int ev_analyze_has_stemmer(const char *code);
+
+/* The script a text is mostly written in, by its letters: "zh", "ja" (Han
+ * with kana: an eighth or more of the Han and kana letters are kana), "ko",
+ * "ru" (Cyrillic), "el", "ar", "he", "th", or "" for Latin (or no letters),
+ * whose language only its words tell (langid.h).  Reads at most the
+ * first 64 KB. */
+const char *ev_analyze_script_lang(const char *text, size_t len);
+
+/* Whether text[0..len) holds a letter of a script written without spaces
+ * between words (Han, kana, Hangul, Thai, ...), where edit distances
+ * between words mean nothing. */
+int ev_analyze_has_unspaced(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,51 @@
+/* langid.c: the language of a text.  See langid.h. */
+#include "langid.h"
+
+#include <string.h>
+
+#define LATIN_WINDOW 4096	/* bytes of a Latin text whose words are counted */
+
+void
+ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_ANALYZE_CODE_MAX])
+{
+	const char *script = ev_analyze_script_lang(text, len);
+	unsigned counts[EV_LEX_NLANG] = { 0 };
+	size_t i = 0, n = len < LATIN_WINDOW ? len : LATIN_WINDOW;
+
+	if (script[0] != '\0') {
+		strcpy(out, script);
+		return;
+	}
+	/* words: runs of ASCII letters and of bytes of non-ASCII characters;
+	 * an apostrophe ends one (French l', d', qu' are stop words) */
+	while (i < n) {
+		size_t s;
+
+		while (i < n && !((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' &&
+		    text[i] <= 'Z') || (unsigned char)text[i] >= 0x80))
+			i++;
+		s = i;
+		while (i < n && ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' &&
+		    text[i] <= 'Z') || (unsigned char)text[i] >= 0x80))
+			i++;
+		/* one letter says little: "a", "e", "y", "t" are function words
+		 * of half the languages, and "N", "t" name things in formulas */
+		if (i > s + 1) {
+			unsigned langs = ev_lex_stop_langs(lex, text + s, i - s);
+
+			for (int l = 0; l < EV_LEX_NLANG; l++)
+				counts[l] += (langs & EV_LEX_BIT(l)) != 0;
+		}
+	}
+	strcpy(out, ev_lex_code(ev_lex_guess(counts)));
+}
+
+int
+ev_langid_doc(const struct ev_lex *lex, const char *code, const char *text, size_t len,
+    char out[EV_ANALYZE_CODE_MAX])
+{
+	if (code != NULL && ev_analyze_norm(code, strlen(code), out) == 0)
+		return 1;
+	ev_langid(lex, text, len, out);
+	return 0;
+}

@@ -1,0 +1,212 @@
+/* Tests of lib/store/analyze.c and langid.c: the "evkit" FTS5 tokeniser
+ * (Chinese and Japanese words with bigrams, Snowball stems for other
+ * languages, English exactly as FTS5's porter, queries for several
+ * languages), a real FTS5 table searched with it, and language
+ * identification. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "langid.h"
+#include "lexicon.h"
+#include "token.h"
+
+static sqlite3 *db;
+static struct ev_analyzer *an;
+static fts5_tokenizer api;
+static Fts5Tokenizer *tk;
+
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+	fts5_api *f;
+	void *ud;
+
+	cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	an = ev_analyze_register(db, &err);
+	cr_assert_not_null(an, "%s", err.msg);
+	cr_assert_eq(ev_analyze_find(db), an);
+	f = ev_analyze_fts5_api(db);
+	cr_assert_eq(f->xFindTokenizer(f, EV_ANALYZE_TOKENIZER, &ud, &api), SQLITE_OK);
+	cr_assert_eq(api.xCreate(ud, NULL, 0, &tk), SQLITE_OK);
+}
+
+static void
+teardown(void)
+{
+	api.xDelete(tk);
+	sqlite3_close(db);
+}
+
+TestSuite(analyze, .init = setup, .fini = teardown);
+
+struct seen {
+	char text[4096];	/* "term@start-end", "+term" when colocated */
+};
+
+static int
+record(void *ctx, int flags, const char *term, int len, int start, int end)
+{
+	struct seen *s = ctx;
+	size_t used = strlen(s->text);
+
+	snprintf(s->text + used, sizeof s->text - used, "%s%s%.*s@%d-%d", used ? " " : "",
+	    flags & FTS5_TOKEN_COLOCATED ? "+" : "", len, term, start, end);
+	return SQLITE_OK;
+}
+
+static const char *
+run(int flags, const char *text)
+{
+	static struct seen s;
+
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(api.xTokenize(tk, &s, flags, text, (int)strlen(text), record), SQLITE_OK);
+	return s.text;
+}
+
+/* UTF-8: 蜂 螨 草 酸 are 3 bytes each. */
+Test(analyze, chinese_words_with_their_bigrams_colocated)
+{
+	/* ICU cuts 草酸 (oxalic acid) as a word; every pair of the run is a
+	 * bigram, colocated with the word it starts in, none repeated */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "用草酸"),
+	    "用@0-3 +用草@0-6 草酸@3-9");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "草酸防治蜂螨"),
+	    "草酸@0-6 +酸防@3-9 防治@6-12 +治蜂@9-15 蜂@12-15 +蜂螨@12-18 螨@15-18");
+}
+
+Test(analyze, a_query_run_is_one_token_when_it_is_short_or_one_word)
+{
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "蜂螨"), "蜂螨@0-6");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "草酸"), "草酸@0-6");
+	/* longer: the phrase of its words */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "草酸防治蜂螨"), "草酸@0-6 防治@6-12 蜂@12-15 螨@15-18");
+	/* search terms: one-character words of a longer run left to bigrams */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_TERMS, "蜂螨"), "+蜂螨@0-6");
+}
+
+Test(analyze, japanese_kanji_and_kana_in_one_run)
+{
+	/* シュウ酸 (oxalic acid): katakana and a kanji, one run */
+	const char *t = run(FTS5_TOKENIZE_DOCUMENT, "シュウ酸による駆除");
+
+	cr_assert_not_null(strstr(t, "シュウ@"), "%s", t);
+	cr_assert_not_null(strstr(t, "+ウ酸@"), "%s", t);
+	cr_assert_not_null(strstr(t, "駆除@"), "%s", t);
+}
+
+Test(analyze, english_is_exactly_porter_unicode61)
+{
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Flows over Café wings"),
+	    "flow@0-5 over@6-10 cafe@11-16 wing@17-22");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9");
+}
+
+Test(analyze, a_tag_chooses_the_snowball_stemmer_accents_folded)
+{
+	/* French: "ruches" -> "ruch", "élevées" -> stem "élev" -> "elev" */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "fr\x1f" "Les ruches élevées"),
+	    "le@4-7 ruch@8-14 elev@15-24");
+	/* German */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "de\x1f" "Bienenvölker"),
+	    "bienenvolk@4-17");
+	/* a language without a stemmer: folded only */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "pl\x1f" "Miód"), "miod@4-9");
+}
+
+Test(analyze, mixed_scripts_split_into_runs)
+{
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Varroa蜂螨mites"),
+	    "varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17");
+}
+
+Test(analyze, a_query_is_stemmed_for_each_query_language)
+{
+	const char *both[] = { "en", "fr" };
+
+	ev_analyze_set_query_langs(an, both, 2);
+	/* English "ruch" would be Porter's "ruch" too: one; "varroa" is
+	 * "varroa" and French "varro": both, colocated */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6 +varro@0-6");
+	ev_analyze_set_query_langs(an, NULL, 0);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6");
+}
+
+Test(analyze, language_codes_are_normalised)
+{
+	char c[EV_ANALYZE_CODE_MAX];
+
+	cr_assert_eq(ev_analyze_norm("fr-CA", 5, c), 0);
+	cr_assert_str_eq(c, "fr");
+	cr_assert_eq(ev_analyze_norm("FRE", 3, c), 0);
+	cr_assert_str_eq(c, "fr");
+	cr_assert_eq(ev_analyze_norm("zh_Hans", 7, c), 0);
+	cr_assert_str_eq(c, "zh");
+	cr_assert_eq(ev_analyze_norm("english", 7, c), -1);
+	cr_assert_eq(ev_analyze_norm("", 0, c), -1);
+}
+
+Test(analyze, the_script_and_the_function_words_tell_the_language)
+{
+	struct ev_err err = { 0 };
+	struct ev_lex *lex = ev_lex_open(NULL, &err);
+	char c[EV_ANALYZE_CODE_MAX];
+	const char *fr = "Les apiculteurs traitent les ruches avec de l'acide pendant l'hiver.";
+
+	cr_assert_not_null(lex);
+	ev_langid(lex, "蜂螨是危害蜜蜂最严重的寄生虫", 39, c);
+	cr_assert_str_eq(c, "zh");
+	ev_langid(lex, "ミツバチの病気とシュウ酸", 36, c);
+	cr_assert_str_eq(c, "ja");
+	ev_langid(lex, fr, strlen(fr), c);
+	cr_assert_str_eq(c, "fr");
+	/* one-letter words say nothing: not French for "a", "t", "N" */
+	ev_langid(lex, "Student's t-Distribution (Algorithm 344) a N", 44, c);
+	cr_assert_str_eq(c, "en");
+	cr_assert_eq(ev_langid_doc(lex, "ja-JP", fr, strlen(fr), c), 1);
+	cr_assert_str_eq(c, "ja");
+	ev_lex_close(lex);
+}
+
+Test(analyze, unspaced_scripts_are_noticed)
+{
+	cr_assert(ev_analyze_has_unspaced("蜂蜜", 6));
+	cr_assert(ev_analyze_has_unspaced("abc ภาษาไทย", 16));
+	cr_assert(!ev_analyze_has_unspaced("Crème brûlée", 14));
+}
+
+/* A real FTS5 table with the tokeniser: Chinese words found inside runs. */
+static int
+count(const char *match)
+{
+	sqlite3_stmt *s;
+	int n;
+
+	cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM t WHERE t MATCH ?1", -1, &s, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_text(s, 1, match, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+Test(analyze, fts5_finds_chinese_words_inside_runs)
+{
+	cr_assert_eq(sqlite3_exec(db, "CREATE VIRTUAL TABLE t USING fts5(x, tokenize='evkit');"
+	    "INSERT INTO t VALUES('蜂螨是危害蜜蜂最严重的寄生虫之一。养蜂人常用草酸防治蜂螨。');"
+	    "INSERT INTO t VALUES('蜂蜜是蜜蜂采集花蜜酿造而成的天然甜味物质。');"
+	    "INSERT INTO t VALUES(char(31) || 'fr' || char(31) || 'Les ruches et le varroa');"
+	    "INSERT INTO t(t) VALUES('integrity-check');", NULL, NULL, NULL), SQLITE_OK);
+	cr_assert_eq(count("蜂螨"), 1);
+	cr_assert_eq(count("草酸"), 1);
+	cr_assert_eq(count("蜂蜜"), 1, "蜜蜂 (bees) is not 蜂蜜 (honey)");
+	cr_assert_eq(count("蜜蜂"), 2);
+	cr_assert_eq(count("\"草酸防治\""), 1);
+	cr_assert_eq(count("ruche"), 1, "French stems meet");
+	cr_assert_eq(count("蜂螨 AND 甜味"), 0);
+}
