@@ -18,7 +18,14 @@
  * numbered as FTS5 numbers them, left to right in the MATCH expression.  A
  * phrase the weights do not cover, or a NULL pointer, weighs 1: then the
  * result is exactly bm25()'s.  With `tuned` set, the weights' k1 and b
- * replace FTS5's. */
+ * replace FTS5's.  Counting a phrase's rows for its IDF walks its whole
+ * posting list; with `idf` the caller keeps the IDFs of one statement for the
+ * next (the text lane's pruned passes: textsearch.h).  With `floor`, a row
+ * is left as soon as the bounds of its phrases (weight x IDF x (k1 + 1) for a
+ * phrase not yet looked at, the term with the row's frequency and length 0
+ * for one looked at) show that it scores below floor; it then gets that
+ * bound, which is below floor: the rows scoring at least floor, and their
+ * order, are exactly those without it. */
 #ifndef EV_BM25_H
 #define EV_BM25_H
 
@@ -35,6 +42,11 @@ struct ev_bm25_weights {
 	int tuned;		/* k1 and b below apply (else FTS5's 1.2 and 0.75) */
 	double k1;		/* term frequency saturation, >= 0 */
 	double b;		/* document length normalisation, 0 to 1 */
+	double *idf;		/* NULL, or idf[0..n): a phrase's IDF when > 0 (used, not
+				 * counted again); each IDF counted is stored there, so a
+				 * second statement over the same phrases can skip counting */
+	double floor;		/* > 0: a row whose score cannot reach floor may be given
+				 * any score below it, without its length being read */
 };
 
 /* Register ev_bm25() on the connection db.  Returns 0, or -1 with *err set

@@ -67,8 +67,18 @@ struct ev_textsearch {
 	int *fbslot;		/* open-addressing index of fb by stem: -1 or an index */
 	int nslots;
 	double *pw;		/* the weight of each phrase of expr, for ev_bm25() */
+	double *idf;		/* and its IDF once counted (> 0), else 0 */
+	int *pstart, *plen;	/* and its bytes in expr */
 	int npw, cappw;
 	struct ev_buf expr, sql, snip;
+	/* A pruned pass (textsearch.h "Dynamic pruning"): "(SOME) AND (expr)",
+	 * the phrases of SOME first, weighing nothing. */
+	struct ev_buf pexpr;
+	double *ppw, *pidf;
+	int npp, cappp;
+	double *ub;		/* each phrase's upper bound */
+	int *order;		/* the scoring phrases, highest bound first */
+	int pruned;		/* phrases the last pass left out */
 	struct ev_err *err;	/* where a tokeniser callback reports */
 };
 
@@ -257,6 +267,13 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->fb);
 	free(ts->fbslot);
 	free(ts->pw);
+	free(ts->idf);
+	free(ts->pstart);
+	free(ts->plen);
+	free(ts->ppw);
+	free(ts->pidf);
+	free(ts->ub);
+	free(ts->order);
 	for (int i = 0; i < ts->nvocab; i++)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
@@ -266,6 +283,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_buf_release(&ts->expr);
 	ev_buf_release(&ts->sql);
 	ev_buf_release(&ts->snip);
+	ev_buf_release(&ts->pexpr);
 	free(ts);
 }
 
@@ -623,6 +641,20 @@ add_fts_chars(struct ev_buf *b, const char *s)
 	return r;
 }
 
+/* Make the array *pv (a T ** as void *) hold n elements of elem bytes.
+ * Returns 0, or -1 (out of memory: the array as it was). */
+static int
+resize(void *pv, int n, size_t elem)
+{
+	void *p;
+
+	memcpy(&p, pv, sizeof p);
+	if ((p = realloc(p, (size_t)n * elem)) == NULL)
+		return -1;
+	memcpy(pv, &p, sizeof p);
+	return 0;
+}
+
 /* Append one phrase of the MATCH expression: the words a (and b, when not
  * NULL, after it) as an FTS5 string, and its weight to ts->pw.  Returns 0 or
  * -1 (out of memory). */
@@ -631,21 +663,30 @@ add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight
 {
 	struct ev_buf *e = &ts->expr;
 
+	int i = ts->npw;
+
 	if (ts->npw == ts->cappw) {
 		int cap = ts->cappw ? 2 * ts->cappw : 64;
-		double *pw = realloc(ts->pw, (size_t)cap * sizeof *pw);
 
-		if (pw == NULL)
+		if (resize(&ts->pw, cap, sizeof *ts->pw) == -1 ||
+		    resize(&ts->idf, cap, sizeof *ts->idf) == -1 ||
+		    resize(&ts->pstart, cap, sizeof *ts->pstart) == -1 ||
+		    resize(&ts->plen, cap, sizeof *ts->plen) == -1)
 			return -1;
-		ts->pw = pw;
 		ts->cappw = cap;
 	}
-	ts->pw[ts->npw++] = weight;
+	ts->npw++;
+	ts->pw[i] = weight;
+	ts->idf[i] = 0;
+	ts->pstart[i] = (int)e->len;
 	if (ev_buf_addc(e, '"') == -1 || add_fts_chars(e, a) == -1)
 		return -1;
 	if (b != NULL && (ev_buf_addc(e, ' ') == -1 || add_fts_chars(e, b) == -1))
 		return -1;
-	return ev_buf_addc(e, '"');
+	if (ev_buf_addc(e, '"') == -1)
+		return -1;
+	ts->plen[i] = (int)e->len - ts->pstart[i];
+	return 0;
 }
 
 /* Append the words, each with its fuzzy expansions, OR-ed (or AND-ed with
@@ -1203,22 +1244,33 @@ prepare_search(struct ev_textsearch *ts, json_t *filters, struct filters *f, sql
 	return 0;
 }
 
-/* Bind the expression, weights and limit of a pass to s (reset). */
+/* Bind the expression e, its n phrases' weights w and IDFs idf, and the
+ * limit to s (reset). */
 static void
-bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit)
+bind_expr(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
+    const struct ev_buf *e, double *w, double *idf, int n, long long limit)
 {
-	bw->n = ts->npw;
-	bw->w = ts->pw;
+	bw->n = n;
+	bw->w = w;
+	bw->idf = idf;
+	bw->floor = 0.0;
 	bw->tuned = 1;
 	bw->k1 = ts->o.k1;
 	bw->b = ts->o.b;
 	sqlite3_reset(s);
-	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, ev_buf_str(e), (int)e->len, SQLITE_STATIC);
 	sqlite3_bind_double(s, 2, ts->o.w_title);
 	sqlite3_bind_double(s, 3, ts->o.w_section);
 	sqlite3_bind_double(s, 4, ts->o.w_text);
 	sqlite3_bind_int64(s, 5, limit);
 	sqlite3_bind_pointer(s, 6, bw, EV_BM25_POINTER, NULL);
+}
+
+/* Bind the pass over ts->expr, unpruned. */
+static void
+bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit)
+{
+	bind_expr(ts, s, bw, &ts->expr, ts->pw, ts->idf, ts->npw, limit);
 }
 
 /* A failed step of a pass, into *err. */
@@ -1230,6 +1282,153 @@ step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where
 		return ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': %s", text,
 		    sqlite3_errmsg(ev_store_db(ts->st)));
 	return ev_store_error(ts->st, "searching the text index", err);
+}
+
+/* Dynamic pruning (textsearch.h), after MaxScore (Turtle and Flood 1995).
+ * A phrase can add at most its upper bound to a chunk's score: its weight x
+ * its IDF x (k1 + 1), the limit of BM25's term as the frequency grows.  Once
+ * some `limit` chunks are known to score at least theta, a chunk holding
+ * only phrases whose bounds sum below theta cannot be among the best, so the
+ * candidates need come only from the other phrases' chunks: "(THOSE) AND
+ * (expr)", where THOSE weigh nothing and every phrase of expr weighs what it
+ * did, so that each candidate's score is computed exactly as without
+ * pruning.  Theta comes from a first pass over the chunks of the rarest
+ * phrases (highest bounds), which hold most of the best chunks. */
+#define PRUNE_MARGIN 1e-9	/* bounds are summed with this relative slack */
+
+/* The probe: whether expr matches anything, and every weighted phrase's
+ * IDF (the weights' idf, filled by ev_bm25() on the first row). */
+static const char sql_probe[] = "SELECT ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) FROM chunks_fts"
+	" WHERE chunks_fts MATCH ?1 LIMIT ?5";
+
+/* "(P1 OR ... Pm) AND (expr)" for the first m phrases of ts->order into
+ * ts->pexpr, and its weights and IDFs into ts->ppw and ts->pidf.  Returns 0
+ * or -1 (out of memory). */
+static int
+build_pruned(struct ev_textsearch *ts, int m)
+{
+	struct ev_buf *b = &ts->pexpr;
+	const char *e = ev_buf_str(&ts->expr);
+	int n = m + ts->npw, r;
+
+	if (n > ts->cappp) {
+		if (resize(&ts->ppw, n, sizeof *ts->ppw) == -1 ||
+		    resize(&ts->pidf, n, sizeof *ts->pidf) == -1)
+			return -1;
+		ts->cappp = n;
+	}
+	ev_buf_reset(b);
+	r = ev_buf_addc(b, '(');
+	for (int i = 0; i < m && r == 0; i++) {
+		int j = ts->order[i];
+
+		if (i > 0)
+			r = ev_buf_adds(b, " OR ");
+		if (r == 0)
+			r = ev_buf_add(b, e + ts->pstart[j], (size_t)ts->plen[j]);
+		ts->ppw[i] = 0.0;
+		ts->pidf[i] = 0.0;
+	}
+	if (r == 0 && (r = ev_buf_adds(b, ") AND (")) == 0 &&
+	    (r = ev_buf_add(b, e, ts->expr.len)) == 0)
+		r = ev_buf_addc(b, ')');
+	memcpy(ts->ppw + m, ts->pw, (size_t)ts->npw * sizeof *ts->ppw);
+	memcpy(ts->pidf + m, ts->idf, (size_t)ts->npw * sizeof *ts->pidf);
+	ts->npp = n;
+	return r;
+}
+
+/* Bind s for a pass of `limit` chunks over ts->expr, pruned when the
+ * options allow it and it pays (ts->pruned: the phrases left out of the
+ * candidates).  Returns 0, or -1 with *err set. */
+static int
+prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
+    long long limit, const char *text, const char *where, struct ev_err *err)
+{
+	sqlite3_stmt *probe;
+	int rc, nscore = 0, found = 0, out = 0;
+	double theta = 0, sum = 0;
+
+	ts->pruned = 0;
+	bind_pass(ts, s, bw, limit);
+	if (ts->o.exhaustive || ts->o.raw_fts || ts->npw < 2)
+		return 0;
+	for (int i = 0; i < ts->npw; i++) {
+		if (ts->pw[i] < 0)
+			return 0;	/* a bound needs every term >= 0 */
+		nscore += ts->pw[i] > 0;
+	}
+	if (nscore < 2)
+		return 0;
+	if ((probe = ev_store_prepare(ts->st, sql_probe, err)) == NULL)
+		return -1;
+	bind_pass(ts, probe, bw, 1);
+	rc = sqlite3_step(probe);
+	sqlite3_reset(probe);
+	if (rc == SQLITE_DONE)
+		return 0;	/* nothing matches */
+	if (rc != SQLITE_ROW)
+		return step_error(ts, rc, text, where, err);
+	if (resize(&ts->ub, ts->cappw, sizeof *ts->ub) == -1 ||
+	    resize(&ts->order, ts->cappw, sizeof *ts->order) == -1)
+		return ev_err_nomem(err);
+	/* The scoring phrases by bound, highest first (insertion: few). */
+	nscore = 0;
+	for (int i = 0; i < ts->npw; i++) {
+		int j;
+
+		ts->ub[i] = ts->pw[i] * ts->idf[i] * (ts->o.k1 + 1.0);
+		if (ts->pw[i] == 0)
+			continue;
+		for (j = nscore; j > 0 && ts->ub[ts->order[j - 1]] < ts->ub[i]; j--)
+			ts->order[j] = ts->order[j - 1];
+		ts->order[j] = i;
+		nscore++;
+	}
+	/* Theta: the limit-th best score among the chunks of the m rarest
+	 * phrases, m doubling until there are that many chunks. */
+	for (int m = 1; m < nscore && !found; m *= 2) {
+		long long n = 0;
+
+		if (build_pruned(ts, m) == -1)
+			return ev_err_nomem(err);
+		bind_expr(ts, s, bw, &ts->pexpr, ts->ppw, ts->pidf, ts->npp, limit);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			if (++n == limit) {
+				theta = sqlite3_column_double(s, 1);
+				found = 1;
+			}
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return step_error(ts, rc, text, where, err);
+	}
+	/* The lowest bounds that sum below theta: their phrases alone cannot
+	 * make a chunk one of the best. */
+	for (int i = nscore - 1; found && i > 0; i--) {
+		double u = ts->ub[ts->order[i]];
+
+		if ((sum + u) * (1.0 + PRUNE_MARGIN) >= theta)
+			break;
+		sum += u;
+		out++;
+	}
+	if (out == 0)
+		bind_pass(ts, s, bw, limit);
+	else if (build_pruned(ts, nscore - out) == -1)
+		return ev_err_nomem(err);
+	else
+		bind_expr(ts, s, bw, &ts->pexpr, ts->ppw, ts->pidf, ts->npp, limit);
+	/* A candidate is left (ev_bm25()'s floor) as soon as its phrases show
+	 * it cannot reach theta. */
+	bw->floor = found ? theta : 0.0;
+	ts->pruned = out;
+	return 0;
+}
+
+int
+ev_textsearch_pruned(const struct ev_textsearch *ts)
+{
+	return ts->pruned;
 }
 
 /* One feedback chunk's tokens: every token counted, the words that are not
@@ -1321,7 +1520,8 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return ev_err_nomem(err);
 	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
 		return -1;
-	bind_pass(ts, s, bw, ts->o.feedback_docs);
+	if (prepare_pass(ts, s, bw, ts->o.feedback_docs, text, where, err) == -1)
+		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		double score = sqlite3_column_double(s, 1), cw;
 		const char *title, *body;
@@ -1506,7 +1706,8 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		ev_err_nomem(err);
 		goto out;
 	}
-	bind_pass(ts, s, &bw, ts->o.k);
+	if (prepare_pass(ts, s, &bw, ts->o.k, text, where, err) == -1)
+		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *hit;
 

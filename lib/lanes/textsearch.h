@@ -57,6 +57,16 @@
  *     feedback weighs 1.  The hit's evidence lists the feedback terms its
  *     chunk holds ("feedback_terms"), and the snippet marks them too.
  *
+ * Dynamic pruning (unless exhaustive): a pass that wants the best `limit`
+ * chunks does not rank every chunk holding a query word.  Each phrase's
+ * contribution to a chunk's score is at most weight x IDF x (k1 + 1); a first
+ * pass over the chunks of the rarest phrases finds `limit` chunks scoring at
+ * least theta; the phrases of lowest bounds that together stay below theta
+ * cannot by themselves put a chunk among the best, so candidates are taken
+ * only from the chunks of the other phrases, and scored by every phrase (the
+ * MaxScore idea of Turtle and Flood).  The hits, their ranks and scores are
+ * exactly those of the exhaustive ranking; only the work differs.
+ *
  * Filters (a query record's "filters" object), applied inside the SQL query so
  * that k hits still come back:
  *   "doc_id": "D"             the chunks of document D
@@ -104,6 +114,7 @@ struct ev_textsearch_opts {
 	struct ev_snippet_opts snippet;
 	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
 				 * outlive the searcher); NULL: /usr/share/dict */
+	int exhaustive;		/* rank every chunk holding a query word: no pruning */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
@@ -113,7 +124,7 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL }
+	EV_SNIPPET_OPTS_INIT, NULL, 0 }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
@@ -154,6 +165,10 @@ int ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int
  * list on this machine: their real words missing from the index may be
  * taken for typos. */
 unsigned ev_textsearch_no_dict(const struct ev_textsearch *ts);
+
+/* The phrases (words, pairs, feedback terms, expansions) the last pass of
+ * the last query left out of its candidates (dynamic pruning; 0: none). */
+int ev_textsearch_pruned(const struct ev_textsearch *ts);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);
