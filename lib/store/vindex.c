@@ -790,6 +790,45 @@ out:
 	return ret;
 }
 
+void
+ev_vindex_default_factory(long long count, char *buf, size_t size)
+{
+	long long nlist = 1;
+
+	if (count <= EV_VINDEX_FLAT_MAX) {
+		snprintf(buf, size, "%s", EV_VINDEX_FACTORY_SMALL);
+		return;
+	}
+	/* The power of two nearest sqrt(count): 2^k with 4^k nearest count
+	 * on a log scale, i.e. 4^k <= 2 count < 4^(k+1). */
+	while (nlist * nlist * 2 <= count)
+		nlist *= 2;
+	snprintf(buf, size, "IVF%lld,Flat", nlist);
+}
+
+/* An IVF index searches 1/EV_VINDEX_NPROBE_SHARE of its lists (Faiss's
+ * own default, 1, finds a tenth of the nearest neighbours): the nprobe
+ * written into the file, which ev-search-vec --nprobe overrides.  Returns
+ * 0, or -1 with *err set. */
+static int
+set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
+{
+	const char *ivf = strstr(factory, "IVF");
+	FaissParameterSpace *ps = NULL;
+	long nlist;
+
+	if (ivf == NULL || (nlist = strtol(ivf + 3, NULL, 10)) < 1)
+		return 0;
+	if (faiss_ParameterSpace_new(&ps) != 0)
+		return faiss_fail(err, NULL, "setting the index's nprobe");
+	/* An index Faiss cannot reach the lists of (one wrapped in a kind
+	 * ParameterSpace does not know) keeps its own nprobe. */
+	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
+	    nlist >= EV_VINDEX_NPROBE_SHARE ? (double)(nlist / EV_VINDEX_NPROBE_SHARE) : 1.0);
+	faiss_ParameterSpace_free(ps);
+	return 0;
+}
+
 /* A new, empty index of the chosen factory. */
 static FaissIndex *
 rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
@@ -925,6 +964,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	struct header h = { 0 };
 	char *tmp = NULL;
 	const char *factory;
+	char deffactory[64];
 	long long count = 0;
 	int in_txn = 0, ret = -1;
 
@@ -1050,9 +1090,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	factory = ld->factory_opt ? ld->factory_opt :
-		ld->factory ? ld->factory :
-		count > EV_VINDEX_FLAT_MAX ? EV_VINDEX_FACTORY_LARGE : EV_VINDEX_FACTORY_SMALL;
+	ev_vindex_default_factory(count, deffactory, sizeof deffactory);
+	factory = ld->factory_opt ? ld->factory_opt : ld->factory ? ld->factory : deffactory;
 	if ((ld->factory_used = strdup(factory)) == NULL) {
 		ev_err_nomem(err);
 		goto out;
@@ -1101,6 +1140,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 			count);
 		goto out;
 	}
+	if (set_nprobe(idx, factory, err) == -1)
+		goto out;
 	h.store_id = ld->store_id;
 	h.generation = ld->generation + 1;
 	h.dim = ld->dim;
