@@ -79,6 +79,11 @@ struct ev_textsearch {
 	double *ub;		/* each phrase's upper bound */
 	int *order;		/* the scoring phrases, highest bound first */
 	int pruned;		/* phrases the last pass left out */
+	/* The feedback pass's phrases and IDFs, for the last pass to reuse. */
+	struct ev_buf prevexpr;
+	double *previdf;
+	int *prevstart, *prevlen;
+	int nprev, capprev;
 	struct ev_err *err;	/* where a tokeniser callback reports */
 };
 
@@ -247,6 +252,7 @@ clear_words(struct ev_textsearch *ts)
 		free(ts->fb[i].surface);
 	}
 	ts->nfb = ts->nfeedback = 0;
+	ts->nprev = 0;
 	for (int i = 0; i < ts->nslots; i++)
 		ts->fbslot[i] = -1;
 }
@@ -274,6 +280,9 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->pidf);
 	free(ts->ub);
 	free(ts->order);
+	free(ts->previdf);
+	free(ts->prevstart);
+	free(ts->prevlen);
 	for (int i = 0; i < ts->nvocab; i++)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
@@ -284,6 +293,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_buf_release(&ts->sql);
 	ev_buf_release(&ts->snip);
 	ev_buf_release(&ts->pexpr);
+	ev_buf_release(&ts->prevexpr);
 	free(ts);
 }
 
@@ -1338,6 +1348,43 @@ build_pruned(struct ev_textsearch *ts, int m)
 	return r;
 }
 
+/* Keep the phrases of this pass and the IDFs counted for them, for the
+ * next pass of the query (the feedback pass's words and pairs are searched
+ * again by the last).  Returns 0 or -1 (out of memory). */
+static int
+save_pass(struct ev_textsearch *ts)
+{
+	if (ts->npw > ts->capprev) {
+		if (resize(&ts->previdf, ts->npw, sizeof *ts->previdf) == -1 ||
+		    resize(&ts->prevstart, ts->npw, sizeof *ts->prevstart) == -1 ||
+		    resize(&ts->prevlen, ts->npw, sizeof *ts->prevlen) == -1)
+			return -1;
+		ts->capprev = ts->npw;
+	}
+	ev_buf_reset(&ts->prevexpr);
+	if (ev_buf_add(&ts->prevexpr, ev_buf_str(&ts->expr), ts->expr.len) == -1)
+		return -1;
+	memcpy(ts->previdf, ts->idf, (size_t)ts->npw * sizeof *ts->previdf);
+	memcpy(ts->prevstart, ts->pstart, (size_t)ts->npw * sizeof *ts->prevstart);
+	memcpy(ts->prevlen, ts->plen, (size_t)ts->npw * sizeof *ts->prevlen);
+	ts->nprev = ts->npw;
+	return 0;
+}
+
+/* The IDF of each phrase of ts->expr that the previous pass counted (the
+ * same phrase, in the same snapshot of the store: the same IDF). */
+static void
+reuse_idf(struct ev_textsearch *ts)
+{
+	const char *e = ev_buf_str(&ts->expr), *pe = ev_buf_str(&ts->prevexpr);
+
+	for (int i = 0; i < ts->npw; i++)
+		for (int j = 0; j < ts->nprev && ts->idf[i] == 0; j++)
+			if (ts->previdf[j] > 0 && ts->plen[i] == ts->prevlen[j] &&
+			    memcmp(e + ts->pstart[i], pe + ts->prevstart[j], (size_t)ts->plen[i]) == 0)
+				ts->idf[i] = ts->previdf[j];
+}
+
 /* Bind s for a pass of `limit` chunks over ts->expr, pruned when the
  * options allow it and it pays (ts->pruned: the phrases left out of the
  * candidates).  Returns 0, or -1 with *err set. */
@@ -1350,6 +1397,7 @@ prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *
 	double theta = 0, sum = 0;
 
 	ts->pruned = 0;
+	reuse_idf(ts);
 	bind_pass(ts, s, bw, limit);
 	if (ts->o.exhaustive || ts->o.raw_fts || ts->npw < 2)
 		return 0;
@@ -1562,6 +1610,10 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		goto out;
 	}
 	sqlite3_reset(s);
+	if (save_pass(ts) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
 	r = 0;
 	/* Fewer chunks than asked for (a small store, or rare words): too
 	 * little to learn from, no feedback. */
@@ -1621,7 +1673,7 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	sqlite3_stmt *s = NULL;
 	const char *text;
 	size_t textlen;
-	int own = 0, rc, n = 0, r = -1;
+	int own = 0, rc, n = 0, r = -1, began = 0;
 	double best = 0, pair_weight;
 
 	*flags = 0;
@@ -1678,7 +1730,14 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 		return 0;
 	}
 
-	/* The statement, the feedback pass, then the search. */
+	/* The statement, the feedback pass, then the search, in one read
+	 * transaction: every pass sees one snapshot of the store, so that the
+	 * IDFs one statement counts hold for the next. */
+	if (sqlite3_get_autocommit(ev_store_db(ts->st))) {
+		if (ev_store_exec(ts->st, "BEGIN", err) == -1)
+			return -1;
+		began = 1;
+	}
 	f.where = where;
 	if ((filters != NULL && !json_is_null(filters) && (f.binds = json_array()) == NULL)) {
 		ev_err_nomem(err);
@@ -1732,5 +1791,10 @@ out:
 	else if (s != NULL)
 		sqlite3_reset(s);
 	json_decref(f.binds);
+	if (began) {
+		struct ev_err ignored = { 0 };
+
+		ev_store_exec(ts->st, "ROLLBACK", &ignored);	/* it only read */
+	}
 	return r;
 }
