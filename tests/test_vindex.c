@@ -1002,3 +1002,45 @@ Test(vindex, an_ivf_index_is_written_searching_a_sixteenth_of_its_lists)
 	cr_assert_neq(memcmp(ids, ids1, sizeof ids), 0, "Faiss's own nprobe, 1, finds less");
 	ev_vindex_close(ix);
 }
+
+/* Whether /proc/self/maps maps the file path. */
+static int
+mapped(const char *file)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int found = 0;
+
+	cr_assert_not_null(f);
+	while (!found && fgets(line, sizeof line, f) != NULL)
+		found = strstr(line, file) != NULL;
+	fclose(f);
+	return found;
+}
+
+Test(vindex, a_searched_ivf_index_maps_its_lists_from_the_file_instead_of_reading_them)
+{
+	enum { N = 3000, D = 8, K = 5 };
+	static float v[N * D];
+	float q[D], sc[K], exact[K];
+	int64_t ids[K], exact_ids[K];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	load_random(v, N, D, "Flat", &stats);
+	random_unit(q, D);
+	ix = open_ix();
+	cr_assert(!mapped(idx), "a Flat index is read whole");
+	cr_assert_eq(ev_vindex_search(ix, 1, q, K, exact, exact_ids, &err), 0, "%s", err.msg);
+	ev_vindex_close(ix);
+	load(v, N, D, "m1", "IVF64,Flat", &stats);
+	cr_assert(!mapped(idx));
+	ix = open_ix();
+	cr_assert(mapped(idx), "the IVF index's file is mapped while it is open");
+	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 64, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, 1, q, K, sc, ids, &err), 0, "%s", err.msg);
+	cr_assert_eq(memcmp(ids, exact_ids, sizeof ids), 0, "every list visited: exact search");
+	ev_vindex_close(ix);
+	cr_assert(!mapped(idx), "and unmapped when it is closed");
+}

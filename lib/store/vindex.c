@@ -304,12 +304,16 @@ index_size_check(const char *path, const char *store_id, long long gen, long lon
 	return r;
 }
 
-/* Read the index file at path: header and Faiss index.  Returns 1 with *out
+/* Read the index file at path: header and Faiss index, read with Faiss's
+ * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
+ * from the file, not read, and the index is read-only).  Returns 1 with *out
  * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
  * an evkit index but damaged, -1 with *err set otherwise. */
 static int
-index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *err)
+index_read(const char *path, int io_flags, struct header *h, FaissIndex **out,
+	struct ev_err *err)
 {
+	struct stat sb;
 	FILE *f;
 	int r;
 
@@ -324,7 +328,7 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 		fclose(f);
 		return r;
 	}
-	if (faiss_read_index(f, 0, out) != 0) {
+	if (faiss_read_index(f, io_flags, out) != 0) {
 		int ferr = ferror(f);
 		fclose(f);
 		header_release(h);
@@ -336,6 +340,18 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 				faiss_msg());
 			return -1;
 		}
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
+	}
+	/* Mapped lists are not read: lists said to reach past the end of the
+	 * file (where Faiss leaves the file position) would fault when
+	 * searched. */
+	if (fstat(fileno(f), &sb) == -1 || ftell(f) > (long)sb.st_size) {
+		fclose(f);
+		faiss_Index_free(*out);
+		*out = NULL;
+		header_release(h);
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
 		return -2;
@@ -913,7 +929,7 @@ update(struct ev_vload *ld, const char *factory, const struct ids *rem, struct e
 
 	if (ld->reset || ld->store_id == NULL)
 		return NULL;
-	if (index_read(ld->path, &h, &idx, &e) != 1)
+	if (index_read(ld->path, 0, &h, &idx, &e) != 1)
 		return NULL;	/* missing or unreadable: rebuilt from the store */
 	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
 	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
@@ -1302,7 +1318,7 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	if (index_not_dir(path, err) == -1 || meta_ll(st, "vindex.bytes", &bytes, err) == -1)
 		goto fail;
 	if ((r = index_size_check(path, store_id, gen, bytes, err)) == -2 ||
-	    (r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
+	    (r = index_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
 		/* evkit's own file, damaged (a disk fault, a truncated copy): a
 		 * failure of the system, not of usage; the store can rebuild it */
 		char what[sizeof err->msg];
