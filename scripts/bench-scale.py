@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""bench-scale.py TOP BIN WORK DOCS QUERIES SEED PEERS REUSE: the body of
+"""bench-scale.py TOP BIN WORK DOCS QUERIES SEED PEERS REUSE VECTORS: the body of
 scripts/bench-scale.sh (read its header): corpus, stages, per-query
 latencies, and the table."""
 import glob
@@ -18,7 +18,7 @@ import sys
 import time
 
 top, bindir, work = sys.argv[1], sys.argv[2], sys.argv[3]
-ndocs, nqueries, seed, peers, reuse = (int(a) for a in sys.argv[4:9])
+ndocs, nqueries, seed, peers, reuse, vectors = (int(a) for a in sys.argv[4:10])
 shared = os.path.join(top, "..", "shared", "data")
 db = os.path.join(work, "kb.db")
 index = os.path.join(work, "kb.faiss")
@@ -96,10 +96,12 @@ def make_corpus():
     qfile = os.path.join(work, "queries.jsonl")
     stamp = os.path.join(work, "corpus.stamp")
     want = "%d %d %d" % (ndocs, nqueries, seed)
-    if os.path.exists(stamp) and open(stamp).read().split("\n")[0] == want:
-        info = open(stamp).read().split("\n")[1]
-        say("corpus: reusing %s (%s)" % (docs, info))
-        return docs, qfile, info
+    if os.path.exists(stamp):
+        had = open(stamp).read().split("\n")
+        d, q, s = (int(x) for x in had[0].split())
+        if d == ndocs and s == seed and q >= nqueries:	# the first nqueries are used
+            say("corpus: reusing %s (%s)" % (docs, had[1]))
+            return docs, qfile, had[1]
     pool, used, cq = pool_and_queries()
     digest = hashlib.sha256("\n".join(pool).encode()).hexdigest()[:16]
     rng = random.Random(seed)
@@ -165,7 +167,9 @@ def run(cmd, stdin=None, stdout=None):
 
 
 def row(stage, ours, peer, target, ok):
-    rows.append((stage, ours, peer, target, "-" if ok is None else ("ok" if ok else "MISSED")))
+    r = (stage, ours, peer, target, "-" if ok is None else ("ok" if ok else "MISSED"))
+    rows.append(r)
+    say("  ".join(c for c in r if c))	# each figure as soon as it is measured
 
 
 def fts_peer(docs):
@@ -241,11 +245,10 @@ def main():
     docs, qfile, info = make_corpus()
     size = os.path.getsize(docs)
     mb = size / 1e6
-    queries = [json.loads(line) for line in open(qfile)]
+    queries = [json.loads(line) for line in open(qfile)][:nqueries]
     say("corpus: %d documents, %.1f MB; %s" % (ndocs, mb, info))
 
-    have_store = reuse and os.path.exists(db) and os.path.exists(index)
-    if not have_store:
+    if not (reuse and os.path.exists(db)):
         for p in glob.glob(db + "*") + glob.glob(index + "*"):
             os.unlink(p)
         say("ingest")
@@ -254,50 +257,54 @@ def main():
         if peers:
             say("peer: Python's sqlite3 loading the text raw into FTS5")
             peer = fts_peer(docs)
-        row("ingest (MB/s of JSON Lines)", "%.1f MB/s (%.0f s, %.0f MB peak)" % (mb / w, w, m),
+        row("ingest (MB/s of JSON Lines)",
+            "%.1f MB/s (%.0f s; CPU %.0f s: %.1f MB/s; %.0f MB peak)" % (mb / w, w, c, mb / c, m),
             "%.1f MB/s (%.0f s)" % (mb / peer, peer) if peer else "", ">= 12 MB/s", mb / w >= 12)
         say("re-ingest, unchanged")
         w, c, m = run([ev("ev-ingest"), "--db", db, docs])
-        row("re-ingest, unchanged", "%.1f s" % w, "", "< 15 s", w < 15)
+        row("re-ingest, unchanged", "%.1f s (CPU %.1f s)" % (w, c), "", "< 15 s", w < 15)
         w, c, m = run([ev("ev-ingest"), "--db", db, "--all", docs])
-        row("re-ingest, unchanged, --all", "%.1f s" % w, "", "", None)
+        row("re-ingest, unchanged, --all", "%.1f s (CPU %.1f s)" % (w, c), "", "", None)
+    if vectors and not (reuse and os.path.exists(index)):
+        for p in glob.glob(index + "*"):
+            os.unlink(p)
         say("train")
         w, c, m = run([ev("ev-embed"), "--db", db, "--train"])
-        row("ev-embed --train", "%.0f s, %.2f GB peak" % (w, m / 1024), "", "< 240 s, < 3 GB",
-            w < 240 and m < 3072)
+        row("ev-embed --train", "%.0f s (CPU %.0f s), %.2f GB peak" % (w, c, m / 1024), "",
+            "< 240 s, < 3 GB", w < 240 and m < 3072)
         say("embed")
         vec = os.path.join(work, "vectors.jsonl")
         w, c, m = run([ev("ev-embed"), "--db", db, "--pending"], stdout=vec)
-        row("ev-embed, every chunk", "%.0f s (%.1f GB of JSON)" % (w, os.path.getsize(vec) / 1e9),
-            "", "< 600 s", w < 600)
+        row("ev-embed, every chunk", "%.0f s (CPU %.0f s; %.1f GB of JSON)" %
+            (w, c, os.path.getsize(vec) / 1e9), "", "< 600 s", w < 600)
         say("load")
         w, c, m = run([ev("ev-embed-load"), "--db", db, "--index", index, vec])
         os.unlink(vec)
         with open(index, "rb") as f:
             f.readline()
             head = json.loads(f.readline())
-        row("ev-embed-load (%s)" % head["factory"], "%.0f s, %.2f GB peak" % (w, m / 1024), "",
-            "< 600 s", w < 600)
+        row("ev-embed-load (%s)" % head["factory"], "%.0f s (CPU %.0f s), %.2f GB peak" %
+            (w, c, m / 1024), "", "< 600 s", w < 600)
     con = sqlite3.connect(db)
     nchunks = con.execute("SELECT count(*) FROM chunks").fetchone()[0]
 
     # Query vectors, once.
     qvec = os.path.join(work, "queries.vec.jsonl")
-    run([ev("ev-embed"), "--db", db, "--role", "query", qfile], stdout=qvec)
-    qv = [line for line in open(qvec, "rb")]
-
-    # recall@10 of the index against exact search over the stored vectors.
-    plain = os.path.join(work, "plain.faiss")
-    with open(index, "rb") as f, open(plain, "wb") as out:
-        f.readline()
-        f.readline()
-        shutil.copyfileobj(f, out)
-    try:
-        import numpy as np
-        import faiss
-    except ImportError:
-        np = faiss = None
-        say("python3-faiss is not installed: no recall figure and no vector peer")
+    qv, faiss = [], None
+    if vectors:
+        run([ev("ev-embed"), "--db", db, "--role", "query", qfile], stdout=qvec)
+        qv = [line for line in open(qvec, "rb")]
+        # recall@10 of the index against exact search over the stored vectors.
+        plain = os.path.join(work, "plain.faiss")
+        with open(index, "rb") as f, open(plain, "wb") as out:
+            f.readline()
+            f.readline()
+            shutil.copyfileobj(f, out)
+        try:
+            import numpy as np
+            import faiss
+        except ImportError:
+            say("python3-faiss is not installed: no recall figure and no vector peer")
     if faiss is not None:
         say("recall@10 against exact search")
         ids, vecs = [], []
@@ -347,26 +354,29 @@ def main():
         systems.append(("sqlite3 shell, bm25() + snippet()",
                         lambda q: (["sqlite3", "-batch", db], raw_sql(q["query"]).encode())))
     byid = {json.loads(line)["query_id"]: line for line in qv}
-    systems.append(("ev-search-vec", lambda q: ([ev("ev-search-vec"), "--db", db, "--index", index,
-                                                 "-k", "100"], byid[q["query_id"]])))
+    if vectors:
+        systems.append(("ev-search-vec",
+                        lambda q: ([ev("ev-search-vec"), "--db", db, "--index", index, "-k", "100"],
+                                   byid[q["query_id"]])))
     if peers and faiss is not None:
         systems.append(("python3-faiss (read_index, search)",
                         lambda q: (["/usr/bin/python3", "-c", FAISS_PEER, plain],
                                    byid[q["query_id"]])))
-    systems.append(("scripts/ev-hybrid", lambda q: ([os.path.join(top, "scripts", "ev-hybrid"),
-                                                     "--db", db, "--index", index, "--plan", plan,
-                                                     q["query"]], None)))
+    if vectors:
+        systems.append(("scripts/ev-hybrid",
+                        lambda q: ([os.path.join(top, "scripts", "ev-hybrid"), "--db", db,
+                                    "--index", index, "--plan", plan, q["query"]], None)))
     t = latency(systems, queries)
+    peer_of = {"ev-search-text": "sqlite3 shell, bm25() + snippet()",
+               "ev-search-vec": "python3-faiss (read_index, search)"}
     target = {"ev-search-text": ("p50 < 50, p95 < 200 ms", lambda a, b: a < 50 and b < 200),
               "ev-search-vec": ("p50 < 20 ms", lambda a, b: a < 20),
               "scripts/ev-hybrid": ("p50 < 150 ms", lambda a, b: a < 150)}
-    peer_of = {"ev-search-text": "sqlite3 shell, bm25() + snippet()",
-               "ev-search-vec": "python3-faiss (read_index, search)"}
     for name, xs in t.items():
         if name in peer_of.values():
             continue
         a, b = pct(xs, 50), pct(xs, 95)
-        pn = peer_of.get(name)
+        pn = peer_of.get(name.split(" ")[0])
         peer = ""
         if pn in t:
             peer = "%s: p50 %.0f, p95 %.0f ms" % (pn, pct(t[pn], 50), pct(t[pn], 95))

@@ -28,7 +28,11 @@
 # Variables: DOCS (documents), QUERIES, SEED (the generator's, default 1),
 # WORK=DIR (work in DIR and keep it: a second run reuses its corpus and,
 # with REUSE=1, its store and index, to time the queries again), NICE
-# (default 10: the machine is shared), PEERS=0 (leave the peers out).
+# (default 10: the machine is shared), PEERS=0 (leave the peers out),
+# VECTORS=0 (the text lane alone: no training, embedding, index or hybrid).
+# Each figure is also printed on standard error as soon as it is measured,
+# with the CPU time beside the wall time (on a shared machine the wall time
+# says as much about the other work as about evkit).
 # The whole run at 1 M documents takes about an hour on two cores and
 # needs about 12 GB of disk (the vectors' JSON Lines are the biggest part).
 set -eu
@@ -40,6 +44,7 @@ SEED=${SEED:-1}
 NICE=${NICE:-10}
 PEERS=${PEERS:-1}
 REUSE=${REUSE:-0}
+VECTORS=${VECTORS:-1}
 py=/usr/bin/python3
 for c in "$bin/ev-ingest" "$bin/ev-search-text" "$bin/ev-embed" "$bin/ev-embed-load" \
     "$bin/ev-search-vec"; do
@@ -54,4 +59,4 @@ else
 fi
 export EV_BIN="$bin"
 nice -n "$NICE" $py "$top/scripts/bench-scale.py" "$top" "$bin" "$work" "$DOCS" "$QUERIES" \
-    "$SEED" "$PEERS" "$REUSE"
+    "$SEED" "$PEERS" "$REUSE" "$VECTORS"
