@@ -33,8 +33,8 @@
 # Each figure is also printed on standard error as soon as it is measured,
 # with the CPU time beside the wall time (on a shared machine the wall time
 # says as much about the other work as about evkit).
-# The whole run at 1 M documents takes about an hour on two cores and
-# needs about 12 GB of disk (the vectors' JSON Lines are the biggest part).
+# At 1 M documents the run takes more than an hour and needs about 20 GB of
+# disk at its peak (the store, the vectors' JSON Lines, the peer's table).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${1:-$top/bin}" && pwd)
