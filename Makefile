@@ -63,7 +63,7 @@ $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval eval-lang bench install uninstall clean asan fuzz \
+.PHONY: all deps demo check test layers unit golden eval eval-lang bench install uninstall clean asan fuzz bench-scale \
 	hostile crash alloc valgrind reliability man-options
 
 all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
@@ -163,6 +163,11 @@ bench: all
 .PHONY: bench-maxsim
 bench-maxsim: all
 	@sh scripts/bench-maxsim.sh $(BIN)
+
+# One machine, DOCS documents (default 1,000,000; DOCS=100000 for a trial):
+# every stage timed, with the targets and the peers of the same run.
+bench-scale: all
+	@scripts/bench-scale.sh $(BIN)
 
 asan:
 	$(MAKE) BUILD=build-asan BIN=build-asan/bin OPT=-O1 \

@@ -38,7 +38,7 @@ static const struct ev_opt options[] = {
 	    "the index file, written anew and renamed into place"),
 	EV_OPT_STR(0, "factory", "factory", &o.factory, "STRING",
 	    "a Faiss index factory string (default: the index's own, else IDMap,Flat up to"
-	    " 200000 vectors, IDMap,HNSW32,Flat above)"),
+	    " 200000 vectors, IVF<nlist>,Flat above with nlist near sqrt(vectors))"),
 	EV_OPT_BOOL(0, "reset", NULL, &o.reset,
 	    "drop every stored vector first (after retraining a model)"),
 	EV_OPT_STR(0, "format", "format", &o.format_name, "FORMAT",

@@ -31,8 +31,8 @@ static const struct ev_opt_cmd command = {
 	"                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
 	"                      [--feedback-terms N] [--feedback-weight X]\n"
 	"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
-	"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--skip-invalid]\n"
-	"                      [--stats FILE ...] [--stats-out FILE]\n"
+	"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--exhaustive]\n"
+	"                      [--skip-invalid] [--stats FILE ...] [--stats-out FILE]\n"
 	"                      [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Search the store's text index for each query record (from FILEs or stdin);\n"
 	"write the hits, best first, as hit records of lane \"text\".  In a retrieval\n"
@@ -153,6 +153,8 @@ static struct ev_opt options[] = {
 	KEY(EV_OPT_TYPE_STR, "snippet.close", &ts.snippet.close, 0, 0),
 	EV_OPT_INT(0, "snippet-tokens", LANE("snippet.tokens"), &ts.snippet.tokens, 1, 1000, "N",
 	    "snippet length in words"),
+	EV_OPT_BOOL(0, "exhaustive", LANE("exhaustive"), &ts.exhaustive,
+	    "rank every chunk that holds a query word instead of pruning (the same hits, slower)"),
 	EV_OPT_SKIP_INVALID_AT(LANE("skip_invalid"), &skip.on),
 	EV_OPT_FUNC(0, "stats", NULL, NULL, add_stats, "FILE",
 	    "rank with these statistics (of every shard of a collection, made by --stats-out),"

@@ -115,8 +115,8 @@ Test(bm25, column_weights_work_as_bm25s)
 Test(bm25, k1_and_b_are_fts5s_unless_tuned)
 {
 	static const double one[] = { 1, 1 };
-	struct ev_bm25_weights fts5 = { 2, one, 1, 1.2, 0.75 }, other = { 2, one, 1, 2.0, 0.3 };
-	struct ev_bm25_weights untuned = { 2, one, 0, 2.0, 0.3 };
+	struct ev_bm25_weights fts5 = { 2, one, 1, 1.2, 0.75, NULL, 0 }, other = { 2, one, 1, 2.0, 0.3, NULL, 0 };
+	struct ev_bm25_weights untuned = { 2, one, 0, 2.0, 0.3, NULL, 0 };
 	const char *fn = "ev_bm25(t, 1, 1, ?2)", *q = "flat OR wing";
 
 	for (long long r = 1; r <= 3; r++) {
@@ -129,7 +129,7 @@ Test(bm25, k1_and_b_are_fts5s_unless_tuned)
 Test(bm25, b_0_ignores_length_and_k1_0_counts_presence)
 {
 	static const double one[] = { 1 };
-	struct ev_bm25_weights nob = { 1, one, 1, 1.2, 0.0 }, nok = { 1, one, 1, 0.0, 0.75 };
+	struct ev_bm25_weights nob = { 1, one, 1, 1.2, 0.0, NULL, 0 }, nok = { 1, one, 1, 0.0, 0.75, NULL, 0 };
 	const char *fn = "ev_bm25(t, 1, 1, ?2)";
 
 	/* "the" once in row 1 (9 tokens) and once in row 3 (12 tokens). */

@@ -884,3 +884,170 @@ Test(textsearch, feedback_is_off_with_all_terms_and_raw_fts)
 	cr_assert_eq(search("plate"), 3);
 	cr_assert_null(evidence_str(0, "feedback_terms", 0));
 }
+
+/* ---- Dynamic pruning: the same hits as ranking every chunk ------------------ */
+
+#define PRUNE_VOCAB 600
+#define PRUNE_CHUNKS 4000
+
+/* Word i of a made-up vocabulary (two to four syllables, no stop word). */
+static void
+prune_word(unsigned i, char *w)
+{
+	static const char *const syl[] = { "ka", "lo", "mi", "ne", "pu", "ra", "so", "ti", "vu", "ze",
+		"bal", "dor", "fen", "gul", "hir", "jam" };
+	int n = 0;
+
+	w[0] = '\0';
+	do {
+		strcat(w, syl[i % 16]);
+		i /= 16;
+		n++;
+	} while (i > 0 || n < 2);
+	strcat(w, "x");	/* no word of English, whatever the syllables */
+}
+
+/* A word drawn with a skew: low indices (common words) far more often. */
+static unsigned
+prune_draw(unsigned long long *rng)
+{
+	double u = (double)(tu_xorshift(rng) % 1000000) / 1e6;
+
+	return (unsigned)(PRUNE_VOCAB * u * u * u);
+}
+
+/* A store of PRUNE_CHUNKS chunks of skewed made-up words: large enough that
+ * a query's common words hold most chunks and its rare words few. */
+static void
+prune_setup(void)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+	unsigned long long rng = 88172645463325252ULL;
+	struct ev_buf text = EV_BUF_INIT, title = EV_BUF_INIT;
+	sqlite3_stmt *s;
+	char w[32];
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-prune.XXXXXX");
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = tu_store_create(path, &err);
+	exec_ok("BEGIN");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
+	    " section_id, chunk_index, title, section_title, section_path, text, offset_start,"
+	    " offset_end, content_hash) VALUES(?1, 'p' || ?1 || ':s:0', 'p' || ?1, 'p' || ?1 || ':s',"
+	    " 0, ?2, NULL, NULL, ?3, 0, length(?3), 'sha256:' || ?1)", -1, &s, NULL), SQLITE_OK);
+	for (int i = 1; i <= PRUNE_CHUNKS; i++) {
+		int n = 20 + (int)(tu_xorshift(&rng) % 120);
+
+		ev_buf_reset(&text);
+		ev_buf_reset(&title);
+		for (int j = 0; j < 4; j++) {
+			prune_word(prune_draw(&rng), w);
+			cr_assert_eq(ev_buf_printf(&title, "%s%s", j ? " " : "", w), 0);
+		}
+		for (int j = 0; j < n; j++) {
+			prune_word(prune_draw(&rng), w);
+			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "", w), 0);
+		}
+		sqlite3_bind_int(s, 1, i);
+		sqlite3_bind_text(s, 2, ev_buf_str(&title), -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, ev_buf_str(&text), -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	exec_ok("INSERT INTO documents(doc_id, title, source_uri, published_date, content_hash)"
+	    " SELECT doc_id, title, 'file:' || doc_id, CASE WHEN rowid % 3 = 0 THEN '2021' ELSE"
+	    " '2019' END, 'x' FROM chunks");
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks");
+	exec_ok("COMMIT");
+	ev_buf_release(&text);
+	ev_buf_release(&title);
+	hits = json_array();
+	open_ts(&o);
+}
+
+TestSuite(prune, .init = prune_setup, .fini = teardown);
+
+/* Every query of nq (nw skewed words each, the first three rarer, every third
+ * query filtered by date) with
+ * o, pruned and exhaustive: the same hit records, field for field (ids,
+ * ranks, scores to the bit, snippets, evidence).  Returns the number of
+ * queries whose last pass left phrases out. */
+static int
+same_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw)
+{
+	unsigned long long rng = 2463534242ULL;
+	json_t *exhaustive = json_array();
+	int pruned = 0;
+	char w[32];
+
+	for (int q = 0; q < nq; q++) {
+		struct ev_buf text = EV_BUF_INIT;
+		struct ev_err err = { 0 };
+		json_t *rec;
+		int f, n1, n2;
+
+		for (int j = 0; j < nw; j++) {
+			prune_word(j < 3 && nw > 3 ? 200 + (unsigned)(tu_xorshift(&rng) % 400) : prune_draw(&rng), w);
+			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "", w), 0);
+		}
+		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
+		if (q % 3 == 2)
+			json_object_set_new(rec, "filters", json_pack("{s:{s:s}}", "published_date",
+			    "from", "2020"));
+		o->exhaustive = 1;
+		open_ts(o);
+		json_array_clear(exhaustive);
+		n1 = ev_textsearch_query(ts, rec, "q", exhaustive, &f, &err);
+		cr_assert_gt(n1, 0, "%s: %s", ev_buf_str(&text), err.msg);
+		cr_assert_eq(ev_textsearch_pruned(ts), 0);
+		o->exhaustive = 0;
+		open_ts(o);
+		json_array_clear(hits);
+		n2 = ev_textsearch_query(ts, rec, "q", hits, &f, &err);
+		cr_assert_eq(n2, n1, "'%s': %d hits pruned, %d exhaustive", ev_buf_str(&text), n2, n1);
+		for (int i = 0; i < n1; i++)
+			cr_assert(json_equal(json_array_get(hits, (size_t)i),
+			    json_array_get(exhaustive, (size_t)i)), "'%s': hit %d differs", ev_buf_str(&text), i + 1);
+		pruned += ev_textsearch_pruned(ts) > 0;
+		json_decref(rec);
+		ev_buf_release(&text);
+	}
+	json_decref(exhaustive);
+	return pruned;
+}
+
+Test(prune, with_the_defaults_the_hits_are_those_of_ranking_every_chunk)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
+}
+
+Test(prune, at_k_10_and_without_feedback_or_proximity_too)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.k = 10;
+	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	o.k = 100;
+	o.feedback_docs = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	o.proximity = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+}
+
+Test(prune, all_terms_and_fts5_defaults_too)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.k1 = 1.2;
+	o.b = 0.75;
+	o.feedback_docs = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	o.all_terms = 1;
+	same_as_exhaustive(&o, 6, 2);
+}

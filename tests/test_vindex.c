@@ -962,3 +962,85 @@ Test(vindex, out_of_memory_while_loading_fails_cleanly_and_changes_nothing)
 	free(before);
 }
 #endif /* !__SANITIZE_ADDRESS__ */
+
+Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_about_sqrt_n_lists)
+{
+	char f[64];
+
+	ev_vindex_default_factory(1000, f, sizeof f);
+	cr_assert_str_eq(f, "IDMap,Flat");
+	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX, f, sizeof f);
+	cr_assert_str_eq(f, "IDMap,Flat");
+	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX + 1, f, sizeof f);
+	cr_assert_str_eq(f, "IVF512,Flat");	/* sqrt = 447 */
+	ev_vindex_default_factory(1300000, f, sizeof f);
+	cr_assert_str_eq(f, "IVF1024,Flat");	/* sqrt = 1140 */
+	ev_vindex_default_factory(10000000, f, sizeof f);
+	cr_assert_str_eq(f, "IVF4096,Flat");	/* sqrt = 3162 */
+}
+
+Test(vindex, an_ivf_index_is_written_searching_a_sixteenth_of_its_lists)
+{
+	enum { N = 3000, D = 8, Q = 40, K = 5 };
+	static float v[N * D];
+	float q[Q * D], sc[Q * K], sc1[Q * K];
+	int64_t ids[Q * K], ids4[Q * K], ids1[Q * K];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	load_random(v, N, D, "IVF64,Flat", &stats);
+	for (int i = 0; i < Q; i++)
+		random_unit(q + i * D, D);
+	ix = open_ix();
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc, ids, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 1, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc1, ids1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 4, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc1, ids4, &err), 0, "%s", err.msg);
+	cr_assert_eq(memcmp(ids, ids4, sizeof ids), 0, "as written: nprobe 64 / 16");
+	cr_assert_neq(memcmp(ids, ids1, sizeof ids), 0, "Faiss's own nprobe, 1, finds less");
+	ev_vindex_close(ix);
+}
+
+/* Whether /proc/self/maps maps the file path. */
+static int
+mapped(const char *file)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int found = 0;
+
+	cr_assert_not_null(f);
+	while (!found && fgets(line, sizeof line, f) != NULL)
+		found = strstr(line, file) != NULL;
+	fclose(f);
+	return found;
+}
+
+Test(vindex, a_searched_ivf_index_maps_its_lists_from_the_file_instead_of_reading_them)
+{
+	enum { N = 3000, D = 8, K = 5 };
+	static float v[N * D];
+	float q[D], sc[K], exact[K];
+	int64_t ids[K], exact_ids[K];
+	struct ev_vload_stats stats;
+	struct ev_err err = { 0 };
+	struct ev_vindex *ix;
+
+	load_random(v, N, D, "Flat", &stats);
+	random_unit(q, D);
+	ix = open_ix();
+	cr_assert(!mapped(idx), "a Flat index is read whole");
+	cr_assert_eq(ev_vindex_search(ix, 1, q, K, exact, exact_ids, &err), 0, "%s", err.msg);
+	ev_vindex_close(ix);
+	load(v, N, D, "m1", "IVF64,Flat", &stats);
+	cr_assert(!mapped(idx));
+	ix = open_ix();
+	cr_assert(mapped(idx), "the IVF index's file is mapped while it is open");
+	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 64, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, 1, q, K, sc, ids, &err), 0, "%s", err.msg);
+	cr_assert_eq(memcmp(ids, exact_ids, sizeof ids), 0, "every list visited: exact search");
+	ev_vindex_close(ix);
+	cr_assert(!mapped(idx), "and unmapped when it is closed");
+}

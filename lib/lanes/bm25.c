@@ -9,12 +9,17 @@
 #define K1 1.2
 #define B 0.75
 #define MIN_IDF 1e-6
+#define FLOOR_MARGIN 1e-9	/* a bound below the floor by this relative slack */
 
 /* What one MATCH query computes once, on its first row. */
 struct query_stats {
 	int nphrase;
 	double avgdl;		/* tokens per row */
 	double *idf;		/* per phrase (0 for one weighing nothing) */
+	int nweighed;
+	int *order;		/* the phrases weighing something, highest bound first */
+	double *rest;		/* rest[j]: the bounds of order[j..] summed */
+	double *f;		/* the current row's frequency of each phrase */
 };
 
 static int
@@ -32,6 +37,9 @@ free_stats(void *p)
 
 	if (qs != NULL) {
 		free(qs->idf);
+		free(qs->order);
+		free(qs->rest);
+		free(qs->f);
 		free(qs);
 	}
 }
@@ -43,11 +51,45 @@ phrase_weight(const struct ev_bm25_weights *pw, int i)
 	return pw != NULL && i < pw->n ? pw->w[i] : 1.0;
 }
 
+/* The phrases weighing something into qs->order, highest bound (weight x
+ * IDF x (k1 + 1), the limit of a phrase's term as its frequency grows)
+ * first, and qs->rest. */
+static void
+order_bounds(struct query_stats *qs, const struct ev_bm25_weights *pw, double k1)
+{
+	int n = 0;
+
+	for (int i = 0; i < qs->nphrase; i++) {
+		double u = phrase_weight(pw, i) * qs->idf[i] * (k1 + 1.0);
+		int j;
+
+		qs->f[i] = u;	/* the bounds, until rest[] is made */
+		if (phrase_weight(pw, i) == 0.0)
+			continue;
+		for (j = n; j > 0 && qs->f[qs->order[j - 1]] < u; j--)
+			qs->order[j] = qs->order[j - 1];
+		qs->order[j] = i;
+		n++;
+	}
+	qs->nweighed = n;
+	qs->rest[n] = 0.0;
+	for (int j = n - 1; j >= 0; j--)
+		qs->rest[j] = qs->rest[j + 1] + qs->f[qs->order[j]];
+}
+
+double
+ev_bm25_idf(double rows, double hits)
+{
+	double idf = log((rows - hits + 0.5) / (hits + 0.5));
+
+	return idf <= 0.0 ? MIN_IDF : idf;
+}
+
 /* The statistics of the query, made on the first call, or NULL with *rc.
  * A phrase that weighs nothing needs no IDF. */
 static struct query_stats *
 query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_weights *pw,
-	int *rc)
+	double k1, int *rc)
 {
 	struct query_stats *qs = api->xGetAuxdata(fts, 0);
 	sqlite3_int64 nrow = 0, ntok = 0;
@@ -59,9 +101,12 @@ query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_
 	if ((qs = calloc(1, sizeof *qs)) == NULL)
 		return NULL;
 	qs->nphrase = api->xPhraseCount(fts);
-	if ((qs->idf = calloc((size_t)qs->nphrase + 1, sizeof *qs->idf)) == NULL)
+	if ((qs->idf = calloc((size_t)qs->nphrase + 1, sizeof *qs->idf)) == NULL ||
+	    (qs->order = calloc((size_t)qs->nphrase + 1, sizeof *qs->order)) == NULL ||
+	    (qs->rest = calloc((size_t)qs->nphrase + 1, sizeof *qs->rest)) == NULL ||
+	    (qs->f = calloc((size_t)qs->nphrase + 1, sizeof *qs->f)) == NULL)
 		goto fail;
-	if (pw != NULL && pw->df != NULL) {
+	if (pw != NULL && pw->global) {
 		rows = pw->rows;
 		tokens = pw->tokens;
 	} else if ((*rc = api->xRowCount(fts, &nrow)) != SQLITE_OK ||
@@ -74,19 +119,22 @@ query_stats(const Fts5ExtensionApi *api, Fts5Context *fts, const struct ev_bm25_
 	qs->avgdl = rows > 0 ? tokens / rows : 1.0;
 	for (int i = 0; i < qs->nphrase; i++) {
 		sqlite3_int64 nhit = 0;
-		double idf, hits;
+		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] :
+		    NULL;
 
 		if (phrase_weight(pw, i) == 0.0)
 			continue;
-		if (pw != NULL && pw->df != NULL && i < pw->n)
-			hits = pw->df[i];
-		else if ((*rc = api->xQueryPhrase(fts, i, &nhit, count_row)) != SQLITE_OK)
+		if (known != NULL && *known > 0.0) {
+			qs->idf[i] = *known;
+			continue;
+		}
+		if ((*rc = api->xQueryPhrase(fts, i, &nhit, count_row)) != SQLITE_OK)
 			goto fail;
-		else
-			hits = (double)nhit;
-		idf = log((rows - hits + 0.5) / (hits + 0.5));
-		qs->idf[i] = idf <= 0.0 ? MIN_IDF : idf;
+		qs->idf[i] = ev_bm25_idf(rows, (double)nhit);
+		if (known != NULL)
+			*known = qs->idf[i];
 	}
+	order_bounds(qs, pw, k1);
 	/* On failure, xSetAuxdata() frees qs itself (with free_stats). */
 	return (*rc = api->xSetAuxdata(fts, qs, free_stats)) == SQLITE_OK ? qs : NULL;
 fail:
@@ -102,14 +150,47 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 	const struct ev_bm25_weights *pw = NULL;
 	struct query_stats *qs;
 	int rc = SQLITE_OK, ncolw = nval, ntok = 0;
-	double score = 0.0, dl, k1 = K1, b = B;
+	double score = 0.0, bound = 0.0, floor, dl, k1 = K1, b = B;
 
 	if (nval > 0 && (pw = sqlite3_value_pointer(val[nval - 1], EV_BM25_POINTER)) != NULL)
 		ncolw = nval - 1;
 	else if (nval > 0 && sqlite3_value_type(val[nval - 1]) == SQLITE_NULL)
 		ncolw = nval - 1;	/* an unbound pointer: unit weights */
-	if ((qs = query_stats(api, fts, pw, &rc)) == NULL) {
+	if (pw != NULL && pw->tuned)
+		k1 = pw->k1, b = pw->b;
+	floor = pw != NULL ? pw->floor : 0.0;
+	if ((qs = query_stats(api, fts, pw, k1, &rc)) == NULL) {
 		sqlite3_result_error_code(ctx, rc);
+		return;
+	}
+	/* Each phrase's instances in the row, phrase by phrase (cheaper than
+	 * xInst(), which merges every phrase's, and skips those weighing
+	 * nothing), each counting its column's weight; the phrases of highest
+	 * bound first, so that with a floor a row that cannot reach it is
+	 * left as soon as that shows, before its length is read.  Its term is
+	 * then at most f (k1 + 1) / (f + k1 (1 - b)), the length taken as 0. */
+	for (int j = 0; j < qs->nweighed; j++) {
+		int i = qs->order[j];
+		double f = 0.0, w = phrase_weight(pw, i);
+		Fts5PhraseIter it;
+		int col, off;
+
+		if (floor > 0.0 && (bound + qs->rest[j]) * (1.0 + FLOOR_MARGIN) < floor) {
+			sqlite3_result_double(ctx, -1.0 * (bound + qs->rest[j]));
+			return;
+		}
+		if ((rc = api->xPhraseFirst(fts, i, &it, &col, &off)) != SQLITE_OK) {
+			sqlite3_result_error_code(ctx, rc);
+			return;
+		}
+		for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off))
+			f += col < ncolw ? sqlite3_value_double(val[col]) : 1.0;
+		qs->f[i] = f;
+		if (f > 0.0)
+			bound += w * qs->idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b)));
+	}
+	if (floor > 0.0 && bound * (1.0 + FLOOR_MARGIN) < floor) {
+		sqlite3_result_double(ctx, -1.0 * bound);
 		return;
 	}
 	if ((rc = api->xColumnSize(fts, -1, &ntok)) != SQLITE_OK) {
@@ -117,25 +198,10 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 		return;
 	}
 	dl = (double)ntok;
-	if (pw != NULL && pw->tuned)
-		k1 = pw->k1, b = pw->b;
-	/* Each phrase's instances in the row, phrase by phrase (cheaper than
-	 * xInst(), which merges every phrase's, and skips those weighing
-	 * nothing), each counting its column's weight. */
 	for (int i = 0; i < qs->nphrase; i++) {
-		double w = phrase_weight(pw, i), f = 0.0;
-		Fts5PhraseIter it;
-		int col, off;
+		double w = phrase_weight(pw, i), f = qs->f[i];
 
-		if (w == 0.0)
-			continue;
-		if ((rc = api->xPhraseFirst(fts, i, &it, &col, &off)) != SQLITE_OK) {
-			sqlite3_result_error_code(ctx, rc);
-			return;
-		}
-		for (; col >= 0; api->xPhraseNext(fts, &it, &col, &off))
-			f += col < ncolw ? sqlite3_value_double(val[col]) : 1.0;
-		if (f > 0.0)
+		if (w != 0.0 && f > 0.0)
 			score += w * qs->idf[i] * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * dl / qs->avgdl)));
 	}
 	sqlite3_result_double(ctx, -1.0 * score);

@@ -18,10 +18,19 @@
  * numbered as FTS5 numbers them, left to right in the MATCH expression.  A
  * phrase the weights do not cover, or a NULL pointer, weighs 1: then the
  * result is exactly bm25()'s.  With `tuned` set, the weights' k1 and b
- * replace FTS5's.  With `df` set, the IDF and the average length come from
- * the weights' statistics (those of a whole sharded collection, textstats.h)
- * instead of this index's: rows, tokens, and df[i] the rows holding phrase i
- * (a phrase past n counts this index's rows).
+ * replace FTS5's.  Counting a phrase's rows for its IDF walks its whole
+ * posting list; with `idf` the caller keeps the IDFs of one statement for the
+ * next (the text lane's pruned passes: textsearch.h).  With `floor`, a row
+ * is left as soon as the bounds of its phrases (weight x IDF x (k1 + 1) for a
+ * phrase not yet looked at, the term with the row's frequency and length 0
+ * for one looked at) show that it scores below floor; it then gets that
+ * bound, which is below floor: the rows scoring at least floor, and their
+ * order, are exactly those without it.
+ *
+ * With `global` set, the average length comes from `rows` and `tokens`
+ * (those of a whole sharded collection, textstats.h) instead of this
+ * index's, and the caller gives every weighed phrase's IDF in `idf`, made
+ * by ev_bm25_idf() from the collection's counts.
  *
  *   ev_bm25_totals(chunks_fts, 0)   the index's rows
  *   ev_bm25_totals(chunks_fts, 1)   its tokens, over every column
@@ -44,10 +53,19 @@ struct ev_bm25_weights {
 	int tuned;		/* k1 and b below apply (else FTS5's 1.2 and 0.75) */
 	double k1;		/* term frequency saturation, >= 0 */
 	double b;		/* document length normalisation, 0 to 1 */
-	const double *df;	/* NULL, or the rows holding each phrase, df[0..n), and: */
-	double rows;		/* the rows, and */
-	double tokens;		/* the tokens of the collection the df count */
+	double *idf;		/* NULL, or idf[0..n): a phrase's IDF when > 0 (used, not
+				 * counted again); each IDF counted is stored there, so a
+				 * second statement over the same phrases can skip counting */
+	double floor;		/* > 0: a row whose score cannot reach floor may be given
+				 * any score below it, without its length being read */
+	int global;		/* rows and tokens are the collection's, not the index's */
+	double rows;		/* the collection's rows, and */
+	double tokens;		/* its tokens (with global) */
 };
+
+/* The IDF of a phrase held by `hits` of `rows` rows, as ev_bm25() counts
+ * it: log((rows - hits + 0.5) / (hits + 0.5)), floored at 1e-6. */
+double ev_bm25_idf(double rows, double hits);
 
 /* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */

@@ -74,10 +74,24 @@ struct ev_textsearch {
 	int nslots;
 	double *pw;		/* the weight of each phrase of expr, for ev_bm25() */
 	const char **pka, **pkb;	/* each phrase's stems (pkb NULL for one word) */
-	double *pdf;		/* with global statistics: each phrase's rows */
+	double *idf;		/* and its IDF once counted (> 0), else 0 */
+	int *pstart, *plen;	/* and its bytes in expr */
 	int npw, cappw;
 	struct ev_buf key;	/* a pair's statistics key */
 	struct ev_buf expr, sql, snip;
+	/* A pruned pass (textsearch.h "Dynamic pruning"): "(SOME) AND (expr)",
+	 * the phrases of SOME first, weighing nothing. */
+	struct ev_buf pexpr;
+	double *ppw, *pidf;
+	int npp, cappp;
+	double *ub;		/* each phrase's upper bound */
+	int *order;		/* the scoring phrases, highest bound first */
+	int pruned;		/* phrases the last pass left out */
+	/* The feedback pass's phrases and IDFs, for the last pass to reuse. */
+	struct ev_buf prevexpr;
+	double *previdf;
+	int *prevstart, *prevlen;
+	int nprev, capprev;
 	struct ev_err *err;	/* where a tokeniser callback reports */
 	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
 	struct ev_buf lines;	/* a hit's chunk's lines */
@@ -308,6 +322,10 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 		ev_textsearch_close(ts);
 		return NULL;
 	}
+	/* FTS5 reads its posting lists a page at a time: map the store rather
+	 * than copy each page out of the kernel (as the vector lane does), as
+	 * much of it as SQLite allows (its SQLITE_MAX_MMAP_SIZE caps this). */
+	ev_store_exec(st, "PRAGMA mmap_size = 1099511627776", NULL);
 	for (int i = 0; ts->o.drop_request_words && request_words[i] != NULL; i++)
 		if (ev_tok_run(ts->tok, request_words[i], strlen(request_words[i]), on_request_stem, ts,
 		    err) == -1) {
@@ -342,6 +360,7 @@ clear_words(struct ev_textsearch *ts)
 		free(ts->fb[i].surface);
 	}
 	ts->nfb = ts->nfeedback = 0;
+	ts->nprev = 0;
 	for (int i = 0; i < ts->nslots; i++)
 		ts->fbslot[i] = -1;
 }
@@ -364,8 +383,17 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->pw);
 	free(ts->pka);
 	free(ts->pkb);
-	free(ts->pdf);
 	ev_buf_release(&ts->key);
+	free(ts->idf);
+	free(ts->pstart);
+	free(ts->plen);
+	free(ts->ppw);
+	free(ts->pidf);
+	free(ts->ub);
+	free(ts->order);
+	free(ts->previdf);
+	free(ts->prevstart);
+	free(ts->prevlen);
 	for (int i = 0; i < ts->nvocab; i++)
 		free(ts->vocab[i].s);
 	free(ts->vocab);
@@ -377,6 +405,8 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_buf_release(&ts->snip);
 	ev_buf_release(&ts->lines);
 	free(ts->spans);
+	ev_buf_release(&ts->pexpr);
+	ev_buf_release(&ts->prevexpr);
 	free(ts);
 }
 
@@ -822,6 +852,20 @@ add_fts_chars(struct ev_buf *b, const char *s)
 	return r;
 }
 
+/* Make the array *pv (a T ** as void *) hold n elements of elem bytes.
+ * Returns 0, or -1 (out of memory: the array as it was). */
+static int
+resize(void *pv, int n, size_t elem)
+{
+	void *p;
+
+	memcpy(&p, pv, sizeof p);
+	if ((p = realloc(p, (size_t)n * elem)) == NULL)
+		return -1;
+	memcpy(pv, &p, sizeof p);
+	return 0;
+}
+
 /* Append one phrase of the MATCH expression: the words a (and b, when not
  * NULL, after it) as an FTS5 string, and its weight to ts->pw.  Returns 0 or
  * -1 (out of memory). */
@@ -831,33 +875,34 @@ add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight
 {
 	struct ev_buf *e = &ts->expr;
 
+	int i = ts->npw;
+
 	if (ts->npw == ts->cappw) {
 		int cap = ts->cappw ? 2 * ts->cappw : 64;
-		double *pw = realloc(ts->pw, (size_t)cap * sizeof *pw), *pdf;
-		const char **pka, **pkb;
 
-		if (pw == NULL)
+		if (resize(&ts->pw, cap, sizeof *ts->pw) == -1 ||
+		    resize(&ts->idf, cap, sizeof *ts->idf) == -1 ||
+		    resize(&ts->pstart, cap, sizeof *ts->pstart) == -1 ||
+		    resize(&ts->plen, cap, sizeof *ts->plen) == -1 ||
+		    resize(&ts->pka, cap, sizeof *ts->pka) == -1 ||
+		    resize(&ts->pkb, cap, sizeof *ts->pkb) == -1)
 			return -1;
-		ts->pw = pw;
-		if ((pka = realloc(ts->pka, (size_t)cap * sizeof *pka)) == NULL)
-			return -1;
-		ts->pka = pka;
-		if ((pkb = realloc(ts->pkb, (size_t)cap * sizeof *pkb)) == NULL)
-			return -1;
-		ts->pkb = pkb;
-		if ((pdf = realloc(ts->pdf, (size_t)cap * sizeof *pdf)) == NULL)
-			return -1;
-		ts->pdf = pdf;
 		ts->cappw = cap;
 	}
-	ts->pka[ts->npw] = ka;
-	ts->pkb[ts->npw] = kb;
-	ts->pw[ts->npw++] = weight;
+	ts->pka[i] = ka;
+	ts->pkb[i] = kb;
+	ts->npw++;
+	ts->pw[i] = weight;
+	ts->idf[i] = 0;
+	ts->pstart[i] = (int)e->len;
 	if (ev_buf_addc(e, '"') == -1 || add_fts_chars(e, a) == -1)
 		return -1;
 	if (b != NULL && (ev_buf_addc(e, ' ') == -1 || add_fts_chars(e, b) == -1))
 		return -1;
-	return ev_buf_addc(e, '"');
+	if (ev_buf_addc(e, '"') == -1)
+		return -1;
+	ts->plen[i] = (int)e->len - ts->pstart[i];
+	return 0;
 }
 
 /* Append the words, each with its fuzzy expansions, OR-ed (or AND-ed with
@@ -1503,18 +1548,18 @@ surface_of_stem(const struct ev_textsearch *ts, const char *stem)
 	return stem;
 }
 
-/* With global statistics, each phrase's rows into ts->pdf: a query word's
- * as counted for the queries, else (an expansion, a feedback term) its
- * stem's from the vocabulary, 0 when no shard has it; a pair's from the
- * pairs counted for the queries.  Returns 0, or -1
- * with *err set (code 2 naming `where`: a pair the statistics lack). */
+/* With global statistics, each weighed phrase's IDF into ts->idf, from the
+ * collection's rows holding it: a query word's as counted for the queries,
+ * else (an expansion, a feedback term) its stem's from the vocabulary, 0
+ * when no shard has it; a pair's from the pairs counted for the queries.
+ * Returns 0, or -1 with *err set (code 2 naming `where`: a pair the
+ * statistics lack). */
 static int
-global_df(struct ev_textsearch *ts, const char *where, struct ev_err *err)
+global_idf(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 {
 	for (int i = 0; i < ts->npw; i++) {
 		long long n;
 
-		ts->pdf[i] = 0;
 		if (ts->pw[i] == 0.0)
 			continue;	/* a filter: no score */
 		if (ts->pkb[i] == NULL) {
@@ -1529,38 +1574,43 @@ global_df(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 				    " count '%s %s' side by side: make them (--stats-out) from these queries",
 				    surface_of_stem(ts, ts->pka[i]), surface_of_stem(ts, ts->pkb[i]));
 		}
-		ts->pdf[i] = n > 0 ? (double)n : 0.0;
+		ts->idf[i] = ev_bm25_idf((double)ev_textstats_rows(ts->o.stats), n > 0 ? (double)n : 0.0);
 	}
 	return 0;
 }
 
-/* Bind the expression, weights and limit of a pass to s (reset).  Returns
- * 0, or -1 with *err set (global_df()). */
-static int
-bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit,
-    const char *where, struct ev_err *err)
+/* Bind the expression e, its n phrases' weights w and IDFs idf, and the
+ * limit to s (reset). */
+static void
+bind_expr(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
+    const struct ev_buf *e, double *w, double *idf, int n, long long limit)
 {
-	bw->n = ts->npw;
-	bw->w = ts->pw;
+	bw->n = n;
+	bw->w = w;
+	bw->idf = idf;
+	bw->floor = 0.0;
 	bw->tuned = 1;
 	bw->k1 = ts->o.k1;
 	bw->b = ts->o.b;
-	bw->df = NULL;
-	if (ts->o.stats != NULL) {
-		if (global_df(ts, where, err) == -1)
-			return -1;
-		bw->df = ts->pdf;
+	bw->global = ts->o.stats != NULL;	/* its IDFs: global_idf() */
+	if (bw->global) {
 		bw->rows = (double)ev_textstats_rows(ts->o.stats);
 		bw->tokens = (double)ev_textstats_tokens(ts->o.stats);
 	}
 	sqlite3_reset(s);
-	sqlite3_bind_text(s, 1, ev_buf_str(&ts->expr), (int)ts->expr.len, SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, ev_buf_str(e), (int)e->len, SQLITE_STATIC);
 	sqlite3_bind_double(s, 2, ts->o.w_title);
 	sqlite3_bind_double(s, 3, ts->o.w_section);
 	sqlite3_bind_double(s, 4, ts->o.w_text);
 	sqlite3_bind_int64(s, 5, limit);
 	sqlite3_bind_pointer(s, 6, bw, EV_BM25_POINTER, NULL);
-	return 0;
+}
+
+/* Bind the pass over ts->expr, unpruned. */
+static void
+bind_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, long long limit)
+{
+	bind_expr(ts, s, bw, &ts->expr, ts->pw, ts->idf, ts->npw, limit);
 }
 
 /* A failed step of a pass, into *err. */
@@ -1572,6 +1622,192 @@ step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where
 		return ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': %s", text,
 		    sqlite3_errmsg(ev_store_db(ts->st)));
 	return ev_store_error(ts->st, "searching the text index", err);
+}
+
+/* Dynamic pruning (textsearch.h), after MaxScore (Turtle and Flood 1995).
+ * A phrase can add at most its upper bound to a chunk's score: its weight x
+ * its IDF x (k1 + 1), the limit of BM25's term as the frequency grows.  Once
+ * some `limit` chunks are known to score at least theta, a chunk holding
+ * only phrases whose bounds sum below theta cannot be among the best, so the
+ * candidates need come only from the other phrases' chunks: "(THOSE) AND
+ * (expr)", where THOSE weigh nothing and every phrase of expr weighs what it
+ * did, so that each candidate's score is computed exactly as without
+ * pruning.  Theta comes from a first pass over the chunks of the rarest
+ * phrases (highest bounds), which hold most of the best chunks. */
+#define PRUNE_MARGIN 1e-9	/* bounds are summed with this relative slack */
+
+/* The probe: whether expr matches anything, and every weighted phrase's
+ * IDF (the weights' idf, filled by ev_bm25() on the first row). */
+static const char sql_probe[] = "SELECT ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) FROM chunks_fts"
+	" WHERE chunks_fts MATCH ?1 LIMIT ?5";
+
+/* "(P1 OR ... Pm) AND (expr)" for the first m phrases of ts->order into
+ * ts->pexpr, and its weights and IDFs into ts->ppw and ts->pidf.  Returns 0
+ * or -1 (out of memory). */
+static int
+build_pruned(struct ev_textsearch *ts, int m)
+{
+	struct ev_buf *b = &ts->pexpr;
+	const char *e = ev_buf_str(&ts->expr);
+	int n = m + ts->npw, r;
+
+	if (n > ts->cappp) {
+		if (resize(&ts->ppw, n, sizeof *ts->ppw) == -1 ||
+		    resize(&ts->pidf, n, sizeof *ts->pidf) == -1)
+			return -1;
+		ts->cappp = n;
+	}
+	ev_buf_reset(b);
+	r = ev_buf_addc(b, '(');
+	for (int i = 0; i < m && r == 0; i++) {
+		int j = ts->order[i];
+
+		if (i > 0)
+			r = ev_buf_adds(b, " OR ");
+		if (r == 0)
+			r = ev_buf_add(b, e + ts->pstart[j], (size_t)ts->plen[j]);
+		ts->ppw[i] = 0.0;
+		ts->pidf[i] = 0.0;
+	}
+	if (r == 0 && (r = ev_buf_adds(b, ") AND (")) == 0 &&
+	    (r = ev_buf_add(b, e, ts->expr.len)) == 0)
+		r = ev_buf_addc(b, ')');
+	memcpy(ts->ppw + m, ts->pw, (size_t)ts->npw * sizeof *ts->ppw);
+	memcpy(ts->pidf + m, ts->idf, (size_t)ts->npw * sizeof *ts->pidf);
+	ts->npp = n;
+	return r;
+}
+
+/* Keep the phrases of this pass and the IDFs counted for them, for the
+ * next pass of the query (the feedback pass's words and pairs are searched
+ * again by the last).  Returns 0 or -1 (out of memory). */
+static int
+save_pass(struct ev_textsearch *ts)
+{
+	if (ts->npw > ts->capprev) {
+		if (resize(&ts->previdf, ts->npw, sizeof *ts->previdf) == -1 ||
+		    resize(&ts->prevstart, ts->npw, sizeof *ts->prevstart) == -1 ||
+		    resize(&ts->prevlen, ts->npw, sizeof *ts->prevlen) == -1)
+			return -1;
+		ts->capprev = ts->npw;
+	}
+	ev_buf_reset(&ts->prevexpr);
+	if (ev_buf_add(&ts->prevexpr, ev_buf_str(&ts->expr), ts->expr.len) == -1)
+		return -1;
+	memcpy(ts->previdf, ts->idf, (size_t)ts->npw * sizeof *ts->previdf);
+	memcpy(ts->prevstart, ts->pstart, (size_t)ts->npw * sizeof *ts->prevstart);
+	memcpy(ts->prevlen, ts->plen, (size_t)ts->npw * sizeof *ts->prevlen);
+	ts->nprev = ts->npw;
+	return 0;
+}
+
+/* The IDF of each phrase of ts->expr that the previous pass counted (the
+ * same phrase, in the same snapshot of the store: the same IDF). */
+static void
+reuse_idf(struct ev_textsearch *ts)
+{
+	const char *e = ev_buf_str(&ts->expr), *pe = ev_buf_str(&ts->prevexpr);
+
+	for (int i = 0; i < ts->npw; i++)
+		for (int j = 0; j < ts->nprev && ts->idf[i] == 0; j++)
+			if (ts->previdf[j] > 0 && ts->plen[i] == ts->prevlen[j] &&
+			    memcmp(e + ts->pstart[i], pe + ts->prevstart[j], (size_t)ts->plen[i]) == 0)
+				ts->idf[i] = ts->previdf[j];
+}
+
+/* Bind s for a pass of `limit` chunks over ts->expr, pruned when the
+ * options allow it and it pays (ts->pruned: the phrases left out of the
+ * candidates).  Returns 0, or -1 with *err set. */
+static int
+prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
+    long long limit, const char *text, const char *where, struct ev_err *err)
+{
+	sqlite3_stmt *probe;
+	int rc, nscore = 0, found = 0, out = 0;
+	double theta = 0, sum = 0;
+
+	ts->pruned = 0;
+	if (ts->o.stats != NULL ? global_idf(ts, where, err) == -1 : (reuse_idf(ts), 0))
+		return -1;
+	bind_pass(ts, s, bw, limit);
+	if (ts->o.exhaustive || ts->o.raw_fts || ts->npw < 2)
+		return 0;
+	for (int i = 0; i < ts->npw; i++) {
+		if (ts->pw[i] < 0)
+			return 0;	/* a bound needs every term >= 0 */
+		nscore += ts->pw[i] > 0;
+	}
+	if (nscore < 2)
+		return 0;
+	if ((probe = ev_store_prepare(ts->st, sql_probe, err)) == NULL)
+		return -1;
+	bind_pass(ts, probe, bw, 1);
+	rc = sqlite3_step(probe);
+	sqlite3_reset(probe);
+	if (rc == SQLITE_DONE)
+		return 0;	/* nothing matches */
+	if (rc != SQLITE_ROW)
+		return step_error(ts, rc, text, where, err);
+	if (resize(&ts->ub, ts->cappw, sizeof *ts->ub) == -1 ||
+	    resize(&ts->order, ts->cappw, sizeof *ts->order) == -1)
+		return ev_err_nomem(err);
+	/* The scoring phrases by bound, highest first (insertion: few). */
+	nscore = 0;
+	for (int i = 0; i < ts->npw; i++) {
+		int j;
+
+		ts->ub[i] = ts->pw[i] * ts->idf[i] * (ts->o.k1 + 1.0);
+		if (ts->pw[i] == 0)
+			continue;
+		for (j = nscore; j > 0 && ts->ub[ts->order[j - 1]] < ts->ub[i]; j--)
+			ts->order[j] = ts->order[j - 1];
+		ts->order[j] = i;
+		nscore++;
+	}
+	/* Theta: the limit-th best score among the chunks of the m rarest
+	 * phrases, m doubling until there are that many chunks. */
+	for (int m = 1; m < nscore && !found; m *= 2) {
+		long long n = 0;
+
+		if (build_pruned(ts, m) == -1)
+			return ev_err_nomem(err);
+		bind_expr(ts, s, bw, &ts->pexpr, ts->ppw, ts->pidf, ts->npp, limit);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+			if (++n == limit) {
+				theta = sqlite3_column_double(s, 1);
+				found = 1;
+			}
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return step_error(ts, rc, text, where, err);
+	}
+	/* The lowest bounds that sum below theta: their phrases alone cannot
+	 * make a chunk one of the best. */
+	for (int i = nscore - 1; found && i > 0; i--) {
+		double u = ts->ub[ts->order[i]];
+
+		if ((sum + u) * (1.0 + PRUNE_MARGIN) >= theta)
+			break;
+		sum += u;
+		out++;
+	}
+	if (out == 0)
+		bind_pass(ts, s, bw, limit);
+	else if (build_pruned(ts, nscore - out) == -1)
+		return ev_err_nomem(err);
+	else
+		bind_expr(ts, s, bw, &ts->pexpr, ts->ppw, ts->pidf, ts->npp, limit);
+	/* A candidate is left (ev_bm25()'s floor) as soon as its phrases show
+	 * it cannot reach theta. */
+	bw->floor = found ? theta : 0.0;
+	ts->pruned = out;
+	return 0;
+}
+
+int
+ev_textsearch_pruned(const struct ev_textsearch *ts)
+{
+	return ts->pruned;
 }
 
 /* One feedback chunk's tokens: every token counted, the words that are not
@@ -1663,7 +1899,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return ev_err_nomem(err);
 	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
 		return -1;
-	if (bind_pass(ts, s, bw, ts->o.feedback_docs, where, err) == -1)
+	if (prepare_pass(ts, s, bw, ts->o.feedback_docs, text, where, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		double score = sqlite3_column_double(s, 1), cw;
@@ -1709,6 +1945,10 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		goto out;
 	}
 	sqlite3_reset(s);
+	if (save_pass(ts) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
 	r = 0;
 	/* Fewer chunks than asked for (a small store, or rare words): too
 	 * little to learn from, no feedback. */
@@ -1981,7 +2221,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	sqlite3_stmt *s = NULL;
 	const char *text;
 	size_t textlen;
-	int own = 0, rc, n = 0, r = -1;
+	int own = 0, rc, n = 0, r = -1, began = 0;
 	double best = 0, pair_weight;
 
 	*flags = 0;
@@ -2045,7 +2285,14 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		return 0;
 	}
 
-	/* The statement, the feedback pass, then the search. */
+	/* The statement, the feedback pass, then the search, in one read
+	 * transaction: every pass sees one snapshot of the store, so that the
+	 * IDFs one statement counts hold for the next. */
+	if (sqlite3_get_autocommit(ev_store_db(ts->st))) {
+		if (ev_store_exec(ts->st, "BEGIN", err) == -1)
+			return -1;
+		began = 1;
+	}
 	f.where = where;
 	if ((filters != NULL && !json_is_null(filters) && (f.binds = json_array()) == NULL)) {
 		ev_err_nomem(err);
@@ -2073,7 +2320,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (bind_pass(ts, s, &bw, ts->o.k, where, err) == -1)
+	if (prepare_pass(ts, s, &bw, ts->o.k, text, where, err) == -1)
 		goto out;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		json_t *hit;
@@ -2099,5 +2346,10 @@ out:
 	else if (s != NULL)
 		sqlite3_reset(s);
 	json_decref(f.binds);
+	if (began) {
+		struct ev_err ignored = { 0 };
+
+		ev_store_exec(ts->st, "ROLLBACK", &ignored);	/* it only read */
+	}
 	return r;
 }

@@ -68,6 +68,16 @@
  *     feedback weighs 1.  The hit's evidence lists the feedback terms its
  *     chunk holds ("feedback_terms"), and the snippet marks them too.
  *
+ * Dynamic pruning (unless exhaustive): a pass that wants the best `limit`
+ * chunks does not rank every chunk holding a query word.  Each phrase's
+ * contribution to a chunk's score is at most weight x IDF x (k1 + 1); a first
+ * pass over the chunks of the rarest phrases finds `limit` chunks scoring at
+ * least theta; the phrases of lowest bounds that together stay below theta
+ * cannot by themselves put a chunk among the best, so candidates are taken
+ * only from the chunks of the other phrases, and scored by every phrase (the
+ * MaxScore idea of Turtle and Flood).  The hits, their ranks and scores are
+ * exactly those of the exhaustive ranking; only the work differs.
+ *
  * Filters (a query record's "filters" object), applied inside the SQL query so
  * that k hits still come back:
  *   "doc_id": "D"             the chunks of document D
@@ -116,6 +126,7 @@ struct ev_textsearch_opts {
 	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
 				 * outlive the searcher); NULL: /usr/share/dict */
 	struct ev_textstats *stats;	/* NULL, or the statistics to rank with (borrowed) */
+	int exhaustive;		/* rank every chunk holding a query word: no pruning */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
@@ -125,7 +136,7 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL, NULL }
+	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0 }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
@@ -193,6 +204,9 @@ int ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out
  * for a bad record, 1 for a database failure). */
 int ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *where,
 	struct ev_textstats *out, struct ev_err *err);
+/* The phrases (words, pairs, feedback terms, expansions) the last pass of
+ * the last query left out of its candidates (dynamic pruning; 0: none). */
+int ev_textsearch_pruned(const struct ev_textsearch *ts);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);

@@ -232,11 +232,24 @@ faiss_write_index_fname(const FaissIndex *idx, const char *fname)
 	EV_CATCH
 }
 
+/* The C API's FAISS_IO_FLAG_MMAP (1) is not the C++ library's IO_FLAG_MMAP
+ * (Faiss 1.7.3: IO_FLAG_SKIP_IVF_DATA | 0x646f0000, which maps an IVF
+ * index's inverted lists from the file instead of reading them): translated
+ * here.  (Faiss's own libfaiss_c passes 1 through, which the library
+ * ignores: the index is then read whole, as without the flag.) */
+static int
+cxx_io_flags(int io_flags)
+{
+	if (io_flags & FAISS_IO_FLAG_MMAP)
+		io_flags = (io_flags & ~FAISS_IO_FLAG_MMAP) | faiss::IO_FLAG_MMAP;
+	return io_flags;
+}
+
 int
 faiss_read_index(FILE *f, int io_flags, FaissIndex **p_out)
 {
 	try {
-		*p_out = reinterpret_cast<FaissIndex *>(faiss::read_index(f, io_flags));
+		*p_out = reinterpret_cast<FaissIndex *>(faiss::read_index(f, cxx_io_flags(io_flags)));
 	}
 	EV_CATCH
 }
@@ -245,7 +258,8 @@ int
 faiss_read_index_fname(const char *fname, int io_flags, FaissIndex **p_out)
 {
 	try {
-		*p_out = reinterpret_cast<FaissIndex *>(faiss::read_index(fname, io_flags));
+		*p_out = reinterpret_cast<FaissIndex *>(faiss::read_index(fname,
+		    cxx_io_flags(io_flags)));
 	}
 	EV_CATCH
 }

@@ -305,12 +305,16 @@ index_size_check(const char *path, const char *store_id, long long gen, long lon
 	return r;
 }
 
-/* Read the index file at path: header and Faiss index.  Returns 1 with *out
+/* Read the index file at path: header and Faiss index, read with Faiss's
+ * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
+ * from the file, not read, and the index is read-only).  Returns 1 with *out
  * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
  * an evkit index but damaged, -1 with *err set otherwise. */
 static int
-index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *err)
+index_read(const char *path, int io_flags, struct header *h, FaissIndex **out,
+	struct ev_err *err)
 {
+	struct stat sb;
 	FILE *f;
 	int r;
 
@@ -325,7 +329,7 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 		fclose(f);
 		return r;
 	}
-	if (faiss_read_index(f, 0, out) != 0) {
+	if (faiss_read_index(f, io_flags, out) != 0) {
 		int ferr = ferror(f);
 		fclose(f);
 		header_release(h);
@@ -337,6 +341,18 @@ index_read(const char *path, struct header *h, FaissIndex **out, struct ev_err *
 				ev_vindex_faiss_error());
 			return -1;
 		}
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
+	}
+	/* Mapped lists are not read: lists said to reach past the end of the
+	 * file (where Faiss leaves the file position) would fault when
+	 * searched. */
+	if (fstat(fileno(f), &sb) == -1 || ftell(f) > (long)sb.st_size) {
+		fclose(f);
+		faiss_Index_free(*out);
+		*out = NULL;
+		header_release(h);
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
 		return -2;
@@ -790,6 +806,45 @@ out:
 	return ret;
 }
 
+void
+ev_vindex_default_factory(long long count, char *buf, size_t size)
+{
+	long long nlist = 1;
+
+	if (count <= EV_VINDEX_FLAT_MAX) {
+		snprintf(buf, size, "%s", EV_VINDEX_FACTORY_SMALL);
+		return;
+	}
+	/* The power of two nearest sqrt(count): 2^k with 4^k nearest count
+	 * on a log scale, i.e. 4^k <= 2 count < 4^(k+1). */
+	while (nlist * nlist * 2 <= count)
+		nlist *= 2;
+	snprintf(buf, size, "IVF%lld,Flat", nlist);
+}
+
+/* An IVF index searches 1/EV_VINDEX_NPROBE_SHARE of its lists (Faiss's
+ * own default, 1, finds a tenth of the nearest neighbours): the nprobe
+ * written into the file, which ev-search-vec --nprobe overrides.  Returns
+ * 0, or -1 with *err set. */
+static int
+set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
+{
+	const char *ivf = strstr(factory, "IVF");
+	FaissParameterSpace *ps = NULL;
+	long nlist;
+
+	if (ivf == NULL || (nlist = strtol(ivf + 3, NULL, 10)) < 1)
+		return 0;
+	if (faiss_ParameterSpace_new(&ps) != 0)
+		return faiss_fail(err, NULL, "setting the index's nprobe");
+	/* An index Faiss cannot reach the lists of (one wrapped in a kind
+	 * ParameterSpace does not know) keeps its own nprobe. */
+	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
+	    nlist >= EV_VINDEX_NPROBE_SHARE ? (double)(nlist / EV_VINDEX_NPROBE_SHARE) : 1.0);
+	faiss_ParameterSpace_free(ps);
+	return 0;
+}
+
 /* A new, empty index of the chosen factory. */
 static FaissIndex *
 rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
@@ -882,7 +937,7 @@ update(struct ev_vload *ld, const char *factory, const struct ids *rem, struct e
 
 	if (ld->reset || ld->store_id == NULL)
 		return NULL;
-	if (index_read(ld->path, &h, &idx, &e) != 1)
+	if (index_read(ld->path, 0, &h, &idx, &e) != 1)
 		return NULL;	/* missing or unreadable: rebuilt from the store */
 	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
 	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
@@ -933,6 +988,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	struct header h = { 0 };
 	char *tmp = NULL;
 	const char *factory;
+	char deffactory[64];
 	long long count = 0;
 	int in_txn = 0, ret = -1;
 
@@ -1058,9 +1114,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	factory = ld->factory_opt ? ld->factory_opt :
-		ld->factory ? ld->factory :
-		count > EV_VINDEX_FLAT_MAX ? EV_VINDEX_FACTORY_LARGE : EV_VINDEX_FACTORY_SMALL;
+	ev_vindex_default_factory(count, deffactory, sizeof deffactory);
+	factory = ld->factory_opt ? ld->factory_opt : ld->factory ? ld->factory : deffactory;
 	if ((ld->factory_used = strdup(factory)) == NULL) {
 		ev_err_nomem(err);
 		goto out;
@@ -1109,6 +1164,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 			count);
 		goto out;
 	}
+	if (set_nprobe(idx, factory, err) == -1)
+		goto out;
 	h.store_id = ld->store_id;
 	h.generation = ld->generation + 1;
 	h.dim = ld->dim;
@@ -1269,7 +1326,7 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	if (index_not_dir(path, err) == -1 || meta_ll(st, "vindex.bytes", &bytes, err) == -1)
 		goto fail;
 	if ((r = index_size_check(path, store_id, gen, bytes, err)) == -2 ||
-	    (r = index_read(path, &ix->h, &ix->idx, err)) == -2) {
+	    (r = index_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
 		/* evkit's own file, damaged (a disk fault, a truncated copy): a
 		 * failure of the system, not of usage; the store can rebuild it */
 		char what[sizeof err->msg];
