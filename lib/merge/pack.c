@@ -45,6 +45,7 @@ const char *const ev_pack_plan_keys[] = {
 	"diversity.overlap", "diversity.mmr_lambda", "diversity.mmr_depth", "group_by",
 	"output.max_snippet_chars", "output.format",
 	"routing.*",	/* ev-route's, run by scripts/ev-hybrid */
+	"rerank.*",	/* ev-rerank's, run by scripts/ev-hybrid */
 	NULL
 };
 

@@ -16,7 +16,7 @@ k: 5
 END
 "$hybrid" --db db --index idx --plan plan.yaml --keep run "swept wing flutter" >packs.jsonl 2>err.txt
 echo "status $?"
-grep -v 'rerank not supported' err.txt
+cat err.txt
 jq -c '[.rank, .id, .rerank.model, .rerank.top_n, (.explain.rerank | has("features"))]' run/fused.jsonl
 jq -s '[.[].score] | . == (sort | reverse)' run/fused.jsonl
 jq -c '[.evidences | length]' packs.jsonl
