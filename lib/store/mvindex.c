@@ -821,7 +821,8 @@ merge(struct ev_mvload *ld, size_t *n, struct ev_mvload_stats *stats, struct ev_
 	struct rec *out;
 	size_t i, m = 0;
 
-	qsort(ld->st, ld->nst, sizeof *ld->st, cmp_staged);
+	if (ld->nst > 0)	/* qsort() of NULL is undefined, even for 0 */
+		qsort(ld->st, ld->nst, sizeof *ld->st, cmp_staged);
 	if ((out = calloc(ld->nst + (size_t)nold + 1, sizeof *out)) == NULL) {
 		ev_err_nomem(err);
 		return NULL;
