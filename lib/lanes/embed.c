@@ -9,6 +9,7 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "jsonl.h"
 #include "sha256.h"
@@ -18,6 +19,7 @@
 #define MAX_TERM_LEN 64		/* longer tokens (hashes, junk) are not words */
 #define CACHE_MAX_TERMS 2000000	/* the embedding cache is emptied beyond this */
 #define MODEL_VERSION 1
+#define MAX_LANGS 64		/* distinct chunk languages counted in training */
 
 /* ---- interned terms ---------------------------------------------------- */
 
@@ -126,10 +128,21 @@ struct termlist {
 	size_t n, cap;
 };
 
+/* A token of a text tokenised in several languages: the same word gives a
+ * term for each, kept once when two languages stem it alike. */
+struct tokpos {
+	int32_t id;
+	int text, start, end;
+};
+
 struct tok_ctx {
 	struct ev_tok *tok;
 	struct dict *dict;
 	struct termlist *out;
+	struct tokpos *pos;	/* with several languages: each token's place */
+	size_t npos, poscap;
+	int text;
+	int several;
 	int nomem;
 };
 
@@ -139,11 +152,16 @@ on_token(void *arg, const char *term, int len, int start, int end)
 	struct tok_ctx *c = arg;
 	int32_t id;
 
-	(void)start, (void)end;
 	if (len <= 0 || len > MAX_TERM_LEN || ev_tok_is_stop(c->tok, term, len))
 		return 0;
 	if ((id = dict_find(c->dict, term, len, 1)) == -2)
 		goto nomem;
+	if (c->several) {
+		if (ev_grow(&c->pos, &c->poscap, c->npos, sizeof *c->pos, 256) == -1)
+			goto nomem;
+		c->pos[c->npos++] = (struct tokpos){ id, c->text, start, end };
+		return 0;
+	}
 	if (ev_grow(&c->out->id, &c->out->cap, c->out->n, sizeof *c->out->id, 256) == -1)
 		goto nomem;
 	c->out->id[c->out->n++] = id;
@@ -161,24 +179,59 @@ cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Tokenise texts into l (emptied first): the term numbers, interned in d.
- * Then sort them and turn the list into runs: ids[k] distinct, tfs[k] counts.
- * Returns the number of distinct terms, or -1 with *err set. */
-static long
-tokenise(struct ev_tok *tok, struct dict *d, struct termlist *l, const char *const *texts,
-	const size_t *lens, int n, int32_t **tfs, size_t *tfcap, struct ev_err *err)
+static int
+cmp_tokpos(const void *a, const void *b)
 {
-	struct tok_ctx c = { tok, d, l, 0 };
+	const struct tokpos *x = a, *y = b;
+
+	if (x->text != y->text)
+		return (x->text > y->text) - (x->text < y->text);
+	if (x->start != y->start)
+		return (x->start > y->start) - (x->start < y->start);
+	if (x->end != y->end)
+		return (x->end > y->end) - (x->end < y->end);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Tokenise texts into l (emptied first): the term numbers, interned in d,
+ * each text stemmed for each of langs[0..nlang) (nlang 0: English), a
+ * word's term counted once however many languages give it.  Then sort them
+ * and turn the list into runs: ids[k] distinct, tfs[k] counts.  Returns the
+ * number of distinct terms, or -1 with *err set. */
+static long
+tokenise(struct ev_tok *tok, const char *const *langs, int nlang, struct dict *d,
+	struct termlist *l, const char *const *texts, const size_t *lens, int n, int32_t **tfs,
+	size_t *tfcap, struct ev_err *err)
+{
+	struct tok_ctx c = { tok, d, l, NULL, 0, 0, 0, nlang > 1, 0 };
 	size_t i, k = 0;
 
 	l->n = 0;
+	if (nlang <= 1)
+		ev_tok_set_lang(tok, nlang == 1 ? langs[0] : NULL);
 	for (int t = 0; t < n; t++) {
 		if (texts[t] == NULL || lens[t] == 0)
 			continue;
-		if (ev_tok_run(tok, texts[t], lens[t], on_token, &c, err) == -1)
-			return -1;
-		if (c.nomem)
-			return ev_err_nomem(err);
+		c.text = t;
+		for (int g = 0; g < (nlang > 1 ? nlang : 1); g++) {
+			if (nlang > 1)
+				ev_tok_set_lang(tok, langs[g]);
+			if (ev_tok_run(tok, texts[t], lens[t], on_token, &c, err) == -1)
+				goto fail;
+			if (c.nomem)
+				goto nomem;
+		}
+	}
+	if (c.several) {
+		qsort(c.pos, c.npos, sizeof *c.pos, cmp_tokpos);
+		for (i = 0; i < c.npos; i++) {
+			if (i > 0 && cmp_tokpos(&c.pos[i - 1], &c.pos[i]) == 0)
+				continue;
+			if (ev_grow(&l->id, &l->cap, l->n, sizeof *l->id, 256) == -1)
+				goto nomem;
+			l->id[l->n++] = c.pos[i].id;
+		}
+		free(c.pos);
 	}
 	if (l->n > *tfcap) {
 		int32_t *p = realloc(*tfs, l->n * sizeof *p);
@@ -199,6 +252,11 @@ tokenise(struct ev_tok *tok, struct dict *d, struct termlist *l, const char *con
 	}
 	l->n = k;
 	return (long)k;
+nomem:
+	ev_err_nomem(err);
+fail:
+	free(c.pos);
+	return -1;
 }
 
 /* ---- training ----------------------------------------------------------- */
@@ -251,6 +309,14 @@ struct trainer {
 	double *s, *v;
 	float *proj;		/* nvocab × dim: the projection, scaled */
 	float *sigma;
+	struct lang_count {	/* the chunks' languages (no language: English) */
+		char code[EV_ANALYZE_CODE_MAX];
+		long long n;
+	} lc[MAX_LANGS];
+	int nlc;
+	/* the model's languages as a parameter: ',"languages":[...]', or ""
+	 * for English alone (so an English model is what it always was) */
+	char langs[16 + EV_ANALYZE_MAX_QUERY_LANGS * (EV_ANALYZE_CODE_MAX + 3)];
 };
 
 static void
@@ -291,6 +357,54 @@ grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/* Count a chunk of language code (NULL: English) in t->lc. */
+static void
+count_lang(struct trainer *t, const char *code)
+{
+	char c[EV_ANALYZE_CODE_MAX];
+	int i;
+
+	if (code == NULL || ev_analyze_norm(code, strlen(code), c) == -1)
+		strcpy(c, "en");
+	for (i = 0; i < t->nlc && strcmp(t->lc[i].code, c) != 0; i++)
+		;
+	if (i == t->nlc) {
+		if (t->nlc == MAX_LANGS)
+			return;
+		memcpy(t->lc[t->nlc].code, c, sizeof c);
+		t->lc[t->nlc++].n = 0;
+	}
+	t->lc[i].n++;
+}
+
+static int
+cmp_lang_count(const void *a, const void *b)
+{
+	const struct lang_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->code, y->code);
+}
+
+/* t->langs from t->lc: the most frequent first, at most
+ * EV_ANALYZE_MAX_QUERY_LANGS (the query languages of the text lane). */
+static void
+model_langs(struct trainer *t)
+{
+	size_t len = 0;
+
+	t->langs[0] = '\0';
+	qsort(t->lc, (size_t)t->nlc, sizeof *t->lc, cmp_lang_count);
+	if (t->nlc == 0 || (t->nlc == 1 && strcmp(t->lc[0].code, "en") == 0))
+		return;
+	len += (size_t)snprintf(t->langs, sizeof t->langs, ",\"languages\":[");
+	for (int i = 0; i < t->nlc && i < EV_ANALYZE_MAX_QUERY_LANGS; i++)
+		len += (size_t)snprintf(t->langs + len, sizeof t->langs - len, "%s\"%s\"",
+		    i > 0 ? "," : "", t->lc[i].code);
+	snprintf(t->langs + len, sizeof t->langs - len, "]");
+}
+
 /* Read every chunk: intern its terms, count document frequencies. */
 static int
 read_chunks(struct ev_store *st, struct trainer *t, struct ev_err *err)
@@ -304,14 +418,15 @@ read_chunks(struct ev_store *st, struct trainer *t, struct ev_err *err)
 
 	if ((tok = ev_tok_open(ev_store_db(st), err)) == NULL)
 		return -1;
-	s = ev_store_prepare(st, "SELECT title, section_title, text FROM chunks ORDER BY rowid", err);
+	s = ev_store_prepare(st, "SELECT title, section_title, text, language FROM chunks"
+	    " ORDER BY rowid", err);
 	if (s == NULL)
 		goto out;
 	if (grow((void **)&t->docptr, &t->docptr_cap, 1, sizeof *t->docptr) == -1)
 		goto nomem;
 	t->docptr[0] = 0;
 	while ((r = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *texts[3];
+		const char *texts[3], *lang = (const char *)sqlite3_column_text(s, 3);
 		size_t lens[3];
 		long k;
 
@@ -319,7 +434,10 @@ read_chunks(struct ev_store *st, struct trainer *t, struct ev_err *err)
 			texts[f] = (const char *)sqlite3_column_text(s, f);
 			lens[f] = texts[f] ? (size_t)sqlite3_column_bytes(s, f) : 0;
 		}
-		if ((k = tokenise(tok, &t->dict, &l, texts, lens, 3, &tfs, &tfcap, err)) == -1)
+		count_lang(t, lang);
+		/* its words as the text index has them: stemmed for its language */
+		if ((k = tokenise(tok, &lang, lang != NULL, &t->dict, &l, texts, lens, 3, &tfs, &tfcap,
+		    err)) == -1)
 			goto out;
 		if (grow((void **)&t->docptr, &t->docptr_cap, (size_t)t->chunks + 2, sizeof *t->docptr) == -1)
 			goto nomem;
@@ -490,17 +608,17 @@ build_matrix(struct trainer *t, long long *empty, struct ev_err *err)
 }
 
 static void
-params_json(struct ev_buf *b, const struct ev_embed_params *p, int dim)
+params_json(struct ev_buf *b, const struct ev_embed_params *p, int dim, const char *langs)
 {
 	ev_buf_printf(b, "{\"algorithm\":\"lsa\",\"version\":%d,\"dim\":%d,\"min_df\":%d,"
 	    "\"max_terms\":%d,\"power_iters\":%d,\"oversample\":%d,\"seed\":%llu,"
 	    "\"doc_tf\":\"log\",\"doc_idf_power\":1,%s\"sigma_power\":%.17g,"
 	    "\"query_tf\":\"%s\",\"query_idf_power\":%.17g,"
-	    "\"fields\":[\"title\",\"section_title\",\"text\"]}",
+	    "\"fields\":[\"title\",\"section_title\",\"text\"]%s}",
 	    MODEL_VERSION, dim, p->min_df, p->max_terms, p->power_iters, p->oversample,
 	    (unsigned long long)p->seed, p->log_entropy ? "\"global_weight\":\"log_entropy\"," : "",
 	    p->sigma_power, p->query_log_tf ? "log" : "raw",
-	    p->query_idf_power);
+	    p->query_idf_power, langs);
 }
 
 /* The model id: a hash of everything the model is computed from (the
@@ -650,6 +768,7 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (read_chunks(st, &t, err) == -1)
 		goto out;
+	model_langs(&t);
 	info->chunks = t.chunks;
 	info->distinct = t.dict.n;
 	if (t.chunks == 0) {
@@ -701,7 +820,7 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 	for (int i = 0; i < dim; i++)
 		kept += t.s[i] * t.s[i];
 	info->energy = total > 0 ? kept / total : 0;
-	params_json(&params, p, dim);
+	params_json(&params, p, dim, t.langs);
 	if (params.p == NULL) {
 		ev_err_nomem(err);
 		goto out;
@@ -745,6 +864,9 @@ struct ev_embed {
 	int32_t *tfs;
 	size_t tfcap;
 	double *acc;
+	char lang[EV_ANALYZE_CODE_MAX];	/* ev_embed_set_lang()'s, or "" */
+	char qlang[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];	/* the model's */
+	int nqlang;		/* 0: English */
 };
 
 static int
@@ -875,6 +997,7 @@ load_params(struct ev_embed *e, const char *text, struct ev_err *err)
 	 * number when an allocation fails, and so change the model. */
 	json_t *j = ev_json_parse_line(text, strlen(text), NULL, err), *v;
 	const char *qtf;
+	size_t i;
 
 	if (j == NULL && err->code == EV_EXIT_RUNTIME)
 		return -1;	/* out of memory */
@@ -889,6 +1012,12 @@ load_params(struct ev_embed *e, const char *text, struct ev_err *err)
 	e->query_log_tf = qtf == NULL || strcmp(qtf, "raw") != 0;
 	v = json_object_get(j, "query_idf_power");
 	e->query_idf_power = json_is_number(v) ? json_number_value(v) : 1.0;
+	/* the languages of the chunks it was trained on (none: English) */
+	json_array_foreach(json_object_get(j, "languages"), i, v)
+		if (e->nqlang < EV_ANALYZE_MAX_QUERY_LANGS && json_is_string(v) &&
+		    ev_analyze_norm(json_string_value(v), json_string_length(v),
+		    e->qlang[e->nqlang]) == 0)
+			e->nqlang++;
 	json_decref(j);
 	return 0;
 }
@@ -994,6 +1123,16 @@ ev_embed_dim(const struct ev_embed *e)
 	return e->dim;
 }
 
+int
+ev_embed_set_lang(struct ev_embed *e, const char *code)
+{
+	if (code == NULL) {
+		e->lang[0] = '\0';
+		return 0;
+	}
+	return ev_analyze_norm(code, strlen(code), e->lang);
+}
+
 /* Look term id up in the store, once. */
 static int
 lookup(struct ev_embed *e, int32_t id, struct ev_err *err)
@@ -1039,13 +1178,22 @@ int
 ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *lens, int n,
 	enum ev_embed_role role, float *out, struct ev_err *err)
 {
+	const char *langs[EV_ANALYZE_MAX_QUERY_LANGS];
 	long k, i;
 	double norm = 0;
-	int d, dim = e->dim;
+	int d, dim = e->dim, nlang;
 
 	if (e->dict.n > CACHE_MAX_TERMS)
 		cache_release(e);
-	if ((k = tokenise(e->tok, &e->dict, &e->l, texts, lens, n, &e->tfs, &e->tfcap, err)) == -1)
+	if (e->lang[0] != '\0' || role == EV_EMBED_DOCUMENT) {
+		langs[0] = e->lang[0] != '\0' ? e->lang : NULL;
+		nlang = langs[0] != NULL;
+	} else {
+		for (nlang = 0; nlang < e->nqlang; nlang++)	/* the model's */
+			langs[nlang] = e->qlang[nlang];
+	}
+	if ((k = tokenise(e->tok, langs, nlang, &e->dict, &e->l, texts, lens, n, &e->tfs, &e->tfcap,
+	    err)) == -1)
 		return -1;
 	/* make room for the new terms' state, zeroed */
 	if (e->dict.n > e->cachecap) {

@@ -4,6 +4,14 @@
  * Middle layer: includes err.h, store.h, token.h and svd.h.  Knows nothing
  * of JSON Lines or Faiss.
  *
+ * Terms are the text index's: a chunk's words stemmed for its language
+ * (chunks.language), a query's for its own language, else for each of the
+ * model's languages: those of the chunks it was trained on, the most
+ * frequent first (at most EV_ANALYZE_MAX_QUERY_LANGS), kept in its
+ * parameters as "languages" unless English is the only one (an English
+ * model's parameters, and so its id, are as they always were).  Every store
+ * given the model (ev_embed_copy()) embeds a query alike.
+ *
  * Training (ev_embed_train) reads every chunk of the store, weights its
  * terms by tf-idf (tf sublinear: 1 + ln tf; idf smoothed: ln((1 + N) /
  * (1 + df)) + 1; each chunk's row scaled to unit length), keeps the terms that
@@ -107,6 +115,14 @@ void ev_embed_close(struct ev_embed *e);
 /* The model's id (owned by e) and dimension. */
 const char *ev_embed_model_id(const struct ev_embed *e);
 int ev_embed_dim(const struct ev_embed *e);
+
+/* The language of the texts ev_embed_texts() embeds from now on: code (a
+ * language code, normalised), or NULL for none.  A document's words are
+ * stemmed for its language (none: English), as the text index stems its
+ * chunk; a query's for its language, or with none for each of the model's
+ * languages, a word's stems in several languages each counted once.  Returns 0, or -1 when code is not
+ * a language code (the language is then unchanged). */
+int ev_embed_set_lang(struct ev_embed *e, const char *code);
 
 /* Embed the concatenation of n texts (a chunk's title, section title and
  * text; NULL entries are skipped) for role.  out receives dim floats of unit

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonl.h"
+#include "langid.h"
 #include "note.h"
 #include "vindex.h"
 
@@ -38,6 +39,7 @@ int
 ev_embedrec_open(struct ev_embedrec *r, struct ev_store *st, struct ev_err *err)
 {
 	memset(r, 0, sizeof *r);
+	r->st = st;
 	if ((r->e = ev_embed_open(st, err)) == NULL)
 		return -1;
 	if ((r->vec = malloc((size_t)ev_embed_dim(r->e) * sizeof *r->vec)) == NULL)
@@ -49,6 +51,8 @@ void
 ev_embedrec_close(struct ev_embedrec *r)
 {
 	free(r->vec);
+	ev_lex_close(r->lex);
+	r->lex = NULL;
 	ev_embed_close(r->e);
 	r->vec = NULL;
 	r->e = NULL;
@@ -78,6 +82,58 @@ record_texts(json_t *rec, int is_query, const char *texts[3], size_t lens[3], co
 	return 0;
 }
 
+/* The language of the chunk id in the store into code: 1, 0 when the store
+ * has no such chunk or it has no language, -1 with *err set. */
+static int
+stored_lang(struct ev_store *st, const char *id, char code[EV_ANALYZE_CODE_MAX],
+	struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT language FROM chunks WHERE id = ?", err);
+	const char *c;
+	int r, found = 0;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	if ((r = sqlite3_step(s)) == SQLITE_ROW && (c = (const char *)sqlite3_column_text(s, 0)) != NULL)
+		found = ev_analyze_norm(c, strlen(c), code) == 0;
+	sqlite3_reset(s);
+	if (r != SQLITE_ROW && r != SQLITE_DONE)
+		return ev_store_error(st, "reading a chunk's language", err);
+	return found;
+}
+
+/* Set the language rec is embedded in (ev_embedrec_add()).  Returns 0, or
+ * -1 with *err set. */
+static int
+record_lang(struct ev_embedrec *r, json_t *rec, int is_query, const char *text, size_t len,
+	const char *where, struct ev_err *err)
+{
+	json_t *l = json_object_get(rec, "language"), *id = json_object_get(rec, "id");
+	char code[EV_ANALYZE_CODE_MAX];
+	int got;
+
+	if (l != NULL && !json_is_null(l)) {
+		if (!json_is_string(l) || ev_analyze_norm(json_string_value(l), json_string_length(l),
+		    code) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a"
+			    " language code such as \"en\", \"fr\" or \"zh\"");
+		return ev_embed_set_lang(r->e, code);
+	}
+	if (is_query)
+		return ev_embed_set_lang(r->e, NULL);
+	if (json_is_string(id) && r->st != NULL) {
+		if ((got = stored_lang(r->st, json_string_value(id), code, err)) == -1)
+			return -1;
+		if (got)
+			return ev_embed_set_lang(r->e, code);
+	}
+	if (r->lex == NULL && (r->lex = ev_lex_open(NULL, err)) == NULL)
+		return -1;
+	ev_langid(r->lex, text != NULL ? text : "", text != NULL ? len : 0, code);
+	return ev_embed_set_lang(r->e, code);
+}
+
 int
 ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *where,
 	struct ev_err *err)
@@ -87,7 +143,8 @@ ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *wh
 	json_t *arr;
 	int got, dim = ev_embed_dim(r->e);
 
-	if (record_texts(rec, is_query, texts, lens, where, err) == -1)
+	if (record_texts(rec, is_query, texts, lens, where, err) == -1 ||
+	    record_lang(r, rec, is_query, texts[2], lens[2], where, err) == -1)
 		return -1;
 	if ((got = ev_embed_texts(r->e, texts, lens, 3,
 	    is_query ? EV_EMBED_QUERY : EV_EMBED_DOCUMENT, r->vec, err)) == -1)

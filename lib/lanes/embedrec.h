@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "embed.h"
+#include "lexicon.h"
 #include "err.h"
 #include "jsonl.h"
 #include "note.h"
@@ -32,6 +33,8 @@ struct ev_embedrec_io {
 /* The store's model, ready to embed records. */
 struct ev_embedrec {
 	struct ev_embed *e;
+	struct ev_store *st;
+	struct ev_lex *lex;	/* stop lists, to find a new chunk's language */
 	float *vec;		/* a vector being made */
 	long long zero;		/* vectors of no direction made (no term in the
 				 * model's vocabulary): all zeros */
@@ -46,8 +49,11 @@ void ev_embedrec_close(struct ev_embedrec *r);
 
 /* Add "vector" and "model" to rec: a chunk record (its "title",
  * "section_title" and "text", which is required) or with is_query a query
- * record (its "query").  Returns 0, or -1 with *err set (code 2 naming where
- * and the field for a bad record). */
+ * record (its "query").  Its words are stemmed for its "language" (a
+ * language code); without one, a chunk's for its language in the store
+ * (found by its "id"), else for the language of its text (langid.h), a
+ * query's for each of the model's languages (embed.h).  Returns 0, or -1
+ * with *err set (code 2 naming where and the field for a bad record). */
 int ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *where,
 	struct ev_err *err);
 

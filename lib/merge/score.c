@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "langid.h"
 
 /* The vocabulary is forgotten (between items) when it grows past this. */
 #define MAX_TERMS (1u << 21)
@@ -52,6 +53,7 @@ struct range {
 
 struct ev_scorer {
 	struct ev_tok *tok;
+	struct ev_lex *lex;	/* stop lists, to find an item's language */
 	struct ev_store *st;
 	enum ev_score_redundancy how;
 	double nchunks;		/* N for the store's idf */
@@ -305,6 +307,7 @@ ev_score_close(struct ev_scorer *sc)
 	free(sc->posts);
 	free(sc->agids);
 	free(sc->claims);
+	ev_lex_close(sc->lex);
 	free(sc);
 }
 
@@ -768,8 +771,8 @@ score_redundancy(struct ev_scorer *sc, const struct ev_score_item *item, json_t 
 	return 0;
 }
 
-int
-ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
+static int
+score_run(struct ev_scorer *sc, const struct ev_score_item *item,
     const struct ev_score_weights *w, int want_details, struct ev_score_result *res,
     struct ev_err *err)
 {
@@ -845,6 +848,37 @@ fail:
 	json_decref(d);
 	json_decref(warnings);
 	return -1;
+}
+
+int
+ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
+    const struct ev_score_weights *w, int want_details, struct ev_score_result *res,
+    struct ev_err *err)
+{
+	char lang[EV_ANALYZE_CODE_MAX];
+	int rc;
+
+	/* every text of the item stemmed alike: for its language, given or
+	 * the answer's (the query's when the answer is empty) */
+	if (item->language[0] != '\0') {
+		memcpy(lang, item->language, sizeof lang);
+	} else {
+		if (sc->lex == NULL && (sc->lex = ev_lex_open(NULL, err)) == NULL)
+			return -1;
+		if (item->answer_len > 0)
+			ev_langid(sc->lex, item->answer, item->answer_len, lang);
+		else
+			ev_langid(sc->lex, item->query, item->query_len, lang);
+	}
+	ev_tok_set_lang(sc->tok, lang);
+	rc = score_run(sc, item, w, want_details, res, err);
+	ev_tok_set_lang(sc->tok, NULL);
+	if (rc == 0 && res->details != NULL && strcmp(lang, "en") != 0 &&
+	    json_object_set_new(res->details, "language", json_string(lang)) == -1) {
+		ev_score_result_release(res);
+		return ev_err_nomem(err);
+	}
+	return rc;
 }
 
 void
@@ -1070,8 +1104,16 @@ ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const cha
 	item->ncites = 0;
 	item->query = item->answer = "";
 	item->query_len = item->answer_len = 0;
+	item->language[0] = '\0';
 	if (!json_is_object(rec))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "an answer record must be an object");
+	/* a language code, or an EvidencePack's "other" (found from the text) */
+	v = json_object_get(rec, "language");
+	if (v != NULL && !json_is_null(v) && (!json_is_string(v) ||
+	    (ev_analyze_norm(json_string_value(v), json_string_length(v), item->language) == -1 &&
+	    strcmp(json_string_value(v), "other") != 0)))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a language code"
+		    " such as \"en\", \"fr\" or \"zh\" (or \"other\")");
 	v = json_object_get(rec, "answer");
 	if (v == NULL || json_is_null(v))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'answer'");

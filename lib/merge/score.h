@@ -3,10 +3,14 @@
  * passages address (coverage), and how much the passages repeat one another
  * (redundancy), combined into one overall score.
  *
- * Upper layer: includes err.h, token.h, store.h and Jansson.  Tokens are the
- * text lane's (lib/store/token.h: FTS5's porter unicode61, stemmed, stop words
- * known by their stems), so "caused" in an answer is supported by "causes" in
- * a passage.  A term is a "content term" when it is not a stop word.
+ * Upper layer: includes analyze.h, err.h, token.h, store.h and Jansson.
+ * Tokens are the text lane's (lib/store/token.h: stemmed for the item's
+ * language, stop words known by their stems), so "caused" in an answer is
+ * supported by "causes" in a passage, and "mangeaient" by "manger" in a
+ * French item.  An item's language is its own (ev_score_item.language),
+ * else the answer's as langid.h finds it (the query's when the answer is
+ * empty); the query, answer and citations are all stemmed for it.  A term
+ * is a "content term" when it is not a stop word.
  *
  * The axes, for one item (a query, an answer and its citations):
  *   faithfulness  the answer is split into claims (sentences: text up to '.',
@@ -41,6 +45,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "analyze.h"
 #include "err.h"
 #include "store.h"
 #include "token.h"
@@ -71,9 +76,11 @@ struct ev_score_item {
 	struct ev_score_cite *cites;
 	size_t ncites;
 	size_t cap;		/* allocated entries of cites */
+	char language[EV_ANALYZE_CODE_MAX];	/* the texts' language code, or ""
+				 * to find it from the answer (langid.h) */
 };
 
-#define EV_SCORE_ITEM_INIT { "", 0, "", 0, NULL, 0, 0 }
+#define EV_SCORE_ITEM_INIT { "", 0, "", 0, NULL, 0, 0, "" }
 
 /* Weights of the overall score (each >= 0, their sum > 0). */
 struct ev_score_weights {
@@ -94,6 +101,8 @@ struct ev_score_weights {
  *   redundancy_max, redundancy_mean, redundancy_nearest, idf ("store" or
  *   "citations")
  *   warnings: [text] (only when there are some)
+ *   language: the code of the language the texts were stemmed for (only
+ *             when not English)
  * Words are reported as written (the first occurrence), not as stems. */
 struct ev_score_result {
 	double faithfulness;

@@ -707,8 +707,13 @@ embed_queries(struct search *S, float *vecs, int *ok, struct ev_err *err)
 	}
 	for (size_t i = 0; i < S->nq; i++) {
 		const char *text = json_string_value(json_object_get(S->q[i].rec, "query"));
+		const char *lang = json_string_value(json_object_get(S->q[i].rec, "language"));
 		size_t len = strlen(text);
 
+		/* its own language, else the store's (a bad code: the store's too,
+		 * as the text lane's searches of this query are checked) */
+		if (ev_embed_set_lang(em, lang) == -1)
+			ev_embed_set_lang(em, NULL);
 		if ((r = ev_embed_texts(em, &text, &len, 1, EV_EMBED_QUERY, vecs + i * (size_t)dim,
 		    err)) == -1)
 			goto out;

@@ -1839,7 +1839,7 @@ chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err 
 
 	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
 		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
-		" c.content_hash, c.text, d.metadata FROM chunks c"
+		" c.content_hash, c.text, d.metadata, c.language FROM chunks c"
 		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, rowid);
@@ -2017,6 +2017,16 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 			else
 				bad |= ev_vindex_json_str(b, t, len);
 		}
+	}
+	/* the chunk's language, as the text lane's hits have it */
+	if (!bad && sqlite3_column_type(s, n + 2) != SQLITE_NULL) {
+		const char *t;
+		size_t len;
+
+		if (col_text(s, n + 2, &t, &len) == -1)
+			bad = 1;
+		else
+			bad |= ev_buf_adds(b, ",\"language\":") | ev_vindex_json_str(b, t, len);
 	}
 	if (!bad) {
 		json_t *m;

@@ -203,7 +203,8 @@ int ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text
 	struct ev_err *err);
 
 /* The same fields written as JSON text: appended to b as
- * "id":...,"doc_id":...,...,"content_hash":...[,"metadata":{...}] (no
+ * "id":...,"doc_id":...,...,"content_hash":...[,"language":...]
+ * [,"metadata":{...}] (language: the chunk's, when it has one; no
  * braces), for writers that build hit records as text.  With text non-NULL,
  * the chunk's text in *text (malloc'd).  Returns 1, 0 when no chunk has
  * that rowid, -1 on error. */
