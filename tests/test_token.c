@@ -108,6 +108,48 @@ Test(token, stop_words_are_known_by_their_stems)
 	cr_assert(ev_tok_is_stop(tok, "veri", 4));	/* very */
 }
 
+/* The Chinese and Japanese stop terms are listed as the segmenter makes
+ * them from the function words: each term of each word is a stop term, and
+ * no other (the list holds exactly the distinct terms seen here: 57). */
+static int
+stop_seen(void *ctx, const char *term, int len, int start, int end)
+{
+	char (*seen)[24] = ctx;
+	int i;
+
+	(void)start, (void)end;
+	cr_assert(ev_tok_is_stop(tok, term, len), "'%.*s' is not a stop term", len, term);
+	for (i = 0; seen[i][0] != '\0'; i++)
+		if ((int)strlen(seen[i]) == len && memcmp(seen[i], term, (size_t)len) == 0)
+			return 0;
+	cr_assert_lt(len, 24);
+	memcpy(seen[i], term, (size_t)len);
+	seen[i][len] = '\0';
+	return 0;
+}
+
+Test(token, chinese_and_japanese_stop_terms_are_the_segmenters)
+{
+	static const char *const words[] = {
+		"的", "了", "是", "在", "和", "与", "或", "及", "也", "都", "就", "而", "之", "其",
+		"这", "那", "个", "着", "把", "被", "对", "从", "为", "以", "于",
+		"の", "は", "が", "を", "に", "で", "と", "も", "へ", "や", "か", "な", "ね", "よ",
+		"から", "まで", "より", "です", "ます", "である", "する", "した", "して", "いる", "ある",
+		"こと", "これ", "それ", "この", "その", NULL
+	};
+	static char seen[128][24];
+	struct ev_err err = { 0 };
+	int n = 0;
+
+	for (int i = 0; words[i] != NULL; i++)
+		cr_assert_eq(ev_tok_run(tok, words[i], strlen(words[i]), stop_seen, seen, &err), 0);
+	while (seen[n][0] != '\0')
+		n++;
+	cr_assert_eq(n, 57);
+	cr_assert(!ev_tok_is_stop(tok, "である", strlen("である")));	/* segmented */
+	cr_assert(!ev_tok_is_stop(tok, "蜂蜜", strlen("蜂蜜")));
+}
+
 Test(token, content_words_are_not_stop_words)
 {
 	cr_assert(!ev_tok_is_stop(tok, "flow", 4));

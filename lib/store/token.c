@@ -28,13 +28,22 @@ static const char *const stop_words[] = {
 	"was", "we", "were", "what", "when", "where", "whether", "which", "while", "who",
 	"whom", "whose", "why", "will", "with", "within", "without", "would", "yet", "you",
 	"your", "yours", "yourself", "yourselves",
-	/* Chinese and Japanese function words (particles, copulas, the most
-	 * frequent grammatical characters), each a word of the segmenter */
+	NULL
+};
+
+/* Chinese and Japanese function words (particles, copulas, the most frequent
+ * grammatical characters) as the terms the tokeniser makes of them: "である"
+ * gives で, であ and ある, "して" gives し, して and て, every other one itself
+ * (tests/test_token.c checks it).  They are added as they are, not
+ * segmented, so that a process that meets no Chinese or Japanese text never
+ * loads ICU's dictionaries: ICU 72 crashes or loops when an allocation fails
+ * while it loads them. */
+static const char *const cjk_stop_terms[] = {
 	"的", "了", "是", "在", "和", "与", "或", "及", "也", "都", "就", "而", "之", "其",
 	"这", "那", "个", "着", "把", "被", "对", "从", "为", "以", "于",
 	"の", "は", "が", "を", "に", "で", "と", "も", "へ", "や", "か", "な", "ね", "よ",
-	"から", "まで", "より", "です", "ます", "である", "する", "した", "して", "いる", "ある",
-	"こと", "これ", "それ", "この", "その", NULL
+	"から", "まで", "より", "です", "ます", "であ", "する", "した", "し", "して", "て",
+	"いる", "ある", "こと", "これ", "それ", "この", "その", NULL
 };
 
 #define STOP_SLOTS 512		/* a power of two, over twice the list */
@@ -154,8 +163,9 @@ ev_tok_open(sqlite3 *db, struct ev_err *err)
 	}
 	if ((tok->an = ev_analyze_find(db)) == NULL && (tok->an = ev_analyze_register(db, err)) == NULL)
 		goto fail;
-	api = ev_analyze_fts5_api(db);
-	if (api->xFindTokenizer(api, EV_ANALYZE_TOKENIZER, &udata, &tok->api) != SQLITE_OK ||
+	/* NULL: no FTS5, or no memory to ask for it (the store has FTS5) */
+	if ((api = ev_analyze_fts5_api(db)) == NULL ||
+	    api->xFindTokenizer(api, EV_ANALYZE_TOKENIZER, &udata, &tok->api) != SQLITE_OK ||
 	    tok->api.xCreate(udata, NULL, 0, &tok->tok) != SQLITE_OK) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create the evkit tokeniser");
 		goto fail;
@@ -164,6 +174,8 @@ ev_tok_open(sqlite3 *db, struct ev_err *err)
 	for (i = 0; stop_words[i] != NULL; i++)
 		if (ev_tok_run(tok, stop_words[i], strlen(stop_words[i]), add_stop, tok, err) == -1)
 			goto fail;
+	for (i = 0; cjk_stop_terms[i] != NULL; i++)
+		add_stop(tok, cjk_stop_terms[i], (int)strlen(cjk_stop_terms[i]), 0, 0);
 	return tok;
 fail:
 	ev_tok_close(tok);
