@@ -14,7 +14,10 @@
 # (default 120) values spread over 1..T.  A run passes when
 #   - it exits 0 and its output is exactly the right output, or
 #   - it exits 1 with a "PROG: ..." message (an allocation failure is a
-#     runtime error: exit 2 would blame the input);
+#     runtime error: exit 2 would blame the input) -- or, tolerated and
+#     counted apart, with libgomp's own "Out of memory" or "Thread creation
+#     failed" message, or glibc's "Fatal glibc error" (third-party runtimes
+#     that exit by themselves; README, known limits);
 #   - it is not killed by a signal and does not hang (ALLOC_TIMEOUT, 20 s);
 #   - the store passes integrity_check and its .dump is either the one before
 #     the run or the one a successful run leaves (a writer's transaction is
@@ -103,7 +106,7 @@ scenario() {
 	local after_ok_store
 	after_ok_store=$(dump_store)
 	total=$(cat "$scratch/count")
-	local step=$(( total / STEPS )) n i=0 p=0 f=0 clean=0 okruns=0 tolerated=0
+	local step=$(( total / STEPS )) n i=0 p=0 f=0 clean=0 okruns=0 tolerated=0 tolerated_gomp=0
 	[ $step -lt 1 ] && step=1
 	: >"$scratch/why"
 	for ((n = 1; n <= total; n += step)); do
@@ -120,7 +123,16 @@ scenario() {
 			cmp -s "$scratch/out.norm" "$want" || why="exit 0 but a different output (a silent wrong answer)"
 			okruns=$((okruns + 1))
 		elif [ $status = 1 ]; then
-			grep -q -a -E "^$prog: [^ ]" "$scratch/err" || why="exit 1 without a '$prog: ...' message"
+			if grep -q -a -E "^$prog: [^ ]" "$scratch/err"; then
+				:
+			elif grep -q -a -E '^libgomp: (Out of memory|Thread creation failed)' "$scratch/err"; then
+				# Faiss's OpenMP runtime exits 1 with its own message
+				# when it cannot allocate or start a thread: a known
+				# limit (README), not something evkit can report
+				tolerated_gomp=$((tolerated_gomp + 1))
+			else
+				why="exit 1 without a '$prog: ...' message"
+			fi
 			clean=$((clean + 1))
 		elif [ $status = 2 ]; then
 			why="exit 2 (bad input) for an allocation failure: $(head -1 "$scratch/err" | cut -c1-120)"
@@ -165,7 +177,8 @@ scenario() {
 	[ -n "$known_why" ] && [ $f -eq 0 ] && printf 'alloc: %s: listed in known-failures but passes now\n' "$name"
 	printf 'alloc: %-12s %5d allocations, %3d runs: %3d passed (%d exit 0 right, %d exit 1%s), %d failed\n' \
 	    "$name" "$total" "$i" "$p" "$okruns" "$clean" \
-	    "$([ $tolerated -gt 0 ] && echo ", $tolerated glibc aborts tolerated")" "$f"
+	    "$([ $tolerated -gt 0 ] && echo ", $tolerated glibc aborts tolerated")$([ $tolerated_gomp -gt 0 ] &&
+		echo ", $tolerated_gomp libgomp exits tolerated")" "$f"
 	# one line per kind of failure (numbers, lines and columns folded), with
 	# how often and its first N
 	sed -e 's/[0-9][0-9]*/#/g' -e 's/near .*\t/\t/' -e 's/invalid JSON at column #: .*\t/invalid JSON at column #: ...\t/' \
