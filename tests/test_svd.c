@@ -189,6 +189,21 @@ Test(svd, decaying_spectrum_truncated_to_the_leading_values)
 	known_free(&k);
 }
 
+Test(svd, many_rows_are_taken_a_block_at_a_time_over_several_threads)
+{
+	/* 20,000 rows: three blocks of rows, and enough work for every
+	 * processor; the same values and vectors as a small matrix gives */
+	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
+	struct known k;
+	double s[4], *v = malloc(40 * 4 * sizeof *v);
+
+	known_svd(&k, 20000, 40, sig, 6, 4, s, v, NULL);
+	check_sigmas(s, sig, 4);
+	expect_identity(v, 4, k.vt, 6, 4, 40, 1, 1e-5);
+	free(v);
+	known_free(&k);
+}
+
 Test(svd, right_singular_vectors_are_orthonormal)
 {
 	static const double sig[] = { 10, 7, 5, 3, 2, 1 };

@@ -1,17 +1,23 @@
 /* svd.c: randomised truncated SVD of a sparse matrix.  See svd.h.
  *
- * With A m × n and l = rank + oversample (at most min(m, n)) directions:
- *   Y = A Ω (Ω n × l Gaussian); Q = orth(Y);
- *   repeat power_iters times: Q = orth(A orth(Aᵀ Q));
- *   (orth is Householder QR at the end, and the cheaper P L of an LU
- *   factorisation in between: only the spanned space matters there);
- *   Bᵀ = Aᵀ Q (n × l) = Q₂ R; R = Uᵣ Σ Vᵣᵀ (a small l × l SVD);
- *   then A ≈ Q Qᵀ A = (Q Vᵣ) Σ (Q₂ Uᵣ)ᵀ, so V = Q₂ Uᵣ and U = Q Vᵣ.
- * Dense matrices are column-major, as LAPACK wants them.  The sparse
- * products read a row-major copy of the dense factor so that their inner
- * loops run over contiguous memory; they are split by rows over a few
- * threads, each writing its own rows, so the result does not depend on the
- * number of threads. */
+ * With A m × n and l = rank + oversample (at most min(m, n)) directions,
+ * this is the row-space algorithm (Y = A Ω; power iterations; Q_L = orth(Y);
+ * the SVD of B = Q_Lᵀ A) with every m × l matrix left out, so that memory
+ * grows with the columns and the entries, not with the rows times l (two
+ * m × l matrices are 5 GB at 1.6 M chunks and 266 directions):
+ *   Q₀ = orth((AᵀA)^q Ω) (Ω n × l Gaussian, q = power_iters; the cheaper
+ *   P L of an LU factorisation between the products: only the spanned space
+ *   matters there, Halko et al. section 4.5), so that K = A Q₀ spans what Y
+ *   spans;
+ *   M = AᵀA Q₀ = Aᵀ K and C = Q₀ᵀ M = KᵀK = W Δ Wᵀ (l × l);
+ *   with Q_L = K W Δ^-½ (orthonormal), Bᵀ = Aᵀ Q_L = M W Δ^-½ = Q₂ F for
+ *   M = Q₂ R₂ and F = R₂ W Δ^-½; F = Uf Σ Vfᵀ (a small SVD);
+ *   then A ≈ Q_L B and V = Q₂ Uf (and U = A V Σ⁻¹ when asked).
+ * Each product AᵀA X is made a block of rows at a time (gram_apply): the
+ * same q + 1 passes of A and Aᵀ as the row-space form.
+ * Dense matrices are column-major, as LAPACK wants them; the sparse products
+ * read a row-major single-precision copy of the dense factor so that their
+ * inner loops run over contiguous memory. */
 #include "svd.h"
 
 #include <math.h>
@@ -28,6 +34,8 @@ extern void dorgqr_(const int *m, const int *n, const int *k, double *a, const i
 extern void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda,
 	double *s, double *u, const int *ldu, double *vt, const int *ldvt, double *work,
 	const int *lwork, int *iwork, int *info, size_t jobz_len);
+extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+	double *w, double *work, const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
 extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 extern void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2,
 	const int *ipiv, const int *incx);
@@ -65,18 +73,29 @@ ev_svd_gaussian(uint64_t *state, double *x, size_t n)
 	}
 }
 
-/* One sparse product Y = S X: S is nrows × ncols in CSR form, X ncols × l
- * row-major, Y nrows × l column-major.  Rows [lo, hi) only. */
-struct spmm_job {
-	const int64_t *ptr;
-	const int32_t *idx;
-	const float *val;
-	int nrows;
+/* The Gram product Z = Aᵀ (A X), for X cols × l (row-major, single
+ * precision) and Z cols × l (row-major, double), made a block of
+ * BLOCK_ROWS rows of A at a time so that A X is never held whole: for each
+ * block, W = A_b X (split by rows over the threads), then Z += A_bᵀ W (split
+ * by columns of A: a thread owns a range of Z's rows and adds, in row order,
+ * the entries of the block that fall in it).  Every entry of W and of Z is
+ * summed in the same order whatever the number of threads. */
+#define BLOCK_ROWS 8192
+
+struct gram {
+	const struct ev_csr *a;
 	const float *x;
-	double *y;
+	double *w;		/* BLOCK_ROWS × l, row-major: A_b X */
+	double *z;		/* cols × l, row-major */
 	int l;
-	int lo, hi;
-	double *acc;		/* l doubles of scratch */
+	int nt;
+	int colcut[MAX_THREADS + 1];	/* thread t owns columns [colcut[t], colcut[t + 1]) */
+	int b0, b1;		/* the block: rows [b0, b1) */
+};
+
+struct gram_job {
+	struct gram *g;
+	int t;
 };
 
 /* Compiled for the vector units the machine has (GCC picks at load time). */
@@ -84,26 +103,76 @@ struct spmm_job {
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static void *
-spmm_rows(void *arg)
+gram_rows(void *arg)
 {
-	struct spmm_job *j = arg;
-	double *acc = j->acc;
-	int i, c, l = j->l;
+	const struct gram_job *j = arg;
+	const struct gram *g = j->g;
+	int nb = g->b1 - g->b0, l = g->l, i, c;
+	int lo = g->b0 + (int)((int64_t)nb * j->t / g->nt);
+	int hi = g->b0 + (int)((int64_t)nb * (j->t + 1) / g->nt);
 	int64_t p;
 
-	for (i = j->lo; i < j->hi; i++) {
+	for (i = lo; i < hi; i++) {
+		double *acc = g->w + (size_t)(i - g->b0) * l;
+
 		memset(acc, 0, (size_t)l * sizeof *acc);
-		for (p = j->ptr[i]; p < j->ptr[i + 1]; p++) {
-			const float *xr = j->x + (size_t)j->idx[p] * l;
-			double w = j->val[p];
+		for (p = g->a->rowptr[i]; p < g->a->rowptr[i + 1]; p++) {
+			const float *xr = g->x + (size_t)g->a->col[p] * l;
+			double v = g->a->val[p];
 
 			for (c = 0; c < l; c++)
-				acc[c] += w * xr[c];
+				acc[c] += v * xr[c];
 		}
-		for (c = 0; c < l; c++)
-			j->y[i + (size_t)c * j->nrows] = acc[c];
 	}
 	return NULL;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+static void *
+gram_cols(void *arg)
+{
+	const struct gram_job *j = arg;
+	const struct gram *g = j->g;
+	int c0 = g->colcut[j->t], c1 = g->colcut[j->t + 1], l = g->l, i, c, k;
+	int64_t p;
+
+	for (i = g->b0; i < g->b1; i++) {
+		const double *wr = g->w + (size_t)(i - g->b0) * l;
+
+		for (p = g->a->rowptr[i]; p < g->a->rowptr[i + 1]; p++) {
+			double *zr, v;
+
+			if ((c = g->a->col[p]) < c0 || c >= c1)
+				continue;
+			zr = g->z + (size_t)c * l;
+			v = g->a->val[p];
+			for (k = 0; k < l; k++)
+				zr[k] += v * wr[k];
+		}
+	}
+	return NULL;
+}
+
+/* Run fn for jobs 0 .. nt-1, job 0 in this thread; a thread that cannot be
+ * started has its job run here. */
+static void
+run_jobs(void *(*fn)(void *), struct gram_job *jobs, int nt)
+{
+	pthread_t tid[MAX_THREADS];
+	int t, started = 0;
+
+	for (t = 1; t < nt; t++) {
+		if (pthread_create(&tid[t], NULL, fn, &jobs[t]) != 0)
+			break;
+		started = t;
+	}
+	fn(&jobs[0]);
+	for (t = started + 1; t < nt; t++)
+		fn(&jobs[t]);
+	for (t = 1; t <= started; t++)
+		pthread_join(tid[t], NULL);
 }
 
 static int
@@ -116,31 +185,41 @@ nthreads_for(int64_t work)
 	return n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
-static int
-spmm(const int64_t *ptr, const int32_t *idx, const float *val, int nrows, const float *x,
-	double *y, int l, double *scratch)
+/* Set g's thread count and split A's columns among the threads so that each
+ * gets about as many entries.  colnnz[c] counts column c's entries. */
+static void
+gram_plan(struct gram *g, const int64_t *colnnz)
 {
-	struct spmm_job jobs[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
-	int t, nt = nthreads_for(ptr[nrows] * (int64_t)l), started = 0;
+	const struct ev_csr *a = g->a;
+	int64_t nnz = a->rowptr[a->rows], sum = 0;
+	int t = 1, c;
 
-	for (t = 0; t < nt; t++) {
-		jobs[t] = (struct spmm_job){ ptr, idx, val, nrows, x, y, l,
-			(int)((int64_t)nrows * t / nt), (int)((int64_t)nrows * (t + 1) / nt),
-			scratch + (size_t)t * l };
+	g->nt = nthreads_for(nnz * (int64_t)g->l);
+	g->colcut[0] = 0;
+	for (c = 0; c < a->cols && t < g->nt; c++) {
+		sum += colnnz[c];
+		if (sum * g->nt >= nnz * t)
+			g->colcut[t++] = c + 1;
 	}
-	for (t = 1; t < nt; t++) {
-		if (pthread_create(&tid[t], NULL, spmm_rows, &jobs[t]) != 0)
-			break;
-		started = t;
+	while (t <= g->nt)
+		g->colcut[t++] = a->cols;
+}
+
+/* g->z = Aᵀ (A g->x). */
+static void
+gram_apply(struct gram *g)
+{
+	struct gram_job jobs[MAX_THREADS];
+	int t;
+
+	memset(g->z, 0, (size_t)g->a->cols * g->l * sizeof *g->z);
+	for (t = 0; t < g->nt; t++)
+		jobs[t] = (struct gram_job){ g, t };
+	for (g->b0 = 0; g->b0 < g->a->rows; g->b0 = g->b1) {
+		g->b1 = g->a->rows - g->b0 > BLOCK_ROWS ? g->b0 + BLOCK_ROWS : g->a->rows;
+		run_jobs(gram_rows, jobs, g->nt);
+		run_jobs(gram_cols, jobs, g->nt);
 	}
-	spmm_rows(&jobs[0]);
-	/* threads that could not be started: do their rows here */
-	for (t = started + 1; t < nt; t++)
-		spmm_rows(&jobs[t]);
-	for (t = 1; t <= started; t++)
-		pthread_join(tid[t], NULL);
-	return 0;
 }
 
 /* Copy column-major a (rows × cols) into row-major b, in single precision
@@ -153,6 +232,17 @@ to_rowmajor(const double *a, float *b, int rows, int cols)
 	for (j = 0; j < cols; j++)
 		for (i = 0; i < rows; i++)
 			b[(size_t)i * cols + j] = (float)a[i + (size_t)j * rows];
+}
+
+/* Copy row-major a (rows × cols) into column-major b. */
+static void
+to_colmajor(const double *a, double *b, int rows, int cols)
+{
+	int i, j;
+
+	for (i = 0; i < rows; i++)
+		for (j = 0; j < cols; j++)
+			b[i + (size_t)j * rows] = a[(size_t)i * cols + j];
 }
 
 /* Replace column-major a (m × n, m >= n) by an orthonormal basis of its
@@ -232,15 +322,14 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 	double *s, double *v, double *u, struct ev_err *err)
 {
 	static const struct ev_svd_opts defaults = EV_SVD_OPTS_INIT;
-	int64_t *cptr = NULL, *fill = NULL, nnz;
-	int32_t *cidx = NULL;
-	float *cval = NULL;
-	double *y = NULL, *z = NULL, *tau = NULL, *work = NULL, *vfull = NULL, *ufull = NULL;
-	float *tm = NULL, *tn = NULL;
-	double *scratch = NULL, *r = NULL, *ur = NULL, *vrt = NULL, *sl = NULL;
-	int *iwork = NULL, *ipiv = NULL;
+	struct gram g = { 0 };
+	int64_t *colnnz = NULL;
+	double *y = NULL, *tau = NULL, *work = NULL, *c = NULL, *delta = NULL, *r = NULL, *f = NULL;
+	double *uf = NULL, *vft = NULL, *sf = NULL, *vfull = NULL;
+	float *x = NULL;
+	int *ipiv = NULL, *iwork = NULL;
 	int m, n, l, lwork, it, i, j, info = 0, rc = -1;
-	double one = 1.0, zero = 0.0;
+	double one = 1.0, zero = 0.0, tol;
 	uint64_t state;
 
 	if (opts == NULL)
@@ -249,54 +338,51 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 		return -1;
 	m = a->rows;
 	n = a->cols;
-	nnz = a->rowptr[m];
 	l = rank + (opts->oversample > 0 ? opts->oversample : 0);
 	if (l > m)
 		l = m;
 	if (l > n)
 		l = n;
 
-	/* Aᵀ in CSR form (that is, A in CSC form), rows in order within a column */
-	cptr = calloc((size_t)n + 1, sizeof *cptr);
-	fill = calloc((size_t)n, sizeof *fill);
-	cidx = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *cidx);
-	cval = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *cval);
-	y = malloc((size_t)m * l * sizeof *y);
-	tm = malloc((size_t)m * l * sizeof *tm);
-	z = malloc((size_t)n * l * sizeof *z);
-	tn = malloc((size_t)n * l * sizeof *tn);
+	colnnz = calloc((size_t)n, sizeof *colnnz);
+	y = malloc((size_t)n * l * sizeof *y);
+	x = malloc((size_t)n * l * sizeof *x);
+	g.z = malloc((size_t)n * l * sizeof *g.z);
+	g.w = malloc((size_t)(m < BLOCK_ROWS ? m : BLOCK_ROWS) * l * sizeof *g.w);
 	tau = malloc((size_t)l * sizeof *tau);
-	scratch = malloc((size_t)MAX_THREADS * l * sizeof *scratch);
+	c = malloc((size_t)l * l * sizeof *c);
 	r = calloc((size_t)l * l, sizeof *r);
-	ur = malloc((size_t)l * l * sizeof *ur);
-	vrt = malloc((size_t)l * l * sizeof *vrt);
-	sl = malloc((size_t)l * sizeof *sl);
-	iwork = malloc((size_t)8 * l * sizeof *iwork);
+	f = malloc((size_t)l * l * sizeof *f);
+	uf = malloc((size_t)l * l * sizeof *uf);
+	vft = malloc((size_t)l * l * sizeof *vft);
+	delta = malloc((size_t)l * sizeof *delta);
+	sf = malloc((size_t)l * sizeof *sf);
 	ipiv = malloc((size_t)l * sizeof *ipiv);
-	if (!ipiv || !cptr || !fill || !cidx || !cval || !y || !tm || !z || !tn || !tau || !scratch || !r ||
-	    !ur || !vrt || !sl || !iwork) {
+	iwork = malloc((size_t)8 * l * sizeof *iwork);
+	if (!colnnz || !y || !x || !g.z || !g.w || !tau || !c || !r || !f || !uf || !vft || !delta ||
+	    !sf || !ipiv || !iwork) {
 		ev_err_nomem(err);
 		goto out;
 	}
-	for (int64_t p = 0; p < nnz; p++)
-		cptr[a->col[p] + 1]++;
-	for (j = 0; j < n; j++)
-		cptr[j + 1] += cptr[j];
-	for (i = 0; i < m; i++)
-		for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++) {
-			int c = a->col[p];
-			int64_t q = cptr[c] + fill[c]++;
+	for (int64_t p = 0; p < a->rowptr[m]; p++)
+		colnnz[a->col[p]]++;
+	g.a = a;
+	g.x = x;
+	g.l = l;
+	gram_plan(&g, colnnz);
 
-			cidx[q] = i;
-			cval[q] = a->val[p];
-		}
-
-	lwork = qr_lwork(m, l);
+	/* one workspace for dgeqrf, dorgqr, dsyev and dgesdd */
+	lwork = qr_lwork(n, l);
 	{
-		int ln = qr_lwork(n, l);
+		double q1 = 0, q2 = 0;
+		int minus1 = -1;
 
-		if (ln > lwork)
-			lwork = ln;
+		dsyev_("V", "U", &l, c, &l, delta, &q1, &minus1, &info, 1, 1);
+		dgesdd_("S", &l, &l, f, &l, sf, uf, &l, vft, &l, &q2, &minus1, iwork, &info, 1);
+		if ((int)q1 + 1 > lwork)
+			lwork = (int)q1 + 1;
+		if ((int)q2 + 1 > lwork)
+			lwork = (int)q2 + 1;
 	}
 	work = malloc((size_t)lwork * sizeof *work);
 	if (work == NULL) {
@@ -304,81 +390,75 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 		goto out;
 	}
 
-	/* Y = A Ω, Q = orth(Y) */
+	/* Q₀ = orth((AᵀA)^q Ω), an LU basis between the products; then rounded
+	 * to the single precision the products read, so that M below is AᵀA Q₀
+	 * to double precision */
 	state = opts->seed;
-	ev_svd_gaussian(&state, z, (size_t)n * l);
-	for (size_t q = 0; q < (size_t)n * l; q++)
-		tn[q] = (float)z[q];
-	spmm(a->rowptr, a->col, a->val, m, tn, y, l, scratch);
-	if (opts->power_iters > 0)
-		lu_basis(y, m, l, ipiv);
-	else if (orthonormalise(y, m, l, tau, work, lwork, err) == -1)
-		goto out;
+	ev_svd_gaussian(&state, g.z, (size_t)n * l);	/* Ω row by row */
+	to_colmajor(g.z, y, n, l);
 	for (it = 0; it < opts->power_iters; it++) {
-		to_rowmajor(y, tm, m, l);
-		spmm(cptr, cidx, cval, n, tm, z, l, scratch);
-		lu_basis(z, n, l, ipiv);
-		to_rowmajor(z, tn, n, l);
-		spmm(a->rowptr, a->col, a->val, m, tn, y, l, scratch);
+		to_rowmajor(y, x, n, l);
+		gram_apply(&g);
+		to_colmajor(g.z, y, n, l);
 		if (it + 1 < opts->power_iters)
-			lu_basis(y, m, l, ipiv);
-		else if (orthonormalise(y, m, l, tau, work, lwork, err) == -1)
-			goto out;
+			lu_basis(y, n, l, ipiv);
 	}
-
-	/* Bᵀ = Aᵀ Q = Q₂ R */
-	to_rowmajor(y, tm, m, l);
-	spmm(cptr, cidx, cval, n, tm, z, l, scratch);
-	dgeqrf_(&n, &l, z, &n, tau, work, &lwork, &info);
-	if (info != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "qr factorisation failed (lapack info %d)", info);
+	if (orthonormalise(y, n, l, tau, work, lwork, err) == -1)
 		goto out;
-	}
+	to_rowmajor(y, x, n, l);
+	for (size_t q = 0; q < (size_t)n * l; q++)
+		y[q] = (float)y[q];
+
+	/* M = AᵀA Q₀ (in z, row-major: Mᵀ column-major); C = Q₀ᵀ M = KᵀK for
+	 * K = A Q₀, made symmetric; C = W Δ Wᵀ */
+	gram_apply(&g);
+	dgemm_("N", "N", &l, &l, &n, &one, g.z, &l, y, &n, &zero, c, &l, 1, 1);
 	for (j = 0; j < l; j++)
-		for (i = 0; i <= j; i++)
-			r[i + (size_t)j * l] = z[i + (size_t)j * n];
-	dorgqr_(&n, &l, &l, z, &n, tau, work, &lwork, &info);
+		for (i = 0; i < j; i++)
+			c[i + (size_t)j * l] = c[j + (size_t)i * l] =
+			    (c[i + (size_t)j * l] + c[j + (size_t)i * l]) / 2;
+	dsyev_("V", "U", &l, c, &l, delta, work, &lwork, &info, 1, 1);
+	if (info != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "eigendecomposition failed (lapack info %d)", info);
+		goto out;
+	}
+
+	/* M = Q₂ R₂ */
+	to_colmajor(g.z, y, n, l);
+	dgeqrf_(&n, &l, y, &n, tau, work, &lwork, &info);
+	if (info == 0) {
+		for (j = 0; j < l; j++)
+			for (i = 0; i <= j; i++)
+				r[i + (size_t)j * l] = y[i + (size_t)j * n];
+		dorgqr_(&n, &l, &l, y, &n, tau, work, &lwork, &info);
+	}
 	if (info != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "qr factorisation failed (lapack info %d)", info);
 		goto out;
 	}
 
-	/* R = Uᵣ Σ Vᵣᵀ */
-	{
-		double q = 0;
-		int minus1 = -1, sw;
-		double *swork;
+	/* With Q_L an orthonormal basis of K's range, Bᵀ = Aᵀ Q_L = Q₂ F for
+	 * F = R₂ W Δ^-½ (F Fᵀ = R₂ C⁺ R₂ᵀ); directions of K below 10⁻⁵ of its
+	 * largest are left out (its null space, and rounding).  F = Uf Σ Vfᵀ. */
+	dgemm_("N", "N", &l, &l, &l, &one, r, &l, c, &l, &zero, f, &l, 1, 1);
+	tol = delta[l - 1] * 1e-10;
+	for (j = 0; j < l; j++) {
+		double scale = delta[j] > tol && delta[j] > 0 ? 1.0 / sqrt(delta[j]) : 0;
 
-		dgesdd_("S", &l, &l, r, &l, sl, ur, &l, vrt, &l, &q, &minus1, iwork, &info, 1);
-		sw = (int)q + 1;
-		swork = malloc((size_t)sw * sizeof *swork);
-		if (swork == NULL) {
-			ev_err_nomem(err);
-			goto out;
-		}
-		dgesdd_("S", &l, &l, r, &l, sl, ur, &l, vrt, &l, swork, &sw, iwork, &info, 1);
-		free(swork);
-		if (info != 0) {
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "singular value decomposition failed "
-				"(lapack info %d)", info);
-			goto out;
-		}
+		for (i = 0; i < l; i++)
+			f[i + (size_t)j * l] *= scale;
 	}
-
-	/* V = Q₂ Uᵣ (n × l), U = Q Vᵣ (m × l) */
-	free(tm);
-	free(tn);
-	tm = tn = NULL;
-	vfull = malloc((size_t)n * l * sizeof *vfull);
-	if (u != NULL)
-		ufull = malloc((size_t)m * l * sizeof *ufull);
-	if (vfull == NULL || (u != NULL && ufull == NULL)) {
-		ev_err_nomem(err);
+	dgesdd_("S", &l, &l, f, &l, sf, uf, &l, vft, &l, work, &lwork, iwork, &info, 1);
+	if (info != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "singular value decomposition failed "
+			"(lapack info %d)", info);
 		goto out;
 	}
-	dgemm_("N", "N", &n, &l, &l, &one, z, &n, ur, &l, &zero, vfull, &n, 1, 1);
-	if (u != NULL)
-		dgemm_("N", "T", &m, &l, &l, &one, y, &m, vrt, &l, &zero, ufull, &m, 1, 1);
+
+	/* V = Q₂ Uf, columns by falling singular value */
+	vfull = g.z;		/* no longer needed: n × l */
+	g.z = NULL;
+	dgemm_("N", "N", &n, &l, &l, &one, y, &n, uf, &l, &zero, vfull, &n, 1, 1);
 	for (i = 0; i < rank; i++) {
 		double big = 0, sign = 1;
 		double *vc = vfull + (size_t)i * n;
@@ -388,33 +468,38 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 				big = fabs(vc[j]);
 				sign = vc[j] < 0 ? -1 : 1;
 			}
-		s[i] = sl[i];
+		s[i] = sf[i];
 		for (j = 0; j < n; j++)
 			v[(size_t)j * rank + i] = sign * vc[j];
-		if (u != NULL)
-			for (j = 0; j < m; j++)
-				u[(size_t)j * rank + i] = sign * ufull[j + (size_t)i * m];
 	}
+	/* U = A V Σ⁻¹ (a zero singular value leaves its column zero) */
+	if (u != NULL)
+		for (i = 0; i < m; i++)
+			for (int k = 0; k < rank; k++) {
+				double d = 0;
+
+				for (int64_t p = a->rowptr[i]; p < a->rowptr[i + 1]; p++)
+					d += a->val[p] * v[(size_t)a->col[p] * rank + k];
+				u[(size_t)i * rank + k] = s[k] > 0 ? d / s[k] : 0;
+			}
 	rc = 0;
 out:
-	free(cptr);
-	free(fill);
-	free(cidx);
-	free(cval);
+	free(colnnz);
 	free(y);
-	free(tm);
-	free(z);
-	free(tn);
+	free(x);
+	free(g.z);
+	free(g.w);
 	free(vfull);
-	free(ufull);
 	free(tau);
 	free(work);
-	free(scratch);
+	free(c);
 	free(r);
-	free(ur);
-	free(vrt);
-	free(sl);
-	free(iwork);
+	free(f);
+	free(uf);
+	free(vft);
+	free(delta);
+	free(sf);
 	free(ipiv);
+	free(iwork);
 	return rc;
 }

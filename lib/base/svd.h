@@ -1,14 +1,17 @@
 /* svd.h: a randomised truncated singular value decomposition of a sparse
- * matrix (Halko, Martinsson and Tropp 2011, algorithms 4.4 and 5.1): a
- * Gaussian random projection, a few power iterations (an LU basis between
- * them, as Halko et al. suggest), a QR factorisation and a small dense SVD.
- * The dense work is LAPACK's and BLAS's (dgetrf, dgeqrf, dorgqr, dgesdd,
+ * matrix (Halko, Martinsson and Tropp 2011, algorithms 4.4 and 5.1, worked
+ * in the column space): a Gaussian random projection, power iterations of
+ * AᵀA (an LU basis between them, as Halko et al. suggest), a QR
+ * factorisation and a small symmetric eigenproblem.  Memory grows with the
+ * columns and the entries, not with the rows times the rank.
+ * The dense work is LAPACK's and BLAS's (dgetrf, dgeqrf, dorgqr, dsyev,
  * dgemm; Fortran symbols, -llapack -lblas); the sparse products are ours,
- * split by rows over the processors with pthreads.
+ * split over the processors with pthreads.
  *
  * Bottom layer: includes only err.h.  Knows nothing of text or the store.
- * The result depends only on the matrix, the options and the seed: the same
- * input gives the same output on the same machine. */
+ * The result depends only on the matrix, the options and the seed, not on
+ * the number of processors: the same input gives the same output on the same
+ * machine. */
 #ifndef EV_SVD_H
 #define EV_SVD_H
 

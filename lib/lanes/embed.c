@@ -794,6 +794,12 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 	if ((p->log_entropy && entropy_weights(&t, err) == -1) ||
 	    build_matrix(&t, &info->empty, err) == -1)
 		goto out;
+	/* the chunks' terms as read are in the matrix now: their memory goes to the SVD */
+	free(t.docptr);
+	free(t.ent);
+	free(t.enttf);
+	t.docptr = NULL;
+	t.ent = t.enttf = NULL;
 	info->ms_read = ms_since(&t0);
 
 	/* the rank cannot exceed either side of the matrix */
