@@ -352,7 +352,8 @@ def main():
                                json.dumps(q).encode())))
     if peers:
         systems.append(("sqlite3 shell, bm25() + snippet()",
-                        lambda q: (["sqlite3", "-batch", db], raw_sql(q["query"]).encode())))
+                        lambda q: (["sqlite3", "-batch", "-bail", "-cmd", ".load " + ev("evkit_fts5"), db],
+                                   raw_sql(q["query"]).encode())))
     byid = {json.loads(line)["query_id"]: line for line in qv}
     if vectors:
         systems.append(("ev-search-vec",
