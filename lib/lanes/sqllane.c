@@ -387,7 +387,7 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 {
 	struct row *rows = NULL;
 	long n = 0, i, rc = -1;
-	int step;
+	int step = SQLITE_DONE;	/* when k is 0 */
 
 	if (bind_all(s, q, where, err) == -1)
 		return -1;

@@ -305,69 +305,86 @@ out:
 	return rc;
 }
 
-/* Map the data file and check it against the records.  Returns 0 or -1. */
-static int
-map_data(struct ev_mvindex *ix, struct ev_err *err)
+/* Open the data file the header names, its path in *dpath (malloc'd):
+ * *gone is set when the file is missing.  Returns the open file, or NULL
+ * with *err set. */
+static FILE *
+open_data(const struct ev_mvindex *ix, char **dpath, int *gone, struct ev_err *err)
 {
-	char *dpath = beside(ix->path, ix->data, err);
+	FILE *f;
+
+	*gone = 0;
+	if ((*dpath = beside(ix->path, ix->data, err)) == NULL)
+		return NULL;
+	if ((f = fopen(*dpath, "rb")) == NULL) {
+		*gone = errno == ENOENT;
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s': cannot open its data file '%s': %s",
+		    ix->path, *dpath, strerror(errno));
+	}
+	return f;
+}
+
+/* Map the data file f (at dpath) and check it against the records.
+ * Returns 0 or -1. */
+static int
+map_data(struct ev_mvindex *ix, FILE *f, const char *dpath, struct ev_err *err)
+{
 	struct ev_err he = { 0 };
 	long long rows, cols;
 	struct stat sb;
-	FILE *f = NULL;
 	long off;
-	int rc = -1;
 
-	if (dpath == NULL)
-		return -1;
-	if ((f = fopen(dpath, "rb")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s': cannot open its data file '%s': %s",
-		    ix->path, dpath, strerror(errno));
-		goto out;
-	}
 	if (ev_vecload_npy_header(f, dpath, &rows, &cols, &he) == -1 || cols != ix->dim ||
 	    (off = ftell(f)) < 0 || off % 4 != 0 || fstat(fileno(f), &sb) == -1 ||
 	    rows > (long long)((sb.st_size - off) / 4 / cols) ||
-	    (long long)sb.st_size != off + rows * cols * 4) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+	    (long long)sb.st_size != off + rows * cols * 4)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 		    "index '%s' is damaged: its data file '%s' is not the one it was written with",
 		    ix->path, dpath);
-		goto out;
-	}
 	for (long long r = 0; r < ix->nrec; r++)
-		if (ix->recs[r].offset > rows - ix->recs[r].count) {
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		if (ix->recs[r].offset > rows - ix->recs[r].count)
+			return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			    "index '%s' is damaged: record '%s' lies beyond its data file '%s'",
 			    ix->path, ix->recs[r].id, dpath);
-			goto out;
-		}
 	ix->map_len = (size_t)sb.st_size;
 	ix->map = mmap(NULL, ix->map_len, PROT_READ, MAP_SHARED, fileno(f), 0);
 	if (ix->map == MAP_FAILED) {
 		ix->map = NULL;
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s': cannot map its data file '%s': %s",
-		    ix->path, dpath, strerror(errno));
-		goto out;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		    "index '%s': cannot map its data file '%s': %s", ix->path, dpath,
+		    strerror(errno));
 	}
 	ix->vec = (const float *)((const char *)ix->map + off);
 	ix->rows = rows;
-	rc = 0;
-out:
-	if (f)
-		fclose(f);
-	free(dpath);
-	return rc;
+	return 0;
 }
 
-struct ev_mvindex *
-ev_mvindex_open(const char *path, struct ev_err *err)
+/* Whether the file at path is no longer the open file f: a load renamed
+ * a new index over it. */
+static int
+replaced(const char *path, FILE *f)
+{
+	struct stat now, had;
+
+	return fstat(fileno(f), &had) == 0 &&
+	    (stat(path, &now) == -1 || now.st_ino != had.st_ino || now.st_dev != had.st_dev);
+}
+
+/* One attempt at ev_mvindex_open: *again is set when it failed because a
+ * load replaced the index between the reading of its file and the opening
+ * of its data file (which that load then removed). */
+static struct ev_mvindex *
+open_once(const char *path, int *again, struct ev_err *err)
 {
 	struct ev_mvindex *ix = calloc(1, sizeof *ix);
 	char magic[sizeof MAGIC];
 	struct ev_buf b = EV_BUF_INIT;
 	struct stat sb;
-	FILE *f = NULL;
-	int nomem;
+	FILE *f = NULL, *data = NULL;
+	char *dpath = NULL;
+	int nomem, gone;
 
+	*again = 0;
 	if (ix == NULL || (ix->path = strdup(path)) == NULL) {
 		ev_err_nomem(err);
 		goto fail;
@@ -395,7 +412,15 @@ ev_mvindex_open(const char *path, struct ev_err *err)
 			damaged(path, "its header", err);
 		goto fail;
 	}
-	if (parse_header(ix, &b, err) == -1 || read_records(ix, f, err) == -1)
+	if (parse_header(ix, &b, err) == -1)
+		goto fail;
+	/* The data file is opened at once, so that a load finishing while the
+	 * records and the Faiss index are read cannot take it away. */
+	if ((data = open_data(ix, &dpath, &gone, err)) == NULL) {
+		*again = gone && replaced(path, f);
+		goto fail;
+	}
+	if (read_records(ix, f, err) == -1)
 		goto fail;
 	if (faiss_read_index(f, 0, &ix->idx) != 0) {
 		ix->idx = NULL;
@@ -409,17 +434,40 @@ ev_mvindex_open(const char *path, struct ev_err *err)
 		damaged(path, "its header does not match its Faiss index", err);
 		goto fail;
 	}
-	if (map_data(ix, err) == -1)
+	if (map_data(ix, data, dpath, err) == -1)
 		goto fail;
+	fclose(data);
 	fclose(f);
+	free(dpath);
 	ev_buf_release(&b);
 	return ix;
 fail:
+	free(dpath);
+	if (data)
+		fclose(data);
 	if (f)
 		fclose(f);
 	ev_buf_release(&b);
 	index_free(ix);
 	return NULL;
+}
+
+struct ev_mvindex *
+ev_mvindex_open(const char *path, struct ev_err *err)
+{
+	struct ev_mvindex *ix;
+	int again;
+
+	/* Each retry follows a load that committed meanwhile; loads take
+	 * seconds, so a few retries are never all spent on them. */
+	for (int tries = 0;; tries++) {
+		struct ev_err e = { 0 };
+		if ((ix = open_once(path, &again, &e)) != NULL || !again || tries == 8) {
+			if (ix == NULL)
+				*err = e;
+			return ix;
+		}
+	}
 }
 
 void
