@@ -17,7 +17,8 @@ static const char *const extra_keys[] = { "request_id", NULL };
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-fuse [--method rrf|weighted|combsum|combmnz|merge] [--rrf-k K] [--weight LANE=W ...]\n"
-	"               [--norm none|max|minmax|zscore] [--group chunk|doc] [-k N] [--no-explain]\n"
+	"               [--norm none|max|minmax|zscore] [--floor LANE=zero|norm ...]\n"
+	"               [--group chunk|doc] [-k N] [--no-explain]\n"
 	"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
 	"               [--agreement-full X] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
 	"               [FILE ...]",
@@ -33,13 +34,15 @@ static long k;
 static struct ev_skip skip;
 
 /* --weight LANE=W (and each entry of fusion.weights), value o.weights;
- * --anchor LANE, value o.anchor: by fuse.h's own checks. */
+ * --floor LANE=zero|norm (fusion.floor), value o.floors; --anchor LANE,
+ * value o.anchor: by fuse.h's own checks. */
 static void
 set_lane(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	struct ev_err err = { 0 };
 
 	if ((value == o.anchor ? ev_fuse_anchor_set(&o, arg, &err) :
+	    value == o.floors ? ev_fuse_floor_parse(&o, arg, &err) :
 	    ev_fuse_weight_parse(&o, arg, &err)) == -1)
 		ev_cli_usage_error(cli, "%s: %s", src, err.msg);
 }
@@ -63,6 +66,10 @@ static const struct ev_opt options[] = {
 	EV_OPT_CHOICE_THEN(0, "norm", "fusion.normalization", &norm, "none|max|minmax|zscore",
 	    "the score normalisation of weighted, combsum and combmnz", note_norm,
 	    "max for weighted, minmax for combsum and combmnz"),
+	EV_OPT_FUNC(0, "floor", "fusion.floor.*", o.floors, set_lane, "LANE=zero|norm",
+	    "what a lane gives a candidate it did not return: norm, the normalisation's floor "
+	    "(0, or the lowest z-score); zero, what a raw score of 0 normalises to, when lower",
+	    "norm"),
 	EV_OPT_CHOICE_THEN(0, "group", "fusion.group", &group, "chunk|doc",
 	    "one fused hit per chunk id, or per doc_id", NULL, NULL),
 	EV_OPT_K_AT("fusion.k", &k, 1000000000, "keep the first N fused hits of each query", "all"),

@@ -243,6 +243,90 @@ Test(fuse, zscore_counts_a_missing_lane_at_its_floor)
 	ev_fuse_free(f);
 }
 
+Test(fuse, a_zero_floor_counts_a_missing_lane_as_a_raw_score_of_zero)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	struct ev_err err = { 0 };
+	json_t *out, *ex;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=zero", &err), 0, "%s", err.msg);
+	out = fuse_two_lanes(&o, &f);
+	/* text (s-2)/8: a 1, b .5, c 0, and d, missing, (0-2)/8 = -.25;
+	 * vector (s-.3)/.6: b 1, d 1/3, a 0, and c, missing, 0 (norm) */
+	expect_at(out, 0, "b:1", 1.5);
+	expect_at(out, 1, "a:1", 1.0);
+	expect_at(out, 2, "d:1", 1.0 / 3 - 0.25);
+	expect_at(out, 3, "c:1", 0);
+	ex = json_object_get(json_array_get(out, 2), "explain");
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(ex, "floor"), "text")),
+	    "zero");
+	ex = json_array_get(json_object_get(ex, "lanes"), 1);
+	cr_assert(json_is_false(json_object_get(ex, "found")));
+	cr_assert_str_eq(json_string_value(json_object_get(ex, "formula")),
+	    "not found by lane 'text': contributes its floor (a raw score of 0), 1 x (-0.25) = -0.25");
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, a_zero_floor_is_never_above_the_normalisations_own)
+{
+	struct ev_fuse_opts o;
+	struct ev_fuse *f;
+	struct ev_err err = { 0 };
+	json_t *out;
+
+	/* max: 0 / max is the floor already; nothing changes, nothing is said */
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_WEIGHTED;
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=zero", &err), 0);
+	out = fuse_two_lanes(&o, &f);
+	/* text s/10: a 1, b .6, c .2; vector s/max(.9, 1): b .9, d .5, a .3 */
+	expect_at(out, 2, "d:1", 0.5);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(
+	    json_object_get(json_array_get(out, 2), "explain"), "lanes"), 1), "formula")),
+	    "not found by lane 'text': contributes 0");
+	json_decref(out);
+	ev_fuse_free(f);
+	/* scores below 0: raw 0 normalises above the last hit, which stays the floor */
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=zero", &err), 0);
+	f = fuser(&o);
+	add(f, hit("text", "a:1", 1, -1));
+	add(f, hit("text", "b:1", 2, -3));
+	add(f, hit("vector", "c:1", 1, 0.5));
+	out = run(f);
+	/* text (s+3)/2: a 1, b 0, c missing 0 (not (0+3)/2); vector alone: c 1 */
+	expect_at(out, 0, "a:1", 1);
+	expect_at(out, 1, "c:1", 1);
+	expect_at(out, 2, "b:1", 0);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, floor_options_are_checked)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+
+	ev_fuse_opts_init(&o);
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text", &err), -1);
+	cr_assert_str_eq(err.msg, "floor 'text' must read LANE=zero or LANE=norm");
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=low", &err), -1);
+	cr_assert_str_eq(err.msg, "floor in 'text=low' must be zero or norm");
+	cr_assert_eq(ev_fuse_floor_parse(&o, "=zero", &err), -1);
+	cr_assert_eq(ev_fuse_floor_parse(&o, "te xt=zero", &err), -1);
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=zero", &err), 0);
+	cr_assert_eq(ev_fuse_floor_get(&o, "text"), EV_FLOOR_ZERO);
+	cr_assert_eq(ev_fuse_floor_parse(&o, "text=norm", &err), 0);
+	cr_assert_eq(ev_fuse_floor_get(&o, "text"), EV_FLOOR_NORM);
+	cr_assert_eq(ev_fuse_floor_get(&o, "vector"), EV_FLOOR_NORM);
+	cr_assert_eq(o.nfloors, 1);
+}
+
 Test(fuse, explain_gives_each_lanes_rank_score_and_contribution)
 {
 	struct ev_fuse_opts o;

@@ -192,3 +192,42 @@ Test(tune, a_bad_plan_value_is_refused_with_its_key)
 	cr_assert(strstr(err.msg, "lanes.text.proximity") != NULL, "%s", err.msg);
 	json_decref(plan);
 }
+
+Test(tune, the_plans_adaptive_weights_and_floors_are_read_as_ev_fuse_reads_them)
+{
+	static const char in[] = "fusion:\n  adapt: agreement\n  anchor: bm\n"
+		"  agreement_depth: 5\n  agreement_full: 0.6\n  floor:\n    bm: zero\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), 0, "%s", err.msg);
+	cr_assert_eq(t.fuse.adapt, EV_ADAPT_AGREEMENT);
+	cr_assert_str_eq(t.fuse.anchor, "bm");
+	cr_assert_eq(t.fuse.agree_depth, 5);
+	cr_assert_float_eq(t.fuse.agree_full, 0.6, 0);
+	cr_assert_eq(ev_fuse_floor_get(&t.fuse, "bm"), EV_FLOOR_ZERO);
+	cr_assert_eq(ev_fuse_floor_get(&t.fuse, "vector"), EV_FLOOR_NORM);
+	json_decref(plan);
+}
+
+Test(tune, a_bad_floor_or_adapt_in_the_plan_is_refused_with_its_key)
+{
+	static const char *const bad[][2] = {
+		{ "fusion:\n  floor:\n    text: low\n", "fusion.floor.text must be zero or norm" },
+		{ "fusion:\n  floor: zero\n", "fusion.floor must be a mapping of lane to zero or norm" },
+		{ "fusion:\n  adapt: always\n", "fusion.adapt must be none or agreement: 'always'" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ev_tune_trial t = a_trial();
+		struct ev_err err = { 0 };
+		json_t *plan = ev_config_parse(bad[i][0], strlen(bad[i][0]), "p.yaml", &err);
+
+		cr_assert_not_null(plan, "%s", err.msg);
+		cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), -1);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.msg, bad[i][1]);
+		json_decref(plan);
+	}
+}

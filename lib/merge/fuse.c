@@ -188,24 +188,40 @@ ev_fuse_anchor_set(struct ev_fuse_opts *o, const char *lane, struct ev_err *err)
 	return 0;
 }
 
+/* Split spec "LANE=VALUE" (the option `what`): the lane into lane (room for
+ * EV_FUSE_LANE_MAX + 1 bytes).  Returns VALUE, or NULL with *err set. */
+static const char *
+split_lane(const char *spec, char *lane, const char *what, const char *form, struct ev_err *err)
+{
+	const char *eq = strchr(spec, '=');
+	size_t n;
+
+	if (eq == NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "%s '%s' must read %s", what, spec, form);
+		return NULL;
+	}
+	n = (size_t)(eq - spec);
+	if (n == 0 || n > EV_FUSE_LANE_MAX) {
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "lane name in %s '%s' must be 1 to %d characters",
+		    what, spec, EV_FUSE_LANE_MAX);
+		return NULL;
+	}
+	memcpy(lane, spec, n);
+	lane[n] = '\0';
+	return eq + 1;
+}
+
 int
 ev_fuse_weight_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err)
 {
-	char lane[EV_FUSE_LANE_MAX + 2], *end;
-	const char *eq = strchr(spec, '=');
-	size_t n;
+	char lane[EV_FUSE_LANE_MAX + 1], *end;
+	const char *val = split_lane(spec, lane, "weight", "LANE=W", err);
 	double w;
 
-	if (eq == NULL)
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "weight '%s' must read LANE=W", spec);
-	n = (size_t)(eq - spec);
-	if (n == 0 || n > EV_FUSE_LANE_MAX)
-		return ev_err_set(err, EV_EXIT_USAGE, NULL,
-		    "lane name in weight '%s' must be 1 to %d characters", spec, EV_FUSE_LANE_MAX);
-	memcpy(lane, spec, n);
-	lane[n] = '\0';
-	w = strtod(eq + 1, &end);
-	if (eq[1] == '\0' || *end != '\0' || !isfinite(w) || w < 0)
+	if (val == NULL)
+		return -1;
+	w = strtod(val, &end);
+	if (val[0] == '\0' || *end != '\0' || !isfinite(w) || w < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
 		    "weight in '%s' must be a finite number >= 0", spec);
 	return ev_fuse_weight_set(o, lane, w, err);
@@ -220,6 +236,72 @@ ev_fuse_weight_get(const struct ev_fuse_opts *o, const char *lane)
 		if (strcmp(o->weights[i].lane, lane) == 0)
 			return o->weights[i].w;
 	return 1.0;
+}
+
+static const char *const floor_names[] = { "norm", "zero" };
+
+const char *
+ev_fuse_floor_name(enum ev_fuse_floor floor)
+{
+	return floor_names[floor];
+}
+
+int
+ev_fuse_floor_name_parse(const char *s, enum ev_fuse_floor *out)
+{
+	int i = name_index(floor_names, 0, NAMES(floor_names), s);
+
+	if (i < 0)
+		return -1;
+	*out = (enum ev_fuse_floor)i;
+	return 0;
+}
+
+int
+ev_fuse_floor_set(struct ev_fuse_opts *o, const char *lane, enum ev_fuse_floor floor,
+    struct ev_err *err)
+{
+	int i;
+
+	if (!lane_name_ok(lane))
+		return ev_err_set(err, EV_EXIT_USAGE, NULL,
+		    "lane name '%s' must be 1 to %d letters, digits, '_' or '-'", lane, EV_FUSE_LANE_MAX);
+	for (i = 0; i < o->nfloors; i++)
+		if (strcmp(o->floors[i].lane, lane) == 0) {
+			o->floors[i].floor = floor;
+			return 0;
+		}
+	if (o->nfloors == EV_FUSE_MAXLANES)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "more than %d lane floors", EV_FUSE_MAXLANES);
+	snprintf(o->floors[o->nfloors].lane, sizeof o->floors[0].lane, "%s", lane);
+	o->floors[o->nfloors++].floor = floor;
+	return 0;
+}
+
+int
+ev_fuse_floor_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err)
+{
+	char lane[EV_FUSE_LANE_MAX + 1];
+	const char *val = split_lane(spec, lane, "floor", "LANE=zero or LANE=norm", err);
+	enum ev_fuse_floor floor;
+
+	if (val == NULL)
+		return -1;
+	if (ev_fuse_floor_name_parse(val, &floor) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL,
+		    "floor in '%s' must be zero or norm", spec);
+	return ev_fuse_floor_set(o, lane, floor, err);
+}
+
+enum ev_fuse_floor
+ev_fuse_floor_get(const struct ev_fuse_opts *o, const char *lane)
+{
+	int i;
+
+	for (i = 0; i < o->nfloors; i++)
+		if (strcmp(o->floors[i].lane, lane) == 0)
+			return o->floors[i].floor;
+	return EV_FLOOR_NORM;
 }
 
 int
@@ -438,6 +520,8 @@ struct lane {
 	size_t nfoff, nflen;	/* its account of not finding a candidate, in nfb */
 	/* per query, over the candidates the lane found */
 	double max, min, mean, sd, floor;
+	enum ev_fuse_floor floor_rule;	/* the floor asked for */
+	int floor_zero;		/* this query's floor is a raw score of 0's */
 	long n;
 };
 
@@ -653,6 +737,7 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	ln->istext = strcmp(name, "text") == 0;
 	ln->xc = -1;
 	ln->w = ln->w0 = ev_fuse_weight_get(&f->o, name);
+	ln->floor_rule = ev_fuse_floor_get(&f->o, name);
 	ln->agree = -1;
 	ln->prio = ev_fuse_lane_priority(name);
 	f->nlanes++;
@@ -1054,6 +1139,22 @@ cmp_lane_rank(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+/* Lane ln's score s normalised by norm. */
+static double
+normalise(const struct lane *ln, enum ev_fuse_norm norm, double s)
+{
+	switch (norm) {
+	case EV_NORM_MAX:
+		return s / (ln->max > 1.0 ? ln->max : 1.0);
+	case EV_NORM_MINMAX:
+		return ln->max > ln->min ? (s - ln->min) / (ln->max - ln->min) : 1.0;
+	case EV_NORM_ZSCORE:
+		return ln->sd > 0 ? (s - ln->mean) / ln->sd : 0.0;
+	default:
+		return s;
+	}
+}
+
 /* Grouping by document: each lane ranks the documents by their best chunk,
  * 1, 2, 3 ... */
 static int
@@ -1112,6 +1213,12 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 		ln->floor = 0;
 		if (norm == EV_NORM_ZSCORE && ln->sd > 0)
 			ln->floor = (ln->min - ln->mean) / ln->sd;
+		ln->floor_zero = 0;
+		if (ln->floor_rule == EV_FLOOR_ZERO && ln->n > 0 && f->o.method != EV_FUSE_RRF &&
+		    ln->max > ln->min && normalise(ln, norm, 0.0) < ln->floor) {
+			ln->floor = normalise(ln, norm, 0.0);
+			ln->floor_zero = 1;
+		}
 	}
 }
 
@@ -1192,21 +1299,6 @@ adapt_weights(struct ev_fuse *f, size_t *ix)
 			ln->w = ln->w0 * ln->agree / f->o.agree_full;
 	}
 	return 0;
-}
-
-static double
-normalise(const struct lane *ln, enum ev_fuse_norm norm, double s)
-{
-	switch (norm) {
-	case EV_NORM_MAX:
-		return s / (ln->max > 1.0 ? ln->max : 1.0);
-	case EV_NORM_MINMAX:
-		return ln->max > ln->min ? (s - ln->min) / (ln->max - ln->min) : 1.0;
-	case EV_NORM_ZSCORE:
-		return ln->sd > 0 ? (s - ln->mean) / ln->sd : 0.0;
-	default:
-		return s;
-	}
 }
 
 static void
@@ -1693,7 +1785,8 @@ explain_missing(struct ev_fuse *f, int l, double contrib, struct ev_buf *v)
 	if (f->o.method == EV_FUSE_RRF || contrib == 0)
 		bad |= cat(fm, "not found by lane '", ln->name, "': contributes 0", NULL);
 	else
-		bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor, ",
+		bad |= cat(fm, "not found by lane '", ln->name, "': contributes its floor",
+		    ln->floor_zero ? " (a raw score of 0), " : ", ",
 		    short_num(w, sizeof w, ln->w), " x ", operand(a, sizeof a, ln->floor), " = ",
 		    short_num(b, sizeof b, contrib), NULL);
 	return bad || ADDL(v, "{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
@@ -1826,6 +1919,27 @@ explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse
 	return buf_addc(v, '}');
 }
 
+/* The lanes whose floor is not the normalisation's (fuse.h), with theirs,
+ * into v: ,"floor":{"text":"zero"}; nothing when there are none. */
+static int
+explain_floors(struct ev_fuse *f, const int *ord, struct ev_buf *v)
+{
+	int i, n = 0;
+
+	if (f->o.method == EV_FUSE_RRF)
+		return 0;
+	for (i = 0; i < f->nlanes; i++) {
+		const struct lane *ln = &f->lanes[ord[i]];
+		if (ln->floor_rule == EV_FLOOR_NORM)
+			continue;
+		if ((n++ ? buf_addc(v, ',') : ADDL(v, ",\"floor\":{")) == -1 ||
+		    put_key(v, ln->name) == -1 ||
+		    put_text(v, ev_fuse_floor_name(ln->floor_rule)) == -1)
+			return -1;
+	}
+	return n > 0 && buf_addc(v, '}') == -1 ? -1 : 0;
+}
+
 /* The account of adaptive weights (fuse.h), into v: the rule, and for each
  * lane weighed against the anchor, what it shared and the weight it got. */
 static int
@@ -1906,7 +2020,7 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 		if ((i > 0 && buf_addc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
 		    put_real(f, v, f->lanes[ord[i]].w) == -1)
 			return -1;
-	if (buf_addc(v, '}') == -1 ||
+	if (buf_addc(v, '}') == -1 || explain_floors(f, ord, v) == -1 ||
 	    (f->o.adapt == EV_ADAPT_AGREEMENT && explain_adapt(f, ord, v) == -1) ||
 	    ADDL(v, ",\"lanes\":[") == -1)
 		return -1;

@@ -11,10 +11,15 @@
  * return a candidate contributes its floor to the fused score -- 0 for rrf
  * and for the normalisations none, max and minmax, and the lowest z-score
  * the lane gave in this query for zscore -- never a guess of where the
- * candidate would have ranked below the lane's cut-off.  Being found by a
- * lane therefore never costs a candidate anything, and a candidate found by
- * one lane only competes with the contribution of that lane alone.  Each
- * fused hit's "explain" says, lane by lane, what it got and why. */
+ * candidate would have ranked below the lane's cut-off.  A lane may be given
+ * the floor "zero" instead (ev_fuse_opts.floors): what a raw score of 0
+ * normalises to, when that is lower -- for a lane whose scores are never
+ * negative (BM25), the score of a candidate holding nothing it looks for, so
+ * that the candidates it did not return rank below those it did unless the
+ * other lanes' evidence outweighs the difference.  Being found by a lane
+ * therefore never costs a candidate anything, and a candidate found by one
+ * lane only competes with the contribution of that lane alone.  Each fused
+ * hit's "explain" says, lane by lane, what it got and why. */
 #ifndef EV_FUSE_H
 #define EV_FUSE_H
 
@@ -62,6 +67,17 @@ struct ev_fuse_weight {
 	double w;
 };
 
+/* What a lane contributes to a candidate it did not return (see above). */
+enum ev_fuse_floor {
+	EV_FLOOR_NORM,		/* the normalisation's floor */
+	EV_FLOOR_ZERO		/* a raw score of 0 normalised, when lower */
+};
+
+struct ev_fuse_lane_floor {
+	char lane[EV_FUSE_LANE_MAX + 1];
+	enum ev_fuse_floor floor;
+};
+
 struct ev_fuse_opts {
 	enum ev_fuse_method method;
 	enum ev_fuse_norm norm;
@@ -71,6 +87,8 @@ struct ev_fuse_opts {
 	int explain;		/* add "explain" to each fused hit (default 1) */
 	int nweights;
 	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];	/* lanes not named weigh 1 */
+	int nfloors;
+	struct ev_fuse_lane_floor floors[EV_FUSE_MAXLANES];	/* lanes not named: norm */
 	/* Adaptive weights (EV_ADAPT_AGREEMENT), per query: a lane other than
 	 * the anchor lane weighs its weight times min(1, agreement / agree_full),
 	 * where agreement is the share of the lane's first agree_depth documents
@@ -120,6 +138,22 @@ int ev_fuse_weight_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err
 
 /* The weight of lane (1 when not set). */
 double ev_fuse_weight_get(const struct ev_fuse_opts *o, const char *lane);
+
+/* Set the floor of lane, replacing an earlier one.  Returns 0, or -1 with
+ * *err set (code 2) for a bad lane name or too many lanes. */
+int ev_fuse_floor_set(struct ev_fuse_opts *o, const char *lane, enum ev_fuse_floor floor,
+	struct ev_err *err);
+
+/* Parse "LANE=zero" or "LANE=norm" (the --floor option) into o.  Returns 0
+ * or -1 with *err set (code 2). */
+int ev_fuse_floor_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err);
+
+/* The floor of lane (EV_FLOOR_NORM when not set). */
+enum ev_fuse_floor ev_fuse_floor_get(const struct ev_fuse_opts *o, const char *lane);
+
+/* "norm" or "zero" <-> enum ev_fuse_floor: 0, or -1 for an unknown name. */
+int ev_fuse_floor_name_parse(const char *s, enum ev_fuse_floor *out);
+const char *ev_fuse_floor_name(enum ev_fuse_floor floor);
 
 /* The priority of an evidence lane: vector 0, text 1, region 2,
  * timeline 3, any other 4.  Lower comes first. */

@@ -39,6 +39,7 @@ const char *const ev_pack_plan_keys[] = {
 	"version", "request_id", "plan_id", "query", "lanes.*", "text.*", "embed.*", "db",
 	"index", "ef_search", "nprobe", "snippet",
 	"fusion.method", "fusion.rrf_k", "fusion.normalization", "fusion.weights.*",
+	"fusion.floor.*",
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
 	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
 	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",

@@ -209,6 +209,53 @@ plan_int(const json_t *plan, const char *key, long long min, long long max, int 
 	return 0;
 }
 
+/* A usage error of the plan file, from *err as fuse.c set it.  Returns -1. */
+static int
+plan_error(const char *file, struct ev_err *err)
+{
+	err->code = EV_EXIT_USAGE;
+	snprintf(err->where, sizeof err->where, "%s", file);
+	return -1;
+}
+
+/* The plan's adaptive weights and lane floors (fusion.adapt, .anchor,
+ * .agreement_depth, .agreement_full, .floor), which every configuration
+ * tried keeps, as ev-fuse --config reads them.  Returns 0 or -1. */
+static int
+plan_fusion_adapt(const json_t *plan, struct ev_fuse_opts *f, const char *file,
+    struct ev_err *err)
+{
+	const char *s, *lane;
+	json_t *fl, *v;
+	int r;
+
+	if ((r = ev_config_str(plan, "fusion.adapt", &s, file, err)) == -1)
+		return -1;
+	if (r == 1 && ev_fuse_adapt_parse(s, &f->adapt) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "fusion.adapt must be none or agreement: '%s'", s);
+	if ((r = ev_config_str(plan, "fusion.anchor", &s, file, err)) == -1 ||
+	    (r == 1 && ev_fuse_anchor_set(f, s, err) == -1))
+		return r == 1 ? plan_error(file, err) : -1;
+	if (plan_int(plan, "fusion.agreement_depth", 1, 100000, &f->agree_depth, file, err) == -1 ||
+	    ev_config_num(plan, "fusion.agreement_full", 1e-9, 1, &f->agree_full, file, err) == -1)
+		return -1;
+	fl = ev_config_get(plan, "fusion.floor");
+	if (fl != NULL && !json_is_object(fl))
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "fusion.floor must be a mapping of lane to zero or norm");
+	json_object_foreach(fl, lane, v) {
+		enum ev_fuse_floor floor;
+
+		if (!json_is_string(v) || ev_fuse_floor_name_parse(json_string_value(v), &floor) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, file,
+			    "fusion.floor.%s must be zero or norm", lane);
+		if (ev_fuse_floor_set(f, lane, floor, err) == -1)
+			return plan_error(file, err);
+	}
+	return 0;
+}
+
 int
 ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
     struct ev_err *err)
@@ -254,6 +301,8 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 		return ev_err_set(err, EV_EXIT_USAGE, file, "fusion.group must be chunk or doc: '%s'", s);
 	if (r == 1)
 		f->group = strcmp(s, "doc") == 0 ? EV_GROUP_DOC : EV_GROUP_CHUNK;
+	if (plan_fusion_adapt(plan, f, file, err) == -1)
+		return -1;
 	w = ev_config_get(plan, "fusion.weights");
 	if (w != NULL && !json_is_object(w))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
@@ -262,11 +311,8 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 		if (!json_is_number(v))
 			return ev_err_set(err, EV_EXIT_USAGE, file, "fusion.weights.%s must be a number",
 			    lane);
-		if (ev_fuse_weight_set(f, lane, json_number_value(v), err) == -1) {
-			err->code = EV_EXIT_USAGE;
-			snprintf(err->where, sizeof err->where, "%s", file);
-			return -1;
-		}
+		if (ev_fuse_weight_set(f, lane, json_number_value(v), err) == -1)
+			return plan_error(file, err);
 	}
 	return 0;
 }
