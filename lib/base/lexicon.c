@@ -105,6 +105,7 @@ static const char *const stops[EV_LEX_NLANG] = {
 
 struct slot {
 	char word[MAX_WORD];	/* "" when empty */
+	unsigned char len;	/* strlen(word) */
 	unsigned langs;
 };
 
@@ -116,6 +117,7 @@ struct dict {
 
 struct ev_lex {
 	struct slot *slots;
+	size_t longest;		/* bytes of the longest stop word */
 	struct dict dicts[EV_LEX_NLANG];
 	char *dir;
 };
@@ -147,7 +149,8 @@ find(struct slot *slots, const char *w, size_t len)
 {
 	uint32_t i = ev_hash_fnv1a(w, len) & (SLOTS - 1);
 
-	while (slots[i].word[0] != '\0' && strcmp(slots[i].word, w) != 0)
+	while (slots[i].word[0] != '\0' &&
+	    (slots[i].len != len || memcmp(slots[i].word, w, len) != 0))
 		i = (i + 1) & (SLOTS - 1);
 	return &slots[i];
 }
@@ -176,8 +179,12 @@ ev_lex_open(const char *dict_dir, struct ev_err *err)
 			memcpy(w, s, n);
 			w[n] = '\0';
 			sl = find(lex->slots, w, n);
-			if (sl->word[0] == '\0')
+			if (sl->word[0] == '\0') {
 				memcpy(sl->word, w, n + 1);
+				sl->len = (unsigned char)n;
+			}
+			if (n > lex->longest)
+				lex->longest = n;
 			sl->langs |= EV_LEX_BIT(l);
 			s += n;
 			s += *s == ' ';
@@ -235,8 +242,11 @@ unsigned
 ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 {
 	char w[MAX_WORD];
-	int n = lower(word, len, w);
+	int n;
 
+	if (len > lex->longest)		/* most words of a text: no stop word */
+		return 0;
+	n = lower(word, len, w);
 	return n < 0 ? 0 : find(lex->slots, w, (size_t)n)->langs;
 }
 

@@ -204,6 +204,22 @@ ev_analyze_has_unspaced(const char *text, size_t len)
 	return 0;
 }
 
+/* Whether text[0..len) is all ASCII, eight bytes at a time. */
+static int
+is_ascii(const char *text, size_t len)
+{
+	uint64_t any = 0, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, text + i, 8);
+		any |= w;
+	}
+	for (; i < len; i++)
+		any |= (unsigned char)text[i];
+	return (any & 0x8080808080808080ULL) == 0;
+}
+
 const char *
 ev_analyze_script_lang(const char *text, size_t len)
 {
@@ -214,6 +230,8 @@ ev_analyze_script_lang(const char *text, size_t len)
 	UChar32 cp;
 	int best = LATIN;
 
+	if (is_ascii(text, (size_t)n))
+		return code[LATIN];	/* the Latin count is all there is */
 	while (i < n) {
 		UErrorCode st = U_ZERO_ERROR;
 		int s;

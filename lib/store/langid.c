@@ -5,6 +5,13 @@
 
 #define LATIN_WINDOW 4096	/* bytes of a Latin text whose words are counted */
 
+/* Bytes of a word: ASCII letters and every byte of a non-ASCII character. */
+static int
+word_byte(unsigned char c)
+{
+	return (unsigned)((c | 0x20) - 'a') < 26u || c >= 0x80;
+}
+
 void
 ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_ANALYZE_CODE_MAX])
 {
@@ -21,19 +28,17 @@ ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_AN
 	while (i < n) {
 		size_t s;
 
-		while (i < n && !((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' &&
-		    text[i] <= 'Z') || (unsigned char)text[i] >= 0x80))
+		while (i < n && !word_byte((unsigned char)text[i]))
 			i++;
 		s = i;
-		while (i < n && ((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' &&
-		    text[i] <= 'Z') || (unsigned char)text[i] >= 0x80))
+		while (i < n && word_byte((unsigned char)text[i]))
 			i++;
 		/* one letter says little: "a", "e", "y", "t" are function words
 		 * of half the languages, and "N", "t" name things in formulas */
 		if (i > s + 1) {
 			unsigned langs = ev_lex_stop_langs(lex, text + s, i - s);
 
-			for (int l = 0; l < EV_LEX_NLANG; l++)
+			for (int l = 0; langs != 0 && l < EV_LEX_NLANG; l++)
 				counts[l] += (langs & EV_LEX_BIT(l)) != 0;
 		}
 	}
