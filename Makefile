@@ -39,6 +39,9 @@ else
 FAISS_C  := -lfaiss_c
 endif
 
+# The one C++ module of evkit's own: it sets what Faiss's C API cannot reach.
+LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o
+
 # libfaiss is linked statically with its OpenMP and BLAS needs; --as-needed
 # keeps commands that use neither Faiss nor LAPACK free of them at start-up.
 LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \

@@ -19,6 +19,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "buf.h"
+#include "faiss_prefetch.h"
 #include "jscan.h"
 #include "jsonl.h"
 #include "vindex.h"
@@ -307,7 +308,8 @@ index_size_check(const char *path, const char *store_id, long long gen, long lon
 
 /* Read the index file at path: header and Faiss index, read with Faiss's
  * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
- * from the file, not read, and the index is read-only).  Returns 1 with *out
+ * from the file, not read, and the index is read-only; a search then reads
+ * ahead with ev_faiss_prefetch_default() threads, faiss_prefetch.h).  Returns 1 with *out
  * set, 0 when the file does not exist, -2 with *err set (code 1) when it is
  * an evkit index but damaged, -1 with *err set otherwise. */
 static int
@@ -366,6 +368,8 @@ index_read(const char *path, int io_flags, struct header *h, FaissIndex **out,
 			"index '%s' is damaged: its header does not match its contents", path);
 		return -2;
 	}
+	if (io_flags & FAISS_IO_FLAG_MMAP)
+		ev_faiss_prefetch_threads(*out, ev_faiss_prefetch_default());
 	return 1;
 }
 
