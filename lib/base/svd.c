@@ -98,10 +98,15 @@ struct gram_job {
 	int t;
 };
 
-/* Compiled for the vector units the machine has (GCC picks at load time). */
+/* The inner loops, compiled for the vector units the machine has (GCC picks
+ * at load time). */
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
+#define VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define VECTOR_CLONES
 #endif
+
+VECTOR_CLONES
 static void *
 gram_rows(void *arg)
 {
@@ -127,9 +132,7 @@ gram_rows(void *arg)
 	return NULL;
 }
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
+VECTOR_CLONES
 static void *
 gram_cols(void *arg)
 {

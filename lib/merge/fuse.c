@@ -1215,9 +1215,13 @@ lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 			ln->floor = (ln->min - ln->mean) / ln->sd;
 		ln->floor_zero = 0;
 		if (ln->floor_rule == EV_FLOOR_ZERO && ln->n > 0 && f->o.method != EV_FUSE_RRF &&
-		    ln->max > ln->min && normalise(ln, norm, 0.0) < ln->floor) {
-			ln->floor = normalise(ln, norm, 0.0);
-			ln->floor_zero = 1;
+		    ln->max > ln->min) {
+			double zero = normalise(ln, norm, 0.0);
+
+			if (zero < ln->floor) {
+				ln->floor = zero;
+				ln->floor_zero = 1;
+			}
 		}
 	}
 }
