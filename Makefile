@@ -6,6 +6,9 @@
 # only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
 # man/ev-foo.1, tests/cmd/ev-foo/; nothing here changes.
 
+# `make` alone builds every command (the rules below begin with ev-extract's).
+.DEFAULT_GOAL := all
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
