@@ -24,16 +24,21 @@ static const char *const extra_keys[] = { "request_id", "query", "embed.*", "tex
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-search-vec --db DB --index FILE [-k N] [--min-score X] [--ef-search N]\n"
-	"                     [--nprobe N] [--no-snippet] [--pairwise] [--skip-invalid]\n"
-	"                     [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"                     [--nprobe N] [--no-snippet] [--pairwise]\n"
+	"                     [--feedback-hits FILE [--feedback N] [--feedback-weight X]]\n"
+	"                     [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Search the vector index FILE of store DB with query records carrying a\n"
 	"\"vector\" (and its \"model\"); write the k best chunks of each as hit records\n"
-	"of lane \"vector\", best first.  In a retrieval plan (--config), the options'\n"
-	"keys are under lanes.vector.",
+	"of lane \"vector\", best first.  With --feedback-hits, each query's vector is\n"
+	"first moved toward the stored vectors of the first chunks another lane found\n"
+	"for it, and the hits are of lane \"vector_feedback\".  In a retrieval plan\n"
+	"(--config), the options' keys are under lanes.vector.",
 	extra_keys, 1
 };
 
-static const char *db, *index_path;
+static const char *db, *index_path, *feedback_hits;
+static int feedback = 3;
+static double feedback_weight = 1;
 static long k = 100;
 static double min_score = NONE;
 static int ef_search, nprobe, no_snippet, snippet = 1, pairwise;
@@ -54,6 +59,12 @@ static const struct ev_opt options[] = {
 	    " vector one pair at a time, not as a matrix product: scores to the bit whatever the"
 	    " index's size, so shards merge exactly (slower for large batches)"),
 	EV_OPT_BOOL(0, NULL, "lanes.vector.snippet", &snippet, NULL),
+	EV_OPT_STR(0, "feedback-hits", NULL, &feedback_hits, "FILE", "hit records of another lane"
+	    " (the text lane's): fold each query's first chunks there into its vector"),
+	EV_OPT_INT(0, "feedback", "lanes.vector.feedback", &feedback, 0, EV_VSEARCH_FEEDBACK_MAX, "N",
+	    "with --feedback-hits: the chunks folded in (0: none)"),
+	EV_OPT_NUM(0, "feedback-weight", "lanes.vector.feedback_weight", &feedback_weight, 0, 1e6,
+	    "X", "with --feedback-hits: the weight of their mean vector beside the query's"),
 	EV_OPT_SKIP_INVALID(&skip.on),
 	EV_OPT_END
 };
@@ -135,6 +146,8 @@ main(int argc, char *argv[])
 	vo.snippet = snippet && !no_snippet;
 	if (pairwise)
 		ev_vindex_pairwise();
+	vo.feedback = feedback;
+	vo.feedback_weight = feedback_weight;
 	vo.has_min_score = min_score > NONE;
 	vo.min_score = min_score;
 	vo.skip = ev_cli_skip_cb;
@@ -148,7 +161,9 @@ main(int argc, char *argv[])
 	}
 	set_param(ix, "--ef-search", "efSearch", ef_search);
 	set_param(ix, "--nprobe", "nprobe", nprobe);
-	if ((vs = ev_vsearch_new(st, ix, index_path, &vo, stdout, &err)) == NULL) {
+	if ((vs = ev_vsearch_new(st, ix, index_path, &vo, stdout, &err)) == NULL ||
+	    (feedback_hits != NULL &&
+	    ev_vsearch_feedback(vs, (char *[]){ (char *)feedback_hits }, 1, &err) == -1)) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}

@@ -292,3 +292,88 @@ Test(vsearch, filters_restrict_the_hits_and_a_bad_one_is_skipped_or_stops)
 	cr_assert_not(ev_vsearch_full(vs));
 	ev_vsearch_free(vs);
 }
+
+/* A searcher with feedback from hit records given as lines of text. */
+static struct ev_vsearch *
+feedback_searcher(int k, int n, double weight, const char *lines, struct ev_err *err, int *rc)
+{
+	struct ev_vsearch_opts o = { .k = k, .warn = warn, .feedback = n, .feedback_weight = weight };
+	struct ev_vsearch *vs = ev_vsearch_new(st, ix, "kb.faiss", &o, fp, err);
+	char path[300];
+	FILE *f;
+
+	cr_assert_not_null(vs, "%s", err->msg);
+	snprintf(path, sizeof path, "%s/text.jsonl", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(lines, f);
+	fclose(f);
+	*rc = ev_vsearch_feedback(vs, (char *[]){ path }, 1, err);
+	return vs;
+}
+
+Test(vsearch, feedback_folds_the_first_chunks_of_another_lane_into_the_query)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch *vs;
+	json_t *h, *ev;
+	int rc;
+
+	/* a: e0 plus 2 x the mean of d2:s1:0 (e2; the chunk without a vector is
+	 * passed over, the third is beyond the first 2): (1,0,2,0)/sqrt(5);
+	 * c: all zeros, folded with d1:s1:1 alone: along e1; d: no feedback */
+	vs = feedback_searcher(2, 2, 2,
+	    "{\"query_id\":\"a\",\"id\":\"nope:0\",\"rank\":2,\"score\":4,\"lane\":\"text\"}\n"
+	    "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"rank\":1,\"score\":5,\"lane\":\"text\"}\n"
+	    "{\"query_id\":\"a\",\"id\":\"d1:s1:1\",\"rank\":3,\"score\":3,\"lane\":\"text\"}\n"
+	    "{\"query_id\":\"c\",\"id\":\"d1:s1:1\",\"rank\":1,\"score\":3,\"lane\":\"text\"}\n",
+	    &err, &rc);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":\"a\",\"vector\":[1,0,0,0]}", 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":\"c\",\"vector\":[0,0,0,0]}", 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":\"d\",\"vector\":[0,0,0,1]}", 3, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_eq(json_array_size(h), 6);
+	cr_assert_str_eq(str(json_array_get(h, 0), "id"), "d2:s1:0");
+	cr_assert_float_eq(json_number_value(json_object_get(json_array_get(h, 0), "score")),
+	    2 / sqrt(5), 1e-6);
+	cr_assert_str_eq(str(json_array_get(h, 1), "id"), "d1:s1:0");
+	cr_assert_float_eq(json_number_value(json_object_get(json_array_get(h, 1), "score")),
+	    1 / sqrt(5), 1e-6);
+	cr_assert_str_eq(str(json_array_get(h, 0), "lane"), "vector_feedback");
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_array_get(h, 1),
+	    "signals"), "vector_feedback_rank")), 2);
+	ev = json_array_get(json_object_get(json_array_get(h, 0), "evidence"), 0);
+	cr_assert_str_eq(str(ev, "lane"), "vector_feedback");
+	cr_assert_eq(json_array_size(json_object_get(ev, "feedback")), 1);
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(ev, "feedback"), 0)),
+	    "d2:s1:0");
+	/* c: the zero vector took the feedback chunk's direction */
+	cr_assert_str_eq(str(json_array_get(h, 2), "query_id"), "c");
+	cr_assert_str_eq(str(json_array_get(h, 2), "id"), "d1:s1:1");
+	cr_assert_float_eq(json_number_value(json_object_get(json_array_get(h, 2), "score")), 1,
+	    1e-6);
+	cr_assert_str_empty(warned);
+	/* d: its own vector, and no chunk named */
+	cr_assert_str_eq(str(json_array_get(h, 4), "id"), "d2:s1:1");
+	ev = json_array_get(json_object_get(json_array_get(h, 4), "evidence"), 0);
+	cr_assert_eq(json_array_size(json_object_get(ev, "feedback")), 0);
+	json_decref(h);
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, a_bad_feedback_record_is_refused_naming_its_line)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch *vs;
+	int rc;
+
+	vs = feedback_searcher(2, 3, 1,
+	    "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"rank\":1,\"score\":5}\n"
+	    "{\"query_id\":\"a\",\"rank\":2,\"score\":4}\n", &err, &rc);
+	cr_assert_eq(rc, -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.where, "text.jsonl:2") != NULL, "%s", err.where);
+	ev_vsearch_free(vs);
+}

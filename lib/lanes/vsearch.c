@@ -21,6 +21,7 @@ struct query {
 	json_t *filters;	/* borrowed from rec, or NULL */
 	char where[300];
 	int zero;		/* the vector had no direction: no hits */
+	char *feedback;		/* feedback: the chunks folded in, as a JSON array, or NULL */
 };
 
 struct ev_vsearch {
@@ -44,6 +45,9 @@ struct ev_vsearch {
 	long long hits;
 	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
 	struct ev_buf lines;	/* a hit's chunk's lines (not written) */
+	json_t *fb;		/* feedback: query_id -> [[rank, chunk id], ...] best first, or NULL */
+	float *fbvec;		/* feedback: a chunk's stored vector, then the sum of them */
+	const char *lane;	/* "vector", or "vector_feedback" */
 };
 
 struct ev_vsearch *
@@ -62,6 +66,7 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 	vs->st = st;
 	vs->ix = ix;
 	vs->regions = -1;
+	vs->lane = "vector";
 	vs->index_name = index_name;
 	vs->out = out;
 	vs->dim = (int)dim;
@@ -124,6 +129,129 @@ read_vector(const struct ev_vsearch *vs, const json_t *vec, float *x, int *zero,
 	return 0;
 }
 
+/* Keep the hit (rank, chunk id) in list (best first) if it is among the
+ * first n by rank.  Returns 0 or -1 when out of memory. */
+static int
+keep_first(json_t *list, long long rank, const char *id, int n)
+{
+	size_t i, len = json_array_size(list);
+	json_t *e;
+
+	for (i = 0; i < len; i++)
+		if (rank < json_integer_value(json_array_get(json_array_get(list, i), 0)))
+			break;
+	if (i >= (size_t)n)
+		return 0;
+	if ((e = json_pack("[Is]", (json_int_t)rank, id)) == NULL ||
+	    json_array_insert_new(list, i, e) == -1)
+		return -1;
+	if (json_array_size(list) > (size_t)n)
+		json_array_remove(list, (size_t)n);
+	return 0;
+}
+
+int
+ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struct ev_err *err)
+{
+	struct ev_jsonl *in;
+	char qid[256];
+	json_t *hit, *list;
+	int r;
+
+	vs->lane = "vector_feedback";
+	if (vs->fb == NULL && (vs->fb = json_object()) == NULL)
+		return ev_err_nomem(err);
+	if (vs->fbvec == NULL && (vs->fbvec = malloc(2 * (size_t)vs->dim * sizeof *vs->fbvec)) == NULL)
+		return ev_err_nomem(err);
+	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
+		return -1;
+	while ((r = ev_jsonl_next_hit(in, &hit, qid, sizeof qid, err)) == 1) {
+		json_t *rank = json_object_get(hit, "rank");
+		long long rk = json_is_integer(rank) ? json_integer_value(rank) :
+		    (long long)ev_jsonl_lineno(in);	/* unranked: in the order given */
+
+		if ((list = json_object_get(vs->fb, qid)) == NULL &&
+		    json_object_set_new(vs->fb, qid, list = json_array()) == -1)
+			r = -1;
+		if (r == -1 || list == NULL ||
+		    keep_first(list, rk, json_string_value(json_object_get(hit, "id")),
+		    vs->o.feedback) == -1) {
+			json_decref(hit);
+			ev_jsonl_close(in);
+			return ev_err_nomem(err);
+		}
+		json_decref(hit);
+	}
+	ev_jsonl_close(in);
+	return r == -1 ? -1 : 0;
+}
+
+int
+ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int n, double weight,
+	float *scratch, int *found, struct ev_err *err)
+{
+	size_t d, dim = (size_t)ev_vindex_dim(ix);
+	float *sum = scratch + dim;
+	double norm = 0, w;
+	int i, r, used = 0;
+
+	for (d = 0; d < dim; d++)
+		sum[d] = 0;
+	for (i = 0; i < n; i++) {
+		if ((r = ev_vindex_chunk_vector(ix, ids[i], scratch, err)) == -1)
+			return -1;
+		if (found != NULL)
+			found[i] = r;
+		if (r == 0)
+			continue;
+		used++;
+		for (d = 0; d < dim; d++)
+			sum[d] += scratch[d];
+	}
+	if (used == 0)
+		return 0;
+	w = weight / used;
+	for (d = 0; d < dim; d++) {
+		sum[d] = (float)(x[d] + w * sum[d]);
+		norm += (double)sum[d] * sum[d];
+	}
+	if (norm > 0)
+		for (d = 0, norm = sqrt(norm); d < dim; d++)
+			x[d] = (float)(sum[d] / norm);
+	return used;
+}
+
+/* Feedback: fold the stored vectors of the query's first chunks (vs->fb)
+ * into x, the query's vector at unit length (all zeros when q->zero), and
+ * keep the ids of those folded in, as JSON, in q->feedback.  Returns 0 or -1
+ * with *err set. */
+static int
+fold_feedback(struct ev_vsearch *vs, struct query *q, const char *qid, float *x,
+	struct ev_err *err)
+{
+	json_t *list = json_object_get(vs->fb, qid), *ids;
+	const char *id[EV_VSEARCH_FEEDBACK_MAX];
+	int found[EV_VSEARCH_FEEDBACK_MAX], n = 0, i;
+	size_t d;
+
+	for (n = 0; n < (int)json_array_size(list) && n < EV_VSEARCH_FEEDBACK_MAX; n++)
+		id[n] = json_string_value(json_array_get(json_array_get(list, (size_t)n), 1));
+	if (ev_vsearch_fold(vs->ix, x, id, n, vs->o.feedback_weight, vs->fbvec, found, err) == -1)
+		return -1;
+	for (d = 0, q->zero = 1; d < (size_t)vs->dim && q->zero; d++)
+		q->zero = x[d] == 0;
+	if ((ids = json_array()) == NULL)
+		return ev_err_nomem(err);
+	for (i = 0; i < n; i++)
+		if (found[i] && json_array_append_new(ids, json_string(id[i])) == -1) {
+			json_decref(ids);
+			return ev_err_nomem(err);
+		}
+	q->feedback = json_dumps(ids, JSON_COMPACT);
+	json_decref(ids);
+	return q->feedback == NULL ? ev_err_nomem(err) : 0;
+}
+
 int
 ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char *where,
 	struct ev_err *err)
@@ -152,12 +280,26 @@ ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char
 			vs->index_name, ev_vindex_model(vs->ix));
 	if (read_vector(vs, vec, vs->vec + (size_t)vs->n * vs->dim, &q->zero, where, err) == -1)
 		return -1;
-	if ((q->rec = ev_jsoncopy_deep(v)) == NULL)
+	q->feedback = NULL;
+	if (vs->fb != NULL) {
+		char qid[256];
+
+		if (id == NULL || json_is_null(id))
+			snprintf(qid, sizeof qid, "%zu", lineno);
+		else if (ev_json_id_text(id, qid, sizeof qid) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query_id' is too long");
+		if (fold_feedback(vs, q, qid, vs->vec + (size_t)vs->n * vs->dim, err) == -1)
+			return -1;
+	}
+	if ((q->rec = ev_jsoncopy_deep(v)) == NULL) {
+		free(q->feedback);
 		return ev_err_nomem(err);
+	}
 	json_object_del(q->rec, "vector");
 	if ((id == NULL || json_is_null(id)) &&
 	    json_object_set_new(q->rec, "query_id", json_integer((json_int_t)lineno)) == -1) {
 		json_decref(q->rec);
+		free(q->feedback);
 		return ev_err_nomem(err);
 	}
 	q->filters = json_object_get(q->rec, "filters");
@@ -225,19 +367,23 @@ query_prefix(const json_t *rec, struct ev_buf *pre)
 	return 0;
 }
 
-/* The lane's fields of the hit ranked rank with score text num. */
+/* The lane's fields of the hit of query q ranked rank with score text num. */
 static int
-add_lane_fields(struct ev_buf *b, const char *num, int rank)
+add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_buf *b,
+	const char *num, int rank)
 {
+	const char *lane = vs->lane;
 	char rk[16];
 
 	snprintf(rk, sizeof rk, "%d", rank);
 	return ev_buf_adds(b, ",\"rank\":") | ev_buf_adds(b, rk) |
 		ev_buf_adds(b, ",\"score\":") | ev_buf_adds(b, num) |
-		ev_buf_adds(b, ",\"lane\":\"vector\",\"signals\":{\"vector_score\":") |
-		ev_buf_adds(b, num) | ev_buf_adds(b, ",\"vector_rank\":") | ev_buf_adds(b, rk) |
-		ev_buf_adds(b, "},\"evidence\":[{\"lane\":\"vector\",\"score\":") |
-		ev_buf_adds(b, num) | ev_buf_adds(b, "}]");
+		ev_buf_printf(b, ",\"lane\":\"%s\",\"signals\":{\"%s_score\":", lane, lane) |
+		ev_buf_adds(b, num) | ev_buf_printf(b, ",\"%s_rank\":", lane) | ev_buf_adds(b, rk) |
+		ev_buf_printf(b, "},\"evidence\":[{\"lane\":\"%s\",\"score\":", lane) |
+		ev_buf_adds(b, num) |
+		(q->feedback ? ev_buf_adds(b, ",\"feedback\":") | ev_buf_adds(b, q->feedback) : 0) |
+		ev_buf_adds(b, "}]");
 }
 
 /* The chunk of a paged document (region.h) whose fields
@@ -307,7 +453,7 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 		}
 		ev_buf_reset(&vs->num);
 		bad = ev_vindex_json_real(&vs->num, sc[i]);
-		bad |= add_lane_fields(b, ev_buf_str(&vs->num), ++rank);
+		bad |= add_lane_fields(vs, q, b, ev_buf_str(&vs->num), ++rank);
 		if (!bad && vs->sn) {
 			ev_buf_reset(&vs->snip);
 			if (ev_snippet_make(vs->sn, chunk_text ? chunk_text : "",
@@ -401,8 +547,10 @@ ev_vsearch_flush(struct ev_vsearch *vs, struct ev_err *err)
 	ret = write_out(vs, 1, err);
 out:
 	ev_vindex_batch_end(vs->ix);
-	for (int i = 0; i < vs->n; i++)
+	for (int i = 0; i < vs->n; i++) {
 		json_decref(vs->q[i].rec);
+		free(vs->q[i].feedback);
+	}
 	vs->n = 0;
 	free(slot);
 	return ret;
@@ -413,8 +561,12 @@ ev_vsearch_free(struct ev_vsearch *vs)
 {
 	if (vs == NULL)
 		return;
-	for (int i = 0; i < vs->n; i++)
+	for (int i = 0; i < vs->n; i++) {
 		json_decref(vs->q[i].rec);
+		free(vs->q[i].feedback);
+	}
+	json_decref(vs->fb);
+	free(vs->fbvec);
 	ev_buf_release(&vs->buf);
 	ev_buf_release(&vs->prefix);
 	ev_buf_release(&vs->snip);

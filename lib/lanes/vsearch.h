@@ -14,7 +14,17 @@
  * "rank", "score", "lane": "vector", "signals": {"vector_score",
  * "vector_rank"}, "evidence": [{"lane": "vector", "score"}] and, with
  * snippets, "snippet" (the chunk's passage holding most of the query's
- * "query" words, see snippet.h). */
+ * "query" words, see snippet.h).
+ *
+ * Feedback (ev_vsearch_feedback()): another lane's first hits for a query
+ * (the text lane's, say) are taken as relevant, and the query's vector is
+ * moved toward theirs before searching: Rocchio's pseudo-relevance feedback
+ * in the model's space.  Where the model reads a query poorly (words it
+ * barely knows, a short query), the chunks the exact lane is surest of say
+ * in the model's own terms what the query is about.  Such hits are of lane
+ * "vector_feedback" (signals "vector_feedback_score", "vector_feedback_rank"),
+ * and their evidence names the chunks folded in:
+ * [{"lane": "vector_feedback", "score", "feedback": [chunk ids]}]. */
 #ifndef EV_VSEARCH_H
 #define EV_VSEARCH_H
 
@@ -28,11 +38,15 @@
 
 #define EV_VSEARCH_BATCH_MAX 1024	/* queries searched together at most */
 #define EV_VSEARCH_BATCH_CELLS 4000000	/* at most queries × k result cells at once */
+#define EV_VSEARCH_FEEDBACK_MAX 1000	/* chunks folded into a query at most */
 
 struct ev_vsearch_opts {
 	int k;			/* hits per query, >= 1 */
 	int snippet;		/* give each hit a snippet */
 	int has_min_score;	/* drop hits scoring below min_score */
+	int feedback;		/* with ev_vsearch_feedback(): chunks folded into a query,
+				 * 0 to EV_VSEARCH_FEEDBACK_MAX */
+	double feedback_weight;	/* ... and the weight of their mean beside the query, >= 0 */
 	double min_score;
 	/* A query whose filters are refused (a bad key or value): called with
 	 * *err set (code 2, where the query's line); return non-zero to skip
@@ -53,6 +67,27 @@ struct ev_vsearch;
  * and out are borrowed.  Returns NULL with *err set. */
 struct ev_vsearch *ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix,
 	const char *index_name, const struct ev_vsearch_opts *o, FILE *out, struct ev_err *err);
+
+/* Fold every query's vector toward the stored vectors of the first
+ * opts.feedback chunks (by rank; those without a vector of the index's model
+ * are passed over) that the hit records in paths[0..npaths) hold for the same
+ * query_id: q becomes q + feedback_weight × (their mean), scaled to unit
+ * length.  A query with no such hits, or feedback 0, keeps its vector.  Call
+ * before the first ev_vsearch_add(); the hits are then of lane
+ * "vector_feedback".  Returns 0, or -1 with *err set (code 2 naming FILE:LINE
+ * for a bad record, code 1 for a database error). */
+int ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths,
+	struct ev_err *err);
+
+/* Fold into x, a query vector of ev_vindex_dim(ix) floats at unit length
+ * (or all zeros), the stored vectors of those of the chunks ids[0..n) that
+ * have one of the index's model: x + weight × their mean, scaled to unit
+ * length (left as it is when none has, or when the sum is all zeros).
+ * found[i] (when found is not NULL) says whether ids[i] had a vector.
+ * scratch holds 2 × dim floats.  Returns how many were folded in, or -1 with
+ * *err set (a database error). */
+int ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int n, double weight,
+	float *scratch, int *found, struct ev_err *err);
 
 /* Check a query record and add it to the batch: it must be an object with a
  * "vector" of the index's dimension (finite numbers; scaled to unit length;
