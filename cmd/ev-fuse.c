@@ -20,8 +20,8 @@ static const struct ev_opt_cmd command = {
 	"               [--norm none|max|minmax|zscore] [--floor LANE=zero|norm ...]\n"
 	"               [--group chunk|doc] [-k N] [--no-explain]\n"
 	"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
-	"               [--agreement-full X] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
-	"               [FILE ...]",
+	"               [--agreement-full X] [--agreement-from LANE=FROM ...] [--skip-invalid]\n"
+	"               [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Fuse hit records of any mix of lanes (files or stdin, grouped by query) into\n"
 	"fused hit records (lane \"fused\"), best first, each with its explanation.\n"
 	"A retrieval plan's fusion section gives the defaults (--config).",
@@ -35,7 +35,8 @@ static struct ev_skip skip;
 
 /* --weight LANE=W (and each entry of fusion.weights), value o.weights;
  * --floor LANE=zero|norm (fusion.floor), value o.floors; --anchor LANE,
- * value o.anchor: by fuse.h's own checks. */
+ * value o.anchor; --agreement-from LANE=FROM (fusion.agreement_from), value
+ * o.agree_from: by fuse.h's own checks. */
 static void
 set_lane(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
@@ -43,6 +44,7 @@ set_lane(struct ev_cli *cli, const char *src, const char *arg, void *value)
 
 	if ((value == o.anchor ? ev_fuse_anchor_set(&o, arg, &err) :
 	    value == o.floors ? ev_fuse_floor_parse(&o, arg, &err) :
+	    value == o.agree_from ? ev_fuse_agree_from_parse(&o, arg, &err) :
 	    ev_fuse_weight_parse(&o, arg, &err)) == -1)
 		ev_cli_usage_error(cli, "%s: %s", src, err.msg);
 }
@@ -85,6 +87,9 @@ static const struct ev_opt options[] = {
 	    "the first N of each lane are compared"),
 	EV_OPT_NUM(0, "agreement-full", "fusion.agreement_full", &o.agree_full, 1e-9, 1, "X",
 	    "the agreement that earns the full weight"),
+	EV_OPT_FUNC(0, "agreement-from", "fusion.agreement_from.*", o.agree_from, set_lane,
+	    "LANE=FROM", "measure lane LANE's agreement on lane FROM's first documents (a lane"
+	    " refining FROM with the anchor's own hits)", "its own"),
 	EV_OPT_SKIP_INVALID_AT("fusion.skip_invalid", &skip.on),
 	EV_OPT_END
 };
@@ -110,6 +115,25 @@ stdout_is_pipe(void)
 
 	return fstat(STDOUT_FILENO, &sb) == 0 &&
 	    (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode) || S_ISCHR(sb.st_mode));
+}
+
+/* A lane weighing 0 whose hits were read only to give another lane its
+ * agreement (--agreement-from), when that lane never came: fusion then used
+ * neither, which a user who ran only the plain lanes should hear about. */
+static void
+warn_idle_lanes(const struct ev_fuse *f)
+{
+	for (int i = 0; i < o.nagree_from; i++) {
+		const char *lane = o.agree_from[i].lane, *from = o.agree_from[i].from;
+
+		if (ev_fuse_lane_seen(f, from) && ev_fuse_weight_get(&o, from) == 0 &&
+		    !ev_fuse_lane_seen(f, lane))
+			ev_warn("lane '%s' weighs 0 and only gives lane '%s' its agreement, but no"
+			    " input had hits of lane '%s': the fused hits hold nothing of '%s'; add"
+			    " that lane's hits (for vector_feedback: ev-search-vec --feedback-hits"
+			    " TEXT-HITS) or give '%s' a weight (--weight %s=0.5)", from, lane, lane, from,
+			    from, from);
+	}
 }
 
 int
@@ -163,6 +187,7 @@ main(int argc, char *argv[])
 		hits_out += n;
 	}
 	ev_cli_skip_done(&cli, &skip);
+	warn_idle_lanes(f);
 out:
 	ev_cli_count(&cli, "records_in", in ? ev_fuse_in_records(in) : 0);
 	ev_cli_count(&cli, "queries", queries);

@@ -776,6 +776,109 @@ Test(fuse, agreement_weighs_a_lane_by_its_top_shared_with_the_anchor)
 	ev_fuse_free(f);
 }
 
+Test(fuse, a_lane_weighing_zero_adds_no_candidate_but_its_evidence)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse *f;
+	json_t *out;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	cr_assert_eq(ev_fuse_weight_set(&o, "vector", 0, &err), 0);
+	out = fuse_two_lanes(&o, &f);
+	/* text (s-2)/8: a 1, b .5, c 0; d, found by the vector lane alone, is out */
+	cr_assert_eq(json_array_size(out), 3);
+	expect_at(out, 0, "a:1", 1.0);
+	expect_at(out, 1, "b:1", 0.5);
+	expect_at(out, 2, "c:1", 0.0);
+	cr_assert_eq(json_integer_value(json_object_get(json_array_get(out, 2), "rank")), 3);
+	/* b's signals still say the vector lane found it, first */
+	cr_assert_eq(json_integer_value(json_object_get(json_object_get(json_array_get(out, 1),
+	    "signals"), "vector_rank")), 1);
+	json_decref(out);
+	ev_fuse_free(f);
+	/* every lane weighing 0: every candidate is kept */
+	cr_assert_eq(ev_fuse_weight_set(&o, "text", 0, &err), 0);
+	out = fuse_two_lanes(&o, &f);
+	cr_assert_eq(json_array_size(out), 4);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, agreement_from_measures_a_lane_on_another_lanes_documents)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+	struct ev_fuse *f;
+	json_t *out, *ad;
+
+	ev_fuse_opts_init(&o);
+	o.method = EV_FUSE_COMBSUM;
+	o.adapt = EV_ADAPT_AGREEMENT;
+	o.agree_depth = 2;
+	o.agree_full = 1;
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "refined=vector", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(ev_fuse_agree_from_get(&o, "refined"), "vector");
+	cr_assert_str_eq(ev_fuse_agree_from_get(&o, "vector"), "vector");
+	cr_assert_eq(ev_fuse_weight_set(&o, "vector", 0, &err), 0);
+	f = fuser(&o);
+	two_lanes(f);
+	/* the refined lane's first 2 are the text lane's (a, b): agreement 1 of
+	 * its own, but the vector lane's first 2 (b, d) share 1 of 2 */
+	add(f, hit("refined", "a:1", 1, 0.8));
+	add(f, hit("refined", "b:1", 2, 0.6));
+	add(f, hit("refined", "e:1", 3, 0.4));
+	out = run(f);
+	/* text a 1, b .5, c 0; refined (s-.4)/.4 x 0.5: a .5, b .25, e 0 */
+	cr_assert_eq(json_array_size(out), 4);
+	expect_at(out, 0, "a:1", 1.5);
+	expect_at(out, 1, "b:1", 0.75);
+	ad = json_object_get(json_object_get(json_array_get(out, 0), "explain"), "adapt");
+	ad = json_object_get(ad, "lanes");
+	for (size_t i = 0; i < json_array_size(ad); i++) {
+		json_t *e = json_array_get(ad, i);
+
+		if (strcmp(json_string_value(json_object_get(e, "lane")), "refined") != 0)
+			continue;
+		cr_assert_str_eq(json_string_value(json_object_get(e, "agreement_of")), "vector");
+		cr_assert_eq(json_integer_value(json_object_get(e, "shared")), 1);
+		cr_assert(NEAR(json_number_value(json_object_get(e, "weight")), 0.5));
+		ad = NULL;
+		break;
+	}
+	cr_assert_null(ad, "no account of lane 'refined'");
+	json_decref(out);
+	ev_fuse_free(f);
+	/* without the source lane, the lane's own agreement: full weight */
+	f = fuser(&o);
+	add(f, hit("text", "a:1", 1, 10));
+	add(f, hit("text", "b:1", 2, 6));
+	add(f, hit("refined", "a:1", 1, 0.8));
+	add(f, hit("refined", "b:1", 2, 0.6));
+	out = run(f);
+	expect_at(out, 0, "a:1", 2.0);
+	json_decref(out);
+	ev_fuse_free(f);
+}
+
+Test(fuse, agreement_from_options_are_checked)
+{
+	struct ev_fuse_opts o;
+	struct ev_err err = { 0 };
+
+	ev_fuse_opts_init(&o);
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "a=b", &err), 0);
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "a=c", &err), 0);
+	cr_assert_eq(o.nagree_from, 1);
+	cr_assert_str_eq(ev_fuse_agree_from_get(&o, "a"), "c");
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "a", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "LANE=FROM") != NULL, "%s", err.msg);
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "a=bad lane", &err), -1);
+	cr_assert_eq(ev_fuse_agree_from_parse(&o, "=b", &err), -1);
+}
+
 Test(fuse, adapted_rrf_weights_do_not_enter_the_kept_explanations)
 {
 	static const char *const q1[] = {	/* nothing shared: vector weighs 0 */

@@ -238,6 +238,41 @@ ev_fuse_weight_get(const struct ev_fuse_opts *o, const char *lane)
 	return 1.0;
 }
 
+int
+ev_fuse_agree_from_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err)
+{
+	char lane[EV_FUSE_LANE_MAX + 1];
+	const char *from = split_lane(spec, lane, "agreement source", "LANE=FROM", err);
+	int i;
+
+	if (from == NULL)
+		return -1;
+	if (!lane_name_ok(lane) || !lane_name_ok(from))
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane names in '%s' must be 1 to %d"
+		    " letters, digits, '_' or '-'", spec, EV_FUSE_LANE_MAX);
+	for (i = 0; i < o->nagree_from && strcmp(o->agree_from[i].lane, lane) != 0; i++)
+		;
+	if (i == EV_FUSE_MAXLANES)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "more than %d agreement sources",
+		    EV_FUSE_MAXLANES);
+	snprintf(o->agree_from[i].lane, sizeof o->agree_from[i].lane, "%s", lane);
+	snprintf(o->agree_from[i].from, sizeof o->agree_from[i].from, "%s", from);
+	if (i == o->nagree_from)
+		o->nagree_from++;
+	return 0;
+}
+
+const char *
+ev_fuse_agree_from_get(const struct ev_fuse_opts *o, const char *lane)
+{
+	int i;
+
+	for (i = 0; i < o->nagree_from; i++)
+		if (strcmp(o->agree_from[i].lane, lane) == 0)
+			return o->agree_from[i].from;
+	return lane;
+}
+
 static const char *const floor_names[] = { "norm", "zero" };
 
 const char *
@@ -513,6 +548,7 @@ struct lane {
 	double w;		/* the weight in effect for this query */
 	double w0;		/* the weight given */
 	double agree;		/* adaptive weights: its agreement with the anchor, or -1 */
+	int agree_lane;		/* ... measured on this lane's documents (itself, or agree_from) */
 	int shared, depth;	/* ... as shared candidates out of depth */
 	int prio;
 	int istext;		/* the lane "text" */
@@ -602,6 +638,8 @@ struct ev_fuse {
 	char *qid;
 	struct lane lanes[EV_FUSE_MAXLANES];
 	int nlanes;
+	char seen[EV_FUSE_MAXLANES][EV_FUSE_LANE_MAX + 1];	/* lanes of any query so far */
+	int nseen;
 	struct arena a;
 	struct rhit *hits;
 	size_t nh, caph;
@@ -741,7 +779,18 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	ln->agree = -1;
 	ln->prio = ev_fuse_lane_priority(name);
 	f->nlanes++;
+	if (f->nseen < EV_FUSE_MAXLANES && !ev_fuse_lane_seen(f, name))
+		memcpy(f->seen[f->nseen++], name, n + 1);
 	return i;
+}
+
+int
+ev_fuse_lane_seen(const struct ev_fuse *f, const char *lane)
+{
+	for (int i = 0; i < f->nseen; i++)
+		if (strcmp(f->seen[i], lane) == 0)
+			return 1;
+	return 0;
 }
 
 /* The index of the member named key (not null), or -1. */
@@ -1291,11 +1340,18 @@ adapt_weights(struct ev_fuse *f, size_t *ix)
 		return -1;
 	for (l = 0; l < f->nlanes; l++) {
 		struct lane *ln = &f->lanes[l];
+		const char *from = ev_fuse_agree_from_get(&f->o, ln->name);
+		int s;
 
 		if (l == a || ln->n == 0)
 			continue;
+		for (s = 0; s < f->nlanes && strcmp(f->lanes[s].name, from) != 0; s++)
+			;
+		if (s == f->nlanes || s == a || f->lanes[s].n == 0)
+			s = l;	/* the source found nothing: the lane's own agreement */
+		ln->agree_lane = s;
 		ln->shared = 0;
-		if ((nl = first_docs(f, l, ix, &f->ldocs, &f->adocs, &ln->shared)) == -1)
+		if ((nl = first_docs(f, s, ix, &f->ldocs, &f->adocs, &ln->shared)) == -1)
 			return -1;
 		ln->depth = (int)(nl < na ? nl : na);
 		ln->agree = (double)ln->shared / ln->depth;
@@ -1968,8 +2024,9 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 		ev_buf_reset(fm);
 		snprintf(a, sizeof a, "%d", ln->shared);
 		snprintf(b, sizeof b, "%d", ln->depth);
-		bad |= cat(fm, a, " of the first ", b, " documents of lane '", ln->name,
-		    "' are among the first ", b, " of lane '", f->o.anchor, "': agreement ",
+		bad |= cat(fm, a, " of the first ", b, " documents of lane '",
+		    f->lanes[ln->agree_lane].name, "' are among the first ", b, " of lane '",
+		    f->o.anchor, "': agreement ",
 		    short_num(d, sizeof d, ln->agree), NULL);
 		if (ln->agree >= f->o.agree_full)
 			bad |= cat(fm, " >= ", short_num(e, sizeof e, f->o.agree_full),
@@ -1979,7 +2036,10 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 			    short_num(g, sizeof g, ln->w0), " x ", d, "/", e, " = ",
 			    short_num(a, sizeof a, ln->w), NULL);
 		if (bad || (!first && buf_addc(v, ',') == -1) || ADDL(v, "{\"lane\":") == -1 ||
-		    put_text(v, ln->name) == -1 || ADDL(v, ",\"shared\":") == -1 ||
+		    put_text(v, ln->name) == -1 ||
+		    (ln->agree_lane != ord[i] && (ADDL(v, ",\"agreement_of\":") == -1 ||
+		    put_text(v, f->lanes[ln->agree_lane].name) == -1)) ||
+		    ADDL(v, ",\"shared\":") == -1 ||
 		    ev_jscan_put_int(v, ln->shared) == -1 || ADDL(v, ",\"of\":") == -1 ||
 		    ev_jscan_put_int(v, ln->depth) == -1 || ADDL(v, ",\"agreement\":") == -1 ||
 		    put_real(f, v, ln->agree) == -1 || ADDL(v, ",\"weight_given\":") == -1 ||
@@ -2453,6 +2513,28 @@ nomem:
 	return ev_err_nomem(err);
 }
 
+/* Keep, in their order, the candidates ix[0..nc) that a lane weighing more
+ * than 0 found (fuse.h: a lane weighing 0 adds no candidate of its own), or
+ * all of them when every lane weighs 0.  Returns how many are kept. */
+static size_t
+weighed_cands(struct ev_fuse *f, size_t *ix)
+{
+	size_t i, n = 0;
+	int l, any = 0;
+
+	for (l = 0; l < f->nlanes; l++)
+		any |= f->lanes[l].w0 > 0;
+	if (!any)
+		return f->nc;
+	for (i = 0; i < f->nc; i++)
+		for (l = 0; l < f->nlanes; l++)
+			if (f->c[ix[i]].hit[l] >= 0 && f->lanes[l].w0 > 0) {
+				ix[n++] = ix[i];
+				break;
+			}
+	return n;
+}
+
 int
 ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_err *err)
 {
@@ -2478,13 +2560,13 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 	for (i = 0; i < f->nc; i++)
 		ix[i] = i;
 	sort_cands(f->c, ix, ix + f->nc, f->nc);
+	n = weighed_cands(f, ix);
 	lane_order(f, ord);
 	f->sigfast = !signals_clash(f);
 	if (f->o.explain && explain_prepare(f, ord, norm) == -1) {
 		free(ix);
 		return ev_err_nomem(err);
 	}
-	n = f->nc;
 	if (f->o.k > 0 && (size_t)f->o.k < n)
 		n = (size_t)f->o.k;
 	for (i = 0; i < n; i++)

@@ -78,6 +78,12 @@ struct ev_fuse_lane_floor {
 	enum ev_fuse_floor floor;
 };
 
+/* A lane whose adaptive weight is measured on another lane's agreement. */
+struct ev_fuse_agree_from {
+	char lane[EV_FUSE_LANE_MAX + 1];
+	char from[EV_FUSE_LANE_MAX + 1];
+};
+
 struct ev_fuse_opts {
 	enum ev_fuse_method method;
 	enum ev_fuse_norm norm;
@@ -86,7 +92,10 @@ struct ev_fuse_opts {
 	long long k;		/* keep the first k fused hits of a query; 0 keeps all */
 	int explain;		/* add "explain" to each fused hit (default 1) */
 	int nweights;
-	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];	/* lanes not named weigh 1 */
+	/* Lanes not named weigh 1.  A lane weighing 0 is read but adds no
+	 * candidate of its own: its hits are evidence of the candidates other
+	 * lanes found, and its ranking can measure agreement (agree_from). */
+	struct ev_fuse_weight weights[EV_FUSE_MAXLANES];
 	int nfloors;
 	struct ev_fuse_lane_floor floors[EV_FUSE_MAXLANES];	/* lanes not named: norm */
 	/* Adaptive weights (EV_ADAPT_AGREEMENT), per query: a lane other than
@@ -103,6 +112,14 @@ struct ev_fuse_opts {
 	char anchor[EV_FUSE_LANE_MAX + 1];	/* default "text" */
 	int agree_depth;	/* >= 1; default EV_FUSE_AGREE_DEPTH */
 	double agree_full;	/* in (0, 1]; default EV_FUSE_AGREE_FULL */
+	/* A lane named here has its agreement measured on the first documents
+	 * of lane `from` instead of its own (when `from` found anything for the
+	 * query): for a lane built from the anchor's own hits (a vector search
+	 * folded with the text lane's best chunks agrees with the text lane by
+	 * construction), the agreement of the lane it refines says whether it
+	 * is to be trusted. */
+	int nagree_from;
+	struct ev_fuse_agree_from agree_from[EV_FUSE_MAXLANES];
 };
 
 /* Fill *o with the defaults: rrf, rrf_k 60, method's normalisation, chunks,
@@ -155,6 +172,16 @@ enum ev_fuse_floor ev_fuse_floor_get(const struct ev_fuse_opts *o, const char *l
 int ev_fuse_floor_name_parse(const char *s, enum ev_fuse_floor *out);
 const char *ev_fuse_floor_name(enum ev_fuse_floor floor);
 
+/* Parse "LANE=FROM" (the --agreement-from option): lane's agreement is
+ * measured on lane FROM's documents, replacing an earlier setting of lane.
+ * Returns 0, or -1 with *err set (code 2) for a bad lane name or too many
+ * lanes. */
+int ev_fuse_agree_from_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *err);
+
+/* The lane whose agreement lane's weight follows: FROM, or lane itself when
+ * not set. */
+const char *ev_fuse_agree_from_get(const struct ev_fuse_opts *o, const char *lane);
+
 /* The priority of an evidence lane: vector 0, text 1, region 2,
  * timeline 3, any other 4.  Lower comes first. */
 int ev_fuse_lane_priority(const char *lane);
@@ -192,6 +219,9 @@ int ev_fuse_add(struct ev_fuse *f, json_t *hit, const char *where, struct ev_err
  * or -1 with *err set (code 2, where = `where`). */
 int ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *where,
 	struct ev_err *err);
+
+/* Whether any query fused so far had hits of lane. */
+int ev_fuse_lane_seen(const struct ev_fuse *f, const char *lane);
 
 /* The number of hits added since ev_fuse_begin(). */
 long long ev_fuse_count(const struct ev_fuse *f);

@@ -42,7 +42,7 @@ const char *const ev_pack_plan_keys[] = {
 	"fusion.floor.*",
 	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
 	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
-	"k", "min_score", "diversity.by_document", "diversity.near_duplicates",
+	"fusion.agreement_from.*", "k", "min_score", "diversity.by_document", "diversity.near_duplicates",
 	"diversity.overlap", "diversity.mmr_lambda", "diversity.mmr_depth", "group_by",
 	"output.max_snippet_chars", "output.format",
 	"routing.*",	/* ev-route's, run by scripts/ev-hybrid */
@@ -202,11 +202,13 @@ enum {
 };
 
 /* The lanes evkit knows by name, and their bits ("fused" has none: its
- * lanes are found in its explanation); any other lane is LANE_OTHER. */
+ * lanes are found in its explanation; "vector_feedback", the vector lane
+ * folded with the text lane's best chunks, is a vector lane); any other lane
+ * is LANE_OTHER. */
 static const char *const lane_names[] = { "vector", "text", "region", "timeline", "structured",
-	"neighbour", "link", "fused" };
+	"neighbour", "link", "fused", "vector_feedback" };
 static const unsigned lane_bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE,
-	LANE_STRUCTURED, LANE_NEIGHBOUR, LANE_LINK, 0 };
+	LANE_STRUCTURED, LANE_NEIGHBOUR, LANE_LINK, 0, LANE_VECTOR };
 
 static unsigned
 lane_bit(const char *lane)

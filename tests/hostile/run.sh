@@ -507,6 +507,13 @@ vec-index-random|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|1 2|usage|--db @D
 vec-index-missing|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|1 2|usage|--db @DB@ --index @SCRATCH@/no-such.faiss
 vec-no-index|ev-search-vec|-|2|usage|--db @DB@
 vec-db-random|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|2|usage|--db @RANDOM@ --index @IDX@
+vec-feedback-random|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|2|usage|--db @DB@ --index @IDX@ --feedback-hits @RANDOM@
+vec-feedback-missing|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|2|usage|--db @DB@ --index @IDX@ --feedback-hits @SCRATCH@/no-such.jsonl
+vec-feedback-vectors|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|2|usage|--db @DB@ --index @IDX@ --feedback-hits @IN@/ev-search-vec/ok-vec.jsonl
+vec-feedback-negative|ev-search-vec|-|2|usage|--db @DB@ --index @IDX@ --feedback -1 --feedback-hits /dev/null
+vec-feedback-weight-nan|ev-search-vec|-|2|usage|--db @DB@ --index @IDX@ --feedback-weight nan --feedback-hits /dev/null
+vec-feedback-ok|ev-search-vec|@IN@/ev-search-vec/ok-vec.jsonl|0|usage|--db @DB@ --index @IDX@ --feedback 1000 --feedback-weight 1e6 --feedback-hits /dev/null
+fuse-agreement-from-bad|ev-fuse|-|2|usage|--agreement-from text
 fuse-method-bogus|ev-fuse|-|2|usage|--method bogus
 fuse-rrf-k-zero|ev-fuse|-|2|usage|--rrf-k 0
 fuse-rrf-k-negative|ev-fuse|-|2|usage|--rrf-k -1
