@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "pack.h"
 #include "tune.h"
+#include "vsearch.h"
 
 /* ---- Seeded choices ------------------------------------------------------ */
 
@@ -219,8 +220,9 @@ plan_error(const char *file, struct ev_err *err)
 }
 
 /* The plan's adaptive weights and lane floors (fusion.adapt, .anchor,
- * .agreement_depth, .agreement_full, .floor), which every configuration
- * tried keeps, as ev-fuse --config reads them.  Returns 0 or -1. */
+ * .agreement_depth, .agreement_full, .agreement_from, .floor), which every
+ * configuration tried keeps, as ev-fuse --config reads them.  Returns 0 or
+ * -1. */
 static int
 plan_fusion_adapt(const json_t *plan, struct ev_fuse_opts *f, const char *file,
     struct ev_err *err)
@@ -240,6 +242,20 @@ plan_fusion_adapt(const json_t *plan, struct ev_fuse_opts *f, const char *file,
 	if (plan_int(plan, "fusion.agreement_depth", 1, 100000, &f->agree_depth, file, err) == -1 ||
 	    ev_config_num(plan, "fusion.agreement_full", 1e-9, 1, &f->agree_full, file, err) == -1)
 		return -1;
+	fl = ev_config_get(plan, "fusion.agreement_from");
+	if (fl != NULL && !json_is_object(fl))
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "fusion.agreement_from must be a mapping of lane to lane");
+	json_object_foreach(fl, lane, v) {
+		char spec[2 * EV_FUSE_LANE_MAX + 8];
+
+		if (!json_is_string(v))
+			return ev_err_set(err, EV_EXIT_USAGE, file,
+			    "fusion.agreement_from.%s must be a lane name", lane);
+		snprintf(spec, sizeof spec, "%s=%s", lane, json_string_value(v));
+		if (ev_fuse_agree_from_parse(f, spec, err) == -1)
+			return plan_error(file, err);
+	}
 	fl = ev_config_get(plan, "fusion.floor");
 	if (fl != NULL && !json_is_object(fl))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
@@ -269,6 +285,10 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	if (ev_config_int(plan, "lanes.text.k", 1, EV_TEXTSEARCH_MAX_K, &x->k, file, err) == -1 ||
 	    ev_config_int(plan, "lanes.vector.k", 1, EV_TEXTSEARCH_MAX_K, &t->vector_k, file,
 	    err) == -1 ||
+	    plan_int(plan, "lanes.vector.feedback", 0, EV_VSEARCH_FEEDBACK_MAX, &t->vector_feedback,
+	    file, err) == -1 ||
+	    ev_config_num(plan, "lanes.vector.feedback_weight", 0, 1e6, &t->vector_feedback_weight,
+	    file, err) == -1 ||
 	    ev_config_num(plan, "lanes.text.proximity", 0, EV_TEXTSEARCH_MAX_PROXIMITY,
 	    &x->proximity, file, err) == -1 ||
 	    plan_int(plan, "lanes.text.feedback", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &x->feedback_docs,
@@ -498,7 +518,8 @@ static const struct { int docs, terms; double weight; } grid_feedback[] = {
 };
 static const double grid_title[] = { 1, 2.5 };
 
-/* The fusion's grid: the vector lane's share of the two lanes' weight. */
+/* The fusion's grid: the share of the two lanes' weight of the vector lane (or of
+ * the feedback lane, when the plan has it). */
 static const double grid_share[] = { 0.3, 0.5, 0.7 };
 static const double grid_rrf_share[] = { 0.5, 0.7 };
 static const double grid_rrf_k[] = { 20, 60 };
@@ -525,7 +546,8 @@ same_fuse(const struct ev_fuse_opts *a, const struct ev_fuse_opts *b)
 	    (a->method == EV_FUSE_RRF ? a->rrf_k == b->rrf_k :
 	    ev_fuse_norm_effective(a) == ev_fuse_norm_effective(b)) &&
 	    ev_fuse_weight_get(a, "text") == ev_fuse_weight_get(b, "text") &&
-	    ev_fuse_weight_get(a, "vector") == ev_fuse_weight_get(b, "vector");
+	    ev_fuse_weight_get(a, "vector") == ev_fuse_weight_get(b, "vector") &&
+	    ev_fuse_weight_get(a, "vector_feedback") == ev_fuse_weight_get(b, "vector_feedback");
 }
 
 static size_t
@@ -554,8 +576,12 @@ grid_text(const struct ev_textsearch_opts *def, struct ev_textsearch_opts *out)
 	return n;
 }
 
+/* Add to out[0..n) the fusion by method m (normalisation norm, rrf_k) of
+ * the text lane and lane `lane` ("vector", or "vector_feedback" when the
+ * plan has the feedback lane) weighing share of the two, the rest of *def
+ * kept, unless out holds it already.  Returns the new count. */
 static size_t
-add_fuse(struct ev_fuse_opts *out, size_t n, const struct ev_fuse_opts *def,
+add_fuse(struct ev_fuse_opts *out, size_t n, const struct ev_fuse_opts *def, const char *lane,
     enum ev_fuse_method m, enum ev_fuse_norm norm, double rrf_k, double share)
 {
 	struct ev_fuse_opts o = *def;
@@ -565,7 +591,7 @@ add_fuse(struct ev_fuse_opts *out, size_t n, const struct ev_fuse_opts *def,
 	o.method = m;
 	o.norm = norm;
 	o.rrf_k = rrf_k;
-	if (ev_fuse_weight_set(&o, "vector", share, &err) == -1 ||
+	if (ev_fuse_weight_set(&o, lane, share, &err) == -1 ||
 	    ev_fuse_weight_set(&o, "text", round((1 - share) * 1e6) / 1e6, &err) == -1)
 		return n;	/* cannot happen: two known lanes, finite weights */
 	for (i = 0; i < n && !same_fuse(&out[i], &o); i++)
@@ -576,21 +602,21 @@ add_fuse(struct ev_fuse_opts *out, size_t n, const struct ev_fuse_opts *def,
 }
 
 static size_t
-grid_fuse(const struct ev_fuse_opts *def, struct ev_fuse_opts *out)
+grid_fuse(const struct ev_fuse_opts *def, const char *lane, struct ev_fuse_opts *out)
 {
 	static const enum ev_fuse_norm norms[] = { EV_NORM_MAX, EV_NORM_MINMAX, EV_NORM_ZSCORE };
 	size_t n = 1;
 
 	out[0] = *def;
-	n = add_fuse(out, n, def, EV_FUSE_WEIGHTED, EV_NORM_NONE, def->rrf_k, 0);	/* text alone */
-	n = add_fuse(out, n, def, EV_FUSE_WEIGHTED, EV_NORM_NONE, def->rrf_k, 1);	/* vector alone */
+	n = add_fuse(out, n, def, lane, EV_FUSE_WEIGHTED, EV_NORM_NONE, def->rrf_k, 0);	/* text alone */
+	n = add_fuse(out, n, def, lane, EV_FUSE_WEIGHTED, EV_NORM_NONE, def->rrf_k, 1);	/* vector alone */
 	for (size_t s = 0; s < sizeof grid_share / sizeof grid_share[0]; s++)
 		for (size_t k = 0; k < sizeof norms / sizeof norms[0]; k++)
-			n = add_fuse(out, n, def, EV_FUSE_WEIGHTED, norms[k], def->rrf_k, grid_share[s]);
-	n = add_fuse(out, n, def, EV_FUSE_COMBMNZ, EV_NORM_MINMAX, def->rrf_k, 0.5);
+			n = add_fuse(out, n, def, lane, EV_FUSE_WEIGHTED, norms[k], def->rrf_k, grid_share[s]);
+	n = add_fuse(out, n, def, lane, EV_FUSE_COMBMNZ, EV_NORM_MINMAX, def->rrf_k, 0.5);
 	for (size_t k = 0; k < sizeof grid_rrf_k / sizeof grid_rrf_k[0]; k++)
 		for (size_t s = 0; s < sizeof grid_rrf_share / sizeof grid_rrf_share[0]; s++)
-			n = add_fuse(out, n, def, EV_FUSE_RRF, def->norm, grid_rrf_k[k], grid_rrf_share[s]);
+			n = add_fuse(out, n, def, lane, EV_FUSE_RRF, def->norm, grid_rrf_k[k], grid_rrf_share[s]);
 	return n;
 }
 
@@ -601,7 +627,7 @@ grid_fuse(const struct ev_fuse_opts *def, struct ev_fuse_opts *out)
 struct tq {
 	json_t *rec;
 	char qid[256];
-	struct ev_buf text, vector;
+	struct ev_buf text, vector, feedback;
 };
 
 struct search {
@@ -615,6 +641,8 @@ struct search {
 	double *fig;		/* fig[trial * nq + query] */
 	size_t trial;		/* the trial being judged */
 	json_t *judged;		/* the qrels' query ids (while finding them) */
+	float *qvec;		/* the queries' vectors (nq × dim), or NULL */
+	int *qok;		/* ... whether each has a direction */
 };
 
 static double
@@ -771,28 +799,33 @@ out:
 	return rc;
 }
 
-/* The vector lane's hits of every query, once: the queries without filters
- * in one batch (as ev-search-vec does), the others one by one. */
+/* Search the queries' vectors vecs (those with ok[i] set) for k hits each
+ * and write them as hit lines into each query's vector lines (lane
+ * "vector"), or with feedback set its feedback lines (lane
+ * "vector_feedback"), reset first: the queries without filters in one batch
+ * (as ev-search-vec does), the others one by one.  Returns 0 or -1 with
+ * *err set. */
 static int
-search_vector(struct search *S, long long k, struct ev_err *err)
+search_lane(struct search *S, const float *vecs, const int *ok, long long k, int feedback,
+    struct ev_err *err)
 {
+	const char *lane = feedback ? "vector_feedback" : "vector";
 	int dim = ev_vindex_dim(S->ix), rc = -1, began = 0;
-	float *vecs = malloc(S->nq * (size_t)dim * sizeof *vecs);
 	float *scores = malloc(S->nq * (size_t)k * sizeof *scores);
 	int64_t *ids = malloc(S->nq * (size_t)k * sizeof *ids), *allowed = NULL;
-	int *ok = malloc(S->nq * sizeof *ok);
 	struct ev_buf fields = EV_BUF_INIT;
 
-	if (vecs == NULL || scores == NULL || ids == NULL || ok == NULL) {
+	if (scores == NULL || ids == NULL) {
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (embed_queries(S, vecs, ok, err) == -1 || ev_vindex_batch_begin(S->ix, err) == -1)
+	if (ev_vindex_batch_begin(S->ix, err) == -1)
 		goto out;
 	began = 1;
 	if (ev_vindex_search(S->ix, (long long)S->nq, vecs, (int)k, scores, ids, err) == -1)
 		goto out;
 	for (size_t i = 0; i < S->nq; i++) {
+		struct ev_buf *b = feedback ? &S->q[i].feedback : &S->q[i].vector;
 		json_t *filters = json_object_get(S->q[i].rec, "filters");
 		float *sc = scores + i * (size_t)k;
 		int64_t *id = ids + i * (size_t)k;
@@ -800,8 +833,9 @@ search_vector(struct search *S, long long k, struct ev_err *err)
 		long rank = 0;
 		int nout = (int)k, r;
 
+		ev_buf_reset(b);
 		if (!ok[i])
-			continue;	/* no word the model knows: no hits, as ev-search-vec */
+			continue;	/* no direction: no hits, as ev-search-vec */
 		if (filters != NULL) {
 			free(allowed);
 			allowed = NULL;
@@ -817,9 +851,8 @@ search_vector(struct search *S, long long k, struct ev_err *err)
 			if (r == 0)
 				continue;
 			/* the score as ev-search-vec writes it */
-			if (hit_line(&S->q[i].vector, "vector", fields.p, fields.len, ++rank) == -1 ||
-			    ev_vindex_json_real(&S->q[i].vector, sc[j]) == -1 ||
-			    ev_buf_adds(&S->q[i].vector, "}\n") == -1) {
+			if (hit_line(b, lane, fields.p, fields.len, ++rank) == -1 ||
+			    ev_vindex_json_real(b, sc[j]) == -1 || ev_buf_adds(b, "}\n") == -1) {
 				ev_err_nomem(err);
 				goto out;
 			}
@@ -829,12 +862,77 @@ search_vector(struct search *S, long long k, struct ev_err *err)
 out:
 	if (began)
 		ev_vindex_batch_end(S->ix);
-	free(vecs);
 	free(scores);
 	free(ids);
-	free(ok);
 	free(allowed);
 	ev_buf_release(&fields);
+	return rc;
+}
+
+/* The vector lane's hits of every query, once; the queries' vectors are
+ * kept (S->qvec, S->qok) for the feedback lane. */
+static int
+search_vector(struct search *S, long long k, struct ev_err *err)
+{
+	int dim = ev_vindex_dim(S->ix);
+
+	if ((S->qvec = malloc(S->nq * (size_t)dim * sizeof *S->qvec)) == NULL ||
+	    (S->qok = malloc(S->nq * sizeof *S->qok)) == NULL)
+		return ev_err_nomem(err);
+	if (embed_queries(S, S->qvec, S->qok, err) == -1)
+		return -1;
+	return search_lane(S, S->qvec, S->qok, k, 0, err);
+}
+
+/* The feedback lane's hits of every query, for the text hits held now: each
+ * query's vector folded with the stored vectors of its first n text hits
+ * (as ev-search-vec --feedback-hits does), searched for k. */
+static int
+search_feedback(struct search *S, long long k, int n, double weight, struct ev_err *err)
+{
+	int dim = ev_vindex_dim(S->ix), rc = -1;
+	float *vecs = malloc(S->nq * (size_t)dim * sizeof *vecs);
+	float *scratch = malloc(2 * (size_t)dim * sizeof *scratch);
+	int *ok = malloc(S->nq * sizeof *ok);
+	json_t *hits = json_array();
+	const char *ids[EV_VSEARCH_FEEDBACK_MAX];
+
+	if (vecs == NULL || scratch == NULL || ok == NULL || hits == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	memcpy(vecs, S->qvec, S->nq * (size_t)dim * sizeof *vecs);
+	for (size_t i = 0; i < S->nq; i++) {
+		const char *p = S->q[i].text.p, *end = p + S->q[i].text.len;
+		float *x = vecs + i * (size_t)dim;
+		int m = 0;
+
+		json_array_clear(hits);
+		while (p < end && m < n) {	/* the text lane's lines, best first */
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			json_t *h = ev_json_parse_line(p, (size_t)(nl - p), NULL, err);
+
+			if (h == NULL)
+				goto out;
+			if (json_array_append_new(hits, h) == -1) {
+				ev_err_nomem(err);
+				goto out;
+			}
+			ids[m++] = json_string_value(json_object_get(h, "id"));
+			p = nl + 1;
+		}
+		if (ev_vsearch_fold(S->ix, x, ids, m, weight, scratch, NULL, err) == -1)
+			goto out;
+		ok[i] = 0;
+		for (int d = 0; d < dim && !ok[i]; d++)
+			ok[i] = x[d] != 0;
+	}
+	rc = search_lane(S, vecs, ok, k, 1, err);
+out:
+	json_decref(hits);
+	free(vecs);
+	free(scratch);
+	free(ok);
 	return rc;
 }
 
@@ -929,6 +1027,7 @@ fuse_query(struct ev_fuse *f, struct ev_fuse *all, const struct tq *q, int fused
 
 		if (ev_fuse_begin(g, q->qid, err) == -1 || add_lines(g, &q->text, q->qid, err) == -1 ||
 		    (fused && add_lines(g, &q->vector, q->qid, err) == -1) ||
+		    (fused && add_lines(g, &q->feedback, q->qid, err) == -1) ||
 		    (out = ev_fuse_run(g, err)) == NULL)
 			goto out;
 		if (pass == 1 || depth == 0 || (long)json_array_size(out) < depth)
@@ -999,7 +1098,10 @@ search_free(struct search *S)
 	for (size_t i = 0; S->q != NULL && i < S->nq; i++) {
 		ev_buf_release(&S->q[i].text);
 		ev_buf_release(&S->q[i].vector);
+		ev_buf_release(&S->q[i].feedback);
 	}
+	free(S->qvec);
+	free(S->qok);
 	free(S->q);
 	free(S->fig);
 	json_decref(S->index);
@@ -1016,7 +1118,8 @@ ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 	struct ev_textsearch_opts texts[NTEXT];
 	struct ev_fuse_opts fuses[NFUSE];
 	size_t nt = grid_text(&defaults->text, texts);
-	size_t nf = ix != NULL ? grid_fuse(&defaults->fuse, fuses) : 1;
+	size_t nf = ix != NULL ? grid_fuse(&defaults->fuse,
+	    defaults->vector_feedback > 0 ? "vector_feedback" : "vector", fuses) : 1;
 	double start = now_s();
 	size_t best;
 	int *fold = NULL, k, rc = -1;
@@ -1039,7 +1142,10 @@ ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 	if (ix != NULL && search_vector(&S, defaults->vector_k, err) == -1)
 		goto out;
 	for (size_t t = 0; t < nt && !r->budget_hit; t++) {
-		if (search_text(&S, &texts[t], err) == -1)
+		if (search_text(&S, &texts[t], err) == -1 ||
+		    (ix != NULL && defaults->vector_feedback > 0 &&
+		    search_feedback(&S, defaults->vector_k, defaults->vector_feedback,
+		    defaults->vector_feedback_weight, err) == -1))
 			goto out;
 		for (size_t f = 0; f < nf; f++) {
 			if (r->trials > 0 && o->budget > 0 && now_s() - start > o->budget) {

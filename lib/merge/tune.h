@@ -65,6 +65,13 @@ struct ev_tune_trial {
 	struct ev_textsearch_opts text;
 	struct ev_fuse_opts fuse;
 	long long vector_k;	/* hits of the vector lane (lanes.vector.k) */
+	/* The feedback lane (lanes.vector.feedback, .feedback_weight): with
+	 * feedback > 0, every text configuration's first `feedback` chunks are
+	 * folded into each query's vector (ev_vsearch_fold()) and the hits of
+	 * that search, lane "vector_feedback", are fused with the others; the
+	 * grid then tries its weights, not the vector lane's. */
+	int vector_feedback;
+	double vector_feedback_weight;
 	int fused;
 };
 
@@ -119,8 +126,9 @@ size_t ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const i
 /* Read a plan's lane and fusion keys into *t (which holds the defaults to
  * keep for keys the plan does not set): lanes.text.{k, proximity, feedback,
  * feedback_terms, feedback_weight, fuzzy, weights.{title, section_title,
- * text}}, lanes.vector.k, fusion.{method, normalization, rrf_k, weights.*,
- * group}.  Returns 0, or -1 with *err set (code 2, naming file and the key)
+ * text}}, lanes.vector.{k, feedback, feedback_weight}, fusion.{method,
+ * normalization, rrf_k, weights.*, group, adapt, anchor, agreement_depth,
+ * agreement_full, agreement_from.*, floor.*}.  Returns 0, or -1 with *err set (code 2, naming file and the key)
  * for a value of the wrong type or out of range. */
 int ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	struct ev_err *err);
