@@ -7,9 +7,10 @@
 # makes a store exactly as a user would with the shipped defaults (ev-ingest;
 # ev-embed --train; ev-embed | ev-embed-load), runs the default pipeline
 # (scripts/ev-hybrid with the plan, samples/plan.yaml by default, keeping
-# every stage's hits), and judges the text lane, the vector lane and the
-# fused ranking with ev-eval (binary relevance; nDCG@10 as trec_eval 9.0.x),
-# and the fused ranking reranked by ev-rerank's built-in model ("+rerank").
+# every stage's hits), and judges the text lane, the vector lane, the
+# feedback lane when the plan runs it ("feedback") and the fused ranking with
+# ev-eval (binary relevance; nDCG@10 as trec_eval 9.0.x), and the fused
+# ranking reranked by ev-rerank's built-in model ("+rerank").
 # Prints one table: the peers of DIR/README.md (plain SQLite FTS5, Xapian
 # BM25) beside each lane and the hybrid, then the means over the collections
 # and each of the targets (met or not).  --keep DIR keeps every store and run
@@ -98,7 +99,8 @@ for c in $collections; do
 		-f "$d/queries.jsonl" --keep "$w/run" >/dev/null
 	# The built-in reranker over the hybrid, beside it (unless the plan reranks).
 	ev-rerank --db "$w/store.db" "$w/run/fused.jsonl" >"$w/run/reranked.jsonl"
-	for lane in text vector fused reranked; do
+	for lane in text vector vector_feedback fused reranked; do
+		[ -f "$w/run/$lane.jsonl" ] || continue	# a plan without the feedback lane
 		check_order "$w/run/$lane.jsonl"
 		printf '%s\t%s\t%s\n' "$c" "$lane" \
 			"$(ev-eval --qrels "$d/qrels.tsv" "$w/run/$lane.jsonl" | figures)" >>"$results"
@@ -121,6 +123,7 @@ FNR == NR { peer[$1, $2] = $3; next }
 { run[$1, $2] = $3 }
 function f(s, i,   a) { split(s, a, " "); return a[i] }
 function pct(x, y) { return y > 0 ? sprintf("%+.1f%%", 100 * (x / y - 1)) : "n/a" }
+function name(l) { return l == "fused" ? "hybrid" : l == "reranked" ? "+rerank" : l == "vector_feedback" ? "feedback" : l }
 END {
 	n = split(cols, c, " ")
 	printf "%-10s %-8s %9s %9s %9s\n", "collection", "run", "nDCG@10", "MAP", "R@100"
@@ -128,12 +131,12 @@ END {
 		split("fts5 xapian", ps, " ")
 		for (j = 1; j <= 2; j++) if ((c[i], ps[j]) in peer)
 			printf "%-10s %-8s %9s %9s %9s\n", c[i], ps[j], f(peer[c[i], ps[j]], 1), f(peer[c[i], ps[j]], 2), f(peer[c[i], ps[j]], 3)
-		split("text vector fused reranked", ls, " ")
-		for (j = 1; j <= 4; j++)
-			printf "%-10s %-8s %9s %9s %9s\n", c[i], (ls[j] == "fused" ? "hybrid" : ls[j] == "reranked" ? "+rerank" : ls[j]), f(run[c[i], ls[j]], 1), f(run[c[i], ls[j]], 2), f(run[c[i], ls[j]], 3)
+		split("text vector vector_feedback fused reranked", ls, " ")
+		for (j = 1; j <= 5; j++) if ((c[i], ls[j]) in run)
+			printf "%-10s %-8s %9s %9s %9s\n", c[i], name(ls[j]), f(run[c[i], ls[j]], 1), f(run[c[i], ls[j]], 2), f(run[c[i], ls[j]], 3)
 	}
-	split("fts5 xapian text vector fused reranked", all, " ")
-	for (j = 1; j <= 6; j++) {
+	split("fts5 xapian text vector vector_feedback fused reranked", all, " ")
+	for (j = 1; j <= 7; j++) {
 		s1 = s2 = s3 = 0; k = 0
 		for (i = 1; i <= n; i++) {
 			v = (all[j] == "fts5" || all[j] == "xapian") ? peer[c[i], all[j]] : run[c[i], all[j]]
@@ -141,7 +144,7 @@ END {
 			s1 += f(v, 1); s2 += f(v, 2); s3 += f(v, 3); k++
 		}
 		mean[all[j]] = k ? s1 / k : 0
-		if (k) printf "%-10s %-8s %9.4f %9.4f %9.4f\n", "mean", (all[j] == "fused" ? "hybrid" : all[j] == "reranked" ? "+rerank" : all[j]), s1 / k, s2 / k, s3 / k
+		if (k) printf "%-10s %-8s %9.4f %9.4f %9.4f\n", "mean", name(all[j]), s1 / k, s2 / k, s3 / k
 	}
 	print ""
 	print "targets (nDCG@10 unless said):"
@@ -153,6 +156,10 @@ END {
 		printf "  %-10s hybrid %.4f vs its better lane %.4f: %s; vs better peer: %s (target +5%%): %s\n", c[i], h, bl, (h >= bl ? "met" : "NOT met"), pct(h, best), (h >= 1.05 * best ? "met" : "NOT met")
 		hr = f(run[c[i], "fused"], 3); tr = f(run[c[i], "text"], 3); vr = f(run[c[i], "vector"], 3)
 		printf "  %-10s hybrid R@100 %.4f vs text %.4f, vector %.4f: %s\n", c[i], hr, tr, vr, (hr >= tr && hr >= vr) ? "met" : "NOT met"
+		if ((c[i], "vector_feedback") in run) {
+			fn = f(run[c[i], "vector_feedback"], 1); fr = f(run[c[i], "vector_feedback"], 3)
+			printf "  %-10s hybrid vs the feedback lane it fuses: nDCG@10 %.4f vs %.4f (%s), R@100 %.4f vs %.4f (%s)\n", c[i], h, fn, (h >= fn ? "at or above" : "BELOW"), hr, fr, (hr >= fr ? "at or above" : "BELOW")
+		}
 		rr = f(run[c[i], "reranked"], 1)
 		printf "  %-10s reranked %.4f vs hybrid %.4f: %s\n", c[i], rr, h, (rr >= h ? "not lower" : "LOWER")
 	}
