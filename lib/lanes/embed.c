@@ -961,7 +961,10 @@ ev_embed_copy(struct ev_store *dst, struct ev_store *src, char *id, struct ev_er
 	    (ins = ev_store_prepare(dst, "INSERT INTO embed_model(model_id, dim, terms, chunks,"
 	    " params, sigma, created_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", err)) == NULL)
 		goto fail;
-	sqlite3_bind_text(sel, 1, id, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_text(sel, 1, id, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		ev_store_error(src, "reading the embedding model", err);
+		goto fail;
+	}
 	if (sqlite3_step(sel) == SQLITE_ROW)
 		dim = sqlite3_column_int(sel, 1);
 	sqlite3_reset(sel);

@@ -94,7 +94,11 @@ stored_lang(struct ev_store *st, const char *id, char code[EV_ANALYZE_CODE_MAX],
 
 	if (s == NULL)
 		return -1;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	/* (a bind that fails, out of memory, would find no row: not "no language") */
+	if (sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		sqlite3_reset(s);
+		return ev_store_error(st, "reading a chunk's language", err);
+	}
 	if ((r = sqlite3_step(s)) == SQLITE_ROW && (c = (const char *)sqlite3_column_text(s, 0)) != NULL)
 		found = ev_analyze_norm(c, strlen(c), code) == 0;
 	sqlite3_reset(s);

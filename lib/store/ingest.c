@@ -992,8 +992,9 @@ ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long long *r
 			free(id);
 			goto out;
 		}
-		sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-		r = sqlite3_step(s);
+		/* (a failed bind, out of memory, would find no row: a rename) */
+		r = sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT) == SQLITE_OK ?
+		    sqlite3_step(s) : SQLITE_NOMEM;
 		sqlite3_reset(s);
 		if (r != SQLITE_ROW && r != SQLITE_DONE) {
 			free(id);

@@ -2057,8 +2057,12 @@ ev_vindex_chunk_vector(struct ev_vindex *ix, const char *chunk_id, float *out,
 	if ((s = ev_store_prepare(ix->st, "SELECT v.vector FROM chunks c JOIN vec_vectors v"
 	    " ON v.rowid = c.rowid WHERE c.id = ? AND v.model = ?", err)) == NULL)
 		return -1;
-	sqlite3_bind_text(s, 1, chunk_id, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(s, 2, ix->h.model, -1, SQLITE_STATIC);
+	/* (a bind that fails, out of memory, would find no row: not "no vector") */
+	if (sqlite3_bind_text(s, 1, chunk_id, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(s, 2, ix->h.model, -1, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_reset(s);
+		return db_fail(ix->st, "reading a chunk's vector", err);
+	}
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 0) == dim * (int)sizeof(float)) {
 		memcpy(out, sqlite3_column_blob(s, 0), (size_t)dim * sizeof(float));

@@ -59,6 +59,7 @@ printf '%s\n' '"wing lift"' '{"query_id":"q2","query":"shock wave boundary layer
 "$bin/ev-embed" --db s.db --role query <q.jsonl >qv.jsonl &&
 "$bin/ev-search-text" --db s.db -k 5 <q.jsonl >text.hits &&
 "$bin/ev-search-vec" --db s.db --index s.faiss -k 5 <qv.jsonl >vec.hits &&
+"$bin/ev-search-vec" --db s.db --index s.faiss -k 5 --feedback-hits text.hits <qv.jsonl >feedback.hits &&
 cat text.hits vec.hits >both.hits &&
 "$bin/ev-fuse" text.hits vec.hits >fused.hits ||
 	{ echo "alloc: the fixture could not be built"; echo "alloc: 0 passed, 1 failed, 0 skipped"; exit 1; }
@@ -192,7 +193,12 @@ scenario search-text "$fx/q.jsonl" ev-search-text --db "$fx/s.db" -k 5
 scenario embed-query "$fx/q.jsonl" ev-embed --db "$fx/s.db" --role query
 scenario embed-load "$fx/three.vec" ev-embed-load --db "$fx/s.db" --index "$fx/s.faiss"
 scenario search-vec "$fx/qv.jsonl" ev-search-vec --db "$fx/s.db" --index "$fx/s.faiss" -k 5
+scenario search-vec-feedback "$fx/qv.jsonl" ev-search-vec --db "$fx/s.db" --index "$fx/s.faiss" -k 5 \
+	--feedback-hits "$fx/text.hits"
 scenario fuse /dev/null ev-fuse "$fx/text.hits" "$fx/vec.hits"
+scenario fuse-agreement-from /dev/null ev-fuse --method weighted --norm minmax --adapt agreement \
+	--weight vector=0 --agreement-from vector_feedback=vector "$fx/text.hits" "$fx/vec.hits" \
+	"$fx/feedback.hits"
 scenario pack "$fx/fused.hits" ev-pack
 scenario score "$fx/answers.jsonl" ev-score --db "$fx/s.db"
 scenario eval "$fx/both.hits" ev-eval --qrels "$fx/qrels"
