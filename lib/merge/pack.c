@@ -2513,17 +2513,19 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 			bad |= ev_buf_addc(b, ' ');
 		add_wrapped(b, json_string_value(json_object_get(e, "id")), indent, indent, width, &bad);
 		/* the lanes and the scores */
-		lanes_text((json_object_get(sig, "vector_score") ? LANE_VECTOR : 0) |
+		lanes_text((json_object_get(sig, "vector_score") ||
+		    json_object_get(sig, "vector_feedback_score") ? LANE_VECTOR : 0) |
 		    (json_object_get(sig, "fts_score") ? LANE_TEXT : 0), lanes, sizeof lanes);
 		ev_buf_reset(&line);
 		bad |= ev_buf_adds(&line, lanes[0] ? lanes :
 		    json_string_value(json_object_get(prov, "mode")));
 		{
 			/* the fused score of whatever method ran, then each lane's */
-			static const char *const keys[] = { "fused_score", "fts_score", "vector_score" };
-			static const char *const names[] = { "score", "fts", "vector" };
+			static const char *const keys[] = { "fused_score", "fts_score", "vector_score",
+				"vector_feedback_score" };
+			static const char *const names[] = { "score", "fts", "vector", "feedback" };
 			int j;
-			for (j = 0; j < 3; j++) {
+			for (j = 0; j < 4; j++) {
 				v = json_object_get(sig, keys[j]);
 				if (j == 0 && v == NULL)
 					v = json_object_get(sig, "rrf_score");
