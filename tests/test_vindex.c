@@ -963,7 +963,7 @@ Test(vindex, out_of_memory_while_loading_fails_cleanly_and_changes_nothing)
 }
 #endif /* !__SANITIZE_ADDRESS__ */
 
-Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_about_sqrt_n_lists)
+Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_at_most_4_sqrt_n_lists)
 {
 	char f[64];
 
@@ -972,34 +972,47 @@ Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_about_sqrt_n_l
 	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX, f, sizeof f);
 	cr_assert_str_eq(f, "IDMap,Flat");
 	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX + 1, f, sizeof f);
-	cr_assert_str_eq(f, "IVF512,Flat");	/* sqrt = 447 */
+	cr_assert_str_eq(f, "IVF1024,Flat");	/* 4 sqrt = 1789 */
+	ev_vindex_default_factory(262144, f, sizeof f);
+	cr_assert_str_eq(f, "IVF2048,Flat");	/* 4 sqrt = 2048 exactly */
 	ev_vindex_default_factory(1300000, f, sizeof f);
-	cr_assert_str_eq(f, "IVF1024,Flat");	/* sqrt = 1140 */
+	cr_assert_str_eq(f, "IVF4096,Flat");	/* 4 sqrt = 4561 */
 	ev_vindex_default_factory(10000000, f, sizeof f);
-	cr_assert_str_eq(f, "IVF4096,Flat");	/* sqrt = 3162 */
+	cr_assert_str_eq(f, "IVF8192,Flat");	/* 4 sqrt = 12649 */
 }
 
-Test(vindex, an_ivf_index_is_written_searching_a_sixteenth_of_its_lists)
+Test(vindex, an_ivf_index_is_written_visiting_64_of_its_lists_or_all_when_fewer)
 {
-	enum { N = 3000, D = 8, Q = 40, K = 5 };
+	enum { N = 5000, D = 8, Q = 40, K = 5 };	/* 39 vectors a list for k-means */
 	static float v[N * D];
 	float q[Q * D], sc[Q * K], sc1[Q * K];
-	int64_t ids[Q * K], ids4[Q * K], ids1[Q * K];
+	int64_t ids[Q * K], ids64[Q * K], ids1[Q * K], exact[Q * K];
 	struct ev_vload_stats stats;
 	struct ev_err err = { 0 };
 	struct ev_vindex *ix;
 
-	load_random(v, N, D, "IVF64,Flat", &stats);
+	load_random(v, N, D, "Flat", &stats);
 	for (int i = 0; i < Q; i++)
 		random_unit(q + i * D, D);
 	ix = open_ix();
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc, exact, &err), 0, "%s", err.msg);
+	ev_vindex_close(ix);
+	/* 128 lists: written with nprobe 64 */
+	load(v, N, D, "m1", "IVF128,Flat", &stats);
+	ix = open_ix();
 	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc, ids, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 64, &err), 1);
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc1, ids64, &err), 0, "%s", err.msg);
+	cr_assert_eq(memcmp(ids, ids64, sizeof ids), 0, "as written: nprobe 64");
 	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 1, &err), 1);
 	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc1, ids1, &err), 0, "%s", err.msg);
-	cr_assert_eq(ev_vindex_set_param(ix, "nprobe", 4, &err), 1);
-	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc1, ids4, &err), 0, "%s", err.msg);
-	cr_assert_eq(memcmp(ids, ids4, sizeof ids), 0, "as written: nprobe 64 / 16");
 	cr_assert_neq(memcmp(ids, ids1, sizeof ids), 0, "Faiss's own nprobe, 1, finds less");
+	ev_vindex_close(ix);
+	/* 32 lists (trained on 2048 of the vectors): every one visited, so exact search */
+	load(v, N, D, "m1", "IVF32,Flat", &stats);
+	ix = open_ix();
+	cr_assert_eq(ev_vindex_search(ix, Q, q, K, sc, ids, &err), 0, "%s", err.msg);
+	cr_assert_eq(memcmp(ids, exact, sizeof ids), 0, "as written: all 32 lists");
 	ev_vindex_close(ix);
 }
 

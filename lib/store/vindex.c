@@ -732,11 +732,36 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 	return 0;
 }
 
-/* Add the vectors selected by sql (rowid, vector) to idx, ADD_BATCH at a
- * time; with train set, first train idx on all of them. */
+/* Train idx on the n vectors x (of dim floats), or, when train_max is
+ * below n, on train_max of them taken evenly (row i n / train_max).
+ * Returns 0 or -1 with *err set. */
 static int
-add_from(struct ev_vload *ld, FaissIndex *idx, const char *sql, int train, long long *added,
+train_on(FaissIndex *idx, const float *x, size_t n, long long dim, size_t train_max,
 	struct ev_err *err)
+{
+	float *sample = NULL;
+	int rc;
+
+	if (train_max > 0 && train_max < n) {
+		if ((sample = malloc(train_max * dim * sizeof *sample)) == NULL)
+			return ev_err_nomem(err);
+		for (size_t i = 0; i < train_max; i++)
+			memcpy(sample + i * dim, x + (size_t)((double)i * n / train_max) * dim,
+				dim * sizeof *x);
+		x = sample;
+		n = train_max;
+	}
+	rc = faiss_Index_train(idx, (idx_t)n, x);
+	free(sample);
+	return rc != 0 ? faiss_fail(err, NULL, "training the index") : 0;
+}
+
+/* Add the vectors selected by sql (rowid, vector) to idx, ADD_BATCH at a
+ * time; with train set, first train idx on them (on train_max of them, taken
+ * evenly, when train_max is not 0 and there are more). */
+static int
+add_from(struct ev_vload *ld, FaissIndex *idx, const char *sql, int train, size_t train_max,
+	long long *added, struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	float *x = NULL;
@@ -789,10 +814,8 @@ add_from(struct ev_vload *ld, FaissIndex *idx, const char *sql, int train, long 
 		}
 		if (n > 0) {
 			if (train && !faiss_Index_is_trained(idx) &&
-			    faiss_Index_train(idx, (idx_t)n, x) != 0) {
-				faiss_fail(err, NULL, "training the index");
+			    train_on(idx, x, n, dim, train_max, err) == -1)
 				goto out;
-			}
 			if (faiss_Index_add_with_ids(idx, (idx_t)n, x, (const idx_t *)xid) != 0) {
 				faiss_fail(err, NULL, "adding vectors to the index");
 				goto out;
@@ -820,32 +843,40 @@ ev_vindex_default_factory(long long count, char *buf, size_t size)
 		snprintf(buf, size, "%s", EV_VINDEX_FACTORY_SMALL);
 		return;
 	}
-	/* The power of two nearest sqrt(count): 2^k with 4^k nearest count
-	 * on a log scale, i.e. 4^k <= 2 count < 4^(k+1). */
-	while (nlist * nlist * 2 <= count)
+	/* The largest power of two not above 4 sqrt(count). */
+	while (4 * nlist * nlist <= 16 * count)
 		nlist *= 2;
 	snprintf(buf, size, "IVF%lld,Flat", nlist);
 }
 
-/* An IVF index searches 1/EV_VINDEX_NPROBE_SHARE of its lists (Faiss's
- * own default, 1, finds a tenth of the nearest neighbours): the nprobe
- * written into the file, which ev-search-vec --nprobe overrides.  Returns
- * 0, or -1 with *err set. */
+/* The number of lists of an inverted-file factory ("IVF<nlist>,..."), or 0. */
+static long
+factory_nlist(const char *factory)
+{
+	const char *ivf = strstr(factory, "IVF");
+	long nlist;
+
+	return ivf != NULL && (nlist = strtol(ivf + 3, NULL, 10)) > 0 ? nlist : 0;
+}
+
+/* An IVF index visits EV_VINDEX_NPROBE of its lists, or all when it has
+ * fewer (Faiss's own default, 1, finds a tenth of the nearest neighbours):
+ * the nprobe written into the file, which ev-search-vec --nprobe overrides.
+ * Returns 0, or -1 with *err set. */
 static int
 set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
 {
-	const char *ivf = strstr(factory, "IVF");
 	FaissParameterSpace *ps = NULL;
-	long nlist;
+	long nlist = factory_nlist(factory);
 
-	if (ivf == NULL || (nlist = strtol(ivf + 3, NULL, 10)) < 1)
+	if (nlist == 0)
 		return 0;
 	if (faiss_ParameterSpace_new(&ps) != 0)
 		return faiss_fail(err, NULL, "setting the index's nprobe");
 	/* An index Faiss cannot reach the lists of (one wrapped in a kind
 	 * ParameterSpace does not know) keeps its own nprobe. */
 	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
-	    nlist >= EV_VINDEX_NPROBE_SHARE ? (double)(nlist / EV_VINDEX_NPROBE_SHARE) : 1.0);
+	    (double)(nlist < EV_VINDEX_NPROBE ? nlist : EV_VINDEX_NPROBE));
 	faiss_ParameterSpace_free(ps);
 	return 0;
 }
@@ -882,17 +913,21 @@ ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, str
 	return 0;
 }
 
-/* A new index of the chosen factory holding every stored vector. */
+/* A new index of the chosen factory holding every stored vector; an
+ * inverted file of exact vectors ("IVF<nlist>,Flat") is trained on
+ * EV_VINDEX_TRAIN_PER_LIST of them a list, other kinds on all. */
 static FaissIndex *
 rebuild(struct ev_vload *ld, const char *factory, struct ev_err *err)
 {
+	size_t train_max = strstr(factory, ",Flat") != NULL ?
+	    (size_t)factory_nlist(factory) * EV_VINDEX_TRAIN_PER_LIST : 0;
 	FaissIndex *idx;
 	long long added;
 
 	if ((idx = rebuild_empty(ld, factory, err)) == NULL)
 		return NULL;
-	if (add_from(ld, idx, "SELECT rowid, vector FROM vec_vectors ORDER BY rowid", 1, &added,
-		err) == -1) {
+	if (add_from(ld, idx, "SELECT rowid, vector FROM vec_vectors ORDER BY rowid", 1, train_max,
+		&added, err) == -1) {
 		faiss_Index_free(idx);
 		return NULL;
 	}
@@ -958,8 +993,7 @@ update(struct ev_vload *ld, const char *factory, const struct ids *rem, struct e
 		faiss_IDSelector_free((FaissIDSelector *)sel);
 	}
 	if (add_from(ld, idx, "SELECT rowid, vector FROM temp.vec_batch WHERE vector IS NOT NULL"
-		" ORDER BY rowid", 0, &added,
-		err) == -1) {
+		" ORDER BY rowid", 0, 0, &added, err) == -1) {
 		faiss_Index_free(idx);
 		header_release(&h);
 		return NULL;
