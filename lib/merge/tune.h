@@ -2,7 +2,9 @@
  * honest, cross-validated account of what it gains.
  *
  * Top layer: includes err.h, buf.h, store.h, textsearch.h, vindex.h, embed.h,
- * fuse.h, eval.h and Jansson (pack.h in tune.c, for ev-pack's defaults).  cmd/ev-tune.c reads the options and prints.
+ * fuse.h, eval.h and Jansson (in tune.c also pack.h, for ev-pack's defaults,
+ * and vsearch.h, for the feedback lane's fold).  cmd/ev-tune.c reads the
+ * options and prints.
  *
  * A trial is one configuration of the plan: the text lane's options (field
  * weights, proximity, feedback) and the fusion's (method, normalisation,
@@ -128,8 +130,9 @@ size_t ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const i
  * feedback_terms, feedback_weight, fuzzy, weights.{title, section_title,
  * text}}, lanes.vector.{k, feedback, feedback_weight}, fusion.{method,
  * normalization, rrf_k, weights.*, group, adapt, anchor, agreement_depth,
- * agreement_full, agreement_from.*, floor.*}.  Returns 0, or -1 with *err set (code 2, naming file and the key)
- * for a value of the wrong type or out of range. */
+ * agreement_full, agreement_from.*, floor.*}.  Returns 0, or -1 with *err
+ * set (code 2, naming file and the key) for a value of the wrong type or out
+ * of range. */
 int ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	struct ev_err *err);
 
