@@ -192,7 +192,7 @@ ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int n, d
 {
 	size_t d, dim = (size_t)ev_vindex_dim(ix);
 	float *sum = scratch + dim;
-	double norm = 0, w;
+	double norm = 0, xnorm = 0, w;
 	int i, r, used = 0;
 
 	for (d = 0; d < dim; d++)
@@ -208,17 +208,17 @@ ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int n, d
 		for (d = 0; d < dim; d++)
 			sum[d] += scratch[d];
 	}
-	if (used == 0)
-		return 0;
-	w = weight / used;
+	w = used > 0 ? weight / used : 0;
 	for (d = 0; d < dim; d++) {
 		sum[d] = (float)(x[d] + w * sum[d]);
 		norm += (double)sum[d] * sum[d];
+		xnorm += (double)x[d] * x[d];
 	}
-	if (norm > 0)
-		for (d = 0, norm = sqrt(norm); d < dim; d++)
-			x[d] = (float)(sum[d] / norm);
-	return used;
+	if (used == 0 || !(norm > 0))	/* x as it was */
+		return xnorm > 0;
+	for (d = 0, norm = sqrt(norm); d < dim; d++)
+		x[d] = (float)(sum[d] / norm);
+	return 1;
 }
 
 /* Feedback: fold the stored vectors of the query's first chunks (vs->fb)
@@ -231,15 +231,14 @@ fold_feedback(struct ev_vsearch *vs, struct query *q, const char *qid, float *x,
 {
 	json_t *list = json_object_get(vs->fb, qid), *ids;
 	const char *id[EV_VSEARCH_FEEDBACK_MAX];
-	int found[EV_VSEARCH_FEEDBACK_MAX], n = 0, i;
-	size_t d;
+	int found[EV_VSEARCH_FEEDBACK_MAX], n = 0, i, r;
 
 	for (n = 0; n < (int)json_array_size(list) && n < EV_VSEARCH_FEEDBACK_MAX; n++)
 		id[n] = json_string_value(json_array_get(json_array_get(list, (size_t)n), 1));
-	if (ev_vsearch_fold(vs->ix, x, id, n, vs->o.feedback_weight, vs->fbvec, found, err) == -1)
+	if ((r = ev_vsearch_fold(vs->ix, x, id, n, vs->o.feedback_weight, vs->fbvec, found,
+	    err)) == -1)
 		return -1;
-	for (d = 0, q->zero = 1; d < (size_t)vs->dim && q->zero; d++)
-		q->zero = x[d] == 0;
+	q->zero = r == 0;
 	if ((ids = json_array()) == NULL)
 		return ev_err_nomem(err);
 	for (i = 0; i < n; i++)

@@ -84,8 +84,9 @@ int ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths,
  * have one of the index's model: x + weight × their mean, scaled to unit
  * length (left as it is when none has, or when the sum is all zeros).
  * found[i] (when found is not NULL) says whether ids[i] had a vector.
- * scratch holds 2 × dim floats.  Returns how many were folded in, or -1 with
- * *err set (a database error). */
+ * scratch holds 2 × dim floats.  Returns 1 when x then has a direction, 0
+ * when it is all zeros (no hits to search for), or -1 with *err set (a
+ * database error). */
 int ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int n, double weight,
 	float *scratch, int *found, struct ev_err *err);
 

@@ -921,11 +921,8 @@ search_feedback(struct search *S, long long k, int n, double weight, struct ev_e
 			ids[m++] = json_string_value(json_object_get(h, "id"));
 			p = nl + 1;
 		}
-		if (ev_vsearch_fold(S->ix, x, ids, m, weight, scratch, NULL, err) == -1)
+		if ((ok[i] = ev_vsearch_fold(S->ix, x, ids, m, weight, scratch, NULL, err)) == -1)
 			goto out;
-		ok[i] = 0;
-		for (int d = 0; d < dim && !ok[i]; d++)
-			ok[i] = x[d] != 0;
 	}
 	rc = search_lane(S, vecs, ok, k, 1, err);
 out:
