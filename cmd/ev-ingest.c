@@ -12,6 +12,7 @@
 #include "langid.h"
 #include "lexicon.h"
 #include "opt.h"
+#include "postings.h"
 #include "spool.h"
 #include "store.h"
 
@@ -29,7 +30,7 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *db, *base_arg;
-static int all, quiet, prune, skip_invalid, verbose, del, del_source, reindex;
+static int all, quiet, prune, skip_invalid, verbose, del, del_source, reindex, postings, no_postings;
 static int format = EV_INGEST_AUTO;
 static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_SPOOL_BATCH_DOCS;
 static struct ev_spool_opts so;
@@ -70,6 +71,10 @@ static const struct ev_opt options[] = {
 	EV_OPT_BOOL(0, "delete", NULL, &del, "delete the documents named (ids, or files by their path)"),
 	EV_OPT_BOOL(0, "delete-source", NULL, &del_source,
 	    "delete every document of the sources named"),
+	EV_OPT_BOOL(0, "postings", NULL, &postings,
+	    "make the store's postings file (DB.postings) again now, and nothing else"),
+	EV_OPT_BOOL(0, "no-postings", "ingest.no_postings", &no_postings,
+	    "leave the postings file out of date after this run (see DESCRIPTION)"),
 	EV_OPT_BOOL(0, "reindex", NULL, &reindex,
 	    "upgrade a store made by an older evkit in place: each chunk's language, and the"
 	    " full-text index made again with this tokeniser (vectors are kept)"),
@@ -119,6 +124,54 @@ check_usage(struct ev_cli *cli, int nargs)
 		ev_cli_usage_error(cli, "--prune and --delete exclude each other");
 	if (reindex && (nargs > 0 || del || del_source || prune))
 		ev_cli_usage_error(cli, "--reindex takes no files and no other action");
+	if (postings && (nargs > 0 || del || del_source || prune || reindex || no_postings))
+		ev_cli_usage_error(cli, "--postings takes no files and no other action");
+}
+
+static void
+postings_step(void *ctx, long long done)
+{
+	ev_progress_step(ctx, done, 0);
+}
+
+/* Make the postings file of st again (postings.h), with progress on a
+ * terminal.  Returns 0, or -1 with *err set. */
+static int
+make_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
+{
+	struct ev_progress pr;
+	int r;
+
+	ev_progress_start(&pr, cli, "postings", 0);
+	r = ev_postings_build(st, postings_step, &pr, err);
+	ev_progress_done(&pr);
+	return r;
+}
+
+/* After a run that wrote to the store: its postings file made again when it
+ * has one (stale now) or is large enough to want one, unless --no-postings.
+ * Returns 0, or -1 with *err set. */
+static int
+refresh_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	long long rows = 0;
+	int state;
+
+	if (no_postings || (state = ev_postings_state(st, err)) == 1)
+		return 0;
+	if (state == -2)
+		return -1;
+	if (state == 0) {
+		if ((s = ev_store_prepare(st, "SELECT count(*) FROM chunks", err)) == NULL)
+			return -1;
+		if (sqlite3_step(s) == SQLITE_ROW)
+			rows = sqlite3_column_int64(s, 0);
+		sqlite3_reset(s);
+		if (rows < EV_POSTINGS_AUTO_ROWS)
+			return 0;
+	}
+	return make_postings(cli, st, err);
 }
 
 /* A chunk's language for ev_store_reindex(): its document's, else its text's. */
@@ -216,6 +269,13 @@ main(int argc, char *argv[])
 			rc = ev_cli_report(&err);
 		return ev_cli_finish(&cli, rc);
 	}
+	if (postings) {
+		if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+		    make_postings(&cli, st, &err) == -1)
+			rc = ev_cli_report(&err);
+		ev_store_close(st);
+		return ev_cli_finish(&cli, rc);
+	}
 	if (open_ids(&st, &err) == -1)
 		goto fail;
 	if (del || del_source) {
@@ -228,6 +288,8 @@ main(int argc, char *argv[])
 		    &err) == -1)
 			goto fail;
 		ev_cli_count(&cli, "documents_deleted", deleted);
+		if (refresh_postings(&cli, st, &err) == -1)
+			goto fail;
 		goto done;
 	}
 	if ((sp = ev_spool_new(&so, &err)) == NULL ||
@@ -247,6 +309,8 @@ main(int argc, char *argv[])
 		goto fail;
 	if (prune)
 		ev_cli_count(&cli, "documents_pruned", ev_spool_stats(sp)->pruned);
+	if (refresh_postings(&cli, st, &err) == -1)
+		goto fail;
 	goto done;
 fail:
 	rc = ev_cli_report(&err);

@@ -252,7 +252,7 @@ def main():
         for p in glob.glob(db + "*") + glob.glob(index + "*"):
             os.unlink(p)
         say("ingest")
-        w, c, m = run([ev("ev-ingest"), "--db", db, "--quiet", docs])
+        w, c, m = run([ev("ev-ingest"), "--db", db, "--quiet", "--no-postings", docs])
         peer = None
         if peers:
             say("peer: Python's sqlite3 loading the text raw into FTS5")
@@ -260,6 +260,10 @@ def main():
         row("ingest (MB/s of JSON Lines)",
             "%.1f MB/s (%.0f s; CPU %.0f s: %.1f MB/s; %.0f MB peak)" % (mb / w, w, c, mb / c, m),
             "%.1f MB/s (%.0f s)" % (mb / peer, peer) if peer else "", ">= 12 MB/s", mb / w >= 12)
+        say("postings file")
+        w, c, m = run([ev("ev-ingest"), "--db", db, "--postings"])
+        row("postings file (ev-ingest --postings)", "%.0f s (CPU %.0f s), %.0f MB peak, %.0f MB" %
+            (w, c, m, os.path.getsize(db + ".postings") / 1e6), "", "", None)
         say("re-ingest, unchanged")
         w, c, m = run([ev("ev-ingest"), "--db", db, docs])
         row("re-ingest, unchanged", "%.1f s (CPU %.1f s)" % (w, c), "", "< 15 s", w < 15)
@@ -347,7 +351,7 @@ def main():
          lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100", "--feedback", "0",
                      "--proximity", "0"], json.dumps(q).encode())),
     ]
-    systems.append(("ev-search-text --exhaustive (no pruning)",
+    systems.append(("ev-search-text --exhaustive (FTS5, no pruning)",
                     lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100", "--exhaustive"],
                                json.dumps(q).encode())))
     if peers:

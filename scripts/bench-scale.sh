@@ -18,7 +18,9 @@
 # Queries (QUERIES, default 200): the collections' queries of at least 10
 # words, cut at 20, topped up with sentences of the pool.
 #
-# Stages: ingest; re-ingest of the unchanged corpus; ev-embed --train;
+# Stages: ingest (--no-postings); the postings file (ev-ingest --postings,
+# which a plain ev-ingest run makes at its end); re-ingest of the unchanged
+# corpus; ev-embed --train;
 # ev-embed --pending (every chunk); ev-embed-load (the default factory for the
 # size); recall@10 of ev-search-vec against exact search; then each query
 # run alone, one process per query as a user runs it, for the text lane (its

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "postings.h"
 #include "store.h"
 #include "test_util.h"
 #include "textsearch.h"
@@ -971,24 +972,50 @@ prune_setup(void)
 
 TestSuite(prune, .init = prune_setup, .fini = teardown);
 
+static int swept_queries;	/* queries whose last pass was swept (postings.h) */
+
+/* Query rec with o, exhaustive and not: the same hit records, field for
+ * field (ids, ranks, scores to the bit, snippets, evidence).  Returns the
+ * number of hits. */
+static int
+same_hits(struct ev_textsearch_opts *o, json_t *rec, const char *text)
+{
+	json_t *exhaustive = json_array();
+	struct ev_err err = { 0 };
+	int f, n1, n2;
+
+	o->exhaustive = 1;
+	open_ts(o);
+	n1 = ev_textsearch_query(ts, rec, "q", exhaustive, &f, &err);
+	cr_assert_geq(n1, 0, "%s: %s", text, err.msg);
+	cr_assert_eq(ev_textsearch_pruned(ts), 0);
+	cr_assert_eq(ev_textsearch_swept(ts), 0);
+	o->exhaustive = 0;
+	open_ts(o);
+	json_array_clear(hits);
+	n2 = ev_textsearch_query(ts, rec, "q", hits, &f, &err);
+	cr_assert_eq(n2, n1, "'%s': %d hits, %d exhaustive (%s)", text, n2, n1, err.msg);
+	for (int i = 0; i < n1; i++)
+		cr_assert(json_equal(json_array_get(hits, (size_t)i),
+		    json_array_get(exhaustive, (size_t)i)), "'%s': hit %d differs", text, i + 1);
+	swept_queries += ev_textsearch_swept(ts);
+	json_decref(exhaustive);
+	return n1;
+}
+
 /* Every query of nq (nw skewed words each, the first three rarer, every third
- * query filtered by date) with
- * o, pruned and exhaustive: the same hit records, field for field (ids,
- * ranks, scores to the bit, snippets, evidence).  Returns the number of
- * queries whose last pass left phrases out. */
+ * query filtered by date): same_hits().  Returns the number of queries
+ * whose last pass left phrases out. */
 static int
 same_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw)
 {
 	unsigned long long rng = 2463534242ULL;
-	json_t *exhaustive = json_array();
 	int pruned = 0;
 	char w[32];
 
 	for (int q = 0; q < nq; q++) {
 		struct ev_buf text = EV_BUF_INIT;
-		struct ev_err err = { 0 };
 		json_t *rec;
-		int f, n1, n2;
 
 		for (int j = 0; j < nw; j++) {
 			prune_word(j < 3 && nw > 3 ? 200 + (unsigned)(tu_xorshift(&rng) % 400) : prune_draw(&rng), w);
@@ -998,25 +1025,11 @@ same_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw)
 		if (q % 3 == 2)
 			json_object_set_new(rec, "filters", json_pack("{s:{s:s}}", "published_date",
 			    "from", "2020"));
-		o->exhaustive = 1;
-		open_ts(o);
-		json_array_clear(exhaustive);
-		n1 = ev_textsearch_query(ts, rec, "q", exhaustive, &f, &err);
-		cr_assert_gt(n1, 0, "%s: %s", ev_buf_str(&text), err.msg);
-		cr_assert_eq(ev_textsearch_pruned(ts), 0);
-		o->exhaustive = 0;
-		open_ts(o);
-		json_array_clear(hits);
-		n2 = ev_textsearch_query(ts, rec, "q", hits, &f, &err);
-		cr_assert_eq(n2, n1, "'%s': %d hits pruned, %d exhaustive", ev_buf_str(&text), n2, n1);
-		for (int i = 0; i < n1; i++)
-			cr_assert(json_equal(json_array_get(hits, (size_t)i),
-			    json_array_get(exhaustive, (size_t)i)), "'%s': hit %d differs", ev_buf_str(&text), i + 1);
+		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
 		pruned += ev_textsearch_pruned(ts) > 0;
 		json_decref(rec);
 		ev_buf_release(&text);
 	}
-	json_decref(exhaustive);
 	return pruned;
 }
 
@@ -1050,4 +1063,214 @@ Test(prune, all_terms_and_fts5_defaults_too)
 	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
 	o.all_terms = 1;
 	same_as_exhaustive(&o, 6, 2);
+}
+
+/* ---- The postings file: the same hits as FTS5, swept ------------------------ */
+
+/* Real words, some that English and German stem apart (a query word of a
+ * store of both languages then has two alternatives). */
+static const char *const sweep_words[] = { "measurements", "boundary", "layers", "flows", "heating",
+	"wings", "pressures", "plates", "turbulent", "nozzles", "engines", "waves", "shocks",
+	"vortices", "temperatures", "stations" };
+#define SWEEP_NWORDS (sizeof sweep_words / sizeof *sweep_words)
+#define SWEEP_REAL 300
+_Static_assert(PRUNE_CHUNKS == 4000, "sweep_setup() names the first real chunk's rowid");
+
+/* Make the store's postings file. */
+static void
+build_postings(void)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+}
+
+/* The prune store, SWEEP_REAL chunks of real words after it (a third of
+ * them German), and its postings file. */
+static void
+sweep_setup(void)
+{
+	unsigned long long rng = 362436069ULL;
+	struct ev_buf text = EV_BUF_INIT;
+	sqlite3_stmt *s;
+
+	prune_setup();
+	exec_ok("BEGIN");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
+	    " section_id, chunk_index, title, text, content_hash, language) VALUES(?1, 'r' || ?1,"
+	    " 'r' || ?1, 'r' || ?1 || ':s', 0, 'real', ?2, 'x', ?3)", -1, &s, NULL), SQLITE_OK);
+	for (int i = 1; i <= SWEEP_REAL; i++) {
+		int n = 5 + (int)(tu_xorshift(&rng) % 30);
+
+		ev_buf_reset(&text);
+		for (int j = 0; j < n; j++)
+			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "",
+			    sweep_words[tu_xorshift(&rng) % SWEEP_NWORDS]), 0);
+		sqlite3_bind_int(s, 1, PRUNE_CHUNKS + i);
+		sqlite3_bind_text(s, 2, ev_buf_str(&text), -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, i % 3 == 0 ? "de" : "en", -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	exec_ok("INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
+	    " chunks WHERE rowid > 4000");
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	    " section_title, text FROM chunks WHERE rowid > 4000");
+	exec_ok("COMMIT");
+	ev_buf_release(&text);
+	build_postings();
+	swept_queries = 0;
+}
+
+TestSuite(sweep, .init = sweep_setup, .fini = teardown);
+
+/* Queries of real words (every other with a typo the vocabulary repairs):
+ * same_hits() with o.  Returns how many were swept. */
+static int
+real_queries(struct ev_textsearch_opts *o, int nq)
+{
+	unsigned long long rng = 521288629ULL;
+	int before = swept_queries;
+
+	for (int q = 0; q < nq; q++) {
+		struct ev_buf text = EV_BUF_INIT;
+		json_t *rec;
+
+		for (int j = 0; j < 2 + q % 5; j++)
+			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "",
+			    sweep_words[tu_xorshift(&rng) % SWEEP_NWORDS]), 0);
+		if (q % 2 == 1)
+			cr_assert_eq(ev_buf_adds(&text, " turbulant"), 0);
+		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
+		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
+		json_decref(rec);
+		ev_buf_release(&text);
+	}
+	return swept_queries - before;
+}
+
+Test(sweep, with_the_defaults_the_hits_are_fts5s_to_the_bit)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	same_as_exhaustive(&o, 24, 12);
+	/* every query but the filtered ones (a third) */
+	cr_assert_eq(swept_queries, 16);
+}
+
+Test(sweep, words_with_alternatives_typos_and_pairs_too)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	cr_assert_eq(real_queries(&o, 12), 12);
+	o.k = 10;
+	o.feedback_docs = 0;
+	cr_assert_eq(real_queries(&o, 12), 12);
+}
+
+Test(sweep, at_k_10_without_feedback_or_proximity_and_with_fts5s_k1_and_b)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.k = 10;
+	same_as_exhaustive(&o, 12, 12);
+	o.k = 100;
+	o.feedback_docs = 0;
+	same_as_exhaustive(&o, 12, 12);
+	o.proximity = 0;
+	o.k1 = 1.2;
+	o.b = 0.75;
+	o.w_title = 0.3;
+	same_as_exhaustive(&o, 12, 12);
+	cr_assert_eq(swept_queries, 24);
+}
+
+Test(sweep, a_stale_file_is_never_read_and_ranking_goes_on_through_fts5)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	exec_ok("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash)"
+	    " VALUES(99999, 'n', 'r1', 'r1:s', 1, 'measurements of new boundary layers', 'x')");
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) VALUES(99999, NULL, NULL,"
+	    " 'measurements of new boundary layers')");
+	open_ts(&o);
+	cr_assert_eq(ev_textsearch_postings_stale(ts), 1);
+	cr_assert_eq(real_queries(&o, 6), 0);
+	build_postings();
+	open_ts(&o);
+	cr_assert_eq(ev_textsearch_postings_stale(ts), 0);
+	cr_assert_eq(real_queries(&o, 6), 6);
+}
+
+Test(sweep, each_terms_rows_are_the_indexs)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	sqlite3_stmt *s;
+	int stale, n = 0;
+
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_eq(ev_postings_rows(p), PRUNE_CHUNKS + SWEEP_REAL);
+	cr_assert_eq(ev_postings_maxrowid(p), PRUNE_CHUNKS + SWEEP_REAL);
+	cr_assert_eq(ev_postings_nlangs(p), 2);
+	cr_assert_str_eq(ev_postings_lang(p, 0, NULL), "en");
+	cr_assert_str_eq(ev_postings_lang(p, 1, NULL), "de");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term, doc, cnt FROM chunks_vocab",
+	    -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		struct ev_postings_cursor c;
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		long long rows = ev_postings_term(p, t, sqlite3_column_bytes(s, 0), &c), seen = 0;
+		long long inst = 0, last = 0;
+		int r;
+
+		cr_assert_eq(rows, sqlite3_column_int64(s, 1), "%s", t);
+		while ((r = ev_postings_next(&c)) == 1) {
+			cr_assert_gt(c.rowid, last);
+			last = c.rowid;
+			seen++;
+			for (int col = 0; col < c.ncol; col++)
+				inst += c.count[col];
+		}
+		cr_assert_eq(r, 0);
+		cr_assert_eq(seen, rows, "%s", t);
+		cr_assert_eq(inst, sqlite3_column_int64(s, 2), "%s", t);
+		n++;
+	}
+	sqlite3_finalize(s);
+	cr_assert_gt(n, 600);
+	{
+		struct ev_postings_cursor c;
+
+		cr_assert_eq(ev_postings_term(p, "nosuchterm", 10, &c), 0);
+		cr_assert_eq(ev_postings_next(&c), 0);
+	}
+	ev_postings_close(p);
+}
+
+Test(sweep, a_file_cut_short_or_of_another_kind_is_stale_not_a_crash)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+	char file[160];
+	struct stat sb;
+	FILE *f;
+
+	snprintf(file, sizeof file, "%s" EV_POSTINGS_SUFFIX, path);
+	cr_assert_eq(stat(file, &sb), 0);
+	cr_assert_eq(truncate(file, sb.st_size - 1), 0);
+	cr_assert_eq(ev_postings_state(st, &err), -1);
+	open_ts(&o);
+	cr_assert_eq(ev_textsearch_postings_stale(ts), 1);
+	cr_assert_eq(real_queries(&o, 2), 0);
+	cr_assert_not_null(f = fopen(file, "w"));
+	fputs("not a postings file at all, but long enough to have a header of its own......"
+	    "..................................................................................", f);
+	fclose(f);
+	cr_assert_eq(ev_postings_state(st, &err), -1);
+	cr_assert_eq(unlink(file), 0);
+	cr_assert_eq(ev_postings_state(st, &err), 0);
+	build_postings();
+	cr_assert_eq(ev_postings_state(st, &err), 1);
 }

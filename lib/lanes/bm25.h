@@ -1,7 +1,8 @@
 /* bm25.h: the text lane's ranking function, BM25 with a weight per query
  * phrase, as an FTS5 auxiliary function.
  *
- * Middle layer: includes err.h and token.h (for the connection's fts5_api).
+ * Middle layer: includes err.h, postings.h and token.h (for the connection's
+ * fts5_api).
  *
  * FTS5's own bm25() weighs every phrase of a query alike.  Pseudo-relevance
  * feedback and proximity need more: a feedback term counts less than a word
@@ -42,6 +43,7 @@
 #include <sqlite3.h>
 
 #include "err.h"
+#include "postings.h"
 
 #define EV_BM25_FUNCTION "ev_bm25"
 #define EV_BM25_POINTER "ev_bm25_weights"
@@ -66,6 +68,53 @@ struct ev_bm25_weights {
 /* The IDF of a phrase held by `hits` of `rows` rows, as ev_bm25() counts
  * it: log((rows - hits + 0.5) / (hits + 0.5)), floored at 1e-6. */
 double ev_bm25_idf(double rows, double hits);
+
+/* One phrase of a query swept over a postings file: its positions, as FTS5
+ * tokenises the phrase's string in a query, each with its alternatives (a
+ * word stemmed for several languages: FTS5's colocated tokens, any of which
+ * matches there). */
+struct ev_bm25_phrase {
+	int ntok;		/* positions, 1 to EV_BM25_MAX_PHRASE */
+	const int *nalt;	/* nalt[j]: the alternatives at position j, 1 to EV_BM25_MAX_ALT */
+	const char *const *tok;	/* the alternatives, position after position */
+	const int *len;		/* and their lengths */
+	int filter;		/* of the filter group (below) */
+};
+
+#define EV_BM25_MAX_PHRASE 32
+#define EV_BM25_MAX_ALT 8
+
+/* A row a sweep ranks: its rowid and the value ev_bm25() gives it (lower
+ * is better). */
+struct ev_bm25_hit {
+	long long rowid;
+	double s;
+};
+
+struct ev_bm25_sweep;
+
+/* A sweeper over the postings file p (borrowed: it must outlive the
+ * sweeper), or NULL with *err set (out of memory). */
+struct ev_bm25_sweep *ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err);
+
+/* Free (NULL-safe). */
+void ev_bm25_sweep_free(struct ev_bm25_sweep *sw);
+
+/* What "SELECT rowid, ev_bm25(chunks_fts, colw..., pw) FROM chunks_fts WHERE
+ * chunks_fts MATCH E ORDER BY 2, rowid LIMIT limit" returns, computed from
+ * the postings file instead of FTS5, in one sweep of the phrases' lists.
+ * E is the OR of the phrases ph[0..n) when none is of the filter group, else
+ * "(the filter group's, OR-ed) AND (the others, OR-ed)"; the phrases are
+ * numbered as FTS5 numbers E's.  colw[0..ncolw) are the column weights; pw
+ * as for ev_bm25(), its floor ignored (IDFs counted are stored in pw->idf as
+ * there).  Every score is computed as ev_bm25() computes it, term by term in
+ * the phrases' order, so the hits, their order and their values are exactly
+ * FTS5's.  Returns the number of hits, at most limit, in *hits (the
+ * sweeper's: valid until its next call), or -1 with *err set (code 1: the
+ * postings file is corrupt, or out of memory). */
+long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
+	const struct ev_bm25_hit **hits, struct ev_err *err);
 
 /* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */

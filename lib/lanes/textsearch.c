@@ -2,6 +2,7 @@
 #include "textsearch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,25 @@ struct ev_textsearch {
 	struct ev_buf lines;	/* a hit's chunk's lines */
 	size_t *spans;		/* the matched words' offsets in the document */
 	size_t nspans, capspans;
+	/* The sweep (textsearch.h "The postings file"): the store's postings
+	 * file when it is fresh, and the last pass's hits when it was swept. */
+	struct ev_postings *post;
+	struct ev_bm25_sweep *sweep;
+	int post_stale;		/* the store has a postings file, stale */
+	int nfilter;		/* the phrases of expr's filter group (build_expr()) */
+	int filtered;		/* this query has filters: no sweep */
+	int fresh;		/* the postings file describes this query's snapshot: 1,
+				 * 0, or -1 not yet known */
+	struct ev_buf toks;	/* the swept phrases' tokens */
+	struct ev_bm25_phrase *ph;
+	int *tokoff, *toklen;	/* each token's bytes in toks */
+	const char **tokp;
+	int ntok, captok, capph;
+	int *nalt;		/* each position's alternatives, phrase after phrase */
+	int npos, cappos;
+	const struct ev_bm25_hit *swept;	/* the pass's hits, when swept */
+	long long nswept, next_swept;
+	int used_sweep;		/* the last query's last pass was swept */
 };
 
 /* UTF-8 into code points (an invalid byte counts as one).  Returns the count,
@@ -259,6 +279,17 @@ default_query_langs(struct ev_textsearch *ts, struct ev_err *err)
 	char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
 	long long count[EV_ANALYZE_MAX_QUERY_LANGS];
 
+	if (ts->o.stats == NULL && ts->post != NULL) {
+		/* as the file's build read them: no scan of every chunk */
+		int n = ev_postings_nlangs(ts->post);
+		const char *langs[EV_ANALYZE_MAX_QUERY_LANGS];
+
+		for (int i = 0; i < n && i < EV_ANALYZE_MAX_QUERY_LANGS; i++)
+			langs[i] = ev_postings_lang(ts->post, i, NULL);
+		ev_tok_set_store_langs(ts->tok, langs, n < EV_ANALYZE_MAX_QUERY_LANGS ? n :
+		    EV_ANALYZE_MAX_QUERY_LANGS);
+		return 0;
+	}
 	if (ts->o.stats == NULL)
 		return ev_tok_store_langs(ts->tok, ev_store_db(ts->st), err) == -1 ? -1 : 0;
 	ev_tok_set_query_langs(ts->tok, codes, stats_langs(ts, codes, held, count));
@@ -281,6 +312,12 @@ sole_language(struct ev_textsearch *ts, struct ev_err *err)
 
 		if (stats_langs(ts, codes, held, count) == 1)
 			strcpy(ts->sole_lang, held[0]);
+		return 0;
+	}
+	if (ts->post != NULL) {
+		code = ev_postings_nlangs(ts->post) == 1 ? ev_postings_lang(ts->post, 0, NULL) : NULL;
+		if (code != NULL && ev_analyze_norm(code, strlen(code), ts->sole_lang) == -1)
+			ts->sole_lang[0] = '\0';
 		return 0;
 	}
 	if ((s = ev_store_prepare(ts->st, "SELECT min(language), count(DISTINCT language)"
@@ -313,6 +350,16 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 		    " (--raw-fts): its phrases have no statistics");
 		free(ts);
 		return NULL;
+	}
+	/* the postings file (textsearch.h), before the query languages: it
+	 * holds the chunks' languages */
+	if (!ts->o.exhaustive && !ts->o.raw_fts) {
+		ts->post = ev_postings_open(st, &ts->post_stale, err);
+		if ((ts->post == NULL && err->code != 0) ||
+		    (ts->post != NULL && (ts->sweep = ev_bm25_sweep_new(ts->post, err)) == NULL)) {
+			ev_textsearch_close(ts);
+			return NULL;
+		}
 	}
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
@@ -407,6 +454,14 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->spans);
 	ev_buf_release(&ts->pexpr);
 	ev_buf_release(&ts->prevexpr);
+	ev_bm25_sweep_free(ts->sweep);
+	ev_postings_close(ts->post);
+	ev_buf_release(&ts->toks);
+	free(ts->ph);
+	free(ts->tokoff);
+	free(ts->toklen);
+	free(ts->tokp);
+	free(ts->nalt);
 	free(ts);
 }
 
@@ -597,6 +652,13 @@ in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err)
 
 	if (ts->o.stats != NULL)
 		return ev_textstats_get(ts->o.stats, EV_STATS_TERM, stem) > 0;
+	if (ts->post != NULL) {
+		/* the postings file's terms are the index's (the file is stale
+		 * only if the store was written since the searcher opened) */
+		struct ev_postings_cursor c;
+
+		return ev_postings_term(ts->post, stem, (int)strlen(stem), &c) > 0;
+	}
 	if ((s = ev_store_prepare(ts->st, "SELECT 1 FROM chunks_vocab WHERE term = ?1", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, stem, -1, SQLITE_STATIC);
@@ -952,6 +1014,7 @@ build_expr(struct ev_textsearch *ts, double pair_weight)
 	ts->npw = 0;
 	if (filter && (r = ev_buf_addc(b, '(')) == 0 && (r = add_words(ts, 0.0, 0)) == 0)
 		r = ev_buf_adds(b, ") AND (");
+	ts->nfilter = filter ? ts->npw : 0;
 	if (r == 0)
 		r = add_words(ts, -1.0, filter);
 	for (int i = 0; pairs && i + 1 < ts->nwords && r == 0; i++)
@@ -1715,9 +1778,208 @@ reuse_idf(struct ev_textsearch *ts)
 				ts->idf[i] = ts->previdf[j];
 }
 
+/* The sweep (textsearch.h "The postings file").  A token of a phrase's
+ * string, as FTS5 tokenises it in a query. */
+struct phrase_toks {
+	struct ev_textsearch *ts;
+	int n;			/* positions of the phrase so far */
+	int last_start;
+	int too_many;		/* more positions or alternatives than a sweep takes */
+	int oom;
+};
+
+/* Room for one more position in ts->nalt.  Returns 0 or -1. */
+static int
+grow_positions(struct ev_textsearch *ts)
+{
+	if (ts->npos == ts->cappos) {
+		int cap = ts->cappos ? 2 * ts->cappos : 64;
+
+		if (resize(&ts->nalt, cap, sizeof *ts->nalt) == -1)
+			return -1;
+		ts->cappos = cap;
+	}
+	return 0;
+}
+
+static int
+on_phrase_token(void *ctx, const char *term, int len, int start, int end)
+{
+	struct phrase_toks *pt = ctx;
+	struct ev_textsearch *ts = pt->ts;
+	int k = ts->ntok;
+
+	(void)end;
+	if (k == ts->captok) {
+		int cap = ts->captok ? 2 * ts->captok : 64;
+
+		if (resize(&ts->tokoff, cap, sizeof *ts->tokoff) == -1 ||
+		    resize(&ts->toklen, cap, sizeof *ts->toklen) == -1 ||
+		    resize(&ts->tokp, cap, sizeof *ts->tokp) == -1) {
+			pt->oom = 1;
+			return 1;
+		}
+		ts->captok = cap;
+	}
+	/* an alternative of the word before shares its offsets */
+	if (pt->n > 0 && start == pt->last_start) {
+		if (++ts->nalt[ts->npos - 1] > EV_BM25_MAX_ALT) {
+			pt->too_many = 1;
+			return 1;
+		}
+	} else {
+		if (pt->n == EV_BM25_MAX_PHRASE || grow_positions(ts) == -1) {
+			pt->too_many = pt->n == EV_BM25_MAX_PHRASE;
+			pt->oom = !pt->too_many;
+			return 1;
+		}
+		ts->nalt[ts->npos++] = 1;
+		pt->n++;
+	}
+	pt->last_start = start;
+	ts->tokoff[k] = (int)ts->toks.len;
+	ts->toklen[k] = len;
+	if (ev_buf_add(&ts->toks, term, (size_t)len) == -1) {
+		pt->oom = 1;
+		return 1;
+	}
+	ts->ntok++;
+	return 0;
+}
+
+/* Each phrase of ts->expr as the tokens FTS5 searches for, into ts->ph.
+ * Returns 1, 0 when a phrase cannot be swept (a word with alternatives,
+ * a phrase of no token), or -1 with *err set. */
+static int
+sweep_phrases(struct ev_textsearch *ts, struct ev_err *err)
+{
+	const char *e = ev_buf_str(&ts->expr);
+	struct ev_buf inner = EV_BUF_INIT;
+	int r = 1, k = 0;
+
+	ev_buf_reset(&ts->toks);
+	ts->ntok = 0;
+	ts->npos = 0;
+	if (ts->npw > ts->capph) {
+		if (resize(&ts->ph, ts->npw, sizeof *ts->ph) == -1)
+			return ev_err_nomem(err);
+		ts->capph = ts->npw;
+	}
+	for (int i = 0; i < ts->npw && r == 1; i++) {
+		/* the string's inside, its doubled quotes undone */
+		const char *p = e + ts->pstart[i] + 1, *end = e + ts->pstart[i] + ts->plen[i] - 1;
+		struct phrase_toks pt = { ts, 0, -1, 0, 0 };
+
+		ev_buf_reset(&inner);
+		for (; p < end && r == 1; p++) {
+			if (*p == '"')
+				p++;
+			if (ev_buf_addc(&inner, *p) == -1)
+				r = -1;
+		}
+		if (r == 1 && ev_tok_run_query(ts->tok, ev_buf_str(&inner), inner.len, on_phrase_token,
+		    &pt, err) == -1)
+			r = -1;
+		else if (r == 1 && pt.oom)
+			r = -1;
+		else if (r == 1 && (pt.too_many || pt.n == 0))
+			r = 0;
+		ts->ph[i].ntok = pt.n;
+		ts->ph[i].filter = i < ts->nfilter;
+	}
+	ev_buf_release(&inner);
+	if (r == -1 && err->code == 0)
+		ev_err_nomem(err);
+	if (r != 1)
+		return r;
+	/* the tokens' bytes, now that toks is whole */
+	for (int t = 0; t < ts->ntok; t++)
+		ts->tokp[t] = ts->toks.p + ts->tokoff[t];
+	for (int i = 0, pos = 0; i < ts->npw; i++) {
+		ts->ph[i].tok = ts->tokp + k;
+		ts->ph[i].len = ts->toklen + k;
+		ts->ph[i].nalt = ts->nalt + pos;
+		for (int j = 0; j < ts->ph[i].ntok; j++)
+			k += ts->nalt[pos++];
+	}
+	return 1;
+}
+
+/* Whether the postings file holds the index this query reads (once per
+ * query, in its transaction).  Returns 1 or 0, or -1 with *err set. */
+static int
+postings_fresh(struct ev_textsearch *ts, struct ev_err *err)
+{
+	if (ts->fresh == -1)
+		ts->fresh = ev_postings_fresh(ts->post, ts->st, err);
+	return ts->fresh;
+}
+
+/* Sweep the pass of `limit` chunks over ts->expr through the postings file
+ * (bm25.h, ev_bm25_sweep()) when it can: the store has a fresh one, the
+ * query is not filtered, its words are OR-ed and its phrases are plain.
+ * Returns 1 (ts->swept holds the hits), 0 (the pass is FTS5's), or -1
+ * with *err set. */
+static int
+try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
+    struct ev_err *err)
+{
+	double colw[3] = { ts->o.w_title, ts->o.w_section, ts->o.w_text };
+	long long n;
+	int r;
+
+	if (ts->sweep == NULL || ts->filtered || ts->o.all_terms || ts->o.raw_fts || ts->npw == 0)
+		return 0;
+	if ((r = postings_fresh(ts, err)) != 1 || (r = sweep_phrases(ts, err)) != 1)
+		return r;
+	if ((n = ev_bm25_sweep(ts->sweep, ts->ph, ts->npw, colw, 3, bw, limit, &ts->swept, err)) < 0)
+		return -1;
+	ts->nswept = n;
+	ts->next_swept = 0;
+	ts->used_sweep = 1;
+	return 1;
+}
+
+/* The chunk row of a swept hit, with the columns of SELECT_HITS. */
+static const char sql_swept_row[] =
+	"SELECT c.rowid, ?2, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title,"
+	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata,"
+	" d.language, c.language FROM chunks c LEFT JOIN documents d ON d.doc_id = c.doc_id"
+	" WHERE c.rowid = ?1";
+
+/* Step the pass: s itself, or when it was swept, the next swept hit's
+ * chunk row.  *row is the statement to read the row's columns from.
+ * Returns SQLITE_ROW, SQLITE_DONE or an error code. */
+static int
+step_pass(struct ev_textsearch *ts, sqlite3_stmt *s, sqlite3_stmt **row)
+{
+	sqlite3_stmt *r;
+	int rc;
+
+	*row = s;
+	if (ts->swept == NULL)
+		return sqlite3_step(s);
+	if ((r = ev_store_prepare(ts->st, sql_swept_row, NULL)) == NULL)
+		return SQLITE_NOMEM;
+	*row = r;
+	while (ts->next_swept < ts->nswept) {
+		const struct ev_bm25_hit *h = &ts->swept[ts->next_swept++];
+
+		sqlite3_reset(r);
+		if (sqlite3_bind_int64(r, 1, h->rowid) != SQLITE_OK ||
+		    sqlite3_bind_double(r, 2, -h->s) != SQLITE_OK)
+			return SQLITE_NOMEM;
+		if ((rc = sqlite3_step(r)) != SQLITE_DONE)
+			return rc;	/* a row, or an error */
+		/* a chunk gone from the table (FTS5's JOIN drops it too) */
+	}
+	sqlite3_reset(r);
+	return SQLITE_DONE;
+}
+
 /* Bind s for a pass of `limit` chunks over ts->expr, pruned when the
  * options allow it and it pays (ts->pruned: the phrases left out of the
- * candidates).  Returns 0, or -1 with *err set. */
+ * candidates), or swept.  Returns 0, or -1 with *err set. */
 static int
 prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
     long long limit, const char *text, const char *where, struct ev_err *err)
@@ -1727,9 +1989,13 @@ prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *
 	double theta = 0, sum = 0;
 
 	ts->pruned = 0;
+	ts->swept = NULL;
+	ts->used_sweep = 0;
 	if (ts->o.stats != NULL ? global_idf(ts, where, err) == -1 : (reuse_idf(ts), 0))
 		return -1;
 	bind_pass(ts, s, bw, limit);
+	if ((rc = try_sweep(ts, bw, limit, err)) != 0)
+		return rc == -1 ? -1 : 0;
 	if (ts->o.exhaustive || ts->o.raw_fts || ts->npw < 2)
 		return 0;
 	for (int i = 0; i < ts->npw; i++) {
@@ -1808,6 +2074,18 @@ int
 ev_textsearch_pruned(const struct ev_textsearch *ts)
 {
 	return ts->pruned;
+}
+
+int
+ev_textsearch_swept(const struct ev_textsearch *ts)
+{
+	return ts->used_sweep;
+}
+
+int
+ev_textsearch_postings_stale(const struct ev_textsearch *ts)
+{
+	return ts->post_stale;
 }
 
 /* One feedback chunk's tokens: every token counted, the words that are not
@@ -1892,6 +2170,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
     const char *where, struct ev_err *err)
 {
 	struct fb_chunk c = { ts, NULL, 0, NULL, NULL, 0, 0, { 0 }, 0 };
+	sqlite3_stmt *row;
 	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
 	int rc, n = 0, keep = 0, r = -1, lang, failed;
 
@@ -1901,14 +2180,14 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		return -1;
 	if (prepare_pass(ts, s, bw, ts->o.feedback_docs, text, where, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		double score = sqlite3_column_double(s, 1), cw;
+	while ((rc = step_pass(ts, s, &row)) == SQLITE_ROW) {
+		double score = sqlite3_column_double(row, 1), cw;
 		const char *title, *body;
 		size_t tlen, blen;
 
 		if (n++ == 0)
 			best = score;
-		if (column_text(s, 6, &title, &tlen) == -1 || column_text(s, 9, &body, &blen) == -1) {
+		if (column_text(row, 6, &title, &tlen) == -1 || column_text(row, 9, &body, &blen) == -1) {
 			ev_err_nomem(err);
 			goto out;
 		}
@@ -1917,7 +2196,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		memset(c.counts, 0, sizeof c.counts);
 		c.text = title;
 		/* its words as they were indexed: stemmed for its language */
-		ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
+		ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(row, 16));
 		failed = ev_tok_run(ts->tok, title, tlen, on_fb_token, &c, err) == -1;
 		c.text = body;
 		if (!failed && !c.oom)
@@ -1934,7 +2213,7 @@ feedback(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, 
 		 * "le", "et", "une" of a French chunk.  English's are the
 		 * tokeniser's stop words, already left out.  A chunk weighs
 		 * its score relative to the best, to the power feedback_focus. */
-		lang = chunk_language(&c, s);
+		lang = chunk_language(&c, row);
 		cw = best > 0 && score > 0 ? pow(score / best, ts->o.feedback_focus) : 1.0;
 		for (int i = 0; i < c.nocc; i++)
 			if (lang == EV_LEX_EN || !(c.occlangs[i] & EV_LEX_BIT(lang)))
@@ -2218,7 +2497,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	struct filters f = { 0 };
 	struct ev_bm25_weights bw;
 	json_t *filters = json_object_get(q, "filters");
-	sqlite3_stmt *s = NULL;
+	sqlite3_stmt *s = NULL, *row;
 	const char *text;
 	size_t textlen;
 	int own = 0, rc, n = 0, r = -1, began = 0;
@@ -2300,6 +2579,8 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	}
 	if (prepare_search(ts, filters, &f, &s, &own, err) == -1)
 		goto out;
+	ts->filtered = own;
+	ts->fresh = -1;
 	pair_weight = ts->o.proximity;
 	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0) {
 		int fed = feedback(ts, s, &bw, text, where, err);
@@ -2322,12 +2603,12 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	}
 	if (prepare_pass(ts, s, &bw, ts->o.k, text, where, err) == -1)
 		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	while ((rc = step_pass(ts, s, &row)) == SQLITE_ROW) {
 		json_t *hit;
 
 		if (n == 0)
-			best = sqlite3_column_double(s, 1);
-		if ((hit = make_hit(ts, s, q, n + 1, best, err)) == NULL)
+			best = sqlite3_column_double(row, 1);
+		if ((hit = make_hit(ts, row, q, n + 1, best, err)) == NULL)
 			goto out;
 		if (json_array_append_new(hits, hit) == -1) {
 			ev_err_nomem(err);

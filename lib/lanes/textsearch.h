@@ -78,6 +78,18 @@
  * MaxScore idea of Turtle and Flood).  The hits, their ranks and scores are
  * exactly those of the exhaustive ranking; only the work differs.
  *
+ * The postings file (postings.h): when the store has one made from its
+ * index as it is (ev-ingest makes it for stores of 50,000 chunks and more),
+ * a pass is swept instead, unless it is filtered, all_terms, raw_fts or
+ * exhaustive, or a phrase has more positions or alternatives than a sweep
+ * takes: every phrase's posting list is read from the mapped file and every
+ * chunk holding one is scored, as ev_bm25() scores it (bm25.h,
+ * ev_bm25_sweep()).  FTS5 is then only asked for the hits' chunks.  The
+ * hits, their ranks and scores are exactly FTS5's; a stale file is never
+ * read.  The store's languages, the vocabulary (typo tolerance) and the
+ * query languages come from the file too, so that opening a searcher does
+ * not scan every chunk.
+ *
  * Filters (a query record's "filters" object), applied inside the SQL query so
  * that k hits still come back:
  *   "doc_id": "D"             the chunks of document D
@@ -207,6 +219,12 @@ int ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *w
 /* The phrases (words, pairs, feedback terms, expansions) the last pass of
  * the last query left out of its candidates (dynamic pruning; 0: none). */
 int ev_textsearch_pruned(const struct ev_textsearch *ts);
+
+/* Whether the last pass of the last query was swept through the store's
+ * postings file (above): 1 or 0.  And whether the store has a postings file
+ * that is stale (the searcher ranks through FTS5 then): 1 or 0. */
+int ev_textsearch_swept(const struct ev_textsearch *ts);
+int ev_textsearch_postings_stale(const struct ev_textsearch *ts);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);

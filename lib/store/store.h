@@ -53,6 +53,11 @@ enum {
 
 struct ev_store;
 
+/* The store's chunk languages and their chunks, the most frequent first,
+ * ties by code (the text lane's query languages: token.h). */
+#define EV_STORE_LANGS_SQL "SELECT language, count(*) FROM chunks WHERE language IS NOT NULL" \
+	" GROUP BY language ORDER BY count(*) DESC, language"
+
 /* Open the store at path.  Returns the store, or NULL with *err set: code 1
  * when it cannot be opened, 2 when the file is not an evkit store or one of
  * an older schema (with what to do next).  A missing store in READ/WRITE

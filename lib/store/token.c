@@ -108,6 +108,31 @@ ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n)
 	ev_analyze_set_query_langs(tok->an, codes, n);
 }
 
+/* Keep the language code c (when it is one) as the next of codes[0..*n),
+ * normalised into held[*n], unless there are enough already. */
+static void
+keep_lang(const char *c, const char **codes, char held[][EV_ANALYZE_CODE_MAX], int *n)
+{
+	if (c != NULL && *n < EV_ANALYZE_MAX_QUERY_LANGS &&
+	    ev_analyze_norm(c, strlen(c), held[*n]) == 0) {
+		codes[*n] = held[*n];
+		(*n)++;
+	}
+}
+
+int
+ev_tok_set_store_langs(struct ev_tok *tok, const char *const *langs, int nlangs)
+{
+	const char *codes[EV_ANALYZE_MAX_QUERY_LANGS];
+	char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
+	int n = 0;
+
+	for (int i = 0; i < nlangs; i++)
+		keep_lang(langs[i], codes, held, &n);
+	ev_analyze_set_query_langs(tok->an, codes, n);
+	return n;
+}
+
 int
 ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err)
 {
@@ -117,20 +142,13 @@ ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err)
 	int n = 0, r;
 
 	/* the most frequent first: they win when there are too many */
-	if (sqlite3_prepare_v2(db, "SELECT language FROM chunks WHERE language IS NOT NULL"
-	    " GROUP BY language ORDER BY count(*) DESC, language", -1, &s, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, EV_STORE_LANGS_SQL, -1, &s, NULL) != SQLITE_OK) {
 		sqlite3_finalize(s);
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the store's languages: %s",
 		    sqlite3_errmsg(db));
 	}
-	while ((r = sqlite3_step(s)) == SQLITE_ROW && n < EV_ANALYZE_MAX_QUERY_LANGS) {
-		const char *c = (const char *)sqlite3_column_text(s, 0);
-
-		if (c != NULL && ev_analyze_norm(c, strlen(c), held[n]) == 0) {
-			codes[n] = held[n];
-			n++;
-		}
-	}
+	while ((r = sqlite3_step(s)) == SQLITE_ROW && n < EV_ANALYZE_MAX_QUERY_LANGS)
+		keep_lang((const char *)sqlite3_column_text(s, 0), codes, held, &n);
 	if (r != SQLITE_ROW && r != SQLITE_DONE) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the store's languages: %s",
 		    sqlite3_errmsg(db));

@@ -41,6 +41,10 @@ void ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n)
  * most frequent first, at most EV_ANALYZE_MAX_QUERY_LANGS; English when it
  * has none).  Returns their number, or -1 with *err set (code 1). */
 int ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err);
+/* Set the query languages as ev_tok_store_langs() does, from the store's
+ * chunk languages langs[0..nlangs) read before (EV_STORE_LANGS_SQL of
+ * store.h, in its order).  Returns their number. */
+int ev_tok_set_store_langs(struct ev_tok *tok, const char *const *langs, int nlangs);
 
 /* Free the tokeniser (NULL-safe). */
 void ev_tok_close(struct ev_tok *tok);

@@ -1,0 +1,821 @@
+/* postings.c: the postings file, a flat copy of FTS5's posting lists.  See
+ * postings.h. */
+#include "postings.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "sha256.h"
+
+#define MAGIC "EVPOST01"
+#define VERSION 1
+#define HEADER_BYTES 160
+#define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
+
+struct header {
+	char magic[8];
+	uint32_t version;
+	uint32_t ncol;
+	uint64_t rows, tokens;		/* FTS5's totals */
+	uint64_t maxrowid;
+	uint64_t nterms;
+	uint64_t off_postings, off_lengths, off_terms, off_strings, off_langs, size;
+	uint64_t nlangs;
+	unsigned char stamp[32];
+};
+
+/* One of the chunks' languages. */
+struct lang {
+	char code[56];		/* NUL-terminated; "" for a code too long to be one */
+	int64_t chunks;
+};
+
+/* One term of the dictionary. */
+struct term {
+	uint64_t str;		/* its bytes' offset among the strings */
+	uint32_t len;
+	uint32_t rows;		/* rows holding it */
+	uint64_t post;		/* its postings' offset from off_postings */
+	uint64_t postlen;
+};
+
+struct ev_postings {
+	unsigned char *map;
+	size_t len;
+	struct header h;
+	const uint32_t *lengths;
+	const struct term *terms;
+	const char *strings;
+	const unsigned char *postings;
+	const struct lang *langs;
+};
+
+_Static_assert(sizeof(struct header) <= HEADER_BYTES, "the header fits its bytes");
+
+/* FTS5's varints are SQLite's: big-endian groups of 7 bits, the high bit
+ * set on all but the last, the ninth byte whole.  One from p[0..n) into *v;
+ * returns the bytes read, or 0 when cut short. */
+static int
+sqlite_varint(const unsigned char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	for (size_t i = 0; i < n && i < 9; i++) {
+		if (i == 8) {
+			*v = (x << 8) | p[i];
+			return 9;
+		}
+		x = (x << 7) | (p[i] & 0x7f);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return (int)i + 1;
+		}
+	}
+	return 0;
+}
+
+/* evkit's own varints (unsigned LEB128). */
+static int
+put_varint(struct ev_buf *b, uint64_t v)
+{
+	unsigned char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	return ev_buf_add(b, tmp, (size_t)n);
+}
+
+/* One varint from *p (not past end) into *v; returns 0, or -1 when cut short. */
+static inline int
+get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	int shift = 0;
+
+	while (*p < end && shift < 64) {
+		unsigned char c = *(*p)++;
+
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -1;
+}
+
+/* The stamp of st's index now: the SHA-256 of FTS5's totals record (id 1)
+ * and structure record (id 10), which every write to the index changes. */
+static int
+index_stamp(struct ev_store *st, unsigned char stamp[32], struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10)"
+	    " ORDER BY id", err);
+	struct ev_sha256 h;
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	ev_sha256_init(&h);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		int n = sqlite3_column_bytes(s, 1);
+		const void *b = sqlite3_column_blob(s, 1);
+
+		ev_sha256_update(&h, &id, sizeof id);
+		ev_sha256_update(&h, &n, sizeof n);
+		if (n > 0 && b != NULL)
+			ev_sha256_update(&h, b, (size_t)n);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the text index's records", err);
+	ev_sha256_final(&h, stamp);
+	return 0;
+}
+
+/* FTS5's totals record: the rows, then each column's tokens. */
+static int
+index_totals(struct ev_store *st, struct header *h, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT block FROM chunks_fts_data WHERE id = 1", err);
+	int rc, n;
+	const unsigned char *b;
+	uint64_t v;
+
+	if (s == NULL)
+		return -1;
+	h->rows = h->tokens = 0;
+	h->ncol = 0;
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		n = sqlite3_column_bytes(s, 0);
+		b = sqlite3_column_blob(s, 0);
+		for (int at = 0, k; b != NULL && at < n; at += k) {
+			if ((k = sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
+				break;
+			if (at == 0)
+				h->rows = v;
+			else {
+				h->tokens += v;
+				h->ncol++;
+			}
+		}
+		rc = sqlite3_step(s);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the text index's totals", err);
+	if (h->ncol == 0)
+		h->ncol = 3;	/* an index never written: no record yet */
+	if (h->ncol > EV_POSTINGS_MAX_COLS)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index has %u columns; the"
+		    " postings file holds at most %d", h->ncol, EV_POSTINGS_MAX_COLS);
+	return 0;
+}
+
+/* Every row's length (its docsize record's columns summed) into *out,
+ * indexed by rowid. */
+static int
+row_lengths(struct ev_store *st, struct header *h, uint32_t **out, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT max(id) FROM chunks_fts_docsize", err);
+	uint32_t *len;
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	rc = sqlite3_step(s);
+	h->maxrowid = rc == SQLITE_ROW && sqlite3_column_int64(s, 0) > 0 ?
+	    (uint64_t)sqlite3_column_int64(s, 0) : 0;
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW)
+		return ev_store_error(st, "reading the text index's row lengths", err);
+	if ((len = calloc(h->maxrowid + 1, sizeof *len)) == NULL)
+		return ev_err_nomem(err);
+	if ((s = ev_store_prepare(st, "SELECT id, sz FROM chunks_fts_docsize", err)) == NULL) {
+		free(len);
+		return -1;
+	}
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		const unsigned char *b = sqlite3_column_blob(s, 1);
+		int n = sqlite3_column_bytes(s, 1), k;
+		uint64_t v, sum = 0;
+
+		for (int at = 0; b != NULL && at < n; at += k) {
+			if ((k = sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
+				break;
+			sum += v;
+		}
+		if (id >= 0 && (uint64_t)id <= h->maxrowid)
+			len[id] = (uint32_t)sum;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE) {
+		free(len);
+		return ev_store_error(st, "reading the text index's row lengths", err);
+	}
+	*out = len;
+	return 0;
+}
+
+/* The build's state: the term being read, its row, and what is written. */
+struct build {
+	FILE *f;
+	struct header h;
+	const char *colname[EV_POSTINGS_MAX_COLS];
+	struct ev_buf term;		/* the current term */
+	int have_term;
+	struct ev_buf list;		/* its postings so far */
+	uint32_t rows;
+	long long rowid, prev_rowid;	/* the current entry's row, the last written */
+	uint32_t count[EV_POSTINGS_MAX_COLS];
+	struct ev_buf pos;		/* the current entry's positions */
+	int col;			/* of the last position, and its offset */
+	long long off;
+	struct term *terms;
+	size_t nterms, capterms;
+	struct ev_buf strings;
+	uint64_t written;		/* postings bytes */
+	struct lang *langs;
+	size_t nlangs, caplangs;
+};
+
+/* The chunks' languages (EV_STORE_LANGS_SQL) into b->langs. */
+static int
+chunk_languages(struct ev_store *st, struct build *b, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, EV_STORE_LANGS_SQL, err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(s, 0);
+		struct lang *l;
+
+		if (ev_grow(&b->langs, &b->caplangs, b->nlangs, sizeof *b->langs, 8) == -1) {
+			sqlite3_reset(s);
+			return ev_err_nomem(err);
+		}
+		l = &b->langs[b->nlangs++];
+		memset(l, 0, sizeof *l);
+		if (c != NULL && strlen(c) < sizeof l->code)
+			memcpy(l->code, c, strlen(c));
+		l->chunks = sqlite3_column_int64(s, 1);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the chunks' languages", err);
+	return 0;
+}
+
+/* Close the current entry into the term's list. */
+static int
+end_entry(struct build *b)
+{
+	int r = 0;
+
+	if (b->rowid < 0)
+		return 0;
+	r |= put_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
+	for (uint32_t c = 0; c < b->h.ncol; c++)
+		r |= put_varint(&b->list, b->count[c]);
+	r |= put_varint(&b->list, b->pos.len);
+	r |= ev_buf_add(&b->list, b->pos.p, b->pos.len);
+	b->prev_rowid = b->rowid;
+	b->rowid = -1;
+	b->rows++;
+	ev_buf_reset(&b->pos);
+	memset(b->count, 0, sizeof b->count);
+	return r ? -1 : 0;
+}
+
+/* Close the current term: its list written, its dictionary entry kept. */
+static int
+end_term(struct build *b, struct ev_err *err)
+{
+	struct term *t;
+
+	if (!b->have_term)
+		return 0;
+	if (end_entry(b) == -1)
+		return ev_err_nomem(err);
+	if (ev_grow(&b->terms, &b->capterms, b->nterms, sizeof *b->terms, 4096) == -1)
+		return ev_err_nomem(err);
+	t = &b->terms[b->nterms++];
+	t->str = b->strings.len;
+	t->len = (uint32_t)b->term.len;
+	t->rows = b->rows;
+	t->post = b->written;
+	t->postlen = b->list.len;
+	if (ev_buf_add(&b->strings, b->term.p, b->term.len) == -1)
+		return ev_err_nomem(err);
+	if (b->list.len > 0 && fwrite(b->list.p, 1, b->list.len, b->f) != b->list.len)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+	b->written += b->list.len;
+	ev_buf_reset(&b->list);
+	b->rows = 0;
+	b->prev_rowid = 0;
+	b->have_term = 0;
+	return 0;
+}
+
+/* Whether a sorts before b as FTS5 orders terms: by their bytes, a prefix
+ * first.  Returns <0, 0 or >0. */
+static int
+term_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c != 0 ? c : (alen > blen) - (alen < blen);
+}
+
+static int
+out_of_order(struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index's instances are not in term,"
+	    " row, column and offset order: the postings file cannot be made from it");
+}
+
+/* One row of the instance table. */
+static int
+add_instance(struct build *b, const char *term, size_t tlen, long long rowid, const char *col,
+    long long off, struct ev_err *err)
+{
+	uint32_t c;
+	int cmp = b->have_term ? term_cmp(term, tlen, b->term.p, b->term.len) : 1;
+
+	for (c = 0; c < b->h.ncol && strcmp(col, b->colname[c]) != 0; c++)
+		;
+	if (c == b->h.ncol)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index has an unknown column '%s'",
+		    col);
+	if (cmp < 0)
+		return out_of_order(err);
+	if (cmp > 0) {
+		if (end_term(b, err) == -1)
+			return -1;
+		ev_buf_reset(&b->term);
+		if (ev_buf_add(&b->term, term, tlen) == -1)
+			return ev_err_nomem(err);
+		b->have_term = 1;
+	}
+	if (rowid != b->rowid) {
+		if (rowid <= b->prev_rowid || (b->rowid >= 0 && rowid < b->rowid))
+			return out_of_order(err);
+		if (end_entry(b) == -1)
+			return ev_err_nomem(err);
+		b->rowid = rowid;
+		b->col = -1;
+		b->off = 0;
+	}
+	if ((int)c < b->col || ((int)c == b->col && off < b->off) || off < 0)
+		return out_of_order(err);
+	if ((int)c != b->col)
+		b->off = 0;
+	if (put_varint(&b->pos, (uint64_t)(off - b->off)) == -1)
+		return ev_err_nomem(err);
+	b->col = (int)c;
+	b->off = off;
+	b->count[c]++;
+	return 0;
+}
+
+/* The column names, in order, into b->colname (borrowed from the statement
+ * kept by the store: valid until the next call). */
+static int
+column_names(struct ev_store *st, struct build *b, char names[][32], struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT name FROM pragma_table_info('chunks_fts')", err);
+	uint32_t n = 0;
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW && n < EV_POSTINGS_MAX_COLS) {
+		snprintf(names[n], 32, "%s", (const char *)sqlite3_column_text(s, 0));
+		b->colname[n] = names[n];
+		n++;
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return ev_store_error(st, "reading the text index's columns", err);
+	if (n != b->h.ncol)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index has %u columns and"
+		    " totals for %u", n, b->h.ncol);
+	return 0;
+}
+
+static int
+write_at(FILE *f, uint64_t at, const void *p, size_t n, struct ev_err *err)
+{
+	if (fseeko(f, (off_t)at, SEEK_SET) != 0 || (n > 0 && fwrite(p, 1, n, f) != n))
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+	return 0;
+}
+
+/* The sections after the postings, and the header. */
+static int
+finish_file(struct build *b, const uint32_t *lengths, struct ev_err *err)
+{
+	struct header *h = &b->h;
+	unsigned char head[HEADER_BYTES] = { 0 };
+
+	h->off_postings = HEADER_BYTES;
+	h->off_lengths = (h->off_postings + b->written + 7) & ~(uint64_t)7;
+	h->off_terms = h->off_lengths + ((h->maxrowid + 1) * sizeof *lengths + 7) / 8 * 8;
+	h->off_strings = h->off_terms + b->nterms * sizeof *b->terms;
+	h->off_langs = (h->off_strings + b->strings.len + 7) & ~(uint64_t)7;
+	h->nlangs = b->nlangs;
+	h->size = h->off_langs + b->nlangs * sizeof *b->langs;
+	h->nterms = b->nterms;
+	memcpy(h->magic, MAGIC, sizeof h->magic);
+	h->version = VERSION;
+	memcpy(head, h, sizeof *h);
+	if (write_at(b->f, h->off_lengths, lengths, (h->maxrowid + 1) * sizeof *lengths, err) == -1 ||
+	    write_at(b->f, h->off_terms, b->terms, b->nterms * sizeof *b->terms, err) == -1 ||
+	    write_at(b->f, h->off_strings, b->strings.p, b->strings.len, err) == -1 ||
+	    write_at(b->f, h->off_langs, b->langs, b->nlangs * sizeof *b->langs, err) == -1 ||
+	    write_at(b->f, 0, head, sizeof head, err) == -1)
+		return -1;
+	if (fflush(b->f) != 0 || fsync(fileno(b->f)) != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+	return 0;
+}
+
+static char *
+file_path(struct ev_store *st, const char *suffix)
+{
+	const char *db = ev_store_path(st);
+	size_t n = strlen(db) + strlen(suffix) + 1;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		snprintf(p, n, "%s%s", db, suffix);
+	return p;
+}
+
+/* The instances, read and written. */
+static int
+read_instances(struct ev_store *st, struct build *b, void (*progress)(void *, long long), void *ctx,
+    struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	long long n = 0;
+	int rc;
+
+	if (ev_store_exec(st, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ev_postings_instances USING"
+	    " fts5vocab(main, chunks_fts, instance)", err) == -1 ||
+	    (s = ev_store_prepare(st, "SELECT term, doc, col, offset FROM temp.ev_postings_instances",
+	    err)) == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *term = (const char *)sqlite3_column_blob(s, 0);
+		size_t tlen = (size_t)sqlite3_column_bytes(s, 0);
+		const char *col = (const char *)sqlite3_column_text(s, 2);
+
+		if (col == NULL) {
+			sqlite3_reset(s);
+			return ev_err_nomem(err);
+		}
+		if (add_instance(b, term != NULL ? term : "", tlen, sqlite3_column_int64(s, 1), col,
+		    sqlite3_column_int64(s, 3), err) == -1) {
+			sqlite3_reset(s);
+			return -1;
+		}
+		if (progress != NULL && ++n % PROGRESS_EVERY == 0)
+			progress(ctx, n);
+	}
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the text index's instances", err);
+	return end_term(b, err);
+}
+
+int
+ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void *ctx,
+    struct ev_err *err)
+{
+	struct build b = { 0 };
+	char names[EV_POSTINGS_MAX_COLS][32];
+	uint32_t *lengths = NULL;
+	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
+	int r = -1, began = 0;
+
+	if (path == NULL || tmp == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	b.rowid = -1;
+	if (ev_store_exec(st, "BEGIN", err) == -1)
+		goto out;
+	began = 1;
+	if (index_stamp(st, b.h.stamp, err) == -1 || index_totals(st, &b.h, err) == -1 ||
+	    column_names(st, &b, names, err) == -1 || row_lengths(st, &b.h, &lengths, err) == -1 ||
+	    chunk_languages(st, &b, err) == -1)
+		goto out;
+	if ((b.f = fopen(tmp, "wb")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	if (fseeko(b.f, HEADER_BYTES, SEEK_SET) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	if (read_instances(st, &b, progress, ctx, err) == -1 || finish_file(&b, lengths, err) == -1)
+		goto out;
+	if (fclose(b.f) != 0) {
+		b.f = NULL;
+		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	b.f = NULL;
+	if (rename(tmp, path) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot put the postings file in place: %s",
+		    strerror(errno));
+		goto out;
+	}
+	r = 0;
+out:
+	if (b.f != NULL)
+		fclose(b.f);
+	if (r == -1 && tmp != NULL)
+		unlink(tmp);
+	if (began) {
+		struct ev_err ignored = { 0 };
+
+		ev_store_exec(st, "ROLLBACK", &ignored);	/* it only read */
+	}
+	free(lengths);
+	free(b.terms);
+	free(b.langs);
+	ev_buf_release(&b.term);
+	ev_buf_release(&b.list);
+	ev_buf_release(&b.pos);
+	ev_buf_release(&b.strings);
+	free(path);
+	free(tmp);
+	return r;
+}
+
+/* Map the file at path and check its sections; NULL when it is absent,
+ * not a postings file, or cut short. */
+static struct ev_postings *
+map_file(const char *path)
+{
+	struct ev_postings *p;
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const struct header *h;
+
+	if (fd == -1)
+		return NULL;
+	if (fstat(fd, &sb) != 0 || sb.st_size < HEADER_BYTES || (p = calloc(1, sizeof *p)) == NULL) {
+		close(fd);
+		return NULL;
+	}
+	p->len = (size_t)sb.st_size;
+	p->map = mmap(NULL, p->len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p->map == MAP_FAILED) {
+		free(p);
+		return NULL;
+	}
+	h = (const struct header *)p->map;
+	memcpy(&p->h, h, sizeof p->h);
+	h = &p->h;
+	if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0 || h->version != VERSION ||
+	    h->ncol == 0 || h->ncol > EV_POSTINGS_MAX_COLS || h->size != p->len ||
+	    h->off_postings != HEADER_BYTES || h->off_lengths < h->off_postings ||
+	    h->off_lengths % 8 != 0 || h->maxrowid > (p->len - h->off_lengths) / sizeof(uint32_t) ||
+	    h->off_terms < h->off_lengths + (h->maxrowid + 1) * sizeof(uint32_t) ||
+	    h->off_terms % 8 != 0 || h->off_terms > p->len ||
+	    h->nterms > (p->len - h->off_terms) / sizeof(struct term) ||
+	    h->off_strings != h->off_terms + h->nterms * sizeof(struct term) ||
+	    h->off_strings > p->len || h->off_langs < h->off_strings || h->off_langs % 8 != 0 ||
+	    h->off_langs > p->len || (p->len - h->off_langs) % sizeof(struct lang) != 0 ||
+	    h->nlangs != (p->len - h->off_langs) / sizeof(struct lang)) {
+		ev_postings_close(p);
+		return NULL;
+	}
+	p->lengths = (const uint32_t *)(p->map + h->off_lengths);
+	p->terms = (const struct term *)(p->map + h->off_terms);
+	p->strings = (const char *)(p->map + h->off_strings);
+	p->postings = p->map + h->off_postings;
+	p->langs = (const struct lang *)(p->map + h->off_langs);
+	for (uint64_t i = 0; i < h->nlangs; i++)
+		if (memchr(p->langs[i].code, '\0', sizeof p->langs[i].code) == NULL) {
+			ev_postings_close(p);
+			return NULL;
+		}
+	for (uint64_t i = 0; i < h->nterms; i++) {
+		const struct term *t = &p->terms[i];
+
+		if (t->str > h->off_langs - h->off_strings ||
+		    t->len > h->off_langs - h->off_strings - t->str ||
+		    t->post > h->off_lengths - h->off_postings ||
+		    t->postlen > h->off_lengths - h->off_postings - t->post) {
+			ev_postings_close(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+struct ev_postings *
+ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err)
+{
+	char *path = file_path(st, EV_POSTINGS_SUFFIX);
+	struct ev_postings *p;
+	int fresh;
+
+	*stale = 0;
+	ev_err_clear(err);
+	if (path == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	p = map_file(path);
+	free(path);
+	if (p == NULL) {
+		*stale = 1;
+		return NULL;
+	}
+	if ((fresh = ev_postings_fresh(p, st, err)) != 1) {
+		ev_postings_close(p);
+		*stale = fresh == 0;
+		return NULL;
+	}
+	return p;
+}
+
+int
+ev_postings_fresh(const struct ev_postings *p, struct ev_store *st, struct ev_err *err)
+{
+	unsigned char stamp[32];
+
+	if (index_stamp(st, stamp, err) == -1)
+		return -1;
+	return memcmp(stamp, p->h.stamp, sizeof stamp) == 0;
+}
+
+int
+ev_postings_state(struct ev_store *st, struct ev_err *err)
+{
+	int stale;
+	struct ev_postings *p = ev_postings_open(st, &stale, err);
+
+	if (p != NULL) {
+		ev_postings_close(p);
+		return 1;
+	}
+	if (err->code != 0)
+		return -2;
+	return stale ? -1 : 0;
+}
+
+void
+ev_postings_close(struct ev_postings *p)
+{
+	if (p == NULL)
+		return;
+	munmap(p->map, p->len);
+	free(p);
+}
+
+double
+ev_postings_rows(const struct ev_postings *p)
+{
+	return (double)p->h.rows;
+}
+
+double
+ev_postings_tokens(const struct ev_postings *p)
+{
+	return (double)p->h.tokens;
+}
+
+int
+ev_postings_ncol(const struct ev_postings *p)
+{
+	return (int)p->h.ncol;
+}
+
+long long
+ev_postings_maxrowid(const struct ev_postings *p)
+{
+	return (long long)p->h.maxrowid;
+}
+
+const uint32_t *
+ev_postings_lengths(const struct ev_postings *p)
+{
+	return p->lengths;
+}
+
+long long
+ev_postings_term(const struct ev_postings *p, const char *term, int len,
+    struct ev_postings_cursor *c)
+{
+	uint64_t lo = 0, hi = p->h.nterms;
+
+	memset(c, 0, sizeof *c);
+	c->ncol = (int)p->h.ncol;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		const struct term *t = &p->terms[mid];
+		int cmp = term_cmp(p->strings + t->str, t->len, term, (size_t)len);
+
+		if (cmp == 0) {
+			c->p = p->postings + t->post;
+			c->end = c->p + t->postlen;
+			return t->rows;
+		}
+		if (cmp < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+int
+ev_postings_next(struct ev_postings_cursor *c)
+{
+	uint64_t v;
+
+	if (c->p == NULL || c->p >= c->end)
+		return 0;
+	if (get_varint(&c->p, c->end, &v) == -1)
+		return -1;
+	c->rowid += (long long)v;
+	for (int i = 0; i < c->ncol; i++) {
+		if (get_varint(&c->p, c->end, &v) == -1)
+			return -1;
+		c->count[i] = (uint32_t)v;
+	}
+	if (get_varint(&c->p, c->end, &v) == -1 || v > (uint64_t)(c->end - c->p))
+		return -1;
+	c->pos = c->p;
+	c->poslen = (size_t)v;
+	c->p += v;
+	return 1;
+}
+
+int
+ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
+{
+	const unsigned char *p = c->pos, *end = c->pos + c->poslen;
+	int n = 0;
+
+	for (int col = 0; col < c->ncol; col++) {
+		uint64_t off = 0, v;
+
+		for (uint32_t i = 0; i < c->count[col]; i++) {
+			if (get_varint(&p, end, &v) == -1)
+				return -1;
+			off += v;
+			key[n++] = ((uint64_t)col << 32) | (off & 0xffffffffu);
+		}
+	}
+	return n;
+}
+
+int
+ev_postings_nlangs(const struct ev_postings *p)
+{
+	return (int)p->h.nlangs;
+}
+
+const char *
+ev_postings_lang(const struct ev_postings *p, int i, long long *chunks)
+{
+	if (chunks != NULL)
+		*chunks = p->langs[i].chunks;
+	return p->langs[i].code;
+}

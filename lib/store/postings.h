@@ -1,0 +1,126 @@
+/* postings.h: a read-only copy of the FTS5 index's posting lists, laid out
+ * for scoring a whole query in one sweep (the text lane at scale).
+ *
+ * Middle layer: includes err.h and store.h.
+ *
+ * FTS5 ranks a query by walking, row by row, every posting list of the
+ * query's phrases through its own segment b-trees, reading each row's
+ * length from a table; at a million chunks a query of fifteen words takes
+ * seconds.  The postings file holds the same lists as flat arrays, mapped
+ * into memory: for every term of the index, its rows in rowid order, each
+ * with the term's count in every column and its positions; and every row's
+ * length in tokens.  ev_bm25_postings() (bm25.h) scores from it exactly what
+ * ev_bm25() scores from FTS5.
+ *
+ * The file is DB.postings beside the store DB.  It is made from the index
+ * (fts5vocab's 'instance' table and FTS5's own tables), so it holds what
+ * FTS5 holds, token for token, and it is stamped with FTS5's structure and
+ * totals records: any write to the index (an ingest, a deletion, a merge)
+ * changes them, and a file whose stamp differs is stale and never read.  It
+ * is written to DB.postings.tmp and renamed into place: a build that is
+ * killed leaves the previous file (stale, then) and no half-written one.
+ *
+ * Layout (host byte order; the magic tells another order apart): a header
+ * of 160 bytes (magic "EVPOST01", version, columns, the index's rows and
+ * tokens, the largest rowid, the number of terms, the sections' offsets,
+ * the stamp); the postings; every rowid's length (uint32, 0 for no row);
+ * the terms, sorted by their bytes, each with its string, its number of
+ * rows and its postings' extent; the terms' strings; the chunks' languages
+ * and their chunks (for the text lane's query languages, which would
+ * otherwise cost a scan of every chunk at each start).  A term's postings are
+ * one entry per row: the rowid's distance from the previous entry's, the
+ * term's count in each column, the length in bytes of its positions, then
+ * its positions, column by column, each the distance from the previous one
+ * (all unsigned LEB128 varints). */
+#ifndef EV_POSTINGS_H
+#define EV_POSTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+#include "store.h"
+
+#define EV_POSTINGS_SUFFIX ".postings"
+#define EV_POSTINGS_MAX_COLS 8
+
+/* ev-ingest makes a store's postings file once it holds this many chunks:
+ * below, FTS5 ranks a query in milliseconds anyway. */
+#define EV_POSTINGS_AUTO_ROWS 50000
+
+struct ev_postings;
+
+/* One term's posting list, read entry by entry (ev_postings_next()). */
+struct ev_postings_cursor {
+	const unsigned char *p, *end;	/* what is left of the list */
+	int ncol;
+	long long rowid;		/* the current entry's row */
+	uint32_t count[EV_POSTINGS_MAX_COLS];	/* the term's instances in each column */
+	const unsigned char *pos;	/* its positions (ev_postings_positions()) */
+	size_t poslen;
+};
+
+/* Build (or rebuild) the postings file of the open store st from its FTS5
+ * index, in one read transaction of its own (st must not be in one).
+ * progress, when not NULL, is called now and then with the rows of the
+ * instance table read so far.  Returns 0, or -1 with *err set (code 1: the
+ * store, the disk; the previous file, if any, is left as it was). */
+int ev_postings_build(struct ev_store *st, void (*progress)(void *ctx, long long done), void *ctx,
+	struct ev_err *err);
+
+/* Whether the store st has a postings file: 1 when it has one made from
+ * its index as it is now, 0 when it has none, -1 when the one it has is
+ * stale (or unreadable).  Returns -2 with *err set when the store cannot be
+ * read. */
+int ev_postings_state(struct ev_store *st, struct ev_err *err);
+
+/* Open the store's postings file, mapped.  Returns it; or NULL with
+ * err->code 0 when there is none or it is stale (*stale set to 1 then), or
+ * NULL with *err set (code 1) on an error of the store.  A file that is not
+ * a postings file, or is cut short, counts as stale.  The file describes the
+ * index of the moment it was opened in: the caller reads the store in a
+ * transaction begun before this call, or checks ev_postings_fresh() in each
+ * one it begins. */
+struct ev_postings *ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err);
+
+/* Whether the open file p still describes st's index (in the caller's
+ * current transaction, if any).  Returns 1 or 0, or -1 with *err set. */
+int ev_postings_fresh(const struct ev_postings *p, struct ev_store *st, struct ev_err *err);
+
+/* Unmap and free (NULL-safe). */
+void ev_postings_close(struct ev_postings *p);
+
+/* The index's rows and tokens (every column), as FTS5's xRowCount() and
+ * xColumnTotalSize(-1) give them; its columns. */
+double ev_postings_rows(const struct ev_postings *p);
+double ev_postings_tokens(const struct ev_postings *p);
+int ev_postings_ncol(const struct ev_postings *p);
+
+/* The largest rowid, and the rows' lengths: lengths[r] for r from 0 to
+ * it is row r's length in tokens, every column (FTS5's xColumnSize(-1)), 0
+ * for a rowid with no row. */
+long long ev_postings_maxrowid(const struct ev_postings *p);
+const uint32_t *ev_postings_lengths(const struct ev_postings *p);
+
+/* The chunks' languages when the file was made, as EV_STORE_LANGS_SQL
+ * (store.h) reads them, in its order: language i of ev_postings_nlangs()
+ * (a code of 56 bytes or more reads as "") and its chunks. */
+int ev_postings_nlangs(const struct ev_postings *p);
+const char *ev_postings_lang(const struct ev_postings *p, int i, long long *chunks);
+
+/* Start *c on the posting list of the term term[0..len).  Returns the
+ * number of rows holding it (0, the cursor empty, when the index has no
+ * such term). */
+long long ev_postings_term(const struct ev_postings *p, const char *term, int len,
+	struct ev_postings_cursor *c);
+
+/* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
+ * when the list is corrupt (its entries cut short). */
+int ev_postings_next(struct ev_postings_cursor *c);
+
+/* The positions of the current entry, column by column, into key[0..n)
+ * (n = the sum of c->count), each column x 2^32 + its offset, rising.
+ * Returns n, or -1 when they are corrupt. */
+int ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key);
+
+#endif
