@@ -150,7 +150,9 @@ make_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 
 /* After a run that wrote to the store: its postings file made again when it
  * has one (stale now) or is large enough to want one, unless --no-postings.
- * Returns 0, or -1 with *err set. */
+ * The documents are stored by then: a file that cannot be made is warned
+ * about (searches rank through FTS5 meanwhile), not an error of the run.
+ * Returns 0, or -1 with *err set (the store cannot be read). */
 static int
 refresh_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 {
@@ -171,7 +173,13 @@ refresh_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 		if (rows < EV_POSTINGS_AUTO_ROWS)
 			return 0;
 	}
-	return make_postings(cli, st, err);
+	if (make_postings(cli, st, err) == -1) {
+		ev_warn("%s: the documents are stored, but the postings file could not be made (%s):"
+		    " searches rank through FTS5, more slowly, until 'ev-ingest --db %s --postings'"
+		    " succeeds", db, err->msg, db);
+		ev_err_clear(err);
+	}
+	return 0;
 }
 
 /* A chunk's language for ev_store_reindex(): its document's, else its text's. */

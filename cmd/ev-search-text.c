@@ -328,9 +328,9 @@ main(int argc, char *argv[])
 		rc = ev_cli_report(&err);
 	else {
 		if (ev_textsearch_postings_stale(search))
-			ev_warn("%s: its postings file is out of date (the store was written since):"
-			    " queries rank through FTS5, more slowly; run 'ev-ingest --db %s --postings'"
-			    " to make it again", db, db);
+			ev_warn("%s: its postings file is stale (the store was written since, or"
+			    " another version of evkit made it): queries rank through FTS5, more"
+			    " slowly; run 'ev-ingest --db %s --postings' to make it again", db, db);
 		if (ev_textrun(search, in, stdout, &run, &err) == -1)
 			rc = ev_cli_report(&err);
 		ev_cli_skip_done(&cli, &skip);

@@ -279,11 +279,31 @@ struct ev_bm25_sweep {
 	struct alts *alts;		/* a phrase's positions (EV_BM25_MAX_PHRASE) */
 	struct ev_bm25_hit *heap;
 	size_t capheap;
+	struct phrase_info *info;	/* what a sweep knows of each phrase */
+	int *order;
+	int capinfo;
+	long long *cand;		/* the candidates (pruned sweep), rising */
+	size_t ncand, capcand;
+	double *exact;			/* and their exact scores */
+	size_t capexact;
+	double *top;			/* a min-heap of the best scores so far */
+	size_t captop;
+	int pruned;			/* phrases the last sweep looked up, not walked */
+};
+
+/* A phrase of a pruned sweep. */
+struct phrase_info {
+	double w, idf;
+	double ub;		/* w x idf x (k1 + 1): its term's limit */
+	long long rows;		/* at most this many rows hold it */
+	int twin;		/* a filter phrase: the scoring phrase of the same tokens, or -1 */
+	int also_filter;	/* a scoring phrase some filter phrase is the twin of */
 };
 
 #define TOUCHED 1
 #define IN_FILTER 2
 #define IN_OTHERS 4
+#define CANDIDATE 8
 
 struct ev_bm25_sweep *
 ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
@@ -320,6 +340,11 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->keys);
 	free(sw->alts);
 	free(sw->heap);
+	free(sw->info);
+	free(sw->order);
+	free(sw->cand);
+	free(sw->exact);
+	free(sw->top);
 	free(sw);
 }
 
@@ -402,9 +427,9 @@ static int
 alts_seek(struct alts *a, long long target)
 {
 	for (int i = 0; i < a->n; i++)
-		while (a->live[i] && a->c[i].rowid < target)
-			if ((a->live[i] = ev_postings_next(&a->c[i])) == -1)
-				return -1;
+		if (a->live[i] && a->c[i].rowid < target &&
+		    (a->live[i] = ev_postings_seek(&a->c[i], target)) == -1)
+			return -1;
 	alts_min(a);
 	return 0;
 }
@@ -489,30 +514,83 @@ has_key(const uint64_t *a, int n, uint64_t key)
 	return 0;
 }
 
+/* Start sw->alts on the positions of the phrase ph.  Returns 0, or -1
+ * (corrupt). */
+static int
+phrase_start(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
+{
+	const char *const *tok = ph->tok;
+	const int *len = ph->len;
+
+	for (int j = 0; j < ph->ntok; j++) {
+		if (alts_start(&sw->alts[j], sw->p, tok, len, ph->nalt[j]) == -1)
+			return -1;
+		tok += ph->nalt[j];
+		len += ph->nalt[j];
+	}
+	return 0;
+}
+
+/* The frequency *f of the phrase of nt positions (sw->alts, each on the
+ * same row) in that row: its instances are the positions of its first
+ * token followed, in the same column, by the others at the next positions,
+ * each counting its column's weight.  Returns the instances, or -1
+ * (corrupt) or -2 (out of memory). */
+static int
+row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double *f)
+{
+	struct alts *a = sw->alts;
+	int cnt[EV_BM25_MAX_PHRASE], hits = 0, r;
+	size_t at = 0, start[EV_BM25_MAX_PHRASE];
+
+	*f = 0.0;
+	if (nt == 1 && (r = alts_one(&a[0])) >= 0) {
+		/* one alternative here: its counts say it all */
+		const struct ev_postings_cursor *c = &a[0].c[r];
+
+		for (int col = 0; col < c->ncol; col++)
+			for (uint32_t k = 0; k < c->count[col]; k++) {
+				*f += col_weight(colw, ncolw, col);
+				hits++;
+			}
+		return hits;
+	}
+	for (int j = 0; j < nt; j++) {
+		start[j] = at;
+		if ((r = cnt[j] = alts_positions(sw, &a[j], &at)) < 0)
+			return r;
+	}
+	for (int i = 0; i < cnt[0]; i++) {
+		uint64_t k = sw->keys[start[0] + (size_t)i];
+		int j;
+
+		for (j = 1; j < nt; j++)
+			if ((k & 0xffffffffu) + (uint64_t)j > 0xffffffffu ||
+			    !has_key(sw->keys + start[j], cnt[j], k + (uint64_t)j))
+				break;
+		if (j == nt) {
+			*f += col_weight(colw, ncolw, (int)(k >> 32));
+			hits++;
+		}
+	}
+	return hits;
+}
+
 /* The rows of the phrase ph (any but a one-token one without
- * alternatives), and its frequency in each: its instances are the
- * positions of its first token followed, in the same column, by the
- * others at the next positions. */
+ * alternatives), and its frequency in each, into sw->prow and sw->pf. */
 static int
 phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw,
     int ncolw, struct ev_err *err)
 {
 	struct alts *a = sw->alts;
-	const char *const *tok = ph->tok;
-	const int *len = ph->len;
 	int nt = ph->ntok, r;
 
-	for (int j = 0; j < nt; j++) {
-		if (alts_start(&a[j], sw->p, tok, len, ph->nalt[j]) == -1)
-			return corrupt(err);
-		tok += ph->nalt[j];
-		len += ph->nalt[j];
-	}
+	if (phrase_start(sw, ph) == -1)
+		return corrupt(err);
 	for (;;) {
 		long long target = -1;
-		int all = 1, cnt[EV_BM25_MAX_PHRASE], hits = 0;
-		size_t at = 0, start[EV_BM25_MAX_PHRASE];
-		double f = 0.0;
+		int all = 1;
+		double f;
 
 		for (int j = 0; j < nt; j++) {
 			if (a[j].rowid < 0)
@@ -528,42 +606,33 @@ phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const dou
 		}
 		if (!all)
 			continue;
-		if (nt == 1 && (r = alts_one(&a[0])) >= 0) {
-			/* one alternative here: its counts say it all */
-			const struct ev_postings_cursor *c = &a[0].c[r];
-
-			for (int col = 0; col < c->ncol; col++)
-				for (uint32_t k = 0; k < c->count[col]; k++)
-					f += col_weight(colw, ncolw, col);
-			if (phrase_row(sw, target, f) == -1)
-				return ev_err_nomem(err);
-			if (alts_seek(&a[0], target + 1) == -1)
-				return corrupt(err);
-			continue;
-		}
-		for (int j = 0; j < nt; j++) {
-			start[j] = at;
-			if ((r = cnt[j] = alts_positions(sw, &a[j], &at)) < 0)
-				return r == -1 ? corrupt(err) : ev_err_nomem(err);
-		}
-		for (int i = 0; i < cnt[0]; i++) {
-			uint64_t k = sw->keys[start[0] + (size_t)i];
-			int j;
-
-			for (j = 1; j < nt; j++)
-				if ((k & 0xffffffffu) + (uint64_t)j > 0xffffffffu ||
-				    !has_key(sw->keys + start[j], cnt[j], k + (uint64_t)j))
-					break;
-			if (j == nt) {
-				f += col_weight(colw, ncolw, (int)(k >> 32));
-				hits++;
-			}
-		}
-		if (hits > 0 && phrase_row(sw, target, f) == -1)
+		if ((r = row_freq(sw, nt, colw, ncolw, &f)) < 0)
+			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (r > 0 && phrase_row(sw, target, f) == -1)
 			return ev_err_nomem(err);
 		if (alts_seek(&a[0], target + 1) == -1)
 			return corrupt(err);
 	}
+}
+
+/* Whether the phrase ph, started with phrase_start() and asked about rows
+ * in rising order, is in row r, and its frequency *f there.  Returns 1 or
+ * 0, or -1 (corrupt) or -2 (out of memory). */
+static int
+phrase_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r,
+    const double *colw, int ncolw, double *f)
+{
+	int n;
+
+	for (int j = 0; j < ph->ntok; j++) {
+		if (sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
+			return -1;
+		if (sw->alts[j].rowid != r)
+			return 0;
+	}
+	if ((n = row_freq(sw, ph->ntok, colw, ncolw, f)) < 0)
+		return n;
+	return n > 0;
 }
 
 /* Whether hit a ranks after hit b (ORDER BY s, rowid). */
@@ -687,45 +756,33 @@ clear_touched(struct ev_bm25_sweep *sw)
 	sw->ntouched = 0;
 }
 
-long long
-ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
-    const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
-    const struct ev_bm25_hit **hits, struct ev_err *err)
+/* The sweep's parameters. */
+struct sweep_params {
+	const double *colw;
+	int ncolw;
+	struct ev_bm25_weights *pw;
+	double k1, b, rows, avgdl;
+	int has_filter;
+	long long limit;
+};
+
+/* Every phrase walked whole, in FTS5's order (weights of any sign). */
+static long long
+sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
 {
 	struct ev_postings_cursor c;
-	double k1 = K1, b = B, rows, tokens, avgdl;
-	int has_filter = 0;
+	const double *colw = sp->colw;
+	int ncolw = sp->ncolw;
+	struct ev_bm25_weights *pw = sp->pw;
+	double k1 = sp->k1, b = sp->b, rows = sp->rows, avgdl = sp->avgdl;
 	long long nhit;
 
-	*hits = NULL;
-	if (pw != NULL && pw->tuned)
-		k1 = pw->k1, b = pw->b;
-	if (pw != NULL && pw->global) {
-		rows = pw->rows;
-		tokens = pw->tokens;
-	} else {
-		rows = ev_postings_rows(sw->p);
-		tokens = ev_postings_tokens(sw->p);
-	}
-	avgdl = rows > 0 ? tokens / rows : 1.0;
-	for (int i = 0; i < n; i++)
-		has_filter |= ph[i].filter;
 	for (int i = 0; i < n; i++) {
 		double w = phrase_weight(pw, i), idf = 0.0;
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
 		int r;
 
-		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE) {
-			clear_touched(sw);
-			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d tokens",
-			    ph[i].ntok);
-		}
-		for (int j = 0; j < ph[i].ntok; j++)
-			if (ph[i].nalt[j] < 1 || ph[i].nalt[j] > EV_BM25_MAX_ALT) {
-				clear_touched(sw);
-				return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d"
-				    " alternatives at a position", ph[i].nalt[j]);
-			}
 		sw->np = 0;
 		if (ph[i].ntok == 1 && ph[i].nalt[0] == 1) {
 			ev_postings_term(sw->p, ph[i].tok[0], ph[i].len[0], &c);
@@ -750,10 +807,565 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		}
 	}
-	if ((nhit = best_rows(sw, has_filter, limit)) < 0) {
+	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0) {
 		clear_touched(sw);
 		return ev_err_nomem(err);
 	}
-	*hits = sw->heap;
 	return nhit;
+}
+
+/* ---- The pruned sweep (bm25.h): MaxScore, term at a time --------------------
+ *
+ * A phrase adds at most its bound, w x IDF x (k1 + 1), to a row's score.
+ * The phrases are walked whole, highest bound first, each row's score so
+ * far summed; once the bounds of the phrases left sum below theta, the
+ * limit-th best score so far among the rows that are hits (a score the
+ * limit best reach), a row none of those walked holds cannot be among the
+ * best.  The phrases left are then only looked up in the rows that can
+ * still reach theta (skipping their lists' blocks), and the rows that can
+ * no longer reach it are dropped as their bounds are spent.  Last, the
+ * candidates near the limit-th score get their exact score, summed in the
+ * phrases' own order as ev_bm25() sums it, and are ranked by it. */
+
+#define SWEEP_MARGIN 1e-9	/* relative slack for sums in another order */
+
+/* The rows holding the phrase ph: the dictionary's count for one token,
+ * else counted (a word's alternatives as a union, the rows of the rarest
+ * looked up in the others; a phrase of several positions walked).  Returns
+ * the count, or -1 with *err set. */
+static long long
+phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw,
+    int ncolw, struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	struct alts *a = sw->alts;
+	long long n = 0, rows[EV_BM25_MAX_ALT] = { 0 };
+	int idx[EV_BM25_MAX_ALT] = { 0 }, r;
+
+	if (ph->ntok == 1 && ph->nalt[0] == 1)
+		return ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+	if (ph->ntok > 1) {
+		sw->np = 0;
+		if (phrase_rows(sw, ph, colw, ncolw, err) == -1)
+			return -1;
+		return (long long)sw->np;
+	}
+	/* |A1 u ... u An|: the largest whole, then each other's rows that
+	 * none before it holds */
+	for (int i = 0; i < ph->nalt[0]; i++) {
+		int j;
+
+		rows[i] = ev_postings_term(sw->p, ph->tok[i], ph->len[i], &a[0].c[i]);
+		for (j = i; j > 0 && rows[idx[j - 1]] < rows[i]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	n = rows[idx[0]];
+	for (int i = 1; i < ph->nalt[0]; i++) {
+		struct ev_postings_cursor *ci = &a[0].c[idx[i]];
+
+		for (int j = 0; j < i; j++)	/* the earlier ones, from their starts */
+			ev_postings_term(sw->p, ph->tok[idx[j]], ph->len[idx[j]], &a[1].c[j]);
+		while ((r = ev_postings_next(ci)) == 1) {
+			int held = 0;
+
+			for (int j = 0; j < i && !held; j++) {
+				int q = ev_postings_seek(&a[1].c[j], ci->rowid);
+
+				if (q == -1)
+					return corrupt(err);
+				held = q == 1 && a[1].c[j].rowid == ci->rowid;
+			}
+			n += !held;
+		}
+		if (r == -1)
+			return corrupt(err);
+	}
+	return n;
+}
+
+/* At most how many rows hold the phrase ph: the rows of its alternatives
+ * summed, at its rarest position. */
+static long long
+phrase_rows_bound(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
+{
+	struct ev_postings_cursor c;
+	long long least = -1;
+	int k = 0;
+
+	for (int j = 0; j < ph->ntok; j++) {
+		long long n = 0;
+
+		for (int i = 0; i < ph->nalt[j]; i++, k++)
+			n += ev_postings_term(sw->p, ph->tok[k], ph->len[k], &c);
+		if (least < 0 || n < least)
+			least = n;
+	}
+	return least;
+}
+
+/* Whether two phrases search for the same tokens. */
+static int
+same_phrase(const struct ev_bm25_phrase *x, const struct ev_bm25_phrase *y)
+{
+	int k = 0;
+
+	if (x->ntok != y->ntok)
+		return 0;
+	for (int j = 0; j < x->ntok; j++) {
+		if (x->nalt[j] != y->nalt[j])
+			return 0;
+		for (int i = 0; i < x->nalt[j]; i++, k++)
+			if (x->len[k] != y->len[k] || memcmp(x->tok[k], y->tok[k], (size_t)x->len[k]) != 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* The limit-th best of the scores of the touched rows (cand NULL) or of the
+ * candidates that are hits (mark has want): *theta, returning 1; 0 when
+ * there are fewer. */
+static int
+kth_score(struct ev_bm25_sweep *sw, unsigned char want, long long limit, int of_cand,
+    double *theta)
+{
+	size_t n = 0, k = (size_t)limit, m = of_cand ? sw->ncand : sw->ntouched;
+	double *h = sw->top;
+
+	for (size_t i = 0; i < m; i++) {
+		long long r = of_cand ? sw->cand[i] : sw->touched[i];
+		double v = sw->acc[r];
+
+		if ((sw->mark[r] & want) != want)
+			continue;
+		if (n < k) {
+			size_t j = n++;
+
+			h[j] = v;
+			while (j > 0 && h[(j - 1) / 2] > h[j]) {
+				double t = h[j];
+
+				h[j] = h[(j - 1) / 2];
+				h[(j - 1) / 2] = t;
+				j = (j - 1) / 2;
+			}
+		} else if (v > h[0]) {
+			size_t j = 0;
+
+			h[0] = v;
+			for (;;) {
+				size_t l = 2 * j + 1, rr = l + 1, s = j;
+				double t;
+
+				if (l < n && h[l] < h[s])
+					s = l;
+				if (rr < n && h[rr] < h[s])
+					s = rr;
+				if (s == j)
+					break;
+				t = h[j];
+				h[j] = h[s];
+				h[s] = t;
+				j = s;
+			}
+		}
+	}
+	if (n < k)
+		return 0;
+	*theta = h[0];
+	return 1;
+}
+
+static int
+cmp_row(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Add the rows sw->prow / sw->pf of phrase i (info p) to the scores so far:
+ * its term, and its mark (and its filter twin's). */
+static int
+add_rows(struct ev_bm25_sweep *sw, const struct phrase_info *p, const struct sweep_params *sp,
+    double *best)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+	unsigned char bits = IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
+
+	for (size_t j = 0; j < sw->np; j++) {
+		long long r = sw->prow[j];
+		double f = sw->pf[j];
+
+		if (r < 0 || r >= sw->nrow)
+			return -1;
+		if (!sw->mark[r]) {
+			if (sw->ntouched == sw->captouched && ev_grow(&sw->touched, &sw->captouched,
+			    sw->ntouched, sizeof *sw->touched, 4096) == -1)
+				return -2;
+			sw->touched[sw->ntouched++] = r;
+			sw->mark[r] = TOUCHED;
+		}
+		sw->mark[r] |= bits;
+		if (f > 0.0) {
+			sw->acc[r] += bm25_term(p->w, p->idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
+			if (sw->acc[r] > *best)
+				*best = sw->acc[r];
+		}
+	}
+	return 0;
+}
+
+/* Walk phrase ph whole into sw->prow / sw->pf.  Returns 0 or -1. */
+static int
+walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+
+	sw->np = 0;
+	if (ph->ntok == 1 && ph->nalt[0] == 1) {
+		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+		return one_token(sw, &c, sp->colw, sp->ncolw, err);
+	}
+	return phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
+}
+
+/* Add phrase ph (info p; a filter phrase when marker) to the candidates'
+ * scores and marks: its list walked when it is shorter than twice the
+ * candidates, else each candidate looked up in it (over the skips).
+ * Returns 0 or -1. */
+static int
+look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct phrase_info *p,
+    int marker, const struct sweep_params *sp, struct ev_err *err)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+	unsigned char bits = marker ? IN_FILTER : IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
+
+	if (p->rows <= 2 * (long long)sw->ncand) {
+		if (walk_phrase(sw, ph, sp, err) == -1)
+			return -1;
+		for (size_t j = 0; j < sw->np; j++) {
+			long long r = sw->prow[j];
+
+			if (r < 0 || r >= sw->nrow)
+				return corrupt(err);
+			if (!(sw->mark[r] & CANDIDATE))
+				continue;
+			sw->mark[r] |= bits;
+			if (!marker && sw->pf[j] > 0.0)
+				sw->acc[r] += bm25_term(p->w, p->idf, sw->pf[j], sp->k1, sp->b,
+				    (double)len[r], sp->avgdl);
+		}
+		return 0;
+	}
+	if (phrase_start(sw, ph) == -1)
+		return corrupt(err);
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+		double f;
+		int in = phrase_at(sw, ph, r, sp->colw, sp->ncolw, &f);
+
+		if (in < 0)
+			return in == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (!in)
+			continue;
+		sw->mark[r] |= bits;
+		if (!marker && f > 0.0)
+			sw->acc[r] += bm25_term(p->w, p->idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
+	}
+	return 0;
+}
+
+/* Keep the candidates that can still reach theta with rest to come. */
+static void
+drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+
+		if ((sw->acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta)
+			sw->cand[k++] = r;
+		else
+			sw->mark[r] &= (unsigned char)~CANDIDATE;
+	}
+	sw->ncand = k;
+}
+
+/* The candidates' exact scores, phrase by phrase in FTS5's order, and the
+ * best limit of those that are hits into sw->heap.  Returns their number,
+ * or -1 with *err set. */
+static long long
+exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, unsigned char want, struct ev_err *err)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
+	double theta;
+
+	/* the hits near the limit-th score or above it */
+	if (kth_score(sw, want, sp->limit, 1, &theta) == 0)
+		theta = -1.0;
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+
+		if ((sw->mark[r] & want) == want && sw->acc[r] * (1.0 + SWEEP_MARGIN) >= theta)
+			sw->cand[k++] = r;
+	}
+	sw->ncand = k;
+	if (k > sw->capexact && ev_grow(&sw->exact, &sw->capexact, k, sizeof *sw->exact, 256) == -1)
+		return ev_err_nomem(err);
+	memset(sw->exact, 0, k * sizeof *sw->exact);
+	for (int i = 0; i < n; i++) {
+		const struct phrase_info *p = &sw->info[i];
+
+		if (p->w == 0.0)
+			continue;
+		if (phrase_start(sw, &ph[i]) == -1)
+			return corrupt(err);
+		for (size_t j = 0; j < k; j++) {
+			double f;
+			int in = phrase_at(sw, &ph[i], sw->cand[j], sp->colw, sp->ncolw, &f);
+
+			if (in < 0)
+				return in == -1 ? corrupt(err) : ev_err_nomem(err);
+			if (in && f > 0.0)
+				sw->exact[j] += bm25_term(p->w, p->idf, f, sp->k1, sp->b,
+				    (double)len[sw->cand[j]], sp->avgdl);
+		}
+	}
+	if (cap > k)
+		cap = k;
+	if (cap > sw->capheap) {
+		struct ev_bm25_hit *h = realloc(sw->heap, cap * sizeof *h);
+
+		if (h == NULL)
+			return ev_err_nomem(err);
+		sw->heap = h;
+		sw->capheap = cap;
+	}
+	for (size_t j = 0; j < k; j++) {
+		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
+
+		if (nh < cap) {
+			size_t i = nh++;
+
+			sw->heap[i] = h;
+			while (i > 0 && after(&sw->heap[i], &sw->heap[(i - 1) / 2])) {
+				struct ev_bm25_hit t = sw->heap[i];
+
+				sw->heap[i] = sw->heap[(i - 1) / 2];
+				sw->heap[(i - 1) / 2] = t;
+				i = (i - 1) / 2;
+			}
+		} else if (cap > 0 && after(&sw->heap[0], &h)) {
+			sw->heap[0] = h;
+			sift_down(sw->heap, nh, 0);
+		}
+	}
+	qsort(sw->heap, nh, sizeof *sw->heap, cmp_hit);
+	return (long long)nh;
+}
+
+/* Each phrase's weight, IDF, bound and filter twin into sw->info, and the
+ * order of the walk into sw->order (scoring phrases, highest bound first,
+ * then the filter phrases without a twin).  Returns the number ordered, 0
+ * when the sweep cannot be pruned (a scoring phrase weighs 0 or less, or a
+ * filter phrase weighs something), or -1 with *err set. */
+static int
+plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_bm25_weights *pw = sp->pw;
+	int m = 0;
+
+	if (n > sw->capinfo) {
+		void *a = realloc(sw->info, (size_t)n * sizeof *sw->info);
+
+		if (a == NULL)
+			return ev_err_nomem(err);
+		sw->info = a;
+		if ((a = realloc(sw->order, (size_t)n * sizeof *sw->order)) == NULL)
+			return ev_err_nomem(err);
+		sw->order = a;
+		sw->capinfo = n;
+	}
+	for (int i = 0; i < n; i++) {
+		struct phrase_info *p = &sw->info[i];
+
+		p->w = phrase_weight(pw, i);
+		p->idf = p->ub = 0.0;
+		p->twin = -1;
+		p->also_filter = 0;
+		if (ph[i].filter ? p->w != 0.0 : !(p->w > 0.0))
+			return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		struct phrase_info *p = &sw->info[i];
+		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
+		long long rows;
+
+		p->rows = phrase_rows_bound(sw, &ph[i]);
+		if (ph[i].filter) {
+			for (int j = 0; j < n && p->twin < 0; j++)
+				if (!ph[j].filter && same_phrase(&ph[i], &ph[j]))
+					p->twin = j;
+			if (p->twin >= 0)
+				sw->info[p->twin].also_filter = 1;
+			continue;
+		}
+		if (known != NULL && *known > 0.0)
+			p->idf = *known;
+		else {
+			if ((rows = phrase_count(sw, &ph[i], sp->colw, sp->ncolw, err)) < 0)
+				return -1;
+			p->idf = ev_bm25_idf(sp->rows, (double)rows);
+			if (known != NULL)
+				*known = p->idf;
+		}
+		p->ub = p->w * p->idf * (sp->k1 + 1.0);
+	}
+	for (int i = 0; i < n; i++) {
+		int j;
+
+		if (ph[i].filter)
+			continue;
+		for (j = m; j > 0 && sw->info[sw->order[j - 1]].ub < sw->info[i].ub; j--)
+			sw->order[j] = sw->order[j - 1];
+		sw->order[j] = i;
+		m++;
+	}
+	for (int i = 0; i < n; i++)
+		if (ph[i].filter && sw->info[i].twin < 0)
+			sw->order[m++] = i;
+	return m;
+}
+
+/* The pruned sweep, with m phrases ordered by plan_sweep(). */
+static long long
+sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0);
+	double rest = 0.0, best = 0.0, theta = 0.0;
+	int o, found = 0, r;
+
+	if ((size_t)sp->limit > sw->captop) {
+		double *t = realloc(sw->top, (size_t)sp->limit * sizeof *t);
+
+		if (t == NULL)
+			return ev_err_nomem(err);
+		sw->top = t;
+		sw->captop = (size_t)sp->limit;
+	}
+	for (o = 0; o < m; o++)
+		rest += sw->info[sw->order[o]].ub;
+	/* walk whole, highest bound first, while a row none of them holds
+	 * could still be among the best */
+	for (o = 0; o < m; o++) {
+		int i = sw->order[o];
+
+		if (ph[i].filter)
+			break;	/* the filter phrases: looked up */
+		if (walk_phrase(sw, &ph[i], sp, err) == -1)
+			return -1;
+		if ((r = add_rows(sw, &sw->info[i], sp, &best)) < 0)
+			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		rest -= sw->info[i].ub;
+		if (rest * (1.0 + SWEEP_MARGIN) < best &&
+		    (found = kth_score(sw, want, sp->limit, 0, &theta)) &&
+		    rest * (1.0 + SWEEP_MARGIN) < theta) {
+			o++;
+			break;
+		}
+		found = 0;
+	}
+	/* the candidates: the rows touched that can still reach theta, in
+	 * rowid order (read off the marks: no sort) */
+	if (sw->ntouched > sw->capcand &&
+	    ev_grow(&sw->cand, &sw->capcand, sw->ntouched, sizeof *sw->cand, 4096) == -1)
+		return ev_err_nomem(err);
+	sw->ncand = 0;
+	if (sw->ntouched < (size_t)(sw->nrow / 64)) {
+		memcpy(sw->cand, sw->touched, sw->ntouched * sizeof *sw->cand);
+		sw->ncand = sw->ntouched;
+		qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
+	} else
+		for (long long r = 0; r < sw->nrow; r++)
+			if (sw->mark[r])
+				sw->cand[sw->ncand++] = r;
+	for (size_t i = 0; i < sw->ncand; i++)
+		sw->mark[sw->cand[i]] |= CANDIDATE;
+	if (found)
+		drop_hopeless(sw, rest, theta);
+	sw->pruned = m - o;
+	for (; o < m; o++) {
+		int i = sw->order[o];
+		double t;
+
+		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, err) == -1)
+			return -1;
+		if (ph[i].filter)
+			continue;
+		rest -= sw->info[i].ub;
+		/* the scores grew: a higher theta leaves more behind */
+		if (kth_score(sw, want, sp->limit, 1, &t) && (!found || t > theta)) {
+			theta = t;
+			found = 1;
+		}
+		if (found)
+			drop_hopeless(sw, rest, theta);
+	}
+	return exact_best(sw, ph, n, sp, want, err);
+}
+
+long long
+ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
+    const struct ev_bm25_hit **hits, struct ev_err *err)
+{
+	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit };
+	double tokens;
+	long long nhit;
+	int m;
+
+	*hits = NULL;
+	sw->pruned = 0;
+	if (pw != NULL && pw->tuned)
+		sp.k1 = pw->k1, sp.b = pw->b;
+	if (pw != NULL && pw->global) {
+		sp.rows = pw->rows;
+		tokens = pw->tokens;
+	} else {
+		sp.rows = ev_postings_rows(sw->p);
+		tokens = ev_postings_tokens(sw->p);
+	}
+	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
+	for (int i = 0; i < n; i++) {
+		sp.has_filter |= ph[i].filter;
+		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
+			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d tokens",
+			    ph[i].ntok);
+		for (int j = 0; j < ph[i].ntok; j++)
+			if (ph[i].nalt[j] < 1 || ph[i].nalt[j] > EV_BM25_MAX_ALT)
+				return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d"
+				    " alternatives at a position", ph[i].nalt[j]);
+	}
+	if (limit < 1)
+		return 0;
+	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
+		return -1;
+	nhit = m == 0 ? sweep_all(sw, ph, n, &sp, err) : sweep_pruned(sw, ph, n, m, &sp, err);
+	clear_touched(sw);
+	if (nhit >= 0)
+		*hits = sw->heap;
+	return nhit;
+}
+
+int
+ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw)
+{
+	return sw->pruned;
 }

@@ -116,6 +116,10 @@ long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *p
 	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
 	const struct ev_bm25_hit **hits, struct ev_err *err);
 
+/* The phrases the last sweep looked up in its candidates rather than
+ * walked whole (MaxScore: bm25.c): 0 when it walked every one. */
+int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
+
 /* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */
 int ev_bm25_register(sqlite3 *db, struct ev_err *err);

@@ -1937,6 +1937,7 @@ try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
 	ts->nswept = n;
 	ts->next_swept = 0;
 	ts->used_sweep = 1;
+	ts->pruned = ev_bm25_sweep_pruned(ts->sweep);
 	return 1;
 }
 

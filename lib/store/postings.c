@@ -15,7 +15,7 @@
 #include "sha256.h"
 
 #define MAGIC "EVPOST01"
-#define VERSION 1
+#define VERSION 2
 #define HEADER_BYTES 160
 #define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
 
@@ -44,6 +44,8 @@ struct term {
 	uint32_t rows;		/* rows holding it */
 	uint64_t post;		/* its postings' offset from off_postings */
 	uint64_t postlen;
+	uint64_t skips;		/* its skips' offset from off_postings (8-aligned) */
+	uint64_t nskip;
 };
 
 struct ev_postings {
@@ -242,6 +244,8 @@ struct build {
 	int have_term;
 	struct ev_buf list;		/* its postings so far */
 	uint32_t rows;
+	struct ev_postings_skip *skips;	/* the term's skips so far */
+	size_t nskip, capskip;
 	long long rowid, prev_rowid;	/* the current entry's row, the last written */
 	uint32_t count[EV_POSTINGS_MAX_COLS];
 	struct ev_buf pos;		/* the current entry's positions */
@@ -299,7 +303,12 @@ end_entry(struct build *b)
 	r |= ev_buf_add(&b->list, b->pos.p, b->pos.len);
 	b->prev_rowid = b->rowid;
 	b->rowid = -1;
-	b->rows++;
+	if (++b->rows % EV_POSTINGS_BLOCK == 0) {
+		if (ev_grow(&b->skips, &b->capskip, b->nskip, sizeof *b->skips, 64) == -1)
+			return -1;
+		b->skips[b->nskip].last_rowid = b->prev_rowid;
+		b->skips[b->nskip++].next = b->list.len;
+	}
 	ev_buf_reset(&b->pos);
 	memset(b->count, 0, sizeof b->count);
 	return r ? -1 : 0;
@@ -325,10 +334,18 @@ end_term(struct build *b, struct ev_err *err)
 	t->postlen = b->list.len;
 	if (ev_buf_add(&b->strings, b->term.p, b->term.len) == -1)
 		return ev_err_nomem(err);
-	if (b->list.len > 0 && fwrite(b->list.p, 1, b->list.len, b->f) != b->list.len)
+	/* the list, then (8-aligned) its skips */
+	while (b->nskip > 0 && (b->written + b->list.len) % 8 != 0)
+		if (ev_buf_addc(&b->list, 0) == -1)
+			return ev_err_nomem(err);
+	t->skips = b->written + b->list.len;
+	t->nskip = b->nskip;
+	if ((b->list.len > 0 && fwrite(b->list.p, 1, b->list.len, b->f) != b->list.len) ||
+	    (b->nskip > 0 && fwrite(b->skips, sizeof *b->skips, b->nskip, b->f) != b->nskip))
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
-	b->written += b->list.len;
+	b->written += b->list.len + b->nskip * sizeof *b->skips;
+	b->nskip = 0;
 	ev_buf_reset(&b->list);
 	b->rows = 0;
 	b->prev_rowid = 0;
@@ -570,6 +587,7 @@ out:
 	free(lengths);
 	free(b.terms);
 	free(b.langs);
+	free(b.skips);
 	ev_buf_release(&b.term);
 	ev_buf_release(&b.list);
 	ev_buf_release(&b.pos);
@@ -635,7 +653,10 @@ map_file(const char *path)
 		if (t->str > h->off_langs - h->off_strings ||
 		    t->len > h->off_langs - h->off_strings - t->str ||
 		    t->post > h->off_lengths - h->off_postings ||
-		    t->postlen > h->off_lengths - h->off_postings - t->post) {
+		    t->postlen > h->off_lengths - h->off_postings - t->post ||
+		    (t->nskip > 0 && t->skips % 8 != 0) || t->skips > h->off_lengths - h->off_postings ||
+		    t->nskip > (h->off_lengths - h->off_postings - t->skips) /
+		    sizeof(struct ev_postings_skip)) {
 			ev_postings_close(p);
 			return NULL;
 		}
@@ -752,8 +773,10 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 		int cmp = term_cmp(p->strings + t->str, t->len, term, (size_t)len);
 
 		if (cmp == 0) {
-			c->p = p->postings + t->post;
+			c->p = c->base = p->postings + t->post;
 			c->end = c->p + t->postlen;
+			c->skips = (const struct ev_postings_skip *)(p->postings + t->skips);
+			c->nskip = (size_t)t->nskip;
 			return t->rows;
 		}
 		if (cmp < 0)
@@ -769,6 +792,7 @@ ev_postings_next(struct ev_postings_cursor *c)
 {
 	uint64_t v;
 
+	c->at = 0;
 	if (c->p == NULL || c->p >= c->end)
 		return 0;
 	if (get_varint(&c->p, c->end, &v) == -1)
@@ -784,6 +808,7 @@ ev_postings_next(struct ev_postings_cursor *c)
 	c->pos = c->p;
 	c->poslen = (size_t)v;
 	c->p += v;
+	c->at = 1;
 	return 1;
 }
 
@@ -818,4 +843,31 @@ ev_postings_lang(const struct ev_postings *p, int i, long long *chunks)
 	if (chunks != NULL)
 		*chunks = p->langs[i].chunks;
 	return p->langs[i].code;
+}
+
+int
+ev_postings_seek(struct ev_postings_cursor *c, long long target)
+{
+	size_t lo = 0, hi = c->nskip;
+	int r;
+
+	if (c->at && c->rowid >= target)
+		return 1;
+	/* the first block whose last row is at or after target */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->skips[mid].last_rowid < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && lo <= c->nskip && c->skips[lo - 1].next <= (uint64_t)(c->end - c->base) &&
+	    c->base + c->skips[lo - 1].next > c->p) {
+		c->p = c->base + c->skips[lo - 1].next;
+		c->rowid = c->skips[lo - 1].last_rowid;
+	}
+	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)
+		;
+	return r;
 }

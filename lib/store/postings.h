@@ -31,7 +31,8 @@
  * one entry per row: the rowid's distance from the previous entry's, the
  * term's count in each column, the length in bytes of its positions, then
  * its positions, column by column, each the distance from the previous one
- * (all unsigned LEB128 varints). */
+ * (all unsigned LEB128 varints); after a list of EV_POSTINGS_BLOCK entries
+ * or more, 8-aligned, its skips (struct ev_postings_skip), one a block. */
 #ifndef EV_POSTINGS_H
 #define EV_POSTINGS_H
 
@@ -50,9 +51,21 @@
 
 struct ev_postings;
 
+/* A term's lists are read in blocks of this many entries: a skip gives the
+ * last row of a block and where the next begins (from the list's start). */
+#define EV_POSTINGS_BLOCK 64
+struct ev_postings_skip {
+	int64_t last_rowid;
+	uint64_t next;
+};
+
 /* One term's posting list, read entry by entry (ev_postings_next()). */
 struct ev_postings_cursor {
 	const unsigned char *p, *end;	/* what is left of the list */
+	const unsigned char *base;	/* the list's start */
+	const struct ev_postings_skip *skips;
+	size_t nskip;
+	int at;				/* on an entry (rowid, count, pos valid) */
 	int ncol;
 	long long rowid;		/* the current entry's row */
 	uint32_t count[EV_POSTINGS_MAX_COLS];	/* the term's instances in each column */
@@ -117,6 +130,11 @@ long long ev_postings_term(const struct ev_postings *p, const char *term, int le
 /* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
  * when the list is corrupt (its entries cut short). */
 int ev_postings_next(struct ev_postings_cursor *c);
+
+/* Step *c to the first entry at or after row target, over the blocks that
+ * end before it (it stays where it is when it is on such an entry already).
+ * Returns 1, 0 at the end of the list, or -1 when it is corrupt. */
+int ev_postings_seek(struct ev_postings_cursor *c, long long target);
 
 /* The positions of the current entry, column by column, into key[0..n)
  * (n = the sum of c->count), each column x 2^32 + its offset, rising.

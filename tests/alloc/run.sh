@@ -66,7 +66,9 @@ cat text.hits vec.hits >both.hits &&
 head -3 vectors.jsonl >three.vec
 printf '1 %s 1\nq2 %s 1\n' "$(jq -r .doc_id <text.hits | head -1)" "$(jq -r .doc_id <vec.hits | head -1)" >qrels
 printf '{"query_id":"1","query":"what gives lift","answer":"Wings give lift. Shock waves cause drag.","citations":[{"id":"c1","text":"The wing gives lift."},{"id":"c2","text":"A shock wave causes wave drag."}]}\n' >answers.jsonl
-mkdir -p orig && cp s.db s.faiss orig/
+cp s.db p.db && "$bin/ev-ingest" --db p.db --postings ||
+	{ echo "alloc: the postings fixture could not be built"; echo "alloc: 0 passed, 1 failed, 0 skipped"; exit 1; }
+mkdir -p orig && cp s.db s.faiss p.db p.db.postings orig/
 
 # the store and index, less the time stamps (ingested_at) that differ by run
 dump() {
@@ -190,6 +192,8 @@ scenario() {
 
 scenario ingest "$fx/b.jsonl" ev-ingest --db "$fx/s.db"
 scenario search-text "$fx/q.jsonl" ev-search-text --db "$fx/s.db" -k 5
+scenario postings /dev/null ev-ingest --db "$fx/p.db" --postings
+scenario search-text-postings "$fx/q.jsonl" ev-search-text --db "$fx/p.db" -k 5
 scenario embed-query "$fx/q.jsonl" ev-embed --db "$fx/s.db" --role query
 scenario embed-load "$fx/three.vec" ev-embed-load --db "$fx/s.db" --index "$fx/s.faiss"
 scenario search-vec "$fx/qv.jsonl" ev-search-vec --db "$fx/s.db" --index "$fx/s.faiss" -k 5
