@@ -289,7 +289,25 @@ struct ev_bm25_sweep {
 	double *top;			/* a min-heap of the best scores so far */
 	size_t captop;
 	int pruned;			/* phrases the last sweep looked up, not walked */
+	struct walked *kept;		/* phrases walked in this query, their rows kept */
+	size_t nkept, capkept;
+	size_t kept_rows;
+	struct ev_buf key;		/* a phrase's key (walked_key()) */
 };
+
+/* A phrase walked in this query (ev_bm25_sweep_forget()): its rows and
+ * its frequency in each, for the query's next walk of it (its feedback
+ * pass and last pass search the same words and pairs). */
+struct walked {
+	char *key;
+	size_t keylen;
+	long long *row;
+	double *f;
+	size_t n;
+};
+
+/* The rows kept at most (16 bytes each). */
+#define KEPT_ROWS_MAX (8u << 20)
 
 /* A phrase of a pruned sweep. */
 struct phrase_info {
@@ -345,6 +363,9 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->cand);
 	free(sw->exact);
 	free(sw->top);
+	ev_bm25_sweep_forget(sw);
+	free(sw->kept);
+	ev_buf_release(&sw->key);
 	free(sw);
 }
 
@@ -833,9 +854,12 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
  * else counted (a word's alternatives as a union, the rows of the rarest
  * looked up in the others; a phrase of several positions walked).  Returns
  * the count, or -1 with *err set. */
+static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
+	const struct sweep_params *sp, struct ev_err *err);
+
 static long long
-phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw,
-    int ncolw, struct ev_err *err)
+phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
+    const struct sweep_params *sp, struct ev_err *err)
 {
 	struct ev_postings_cursor c;
 	struct alts *a = sw->alts;
@@ -845,8 +869,7 @@ phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const do
 	if (ph->ntok == 1 && ph->nalt[0] == 1)
 		return ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 	if (ph->ntok > 1) {
-		sw->np = 0;
-		if (phrase_rows(sw, ph, colw, ncolw, err) == -1)
+		if (walk_phrase(sw, ph, sp, err) == -1)
 			return -1;
 		return (long long)sw->np;
 	}
@@ -1016,19 +1039,104 @@ add_rows(struct ev_bm25_sweep *sw, const struct phrase_info *p, const struct swe
 	return 0;
 }
 
-/* Walk phrase ph whole into sw->prow / sw->pf.  Returns 0 or -1. */
+/* The phrase's tokens, position by position, as one key in sw->key.
+ * Returns 0 or -1. */
+static int
+walked_key(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
+{
+	int k = 0, r = 0;
+
+	ev_buf_reset(&sw->key);
+	for (int j = 0; j < ph->ntok && r == 0; j++) {
+		r |= ev_buf_add(&sw->key, &ph->nalt[j], sizeof ph->nalt[j]);
+		for (int i = 0; i < ph->nalt[j] && r == 0; i++, k++) {
+			r |= ev_buf_add(&sw->key, &ph->len[k], sizeof ph->len[k]);
+			r |= ev_buf_add(&sw->key, ph->tok[k], (size_t)ph->len[k]);
+		}
+	}
+	return r ? -1 : 0;
+}
+
+/* Keep the rows just walked (sw->prow, sw->pf) under sw->key, unless the
+ * kept rows would pass KEPT_ROWS_MAX or memory runs out (nothing kept then:
+ * keeping only saves time). */
+static void
+keep_walked(struct ev_bm25_sweep *sw)
+{
+	struct walked *w;
+
+	if (sw->kept_rows + sw->np > KEPT_ROWS_MAX ||
+	    ev_grow(&sw->kept, &sw->capkept, sw->nkept, sizeof *sw->kept, 16) == -1)
+		return;
+	w = &sw->kept[sw->nkept];
+	w->keylen = sw->key.len;
+	w->n = sw->np;
+	w->key = malloc(sw->key.len + 1);
+	w->row = malloc((sw->np + 1) * sizeof *w->row);
+	w->f = malloc((sw->np + 1) * sizeof *w->f);
+	if (w->key == NULL || w->row == NULL || w->f == NULL) {
+		free(w->key);
+		free(w->row);
+		free(w->f);
+		return;
+	}
+	memcpy(w->key, sw->key.p, sw->key.len);
+	memcpy(w->row, sw->prow, sw->np * sizeof *w->row);
+	memcpy(w->f, sw->pf, sw->np * sizeof *w->f);
+	sw->kept_rows += sw->np;
+	sw->nkept++;
+}
+
+void
+ev_bm25_sweep_forget(struct ev_bm25_sweep *sw)
+{
+	for (size_t i = 0; i < sw->nkept; i++) {
+		free(sw->kept[i].key);
+		free(sw->kept[i].row);
+		free(sw->kept[i].f);
+	}
+	sw->nkept = 0;
+	sw->kept_rows = 0;
+}
+
+/* Walk phrase ph whole into sw->prow / sw->pf (or take the rows kept from
+ * its last walk in this query).  Returns 0 or -1. */
 static int
 walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
     struct ev_err *err)
 {
 	struct ev_postings_cursor c;
+	int r;
 
 	sw->np = 0;
+	if (walked_key(sw, ph) == -1)
+		return ev_err_nomem(err);
+	for (size_t i = 0; i < sw->nkept; i++) {
+		const struct walked *w = &sw->kept[i];
+
+		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0)
+			continue;
+		if (w->n > sw->capp) {
+			size_t cap = sw->capp, c2 = sw->capp;
+
+			if (ev_grow(&sw->prow, &cap, w->n, sizeof *sw->prow, 4096) == -1 ||
+			    ev_grow(&sw->pf, &c2, w->n, sizeof *sw->pf, 4096) == -1)
+				return ev_err_nomem(err);
+			sw->capp = cap < c2 ? cap : c2;
+		}
+		memcpy(sw->prow, w->row, w->n * sizeof *w->row);
+		memcpy(sw->pf, w->f, w->n * sizeof *w->f);
+		sw->np = w->n;
+		return 0;
+	}
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
-		return one_token(sw, &c, sp->colw, sp->ncolw, err);
-	}
-	return phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
+		r = one_token(sw, &c, sp->colw, sp->ncolw, err);
+	} else
+		r = phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
+	if (r == 0)
+		keep_walked(sw);
+	return r;
 }
 
 /* Add phrase ph (info p; a filter phrase when marker) to the candidates'
@@ -1219,7 +1327,7 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		if (known != NULL && *known > 0.0)
 			p->idf = *known;
 		else {
-			if ((rows = phrase_count(sw, &ph[i], sp->colw, sp->ncolw, err)) < 0)
+			if ((rows = phrase_count(sw, &ph[i], sp, err)) < 0)
 				return -1;
 			p->idf = ev_bm25_idf(sp->rows, (double)rows);
 			if (known != NULL)

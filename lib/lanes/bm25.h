@@ -116,6 +116,11 @@ long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *p
 	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
 	const struct ev_bm25_hit **hits, struct ev_err *err);
 
+/* Forget the phrases' rows the sweeper keeps from one sweep to the next
+ * (a query's passes walk the same words and pairs): call it before each
+ * query, or whenever the postings file or the column weights change. */
+void ev_bm25_sweep_forget(struct ev_bm25_sweep *sw);
+
 /* The phrases the last sweep looked up in its candidates rather than
  * walked whole (MaxScore: bm25.c): 0 when it walked every one. */
 int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);

@@ -625,6 +625,20 @@ load_vocab(struct ev_textsearch *ts, struct ev_err *err)
 	ts->vocab_loaded = 1;
 	if (ts->o.stats != NULL)
 		return vocab_of_stats(ts, err);
+	if (ts->post != NULL) {
+		/* the postings file's terms: FTS5's vocabulary table counts
+		 * every term's rows by walking every list */
+		long long n = ev_postings_nterms(ts->post), rows;
+		int len;
+
+		for (long long i = 0; i < n; i++) {
+			const char *t = ev_postings_term_at(ts->post, i, &len, &rows);
+
+			if (vocab_add(ts, &cap, t, len, rows) == -1)
+				return ev_err_nomem(err);
+		}
+		return 0;
+	}
 	if ((s = ev_store_prepare(ts->st, "SELECT term, doc FROM chunks_vocab", err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -776,8 +790,20 @@ load_langs(struct ev_textsearch *ts, struct ev_err *err)
 		}
 		return 0;
 	}
-	if ((s = ev_store_prepare(ts->st, "SELECT DISTINCT language FROM documents"
-	    " WHERE language IS NOT NULL", err)) == NULL)
+	if ((s = ev_store_prepare(ts->st, "SELECT 1 FROM sqlite_master WHERE type = 'index'"
+	    " AND name = 'documents_language'", err)) == NULL)
+		return -1;
+	rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ev_store_error(ts->st, "reading the store's schema", err);
+	/* with the index, one look-up a language (a loose index scan) rather
+	 * than a scan of every document */
+	if ((s = ev_store_prepare(ts->st, rc == SQLITE_ROW ?
+	    "WITH RECURSIVE l(code) AS (SELECT min(language) FROM documents UNION ALL"
+	    " SELECT (SELECT min(language) FROM documents WHERE language > l.code) FROM l"
+	    " WHERE l.code IS NOT NULL) SELECT code FROM l WHERE code IS NOT NULL" :
+	    "SELECT DISTINCT language FROM documents WHERE language IS NOT NULL", err)) == NULL)
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *code = (const char *)sqlite3_column_text(s, 0);
@@ -2582,6 +2608,8 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		goto out;
 	ts->filtered = own;
 	ts->fresh = -1;
+	if (ts->sweep != NULL)
+		ev_bm25_sweep_forget(ts->sweep);	/* a new query, maybe a new snapshot */
 	pair_weight = ts->o.proximity;
 	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0) {
 		int fed = feedback(ts, s, &bw, text, where, err);

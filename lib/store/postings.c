@@ -871,3 +871,19 @@ ev_postings_seek(struct ev_postings_cursor *c, long long target)
 		;
 	return r;
 }
+
+long long
+ev_postings_nterms(const struct ev_postings *p)
+{
+	return (long long)p->h.nterms;
+}
+
+const char *
+ev_postings_term_at(const struct ev_postings *p, long long i, int *len, long long *rows)
+{
+	const struct term *t = &p->terms[i];
+
+	*len = (int)t->len;
+	*rows = t->rows;
+	return p->strings + t->str;
+}

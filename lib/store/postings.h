@@ -121,6 +121,12 @@ const uint32_t *ev_postings_lengths(const struct ev_postings *p);
 int ev_postings_nlangs(const struct ev_postings *p);
 const char *ev_postings_lang(const struct ev_postings *p, int i, long long *chunks);
 
+/* The index's terms: ev_postings_nterms() of them, term i (in the index's
+ * order) its bytes *len long (not NUL-terminated) and *rows the rows
+ * holding it. */
+long long ev_postings_nterms(const struct ev_postings *p);
+const char *ev_postings_term_at(const struct ev_postings *p, long long i, int *len, long long *rows);
+
 /* Start *c on the posting list of the term term[0..len).  Returns the
  * number of rows holding it (0, the cursor empty, when the index has no
  * such term). */

@@ -29,6 +29,7 @@ static const char schema_sql[] =
 	"  source_type TEXT, language TEXT, published_date TEXT, metadata TEXT,"
 	"  content_hash TEXT NOT NULL, length INTEGER, ingested_at TEXT);"
 	"CREATE INDEX documents_source ON documents(source);"
+	"CREATE INDEX documents_language ON documents(language);"
 	"CREATE TABLE chunks ("
 	"  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
 	"  doc_id TEXT NOT NULL REFERENCES documents(doc_id), section_id TEXT NOT NULL,"
