@@ -25,7 +25,7 @@ static const struct ev_opt_cmd command = {
 	"               [--mmr-lambda X] [--mmr-depth N] [--db DB --index FILE]\n"
 	"               [--group-by none|lane|modality]\n"
 	"               [--max-snippet-chars N] [--format jsonl|json|text]\n"
-	"               [--warning TEXT ...] [--skip-invalid] [--plan-get KEY]\n"
+	"               [--warning TEXT ...] [--skip-invalid] [--plan-get KEY[,KEY...]]\n"
 	"               [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Read fused hit records (or single-lane hits), grouped by request, and write\n"
 	"one EvidencePack v0.1 per request: the queries sharing a request_id, or a\n"
@@ -90,8 +90,9 @@ static const struct ev_opt options[] = {
 	    "add TEXT to every pack's warnings (repeatable), e.g. that a lane was unavailable",
 	    NULL),
 	EV_OPT_SKIP_INVALID(&f.skip_invalid),
-	EV_OPT_STR(0, "plan-get", NULL, &f.plan_get, "KEY", "print the plan's value of KEY (e.g. "
-	    "lanes.text.k), once the plan is checked, and exit; nothing when it is absent"),
+	EV_OPT_STR(0, "plan-get", NULL, &f.plan_get, "KEY[,KEY...]", "print the plan's value of KEY "
+	    "(e.g. lanes.text.k), once the plan is checked, and exit; nothing when it is absent; "
+	    "of several keys, a line each"),
 	EV_OPT_END
 };
 
@@ -111,15 +112,16 @@ text_width(void)
 	return 80;
 }
 
-/* --plan-get: print the plan's value of key (a string as it is, anything
- * else as JSON; nothing when absent).  Returns 0, or -1 with *err set. */
+/* Print the plan's value of key (a string as it is, anything else as JSON),
+ * or with lines set, exactly one line: empty when absent, a string holding
+ * a line break as JSON.  Returns 0, or -1 with *err set. */
 static int
-plan_get(const json_t *plan, const char *key, struct ev_err *err)
+print_value(const json_t *plan, const char *key, int lines, struct ev_err *err)
 {
 	json_t *v = ev_config_get(plan, key);
 	char *txt = NULL;
 
-	if (json_is_string(v))
+	if (json_is_string(v) && !(lines && strpbrk(json_string_value(v), "\r\n") != NULL))
 		printf("%s\n", json_string_value(v));
 	else if (v != NULL && !json_is_null(v)) {
 		if ((txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10))) ==
@@ -127,6 +129,33 @@ plan_get(const json_t *plan, const char *key, struct ev_err *err)
 			return ev_err_nomem(err);
 		printf("%s\n", txt);
 		free(txt);
+	} else if (lines)
+		putchar('\n');
+	return 0;
+}
+
+/* --plan-get: print the plan's value of each key of the comma-separated
+ * list keys: of one key, nothing when it is absent; of several, a line each
+ * (print_value()), so that a script reads them all from one process.
+ * Returns 0, or -1 with *err set. */
+static int
+plan_get(const json_t *plan, const char *keys, struct ev_err *err)
+{
+	int lines = strchr(keys, ',') != NULL;
+	char key[256];
+
+	for (const char *k = keys, *e; ; k = e + 1) {
+		size_t n = (e = strchr(k, ',')) != NULL ? (size_t)(e - k) : strlen(k);
+
+		if (n >= sizeof key)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "--plan-get: key too long: '%.*s'",
+			    (int)n, k);
+		memcpy(key, k, n);
+		key[n] = '\0';
+		if (print_value(plan, key, lines, err) == -1)
+			return -1;
+		if (e == NULL)
+			break;
 	}
 	if (fflush(stdout) == EOF)
 		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
