@@ -1170,6 +1170,16 @@ Test(sweep, words_with_alternatives_typos_and_pairs_too)
 	cr_assert_eq(real_queries(&o, 12), 12);
 }
 
+Test(sweep, a_query_nothing_matches_is_swept_to_no_hit)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	json_t *rec = json_pack("{s:s,s:s}", "query_id", "q", "query", "qqqqzzzz wwwwvvvv");
+
+	cr_assert_eq(same_hits(&o, rec, "qqqqzzzz wwwwvvvv"), 0);
+	cr_assert_eq(swept_queries, 1);
+	json_decref(rec);
+}
+
 Test(sweep, at_k_10_without_feedback_or_proximity_and_with_fts5s_k1_and_b)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

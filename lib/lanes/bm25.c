@@ -734,7 +734,8 @@ best_rows(struct ev_bm25_sweep *sw, int has_filter, long long limit)
 		}
 	}
 	sw->ntouched = 0;
-	qsort(sw->heap, n, sizeof *sw->heap, cmp_hit);
+	if (n > 1)	/* (heap is NULL until a sweep has a hit) */
+		qsort(sw->heap, n, sizeof *sw->heap, cmp_hit);
 	return (long long)n;
 }
 
@@ -1081,8 +1082,10 @@ keep_walked(struct ev_bm25_sweep *sw)
 		return;
 	}
 	memcpy(w->key, sw->key.p, sw->key.len);
-	memcpy(w->row, sw->prow, sw->np * sizeof *w->row);
-	memcpy(w->f, sw->pf, sw->np * sizeof *w->f);
+	if (sw->np > 0) {	/* (prow is NULL until a phrase has a row) */
+		memcpy(w->row, sw->prow, sw->np * sizeof *w->row);
+		memcpy(w->f, sw->pf, sw->np * sizeof *w->f);
+	}
 	sw->kept_rows += sw->np;
 	sw->nkept++;
 }
@@ -1124,8 +1127,10 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 				return ev_err_nomem(err);
 			sw->capp = cap < c2 ? cap : c2;
 		}
-		memcpy(sw->prow, w->row, w->n * sizeof *w->row);
-		memcpy(sw->pf, w->f, w->n * sizeof *w->f);
+		if (w->n > 0) {
+			memcpy(sw->prow, w->row, w->n * sizeof *w->row);
+			memcpy(sw->pf, w->f, w->n * sizeof *w->f);
+		}
 		sw->np = w->n;
 		return 0;
 	}
@@ -1225,7 +1230,8 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	sw->ncand = k;
 	if (k > sw->capexact && ev_grow(&sw->exact, &sw->capexact, k, sizeof *sw->exact, 256) == -1)
 		return ev_err_nomem(err);
-	memset(sw->exact, 0, k * sizeof *sw->exact);
+	if (k > 0)	/* (exact is NULL until a sweep has a candidate) */
+		memset(sw->exact, 0, k * sizeof *sw->exact);
 	for (int i = 0; i < n; i++) {
 		const struct phrase_info *p = &sw->info[i];
 
@@ -1273,7 +1279,8 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 			sift_down(sw->heap, nh, 0);
 		}
 	}
-	qsort(sw->heap, nh, sizeof *sw->heap, cmp_hit);
+	if (nh > 1)
+		qsort(sw->heap, nh, sizeof *sw->heap, cmp_hit);
 	return (long long)nh;
 }
 
@@ -1397,9 +1404,11 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		return ev_err_nomem(err);
 	sw->ncand = 0;
 	if (sw->ntouched < (size_t)(sw->nrow / 64)) {
-		memcpy(sw->cand, sw->touched, sw->ntouched * sizeof *sw->cand);
+		if (sw->ntouched > 0)
+			memcpy(sw->cand, sw->touched, sw->ntouched * sizeof *sw->cand);
 		sw->ncand = sw->ntouched;
-		qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
+		if (sw->ncand > 1)
+			qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
 	} else
 		for (long long r = 0; r < sw->nrow; r++)
 			if (sw->mark[r])

@@ -82,13 +82,13 @@
  * index as it is (ev-ingest makes it for stores of 50,000 chunks and more),
  * a pass is swept instead, unless it is filtered, all_terms, raw_fts or
  * exhaustive, or a phrase has more positions or alternatives than a sweep
- * takes: every phrase's posting list is read from the mapped file and every
- * chunk holding one is scored, as ev_bm25() scores it (bm25.h,
+ * takes: the phrases' posting lists are read from the mapped file, pruned
+ * by MaxScore, and the best chunks scored as ev_bm25() scores them (bm25.h,
  * ev_bm25_sweep()).  FTS5 is then only asked for the hits' chunks.  The
  * hits, their ranks and scores are exactly FTS5's; a stale file is never
- * read.  The store's languages, the vocabulary (typo tolerance) and the
- * query languages come from the file too, so that opening a searcher does
- * not scan every chunk.
+ * read.  The chunks' languages (the query languages) and the vocabulary
+ * (typo tolerance) come from the file too, so that a search does not scan
+ * every chunk or every term.
  *
  * Filters (a query record's "filters" object), applied inside the SQL query so
  * that k hits still come back:
