@@ -689,6 +689,53 @@ cmp_hit(const void *a, const void *b)
 	return after(a, b) ? 1 : after(b, a) ? -1 : 0;
 }
 
+/* Room in sw->heap for the best cap hits.  Returns 0 or -1 (out of memory). */
+static int
+reserve_hits(struct ev_bm25_sweep *sw, size_t cap)
+{
+	struct ev_bm25_hit *h;
+
+	if (cap <= sw->capheap)
+		return 0;
+	if ((h = realloc(sw->heap, cap * sizeof *h)) == NULL)
+		return -1;
+	sw->heap = h;
+	sw->capheap = cap;
+	return 0;
+}
+
+/* Offer hit h to the best *n (at most cap) kept in sw->heap, a max-heap of
+ * the best so far: the worst on top. */
+static void
+offer_hit(struct ev_bm25_sweep *sw, size_t *n, size_t cap, struct ev_bm25_hit h)
+{
+	struct ev_bm25_hit *heap = sw->heap;
+
+	if (*n < cap) {
+		size_t j = (*n)++;
+
+		heap[j] = h;
+		while (j > 0 && after(&heap[j], &heap[(j - 1) / 2])) {
+			struct ev_bm25_hit t = heap[j];
+
+			heap[j] = heap[(j - 1) / 2];
+			heap[(j - 1) / 2] = t;
+			j = (j - 1) / 2;
+		}
+	} else if (cap > 0 && after(&heap[0], &h)) {
+		heap[0] = h;
+		sift_down(heap, *n, 0);
+	}
+}
+
+/* The n hits kept, best first. */
+static void
+sort_hits(struct ev_bm25_sweep *sw, size_t n)
+{
+	if (n > 1)	/* (heap is NULL until a sweep has a hit) */
+		qsort(sw->heap, n, sizeof *sw->heap, cmp_hit);
+}
+
 /* The best limit rows of those touched that match, into sw->heap, in
  * order; the accumulators cleared.  Returns their number, or -1. */
 static long long
@@ -699,72 +746,20 @@ best_rows(struct ev_bm25_sweep *sw, int has_filter, long long limit)
 
 	if (cap > sw->ntouched)
 		cap = sw->ntouched;
-	if (cap > sw->capheap) {
-		struct ev_bm25_hit *h = realloc(sw->heap, cap * sizeof *h);
-
-		if (h == NULL)
-			return -1;
-		sw->heap = h;
-		sw->capheap = cap;
-	}
+	if (reserve_hits(sw, cap) == -1)
+		return -1;
 	for (size_t i = 0; i < sw->ntouched; i++) {
 		long long r = sw->touched[i];
 		struct ev_bm25_hit h = { r, -1.0 * sw->acc[r] };
-		int match = (sw->mark[r] & want) == want;
 
+		if ((sw->mark[r] & want) == want)
+			offer_hit(sw, &n, cap, h);
 		sw->acc[r] = 0.0;
 		sw->mark[r] = 0;
-		if (!match || cap == 0)
-			continue;
-		if (n < cap) {
-			/* a max-heap of the best so far: the worst on top */
-			size_t j = n++;
-
-			sw->heap[j] = h;
-			while (j > 0 && after(&sw->heap[j], &sw->heap[(j - 1) / 2])) {
-				struct ev_bm25_hit t = sw->heap[j];
-
-				sw->heap[j] = sw->heap[(j - 1) / 2];
-				sw->heap[(j - 1) / 2] = t;
-				j = (j - 1) / 2;
-			}
-		} else if (after(&sw->heap[0], &h)) {
-			sw->heap[0] = h;
-			sift_down(sw->heap, n, 0);
-		}
 	}
 	sw->ntouched = 0;
-	if (n > 1)	/* (heap is NULL until a sweep has a hit) */
-		qsort(sw->heap, n, sizeof *sw->heap, cmp_hit);
+	sort_hits(sw, n);
 	return (long long)n;
-}
-
-/* Add phrase i's rows (sw->prow, sw->pf) to the accumulators. */
-static int
-add_phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, double w, double idf,
-    double k1, double b, double avgdl)
-{
-	const uint32_t *len = ev_postings_lengths(sw->p);
-	unsigned char bit = ph->filter ? IN_FILTER : IN_OTHERS;
-
-	for (size_t j = 0; j < sw->np; j++) {
-		long long r = sw->prow[j];
-		double f = sw->pf[j];
-
-		if (r < 0 || r >= sw->nrow)
-			return -1;
-		if (!sw->mark[r]) {
-			if (sw->ntouched == sw->captouched && ev_grow(&sw->touched, &sw->captouched,
-			    sw->ntouched, sizeof *sw->touched, 4096) == -1)
-				return -2;
-			sw->touched[sw->ntouched++] = r;
-			sw->mark[r] = TOUCHED;
-		}
-		sw->mark[r] |= bit;
-		if (w != 0.0 && f > 0.0)
-			sw->acc[r] += bm25_term(w, idf, f, k1, b, (double)len[r], avgdl);
-	}
-	return 0;
 }
 
 /* Clear what a failed sweep left in the accumulators. */
@@ -788,16 +783,54 @@ struct sweep_params {
 	long long limit;
 };
 
-/* Every phrase walked whole, in FTS5's order (weights of any sign). */
+/* Add a phrase's rows (sw->prow, sw->pf) to the scores so far: its term
+ * (weight w, IDF idf; none when w is 0) and its mark bits.  With
+ * only_candidates, a row that is not a candidate is passed over; else a
+ * row is touched.  *best, when not NULL, rises to the highest score.
+ * Returns 0, -1 (a row out of range: corrupt) or -2 (out of memory). */
+static int
+add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
+    const struct sweep_params *sp, int only_candidates, double *best)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+
+	for (size_t j = 0; j < sw->np; j++) {
+		long long r = sw->prow[j];
+		double f = sw->pf[j];
+
+		if (r < 0 || r >= sw->nrow)
+			return -1;
+		if (only_candidates) {
+			if (!(sw->mark[r] & CANDIDATE))
+				continue;
+		} else if (!sw->mark[r]) {
+			if (sw->ntouched == sw->captouched && ev_grow(&sw->touched, &sw->captouched,
+			    sw->ntouched, sizeof *sw->touched, 4096) == -1)
+				return -2;
+			sw->touched[sw->ntouched++] = r;
+			sw->mark[r] = TOUCHED;
+		}
+		sw->mark[r] |= bits;
+		if (w != 0.0 && f > 0.0) {
+			sw->acc[r] += bm25_term(w, idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
+			if (best != NULL && sw->acc[r] > *best)
+				*best = sw->acc[r];
+		}
+	}
+	return 0;
+}
+
+static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
+	const struct sweep_params *sp, struct ev_err *err);
+
+/* Every phrase walked whole, in FTS5's order (weights of any sign).  (The
+ * caller clears the accumulators, failed or not.) */
 static long long
 sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const struct sweep_params *sp, struct ev_err *err)
 {
-	struct ev_postings_cursor c;
-	const double *colw = sp->colw;
-	int ncolw = sp->ncolw;
 	struct ev_bm25_weights *pw = sp->pw;
-	double k1 = sp->k1, b = sp->b, rows = sp->rows, avgdl = sp->avgdl;
+	double rows = sp->rows;
 	long long nhit;
 
 	for (int i = 0; i < n; i++) {
@@ -805,16 +838,8 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
 		int r;
 
-		sw->np = 0;
-		if (ph[i].ntok == 1 && ph[i].nalt[0] == 1) {
-			ev_postings_term(sw->p, ph[i].tok[0], ph[i].len[0], &c);
-			r = one_token(sw, &c, colw, ncolw, err);
-		} else
-			r = phrase_rows(sw, &ph[i], colw, ncolw, err);
-		if (r == -1) {
-			clear_touched(sw);
+		if (walk_phrase(sw, &ph[i], sp, err) == -1)
 			return -1;
-		}
 		if (w != 0.0) {
 			if (known != NULL && *known > 0.0)
 				idf = *known;
@@ -824,15 +849,11 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 					*known = idf;
 			}
 		}
-		if ((r = add_phrase_rows(sw, &ph[i], w, idf, k1, b, avgdl)) < 0) {
-			clear_touched(sw);
+		if ((r = add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, NULL)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
-		}
 	}
-	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0) {
-		clear_touched(sw);
+	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0)
 		return ev_err_nomem(err);
-	}
 	return nhit;
 }
 
@@ -855,9 +876,6 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
  * else counted (a word's alternatives as a union, the rows of the rarest
  * looked up in the others; a phrase of several positions walked).  Returns
  * the count, or -1 with *err set. */
-static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
-	const struct sweep_params *sp, struct ev_err *err);
-
 static long long
 phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
     const struct sweep_params *sp, struct ev_err *err)
@@ -1008,38 +1026,6 @@ cmp_row(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Add the rows sw->prow / sw->pf of phrase i (info p) to the scores so far:
- * its term, and its mark (and its filter twin's). */
-static int
-add_rows(struct ev_bm25_sweep *sw, const struct phrase_info *p, const struct sweep_params *sp,
-    double *best)
-{
-	const uint32_t *len = ev_postings_lengths(sw->p);
-	unsigned char bits = IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
-
-	for (size_t j = 0; j < sw->np; j++) {
-		long long r = sw->prow[j];
-		double f = sw->pf[j];
-
-		if (r < 0 || r >= sw->nrow)
-			return -1;
-		if (!sw->mark[r]) {
-			if (sw->ntouched == sw->captouched && ev_grow(&sw->touched, &sw->captouched,
-			    sw->ntouched, sizeof *sw->touched, 4096) == -1)
-				return -2;
-			sw->touched[sw->ntouched++] = r;
-			sw->mark[r] = TOUCHED;
-		}
-		sw->mark[r] |= bits;
-		if (f > 0.0) {
-			sw->acc[r] += bm25_term(p->w, p->idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
-			if (sw->acc[r] > *best)
-				*best = sw->acc[r];
-		}
-	}
-	return 0;
-}
-
 /* The phrase's tokens, position by position, as one key in sw->key.
  * Returns 0 or -1. */
 static int
@@ -1158,19 +1144,8 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	if (p->rows <= 2 * (long long)sw->ncand) {
 		if (walk_phrase(sw, ph, sp, err) == -1)
 			return -1;
-		for (size_t j = 0; j < sw->np; j++) {
-			long long r = sw->prow[j];
-
-			if (r < 0 || r >= sw->nrow)
-				return corrupt(err);
-			if (!(sw->mark[r] & CANDIDATE))
-				continue;
-			sw->mark[r] |= bits;
-			if (!marker && sw->pf[j] > 0.0)
-				sw->acc[r] += bm25_term(p->w, p->idf, sw->pf[j], sp->k1, sp->b,
-				    (double)len[r], sp->avgdl);
-		}
-		return 0;
+		return add_rows(sw, bits, marker ? 0.0 : p->w, p->idf, sp, 1, NULL) == -1 ?
+		    corrupt(err) : 0;
 	}
 	if (phrase_start(sw, ph) == -1)
 		return corrupt(err);
@@ -1252,35 +1227,14 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	if (cap > k)
 		cap = k;
-	if (cap > sw->capheap) {
-		struct ev_bm25_hit *h = realloc(sw->heap, cap * sizeof *h);
-
-		if (h == NULL)
-			return ev_err_nomem(err);
-		sw->heap = h;
-		sw->capheap = cap;
-	}
+	if (reserve_hits(sw, cap) == -1)
+		return ev_err_nomem(err);
 	for (size_t j = 0; j < k; j++) {
 		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
 
-		if (nh < cap) {
-			size_t i = nh++;
-
-			sw->heap[i] = h;
-			while (i > 0 && after(&sw->heap[i], &sw->heap[(i - 1) / 2])) {
-				struct ev_bm25_hit t = sw->heap[i];
-
-				sw->heap[i] = sw->heap[(i - 1) / 2];
-				sw->heap[(i - 1) / 2] = t;
-				i = (i - 1) / 2;
-			}
-		} else if (cap > 0 && after(&sw->heap[0], &h)) {
-			sw->heap[0] = h;
-			sift_down(sw->heap, nh, 0);
-		}
+		offer_hit(sw, &nh, cap, h);
 	}
-	if (nh > 1)
-		qsort(sw->heap, nh, sizeof *sw->heap, cmp_hit);
+	sort_hits(sw, nh);
 	return (long long)nh;
 }
 
@@ -1386,7 +1340,8 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 			break;	/* the filter phrases: looked up */
 		if (walk_phrase(sw, &ph[i], sp, err) == -1)
 			return -1;
-		if ((r = add_rows(sw, &sw->info[i], sp, &best)) < 0)
+		if ((r = add_rows(sw, IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
+		    sw->info[i].w, sw->info[i].idf, sp, 0, &best)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		rest -= sw->info[i].ub;
 		if (rest * (1.0 + SWEEP_MARGIN) < best &&
