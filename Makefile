@@ -45,11 +45,13 @@ endif
 # The one C++ module of evkit's own: it sets what Faiss's C API cannot reach.
 LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o
 
-# libfaiss is linked statically with its OpenMP and BLAS needs; --as-needed
-# keeps commands that use neither Faiss nor LAPACK free of them at start-up.
-LDLIBS_ALL = $(BUILD)/libevkit.a -Wl,--as-needed $(FAISS_C) \
-	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -lgomp -llapack -lblas \
-	-lsqlite3 -licuuc -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread
+# libfaiss is linked statically with its OpenMP needs; --as-needed keeps
+# commands that do not use Faiss free of them at start-up.  BLAS and LAPACK
+# are not linked: lib/base/lapack.c loads them on first use (the group lets
+# Faiss's calls find its routines in libevkit.a).
+LDLIBS_ALL = -Wl,--as-needed $(FAISS_C) -Wl,--start-group $(BUILD)/libevkit.a \
+	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -Wl,--end-group -lgomp \
+	-lsqlite3 -licuuc -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread -ldl
 
 # ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
 # "Licence".  Their callers (lib/store/extract_pdf.c, extract_html.c) stay out

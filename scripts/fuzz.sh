@@ -25,7 +25,7 @@ FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
 SAN='-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer'
 CFLAGS="-std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror=implicit-function-declaration $(for d in lib/*/; do printf -- '-I%s ' "${d%/}"; done) -DEV_VERSION=\"$(cat VERSION 2>/dev/null || echo 0)\""
-LIBS='-lsqlite3 -ljansson -lyaml -llapack -lblas -lm -lpthread'
+LIBS='-lsqlite3 -ljansson -lyaml -lm -lpthread -ldl'
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	echo "fuzz: $CLANG not found (apt-get install clang-14)" >&2

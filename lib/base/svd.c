@@ -26,22 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* LAPACK and BLAS, Fortran calling convention (hidden string lengths last). */
-extern void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
-	double *work, const int *lwork, int *info);
-extern void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda,
-	const double *tau, double *work, const int *lwork, int *info);
-extern void dgesdd_(const char *jobz, const int *m, const int *n, double *a, const int *lda,
-	double *s, double *u, const int *ldu, double *vt, const int *ldvt, double *work,
-	const int *lwork, int *iwork, int *info, size_t jobz_len);
-extern void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
-	double *w, double *work, const int *lwork, int *info, size_t jobz_len, size_t uplo_len);
-extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-extern void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2,
-	const int *ipiv, const int *incx);
-extern void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-	const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
-	const double *beta, double *c, const int *ldc, size_t ta_len, size_t tb_len);
+#include "lapack.h"
 
 #define MAX_THREADS 8
 

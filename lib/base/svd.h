@@ -5,10 +5,10 @@
  * factorisation and a small symmetric eigenproblem.  Memory grows with the
  * columns and the entries, not with the rows times the rank.
  * The dense work is LAPACK's and BLAS's (dgetrf, dgeqrf, dorgqr, dsyev,
- * dgemm; Fortran symbols, -llapack -lblas); the sparse products are ours,
+ * dgemm; Fortran symbols, loaded on first use: lapack.h); the sparse products are ours,
  * split over the processors with pthreads.
  *
- * Bottom layer: includes only err.h.  Knows nothing of text or the store.
+ * Bottom layer: includes only err.h (and lapack.h).  Knows nothing of text or the store.
  * The result depends only on the matrix, the options and the seed, not on
  * the number of processors: the same input gives the same output on the same
  * machine. */
