@@ -42,8 +42,11 @@ else
 FAISS_C  := -lfaiss_c
 endif
 
-# The one C++ module of evkit's own: it sets what Faiss's C API cannot reach.
-LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o
+# The C++ modules of evkit's own: they reach what Faiss's C API cannot (the
+# prefetch threads; an IVF scan whose sums must stay in Faiss's order, so
+# never contracted into fused multiply-adds).
+LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o $(BUILD)/lib/store/faiss_scan.o
+$(BUILD)/lib/store/faiss_scan.o: CXXFLAGS += -ffp-contract=off
 
 # libfaiss is linked statically with its OpenMP needs; --as-needed keeps
 # commands that do not use Faiss free of them at start-up.  BLAS and LAPACK

@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "faiss_prefetch.h"
+#include "faiss_scan.h"
 #include "jscan.h"
 #include "jsonl.h"
 #include "vindex.h"
@@ -1508,7 +1509,8 @@ int
 ev_vindex_search(struct ev_vindex *ix, long long nq, const float *q, int k, float *scores,
 	int64_t *ids, struct ev_err *err)
 {
-	if (faiss_Index_search(ix->idx, nq, q, k, scores, (idx_t *)ids) != 0)
+	if (ev_faiss_scan_search(ix->idx, nq, q, k, scores, ids) != 1 &&
+	    faiss_Index_search(ix->idx, nq, q, k, scores, (idx_t *)ids) != 0)
 		return faiss_fail(err, NULL, "searching the index");
 	/* Equal scores in rowid order, so that output does not depend on
 	 * Faiss's heap (an insertion sort: runs of equal scores are short). */

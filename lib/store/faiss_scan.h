@@ -1,0 +1,39 @@
+/* faiss_scan.h: the search of an inverted-file index of full vectors by
+ * inner product (Faiss's IndexIVFFlat), with its lists scanned eight
+ * vectors at a time.
+ *
+ * Bottom layer: includes Faiss's C API types only.  Debian builds Faiss for
+ * the baseline x86-64 processor, where its inner product of two vectors is
+ * one chain of dependent additions (about four cycles a dimension), and at
+ * 1 M documents the scan of 64 lists (25,000 vectors of 256 dimensions) was
+ * the largest part of a query.  Here eight vectors are summed side by side, each
+ * in Faiss's order (one float sum, dimension by dimension, no fused
+ * multiply-add), so every score is Faiss's to the bit; the lists are those
+ * Faiss's quantizer picks, visited in its order, and the best k are kept in
+ * Faiss's own heap: ids, scores and their order are exactly Faiss's
+ * (tests/test_vindex.c compares them). */
+#ifndef EV_FAISS_SCAN_H
+#define EV_FAISS_SCAN_H
+
+#include <stdint.h>
+
+#include <faiss/c_api/Index_c.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Search the n queries x (n x d floats) in index for their k best vectors,
+ * as faiss_Index_search() does, into distances and labels (n x k each;
+ * missing hits have label -1).  Returns 1 when searched, 0 when not: index
+ * is not a plain IndexIVFFlat by inner product with an unlimited max_codes,
+ * or Faiss threw (memory ran out, a list is damaged).  Then distances and
+ * labels hold nothing of use, and the caller searches through Faiss, which
+ * says what is wrong.  Never throws. */
+int ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t k,
+	float *distances, int64_t *labels);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
