@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "buf.h"
 #include "token.h"
@@ -269,6 +270,7 @@ struct ev_bm25_sweep {
 	long long nrow;			/* maxrowid + 1 */
 	double *acc;			/* per rowid: the score so far */
 	unsigned char *mark;		/* per rowid: TOUCHED, IN_FILTER, IN_OTHERS */
+	size_t rows_size;		/* acc and mark: one mapping (row_arrays()) */
 	long long *touched;
 	size_t ntouched, captouched;
 	long long *prow;		/* one phrase's rows, and */
@@ -286,8 +288,10 @@ struct ev_bm25_sweep {
 	size_t ncand, capcand;
 	double *exact;			/* and their exact scores */
 	size_t capexact;
-	double *top;			/* a min-heap of the best scores so far */
-	size_t captop;
+	double *top;			/* a min-heap of the best scores so far, */
+	long long *toprow;		/* their rows (walk_top()), */
+	long long *oldrow;		/* and the rows of the last such heap */
+	size_t ntop, nold, captop;
 	int pruned;			/* phrases the last sweep looked up, not walked */
 	struct walked *kept;		/* phrases walked in this query, their rows kept */
 	size_t nkept, capkept;
@@ -322,6 +326,25 @@ struct phrase_info {
 #define IN_FILTER 2
 #define IN_OTHERS 4
 #define CANDIDATE 8
+#define IN_TOP 16	/* among the rows of the last running top (walk_top()) */
+
+/* Zeroed memory of size bytes for the per-row arrays, in huge pages where
+ * the kernel has them (transparent huge pages, "madvise" mode included): a
+ * query that touches 500,000 of 1.6 M rows would otherwise take a page
+ * fault for each 4 KB of the arrays, 3,500 of them.  Pages cost nothing
+ * until a row of theirs is touched.  Returns NULL when out of memory. */
+static void *
+row_arrays(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, size, MADV_HUGEPAGE);	/* only a hint */
+#endif
+	return p;
+}
 
 struct ev_bm25_sweep *
 ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
@@ -334,14 +357,14 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	}
 	sw->p = p;
 	sw->nrow = ev_postings_maxrowid(p) + 1;
-	/* calloc'd pages cost nothing until a row of theirs is touched */
+	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
 	if ((sw->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *sw->alts)) == NULL ||
-	    (sw->acc = calloc((size_t)sw->nrow, sizeof *sw->acc)) == NULL ||
-	    (sw->mark = calloc((size_t)sw->nrow, 1)) == NULL) {
+	    (sw->acc = row_arrays(sw->rows_size)) == NULL) {
 		ev_bm25_sweep_free(sw);
 		ev_err_nomem(err);
 		return NULL;
 	}
+	sw->mark = (unsigned char *)(sw->acc + sw->nrow);
 	return sw;
 }
 
@@ -350,8 +373,8 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 {
 	if (sw == NULL)
 		return;
-	free(sw->acc);
-	free(sw->mark);
+	if (sw->acc != NULL)
+		munmap(sw->acc, sw->rows_size);
 	free(sw->touched);
 	free(sw->prow);
 	free(sw->pf);
@@ -363,6 +386,8 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->cand);
 	free(sw->exact);
 	free(sw->top);
+	free(sw->toprow);
+	free(sw->oldrow);
 	ev_bm25_sweep_forget(sw);
 	free(sw->kept);
 	ev_buf_release(&sw->key);
@@ -762,14 +787,25 @@ best_rows(struct ev_bm25_sweep *sw, int has_filter, long long limit)
 	return (long long)n;
 }
 
-/* Clear what a failed sweep left in the accumulators. */
+/* Clear what a sweep left in the accumulators: row by row, or both arrays
+ * whole when the rows are many (one pass over memory beats scattered
+ * writes). */
 static void
 clear_touched(struct ev_bm25_sweep *sw)
 {
-	for (size_t i = 0; i < sw->ntouched; i++) {
-		sw->acc[sw->touched[i]] = 0.0;
-		sw->mark[sw->touched[i]] = 0;
-	}
+	double *acc = sw->acc;
+	unsigned char *mark = sw->mark;
+	const long long *touched = sw->touched;
+	size_t n = sw->ntouched;
+
+	if (n > (size_t)sw->nrow / 16) {
+		memset(acc, 0, (size_t)sw->nrow * sizeof *acc);
+		memset(mark, 0, (size_t)sw->nrow);
+	} else
+		for (size_t i = 0; i < n; i++) {
+			acc[touched[i]] = 0.0;
+			mark[touched[i]] = 0;
+		}
 	sw->ntouched = 0;
 }
 
@@ -783,41 +819,115 @@ struct sweep_params {
 	long long limit;
 };
 
+/* Offer row r of score v to the running top (a min-heap of at most limit
+ * scores, sw->top, and their rows, sw->toprow). */
+static void
+top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
+{
+	double *h = sw->top;
+	long long *hr = sw->toprow;
+	size_t j, n = sw->ntop;
+
+	if (n < limit) {
+		for (j = sw->ntop++; j > 0 && h[(j - 1) / 2] > v; j = (j - 1) / 2) {
+			h[j] = h[(j - 1) / 2];
+			hr[j] = hr[(j - 1) / 2];
+		}
+	} else if (v > h[0]) {
+		for (j = 0;;) {
+			size_t l = 2 * j + 1, c = l;
+
+			if (l >= n)
+				break;
+			if (l + 1 < n && h[l + 1] < h[l])
+				c = l + 1;
+			if (h[c] >= v)
+				break;
+			h[j] = h[c];
+			hr[j] = hr[c];
+			j = c;
+		}
+	} else
+		return;
+	h[j] = v;
+	hr[j] = r;
+}
+
 /* Add a phrase's rows (sw->prow, sw->pf) to the scores so far: its term
  * (weight w, IDF idf; none when w is 0) and its mark bits.  With
  * only_candidates, a row that is not a candidate is passed over; else a
- * row is touched.  *best, when not NULL, rises to the highest score.
+ * row is touched.  With want (not 0), each row whose mark then has the
+ * bits of want is offered to the running top (walk_top()).
  * Returns 0, -1 (a row out of range: corrupt) or -2 (out of memory). */
 static int
 add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
-    const struct sweep_params *sp, int only_candidates, double *best)
+    const struct sweep_params *sp, int only_candidates, unsigned char want)
 {
 	const uint32_t *len = ev_postings_lengths(sw->p);
+	const long long *prow = sw->prow, nrow = sw->nrow;
+	const double *pf = sw->pf;
+	double *acc = sw->acc;
+	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	unsigned char in_top = want ? (unsigned char)(want | IN_TOP) : 0;
+	size_t np = sw->np, need = sw->ntouched + np;
 
-	for (size_t j = 0; j < sw->np; j++) {
-		long long r = sw->prow[j];
-		double f = sw->pf[j];
+	/* room for every row this phrase may touch (no more than the rows) */
+	if (need > (size_t)nrow)
+		need = (size_t)nrow;
+	if (!only_candidates && need > sw->captouched &&
+	    ev_grow(&sw->touched, &sw->captouched, need - 1, sizeof *sw->touched, 4096) == -1)
+		return -2;
+	for (size_t j = 0; j < np; j++) {
+		long long r = prow[j];
+		double f = pf[j];
 
-		if (r < 0 || r >= sw->nrow)
+		if (r < 0 || r >= nrow)
 			return -1;
 		if (only_candidates) {
-			if (!(sw->mark[r] & CANDIDATE))
+			if (!(mark[r] & CANDIDATE))
 				continue;
-		} else if (!sw->mark[r]) {
-			if (sw->ntouched == sw->captouched && ev_grow(&sw->touched, &sw->captouched,
-			    sw->ntouched, sizeof *sw->touched, 4096) == -1)
-				return -2;
+		} else if (!mark[r]) {
 			sw->touched[sw->ntouched++] = r;
-			sw->mark[r] = TOUCHED;
+			mark[r] = TOUCHED;
 		}
-		sw->mark[r] |= bits;
-		if (w != 0.0 && f > 0.0) {
-			sw->acc[r] += bm25_term(w, idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
-			if (best != NULL && sw->acc[r] > *best)
-				*best = sw->acc[r];
-		}
+		mark[r] |= bits;
+		if (w != 0.0 && f > 0.0)
+			acc[r] += bm25_term(w, idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
+		/* (a row of the last top is offered once, by walk_top()) */
+		if (want && (mark[r] & in_top) == want)
+			top_offer(sw, (size_t)sp->limit, acc[r], r);
 	}
 	return 0;
+}
+
+/* Bring the running top up to date after a phrase was walked and its rows
+ * offered by add_rows(): the rows of the last top are offered with their
+ * scores now.  Scores only rise and marks only gain bits, and only the
+ * phrase's rows changed, so the top is the best limit of every row touched
+ * whose mark has want.  Returns 1 with *theta, the limit-th best score,
+ * when there are limit such rows, else 0. */
+static int
+walk_top(struct ev_bm25_sweep *sw, unsigned char want, size_t limit, double *theta)
+{
+	unsigned char *mark = sw->mark;
+
+	for (size_t i = 0; i < sw->nold; i++) {
+		long long r = sw->oldrow[i];
+
+		mark[r] &= (unsigned char)~IN_TOP;
+		if ((mark[r] & want) == want)
+			top_offer(sw, limit, sw->acc[r], r);
+	}
+	memcpy(sw->oldrow, sw->toprow, sw->ntop * sizeof *sw->oldrow);
+	sw->nold = sw->ntop;
+	sw->ntop = 0;
+	for (size_t i = 0; i < sw->nold; i++)
+		mark[sw->oldrow[i]] |= IN_TOP;
+	if (sw->nold < limit)
+		return 0;
+	/* the heap's least, from its rows (the heap is rebuilt next time) */
+	*theta = sw->acc[sw->oldrow[0]];
+	return 1;
 }
 
 static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
@@ -849,7 +959,7 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 					*known = idf;
 			}
 		}
-		if ((r = add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, NULL)) < 0)
+		if ((r = add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, 0)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 	}
 	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0)
@@ -964,57 +1074,24 @@ same_phrase(const struct ev_bm25_phrase *x, const struct ev_bm25_phrase *y)
 	return 1;
 }
 
-/* The limit-th best of the scores of the touched rows (cand NULL) or of the
- * candidates that are hits (mark has want): *theta, returning 1; 0 when
- * there are fewer. */
+/* The limit-th best score of the candidates that are hits (mark has
+ * want): *theta, returning 1; 0 when there are fewer.  (It uses the running
+ * top's heap, which only the walks before the candidates need.) */
 static int
-kth_score(struct ev_bm25_sweep *sw, unsigned char want, long long limit, int of_cand,
-    double *theta)
+kth_score(struct ev_bm25_sweep *sw, unsigned char want, long long limit, double *theta)
 {
-	size_t n = 0, k = (size_t)limit, m = of_cand ? sw->ncand : sw->ntouched;
-	double *h = sw->top;
+	const unsigned char *mark = sw->mark;
 
-	for (size_t i = 0; i < m; i++) {
-		long long r = of_cand ? sw->cand[i] : sw->touched[i];
-		double v = sw->acc[r];
+	sw->ntop = 0;
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
 
-		if ((sw->mark[r] & want) != want)
-			continue;
-		if (n < k) {
-			size_t j = n++;
-
-			h[j] = v;
-			while (j > 0 && h[(j - 1) / 2] > h[j]) {
-				double t = h[j];
-
-				h[j] = h[(j - 1) / 2];
-				h[(j - 1) / 2] = t;
-				j = (j - 1) / 2;
-			}
-		} else if (v > h[0]) {
-			size_t j = 0;
-
-			h[0] = v;
-			for (;;) {
-				size_t l = 2 * j + 1, rr = l + 1, s = j;
-				double t;
-
-				if (l < n && h[l] < h[s])
-					s = l;
-				if (rr < n && h[rr] < h[s])
-					s = rr;
-				if (s == j)
-					break;
-				t = h[j];
-				h[j] = h[s];
-				h[s] = t;
-				j = s;
-			}
-		}
+		if ((mark[r] & want) == want)
+			top_offer(sw, (size_t)limit, sw->acc[r], r);
 	}
-	if (n < k)
+	if (sw->ntop < (size_t)limit)
 		return 0;
-	*theta = h[0];
+	*theta = sw->top[0];
 	return 1;
 }
 
@@ -1144,7 +1221,7 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	if (p->rows <= 2 * (long long)sw->ncand) {
 		if (walk_phrase(sw, ph, sp, err) == -1)
 			return -1;
-		return add_rows(sw, bits, marker ? 0.0 : p->w, p->idf, sp, 1, NULL) == -1 ?
+		return add_rows(sw, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0) == -1 ?
 		    corrupt(err) : 0;
 	}
 	if (phrase_start(sw, ph) == -1)
@@ -1169,15 +1246,18 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 static void
 drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 {
-	size_t k = 0;
+	long long *cand = sw->cand;
+	const double *acc = sw->acc;
+	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	size_t k = 0, n = sw->ncand;
 
-	for (size_t i = 0; i < sw->ncand; i++) {
-		long long r = sw->cand[i];
+	for (size_t i = 0; i < n; i++) {
+		long long r = cand[i];
 
-		if ((sw->acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta)
-			sw->cand[k++] = r;
+		if ((acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta)
+			cand[k++] = r;
 		else
-			sw->mark[r] &= (unsigned char)~CANDIDATE;
+			mark[r] &= (unsigned char)~CANDIDATE;
 	}
 	sw->ncand = k;
 }
@@ -1194,7 +1274,7 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	double theta;
 
 	/* the hits near the limit-th score or above it */
-	if (kth_score(sw, want, sp->limit, 1, &theta) == 0)
+	if (kth_score(sw, want, sp->limit, &theta) == 0)
 		theta = -1.0;
 	for (size_t i = 0; i < sw->ncand; i++) {
 		long long r = sw->cand[i];
@@ -1312,23 +1392,40 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	return m;
 }
 
+/* Room for a top of cap rows (sw->top, sw->toprow, sw->oldrow).  Returns 0
+ * or -1 (out of memory; what was there is kept). */
+static int
+reserve_top(struct ev_bm25_sweep *sw, size_t cap)
+{
+	double *t;
+	long long *tr, *orow;
+
+	if (cap <= sw->captop)
+		return 0;
+	if ((t = realloc(sw->top, cap * sizeof *t)) != NULL)
+		sw->top = t;
+	if ((tr = realloc(sw->toprow, cap * sizeof *tr)) != NULL)
+		sw->toprow = tr;
+	if ((orow = realloc(sw->oldrow, cap * sizeof *orow)) != NULL)
+		sw->oldrow = orow;
+	if (t == NULL || tr == NULL || orow == NULL)
+		return -1;
+	sw->captop = cap;
+	return 0;
+}
+
 /* The pruned sweep, with m phrases ordered by plan_sweep(). */
 static long long
 sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
     const struct sweep_params *sp, struct ev_err *err)
 {
 	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0);
-	double rest = 0.0, best = 0.0, theta = 0.0;
+	double rest = 0.0, theta = 0.0;
 	int o, found = 0, r;
 
-	if ((size_t)sp->limit > sw->captop) {
-		double *t = realloc(sw->top, (size_t)sp->limit * sizeof *t);
-
-		if (t == NULL)
-			return ev_err_nomem(err);
-		sw->top = t;
-		sw->captop = (size_t)sp->limit;
-	}
+	if (reserve_top(sw, (size_t)sp->limit) == -1)
+		return ev_err_nomem(err);
+	sw->ntop = sw->nold = 0;
 	for (o = 0; o < m; o++)
 		rest += sw->info[sw->order[o]].ub;
 	/* walk whole, highest bound first, while a row none of them holds
@@ -1341,16 +1438,14 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		if (walk_phrase(sw, &ph[i], sp, err) == -1)
 			return -1;
 		if ((r = add_rows(sw, IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
-		    sw->info[i].w, sw->info[i].idf, sp, 0, &best)) < 0)
+		    sw->info[i].w, sw->info[i].idf, sp, 0, want)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		rest -= sw->info[i].ub;
-		if (rest * (1.0 + SWEEP_MARGIN) < best &&
-		    (found = kth_score(sw, want, sp->limit, 0, &theta)) &&
-		    rest * (1.0 + SWEEP_MARGIN) < theta) {
+		found = walk_top(sw, want, (size_t)sp->limit, &theta);
+		if (found && rest * (1.0 + SWEEP_MARGIN) < theta) {
 			o++;
 			break;
 		}
-		found = 0;
 	}
 	/* the candidates: the rows touched that can still reach theta, in
 	 * rowid order (read off the marks: no sort) */
@@ -1364,10 +1459,16 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		sw->ncand = sw->ntouched;
 		if (sw->ncand > 1)
 			qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
-	} else
-		for (long long r = 0; r < sw->nrow; r++)
-			if (sw->mark[r])
-				sw->cand[sw->ncand++] = r;
+	} else {
+		const unsigned char *mark = sw->mark;
+		long long *cand = sw->cand, nrow = sw->nrow;
+		size_t n = 0;
+
+		for (long long r = 0; r < nrow; r++)
+			if (mark[r])
+				cand[n++] = r;
+		sw->ncand = n;
+	}
 	for (size_t i = 0; i < sw->ncand; i++)
 		sw->mark[sw->cand[i]] |= CANDIDATE;
 	if (found)
@@ -1383,7 +1484,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 			continue;
 		rest -= sw->info[i].ub;
 		/* the scores grew: a higher theta leaves more behind */
-		if (kth_score(sw, want, sp->limit, 1, &t) && (!found || t > theta)) {
+		if (kth_score(sw, want, sp->limit, &t) && (!found || t > theta)) {
 			theta = t;
 			found = 1;
 		}

@@ -848,12 +848,20 @@ ev_postings_lang(const struct ev_postings *p, int i, long long *chunks)
 int
 ev_postings_seek(struct ev_postings_cursor *c, long long target)
 {
-	size_t lo = 0, hi = c->nskip;
+	size_t lo = c->skip_at, hi = lo, step = 1;
 	int r;
 
 	if (c->at && c->rowid >= target)
 		return 1;
-	/* the first block whose last row is at or after target */
+	/* the first block whose last row is at or after target: galloping from
+	 * the last seek's block (targets rise), then halving */
+	while (hi < c->nskip && c->skips[hi].last_rowid < target) {
+		lo = hi + 1;
+		hi += step;
+		step *= 2;
+	}
+	if (hi > c->nskip)
+		hi = c->nskip;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -867,6 +875,7 @@ ev_postings_seek(struct ev_postings_cursor *c, long long target)
 		c->p = c->base + c->skips[lo - 1].next;
 		c->rowid = c->skips[lo - 1].last_rowid;
 	}
+	c->skip_at = lo;
 	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)
 		;
 	return r;

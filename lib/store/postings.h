@@ -65,6 +65,7 @@ struct ev_postings_cursor {
 	const unsigned char *base;	/* the list's start */
 	const struct ev_postings_skip *skips;
 	size_t nskip;
+	size_t skip_at;			/* no later seek's block is before this one */
 	int at;				/* on an entry (rowid, count, pos valid) */
 	int ncol;
 	long long rowid;		/* the current entry's row */
