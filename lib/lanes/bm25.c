@@ -510,12 +510,14 @@ static int
 alts_positions(struct ev_bm25_sweep *sw, const struct alts *a, size_t *at)
 {
 	size_t need = *at, n0 = *at;
-	int k = 0;
+	int k = 0, here = 0;
 
 	for (int i = 0; i < a->n; i++)
-		if (a->live[i] && a->c[i].rowid == a->rowid)
+		if (a->live[i] && a->c[i].rowid == a->rowid) {
+			here++;
 			for (int col = 0; col < a->c[i].ncol; col++)
 				need += a->c[i].count[col];
+		}
 	if (need > sw->capkeys && ev_grow(&sw->keys, &sw->capkeys, need, sizeof *sw->keys, 1024) == -1)
 		return -2;
 	for (int i = 0; i < a->n; i++) {
@@ -527,7 +529,7 @@ alts_positions(struct ev_bm25_sweep *sw, const struct alts *a, size_t *at)
 			return -1;
 		k += m;
 	}
-	if (a->n > 1 && k > 1) {
+	if (here > 1 && k > 1) {	/* (one list's positions are rising already) */
 		uint64_t *key = sw->keys + n0;
 		int w = 1;
 
@@ -620,6 +622,35 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 		}
 	}
 	return hits;
+}
+
+/* The rows of a one-token phrase of several alternatives (a word stemmed
+ * for several languages), and its frequency in each: the union of their
+ * lists, walked side by side (a position two of them hold counts once). */
+static int
+alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw, int ncolw,
+    struct ev_err *err)
+{
+	struct alts *a = &sw->alts[0];
+
+	if (alts_start(a, sw->p, ph->tok, ph->len, ph->nalt[0]) == -1)
+		return corrupt(err);
+	while (a->rowid >= 0) {
+		long long row = a->rowid;
+		double f;
+		int r = row_freq(sw, 1, colw, ncolw, &f);
+
+		if (r < 0)
+			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (r > 0 && phrase_row(sw, row, f) == -1)
+			return ev_err_nomem(err);
+		for (int i = 0; i < a->n; i++)
+			if (a->live[i] && a->c[i].rowid == row &&
+			    (a->live[i] = ev_postings_next(&a->c[i])) == -1)
+				return corrupt(err);
+		alts_min(a);
+	}
+	return 0;
 }
 
 /* The rows of the phrase ph (any but a one-token one without
@@ -1200,7 +1231,9 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 		r = one_token(sw, &c, sp->colw, sp->ncolw, err);
-	} else
+	} else if (ph->ntok == 1)
+		r = alt_rows(sw, ph, sp->colw, sp->ncolw, err);
+	else
 		r = phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
 	if (r == 0)
 		keep_walked(sw);
