@@ -3,6 +3,7 @@
 #include "faiss_scan.h"
 
 #include <cstddef>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <typeinfo>
@@ -19,61 +20,80 @@ namespace {
 typedef faiss::CMin<float, int64_t> HeapForIP;	/* Faiss's heap of an IP search */
 typedef faiss::Index::idx_t Id;
 
-/* The inner products of query x with the m vectors y (d floats each, m at
- * most 8) into ip, each summed as Faiss's fvec_inner_product_ref() sums:
+/* The j-th float at p, which need not be aligned (an index file's lists
+ * are mapped at whatever offset the file has them). */
+inline float
+at(const unsigned char *p, size_t j)
+{
+	float v;
+
+	std::memcpy(&v, p + j * sizeof v, sizeof v);
+	return v;
+}
+
+/* The inner products of query x with the m vectors at y (d floats each, m
+ * at most 8) into ip, each summed as Faiss's fvec_inner_product_ref() sums:
  * one float, x[0] y[0] first.  The eight sums are independent, so the
  * processor overlaps them. */
 void
-inner_products(const float *x, const float *y, size_t d, size_t m, float *ip)
+inner_products(const float *x, const unsigned char *y, size_t d, size_t m, float *ip)
 {
+	size_t vb = d * sizeof(float);	/* a vector's bytes */
+
 	if (m == 8) {
-		const float *y0 = y, *y1 = y + d, *y2 = y + 2 * d, *y3 = y + 3 * d;
-		const float *y4 = y + 4 * d, *y5 = y + 5 * d, *y6 = y + 6 * d, *y7 = y + 7 * d;
+		const unsigned char *y0 = y, *y1 = y + vb, *y2 = y + 2 * vb, *y3 = y + 3 * vb;
+		const unsigned char *y4 = y + 4 * vb, *y5 = y + 5 * vb, *y6 = y + 6 * vb;
+		const unsigned char *y7 = y + 7 * vb;
 		float s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
 
 		for (size_t j = 0; j < d; j++) {
 			float xj = x[j];
 
-			s0 += xj * y0[j];
-			s1 += xj * y1[j];
-			s2 += xj * y2[j];
-			s3 += xj * y3[j];
-			s4 += xj * y4[j];
-			s5 += xj * y5[j];
-			s6 += xj * y6[j];
-			s7 += xj * y7[j];
+			s0 += xj * at(y0, j);
+			s1 += xj * at(y1, j);
+			s2 += xj * at(y2, j);
+			s3 += xj * at(y3, j);
+			s4 += xj * at(y4, j);
+			s5 += xj * at(y5, j);
+			s6 += xj * at(y6, j);
+			s7 += xj * at(y7, j);
 		}
 		ip[0] = s0, ip[1] = s1, ip[2] = s2, ip[3] = s3;
 		ip[4] = s4, ip[5] = s5, ip[6] = s6, ip[7] = s7;
 		return;
 	}
 	for (size_t v = 0; v < m; v++) {
-		const float *yv = y + v * d;
+		const unsigned char *yv = y + v * vb;
 		float s = 0;
 
 		for (size_t j = 0; j < d; j++)
-			s += x[j] * yv[j];
+			s += x[j] * at(yv, j);
 		ip[v] = s;
 	}
 }
 
 /* Offer the inner products of query x with the m vectors vecs (d floats
  * each) to the heap (simi, idxi) of k, each in turn, as Faiss's scanners do:
- * kept when it beats the heap's worst; vector j's id is ids[j], or j when
- * ids is NULL. */
+ * kept when it beats the heap's worst; vector j's id is the j-th of the
+ * 64-bit ids at ids (aligned or not), or j when ids is NULL. */
 void
-offer_vectors(const float *x, const float *vecs, const Id *ids, size_t m, size_t d,
-    int64_t k, float *simi, int64_t *idxi)
+offer_vectors(const float *x, const unsigned char *vecs, const unsigned char *ids, size_t m,
+    size_t d, int64_t k, float *simi, int64_t *idxi)
 {
 	for (size_t j = 0; j < m; j += 8) {
 		size_t b = m - j < 8 ? m - j : 8;
 		float ip[8];
 
-		inner_products(x, vecs + j * d, d, b, ip);
-		for (size_t v = 0; v < b; v++)
-			if (HeapForIP::cmp(simi[0], ip[v]))
-				faiss::heap_replace_top<HeapForIP>((size_t)k, simi, idxi, ip[v],
-				    ids != nullptr ? ids[j + v] : (int64_t)(j + v));
+		inner_products(x, vecs + j * d * sizeof(float), d, b, ip);
+		for (size_t v = 0; v < b; v++) {
+			int64_t id = (int64_t)(j + v);
+
+			if (!HeapForIP::cmp(simi[0], ip[v]))
+				continue;
+			if (ids != nullptr)
+				std::memcpy(&id, ids + (j + v) * sizeof id, sizeof id);
+			faiss::heap_replace_top<HeapForIP>((size_t)k, simi, idxi, ip[v], id);
+		}
 	}
 }
 
@@ -97,7 +117,8 @@ pick_lists(const faiss::IndexIVFFlat *ivf, int64_t n, const float *x, size_t npr
 		Id *idxi = keys + (size_t)i * nprobe;
 
 		faiss::heap_heapify<HeapForIP>(nprobe, simi, idxi);
-		offer_vectors(x + i * ivf->d, flat->get_xb(), nullptr, (size_t)flat->ntotal,
+		offer_vectors(x + i * ivf->d, reinterpret_cast<const unsigned char *>(flat->get_xb()),
+		    nullptr, (size_t)flat->ntotal,
 		    (size_t)flat->d, (int64_t)nprobe, simi, idxi);
 		faiss::heap_reorder<HeapForIP>(nprobe, simi, idxi);
 	}
@@ -117,7 +138,7 @@ scan_list(const faiss::IndexIVFFlat *ivf, int64_t key, const float *x, int64_t k
 	faiss::InvertedLists::ScopedCodes codes(lists, (size_t)key);
 	faiss::InvertedLists::ScopedIds ids(lists, (size_t)key);
 
-	offer_vectors(x, reinterpret_cast<const float *>(codes.get()), ids.get(), size,
+	offer_vectors(x, codes.get(), reinterpret_cast<const unsigned char *>(ids.get()), size,
 	    (size_t)ivf->d, k, simi, idxi);
 }
 
