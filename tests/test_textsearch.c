@@ -1170,6 +1170,20 @@ Test(sweep, words_with_alternatives_typos_and_pairs_too)
 	cr_assert_eq(real_queries(&o, 12), 12);
 }
 
+Test(sweep, split_over_two_threads_the_hits_are_the_same)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.split_rows = 1;	/* this small store too: its rows in two halves */
+	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
+	cr_assert_eq(swept_queries, 16);
+	cr_assert_eq(real_queries(&o, 12), 12);
+	o.k = 10;
+	o.feedback_docs = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	cr_assert_eq(real_queries(&o, 12), 12);
+}
+
 Test(sweep, a_query_nothing_matches_is_swept_to_no_hit)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

@@ -5,7 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "token.h"
@@ -268,9 +270,17 @@ struct alts {
 struct ev_bm25_sweep {
 	const struct ev_postings *p;
 	long long nrow;			/* maxrowid + 1 */
+	long long lo, hi;		/* the rows this sweeper walks: [lo, hi) */
 	double *acc;			/* per rowid: the score so far */
 	unsigned char *mark;		/* per rowid: TOUCHED, IN_FILTER, IN_OTHERS */
-	size_t rows_size;		/* acc and mark: one mapping (row_arrays()) */
+	size_t rows_size;		/* acc and mark: one mapping (row_arrays()), */
+	int owns_rows;			/* this sweeper's (a half borrows its main's) */
+	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
+	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
+	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
+	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
+	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
+	size_t capout;
 	long long *touched;
 	size_t ntouched, captouched;
 	long long *prow;		/* one phrase's rows, and */
@@ -305,6 +315,7 @@ struct ev_bm25_sweep {
 struct walked {
 	char *key;
 	size_t keylen;
+	long long lo, hi;	/* the rows walked: [lo, hi) */
 	long long *row;
 	double *f;
 	size_t n;
@@ -357,7 +368,11 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	}
 	sw->p = p;
 	sw->nrow = ev_postings_maxrowid(p) + 1;
+	sw->lo = 0;
+	sw->hi = sw->nrow;
 	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
+	sw->owns_rows = 1;
+	sw->split_rows = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? EV_BM25_SPLIT_ROWS : 0;
 	if ((sw->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *sw->alts)) == NULL ||
 	    (sw->acc = row_arrays(sw->rows_size)) == NULL) {
 		ev_bm25_sweep_free(sw);
@@ -373,8 +388,11 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 {
 	if (sw == NULL)
 		return;
-	if (sw->acc != NULL)
+	ev_bm25_sweep_free(sw->half);
+	sw->half = NULL;
+	if (sw->owns_rows && sw->acc != NULL)
 		munmap(sw->acc, sw->rows_size);
+	free(sw->out);
 	free(sw->touched);
 	free(sw->prow);
 	free(sw->pf);
@@ -430,9 +448,9 @@ static int
 one_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, const double *colw, int ncolw,
     struct ev_err *err)
 {
-	int r;
+	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
 
-	while ((r = ev_postings_next(c)) == 1) {
+	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c)) {
 		double f = 0.0;
 
 		for (int col = 0; col < c->ncol; col++)
@@ -633,9 +651,10 @@ alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double
 {
 	struct alts *a = &sw->alts[0];
 
-	if (alts_start(a, sw->p, ph->tok, ph->len, ph->nalt[0]) == -1)
+	if (alts_start(a, sw->p, ph->tok, ph->len, ph->nalt[0]) == -1 ||
+	    (sw->lo > 0 && alts_seek(a, sw->lo) == -1))
 		return corrupt(err);
-	while (a->rowid >= 0) {
+	while (a->rowid >= 0 && a->rowid < sw->hi) {
 		long long row = a->rowid;
 		double f;
 		int r = row_freq(sw, 1, colw, ncolw, &f);
@@ -662,7 +681,7 @@ phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const dou
 	struct alts *a = sw->alts;
 	int nt = ph->ntok, r;
 
-	if (phrase_start(sw, ph) == -1)
+	if (phrase_start(sw, ph) == -1 || (sw->lo > 0 && alts_seek(&a[0], sw->lo) == -1))
 		return corrupt(err);
 	for (;;) {
 		long long target = -1;
@@ -675,6 +694,8 @@ phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const dou
 			if (a[j].rowid > target)
 				target = a[j].rowid;
 		}
+		if (target >= sw->hi)
+			return 0;
 		for (int j = 0; j < nt; j++) {
 			if (a[j].rowid < target && alts_seek(&a[j], target) == -1)
 				return corrupt(err);
@@ -829,9 +850,9 @@ clear_touched(struct ev_bm25_sweep *sw)
 	const long long *touched = sw->touched;
 	size_t n = sw->ntouched;
 
-	if (n > (size_t)sw->nrow / 16) {
-		memset(acc, 0, (size_t)sw->nrow * sizeof *acc);
-		memset(mark, 0, (size_t)sw->nrow);
+	if (n > (size_t)(sw->hi - sw->lo) / 16) {	/* (only this sweeper's rows) */
+		memset(acc + sw->lo, 0, (size_t)(sw->hi - sw->lo) * sizeof *acc);
+		memset(mark + sw->lo, 0, (size_t)(sw->hi - sw->lo));
 	} else
 		for (size_t i = 0; i < n; i++) {
 			acc[touched[i]] = 0.0;
@@ -1105,6 +1126,38 @@ same_phrase(const struct ev_bm25_phrase *x, const struct ev_bm25_phrase *y)
 	return 1;
 }
 
+/* The theta a sweeper prunes with: its own (theta, when found), or the
+ * other half's of a split sweep when higher (either half's limit-th best
+ * is a floor of the whole's limit-th best); 0 when there is none yet. */
+static double
+sweep_theta(const struct ev_bm25_sweep *sw, int found, double theta)
+{
+	double own = found ? theta : 0.0, other = 0.0;
+
+	if (sw->shared != NULL) {
+		uint64_t bits = __atomic_load_n(sw->shared, __ATOMIC_RELAXED);
+
+		memcpy(&other, &bits, sizeof other);
+	}
+	return other > own ? other : own;
+}
+
+/* Tell the other half of a split sweep this sweeper's theta. */
+static void
+share_theta(struct ev_bm25_sweep *sw, double theta)
+{
+	uint64_t bits, old;
+
+	if (sw->shared == NULL || !(theta > 0.0))
+		return;
+	memcpy(&bits, &theta, sizeof bits);
+	old = __atomic_load_n(sw->shared, __ATOMIC_RELAXED);
+	/* (positive doubles order as their bits do) */
+	while (bits > old && !__atomic_compare_exchange_n(sw->shared, &old, bits, 1,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
 /* The limit-th best score of the candidates that are hits (mark has
  * want): *theta, returning 1; 0 when there are fewer.  (It uses the running
  * top's heap, which only the walks before the candidates need.) */
@@ -1165,6 +1218,8 @@ keep_walked(struct ev_bm25_sweep *sw)
 		return;
 	w = &sw->kept[sw->nkept];
 	w->keylen = sw->key.len;
+	w->lo = sw->lo;
+	w->hi = sw->hi;
 	w->n = sw->np;
 	w->key = malloc(sw->key.len + 1);
 	w->row = malloc((sw->np + 1) * sizeof *w->row);
@@ -1194,10 +1249,36 @@ ev_bm25_sweep_forget(struct ev_bm25_sweep *sw)
 	}
 	sw->nkept = 0;
 	sw->kept_rows = 0;
+	if (sw->half != NULL)
+		ev_bm25_sweep_forget(sw->half);
 }
 
-/* Walk phrase ph whole into sw->prow / sw->pf (or take the rows kept from
- * its last walk in this query).  Returns 0 or -1. */
+void
+ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
+{
+	sw->split_rows = min_rows;
+}
+
+/* The first of the n rising rows at or after r (n when none is). */
+static size_t
+rows_from(const long long *row, size_t n, long long r)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Walk phrase ph whole, its rows in [sw->lo, sw->hi), into sw->prow /
+ * sw->pf (or take them from the rows kept from an earlier walk of it in
+ * this query).  Returns 0 or -1. */
 static int
 walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
     struct ev_err *err)
@@ -1210,22 +1291,27 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		return ev_err_nomem(err);
 	for (size_t i = 0; i < sw->nkept; i++) {
 		const struct walked *w = &sw->kept[i];
+		size_t from, to;
 
-		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0)
+		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0 ||
+		    w->lo > sw->lo || w->hi < sw->hi)
 			continue;
-		if (w->n > sw->capp) {
+		/* the kept rows in this sweeper's range */
+		from = rows_from(w->row, w->n, sw->lo);
+		to = rows_from(w->row, w->n, sw->hi);
+		if (to - from > sw->capp) {
 			size_t cap = sw->capp, c2 = sw->capp;
 
-			if (ev_grow(&sw->prow, &cap, w->n, sizeof *sw->prow, 4096) == -1 ||
-			    ev_grow(&sw->pf, &c2, w->n, sizeof *sw->pf, 4096) == -1)
+			if (ev_grow(&sw->prow, &cap, to - from, sizeof *sw->prow, 4096) == -1 ||
+			    ev_grow(&sw->pf, &c2, to - from, sizeof *sw->pf, 4096) == -1)
 				return ev_err_nomem(err);
 			sw->capp = cap < c2 ? cap : c2;
 		}
-		if (w->n > 0) {
-			memcpy(sw->prow, w->row, w->n * sizeof *w->row);
-			memcpy(sw->pf, w->f, w->n * sizeof *w->f);
+		if (to > from) {
+			memcpy(sw->prow, w->row + from, (to - from) * sizeof *w->row);
+			memcpy(sw->pf, w->f + from, (to - from) * sizeof *w->f);
 		}
-		sw->np = w->n;
+		sw->np = to - from;
 		return 0;
 	}
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
@@ -1251,7 +1337,9 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	const uint32_t *len = ev_postings_lengths(sw->p);
 	unsigned char bits = marker ? IN_FILTER : IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
 
-	if (p->rows <= 2 * (long long)sw->ncand) {
+	/* (its rows in this sweeper's share of the rows, roughly) */
+	if ((double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow <=
+	    2.0 * (double)sw->ncand) {
 		if (walk_phrase(sw, ph, sp, err) == -1)
 			return -1;
 		return add_rows(sw, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0) == -1 ?
@@ -1304,10 +1392,12 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 {
 	const uint32_t *len = ev_postings_lengths(sw->p);
 	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
-	double theta;
+	double theta = 0.0;
+	int found;
 
-	/* the hits near the limit-th score or above it */
-	if (kth_score(sw, want, sp->limit, &theta) == 0)
+	/* the hits near the limit-th score or above it (or the other half's) */
+	found = kth_score(sw, want, sp->limit, &theta);
+	if ((theta = sweep_theta(sw, found, theta)) <= 0.0)
 		theta = -1.0;
 	for (size_t i = 0; i < sw->ncand; i++) {
 		long long r = sw->cand[i];
@@ -1453,7 +1543,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
     const struct sweep_params *sp, struct ev_err *err)
 {
 	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0);
-	double rest = 0.0, theta = 0.0;
+	double rest = 0.0, theta = 0.0, eff;
 	int o, found = 0, r;
 
 	if (reserve_top(sw, (size_t)sp->limit) == -1)
@@ -1474,8 +1564,10 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		    sw->info[i].w, sw->info[i].idf, sp, 0, want)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		rest -= sw->info[i].ub;
-		found = walk_top(sw, want, (size_t)sp->limit, &theta);
-		if (found && rest * (1.0 + SWEEP_MARGIN) < theta) {
+		if ((found = walk_top(sw, want, (size_t)sp->limit, &theta)))
+			share_theta(sw, theta);
+		eff = sweep_theta(sw, found, theta);
+		if (eff > 0.0 && rest * (1.0 + SWEEP_MARGIN) < eff) {
 			o++;
 			break;
 		}
@@ -1486,7 +1578,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 	    ev_grow(&sw->cand, &sw->capcand, sw->ntouched, sizeof *sw->cand, 4096) == -1)
 		return ev_err_nomem(err);
 	sw->ncand = 0;
-	if (sw->ntouched < (size_t)(sw->nrow / 64)) {
+	if (sw->ntouched < (size_t)((sw->hi - sw->lo) / 64)) {
 		if (sw->ntouched > 0)
 			memcpy(sw->cand, sw->touched, sw->ntouched * sizeof *sw->cand);
 		sw->ncand = sw->ntouched;
@@ -1494,18 +1586,18 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 			qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
 	} else {
 		const unsigned char *mark = sw->mark;
-		long long *cand = sw->cand, nrow = sw->nrow;
+		long long *cand = sw->cand, hi = sw->hi;
 		size_t n = 0;
 
-		for (long long r = 0; r < nrow; r++)
+		for (long long r = sw->lo; r < hi; r++)
 			if (mark[r])
 				cand[n++] = r;
 		sw->ncand = n;
 	}
 	for (size_t i = 0; i < sw->ncand; i++)
 		sw->mark[sw->cand[i]] |= CANDIDATE;
-	if (found)
-		drop_hopeless(sw, rest, theta);
+	if ((eff = sweep_theta(sw, found, theta)) > 0.0)
+		drop_hopeless(sw, rest, eff);
 	sw->pruned = m - o;
 	for (; o < m; o++) {
 		int i = sw->order[o];
@@ -1520,11 +1612,114 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		if (kth_score(sw, want, sp->limit, &t) && (!found || t > theta)) {
 			theta = t;
 			found = 1;
+			share_theta(sw, theta);
 		}
-		if (found)
-			drop_hopeless(sw, rest, theta);
+		if ((eff = sweep_theta(sw, found, theta)) > 0.0)
+			drop_hopeless(sw, rest, eff);
 	}
 	return exact_best(sw, ph, n, sp, want, err);
+}
+
+/* The upper half's sweeper of sw: its own work arrays, sw's score arrays
+ * and plan.  Returns it, or NULL (out of memory). */
+static struct ev_bm25_sweep *
+upper_half(struct ev_bm25_sweep *sw, int n)
+{
+	struct ev_bm25_sweep *h = sw->half;
+
+	if (h == NULL) {
+		if ((h = calloc(1, sizeof *h)) == NULL)
+			return NULL;
+		if ((h->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *h->alts)) == NULL) {
+			free(h);
+			return NULL;
+		}
+		h->p = sw->p;
+		h->nrow = sw->nrow;
+		h->acc = sw->acc;
+		h->mark = sw->mark;
+		sw->half = h;
+	}
+	if (n > h->capinfo) {
+		struct phrase_info *info = realloc(h->info, (size_t)n * sizeof *info);
+		int *order;
+
+		if (info == NULL)
+			return NULL;
+		h->info = info;
+		if ((order = realloc(h->order, (size_t)n * sizeof *order)) == NULL)
+			return NULL;
+		h->order = order;
+		h->capinfo = n;
+	}
+	memcpy(h->info, sw->info, (size_t)n * sizeof *h->info);
+	memcpy(h->order, sw->order, (size_t)n * sizeof *h->order);
+	return h;
+}
+
+/* A half of a split sweep, as its thread runs it. */
+struct half_run {
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_phrase *ph;
+	int n, m;
+	const struct sweep_params *sp;
+	long long nhit;
+	struct ev_err err;
+};
+
+static void *
+run_half(void *arg)
+{
+	struct half_run *h = arg;
+
+	h->nhit = sweep_pruned(h->sw, h->ph, h->n, h->m, h->sp, &h->err);
+	clear_touched(h->sw);
+	return NULL;
+}
+
+/* The pruned sweep split in two: the rows below the middle swept here, those
+ * above on a second thread, each pruning with the better theta of the two,
+ * and their best limit hits merged (each half's are exact, so the merge
+ * is).  Returns the hits, in sw->out, or -1 with *err set. */
+static long long
+sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_bm25_sweep *up = upper_half(sw, n);
+	struct half_run hr = { up, ph, n, m, sp, -1, { 0 } };
+	long long mid = sw->nrow / 2, nlow, i = 0, j = 0, k = 0;
+	pthread_t t;
+	int threaded;
+
+	if (up == NULL)
+		return ev_err_nomem(err);
+	sw->theta_bits = 0;
+	sw->shared = up->shared = &sw->theta_bits;
+	sw->hi = up->lo = mid;
+	up->hi = sw->nrow;
+	threaded = pthread_create(&t, NULL, run_half, &hr) == 0;
+	nlow = sweep_pruned(sw, ph, n, m, sp, err);
+	clear_touched(sw);
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		run_half(&hr);	/* no thread to be had: one after the other */
+	sw->hi = sw->nrow;
+	sw->shared = up->shared = NULL;
+	sw->pruned = sw->pruned > up->pruned ? sw->pruned : up->pruned;
+	if (nlow < 0)
+		return -1;
+	if (hr.nhit < 0) {
+		*err = hr.err;
+		return -1;
+	}
+	if ((size_t)sp->limit > sw->capout && ev_grow(&sw->out, &sw->capout,
+	    (size_t)sp->limit - 1, sizeof *sw->out, 16) == -1)
+		return ev_err_nomem(err);
+	while (k < sp->limit && (i < nlow || j < hr.nhit))
+		sw->out[k++] = j >= hr.nhit || (i < nlow && !after(&sw->heap[i], &up->heap[j])) ?
+		    sw->heap[i++] : up->heap[j++];
+	return k;
 }
 
 long long
@@ -1535,7 +1730,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit };
 	double tokens;
 	long long nhit;
-	int m;
+	int m, split;
 
 	*hits = NULL;
 	sw->pruned = 0;
@@ -1563,10 +1758,14 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return 0;
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;
-	nhit = m == 0 ? sweep_all(sw, ph, n, &sp, err) : sweep_pruned(sw, ph, n, m, &sp, err);
+	split = m > 0 && sw->split_rows > 0 && sw->nrow >= sw->split_rows;
+	if (split)
+		nhit = sweep_split(sw, ph, n, m, &sp, err);
+	else
+		nhit = m == 0 ? sweep_all(sw, ph, n, &sp, err) : sweep_pruned(sw, ph, n, m, &sp, err);
 	clear_touched(sw);
 	if (nhit >= 0)
-		*hits = sw->heap;
+		*hits = split ? sw->out : sw->heap;
 	return nhit;
 }
 

@@ -123,8 +123,21 @@ long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *p
 void ev_bm25_sweep_forget(struct ev_bm25_sweep *sw);
 
 /* The phrases the last sweep looked up in its candidates rather than
- * walked whole (MaxScore: bm25.c): 0 when it walked every one. */
+ * walked whole (MaxScore: bm25.c): 0 when it walked every one (of a split
+ * sweep, the half that looked up more). */
 int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
+
+/* Stores of at least this many rows are swept in two halves of their rows,
+ * side by side on two threads, when the machine has two processors or
+ * more: a query's latency nearly halves on a large store (each half prunes
+ * with the better theta of the two), for a few per cent more work. */
+#define EV_BM25_SPLIT_ROWS 100000
+
+/* Split the pruned sweeps of sw over two threads when its postings file
+ * holds min_rows rows or more (0: never); the default is
+ * EV_BM25_SPLIT_ROWS on a machine of several processors, else 0.  The
+ * hits are the same either way. */
+void ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows);
 
 /* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */

@@ -360,6 +360,8 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 			ev_textsearch_close(ts);
 			return NULL;
 		}
+		if (ts->sweep != NULL && ts->o.split_rows != 0)
+			ev_bm25_sweep_split(ts->sweep, ts->o.split_rows < 0 ? 0 : ts->o.split_rows);
 	}
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||

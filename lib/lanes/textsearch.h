@@ -139,6 +139,9 @@ struct ev_textsearch_opts {
 				 * outlive the searcher); NULL: /usr/share/dict */
 	struct ev_textstats *stats;	/* NULL, or the statistics to rank with (borrowed) */
 	int exhaustive;		/* rank every chunk holding a query word: no pruning */
+	long long split_rows;	/* sweep stores of this many chunks or more on two
+				 * threads (ev_bm25_sweep_split()); 0: bm25.h's default,
+				 * -1: never */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
@@ -148,7 +151,7 @@ struct ev_textsearch_opts {
 #define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0 }
+	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0, 0 }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
