@@ -293,6 +293,7 @@ struct ev_bm25_sweep {
 	size_t capheap;
 	struct phrase_info *info;	/* what a sweep knows of each phrase */
 	int *order;
+	long long *count;		/* the rows holding each phrase, when counted */
 	int capinfo;
 	long long *cand;		/* the candidates (pruned sweep), rising */
 	size_t ncand, capcand;
@@ -401,6 +402,7 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->heap);
 	free(sw->info);
 	free(sw->order);
+	free(sw->count);
 	free(sw->cand);
 	free(sw->exact);
 	free(sw->top);
@@ -1441,6 +1443,76 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	return (long long)nh;
 }
 
+/* Whether phrase i (of ph, weights pw) must be counted, not read off the
+ * dictionary: a scoring phrase of several positions or alternatives whose
+ * IDF is not known yet. */
+static int
+costly_count(const struct ev_bm25_phrase *ph, int i, const struct ev_bm25_weights *pw)
+{
+	return !ph[i].filter && (ph[i].ntok > 1 || ph[i].nalt[0] > 1) &&
+	    !(pw != NULL && pw->idf != NULL && i < pw->n && pw->idf[i] > 0.0);
+}
+
+/* A share of count_phrases(), as a thread runs it. */
+struct count_run {
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_phrase *ph;
+	int n, share;			/* the costly phrases' k-th, for k % 2 == share */
+	const struct sweep_params *sp;
+	long long *count;
+	int ret;
+	struct ev_err err;
+};
+
+static void *
+run_count(void *arg)
+{
+	struct count_run *c = arg;
+
+	c->ret = 0;
+	for (int i = 0, k = 0; i < c->n && c->ret == 0; i++)
+		if (costly_count(c->ph, i, c->sp->pw) && k++ % 2 == c->share &&
+		    (c->count[i] = phrase_count(c->sw, &c->ph[i], c->sp, &c->err)) < 0)
+			c->ret = -1;
+	return NULL;
+}
+
+static struct ev_bm25_sweep *new_half(struct ev_bm25_sweep *sw);
+
+/* The rows holding each costly phrase (costly_count()) into sw->count (-1
+ * for the others): on two threads when sw's sweeps are split and there are
+ * two such phrases or more (the upper half's sweeper, over all the rows,
+ * counts every other one).  Returns 0, or -1 with *err set. */
+static int
+count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct count_run mine = { sw, ph, n, 0, sp, sw->count, 0, { 0 } };
+	struct count_run other = { NULL, ph, n, 1, sp, sw->count, 0, { 0 } };
+	int costly = 0;
+	pthread_t t;
+
+	for (int i = 0; i < n; i++) {
+		sw->count[i] = -1;
+		costly += costly_count(ph, i, sp->pw);
+	}
+	if (costly < 2 || sw->split_rows <= 0 || sw->nrow < sw->split_rows ||
+	    (other.sw = new_half(sw)) == NULL ||
+	    pthread_create(&t, NULL, run_count, &other) != 0)
+		return 0;	/* plan_sweep() counts them all as it meets them */
+	run_count(&mine);
+	pthread_join(t, NULL);
+	if (mine.ret == -1) {
+		*err = mine.err;
+		return -1;
+	}
+	if (other.ret == -1) {
+		*err = other.err;
+		return -1;
+	}
+	return 0;
+}
+
 /* Each phrase's weight, IDF, bound and filter twin into sw->info, and the
  * order of the walk into sw->order (scoring phrases, highest bound first,
  * then the filter phrases without a twin).  Returns the number ordered, 0
@@ -1462,6 +1534,9 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		if ((a = realloc(sw->order, (size_t)n * sizeof *sw->order)) == NULL)
 			return ev_err_nomem(err);
 		sw->order = a;
+		if ((a = realloc(sw->count, (size_t)n * sizeof *sw->count)) == NULL)
+			return ev_err_nomem(err);
+		sw->count = a;
 		sw->capinfo = n;
 	}
 	for (int i = 0; i < n; i++) {
@@ -1474,10 +1549,12 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		if (ph[i].filter ? p->w != 0.0 : !(p->w > 0.0))
 			return 0;
 	}
+	if (count_phrases(sw, ph, n, sp, err) == -1)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		struct phrase_info *p = &sw->info[i];
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
-		long long rows;
+		long long rows = sw->count[i];
 
 		p->rows = phrase_rows_bound(sw, &ph[i]);
 		if (ph[i].filter) {
@@ -1491,7 +1568,7 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		if (known != NULL && *known > 0.0)
 			p->idf = *known;
 		else {
-			if ((rows = phrase_count(sw, &ph[i], sp, err)) < 0)
+			if (rows < 0 && (rows = phrase_count(sw, &ph[i], sp, err)) < 0)
 				return -1;
 			p->idf = ev_bm25_idf(sp->rows, (double)rows);
 			if (known != NULL)
@@ -1620,10 +1697,11 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 	return exact_best(sw, ph, n, sp, want, err);
 }
 
-/* The upper half's sweeper of sw: its own work arrays, sw's score arrays
- * and plan.  Returns it, or NULL (out of memory). */
+/* The upper half's sweeper of sw (its own work arrays, sw's score arrays),
+ * over all the rows until a split sweep gives it its half.  Returns it, or
+ * NULL (out of memory). */
 static struct ev_bm25_sweep *
-upper_half(struct ev_bm25_sweep *sw, int n)
+new_half(struct ev_bm25_sweep *sw)
 {
 	struct ev_bm25_sweep *h = sw->half;
 
@@ -1640,6 +1718,20 @@ upper_half(struct ev_bm25_sweep *sw, int n)
 		h->mark = sw->mark;
 		sw->half = h;
 	}
+	h->lo = 0;
+	h->hi = h->nrow;
+	return h;
+}
+
+/* The upper half's sweeper of sw with sw's plan of n phrases.  Returns it,
+ * or NULL (out of memory). */
+static struct ev_bm25_sweep *
+upper_half(struct ev_bm25_sweep *sw, int n)
+{
+	struct ev_bm25_sweep *h = new_half(sw);
+
+	if (h == NULL)
+		return NULL;
 	if (n > h->capinfo) {
 		struct phrase_info *info = realloc(h->info, (size_t)n * sizeof *info);
 		int *order;
