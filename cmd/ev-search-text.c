@@ -32,6 +32,7 @@ static const struct ev_opt_cmd command = {
 	"                      [--feedback-terms N] [--feedback-weight X]\n"
 	"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
 	"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--exhaustive]\n"
+	"                      [--threads N]\n"
 	"                      [--skip-invalid] [--stats FILE ...] [--stats-out FILE]\n"
 	"                      [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Search the store's text index for each query record (from FILEs or stdin);\n"
@@ -45,6 +46,7 @@ static const struct ev_opt_cmd command = {
 static const char *db;
 static long k = 100;
 static struct ev_textsearch_opts ts = EV_TEXTSEARCH_OPTS_INIT;
+static int threads = 2;		/* --threads: 1 never splits a sweep */
 static char *marks;		/* --mark's copy, split at the comma */
 static const char *stats_out;
 static const char **stats_in;	/* --stats FILEs */
@@ -155,6 +157,8 @@ static struct ev_opt options[] = {
 	    "snippet length in words"),
 	EV_OPT_BOOL(0, "exhaustive", LANE("exhaustive"), &ts.exhaustive,
 	    "rank every chunk that holds a query word instead of pruning (the same hits, slower)"),
+	EV_OPT_INT(0, "threads", LANE("threads"), &threads, 1, 2, "N",
+	    "threads a query's sweep of a large store's postings file may use (the same hits)"),
 	EV_OPT_SKIP_INVALID_AT(LANE("skip_invalid"), &skip.on),
 	EV_OPT_FUNC(0, "stats", NULL, NULL, add_stats, "FILE",
 	    "rank with these statistics (of every shard of a collection, made by --stats-out),"
@@ -302,6 +306,7 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "queries need a store (--db); without one, --stats-out"
 		    " only sums the --stats files");
 	ts.k = k;
+	ts.split_rows = threads == 1 ? -1 : 0;
 	ts.dict_dir = getenv("EVKIT_DICT_DIR");	/* ev-search-text(1), ENVIRONMENT */
 	if (ts.w_title == 0 && ts.w_section == 0 && ts.w_text == 0)
 		ev_cli_usage_error(&cli, "--weight: every field weighs 0; nothing could match");

@@ -20,7 +20,9 @@ echo '"boundary"' | ev-search-text --config c.yaml | jq -r '[.doc_id, .snippet] 
 echo '"boundary"' | ev-search-text --config c.yaml --mark '**,**' --snippet-tokens 6 -k 2 | jq -r '[.doc_id, .snippet] | @tsv'
 printf 'text:\n  fuzzy: 7\n' >bad.yaml
 echo '"x"' | ev-search-text --db kb.db --config bad.yaml; echo "status $?"
-for a in '--weight title' '--weight nosuch=1' '--weight text=-1' '--mark x' '--fuzzy 4' '--snippet-tokens 0'; do
+for a in '--weight title' '--weight nosuch=1' '--weight text=-1' '--mark x' '--fuzzy 4' '--snippet-tokens 0' '--threads 3'; do
 	echo '"x"' | ev-search-text --db kb.db $a; echo "status $?"
 done
 echo '"x"' | ev-search-text --db kb.db --weight title=0 --weight section_title=0 --weight text=0; echo "status $?"
+# one thread or two: the same hits
+[ "$(echo '"boundary layer"' | ev-search-text --db kb.db --threads 1)" = "$(echo '"boundary layer"' | ev-search-text --db kb.db)" ] && echo "threads: same hits"
