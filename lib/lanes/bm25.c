@@ -1443,6 +1443,28 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	return (long long)nh;
 }
 
+/* Room for the plan of n phrases (sw->info, sw->order, sw->count).
+ * Returns 0 or -1 (out of memory; what was there is kept). */
+static int
+reserve_plan(struct ev_bm25_sweep *sw, int n)
+{
+	void *a;
+
+	if (n <= sw->capinfo)
+		return 0;
+	if ((a = realloc(sw->info, (size_t)n * sizeof *sw->info)) == NULL)
+		return -1;
+	sw->info = a;
+	if ((a = realloc(sw->order, (size_t)n * sizeof *sw->order)) == NULL)
+		return -1;
+	sw->order = a;
+	if ((a = realloc(sw->count, (size_t)n * sizeof *sw->count)) == NULL)
+		return -1;
+	sw->count = a;
+	sw->capinfo = n;
+	return 0;
+}
+
 /* Whether phrase i (of ph, weights pw) must be counted, not read off the
  * dictionary: a scoring phrase of several positions or alternatives whose
  * IDF is not known yet. */
@@ -1525,20 +1547,8 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	struct ev_bm25_weights *pw = sp->pw;
 	int m = 0;
 
-	if (n > sw->capinfo) {
-		void *a = realloc(sw->info, (size_t)n * sizeof *sw->info);
-
-		if (a == NULL)
-			return ev_err_nomem(err);
-		sw->info = a;
-		if ((a = realloc(sw->order, (size_t)n * sizeof *sw->order)) == NULL)
-			return ev_err_nomem(err);
-		sw->order = a;
-		if ((a = realloc(sw->count, (size_t)n * sizeof *sw->count)) == NULL)
-			return ev_err_nomem(err);
-		sw->count = a;
-		sw->capinfo = n;
-	}
+	if (reserve_plan(sw, n) == -1)
+		return ev_err_nomem(err);
 	for (int i = 0; i < n; i++) {
 		struct phrase_info *p = &sw->info[i];
 
@@ -1730,20 +1740,8 @@ upper_half(struct ev_bm25_sweep *sw, int n)
 {
 	struct ev_bm25_sweep *h = new_half(sw);
 
-	if (h == NULL)
+	if (h == NULL || reserve_plan(h, n) == -1)
 		return NULL;
-	if (n > h->capinfo) {
-		struct phrase_info *info = realloc(h->info, (size_t)n * sizeof *info);
-		int *order;
-
-		if (info == NULL)
-			return NULL;
-		h->info = info;
-		if ((order = realloc(h->order, (size_t)n * sizeof *order)) == NULL)
-			return NULL;
-		h->order = order;
-		h->capinfo = n;
-	}
 	memcpy(h->info, sw->info, (size_t)n * sizeof *h->info);
 	memcpy(h->order, sw->order, (size_t)n * sizeof *h->order);
 	return h;
