@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstring>
+
+#include <sys/mman.h>
+#include <unistd.h>
 #include <exception>
 #include <new>
 #include <typeinfo>
@@ -12,6 +15,7 @@
 #include <faiss/IndexFlat.h>
 #include <faiss/IndexIVFFlat.h>
 #include <faiss/invlists/InvertedLists.h>
+#include <faiss/invlists/OnDiskInvertedLists.h>
 #include <faiss/utils/Heap.h>
 #include <faiss/utils/distances.h>
 
@@ -124,6 +128,35 @@ pick_lists(const faiss::IndexIVFFlat *ivf, int64_t n, const float *x, size_t npr
 	}
 }
 
+/* Ask the kernel to read ahead, all at once, the pages of the n lists
+ * keys (some -1) of ivf when they are mapped from its file: the disk then
+ * serves them side by side instead of one page fault after another (64
+ * lists not in the page cache took 0.4 s to fault in one by one). */
+void
+read_ahead(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t n)
+{
+	const faiss::OnDiskInvertedLists *lists =
+	    dynamic_cast<const faiss::OnDiskInvertedLists *>(ivf->invlists);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (lists == nullptr)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t size;
+		uintptr_t from, to;
+
+		if (keys[i] < 0 || (size_t)keys[i] >= ivf->nlist ||
+		    (size = lists->list_size((size_t)keys[i])) == 0)
+			continue;
+		/* the codes, then the ids, of one list */
+		from = (uintptr_t)lists->get_codes((size_t)keys[i]);
+		to = (uintptr_t)lists->get_ids((size_t)keys[i]) + size * sizeof(Id);
+		if (to > from)
+			(void)madvise((void *)(from & ~(page - 1)), to - (from & ~(page - 1)),
+			    MADV_WILLNEED);
+	}
+}
+
 /* Scan list key of ivf for query x into the heap (simi, idxi) of k, as
  * Faiss's IVFFlatScanner::scan_codes() does. */
 void
@@ -162,6 +195,7 @@ ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t
 		int failed = 0;	/* (exceptions do not leave an OpenMP loop) */
 
 		pick_lists(ivf, n, x, nprobe, coarse.data(), keys.data());
+		read_ahead(ivf, keys.data(), keys.size());
 		ivf->invlists->prefetch_lists(keys.data(), (int)(n * (int64_t)nprobe));
 #pragma omp parallel for if (n > 1) reduction(| : failed)
 		for (int64_t i = 0; i < n; i++) {

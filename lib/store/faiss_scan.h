@@ -11,7 +11,9 @@
  * multiply-add), so every score is Faiss's to the bit; the lists are those
  * Faiss's quantizer picks, visited in its order, and the best k are kept in
  * Faiss's own heap: ids, scores and their order are exactly Faiss's
- * (tests/test_vindex.c compares them). */
+ * (tests/test_faiss_scan.c compares them).  Lists mapped from the index
+ * file are asked of the kernel all at once before the scan, so that those
+ * not in the page cache are read side by side. */
 #ifndef EV_FAISS_SCAN_H
 #define EV_FAISS_SCAN_H
 
