@@ -14,7 +14,6 @@ static const char *const libraries[] = { "liblapack.so.3", "libblas.so.3" };
 
 static void *handle[NLIB];
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;
 
 /* Report that name cannot be had, and end the process. */
 static void
@@ -32,7 +31,6 @@ load(void)
 	for (size_t i = 0; i < NLIB; i++)
 		if ((handle[i] = dlopen(libraries[i], RTLD_NOW | RTLD_LOCAL)) == NULL)
 			unavailable(libraries[i], dlerror());
-	__atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
 }
 
 /* The address of routine name, the libraries loaded on the first call. */
@@ -47,12 +45,6 @@ routine(const char *name)
 	if (fn == NULL)
 		unavailable(name, dlerror());
 	return fn;
-}
-
-int
-ev_lapack_loaded(void)
-{
-	return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE);
 }
 
 /* Each routine: its address found once (threads racing to find it find the

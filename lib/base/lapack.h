@@ -101,8 +101,4 @@
 EV_LAPACK_ROUTINES(EV_LAPACK_DECLARE)
 #undef EV_LAPACK_DECLARE
 
-/* Whether BLAS and LAPACK have been loaded in this process (by a call of one
- * of the routines above). */
-int ev_lapack_loaded(void);
-
 #endif
