@@ -210,3 +210,61 @@ Test(analyze, fts5_finds_chinese_words_inside_runs)
 	cr_assert_eq(count("ruche"), 1, "French stems meet");
 	cr_assert_eq(count("蜂螨 AND 甜味"), 0);
 }
+
+/* What the clone records for text, replayed as a document's tokens. */
+static const char *
+recorded(struct ev_analyzer *clone, const char *text, struct ev_analyze_tape *tape)
+{
+	struct ev_analyze_cue q;
+
+	tape->len = 0;
+	cr_assert_eq(ev_analyze_record(clone, text, (int)strlen(text), tape), 0);
+	q = (struct ev_analyze_cue){ text, (int)strlen(text), tape, 0, tape->len };
+	ev_analyze_expect(an, &q, 1);
+	return run(FTS5_TOKENIZE_DOCUMENT, text);
+}
+
+Test(analyze, a_clone_records_the_tokens_tokenising_gives)
+{
+	static const char *const texts[] = {
+		"Flows over heated plates", "\x1f" "fr" "\x1f" "Les abeilles ne volent pas",
+		"草酸防治蜂螨 and mites", "\x1f" "ja" "\x1f" "東京で働いている", "", "x",
+	};
+	struct ev_analyzer *clone = ev_analyze_clone(an);
+	struct ev_analyze_tape tape = { 0 };
+
+	cr_assert_not_null(clone);
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		char direct[4096];
+
+		ev_analyze_expect(an, NULL, 0);
+		snprintf(direct, sizeof direct, "%s", run(FTS5_TOKENIZE_DOCUMENT, texts[i]));
+		cr_assert_str_eq(recorded(clone, texts[i], &tape), direct, "%s", texts[i]);
+	}
+	ev_analyze_expect(an, NULL, 0);
+	ev_analyze_tape_release(&tape);
+	ev_analyze_free(clone);
+}
+
+Test(analyze, a_cue_is_replayed_for_its_text_alone)
+{
+	/* a tape recorded for another text shows whether it was replayed */
+	struct ev_analyzer *clone = ev_analyze_clone(an);
+	struct ev_analyze_tape tape = { 0 };
+	struct ev_analyze_cue q;
+
+	cr_assert_eq(ev_analyze_record(clone, "bees", 4, &tape), 0);
+	q = (struct ev_analyze_cue){ "wasps", 5, &tape, 0, tape.len };
+	ev_analyze_expect(an, &q, 1);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4", "the cue's text: replayed");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4", "another text: tokenised");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "wasps"), "wasp@0-5", "a query: tokenised");
+	ev_analyze_set_lang(an, "fr");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5",
+	    "untagged text, another language than the recording one's: tokenised");
+	ev_analyze_set_lang(an, NULL);
+	ev_analyze_expect(an, NULL, 0);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5", "cues cleared");
+	ev_analyze_tape_release(&tape);
+	ev_analyze_free(clone);
+}

@@ -65,6 +65,7 @@ enum { K_SPACED, K_CJK, K_UNSPACED };
 struct ev_analyzer {
 	fts5_tokenizer u61;		/* FTS5's unicode61 */
 	fts5_tokenizer porter;		/* FTS5's porter */
+	void *u61_ud, *porter_ud;	/* their xCreate's first argument (for clones) */
 	Fts5Tokenizer *t_porter;	/* porter unicode61 remove_diacritics 2 */
 	Fts5Tokenizer *t_raw;		/* unicode61 remove_diacritics 0 */
 	Fts5Tokenizer *t_fold;		/* unicode61 remove_diacritics 2 */
@@ -78,6 +79,8 @@ struct ev_analyzer {
 	size_t cap;			/* of u16, u2c, cbyte */
 	char *term;			/* a composed term */
 	size_t tcap;
+	const struct ev_analyze_cue *cues;	/* texts whose tokens were recorded */
+	size_t ncues, next_cue;		/* next_cue: the one expected next */
 };
 
 /* One xTokenize call. */
@@ -491,6 +494,104 @@ unspaced_run(struct call *c, int s, int e, int k)
 	return rc;
 }
 
+/* Recorded tokens: for each, its flags (one byte), then its length, start
+ * and end as LEB128 varints, then its bytes. */
+static int
+tape_room(struct ev_analyze_tape *t, size_t n)
+{
+	unsigned char *p;
+	size_t cap;
+
+	if (t->len + n <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 256;
+	while (cap < t->len + n)
+		cap *= 2;
+	if ((p = realloc(t->p, cap)) == NULL)
+		return -1;
+	t->p = p;
+	t->cap = cap;
+	return 0;
+}
+
+static unsigned char *
+put_varint(unsigned char *p, uint32_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static const unsigned char *
+get_varint(const unsigned char *p, uint32_t *v)
+{
+	uint32_t x = 0;
+	int shift = 0;
+
+	while (*p & 0x80) {
+		x |= (uint32_t)(*p++ & 0x7f) << shift;
+		shift += 7;
+	}
+	*v = x | (uint32_t)*p++ << shift;
+	return p;
+}
+
+static int
+record_token(void *pctx, int tflags, const char *term, int len, int start, int end)
+{
+	struct ev_analyze_tape *t = pctx;
+	unsigned char *p;
+
+	if (len < 0 || start < 0 || end < 0 || tape_room(t, 1 + 3 * 5 + (size_t)len) == -1)
+		return SQLITE_NOMEM;
+	p = t->p + t->len;
+	*p++ = (unsigned char)tflags;
+	p = put_varint(p, (uint32_t)len);
+	p = put_varint(p, (uint32_t)start);
+	p = put_varint(p, (uint32_t)end);
+	memcpy(p, term, (size_t)len);
+	t->len = (size_t)(p - t->p) + (size_t)len;
+	return SQLITE_OK;
+}
+
+/* The cue whose text is text[0..n) and whose tokens an's analysis made, or
+ * NULL: the one expected next first. */
+static const struct ev_analyze_cue *
+cued(struct ev_analyzer *an, const char *text, int n)
+{
+	for (size_t k = 0; k < an->ncues; k++) {
+		size_t i = (an->next_cue + k) % an->ncues;
+		const struct ev_analyze_cue *q = &an->cues[i];
+
+		if (q->n == n && q->tape->lang == an->lang && memcmp(q->text, text, (size_t)n) == 0) {
+			an->next_cue = i + 1;
+			return q;
+		}
+	}
+	return NULL;
+}
+
+/* Hand cue q's recorded tokens to cb, as tokenising its text would. */
+static int
+replay(const struct ev_analyze_cue *q, void *ctx, int (*cb)(void *, int, const char *, int, int, int))
+{
+	const unsigned char *p = q->tape->p + q->at, *e = q->tape->p + q->end;
+	int rc = SQLITE_OK;
+
+	while (p < e && rc == SQLITE_OK) {
+		uint32_t len, start, end;
+		int tflags = *p++;
+
+		p = get_varint(get_varint(get_varint(p, &len), &start), &end);
+		rc = cb(ctx, tflags, (const char *)p, (int)len, (int)start, (int)end);
+		p += len;
+	}
+	return rc;
+}
+
 static int
 x_create(void *udata, const char **args, int nargs, Fts5Tokenizer **out)
 {
@@ -512,8 +613,11 @@ x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
     int (*cb)(void *, int, const char *, int, int, int))
 {
 	struct call c = { (struct ev_analyzer *)tok, ctx, cb, text, 0, 0, 0, 0 };
+	const struct ev_analyze_cue *q;
 	int i, seg, rc = SQLITE_OK;
 
+	if (flags == FTS5_TOKENIZE_DOCUMENT && (q = cued(c.an, text, n)) != NULL)
+		return replay(q, ctx, cb);
 	c.analysis = c.an->lang;
 	c.query = (flags & FTS5_TOKENIZE_QUERY) != 0;
 	c.terms = (flags & EV_ANALYZE_TERMS) != 0;
@@ -599,33 +703,50 @@ ev_analyze_fts5_api(sqlite3 *db)
 	return api;
 }
 
-struct ev_analyzer *
-ev_analyze_register(sqlite3 *db, struct ev_err *err)
+/* An analyzer of FTS5's porter and unicode61 (with their xCreate
+ * arguments), English by default; NULL when out of memory. */
+static struct ev_analyzer *
+analyzer_new(const fts5_tokenizer *porter, void *porter_ud, const fts5_tokenizer *u61,
+	void *u61_ud)
 {
 	static const char *porter_args[] = { "unicode61", "remove_diacritics", "2" };
 	static const char *raw_args[] = { "remove_diacritics", "0" };
 	static const char *fold_args[] = { "remove_diacritics", "2" };
+	struct ev_analyzer *an = calloc(1, sizeof *an);
+
+	if (an == NULL)
+		return NULL;
+	an->porter = *porter;
+	an->porter_ud = porter_ud;
+	an->u61 = *u61;
+	an->u61_ud = u61_ud;
+	an->lang = A_PORTER;
+	an->qa[an->nq++] = A_PORTER;
+	if (an->porter.xCreate(porter_ud, porter_args, 3, &an->t_porter) != SQLITE_OK ||
+	    an->u61.xCreate(u61_ud, raw_args, 2, &an->t_raw) != SQLITE_OK ||
+	    an->u61.xCreate(u61_ud, fold_args, 2, &an->t_fold) != SQLITE_OK) {
+		destroy(an);
+		return NULL;
+	}
+	return an;
+}
+
+struct ev_analyzer *
+ev_analyze_register(sqlite3 *db, struct ev_err *err)
+{
 	static const fts5_tokenizer evkit = { x_create, x_delete, x_tokenize };
+	fts5_tokenizer porter, u61;
+	void *porter_ud = NULL, *u61_ud = NULL;
 	struct ev_analyzer *an;
 	fts5_api *api;
-	void *ud = NULL;
 
 	if ((api = ev_analyze_fts5_api(db)) == NULL || api->iVersion < 2) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "this SQLite has no FTS5; install libsqlite3 with FTS5");
 		return NULL;
 	}
-	if ((an = calloc(1, sizeof *an)) == NULL) {
-		ev_err_nomem(err);
-		return NULL;
-	}
-	an->lang = A_PORTER;
-	an->qa[an->nq++] = A_PORTER;
-	if (api->xFindTokenizer(api, "porter", &ud, &an->porter) != SQLITE_OK ||
-	    an->porter.xCreate(ud, porter_args, 3, &an->t_porter) != SQLITE_OK ||
-	    api->xFindTokenizer(api, "unicode61", &ud, &an->u61) != SQLITE_OK ||
-	    an->u61.xCreate(ud, raw_args, 2, &an->t_raw) != SQLITE_OK ||
-	    an->u61.xCreate(ud, fold_args, 2, &an->t_fold) != SQLITE_OK) {
-		destroy(an);
+	if (api->xFindTokenizer(api, "porter", &porter_ud, &porter) != SQLITE_OK ||
+	    api->xFindTokenizer(api, "unicode61", &u61_ud, &u61) != SQLITE_OK ||
+	    (an = analyzer_new(&porter, porter_ud, &u61, u61_ud)) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create FTS5's unicode61 and porter tokenisers");
 		return NULL;
 	}
@@ -636,6 +757,55 @@ ev_analyze_register(sqlite3 *db, struct ev_err *err)
 		return NULL;
 	}
 	return an;
+}
+
+struct ev_analyzer *
+ev_analyze_clone(const struct ev_analyzer *an)
+{
+	struct ev_analyzer *c = analyzer_new(&an->porter, an->porter_ud, &an->u61, an->u61_ud);
+
+	if (c == NULL)
+		return NULL;
+	c->lang = an->lang;
+	memcpy(c->qa, an->qa, sizeof c->qa);
+	c->nq = an->nq;
+	return c;
+}
+
+void
+ev_analyze_free(struct ev_analyzer *an)
+{
+	destroy(an);
+}
+
+int
+ev_analyze_record(struct ev_analyzer *an, const char *text, int n, struct ev_analyze_tape *tape)
+{
+	size_t len = tape->len;
+
+	tape->lang = an->lang;
+	if (x_tokenize((Fts5Tokenizer *)an, tape, FTS5_TOKENIZE_DOCUMENT, text, n,
+	    record_token) != SQLITE_OK) {
+		tape->len = len;
+		return -1;
+	}
+	return 0;
+}
+
+void
+ev_analyze_tape_release(struct ev_analyze_tape *tape)
+{
+	free(tape->p);
+	tape->p = NULL;
+	tape->len = tape->cap = 0;
+}
+
+void
+ev_analyze_expect(struct ev_analyzer *an, const struct ev_analyze_cue *cues, size_t n)
+{
+	an->cues = cues;
+	an->ncues = n;
+	an->next_cue = 0;
 }
 
 struct ev_analyzer *

@@ -67,6 +67,48 @@ struct ev_analyzer *ev_analyze_find(sqlite3 *db);
  * handshake), or NULL when this SQLite has no FTS5. */
 fts5_api *ev_analyze_fts5_api(sqlite3 *db);
 
+/* Tokens recorded ahead of time, to be replayed when FTS5 asks for the
+ * same text: ev-ingest tokenises a chunk's columns on a thread of its own
+ * while the writer's thread indexes the chunk before it. */
+struct ev_analyze_tape {
+	unsigned char *p;	/* the tokens (private encoding) */
+	size_t len, cap;
+	int lang;		/* the recording analyzer's language for untagged text */
+};
+
+/* A text FTS5 will ask the tokeniser for, and its tokens tape->p[at..end). */
+struct ev_analyze_cue {
+	const char *text;
+	int n;
+	const struct ev_analyze_tape *tape;
+	size_t at, end;
+};
+
+/* A copy of an for another thread: its languages, and tokenisers of its
+ * own (an's are not safe to share); registered nowhere.  Made on an's
+ * thread while no other thread uses its connection; used by one thread at
+ * a time.  NULL when out of memory.  ev_analyze_free() frees it. */
+struct ev_analyzer *ev_analyze_clone(const struct ev_analyzer *an);
+
+/* Free a clone (NULL-safe); never the analyzer of a connection. */
+void ev_analyze_free(struct ev_analyzer *an);
+
+/* Append to tape the tokens that tokenising text[0..n) as a document gives
+ * (what FTS5 would receive).  Returns 0, or -1 when out of memory (tape as
+ * it was). */
+int ev_analyze_record(struct ev_analyzer *an, const char *text, int n, struct ev_analyze_tape *tape);
+
+/* Free the tape's memory; it is empty again. */
+void ev_analyze_tape_release(struct ev_analyze_tape *tape);
+
+/* Until the next call: when FTS5 asks an to tokenise a document text equal
+ * to a cue's (the same bytes, and an's language for untagged text the
+ * recording one's), hand it the cue's tokens instead of making them.  The
+ * cues (and their tapes and texts) must stay valid until then; n == 0
+ * clears them.  The result is the same either way: a cue only saves the
+ * work. */
+void ev_analyze_expect(struct ev_analyzer *an, const struct ev_analyze_cue *cues, size_t n);
+
 /* The language of untagged text from now on: code (ev_analyze_norm()
  * applies), or NULL for English. */
 void ev_analyze_set_lang(struct ev_analyzer *an, const char *code);
