@@ -19,7 +19,8 @@
 static const struct ev_opt_cmd command = {
 	"usage: ev-ingest --db DB [--all | --quiet] [--prune] [--skip-invalid] [--source NAME]\n"
 	"                 [--format auto | jsonl | markdown | text] [--base DIR] [--verbose]\n"
-	"                 [--size N] [--overlap N] [--batch N] [--password PW] [FILE|DIR ...]\n"
+	"                 [--size N] [--overlap N] [--batch N] [--threads N] [--password PW]\n"
+	"                 [FILE|DIR ...]\n"
 	"       ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...\n"
 	"       ev-ingest --db DB --reindex",
 	"Read documents (JSON Lines; .md, .txt, .rst and README-like files; .pdf, .html and\n"
@@ -33,6 +34,7 @@ static const char *db, *base_arg;
 static int all, quiet, prune, skip_invalid, verbose, del, del_source, reindex, postings, no_postings;
 static int format = EV_INGEST_AUTO;
 static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_SPOOL_BATCH_DOCS;
+static int threads = 2;		/* --threads */
 static struct ev_spool_opts so;
 
 /* --format: auto, jsonl, markdown or text. */
@@ -84,6 +86,9 @@ static const struct ev_opt options[] = {
 	    "overlap of consecutive chunks in bytes, at most half of --size"),
 	EV_OPT_LONG(0, "batch", "ingest.batch", &batch, 1, 1000000, "N",
 	    "documents per transaction"),
+	EV_OPT_INT(0, "threads", "ingest.threads", &threads, 1, 2, "N",
+	    "threads writing may use: 2 chunks and tokenises the next documents while the"
+	    " store takes one (the same store)"),
 	EV_OPT_STR(0, "password", NULL, &so.password, "PW",
 	    "the password of encrypted PDFs (given to ev-extract)"),
 	EV_OPT_END
@@ -264,6 +269,7 @@ main(int argc, char *argv[])
 	so.verbose = verbose;
 	so.format = format;
 	so.batch = batch;
+	so.threads = threads;
 	so.prune = prune;
 	so.kill_after = kill ? strtol(kill, NULL, 10) : 0;
 	so.out = stdout;

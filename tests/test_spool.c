@@ -214,3 +214,137 @@ Test(spool, delete_names_what_it_cannot_find)
 	cr_assert_not_null(strstr(tu_notes, "no document 'nothing' in the store"), "%s", tu_notes);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0);
 }
+
+/* Append a row's values to the memstream ctx. */
+static int
+row_text(void *ctx, int n, char **v, char **names)
+{
+	(void)names;
+	for (int i = 0; i < n; i++)
+		fprintf(ctx, "%s%s", v[i] ? v[i] : "NULL", i + 1 < n ? "|" : "\n");
+	return 0;
+}
+
+/* Every row of s a run writes (documents but their ingested_at), the
+ * full-text index's segments and sizes included, as text; the caller frees. */
+static char *
+contents(struct ev_store *s)
+{
+	static const char *const sql[] = {
+		"SELECT doc_id, source, title, source_uri, source_type, language, published_date,"
+		" metadata, content_hash, length FROM documents ORDER BY doc_id",
+		"SELECT * FROM chunks ORDER BY rowid", "SELECT * FROM chunk_tombstones ORDER BY rowid",
+		"SELECT id, hex(block) FROM chunks_fts_data ORDER BY id",
+		"SELECT * FROM chunks_fts_idx ORDER BY segid, term",
+		"SELECT id, hex(sz) FROM chunks_fts_docsize ORDER BY id",
+	};
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	for (size_t i = 0; i < sizeof sql / sizeof sql[0]; i++)
+		cr_assert_eq(sqlite3_exec(ev_store_db(s), sql[i], row_text, f, NULL), SQLITE_OK, "%s",
+		    sql[i]);
+	fclose(f);
+	return p;
+}
+
+static char *
+contents_at(const char *path)
+{
+	struct ev_store *s = ev_store_open(path, EV_STORE_READ, &err);
+	char *p;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	p = contents(s);
+	ev_store_close(s);
+	return p;
+}
+
+/* Run both passes over the file in, with threads, into the store at path;
+ * the chunk records printed into *printed (the caller frees). */
+static struct ev_ingest_stats
+ingest_with(const char *path, const char *in, int threads, char **printed)
+{
+	struct ev_ingest_opts o = { 200, 40, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1 };
+	struct ev_store *s = ev_store_open(path, EV_STORE_CREATE, &err);
+	struct ev_ingest *g;
+	struct ev_spool *sp;
+	struct ev_ingest_stats stats;
+	size_t n = 0;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	g = ev_ingest_open(s, &o, &err);
+	cr_assert_not_null(g, "%s", err.msg);
+	so.threads = threads;
+	so.out = open_memstream(printed, &n);
+	sp = ev_spool_new(&so, &err);
+	cr_assert_not_null(sp, "%s", err.msg);
+	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
+	ev_spool_read_done(sp);
+	cr_assert_eq(ev_spool_write(sp, s, g, &err), 0, "%s", err.msg);
+	fclose(so.out);
+	so.out = out;
+	stats = *ev_ingest_stats(g);
+	ev_spool_free(sp);
+	ev_ingest_free(g);
+	ev_store_close(s);
+	return stats;
+}
+
+Test(spool, two_threads_store_and_print_what_one_does)
+{
+	/* a run of documents of every kind the preparing thread meets: titles
+	 * found or given, a title alone, no text, a long table split with its
+	 * header, several languages (tagged columns, CJK bigrams), many chunks */
+	char first[8192], second[8192], table[2048] = "", *p1, *p2;
+	const char *runs[2];
+	size_t used = 0;
+
+	for (int i = 0; i < 40; i++)
+		used += (size_t)snprintf(table + used, sizeof table - used, "| row %d | value %d |\\n", i,
+		    i * i);
+	snprintf(first, sizeof first,
+	    "{\"id\":\"en\",\"title\":\"Heat\",\"text\":\"Flows over heated plates. Boundary"
+	    " layers thicken downstream. Heat transfer falls as the layer grows.\"}\n"
+	    "{\"id\":\"notes.md\",\"text\":\"# Found title\\n\\n## Part one\\n\\nSome words.\\n\\n"
+	    "| name | value |\\n|---|---|\\n%s\\n## Part two\\n\\nMore words here.\"}\n"
+	    "{\"id\":\"fr\",\"text\":\"Les abeilles ne volent pas quand il pleut, elles restent"
+	    " dans la ruche.\"}\n"
+	    "{\"id\":\"de\",\"language\":\"de\",\"text\":\"Die Bienen fliegen nicht.\"}\n"
+	    "{\"id\":\"zh\",\"text\":\"草酸防治蜂螨的方法很多\"}\n"
+	    "{\"id\":\"t\",\"title\":\"Only a title\",\"text\":\"\"}\n"
+	    "{\"id\":\"e\",\"text\":\"\"}\n", table);
+	/* the second run: one changed, one new, the others as they were */
+	snprintf(second, sizeof second, "%s", first);
+	memcpy(strstr(second, "Boundary"), "BOUNDARY", 8);
+	strcat(second, "{\"id\":\"new\",\"text\":\"A new document about wings.\"}\n");
+	runs[0] = strdup(file("first.jsonl", first));
+	runs[1] = strdup(file("second.jsonl", second));
+	for (int r = 0; r < 2; r++) {
+		char path1[300], path2[300], *c1, *c2;
+		struct ev_ingest_stats s1, s2;
+
+		snprintf(path1, sizeof path1, "%s/one.db", dir);
+		snprintf(path2, sizeof path2, "%s/two.db", dir);
+		s1 = ingest_with(path1, runs[r], 1, &p1);
+		s2 = ingest_with(path2, runs[r], 2, &p2);
+		cr_assert_str_eq(p2, p1, "run %d: the same chunk records", r + 1);
+		cr_assert_eq(s1.ahead, 0);
+		cr_assert_eq(s2.written, s1.written);
+		cr_assert_eq(s2.chunks, s1.chunks);
+		cr_assert_eq(s2.unchanged, s1.unchanged);
+		if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+			cr_assert_eq(s2.ahead, r == 0 ? 7 : 2,
+			    "run %d: the documents to write, and only those, prepared ahead", r + 1);
+		c1 = contents_at(path1);
+		c2 = contents_at(path2);
+		cr_assert_str_eq(c2, c1, "run %d: the same rows and index", r + 1);
+		free(c1);
+		free(c2);
+		free(p1);
+		free(p2);
+	}
+	free((char *)runs[0]);
+	free((char *)runs[1]);
+}

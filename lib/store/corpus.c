@@ -410,12 +410,15 @@ chunk_title(const struct ev_corpus_doc *d, const struct ev_corpus_chunk *k)
 }
 
 /* The language of chunk k of document d: the one d declares, else the
- * language of the chunk's text. */
+ * language of the chunk's text (unless the caller found it). */
 static void
 chunk_lang(const struct ev_corpus *c, const struct ev_corpus_doc *d, const struct ev_corpus_chunk *k,
 	char lang[EV_ANALYZE_CODE_MAX])
 {
-	ev_langid_doc(c->lex, d->language, k->text, k->len, lang);
+	if (k->lang != NULL)
+		snprintf(lang, EV_ANALYZE_CODE_MAX, "%s", k->lang);
+	else
+		ev_langid_doc(c->lex, d->language, k->text, k->len, lang);
 }
 
 static int

@@ -40,6 +40,8 @@ struct ev_corpus_chunk {
 	size_t len;
 	size_t offset_start, offset_end;
 	const char *content_hash;	/* "sha256:" of the text */
+	const char *lang;	/* its language, as ev_langid_doc() finds it from the
+				 * document's and the text, or NULL: the put finds it */
 	int title_is_text;	/* the text is the document's title (a document of a
 				 * title alone): the chunk has no title of its own,
 				 * so the title's words are indexed once */

@@ -10,11 +10,14 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "chunk.h"
 #include "corpus.h"
 #include "jscan.h"
 #include "jsonl.h"
+#include "langid.h"
+#include "lexicon.h"
 #include "sha256.h"
 
 #define CHUNKER_VERSION "evkit-chunker/1"
@@ -27,7 +30,13 @@ struct ev_ingest {
 	int regions_table;	/* chunk_regions exists: 1, 0, or -1 not known yet */
 	struct ev_regions regions;	/* the document being put */
 	struct ev_buf lines;	/* a chunk's lines (ev_regions_span()) */
+	struct ev_analyzer *an;	/* the store's tokeniser (replays recorded tokens) */
+	struct ev_ingest_preparer *self;	/* prepares on this thread */
+	struct ev_ingest_prep *prep;	/* a document prepared here */
 };
+
+static struct ev_ingest_preparer *preparer_new(const struct ev_ingest_opts *o,
+	struct ev_err *err);
 
 /* The fields of a document record that ev-ingest knows. */
 static const char *const doc_fields[] = {
@@ -856,6 +865,16 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 		free(ig);
 		return NULL;
 	}
+	ig->an = ev_analyze_find(ev_store_db(st));
+	if ((ig->self = preparer_new(&ig->o, err)) == NULL) {
+		ev_ingest_free(ig);
+		return NULL;
+	}
+	if ((ig->prep = ev_ingest_prep_new()) == NULL) {
+		ev_ingest_free(ig);
+		ev_err_nomem(err);
+		return NULL;
+	}
 	return ig;
 }
 
@@ -865,6 +884,8 @@ ev_ingest_free(struct ev_ingest *ig)
 	if (ig == NULL)
 		return;
 	ev_corpus_free(ig->corpus);
+	ev_ingest_preparer_free(ig->self);
+	ev_ingest_prep_free(ig->prep);
 	ev_regions_release(&ig->regions);
 	ev_buf_release(&ig->lines);
 	free(ig);
@@ -1310,12 +1331,12 @@ ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec)
 }
 
 static int
-format_of(const struct ev_ingest *ig, const struct ev_ingest_rec *r)
+format_of(const struct ev_ingest_opts *o, const struct ev_ingest_rec *r)
 {
 	const char *t = r->source_type;
 
-	if (ig->o.format != EV_INGEST_AUTO)
-		return ig->o.format;
+	if (o->format != EV_INGEST_AUTO)
+		return o->format;
 	if (t && (strcasecmp(t, "markdown") == 0 || strcasecmp(t, "md") == 0 ||
 	    strcasecmp(t, "text/markdown") == 0))
 		return EV_CHUNK_MARKDOWN;
@@ -1339,7 +1360,7 @@ base_title(const char *path)
 
 /* sha256 of every field of the record and the chunking options. */
 static void
-doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
+doc_hash(const struct ev_ingest_opts *o, const struct ev_ingest_rec *r, int format,
 	char out[EV_SHA256_TEXT])
 {
 	struct ev_sha256 s;
@@ -1361,9 +1382,385 @@ doc_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, int format,
 			ev_sha256_update(&s, f[i], n[i]);
 	}
 	snprintf(params, sizeof params, "%s size=%zu overlap=%zu format=%s", CHUNKER_VERSION,
-	    ig->o.size, ig->o.overlap, format == EV_CHUNK_MARKDOWN ? "markdown" : "text");
+	    o->size, o->overlap, format == EV_CHUNK_MARKDOWN ? "markdown" : "text");
 	ev_sha256_update(&s, params, strlen(params));
 	ev_sha256_final_text(&s, out);
+}
+
+struct ev_ingest_prep {
+	char dhash[EV_SHA256_TEXT];	/* the document's content hash */
+	int format;			/* how it is chunked */
+	int chunked;			/* what follows is made (else the hash alone) */
+	struct ev_chunks cs;
+	struct ev_corpus_chunk *ch;	/* its nch chunks, as they are stored */
+	size_t nch;
+	struct ev_buf *texts;		/* a chunk's text when it carries table headers */
+	char (*hashes)[EV_SHA256_TEXT];
+	char (*langs)[EV_ANALYZE_CODE_MAX];
+	char **ids;
+	unsigned char *changed;		/* for ev_corpus_put() */
+	char *derived;			/* a title found in the text or the file's name */
+	const char *title;		/* the document's title, or NULL */
+	/* With a recording preparer: each indexed column of each chunk as FTS5
+	 * receives it (tagged with the chunk's language), and its tokens. */
+	struct ev_buf tagged;
+	struct ev_analyze_tape tape;
+	struct ev_analyze_cue *cues;
+	size_t ncues, cap_cues;
+};
+
+struct ev_ingest_preparer {
+	struct ev_ingest_opts o;
+	struct ev_lex *lex;		/* stop lists: a chunk's language */
+	struct ev_analyzer *an;		/* a clone that records tokens, or NULL */
+	sqlite3 *db;			/* a reader of the store, or NULL */
+	sqlite3_stmt *stored;		/* a document's content hash there */
+	sqlite3_stmt *begin, *end;	/* its read transaction */
+	int reads;			/* look-ups in it so far */
+};
+
+/* Look-ups in one read transaction of the preparer's reader: a transaction
+ * of its own for each would lock and unlock the store's shared memory each
+ * time, and one kept open for good would keep the writer's checkpoints from
+ * emptying the write-ahead log. */
+#define READS_PER_TXN 256
+
+/* Forget the document p was made for; the buffers stay for the next. */
+static void
+prep_reset(struct ev_ingest_prep *p)
+{
+	if (p->texts)
+		for (size_t i = 0; i < p->cs.n; i++)
+			ev_buf_release(&p->texts[i]);
+	if (p->ids)
+		for (size_t i = 0; i < (p->nch ? p->nch : 1); i++)
+			free(p->ids[i]);
+	free(p->ids);
+	free(p->texts);
+	free(p->hashes);
+	free(p->langs);
+	free(p->changed);
+	free(p->ch);
+	free(p->derived);
+	ev_chunks_release(&p->cs);
+	p->ids = NULL;
+	p->texts = NULL;
+	p->hashes = NULL;
+	p->langs = NULL;
+	p->changed = NULL;
+	p->ch = NULL;
+	p->derived = NULL;
+	p->nch = 0;
+	p->chunked = 0;
+	p->title = NULL;
+	ev_buf_reset(&p->tagged);
+	p->tape.len = 0;
+	p->ncues = 0;
+}
+
+struct ev_ingest_prep *
+ev_ingest_prep_new(void)
+{
+	struct ev_ingest_prep *p = calloc(1, sizeof *p);
+
+	if (p != NULL)
+		p->cs = (struct ev_chunks)EV_CHUNKS_INIT;
+	return p;
+}
+
+void
+ev_ingest_prep_free(struct ev_ingest_prep *p)
+{
+	if (p == NULL)
+		return;
+	prep_reset(p);
+	ev_buf_release(&p->tagged);
+	ev_analyze_tape_release(&p->tape);
+	free(p->cues);
+	free(p);
+}
+
+/* The hash and format of r into p (reset). */
+static void
+prep_hash(const struct ev_ingest_opts *o, const struct ev_ingest_rec *r, struct ev_ingest_prep *p)
+{
+	prep_reset(p);
+	p->format = format_of(o, r);
+	doc_hash(o, r, p->format, p->dhash);
+}
+
+/* A chunk's column as FTS5 receives it: "" when it indexes nothing. */
+static size_t
+tagged_len(const char *lang, const char *col, size_t n)
+{
+	if (col == NULL || n == 0)
+		return 0;
+	return (lang[0] != '\0' ? strlen(lang) + 2 : 0) + n;
+}
+
+/* Record the tokens of one column (tagged with lang) as a cue. */
+static int
+cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, const char *lang, const char *col,
+	size_t n)
+{
+	struct ev_analyze_cue *q;
+	size_t len = tagged_len(lang, col, n), at = p->tagged.len, from = p->tape.len;
+
+	if (len == 0)
+		return 0;
+	if (len > INT32_MAX)
+		return 0;	/* FTS5 refuses it first: nothing to record */
+	if (lang[0] != '\0') {
+		ev_buf_addc(&p->tagged, EV_ANALYZE_TAG);
+		ev_buf_adds(&p->tagged, lang);
+		ev_buf_addc(&p->tagged, EV_ANALYZE_TAG);
+	}
+	ev_buf_add(&p->tagged, col, n);	/* room reserved: these cannot fail */
+	if (ev_analyze_record(an, p->tagged.p + at, (int)len, &p->tape) == -1)
+		return -1;
+	q = &p->cues[p->ncues++];
+	q->text = p->tagged.p + at;
+	q->n = (int)len;
+	q->tape = &p->tape;
+	q->at = from;
+	q->end = p->tape.len;
+	return 0;
+}
+
+/* The tokens of every column of p's chunks, recorded with an. */
+static int
+prep_tokens(struct ev_analyzer *an, struct ev_ingest_prep *p)
+{
+	size_t room = 1;
+
+	for (size_t i = 0; i < p->nch; i++) {
+		const struct ev_corpus_chunk *k = &p->ch[i];
+		const char *title = k->title_is_text ? NULL : p->title;
+
+		room += tagged_len(k->lang, title, title ? strlen(title) : 0) +
+		    tagged_len(k->lang, k->section_title, k->section_title ? strlen(k->section_title) : 0) +
+		    tagged_len(k->lang, k->text, k->len);
+	}
+	if (ev_buf_reserve(&p->tagged, room) == -1 ||
+	    ev_grow(&p->cues, &p->cap_cues, 3 * p->nch, sizeof *p->cues, 16) == -1)
+		return -1;
+	for (size_t i = 0; i < p->nch; i++) {
+		const struct ev_corpus_chunk *k = &p->ch[i];
+		const char *title = k->title_is_text ? NULL : p->title;
+
+		if (cue_column(an, p, k->lang, title, title ? strlen(title) : 0) == -1 ||
+		    cue_column(an, p, k->lang, k->section_title,
+		    k->section_title ? strlen(k->section_title) : 0) == -1 ||
+		    cue_column(an, p, k->lang, k->text, k->len) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Chunk r into p (whose hash and format are set): each chunk's id, text,
+ * hash and language, and with pr->an the tokens of its columns. */
+static int
+prep_chunks(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
+	struct ev_ingest_prep *p, struct ev_err *err)
+{
+	struct ev_chunk_opts co;
+	size_t i, idlen = strlen(r->id);
+
+	co.size = pr->o.size;
+	co.overlap = pr->o.overlap;
+	co.format = p->format;
+	if (ev_chunk_split(r->text, r->text_len, &co, &p->cs, err) == -1)
+		return -1;
+	/* A document without a title takes its first level-1 heading's, or its
+	 * file's name. */
+	p->title = r->title;
+	if (p->title == NULL && (p->cs.title || r->from_file)) {
+		if ((p->derived = p->cs.title ? strdup(p->cs.title) : base_title(r->id)) == NULL)
+			goto nomem;
+		p->title = p->derived;
+	}
+	/* A title is content: a record with a title and no text is found by
+	 * it, its one chunk's text (indexed once: the chunk has no title of
+	 * its own).  A file's name is not: an empty file has no chunk. */
+	if (p->cs.n == 0 && r->title != NULL && r->title[strspn(r->title, " \t\r\n")] != '\0') {
+		size_t n = idlen + 16;
+
+		if ((p->ch = calloc(1, sizeof *p->ch)) == NULL ||
+		    (p->ids = calloc(1, sizeof *p->ids)) == NULL ||
+		    (p->hashes = calloc(1, sizeof *p->hashes)) == NULL ||
+		    (p->langs = calloc(1, sizeof *p->langs)) == NULL ||
+		    (p->changed = calloc(1, 1)) == NULL || (p->ids[0] = malloc(n)) == NULL)
+			goto nomem;
+		snprintf(p->ids[0], n, "%s:_top:0", r->id);
+		p->ch[0].id = p->ids[0];
+		p->ch[0].section_id = "_top";
+		p->ch[0].section_title = p->ch[0].section_path = "";
+		p->ch[0].text = r->title;
+		p->ch[0].len = strlen(r->title);
+		p->ch[0].title_is_text = 1;
+		ev_sha256_text(p->ch[0].text, p->ch[0].len, p->hashes[0]);
+		p->ch[0].content_hash = p->hashes[0];
+		p->nch = 1;
+	}
+	if (p->cs.n > 0 && ((p->ch = calloc(p->cs.n, sizeof *p->ch)) == NULL ||
+	    (p->texts = calloc(p->cs.n, sizeof *p->texts)) == NULL ||
+	    (p->hashes = calloc(p->cs.n, sizeof *p->hashes)) == NULL ||
+	    (p->langs = calloc(p->cs.n, sizeof *p->langs)) == NULL ||
+	    (p->ids = calloc(p->cs.n, sizeof *p->ids)) == NULL ||
+	    (p->changed = calloc(p->cs.n, 1)) == NULL))
+		goto nomem;
+	if (p->cs.n > 0)
+		p->nch = p->cs.n;
+	for (i = 0; i < p->cs.n; i++) {
+		const struct ev_chunk *c = &p->cs.v[i];
+		struct ev_corpus_chunk *k = &p->ch[i];
+		const struct ev_section *s = &p->cs.sections[c->section];
+		size_t n = idlen + strlen(s->id) + 24;
+
+		if ((p->ids[i] = malloc(n)) == NULL)
+			goto nomem;
+		snprintf(p->ids[i], n, "%s:%s:%d", r->id, s->id, c->index);
+		k->id = p->ids[i];
+		k->section_id = s->id;
+		k->section_title = s->title;
+		k->section_path = s->path;
+		k->chunk_index = c->index;
+		k->offset_start = c->start;
+		k->offset_end = c->end;
+		if (c->head_end > c->head_start) {
+			if (ev_chunk_text(r->text, c, &p->texts[i]) == -1)
+				goto nomem;
+			k->text = p->texts[i].p;
+			k->len = p->texts[i].len;
+		} else {
+			k->text = r->text + c->start;
+			k->len = c->end - c->start;
+		}
+		ev_sha256_text(k->text, k->len, p->hashes[i]);
+		k->content_hash = p->hashes[i];
+	}
+	for (i = 0; i < p->nch; i++) {
+		ev_langid_doc(pr->lex, r->language, p->ch[i].text, p->ch[i].len, p->langs[i]);
+		p->ch[i].lang = p->langs[i];
+		p->changed[i] = 1;
+	}
+	if (pr->an != NULL && prep_tokens(pr->an, p) == -1)
+		goto nomem;
+	p->chunked = 1;
+	return 0;
+nomem:
+	return ev_err_nomem(err);
+}
+
+/* Whether the store held document id with content hash dhash when pr's
+ * reader last looked (0 when it cannot tell). */
+static int
+stored_as(struct ev_ingest_preparer *pr, const char *id, const char *dhash)
+{
+	sqlite3_stmt *s = pr->stored;
+	int same;
+
+	if (pr->reads++ == 0) {
+		sqlite3_step(pr->begin);
+		sqlite3_reset(pr->begin);
+	}
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+	same = sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0) != NULL &&
+	    strcmp((const char *)sqlite3_column_text(s, 0), dhash) == 0;
+	sqlite3_reset(s);
+	if (pr->reads == READS_PER_TXN) {
+		sqlite3_step(pr->end);
+		sqlite3_reset(pr->end);
+		pr->reads = 0;
+	}
+	return same;
+}
+
+int
+ev_ingest_prepare(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
+	struct ev_ingest_prep *p, struct ev_err *err)
+{
+	prep_hash(&pr->o, r, p);
+	/* a document stored as it is will be skipped: not worth chunking */
+	if (pr->stored != NULL && pr->o.output != EV_INGEST_ALL && stored_as(pr, r->id, p->dhash))
+		return 0;
+	return prep_chunks(pr, r, p, err);
+}
+
+/* A preparer with ig's options and stop lists of its own. */
+static struct ev_ingest_preparer *
+preparer_new(const struct ev_ingest_opts *o, struct ev_err *err)
+{
+	struct ev_ingest_preparer *pr = calloc(1, sizeof *pr);
+
+	if (pr == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	pr->o = *o;
+	if ((pr->lex = ev_lex_open(NULL, err)) == NULL) {
+		free(pr);
+		return NULL;
+	}
+	return pr;
+}
+
+void
+ev_ingest_preparer_free(struct ev_ingest_preparer *pr)
+{
+	if (pr == NULL)
+		return;
+	sqlite3_finalize(pr->stored);
+	sqlite3_finalize(pr->begin);
+	sqlite3_finalize(pr->end);
+	sqlite3_close(pr->db);
+	ev_analyze_free(pr->an);
+	ev_lex_close(pr->lex);
+	free(pr);
+}
+
+/* Open a reader of the store for pr, when the store has documents (the
+ * documents it holds as they are need no chunking); none is no error. */
+static void
+open_reader(struct ev_ingest_preparer *pr, struct ev_store *st)
+{
+	sqlite3_stmt *s = NULL;
+	int any;
+
+	if (sqlite3_prepare_v2(ev_store_db(st), "SELECT 1 FROM documents LIMIT 1", -1, &s, NULL) !=
+	    SQLITE_OK)
+		return;
+	any = sqlite3_step(s) == SQLITE_ROW;
+	sqlite3_finalize(s);
+	if (!any || sqlite3_open_v2(ev_store_path(st), &pr->db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK || sqlite3_busy_timeout(pr->db, 1000) != SQLITE_OK ||
+	    sqlite3_prepare_v2(pr->db, "SELECT content_hash FROM documents WHERE doc_id = ?", -1,
+	    &pr->stored, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(pr->db, "BEGIN", -1, &pr->begin, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(pr->db, "COMMIT", -1, &pr->end, NULL) != SQLITE_OK) {
+		sqlite3_finalize(pr->stored);
+		sqlite3_finalize(pr->begin);
+		sqlite3_finalize(pr->end);
+		sqlite3_close(pr->db);
+		pr->stored = pr->begin = pr->end = NULL;
+		pr->db = NULL;
+	}
+}
+
+struct ev_ingest_preparer *
+ev_ingest_preparer_new(struct ev_ingest *ig, struct ev_err *err)
+{
+	struct ev_ingest_preparer *pr = preparer_new(&ig->o, err);
+
+	if (pr == NULL)
+		return NULL;
+	if (ig->an != NULL && (pr->an = ev_analyze_clone(ig->an)) == NULL) {
+		ev_ingest_preparer_free(pr);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	open_reader(pr, ig->st);
+	return pr;
 }
 
 /* A count in decimal (what "%zu" writes, without printf's cost: this is
@@ -1425,162 +1822,78 @@ regions_ready(struct ev_ingest *ig, const struct ev_ingest_rec *r, struct ev_err
 }
 
 int
-ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *source,
-	struct ev_buf *out, struct ev_err *err)
+ev_ingest_put_prepared(struct ev_ingest *ig, const struct ev_ingest_rec *r,
+	struct ev_ingest_prep *p, const char *source, struct ev_buf *out, struct ev_err *err)
 {
-	struct ev_chunk_opts co;
-	struct ev_chunks cs = EV_CHUNKS_INIT;
-	struct ev_corpus_chunk *ch = NULL;
-	struct ev_buf *texts = NULL;
-	char (*hashes)[EV_SHA256_TEXT] = NULL, dhash[EV_SHA256_TEXT], **ids = NULL;
-	char *derived = NULL;
-	unsigned char *changed = NULL;
-	const char *title = r->title;
-	int format = format_of(ig, r), unchanged = 0, rc = -1;
-	size_t i, nch = 0, idlen = strlen(r->id);
+	int unchanged, rc, ahead = p != NULL && p->chunked;
+	size_t i;
 
 	if (ev_ingest_seen(ig, r->id, err) == -1)
 		return -1;
 	ig->stats.bytes += (long long)r->text_len;
-	doc_hash(ig, r, format, dhash);
-	if ((unchanged = ev_corpus_unchanged(ig->corpus, r->id, dhash, source, err)) == -1)
+	if (p == NULL) {
+		p = ig->prep;
+		prep_hash(&ig->o, r, p);
+	}
+	if ((unchanged = ev_corpus_unchanged(ig->corpus, r->id, p->dhash, source, err)) == -1)
 		return -1;
 	if (unchanged && ig->o.output != EV_INGEST_ALL) {
 		ig->stats.unchanged++;
 		return 0;
 	}
-	co.size = ig->o.size;
-	co.overlap = ig->o.overlap;
-	co.format = format;
-	if (ev_chunk_split(r->text, r->text_len, &co, &cs, err) == -1)
+	ig->stats.ahead += ahead;
+	if (!p->chunked && prep_chunks(ig->self, r, p, err) == -1)
 		return -1;
-	/* A document without a title takes its first level-1 heading's, or its
-	 * file's name. */
-	if (title == NULL && (cs.title || r->from_file)) {
-		if ((derived = cs.title ? strdup(cs.title) : base_title(r->id)) == NULL)
-			goto nomem;
-		title = derived;
-	}
-	/* A title is content: a record with a title and no text is found by
-	 * it, its one chunk's text (indexed once: the chunk has no title of
-	 * its own).  A file's name is not: an empty file has no chunk. */
-	if (cs.n == 0 && r->title != NULL && r->title[strspn(r->title, " \t\r\n")] != '\0') {
-		size_t n = idlen + 16;
-
-		if ((ch = calloc(1, sizeof *ch)) == NULL || (ids = calloc(1, sizeof *ids)) == NULL ||
-		    (hashes = calloc(1, sizeof *hashes)) == NULL ||
-		    (changed = calloc(1, 1)) == NULL || (ids[0] = malloc(n)) == NULL)
-			goto nomem;
-		snprintf(ids[0], n, "%s:_top:0", r->id);
-		ch[0].id = ids[0];
-		ch[0].section_id = "_top";
-		ch[0].section_title = ch[0].section_path = "";
-		ch[0].text = r->title;
-		ch[0].len = strlen(r->title);
-		ch[0].title_is_text = 1;
-		ev_sha256_text(ch[0].text, ch[0].len, hashes[0]);
-		ch[0].content_hash = hashes[0];
-		changed[0] = 1;
-		nch = 1;
-	}
-	if (cs.n > 0 && ((ch = calloc(cs.n, sizeof *ch)) == NULL ||
-	    (texts = calloc(cs.n, sizeof *texts)) == NULL ||
-	    (hashes = calloc(cs.n, sizeof *hashes)) == NULL ||
-	    (ids = calloc(cs.n, sizeof *ids)) == NULL ||
-	    (changed = calloc(cs.n, 1)) == NULL))
-		goto nomem;
-	if (cs.n > 0)
-		nch = cs.n;
-	for (i = 0; i < cs.n; i++) {
-		const struct ev_chunk *c = &cs.v[i];
-		struct ev_sha256 sh;
-		const struct ev_section *s = &cs.sections[c->section];
-		size_t n = idlen + strlen(s->id) + 24;
-
-		if ((ids[i] = malloc(n)) == NULL)
-			goto nomem;
-		snprintf(ids[i], n, "%s:%s:%d", r->id, s->id, c->index);
-		ch[i].id = ids[i];
-		ch[i].section_id = s->id;
-		ch[i].section_title = s->title;
-		ch[i].section_path = s->path;
-		ch[i].chunk_index = c->index;
-		ch[i].offset_start = c->start;
-		ch[i].offset_end = c->end;
-		if (c->head_end > c->head_start) {
-			if (ev_chunk_text(r->text, c, &texts[i]) == -1)
-				goto nomem;
-			ch[i].text = texts[i].p;
-			ch[i].len = texts[i].len;
-		} else {
-			ch[i].text = r->text + c->start;
-			ch[i].len = c->end - c->start;
-		}
-		ev_sha256_init(&sh);
-		ev_sha256_update(&sh, ch[i].text, ch[i].len);
-		ev_sha256_final_text(&sh, hashes[i]);
-		ch[i].content_hash = hashes[i];
-		changed[i] = 1;
-	}
-	if (r->regions != NULL && ev_regions_decode(r->regions, r->regions_len, &ig->regions) == -1) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad pages");
-		goto out;
-	}
+	if (r->regions != NULL && ev_regions_decode(r->regions, r->regions_len, &ig->regions) == -1)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad pages");
 	if (!unchanged) {
 		struct ev_corpus_doc d = {
-			r->id, source, title, r->source_uri, r->source_type, r->language,
-			r->published_date, r->metadata, dhash, r->text_len
+			r->id, source, p->title, r->source_uri, r->source_type, r->language,
+			r->published_date, r->metadata, p->dhash, r->text_len
 		};
 
-		if (ev_corpus_put(ig->corpus, &d, ch, nch, changed, err) == -1 ||
-		    regions_ready(ig, r, err) == -1)
-			goto out;
+		if (ig->an != NULL)
+			ev_analyze_expect(ig->an, p->cues, p->ncues);
+		rc = ev_corpus_put(ig->corpus, &d, p->ch, p->nch, p->changed, err);
+		if (ig->an != NULL)
+			ev_analyze_expect(ig->an, NULL, 0);
+		if (rc == -1 || regions_ready(ig, r, err) == -1)
+			return -1;
 		ig->stats.written++;
-		if (nch == 0)
+		if (p->nch == 0)
 			ig->stats.empty++;
 	} else
 		ig->stats.unchanged++;
-	for (i = 0; i < nch; i++) {
+	for (i = 0; i < p->nch; i++) {
 		long page = 0, page_end = 0;
 		int got = 0;
 
-		if (!unchanged && changed[i])
+		if (!unchanged && p->changed[i])
 			ig->stats.chunks++;
-		if (r->regions != NULL && !ch[i].title_is_text) {
+		if (r->regions != NULL && !p->ch[i].title_is_text) {
 			ev_buf_reset(&ig->lines);
-			if ((got = ev_regions_span(&ig->regions, ch[i].offset_start, ch[i].offset_end,
-			    &page, &page_end, &ig->lines)) == -1)
-				goto nomem;
-			if (got == 1 && !unchanged && ev_region_put(ig->st, ch[i].id, page, page_end,
+			if ((got = ev_regions_span(&ig->regions, p->ch[i].offset_start,
+			    p->ch[i].offset_end, &page, &page_end, &ig->lines)) == -1)
+				return ev_err_nomem(err);
+			if (got == 1 && !unchanged && ev_region_put(ig->st, p->ch[i].id, page, page_end,
 			    ev_buf_str(&ig->lines), err) == -1)
-				goto out;
+				return -1;
 		}
 		if (ig->o.output == EV_INGEST_NONE ||
-		    (ig->o.output == EV_INGEST_CHANGED && !changed[i]))
+		    (ig->o.output == EV_INGEST_CHANGED && !p->changed[i]))
 			continue;
-		if (add_record(out, r, &ch[i], title, page, page_end) == -1)
-			goto nomem;
+		if (add_record(out, r, &p->ch[i], p->title, page, page_end) == -1)
+			return ev_err_nomem(err);
 		ig->stats.printed++;
 	}
-	rc = !unchanged;
-	goto out;
-nomem:
-	ev_err_nomem(err);
-out:
-	if (texts)
-		for (i = 0; i < cs.n; i++)
-			ev_buf_release(&texts[i]);
-	if (ids)
-		for (i = 0; i < (nch ? nch : 1); i++)
-			free(ids[i]);
-	free(ids);
-	free(texts);
-	free(hashes);
-	free(changed);
-	free(ch);
-	free(derived);
-	ev_chunks_release(&cs);
-	return rc;
+	return !unchanged;
+}
+
+int
+ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *r, const char *source,
+	struct ev_buf *out, struct ev_err *err)
+{
+	return ev_ingest_put_prepared(ig, r, NULL, source, out, err);
 }
 
 int

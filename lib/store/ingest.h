@@ -3,8 +3,8 @@
  * (chunk.h) and put (corpus.h), and the chunk records to print (evkit(7)'s
  * Chunk) are written into a buffer.
  *
- * High layer: includes err.h, buf.h, jsonl.h (Jansson), region.h, chunk.h, corpus.h and
- * store.h.  Writes in the caller's transaction, like corpus.h.
+ * High layer: includes err.h, buf.h, jsonl.h (Jansson), region.h, chunk.h, corpus.h,
+ * langid.h, analyze.h and store.h.  Writes in the caller's transaction, like corpus.h.
  *
  * A document's content hash covers every field of its record and the
  * chunking options, so a changed field or a new chunk size re-chunks it.
@@ -54,6 +54,8 @@ struct ev_ingest_stats {
 	long long bytes;	/* document text read */
 	long long empty;	/* documents written with no chunk (no text, no title):
 				 * stored, but no search can find them */
+	long long ahead;	/* documents put as ev_ingest_prepare() chunked them
+				 * (on another thread) */
 };
 
 /* Check a document record: an object with "id" (a non-empty string) and
@@ -186,6 +188,38 @@ int ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec);
  * *err set. */
 int ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *rec, const char *source,
 	struct ev_buf *out, struct ev_err *err);
+
+/* The work of a put that needs no store, done ahead on another thread (as
+ * ev-ingest's second pass does, spool.h): a document's content hash, its
+ * chunks with their ids, hashes and languages, and the tokens of their
+ * indexed columns, which the store's tokeniser then replays instead of
+ * making them (analyze.h).  What is stored is the same either way. */
+struct ev_ingest_prep;
+struct ev_ingest_preparer;
+
+/* An empty prepared document, reused from one to the next; NULL when out of
+ * memory.  ev_ingest_prep_free() frees it (NULL-safe). */
+struct ev_ingest_prep *ev_ingest_prep_new(void);
+void ev_ingest_prep_free(struct ev_ingest_prep *p);
+
+/* A preparer of ig's documents for one other thread: ig's options, stop
+ * lists and a clone of the store's tokeniser of its own, and, when the
+ * store holds documents, a read-only connection to it, so that a document
+ * stored with the same content hash is not chunked (a guess: the put
+ * decides, and chunks what the guess skipped).  Made and freed on ig's
+ * thread, while no other thread uses ig.  NULL with *err set (code 1). */
+struct ev_ingest_preparer *ev_ingest_preparer_new(struct ev_ingest *ig, struct ev_err *err);
+void ev_ingest_preparer_free(struct ev_ingest_preparer *pr);
+
+/* Prepare r into p (what p held is forgotten); r must outlive p's use.
+ * Returns 0, or -1 with *err set (code 1, out of memory). */
+int ev_ingest_prepare(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
+	struct ev_ingest_prep *p, struct ev_err *err);
+
+/* ev_ingest_put() of r prepared in p by ev_ingest_prepare() (p NULL: r is
+ * prepared here).  p is left for the caller to reuse or free. */
+int ev_ingest_put_prepared(struct ev_ingest *ig, const struct ev_ingest_rec *r,
+	struct ev_ingest_prep *p, const char *source, struct ev_buf *out, struct ev_err *err);
 
 /* ev_ingest_rec_make() and ev_ingest_put() in one. */
 int ev_ingest_doc(struct ev_ingest *ig, json_t *doc, const char *source, int from_file,

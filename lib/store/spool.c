@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -749,24 +750,209 @@ next_rec(struct ev_spool *sp, struct spool_hdr *h, struct ev_buf *rec, struct ev
 	return 1;
 }
 
+/* Pass 2's records, in order: read from the spool file on demand, or by a
+ * thread of their own that also prepares each document (ev_ingest_prepare():
+ * hash, chunks, languages, tokens) while the writer puts the ones before.
+ * Either way the same records reach the writer; only the work moves. */
+#define FEED_SLOTS 32			/* records read ahead, at most */
+#define FEED_BYTES (64 << 20)		/* and their bytes, unless only one */
+#define FEED_WAKE 8			/* records a waiting thread is woken for */
+
+struct slot {
+	int got;			/* 1: a record; 0: the end; -1: err */
+	struct ev_err err;
+	struct spool_hdr h;
+	struct ev_buf rec;
+	struct ev_ingest_rec doc;	/* REC_DOC: unpacked from rec */
+	struct ev_ingest_prep *prep;	/* prepared (threaded), or NULL */
+};
+
+/* The slots are a ring: the reader fills slot[tail % FEED_SLOTS], the
+ * writer takes slot[head % FEED_SLOTS].  A thread that waits is woken when
+ * FEED_WAKE records (or room for them) are ready, not for each one: a
+ * wake-up costs more than preparing a document the store holds already. */
+struct feed {
+	struct ev_spool *sp;
+	struct ev_ingest_preparer *pr;	/* NULL: no thread */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, freed;
+	struct slot slot[FEED_SLOTS];
+	size_t head, tail;
+	size_t bytes;			/* of the slots filled and not taken */
+	int stop;			/* the writer wants no more */
+	int reader_waits, writer_waits;
+};
+
+/* Whether the reader must wait for the writer to take slots. */
+static int
+full(const struct feed *f)
+{
+	return f->tail - f->head == FEED_SLOTS || (f->tail > f->head && f->bytes >= FEED_BYTES);
+}
+
+/* Read the next record into s, and prepare it with pr (when not NULL). */
+static void
+fill(struct ev_spool *sp, struct ev_ingest_preparer *pr, struct slot *s)
+{
+	s->err = (struct ev_err){ 0 };
+	if ((s->got = next_rec(sp, &s->h, &s->rec, &s->err)) != 1 || s->h.kind != REC_DOC)
+		return;
+	if (ev_ingest_rec_unpack(s->rec.p, s->rec.len, &s->doc) == -1) {
+		s->got = ev_err_set(&s->err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad record");
+		return;
+	}
+	if (pr != NULL && ev_ingest_prepare(pr, &s->doc, s->prep, &s->err) == -1)
+		s->got = -1;
+}
+
+static void *
+feed_run(void *arg)
+{
+	struct feed *f = arg;
+	struct slot *s;
+
+	for (;;) {
+		pthread_mutex_lock(&f->mu);
+		while (!f->stop && full(f)) {
+			if (f->writer_waits)
+				pthread_cond_signal(&f->filled);
+			f->reader_waits = 1;
+			pthread_cond_wait(&f->freed, &f->mu);
+			f->reader_waits = 0;
+		}
+		if (f->stop) {
+			pthread_mutex_unlock(&f->mu);
+			return NULL;
+		}
+		s = &f->slot[f->tail % FEED_SLOTS];
+		pthread_mutex_unlock(&f->mu);
+		fill(f->sp, f->pr, s);
+		pthread_mutex_lock(&f->mu);
+		f->tail++;
+		f->bytes += s->rec.len;
+		if (f->writer_waits && (f->tail - f->head >= FEED_WAKE || s->got != 1))
+			pthread_cond_signal(&f->filled);
+		pthread_mutex_unlock(&f->mu);
+		if (s->got != 1)
+			return NULL;
+	}
+}
+
+/* No reader thread after all: the records are read here. */
+static void
+unthread(struct feed *f)
+{
+	for (size_t i = 0; i < FEED_SLOTS; i++) {
+		ev_ingest_prep_free(f->slot[i].prep);
+		f->slot[i].prep = NULL;
+	}
+	ev_ingest_preparer_free(f->pr);
+	f->pr = NULL;
+}
+
+/* Start the feed: with threads > 1 and two processors or more, a reader
+ * thread preparing for ig (without one when it cannot start: the same
+ * records, read here).  Returns 0 or -1 with *err set (out of memory). */
+static int
+feed_start(struct feed *f, struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
+{
+	memset(f, 0, sizeof *f);
+	f->sp = sp;
+	if (sp->o.threads < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	if ((f->pr = ev_ingest_preparer_new(ig, err)) == NULL)
+		return -1;
+	for (size_t i = 0; i < FEED_SLOTS; i++)
+		if ((f->slot[i].prep = ev_ingest_prep_new()) == NULL) {
+			unthread(f);
+			return ev_err_nomem(err);
+		}
+	f->mu = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	f->filled = f->freed = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
+	if (pthread_create(&f->thread, NULL, feed_run, f) != 0)
+		unthread(f);
+	return 0;
+}
+
+/* The next record (got 1), the end (0) or an error (-1, in its err); not
+ * called again after one of the last two.  feed_done() gives it back. */
+static struct slot *
+feed_take(struct feed *f)
+{
+	struct slot *s;
+
+	if (f->pr == NULL) {
+		fill(f->sp, NULL, &f->slot[0]);
+		return &f->slot[0];
+	}
+	pthread_mutex_lock(&f->mu);
+	while (f->head == f->tail) {
+		f->writer_waits = 1;
+		pthread_cond_wait(&f->filled, &f->mu);
+		f->writer_waits = 0;
+	}
+	s = &f->slot[f->head % FEED_SLOTS];
+	pthread_mutex_unlock(&f->mu);
+	return s;
+}
+
+static void
+feed_done(struct feed *f, struct slot *s)
+{
+	if (f->pr == NULL)
+		return;
+	pthread_mutex_lock(&f->mu);
+	f->head++;
+	f->bytes -= s->rec.len;
+	if (f->reader_waits && !full(f) &&
+	    (FEED_SLOTS - (f->tail - f->head) >= FEED_WAKE || f->head == f->tail))
+		pthread_cond_signal(&f->freed);
+	pthread_mutex_unlock(&f->mu);
+}
+
+/* Stop the reader (wherever it is) and free the feed. */
+static void
+feed_stop(struct feed *f)
+{
+	if (f->pr != NULL) {
+		pthread_mutex_lock(&f->mu);
+		f->stop = 1;
+		pthread_cond_signal(&f->freed);
+		pthread_mutex_unlock(&f->mu);
+		pthread_join(f->thread, NULL);
+		ev_ingest_preparer_free(f->pr);
+	}
+	for (size_t i = 0; i < FEED_SLOTS; i++) {
+		ev_buf_release(&f->slot[i].rec);
+		ev_ingest_prep_free(f->slot[i].prep);
+	}
+}
+
 int
 ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 	struct ev_err *err)
 {
-	struct ev_buf rec = EV_BUF_INIT, out = EV_BUF_INIT;
-	struct spool_hdr h;
+	struct ev_buf out = EV_BUF_INIT;
+	struct feed feed;
+	struct slot *s;
 	long long in_batch = 0, batch_bytes = 0, empty = 0;
 	long commits = 0;
 	double started = 0;
-	int in_txn = 0, based = 0, rc = -1, got;
+	int in_txn = 0, based = 0, rc = -1;
 	char where[600];
 
 	if (fflush(sp->f) == EOF || fseek(sp->f, 0, SEEK_SET) == -1) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: %s", strerror(errno));
 		return -1;
 	}
-	while ((got = next_rec(sp, &h, &rec, err)) == 1) {
-		struct ev_ingest_rec doc;
+	if (feed_start(&feed, sp, ig, err) == -1) {
+		feed_stop(&feed);
+		return -1;
+	}
+	while ((s = feed_take(&feed))->got == 1) {
+		const struct ev_ingest_rec *doc = &s->doc;
+		long long len = (long long)s->rec.len;
 
 		if (!in_txn) {
 			in_batch = batch_bytes = 0;
@@ -774,31 +960,30 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 		}
 		if (begin(sp, st, ig, &in_txn, &based, err) == -1)
 			goto out;
-		if (h.kind == REC_SEEN) {
-			if (ev_ingest_seen(ig, rec.p, err) == -1)
+		if (s->h.kind == REC_SEEN) {
+			if (ev_ingest_seen(ig, s->rec.p, err) == -1)
 				goto out;
+			feed_done(&feed, s);
 			continue;
 		}
-		if (ev_ingest_rec_unpack(rec.p, rec.len, &doc) == -1) {
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad record");
-			goto out;
-		}
-		if (doc.from_file)
-			snprintf(where, sizeof where, "%s", sp->inputs[h.input]);
+		if (doc->from_file)
+			snprintf(where, sizeof where, "%s", sp->inputs[s->h.input]);
 		else
-			snprintf(where, sizeof where, "%s:%llu", sp->inputs[h.input],
-			    (unsigned long long)h.line);
-		if (ev_ingest_put(ig, &doc, sp->sources[h.source], &out, err) == -1) {
+			snprintf(where, sizeof where, "%s:%llu", sp->inputs[s->h.input],
+			    (unsigned long long)s->h.line);
+		if (ev_ingest_put_prepared(ig, doc, s->prep, sp->sources[s->h.source], &out, err) ==
+		    -1) {
 			if (err->where[0] == '\0')
 				snprintf(err->where, sizeof err->where, "%.250s", where);
 			goto out;
 		}
 		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_SPOOL_NAMED)
 			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk (no text, no title):"
-			    " no search can find it", where, doc.id);
+			    " no search can find it", where, doc->id);
+		feed_done(&feed, s);
 		if (sp->o.progress != NULL)
-			sp->o.progress(sp->o.ctx, 1, (long long)rec.len);
-		batch_bytes += (long long)rec.len;
+			sp->o.progress(sp->o.ctx, 1, len);
+		batch_bytes += len;
 		if (++in_batch >= sp->o.batch || batch_bytes >= EV_SPOOL_BATCH_BYTES ||
 		    now_ms() - started >= EV_SPOOL_BATCH_MS) {
 			if (ev_ingest_commit(ig, err) == -1)
@@ -810,8 +995,10 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 				raise(SIGKILL);
 		}
 	}
-	if (got == -1)
+	if (s->got == -1) {
+		*err = s->err;
 		goto out;
+	}
 	if (sp->o.prune && (begin(sp, st, ig, &in_txn, &based, err) == -1 ||
 	    prune(sp, ig, err) == -1))
 		goto out;
@@ -826,10 +1013,10 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);
 	rc = 0;
 out:
+	feed_stop(&feed);
 	sp->st.empty = empty;
 	if (in_txn)
 		ev_store_rollback(st);
-	ev_buf_release(&rec);
 	ev_buf_release(&out);
 	return rc;
 }

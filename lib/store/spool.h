@@ -44,6 +44,8 @@ struct ev_spool_opts {
 	const char *source;	/* the source of every input, or NULL: each input's id */
 	struct ev_ingest_ids *ids_of;	/* file ids (borrowed) */
 	long long batch;	/* documents per transaction, at least 1 */
+	int threads;		/* 2: pass 2 prepares documents on a second thread
+				 * (on two processors or more); 1 (or 0): one thread */
 	int prune;		/* pass 2 ends by pruning the sources read */
 	long kill_after;	/* testing aid: SIGKILL after this many commits (0: never) */
 	FILE *out;		/* where chunk records go (pass 2) */
