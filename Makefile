@@ -44,8 +44,10 @@ endif
 
 # The C++ modules of evkit's own: they reach what Faiss's C API cannot (the
 # prefetch threads; an IVF scan whose sums must stay in Faiss's order, so
-# never contracted into fused multiply-adds).
-LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o $(BUILD)/lib/store/faiss_scan.o
+# never contracted into fused multiply-adds; large allocations, the index's
+# quantizer among them, on huge pages).
+LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o $(BUILD)/lib/store/faiss_scan.o \
+	$(BUILD)/lib/store/faiss_alloc.o
 $(BUILD)/lib/store/faiss_scan.o: CXXFLAGS += -ffp-contract=off
 
 # libfaiss is linked statically with its OpenMP needs; --as-needed keeps
