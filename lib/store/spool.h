@@ -5,7 +5,10 @@
  * the good ones into a spool file (a tmpfile(), stdin included).  Pass 2
  * (ev_spool_write()) chunks and writes them in batched transactions, writing
  * a batch's chunk records once it is committed, so that a later stage never
- * sees a chunk the store does not have.  ev_spool_delete() is --delete.
+ * sees a chunk the store does not have; with opts.threads 2 a second thread
+ * reads the spool ahead and prepares each document (ev_ingest_prepare())
+ * while the caller's thread writes the one before.  ev_spool_delete() is
+ * --delete.
  *
  * What a user should be told (a second copy of a file, a skipped record, a
  * document no search can find) is handed to the caller's note function as
