@@ -86,10 +86,10 @@ Test(faiss_prefetch, other_indexes_have_no_mapped_lists)
 	unlink(path);
 }
 
-Test(faiss_prefetch, the_default_leaves_one_processor_to_the_scan)
+Test(faiss_prefetch, the_default_is_one_a_processor_at_most_four)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int want = cpus <= 2 ? 1 : cpus > 5 ? 4 : (int)cpus - 1;
+	int want = cpus > 4 ? 4 : (int)cpus;
 
 	cr_assert_eq(ev_faiss_prefetch_default(), want);
 }

@@ -42,5 +42,5 @@ ev_faiss_prefetch_default(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	return cpus <= 2 ? 1 : cpus > 5 ? 4 : (int)cpus - 1;
+	return cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
 }

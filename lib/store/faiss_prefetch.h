@@ -28,8 +28,11 @@ int ev_faiss_prefetch_threads(FaissIndex *index, int n);
  * index has no mapped lists. */
 int ev_faiss_prefetch_get(const FaissIndex *index);
 
-/* The prefetch threads evkit uses on this machine: one fewer than its
- * processors, between 1 and 4 (the scan itself takes one). */
+/* The prefetch threads evkit uses on this machine: as many as its
+ * processors, from 1 to 4.  On two cores, with every probed list asked of
+ * the kernel at once before the scan (faiss_scan.cpp), two threads mapping
+ * the lists' pages beside the scan beat one: 30 queries of a 1.58 M-vector
+ * IVF4096 index, five rounds, one process a query, p50 20.0 -> 19.0 ms. */
 int ev_faiss_prefetch_default(void);
 
 #ifdef __cplusplus
