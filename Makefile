@@ -56,7 +56,7 @@ $(BUILD)/lib/store/faiss_scan.o: CXXFLAGS += -ffp-contract=off
 # Faiss's calls find its routines in libevkit.a).
 LDLIBS_ALL = -Wl,--as-needed $(FAISS_C) -Wl,--start-group $(BUILD)/libevkit.a \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -Wl,--end-group -lgomp \
-	-lsqlite3 -licuuc -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread -ldl
+	-lsqlite3 -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread -ldl
 
 # ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
 # "Licence".  Their callers (lib/store/extract_pdf.c, extract_html.c) stay out

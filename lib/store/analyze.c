@@ -7,11 +7,8 @@
 #include <string.h>
 
 #include <libstemmer.h>
-#include <unicode/ubrk.h>
-#include <unicode/uchar.h>
-#include <unicode/uscript.h>
-#include <unicode/utf16.h>
-#include <unicode/utf8.h>
+
+#include "icu.h"
 
 /* The languages evkit knows by code: their ISO 639-2 aliases and their
  * Snowball stemmer (NULL: Porter for en, zh, ja, ko, whose Latin words are
