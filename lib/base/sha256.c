@@ -23,20 +23,21 @@ static const uint32_t K[64] = {
 
 
 
-/* Whether the processor has SHA, SSSE3 and SSE4.1: 1 or 0. */
+/* Whether the processor has SHA, SSSE3 and SSE4.1: 1 or 0.  Asked once; the
+ * answer is kept atomically (ev-ingest hashes on two threads). */
 static int
 sha_fast(void)
 {
 	static int known = -1;
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
 	unsigned a, b, c, d;
 
-	if (known == -1) {
-		known = 0;
-		if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) &&
-		    __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)))
-			known = 1;
+	if (k == -1) {
+		k = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) && (c & (1u << 19)) &&
+		    __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
 	}
-	return known;
+	return k;
 }
 
 /* The compression function over n whole blocks at p. */
