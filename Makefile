@@ -84,7 +84,7 @@ all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
 # The tokeniser as a SQLite extension, for the sqlite3 shell (evkit_fts5.c).
 # Never built with $(SANITIZE): the shell that loads it is not (AddressSanitizer
 # refuses to start a runtime inside a program that lacks it).
-FTS5_EXT_SRC := lib/store/evkit_fts5.c lib/store/analyze.c lib/base/err.c
+FTS5_EXT_SRC := lib/store/evkit_fts5.c lib/store/analyze.c lib/base/buf.c lib/base/err.c
 $(BIN)/evkit_fts5.so: $(FTS5_EXT_SRC) $(LIB_H)
 	@mkdir -p $(@D)
 	$(CC) $(EV_CFLAGS) $(CFLAGS) -fPIC -shared -o $@ $(FTS5_EXT_SRC) \

@@ -217,9 +217,9 @@ recorded(struct ev_analyzer *clone, const char *text, struct ev_analyze_tape *ta
 {
 	struct ev_analyze_cue q;
 
-	tape->len = 0;
+	ev_buf_reset(&tape->b);
 	cr_assert_eq(ev_analyze_record(clone, text, (int)strlen(text), tape), 0);
-	q = (struct ev_analyze_cue){ text, (int)strlen(text), tape, 0, tape->len };
+	q = (struct ev_analyze_cue){ text, (int)strlen(text), tape, 0, tape->b.len };
 	ev_analyze_expect(an, &q, 1);
 	return run(FTS5_TOKENIZE_DOCUMENT, text);
 }
@@ -231,7 +231,7 @@ Test(analyze, a_clone_records_the_tokens_tokenising_gives)
 		"草酸防治蜂螨 and mites", "\x1f" "ja" "\x1f" "東京で働いている", "", "x",
 	};
 	struct ev_analyzer *clone = ev_analyze_clone(an);
-	struct ev_analyze_tape tape = { 0 };
+	struct ev_analyze_tape tape = { EV_BUF_INIT, 0 };
 
 	cr_assert_not_null(clone);
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
@@ -242,7 +242,7 @@ Test(analyze, a_clone_records_the_tokens_tokenising_gives)
 		cr_assert_str_eq(recorded(clone, texts[i], &tape), direct, "%s", texts[i]);
 	}
 	ev_analyze_expect(an, NULL, 0);
-	ev_analyze_tape_release(&tape);
+	ev_buf_release(&tape.b);
 	ev_analyze_free(clone);
 }
 
@@ -250,11 +250,11 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 {
 	/* a tape recorded for another text shows whether it was replayed */
 	struct ev_analyzer *clone = ev_analyze_clone(an);
-	struct ev_analyze_tape tape = { 0 };
+	struct ev_analyze_tape tape = { EV_BUF_INIT, 0 };
 	struct ev_analyze_cue q;
 
 	cr_assert_eq(ev_analyze_record(clone, "bees", 4, &tape), 0);
-	q = (struct ev_analyze_cue){ "wasps", 5, &tape, 0, tape.len };
+	q = (struct ev_analyze_cue){ "wasps", 5, &tape, 0, tape.b.len };
 	ev_analyze_expect(an, &q, 1);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4", "the cue's text: replayed");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4", "another text: tokenised");
@@ -265,6 +265,6 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 	ev_analyze_set_lang(an, NULL);
 	ev_analyze_expect(an, NULL, 0);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5", "cues cleared");
-	ev_analyze_tape_release(&tape);
+	ev_buf_release(&tape.b);
 	ev_analyze_free(clone);
 }

@@ -42,6 +42,22 @@ ev_buf_add(struct ev_buf *b, const void *s, size_t n)
 }
 
 int
+ev_buf_add_varint(struct ev_buf *b, uint64_t v)
+{
+	unsigned char tmp[10];
+	int n = 0;
+
+	do {
+		tmp[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			tmp[n] |= 0x80;
+		n++;
+	} while (v);
+	return ev_buf_add(b, tmp, (size_t)n);
+}
+
+int
 ev_buf_adds(struct ev_buf *b, const char *s)
 {
 	return ev_buf_add(b, s, strlen(s));

@@ -28,6 +28,32 @@ int ev_buf_adds(struct ev_buf *b, const char *s);
 /* Append one byte. */
 int ev_buf_addc(struct ev_buf *b, int c);
 
+/* Append v as an unsigned LEB128 varint (7 bits a byte, low first, the
+ * high bit set on every byte but the last): 1 to 10 bytes. */
+int ev_buf_add_varint(struct ev_buf *b, uint64_t v);
+
+/* Read one varint that ev_buf_add_varint() wrote from *p (not past end)
+ * into *v, moving *p past it.  Returns 0, or -1 when it is cut short or
+ * longer than 64 bits. */
+static inline int
+ev_varint_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	int shift = 0;
+
+	while (*p < end && shift < 64) {
+		unsigned char c = *(*p)++;
+
+		x |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = x;
+			return 0;
+		}
+		shift += 7;
+	}
+	return -1;
+}
+
 /* Append printf-style text. */
 int ev_buf_printf(struct ev_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

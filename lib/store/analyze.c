@@ -492,65 +492,19 @@ unspaced_run(struct call *c, int s, int e, int k)
 }
 
 /* Recorded tokens: for each, its flags (one byte), then its length, start
- * and end as LEB128 varints, then its bytes. */
-static int
-tape_room(struct ev_analyze_tape *t, size_t n)
-{
-	unsigned char *p;
-	size_t cap;
-
-	if (t->len + n <= t->cap)
-		return 0;
-	cap = t->cap ? t->cap : 256;
-	while (cap < t->len + n)
-		cap *= 2;
-	if ((p = realloc(t->p, cap)) == NULL)
-		return -1;
-	t->p = p;
-	t->cap = cap;
-	return 0;
-}
-
-static unsigned char *
-put_varint(unsigned char *p, uint32_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (unsigned char)v;
-	return p;
-}
-
-static const unsigned char *
-get_varint(const unsigned char *p, uint32_t *v)
-{
-	uint32_t x = 0;
-	int shift = 0;
-
-	while (*p & 0x80) {
-		x |= (uint32_t)(*p++ & 0x7f) << shift;
-		shift += 7;
-	}
-	*v = x | (uint32_t)*p++ << shift;
-	return p;
-}
-
+ * and end as varints (ev_buf_add_varint()), then its bytes. */
 static int
 record_token(void *pctx, int tflags, const char *term, int len, int start, int end)
 {
-	struct ev_analyze_tape *t = pctx;
-	unsigned char *p;
+	struct ev_buf *b = &((struct ev_analyze_tape *)pctx)->b;
+	size_t at = b->len;
 
-	if (len < 0 || start < 0 || end < 0 || tape_room(t, 1 + 3 * 5 + (size_t)len) == -1)
+	if (len < 0 || start < 0 || end < 0 || ev_buf_addc(b, tflags) == -1 ||
+	    ev_buf_add_varint(b, (uint64_t)len) == -1 || ev_buf_add_varint(b, (uint64_t)start) == -1 ||
+	    ev_buf_add_varint(b, (uint64_t)end) == -1 || ev_buf_add(b, term, (size_t)len) == -1) {
+		b->len = at;
 		return SQLITE_NOMEM;
-	p = t->p + t->len;
-	*p++ = (unsigned char)tflags;
-	p = put_varint(p, (uint32_t)len);
-	p = put_varint(p, (uint32_t)start);
-	p = put_varint(p, (uint32_t)end);
-	memcpy(p, term, (size_t)len);
-	t->len = (size_t)(p - t->p) + (size_t)len;
+	}
 	return SQLITE_OK;
 }
 
@@ -575,14 +529,17 @@ cued(struct ev_analyzer *an, const char *text, int n)
 static int
 replay(const struct ev_analyze_cue *q, void *ctx, int (*cb)(void *, int, const char *, int, int, int))
 {
-	const unsigned char *p = q->tape->p + q->at, *e = q->tape->p + q->end;
+	const unsigned char *p = (const unsigned char *)q->tape->b.p + q->at;
+	const unsigned char *e = (const unsigned char *)q->tape->b.p + q->end;
 	int rc = SQLITE_OK;
 
 	while (p < e && rc == SQLITE_OK) {
-		uint32_t len, start, end;
+		uint64_t len, start, end;
 		int tflags = *p++;
 
-		p = get_varint(get_varint(get_varint(p, &len), &start), &end);
+		if (ev_varint_get(&p, e, &len) == -1 || ev_varint_get(&p, e, &start) == -1 ||
+		    ev_varint_get(&p, e, &end) == -1 || len > (uint64_t)(e - p))
+			return SQLITE_ERROR;	/* not a tape ev_analyze_record() wrote */
 		rc = cb(ctx, tflags, (const char *)p, (int)len, (int)start, (int)end);
 		p += len;
 	}
@@ -778,23 +735,15 @@ ev_analyze_free(struct ev_analyzer *an)
 int
 ev_analyze_record(struct ev_analyzer *an, const char *text, int n, struct ev_analyze_tape *tape)
 {
-	size_t len = tape->len;
+	size_t len = tape->b.len;
 
 	tape->lang = an->lang;
 	if (x_tokenize((Fts5Tokenizer *)an, tape, FTS5_TOKENIZE_DOCUMENT, text, n,
 	    record_token) != SQLITE_OK) {
-		tape->len = len;
+		tape->b.len = len;
 		return -1;
 	}
 	return 0;
-}
-
-void
-ev_analyze_tape_release(struct ev_analyze_tape *tape)
-{
-	free(tape->p);
-	tape->p = NULL;
-	tape->len = tape->cap = 0;
 }
 
 void

@@ -2,7 +2,7 @@
  * FTS5 index, the text lane, the embedder and the scorer share (token.h
  * reaches it through fts5_api).
  *
- * Low layer: includes err.h, SQLite, ICU and libstemmer.
+ * Low layer: includes buf.h, err.h, SQLite, ICU and libstemmer.
  *
  * A text is cut into runs by script:
  *   - Chinese and Japanese (Han, Hiragana, Katakana, with 々 and ー) and
@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
+#include "buf.h"
 #include "err.h"
 
 #define EV_ANALYZE_TOKENIZER "evkit"	/* the name it is registered under */
@@ -71,12 +72,11 @@ fts5_api *ev_analyze_fts5_api(sqlite3 *db);
  * same text: ev-ingest tokenises a chunk's columns on a thread of its own
  * while the writer's thread indexes the chunk before it. */
 struct ev_analyze_tape {
-	unsigned char *p;	/* the tokens (private encoding) */
-	size_t len, cap;
+	struct ev_buf b;	/* the tokens (private encoding); ev_buf_release() frees it */
 	int lang;		/* the recording analyzer's language for untagged text */
 };
 
-/* A text FTS5 will ask the tokeniser for, and its tokens tape->p[at..end). */
+/* A text FTS5 will ask the tokeniser for, and its tokens tape->b.p[at..end). */
 struct ev_analyze_cue {
 	const char *text;
 	int n;
@@ -97,9 +97,6 @@ void ev_analyze_free(struct ev_analyzer *an);
  * (what FTS5 would receive).  Returns 0, or -1 when out of memory (tape as
  * it was). */
 int ev_analyze_record(struct ev_analyzer *an, const char *text, int n, struct ev_analyze_tape *tape);
-
-/* Free the tape's memory; it is empty again. */
-void ev_analyze_tape_release(struct ev_analyze_tape *tape);
 
 /* Until the next call: when FTS5 asks an to tokenise a document text equal
  * to a cue's (the same bytes, and an's language for untagged text the

@@ -1454,7 +1454,7 @@ prep_reset(struct ev_ingest_prep *p)
 	p->chunked = 0;
 	p->title = NULL;
 	ev_buf_reset(&p->tagged);
-	p->tape.len = 0;
+	ev_buf_reset(&p->tape.b);
 	p->ncues = 0;
 }
 
@@ -1475,7 +1475,7 @@ ev_ingest_prep_free(struct ev_ingest_prep *p)
 		return;
 	prep_reset(p);
 	ev_buf_release(&p->tagged);
-	ev_analyze_tape_release(&p->tape);
+	ev_buf_release(&p->tape.b);
 	free(p->cues);
 	free(p);
 }
@@ -1504,7 +1504,7 @@ cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, const char *lang, c
 	size_t n)
 {
 	struct ev_analyze_cue *q;
-	size_t len = tagged_len(lang, col, n), at = p->tagged.len, from = p->tape.len;
+	size_t len = tagged_len(lang, col, n), at = p->tagged.len, from = p->tape.b.len;
 
 	if (len == 0)
 		return 0;
@@ -1523,7 +1523,7 @@ cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, const char *lang, c
 	q->n = (int)len;
 	q->tape = &p->tape;
 	q->at = from;
-	q->end = p->tape.len;
+	q->end = p->tape.b.len;
 	return 0;
 }
 

@@ -83,43 +83,6 @@ sqlite_varint(const unsigned char *p, size_t n, uint64_t *v)
 	return 0;
 }
 
-/* evkit's own varints (unsigned LEB128). */
-static int
-put_varint(struct ev_buf *b, uint64_t v)
-{
-	unsigned char tmp[10];
-	int n = 0;
-
-	do {
-		tmp[n] = v & 0x7f;
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	return ev_buf_add(b, tmp, (size_t)n);
-}
-
-/* One varint from *p (not past end) into *v; returns 0, or -1 when cut short. */
-static inline int
-get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	uint64_t x = 0;
-	int shift = 0;
-
-	while (*p < end && shift < 64) {
-		unsigned char c = *(*p)++;
-
-		x |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80)) {
-			*v = x;
-			return 0;
-		}
-		shift += 7;
-	}
-	return -1;
-}
-
 /* The stamp of st's index now: the SHA-256 of FTS5's totals record (id 1)
  * and structure record (id 10), which every write to the index changes. */
 static int
@@ -296,10 +259,10 @@ end_entry(struct build *b)
 
 	if (b->rowid < 0)
 		return 0;
-	r |= put_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
+	r |= ev_buf_add_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
 	for (uint32_t c = 0; c < b->h.ncol; c++)
-		r |= put_varint(&b->list, b->count[c]);
-	r |= put_varint(&b->list, b->pos.len);
+		r |= ev_buf_add_varint(&b->list, b->count[c]);
+	r |= ev_buf_add_varint(&b->list, b->pos.len);
 	r |= ev_buf_add(&b->list, b->pos.p, b->pos.len);
 	b->prev_rowid = b->rowid;
 	b->rowid = -1;
@@ -406,7 +369,7 @@ add_instance(struct build *b, const char *term, size_t tlen, long long rowid, co
 		return out_of_order(err);
 	if ((int)c != b->col)
 		b->off = 0;
-	if (put_varint(&b->pos, (uint64_t)(off - b->off)) == -1)
+	if (ev_buf_add_varint(&b->pos, (uint64_t)(off - b->off)) == -1)
 		return ev_err_nomem(err);
 	b->col = (int)c;
 	b->off = off;
@@ -795,15 +758,15 @@ ev_postings_next(struct ev_postings_cursor *c)
 	c->at = 0;
 	if (c->p == NULL || c->p >= c->end)
 		return 0;
-	if (get_varint(&c->p, c->end, &v) == -1)
+	if (ev_varint_get(&c->p, c->end, &v) == -1)
 		return -1;
 	c->rowid += (long long)v;
 	for (int i = 0; i < c->ncol; i++) {
-		if (get_varint(&c->p, c->end, &v) == -1)
+		if (ev_varint_get(&c->p, c->end, &v) == -1)
 			return -1;
 		c->count[i] = (uint32_t)v;
 	}
-	if (get_varint(&c->p, c->end, &v) == -1 || v > (uint64_t)(c->end - c->p))
+	if (ev_varint_get(&c->p, c->end, &v) == -1 || v > (uint64_t)(c->end - c->p))
 		return -1;
 	c->pos = c->p;
 	c->poslen = (size_t)v;
@@ -822,7 +785,7 @@ ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
 		uint64_t off = 0, v;
 
 		for (uint32_t i = 0; i < c->count[col]; i++) {
-			if (get_varint(&p, end, &v) == -1)
+			if (ev_varint_get(&p, end, &v) == -1)
 				return -1;
 			off += v;
 			key[n++] = ((uint64_t)col << 32) | (off & 0xffffffffu);
