@@ -281,11 +281,15 @@ struct ev_bm25_sweep {
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
 	size_t capout;
-	long long *touched;
-	size_t ntouched, captouched;
-	long long *prow;		/* one phrase's rows, and */
+	unsigned char *scratch;		/* one mapping (scratch()) for the arrays below */
+	size_t scratch_size;
+	long long *touched;		/* nrow */
+	size_t ntouched;
+	long long *prow;		/* one phrase's rows: own_row, or kept ones, and */
 	double *pf;			/* its frequency in each */
 	size_t np, capp;
+	long long *own_row;		/* nrow: the rows of a walk that is not kept */
+	double *own_f;
 	uint64_t *keys;			/* the positions of a phrase's tokens in a row */
 	size_t capkeys;
 	struct alts *alts;		/* a phrase's positions (EV_BM25_MAX_PHRASE) */
@@ -295,8 +299,8 @@ struct ev_bm25_sweep {
 	int *order;
 	long long *count;		/* the rows holding each phrase, when counted */
 	int capinfo;
-	long long *cand;		/* the candidates (pruned sweep), rising */
-	size_t ncand, capcand;
+	long long *cand;		/* nrow: the candidates (pruned sweep), rising */
+	size_t ncand;
 	double *exact;			/* and their exact scores */
 	size_t capexact;
 	double *top;			/* a min-heap of the best scores so far, */
@@ -306,13 +310,16 @@ struct ev_bm25_sweep {
 	int pruned;			/* phrases the last sweep looked up, not walked */
 	struct walked *kept;		/* phrases walked in this query, their rows kept */
 	size_t nkept, capkept;
-	size_t kept_rows;
+	long long *kept_row;		/* kept_cap: the kept phrases' rows, one */
+	double *kept_f;			/* after the other, and their frequencies */
+	size_t kept_rows, kept_cap;
 	struct ev_buf key;		/* a phrase's key (walked_key()) */
 };
 
 /* A phrase walked in this query (ev_bm25_sweep_forget()): its rows and
- * its frequency in each, for the query's next walk of it (its feedback
- * pass and last pass search the same words and pairs). */
+ * its frequency in each (in the sweeper's kept_row and kept_f), for the
+ * query's next walk of it (its feedback pass and last pass search the same
+ * words and pairs). */
 struct walked {
 	char *key;
 	size_t keylen;
@@ -322,8 +329,9 @@ struct walked {
 	size_t n;
 };
 
-/* The rows kept at most (16 bytes each). */
-#define KEPT_ROWS_MAX (8u << 20)
+/* The rows kept at most (16 bytes each): four for each row of the store,
+ * up to this many. */
+#define KEPT_ROWS_MAX ((size_t)8 << 20)
 
 /* A phrase of a pruned sweep. */
 struct phrase_info {
@@ -340,22 +348,80 @@ struct phrase_info {
 #define CANDIDATE 8
 #define IN_TOP 16	/* among the rows of the last running top (walk_top()) */
 
-/* Zeroed memory of size bytes for the per-row arrays, in huge pages where
- * the kernel has them (transparent huge pages, "madvise" mode included): a
- * query that touches 500,000 of 1.6 M rows would otherwise take a page
- * fault for each 4 KB of the arrays, 3,500 of them.  Pages cost nothing
- * until a row of theirs is touched.  Returns NULL when out of memory. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* Zeroed memory of *size bytes (rounded up to whole 2 MB pages), in huge
+ * pages where the kernel has them (transparent huge pages, "madvise" mode
+ * included): an array of a million rows would otherwise take a page fault
+ * for each 4 KB of it that a query writes.  Pages cost nothing until used,
+ * unless populate: then all are written to at once.  Returns NULL when out
+ * of memory. */
 static void *
-row_arrays(size_t size)
+huge_map(size_t *size, int populate)
 {
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t want = (*size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+	unsigned char *p = mmap(NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	size_t head;
 
 	if (p == MAP_FAILED)
 		return NULL;
+	/* 2 MB-aligned, that every page of it can be a huge one */
+	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (head > 0)
+		munmap(p, head);
+	munmap(p + head + want, HUGE_PAGE - head);
+	p += head;
+	*size = want;
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, size, MADV_HUGEPAGE);	/* only a hint */
+	(void)madvise(p, want, MADV_HUGEPAGE);	/* only a hint */
+#endif
+#ifdef MADV_POPULATE_WRITE
+	if (populate)
+		(void)madvise(p, want, MADV_POPULATE_WRITE);	/* (before Linux 5.14: faulted as used) */
+#else
+	(void)populate;
 #endif
 	return p;
+}
+
+/* The per-row arrays acc and mark of sw, in a mapping written to at once.
+ * A query touches most of their pages, and its first touch of a page would
+ * otherwise be a read (a row's mark), mapping the shared zero page, then a
+ * write copying it: two faults, and, with the sweep on two threads, the old
+ * mapping flushed from the other processor's TLB.  Prefaulting costs one
+ * pass of zeroing, before any thread starts.  Returns 0 or -1. */
+static int
+row_arrays(struct ev_bm25_sweep *sw)
+{
+	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
+	if ((sw->acc = huge_map(&sw->rows_size, 1)) == NULL)
+		return -1;
+	sw->mark = (unsigned char *)(sw->acc + sw->nrow);
+	sw->owns_rows = 1;
+	return 0;
+}
+
+/* sw's work arrays of a row each (touched, cand, own_row, own_f) and the
+ * kept rows (kept_row, kept_f), in one mapping used as the rows come: no
+ * array ever grows, so none is copied.  Returns 0 or -1. */
+static int
+scratch(struct ev_bm25_sweep *sw)
+{
+	size_t n = (size_t)sw->nrow, row = sizeof(long long), f = sizeof(double);
+	unsigned char *p;
+
+	sw->kept_cap = n < KEPT_ROWS_MAX / 4 ? 4 * n : KEPT_ROWS_MAX;
+	sw->scratch_size = n * (3 * row + f) + sw->kept_cap * (row + f);
+	if ((p = sw->scratch = huge_map(&sw->scratch_size, 0)) == NULL)
+		return -1;
+	sw->touched = (long long *)p;
+	sw->cand = (long long *)(p += n * row);
+	sw->own_row = (long long *)(p += n * row);
+	sw->own_f = (double *)(p += n * row);
+	sw->kept_row = (long long *)(p += n * f);
+	sw->kept_f = (double *)(p + sw->kept_cap * row);
+	return 0;
 }
 
 struct ev_bm25_sweep *
@@ -371,16 +437,13 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	sw->nrow = ev_postings_maxrowid(p) + 1;
 	sw->lo = 0;
 	sw->hi = sw->nrow;
-	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
-	sw->owns_rows = 1;
 	sw->split_rows = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? EV_BM25_SPLIT_ROWS : 0;
 	if ((sw->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *sw->alts)) == NULL ||
-	    (sw->acc = row_arrays(sw->rows_size)) == NULL) {
+	    row_arrays(sw) == -1 || scratch(sw) == -1) {
 		ev_bm25_sweep_free(sw);
 		ev_err_nomem(err);
 		return NULL;
 	}
-	sw->mark = (unsigned char *)(sw->acc + sw->nrow);
 	return sw;
 }
 
@@ -393,17 +456,15 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	sw->half = NULL;
 	if (sw->owns_rows && sw->acc != NULL)
 		munmap(sw->acc, sw->rows_size);
+	if (sw->scratch != NULL)
+		munmap(sw->scratch, sw->scratch_size);
 	free(sw->out);
-	free(sw->touched);
-	free(sw->prow);
-	free(sw->pf);
 	free(sw->keys);
 	free(sw->alts);
 	free(sw->heap);
 	free(sw->info);
 	free(sw->order);
 	free(sw->count);
-	free(sw->cand);
 	free(sw->exact);
 	free(sw->top);
 	free(sw->toprow);
@@ -421,18 +482,13 @@ corrupt(struct ev_err *err)
 	    " rebuild it with 'ev-ingest --postings'");
 }
 
-/* Keep the row r with frequency f as one of the phrase's. */
+/* Keep the row r with frequency f as one of the phrase's.  Returns 0, or
+ * -1 when the phrase has more rows than the dictionary says (corrupt). */
 static int
 phrase_row(struct ev_bm25_sweep *sw, long long r, double f)
 {
-	if (sw->np == sw->capp) {
-		size_t cap = sw->capp, c2 = cap;
-
-		if (ev_grow(&sw->prow, &cap, sw->np, sizeof *sw->prow, 4096) == -1 ||
-		    ev_grow(&sw->pf, &c2, sw->np, sizeof *sw->pf, 4096) == -1)
-			return -1;
-		sw->capp = cap < c2 ? cap : c2;
-	}
+	if (sw->np == sw->capp)
+		return -1;
 	sw->prow[sw->np] = r;
 	sw->pf[sw->np++] = f;
 	return 0;
@@ -459,7 +515,7 @@ one_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, const double *
 			for (uint32_t k = 0; k < c->count[col]; k++)
 				f += col_weight(colw, ncolw, col);
 		if (phrase_row(sw, c->rowid, f) == -1)
-			return ev_err_nomem(err);
+			return corrupt(err);
 	}
 	return r == -1 ? corrupt(err) : 0;
 }
@@ -664,7 +720,7 @@ alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double
 		if (r < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, row, f) == -1)
-			return ev_err_nomem(err);
+			return corrupt(err);
 		for (int i = 0; i < a->n; i++)
 			if (a->live[i] && a->c[i].rowid == row &&
 			    (a->live[i] = ev_postings_next(&a->c[i])) == -1)
@@ -709,7 +765,7 @@ phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const dou
 		if ((r = row_freq(sw, nt, colw, ncolw, &f)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, target, f) == -1)
-			return ev_err_nomem(err);
+			return corrupt(err);
 		if (alts_seek(&a[0], target + 1) == -1)
 			return corrupt(err);
 	}
@@ -912,7 +968,7 @@ top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
  * only_candidates, a row that is not a candidate is passed over; else a
  * row is touched.  With want (not 0), each row whose mark then has the
  * bits of want is offered to the running top (walk_top()).
- * Returns 0, -1 (a row out of range: corrupt) or -2 (out of memory). */
+ * Returns 0, or -1 (a row out of range: corrupt). */
 static int
 add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
     const struct sweep_params *sp, int only_candidates, unsigned char want)
@@ -923,14 +979,9 @@ add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
 	double *acc = sw->acc;
 	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
 	unsigned char in_top = want ? (unsigned char)(want | IN_TOP) : 0;
-	size_t np = sw->np, need = sw->ntouched + np;
+	size_t np = sw->np;
 
-	/* room for every row this phrase may touch (no more than the rows) */
-	if (need > (size_t)nrow)
-		need = (size_t)nrow;
-	if (!only_candidates && need > sw->captouched &&
-	    ev_grow(&sw->touched, &sw->captouched, need - 1, sizeof *sw->touched, 4096) == -1)
-		return -2;
+	/* (touched has room for every row: a row is listed once) */
 	for (size_t j = 0; j < np; j++) {
 		long long r = prow[j];
 		double f = pf[j];
@@ -1000,7 +1051,6 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	for (int i = 0; i < n; i++) {
 		double w = phrase_weight(pw, i), idf = 0.0;
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
-		int r;
 
 		if (walk_phrase(sw, &ph[i], sp, err) == -1)
 			return -1;
@@ -1013,8 +1063,8 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 					*known = idf;
 			}
 		}
-		if ((r = add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, 0)) < 0)
-			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, 0) == -1)
+			return corrupt(err);
 	}
 	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0)
 		return ev_err_nomem(err);
@@ -1207,36 +1257,27 @@ walked_key(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
 	return r ? -1 : 0;
 }
 
-/* Keep the rows just walked (sw->prow, sw->pf) under sw->key, unless the
- * kept rows would pass KEPT_ROWS_MAX or memory runs out (nothing kept then:
- * keeping only saves time). */
+/* Keep the rows just walked under sw->key, when they were walked into
+ * the kept rows (walk_phrase()), unless memory runs out (nothing kept
+ * then: keeping only saves time). */
 static void
 keep_walked(struct ev_bm25_sweep *sw)
 {
 	struct walked *w;
 
-	if (sw->kept_rows + sw->np > KEPT_ROWS_MAX ||
+	if (sw->prow != sw->kept_row + sw->kept_rows ||
 	    ev_grow(&sw->kept, &sw->capkept, sw->nkept, sizeof *sw->kept, 16) == -1)
 		return;
 	w = &sw->kept[sw->nkept];
+	if ((w->key = malloc(sw->key.len + 1)) == NULL)
+		return;
+	memcpy(w->key, sw->key.p, sw->key.len);
 	w->keylen = sw->key.len;
 	w->lo = sw->lo;
 	w->hi = sw->hi;
+	w->row = sw->prow;
+	w->f = sw->pf;
 	w->n = sw->np;
-	w->key = malloc(sw->key.len + 1);
-	w->row = malloc((sw->np + 1) * sizeof *w->row);
-	w->f = malloc((sw->np + 1) * sizeof *w->f);
-	if (w->key == NULL || w->row == NULL || w->f == NULL) {
-		free(w->key);
-		free(w->row);
-		free(w->f);
-		return;
-	}
-	memcpy(w->key, sw->key.p, sw->key.len);
-	if (sw->np > 0) {	/* (prow is NULL until a phrase has a row) */
-		memcpy(w->row, sw->prow, sw->np * sizeof *w->row);
-		memcpy(w->f, sw->pf, sw->np * sizeof *w->f);
-	}
 	sw->kept_rows += sw->np;
 	sw->nkept++;
 }
@@ -1244,11 +1285,8 @@ keep_walked(struct ev_bm25_sweep *sw)
 void
 ev_bm25_sweep_forget(struct ev_bm25_sweep *sw)
 {
-	for (size_t i = 0; i < sw->nkept; i++) {
+	for (size_t i = 0; i < sw->nkept; i++)
 		free(sw->kept[i].key);
-		free(sw->kept[i].row);
-		free(sw->kept[i].f);
-	}
 	sw->nkept = 0;
 	sw->kept_rows = 0;
 	if (sw->half != NULL)
@@ -1279,13 +1317,16 @@ rows_from(const long long *row, size_t n, long long r)
 }
 
 /* Walk phrase ph whole, its rows in [sw->lo, sw->hi), into sw->prow /
- * sw->pf (or take them from the rows kept from an earlier walk of it in
- * this query).  Returns 0 or -1. */
+ * sw->pf: after the rows kept so far when they have room for as many as
+ * the dictionary says it may have (kept then), else into own_row / own_f.
+ * When it was walked before in this query, they point at the rows kept
+ * then instead.  Returns 0 or -1. */
 static int
 walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
     struct ev_err *err)
 {
 	struct ev_postings_cursor c;
+	long long most;
 	int r;
 
 	sw->np = 0;
@@ -1293,28 +1334,28 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		return ev_err_nomem(err);
 	for (size_t i = 0; i < sw->nkept; i++) {
 		const struct walked *w = &sw->kept[i];
-		size_t from, to;
+		size_t from;
 
 		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0 ||
 		    w->lo > sw->lo || w->hi < sw->hi)
 			continue;
 		/* the kept rows in this sweeper's range */
 		from = rows_from(w->row, w->n, sw->lo);
-		to = rows_from(w->row, w->n, sw->hi);
-		if (to - from > sw->capp) {
-			size_t cap = sw->capp, c2 = sw->capp;
-
-			if (ev_grow(&sw->prow, &cap, to - from, sizeof *sw->prow, 4096) == -1 ||
-			    ev_grow(&sw->pf, &c2, to - from, sizeof *sw->pf, 4096) == -1)
-				return ev_err_nomem(err);
-			sw->capp = cap < c2 ? cap : c2;
-		}
-		if (to > from) {
-			memcpy(sw->prow, w->row + from, (to - from) * sizeof *w->row);
-			memcpy(sw->pf, w->f + from, (to - from) * sizeof *w->f);
-		}
-		sw->np = to - from;
+		sw->prow = w->row + from;
+		sw->pf = w->f + from;
+		sw->np = rows_from(w->row, w->n, sw->hi) - from;
+		sw->capp = sw->np;
 		return 0;
+	}
+	most = phrase_rows_bound(sw, ph);
+	if (most <= (long long)(sw->kept_cap - sw->kept_rows)) {
+		sw->prow = sw->kept_row + sw->kept_rows;
+		sw->pf = sw->kept_f + sw->kept_rows;
+		sw->capp = (size_t)most;
+	} else {
+		sw->prow = sw->own_row;
+		sw->pf = sw->own_f;
+		sw->capp = (size_t)(sw->hi - sw->lo);
 	}
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
@@ -1631,7 +1672,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 {
 	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0);
 	double rest = 0.0, theta = 0.0, eff;
-	int o, found = 0, r;
+	int o, found = 0;
 
 	if (reserve_top(sw, (size_t)sp->limit) == -1)
 		return ev_err_nomem(err);
@@ -1647,9 +1688,9 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 			break;	/* the filter phrases: looked up */
 		if (walk_phrase(sw, &ph[i], sp, err) == -1)
 			return -1;
-		if ((r = add_rows(sw, IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
-		    sw->info[i].w, sw->info[i].idf, sp, 0, want)) < 0)
-			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (add_rows(sw, IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
+		    sw->info[i].w, sw->info[i].idf, sp, 0, want) == -1)
+			return corrupt(err);
 		rest -= sw->info[i].ub;
 		if ((found = walk_top(sw, want, (size_t)sp->limit, &theta)))
 			share_theta(sw, theta);
@@ -1661,9 +1702,6 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 	}
 	/* the candidates: the rows touched that can still reach theta, in
 	 * rowid order (read off the marks: no sort) */
-	if (sw->ntouched > sw->capcand &&
-	    ev_grow(&sw->cand, &sw->capcand, sw->ntouched, sizeof *sw->cand, 4096) == -1)
-		return ev_err_nomem(err);
 	sw->ncand = 0;
 	if (sw->ntouched < (size_t)((sw->hi - sw->lo) / 64)) {
 		if (sw->ntouched > 0)
@@ -1718,12 +1756,13 @@ new_half(struct ev_bm25_sweep *sw)
 	if (h == NULL) {
 		if ((h = calloc(1, sizeof *h)) == NULL)
 			return NULL;
-		if ((h->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *h->alts)) == NULL) {
-			free(h);
-			return NULL;
-		}
 		h->p = sw->p;
 		h->nrow = sw->nrow;
+		if ((h->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *h->alts)) == NULL ||
+		    scratch(h) == -1) {
+			ev_bm25_sweep_free(h);
+			return NULL;
+		}
 		h->acc = sw->acc;
 		h->mark = sw->mark;
 		sw->half = h;
