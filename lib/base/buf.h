@@ -41,6 +41,10 @@ ev_varint_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
 	uint64_t x = 0;
 	int shift = 0;
 
+	if (*p < end && **p < 0x80) {	/* one byte: most of them */
+		*v = *(*p)++;
+		return 0;
+	}
 	while (*p < end && shift < 64) {
 		unsigned char c = *(*p)++;
 

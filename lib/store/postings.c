@@ -751,31 +751,6 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 }
 
 int
-ev_postings_next(struct ev_postings_cursor *c)
-{
-	uint64_t v;
-
-	c->at = 0;
-	if (c->p == NULL || c->p >= c->end)
-		return 0;
-	if (ev_varint_get(&c->p, c->end, &v) == -1)
-		return -1;
-	c->rowid += (long long)v;
-	for (int i = 0; i < c->ncol; i++) {
-		if (ev_varint_get(&c->p, c->end, &v) == -1)
-			return -1;
-		c->count[i] = (uint32_t)v;
-	}
-	if (ev_varint_get(&c->p, c->end, &v) == -1 || v > (uint64_t)(c->end - c->p))
-		return -1;
-	c->pos = c->p;
-	c->poslen = (size_t)v;
-	c->p += v;
-	c->at = 1;
-	return 1;
-}
-
-int
 ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
 {
 	const unsigned char *p = c->pos, *end = c->pos + c->poslen;

@@ -1,7 +1,7 @@
 /* postings.h: a read-only copy of the FTS5 index's posting lists, laid out
  * for scoring a whole query in one sweep (the text lane at scale).
  *
- * Middle layer: includes err.h and store.h.
+ * Middle layer: includes buf.h, err.h and store.h.
  *
  * FTS5 ranks a query by walking, row by row, every posting list of the
  * query's phrases through its own segment b-trees, reading each row's
@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "err.h"
 #include "store.h"
 
@@ -135,8 +136,33 @@ long long ev_postings_term(const struct ev_postings *p, const char *term, int le
 	struct ev_postings_cursor *c);
 
 /* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
- * when the list is corrupt (its entries cut short). */
-int ev_postings_next(struct ev_postings_cursor *c);
+ * when the list is corrupt (its entries cut short).  (Inline: the text
+ * lane's sweep calls it for every row of a query's lists.) */
+static inline int
+ev_postings_next(struct ev_postings_cursor *c)
+{
+	const unsigned char *p = c->p, *end = c->end;
+	uint64_t v;
+
+	c->at = 0;
+	if (p == NULL || p >= end)
+		return 0;
+	if (ev_varint_get(&p, end, &v) == -1)
+		return -1;
+	c->rowid += (long long)v;
+	for (int i = 0; i < c->ncol; i++) {
+		if (ev_varint_get(&p, end, &v) == -1)
+			return -1;
+		c->count[i] = (uint32_t)v;
+	}
+	if (ev_varint_get(&p, end, &v) == -1 || v > (uint64_t)(end - p))
+		return -1;
+	c->pos = p;
+	c->poslen = (size_t)v;
+	c->p = p + v;
+	c->at = 1;
+	return 1;
+}
 
 /* Step *c to the first entry at or after row target, over the blocks that
  * end before it (it stays where it is when it is on such an entry already).
