@@ -283,7 +283,7 @@ struct ev_bm25_sweep {
 	size_t capout;
 	unsigned char *scratch;		/* one mapping (scratch()) for the arrays below */
 	size_t scratch_size;
-	long long *touched;		/* nrow */
+	long long *touched;		/* nrow + 1 */
 	size_t ntouched;
 	long long *prow;		/* one phrase's rows: own_row, or kept ones, and */
 	double *pf;			/* its frequency in each */
@@ -412,11 +412,12 @@ scratch(struct ev_bm25_sweep *sw)
 	unsigned char *p;
 
 	sw->kept_cap = n < KEPT_ROWS_MAX / 4 ? 4 * n : KEPT_ROWS_MAX;
-	sw->scratch_size = n * (3 * row + f) + sw->kept_cap * (row + f);
+	/* (touched: one more, written past the last row listed) */
+	sw->scratch_size = (n + 1) * row + n * (2 * row + f) + sw->kept_cap * (row + f);
 	if ((p = sw->scratch = huge_map(&sw->scratch_size, 0)) == NULL)
 		return -1;
 	sw->touched = (long long *)p;
-	sw->cand = (long long *)(p += n * row);
+	sw->cand = (long long *)(p += (n + 1) * row);
 	sw->own_row = (long long *)(p += n * row);
 	sw->own_f = (double *)(p += n * row);
 	sw->kept_row = (long long *)(p += n * f);
@@ -977,31 +978,41 @@ add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
 	const long long *prow = sw->prow, nrow = sw->nrow;
 	const double *pf = sw->pf;
 	double *acc = sw->acc;
-	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	/* (locals all: a write to mark may alias anything else) */
+	unsigned char *mark = sw->mark;
+	long long *touched = sw->touched;
+	size_t np = sw->np, ntouched = sw->ntouched;
 	unsigned char in_top = want ? (unsigned char)(want | IN_TOP) : 0;
-	size_t np = sw->np;
+	unsigned char set = (unsigned char)(bits | TOUCHED);	/* (a mark not 0 has TOUCHED) */
+	int scores = w != 0.0;
 
-	/* (touched has room for every row: a row is listed once) */
 	for (size_t j = 0; j < np; j++) {
 		long long r = prow[j];
 		double f = pf[j];
+		unsigned char m;
 
-		if (r < 0 || r >= nrow)
+		if (r < 0 || r >= nrow) {
+			sw->ntouched = ntouched;
 			return -1;
-		if (only_candidates) {
-			if (!(mark[r] & CANDIDATE))
-				continue;
-		} else if (!mark[r]) {
-			sw->touched[sw->ntouched++] = r;
-			mark[r] = TOUCHED;
 		}
-		mark[r] |= bits;
-		if (w != 0.0 && f > 0.0)
+		m = mark[r];
+		if (only_candidates) {
+			if (!(m & CANDIDATE))
+				continue;
+		} else {
+			/* listed once, when first touched (no branch to mispredict;
+			 * touched has room for every row) */
+			touched[ntouched] = r;
+			ntouched += m == 0;
+		}
+		mark[r] = m |= set;
+		if (scores && f > 0.0)
 			acc[r] += bm25_term(w, idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
 		/* (a row of the last top is offered once, by walk_top()) */
-		if (want && (mark[r] & in_top) == want)
+		if (want && (m & in_top) == want)
 			top_offer(sw, (size_t)sp->limit, acc[r], r);
 	}
+	sw->ntouched = ntouched;
 	return 0;
 }
 
@@ -1520,38 +1531,44 @@ costly_count(const struct ev_bm25_phrase *ph, int i, const struct ev_bm25_weight
 struct count_run {
 	struct ev_bm25_sweep *sw;
 	const struct ev_bm25_phrase *ph;
-	int n, share;			/* the costly phrases' k-th, for k % 2 == share */
+	int n, share;			/* the costly words' k-th, for k % 2 == share */
 	const struct sweep_params *sp;
 	long long *count;
 	int ret;
 	struct ev_err err;
 };
 
+/* Count, into c->count, the rows in c->sw's range holding each costly
+ * phrase of several positions, and the rows holding every other costly
+ * one (a word's alternatives, counted whole) of c->share. */
 static void *
 run_count(void *arg)
 {
 	struct count_run *c = arg;
 
 	c->ret = 0;
-	for (int i = 0, k = 0; i < c->n && c->ret == 0; i++)
-		if (costly_count(c->ph, i, c->sp->pw) && k++ % 2 == c->share &&
+	for (int i = 0, k = 0; i < c->n && c->ret == 0; i++) {
+		c->count[i] = -1;
+		if (costly_count(c->ph, i, c->sp->pw) && (c->ph[i].ntok > 1 || k++ % 2 == c->share) &&
 		    (c->count[i] = phrase_count(c->sw, &c->ph[i], c->sp, &c->err)) < 0)
 			c->ret = -1;
+	}
 	return NULL;
 }
 
 static struct ev_bm25_sweep *new_half(struct ev_bm25_sweep *sw);
 
 /* The rows holding each costly phrase (costly_count()) into sw->count (-1
- * for the others): on two threads when sw's sweeps are split and there are
- * two such phrases or more (the upper half's sweeper, over all the rows,
- * counts every other one).  Returns 0, or -1 with *err set. */
+ * for the others): on two threads when sw's sweeps are split, each
+ * walking the phrases of several positions in the half of the rows it
+ * sweeps later (so that the split sweep finds their rows kept), and every
+ * other word of alternatives.  Returns 0, or -1 with *err set. */
 static int
 count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const struct sweep_params *sp, struct ev_err *err)
 {
 	struct count_run mine = { sw, ph, n, 0, sp, sw->count, 0, { 0 } };
-	struct count_run other = { NULL, ph, n, 1, sp, sw->count, 0, { 0 } };
+	struct count_run other = { NULL, ph, n, 1, sp, NULL, 0, { 0 } };
 	int costly = 0;
 	pthread_t t;
 
@@ -1559,12 +1576,19 @@ count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		sw->count[i] = -1;
 		costly += costly_count(ph, i, sp->pw);
 	}
-	if (costly < 2 || sw->split_rows <= 0 || sw->nrow < sw->split_rows ||
-	    (other.sw = new_half(sw)) == NULL ||
-	    pthread_create(&t, NULL, run_count, &other) != 0)
+	if (costly == 0 || sw->split_rows <= 0 || sw->nrow < sw->split_rows ||
+	    (other.sw = new_half(sw)) == NULL || reserve_plan(other.sw, n) == -1)
 		return 0;	/* plan_sweep() counts them all as it meets them */
+	other.count = other.sw->count;
+	/* the halves of sweep_split() */
+	sw->hi = other.sw->lo = sw->nrow / 2;
+	if (pthread_create(&t, NULL, run_count, &other) != 0) {
+		sw->hi = sw->nrow;
+		return 0;
+	}
 	run_count(&mine);
 	pthread_join(t, NULL);
+	sw->hi = sw->nrow;
 	if (mine.ret == -1) {
 		*err = mine.err;
 		return -1;
@@ -1573,6 +1597,11 @@ count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		*err = other.err;
 		return -1;
 	}
+	for (int i = 0; i < n; i++)
+		if (ph[i].ntok > 1 && mine.count[i] >= 0)
+			mine.count[i] += other.count[i];
+		else if (mine.count[i] < 0)
+			mine.count[i] = other.count[i];
 	return 0;
 }
 
