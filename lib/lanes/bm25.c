@@ -350,52 +350,46 @@ struct phrase_info {
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
-/* Zeroed memory of *size bytes (rounded up to whole 2 MB pages), in huge
- * pages where the kernel has them (transparent huge pages, "madvise" mode
- * included): an array of a million rows would otherwise take a page fault
- * for each 4 KB of it that a query writes.  Pages cost nothing until used,
- * unless populate: then all are written to at once.  Returns NULL when out
- * of memory. */
+/* Zeroed memory of *size bytes (rounded up to whole 2 MB pages; NULL when
+ * out of memory), its pages mapped as they are first used.  With huge, it
+ * is 2 MB-aligned and in huge pages where the kernel has them (transparent
+ * huge pages, "madvise" mode included). */
 static void *
-huge_map(size_t *size, int populate)
+map_zeroed(size_t *size, int huge)
 {
-	size_t want = (*size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-	unsigned char *p = mmap(NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE,
+	size_t want = (*size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, head;
+	unsigned char *p = mmap(NULL, want + (huge ? HUGE_PAGE : 0), PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	size_t head;
 
 	if (p == MAP_FAILED)
 		return NULL;
+	*size = want;
+	if (!huge)
+		return p;
 	/* 2 MB-aligned, that every page of it can be a huge one */
 	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
 	if (head > 0)
 		munmap(p, head);
 	munmap(p + head + want, HUGE_PAGE - head);
 	p += head;
-	*size = want;
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, want, MADV_HUGEPAGE);	/* only a hint */
-#endif
-#ifdef MADV_POPULATE_WRITE
-	if (populate)
-		(void)madvise(p, want, MADV_POPULATE_WRITE);	/* (before Linux 5.14: faulted as used) */
-#else
-	(void)populate;
 #endif
 	return p;
 }
 
-/* The per-row arrays acc and mark of sw, in a mapping written to at once.
- * A query touches most of their pages, and its first touch of a page would
- * otherwise be a read (a row's mark), mapping the shared zero page, then a
- * write copying it: two faults, and, with the sweep on two threads, the old
- * mapping flushed from the other processor's TLB.  Prefaulting costs one
- * pass of zeroing, before any thread starts.  Returns 0 or -1. */
+/* The per-row arrays acc and mark of sw, in huge pages: a query that
+ * touches 500,000 of 1.6 M rows writes to most of their pages, which
+ * would otherwise cost a fault for each 4 KB (3,500 of them), and, the
+ * first touch of a page being a read (a row's mark) that maps the zero
+ * page, a second fault to copy it, flushing the other sweeping thread's
+ * TLB.  (Writing all the pages at open was tried: one pass of zeroing,
+ * slower when the memory was cold.)  Returns 0 or -1. */
 static int
 row_arrays(struct ev_bm25_sweep *sw)
 {
 	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
-	if ((sw->acc = huge_map(&sw->rows_size, 1)) == NULL)
+	if ((sw->acc = map_zeroed(&sw->rows_size, 1)) == NULL)
 		return -1;
 	sw->mark = (unsigned char *)(sw->acc + sw->nrow);
 	sw->owns_rows = 1;
@@ -403,8 +397,10 @@ row_arrays(struct ev_bm25_sweep *sw)
 }
 
 /* sw's work arrays of a row each (touched, cand, own_row, own_f) and the
- * kept rows (kept_row, kept_f), in one mapping used as the rows come: no
- * array ever grows, so none is copied.  Returns 0 or -1. */
+ * kept rows (kept_row, kept_f), in one mapping whose pages are used as the
+ * rows come: no array ever grows, so none is copied.  In small pages: a
+ * query uses a few megabytes of it, scattered, and huge pages for it were
+ * slower (each zeroed whole on first use).  Returns 0 or -1. */
 static int
 scratch(struct ev_bm25_sweep *sw)
 {
@@ -414,7 +410,7 @@ scratch(struct ev_bm25_sweep *sw)
 	sw->kept_cap = n < KEPT_ROWS_MAX / 4 ? 4 * n : KEPT_ROWS_MAX;
 	/* (touched: one more, written past the last row listed) */
 	sw->scratch_size = (n + 1) * row + n * (2 * row + f) + sw->kept_cap * (row + f);
-	if ((p = sw->scratch = huge_map(&sw->scratch_size, 0)) == NULL)
+	if ((p = sw->scratch = map_zeroed(&sw->scratch_size, 0)) == NULL)
 		return -1;
 	sw->touched = (long long *)p;
 	sw->cand = (long long *)(p += (n + 1) * row);
