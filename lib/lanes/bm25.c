@@ -497,23 +497,29 @@ col_weight(const double *colw, int ncolw, int col)
 	return col < ncolw ? colw[col] : 1.0;
 }
 
-/* The rows of a one-token phrase, and its frequency in each: every
+/* A one-token phrase's frequency in the row of the cursor c: every
  * instance counts its column's weight, in the order FTS5 visits them. */
+static inline double
+token_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw)
+{
+	double f = 0.0;
+
+	for (int col = 0; col < c->ncol; col++)
+		for (uint32_t k = 0; k < c->count[col]; k++)
+			f += col_weight(colw, ncolw, col);
+	return f;
+}
+
+/* The rows of a one-token phrase, and its frequency in each. */
 static int
 one_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, const double *colw, int ncolw,
     struct ev_err *err)
 {
 	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
 
-	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c)) {
-		double f = 0.0;
-
-		for (int col = 0; col < c->ncol; col++)
-			for (uint32_t k = 0; k < c->count[col]; k++)
-				f += col_weight(colw, ncolw, col);
-		if (phrase_row(sw, c->rowid, f) == -1)
+	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
+		if (phrase_row(sw, c->rowid, token_freq(c, colw, ncolw)) == -1)
 			return corrupt(err);
-	}
 	return r == -1 ? corrupt(err) : 0;
 }
 
@@ -960,56 +966,104 @@ top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
 	hr[j] = r;
 }
 
-/* Add a phrase's rows (sw->prow, sw->pf) to the scores so far: its term
- * (weight w, IDF idf; none when w is 0) and its mark bits.  With
- * only_candidates, a row that is not a candidate is passed over; else a
- * row is touched.  With want (not 0), each row whose mark then has the
- * bits of want is offered to the running top (walk_top()).
- * Returns 0, or -1 (a row out of range: corrupt). */
-static int
-add_rows(struct ev_bm25_sweep *sw, unsigned char bits, double w, double idf,
-    const struct sweep_params *sp, int only_candidates, unsigned char want)
+/* How a phrase's rows are added to the scores so far (adding_start(),
+ * add_row()): its term (weight w, IDF idf; none when w is 0) and its mark
+ * bits.  With only_candidates, a row that is not a candidate is passed
+ * over; else a row is touched.  With want (not 0), each row whose mark then
+ * has the bits of want is offered to the running top (walk_top()).  The
+ * sweeper's arrays are copied here: a write to a mark, a char, may alias
+ * anything else, and a local's fields stay in registers. */
+struct adding {
+	const uint32_t *len;
+	double *acc;
+	unsigned char *mark;
+	long long *touched;
+	size_t ntouched;
+	long long nrow;
+	double w, idf;
+	unsigned char set, want, in_top;
+	int only_candidates, scores;
+};
+
+static void
+adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned char bits, double w, double idf,
+    int only_candidates, unsigned char want)
 {
-	const uint32_t *len = ev_postings_lengths(sw->p);
-	const long long *prow = sw->prow, nrow = sw->nrow;
-	const double *pf = sw->pf;
-	double *acc = sw->acc;
-	/* (locals all: a write to mark may alias anything else) */
-	unsigned char *mark = sw->mark;
-	long long *touched = sw->touched;
-	size_t np = sw->np, ntouched = sw->ntouched;
-	unsigned char in_top = want ? (unsigned char)(want | IN_TOP) : 0;
-	unsigned char set = (unsigned char)(bits | TOUCHED);	/* (a mark not 0 has TOUCHED) */
-	int scores = w != 0.0;
+	a->len = ev_postings_lengths(sw->p);
+	a->acc = sw->acc;
+	a->mark = sw->mark;
+	a->touched = sw->touched;
+	a->ntouched = sw->ntouched;
+	a->nrow = sw->nrow;
+	a->w = w;
+	a->idf = idf;
+	a->set = (unsigned char)(bits | TOUCHED);	/* (a mark not 0 has TOUCHED) */
+	a->want = want;
+	a->in_top = want ? (unsigned char)(want | IN_TOP) : 0;
+	a->only_candidates = only_candidates;
+	a->scores = w != 0.0;
+}
 
-	for (size_t j = 0; j < np; j++) {
-		long long r = prow[j];
-		double f = pf[j];
-		unsigned char m;
+/* Add row r, where the phrase's frequency is f.  Returns 0, or -1 (a row
+ * out of range: corrupt). */
+static inline int
+add_row(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *sp, long long r,
+    double f)
+{
+	unsigned char m;
 
-		if (r < 0 || r >= nrow) {
-			sw->ntouched = ntouched;
-			return -1;
-		}
-		m = mark[r];
-		if (only_candidates) {
-			if (!(m & CANDIDATE))
-				continue;
-		} else {
-			/* listed once, when first touched (no branch to mispredict;
-			 * touched has room for every row) */
-			touched[ntouched] = r;
-			ntouched += m == 0;
-		}
-		mark[r] = m |= set;
-		if (scores && f > 0.0)
-			acc[r] += bm25_term(w, idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
-		/* (a row of the last top is offered once, by walk_top()) */
-		if (want && (m & in_top) == want)
-			top_offer(sw, (size_t)sp->limit, acc[r], r);
+	if (r < 0 || r >= a->nrow)
+		return -1;
+	m = a->mark[r];
+	if (a->only_candidates) {
+		if (!(m & CANDIDATE))
+			return 0;
+	} else {
+		/* listed once, when first touched (no branch to mispredict;
+		 * touched has room for every row) */
+		a->touched[a->ntouched] = r;
+		a->ntouched += m == 0;
 	}
-	sw->ntouched = ntouched;
+	a->mark[r] = m |= a->set;
+	if (a->scores && f > 0.0)
+		a->acc[r] += bm25_term(a->w, a->idf, f, sp->k1, sp->b, (double)a->len[r], sp->avgdl);
+	/* (a row of the last top is offered once, by walk_top()) */
+	if (a->want && (m & a->in_top) == a->want)
+		top_offer(sw, (size_t)sp->limit, a->acc[r], r);
 	return 0;
+}
+
+/* Add a phrase's rows as walked into sw->prow and sw->pf (walk_phrase()).
+ * Returns 0, or -1 (corrupt). */
+static int
+add_rows(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *sp)
+{
+	const long long *prow = sw->prow;
+	const double *pf = sw->pf;
+	int r = 0;
+
+	for (size_t j = 0, np = sw->np; j < np && r == 0; j++)
+		r = add_row(sw, a, sp, prow[j], pf[j]);
+	sw->ntouched = a->ntouched;
+	return r;
+}
+
+/* Add a one-token phrase's rows as its list is read (the cursor c, at its
+ * start): nothing is written but the scores, for a list that may hold most
+ * rows.  Returns 0, or -1 with *err set (corrupt). */
+static int
+add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *a,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
+
+	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
+		if (add_row(sw, a, sp, c->rowid, token_freq(c, sp->colw, sp->ncolw)) == -1) {
+			r = -1;
+			break;
+		}
+	sw->ntouched = a->ntouched;
+	return r == -1 ? corrupt(err) : 0;
 }
 
 /* Bring the running top up to date after a phrase was walked and its rows
@@ -1052,6 +1106,7 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const struct sweep_params *sp, struct ev_err *err)
 {
 	struct ev_bm25_weights *pw = sp->pw;
+	struct adding a;
 	double rows = sp->rows;
 	long long nhit;
 
@@ -1070,7 +1125,8 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 					*known = idf;
 			}
 		}
-		if (add_rows(sw, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, sp, 0, 0) == -1)
+		adding_start(sw, &a, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, 0, 0);
+		if (add_rows(sw, &a, sp) == -1)
 			return corrupt(err);
 	}
 	if ((nhit = best_rows(sw, sp->has_filter, sp->limit)) < 0)
@@ -1376,6 +1432,29 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 	return r;
 }
 
+/* Walk phrase ph whole over this sweeper's rows and add its rows to the
+ * scores so far (struct adding: bits, w, idf, only_candidates, want).  A
+ * word of one token is added as its list is read; any other phrase is
+ * walked into rows first (walk_phrase(): kept for the query's next walk
+ * of it, its rows being costly to find).  Returns 0 or -1 with *err set. */
+static int
+walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned char bits, double w,
+    double idf, const struct sweep_params *sp, int only_candidates, unsigned char want,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	struct adding a;
+
+	adding_start(sw, &a, bits, w, idf, only_candidates, want);
+	if (ph->ntok == 1 && ph->nalt[0] == 1) {
+		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+		return add_token(sw, &c, &a, sp, err);
+	}
+	if (walk_phrase(sw, ph, sp, err) == -1)
+		return -1;
+	return add_rows(sw, &a, sp) == -1 ? corrupt(err) : 0;
+}
+
 /* Add phrase ph (info p; a filter phrase when marker) to the candidates'
  * scores and marks: its list walked when it is shorter than twice the
  * candidates, else each candidate looked up in it (over the skips).
@@ -1389,12 +1468,8 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 
 	/* (its rows in this sweeper's share of the rows, roughly) */
 	if ((double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow <=
-	    2.0 * (double)sw->ncand) {
-		if (walk_phrase(sw, ph, sp, err) == -1)
-			return -1;
-		return add_rows(sw, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0) == -1 ?
-		    corrupt(err) : 0;
-	}
+	    2.0 * (double)sw->ncand)
+		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0, err);
 	if (phrase_start(sw, ph) == -1)
 		return corrupt(err);
 	for (size_t i = 0; i < sw->ncand; i++) {
@@ -1711,11 +1786,9 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 
 		if (ph[i].filter)
 			break;	/* the filter phrases: looked up */
-		if (walk_phrase(sw, &ph[i], sp, err) == -1)
+		if (walk_add(sw, &ph[i], IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
+		    sw->info[i].w, sw->info[i].idf, sp, 0, want, err) == -1)
 			return -1;
-		if (add_rows(sw, IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
-		    sw->info[i].w, sw->info[i].idf, sp, 0, want) == -1)
-			return corrupt(err);
 		rest -= sw->info[i].ub;
 		if ((found = walk_top(sw, want, (size_t)sp->limit, &theta)))
 			share_theta(sw, theta);
