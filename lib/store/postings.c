@@ -18,6 +18,7 @@
 #define VERSION 2
 #define HEADER_BYTES 160
 #define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
+#define WRITE_BUFFER ((size_t)8 << 20)	/* the file is written this much at a time */
 
 struct header {
 	char magic[8];
@@ -497,6 +498,7 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 	struct build b = { 0 };
 	char names[EV_POSTINGS_MAX_COLS][32];
 	uint32_t *lengths = NULL;
+	char *wbuf = NULL;
 	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
 	int r = -1, began = 0;
 
@@ -517,6 +519,12 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 		    strerror(errno));
 		goto out;
 	}
+	/* Written in large pieces, the file sits in the page cache in large
+	 * folios, which a search maps 2 MB at a time (written 4 KB at a time,
+	 * a query of many words took a sixth longer, mapping and unmapping
+	 * small pages).  Without the memory, stdio's own buffer does. */
+	if ((wbuf = malloc(WRITE_BUFFER)) != NULL)
+		setvbuf(b.f, wbuf, _IOFBF, WRITE_BUFFER);
 	if (fseeko(b.f, HEADER_BYTES, SEEK_SET) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
 		    strerror(errno));
@@ -540,6 +548,7 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 out:
 	if (b.f != NULL)
 		fclose(b.f);
+	free(wbuf);	/* (after fclose: the stream's buffer) */
 	if (r == -1 && tmp != NULL)
 		unlink(tmp);
 	if (began) {
