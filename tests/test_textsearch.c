@@ -1184,6 +1184,47 @@ Test(sweep, split_over_two_threads_the_hits_are_the_same)
 	cr_assert_eq(real_queries(&o, 12), 12);
 }
 
+/* Queries of one or two of the rarer made-up words, more hits asked for
+ * than they have (no theta: the bounds alone never stop the walks), with
+ * feedback: same_hits(), and each last pass stops walking once the query
+ * words' rows are all touched, for no other row can be a hit.  Returns how
+ * many left phrases out. */
+static int
+rare_word_queries(struct ev_textsearch_opts *o, int nq)
+{
+	unsigned long long rng = 1181783497276652981ULL;
+	int pruned = 0;
+	char w[32];
+
+	for (int q = 0; q < nq; q++) {
+		struct ev_buf text = EV_BUF_INIT;
+		json_t *rec;
+
+		for (int j = 0; j <= q % 2; j++) {
+			prune_word(300 + (unsigned)(tu_xorshift(&rng) % 300), w);
+			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "", w), 0);
+		}
+		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
+		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
+		cr_assert_lt(json_array_size(hits), (size_t)o->k, "%s", ev_buf_str(&text));
+		pruned += ev_textsearch_pruned(ts) > 0;
+		json_decref(rec);
+		ev_buf_release(&text);
+	}
+	return pruned;
+}
+
+Test(sweep, once_the_query_words_rows_are_walked_no_other_row_is_a_candidate)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.k = 1000;
+	cr_assert_eq(rare_word_queries(&o, 8), 8);
+	o.split_rows = 1;
+	cr_assert_eq(rare_word_queries(&o, 8), 8);
+	cr_assert_eq(swept_queries, 16);
+}
+
 Test(sweep, a_query_nothing_matches_is_swept_to_no_hit)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

@@ -1765,14 +1765,81 @@ reserve_top(struct ev_bm25_sweep *sw, size_t cap)
 	return 0;
 }
 
+/* The filter group's twins a pruned sweep walks (plan_sweep(): m phrases
+ * in sw->order): the scoring phrases some filter phrase is of the same
+ * tokens as.  Once they are walked whole, every row that can be a hit is
+ * touched.  0 when the sweep has no filter group, or a filter phrase has
+ * no twin (it is looked up: the rows it holds may be untouched). */
+static int
+filter_twins(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int m,
+    const struct sweep_params *sp)
+{
+	int twins = 0;
+
+	if (!sp->has_filter)
+		return 0;
+	for (int o = 0; o < m; o++) {
+		int i = sw->order[o];
+
+		if (ph[i].filter)
+			return 0;	/* (the plan orders only the twinless ones) */
+		twins += sw->info[i].also_filter;
+	}
+	return twins;
+}
+
+/* Whether a touched row can still be among the best: it has the mark
+ * bits of need, and with rest to come it may reach eff (none when eff is
+ * 0). */
+static inline int
+can_reach(double acc, unsigned char mark, unsigned char need, double rest, double eff)
+{
+	return (mark & need) == need && (eff <= 0.0 || (acc + rest) * (1.0 + SWEEP_MARGIN) >= eff);
+}
+
+/* The candidates of a pruned sweep, once its walks are done: the rows
+ * touched that can still be among the best (can_reach()), in rowid
+ * order, marked CANDIDATE; a few are sorted off the list of rows touched,
+ * many read off the marks (no sort). */
+static void
+collect_candidates(struct ev_bm25_sweep *sw, unsigned char need, double rest, double eff)
+{
+	const double *acc = sw->acc;
+	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	long long *cand = sw->cand;
+	size_t n = 0;
+
+	if (sw->ntouched < (size_t)((sw->hi - sw->lo) / 64)) {
+		if (sw->ntouched > 1)
+			qsort(sw->touched, sw->ntouched, sizeof *sw->touched, cmp_row);
+		for (size_t i = 0; i < sw->ntouched; i++) {
+			long long r = sw->touched[i];
+
+			if (can_reach(acc[r], mark[r], need, rest, eff)) {
+				mark[r] |= CANDIDATE;
+				cand[n++] = r;
+			}
+		}
+	} else
+		for (long long r = sw->lo, hi = sw->hi; r < hi; r++) {
+			unsigned char m = mark[r];
+
+			if (m != 0 && can_reach(acc[r], m, need, rest, eff)) {
+				mark[r] = m | CANDIDATE;
+				cand[n++] = r;
+			}
+		}
+	sw->ncand = n;
+}
+
 /* The pruned sweep, with m phrases ordered by plan_sweep(). */
 static long long
 sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
     const struct sweep_params *sp, struct ev_err *err)
 {
-	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0);
+	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0), need = 0;
 	double rest = 0.0, theta = 0.0, eff;
-	int o, found = 0;
+	int o, found = 0, twins = filter_twins(sw, ph, m, sp);
 
 	if (reserve_top(sw, (size_t)sp->limit) == -1)
 		return ev_err_nomem(err);
@@ -1797,30 +1864,15 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 			o++;
 			break;
 		}
+		/* every row holding a filter phrase is touched: no other can
+		 * be a hit, whatever the bounds left */
+		if (sw->info[i].also_filter && twins > 0 && --twins == 0) {
+			need = IN_FILTER;
+			o++;
+			break;
+		}
 	}
-	/* the candidates: the rows touched that can still reach theta, in
-	 * rowid order (read off the marks: no sort) */
-	sw->ncand = 0;
-	if (sw->ntouched < (size_t)((sw->hi - sw->lo) / 64)) {
-		if (sw->ntouched > 0)
-			memcpy(sw->cand, sw->touched, sw->ntouched * sizeof *sw->cand);
-		sw->ncand = sw->ntouched;
-		if (sw->ncand > 1)
-			qsort(sw->cand, sw->ncand, sizeof *sw->cand, cmp_row);
-	} else {
-		const unsigned char *mark = sw->mark;
-		long long *cand = sw->cand, hi = sw->hi;
-		size_t n = 0;
-
-		for (long long r = sw->lo; r < hi; r++)
-			if (mark[r])
-				cand[n++] = r;
-		sw->ncand = n;
-	}
-	for (size_t i = 0; i < sw->ncand; i++)
-		sw->mark[sw->cand[i]] |= CANDIDATE;
-	if ((eff = sweep_theta(sw, found, theta)) > 0.0)
-		drop_hopeless(sw, rest, eff);
+	collect_candidates(sw, need, rest, sweep_theta(sw, found, theta));
 	sw->pruned = m - o;
 	for (; o < m; o++) {
 		int i = sw->order[o];
