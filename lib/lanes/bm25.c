@@ -932,10 +932,10 @@ struct sweep_params {
 	long long limit;
 };
 
-/* Offer row r of score v to the running top (a min-heap of at most limit
- * scores, sw->top, and their rows, sw->toprow). */
+/* Put row r of score v in the running top (a min-heap of at most limit
+ * scores, sw->top, and their rows, sw->toprow), if it belongs there. */
 static void
-top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
+top_insert(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
 {
 	double *h = sw->top;
 	long long *hr = sw->toprow;
@@ -964,6 +964,15 @@ top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
 		return;
 	h[j] = v;
 	hr[j] = r;
+}
+
+/* Offer row r of score v to the running top: most rows are not among
+ * the best, and are turned away here, inline. */
+static inline void
+top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
+{
+	if (sw->ntop < limit || v > sw->top[0])
+		top_insert(sw, limit, v, r);
 }
 
 /* How a phrase's rows are added to the scores so far (adding_start(),
@@ -1497,13 +1506,14 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
 	size_t k = 0, n = sw->ncand;
 
+	/* (no branch: which rows stay is not to be predicted) */
 	for (size_t i = 0; i < n; i++) {
 		long long r = cand[i];
+		int keep = (acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta;
 
-		if ((acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta)
-			cand[k++] = r;
-		else
-			mark[r] &= (unsigned char)~CANDIDATE;
+		cand[k] = r;
+		k += (size_t)keep;
+		mark[r] &= (unsigned char)(keep ? 0xff : ~CANDIDATE);
 	}
 	sw->ncand = k;
 }
@@ -1794,7 +1804,8 @@ filter_twins(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 static inline int
 can_reach(double acc, unsigned char mark, unsigned char need, double rest, double eff)
 {
-	return (mark & need) == need && (eff <= 0.0 || (acc + rest) * (1.0 + SWEEP_MARGIN) >= eff);
+	/* (& rather than &&: no branch to mispredict) */
+	return ((mark & need) == need) & ((eff <= 0.0) | ((acc + rest) * (1.0 + SWEEP_MARGIN) >= eff));
 }
 
 /* The candidates of a pruned sweep, once its walks are done: the rows
@@ -1814,20 +1825,20 @@ collect_candidates(struct ev_bm25_sweep *sw, unsigned char need, double rest, do
 			qsort(sw->touched, sw->ntouched, sizeof *sw->touched, cmp_row);
 		for (size_t i = 0; i < sw->ntouched; i++) {
 			long long r = sw->touched[i];
+			int keep = can_reach(acc[r], mark[r], need, rest, eff);
 
-			if (can_reach(acc[r], mark[r], need, rest, eff)) {
-				mark[r] |= CANDIDATE;
-				cand[n++] = r;
-			}
+			mark[r] |= (unsigned char)(keep ? CANDIDATE : 0);
+			cand[n] = r;
+			n += (size_t)keep;
 		}
 	} else
 		for (long long r = sw->lo, hi = sw->hi; r < hi; r++) {
 			unsigned char m = mark[r];
+			int keep = (m != 0) & can_reach(acc[r], m, need, rest, eff);
 
-			if (m != 0 && can_reach(acc[r], m, need, rest, eff)) {
-				mark[r] = m | CANDIDATE;
-				cand[n++] = r;
-			}
+			mark[r] = (unsigned char)(m | (keep ? CANDIDATE : 0));
+			cand[n] = r;
+			n += (size_t)keep;
 		}
 	sw->ncand = n;
 }
