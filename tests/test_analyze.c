@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "icu.h"
 #include "langid.h"
 #include "lexicon.h"
 #include "token.h"
@@ -177,6 +178,67 @@ Test(analyze, unspaced_scripts_are_noticed)
 	cr_assert(ev_analyze_has_unspaced("蜂蜜", 6));
 	cr_assert(ev_analyze_has_unspaced("abc ภาษาไทย", 16));
 	cr_assert(!ev_analyze_has_unspaced("Crème brûlée", 14));
+}
+
+/* Whether ICU puts code point cp in a script written without spaces, as
+ * the tokeniser cuts them (Chinese, Japanese, Korean, Thai, Lao, Khmer,
+ * Burmese). */
+static int
+icu_unspaced(UChar32 cp)
+{
+	UErrorCode st = U_ZERO_ERROR;
+
+	switch (uscript_getScript(cp, &st)) {
+	case USCRIPT_HAN: case USCRIPT_HIRAGANA: case USCRIPT_KATAKANA: case USCRIPT_HANGUL:
+	case USCRIPT_THAI: case USCRIPT_LAO: case USCRIPT_KHMER: case USCRIPT_MYANMAR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Code point cp in UTF-8, n times, into out (NUL-terminated). */
+static void
+utf8_times(UChar32 cp, int n, char *out)
+{
+	int32_t at = 0;
+	UBool bad = 0;
+
+	for (int i = 0; i < n; i++)
+		U8_APPEND((uint8_t *)out, at, 64, cp, bad);
+	cr_assert(!bad);
+	out[at] = '\0';
+}
+
+/* The code points answered without ICU (analyze.c: kind(), latin1_letter())
+ * are answered as ICU answers them. */
+Test(analyze, latin_letters_and_punctuation_are_answered_as_icu_answers)
+{
+	char text[128];
+
+	for (UChar32 cp = 0x80; cp < 0x2E80; cp++) {
+		if (cp >= 0x0E00 && cp < 0x1E00)
+			continue;	/* (ICU is asked there) */
+		utf8_times(cp, 1, text);
+		cr_assert_eq(ev_analyze_has_unspaced(text, strlen(text)), icu_unspaced(cp),
+		    "U+%04X", (unsigned)cp);
+	}
+	/* five of cp and four Greek letters: Latin when cp is a Latin (or
+	 * Common) letter, else Greek */
+	for (UChar32 cp = 0x80; cp < 0x2070; cp++) {
+		UErrorCode st = U_ZERO_ERROR;
+		UScriptCode sc;
+		int latin;
+
+		if (cp == 0x250)
+			cp = 0x2000;
+		sc = uscript_getScript(cp, &st);
+		latin = u_isalpha(cp) && (sc == USCRIPT_LATIN || sc == USCRIPT_COMMON);
+		utf8_times(cp, 5, text);
+		strcat(text, "\xce\xb1\xce\xb2\xce\xb3\xce\xb4");
+		cr_assert_str_eq(ev_analyze_script_lang(text, strlen(text)), latin ? "" : "el",
+		    "U+%04X", (unsigned)cp);
+	}
 }
 
 /* A real FTS5 table with the tokeniser: Chinese words found inside runs. */

@@ -158,13 +158,17 @@ ev_analyze_set_query_langs(struct ev_analyzer *an, const char *const *codes, int
 		an->qa[an->nq++] = A_PORTER;
 }
 
-/* The kind of code point cp. */
+/* The kind of code point cp.  Below U+0E00 and from U+1E00 (Latin and
+ * Greek extended, punctuation, symbols) to the CJK radicals at U+2E80 no
+ * script is CJK or unspaced: text in European languages, with its
+ * quotation marks, dashes and currency signs, never loads ICU
+ * (test_analyze checks these ranges against ICU, code point by code point). */
 static int
 kind(UChar32 cp)
 {
 	UErrorCode st = U_ZERO_ERROR;
 
-	if (cp < 0x0E00)
+	if (cp < 0x0E00 || (cp >= 0x1E00 && cp < 0x2E80))
 		return K_SPACED;
 	/* iteration marks and the prolonged sound mark are Common, not Han or kana */
 	if ((cp >= 0x3005 && cp <= 0x3007) || (cp >= 0x3031 && cp <= 0x3035) || cp == 0x309D ||
@@ -202,6 +206,18 @@ ev_analyze_has_unspaced(const char *text, size_t len)
 			return 1;
 	}
 	return 0;
+}
+
+/* Whether code point cp, from U+0080 to U+024F (Latin-1 Supplement,
+ * Latin Extended-A and -B), is a letter, as u_isalpha() says: all from
+ * U+00C0 but the signs of multiplication and division, and the feminine
+ * and masculine ordinals and the micro sign before. */
+static int
+latin1_letter(UChar32 cp)
+{
+	if (cp >= 0xC0)
+		return cp != 0xD7 && cp != 0xF7;
+	return cp == 0xAA || cp == 0xB5 || cp == 0xBA;
 }
 
 /* Whether text[0..len) is all ASCII, eight bytes at a time. */
@@ -242,7 +258,17 @@ ev_analyze_script_lang(const char *text, size_t len)
 			continue;
 		}
 		U8_NEXT(text, i, n, cp);
-		if (cp < 0 || !u_isalpha(cp))
+		if (cp < 0)
+			continue;
+		/* the Latin letters of European languages, and punctuation,
+		 * answered without ICU (test_analyze checks them against it) */
+		if (cp < 0x0250) {
+			count[LATIN] += latin1_letter(cp);
+			continue;
+		}
+		if (cp >= 0x2000 && cp < 0x2070)
+			continue;	/* General Punctuation: no letter */
+		if (!u_isalpha(cp))
 			continue;
 		switch (uscript_getScript(cp, &st)) {
 		case USCRIPT_HAN: s = HAN; break;
