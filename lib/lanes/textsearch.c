@@ -373,8 +373,14 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	}
 	/* FTS5 reads its posting lists a page at a time: map the store rather
 	 * than copy each page out of the kernel (as the vector lane does), as
-	 * much of it as SQLite allows (its SQLITE_MAX_MMAP_SIZE caps this). */
-	ev_store_exec(st, "PRAGMA mmap_size = 1099511627776", NULL);
+	 * much of it as SQLite allows (its SQLITE_MAX_MMAP_SIZE caps this).
+	 * Not when the postings file ranks the queries: then the store gives
+	 * only the hits' rows, a few pages each, and a fault on a page out of
+	 * the page cache reads the kernel's whole read-around window (8 MB on
+	 * a disk set to read ahead that much): one query on a 1 M store out of
+	 * the cache read 1.2 GB in 0.96 s mapped, 2 MB in 0.07 s copied. */
+	if (ts->post == NULL)
+		ev_store_exec(st, "PRAGMA mmap_size = 1099511627776", NULL);
 	for (int i = 0; ts->o.drop_request_words && request_words[i] != NULL; i++)
 		if (ev_tok_run(ts->tok, request_words[i], strlen(request_words[i]), on_request_stem, ts,
 		    err) == -1) {
