@@ -767,6 +767,20 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 	return 0;
 }
 
+void
+ev_postings_willneed(const struct ev_postings_cursor *c)
+{
+	const unsigned char *end = c->end;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from;
+
+	if (c->base == NULL)
+		return;	/* no such term */
+	if (c->nskip > 0 && (const unsigned char *)(c->skips + c->nskip) > end)
+		end = (const unsigned char *)(c->skips + c->nskip);
+	from = (uintptr_t)c->base / page * page;
+	(void)madvise((void *)from, (size_t)((uintptr_t)end - from), MADV_WILLNEED);	/* a hint */
+}
+
 int
 ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
 {

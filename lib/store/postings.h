@@ -135,6 +135,12 @@ const char *ev_postings_term_at(const struct ev_postings *p, long long i, int *l
 long long ev_postings_term(const struct ev_postings *p, const char *term, int len,
 	struct ev_postings_cursor *c);
 
+/* Ask the kernel to read the list of cursor c (started by
+ * ev_postings_term()) into the page cache, without waiting: a query asks
+ * for all its lists at once, and those out of the cache are read side by
+ * side rather than one fault after another. */
+void ev_postings_willneed(const struct ev_postings_cursor *c);
+
 /* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
  * when the list is corrupt (its entries cut short).  (Inline: the text
  * lane's sweep calls it for every row of a query's lists.) */
