@@ -2015,10 +2015,7 @@ sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, in
 /* Ask the kernel for the lists of every token of the n phrases ph at
  * once (ev_postings_willneed()): those out of the page cache are read side
  * by side while the sweep begins, not one fault after another; and just
- * the lists, where a fault reads ahead around it (with the file out of the
- * page cache, a round of the 30 bench-scale queries at 1 M read 330 MB
- * from the disk instead of 1,040 MB, 58-61 ms at the median instead of
- * 62-65). */
+ * the lists, where a fault reads ahead around it. */
 static void
 ask_lists(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n)
 {

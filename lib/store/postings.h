@@ -136,9 +136,10 @@ long long ev_postings_term(const struct ev_postings *p, const char *term, int le
 	struct ev_postings_cursor *c);
 
 /* Ask the kernel to read the list of cursor c (started by
- * ev_postings_term()) into the page cache, without waiting: a query asks
- * for all its lists at once, and those out of the cache are read side by
- * side rather than one fault after another. */
+ * ev_postings_term()) into the page cache, without waiting, when it is
+ * short enough (postings.c: WILLNEED_MAX): a query asks for all its lists
+ * at once, and those out of the cache are read side by side rather than
+ * one fault after another. */
 void ev_postings_willneed(const struct ev_postings_cursor *c);
 
 /* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
