@@ -267,6 +267,11 @@ struct alts {
 	long long rowid;	/* the smallest current row of a live one; -1 at the end */
 };
 
+/* Rows this long or shorter have their length's term of BM25's
+ * denominator in a table (sweep_norms()): a division less for each row
+ * a sweep adds to. */
+#define NORM_LENGTHS 4096
+
 struct ev_bm25_sweep {
 	const struct ev_postings *p;
 	long long nrow;			/* maxrowid + 1 */
@@ -277,6 +282,7 @@ struct ev_bm25_sweep {
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
+	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
@@ -930,7 +936,27 @@ struct sweep_params {
 	double k1, b, rows, avgdl;
 	int has_filter;
 	long long limit;
+	const double *norm;	/* NORM_LENGTHS: k1 x (1 - b + b x dl / avgdl) for each dl */
 };
+
+/* The table of sp->norm: each length's term computed as bm25_term()
+ * computes it, so that a score is the same to the bit. */
+static void
+sweep_norms(double *norm, const struct sweep_params *sp)
+{
+	for (int dl = 0; dl < NORM_LENGTHS; dl++)
+		norm[dl] = sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
+}
+
+/* bm25_term() for a row of length dl in a sweep. */
+static inline double
+sweep_term(const struct sweep_params *sp, double w, double idf, double f, uint32_t dl)
+{
+	double nd = dl < NORM_LENGTHS ? sp->norm[dl] :
+	    sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
+
+	return w * idf * ((f * (sp->k1 + 1.0)) / (f + nd));
+}
 
 /* Put row r of score v in the running top (a min-heap of at most limit
  * scores, sw->top, and their rows, sw->toprow), if it belongs there. */
@@ -1035,7 +1061,7 @@ add_row(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *s
 	}
 	a->mark[r] = m |= a->set;
 	if (a->scores && f > 0.0)
-		a->acc[r] += bm25_term(a->w, a->idf, f, sp->k1, sp->b, (double)a->len[r], sp->avgdl);
+		a->acc[r] += sweep_term(sp, a->w, a->idf, f, a->len[r]);
 	/* (a row of the last top is offered once, by walk_top()) */
 	if (a->want && (m & a->in_top) == a->want)
 		top_offer(sw, (size_t)sp->limit, a->acc[r], r);
@@ -1492,7 +1518,7 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 			continue;
 		sw->mark[r] |= bits;
 		if (!marker && f > 0.0)
-			sw->acc[r] += bm25_term(p->w, p->idf, f, sp->k1, sp->b, (double)len[r], sp->avgdl);
+			sw->acc[r] += sweep_term(sp, p->w, p->idf, f, len[r]);
 	}
 	return 0;
 }
@@ -1559,8 +1585,7 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 			if (in < 0)
 				return in == -1 ? corrupt(err) : ev_err_nomem(err);
 			if (in && f > 0.0)
-				sw->exact[j] += bm25_term(p->w, p->idf, f, sp->k1, sp->b,
-				    (double)len[sw->cand[j]], sp->avgdl);
+				sw->exact[j] += sweep_term(sp, p->w, p->idf, f, len[sw->cand[j]]);
 		}
 	}
 	if (cap > k)
@@ -2038,7 +2063,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
     const struct ev_bm25_hit **hits, struct ev_err *err)
 {
-	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit };
+	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit, NULL };
 	double tokens;
 	long long nhit;
 	int m, split;
@@ -2055,6 +2080,8 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		tokens = ev_postings_tokens(sw->p);
 	}
 	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
+	sweep_norms(sw->norm, &sp);
+	sp.norm = sw->norm;
 	for (int i = 0; i < n; i++) {
 		sp.has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
