@@ -5,12 +5,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "token.h"
+#include "worker.h"
 
 #define K1 1.2
 #define B 0.75
@@ -282,6 +282,7 @@ struct ev_bm25_sweep {
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
+	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
@@ -456,6 +457,7 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	if (sw == NULL)
 		return;
 	ev_bm25_sweep_free(sw->half);
+	ev_worker_free(sw->worker);
 	sw->half = NULL;
 	if (sw->owns_rows && sw->acc != NULL)
 		munmap(sw->acc, sw->rows_size);
@@ -1395,6 +1397,10 @@ void
 ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 {
 	sw->split_rows = min_rows;
+	if (min_rows <= 0 || sw->nrow < min_rows) {
+		ev_worker_free(sw->worker);
+		sw->worker = NULL;
+	}
 }
 
 /* The first of the n rising rows at or after r (n when none is). */
@@ -1647,7 +1653,7 @@ struct count_run {
 /* Count, into c->count, the rows in c->sw's range holding each costly
  * phrase of several positions, and the rows holding every other costly
  * one (a word's alternatives, counted whole) of c->share. */
-static void *
+static void
 run_count(void *arg)
 {
 	struct count_run *c = arg;
@@ -1659,7 +1665,6 @@ run_count(void *arg)
 		    (c->count[i] = phrase_count(c->sw, &c->ph[i], c->sp, &c->err)) < 0)
 			c->ret = -1;
 	}
-	return NULL;
 }
 
 static struct ev_bm25_sweep *new_half(struct ev_bm25_sweep *sw);
@@ -1676,24 +1681,20 @@ count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	struct count_run mine = { sw, ph, n, 0, sp, sw->count, 0, { 0 } };
 	struct count_run other = { NULL, ph, n, 1, sp, NULL, 0, { 0 } };
 	int costly = 0;
-	pthread_t t;
 
 	for (int i = 0; i < n; i++) {
 		sw->count[i] = -1;
 		costly += costly_count(ph, i, sp->pw);
 	}
-	if (costly == 0 || sw->split_rows <= 0 || sw->nrow < sw->split_rows ||
-	    (other.sw = new_half(sw)) == NULL || reserve_plan(other.sw, n) == -1)
+	if (costly == 0 || sw->worker == NULL || (other.sw = new_half(sw)) == NULL ||
+	    reserve_plan(other.sw, n) == -1)
 		return 0;	/* plan_sweep() counts them all as it meets them */
 	other.count = other.sw->count;
 	/* the halves of sweep_split() */
 	sw->hi = other.sw->lo = sw->nrow / 2;
-	if (pthread_create(&t, NULL, run_count, &other) != 0) {
-		sw->hi = sw->nrow;
-		return 0;
-	}
+	ev_worker_run(sw->worker, run_count, &other);
 	run_count(&mine);
-	pthread_join(t, NULL);
+	ev_worker_wait(sw->worker);
 	sw->hi = sw->nrow;
 	if (mine.ret == -1) {
 		*err = mine.err;
@@ -1982,14 +1983,13 @@ struct half_run {
 	struct ev_err err;
 };
 
-static void *
+static void
 run_half(void *arg)
 {
 	struct half_run *h = arg;
 
 	h->nhit = sweep_pruned(h->sw, h->ph, h->n, h->m, h->sp, &h->err);
 	clear_touched(h->sw);
-	return NULL;
 }
 
 /* The pruned sweep split in two: the rows below the middle swept here, those
@@ -2003,8 +2003,6 @@ sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, in
 	struct ev_bm25_sweep *up = upper_half(sw, n);
 	struct half_run hr = { up, ph, n, m, sp, -1, { 0 } };
 	long long mid = sw->nrow / 2, nlow, i = 0, j = 0, k = 0;
-	pthread_t t;
-	int threaded;
 
 	if (up == NULL)
 		return ev_err_nomem(err);
@@ -2012,11 +2010,12 @@ sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, in
 	sw->shared = up->shared = &sw->theta_bits;
 	sw->hi = up->lo = mid;
 	up->hi = sw->nrow;
-	threaded = pthread_create(&t, NULL, run_half, &hr) == 0;
+	if (sw->worker != NULL)
+		ev_worker_run(sw->worker, run_half, &hr);
 	nlow = sweep_pruned(sw, ph, n, m, sp, err);
 	clear_touched(sw);
-	if (threaded)
-		pthread_join(t, NULL);
+	if (sw->worker != NULL)
+		ev_worker_wait(sw->worker);
 	else
 		run_half(&hr);	/* no thread to be had: one after the other */
 	sw->hi = sw->nrow;
@@ -2094,6 +2093,10 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	if (limit < 1)
 		return 0;
+	/* the second thread, kept from one sweep to the next (worker.h);
+	 * without it, the halves are swept one after the other */
+	if (sw->worker == NULL && sw->split_rows > 0 && sw->nrow >= sw->split_rows)
+		sw->worker = ev_worker_new();
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;

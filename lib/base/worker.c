@@ -1,0 +1,137 @@
+/* worker.c: a second thread kept for its owner's jobs.  See worker.h. */
+#include "worker.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The job's state: the owner sets POSTED (or QUIT), the worker sets
+ * RUNNING and then DONE; each is polled for, then waited for under mu. */
+enum { IDLE, POSTED, RUNNING, DONE, QUIT };
+
+struct ev_worker {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* signalled at every change of state */
+	int state;			/* read and written atomically */
+	void (*fn)(void *);
+	void *arg;
+};
+
+static long long
+now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int
+get_state(struct ev_worker *w)
+{
+	return __atomic_load_n(&w->state, __ATOMIC_ACQUIRE);
+}
+
+static void
+set_state(struct ev_worker *w, int state)
+{
+	pthread_mutex_lock(&w->mu);
+	__atomic_store_n(&w->state, state, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Wait, polling for EV_WORKER_SPIN_NS and then asleep, until w's state
+ * is one of a and b; returns it. */
+static int
+await_state(struct ev_worker *w, int a, int b)
+{
+	long long until = now_ns() + EV_WORKER_SPIN_NS;
+	int s;
+
+	for (unsigned i = 1;; i++) {
+		if ((s = get_state(w)) == a || s == b)
+			return s;
+		if (i % 64 == 0 && now_ns() > until)
+			break;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&w->mu);
+	while ((s = get_state(w)) != a && s != b)
+		pthread_cond_wait(&w->cv, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+	return s;
+}
+
+static void *
+work(void *arg)
+{
+	struct ev_worker *w = arg;
+
+	while (await_state(w, POSTED, QUIT) == POSTED) {
+		set_state(w, RUNNING);
+		w->fn(w->arg);
+		set_state(w, DONE);
+	}
+	return NULL;
+}
+
+struct ev_worker *
+ev_worker_new(void)
+{
+	struct ev_worker *w = calloc(1, sizeof *w);
+
+	if (w == NULL)
+		return NULL;
+	w->state = IDLE;
+	if (pthread_mutex_init(&w->mu, NULL) != 0) {
+		free(w);
+		return NULL;
+	}
+	if (pthread_cond_init(&w->cv, NULL) != 0) {
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
+	if (pthread_create(&w->thread, NULL, work, w) != 0) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+ev_worker_run(struct ev_worker *w, void (*fn)(void *), void *arg)
+{
+	w->fn = fn;
+	w->arg = arg;
+	set_state(w, POSTED);
+}
+
+void
+ev_worker_wait(struct ev_worker *w)
+{
+	await_state(w, DONE, DONE);
+	__atomic_store_n(&w->state, IDLE, __ATOMIC_RELAXED);	/* (only the owner moves it on) */
+}
+
+void
+ev_worker_free(struct ev_worker *w)
+{
+	int s;
+
+	if (w == NULL)
+		return;
+	if ((s = get_state(w)) == POSTED || s == RUNNING)
+		await_state(w, DONE, DONE);
+	set_state(w, QUIT);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cv);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
