@@ -825,7 +825,7 @@ ev_postings_lang(const struct ev_postings *p, int i, long long *chunks)
 }
 
 int
-ev_postings_seek(struct ev_postings_cursor *c, long long target)
+ev_postings_seek_far(struct ev_postings_cursor *c, long long target)
 {
 	size_t lo = c->skip_at, hi = lo, step = 1;
 	int r;

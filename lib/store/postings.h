@@ -171,10 +171,27 @@ ev_postings_next(struct ev_postings_cursor *c)
 	return 1;
 }
 
+/* ev_postings_seek() when target is past the block of the cursor's last
+ * seek: the blocks that end before target are skipped. */
+int ev_postings_seek_far(struct ev_postings_cursor *c, long long target);
+
 /* Step *c to the first entry at or after row target, over the blocks that
  * end before it (it stays where it is when it is on such an entry already).
- * Returns 1, 0 at the end of the list, or -1 when it is corrupt. */
-int ev_postings_seek(struct ev_postings_cursor *c, long long target);
+ * Returns 1, 0 at the end of the list, or -1 when it is corrupt.  (Inline:
+ * most seeks of a sweep end in the block they start in.) */
+static inline int
+ev_postings_seek(struct ev_postings_cursor *c, long long target)
+{
+	int r;
+
+	if (c->at && c->rowid >= target)
+		return 1;
+	if (c->skip_at < c->nskip && c->skips[c->skip_at].last_rowid < target)
+		return ev_postings_seek_far(c, target);
+	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)
+		;
+	return r;
+}
 
 /* The positions of the current entry, column by column, into key[0..n)
  * (n = the sum of c->count), each column x 2^32 + its offset, rising.
