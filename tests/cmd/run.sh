@@ -16,6 +16,14 @@
 # A case whose .status is 77 is compared as usual instead.  The last line is
 # "golden: N passed, M failed, K skipped"; the exit status is 1 when M > 0.
 set -u
+# OpenBLAS picks its kernels by processor, and those with fused multiply-add
+# round otherwise: the cases' little store of 4-dimensional vectors has near
+# ties that then fall the other way (ev-pack's and ev-hybrid's MMR cases on
+# an AMD processor).  On x86-64 the cases run on its SSE3 kernels, which every
+# such processor has, so that the expected outputs hold on any of them.
+case $(uname -m) in
+x86_64 | i?86) export OPENBLAS_CORETYPE=Prescott ;;
+esac
 . "$(dirname "$0")/../runner.sh"
 runner_start golden "$@"
 top=$(cd "$here/../.." && pwd)
