@@ -1003,34 +1003,57 @@ same_hits(struct ev_textsearch_opts *o, json_t *rec, const char *text)
 	return n1;
 }
 
+/* Query q's nw words, drawn with *rng, into text. */
+typedef void draw_words(unsigned long long *rng, int q, int nw, struct ev_buf *text);
+
+/* Every query of nq, its words from draw (every third filtered by date
+ * when filtered): same_hits(), and, with below_k, fewer hits than o->k.
+ * Returns the number of queries whose last pass left phrases out. */
+static int
+queries_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw, unsigned long long rng,
+    draw_words *draw, int filtered, int below_k)
+{
+	int pruned = 0;
+
+	for (int q = 0; q < nq; q++) {
+		struct ev_buf text = EV_BUF_INIT;
+		json_t *rec;
+
+		draw(&rng, q, nw, &text);
+		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
+		if (filtered && q % 3 == 2)
+			json_object_set_new(rec, "filters", json_pack("{s:{s:s}}", "published_date",
+			    "from", "2020"));
+		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
+		if (below_k)
+			cr_assert_lt(json_array_size(hits), (size_t)o->k, "%s", ev_buf_str(&text));
+		pruned += ev_textsearch_pruned(ts) > 0;
+		json_decref(rec);
+		ev_buf_release(&text);
+	}
+	return pruned;
+}
+
+/* nw skewed words, the first three rarer. */
+static void
+skewed_words(unsigned long long *rng, int q, int nw, struct ev_buf *text)
+{
+	char w[32];
+
+	(void)q;
+	for (int j = 0; j < nw; j++) {
+		prune_word(j < 3 && nw > 3 ? 200 + (unsigned)(tu_xorshift(rng) % 400) : prune_draw(rng), w);
+		cr_assert_eq(ev_buf_printf(text, "%s%s", j ? " " : "", w), 0);
+	}
+}
+
 /* Every query of nq (nw skewed words each, the first three rarer, every third
  * query filtered by date): same_hits().  Returns the number of queries
  * whose last pass left phrases out. */
 static int
 same_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw)
 {
-	unsigned long long rng = 2463534242ULL;
-	int pruned = 0;
-	char w[32];
-
-	for (int q = 0; q < nq; q++) {
-		struct ev_buf text = EV_BUF_INIT;
-		json_t *rec;
-
-		for (int j = 0; j < nw; j++) {
-			prune_word(j < 3 && nw > 3 ? 200 + (unsigned)(tu_xorshift(&rng) % 400) : prune_draw(&rng), w);
-			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "", w), 0);
-		}
-		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
-		if (q % 3 == 2)
-			json_object_set_new(rec, "filters", json_pack("{s:{s:s}}", "published_date",
-			    "from", "2020"));
-		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
-		pruned += ev_textsearch_pruned(ts) > 0;
-		json_decref(rec);
-		ev_buf_release(&text);
-	}
-	return pruned;
+	return queries_as_exhaustive(o, nq, nw, 2463534242ULL, skewed_words, 1, 0);
 }
 
 Test(prune, with_the_defaults_the_hits_are_those_of_ranking_every_chunk)
@@ -1184,34 +1207,28 @@ Test(sweep, split_over_two_threads_the_hits_are_the_same)
 	cr_assert_eq(real_queries(&o, 12), 12);
 }
 
-/* Queries of one or two of the rarer made-up words, more hits asked for
- * than they have (no theta: the bounds alone never stop the walks), with
- * feedback: same_hits(), and each last pass stops walking once the query
- * words' rows are all touched, for no other row can be a hit.  Returns how
- * many left phrases out. */
+/* One of the rarer made-up words for an even query q, two for an odd one. */
+static void
+rare_words(unsigned long long *rng, int q, int nw, struct ev_buf *text)
+{
+	char w[32];
+
+	(void)nw;
+	for (int j = 0; j <= q % 2; j++) {
+		prune_word(300 + (unsigned)(tu_xorshift(rng) % 300), w);
+		cr_assert_eq(ev_buf_printf(text, "%s%s", j ? " " : "", w), 0);
+	}
+}
+
+/* Queries of rare_words(), more hits asked for than they have (no theta:
+ * the bounds alone never stop the walks), with feedback: same_hits(), and
+ * each last pass stops walking once the query words' rows are all
+ * touched, for no other row can be a hit.  Returns how many left phrases
+ * out. */
 static int
 rare_word_queries(struct ev_textsearch_opts *o, int nq)
 {
-	unsigned long long rng = 1181783497276652981ULL;
-	int pruned = 0;
-	char w[32];
-
-	for (int q = 0; q < nq; q++) {
-		struct ev_buf text = EV_BUF_INIT;
-		json_t *rec;
-
-		for (int j = 0; j <= q % 2; j++) {
-			prune_word(300 + (unsigned)(tu_xorshift(&rng) % 300), w);
-			cr_assert_eq(ev_buf_printf(&text, "%s%s", j ? " " : "", w), 0);
-		}
-		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", ev_buf_str(&text));
-		cr_assert_gt(same_hits(o, rec, ev_buf_str(&text)), 0, "%s", ev_buf_str(&text));
-		cr_assert_lt(json_array_size(hits), (size_t)o->k, "%s", ev_buf_str(&text));
-		pruned += ev_textsearch_pruned(ts) > 0;
-		json_decref(rec);
-		ev_buf_release(&text);
-	}
-	return pruned;
+	return queries_as_exhaustive(o, nq, 2, 1181783497276652981ULL, rare_words, 0, 1);
 }
 
 Test(sweep, once_the_query_words_rows_are_walked_no_other_row_is_a_candidate)
