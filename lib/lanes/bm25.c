@@ -1393,11 +1393,18 @@ ev_bm25_sweep_forget(struct ev_bm25_sweep *sw)
 		ev_bm25_sweep_forget(sw->half);
 }
 
+/* Whether sw's pruned sweeps are split over two threads. */
+static int
+splits(const struct ev_bm25_sweep *sw)
+{
+	return sw->split_rows > 0 && sw->nrow >= sw->split_rows;
+}
+
 void
 ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 {
 	sw->split_rows = min_rows;
-	if (min_rows <= 0 || sw->nrow < min_rows) {
+	if (!splits(sw)) {
 		ev_worker_free(sw->worker);
 		sw->worker = NULL;
 	}
@@ -1529,6 +1536,16 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	return 0;
 }
 
+/* Whether a touched row can still be among the best: it has the mark
+ * bits of need, and with rest to come it may reach eff (none when eff is
+ * 0). */
+static inline int
+can_reach(double acc, unsigned char mark, unsigned char need, double rest, double eff)
+{
+	/* (& rather than &&: no branch to mispredict) */
+	return ((mark & need) == need) & ((eff <= 0.0) | ((acc + rest) * (1.0 + SWEEP_MARGIN) >= eff));
+}
+
 /* Keep the candidates that can still reach theta with rest to come. */
 static void
 drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
@@ -1541,7 +1558,7 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	/* (no branch: which rows stay is not to be predicted) */
 	for (size_t i = 0; i < n; i++) {
 		long long r = cand[i];
-		int keep = (acc[r] + rest) * (1.0 + SWEEP_MARGIN) >= theta;
+		int keep = can_reach(acc[r], 0, 0, rest, theta);
 
 		cand[k] = r;
 		k += (size_t)keep;
@@ -1824,16 +1841,6 @@ filter_twins(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 	return twins;
 }
 
-/* Whether a touched row can still be among the best: it has the mark
- * bits of need, and with rest to come it may reach eff (none when eff is
- * 0). */
-static inline int
-can_reach(double acc, unsigned char mark, unsigned char need, double rest, double eff)
-{
-	/* (& rather than &&: no branch to mispredict) */
-	return ((mark & need) == need) & ((eff <= 0.0) | ((acc + rest) * (1.0 + SWEEP_MARGIN) >= eff));
-}
-
 /* The candidates of a pruned sweep, once its walks are done: the rows
  * touched that can still be among the best (can_reach()), in rowid
  * order, marked CANDIDATE; a few are sorted off the list of rows touched,
@@ -2095,12 +2102,12 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return 0;
 	/* the second thread, kept from one sweep to the next (worker.h);
 	 * without it, the halves are swept one after the other */
-	if (sw->worker == NULL && sw->split_rows > 0 && sw->nrow >= sw->split_rows)
+	if (sw->worker == NULL && splits(sw))
 		sw->worker = ev_worker_new();
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;
-	split = m > 0 && sw->split_rows > 0 && sw->nrow >= sw->split_rows;
+	split = m > 0 && splits(sw);
 	if (split)
 		nhit = sweep_split(sw, ph, n, m, &sp, err);
 	else
