@@ -1949,6 +1949,23 @@ postings_fresh(struct ev_textsearch *ts, struct ev_err *err)
 	return ts->fresh;
 }
 
+/* Ask for the pages of the swept hits' rows, read next one by one
+ * (step_pass()), in one go: when they are out of the page cache, the disk
+ * reads them side by side (store.h).  Out of memory, they are not asked
+ * for. */
+static void
+read_ahead(struct ev_textsearch *ts)
+{
+	long long *rowid = malloc((size_t)ts->nswept * sizeof *rowid + 1);
+
+	if (rowid == NULL)
+		return;
+	for (long long i = 0; i < ts->nswept; i++)
+		rowid[i] = ts->swept[i].rowid;
+	ev_store_readahead_chunks(ts->st, rowid, (size_t)ts->nswept, NULL);
+	free(rowid);
+}
+
 /* Sweep the pass of `limit` chunks over ts->expr through the postings file
  * (bm25.h, ev_bm25_sweep()) when it can: the store has a fresh one, the
  * query is not filtered, its words are OR-ed and its phrases are plain.
@@ -1972,6 +1989,7 @@ try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
 	ts->next_swept = 0;
 	ts->used_sweep = 1;
 	ts->pruned = ev_bm25_sweep_pruned(ts->sweep);
+	read_ahead(ts);
 	return 1;
 }
 

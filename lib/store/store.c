@@ -1,5 +1,6 @@
 /* store.c: the SQLite store.  See store.h for the schema. */
 #include "store.h"
+#include "readahead.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +22,16 @@ struct ev_store {
 	struct cached_stmt *stmts;
 	int in_txn;
 	int version;		/* the schema's */
+	/* The readahead of hits' rows, opened on first use (readahead_state
+	 * 1; -1 when it cannot be had), and the root pages of the trees it
+	 * walks. */
+	struct ev_readahead *ra;
+	int readahead_state;
+	unsigned root_chunks, root_documents, root_documents_key;
 };
+
+/* chunks.doc_id's place among the columns of a chunks row (rowid first). */
+#define CHUNKS_DOC_ID_COLUMN 2
 
 static const char schema_sql[] =
 	"CREATE TABLE documents ("
@@ -460,6 +470,69 @@ ev_store_close(struct ev_store *st)
 		free(c);
 	}
 	sqlite3_close(st->db);
+	ev_readahead_close(st->ra);	/* after SQLite's: see readahead.h */
 	free(st->path);
 	free(st);
+}
+
+/* The readahead and its trees' root pages, opened on first use.  Returns 1,
+ * 0 when there is none to be had. */
+static int
+open_readahead(struct ev_store *st)
+{
+	sqlite3_stmt *s;
+
+	if (st->readahead_state != 0)
+		return st->readahead_state == 1;
+	st->readahead_state = -1;
+	if (sqlite3_prepare_v2(st->db, "SELECT name, rootpage FROM sqlite_schema WHERE name IN"
+	    " ('chunks', 'documents', 'sqlite_autoindex_documents_1')", -1, &s, NULL) != SQLITE_OK)
+		return 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 0);
+		unsigned root = (unsigned)sqlite3_column_int64(s, 1);
+
+		if (name == NULL)
+			continue;
+		if (strcmp(name, "chunks") == 0)
+			st->root_chunks = root;
+		else if (strcmp(name, "documents") == 0)
+			st->root_documents = root;
+		else
+			st->root_documents_key = root;
+	}
+	sqlite3_finalize(s);
+	if (st->root_chunks == 0 || st->root_documents == 0 || st->root_documents_key == 0 ||
+	    (st->ra = ev_readahead_open(st->path)) == NULL)
+		return 0;
+	st->readahead_state = 1;
+	return 1;
+}
+
+void
+ev_store_readahead_chunks(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages)
+{
+	struct ev_readahead_text *doc = NULL;
+	long long *docrow = NULL;
+	unsigned *page = NULL;
+
+	if (pages != NULL)
+		memset(pages, 0, 3 * n * sizeof *pages);
+	if (n == 0 || !open_readahead(st) || (doc = malloc(n * sizeof *doc)) == NULL ||
+	    (docrow = malloc(n * sizeof *docrow)) == NULL || (page = malloc(3 * n * sizeof *page)) == NULL)
+		goto out;
+	if (ev_readahead_rows(st->ra, st->root_chunks, rowid, n, CHUNKS_DOC_ID_COLUMN, doc, page) == -1 ||
+	    ev_readahead_index(st->ra, st->root_documents_key, doc, n, docrow, page + n) == -1 ||
+	    ev_readahead_rows(st->ra, st->root_documents, docrow, n, -1, NULL, page + 2 * n) == -1)
+		goto out;
+	if (pages != NULL)
+		for (size_t i = 0; i < n; i++) {
+			pages[3 * i] = page[i];
+			pages[3 * i + 1] = page[n + i];
+			pages[3 * i + 2] = docrow[i] != 0 ? page[2 * n + i] : 0;
+		}
+out:
+	free(doc);
+	free(docrow);
+	free(page);
 }

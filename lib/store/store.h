@@ -105,6 +105,15 @@ int ev_store_version(const struct ev_store *st);
 int ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, size_t len,
 	const char *declared, char *out), void *ctx, struct ev_err *err);
 
+/* Ask the kernel, in one go, for the pages SQLite reads for the chunk rows
+ * rowid[0..n) and for their documents' rows (found by doc_id), so that the
+ * disk reads those out of the page cache side by side, not one after
+ * another (readahead.h).  Only a hint: nothing changes and nothing fails.
+ * pages (NULL, or 3n entries), for tests: for chunk i, the page of its
+ * chunk row, of its document's doc_id entry and of its document row, 0
+ * where one was not found. */
+void ev_store_readahead_chunks(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages);
+
 /* meta: get returns 1 with *value (malloc'd, the caller frees) when the key
  * exists, 0 when not, -1 on error; set replaces. */
 int ev_store_meta_get(struct ev_store *st, const char *key, char **value, struct ev_err *err);
