@@ -1350,6 +1350,79 @@ Test(sweep, each_terms_rows_are_the_indexs)
 	ev_postings_close(p);
 }
 
+/* Text of n times word, space-separated, into b. */
+static const char *
+repeated(struct ev_buf *b, const char *word, int n)
+{
+	ev_buf_reset(b);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(ev_buf_printf(b, "%s%s", i ? " " : "", word), 0);
+	return ev_buf_str(b);
+}
+
+/* An entry's counts are a byte when every column but the last holds the
+ * word at most once and the last at most 31 times, else varints: both read
+ * back as the index holds them, column by column. */
+Test(sweep, an_entrys_counts_in_a_byte_or_not_are_the_indexs)
+{
+	static const int want[][3] = {
+		{ 0, 0, 1 }, { 1, 1, 31 }, { 1, 0, 32 }, { 3, 0, 40 }, { 0, 2, 1 }, { 1, 1, 0 },
+		{ 0, 0, 200 }, { 1, 0, 5 }, { 0, 1, 2 },
+	};
+	const int n = (int)(sizeof want / sizeof want[0]);
+	struct ev_buf t = EV_BUF_INIT, sec = EV_BUF_INIT, x = EV_BUF_INIT;
+	struct ev_err err = { 0 };
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+	sqlite3_stmt *s;
+	char term[64] = "";
+	int stale, i = 0, r;
+
+	exec_ok("BEGIN");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
+	    " section_id, chunk_index, title, section_title, text, content_hash) VALUES(?1, 'q' || ?1,"
+	    " 'q' || ?1, 'q' || ?1 || ':s', 0, ?2, ?3, ?4, 'x')", -1, &s, NULL), SQLITE_OK);
+	for (int k = 0; k < n; k++) {
+		sqlite3_bind_int(s, 1, 9000 + k);
+		sqlite3_bind_text(s, 2, repeated(&t, "quokka", want[k][0]), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 3, repeated(&sec, "quokka", want[k][1]), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s, 4, want[k][2] ? repeated(&x, "quokka", want[k][2]) : "wombat", -1,
+		    SQLITE_TRANSIENT);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	    " section_title, text FROM chunks WHERE rowid >= 9000");
+	exec_ok("COMMIT");
+	build_postings();
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term FROM chunks_vocab WHERE term"
+	    " GLOB 'quokk*'", -1, &s, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	snprintf(term, sizeof term, "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_eq(ev_postings_ncol(p), 3);
+	cr_assert_eq(ev_postings_term(p, term, (int)strlen(term), &c), n);
+	while ((r = ev_postings_next(&c)) == 1) {
+		uint64_t key[400];
+
+		cr_assert_lt(i, n);
+		cr_assert_eq(c.rowid, 9000 + i);
+		for (int col = 0; col < 3; col++)
+			cr_assert_eq(c.count[col], (uint32_t)want[i][col], "row %d, column %d: %u", i, col,
+			    c.count[col]);
+		cr_assert_eq(ev_postings_positions(&c, key), want[i][0] + want[i][1] + want[i][2]);
+		i++;
+	}
+	cr_assert_eq(r, 0);
+	cr_assert_eq(i, n);
+	ev_postings_close(p);
+	ev_buf_release(&t);
+	ev_buf_release(&sec);
+	ev_buf_release(&x);
+}
+
 Test(sweep, a_file_cut_short_or_of_another_kind_is_stale_not_a_crash)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

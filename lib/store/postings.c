@@ -15,7 +15,7 @@
 #include "sha256.h"
 
 #define MAGIC "EVPOST01"
-#define VERSION 2
+#define VERSION 3	/* 3: the counts packed in a byte (postings.h) */
 #define HEADER_BYTES 160
 #define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
 #define WRITE_BUFFER ((size_t)8 << 20)	/* the file is written this much at a time */
@@ -260,6 +260,26 @@ chunk_languages(struct ev_store *st, struct build *b, struct ev_err *err)
 	return 0;
 }
 
+/* The current entry's counts, in a byte when they fit one (postings.h).
+ * Returns 0, or -1 out of memory. */
+static int
+add_counts(struct build *b)
+{
+	unsigned ncol = b->h.ncol, low = 8u - ncol, byte = b->count[ncol - 1];
+	int fits = b->count[ncol - 1] < (1u << low), r = 0;
+
+	for (unsigned c = 0; c + 1 < ncol; c++) {
+		fits &= b->count[c] <= 1;
+		byte |= (b->count[c] & 1u) << (low + c);
+	}
+	if (fits)
+		return ev_buf_addc(&b->list, (int)byte);
+	r |= ev_buf_addc(&b->list, EV_POSTINGS_COUNTS_ESCAPE);
+	for (unsigned c = 0; c < ncol; c++)
+		r |= ev_buf_add_varint(&b->list, b->count[c]);
+	return r ? -1 : 0;
+}
+
 /* Close the current entry into the term's list. */
 static int
 end_entry(struct build *b)
@@ -269,8 +289,7 @@ end_entry(struct build *b)
 	if (b->rowid < 0)
 		return 0;
 	r |= ev_buf_add_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
-	for (uint32_t c = 0; c < b->h.ncol; c++)
-		r |= ev_buf_add_varint(&b->list, b->count[c]);
+	r |= add_counts(b);
 	r |= ev_buf_add_varint(&b->list, b->pos.len);
 	r |= ev_buf_add(&b->list, b->pos.p, b->pos.len);
 	b->prev_rowid = b->rowid;

@@ -29,10 +29,21 @@
  * and their chunks (for the text lane's query languages, which would
  * otherwise cost a scan of every chunk at each start).  A term's postings are
  * one entry per row: the rowid's distance from the previous entry's, the
- * term's count in each column, the length in bytes of its positions, then
- * its positions, column by column, each the distance from the previous one
- * (all unsigned LEB128 varints); after a list of EV_POSTINGS_BLOCK entries
- * or more, 8-aligned, its skips (struct ev_postings_skip), one a block. */
+ * term's counts in the columns (below), the length in bytes of its
+ * positions, then its positions, column by column, each the distance from
+ * the previous one (all unsigned LEB128 varints); after a list of
+ * EV_POSTINGS_BLOCK entries or more, 8-aligned, its skips (struct
+ * ev_postings_skip), one a block.
+ *
+ * The counts are one byte below 0x80 when every column but the last holds
+ * the term at most once and the last at most 2^(8 - columns) - 1 times (up
+ * to 31 with evkit's three: a word in the title, once, and in the text, a
+ * few times, is most entries): the last column's count in its low 8 -
+ * columns bits, column i's (0 or 1) in the bit above them plus i.  Any
+ * other counts are the byte 0x80 and then each column's count.  Three
+ * varints took 3 bytes an entry, nearly half the lists' bytes at 1 M
+ * chunks; the byte makes the lists a third shorter, which is a third less
+ * to read from the disk when they are out of the page cache. */
 #ifndef EV_POSTINGS_H
 #define EV_POSTINGS_H
 
@@ -45,6 +56,7 @@
 
 #define EV_POSTINGS_SUFFIX ".postings"
 #define EV_POSTINGS_MAX_COLS 8
+#define EV_POSTINGS_COUNTS_ESCAPE 0x80	/* the counts follow as varints */
 
 /* ev-ingest makes a store's postings file once it holds this many chunks:
  * below, FTS5 ranks a query in milliseconds anyway. */
@@ -157,10 +169,21 @@ ev_postings_next(struct ev_postings_cursor *c)
 	if (ev_varint_get(&p, end, &v) == -1)
 		return -1;
 	c->rowid += (long long)v;
-	for (int i = 0; i < c->ncol; i++) {
-		if (ev_varint_get(&p, end, &v) == -1)
-			return -1;
-		c->count[i] = (uint32_t)v;
+	if (p >= end)
+		return -1;
+	if (*p < EV_POSTINGS_COUNTS_ESCAPE) {
+		unsigned h = *p++, low = 8u - (unsigned)c->ncol;
+
+		c->count[c->ncol - 1] = h & ((1u << low) - 1);
+		for (int i = 0; i < c->ncol - 1; i++)
+			c->count[i] = (h >> (low + (unsigned)i)) & 1u;
+	} else {
+		p++;
+		for (int i = 0; i < c->ncol; i++) {
+			if (ev_varint_get(&p, end, &v) == -1 || v > UINT32_MAX)
+				return -1;
+			c->count[i] = (uint32_t)v;
+		}
 	}
 	if (ev_varint_get(&p, end, &v) == -1 || v > (uint64_t)(end - p))
 		return -1;
