@@ -202,22 +202,34 @@ page_cells(const struct ev_readahead *ra, const unsigned char *pg, unsigned pgno
 	return (int)n;
 }
 
-/* Cell i's bytes: pg + its offset to the usable end; NULL when the offset
- * is out of the page. */
-static const unsigned char *
-cell_at(const struct ev_readahead *ra, const unsigned char *pg, unsigned ptrs, int i)
-{
-	unsigned off = get16(pg + ptrs + 2 * i);
-
-	return off >= ra->usable ? NULL : pg + off;
-}
-
 /* A page number that may be read: in the file. */
 static unsigned
 page_ok(const struct ev_readahead *ra, unsigned long long pgno)
 {
 	return pgno >= 1 && pgno <= ra->npages ? (unsigned)pgno : 0;
 }
+
+/* Cell i's bytes: pg + its offset to the usable end; NULL when the offset
+ * leaves less than the 4 bytes of the smallest cell in the page. */
+static const unsigned char *
+cell_at(const struct ev_readahead *ra, const unsigned char *pg, unsigned ptrs, int i)
+{
+	unsigned off = get16(pg + ptrs + 2 * i);
+
+	return off + 4 > ra->usable ? NULL : pg + off;
+}
+
+/* The child page an interior page gives for cell i (its right-most child
+ * when i is its cell count), if it is in the file; 0 when not. */
+static unsigned
+child_at(const struct ev_readahead *ra, const unsigned char *pg, unsigned hdr, unsigned ptrs,
+    int i, int n)
+{
+	const unsigned char *c = i < n ? cell_at(ra, pg, ptrs, i) : pg + hdr + 8;
+
+	return c == NULL ? 0 : page_ok(ra, get32(c));
+}
+
 
 /* The bytes of the level's run r. */
 static unsigned char *
@@ -331,7 +343,7 @@ table_step(struct walk *w, struct key *k, const unsigned char *pg, unsigned pgno
 			hi = mid;
 	}
 	if (!leaf) {
-		k->at = page_ok(ra, lo < n ? get32(cell_at(ra, pg, ptrs, lo)) : get32(pg + hdr + 8));
+		k->at = child_at(ra, pg, hdr, ptrs, lo, n);
 		return;
 	}
 	if (lo == n || (c = cell_at(ra, pg, ptrs, lo)) == NULL || (len = get_varint(c, end, &size)) == 0)
@@ -418,7 +430,7 @@ index_step(struct walk *w, struct key *k, const unsigned char *pg, unsigned pgno
 		if (leaf)
 			k->found = pgno;
 		else
-			k->at = page_ok(ra, get32(pg + hdr + 8));
+			k->at = child_at(ra, pg, hdr, ptrs, n, n);
 		return;
 	}
 	/* The first cell whose key is >= k's. */
@@ -450,9 +462,9 @@ index_step(struct walk *w, struct key *k, const unsigned char *pg, unsigned pgno
 		 * right edge to a leaf before it steps back to this one. */
 		k->rowid = rowid;
 		k->rightmost = 1;
-		k->at = page_ok(ra, get32(cell_at(ra, pg, ptrs, lo)));
+		k->at = child_at(ra, pg, hdr, ptrs, lo, n);
 	} else if (!leaf) {
-		k->at = page_ok(ra, lo < n ? get32(cell_at(ra, pg, ptrs, lo)) : get32(pg + hdr + 8));
+		k->at = child_at(ra, pg, hdr, ptrs, lo, n);
 	}
 }
 
