@@ -13,6 +13,7 @@
  * page.  A record is a header (its size, then each column's serial type)
  * and the columns' values.  Integers are SQLite's big-endian varints. */
 #include "readahead.h"
+#include "buf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ struct ev_readahead {
 	int nowait;		/* preadv2(RWF_NOWAIT) works: try the cache first */
 	struct run *runs;	/* the pages of the level being walked */
 	unsigned char *buf;	/* their bytes, a page each */
-	size_t capruns;
+	size_t capruns, capbuf;
 	unsigned char *arena;	/* the column values of the last ev_readahead_rows() */
 	size_t narena, caparena;
 };
@@ -230,30 +231,11 @@ child_at(const struct ev_readahead *ra, const unsigned char *pg, unsigned hdr, u
 	return c == NULL ? 0 : page_ok(ra, get32(c));
 }
 
-
 /* The bytes of the level's run r. */
 static unsigned char *
 run_page(struct ev_readahead *ra, size_t r)
 {
 	return ra->buf + r * ra->page_size;
-}
-
-/* Room for twice the runs (at least 16).  Returns 0, or -1 out of memory. */
-static int
-grow_runs(struct ev_readahead *ra)
-{
-	size_t cap = ra->capruns ? 2 * ra->capruns : 16;
-	struct run *r = realloc(ra->runs, cap * sizeof *r);
-	unsigned char *b;
-
-	if (r == NULL)
-		return -1;
-	ra->runs = r;
-	if ((b = realloc(ra->buf, cap * ra->page_size)) == NULL)
-		return -1;
-	ra->buf = b;
-	ra->capruns = cap;
-	return 0;
 }
 
 /* Ask the kernel for page pgno, to be read side by side with the others
@@ -294,18 +276,9 @@ keep_value(struct walk *w, struct key *k, const unsigned char *v, size_t len)
 {
 	struct ev_readahead *ra = w->ra;
 
-	if (ra->narena + len > ra->caparena) {
-		size_t cap = ra->caparena ? ra->caparena : 4096;
-		unsigned char *a;
-
-		while (cap < ra->narena + len)
-			cap *= 2;
-		if ((a = realloc(ra->arena, cap)) == NULL) {
-			w->oom = 1;
-			return;
-		}
-		ra->arena = a;
-		ra->caparena = cap;
+	if (ev_grow(&ra->arena, &ra->caparena, ra->narena + len, 1, 4096) == -1) {
+		w->oom = 1;
+		return;
 	}
 	memcpy(ra->arena + ra->narena, v, len);
 	k->off = ra->narena;
@@ -373,7 +346,7 @@ static int
 index_compare(const struct ev_readahead *ra, const struct key *k, const unsigned char *c,
     const unsigned char *end, int *cmp, long long *rowid)
 {
-	unsigned long long size, type, t0;
+	unsigned long long size, type, t0, hsize;
 	size_t local, off, len, avail, n;
 	int h;
 
@@ -383,18 +356,12 @@ index_compare(const struct ev_readahead *ra, const struct key *k, const unsigned
 	local = local_size(ra->usable, size, 0);
 	if (c + local > end || local == 0)
 		return 0;
-	{
-		/* The first column's serial type and where its value starts. */
-		unsigned long long hsize;
-		int m = get_varint(c, c + local, &hsize), m2;
-
-		if (m == 0 || hsize > local || (m2 = get_varint(c + m, c + hsize, &t0)) == 0)
-			return 0;
-		if (t0 < 13 || !(t0 & 1))
-			return 0;	/* not a text */
-		off = (size_t)hsize;
-		len = (size_t)type_size(t0);
-	}
+	/* The first column: its serial type, and where its value starts. */
+	if ((h = get_varint(c, c + local, &hsize)) == 0 || hsize > local ||
+	    get_varint(c + h, c + hsize, &t0) == 0 || t0 < 13 || !(t0 & 1))
+		return 0;	/* cut short, or not a text */
+	off = (size_t)hsize;
+	len = (size_t)type_size(t0);
 	avail = off >= local ? 0 : local - off;
 	if (avail > len)
 		avail = len;
@@ -484,7 +451,8 @@ walk(struct walk *w, struct key *keys, size_t n)
 		 * next to each other. */
 		for (size_t i = 0; i < n; i++)
 			if (keys[i].at != 0 && (nruns == 0 || ra->runs[nruns - 1].page != keys[i].at)) {
-				if (nruns == ra->capruns && grow_runs(ra) == -1) {
+				if (ev_grow(&ra->runs, &ra->capruns, nruns, sizeof *ra->runs, 16) == -1 ||
+				    ev_grow(&ra->buf, &ra->capbuf, nruns, ra->page_size, 16) == -1) {
 					w->oom = 1;
 					return;
 				}

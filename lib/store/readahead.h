@@ -1,7 +1,7 @@
 /* readahead.h: asking the kernel, in one go, for the pages SQLite is about
  * to read for a batch of rows of a database file.
  *
- * Low layer: includes nothing of evkit's.
+ * Low layer: includes buf.h.
  *
  * SQLite reads a row's B-tree pages one after another, each read waiting for
  * the last.  A hundred hits whose pages are out of the page cache are then
