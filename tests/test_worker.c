@@ -1,8 +1,9 @@
 /* Tests of lib/base/worker.c: jobs run on the worker's own thread, one at a
  * time, their writes seen once waited for, whether the worker was polling
- * or asleep when a job came. */
+ * or asleep when a job came; the worker kept off its owner's processor. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "worker.h"
@@ -79,4 +80,55 @@ Test(worker, freed_with_no_job_or_with_one_not_waited_for)
 	ev_worker_free(w);	/* waits for the job to end */
 	cr_assert_eq(j.sum, 4999950000LL);
 	ev_worker_free(NULL);
+}
+
+/* The processors the worker may run on, read on the worker. */
+static void
+own_affinity(void *arg)
+{
+	cpu_set_t *set = arg;
+
+	CPU_ZERO(set);
+	cr_assert_eq(pthread_getaffinity_np(pthread_self(), sizeof *set, set), 0);
+}
+
+Test(worker, runs_on_every_processor_of_the_process_but_its_owners)
+{
+	cpu_set_t mine, its, both;
+	struct ev_worker *w;
+
+	cr_assert_eq(sched_getaffinity(0, sizeof mine, &mine), 0);
+	cr_assert_eq(ev_worker_processors(), CPU_COUNT(&mine));
+	if (CPU_COUNT(&mine) < 2)
+		cr_skip_test("this process may run on one processor only: nothing to keep off");
+	cr_assert_not_null(w = ev_worker_new());
+	ev_worker_run(w, own_affinity, &its);
+	ev_worker_wait(w);
+	ev_worker_free(w);
+	/* one processor fewer, every other one of the process's */
+	CPU_AND(&both, &mine, &its);
+	cr_assert_eq(CPU_COUNT(&its), CPU_COUNT(&mine) - 1);
+	cr_assert(CPU_EQUAL(&both, &its));
+}
+
+Test(worker, on_one_processor_it_shares_it)
+{
+	cpu_set_t one, its;
+	struct job j = { 0, -1, 1000 };
+	struct ev_worker *w;
+	int cpu = sched_getcpu();
+
+	cr_assert_geq(cpu, 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);	/* as taskset(1) would */
+	cr_assert_eq(ev_worker_processors(), 1);
+	cr_assert_not_null(w = ev_worker_new());
+	ev_worker_run(w, own_affinity, &its);
+	ev_worker_wait(w);
+	cr_assert(CPU_EQUAL(&its, &one));
+	ev_worker_run(w, add_up, &j);
+	ev_worker_wait(w);
+	cr_assert_eq(j.sum, 499500);
+	ev_worker_free(w);
 }

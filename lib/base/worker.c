@@ -2,6 +2,7 @@
 #include "worker.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -79,10 +80,40 @@ work(void *arg)
 	return NULL;
 }
 
+/* Keep attr's thread off the processor the caller runs on, when the
+ * process may run on others (sched_getaffinity()): made on the caller's
+ * (the kernel counts a processor busy by its recent past, and an idle one
+ * of a virtual machine may not look for work for milliseconds), the two
+ * threads would share it, each job waiting for a turn and the owner's
+ * polling taking the worker's time.  Returns 1 when it is kept off, else
+ * 0 (attr unchanged). */
+static int
+off_my_processor(pthread_attr_t *attr)
+{
+	cpu_set_t set;
+	int me = sched_getcpu();
+
+	if (me < 0 || sched_getaffinity(0, sizeof set, &set) != 0 || !CPU_ISSET(me, &set) ||
+	    CPU_COUNT(&set) < 2)
+		return 0;
+	CPU_CLR(me, &set);
+	return pthread_attr_setaffinity_np(attr, sizeof set, &set) == 0;
+}
+
+int
+ev_worker_processors(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+}
+
 struct ev_worker *
 ev_worker_new(void)
 {
 	struct ev_worker *w = calloc(1, sizeof *w);
+	pthread_attr_t attr;
+	int made;
 
 	if (w == NULL)
 		return NULL;
@@ -96,7 +127,15 @@ ev_worker_new(void)
 		free(w);
 		return NULL;
 	}
-	if (pthread_create(&w->thread, NULL, work, w) != 0) {
+	if (pthread_attr_init(&attr) != 0) {
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+		free(w);
+		return NULL;
+	}
+	made = pthread_create(&w->thread, off_my_processor(&attr) ? &attr : NULL, work, w) == 0;
+	pthread_attr_destroy(&attr);
+	if (!made) {
 		pthread_cond_destroy(&w->cv);
 		pthread_mutex_destroy(&w->mu);
 		free(w);

@@ -9,7 +9,11 @@
  * two halves).  A worker is made once; after a job, and while it waits for
  * its first, it polls for the next one for EV_WORKER_SPIN_NS before it
  * sleeps, and its owner polls as long for a job to end: the processor stays
- * awake through the short gaps of a query, and sleeps after it. */
+ * awake through the short gaps of a query, and sleeps after it.
+ *
+ * The worker runs on the processors the process may use but the one its
+ * owner ran on when it was made: both on one, each job would wait for the
+ * other's turn (ev_worker_new()). */
 #ifndef EV_WORKER_H
 #define EV_WORKER_H
 
@@ -17,9 +21,14 @@
 
 struct ev_worker;
 
-/* A new worker, polling for its first job; NULL when no thread can be
- * had (out of memory, or too many threads). */
+/* A new worker, polling for its first job, kept off the caller's
+ * processor when the process may run on another; NULL when no thread can
+ * be had (out of memory, or too many threads). */
 struct ev_worker *ev_worker_new(void);
+
+/* The processors this process may run on (its affinity, which taskset(1)
+ * and cgroups' cpusets narrow): a worker pays only with two or more. */
+int ev_worker_processors(void);
 
 /* Run fn(arg) on the worker.  The previous job must have ended
  * (ev_worker_wait()). */

@@ -128,14 +128,15 @@ void ev_bm25_sweep_forget(struct ev_bm25_sweep *sw);
 int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
 
 /* Stores of at least this many rows are swept in two halves of their rows,
- * side by side on two threads, when the machine has two processors or
- * more: a query's latency nearly halves on a large store (each half prunes
+ * side by side on two threads, when the process may run on two processors
+ * or more: a query's latency nearly halves on a large store (each half prunes
  * with the better theta of the two), for a few per cent more work. */
 #define EV_BM25_SPLIT_ROWS 100000
 
 /* Split the pruned sweeps of sw over two threads when its postings file
  * holds min_rows rows or more (0: never); the default is
- * EV_BM25_SPLIT_ROWS on a machine of several processors, else 0.  The
+ * EV_BM25_SPLIT_ROWS when the process may run on several processors
+ * (ev_worker_processors()), else 0.  The
  * hits are the same either way. */
 void ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows);
 
