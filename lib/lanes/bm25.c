@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "token.h"
@@ -284,6 +283,7 @@ struct ev_bm25_sweep {
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
+	double once[NORM_LENGTHS];
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
@@ -428,6 +428,19 @@ scratch(struct ev_bm25_sweep *sw)
 	return 0;
 }
 
+static int splits(const struct ev_bm25_sweep *sw);
+
+/* The second thread of sw's split sweeps (worker.h), made as soon as sw
+ * splits them: by the first job of the first query, a thread made then
+ * would still wait to be scheduled.  Without it (no thread to be had),
+ * the halves are swept one after the other. */
+static void
+start_worker(struct ev_bm25_sweep *sw)
+{
+	if (sw->worker == NULL && splits(sw))
+		sw->worker = ev_worker_new();
+}
+
 struct ev_bm25_sweep *
 ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 {
@@ -441,13 +454,14 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	sw->nrow = ev_postings_maxrowid(p) + 1;
 	sw->lo = 0;
 	sw->hi = sw->nrow;
-	sw->split_rows = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? EV_BM25_SPLIT_ROWS : 0;
+	sw->split_rows = ev_worker_processors() > 1 ? EV_BM25_SPLIT_ROWS : 0;
 	if ((sw->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *sw->alts)) == NULL ||
 	    row_arrays(sw) == -1 || scratch(sw) == -1) {
 		ev_bm25_sweep_free(sw);
 		ev_err_nomem(err);
 		return NULL;
 	}
+	start_worker(sw);
 	return sw;
 }
 
@@ -711,6 +725,84 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 	return hits;
 }
 
+/* Whether ph is a pair: two tokens, without alternatives (the text lane's
+ * pairs of query words side by side), walked by pair_rows(). */
+static int
+is_pair(const struct ev_bm25_phrase *ph)
+{
+	return ph->ntok == 2 && ph->nalt[0] == 1 && ph->nalt[1] == 1;
+}
+
+/* row_freq() for a pair, its cursors x and y on the same row: the
+ * positions of x followed by one of y, their lists merged. */
+static int
+pair_freq(struct ev_bm25_sweep *sw, const struct ev_postings_cursor *x,
+    const struct ev_postings_cursor *y, const double *colw, int ncolw, double *f)
+{
+	size_t need = 0;
+	uint64_t *kx, *ky;
+	int nx, ny, hits = 0;
+
+	for (int col = 0; col < x->ncol; col++)
+		need += (size_t)x->count[col] + y->count[col];
+	if (need > sw->capkeys && ev_grow(&sw->keys, &sw->capkeys, need, sizeof *sw->keys, 1024) == -1)
+		return -2;
+	kx = sw->keys;
+	if ((nx = ev_postings_positions(x, kx)) < 0)
+		return -1;
+	ky = kx + nx;
+	if ((ny = ev_postings_positions(y, ky)) < 0)
+		return -1;
+	*f = 0.0;
+	for (int i = 0, j = 0; i < nx; i++) {
+		uint64_t k = kx[i];
+
+		if ((k & 0xffffffffu) == 0xffffffffu)
+			continue;	/* the column's last offset: nothing follows */
+		while (j < ny && ky[j] <= k)
+			j++;
+		if (j < ny && ky[j] == k + 1) {
+			*f += col_weight(colw, ncolw, (int)(k >> 32));
+			hits++;
+		}
+	}
+	return hits;
+}
+
+/* phrase_rows() for a pair (is_pair()): its two lists walked side by side,
+ * each skipping to the other's row. */
+static int
+pair_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw, int ncolw,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor *x = &sw->alts[0].c[0], *y = &sw->alts[1].c[0];
+	int rx, ry, r;
+	double f;
+
+	ev_postings_term(sw->p, ph->tok[0], ph->len[0], x);
+	ev_postings_term(sw->p, ph->tok[1], ph->len[1], y);
+	rx = ev_postings_next(x);
+	if (rx == 1 && sw->lo > 0)
+		rx = ev_postings_seek(x, sw->lo);
+	ry = ev_postings_next(y);
+	while (rx == 1 && ry == 1 && x->rowid < sw->hi) {
+		if (y->rowid < x->rowid) {
+			ry = ev_postings_seek(y, x->rowid);
+			continue;
+		}
+		if (x->rowid < y->rowid) {
+			rx = ev_postings_seek(x, y->rowid);
+			continue;
+		}
+		if ((r = pair_freq(sw, x, y, colw, ncolw, &f)) < 0)
+			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (r > 0 && phrase_row(sw, x->rowid, f) == -1)
+			return corrupt(err);
+		rx = ev_postings_next(x);
+	}
+	return rx == -1 || ry == -1 ? corrupt(err) : 0;
+}
+
 /* The rows of a one-token phrase of several alternatives (a word stemmed
  * for several languages), and its frequency in each: the union of their
  * lists, walked side by side (a position two of them hold counts once). */
@@ -789,8 +881,24 @@ static int
 phrase_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r,
     const double *colw, int ncolw, double *f)
 {
+	struct ev_postings_cursor *c = &sw->alts[0].c[0];
 	int n;
 
+	if (ph->ntok == 1 && ph->nalt[0] == 1) {
+		/* one list: its counts say it all */
+		if (sw->alts[0].rowid < 0 || c->rowid > r)
+			return 0;
+		if ((n = ev_postings_seek(c, r)) != 1 || c->rowid != r) {
+			if (n != 1)
+				sw->alts[0].rowid = -1;	/* (kept by alts_min() otherwise) */
+			return n == -1 ? -1 : 0;
+		}
+		*f = token_freq(c, colw, ncolw);
+		n = 0;
+		for (int col = 0; col < c->ncol; col++)
+			n |= c->count[col] != 0;
+		return n;
+	}
 	for (int j = 0; j < ph->ntok; j++) {
 		if (sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
 			return -1;
@@ -939,23 +1047,31 @@ struct sweep_params {
 	int has_filter;
 	long long limit;
 	const double *norm;	/* NORM_LENGTHS: k1 x (1 - b + b x dl / avgdl) for each dl */
+	const double *once;	/* NORM_LENGTHS: a term's factor of frequency 1 for each dl */
 };
 
 /* The table of sp->norm: each length's term computed as bm25_term()
  * computes it, so that a score is the same to the bit. */
 static void
-sweep_norms(double *norm, const struct sweep_params *sp)
+sweep_norms(double *norm, double *once, const struct sweep_params *sp)
 {
-	for (int dl = 0; dl < NORM_LENGTHS; dl++)
+	for (int dl = 0; dl < NORM_LENGTHS; dl++) {
 		norm[dl] = sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
+		once[dl] = (1.0 * (sp->k1 + 1.0)) / (1.0 + norm[dl]);
+	}
 }
 
 /* bm25_term() for a row of length dl in a sweep. */
 static inline double
 sweep_term(const struct sweep_params *sp, double w, double idf, double f, uint32_t dl)
 {
-	double nd = dl < NORM_LENGTHS ? sp->norm[dl] :
-	    sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
+	double nd;
+
+	/* (most rows hold a word once: its factor from a table, the same to
+	 * the bit, without a division) */
+	if (f == 1.0 && dl < NORM_LENGTHS)
+		return w * idf * sp->once[dl];
+	nd = dl < NORM_LENGTHS ? sp->norm[dl] : sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
 
 	return w * idf * ((f * (sp->k1 + 1.0)) / (f + nd));
 }
@@ -1408,6 +1524,7 @@ ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 		ev_worker_free(sw->worker);
 		sw->worker = NULL;
 	}
+	start_worker(sw);
 }
 
 /* The first of the n rising rows at or after r (n when none is). */
@@ -1427,6 +1544,64 @@ rows_from(const long long *row, size_t n, long long r)
 	return lo;
 }
 
+/* The rows kept from a walk in this query of the phrase whose key is
+ * sw->key (walked_key()), those in [sw->lo, sw->hi): *row, their
+ * frequencies *f, *n of them.  Returns 1, or 0 when there are none. */
+static int
+find_kept(const struct ev_bm25_sweep *sw, long long **row, double **f, size_t *n)
+{
+	for (size_t i = 0; i < sw->nkept; i++) {
+		const struct walked *w = &sw->kept[i];
+		size_t from;
+
+		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0 ||
+		    w->lo > sw->lo || w->hi < sw->hi)
+			continue;
+		from = rows_from(w->row, w->n, sw->lo);
+		*row = w->row + from;
+		*f = w->f + from;
+		*n = rows_from(w->row, w->n, sw->hi) - from;
+		return 1;
+	}
+	return 0;
+}
+
+/* A phrase asked about rows in rising order (ask_start(), ask_at()): from
+ * the rows kept from its walk in this query when it has them (a phrase of
+ * several positions, costly to find in its lists), else from its lists
+ * (phrase_start(), phrase_at()). */
+struct asking {
+	long long *row;		/* the kept rows, rising, or NULL */
+	double *f;
+	size_t n, at;
+};
+
+/* Start q on phrase ph.  Returns 0, or -1 (corrupt). */
+static int
+ask_start(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct asking *q)
+{
+	q->at = 0;
+	/* (no room for the key: the lists, which need none) */
+	if (walked_key(sw, ph) == 0 && find_kept(sw, &q->row, &q->f, &q->n))
+		return 0;
+	q->row = NULL;
+	return phrase_start(sw, ph);
+}
+
+/* phrase_at() for q, started on ph. */
+static int
+ask_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct asking *q, long long r,
+    const double *colw, int ncolw, double *f)
+{
+	if (q->row == NULL)
+		return phrase_at(sw, ph, r, colw, ncolw, f);
+	q->at += rows_from(q->row + q->at, q->n - q->at, r);
+	if (q->at == q->n || q->row[q->at] != r)
+		return 0;
+	*f = q->f[q->at];
+	return 1;
+}
+
 /* Walk phrase ph whole, its rows in [sw->lo, sw->hi), into sw->prow /
  * sw->pf: after the rows kept so far when they have room for as many as
  * the dictionary says it may have (kept then), else into own_row / own_f.
@@ -1443,18 +1618,7 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 	sw->np = 0;
 	if (walked_key(sw, ph) == -1)
 		return ev_err_nomem(err);
-	for (size_t i = 0; i < sw->nkept; i++) {
-		const struct walked *w = &sw->kept[i];
-		size_t from;
-
-		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0 ||
-		    w->lo > sw->lo || w->hi < sw->hi)
-			continue;
-		/* the kept rows in this sweeper's range */
-		from = rows_from(w->row, w->n, sw->lo);
-		sw->prow = w->row + from;
-		sw->pf = w->f + from;
-		sw->np = rows_from(w->row, w->n, sw->hi) - from;
+	if (find_kept(sw, &sw->prow, &sw->pf, &sw->np)) {
 		sw->capp = sw->np;
 		return 0;
 	}
@@ -1473,6 +1637,8 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		r = one_token(sw, &c, sp->colw, sp->ncolw, err);
 	} else if (ph->ntok == 1)
 		r = alt_rows(sw, ph, sp->colw, sp->ncolw, err);
+	else if (is_pair(ph))
+		r = pair_rows(sw, ph, sp->colw, sp->ncolw, err);
 	else
 		r = phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
 	if (r == 0)
@@ -1504,26 +1670,29 @@ walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned cha
 }
 
 /* Add phrase ph (info p; a filter phrase when marker) to the candidates'
- * scores and marks: its list walked when it is shorter than twice the
- * candidates, else each candidate looked up in it (over the skips).
- * Returns 0 or -1. */
+ * scores and marks: its rows walked when there are fewer than twice the
+ * candidates, else each candidate looked up in them (ask_at(): in its
+ * rows kept, or in its lists over the skips).  Returns 0 or -1. */
 static int
 look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct phrase_info *p,
     int marker, const struct sweep_params *sp, struct ev_err *err)
 {
 	const uint32_t *len = ev_postings_lengths(sw->p);
 	unsigned char bits = marker ? IN_FILTER : IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
+	struct asking q;
+	double rows;
 
-	/* (its rows in this sweeper's share of the rows, roughly) */
-	if ((double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow <=
-	    2.0 * (double)sw->ncand)
-		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0, err);
-	if (phrase_start(sw, ph) == -1)
+	if (ask_start(sw, ph, &q) == -1)
 		return corrupt(err);
+	/* (when not kept, its rows in this sweeper's share, roughly) */
+	rows = q.row != NULL ? (double)q.n :
+	    (double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow;
+	if (rows <= 2.0 * (double)sw->ncand)
+		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0, err);
 	for (size_t i = 0; i < sw->ncand; i++) {
 		long long r = sw->cand[i];
 		double f;
-		int in = phrase_at(sw, ph, r, sp->colw, sp->ncolw, &f);
+		int in = ask_at(sw, ph, &q, r, sp->colw, sp->ncolw, &f);
 
 		if (in < 0)
 			return in == -1 ? corrupt(err) : ev_err_nomem(err);
@@ -1568,11 +1737,12 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 }
 
 /* The candidates' exact scores, phrase by phrase in FTS5's order, and the
- * best limit of those that are hits into sw->heap.  Returns their number,
- * or -1 with *err set. */
+ * best limit of those that are hits into sw->heap; rest is the sum of the
+ * bounds of the phrases not yet added to their scores so far.  Returns
+ * their number, or -1 with *err set. */
 static long long
 exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
-    const struct sweep_params *sp, unsigned char want, struct ev_err *err)
+    const struct sweep_params *sp, unsigned char want, double rest, struct ev_err *err)
 {
 	const uint32_t *len = ev_postings_lengths(sw->p);
 	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
@@ -1586,7 +1756,8 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	for (size_t i = 0; i < sw->ncand; i++) {
 		long long r = sw->cand[i];
 
-		if ((sw->mark[r] & want) == want && sw->acc[r] * (1.0 + SWEEP_MARGIN) >= theta)
+		if ((sw->mark[r] & want) == want &&
+		    (sw->acc[r] + (rest > 0.0 ? rest : 0.0)) * (1.0 + SWEEP_MARGIN) >= theta)
 			sw->cand[k++] = r;
 	}
 	sw->ncand = k;
@@ -1596,14 +1767,15 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		memset(sw->exact, 0, k * sizeof *sw->exact);
 	for (int i = 0; i < n; i++) {
 		const struct phrase_info *p = &sw->info[i];
+		struct asking q;
 
 		if (p->w == 0.0)
 			continue;
-		if (phrase_start(sw, &ph[i]) == -1)
+		if (ask_start(sw, &ph[i], &q) == -1)
 			return corrupt(err);
 		for (size_t j = 0; j < k; j++) {
 			double f;
-			int in = phrase_at(sw, &ph[i], sw->cand[j], sp->colw, sp->ncolw, &f);
+			int in = ask_at(sw, &ph[i], &q, sw->cand[j], sp->colw, sp->ncolw, &f);
 
 			if (in < 0)
 				return in == -1 ? corrupt(err) : ev_err_nomem(err);
@@ -1922,6 +2094,12 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		int i = sw->order[o];
 		double t;
 
+		/* no more than limit candidates: each has its exact score
+		 * next whatever is looked up, and without filter phrases,
+		 * a look-up can only drop some, as costly as scoring them */
+		if (!sp->has_filter && sw->ncand <= (size_t)sp->limit)
+			break;
+
 		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, err) == -1)
 			return -1;
 		if (ph[i].filter)
@@ -1936,7 +2114,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		if ((eff = sweep_theta(sw, found, theta)) > 0.0)
 			drop_hopeless(sw, rest, eff);
 	}
-	return exact_best(sw, ph, n, sp, want, err);
+	return exact_best(sw, ph, n, sp, want, rest, err);
 }
 
 /* The upper half's sweeper of sw (its own work arrays, sw's score arrays),
@@ -2069,7 +2247,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
     const struct ev_bm25_hit **hits, struct ev_err *err)
 {
-	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit, NULL };
+	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit, NULL, NULL };
 	double tokens;
 	long long nhit;
 	int m, split;
@@ -2086,8 +2264,9 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		tokens = ev_postings_tokens(sw->p);
 	}
 	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
-	sweep_norms(sw->norm, &sp);
+	sweep_norms(sw->norm, sw->once, &sp);
 	sp.norm = sw->norm;
+	sp.once = sw->once;
 	for (int i = 0; i < n; i++) {
 		sp.has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
@@ -2100,10 +2279,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	if (limit < 1)
 		return 0;
-	/* the second thread, kept from one sweep to the next (worker.h);
-	 * without it, the halves are swept one after the other */
-	if (sw->worker == NULL && splits(sw))
-		sw->worker = ev_worker_new();
+	start_worker(sw);	/* (when it could not be had before) */
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;
