@@ -1108,8 +1108,10 @@ build_postings(void)
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 }
 
+static int german_every = 3;	/* every german_every-th real chunk is German */
+
 /* The prune store, SWEEP_REAL chunks of real words after it (a third of
- * them German), and its postings file. */
+ * them German, or one in german_every), and its postings file. */
 static void
 sweep_setup(void)
 {
@@ -1131,15 +1133,17 @@ sweep_setup(void)
 			    sweep_words[tu_xorshift(&rng) % SWEEP_NWORDS]), 0);
 		sqlite3_bind_int(s, 1, PRUNE_CHUNKS + i);
 		sqlite3_bind_text(s, 2, ev_buf_str(&text), -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, i % 3 == 0 ? "de" : "en", -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 3, i % german_every == 0 ? "de" : "en", -1, SQLITE_STATIC);
 		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
 	exec_ok("INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
 	    " chunks WHERE rowid > 4000");
+	/* (through chunks_src, as a writer does: each chunk stemmed for its
+	 * language) */
 	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
-	    " section_title, text FROM chunks WHERE rowid > 4000");
+	    " section_title, text FROM chunks_src WHERE rowid > 4000");
 	exec_ok("COMMIT");
 	ev_buf_release(&text);
 	build_postings();
@@ -1205,6 +1209,31 @@ Test(sweep, split_over_two_threads_the_hits_are_the_same)
 	o.feedback_docs = 0;
 	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
 	cr_assert_eq(real_queries(&o, 12), 12);
+}
+
+/* The sweep store with one real chunk in 40 German: a query word's German
+ * stem (its minor alternative) holds a few rows, its English one (the
+ * major) most, and the phrases are walked along their majors but for the
+ * minors' rows (bm25.c, major_rows()). */
+static void
+few_german_setup(void)
+{
+	german_every = 40;
+	sweep_setup();
+}
+
+TestSuite(sweep_few_german, .init = few_german_setup, .fini = teardown);
+
+Test(sweep_few_german, words_walked_along_their_major_stems_rank_as_fts5)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	cr_assert_eq(real_queries(&o, 16), 16);
+	o.split_rows = 1;
+	cr_assert_eq(real_queries(&o, 16), 16);
+	o.k = 10;
+	o.feedback_docs = 0;
+	cr_assert_eq(real_queries(&o, 16), 16);
 }
 
 /* One of the rarer made-up words for an even query q, two for an odd one. */

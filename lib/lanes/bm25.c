@@ -1,6 +1,7 @@
 /* bm25.c: BM25 with phrase weights as an FTS5 auxiliary function.  See bm25.h. */
 #include "bm25.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -299,6 +300,8 @@ struct ev_bm25_sweep {
 	double *own_f;
 	uint64_t *keys;			/* the positions of a phrase's tokens in a row */
 	size_t capkeys;
+	long long *minor;		/* the rows of a phrase's minor alternatives */
+	size_t capminor;
 	struct alts *alts;		/* a phrase's positions (EV_BM25_MAX_PHRASE) */
 	struct ev_bm25_hit *heap;
 	size_t capheap;
@@ -479,6 +482,7 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 		munmap(sw->scratch, sw->scratch_size);
 	free(sw->out);
 	free(sw->keys);
+	free(sw->minor);
 	free(sw->alts);
 	free(sw->heap);
 	free(sw->info);
@@ -801,6 +805,179 @@ pair_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const doubl
 		rx = ev_postings_next(x);
 	}
 	return rx == -1 || ry == -1 ? corrupt(err) : 0;
+}
+
+/* ---- A phrase of alternatives, most of its rows in one of them ------------
+ *
+ * A word is searched for its stems in every language of the store's
+ * chunks: in a store of one language but a few chunks taken for others,
+ * each position of a phrase has one list of nearly all its rows (the
+ * major alternative) and a few short ones.  Its rows are walked then as
+ * if it had no alternatives (the majors alone, side by side), but for the
+ * rows the minors hold, each taken in its turn as phrase_rows() takes it
+ * (every alternative): where no minor is, the majors' frequency is the
+ * phrase's, the same to the bit. */
+
+#define MINOR_SHARE 16	/* the minors hold at most a 16th of a major's rows */
+
+static int cmp_row(const void *x, const void *y);
+
+/* The major of the nalt alternatives tok[0..nalt) (the one of most rows)
+ * into *major, and the rows of the others summed. */
+static long long
+major_of(const struct ev_postings *p, const char *const *tok, const int *len, int nalt,
+    int *major, long long *major_rows)
+{
+	struct ev_postings_cursor c;
+	long long minor = 0;
+
+	*major = 0;
+	*major_rows = -1;
+	for (int i = 0; i < nalt; i++) {
+		long long n = ev_postings_term(p, tok[i], len[i], &c);
+
+		if (n > *major_rows) {
+			minor += *major_rows < 0 ? 0 : *major_rows;
+			*major_rows = n;
+			*major = i;
+		} else
+			minor += n;
+	}
+	return minor;
+}
+
+/* The rows in [sw->lo, sw->hi) of the minors of phrase ph (of one or two
+ * positions; major[j] the major of position j), rising and each once, into
+ * sw->minor.  Returns their number, or -1 (corrupt) or -2 (out of
+ * memory). */
+static long long
+minor_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const int *major,
+    size_t most)
+{
+	struct ev_postings_cursor c;
+	size_t n = 0, w = 0;
+	int k = 0, r;
+
+	if (most > sw->capminor && ev_grow(&sw->minor, &sw->capminor, most, sizeof *sw->minor,
+	    256) == -1)
+		return -2;
+	for (int j = 0; j < ph->ntok; j++)
+		for (int i = 0; i < ph->nalt[j]; i++, k++) {
+			if (i == major[j])
+				continue;
+			ev_postings_term(sw->p, ph->tok[k], ph->len[k], &c);
+			r = ev_postings_next(&c);
+			if (r == 1 && sw->lo > 0)
+				r = ev_postings_seek(&c, sw->lo);
+			for (; r == 1 && c.rowid < sw->hi; r = ev_postings_next(&c)) {
+				if (n == most)
+					return -1;	/* more than the dictionary says */
+				sw->minor[n++] = c.rowid;
+			}
+			if (r == -1)
+				return -1;
+		}
+	if (n > 1)
+		qsort(sw->minor, n, sizeof *sw->minor, cmp_row);
+	for (size_t i = 0; i < n; i++)
+		if (w == 0 || sw->minor[i] != sw->minor[w - 1])
+			sw->minor[w++] = sw->minor[i];
+	return (long long)w;
+}
+
+/* Row r of phrase ph as phrase_rows() takes it: every alternative of each
+ * position (sw->alts, started by phrase_start()) stepped to it.  Returns
+ * 0, or -1 with *err set. */
+static int
+every_alternative(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r,
+    const double *colw, int ncolw, struct ev_err *err)
+{
+	double f;
+	int n;
+
+	for (int j = 0; j < ph->ntok; j++) {
+		if (sw->alts[j].rowid >= 0 && sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
+			return corrupt(err);
+		if (sw->alts[j].rowid != r)
+			return 0;
+	}
+	if ((n = row_freq(sw, ph->ntok, colw, ncolw, &f)) < 0)
+		return n == -1 ? corrupt(err) : ev_err_nomem(err);
+	return n > 0 && phrase_row(sw, r, f) == -1 ? corrupt(err) : 0;
+}
+
+/* The rows of phrase ph, of one or two positions and alternatives, and
+ * its frequency in each, as phrase_rows() or alt_rows() make them, walked
+ * along its majors.  Returns 1, 0 when its minors are too many for it to
+ * pay (nothing done), or -1 with *err set. */
+static int
+major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw,
+    int ncolw, struct ev_err *err)
+{
+	struct ev_postings_cursor x, y;
+	int major[2], k = 0, rx, ry = 1, r;
+	long long least = -1, minors = 0, nm, mi = 0;
+	double f;
+
+	if (ph->ntok > 2)
+		return 0;
+	for (int j = 0; j < ph->ntok; j++) {
+		long long rows;
+
+		minors += major_of(sw->p, ph->tok + k, ph->len + k, ph->nalt[j], &major[j], &rows);
+		if (least < 0 || rows < least)
+			least = rows;
+		k += ph->nalt[j];
+	}
+	if (minors * MINOR_SHARE > least)
+		return 0;
+	if ((nm = minor_rows(sw, ph, major, (size_t)minors)) < 0)
+		return nm == -1 ? corrupt(err) : ev_err_nomem(err);
+	if (phrase_start(sw, ph) == -1)
+		return corrupt(err);
+	ev_postings_term(sw->p, ph->tok[major[0]], ph->len[major[0]], &x);
+	if ((rx = ev_postings_next(&x)) == 1 && sw->lo > 0)
+		rx = ev_postings_seek(&x, sw->lo);
+	if (ph->ntok == 2) {
+		ev_postings_term(sw->p, ph->tok[ph->nalt[0] + major[1]], ph->len[ph->nalt[0] + major[1]],
+		    &y);
+		ry = ev_postings_next(&y);
+	}
+	for (;;) {
+		long long at = LLONG_MAX, m = mi < nm ? sw->minor[mi] : LLONG_MAX;
+
+		/* the next row of every major */
+		while (rx == 1 && ry == 1 && ph->ntok == 2 && x.rowid != y.rowid && x.rowid < sw->hi)
+			if (y.rowid < x.rowid)
+				ry = ev_postings_seek(&y, x.rowid);
+			else
+				rx = ev_postings_seek(&x, y.rowid);
+		if (rx == -1 || ry == -1)
+			return corrupt(err);
+		if (rx == 1 && ry == 1 && x.rowid < sw->hi)
+			at = x.rowid;
+		if (at == LLONG_MAX && m == LLONG_MAX)
+			return 1;
+		if (m <= at) {
+			/* a row of a minor: every alternative */
+			if (every_alternative(sw, ph, m, colw, ncolw, err) == -1)
+				return -1;
+			mi++;
+			if (at == m)
+				rx = ev_postings_next(&x);
+			continue;
+		}
+		if (ph->ntok == 1) {
+			f = token_freq(&x, colw, ncolw);
+			r = 0;
+			for (int col = 0; col < x.ncol; col++)
+				r |= x.count[col] != 0;
+		} else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
+			return r == -1 ? corrupt(err) : ev_err_nomem(err);
+		if (r > 0 && phrase_row(sw, at, f) == -1)
+			return corrupt(err);
+		rx = ev_postings_next(&x);
+	}
 }
 
 /* The rows of a one-token phrase of several alternatives (a word stemmed
@@ -1635,10 +1812,12 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 		r = one_token(sw, &c, sp->colw, sp->ncolw, err);
-	} else if (ph->ntok == 1)
-		r = alt_rows(sw, ph, sp->colw, sp->ncolw, err);
-	else if (is_pair(ph))
+	} else if (is_pair(ph))
 		r = pair_rows(sw, ph, sp->colw, sp->ncolw, err);
+	else if ((r = major_rows(sw, ph, sp->colw, sp->ncolw, err)) != 0)
+		r = r == 1 ? 0 : -1;
+	else if (ph->ntok == 1)
+		r = alt_rows(sw, ph, sp->colw, sp->ncolw, err);
 	else
 		r = phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
 	if (r == 0)
@@ -2048,6 +2227,20 @@ collect_candidates(struct ev_bm25_sweep *sw, unsigned char need, double rest, do
 	sw->ncand = n;
 }
 
+/* Whether a phrase of sw->order[o..m) marks the rows it is in as of the
+ * filter group when it is added: a filter phrase, or its twin. */
+static int
+marks_filter(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int o, int m,
+    const struct sweep_params *sp)
+{
+	if (!sp->has_filter)
+		return 0;
+	for (; o < m; o++)
+		if (ph[sw->order[o]].filter || sw->info[sw->order[o]].also_filter)
+			return 1;
+	return 0;
+}
+
 /* The pruned sweep, with m phrases ordered by plan_sweep(). */
 static long long
 sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
@@ -2095,9 +2288,10 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		double t;
 
 		/* no more than limit candidates: each has its exact score
-		 * next whatever is looked up, and without filter phrases,
-		 * a look-up can only drop some, as costly as scoring them */
-		if (!sp->has_filter && sw->ncand <= (size_t)sp->limit)
+		 * next whatever is looked up, and when no phrase left marks
+		 * rows of the filter group, a look-up can only drop some, as
+		 * costly as scoring them */
+		if (sw->ncand <= (size_t)sp->limit && !marks_filter(sw, ph, o, m, sp))
 			break;
 
 		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, err) == -1)
