@@ -4,12 +4,15 @@
  * back), the hit record's fields, normalisation, k, and bad input. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bm25.h"
 #include "postings.h"
 #include "store.h"
 #include "test_util.h"
@@ -1234,6 +1237,72 @@ Test(sweep_few_german, words_walked_along_their_major_stems_rank_as_fts5)
 	o.k = 10;
 	o.feedback_docs = 0;
 	cr_assert_eq(real_queries(&o, 16), 16);
+}
+
+/* A job of ev_bm25_sweep_background(): it waits (5 s at most) for its
+ * caller to say go, which the caller says only once the call returned, and
+ * ends 20 ms later. */
+struct bg_job {
+	pthread_t ran_on;
+	int go, saw_go, done;
+};
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+static void
+bg_run(void *arg)
+{
+	struct bg_job *j = arg;
+
+	j->ran_on = pthread_self();
+	for (int i = 0; i < 5000 && !__atomic_load_n(&j->go, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(1);
+	j->saw_go = __atomic_load_n(&j->go, __ATOMIC_ACQUIRE);
+	sleep_ms(20);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+}
+
+Test(sweep, a_background_job_runs_beside_its_caller_and_ends_before_the_next_sweep)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	const char *tok[] = { "boundari" };
+	int len[] = { 8 }, nalt[] = { 1 }, stale = 0;
+	struct ev_bm25_phrase ph = { 1, nalt, tok, len, 0 };
+	const struct ev_bm25_hit *h;
+	double colw[3] = { 1.0, 1.0, 1.0 };
+	struct bg_job j = { 0 }, inline_job = { 0 }, last = { 0 };
+
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	ev_bm25_sweep_split(sw, 1);	/* a second thread, even for this store */
+	cr_assert_eq(ev_bm25_sweep_background(sw, bg_run, &j), 1);
+	__atomic_store_n(&j.go, 1, __ATOMIC_RELEASE);
+	/* the sweep, split over the same thread, waits for the job first */
+	cr_assert_gt(ev_bm25_sweep(sw, &ph, 1, colw, 3, NULL, 10, &h, &err), 0, "%s", err.msg);
+	cr_assert_eq(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE), 1);
+	cr_assert_eq(j.saw_go, 1);
+	cr_assert(!pthread_equal(j.ran_on, pthread_self()));
+	/* without the thread, here and now */
+	ev_bm25_sweep_split(sw, 0);
+	inline_job.go = 1;
+	cr_assert_eq(ev_bm25_sweep_background(sw, bg_run, &inline_job), 0);
+	cr_assert_eq(inline_job.done, 1);
+	cr_assert(pthread_equal(inline_job.ran_on, pthread_self()));
+	/* freed, the sweeper waits for its job */
+	ev_bm25_sweep_split(sw, 1);
+	cr_assert_eq(ev_bm25_sweep_background(sw, bg_run, &last), 1);
+	__atomic_store_n(&last.go, 1, __ATOMIC_RELEASE);
+	ev_bm25_sweep_free(sw);
+	cr_assert_eq(__atomic_load_n(&last.done, __ATOMIC_ACQUIRE), 1);
+	ev_postings_close(p);
 }
 
 /* One of the rarer made-up words for an even query q, two for an odd one. */

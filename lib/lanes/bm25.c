@@ -283,6 +283,7 @@ struct ev_bm25_sweep {
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
+	int background;			/* a job of ev_bm25_sweep_background() on it */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
 	double once[NORM_LENGTHS];
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
@@ -433,6 +434,30 @@ scratch(struct ev_bm25_sweep *sw)
 }
 
 static int splits(const struct ev_bm25_sweep *sw);
+
+/* Wait for the job of ev_bm25_sweep_background() on sw's worker, if any:
+ * the worker is then free for the next. */
+static void
+settle(struct ev_bm25_sweep *sw)
+{
+	if (sw->background) {
+		ev_worker_wait(sw->worker);
+		sw->background = 0;
+	}
+}
+
+int
+ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg)
+{
+	settle(sw);
+	if (sw->worker == NULL) {
+		fn(arg);
+		return 0;
+	}
+	ev_worker_run(sw->worker, fn, arg);
+	sw->background = 1;
+	return 1;
+}
 
 /* The second thread of sw's split sweeps (worker.h), made as soon as sw
  * splits them: by the first job of the first query, a thread made then
@@ -1697,6 +1722,7 @@ splits(const struct ev_bm25_sweep *sw)
 void
 ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 {
+	settle(sw);
 	sw->split_rows = min_rows;
 	if (!splits(sw)) {
 		ev_worker_free(sw->worker);
@@ -2474,6 +2500,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	if (limit < 1)
 		return 0;
+	settle(sw);
 	start_worker(sw);	/* (when it could not be had before) */
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)

@@ -133,6 +133,14 @@ int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
  * with the better theta of the two), for a few per cent more work. */
 #define EV_BM25_SPLIT_ROWS 100000
 
+/* Run fn(arg) on the second thread of sw's split sweeps, if it has one,
+ * while the caller goes on (else here, now): a job that needs nothing of
+ * sw, such as asking for the pages of the hits just swept.  The job ends
+ * before sw's next sweep begins, or sw is split otherwise or freed, and
+ * arg must live until then.  Returns 1 when the job runs on the thread, 0
+ * when it ran here. */
+int ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg);
+
 /* Split the pruned sweeps of sw over two threads when its postings file
  * holds min_rows rows or more (0: never); the default is
  * EV_BM25_SPLIT_ROWS when the process may run on several processors

@@ -48,6 +48,13 @@ struct vterm {
 	long long df;
 };
 
+/* A job asking for the store pages of a pass's swept hits (read_ahead()). */
+struct read_ahead {
+	struct ev_store *st;
+	long long *rowid;
+	size_t n, cap;
+};
+
 struct ev_textsearch {
 	struct ev_store *st;
 	struct ev_textsearch_opts o;
@@ -117,6 +124,7 @@ struct ev_textsearch {
 	const struct ev_bm25_hit *swept;	/* the pass's hits, when swept */
 	long long nswept, next_swept;
 	int used_sweep;		/* the last query's last pass was swept */
+	struct read_ahead ra;	/* the job asking for their pages */
 };
 
 /* UTF-8 into code points (an invalid byte counts as one).  Returns the count,
@@ -462,7 +470,8 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->spans);
 	ev_buf_release(&ts->pexpr);
 	ev_buf_release(&ts->prevexpr);
-	ev_bm25_sweep_free(ts->sweep);
+	ev_bm25_sweep_free(ts->sweep);	/* (its job ended: ts->ra is free) */
+	free(ts->ra.rowid);
 	ev_postings_close(ts->post);
 	ev_buf_release(&ts->toks);
 	free(ts->ph);
@@ -1949,21 +1958,35 @@ postings_fresh(struct ev_textsearch *ts, struct ev_err *err)
 	return ts->fresh;
 }
 
+static void
+run_read_ahead(void *arg)
+{
+	struct read_ahead *ra = arg;
+
+	ev_store_readahead_walk(ra->st, ra->rowid, ra->n, NULL);
+}
+
 /* Ask for the pages of the swept hits' rows, read next one by one
  * (step_pass()), in one go: when they are out of the page cache, the disk
- * reads them side by side (store.h).  Out of memory, they are not asked
- * for. */
+ * reads them side by side (store.h).  On the sweeper's second thread when
+ * it has one, while this one reads the rows: the asking (the trees walked
+ * in the page cache) takes a millisecond for 100 hits, all of it lost when
+ * the pages are there already.  Out of memory, they are not asked for. */
 static void
 read_ahead(struct ev_textsearch *ts)
 {
-	long long *rowid = malloc((size_t)ts->nswept * sizeof *rowid + 1);
+	struct read_ahead *ra = &ts->ra;
 
-	if (rowid == NULL)
+	/* (the last job ended: the sweep that made these hits waited for it) */
+	if (!ev_store_readahead_ready(ts->st) ||
+	    ((size_t)ts->nswept > ra->cap && ev_grow(&ra->rowid, &ra->cap, (size_t)ts->nswept,
+	    sizeof *ra->rowid, 128) == -1))
 		return;
-	for (long long i = 0; i < ts->nswept; i++)
-		rowid[i] = ts->swept[i].rowid;
-	ev_store_readahead_chunks(ts->st, rowid, (size_t)ts->nswept, NULL);
-	free(rowid);
+	ra->st = ts->st;
+	ra->n = (size_t)ts->nswept;
+	for (size_t i = 0; i < ra->n; i++)
+		ra->rowid[i] = ts->swept[i].rowid;
+	ev_bm25_sweep_background(ts->sweep, run_read_ahead, ra);
 }
 
 /* Sweep the pass of `limit` chunks over ts->expr through the postings file

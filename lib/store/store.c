@@ -509,8 +509,25 @@ open_readahead(struct ev_store *st)
 	return 1;
 }
 
+int
+ev_store_readahead_ready(struct ev_store *st)
+{
+	return open_readahead(st);
+}
+
 void
 ev_store_readahead_chunks(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages)
+{
+	if (!open_readahead(st)) {
+		if (pages != NULL)
+			memset(pages, 0, 3 * n * sizeof *pages);
+		return;
+	}
+	ev_store_readahead_walk(st, rowid, n, pages);
+}
+
+void
+ev_store_readahead_walk(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages)
 {
 	struct ev_readahead_text *doc = NULL;
 	long long *docrow = NULL;
@@ -518,7 +535,7 @@ ev_store_readahead_chunks(struct ev_store *st, const long long *rowid, size_t n,
 
 	if (pages != NULL)
 		memset(pages, 0, 3 * n * sizeof *pages);
-	if (n == 0 || !open_readahead(st) || (doc = malloc(n * sizeof *doc)) == NULL ||
+	if (n == 0 || st->readahead_state != 1 || (doc = malloc(n * sizeof *doc)) == NULL ||
 	    (docrow = malloc(n * sizeof *docrow)) == NULL || (page = malloc(3 * n * sizeof *page)) == NULL)
 		goto out;
 	if (ev_readahead_rows(st->ra, st->root_chunks, rowid, n, CHUNKS_DOC_ID_COLUMN, doc, page) == -1 ||

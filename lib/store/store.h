@@ -114,6 +114,15 @@ int ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *te
  * where one was not found. */
 void ev_store_readahead_chunks(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages);
 
+/* ev_store_readahead_chunks() in two steps, for a caller that asks on a
+ * thread of its own while it reads the store on this one: ready (on the
+ * store's thread: it reads the schema, once) returns 1 when the store can
+ * read ahead, else 0; walk (after ready said 1, on any thread) uses the
+ * store's file alone, never its connection, and may run while the store
+ * is read, until it is closed. */
+int ev_store_readahead_ready(struct ev_store *st);
+void ev_store_readahead_walk(struct ev_store *st, const long long *rowid, size_t n, unsigned *pages);
+
 /* meta: get returns 1 with *value (malloc'd, the caller frees) when the key
  * exists, 0 when not, -1 on error; set replaces. */
 int ev_store_meta_get(struct ev_store *st, const char *key, char **value, struct ev_err *err);
