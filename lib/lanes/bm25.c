@@ -285,7 +285,7 @@ struct ev_bm25_sweep {
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
 	int background;			/* a job of ev_bm25_sweep_background() on it */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
-	double once[NORM_LENGTHS];
+	double once[NORM_LENGTHS];	/* a term's factor at frequency 1 (sweep_params) */
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
@@ -755,14 +755,6 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 	return hits;
 }
 
-/* Whether ph is a pair: two tokens, without alternatives (the text lane's
- * pairs of query words side by side), walked by pair_rows(). */
-static int
-is_pair(const struct ev_bm25_phrase *ph)
-{
-	return ph->ntok == 2 && ph->nalt[0] == 1 && ph->nalt[1] == 1;
-}
-
 /* row_freq() for a pair, its cursors x and y on the same row: the
  * positions of x followed by one of y, their lists merged. */
 static int
@@ -799,40 +791,6 @@ pair_freq(struct ev_bm25_sweep *sw, const struct ev_postings_cursor *x,
 	return hits;
 }
 
-/* phrase_rows() for a pair (is_pair()): its two lists walked side by side,
- * each skipping to the other's row. */
-static int
-pair_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw, int ncolw,
-    struct ev_err *err)
-{
-	struct ev_postings_cursor *x = &sw->alts[0].c[0], *y = &sw->alts[1].c[0];
-	int rx, ry, r;
-	double f;
-
-	ev_postings_term(sw->p, ph->tok[0], ph->len[0], x);
-	ev_postings_term(sw->p, ph->tok[1], ph->len[1], y);
-	rx = ev_postings_next(x);
-	if (rx == 1 && sw->lo > 0)
-		rx = ev_postings_seek(x, sw->lo);
-	ry = ev_postings_next(y);
-	while (rx == 1 && ry == 1 && x->rowid < sw->hi) {
-		if (y->rowid < x->rowid) {
-			ry = ev_postings_seek(y, x->rowid);
-			continue;
-		}
-		if (x->rowid < y->rowid) {
-			rx = ev_postings_seek(x, y->rowid);
-			continue;
-		}
-		if ((r = pair_freq(sw, x, y, colw, ncolw, &f)) < 0)
-			return r == -1 ? corrupt(err) : ev_err_nomem(err);
-		if (r > 0 && phrase_row(sw, x->rowid, f) == -1)
-			return corrupt(err);
-		rx = ev_postings_next(x);
-	}
-	return rx == -1 || ry == -1 ? corrupt(err) : 0;
-}
-
 /* ---- A phrase of alternatives, most of its rows in one of them ------------
  *
  * A word is searched for its stems in every language of the store's
@@ -842,7 +800,9 @@ pair_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const doubl
  * if it had no alternatives (the majors alone, side by side), but for the
  * rows the minors hold, each taken in its turn as phrase_rows() takes it
  * (every alternative): where no minor is, the majors' frequency is the
- * phrase's, the same to the bit. */
+ * phrase's, the same to the bit.  A pair of words of one stem each is
+ * walked so too: two majors, skipping to each other's row, their positions
+ * merged. */
 
 #define MINOR_SHARE 16	/* the minors hold at most a 16th of a major's rows */
 
@@ -932,10 +892,11 @@ every_alternative(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, lon
 	return n > 0 && phrase_row(sw, r, f) == -1 ? corrupt(err) : 0;
 }
 
-/* The rows of phrase ph, of one or two positions and alternatives, and
- * its frequency in each, as phrase_rows() or alt_rows() make them, walked
- * along its majors.  Returns 1, 0 when its minors are too many for it to
- * pay (nothing done), or -1 with *err set. */
+/* The rows of phrase ph, of one or two positions (a word of several stems,
+ * or a pair of words), and its frequency in each, as phrase_rows() or
+ * alt_rows() make them, walked along its majors.  Returns 1, 0 when its
+ * minors are too many for it to pay or it has more positions (nothing
+ * done), or -1 with *err set. */
 static int
 major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw,
     int ncolw, struct ev_err *err)
@@ -957,9 +918,11 @@ major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const doub
 	}
 	if (minors * MINOR_SHARE > least)
 		return 0;
-	if ((nm = minor_rows(sw, ph, major, (size_t)minors)) < 0)
+	if (minors == 0)
+		nm = 0;		/* (a pair of query words without alternatives) */
+	else if ((nm = minor_rows(sw, ph, major, (size_t)minors)) < 0)
 		return nm == -1 ? corrupt(err) : ev_err_nomem(err);
-	if (phrase_start(sw, ph) == -1)
+	else if (phrase_start(sw, ph) == -1)
 		return corrupt(err);
 	ev_postings_term(sw->p, ph->tok[major[0]], ph->len[major[0]], &x);
 	if ((rx = ev_postings_next(&x)) == 1 && sw->lo > 0)
@@ -1839,9 +1802,7 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 		r = one_token(sw, &c, sp->colw, sp->ncolw, err);
-	} else if (is_pair(ph))
-		r = pair_rows(sw, ph, sp->colw, sp->ncolw, err);
-	else if ((r = major_rows(sw, ph, sp->colw, sp->ncolw, err)) != 0)
+	} else if ((r = major_rows(sw, ph, sp->colw, sp->ncolw, err)) != 0)
 		r = r == 1 ? 0 : -1;
 	else if (ph->ntok == 1)
 		r = alt_rows(sw, ph, sp->colw, sp->ncolw, err);
