@@ -1305,6 +1305,107 @@ Test(sweep, a_background_job_runs_beside_its_caller_and_ends_before_the_next_swe
 	ev_postings_close(p);
 }
 
+/* ---- A large vocabulary: typo repair scans it in two halves --------------- */
+
+#define VOCAB_CHUNKS 21000	/* made-up words: past textsearch.c's SPLIT_VOCAB */
+
+/* A store of VOCAB_CHUNKS chunks, chunk i holding made-up word i and two
+ * of the first 50, and its postings file. */
+static void
+vocab_setup(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_buf text = EV_BUF_INIT;
+	sqlite3_stmt *s;
+	char w[32];
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-vocab.XXXXXX");
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = tu_store_create(path, &err);
+	exec_ok("BEGIN");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
+	    " section_id, chunk_index, title, text, content_hash) VALUES(?1, 'v' || ?1, 'v' || ?1,"
+	    " 'v' || ?1 || ':s', 0, 'words', ?2, 'x')", -1, &s, NULL), SQLITE_OK);
+	for (int i = 0; i < VOCAB_CHUNKS; i++) {
+		ev_buf_reset(&text);
+		prune_word((unsigned)i, w);
+		cr_assert_eq(ev_buf_adds(&text, w), 0);
+		prune_word((unsigned)(i % 50), w);
+		cr_assert_eq(ev_buf_printf(&text, " %s", w), 0);
+		prune_word((unsigned)(i % 37), w);
+		cr_assert_eq(ev_buf_printf(&text, " %s", w), 0);
+		sqlite3_bind_int(s, 1, i + 1);
+		sqlite3_bind_text(s, 2, ev_buf_str(&text), -1, SQLITE_STATIC);
+		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	exec_ok("INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
+	    " chunks");
+	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	    " section_title, text FROM chunks_src");
+	exec_ok("COMMIT");
+	ev_buf_release(&text);
+	hits = json_array();
+	build_postings();
+}
+
+TestSuite(vocab, .init = vocab_setup, .fini = teardown);
+
+/* Queries of a made-up word with one letter changed (not in the store)
+ * and a common one: same_hits(), the swept search (its vocabulary scanned
+ * in two halves) against the exhaustive one (in one).  Returns how many
+ * hits had more than one expansion. */
+static int
+typo_queries(struct ev_textsearch_opts *o, int nq)
+{
+	unsigned long long rng = 2654435761ULL;
+	int several = 0;
+
+	for (int q = 0; q < nq; q++) {
+		char w[32], c[32], text[80];
+		json_t *rec;
+
+		prune_word((unsigned)(tu_xorshift(&rng) % VOCAB_CHUNKS), w);
+		w[1] = w[1] == 'o' ? 'e' : 'o';	/* "kalox" -> "kolox" */
+		prune_word((unsigned)(q % 50), c);
+		snprintf(text, sizeof text, "%s %s", w, c);
+		rec = json_pack("{s:s,s:s}", "query_id", "q", "query", text);
+		json_t *seen = json_object();
+
+		same_hits(o, rec, text);
+		cr_assert_eq(ev_textsearch_swept(ts), 1, "%s", text);
+		/* the expansions found, over the hits (a chunk holds one) */
+		for (size_t i = 0; i < json_array_size(hits); i++) {
+			json_t *ev = json_array_get(json_object_get(json_array_get(hits, i), "evidence"), 0);
+			json_t *fz = json_object_get(ev, "fuzzy");
+
+			for (size_t k = 0; k < json_array_size(fz); k++)
+				json_object_set(seen, json_string_value(json_object_get(
+				    json_array_get(fz, k), "expansion")), json_true());
+		}
+		several += json_object_size(seen) > 1;
+		json_decref(seen);
+		json_decref(rec);
+	}
+	return several;
+}
+
+Test(vocab, a_typo_is_repaired_to_the_same_stems_scanned_in_halves_as_whole)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	/* one stem a word (the default): the best of the two halves' best */
+	cr_assert_eq(typo_queries(&o, 12), 0);
+	o.fuzzy_expansions = 5;
+	cr_assert_gt(typo_queries(&o, 12), 6);
+	o.split_rows = 1;	/* the halves on two threads */
+	cr_assert_gt(typo_queries(&o, 12), 6);
+	o.fuzzy_expansions = 1;
+	cr_assert_eq(typo_queries(&o, 12), 0);
+}
+
 /* One of the rarer made-up words for an even query q, two for an odd one. */
 static void
 rare_words(unsigned long long *rng, int q, int nw, struct ev_buf *text)

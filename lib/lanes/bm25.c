@@ -446,6 +446,12 @@ settle(struct ev_bm25_sweep *sw)
 	}
 }
 
+void
+ev_bm25_sweep_wait(struct ev_bm25_sweep *sw)
+{
+	settle(sw);
+}
+
 int
 ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg)
 {

@@ -141,6 +141,10 @@ int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
  * when it ran here. */
 int ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg);
 
+/* Wait until the job of ev_bm25_sweep_background(), if any, has ended;
+ * its writes are then seen by the caller. */
+void ev_bm25_sweep_wait(struct ev_bm25_sweep *sw);
+
 /* Split the pruned sweeps of sw over two threads when its postings file
  * holds min_rows rows or more (0: never); the default is
  * EV_BM25_SPLIT_ROWS when the process may run on several processors

@@ -463,7 +463,10 @@ finish_file(struct build *b, const uint32_t *lengths, struct ev_err *err)
 	    write_at(b->f, h->off_langs, b->langs, b->nlangs * sizeof *b->langs, err) == -1 ||
 	    write_at(b->f, 0, head, sizeof head, err) == -1)
 		return -1;
-	if (fflush(b->f) != 0 || fsync(fileno(b->f)) != 0)
+	/* (the languages' alignment is written by nothing when there are none:
+	 * the file is made whole to its size) */
+	if (fflush(b->f) != 0 || ftruncate(fileno(b->f), (off_t)h->size) != 0 ||
+	    fsync(fileno(b->f)) != 0)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
 	return 0;
