@@ -911,6 +911,16 @@ prune_word(unsigned i, char *w)
 	strcat(w, "x");	/* no word of English, whatever the syllables */
 }
 
+/* A new store in a new directory /tmp/evkit-KIND.XXXXXX (dir, path, st). */
+static void
+new_store(const char *kind, struct ev_err *err)
+{
+	snprintf(dir, sizeof dir, "/tmp/evkit-%s.XXXXXX", kind);
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = tu_store_create(path, err);
+}
+
 /* A word drawn with a skew: low indices (common words) far more often. */
 static unsigned
 prune_draw(unsigned long long *rng)
@@ -932,10 +942,7 @@ prune_setup(void)
 	sqlite3_stmt *s;
 	char w[32];
 
-	snprintf(dir, sizeof dir, "/tmp/evkit-prune.XXXXXX");
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = tu_store_create(path, &err);
+	new_store("prune", &err);
 	exec_ok("BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, section_title, section_path, text, offset_start,"
@@ -1319,10 +1326,7 @@ vocab_setup(void)
 	sqlite3_stmt *s;
 	char w[32];
 
-	snprintf(dir, sizeof dir, "/tmp/evkit-vocab.XXXXXX");
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = tu_store_create(path, &err);
+	new_store("vocab", &err);
 	exec_ok("BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, text, content_hash) VALUES(?1, 'v' || ?1, 'v' || ?1,"
