@@ -285,7 +285,6 @@ struct ev_bm25_sweep {
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
 	int background;			/* a job of ev_bm25_sweep_background() on it */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
-	double once[NORM_LENGTHS];	/* a term's factor at frequency 1 (sweep_params) */
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
@@ -435,10 +434,8 @@ scratch(struct ev_bm25_sweep *sw)
 
 static int splits(const struct ev_bm25_sweep *sw);
 
-/* Wait for the job of ev_bm25_sweep_background() on sw's worker, if any:
- * the worker is then free for the next. */
-static void
-settle(struct ev_bm25_sweep *sw)
+void
+ev_bm25_sweep_wait(struct ev_bm25_sweep *sw)
 {
 	if (sw->background) {
 		ev_worker_wait(sw->worker);
@@ -446,16 +443,10 @@ settle(struct ev_bm25_sweep *sw)
 	}
 }
 
-void
-ev_bm25_sweep_wait(struct ev_bm25_sweep *sw)
-{
-	settle(sw);
-}
-
 int
 ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg)
 {
-	settle(sw);
+	ev_bm25_sweep_wait(sw);
 	if (sw->worker == NULL) {
 		fn(arg);
 		return 0;
@@ -555,16 +546,30 @@ col_weight(const double *colw, int ncolw, int col)
 	return col < ncolw ? colw[col] : 1.0;
 }
 
+/* The instances of the cursor c's term in its row, and their frequency *f
+ * (token_freq()).  Returns their number. */
+static inline int
+cursor_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw, double *f)
+{
+	int hits = 0;
+
+	*f = 0.0;
+	for (int col = 0; col < c->ncol; col++)
+		for (uint32_t k = 0; k < c->count[col]; k++) {
+			*f += col_weight(colw, ncolw, col);
+			hits++;
+		}
+	return hits;
+}
+
 /* A one-token phrase's frequency in the row of the cursor c: every
  * instance counts its column's weight, in the order FTS5 visits them. */
 static inline double
 token_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw)
 {
-	double f = 0.0;
+	double f;
 
-	for (int col = 0; col < c->ncol; col++)
-		for (uint32_t k = 0; k < c->count[col]; k++)
-			f += col_weight(colw, ncolw, col);
+	cursor_freq(c, colw, ncolw, &f);
 	return f;
 }
 
@@ -729,17 +734,8 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 	size_t at = 0, start[EV_BM25_MAX_PHRASE];
 
 	*f = 0.0;
-	if (nt == 1 && (r = alts_one(&a[0])) >= 0) {
-		/* one alternative here: its counts say it all */
-		const struct ev_postings_cursor *c = &a[0].c[r];
-
-		for (int col = 0; col < c->ncol; col++)
-			for (uint32_t k = 0; k < c->count[col]; k++) {
-				*f += col_weight(colw, ncolw, col);
-				hits++;
-			}
-		return hits;
-	}
+	if (nt == 1 && (r = alts_one(&a[0])) >= 0)
+		return cursor_freq(&a[0].c[r], colw, ncolw, f);	/* its counts say it all */
 	for (int j = 0; j < nt; j++) {
 		start[j] = at;
 		if ((r = cnt[j] = alts_positions(sw, &a[j], &at)) < 0)
@@ -962,12 +958,9 @@ major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const doub
 				rx = ev_postings_next(&x);
 			continue;
 		}
-		if (ph->ntok == 1) {
-			f = token_freq(&x, colw, ncolw);
-			r = 0;
-			for (int col = 0; col < x.ncol; col++)
-				r |= x.count[col] != 0;
-		} else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
+		if (ph->ntok == 1)
+			r = cursor_freq(&x, colw, ncolw, &f);
+		else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
 			return r == -1 ? corrupt(err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, at, f) == -1)
 			return corrupt(err);
@@ -1065,11 +1058,7 @@ phrase_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r
 				sw->alts[0].rowid = -1;	/* (kept by alts_min() otherwise) */
 			return n == -1 ? -1 : 0;
 		}
-		*f = token_freq(c, colw, ncolw);
-		n = 0;
-		for (int col = 0; col < c->ncol; col++)
-			n |= c->count[col] != 0;
-		return n;
+		return cursor_freq(c, colw, ncolw, f) > 0;
 	}
 	for (int j = 0; j < ph->ntok; j++) {
 		if (sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
@@ -1219,31 +1208,23 @@ struct sweep_params {
 	int has_filter;
 	long long limit;
 	const double *norm;	/* NORM_LENGTHS: k1 x (1 - b + b x dl / avgdl) for each dl */
-	const double *once;	/* NORM_LENGTHS: a term's factor of frequency 1 for each dl */
 };
 
 /* The table of sp->norm: each length's term computed as bm25_term()
  * computes it, so that a score is the same to the bit. */
 static void
-sweep_norms(double *norm, double *once, const struct sweep_params *sp)
+sweep_norms(double *norm, const struct sweep_params *sp)
 {
-	for (int dl = 0; dl < NORM_LENGTHS; dl++) {
+	for (int dl = 0; dl < NORM_LENGTHS; dl++)
 		norm[dl] = sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
-		once[dl] = (1.0 * (sp->k1 + 1.0)) / (1.0 + norm[dl]);
-	}
 }
 
 /* bm25_term() for a row of length dl in a sweep. */
 static inline double
 sweep_term(const struct sweep_params *sp, double w, double idf, double f, uint32_t dl)
 {
-	double nd;
-
-	/* (most rows hold a word once: its factor from a table, the same to
-	 * the bit, without a division) */
-	if (f == 1.0 && dl < NORM_LENGTHS)
-		return w * idf * sp->once[dl];
-	nd = dl < NORM_LENGTHS ? sp->norm[dl] : sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
+	double nd = dl < NORM_LENGTHS ? sp->norm[dl] :
+	    sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
 
 	return w * idf * ((f * (sp->k1 + 1.0)) / (f + nd));
 }
@@ -1691,7 +1672,7 @@ splits(const struct ev_bm25_sweep *sw)
 void
 ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 {
-	settle(sw);
+	ev_bm25_sweep_wait(sw);
 	sw->split_rows = min_rows;
 	if (!splits(sw)) {
 		ev_worker_free(sw->worker);
@@ -2435,7 +2416,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
     const struct ev_bm25_hit **hits, struct ev_err *err)
 {
-	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit, NULL, NULL };
+	struct sweep_params sp = { colw, ncolw, pw, K1, B, 0, 0, 0, limit, NULL };
 	double tokens;
 	long long nhit;
 	int m, split;
@@ -2452,9 +2433,8 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		tokens = ev_postings_tokens(sw->p);
 	}
 	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
-	sweep_norms(sw->norm, sw->once, &sp);
+	sweep_norms(sw->norm, &sp);
 	sp.norm = sw->norm;
-	sp.once = sw->once;
 	for (int i = 0; i < n; i++) {
 		sp.has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
@@ -2467,7 +2447,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	if (limit < 1)
 		return 0;
-	settle(sw);
+	ev_bm25_sweep_wait(sw);
 	start_worker(sw);	/* (when it could not be had before) */
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)

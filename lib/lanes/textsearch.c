@@ -873,7 +873,6 @@ allowed_distance(const struct ev_textsearch *ts, int n)
 	return ts->o.fuzzy;
 }
 
-/* Expand w to the closest stems of the vocabulary. */
 /* A scan of the vocabulary's terms [lo, hi) for those within max edits of
  * the n code points cq: the want closest, then most frequent, then first,
  * into best (their indices) and dist, in that order; got of them. */
@@ -964,6 +963,7 @@ closest_terms(struct ev_textsearch *ts, const uint32_t *cq, int n, int max, int 
 	return k;
 }
 
+/* Expand w to the closest stems of the vocabulary. */
 static int
 expand(struct ev_textsearch *ts, struct word *w, struct ev_err *err)
 {
