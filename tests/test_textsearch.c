@@ -1493,6 +1493,54 @@ Test(sweep, a_stale_file_is_never_read_and_ranking_goes_on_through_fts5)
 	cr_assert_eq(real_queries(&o, 6), 6);
 }
 
+/* A digest of positions key[0..n), their order included. */
+static uint64_t
+positions_signature(const uint64_t *key, int n)
+{
+	uint64_t h = (uint64_t)n;
+
+	for (int i = 0; i < n; i++)
+		h = h * 1099511628211u + key[i];
+	return h;
+}
+
+/* The signatures of term's positions in each row that holds it, as the
+ * index holds them, into sig[0..), in rowid order; returns their number. */
+static int
+index_positions(const char *term, uint64_t *sig, int cap)
+{
+	static const char *const cols[] = { "title", "section_title", "text" };
+	uint64_t key[2000];
+	sqlite3_stmt *s;
+	long long row = -1;
+	int n = 0, rows = 0;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT doc, col, offset FROM"
+	    " temp.test_instances WHERE term = ?1", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_text(s, 1, term, -1, SQLITE_STATIC);
+	for (int rc = sqlite3_step(s);; rc = sqlite3_step(s)) {
+		int col = 0;
+
+		if (rc != SQLITE_ROW || sqlite3_column_int64(s, 0) != row) {
+			if (row >= 0) {
+				cr_assert_lt(rows, cap);
+				sig[rows++] = positions_signature(key, n);
+			}
+			if (rc != SQLITE_ROW)
+				break;
+			row = sqlite3_column_int64(s, 0);
+			n = 0;
+		}
+		while (col < 3 && strcmp((const char *)sqlite3_column_text(s, 1), cols[col]) != 0)
+			col++;
+		cr_assert_lt(col, 3);
+		cr_assert_lt(n, 2000);
+		key[n++] = ((uint64_t)col << 32) | (uint64_t)sqlite3_column_int64(s, 2);
+	}
+	sqlite3_finalize(s);
+	return rows;
+}
+
 Test(sweep, each_terms_rows_are_the_indexs)
 {
 	struct ev_err err = { 0 };
@@ -1506,6 +1554,8 @@ Test(sweep, each_terms_rows_are_the_indexs)
 	cr_assert_eq(ev_postings_nlangs(p), 2);
 	cr_assert_str_eq(ev_postings_lang(p, 0, NULL), "en");
 	cr_assert_str_eq(ev_postings_lang(p, 1, NULL), "de");
+	exec_ok("CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
+	    " instance)");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term, doc, cnt FROM chunks_vocab",
 	    -1, &s, NULL), SQLITE_OK);
 	while (sqlite3_step(s) == SQLITE_ROW) {
@@ -1513,14 +1563,23 @@ Test(sweep, each_terms_rows_are_the_indexs)
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		long long rows = ev_postings_term(p, t, sqlite3_column_bytes(s, 0), &c), seen = 0;
 		long long inst = 0, last = 0, all[5000];
-		int r;
+		uint64_t sig[5000], key[2000];
+		int r, m;
 
 		cr_assert_eq(rows, sqlite3_column_int64(s, 1), "%s", t);
+		cr_assert_eq(index_positions(t, sig, 5000), rows, "%s", t);
 		while ((r = ev_postings_next(&c)) == 1) {
 			cr_assert_gt(c.rowid, last);
 			cr_assert_lt(seen, 5000);
 			all[seen] = c.rowid;
 			last = c.rowid;
+			/* every third entry's positions, the others stepped over,
+			 * are the index's */
+			if (seen % 3 == 0) {
+				cr_assert_geq(m = ev_postings_positions(&c, key), 0, "%s", t);
+				cr_assert_eq(positions_signature(key, m), sig[seen], "%s, row %lld", t,
+				    c.rowid);
+			}
 			seen++;
 			for (int col = 0; col < c.ncol; col++)
 				inst += c.count[col];
@@ -1535,10 +1594,16 @@ Test(sweep, each_terms_rows_are_the_indexs)
 				i++;
 			r = ev_postings_seek(&c, target);
 			cr_assert_eq(r, i < seen, "%s: seek %lld", t, target);
-			if (r == 1)
-				cr_assert_eq(c.rowid, all[i], "%s: seek %lld", t, target);
-			else
+			if (r != 1)
 				break;
+			cr_assert_eq(c.rowid, all[i], "%s: seek %lld", t, target);
+			/* the positions of an entry a seek lands on, in a block
+			 * the cursor skipped to or not, are those read in order */
+			if (i % 3 == 0) {
+				cr_assert_geq(m = ev_postings_positions(&c, key), 0, "%s", t);
+				cr_assert_eq(positions_signature(key, m), sig[i], "%s: seek %lld", t,
+				    target);
+			}
 		}
 		n++;
 	}

@@ -649,7 +649,7 @@ cmp_key(const void *x, const void *y)
  * once, into sw->keys from *at; returns their number, or -1 (corrupt) or
  * -2 (out of memory). */
 static int
-alts_positions(struct ev_bm25_sweep *sw, const struct alts *a, size_t *at)
+alts_positions(struct ev_bm25_sweep *sw, struct alts *a, size_t *at)
 {
 	size_t need = *at, n0 = *at;
 	int k = 0, here = 0;
@@ -760,8 +760,8 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 /* row_freq() for a pair, its cursors x and y on the same row: the
  * positions of x followed by one of y, their lists merged. */
 static int
-pair_freq(struct ev_bm25_sweep *sw, const struct ev_postings_cursor *x,
-    const struct ev_postings_cursor *y, const double *colw, int ncolw, double *f)
+pair_freq(struct ev_bm25_sweep *sw, struct ev_postings_cursor *x,
+    struct ev_postings_cursor *y, const double *colw, int ncolw, double *f)
 {
 	size_t need = 0;
 	uint64_t *kx, *ky;
@@ -2391,9 +2391,10 @@ sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, in
 }
 
 /* Ask the kernel for the lists of every token of the n phrases ph at
- * once (ev_postings_willneed()): those out of the page cache are read side
- * by side while the sweep begins, not one fault after another; and just
- * the lists, where a fault reads ahead around it. */
+ * once (ev_postings_willneed()), and the positions of those in phrases of
+ * several positions: those out of the page cache are read side by side
+ * while the sweep begins, not one fault after another; and just the lists,
+ * where a fault reads ahead around it. */
 static void
 ask_lists(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n)
 {
@@ -2406,7 +2407,7 @@ ask_lists(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n)
 			ntok += ph[i].nalt[j];
 		for (int k = 0; k < ntok; k++) {
 			ev_postings_term(sw->p, ph[i].tok[k], ph[i].len[k], &c);
-			ev_postings_willneed(&c);
+			ev_postings_willneed(&c, ph[i].ntok > 1);
 		}
 	}
 }

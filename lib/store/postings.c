@@ -15,7 +15,7 @@
 #include "sha256.h"
 
 #define MAGIC "EVPOST01"
-#define VERSION 3	/* 3: the counts packed in a byte (postings.h) */
+#define VERSION 4	/* 3: the counts packed in a byte; 4: the positions apart (postings.h) */
 #define HEADER_BYTES 160
 #define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
 #define WRITE_BUFFER ((size_t)8 << 20)	/* the file is written this much at a time */
@@ -35,7 +35,7 @@ struct header {
 	uint64_t rows, tokens;		/* FTS5's totals */
 	uint64_t maxrowid;
 	uint64_t nterms;
-	uint64_t off_postings, off_lengths, off_terms, off_strings, off_langs, size;
+	uint64_t off_postings, off_positions, off_lengths, off_terms, off_strings, off_langs, size;
 	uint64_t nlangs;
 	unsigned char stamp[32];
 };
@@ -55,6 +55,8 @@ struct term {
 	uint64_t postlen;
 	uint64_t skips;		/* its skips' offset from off_postings (8-aligned) */
 	uint64_t nskip;
+	uint64_t pos;		/* its positions' offset from off_positions (after */
+	uint64_t poslen;	/* nskip uint64 blocks' starts, 8-aligned) */
 };
 
 struct ev_postings {
@@ -65,6 +67,7 @@ struct ev_postings {
 	const struct term *terms;
 	const char *strings;
 	const unsigned char *postings;
+	const unsigned char *positions;
 	const struct lang *langs;
 };
 
@@ -215,9 +218,11 @@ struct build {
 	struct ev_buf term;		/* the current term */
 	int have_term;
 	struct ev_buf list;		/* its postings so far */
+	struct ev_buf poslist;		/* its positions so far */
 	uint32_t rows;
 	struct ev_postings_skip *skips;	/* the term's skips so far */
-	size_t nskip, capskip;
+	uint64_t *pos_skips;		/* and where their blocks' positions begin */
+	size_t nskip, capskip, cap_pos_skips;
 	long long rowid, prev_rowid;	/* the current entry's row, the last written */
 	uint32_t count[EV_POSTINGS_MAX_COLS];
 	struct ev_buf pos;		/* the current entry's positions */
@@ -227,6 +232,8 @@ struct build {
 	size_t nterms, capterms;
 	struct ev_buf strings;
 	uint64_t written;		/* postings bytes */
+	FILE *pf;			/* the positions, until they follow the postings */
+	uint64_t pos_written;		/* its bytes */
 	struct lang *langs;
 	size_t nlangs, caplangs;
 };
@@ -290,15 +297,16 @@ end_entry(struct build *b)
 		return 0;
 	r |= ev_buf_add_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
 	r |= add_counts(b);
-	r |= ev_buf_add_varint(&b->list, b->pos.len);
-	r |= ev_buf_add(&b->list, b->pos.p, b->pos.len);
+	r |= ev_buf_add(&b->poslist, b->pos.p, b->pos.len);
 	b->prev_rowid = b->rowid;
 	b->rowid = -1;
 	if (++b->rows % EV_POSTINGS_BLOCK == 0) {
-		if (ev_grow(&b->skips, &b->capskip, b->nskip, sizeof *b->skips, 64) == -1)
+		if (ev_grow(&b->skips, &b->capskip, b->nskip, sizeof *b->skips, 64) == -1 ||
+		    ev_grow(&b->pos_skips, &b->cap_pos_skips, b->nskip, sizeof *b->pos_skips, 64) == -1)
 			return -1;
 		b->skips[b->nskip].last_rowid = b->prev_rowid;
-		b->skips[b->nskip++].next = b->list.len;
+		b->skips[b->nskip].next = b->list.len;
+		b->pos_skips[b->nskip++] = b->poslist.len;
 	}
 	ev_buf_reset(&b->pos);
 	memset(b->count, 0, sizeof b->count);
@@ -323,6 +331,8 @@ end_term(struct build *b, struct ev_err *err)
 	t->rows = b->rows;
 	t->post = b->written;
 	t->postlen = b->list.len;
+	t->pos = b->pos_written + b->nskip * sizeof *b->pos_skips;
+	t->poslen = b->poslist.len;
 	if (ev_buf_add(&b->strings, b->term.p, b->term.len) == -1)
 		return ev_err_nomem(err);
 	/* the list, then (8-aligned) its skips */
@@ -331,13 +341,21 @@ end_term(struct build *b, struct ev_err *err)
 			return ev_err_nomem(err);
 	t->skips = b->written + b->list.len;
 	t->nskip = b->nskip;
+	/* its positions, after their blocks' starts, and padded to 8 */
+	while (b->poslist.len % 8 != 0)
+		if (ev_buf_addc(&b->poslist, 0) == -1)
+			return ev_err_nomem(err);
 	if ((b->list.len > 0 && fwrite(b->list.p, 1, b->list.len, b->f) != b->list.len) ||
-	    (b->nskip > 0 && fwrite(b->skips, sizeof *b->skips, b->nskip, b->f) != b->nskip))
+	    (b->nskip > 0 && fwrite(b->skips, sizeof *b->skips, b->nskip, b->f) != b->nskip) ||
+	    (b->nskip > 0 && fwrite(b->pos_skips, sizeof *b->pos_skips, b->nskip, b->pf) != b->nskip) ||
+	    (b->poslist.len > 0 && fwrite(b->poslist.p, 1, b->poslist.len, b->pf) != b->poslist.len))
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
 	b->written += b->list.len + b->nskip * sizeof *b->skips;
+	b->pos_written += b->nskip * sizeof *b->pos_skips + b->poslist.len;
 	b->nskip = 0;
 	ev_buf_reset(&b->list);
+	ev_buf_reset(&b->poslist);
 	b->rows = 0;
 	b->prev_rowid = 0;
 	b->have_term = 0;
@@ -439,6 +457,37 @@ write_at(FILE *f, uint64_t at, const void *p, size_t n, struct ev_err *err)
 	return 0;
 }
 
+/* The positions, from b->pf, after the postings (at the end of b->f, 8
+ * bytes' alignment on). */
+static int
+append_positions(struct build *b, struct ev_err *err)
+{
+	static const unsigned char zero[8];
+	size_t pad = (size_t)((8 - (HEADER_BYTES + b->written) % 8) % 8), n;
+	char *piece = malloc(WRITE_BUFFER);
+	uint64_t copied = 0;
+	int r = 0;
+
+	if (piece == NULL)
+		return ev_err_nomem(err);
+	errno = 0;
+	if (fflush(b->pf) != 0 || fseeko(b->pf, 0, SEEK_SET) != 0 ||
+	    (pad > 0 && fwrite(zero, 1, pad, b->f) != pad))
+		r = -1;
+	while (r == 0 && (n = fread(piece, 1, WRITE_BUFFER, b->pf)) > 0) {
+		if (fwrite(piece, 1, n, b->f) != n)
+			r = -1;
+		copied += n;
+	}
+	if (r == 0 && (ferror(b->pf) || copied != b->pos_written))
+		r = -1;
+	free(piece);
+	if (r == -1)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    errno != 0 ? strerror(errno) : "its positions were cut short");
+	return 0;
+}
+
 /* The sections after the postings, and the header. */
 static int
 finish_file(struct build *b, const uint32_t *lengths, struct ev_err *err)
@@ -447,7 +496,10 @@ finish_file(struct build *b, const uint32_t *lengths, struct ev_err *err)
 	unsigned char head[HEADER_BYTES] = { 0 };
 
 	h->off_postings = HEADER_BYTES;
-	h->off_lengths = (h->off_postings + b->written + 7) & ~(uint64_t)7;
+	h->off_positions = (h->off_postings + b->written + 7) & ~(uint64_t)7;
+	if (append_positions(b, err) == -1)
+		return -1;
+	h->off_lengths = h->off_positions + b->pos_written;	/* (each term's are 8-aligned) */
 	h->off_terms = h->off_lengths + ((h->maxrowid + 1) * sizeof *lengths + 7) / 8 * 8;
 	h->off_strings = h->off_terms + b->nterms * sizeof *b->terms;
 	h->off_langs = (h->off_strings + b->strings.len + 7) & ~(uint64_t)7;
@@ -528,11 +580,12 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 	struct build b = { 0 };
 	char names[EV_POSTINGS_MAX_COLS][32];
 	uint32_t *lengths = NULL;
-	char *wbuf = NULL;
+	char *wbuf = NULL, *pwbuf = NULL;
 	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
+	char *postmp = file_path(st, EV_POSTINGS_SUFFIX ".positions.tmp");
 	int r = -1, began = 0;
 
-	if (path == NULL || tmp == NULL) {
+	if (path == NULL || tmp == NULL || postmp == NULL) {
 		ev_err_nomem(err);
 		goto out;
 	}
@@ -549,6 +602,16 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 		    strerror(errno));
 		goto out;
 	}
+	/* the positions wait in a file of their own, gone from the directory
+	 * at once (nothing is left behind by a build that is killed) */
+	if ((b.pf = fopen(postmp, "w+b")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, postmp, "cannot write the postings file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	unlink(postmp);
+	if ((pwbuf = malloc(WRITE_BUFFER)) != NULL)
+		setvbuf(b.pf, pwbuf, _IOFBF, WRITE_BUFFER);
 	/* Written in large pieces, the file sits in the page cache in large
 	 * folios, which a search maps 2 MB at a time (written 4 KB at a time,
 	 * a query of many words took a sixth longer, mapping and unmapping
@@ -578,7 +641,10 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 out:
 	if (b.f != NULL)
 		fclose(b.f);
-	free(wbuf);	/* (after fclose: the stream's buffer) */
+	if (b.pf != NULL)
+		fclose(b.pf);
+	free(wbuf);	/* (after fclose: the streams' buffers) */
+	free(pwbuf);
 	if (r == -1 && tmp != NULL)
 		unlink(tmp);
 	if (began) {
@@ -590,12 +656,15 @@ out:
 	free(b.terms);
 	free(b.langs);
 	free(b.skips);
+	free(b.pos_skips);
 	ev_buf_release(&b.term);
 	ev_buf_release(&b.list);
+	ev_buf_release(&b.poslist);
 	ev_buf_release(&b.pos);
 	ev_buf_release(&b.strings);
 	free(path);
 	free(tmp);
+	free(postmp);
 	return r;
 }
 
@@ -635,7 +704,8 @@ map_file(const char *path)
 	h = &p->h;
 	if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0 || h->version != VERSION ||
 	    h->ncol == 0 || h->ncol > EV_POSTINGS_MAX_COLS || h->size != p->len ||
-	    h->off_postings != HEADER_BYTES || h->off_lengths < h->off_postings ||
+	    h->off_postings != HEADER_BYTES || h->off_positions < h->off_postings ||
+	    h->off_positions % 8 != 0 || h->off_lengths < h->off_positions ||
 	    h->off_lengths % 8 != 0 || h->maxrowid > (p->len - h->off_lengths) / sizeof(uint32_t) ||
 	    h->off_terms < h->off_lengths + (h->maxrowid + 1) * sizeof(uint32_t) ||
 	    h->off_terms % 8 != 0 || h->off_terms > p->len ||
@@ -651,6 +721,7 @@ map_file(const char *path)
 	p->terms = (const struct term *)(p->map + h->off_terms);
 	p->strings = (const char *)(p->map + h->off_strings);
 	p->postings = p->map + h->off_postings;
+	p->positions = p->map + h->off_positions;
 	p->langs = (const struct lang *)(p->map + h->off_langs);
 	for (uint64_t i = 0; i < h->nlangs; i++)
 		if (memchr(p->langs[i].code, '\0', sizeof p->langs[i].code) == NULL) {
@@ -662,11 +733,14 @@ map_file(const char *path)
 
 		if (t->str > h->off_langs - h->off_strings ||
 		    t->len > h->off_langs - h->off_strings - t->str ||
-		    t->post > h->off_lengths - h->off_postings ||
-		    t->postlen > h->off_lengths - h->off_postings - t->post ||
-		    (t->nskip > 0 && t->skips % 8 != 0) || t->skips > h->off_lengths - h->off_postings ||
-		    t->nskip > (h->off_lengths - h->off_postings - t->skips) /
-		    sizeof(struct ev_postings_skip)) {
+		    t->post > h->off_positions - h->off_postings ||
+		    t->postlen > h->off_positions - h->off_postings - t->post ||
+		    (t->nskip > 0 && t->skips % 8 != 0) || t->skips > h->off_positions - h->off_postings ||
+		    t->nskip > (h->off_positions - h->off_postings - t->skips) /
+		    sizeof(struct ev_postings_skip) ||
+		    t->pos % 8 != 0 || t->pos > h->off_lengths - h->off_positions ||
+		    t->nskip > t->pos / sizeof(uint64_t) ||
+		    t->poslen > h->off_lengths - h->off_positions - t->pos) {
 			ev_postings_close(p);
 			return NULL;
 		}
@@ -787,6 +861,9 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 			c->end = c->p + t->postlen;
 			c->skips = (const struct ev_postings_skip *)(p->postings + t->skips);
 			c->nskip = (size_t)t->nskip;
+			c->pos_base = p->positions + t->pos;
+			c->pos_end = c->pos_base + t->poslen;
+			c->pos_skips = (const uint64_t *)(p->positions + t->pos) - t->nskip;
 			return t->rows;
 		}
 		if (cmp < 0)
@@ -797,28 +874,75 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 	return 0;
 }
 
+/* Ask for the pages of [from, end) when they are few enough (WILLNEED_MAX). */
+static void
+willneed_range(const void *from, const void *end)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)from / page * page;
+
+	if ((uintptr_t)end <= a || (uintptr_t)end - a > WILLNEED_MAX)
+		return;	/* read by its faults, 2 MB folios at a time (map_file()) */
+	(void)madvise((void *)a, (size_t)((uintptr_t)end - a), MADV_WILLNEED);	/* a hint */
+}
+
 void
-ev_postings_willneed(const struct ev_postings_cursor *c)
+ev_postings_willneed(const struct ev_postings_cursor *c, int positions)
 {
 	const unsigned char *end = c->end;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from;
 
 	if (c->base == NULL)
 		return;	/* no such term */
 	if (c->nskip > 0 && (const unsigned char *)(c->skips + c->nskip) > end)
 		end = (const unsigned char *)(c->skips + c->nskip);
-	from = (uintptr_t)c->base / page * page;
-	if ((uintptr_t)end - from > WILLNEED_MAX)
-		return;	/* read by its faults, 2 MB folios at a time (map_file()) */
-	(void)madvise((void *)from, (size_t)((uintptr_t)end - from), MADV_WILLNEED);	/* a hint */
+	willneed_range(c->base, end);
+	if (positions)
+		willneed_range(c->pos_skips, c->pos_end);
+}
+
+/* Move p (before end) past n varints, eight bytes at a time where it can.
+ * Returns 0, or -1 when they are cut short. */
+static int
+skip_varints(const unsigned char **p, const unsigned char *end, long long n)
+{
+	const unsigned char *q = *p;
+
+	while (n >= 8 && end - q >= 8) {
+		uint64_t w;
+		int last;
+
+		memcpy(&w, q, sizeof w);
+		last = __builtin_popcountll(~w & 0x8080808080808080u);	/* varints' last bytes */
+		if (last > n)
+			break;
+		n -= last;
+		q += 8;
+	}
+	for (; n > 0; q++) {
+		if (q >= end)
+			return -1;
+		n -= *q < 0x80;
+	}
+	*p = q;
+	return 0;
 }
 
 int
-ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
+ev_postings_positions(struct ev_postings_cursor *c, uint64_t *key)
 {
-	const unsigned char *p = c->pos, *end = c->pos + c->poslen;
+	const unsigned char *p, *end = c->pos_end;
 	int n = 0;
 
+	if (!c->at || c->pos_from > (uint64_t)(end - c->pos_base))
+		return -1;
+	/* from where the last read stopped, or else from the block the cursor
+	 * last skipped to */
+	if (c->pos_at == NULL || c->pos_read > c->pos_since) {
+		c->pos_at = c->pos_base + c->pos_from;
+		c->pos_read = 0;
+	}
+	if (skip_varints(&c->pos_at, end, c->pos_since - c->pos_read) == -1)
+		return -1;
+	p = c->pos_at;
 	for (int col = 0; col < c->ncol; col++) {
 		uint64_t off = 0, v;
 
@@ -829,6 +953,8 @@ ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key)
 			key[n++] = ((uint64_t)col << 32) | (off & 0xffffffffu);
 		}
 	}
+	c->pos_at = p;
+	c->pos_read = c->pos_since + n;
 	return n;
 }
 
@@ -875,6 +1001,9 @@ ev_postings_seek_far(struct ev_postings_cursor *c, long long target)
 	    c->base + c->skips[lo - 1].next > c->p) {
 		c->p = c->base + c->skips[lo - 1].next;
 		c->rowid = c->skips[lo - 1].last_rowid;
+		c->pos_from = c->pos_skips[lo - 1];
+		c->pos_since = c->pos_count = 0;
+		c->pos_at = NULL;
 	}
 	c->skip_at = lo;
 	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)

@@ -23,17 +23,25 @@
  * Layout (host byte order; the magic tells another order apart): a header
  * of 160 bytes (magic "EVPOST01", version, columns, the index's rows and
  * tokens, the largest rowid, the number of terms, the sections' offsets,
- * the stamp); the postings; every rowid's length (uint32, 0 for no row);
- * the terms, sorted by their bytes, each with its string, its number of
- * rows and its postings' extent; the terms' strings; the chunks' languages
- * and their chunks (for the text lane's query languages, which would
- * otherwise cost a scan of every chunk at each start).  A term's postings are
- * one entry per row: the rowid's distance from the previous entry's, the
- * term's counts in the columns (below), the length in bytes of its
- * positions, then its positions, column by column, each the distance from
- * the previous one (all unsigned LEB128 varints); after a list of
- * EV_POSTINGS_BLOCK entries or more, 8-aligned, its skips (struct
- * ev_postings_skip), one a block.
+ * the stamp); the postings; the positions; every rowid's length (uint32, 0
+ * for no row); the terms, sorted by their bytes, each with its string, its
+ * number of rows and its lists' extents; the terms' strings; the chunks'
+ * languages and their chunks (for the text lane's query languages, which
+ * would otherwise cost a scan of every chunk at each start).
+ *
+ * A term's postings are one entry per row: the rowid's distance from the
+ * previous entry's, then the term's counts in the columns (below), all
+ * unsigned LEB128 varints; after a list of EV_POSTINGS_BLOCK entries or
+ * more, 8-aligned, its skips (struct ev_postings_skip), one a block.  Its
+ * positions are apart, in the positions section: first, 8-aligned, where
+ * each block's positions begin (uint64, from the list's first position, one
+ * a skip), then every entry's positions, column by column, each the
+ * distance from the previous one in its column (varints).  Most of a
+ * query's walks need only rows and counts: kept apart, the positions (more
+ * than half of a list's bytes) are neither read from the disk nor stepped
+ * over for them.  An entry's positions are found from its block's start,
+ * stepping over the varints the counts of the entries before it say
+ * (ev_postings_positions()).
  *
  * The counts are one byte below 0x80 when every column but the last holds
  * the term at most once and the last at most 2^(8 - columns) - 1 times (up
@@ -79,12 +87,20 @@ struct ev_postings_cursor {
 	const struct ev_postings_skip *skips;
 	size_t nskip;
 	size_t skip_at;			/* no later seek's block is before this one */
-	int at;				/* on an entry (rowid, count, pos valid) */
+	int at;				/* on an entry (rowid, count valid) */
 	int ncol;
 	long long rowid;		/* the current entry's row */
 	uint32_t count[EV_POSTINGS_MAX_COLS];	/* the term's instances in each column */
-	const unsigned char *pos;	/* its positions (ev_postings_positions()) */
-	size_t poslen;
+	/* the list's positions (ev_postings_positions()): where they begin and
+	 * end, and each block's start; the current entry's begin pos_since
+	 * varints after byte pos_from, and it has pos_count of them; pos_read
+	 * of those varints lie before pos_at (NULL: none read from pos_from) */
+	const unsigned char *pos_base, *pos_end;
+	const uint64_t *pos_skips;
+	uint64_t pos_from;
+	long long pos_since, pos_read;
+	long long pos_count;
+	const unsigned char *pos_at;
 };
 
 /* Build (or rebuild) the postings file of the open store st from its FTS5
@@ -148,11 +164,42 @@ long long ev_postings_term(const struct ev_postings *p, const char *term, int le
 	struct ev_postings_cursor *c);
 
 /* Ask the kernel to read the list of cursor c (started by
- * ev_postings_term()) into the page cache, without waiting, when it is
- * short enough (postings.c: WILLNEED_MAX): a query asks for all its lists
- * at once, and those out of the cache are read side by side rather than
- * one fault after another. */
-void ev_postings_willneed(const struct ev_postings_cursor *c);
+ * ev_postings_term()) into the page cache, and its positions too when
+ * positions is not 0, without waiting, each when it is short enough
+ * (postings.c: WILLNEED_MAX): a query asks for all its lists at once, and
+ * those out of the cache are read side by side rather than one fault after
+ * another. */
+void ev_postings_willneed(const struct ev_postings_cursor *c, int positions);
+
+/* The counts of the entry at *p (before end) into count[0..ncol), *p moved
+ * past them.  Returns their sum, or -1 when they are corrupt. */
+static inline long long
+ev_postings_counts(const unsigned char **p, const unsigned char *end, int ncol, uint32_t *count)
+{
+	const unsigned char *q = *p;
+	long long sum = 0;
+	uint64_t v;
+
+	if (q >= end)
+		return -1;
+	if (*q < EV_POSTINGS_COUNTS_ESCAPE) {
+		unsigned h = *q++, low = 8u - (unsigned)ncol;
+
+		count[ncol - 1] = h & ((1u << low) - 1);
+		sum = count[ncol - 1];
+		for (int i = 0; i < ncol - 1; i++)
+			sum += count[i] = (h >> (low + (unsigned)i)) & 1u;
+	} else {
+		q++;
+		for (int i = 0; i < ncol; i++) {
+			if (ev_varint_get(&q, end, &v) == -1 || v > UINT32_MAX)
+				return -1;
+			sum += count[i] = (uint32_t)v;
+		}
+	}
+	*p = q;
+	return sum;
+}
 
 /* Step *c to its next entry.  Returns 1, or 0 at the end of the list, or -1
  * when the list is corrupt (its entries cut short).  (Inline: the text
@@ -162,6 +209,7 @@ ev_postings_next(struct ev_postings_cursor *c)
 {
 	const unsigned char *p = c->p, *end = c->end;
 	uint64_t v;
+	long long n;
 
 	c->at = 0;
 	if (p == NULL || p >= end)
@@ -169,27 +217,11 @@ ev_postings_next(struct ev_postings_cursor *c)
 	if (ev_varint_get(&p, end, &v) == -1)
 		return -1;
 	c->rowid += (long long)v;
-	if (p >= end)
+	if ((n = ev_postings_counts(&p, end, c->ncol, c->count)) == -1)
 		return -1;
-	if (*p < EV_POSTINGS_COUNTS_ESCAPE) {
-		unsigned h = *p++, low = 8u - (unsigned)c->ncol;
-
-		c->count[c->ncol - 1] = h & ((1u << low) - 1);
-		for (int i = 0; i < c->ncol - 1; i++)
-			c->count[i] = (h >> (low + (unsigned)i)) & 1u;
-	} else {
-		p++;
-		for (int i = 0; i < c->ncol; i++) {
-			if (ev_varint_get(&p, end, &v) == -1 || v > UINT32_MAX)
-				return -1;
-			c->count[i] = (uint32_t)v;
-		}
-	}
-	if (ev_varint_get(&p, end, &v) == -1 || v > (uint64_t)(end - p))
-		return -1;
-	c->pos = p;
-	c->poslen = (size_t)v;
-	c->p = p + v;
+	c->p = p;
+	c->pos_since += c->pos_count;
+	c->pos_count = n;
 	c->at = 1;
 	return 1;
 }
@@ -218,7 +250,9 @@ ev_postings_seek(struct ev_postings_cursor *c, long long target)
 
 /* The positions of the current entry, column by column, into key[0..n)
  * (n = the sum of c->count), each column x 2^32 + its offset, rising.
- * Returns n, or -1 when they are corrupt. */
-int ev_postings_positions(const struct ev_postings_cursor *c, uint64_t *key);
+ * Returns n, or -1 when they are corrupt.  Reading the positions of entries
+ * in rising order steps over the positions between them once, from the
+ * block the cursor last skipped to. */
+int ev_postings_positions(struct ev_postings_cursor *c, uint64_t *key);
 
 #endif
