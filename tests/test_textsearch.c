@@ -1197,6 +1197,21 @@ Test(sweep, with_the_defaults_the_hits_are_fts5s_to_the_bit)
 	cr_assert_eq(swept_queries, 16);
 }
 
+/* With the feedback all of the last pass's weight, the user's words weigh
+ * nothing there: that pass cannot be pruned, and every row it touches is
+ * scored (bm25.c, sweep_all()), most of them past the list of rows touched
+ * (the marks read instead). */
+Test(sweep, with_the_users_words_weighing_nothing_unpruned_and_the_same)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.feedback_weight = 1.0;
+	/* (a third of the queries, the filtered ones, are ranked by FTS5; of
+	 * those swept, the ones with feedback terms are not pruned) */
+	cr_assert_lt(same_as_exhaustive(&o, 24, 12), 12);
+	cr_assert_eq(swept_queries, 16);
+}
+
 Test(sweep, words_with_alternatives_typos_and_pairs_too)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "token.h"
@@ -291,8 +292,8 @@ struct ev_bm25_sweep {
 	size_t capout;
 	unsigned char *scratch;		/* one mapping (scratch()) for the arrays below */
 	size_t scratch_size;
-	long long *touched;		/* nrow + 1 */
-	size_t ntouched;
+	long long *touched;		/* the rows touched, the first touched_cap of */
+	size_t ntouched, touched_cap;	/* them (past it, the marks tell) */
 	long long *prow;		/* one phrase's rows: own_row, or kept ones, and */
 	double *pf;			/* its frequency in each */
 	size_t np, capp;
@@ -358,41 +359,53 @@ struct phrase_info {
 #define CANDIDATE 8
 #define IN_TOP 16	/* among the rows of the last running top (walk_top()) */
 
-#define HUGE_PAGE ((size_t)2 << 20)
-
-/* Zeroed memory of *size bytes (rounded up to whole 2 MB pages; NULL when
- * out of memory), its pages mapped as they are first used, 2 MB-aligned
- * and in huge pages where the kernel has them (transparent huge pages,
- * "madvise" mode included). */
+/* Zeroed memory of *size bytes (rounded up to whole pages; NULL when out
+ * of memory), its pages mapped as they are first used, and never in huge
+ * pages.  A process of the text lane lives for one query, so every page it
+ * writes is new to it; on a virtual machine that hands its free memory
+ * back to the host (free page reporting), a new 2 MB page, taken from what
+ * was handed back, costs the host 1-2.5 ms to fill, against 0.04 ms for
+ * one freed a moment before.  Small pages come from the kernel's recent
+ * ones.  The 30 bench-scale queries at 1 M chunks, each run just after the
+ * python3-faiss peer and a second's rest: 68.5 ms at the median with these
+ * arrays in huge pages, 41.4 in small ones (back to back, the huge pages
+ * reused at once: 30 and 36). */
 static void *
 map_zeroed(size_t *size)
 {
-	size_t want = (*size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, head;
-	unsigned char *p = mmap(NULL, want + HUGE_PAGE, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (*size + page - 1) / page * page;
+	void *p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
 	*size = want;
-	/* 2 MB-aligned, that every page of it can be a huge one */
-	head = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
-	if (head > 0)
-		munmap(p, head);
-	munmap(p + head + want, HUGE_PAGE - head);
-	p += head;
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, want, MADV_HUGEPAGE);	/* only a hint */
+#ifdef MADV_NOHUGEPAGE
+	(void)madvise(p, want, MADV_NOHUGEPAGE);	/* (a hint; "always" mode too) */
 #endif
 	return p;
 }
 
-/* The per-row arrays acc and mark of sw, in huge pages: a query that
- * touches 500,000 of 1.6 M rows writes to most of their pages, which
- * would otherwise cost a fault for each 4 KB (3,500 of them), and, the
- * first touch of a page being a read (a row's mark) that maps the zero
- * page, a second fault to copy it, flushing the other sweeping thread's
- * TLB.  (Writing all the pages at open was tried: one pass of zeroing,
- * slower when the memory was cold.)  Returns 0 or -1. */
+/* Map every page of sw's per-row arrays, written and zeroed, in one call
+ * (a job for the sweeper's second thread, while the first reads the
+ * query): a query that touches 500,000 of 1.6 M rows writes to nearly
+ * all their pages, each otherwise a fault of its own, and, its first touch
+ * a read of a row's mark that maps the zero page, a second fault to copy
+ * it, flushing the other sweeping thread's TLB. */
+static void
+populate_rows(void *arg)
+{
+	struct ev_bm25_sweep *sw = arg;
+
+#ifdef MADV_POPULATE_WRITE
+	(void)madvise(sw->acc, sw->rows_size, MADV_POPULATE_WRITE);	/* (Linux 5.14: else faults) */
+#else
+	(void)sw;
+#endif
+}
+
+/* The per-row arrays acc and mark of sw (map_zeroed()), in one mapping.
+ * Returns 0 or -1. */
 static int
 row_arrays(struct ev_bm25_sweep *sw)
 {
@@ -405,13 +418,10 @@ row_arrays(struct ev_bm25_sweep *sw)
 }
 
 /* sw's work arrays of a row each (touched, cand, own_row, own_f) and the
- * kept rows (kept_row, kept_f), in one mapping whose pages are used as the
- * rows come: no array ever grows, so none is copied.  In huge pages: each
- * array is used from its start, a query writing a few megabytes of some,
- * and a first write costs 1.3 us for each 4 KB page (given, zeroed and
- * charged one by one) against 70 us for a 2 MB one: the 30 bench-scale
- * queries at 1 M chunks faulted 1,600 times each instead of 4,400, and
- * took 36.5 ms instead of 38.7.  Returns 0 or -1. */
+ * kept rows (kept_row, kept_f), in one mapping (map_zeroed()) whose pages
+ * are used as the rows come: no array ever grows, so none is copied, and
+ * each is used from its start, a query writing a few megabytes of some.
+ * Returns 0 or -1. */
 static int
 scratch(struct ev_bm25_sweep *sw)
 {
@@ -419,12 +429,17 @@ scratch(struct ev_bm25_sweep *sw)
 	unsigned char *p;
 
 	sw->kept_cap = n < KEPT_ROWS_MAX / 4 ? 4 * n : KEPT_ROWS_MAX;
-	/* (touched: one more, written past the last row listed) */
-	sw->scratch_size = (n + 1) * row + n * (2 * row + f) + sw->kept_cap * (row + f);
+	/* the rows touched are listed while they are few enough to be read
+	 * off the list (clear_touched(), collect_candidates()); past that,
+	 * the marks are read, and the list stops at a 16th of the rows (its
+	 * last entry written over, branch-free) */
+	sw->touched_cap = n / 16 + 1;
+	sw->scratch_size = (sw->touched_cap + 1) * row + n * (2 * row + f) +
+	    sw->kept_cap * (row + f);
 	if ((p = sw->scratch = map_zeroed(&sw->scratch_size)) == NULL)
 		return -1;
 	sw->touched = (long long *)p;
-	sw->cand = (long long *)(p += (n + 1) * row);
+	sw->cand = (long long *)(p += (sw->touched_cap + 1) * row);
 	sw->own_row = (long long *)(p += n * row);
 	sw->own_f = (double *)(p += n * row);
 	sw->kept_row = (long long *)(p += n * f);
@@ -488,6 +503,7 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 		return NULL;
 	}
 	start_worker(sw);
+	ev_bm25_sweep_background(sw, populate_rows, sw);
 	return sw;
 }
 
@@ -1151,6 +1167,8 @@ sort_hits(struct ev_bm25_sweep *sw, size_t n)
 		qsort(sw->heap, n, sizeof *sw->heap, cmp_hit);
 }
 
+static void clear_touched(struct ev_bm25_sweep *sw);
+
 /* The best limit rows of those touched that match, into sw->heap, in
  * order; the accumulators cleared.  Returns their number, or -1. */
 static long long
@@ -1159,20 +1177,22 @@ best_rows(struct ev_bm25_sweep *sw, int has_filter, long long limit)
 	size_t n = 0, cap = (size_t)limit;
 	unsigned char want = IN_OTHERS | (has_filter ? IN_FILTER : 0);
 
+	int listed = sw->ntouched <= sw->touched_cap;
+	size_t m = listed ? sw->ntouched : (size_t)(sw->hi - sw->lo);
+
 	if (cap > sw->ntouched)
 		cap = sw->ntouched;
 	if (reserve_hits(sw, cap) == -1)
 		return -1;
-	for (size_t i = 0; i < sw->ntouched; i++) {
-		long long r = sw->touched[i];
+	/* the rows listed, or else every row's mark */
+	for (size_t i = 0; i < m; i++) {
+		long long r = listed ? sw->touched[i] : sw->lo + (long long)i;
 		struct ev_bm25_hit h = { r, -1.0 * sw->acc[r] };
 
 		if ((sw->mark[r] & want) == want)
 			offer_hit(sw, &n, cap, h);
-		sw->acc[r] = 0.0;
-		sw->mark[r] = 0;
 	}
-	sw->ntouched = 0;
+	clear_touched(sw);
 	sort_hits(sw, n);
 	return (long long)n;
 }
@@ -1284,7 +1304,7 @@ struct adding {
 	double *acc;
 	unsigned char *mark;
 	long long *touched;
-	size_t ntouched;
+	size_t ntouched, touched_cap;
 	long long nrow;
 	double w, idf;
 	unsigned char set, want, in_top;
@@ -1300,6 +1320,7 @@ adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned char bits, dou
 	a->mark = sw->mark;
 	a->touched = sw->touched;
 	a->ntouched = sw->ntouched;
+	a->touched_cap = sw->touched_cap;
 	a->nrow = sw->nrow;
 	a->w = w;
 	a->idf = idf;
@@ -1325,9 +1346,9 @@ add_row(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *s
 		if (!(m & CANDIDATE))
 			return 0;
 	} else {
-		/* listed once, when first touched (no branch to mispredict;
-		 * touched has room for every row) */
-		a->touched[a->ntouched] = r;
+		/* listed once, when first touched (no branch to mispredict:
+		 * past its room, the list's last entry is written over) */
+		a->touched[a->ntouched < a->touched_cap ? a->ntouched : a->touched_cap] = r;
 		a->ntouched += m == 0;
 	}
 	a->mark[r] = m |= a->set;
