@@ -406,15 +406,23 @@ populate(void *p, size_t n)
 #endif
 }
 
+/* Where the upper half of the pages of sw's per-row arrays begins, in bytes. */
+static size_t
+rows_half(const struct ev_bm25_sweep *sw)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return sw->rows_size / 2 / page * page;
+}
+
 /* The upper half of the pages of sw's per-row arrays (populate()), as a job
  * of its second thread. */
 static void
 populate_upper(void *arg)
 {
 	struct ev_bm25_sweep *sw = arg;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), half = sw->rows_size / 2 / page * page;
 
-	populate((unsigned char *)sw->acc + half, sw->rows_size - half);
+	populate((unsigned char *)sw->acc + rows_half(sw), sw->rows_size - rows_half(sw));
 }
 
 /* The per-row arrays acc and mark of sw (map_zeroed()), in one mapping.
@@ -499,7 +507,6 @@ struct ev_bm25_sweep *
 ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 {
 	struct ev_bm25_sweep *sw = calloc(1, sizeof *sw);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	if (sw == NULL) {
 		ev_err_nomem(err);
@@ -520,7 +527,7 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	/* the arrays' pages, half on each thread (both on this one without
 	 * a second) */
 	ev_bm25_sweep_background(sw, populate_upper, sw);
-	populate(sw->acc, sw->rows_size / 2 / page * page);
+	populate(sw->acc, rows_half(sw));
 	return sw;
 }
 
@@ -1193,7 +1200,6 @@ best_rows(struct ev_bm25_sweep *sw, int has_filter, long long limit)
 {
 	size_t n = 0, cap = (size_t)limit;
 	unsigned char want = IN_OTHERS | (has_filter ? IN_FILTER : 0);
-
 	int listed = sw->ntouched <= sw->touched_cap;
 	size_t m = listed ? sw->ntouched : (size_t)(sw->hi - sw->lo);
 
