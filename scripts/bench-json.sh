@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench-json.sh: the measurement behind evkit's JSON library (README, "Why
+# bench-json.sh: the measurement behind evkit's JSON library (docs/speed.md, "Why
 # Jansson"): parse and emit speed of Jansson, json-c and cJSON on JSON Lines of
 # realistic hit records, side by side with ratios to Jansson, and where each
 # library says a bad line is wrong.  Usage: scripts/bench-json.sh [BIN]

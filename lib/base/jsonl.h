@@ -2,7 +2,7 @@
  * access to the fields of a record.
  *
  * Bottom layer: includes err.h and buf.h, and Jansson (the JSON library; see
- * README "Why Jansson").  Knows nothing of the store, the lanes or Faiss. */
+ * docs/speed.md, "Why Jansson").  Knows nothing of the store, the lanes or Faiss. */
 #ifndef EV_JSONL_H
 #define EV_JSONL_H
 

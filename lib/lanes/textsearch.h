@@ -1,110 +1,26 @@
 /* textsearch.h: the text lane: BM25 over the store's FTS5 index, with field
- * weights, safe query handling, typo tolerance, filters and snippets.
+ * weights, proximity, pseudo-relevance feedback (RM3), typo repair, filters
+ * and snippets.  ev-search-text(1) states every rule a user meets (query
+ * analysis, typo repair, feedback, the filter grammar, pruning, the postings
+ * file); this header states what a caller may rely on.
  *
  * High layer: includes err.h, buf.h, store.h, token.h, snippet.h, bm25.h,
  * region.h, textstats.h and Jansson.
  *
- * A query's text is always text: it is tokenised with the one tokeniser
- * (token.h), stop words are dropped, and each remaining word becomes an FTS5
- * string, so quotes, parentheses, '*', ':', '^', '-' and the words AND, OR,
- * NOT and NEAR are searched for as what they are and never make an FTS5
- * error.  Words are OR-ed (ranked by BM25) or, with all_terms, AND-ed.  With
- * raw_fts the text is handed to FTS5 as an expression instead.
- *
- * The function words of the query's language are dropped too when it is
- * French, German, Spanish, Italian, Portuguese or Dutch (lexicon.h): the
- * query record's "language", else the language of every chunk of the store
- * when they share one, else the one the query's function words show
- * (langid.h); unless they are all the query has.
- *
- * Each word is searched for every language of the store's chunks (or the
- * query record's own "language"): its stems in each, OR-ed (token.h).  A
- * word of a script written without spaces (Chinese, Japanese, Thai, ...)
- * is never taken for a typo.
- *
- * With drop_request_words, the words that say what the asker wants rather
- * than what about (paper(s), article(s), document(s), literature,
- * reference(s), information, available, find, anything, discuss(ed), known,
- * exist(ing), by their stems) are dropped too, unless they are all the
- * query has: "find papers on heat transfer" searches for "heat transfer".
- *
- * Typo tolerance: a word whose stem is not in the vocabulary (chunks_vocab)
- * and that is not a real word (lexicon.h: the word lists of English and of
- * every language the store's documents declare in "language", opened only
- * then) is expanded to the vocabulary's stems within an edit distance (optimal
- * string alignment: insertions, deletions, substitutions and transpositions
- * of characters) of at most min(fuzzy, 1) for stems of 4 to 7 characters and
- * fuzzy for longer ones; shorter stems are never expanded.  The closest stems
- * are taken first, then the most frequent (by documents), at most
- * fuzzy_expansions of them.  An expansion weighs its word's weight times
- * 1 - 0.1 x its distance.  The vocabulary is read once, when first needed.
- * An expansion is searched for as a word of the indexed text with that stem
- * (found through a TEMP fts5vocab 'instance' table), because FTS5 stems a
- * query string again and Porter does not give every stem back unchanged.
- * Typos are compared as stems: one that changes the ending the stemmer
- * removes may go unrepaired.
- *
- * Ranking: BM25 as FTS5's bm25() computes it, through ev_bm25() (bm25.h),
- * with the options' k1 and b (bm25() fixes 1.2 and 0.75), which also weighs
- * each searched phrase:
- *   - proximity: each pair of consecutive query words (after stop words and
- *     request words are dropped) is searched as a phrase too, with weight
- *     `proximity` (0 turns it off), so "boundary layer" side by side counts
- *     more than the two words apart (the sequential dependence idea of
- *     Metzler and Croft, reduced to ordered, adjacent pairs);
- *   - pseudo-relevance feedback (feedback_docs > 0, not with all_terms or
- *     raw_fts), RM3 in the manner of Lavrenko and Croft, as Anserini does it:
- *     a first pass takes the best feedback_docs chunks; each of their words
- *     (title and text; stop words, and the function words of the chunk's
- *     language, declared by its document or guessed from its function words
- *     (lexicon.h), left out) gets the sum over the chunks of
- *     (its count / the chunk's tokens) x (the chunk's score / the best
- *     score) ^ feedback_focus (0: the chunks weigh alike; 1: in proportion
- *     to their scores, as Anserini's RM3; more: the best chunks count more
- *     than their scores alone say); the feedback_terms heaviest (ties by stem) share
- *     feedback_weight of the query, the user's words the rest, in proportion
- *     (a user's word among them gets both shares), and a second pass
- *     searches them all.  Weights are scaled so that a user's word without
- *     feedback weighs 1.  The hit's evidence lists the feedback terms its
- *     chunk holds ("feedback_terms"), and the snippet marks them too.
- *
- * Dynamic pruning (unless exhaustive): a pass that wants the best `limit`
- * chunks does not rank every chunk holding a query word.  Each phrase's
- * contribution to a chunk's score is at most weight x IDF x (k1 + 1); a first
- * pass over the chunks of the rarest phrases finds `limit` chunks scoring at
- * least theta; the phrases of lowest bounds that together stay below theta
- * cannot by themselves put a chunk among the best, so candidates are taken
- * only from the chunks of the other phrases, and scored by every phrase (the
- * MaxScore idea of Turtle and Flood).  The hits, their ranks and scores are
- * exactly those of the exhaustive ranking; only the work differs.
- *
- * The postings file (postings.h): when the store has one made from its
- * index as it is (ev-ingest makes it for stores of 50,000 chunks and more),
- * a pass is swept instead, unless it is filtered, all_terms, raw_fts or
- * exhaustive, or a phrase has more positions or alternatives than a sweep
- * takes: the phrases' posting lists are read from the mapped file, pruned
- * by MaxScore, and the best chunks scored as ev_bm25() scores them (bm25.h,
- * ev_bm25_sweep()).  FTS5 is then only asked for the hits' chunks.  The
- * hits, their ranks and scores are exactly FTS5's; a stale file is never
- * read.  The chunks' languages (the query languages) and the vocabulary
- * (typo tolerance) come from the file too, so that a search does not scan
- * every chunk or every term.
- *
- * Filters (a query record's "filters" object), applied inside the SQL query so
- * that k hits still come back:
- *   "doc_id": "D"             the chunks of document D
- *   "doc_ids": ["D", ...]     the chunks of any of these documents
- *   "metadata": {"K": V, ...} documents whose metadata has K equal to V (a
- *                             string, number, true, false or null; an array
- *                             of them means any of them), for every K
- *   "published_date": {"from": "2020-01", "to": "2021-06-30"}
- *                             documents published in the range, both ends
- *                             included and optional; dates are ISO 8601
- *                             (YYYY, YYYY-MM, YYYY-MM-DD, then anything) and
- *                             compared as text, "to" by its length, so that
- *                             "2021" includes all of 2021
- *   "source_type": "T" | [..] and "language": "L" | [..]  likewise, exact
- * Any other key is bad input (exit 2): a filter is never silently ignored. */
+ * Contract:
+ *   - A query's text is always text (unless raw_fts): it is tokenised with
+ *     the one tokeniser (token.h), and FTS5's syntax in it (quotes, '*', ':',
+ *     AND, OR, NOT, NEAR, ...) is searched for as words, never an FTS5 error.
+ *   - Scores are BM25 as FTS5's bm25() computes it, with the options' k1
+ *     and b and each phrase's weight (ev_bm25(), bm25.h), signed so that a
+ *     higher score is better.
+ *   - Pruning (unless exhaustive) and the postings file (postings.h, read
+ *     only when it was made from the index as it is) change the work, never
+ *     the result: the hits, their ranks and scores are exactly those of
+ *     ranking every chunk through FTS5.
+ *   - A query record's "filters" are applied inside the search, so that k
+ *     hits still come back; an unknown filter key or a value of the wrong
+ *     shape is bad input (an ev_err, exit 2), never silently ignored. */
 #ifndef EV_TEXTSEARCH_H
 #define EV_TEXTSEARCH_H
 

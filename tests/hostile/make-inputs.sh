@@ -47,7 +47,7 @@ awk 'BEGIN { printf "{"; for (i = 0; i < 200000; i++) printf "%s\"k%d\":%d", i ?
 mkdir -p "$dir/ev-search-text" "$dir/ev-ingest" "$dir/ev-embed-query" "$dir/hits"
 { printf '{"query_id":"huge","query":"'; awk 'BEGIN { for (i = 0; i < 2000000; i++) printf "wing%d ", i % 977 }'; \
 	printf '"}\n'; } >"$dir/ev-embed-query/any-huge-query.jsonl"
-# the text lane gets 200,000 terms (2 MB): 20 MB takes it 20 s, see README
+# the text lane gets 200,000 terms (2 MB): 20 MB takes it 20 s
 { printf '{"query_id":"big","query":"'; awk 'BEGIN { for (i = 0; i < 200000; i++) printf "wing%d ", i % 977 }'; \
 	printf '"}\n'; } >"$dir/ev-search-text/any-big-query.jsonl"
 { printf '{"query_id":"long","query":"'; rep w 100000; printf '"}\n'; } >"$dir/ev-search-text/any-long-term.jsonl"

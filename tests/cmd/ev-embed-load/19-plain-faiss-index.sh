@@ -1,6 +1,6 @@
 # The index file is two header lines (the magic "evkit-vindex 1" and a JSON
 # object), then a plain Faiss index: Faiss itself refuses the file, and
-# "tail -n +3", as ev-embed-load(1) and the README give it, is a Faiss index
+# "tail -n +3", as ev-embed-load(1) and HACKING.md give it, is a Faiss index
 # that python3-faiss reads, whose ids are the chunks' rowids in the store and
 # whose search agrees with ev-search-vec (for a unit-length query: evkit
 # scales vectors to unit length, so inner product is the cosine).
