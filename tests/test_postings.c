@@ -1,0 +1,398 @@
+/* Tests of lib/store/postings.c, the postings file, over a real store: what a
+ * file built from a small index holds, entry by entry (rows, counts in each
+ * column, positions, lengths, terms, languages); both encodings of the
+ * counts; lists of several blocks walked and sought over their skips; a file
+ * made stale by a write to the index, cut short or of another format, which
+ * is never read; and a build that leaves no temporary file. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "postings.h"
+#include "store.h"
+#include "test_util.h"
+
+static char dir[64], path[128], file[160];
+static struct ev_store *st;
+
+static void
+exec_ok(const char *sql)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
+}
+
+/* A chunk (and its document) at rowid, indexed as a writer indexes it
+ * (through chunks_src: its columns stemmed for its language). */
+static void
+add_chunk(long long rowid, const char *title, const char *text, const char *language)
+{
+	sqlite3 *db = ev_store_db(st);
+	sqlite3_stmt *s;
+	char sql[200];
+
+	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, content_hash)"
+	    " VALUES('d' || ?1, ?2, 'x')", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	    " chunk_index, title, text, content_hash, language) VALUES(?1, 'd' || ?1 || ':s:0',"
+	    " 'd' || ?1, 'd' || ?1 || ':s', 0, ?2, ?3, 'x', ?4)", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, language, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks_src WHERE rowid = %lld", rowid);
+	exec_ok(sql);
+}
+
+/* The text of n times word. */
+static const char *
+repeated(struct ev_buf *b, const char *word, int n)
+{
+	ev_buf_reset(b);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(ev_buf_printf(b, "%s%s", i ? " " : "", word), 0);
+	return ev_buf_str(b);
+}
+
+/* Words the English stemmer leaves as they are, so that the index's terms
+ * are the words written here (but one, in a French chunk).  Rows 1, 2, 4 and 5 (3 is missing), then
+ * omega in rows 100 to 299 (four blocks: 64, 64, 64 and 8 entries) and
+ * nothing else there. */
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_buf b = EV_BUF_INIT;
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-postings.XXXXXX");
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
+	st = tu_store_create(path, &err);
+	exec_ok("BEGIN");
+	add_chunk(1, "alpha", "beta gamma beta", "en");
+	add_chunk(2, "gamma", "alpha alpha delta", "en");
+	add_chunk(4, "kappa kappa", "beta", NULL);		/* the title's count: 2 */
+	add_chunk(5, NULL, repeated(&b, "zeta", 40), "fr");	/* the text's: 40 */
+	for (long long r = 100; r < 300; r++)
+		add_chunk(r, NULL, "omega", "en");
+	exec_ok("COMMIT");
+	ev_buf_release(&b);
+}
+
+static void
+teardown(void)
+{
+	ev_store_close(st);
+	st = NULL;
+	tu_rmdir(dir);
+}
+
+TestSuite(postings, .init = setup, .fini = teardown);
+
+static void
+build(void)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+}
+
+static struct ev_postings *
+open_fresh(void)
+{
+	struct ev_err err = { 0 };
+	int stale = -1;
+	struct ev_postings *p = ev_postings_open(st, &stale, &err);
+
+	cr_assert_not_null(p, "%s", err.msg);
+	cr_assert_eq(stale, 0);
+	return p;
+}
+
+/* The entries of term's list, "ROWID:C0/C1/C2[POSITIONS]" each, positions
+ * as COLUMN.OFFSET, into b. */
+static const char *
+list_of(struct ev_postings *p, const char *term, long long *rows, struct ev_buf *b)
+{
+	struct ev_postings_cursor c;
+	uint64_t key[64];
+	int r, n;
+
+	ev_buf_reset(b);
+	*rows = ev_postings_term(p, term, (int)strlen(term), &c);
+	while ((r = ev_postings_next(&c)) == 1) {
+		cr_assert_eq(c.ncol, 3);
+		cr_assert_eq(ev_buf_printf(b, "%s%lld:%u/%u/%u[", b->len ? " " : "", c.rowid,
+		    c.count[0], c.count[1], c.count[2]), 0);
+		cr_assert_geq(n = ev_postings_positions(&c, key), 0);
+		cr_assert_lt(n, 64);
+		for (int i = 0; i < n; i++)
+			cr_assert_eq(ev_buf_printf(b, "%s%u.%u", i ? "," : "",
+			    (unsigned)(key[i] >> 32), (unsigned)(key[i] & 0xffffffffu)), 0);
+		cr_assert_eq(ev_buf_printf(b, "]"), 0);
+	}
+	cr_assert_eq(r, 0, "%s: a corrupt list", term);
+	return ev_buf_str(b);
+}
+
+Test(postings, a_built_file_holds_each_terms_rows_counts_and_positions)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_postings *p;
+	long long rows;
+
+	build();
+	p = open_fresh();
+	cr_assert_str_eq(list_of(p, "alpha", &rows, &b), "1:1/0/0[0.0] 2:0/0/2[2.0,2.1]");
+	cr_assert_eq(rows, 2);
+	cr_assert_str_eq(list_of(p, "beta", &rows, &b), "1:0/0/2[2.0,2.2] 4:0/0/1[2.0]");
+	cr_assert_eq(rows, 2);
+	cr_assert_str_eq(list_of(p, "gamma", &rows, &b), "1:0/0/1[2.1] 2:1/0/0[0.0]");
+	cr_assert_str_eq(list_of(p, "delta", &rows, &b), "2:0/0/1[2.2]");
+	cr_assert_eq(rows, 1);
+	/* counts past the one-byte encoding: twice in the title, 40 times in
+	 * the text */
+	cr_assert_str_eq(list_of(p, "kappa", &rows, &b), "4:2/0/0[0.0,0.1]");
+	/* (stemmed for its chunk's language: French makes "zeta" "zet") */
+	cr_assert_str_eq(list_of(p, "zeta", &rows, &b), "");
+	list_of(p, "zet", &rows, &b);
+	cr_assert_eq(rows, 1);
+	cr_assert_eq(strncmp(ev_buf_str(&b), "5:0/0/40[2.0,2.1,2.2,", 21), 0, "%s", ev_buf_str(&b));
+	cr_assert_eq(strcmp(ev_buf_str(&b) + b.len - 6, ",2.39]"), 0, "%s", ev_buf_str(&b));
+	/* a term the index lacks */
+	cr_assert_str_eq(list_of(p, "epsilon", &rows, &b), "");
+	cr_assert_eq(rows, 0);
+	cr_assert_str_eq(list_of(p, "alph", &rows, &b), "");
+	ev_postings_close(p);
+	ev_buf_release(&b);
+}
+
+Test(postings, the_totals_lengths_and_languages_are_the_indexs)
+{
+	struct ev_postings *p;
+	const uint32_t *len;
+	long long chunks = -1;
+
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_ncol(p), 3);
+	cr_assert_eq(ev_postings_rows(p), 204);
+	/* 4 + 4 + 3 + 40 tokens, and one in each of the 200 rows of omega */
+	cr_assert_eq(ev_postings_tokens(p), 251);
+	cr_assert_eq(ev_postings_maxrowid(p), 299);
+	len = ev_postings_lengths(p);
+	cr_assert_eq(len[0], 0);
+	cr_assert_eq(len[1], 4);
+	cr_assert_eq(len[2], 4);
+	cr_assert_eq(len[3], 0);	/* no row */
+	cr_assert_eq(len[4], 3);
+	cr_assert_eq(len[5], 40);
+	cr_assert_eq(len[6], 0);
+	cr_assert_eq(len[99], 0);
+	cr_assert_eq(len[100], 1);
+	cr_assert_eq(len[299], 1);
+	/* as EV_STORE_LANGS_SQL counts them: by chunks, most first */
+	cr_assert_eq(ev_postings_nlangs(p), 2);
+	cr_assert_str_eq(ev_postings_lang(p, 0, &chunks), "en");
+	cr_assert_eq(chunks, 202);
+	cr_assert_str_eq(ev_postings_lang(p, 1, &chunks), "fr");
+	cr_assert_eq(chunks, 1);
+	ev_postings_close(p);
+}
+
+Test(postings, the_terms_are_in_byte_order_with_their_rows)
+{
+	static const char *const want[] = { "alpha", "beta", "delta", "gamma", "kappa", "omega",
+		"zet" };
+	static const long long want_rows[] = { 2, 2, 1, 2, 1, 200, 1 };
+	struct ev_postings *p;
+
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_nterms(p), 7);
+	for (int i = 0; i < 7; i++) {
+		int len = 0;
+		long long rows = 0;
+		const char *t = ev_postings_term_at(p, i, &len, &rows);
+
+		cr_assert_eq(len, (int)strlen(want[i]), "term %d", i);
+		cr_assert_eq(memcmp(t, want[i], (size_t)len), 0, "term %d: %.*s", i, len, t);
+		cr_assert_eq(rows, want_rows[i], "%s", want[i]);
+	}
+	ev_postings_close(p);
+}
+
+Test(postings, a_list_of_four_blocks_is_walked_and_sought_over_its_skips)
+{
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+	long long row = 99;
+	uint64_t key[4];
+	int r;
+
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_term(p, "omega", 5, &c), 200);
+	/* a skip for each full block of 64 entries (the last, of 8, has
+	 * none): its last row, and where the next block begins, each entry
+	 * two bytes (the row's distance, the counts' byte) */
+	cr_assert_eq(c.nskip, 3);
+	cr_assert_eq(c.skips[0].last_rowid, 163);
+	cr_assert_eq(c.skips[0].next, 128);
+	cr_assert_eq(c.skips[1].last_rowid, 227);
+	cr_assert_eq(c.skips[1].next, 256);
+	cr_assert_eq(c.skips[2].last_rowid, 291);
+	cr_assert_eq(c.skips[2].next, 384);
+	while ((r = ev_postings_next(&c)) == 1) {
+		cr_assert_eq(c.rowid, ++row);
+		cr_assert_eq(c.count[2], 1);
+	}
+	cr_assert_eq(r, 0);
+	cr_assert_eq(row, 299);
+	/* sought: within a block, across blocks, onto a block's first and last
+	 * entry, backwards (it stays), past the end */
+	cr_assert_eq(ev_postings_term(p, "omega", 5, &c), 200);
+	cr_assert_eq(ev_postings_seek(&c, 1), 1);
+	cr_assert_eq(c.rowid, 100);
+	cr_assert_eq(ev_postings_seek(&c, 150), 1);
+	cr_assert_eq(c.rowid, 150);
+	cr_assert_eq(ev_postings_seek(&c, 163), 1);
+	cr_assert_eq(c.rowid, 163);
+	cr_assert_eq(ev_postings_seek(&c, 164), 1);
+	cr_assert_eq(c.rowid, 164);
+	cr_assert_eq(ev_postings_seek(&c, 290), 1);
+	cr_assert_eq(c.rowid, 290);
+	/* the positions of an entry a seek landed on, its block's others
+	 * stepped over */
+	cr_assert_eq(ev_postings_positions(&c, key), 1);
+	cr_assert_eq(key[0], (uint64_t)2 << 32);
+	cr_assert_eq(ev_postings_seek(&c, 200), 1);
+	cr_assert_eq(c.rowid, 290);
+	cr_assert_eq(ev_postings_seek(&c, 299), 1);
+	cr_assert_eq(c.rowid, 299);
+	cr_assert_eq(ev_postings_seek(&c, 300), 0);
+	ev_postings_close(p);
+}
+
+Test(postings, no_file_means_none_and_a_build_leaves_no_temporary_file)
+{
+	struct ev_err err = { 0 };
+	struct stat sb;
+	char tmp[200];
+
+	cr_assert_eq(ev_postings_state(st, &err), 0, "%s", err.msg);
+	build();
+	cr_assert_eq(ev_postings_state(st, &err), 1, "%s", err.msg);
+	cr_assert_eq(stat(file, &sb), 0);
+	snprintf(tmp, sizeof tmp, "%s.tmp", file);
+	cr_assert_neq(access(tmp, F_OK), 0);
+	snprintf(tmp, sizeof tmp, "%s.positions.tmp", file);
+	cr_assert_neq(access(tmp, F_OK), 0);
+}
+
+Test(postings, a_write_to_the_index_makes_the_file_stale_until_it_is_built_again)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	int stale = 0;
+
+	build();
+	p = open_fresh();
+	add_chunk(3, "alpha", "epsilon", "en");
+	/* the open file no longer describes the index, and is not opened */
+	cr_assert_eq(ev_postings_fresh(p, st, &err), 0, "%s", err.msg);
+	ev_postings_close(p);
+	cr_assert_null(ev_postings_open(st, &stale, &err));
+	cr_assert_eq(err.code, 0);
+	cr_assert_eq(stale, 1);
+	cr_assert_eq(ev_postings_state(st, &err), -1);
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_fresh(p, st, &err), 1);
+	cr_assert_eq(ev_postings_term(p, "epsilon", 7, &(struct ev_postings_cursor){ 0 }), 1);
+	cr_assert_eq(ev_postings_lengths(p)[3], 2);
+	cr_assert_eq(ev_postings_rows(p), 205);
+	ev_postings_close(p);
+}
+
+/* The file's bytes, into *len (malloc'ed). */
+static unsigned char *
+file_bytes(size_t *len)
+{
+	FILE *f = fopen(file, "rb");
+	unsigned char *buf;
+	long n;
+
+	cr_assert_not_null(f);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	cr_assert_gt(n = ftell(f), 0);
+	rewind(f);
+	cr_assert_not_null(buf = malloc((size_t)n));
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The file as bytes, then n of them kept (from the start) and the byte at
+ * flip (when not -1) changed, then whether it is opened. */
+static int
+opened_after(size_t n, long flip, int *stale)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	size_t len;
+	unsigned char *bytes = file_bytes(&len);
+
+	cr_assert_leq(n, len);
+	if (flip >= 0)
+		bytes[flip] ^= 0x5a;
+	tu_write_file(file, bytes, n);
+	p = ev_postings_open(st, stale, &err);
+	cr_assert_eq(err.code, 0, "%s", err.msg);
+	ev_postings_close(p);
+	free(bytes);
+	return p != NULL;
+}
+
+Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
+{
+	size_t len;
+	int stale;
+
+	build();
+	free(file_bytes(&len));
+	/* its format, named by its first eight bytes */
+	{
+		unsigned char *b = file_bytes(&len);
+
+		cr_assert_eq(memcmp(b, "EVPOST01", 8), 0);
+		free(b);
+	}
+	cr_assert_eq(opened_after(len, -1, &stale), 1);	/* as it is */
+	cr_assert_eq(opened_after(len - 1, -1, &stale), 0);
+	cr_assert_eq(stale, 1);
+	build();
+	cr_assert_eq(opened_after(100, -1, &stale), 0);	/* shorter than its header */
+	cr_assert_eq(stale, 1);
+	build();
+	cr_assert_eq(opened_after(len, 0, &stale), 0);	/* another magic */
+	cr_assert_eq(stale, 1);
+	build();
+	cr_assert_eq(opened_after(len, 8, &stale), 0);	/* another version */
+	cr_assert_eq(stale, 1);
+	build();
+	cr_assert_eq(opened_after(0, -1, &stale), 0);	/* empty */
+	cr_assert_eq(stale, 1);
+}
