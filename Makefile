@@ -1,9 +1,9 @@
 # evkit: hybrid retrieval with evidence attribution, as Unix filters.
 #
 # Layout: cmd/ev-*.c are thin programs (one per command, found by wildcard);
-# lib/FOLDER/*.c (base, cli, store, lanes, merge: the layers of lib/LAYERS) is
-# archived into build/libevkit.a, which every command links, so a command
-# only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
+# lib/FOLDER/*.c (base, cli, store, lanes, merge, judge: the parts of
+# lib/LAYERS) is archived into build/libevkit.a, which every command links, so
+# a command only pulls in the modules it calls.  Adding a command: cmd/ev-foo.c,
 # man/ev-foo.1, tests/cmd/ev-foo/; nothing here changes.
 
 # `make` alone builds every command (the rules below begin with ev-extract's).

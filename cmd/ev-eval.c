@@ -2,7 +2,7 @@
  *
  * Reads every hit first (hits of one query may arrive anywhere, from several
  * files), then writes one JSON line per query with --per-query and one
- * summary line.  See man/ev-eval.1 and lib/merge/eval.h. */
+ * summary line.  See man/ev-eval.1 and lib/judge/eval.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

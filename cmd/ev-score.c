@@ -1,7 +1,7 @@
 /* ev-score: score answers against the passages they cite.
  * Answer records (or EvidencePacks with an "answer") in, score records out,
- * one per input, streaming.  See man/ev-score.1, lib/merge/score.h (the axes),
- * lib/merge/summary.h (gates and --summary) and lib/merge/judge.h (--judge). */
+ * one per input, streaming.  See man/ev-score.1, lib/judge/score.h (the axes),
+ * lib/judge/summary.h (gates and --summary) and lib/judge/judge.h (--judge). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* ev-tune: fit a retrieval plan to the user's judgements, and say by how
  * much it beats the defaults, cross-validated.  See man/ev-tune.1 and
- * lib/merge/tune.h. */
+ * lib/judge/tune.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_eval.c: lib/merge/eval.c -- qrels parsing, run ordering, and every metric
+/* test_eval.c: lib/judge/eval.c -- qrels parsing, run ordering, and every metric
  * against figures computed by hand (trec_eval's definitions). */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_judge.c: lib/merge/judge.c -- an external judge kept running, one JSON line
+/* test_judge.c: lib/judge/judge.c -- an external judge kept running, one JSON line
  * out per claim and one verdict line back. */
 #include <criterion/criterion.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Tests of lib/merge/score.c: hand-computed scores for small cases of each axis,
+/* Tests of lib/judge/score.c: hand-computed scores for small cases of each axis,
  * the weights, claim splitting, reading answer records and EvidencePacks,
  * and idf from a real store. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* test_summary.c: lib/merge/summary.c -- gates on the axes of a score, and the
+/* test_summary.c: lib/judge/summary.c -- gates on the axes of a score, and the
  * distribution of the axes over a run. */
 #include <criterion/criterion.h>
 #include <math.h>

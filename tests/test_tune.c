@@ -1,4 +1,4 @@
-/* Tests of lib/merge/tune.c: the fold split, the selection, the cross-validated
+/* Tests of lib/judge/tune.c: the fold split, the selection, the cross-validated
  * figures, metric names, and the plan written and read back. */
 #include <criterion/criterion.h>
 #include <string.h>
