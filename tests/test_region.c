@@ -53,7 +53,11 @@ Test(region, reads_pages_and_lines_and_packs_them_unchanged)
 	cr_assert_eq(r.lines[3].page, 2);
 	cr_assert_float_eq(r.lines[3].bbox[2], 400.25, 1e-9);
 	cr_assert_eq(ev_regions_encode(&r, &b), 0);
-	cr_assert_str_eq(ev_buf_str(&b), "P 1 0 40\nP 2 42 100\nL 1 0 10 72 65.64 314.26 84.14\n"
+	cr_assert_float_eq(r.pages[0].width, 612, 1e-9);
+	cr_assert_float_eq(r.pages[0].height, 792, 1e-9);
+	cr_assert_float_eq(r.pages[1].width, 0, 1e-9);
+	cr_assert_str_eq(ev_buf_str(&b), "P 1 0 40 612 792\nP 2 42 100 0 0\n"
+	    "L 1 0 10 72 65.64 314.26 84.14\n"
 	    "L 1 11 40 72 90 300 100.5\nL 2 42 60 72 50 200 60\nL 2 61 100 330 50 400.25 60\n");
 	cr_assert_eq(ev_regions_decode(b.p, b.len, &back), 0);
 	cr_assert_eq(back.npages, 2);
@@ -66,7 +70,8 @@ Test(region, reads_pages_and_lines_and_packs_them_unchanged)
 		for (int k = 0; k < 4; k++)
 			cr_assert_float_eq(back.lines[i].bbox[k], r.lines[i].bbox[k], 1e-9);
 	}
-	cr_assert_eq(ev_regions_decode("P 1 x 3\n", 8, &back), -1);
+	cr_assert_eq(ev_regions_decode("P 1 x 3 0 0\n", 12, &back), -1);
+	cr_assert_eq(ev_regions_decode("P 1 0 3\n", 8, &back), -1);
 	cr_assert_eq(ev_regions_decode("L 1 0 10 72 65\n", 15, &back), -1);
 	cr_assert_eq(back.nlines + back.npages, 0);
 	ev_buf_release(&b);
@@ -84,13 +89,15 @@ Test(region, a_span_starts_on_its_first_page_and_ends_on_its_last)
 	cr_assert_eq(ev_regions_span(&r, 11, 40, &page, &page_end, &b), 1);
 	cr_assert_eq(page, 1);
 	cr_assert_eq(page_end, 1);
-	cr_assert_str_eq(ev_buf_str(&b), "[[11,40,1,72,90,300,100.5]]");
+	/* page 1's size follows its lines' boxes; page 2 has none */
+	cr_assert_str_eq(ev_buf_str(&b), "[[11,40,1,72,90,300,100.5,612,792]]");
 	ev_buf_reset(&b);
 	/* across the break, and starting in the blank between the pages */
 	cr_assert_eq(ev_regions_span(&r, 20, 50, &page, &page_end, &b), 1);
 	cr_assert_eq(page, 1);
 	cr_assert_eq(page_end, 2);
-	cr_assert_str_eq(ev_buf_str(&b), "[[11,40,1,72,90,300,100.5],[42,60,2,72,50,200,60]]");
+	cr_assert_str_eq(ev_buf_str(&b),
+	    "[[11,40,1,72,90,300,100.5,612,792],[42,60,2,72,50,200,60]]");
 	ev_buf_reset(&b);
 	cr_assert_eq(ev_regions_span(&r, 40, 60, &page, &page_end, &b), 1);
 	cr_assert_eq(page, 2);
@@ -130,6 +137,31 @@ Test(region, boxes_are_those_of_the_lines_holding_the_spans)
 	cr_assert_eq(json_array_size(got), 0);
 	json_decref(got);
 	cr_assert_null(ev_region_boxes("[[1,2", 5, spans, 1));
+}
+
+Test(region, a_box_on_a_page_of_known_size_is_also_given_in_fractions_of_it)
+{
+	static const char lines[] = "[[11,40,1,72,90,306,100.5,612,792],[42,60,2,72,50,200,60]]";
+	size_t spans[] = { 12, 50 };
+	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 1);
+	char *s;
+
+	cr_assert_not_null(got);
+	s = json_dumps(got, JSON_COMPACT | JSON_REAL_PRECISION(6));
+	cr_assert_str_eq(s, "[{\"page\":1,\"bbox\":[72,90,306,100.5],"
+	    "\"bbox_norm\":[0.1176,0.1136,0.5,0.1269]},{\"page\":2,\"bbox\":[72,50,200,60]}]");
+	free(s);
+	json_decref(got);
+}
+
+Test(region, a_page_size_must_be_positive)
+{
+	read_bad("{\"pages\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"width\":0,"
+	    "\"height\":792}]}", "metadata.pages[0]: 'width' and 'height' must be positive numbers "
+	    "of points (as ev-extract writes it)");
+	read_bad("{\"pages\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"width\":612,"
+	    "\"height\":\"tall\"}]}", "metadata.pages[0]: 'width' and 'height' must be positive "
+	    "numbers of points (as ev-extract writes it)");
 }
 
 Test(region, bad_pages_and_lines_are_named)

@@ -74,9 +74,23 @@ ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t
 	if (read_span(e, key, i, text_len, prev, &page, &start, &end, where, err) == -1)
 		return -1;
 	if (!line) {
+		double size[2] = { 0, 0 };
+		static const char *const dims[2] = { "width", "height" };
+
+		for (int k = 0; k < 2; k++) {
+			json_t *v = json_object_get(e, dims[k]);
+
+			if (v == NULL || json_is_null(v))
+				continue;
+			if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+			    json_number_value(v) <= 0)
+				return bad(err, where, key, i,
+				    "'width' and 'height' must be positive numbers of points");
+			size[k] = json_number_value(v);
+		}
 		if (ev_grow(&r->pages, &r->cap_pages, r->npages + 1, sizeof *r->pages, 64) == -1)
 			return ev_err_nomem(err);
-		r->pages[r->npages++] = (struct ev_region_page){ page, start, end };
+		r->pages[r->npages++] = (struct ev_region_page){ page, start, end, size[0], size[1] };
 		return 0;
 	}
 	b = json_object_get(e, "bbox");
@@ -136,9 +150,12 @@ ev_regions_encode(const struct ev_regions *r, struct ev_buf *out)
 {
 	int bad = 0;
 
-	for (size_t i = 0; i < r->npages; i++)
-		bad |= ev_buf_printf(out, "P %ld %zu %zu\n", r->pages[i].page, r->pages[i].start,
-		    r->pages[i].end);
+	for (size_t i = 0; i < r->npages; i++) {
+		bad |= ev_buf_printf(out, "P %ld %zu %zu ", r->pages[i].page, r->pages[i].start,
+		    r->pages[i].end) | ev_extract_num(out, r->pages[i].width) |
+		    ev_buf_addc(out, ' ') | ev_extract_num(out, r->pages[i].height) |
+		    ev_buf_addc(out, '\n');
+	}
 	for (size_t i = 0; i < r->nlines; i++) {
 		const struct ev_region_line *l = &r->lines[i];
 
@@ -177,7 +194,7 @@ ev_regions_decode(const char *s, size_t n, struct ev_regions *out)
 	ev_regions_release(out);
 	while (i < n) {
 		char kind = s[i];
-		int nv = kind == 'P' ? 3 : 7;
+		int nv = kind == 'P' ? 5 : 7;
 
 		if ((kind != 'P' && kind != 'L') || i + 1 >= n || s[i + 1] != ' ')
 			goto fail;
@@ -190,7 +207,7 @@ ev_regions_decode(const char *s, size_t n, struct ev_regions *out)
 			    64) == -1)
 				goto fail;
 			out->pages[out->npages++] = (struct ev_region_page){ (long)v[0], (size_t)v[1],
-			    (size_t)v[2] };
+			    (size_t)v[2], v[3] > 0 ? v[3] : 0, v[4] > 0 ? v[4] : 0 };
 		} else {
 			struct ev_region_line *l;
 
@@ -246,6 +263,27 @@ page_at(const struct ev_regions *r, size_t off)
 	return lo < r->npages ? r->pages[lo].page : 0;
 }
 
+/* The page entry of page number `page` whose text holds or follows off,
+ * or NULL. */
+static const struct ev_region_page *
+page_entry(const struct ev_regions *r, long page, size_t off)
+{
+	size_t lo = 0, hi = r->npages;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->pages[mid].end <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->npages && r->pages[lo].page <= page; lo++)
+		if (r->pages[lo].page == page)
+			return &r->pages[lo];
+	return NULL;
+}
+
 /* The page of the last page entry that starts before end, or 0. */
 static long
 page_before(const struct ev_regions *r, size_t end)
@@ -283,8 +321,13 @@ ev_regions_span(const struct ev_regions *r, size_t start, size_t end, long *page
 
 		bad |= ev_buf_printf(lines_json, "%s[%zu,%zu,%ld", n++ ? "," : "", l->start, l->end,
 		    l->page);
+		const struct ev_region_page *pg = page_entry(r, l->page, l->start);
+
 		for (int k = 0; k < 4; k++)
 			bad |= ev_buf_addc(lines_json, ',') | ev_extract_num(lines_json, l->bbox[k]);
+		if (pg != NULL && pg->width > 0 && pg->height > 0)
+			bad |= ev_buf_addc(lines_json, ',') | ev_extract_num(lines_json, pg->width) |
+			    ev_buf_addc(lines_json, ',') | ev_extract_num(lines_json, pg->height);
 		bad |= ev_buf_addc(lines_json, ']');
 		if (r->npages == 0 && l->page > last)
 			last = l->page;
@@ -391,6 +434,26 @@ num(double v)
 	return json_real(v);
 }
 
+/* A stored line's box [x0, y0, x1, y1] in fractions of its page's width
+ * and height (its entries 7 and 8), each within 0 to 1, to four decimals. */
+static json_t *
+norm_box(const json_t *l)
+{
+	double w = json_number_value(json_array_get(l, 7)), h = json_number_value(json_array_get(l, 8));
+	json_t *box = json_array();
+
+	for (int k = 0; box != NULL && k < 4; k++) {
+		double v = json_number_value(json_array_get(l, (size_t)k + 3)) / (k % 2 ? h : w);
+
+		v = v < 0 || !isfinite(v) ? 0 : v > 1 ? 1 : round(v * 10000) / 10000;
+		if (json_array_append_new(box, num(v)) == -1) {
+			json_decref(box);
+			box = NULL;
+		}
+	}
+	return box;
+}
+
 json_t *
 ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n)
 {
@@ -417,6 +480,11 @@ ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t 
 		    num(json_number_value(json_array_get(l, 5))),
 		    num(json_number_value(json_array_get(l, 6))));
 		rec = json_pack("{s:O,s:o}", "page", json_array_get(l, 2), "bbox", box);
+		if (rec != NULL && json_array_size(l) == 9 &&
+		    json_object_set_new(rec, "bbox_norm", norm_box(l)) == -1) {
+			json_decref(rec);
+			rec = NULL;
+		}
 		if (rec == NULL || json_array_append_new(out, rec) == -1) {
 			json_decref(out);
 			json_decref(lines);

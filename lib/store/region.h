@@ -18,7 +18,8 @@
  *
  *	chunk_regions(rowid INTEGER PRIMARY KEY -- the chunk's rowid,
  *	              page INTEGER, page_end INTEGER -- NULL: page,
- *	              lines TEXT -- [[offset_start, offset_end, page, x0, y0, x1, y1], ...])
+ *	              lines TEXT -- [[offset_start, offset_end, page, x0, y0, x1, y1
+ *	                             (, page_width, page_height)], ...])
  *
  * A trigger deletes a chunk's row with the chunk. */
 #ifndef EV_REGION_H
@@ -34,6 +35,7 @@
 struct ev_region_page {
 	long page;
 	size_t start, end;	/* the page's text: text[start, end) */
+	double width, height;	/* its size in PDF points; 0: not known */
 };
 
 struct ev_region_line {
@@ -59,7 +61,7 @@ int ev_regions_present(const json_t *meta);
 /* Read meta's "pages" and "lines" into *out (released first) for a text of
  * text_len bytes: each an array of objects as above, pages numbered from 1,
  * offsets within the text, start <= end, entries in text order, boxes of four
- * finite numbers.  Either may be absent (empty).  Returns 0, or -1 with *err
+ * finite numbers, a page's "width" and "height" (optional) positive numbers.  Either may be absent (empty).  Returns 0, or -1 with *err
  * set: code 2 at where ("metadata.lines[3]: ..."), code 1 out of memory. */
 int ev_regions_read(const json_t *meta, size_t text_len, struct ev_regions *out,
 	const char *where, struct ev_err *err);
@@ -92,7 +94,8 @@ int ev_regions_decode(const char *s, size_t n, struct ev_regions *out);
  * start (else the first page after it), *page_end the last page that starts
  * before end (at least *page);
  * lines_json gets "[[s, e, page, x0, y0, x1, y1], ...]", the lines that
- * overlap [start, end).  Returns 1, 0 when r has no page there (nothing
+ * overlap [start, end), each followed by its page's width and height
+ * ([..., x1, y1, w, h]) when r knows them.  Returns 1, 0 when r has no page there (nothing
  * set), -1 out of memory. */
 int ev_regions_span(const struct ev_regions *r, size_t start, size_t end, long *page,
 	long *page_end, struct ev_buf *lines_json);
@@ -122,8 +125,10 @@ int ev_region_get(struct ev_store *st, long long rowid, long *page, long *page_e
 
 /* The lines of lines_json (as ev_region_get() gives) that overlap any of
  * the byte ranges spans[0..2n) (start, end pairs, offsets of the document's
- * text), in text order, as a new array [{"page", "bbox": [x0, y0, x1, y1]},
- * ...] (empty when none).  NULL when out of memory or lines_json is not such
+ * text), in text order, as a new array [{"page", "bbox": [x0, y0, x1, y1],
+ * "bbox_norm"?}, ...] (empty when none); bbox_norm, the box in fractions of
+ * its page's width and height (0 to 1, four decimals), when the line holds
+ * its page's size.  NULL when out of memory or lines_json is not such
  * JSON. */
 json_t *ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n);
 
