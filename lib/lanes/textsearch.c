@@ -1561,8 +1561,9 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 				continue;
 			if (fuzzy == NULL && (fuzzy = json_array()) == NULL)
 				goto nomem;
-			if (json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:i}", "term", w->surface,
-			    "expansion", w->exp[j], "distance", w->dist[j])) == -1)
+			if (json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:s,s:i}", "term",
+			    w->surface, "expansion", w->exp[j], "word", w->expword[j], "distance",
+			    w->dist[j])) == -1)
 				goto nomem;
 		}
 	}

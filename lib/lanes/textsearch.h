@@ -90,8 +90,8 @@ struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_te
  * first, to the array hits as hit records (evkit(7) "Hit", lane "text"):
  * query_id, query, id, doc_id, rank, score (-bm25), lane, signals
  * {fts_score, fts_rank, fts_norm = score / max(best score, 1)}, snippet,
- * evidence [{lane, snippet, matched_terms, fuzzy?, feedback_terms?,
- * regions?}], the chunk's section_id, title, section_title, section_path,
+ * evidence [{lane, snippet, matched_terms, fuzzy? [{term, expansion, word,
+ * distance}], feedback_terms?, regions?}], the chunk's section_id, title, section_title, section_path,
  * source_uri, chunk_index, offset_start, offset_end, content_hash, the
  * document's metadata when it has any, and every other field of q except
  * "filters" and "vector".  A chunk of a paged document (region.h) has "page"

@@ -11,6 +11,7 @@
 
 #include "assemble.h"
 #include "config.h"
+#include "evidence.h"
 #include "jscan.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
@@ -350,6 +351,8 @@ struct item {
 	size_t nwords;
 	float *vec;		/* its vector, for MMR (NULL: none) */
 	double mmr;		/* its MMR score when MMR chose it */
+	json_t *ev;		/* its evidence entries, once another hit of its id
+				 * was merged into it (NULL: its hit's own) */
 };
 
 struct ev_pack {
@@ -446,6 +449,7 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 		free(p->it[i].words);
 		free(p->it[i].pv);
 		free(p->it[i].vec);
+		json_decref(p->it[i].ev);
 	}
 	for (i = 0; i < p->nq; i++) {
 		json_decref(p->q[i].id);
@@ -718,6 +722,28 @@ add_prov(struct item *it, int q, double score, long long rank, unsigned lanes,
 	return 0;
 }
 
+/* Keep the evidence of hit, of the id of it, with it's own (seed 000: the
+ * evidence of a candidate is merged from every hit of it).  When another
+ * query of the request found it (cross), each entry says which query's it
+ * is.  Returns 0, or -1 with *err set (out of memory). */
+static int
+merge_evidence(struct ev_pack *p, struct item *it, const json_t *hit, int cross,
+    struct ev_err *err)
+{
+	json_t *mine;
+	int r;
+
+	if (it->ev == NULL && (it->ev = ev_evidence_of_hit(it->hit, -1)) == NULL)
+		return ev_err_nomem(err);
+	if (cross && ev_evidence_tag_query(it->ev, p->q[it->q].index) == -1)
+		return ev_err_nomem(err);
+	if ((mine = ev_evidence_of_hit(hit, cross ? p->q[p->cur].index : -1)) == NULL)
+		return ev_err_nomem(err);
+	r = ev_evidence_merge(it->ev, mine);
+	json_decref(mine);
+	return r == -1 ? ev_err_nomem(err) : 0;
+}
+
 int
 ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
 {
@@ -754,7 +780,8 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		p->fusion = json_incref(v);
 	if ((ix = json_object_get(p->ids, id)) != NULL) {
 		it = &p->it[json_integer_value(ix)];
-		if (materialize(p, it, err) == -1)
+		if (materialize(p, it, err) == -1 ||
+		    merge_evidence(p, it, hit, it->q != p->cur || it->pv != NULL, err) == -1)
 			return -1;
 		if (it->q != p->cur || it->pv != NULL) {
 			/* another query of the request found it too: kept once, at
@@ -1403,6 +1430,10 @@ lane_badge(const char *lane)
 
 	if (b & LANE_TEXT)
 		return "exact_match";
+	/* the feedback lane's vector came from the text lane's hits, not from
+	 * the query: its own badge */
+	if (strcmp(lane, "vector_feedback") == 0)
+		return "feedback_match";
 	if (b & (LANE_VECTOR | LANE_REGION))
 		return "semantic_match";
 	if (b & LANE_LINK)
@@ -1414,6 +1445,71 @@ lane_badge(const char *lane)
 	return NULL;
 }
 
+/* Is word one that typo repair read as another (a "term" of e's fuzzy)? */
+static int
+repaired(const json_t *e, const char *word)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(e, "fuzzy"), i, f)
+		if (json_is_string(json_object_get(f, "term")) &&
+		    strcmp(json_string_value(json_object_get(f, "term")), word) == 0)
+			return 1;
+	return 0;
+}
+
+/* The badges of a text entry e: exact_match with the query's words found as
+ * the query wrote them, and typo_repair with each word found only as typo
+ * repair read it (the word as typed, the indexed word and stem it was read
+ * as, their edit distance). */
+static void
+text_badges(int *bad, json_t *a, json_t *e)
+{
+	json_t *terms = json_array(), *fixes = json_array(), *b, *f;
+	char label[512];
+	size_t i, n;
+
+	if (terms == NULL || fixes == NULL)
+		*bad = 1;
+	n = (size_t)snprintf(label, sizeof label, "holds words of the query");
+	json_array_foreach(json_object_get(e, "matched_terms"), i, b) {
+		if (!json_is_string(b) || repaired(e, json_string_value(b)))
+			continue;
+		if (n < sizeof label)
+			n += (size_t)snprintf(label + n, sizeof label - n, "%s%s",
+			    json_array_size(terms) ? ", " : ": ", json_string_value(b));
+		set_ref_append(bad, terms, b);
+	}
+	if (json_array_size(terms) > 0 || json_array_size(json_object_get(e, "fuzzy")) == 0) {
+		if ((b = badge_add(bad, a, "exact_match", NULL, label)) != NULL &&
+		    json_is_array(json_object_get(e, "matched_terms")))
+			set_ref(bad, b, "terms", terms);
+	}
+	n = (size_t)snprintf(label, sizeof label, "typo repaired");
+	json_array_foreach(json_object_get(e, "fuzzy"), i, f) {
+		const char *typed = json_string_value(json_object_get(f, "term"));
+		const char *word = json_string_value(json_object_get(f, "word"));
+		const char *stem = json_string_value(json_object_get(f, "expansion"));
+		if (typed == NULL || (word == NULL && stem == NULL))
+			continue;
+		if (n < sizeof label)
+			n += (size_t)snprintf(label + n, sizeof label - n, "%s'%s' read as '%s'",
+			    json_array_size(fixes) ? ", " : ": ", typed, word ? word : stem);
+		b = json_pack("{s:s,s:s}", "typed", typed, "read_as", word ? word : stem);
+		if (b != NULL && stem != NULL)
+			set_new(bad, b, "stem", json_string(stem));
+		if (b != NULL && json_is_integer(json_object_get(f, "distance")))
+			set_ref(bad, b, "distance", json_object_get(f, "distance"));
+		append_new(bad, fixes, b);
+	}
+	if (json_array_size(fixes) > 0 &&
+	    (b = badge_add(bad, a, "typo_repair", NULL, label)) != NULL)
+		set_ref(bad, b, "repairs", fixes);
+	json_decref(terms);
+	json_decref(fixes);
+}
+
 /* One badge from one evidence entry e of lane `lane`. */
 static void
 entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
@@ -1421,26 +1517,19 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 	const char *kind = lane_badge(lane), *from = json_string_value(json_object_get(e, "from"));
 	json_t *b, *v;
 	char label[512];
-	size_t i, n;
 
 	if (kind == NULL)
 		return;
 	if (strcmp(kind, "exact_match") == 0) {
-		v = json_object_get(e, "matched_terms");
-		n = (size_t)snprintf(label, sizeof label, "holds words of the query");
-		json_array_foreach(v, i, b)
-			if (json_is_string(b) && n < sizeof label)
-				n += (size_t)snprintf(label + n, sizeof label - n, "%s%s", i ? ", " : ": ",
-				    json_string_value(b));
-		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL && json_is_array(v))
-			set_ref(bad, b, "terms", v);
-	} else if (strcmp(kind, "semantic_match") == 0) {
+		text_badges(bad, a, e);
+	} else if (strcmp(kind, "semantic_match") == 0 || strcmp(kind, "feedback_match") == 0) {
+		const char *to = kind[0] == 's' ? "the query" : "the text lane's first hits";
 		v = json_object_get(e, "score");
 		if (json_is_number(v))
-			snprintf(label, sizeof label, "close in meaning to the query (%s score %.3g)",
+			snprintf(label, sizeof label, "close in meaning to %s (%s score %.3g)", to,
 			    lane, json_number_value(v));
 		else
-			snprintf(label, sizeof label, "close in meaning to the query");
+			snprintf(label, sizeof label, "close in meaning to %s", to);
 		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL && json_is_number(v))
 			set_ref(bad, b, "score", v);
 	} else if (strcmp(kind, "cross_reference_chain") == 0) {
@@ -1454,9 +1543,9 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 	} else if (strcmp(kind, "neighbour") == 0) {
 		v = json_object_get(e, "distance");
 		if (strcmp(lane, "timeline") == 0)
-			snprintf(label, sizeof label, "published near %s (%lld day%s apart)",
-			    from ? from : "a hit", (long long)json_integer_value(v),
-			    json_integer_value(v) == 1 ? "" : "s");
+			snprintf(label, sizeof label, "published near %s (%g day%s apart)",
+			    from ? from : "a hit", json_number_value(v),
+			    json_number_value(v) == 1 ? "" : "s");
 		else
 			snprintf(label, sizeof label, "next to %s in its document (%lld chunk%s away)",
 			    from ? from : "a hit", (long long)json_integer_value(v),
@@ -1483,7 +1572,7 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 /* The badges of a candidate: one per kind its evidence gives (else its
  * lanes), and countervailing when cv says so. */
 static json_t *
-badges(const struct item *it, const struct ev_contra_why *cv, const char *best_id, int *bad)
+badges(const json_t *evidence, const struct ev_contra_why *cv, const char *best_id, int *bad)
 {
 	json_t *a = json_array(), *e, *b;
 	const char *lane;
@@ -1494,16 +1583,9 @@ badges(const struct item *it, const struct ev_contra_why *cv, const char *best_i
 		*bad = 1;
 		return NULL;
 	}
-	json_array_foreach(json_object_get(it->hit, "evidence"), i, e)
+	json_array_foreach(evidence, i, e)
 		if ((lane = json_string_value(json_object_get(e, "lane"))) != NULL)
 			entry_badge(bad, a, lane, e);
-	if (json_array_size(a) == 0) {
-		static const char *const names[] = { "text", "vector", "region", "structured", "link",
-			"neighbour", "timeline" };
-		for (i = 0; i < sizeof names / sizeof *names; i++)
-			if (it->lanes & lane_bit(names[i]))
-				entry_badge(bad, a, names[i], json_null());
-	}
 	if (cv != NULL) {
 		snprintf(label, sizeof label, "may contradict the first evidence (%s: %s)", cv->cue,
 		    cv->words);
@@ -1512,6 +1594,32 @@ badges(const struct item *it, const struct ev_contra_why *cv, const char *best_i
 			set_new(bad, b, "cue", json_string(cv->cue));
 			set_new(bad, b, "words", json_string(cv->words));
 			set_new(bad, b, "subject", json_string(cv->subject));
+		}
+	}
+	return a;
+}
+
+/* The evidence array of a candidate kept (a new array): its entries merged
+ * from every hit of it, in seed 000's order, a text entry's snippet cut as
+ * the item's is.  NULL when out of memory. */
+static json_t *
+item_evidence(const struct ev_pack *p, const struct item *it)
+{
+	json_t *a = it->ev ? ev_jsoncopy_shallow(it->ev) : ev_evidence_of_hit(it->hit, -1), *e;
+	const char *s;
+	size_t i, cut;
+
+	if (a == NULL || ev_evidence_order(a) == -1) {
+		json_decref(a);
+		return NULL;
+	}
+	json_array_foreach(a, i, e) {
+		if ((s = json_string_value(json_object_get(e, "snippet"))) == NULL)
+			continue;
+		cut = ev_utf8_prefix(s, strlen(s), (size_t)p->o.max_snippet_chars);
+		if (cut < strlen(s) && json_object_set_new(e, "snippet", json_stringn(s, cut)) == -1) {
+			json_decref(a);
+			return NULL;
 		}
 	}
 	return a;
@@ -1533,7 +1641,7 @@ static json_t *
 evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_extra *x,
     const char *now, int *no_uri)
 {
-	json_t *hit = it->hit, *e, *sig, *meta, *raw, *v, *s;
+	json_t *hit = it->hit, *e, *sig, *meta, *raw, *v, *s, *evidence;
 	const char *id = json_string_value(json_object_get(hit, "id"));
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
 	const char *snip = json_string_value(json_object_get(hit, "snippet"));
@@ -1621,7 +1729,11 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 	set_if(&bad, raw, "content_hash", str_or_null(json_object_get(hit, "content_hash")));
 	set_new(&bad, e, "raw", raw);
 
-	set_new(&bad, e, "badges", badges(it, x->cv, x->best_id, &bad));
+	evidence = item_evidence(p, it);
+	if (evidence == NULL)
+		bad = 1;
+	set_new(&bad, e, "badges", badges(evidence, x->cv, x->best_id, &bad));
+	set_new(&bad, e, "evidence", evidence);
 	set_new(&bad, e, "countervailing", json_boolean(x->cv != NULL));
 	if (x->group != NULL)
 		set_new(&bad, e, "group", json_string(x->group));
@@ -2545,7 +2657,8 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 			json_array_foreach(json_object_get(e, "badges"), j, bg) {
 				const char *kind = json_string_value(json_object_get(bg, "badge"));
 				if (kind == NULL || strcmp(kind, "exact_match") == 0 ||
-				    strcmp(kind, "semantic_match") == 0)
+				    strcmp(kind, "semantic_match") == 0 ||
+				    strcmp(kind, "feedback_match") == 0)
 					continue;
 				bad |= ev_buf_printf(&line, "%s%s", line.len ? "; " : "",
 				    json_string_value(json_object_get(bg, "label")));

@@ -245,10 +245,9 @@ first_line_after(const struct ev_regions *r, size_t start)
 	return lo;
 }
 
-/* The page of the first page entry that ends after off (the page holding
- * off, or the next one), or 0. */
-static long
-page_at(const struct ev_regions *r, size_t off)
+/* The index of the first page entry that ends after off (npages: none). */
+static size_t
+page_index(const struct ev_regions *r, size_t off)
 {
 	size_t lo = 0, hi = r->npages;
 
@@ -260,7 +259,17 @@ page_at(const struct ev_regions *r, size_t off)
 		else
 			hi = mid;
 	}
-	return lo < r->npages ? r->pages[lo].page : 0;
+	return lo;
+}
+
+/* The page of the first page entry that ends after off (the page holding
+ * off, or the next one), or 0. */
+static long
+page_at(const struct ev_regions *r, size_t off)
+{
+	size_t i = page_index(r, off);
+
+	return i < r->npages ? r->pages[i].page : 0;
 }
 
 /* The page entry of page number `page` whose text holds or follows off,
@@ -268,19 +277,11 @@ page_at(const struct ev_regions *r, size_t off)
 static const struct ev_region_page *
 page_entry(const struct ev_regions *r, long page, size_t off)
 {
-	size_t lo = 0, hi = r->npages;
+	size_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->pages[mid].end <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < r->npages && r->pages[lo].page <= page; lo++)
-		if (r->pages[lo].page == page)
-			return &r->pages[lo];
+	for (i = page_index(r, off); i < r->npages && r->pages[i].page <= page; i++)
+		if (r->pages[i].page == page)
+			return &r->pages[i];
 	return NULL;
 }
 
