@@ -15,8 +15,8 @@
  * per lane that found it: its own lane, else the lanes its fusion
  * explanation says found it, else those its signals name (fts_score: text,
  * vector_score: vector).  Entries of one candidate are merged without
- * duplicates (equal objects count once) and ordered as seed 000 ranks
- * evidence: vector, vector_feedback, text, region, visual, timeline, then
+ * duplicates (equal objects count once) and ordered by lane, the lanes
+ * that read the query most directly first: vector, vector_feedback, text, region, visual, timeline, then
  * the other lanes in the order they came. */
 #ifndef EV_EVIDENCE_H
 #define EV_EVIDENCE_H

@@ -722,8 +722,8 @@ add_prov(struct item *it, int q, double score, long long rank, unsigned lanes,
 	return 0;
 }
 
-/* Keep the evidence of hit, of the id of it, with it's own (seed 000: the
- * evidence of a candidate is merged from every hit of it).  When another
+/* Keep the evidence of hit, of the id of it, with its own (the evidence of
+ * a candidate is merged from every hit of it).  When another
  * query of the request found it (cross), each entry says which query's it
  * is.  Returns 0, or -1 with *err set (out of memory). */
 static int
@@ -1600,8 +1600,8 @@ badges(const json_t *evidence, const struct ev_contra_why *cv, const char *best_
 }
 
 /* The evidence array of a candidate kept (a new array): its entries merged
- * from every hit of it, in seed 000's order, a text entry's snippet cut as
- * the item's is.  NULL when out of memory. */
+ * from every hit of it, in the lanes' order (evidence.h), a text entry's
+ * snippet cut as the item's is.  NULL when out of memory. */
 static json_t *
 item_evidence(const struct ev_pack *p, const struct item *it)
 {
