@@ -160,7 +160,7 @@ demo: deps
 	$(MAKE) all
 	@scripts/demo.sh $(BIN)
 
-# Quality on the four test collections beside the repository (../shared/data),
+# Quality on the seven test collections beside the repository (../shared/data),
 # with the shipped defaults; says where to put them when they are absent.
 eval: all
 	@scripts/eval.sh $(BIN)

@@ -1,7 +1,7 @@
 #!/bin/sh
-# eval.sh: retrieval quality on the four test collections (make eval).
-# Usage: scripts/eval.sh [--plan PLAN.yaml] [--data DIR] [--keep DIR]
-#                        [--collections "cranfield med cacm npl"] [BIN]
+# eval.sh: retrieval quality on the seven test collections (make eval).
+# Usage: scripts/eval.sh [--plan PLAN.yaml] [--data DIR] [--keep DIR [--reuse]]
+#                        [--collections "cranfield med cacm npl time cf aila"] [BIN]
 #
 # For each collection of DIR (default ../shared/data beside the repository):
 # makes a store exactly as a user would with the shipped defaults (ev-ingest;
@@ -9,23 +9,30 @@
 # (scripts/ev-hybrid with the plan, samples/plan.yaml by default, keeping
 # every stage's hits), and judges the text lane, the vector lane, the
 # feedback lane when the plan runs it ("feedback") and the fused ranking with
-# ev-eval (binary relevance; nDCG@10 as trec_eval 9.0.x), and the fused
+# ev-eval (nDCG@10 as trec_eval 9.0.x, with the judgements' grades as gains:
+# CF's graded 1-8, the others' 1; MAP and R@100 count any grade), and the fused
 # ranking reranked by ev-rerank's built-in model ("+rerank").
 # Prints one table: the peers of DIR/README.md (plain SQLite FTS5, Xapian
 # BM25) beside each lane and the hybrid, then the means over the collections
-# and each of the targets (met or not).  --keep DIR keeps every store and run
-# in DIR/COLLECTION/.  Without the data it says where to put it and exits 0.
+# and each of the targets (met or not): the text lane at least plain FTS5
+# less 1 % and at least the better peer; the hybrid at least 0.995 times its
+# better lane and 1.05 times the better peer, its Recall@100 at most 0.01
+# below either lane's; the mean of hybrid / FTS5 - 1 at least +12 %.  --keep DIR keeps every store and run
+# in DIR/COLLECTION/; with --reuse, a store already there is searched again
+# as it is (when only the query side changed).  Without the data it says
+# where to put it and exits 0.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 data=$top/../shared/data
 plan=$top/samples/plan.yaml
-keep=
-collections="cranfield med cacm npl"
+keep= reuse=
+collections="cranfield med cacm npl time cf aila"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--plan) plan=${2:?}; shift 2 ;;
 	--data) data=${2:?}; shift 2 ;;
 	--keep) keep=${2:?}; shift 2 ;;
+	--reuse) reuse=1; shift ;;
 	--collections) collections=${2:?}; shift 2 ;;
 	-*) echo "eval.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
@@ -85,15 +92,18 @@ results=$work/results.tsv
 for c in $collections; do
 	d=$(coldir "$c")
 	w=$work/$c
-	rm -rf "$w"
-	mkdir -p "$w"
 	printf '%s: ' "$c" >&2
 	start=$(date +%s)
-	# The store, as a user makes it: every default.
-	ev-ingest --db "$w/store.db" "$d/corpus.jsonl" >"$w/chunks.jsonl"
-	ev-embed --db "$w/store.db" --train >/dev/null
-	ev-embed --db "$w/store.db" <"$w/chunks.jsonl" |
-		ev-embed-load --db "$w/store.db" --index "$w/kb.faiss" 2>/dev/null
+	if [ -z "$reuse" ] || [ ! -f "$w/kb.faiss" ]; then
+		rm -rf "$w"
+		mkdir -p "$w"
+		# The store, as a user makes it: every default.
+		ev-ingest --db "$w/store.db" "$d/corpus.jsonl" >"$w/chunks.jsonl"
+		ev-embed --db "$w/store.db" --train >/dev/null
+		ev-embed --db "$w/store.db" <"$w/chunks.jsonl" |
+			ev-embed-load --db "$w/store.db" --index "$w/kb.faiss" 2>/dev/null
+	fi
+	rm -rf "$w/run"
 	# The default pipeline, every stage's hits kept.
 	"$top/scripts/ev-hybrid" --db "$w/store.db" --index "$w/kb.faiss" --plan "$plan" \
 		-f "$d/queries.jsonl" --keep "$w/run" >/dev/null
@@ -152,16 +162,15 @@ END {
 		bp = f(peer[c[i], "fts5"], 1); xp = f(peer[c[i], "xapian"], 1); best = bp > xp ? bp : xp
 		t = f(run[c[i], "text"], 1); v = f(run[c[i], "vector"], 1); h = f(run[c[i], "fused"], 1)
 		bl = t > v ? t : v
-		printf "  %-10s text %.4f vs better peer %.4f: %s\n", c[i], t, best, (t >= best ? "met" : "NOT met")
-		printf "  %-10s hybrid %.4f vs its better lane %.4f: %s; vs better peer: %s (target +5%%): %s\n", c[i], h, bl, (h >= bl ? "met" : "NOT met"), pct(h, best), (h >= 1.05 * best ? "met" : "NOT met")
+		printf "  %-10s text %.4f vs plain FTS5 %.4f less 1%%: %s; vs better peer %.4f: %s\n", c[i], t, bp, (t >= 0.99 * bp ? "met" : "NOT met"), best, (t >= best ? "met" : "NOT met")
+		printf "  %-10s hybrid %.4f vs 0.995 x its better lane %.4f: %s; vs better peer: %s (target +5%%): %s\n", c[i], h, bl, (h >= 0.995 * bl ? "met" : "NOT met"), pct(h, best), (h >= 1.05 * best ? "met" : "NOT met")
 		hr = f(run[c[i], "fused"], 3); tr = f(run[c[i], "text"], 3); vr = f(run[c[i], "vector"], 3)
-		printf "  %-10s hybrid R@100 %.4f vs text %.4f, vector %.4f: %s\n", c[i], hr, tr, vr, (hr >= tr && hr >= vr) ? "met" : "NOT met"
-		if ((c[i], "vector_feedback") in run) {
-			fn = f(run[c[i], "vector_feedback"], 1); fr = f(run[c[i], "vector_feedback"], 3)
-			printf "  %-10s hybrid vs the feedback lane it fuses: nDCG@10 %.4f vs %.4f (%s), R@100 %.4f vs %.4f (%s)\n", c[i], h, fn, (h >= fn ? "at or above" : "BELOW"), hr, fr, (hr >= fr ? "at or above" : "BELOW")
-		}
+		printf "  %-10s hybrid R@100 %.4f vs text %.4f, vector %.4f, less 0.01: %s\n", c[i], hr, tr, vr, (hr >= tr - 0.01 && hr >= vr - 0.01) ? "met" : "NOT met"
 		rr = f(run[c[i], "reranked"], 1)
 		printf "  %-10s reranked %.4f vs hybrid %.4f: %s\n", c[i], rr, h, (rr >= h ? "not lower" : "LOWER")
 	}
-	printf "  mean       hybrid vs plain FTS5: %s (target +10%%): %s\n", pct(mean["fused"], mean["fts5"]), (mean["fused"] >= 1.1 * mean["fts5"] ? "met" : "NOT met")
+	# the mean of the per-collection gains, not the gain of the means
+	g = 0
+	for (i = 1; i <= n; i++) g += f(run[c[i], "fused"], 1) / f(peer[c[i], "fts5"], 1) - 1
+	printf "  mean       of hybrid / plain FTS5 - 1: %+.1f%% (target +12%%): %s\n", 100 * g / n, (g / n >= 0.12 ? "met" : "NOT met")
 }' "$peers" "$results"
