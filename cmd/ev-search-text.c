@@ -146,6 +146,9 @@ static struct ev_opt options[] = {
 	    "their share of the query"),
 	EV_OPT_NUM(0, "feedback-focus", LANE("feedback_focus"), &ts.feedback_focus, 0,
 	    EV_TEXTSEARCH_MAX_FOCUS, "P", "a feedback chunk weighs (its score / the best score)^P"),
+	EV_OPT_INT(0, "long-query", LANE("long_query"), &ts.long_query, 0, 100000, "N",
+	    "a query of more than N searched words is read as a document: no feedback, no"
+	    " proximity; 0 never"),
 	EV_OPT_NUM(0, "k1", LANE("bm25.k1"), &ts.k1, 0, EV_TEXTSEARCH_MAX_K1, "K1",
 	    "BM25's term frequency saturation"),
 	EV_OPT_NUM(0, "b", LANE("bm25.b"), &ts.b, 0, 1, "B", "BM25's length normalisation"),

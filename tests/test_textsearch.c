@@ -800,6 +800,36 @@ Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)
 	cr_assert_eq(score_of("d6"), d6);
 }
 
+Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pairs)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	double plain, paired;
+
+	o.proximity = 0;
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 4);
+	plain = score_of("d2");
+	cr_assert_null(json_object_get(json_object_get(hit(0), "signals"), "query_as_document"));
+	o.proximity = 0.5;
+	o.long_query = 3;	/* three searched words: a request */
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 4);
+	paired = score_of("d2");
+	cr_assert_gt(paired, plain);
+	cr_assert_null(json_object_get(json_object_get(hit(0), "signals"), "query_as_document"));
+	o.long_query = 2;	/* more than two: a document, no pairs */
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing plate"), 4);
+	cr_assert_float_eq(score_of("d2"), plain, 1e-12);
+	for (size_t i = 0; i < 4; i++)
+		cr_assert(json_is_true(json_object_get(json_object_get(hit(i), "signals"),
+		    "query_as_document")));
+	o.long_query = 0;	/* never */
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_float_eq(score_of("d2"), paired, 1e-12);
+}
+
 Test(textsearch, proximity_keeps_all_terms_and)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;

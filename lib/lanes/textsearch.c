@@ -63,6 +63,7 @@ struct ev_textsearch {
 	struct word *words;
 	int nwords, capwords;
 	int truncated;
+	int as_document;	/* the query is long: read as a document (long_query) */
 	struct vterm *vocab;
 	int nvocab;
 	int vocab_loaded;
@@ -1600,6 +1601,11 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 	}
 	signals = json_pack("{s:f,s:I,s:f}", "fts_score", score, "fts_rank", (json_int_t)rank,
 	    "fts_norm", score / (best > 1.0 ? best : 1.0));
+	if (signals != NULL && ts->as_document &&
+	    json_object_set_new(signals, "query_as_document", json_true()) == -1) {
+		json_decref(signals);
+		signals = NULL;	/* the hit below then fails as out of memory */
+	}
 	/* json_pack() takes matched (an "o"), even when it fails */
 	ev = json_pack("{s:s,s:s,s:o}", "lane", "text", "snippet", ev_buf_str(&ts->snip),
 	    "matched_terms", matched);
@@ -2727,8 +2733,9 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	ts->fresh = -1;
 	if (ts->sweep != NULL)
 		ev_bm25_sweep_forget(ts->sweep);	/* a new query, maybe a new snapshot */
-	pair_weight = ts->o.proximity;
-	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0) {
+	ts->as_document = ts->o.long_query > 0 && ts->nwords > ts->o.long_query;
+	pair_weight = ts->as_document ? 0 : ts->o.proximity;
+	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0 && !ts->as_document) {
 		int fed = feedback(ts, s, &bw, text, where, err);
 
 		if (fed == -1)

@@ -20,7 +20,10 @@
  *     ranking every chunk through FTS5.
  *   - A query record's "filters" are applied inside the search, so that k
  *     hits still come back; an unknown filter key or a value of the wrong
- *     shape is bad input (an ev_err, exit 2), never silently ignored. */
+ *     shape is bad input (an ev_err, exit 2), never silently ignored.
+ *   - A query of more than long_query searched words is read as a
+ *     document: no feedback, no proximity pairs, and each of its hits
+ *     carries the signal "query_as_document": true. */
 #ifndef EV_TEXTSEARCH_H
 #define EV_TEXTSEARCH_H
 
@@ -58,16 +61,19 @@ struct ev_textsearch_opts {
 	long long split_rows;	/* sweep stores of this many chunks or more on two
 				 * threads (ev_bm25_sweep_split()); 0: bm25.h's default,
 				 * -1: never */
+	int long_query;		/* a query of more searched words than this is read
+				 * as a document: no feedback, no proximity; 0: never */
 };
 
 #define EV_TEXTSEARCH_MAX_FEEDBACK 1000
 #define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
 
 #define EV_TEXTSEARCH_MAX_K1 10.0
+#define EV_TEXTSEARCH_LONG_QUERY 64	/* searched words of the longest query read as a request */
 #define EV_TEXTSEARCH_MAX_FOCUS 10.0
 
 #define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0, 0 }
+	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0, 0, EV_TEXTSEARCH_LONG_QUERY }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {
