@@ -76,7 +76,7 @@ $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval eval-lang bench install uninstall clean asan fuzz bench-scale \
+.PHONY: all deps demo check test layers unit golden eval eval-ablation eval-loo eval-lang bench install uninstall clean asan fuzz bench-scale \
 	hostile crash alloc valgrind reliability man-options
 
 all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
@@ -164,6 +164,14 @@ demo: deps
 # with the shipped defaults; says where to put them when they are absent.
 eval: all
 	@scripts/eval.sh $(BIN)
+
+# What each of the text lane's additions over plain BM25 does on each of them.
+eval-ablation: all
+	@scripts/eval-ablation.sh $(BIN)
+
+# The measured defaults chosen again on six collections, scored on the seventh.
+eval-loo: all
+	@scripts/eval-loo.sh $(BIN)
 
 # The text lane on the manual pages Debian ships in five languages (skipped
 # without manpages-fr, manpages-de, manpages-ja and manpages-zh).

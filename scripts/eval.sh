@@ -17,57 +17,15 @@
 # and each of the targets (met or not): the text lane at least plain FTS5
 # less 1 % and at least the better peer; the hybrid at least 0.995 times its
 # better lane and 1.05 times the better peer, its Recall@100 at most 0.01
-# below either lane's; the mean of hybrid / FTS5 - 1 at least +12 %.  --keep DIR keeps every store and run
-# in DIR/COLLECTION/; with --reuse, a store already there is searched again
+# below either lane's; the mean of hybrid / FTS5 - 1 at least +12 %.
+# --keep DIR keeps every store and run in DIR/COLLECTION/; with --reuse, a store already there is searched again
 # as it is (when only the query side changed).  Without the data it says
 # where to put it and exits 0.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-data=$top/../shared/data
-plan=$top/samples/plan.yaml
-keep= reuse=
+prog=eval.sh
 collections="cranfield med cacm npl time cf aila"
-while [ $# -gt 0 ]; do
-	case $1 in
-	--plan) plan=${2:?}; shift 2 ;;
-	--data) data=${2:?}; shift 2 ;;
-	--keep) keep=${2:?}; shift 2 ;;
-	--reuse) reuse=1; shift ;;
-	--collections) collections=${2:?}; shift 2 ;;
-	-*) echo "eval.sh: unknown option '$1'" >&2; exit 2 ;;
-	*) break ;;
-	esac
-done
-bin=$(cd "${1:-$top/bin}" && pwd)
-PATH=$bin:$PATH
-export EV_BIN=$bin
-
-# The files of a collection: Cranfield keeps its JSON Lines in jsonl/.
-coldir() {
-	if [ -f "$data/$1/jsonl/corpus.jsonl" ]; then echo "$data/$1/jsonl"; else echo "$data/$1"; fi
-}
-
-missing=
-for c in $collections; do
-	d=$(coldir "$c")
-	for f in corpus.jsonl queries.jsonl qrels.tsv; do
-		[ -r "$d/$f" ] || missing="$missing $d/$f"
-	done
-done
-if [ -n "$missing" ]; then
-	echo "make eval: skipped: the test collections are not there (missing:$missing)."
-	echo "Put them in $data/NAME/ (corpus.jsonl, queries.jsonl, qrels.tsv a collection, for"
-	echo "NAME in: $collections), or give another folder: scripts/eval.sh --data DIR."
-	exit 0
-fi
-
-if [ -n "$keep" ]; then
-	mkdir -p "$keep"
-	work=$(cd "$keep" && pwd)
-else
-	work=$(mktemp -d "${TMPDIR:-/tmp}/evkit-eval.XXXXXX")
-	trap 'rm -rf "$work"' EXIT INT TERM
-fi
+. "$top/scripts/eval-common.sh"
 
 # The summary figures of ev-eval's line, as "ndcg map recall".
 figures() {
