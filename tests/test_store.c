@@ -103,14 +103,22 @@ Test(store, refuses_a_file_that_is_not_a_store)
 
 Test(store, refuses_a_sqlite_database_of_another_program)
 {
+	char before[4096], after[4096];
 	struct ev_err err = { 0 };
 	sqlite3 *db;
 
 	cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
 	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	cr_assert_null(ev_store_open(path, EV_STORE_WRITE, &err));
-	cr_assert(strstr(err.msg, "not an evkit store (no meta table)") != NULL, "%s", err.msg);
+	tu_read_file_into(path, before, sizeof before);
+	for (int mode = EV_STORE_READ; mode <= EV_STORE_UPGRADE; mode++) {
+		cr_assert_null(ev_store_open(path, mode, &err));
+		cr_assert_eq(err.code, 2);
+		cr_assert(strstr(err.msg, "not an evkit store (an SQLite database without evkit's"
+		    " tables), left as it was") != NULL, "%s", err.msg);
+		tu_read_file_into(path, after, sizeof after);
+		cr_assert(memcmp(before, after, sizeof before) == 0, "the file was written in mode %d", mode);
+	}
 }
 
 Test(store, caches_prepared_statements_by_their_text)

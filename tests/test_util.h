@@ -75,6 +75,18 @@ tu_write_file(const char *path, const void *s, size_t n)
 	cr_assert_eq(close(fd), 0);
 }
 
+/* Fills buf with the first n bytes of the file path (zeros past its end). */
+static inline void
+tu_read_file_into(const char *path, void *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+
+	cr_assert(fd >= 0, "open %s", path);
+	memset(buf, 0, n);
+	cr_assert(read(fd, buf, n) >= 0, "read %s", path);
+	cr_assert_eq(close(fd), 0);
+}
+
 /* One xorshift64 step of *state: the tests' repeatable pseudo-random numbers. */
 static inline unsigned long long
 tu_xorshift(unsigned long long *state)

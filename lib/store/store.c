@@ -239,12 +239,20 @@ check_version(struct ev_store *st, int mode, struct ev_err *err)
 	char *v = NULL;
 	int r = ev_store_meta_get(st, "schema_version", &v, err);
 
+	if (r == -1 && sqlite3_errcode(st->db) == SQLITE_ERROR)	/* a meta table of other columns */
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "not an evkit store (its meta table"
+		    " is not evkit's), left as it was; give --db the name of a new file to make a"
+		    " store there");
 	if (r == -1)
 		return -1;
 	st->version = r ? atoi(v) : 0;
 	free(v);
 	if (st->version == EV_STORE_SCHEMA_VERSION || (st->version == 1 && mode == EV_STORE_UPGRADE))
 		return 0;
+	if (r == 0)
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "not an evkit store (its meta table"
+		    " has no schema_version), left as it was; give --db the name of a new file to"
+		    " make a store there");
 	if (st->version == 1)
 		return ev_err_set(err, EV_EXIT_USAGE, st->path, "store made by an older evkit (schema"
 		    " version 1), whose index neither segments Chinese or Japanese nor stems languages"
@@ -355,12 +363,86 @@ open_immutable(struct ev_store *st)
 	return rc;
 }
 
+/* Close st's connection (if any) and the statements prepared on it. */
+static void
+close_connection(struct ev_store *st)
+{
+	struct cached_stmt *c, *next;
+
+	for (c = st->stmts; c != NULL; c = next) {
+		next = c->next;
+		sqlite3_finalize(c->stmt);
+		free(c->sql);
+		free(c);
+	}
+	st->stmts = NULL;
+	sqlite3_close(st->db);
+	st->db = NULL;
+}
+
+/* Open st->path with SQLite's flags and read whether it has the store's
+ * schema (has_schema()).  A reader (read_only) that may write neither the
+ * store's directory nor its -wal and -shm files cannot open a WAL store that
+ * has none (SQLite needs them): it reads it as an immutable file.  Writers
+ * leave the two files in place (SQLITE_FCNTL_PERSIST_WAL, ev_store_open()),
+ * so this is only for stores last written otherwise.  Returns 1 or 0, or -1
+ * with *err set: code 2 for a file that is not a database (the user's
+ * mistake), 1 for an I/O error or out of memory. */
+static int
+open_connection(struct ev_store *st, int flags, int read_only, struct ev_err *err)
+{
+	int have, code;
+
+	close_connection(st);
+	if (sqlite3_open_v2(st->path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		int sys = sqlite3_system_errno(st->db);
+
+		if (sys == ENOENT || sys == ENOTDIR)	/* a store in no directory */
+			return ev_err_set(err, EV_EXIT_USAGE, st->path, "cannot create the store: %s",
+			    strerror(sys));
+		return ev_store_error(st, "cannot open the store", err);
+	}
+	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(st->db, 0);
+	have = has_schema(st, &code);
+	if (have == -1 && read_only && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN)) {
+		if ((code = open_immutable(st)) != SQLITE_OK)
+			return ev_store_error(st, "cannot open the store", err);
+		have = has_schema(st, &code);
+	}
+	if (have == -1 && code == SQLITE_NOTADB)
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "not an evkit store (%s)",
+		    sqlite3_errmsg(st->db));
+	if (have == -1)
+		return ev_store_error(st, "cannot open the store", err);
+	return have;
+}
+
+/* Whether the file that is there (opened read-only) is an evkit store this
+ * evkit may open in mode: 1, 0 when it is an empty database that a writer
+ * may give the schema, or -1 with *err set. */
+static int
+check_store(struct ev_store *st, int mode, int empty, struct ev_err *err)
+{
+	int have = open_connection(st, SQLITE_OPEN_READONLY, 1, err);
+
+	if (have == -1)
+		return -1;
+	if (have == 0 && !empty)
+		return ev_err_set(err, EV_EXIT_USAGE, st->path, "not an evkit store (an SQLite"
+		    " database without evkit's tables), left as it was; give --db the name of a new"
+		    " file to make a store there");
+	if (have == 1 && check_version(st, mode, err) == -1)
+		return -1;
+	return have;
+}
+
 struct ev_store *
 ev_store_open(const char *path, int mode, struct ev_err *err)
 {
 	struct ev_store *st;
 	struct stat sb = { 0 };
-	int flags, have, code, one = 1;
+	int have = 0, empty, one = 1;
 
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
@@ -374,58 +456,28 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 	}
 	/* An empty file (as `sqlite3 kb.db` or touch leaves) is an empty
 	 * database: a writer gives it the schema, a reader is told to fill it. */
-	if (S_ISREG(sb.st_mode) && sb.st_size == 0) {
-		if (mode == EV_STORE_READ) {
-			ev_err_set(err, EV_EXIT_USAGE, path,
-			    "the store is empty; fill it with 'ev-ingest --db %s FILE...'", path);
-			return NULL;
-		}
-		mode = EV_STORE_CREATE;
+	empty = S_ISREG(sb.st_mode) && sb.st_size == 0;
+	if (empty && mode == EV_STORE_READ) {
+		ev_err_set(err, EV_EXIT_USAGE, path,
+		    "the store is empty; fill it with 'ev-ingest --db %s FILE...'", path);
+		return NULL;
 	}
 	if ((st = calloc(1, sizeof *st)) == NULL || (st->path = strdup(path)) == NULL) {
 		free(st);
 		ev_err_nomem(err);
 		return NULL;
 	}
-	flags = mode == EV_STORE_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-	if (mode == EV_STORE_CREATE)
-		flags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		int sys = sqlite3_system_errno(st->db);
-
-		if (sys == ENOENT || sys == ENOTDIR)	/* a store in no directory */
-			ev_err_set(err, EV_EXIT_USAGE, path, "cannot create the store: %s",
-			    strerror(sys));
-		else
-			ev_store_error(st, "cannot open the store", err);
+	/* A file that is there is read (read-only) before anything is written
+	 * to it: a file that is not an evkit store, or not one this evkit
+	 * writes, is left exactly as it was. */
+	if (sb.st_mode != 0 && (have = check_store(st, mode, empty, err)) == -1)
 		goto fail;
-	}
-	sqlite3_busy_timeout(st->db, BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(st->db, 0);
-	have = has_schema(st, &code);
-	/* A reader that may write neither the store's directory nor its -wal
-	 * and -shm files cannot open a WAL store that has none (SQLite needs
-	 * them): read it as an immutable file.  Writers leave the two files in
-	 * place (SQLITE_FCNTL_PERSIST_WAL, below), so this is only for stores
-	 * last written otherwise. */
-	if (have == -1 && mode == EV_STORE_READ && (code == SQLITE_READONLY ||
-	    code == SQLITE_CANTOPEN)) {
-		if ((code = open_immutable(st)) != SQLITE_OK) {
-			ev_store_error(st, "cannot open the store", err);
-			goto fail;
-		}
-		have = has_schema(st, &code);
-	}
-	if (have == -1) {
-		/* only a file that is not a database is the user's mistake; an I/O
-		 * error or out of memory is a runtime failure (exit 1) */
-		if (code == SQLITE_NOTADB)
-			ev_err_set(err, EV_EXIT_USAGE, path, "not an evkit store (%s)",
-			    sqlite3_errmsg(st->db));
-		else
-			ev_store_error(st, "cannot open the store", err);
+	if (mode == EV_STORE_READ)
+		goto ready;
+	if ((have = open_connection(st, SQLITE_OPEN_READWRITE |
+	    (mode == EV_STORE_CREATE ? SQLITE_OPEN_CREATE : 0), 0, err)) == -1)
 		goto fail;
-	}
+ready:
 	/* (after the schema was read: a file that is not a database is told so) */
 	if (ev_analyze_register(st->db, err) == NULL)
 		goto fail;
@@ -438,17 +490,12 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 		    " PRAGMA foreign_keys=OFF; PRAGMA journal_size_limit=67108864;", err) == -1)
 			goto fail;
 	}
-	if (!have && mode == EV_STORE_CREATE) {
+	if (!have) {
 		if (create_schema(st, err) == -1)
 			goto fail;
-	} else if (!have) {
-		ev_err_set(err, EV_EXIT_USAGE, path,
-		    "not an evkit store (no meta table); create one with 'ev-ingest --db FILE'");
-		goto fail;
-	} else if (check_version(st, mode, err) == -1)
-		goto fail;
-	if (!have)
 		st->version = EV_STORE_SCHEMA_VERSION;
+	} else if (sb.st_mode == 0 && check_version(st, mode, err) == -1)
+		goto fail;	/* (made meanwhile by another ev-ingest) */
 	return st;
 fail:
 	ev_store_close(st);
@@ -458,18 +505,10 @@ fail:
 void
 ev_store_close(struct ev_store *st)
 {
-	struct cached_stmt *c, *next;
-
 	if (st == NULL)
 		return;
 	ev_store_rollback(st);
-	for (c = st->stmts; c != NULL; c = next) {
-		next = c->next;
-		sqlite3_finalize(c->stmt);
-		free(c->sql);
-		free(c);
-	}
-	sqlite3_close(st->db);
+	close_connection(st);
 	ev_readahead_close(st->ra);	/* after SQLite's: see readahead.h */
 	free(st->path);
 	free(st);
