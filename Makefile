@@ -58,17 +58,17 @@ LDLIBS_ALL = -Wl,--as-needed $(FAISS_C) -Wl,--start-group $(BUILD)/libevkit.a \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -Wl,--end-group -lgomp \
 	-lsqlite3 -lstemmer -ljansson -lyaml -lstdc++ -lm -lpthread -ldl
 
-# ev-extract alone links poppler (GPL-2.0-or-later) and libxml2: see README
+# ev-extract alone links poppler (GPL-2.0-or-later), libxml2 and uchardet: see README
 # "Licence".  Their callers (lib/store/extract_pdf.c, extract_html.c) stay out
 # of libevkit.a, so that no other command can link them and a machine without
 # them builds every other command; OBJS_<program> and LDLIBS_<program> add to
 # one program's link line (a command's or a unit test's).
 EXTRACT_OBJ := $(BUILD)/lib/store/extract_pdf.o $(BUILD)/lib/store/extract_html.o
 LIB_OBJ := $(filter-out $(EXTRACT_OBJ),$(LIB_OBJ))
-EXTRACT_CFLAGS := $(shell pkg-config --cflags poppler-glib libxml-2.0 2>/dev/null)
+EXTRACT_CFLAGS := $(shell pkg-config --cflags poppler-glib libxml-2.0 uchardet 2>/dev/null)
 OBJS_ev-extract = $(EXTRACT_OBJ)
 OBJS_test_extract = $(EXTRACT_OBJ)
-LDLIBS_ev-extract = $(shell pkg-config --libs poppler-glib libxml-2.0 2>/dev/null)
+LDLIBS_ev-extract = $(shell pkg-config --libs poppler-glib libxml-2.0 uchardet 2>/dev/null)
 LDLIBS_test_extract = $(LDLIBS_ev-extract)
 $(EXTRACT_OBJ): EV_CFLAGS += $(EXTRACT_CFLAGS)
 $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)

@@ -8,9 +8,10 @@ libjson-c-dev libcjson-dev python3-jsonschema hyperfine wamerican wfrench"
 # the tokeniser: ICU's word break iterator (Chinese, Japanese; Unicode licence)
 # and libstemmer's Snowball stemmers (BSD)
 pkgs="$pkgs libicu-dev libstemmer-dev"
-# ev-extract: poppler (PDF; GPL, ev-extract alone links it) and libxml2 (HTML);
-# qpdf makes the encrypted PDF its tests read
-pkgs="$pkgs libpoppler-glib-dev libxml2-dev qpdf"
+# ev-extract: poppler (PDF; GPL, ev-extract alone links it), libxml2 (HTML)
+# and uchardet (the encoding of a page that declares none; MPL-1.1, GPL-2+
+# or LGPL-2.1+); qpdf makes the encrypted PDF its tests read
+pkgs="$pkgs libpoppler-glib-dev libxml2-dev libuchardet-dev qpdf"
 # scripts/ev-shard: GNU parallel runs the shards' jobs over ssh (rsync moves the
 # files); its test starts a real sshd on 127.0.0.1
 pkgs="$pkgs parallel rsync openssh-client openssh-server"

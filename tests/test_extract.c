@@ -206,3 +206,45 @@ Test(extract_html, title_from_title_else_first_h1_and_language_from_lang)
 	    "## x\n\n# First one\n\n# second");
 	json_decref(v);
 }
+
+/* ev_html_encoding() on s (NUL-terminated): how it found the encoding, and
+ * its name, checked. */
+static void
+assert_encoding(const char *s, enum ev_html_found how, const char *name)
+{
+	char got[64];
+
+	cr_assert_eq(ev_html_encoding(s, strlen(s), got, sizeof got), how, "%s", s);
+	cr_assert_str_eq(got, name, "%s", s);
+}
+
+Test(extract_html, encoding_from_bom_then_meta_then_utf8_then_a_guess)
+{
+	static const char latin[] = "<html><body><p>Les \xe9l\xe8ves de l'\xe9" "cole fran\xe7"
+	    "aise \xe9tudient \xe0 Gen\xe8ve, pr\xe8s du lac. Le caf\xe9 est d\xe9licieux.</p>";
+	char got[64];
+
+	assert_encoding("\xEF\xBB\xBF<p>x <meta charset=latin1>", EV_HTML_BOM, "UTF-8");
+	cr_assert_eq(ev_html_encoding("\xFF\xFE<\0p\0>\0", 8, got, sizeof got), EV_HTML_BOM);
+	cr_assert_str_eq(got, "UTF-16LE");
+	assert_encoding("<head><META CHARSET=\"Shift_JIS\"><title>x</title>", EV_HTML_DECLARED, "Shift_JIS");
+	assert_encoding("<meta http-equiv='Content-Type' content='text/html; charset=iso-8859-2'>",
+	    EV_HTML_DECLARED, "iso-8859-2");
+	/* a commented-out <meta>, and a charset outside a <meta>, declare nothing */
+	assert_encoding("<!-- <meta charset=koi8-r> --><p>charset=koi8-r K\xc3\xb6ln</p>", EV_HTML_UTF8,
+	    "UTF-8");
+	assert_encoding("<p>Wi\xc5\x9bniewski, K\xc3\xb6ln, \xe5\x8c\x97\xe4\xba\xac</p>", EV_HTML_UTF8, "UTF-8");
+	cr_assert_eq(ev_html_encoding(latin, strlen(latin), got, sizeof got), EV_HTML_GUESSED);
+	cr_assert(strcmp(got, "ISO-8859-1") == 0 || strcmp(got, "WINDOWS-1252") == 0, "%s", got);
+}
+
+Test(extract_html, binary_bytes_are_found_text_bytes_are_not)
+{
+	static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+	static const char text[] = "<p>tab\tform\ffeed\r\nescape \x1b$B (ISO-2022-JP)</p>";
+
+	cr_assert_eq(ev_html_binary_at(png, sizeof png - 1), 6);
+	cr_assert_eq(ev_html_binary_at(text, strlen(text)), strlen(text));
+	cr_assert_eq(ev_html_binary_at("\xFF\xFE<\0p\0>\0", 8), 8, "UTF-16 holds NUL bytes");
+	cr_assert_eq(ev_html_binary_at("<p>a\0b</p>", 10), 4);
+}

@@ -2,16 +2,20 @@
  * HTML parser.  See extract_html.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <strings.h>
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
+#include <uchardet.h>
 
 #include "extract_html.h"
+#include "jscan.h"
 #include "jsonl.h"
 
 #define MAX_DEPTH 512		/* deeper elements are left out */
+#define PRESCAN 1024		/* the bytes searched for a <meta> charset, or binary bytes */
 
 struct html {
 	struct ev_xrec *r;
@@ -391,6 +395,181 @@ find_all(const xmlNode *n, const char *name, const xmlNode **v, int *nv, int max
 	}
 }
 
+/* Whether s[0..n) starts with the ASCII word w, in any case. */
+static int
+starts_with_word(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && strncasecmp(s, w, k) == 0;
+}
+
+/* The charset a <meta> tag s[0..n) (from "<meta" to before its '>')
+ * declares, as charset=X anywhere in it (the charset attribute, or
+ * http-equiv's content="text/html; charset=X"), into name.  Returns 1 when
+ * found. */
+static int
+meta_charset(const char *s, size_t n, char *name, size_t size)
+{
+	for (size_t i = 0; i + 7 <= n; i++) {
+		size_t j = i + 7, k = 0;
+
+		if (!starts_with_word(s + i, n - i, "charset"))
+			continue;
+		while (j < n && isspace((unsigned char)s[j]))
+			j++;
+		if (j >= n || s[j++] != '=')
+			continue;
+		while (j < n && (isspace((unsigned char)s[j]) || s[j] == '"' || s[j] == '\''))
+			j++;
+		while (j < n && k + 1 < size && (isalnum((unsigned char)s[j]) || strchr("-_.:", s[j])))
+			name[k++] = s[j++];
+		name[k] = '\0';
+		if (k > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The first <meta> of s[0..n) that declares a charset (comments skipped),
+ * as the HTML standard's prescan does.  Returns 1 with name filled. */
+static int
+declared_charset(const char *s, size_t n, char *name, size_t size)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *end;
+
+		if (s[i] != '<')
+			continue;
+		if (starts_with_word(s + i, n - i, "<!--")) {
+			end = memmem(s + i + 4, n - i - 4, "-->", 3);
+			if (end == NULL)
+				return 0;
+			i = (size_t)(end - s) + 2;
+		} else if (starts_with_word(s + i, n - i, "<meta") && i + 5 < n &&
+		    (isspace((unsigned char)s[i + 5]) || s[i + 5] == '/')) {
+			end = memchr(s + i, '>', n - i);
+			if (meta_charset(s + i, (end ? (size_t)(end - s) : n) - i, name, size))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+enum ev_html_found
+ev_html_encoding(const char *s, size_t n, char *name, size_t size)
+{
+	uchardet_t ud;
+	const char *guess;
+
+	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		snprintf(name, size, "UTF-8");
+		return EV_HTML_BOM;
+	}
+	if (n >= 2 && (memcmp(s, "\xFE\xFF", 2) == 0 || memcmp(s, "\xFF\xFE", 2) == 0)) {
+		snprintf(name, size, s[0] == '\xFE' ? "UTF-16BE" : "UTF-16LE");
+		return EV_HTML_BOM;
+	}
+	if (declared_charset(s, n < PRESCAN ? n : PRESCAN, name, size))
+		return EV_HTML_DECLARED;
+	if (ev_utf8_bad(s, n) == n) {
+		snprintf(name, size, "UTF-8");
+		return EV_HTML_UTF8;
+	}
+	guess = NULL;
+	if ((ud = uchardet_new()) != NULL) {
+		if (uchardet_handle_data(ud, s, n) == 0) {
+			uchardet_data_end(ud);
+			guess = uchardet_get_charset(ud);
+		}
+	}
+	snprintf(name, size, "%s", guess != NULL && *guess ? guess : "WINDOWS-1252");
+	uchardet_delete(ud);
+	return EV_HTML_GUESSED;
+}
+
+size_t
+ev_html_binary_at(const char *s, size_t n)
+{
+	if (n >= 2 && (memcmp(s, "\xFE\xFF", 2) == 0 || memcmp(s, "\xFF\xFE", 2) == 0))
+		return n;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0 || (i < PRESCAN && c < 0x20 && !strchr("\t\n\f\r\x1B", c)))
+			return i;
+	}
+	return n;
+}
+
+/* Read the file at path whole into b.  Returns 0, or -1 with *err set. */
+static int
+read_whole(const char *path, struct ev_buf *b, struct ev_err *err)
+{
+	char chunk[65536];
+	size_t got;
+	FILE *fp;
+
+	/* (libxml2 says nothing of a file it cannot open) */
+	if ((fp = fopen(path, "rb")) == NULL)
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+	while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+		if (ev_buf_add(b, chunk, got) == -1) {
+			fclose(fp);
+			return ev_err_nomem(err);
+		}
+	if (ferror(fp)) {
+		fclose(fp);
+		return ev_err_set(err, EV_EXIT_RUNTIME, path, "read error: %s", strerror(errno ? errno : EIO));
+	}
+	fclose(fp);
+	return 0;
+}
+
+/* The page at path parsed, its encoding found as ev_html_encoding() says
+ * (a guess told to cb).  Returns the tree, or NULL with *err set. */
+static htmlDocPtr
+read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	char name[64], where[4200], msg[200];
+	htmlDocPtr doc = NULL;
+	enum ev_html_found how;
+	size_t bad, line = 1, col = 1;
+
+	if (read_whole(path, &b, err) == -1)
+		goto out;
+	if ((bad = ev_html_binary_at(b.p, b.len)) < b.len) {
+		for (size_t i = 0; i < bad; i++, col++)
+			if (b.p[i] == '\n')
+				line++, col = 0;
+		snprintf(where, sizeof where, "%s:%zu", path, line);
+		ev_err_set(err, EV_EXIT_USAGE, where, "binary content (byte 0x%02X at column %zu),"
+		    " not HTML: only text files are read", (unsigned char)b.p[bad], col);
+		goto out;
+	}
+	how = ev_html_encoding(b.p, b.len, name, sizeof name);
+	if (how == EV_HTML_GUESSED && cb != NULL && cb->warn != NULL) {
+		snprintf(msg, sizeof msg, "no encoding declared and not UTF-8: read as %s, a guess"
+		    " (declare it with <meta charset>)", name);
+		cb->warn(cb->ctx, path, msg);
+	}
+	if (b.len > 0 && b.len <= INT_MAX)
+		doc = htmlReadMemory(b.p, (int)b.len, path, how == EV_HTML_UTF8 ||
+		    how == EV_HTML_GUESSED ? name : NULL, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+		    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	if (doc == NULL || xmlDocGetRootElement(doc) == NULL) {
+		xmlFreeDoc(doc);
+		doc = NULL;
+		ev_err_set(err, EV_EXIT_USAGE, path, b.len > INT_MAX ? "too large to read as HTML"
+		    " (2 GB at most)" : "not readable as HTML (empty?)");
+	}
+out:
+	ev_buf_release(&b);
+	return doc;
+}
+
 int
 ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb,
 	struct ev_xrec *r, FILE *out, struct ev_err *err)
@@ -401,20 +580,11 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 	json_t *head = NULL, *tail = NULL, *meta = NULL;
 	struct ev_buf title = EV_BUF_INIT;
 	htmlDocPtr doc;
-	FILE *fp;
 	char *lang;
 
-	/* libxml2 says nothing of a file it cannot open: find out first */
-	if ((fp = fopen(path, "rb")) == NULL)
-		return errno == ENOMEM ? ev_err_nomem(err) :
-		    ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
-	fclose(fp);
-	doc = htmlReadFile(path, NULL, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
-	if (doc == NULL || (root = xmlDocGetRootElement(doc)) == NULL) {
-		xmlFreeDoc(doc);
-		return ev_err_set(err, EV_EXIT_USAGE, path, "not readable as HTML (empty?)");
-	}
+	if ((doc = read_page(path, cb, err)) == NULL)
+		return -1;
+	root = xmlDocGetRootElement(doc);
 	h.r = r;
 	if (ev_xrec_begin(r, err) == -1) {
 		xmlFreeDoc(doc);

@@ -2,8 +2,16 @@
  * as Markdown.
  *
  * Layer 4: includes extract.h.  Uses libxml2's HTML parser (MIT), which
- * reads any HTML a browser would, guessing at what is broken, and finds the
- * encoding from the file's BOM or <meta charset>.
+ * reads any HTML a browser would, guessing at what is broken, and uchardet
+ * (MPL-1.1, GPL-2+ or LGPL-2.1+) to guess an encoding nobody declared.
+ *
+ * The encoding is found as a browser finds it (ev_html_encoding()): a
+ * byte-order mark, else the <meta charset> or <meta http-equiv
+ * content="...; charset=X"> of the first 1024 bytes, else UTF-8 when the
+ * file is valid UTF-8, else uchardet's guess (windows-1252 when it has
+ * none), which is told as a warning.  A file with binary bytes (NUL, or a
+ * control character other than tab, new line, form feed, carriage return
+ * and escape in its first 1024 bytes) is refused whatever its name.
  *
  * What is kept: the text of <main> when the page has one (all of them), else
  * of its <article> elements, else of <body>.  Left out wherever they are:
@@ -28,9 +36,29 @@
 
 #include "extract.h"
 
+/* How ev_html_encoding() found a page's encoding. */
+enum ev_html_found {
+	EV_HTML_BOM,		/* its byte-order mark */
+	EV_HTML_DECLARED,	/* a <meta> in its first 1024 bytes */
+	EV_HTML_UTF8,		/* none declared; the bytes are valid UTF-8 */
+	EV_HTML_GUESSED		/* none declared, not UTF-8: uchardet's guess */
+};
+
+/* The encoding of the page s[0..n), as above: its name (as declared, or
+ * "UTF-8", "UTF-16LE", "UTF-16BE", or uchardet's, else "WINDOWS-1252")
+ * into name (size bytes, cut short to fit) and how it was found. */
+enum ev_html_found ev_html_encoding(const char *s, size_t n, char *name, size_t size);
+
+/* The offset of the first byte in s[0..n) that no text holds (as
+ * ev_html_encoding()'s header says), or n when there is none.  A page of
+ * UTF-16 (with its byte-order mark) holds NUL bytes: not checked. */
+size_t ev_html_binary_at(const char *s, size_t n);
+
 /* Read the HTML file at path and write its record (id: id) to out, reusing
- * r's temporary files; cb (may be NULL) hears of a page without text.  Returns 0, or -1 with *err set (code 2: a file that
- * cannot be opened, or read as HTML, such as an empty one; code 1: writing
+ * r's temporary files; cb (may be NULL) hears of a page without text and of
+ * an encoding that was guessed.  Returns 0, or -1 with *err set (code 2: a
+ * file that cannot be opened, or read as HTML, such as an empty one or one
+ * of binary bytes (named by line and column); code 1: writing
  * the record or the temporary files failed, or memory ran out).  The page is
  * held in memory as a tree while it is read.
  * Nothing is written to out on failure. */
