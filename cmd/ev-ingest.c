@@ -223,7 +223,7 @@ open_ids(struct ev_store **st, struct ev_err *err)
 	int rc = -1;
 
 	if (stat(db, &sb) == 0 && ((*st = ev_store_open(db, EV_STORE_WRITE, err)) == NULL ||
-	    ev_ingest_base_get(*st, &recorded, err) == -1))
+	    ev_ingest_base_relate(*st, err) == -1 || ev_ingest_base_get(*st, &recorded, err) == -1))
 		goto out;
 	if ((recorded == NULL || base_arg != NULL) &&
 	    (base = ev_ingest_resolve(base_arg ? base_arg : ".", 1, err)) == NULL)

@@ -935,10 +935,84 @@ ev_ingest_delete_source(struct ev_ingest *ig, const char *source, long long *n,
 	return ev_corpus_delete_source(ig->corpus, source, n, err);
 }
 
+/* The directory the store's file is in, resolved (ev_ingest_resolve()),
+ * malloc'd; NULL with *err set. */
+static char *
+store_dir(struct ev_store *st, struct ev_err *err)
+{
+	const char *path = ev_store_path(st), *slash = strrchr(path, '/');
+	char *dir, *r;
+
+	if (slash == NULL)
+		return ev_ingest_resolve(".", 1, err);
+	if ((dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	r = ev_ingest_resolve(dir, 1, err);
+	free(dir);
+	return r;
+}
+
+/* What records the absolute base in meta: the base relative to the store's
+ * directory when it is that directory or below it, else the base itself;
+ * malloc'd, NULL with *err set. */
+static char *
+base_record(struct ev_store *st, const char *base, struct ev_err *err)
+{
+	char *dir = store_dir(st, err), *rec;
+
+	if (dir == NULL)
+		return NULL;
+	if ((rec = relative(dir, base)) == NULL || rec[0] == '/') {
+		free(rec);
+		rec = strdup(base);
+	}
+	free(dir);
+	if (rec == NULL)
+		ev_err_nomem(err);
+	return rec;
+}
+
 int
 ev_ingest_base_get(struct ev_store *st, char **base, struct ev_err *err)
 {
-	return ev_store_meta_get(st, EV_INGEST_BASE_KEY, base, err);
+	int r = ev_store_meta_get(st, EV_INGEST_BASE_KEY, base, err);
+	char *dir, *abs;
+
+	if (r != 1 || (*base)[0] == '/')
+		return r;
+	if ((dir = store_dir(st, err)) == NULL) {
+		free(*base);
+		return -1;
+	}
+	if (strcmp(*base, ".") == 0)
+		abs = dir;
+	else {
+		if ((abs = malloc(strlen(dir) + strlen(*base) + 2)) != NULL)
+			sprintf(abs, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", *base);
+		free(dir);
+	}
+	free(*base);
+	*base = abs;
+	return abs != NULL ? 1 : ev_err_nomem(err);
+}
+
+int
+ev_ingest_base_relate(struct ev_store *st, struct ev_err *err)
+{
+	char *rec = NULL, *now = NULL;
+	int r = ev_store_meta_get(st, EV_INGEST_BASE_KEY, &rec, err);
+
+	if (r == 1 && rec[0] == '/' && (now = base_record(st, rec, err)) == NULL)
+		r = -1;
+	else if (r == 1 && now != NULL && now[0] != '/')
+		r = ev_store_meta_set(st, EV_INGEST_BASE_KEY, now, err) == -1 ? -1 : 1;
+	else if (r == 1)
+		r = 0;
+	free(rec);
+	free(now);
+	return r;
 }
 
 /* All rows of a one-column query, malloc'd. */
@@ -994,14 +1068,16 @@ int
 ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long long *renamed,
 	long long *merged, struct ev_err *err)
 {
-	char **v = NULL;
+	char **v = NULL, *rec = base_record(ig->st, ids->base, err);
 	size_t n = 0, i;
-	int rc = -1;
+	int rc = rec == NULL ? -1 : ev_store_meta_set(ig->st, EV_INGEST_BASE_KEY, rec, err);
 
-	if (ev_store_meta_set(ig->st, EV_INGEST_BASE_KEY, ids->base, err) == -1 ||
+	free(rec);
+	if (rc == -1 ||
 	    column(ig->st, "SELECT doc_id FROM documents WHERE source_uri = doc_id AND"
 	    " source_type IN ('markdown', 'text') ORDER BY doc_id", &v, &n, err) == -1)
 		return -1;
+	rc = -1;
 	for (i = 0; i < n; i++) {
 		char *id = legacy_id(ids, v[i]);
 		sqlite3_stmt *s;

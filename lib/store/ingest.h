@@ -243,12 +243,22 @@ int ev_ingest_delete_source(struct ev_ingest *ig, const char *source, long long 
 	struct ev_err *err);
 
 /* The base directory of the store's file ids, kept in meta under this key:
- * recorded at the first ingest that reads a file. */
+ * recorded at the first ingest that reads a file.  A base that is the
+ * store's directory or below it is recorded relative to that directory
+ * ("." or "docs"), so that it moves with the store, as a work tree does
+ * with git; another is recorded absolute, as every base was before. */
 #define EV_INGEST_BASE_KEY "ingest.base"
 
-/* The store's base: 1 with *base (malloc'd; the caller frees), 0 when it
- * has none, -1 with *err set. */
+/* The store's base, absolute (a relative record joined to the store's
+ * directory, resolved): 1 with *base (malloc'd; the caller frees), 0 when
+ * it has none, -1 with *err set. */
 int ev_ingest_base_get(struct ev_store *st, char **base, struct ev_err *err);
+
+/* A store whose base was recorded absolute (an older evkit) and is the
+ * store's directory or below it has it recorded relative instead, as a
+ * store made now has.  Returns 1 when it was rewritten, 0 when not, -1 with
+ * *err set. */
+int ev_ingest_base_relate(struct ev_store *st, struct ev_err *err);
 
 /* Record ids's base as the store's (in the caller's transaction), for a
  * store that has none.  Documents stored before from files (source_uri equal
