@@ -73,14 +73,17 @@ set_query_tf(struct ev_cli *cli, const char *src, const char *arg, void *value)
 
 #define TRAIN_INT(l, key, v, lo, hi, help) \
 	{ EV_OPT_TYPE_INT, 0, (l), (key), (v), (lo), (hi), "N", (help), given, NULL }
+/* a number whose default comes from the store's size (ev_embed_size_rule()) */
+#define TRAIN_SIZED(l, key, v, hi, help) \
+	{ EV_OPT_TYPE_INT, 0, (l), (key), (v), 1, (hi), "N", (help), given, "from the store's size" }
 #define TRAIN_NUM(l, key, v, lo, hi, help) \
 	{ EV_OPT_TYPE_NUM, 0, (l), (key), (v), (lo), (hi), "X", (help), given, NULL }
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store"),
 	EV_OPT_BOOL(0, "train", NULL, &train, "fit the model on every chunk of DB and save it in DB"),
-	TRAIN_INT("dim", "embed.dim", &p.dim, 1, EV_EMBED_DIM_MAX, "dimensions of the model"),
-	TRAIN_INT("min-df", "embed.min_df", &p.min_df, 1, 1000000000,
+	TRAIN_SIZED("dim", "embed.dim", &p.dim, EV_EMBED_DIM_MAX, "dimensions of the model"),
+	TRAIN_SIZED("min-df", "embed.min_df", &p.min_df, 1000000000,
 	    "keep terms that occur in at least N chunks"),
 	TRAIN_INT("max-terms", "embed.max_terms", &p.max_terms, 1, 10000000,
 	    "keep at most N terms, the most frequent"),

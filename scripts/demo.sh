@@ -19,8 +19,8 @@ say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 
 say "ev-ingest --db $db samples | wc -l"
 ev-ingest --db "$db" samples | wc -l
-say "ev-embed --db $db --train --dim 48"
-ev-embed --db "$db" --train --dim 48 2>&1 | head -3
+say "ev-embed --db $db --train"
+ev-embed --db "$db" --train 2>&1 | head -3
 say "ev-ingest --db $db --all samples | ev-embed --db $db | ev-embed-load --db $db --index $index"
 ev-ingest --db "$db" --all samples | ev-embed --db "$db" | ev-embed-load --db "$db" --index "$index"
 q="how do I rotate a leaked client secret"

@@ -328,7 +328,7 @@ Test(embed, no_term_in_min_df_chunks_is_refused)
 	ev_store_close(st);
 }
 
-Test(embed, dimension_zero_is_refused)
+Test(embed, a_negative_dimension_is_refused)
 {
 	struct ev_store *st = store_with(tiny, 4);
 	struct ev_embed_params p;
@@ -336,10 +336,42 @@ Test(embed, dimension_zero_is_refused)
 	struct ev_err err = { 0 };
 
 	ev_embed_params_init(&p);
-	p.dim = 0;
+	p.dim = -1;
 	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
 	cr_expect_eq(err.code, EV_EXIT_USAGE);
-	cr_expect_str_eq(err.msg, "dimension 0 is not within 1..2048");
+	cr_expect_str_eq(err.msg, "dimension -1 is not within 1..2048");
+	ev_store_close(st);
+}
+
+Test(embed, min_df_and_dimension_from_the_store_size)
+{
+	int min_df, dim;
+
+	ev_embed_size_rule(12, &min_df, &dim);
+	cr_expect_eq(min_df, 1);
+	cr_expect_eq(dim, 12);
+	ev_embed_size_rule(999, &min_df, &dim);
+	cr_expect_eq(min_df, 1);
+	cr_expect_eq(dim, EV_EMBED_DIM_DEFAULT);
+	ev_embed_size_rule(1000, &min_df, &dim);
+	cr_expect_eq(min_df, 2);
+	cr_expect_eq(dim, EV_EMBED_DIM_DEFAULT);
+	ev_embed_size_rule(0, &min_df, &dim);
+	cr_expect_eq(dim, 1);
+}
+
+Test(embed, the_defaults_keep_a_word_of_one_chunk_and_say_nothing_asked)
+{
+	struct ev_store *st = store_with(tiny, 4);
+	struct ev_embed_params p;
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+
+	ev_embed_params_init(&p);
+	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
+	cr_expect_eq(info.min_df, 1);
+	cr_expect_eq(info.dim_asked, 0, "no dimension was asked for");
+	cr_expect_eq(info.distinct, info.terms, "every word is kept");
 	ev_store_close(st);
 }
 
@@ -488,6 +520,7 @@ Test(embed, drift_is_the_share_of_occurrences_of_learnable_terms_the_model_lacks
 	cr_assert_float_eq(d.drift, 1.0, 1e-12, "no model: every term is unseen");
 	ev_embed_params_init(&p);
 	p.dim = 2;
+	p.min_df = 2;	/* (a word of one chunk is not learnt: drag, below) */
 	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_embed_drift(st, &d, &err), 0, "%s", err.msg);
 	cr_assert_str_eq(d.model_id, info.model_id);

@@ -264,8 +264,8 @@ fail:
 void
 ev_embed_params_init(struct ev_embed_params *p)
 {
-	p->dim = EV_EMBED_DIM_DEFAULT;
-	p->min_df = 2;
+	p->dim = 0;
+	p->min_df = 0;
 	p->max_terms = 100000;
 	p->power_iters = 3;
 	p->oversample = 10;
@@ -274,6 +274,13 @@ ev_embed_params_init(struct ev_embed_params *p)
 	p->query_log_tf = 1;
 	p->query_idf_power = 1.5;
 	p->log_entropy = 0;
+}
+
+void
+ev_embed_size_rule(long long chunks, int *min_df, int *dim)
+{
+	*min_df = chunks < EV_EMBED_SMALL_STORE ? 1 : 2;
+	*dim = chunks < 1 ? 1 : chunks < EV_EMBED_DIM_DEFAULT ? (int)chunks : EV_EMBED_DIM_DEFAULT;
 }
 
 static double
@@ -746,12 +753,14 @@ fail:
 }
 
 int
-ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
+ev_embed_train(struct ev_store *st, const struct ev_embed_params *given,
 	struct ev_embed_info *info, struct ev_err *err)
 {
 	struct trainer t;
 	struct ev_svd_opts so = EV_SVD_OPTS_INIT;
 	struct ev_buf params = EV_BUF_INIT;
+	struct ev_embed_params used = *given;	/* with the store's size's defaults */
+	const struct ev_embed_params *p = &used;
 	struct timespec t0;
 	double total = 0, kept = 0;
 	int dim, rc = -1;
@@ -759,10 +768,10 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 	memset(&t, 0, sizeof t);
 	memset(info, 0, sizeof *info);
 	info->dim_asked = p->dim;
-	if (p->dim < 1 || p->dim > EV_EMBED_DIM_MAX)
+	if (p->dim < 0 || p->dim > EV_EMBED_DIM_MAX)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "dimension %d is not within 1..%d",
 			p->dim, EV_EMBED_DIM_MAX);
-	if (p->min_df < 1 || p->max_terms < 1)
+	if (p->min_df < 0 || p->max_terms < 1)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "min_df and max_terms must be at least 1");
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -782,6 +791,12 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *p,
 			t.chunks);
 		goto out;
 	}
+	ev_embed_size_rule(t.chunks, &used.min_df, &used.dim);
+	if (given->min_df > 0)
+		used.min_df = given->min_df;
+	if (given->dim > 0)
+		used.dim = given->dim;
+	info->min_df = used.min_df;
 	if (choose_vocab(&t, p, err) == -1)
 		goto out;
 	info->terms = t.nvocab;

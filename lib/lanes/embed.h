@@ -61,8 +61,10 @@ enum ev_embed_role {
 
 /* Training parameters; ev_embed_params_init() sets the defaults. */
 struct ev_embed_params {
-	int dim;		/* dimensions wanted (256), 1..EV_EMBED_DIM_MAX */
-	int min_df;		/* chunks a term must occur in (2) */
+	int dim;		/* dimensions wanted, 1..EV_EMBED_DIM_MAX; 0 (the
+				 * default): from the store's size */
+	int min_df;		/* chunks a term must occur in; 0 (the default):
+				 * from the store's size */
 	int max_terms;		/* vocabulary cap, most frequent first (100000) */
 	int power_iters;	/* SVD power iterations (3) */
 	int oversample;		/* SVD extra directions (10) */
@@ -77,12 +79,25 @@ struct ev_embed_params {
 
 void ev_embed_params_init(struct ev_embed_params *p);
 
+/* Below this many chunks a store is small: a word of one chunk is kept. */
+#define EV_EMBED_SMALL_STORE 1000
+
+/* The training's defaults from the store's size, for a store of chunks
+ * chunks: *min_df 1 for a small store (below EV_EMBED_SMALL_STORE chunks:
+ * a word found in one chunk alone is what finds that chunk when there are
+ * few), else 2; *dim min(EV_EMBED_DIM_DEFAULT, chunks), at least 1 (a small
+ * store's matrix keeps every direction it has).  ev_embed_train() applies
+ * it to a min_df or dim of 0. */
+void ev_embed_size_rule(long long chunks, int *min_df, int *dim);
+
 /* What training did. */
 struct ev_embed_info {
 	char model_id[EV_EMBED_ID_SIZE];
 	int dim;		/* dimensions of the model */
 	int dim_asked;		/* dimensions asked for (dim is less when the corpus
-				 * supports fewer: dim <= min(chunks, terms)) */
+				 * supports fewer: dim <= min(chunks, terms)); 0
+				 * when they came from the store's size */
+	int min_df;		/* the min_df used (given, or from the store's size) */
 	long long chunks;	/* chunks read */
 	long long empty;	/* chunks with no term of the vocabulary */
 	int terms;		/* vocabulary size */
@@ -92,7 +107,8 @@ struct ev_embed_info {
 };
 
 /* Fit the model on every chunk of st and save it, replacing the previous
- * one, in one transaction.  Returns 0 with *info filled, or -1 with *err set:
+ * one, in one transaction; a min_df or dim of 0 in p is the store's size's
+ * (ev_embed_size_rule()).  Returns 0 with *info filled, or -1 with *err set:
  * code 2 when the store has no chunks, or no term occurs in min_df chunks
  * (what to do next is in the message), code 1 for a database or LAPACK
  * failure or when memory runs out.  On failure the previous model stays. */

@@ -153,7 +153,7 @@ ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *wh
 	if ((got = ev_embed_texts(r->e, texts, lens, 3,
 	    is_query ? EV_EMBED_QUERY : EV_EMBED_DOCUMENT, r->vec, err)) == -1)
 		return -1;
-	if (got == 0)
+	if (got == 0 && !is_query)	/* (a query's is said by ev-search-vec, which reads it) */
 		r->zero++;
 	if ((arr = json_array()) == NULL)
 		return ev_err_nomem(err);

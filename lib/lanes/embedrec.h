@@ -36,8 +36,10 @@ struct ev_embedrec {
 	struct ev_store *st;
 	struct ev_lex *lex;	/* stop lists, to find a new chunk's language */
 	float *vec;		/* a vector being made */
-	long long zero;		/* vectors of no direction made (no term in the
-				 * model's vocabulary): all zeros */
+	long long zero;		/* chunks' vectors of no direction made (no term
+				 * in the model's vocabulary): all zeros (a
+				 * query's is not counted: the vector lane,
+				 * which reads it, says it has no hits) */
 };
 
 /* Open the model of st (see ev_embed_open(): its read transaction lasts

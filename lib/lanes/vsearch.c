@@ -536,7 +536,8 @@ ev_vsearch_flush(struct ev_vsearch *vs, struct ev_err *err)
 		struct query *q = &vs->q[i];
 
 		if (q->zero && vs->o.warn != NULL)
-			vs->o.warn(vs->o.ctx, q->where, "the query vector is all zeros: no hits");
+			vs->o.warn(vs->o.ctx, q->where, "the query vector is all zeros (of evkit's"
+			    " model: no word of the query is in its vocabulary): no hits");
 		if (q->zero)
 			continue;
 		if (slot[i] >= 0 ? write_hits(vs, q, vs->scores + (size_t)slot[i] * k,
