@@ -201,16 +201,20 @@ asan:
 fuzz:
 	@scripts/fuzz.sh
 
+# the commands that are shell scripts, installed beside the others
+SCRIPT_COMMANDS = ev-hybrid ev-shard
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(COMMANDS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)
+	install -m 755 $(SCRIPT_COMMANDS:%=scripts/%) $(DESTDIR)$(BINDIR)
 	install -d $(DESTDIR)$(PREFIX)/lib/evkit
 	install -m 644 $(BIN)/evkit_fts5.so $(DESTDIR)$(PREFIX)/lib/evkit
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7
 
 uninstall:
-	rm -f $(COMMANDS:%=$(DESTDIR)$(BINDIR)/%)
+	rm -f $(COMMANDS:%=$(DESTDIR)$(BINDIR)/%) $(SCRIPT_COMMANDS:%=$(DESTDIR)$(BINDIR)/%)
 	rm -f $(DESTDIR)$(PREFIX)/lib/evkit/evkit_fts5.so
 
 clean:
