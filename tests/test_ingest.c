@@ -521,7 +521,9 @@ Test(ingest, kind_of_a_file_by_its_name)
 	} want[] = {
 		{ "a/b.MD", EV_CHUNK_MARKDOWN }, { "b.markdown", EV_CHUNK_MARKDOWN },
 		{ "notes.txt", EV_CHUNK_TEXT }, { "guide.rst", EV_CHUNK_TEXT },
-		{ "docs.d/README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
+		{ "docs.d/README", EV_CHUNK_MARKDOWN }, { "Readme", EV_CHUNK_MARKDOWN },
+		{ "docs.d/LICENSE", EV_CHUNK_TEXT }, { "README.txt", EV_CHUNK_TEXT },
+		{ "NOT-README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
 		{ "x.jsonl", EV_INGEST_KIND_JSONL }, { "x.json", EV_INGEST_KIND_JSONL },
 		{ "logo.png", EV_INGEST_KIND_OTHER }, { "manual.PDF", EV_INGEST_KIND_EXTRACT },
 		{ "site/index.html", EV_INGEST_KIND_EXTRACT }, { "old.htm", EV_INGEST_KIND_EXTRACT },

@@ -146,8 +146,11 @@ ev_ingest_kind(const char *path)
 	static const char *const text[] = { ".txt", ".text", ".rst", "", NULL };
 	static const char *const jsonl[] = { ".jsonl", ".ndjson", ".json", NULL };
 	static const char *const extract[] = { ".pdf", ".html", ".htm", NULL };
-	const char *x = extension(path);
+	const char *x = extension(path), *slash = strrchr(path, '/');
 
+	/* a README of no extension is Markdown, as the forges show it */
+	if (strcasecmp(slash ? slash + 1 : path, "README") == 0)
+		return EV_CHUNK_MARKDOWN;
 	for (int i = 0; md[i]; i++)
 		if (strcasecmp(x, md[i]) == 0)
 			return EV_CHUNK_MARKDOWN;
