@@ -64,6 +64,38 @@ ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err)
 	exit(ev_cli_report(err) == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE);
 }
 
+/* A --log that cannot be written (a missing directory, no permission) is
+ * bad usage, said before anything runs and any result is written: exits 2.
+ * The file itself is not made here. */
+static void
+check_log(const struct ev_cli *cli)
+{
+	const char *path = cli->log_path, *slash;
+	char *dir;
+	int ok, e;
+
+	if (path == NULL || *path == '\0')
+		return;
+	if (access(path, F_OK) == 0)
+		ok = access(path, W_OK) == 0;
+	else if (errno != ENOENT)
+		ok = 0;
+	else if ((slash = strrchr(path, '/')) == NULL)
+		ok = access(".", W_OK | X_OK) == 0;
+	else if ((dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL)
+		return;		/* (found out when the log is written) */
+	else {
+		ok = access(dir, W_OK | X_OK) == 0;
+		free(dir);
+	}
+	if (ok)
+		return;
+	e = errno;
+	ev_warn("%s: cannot write the log: %s%s; nothing was run", path, strerror(e),
+	    e == ENOENT ? " (its directory is missing)" : "");
+	exit(EV_EXIT_USAGE);
+}
+
 void
 ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, char **argv)
 {
@@ -99,6 +131,7 @@ ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, c
 		else if (a[n] == '\0' && i + 1 < argc)
 			*slot = argv[++i];
 	}
+	check_log(cli);
 	cli->counts = json_object();
 	if (cli->config_path == NULL) {
 		cli->config = json_object();
