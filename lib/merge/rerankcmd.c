@@ -165,7 +165,10 @@ score_batch(struct ev_rerank_cmd *x, json_t *hits, size_t from, size_t to, doubl
 	for (i = from; i < to; i++)
 		if (add_request(x, json_array_get(hits, i), err) == -1)
 			return -1;
-	if (ev_child_send(x->child, x->req.p, x->req.len, deadline, &cerr) == -1)
+	/* A command that quit before it read every candidate may have answered
+	 * first: what it answered is read, so that nonsense is told as such. */
+	if (ev_child_send(x->child, x->req.p, x->req.len, deadline, &cerr) == -1 &&
+	    strcmp(cerr.msg, EV_CHILD_QUIT) != 0)
 		return failed(x, "the reranking command '%s': %s%s", x->cmd, cerr.msg,
 		    strcmp(cerr.msg, EV_CHILD_LATE) == 0 ? " (see --timeout)" : "");
 	for (i = from; i < to; i++) {
