@@ -2551,13 +2551,28 @@ snippet_window(const char *s, size_t avail, size_t lines, struct ev_buf *out, in
 
 #define SNIPPET_LINES 4		/* lines of snippet per evidence in the report */
 
+/* "query ID: TEXT" wrapped into b (line is scratch); *bad set on failure. */
+static void
+add_query_line(struct ev_buf *b, struct ev_buf *line, const json_t *id, const char *text,
+	size_t width, int *bad)
+{
+	char qid[64];
+
+	if (ev_json_id_text(id, qid, sizeof qid) < 0)
+		snprintf(qid, sizeof qid, "%s", json_is_string(id) ? "(long id)" : "?");
+	ev_buf_reset(line);
+	*bad |= ev_buf_printf(line, "query %s: %s",
+	    json_is_string(id) ? json_string_value(id) : qid, text ? text : "");
+	add_wrapped(b, ev_buf_str(line), 0, 4, width, bad);
+}
+
 int
 ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 {
 	json_t *evs = json_object_get(pack, "evidences"), *e, *sig, *prov, *v, *docs, *stats;
 	const char *q = json_string_value(json_object_get(pack, "query")), *fm, *doc, *title, *sec;
 	struct ev_buf line = EV_BUF_INIT;
-	char num[64], lanes[64], qid[64];
+	char num[64], lanes[64];
 	size_t i, indent, k;
 	int bad = 0;
 
@@ -2571,14 +2586,13 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 	fm = json_string_value(json_object_get(json_object_get(json_object_get(pack, "explain"),
 	    "fusion"), "method"));
 	stats = json_object_get(pack, "stats");
-	/* the query, then what was done */
-	v = json_object_get(pack, "query_id");
-	if (ev_json_id_text(v, qid, sizeof qid) < 0)
-		snprintf(qid, sizeof qid, "%s", json_is_string(v) ? "(long id)" : "?");
-	ev_buf_reset(&line);
-	bad |= ev_buf_printf(&line, "query %s: %s",
-	    json_is_string(v) ? json_string_value(v) : qid, q ? q : "");
-	add_wrapped(b, ev_buf_str(&line), 0, 4, width, &bad);
+	/* the query (each query of a request of several), then what was done */
+	if (json_array_size(json_object_get(pack, "queries")) > 1)
+		json_array_foreach(json_object_get(pack, "queries"), i, v)
+			add_query_line(b, &line, json_object_get(v, "query_id"),
+			    json_string_value(json_object_get(v, "query")), width, &bad);
+	else
+		add_query_line(b, &line, json_object_get(pack, "query_id"), q, width, &bad);
 	ev_buf_reset(&line);
 	bad |= ev_buf_printf(&line, "%lld of %lld candidates, fusion %s, request %s",
 	    (long long)json_integer_value(json_object_get(stats, "returned")),
