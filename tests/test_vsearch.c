@@ -236,7 +236,8 @@ Test(vsearch, a_zero_vector_gives_no_hits_and_a_warning)
 	cr_assert_eq(add(vs, "{\"query_id\":\"z\",\"vector\":[0,0,0,0]}", 1, &err), 0);
 	cr_assert_eq(add(vs, "{\"query_id\":\"b\",\"vector\":[0,1,0,0]}", 2, &err), 0);
 	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
-	cr_assert_str_eq(warned, "q:1: the query vector is all zeros: no hits\n");
+	cr_assert_str_eq(warned, "q:1: the query vector is all zeros (of evkit's model: no word of"
+	    " the query is in its vocabulary): no hits\n");
 	h = hits();
 	cr_assert_eq(json_array_size(h), 2);
 	cr_assert_str_eq(str(json_array_get(h, 0), "query_id"), "b");
