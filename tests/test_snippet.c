@@ -254,3 +254,23 @@ Test(snippet, overlapping_chinese_terms_are_one_mark)
 	query("草酸", 1);
 	cr_assert_str_eq(snip("养蜂人常用草酸防治蜂螨。", 1), "养蜂人常用[草酸]防治蜂螨。");
 }
+
+Test(snippet, a_chinese_window_spans_about_as_much_as_one_of_words)
+{
+	static const char text[] = "蜜蜂是重要的传粉昆虫，农民依靠它们给果树授粉。养蜂人每年春天检查蜂箱，"
+	    "记录蜂王的产卵情况和幼虫的数量。秋天到来之前，养蜂人常用草酸防治蜂螨，并在冬季给蜂群"
+	    "喂糖水。冬天蜂群聚成一团取暖，直到第二年春天花开，工蜂才重新外出采集花蜜和花粉。";
+	const char *got;
+
+	query("草酸", 1);
+	got = snip(text, 1);
+	/* 32 words' worth: the sentence that answers, whole, around the mark */
+	cr_assert(strstr(got, "秋天到来之前，养蜂人常用[草酸]防治蜂螨，并在冬季给蜂群喂糖水") != NULL, "%s", got);
+	cr_assert(strncmp(got, "…", strlen("…")) == 0, "%s", got);
+}
+
+Test(snippet, words_of_other_scripts_keep_their_window_of_tokens)
+{
+	cr_assert_str_eq(snip_in(4, "slipstream", 1, "one two three four slipstream six seven eight nine", 1),
+	    "… four [slipstream] six seven …");
+}

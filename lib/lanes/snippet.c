@@ -18,7 +18,16 @@ struct term {
 struct tokpos {
 	int start, end;
 	int term;		/* index in sn->terms, or -1 */
+	int cost;		/* its share of the window (token_cost()) */
 };
+
+/* A window of opts.tokens words holds WORD_COST * opts.tokens of cost: a
+ * word of a script written with spaces costs WORD_COST, a Chinese or
+ * Japanese token (a word of one or two characters, or a pair of adjacent
+ * characters beside it) 1, so that a snippet of such text spans about as
+ * much meaning as one of words, not a third of it (each character is
+ * about 1.6 tokens, and a word about 1.5 characters). */
+#define WORD_COST 3
 
 struct ev_snippet {
 	struct ev_tok *tok;
@@ -33,6 +42,7 @@ struct ev_snippet {
 	struct tokpos *toks;	/* the tokens of the text being snipped */
 	int ntoks, captoks;
 	int scan_only;
+	const char *text;	/* the text being snipped (for token_cost()) */
 	int adding_group;	/* ev_snippet_add_query: next group number */
 	int added;
 	struct ev_err *err;	/* where a callback reports */
@@ -254,6 +264,17 @@ ev_snippet_groups(const struct ev_snippet *sn)
 	return sn->ngroups;
 }
 
+/* A token's cost in a window (WORD_COST): 1 for one of Chinese or Japanese
+ * (its first character from U+3000 to U+9FFF: kana, CJK ideographs; UTF-8
+ * lead bytes 0xE3 to 0xE9), else WORD_COST. */
+static int
+token_cost(const char *text, int start)
+{
+	unsigned char c = text != NULL ? (unsigned char)text[start] : 0;
+
+	return c >= 0xE3 && c <= 0xE9 ? 1 : WORD_COST;
+}
+
 static int
 on_text_token(void *ctx, const char *term, int len, int start, int end)
 {
@@ -283,6 +304,7 @@ on_text_token(void *ctx, const char *term, int len, int start, int end)
 	sn->toks[sn->ntoks].start = start;
 	sn->toks[sn->ntoks].end = end;
 	sn->toks[sn->ntoks].term = t;
+	sn->toks[sn->ntoks].cost = token_cost(sn->text, start);
 	sn->ntoks++;
 	return 0;
 }
@@ -326,59 +348,84 @@ add_squeezed(struct ev_buf *out, const char *text, int from, int to, int *space)
 	return 0;
 }
 
-/* The first token of the best window. */
+/* The end (one past the last token) of the window that starts at token
+ * start: as many tokens as fit in cap of cost. */
 static int
-best_window(struct ev_snippet *sn, int w)
+window_end(const struct ev_snippet *sn, int start, long cap)
 {
-	int n = sn->ntoks, best = 0, i, f, l, slack, start;
-	long distinct = 0, marked = 0, score, best_score = -1;
+	int e = start;
+
+	for (long cost = 0; e < sn->ntoks && cost + sn->toks[e].cost <= cap; e++)
+		cost += sn->toks[e].cost;
+	return e > start ? e : start + 1;
+}
+
+/* The first token of the best window of cap cost, its end in *endp: the
+ * window holding the most distinct groups, then the most marked tokens,
+ * then the earliest, moved so that its marked span is centred in it. */
+static int
+best_window(struct ev_snippet *sn, long cap, int *endp)
+{
+	int n = sn->ntoks, best = 0, i, s = 0, f, l, start;
+	long distinct = 0, marked = 0, score, best_score = -1, cost = 0, total = 0, slack;
 
 	memset(sn->wincount, 0, (size_t)sn->capgroups * sizeof *sn->wincount);
 	for (i = 0; i < n; i++) {
 		int t = sn->toks[i].term;
 
+		total += sn->toks[i].cost;
+		cost += sn->toks[i].cost;
 		if (t >= 0) {
 			marked++;
 			if (sn->wincount[sn->terms[t].group]++ == 0)
 				distinct++;
 		}
-		if (i >= w) {
-			t = sn->toks[i - w].term;
-			if (t >= 0) {
+		for (; cost > cap && s < i; s++) {
+			cost -= sn->toks[s].cost;
+			if ((t = sn->toks[s].term) >= 0) {
 				marked--;
 				if (--sn->wincount[sn->terms[t].group] == 0)
 					distinct--;
 			}
 		}
-		if (i >= w - 1 || i == n - 1) {
+		if (total >= cap || i == n - 1) {
 			score = distinct * 1000000L + marked;
 			if (score > best_score) {
 				best_score = score;
-				best = i - w + 1 < 0 ? 0 : i - w + 1;
+				best = s;
 			}
 		}
 	}
-	if (n <= w)
+	if (total <= cap) {
+		*endp = n;
 		return 0;
+	}
 	/* Centre the marked span of the window in it. */
-	for (f = best; f < best + w && sn->toks[f].term < 0; f++)
+	*endp = window_end(sn, best, cap);
+	for (f = best; f < *endp && sn->toks[f].term < 0; f++)
 		;
-	if (f == best + w)
+	if (f == *endp)
 		return best;
-	for (l = best + w - 1; sn->toks[l].term < 0; l--)
+	for (l = *endp - 1; sn->toks[l].term < 0; l--)
 		;
-	slack = w - (l - f + 1);
-	start = f - slack / 2;
-	if (start > n - w)
-		start = n - w;
-	return start < 0 ? 0 : start;
+	for (slack = cap, i = f; i <= l; i++)
+		slack -= sn->toks[i].cost;
+	for (start = f, cost = 0; start > 0 && cost + sn->toks[start - 1].cost <= slack / 2; start--)
+		cost += sn->toks[start - 1].cost;
+	/* (no later than the last window that is full) */
+	for (i = n, cost = 0; i > 0 && cost + sn->toks[i - 1].cost <= cap; i--)
+		cost += sn->toks[i - 1].cost;
+	if (start > i)
+		start = i;
+	*endp = window_end(sn, start, cap);
+	return start;
 }
 
 int
 ev_snippet_make(struct ev_snippet *sn, const char *text, size_t len, struct ev_buf *out,
     struct ev_err *err)
 {
-	int w = sn->opts.tokens, start, end, from, to, marks = 0, space = 1;
+	int start, end, from, to, marks = 0, space = 1;
 
 	for (int t = 0; t < sn->nterms; t++)
 		sn->terms[t].found = 0;
@@ -387,6 +434,7 @@ ev_snippet_make(struct ev_snippet *sn, const char *text, size_t len, struct ev_b
 	sn->ntoks = 0;
 	sn->scan_only = 0;
 	sn->err = err;
+	sn->text = text;
 	ev_err_clear(err);
 	if (text == NULL || len == 0)
 		return 0;
@@ -397,8 +445,7 @@ ev_snippet_make(struct ev_snippet *sn, const char *text, size_t len, struct ev_b
 		return -1;
 	if (sn->ntoks == 0)
 		return 0;
-	start = best_window(sn, w);
-	end = start + w < sn->ntoks ? start + w : sn->ntoks;
+	start = best_window(sn, (long)WORD_COST * sn->opts.tokens, &end);
 	from = start > 0 ? sn->toks[start].start : 0;
 	if (from > 0 && ev_buf_adds(out, ELLIPSIS " ") == -1)
 		return ev_err_nomem(err);
