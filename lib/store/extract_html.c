@@ -330,6 +330,59 @@ list(struct html *h, const xmlNode *n, int content, int depth)
 	ev_xrec_break(h->r, h->lists == 0);
 }
 
+/* The href of the link n when it is relative, to another page of the site
+ * ("guide.html", "../api/tokens.htm#scopes"), that a Markdown link can
+ * hold; else NULL (a URL with a scheme, a mail address, a path from the
+ * site's root, a fragment of this page).  The caller xmlFree()s it. */
+static char *
+relative_href(const xmlNode *n)
+{
+	char *href = attr(n, "href");
+	size_t path;
+
+	if (href == NULL)
+		return NULL;
+	path = strcspn(href, "?#");
+	if (path == 0 || href[0] == '/' || memchr(href, ':', path) != NULL ||
+	    strpbrk(href, " \t\r\n()<>[]") != NULL) {
+		xmlFree(href);
+		return NULL;
+	}
+	return href;
+}
+
+/* The link n into the paragraph as a Markdown link, "[text](href)", so
+ * that ev-expand can follow it; returns 0 when n is no such link (its
+ * text is then read as any other inline element's). */
+static int
+add_link(struct html *h, const xmlNode *n)
+{
+	struct ev_buf t = EV_BUF_INIT;
+	char *href = relative_href(n);
+	int done = 0;
+
+	if (href == NULL)
+		return 0;
+	inline_text(h, n, &t, 0, 0);
+	if (t.len > 0 && strpbrk(t.p, "[]") == NULL && strspn(t.p, " ") < t.len) {
+		size_t lead = strspn(t.p, " "), len = t.len - lead;
+
+		while (len > 0 && t.p[lead + len - 1] == ' ')
+			len--;
+		if (lead > 0)
+			add_collapsed(h, &h->para, " ");
+		if (ev_buf_addc(&h->para, '[') == -1 || ev_buf_add(&h->para, t.p + lead, len) == -1 ||
+		    ev_buf_printf(&h->para, "](%s)", href) == -1)
+			h->oom = 1;
+		if (lead + len < t.len)
+			add_collapsed(h, &h->para, " ");
+		done = 1;
+	}
+	ev_buf_release(&t);
+	xmlFree(href);
+	return done;
+}
+
 /* Walk n's children; content: inside <main> or <article>. */
 static void
 walk(struct html *h, const xmlNode *n, int content, int depth)
@@ -371,6 +424,8 @@ walk(struct html *h, const xmlNode *n, int content, int depth)
 			flush(h);
 			walk(h, c, content || name_is(c, "main") || name_is(c, "article"), depth + 1);
 			flush(h);
+		} else if (name_is(c, "a") && add_link(h, c)) {
+			continue;
 		} else {
 			walk(h, c, content, depth + 1);
 		}
