@@ -1625,6 +1625,19 @@ item_evidence(const struct ev_pack *p, const struct item *it)
 	return a;
 }
 
+/* A query text longer than this (a document pasted as a question) is said
+ * once in a pack, in its query or queries, not again in each evidence's
+ * provenance. */
+#define PROVENANCE_QUERY_MAX 1024
+
+/* Whether an evidence's provenance repeats the query text q (not NULL, and
+ * no longer than PROVENANCE_QUERY_MAX bytes). */
+static int
+said_in_provenance(const char *q)
+{
+	return q != NULL && strlen(q) <= PROVENANCE_QUERY_MAX;
+}
+
 /* What an evidence item carries besides the hit's fields. */
 struct ev_extra {
 	long long query_index;
@@ -1646,7 +1659,7 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
 	const char *snip = json_string_value(json_object_get(hit, "snippet"));
 	const char *lane = json_string_value(json_object_get(hit, "lane"));
-	const char *key, *lang;
+	const char *key, *lang, *qt;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
 	int bad = 0;
 	char ref[1024];
@@ -1700,10 +1713,9 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", lanes_mode(it->lanes),
 	    "query_index", (json_int_t)x->query_index, "retrieved_at", now);
-	if (x->query_text != NULL)
-		set_new(&bad, v, "query_text", json_string(x->query_text));
-	else
-		set_if(&bad, v, "query_text", str_or_null(json_object_get(hit, "query")));
+	qt = x->query_text != NULL ? x->query_text : json_string_value(json_object_get(hit, "query"));
+	if (said_in_provenance(qt))
+		set_new(&bad, v, "query_text", json_string(qt));
 	set_new(&bad, e, "provenance", v);
 	set_if(&bad, e, "provenances", x->provenances);
 
@@ -2032,7 +2044,7 @@ provenances(const struct ev_pack *p, struct item *it, int *bad)
 		const struct pq *q = &p->q[pv[i].q];
 		o = json_pack("{s:I,s:O,s:s,s:f}", "query_index", (json_int_t)q->index,
 		    "query_id", q->id, "mode", lanes_mode(pv[i].lanes), "score", pv[i].score);
-		if (o != NULL && q->text != NULL)
+		if (o != NULL && said_in_provenance(q->text))
 			set_new(bad, o, "query_text", json_string(q->text));
 		if (o != NULL && pv[i].rank > 0)
 			set_new(bad, o, "rank", json_integer(pv[i].rank));
