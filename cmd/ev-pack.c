@@ -32,18 +32,17 @@ static const struct ev_opt_cmd command = {
 	"query alone.  The plan's keys (k, min_score, diversity.*, group_by,\n"
 	"output.max_snippet_chars) give the defaults; --plan overrides --config, and\n"
 	"flags override both.",
-	ev_pack_plan_keys, 1
+	ev_plan_keys, 1	/* every key of a plan: ev-pack reads its own after the flags */
 };
 
-#define FORMATS "jsonl|json|text"	/* enum ev_pack_format's words */
-
+/* The flags and config go straight into o, the pack's options (the plan's
+ * keys, read after them, keep what a flag gave). */
+static struct ev_pack_opts o;
 static struct {
 	const char *plan, *queries, *plan_get, *db, *index;
-	long k, by_document, max_snippet_chars, mmr_depth;
-	double min_score, overlap, mmr_lambda;
-	int no_dedupe, format, skip_invalid, group_by;
+	int no_dedupe, format, skip_invalid;
 	json_t *warnings;
-} f = { .min_score = NAN };
+} f;
 
 /* --warning TEXT: kept for every pack. */
 static void
@@ -61,31 +60,31 @@ add_warning(struct ev_cli *cli, const char *src, const char *arg, void *value)
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "plan", NULL, &f.plan, "FILE.yaml",
 	    "the retrieval plan (samples/plan.yaml); kept in each pack"),
-	EV_OPT_K_OR_ALL(&f.k, 1000000000, "evidences per pack, 0 for all"),
+	EV_OPT_PLAN('k', "k", EV_PLAN_K, &o.k, "N", "evidences per pack, 0 for all"),
 	EV_OPT_STR(0, "queries", NULL, &f.queries, "FILE", "the queries the hits answer (query "
 	    "records or JSON strings, as the lanes read them): one pack per query of FILE, in its "
 	    "order, an empty one where no hit came"),
-	EV_OPT_NUM_UNSET(0, "min-score", "min_score", &f.min_score, -1e300, 1e300, "X",
-	    "drop hits whose score is below X"),
-	EV_OPT_LONG(0, "by-document", "diversity.by_document", &f.by_document, 0, 1000000000, "N",
+	EV_OPT_PLAN_SHOWN(0, "min-score", EV_PLAN_MIN_SCORE, &o.min_score, "X",
+	    "drop hits whose score is below X", "none"),
+	EV_OPT_PLAN(0, "by-document", EV_PLAN_BY_DOCUMENT, &o.by_document, "N",
 	    "at most N evidences per document, 0 for no limit"),
-	EV_OPT_NUM(0, "overlap", "diversity.overlap", &f.overlap, 0, 1, "X",
+	EV_OPT_PLAN(0, "overlap", EV_PLAN_OVERLAP, &o.overlap, "X",
 	    "word overlap (Jaccard) that makes two texts near-duplicates"),
 	EV_OPT_BOOL(0, "no-dedupe", NULL, &f.no_dedupe,
 	    "keep near-duplicates (same content hash or overlap)"),
-	EV_OPT_NUM(0, "mmr-lambda", "diversity.mmr_lambda", &f.mmr_lambda, 0, 1, "X",
+	EV_OPT_PLAN(0, "mmr-lambda", EV_PLAN_MMR_LAMBDA, &o.mmr_lambda, "X",
 	    "maximal marginal relevance: the weight of relevance against novelty, 1 for none"),
-	EV_OPT_LONG(0, "mmr-depth", "diversity.mmr_depth", &f.mmr_depth, 1, 100000, "N",
+	EV_OPT_PLAN(0, "mmr-depth", EV_PLAN_MMR_DEPTH, &o.mmr_depth, "N",
 	    "the candidates MMR chooses among"),
 	EV_OPT_STR(0, "db", NULL, &f.db, "DB", "the store whose chunk vectors MMR compares "
 	    "(with --index)"),
 	EV_OPT_STR(0, "index", NULL, &f.index, "FILE", "the store's vector index (with --db)"),
-	EV_OPT_CHOICE(0, "group-by", "group_by", &f.group_by, EV_PACK_GROUPS, "give each evidence "
+	EV_OPT_PLAN(0, "group-by", EV_PLAN_GROUP_BY, &o.group_by, NULL, "give each evidence "
 	    "a group, by the lanes that found it or its modality, counted in stats.by_group"),
-	EV_OPT_LONG(0, "max-snippet-chars", "output.max_snippet_chars", &f.max_snippet_chars, 1,
-	    1000000000, "N", "characters per snippet"),
-	EV_OPT_CHOICE(0, "format", "output.format", &f.format, FORMATS, "jsonl (one pack a line), "
-	    "json (pretty) or text (a report wrapped to $COLUMNS, else 80)"),
+	EV_OPT_PLAN(0, "max-snippet-chars", EV_PLAN_MAX_SNIPPET_CHARS, &o.max_snippet_chars, "N",
+	    "characters per snippet"),
+	EV_OPT_PLAN(0, "format", EV_PLAN_OUTPUT_FORMAT, &f.format, NULL, "jsonl (one pack a "
+	    "line), json (pretty) or text (a report wrapped to $COLUMNS, else 80)"),
 	EV_OPT_FUNC(0, "warning", NULL, NULL, add_warning, "TEXT",
 	    "add TEXT to every pack's warnings (repeatable), e.g. that a lane was unavailable",
 	    NULL),
@@ -162,50 +161,26 @@ plan_get(const json_t *plan, const char *keys, struct ev_err *err)
 	return 0;
 }
 
-/* The pack options: the config's, then the plan's, then the flags'. */
+/* The pack options: the flags' and the config's (in o already), then the
+ * plan's where no flag was given, and the config's and the plan's keys that
+ * no option reads. */
 static void
-pack_options(struct ev_cli *cli, struct ev_pack_opts *o, json_t *plan, json_t *ignored)
+pack_options(struct ev_cli *cli, json_t *plan, json_t *ignored)
 {
+	const struct ev_plan_field format = EV_PLAN_FIELD(EV_PLAN_OUTPUT_FORMAT, &f.format);
 	struct ev_err err = { 0 };
-	char src[1100];
-	const char *word;
 	size_t i;
-	int r = 0, fmt;
 
-	if (ev_pack_opts_from_plan(o, cli->config, cli->config_path, NULL, &err) == -1 ||
-	    ev_pack_opts_from_plan(o, plan, f.plan, ignored, &err) == -1 || (plan != NULL &&
-	    (r = ev_config_str(plan, "output.format", &word, f.plan, &err)) == -1))
+	if (ev_pack_opts_from_plan(&o, cli->config, cli->config_path, NULL, ev_opt_given,
+	    &err) == -1 ||
+	    ev_pack_opts_from_plan(&o, plan, f.plan, ignored, ev_opt_given, &err) == -1 ||
+	    ev_plan_read(plan, f.plan, &format, 1, ev_opt_given, &err) == -1)
 		ev_cli_config_error(cli, &err);
-	if (r == 1) {	/* the plan's output.format */
-		if ((fmt = ev_opt_choice_index(FORMATS, word)) == -1) {
-			snprintf(src, sizeof src, "%s: 'output.format'", f.plan);
-			ev_opt_bad_value(cli, src, "jsonl, json or text", word);
-		}
-		if (!ev_opt_given(&f.format))
-			f.format = fmt;
-	}
 	for (i = 0; i < json_array_size(ignored); i++)
 		ev_warn("%s: %s", f.plan, json_string_value(json_array_get(ignored, i)));
-	if (ev_opt_given(&f.k))
-		o->k = f.k;
-	if (ev_opt_given(&f.min_score)) {
-		o->min_score = f.min_score;
-		o->has_min_score = 1;
-	}
-	if (ev_opt_given(&f.by_document))
-		o->by_document = f.by_document;
-	if (ev_opt_given(&f.overlap))
-		o->overlap = f.overlap;
+	o.has_min_score = !isnan(o.min_score);
 	if (f.no_dedupe)
-		o->near_duplicates = 0;
-	if (ev_opt_given(&f.max_snippet_chars))
-		o->max_snippet_chars = f.max_snippet_chars;
-	if (ev_opt_given(&f.mmr_lambda))
-		o->mmr_lambda = f.mmr_lambda;
-	if (ev_opt_given(&f.mmr_depth))
-		o->mmr_depth = f.mmr_depth;
-	if (ev_opt_given(&f.group_by))
-		o->group_by = f.group_by;
+		o.near_duplicates = 0;
 }
 
 /* ev_pack_vector_fn over the store's vectors. */
@@ -219,7 +194,6 @@ int
 main(int argc, char *argv[])
 {
 	struct ev_cli cli;
-	struct ev_pack_opts o;
 	struct ev_err err = { 0 };
 	struct ev_jsonl *in = NULL;
 	struct ev_pack *p = NULL;
@@ -235,12 +209,7 @@ main(int argc, char *argv[])
 
 	ev_cli_init(&cli, "ev-pack", NULL, argc, argv);
 	ev_pack_opts_init(&o);
-	f.k = (long)o.k;
-	f.by_document = (long)o.by_document;
-	f.overlap = o.overlap;
-	f.max_snippet_chars = (long)o.max_snippet_chars;
-	f.mmr_lambda = o.mmr_lambda;
-	f.mmr_depth = (long)o.mmr_depth;
+	f.format = EV_PLAN_DEFAULT(EV_PLAN_OUTPUT_FORMAT);
 	if ((f.warnings = json_array()) == NULL || (ignored = json_array()) == NULL) {
 		ev_err_nomem(&err);
 		goto fail;
@@ -249,7 +218,7 @@ main(int argc, char *argv[])
 	skip.on = f.skip_invalid;
 	if (f.plan != NULL && (plan = ev_config_load(f.plan, &err)) == NULL)
 		ev_cli_config_error(&cli, &err);
-	pack_options(&cli, &o, plan, ignored);
+	pack_options(&cli, plan, ignored);
 	if ((f.db == NULL) != (f.index == NULL))
 		ev_cli_usage_error(&cli, "--db and --index go together: MMR compares the vectors "
 		    "the index holds for the store's chunks");

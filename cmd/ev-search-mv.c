@@ -35,10 +35,10 @@ static struct ev_skip skip;
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the multi-vector index (ev-mv-load)"),
-	EV_OPT_K_AT("lanes.visual.k", &k, 100000, "hits per query", NULL),
+	EV_OPT_K_AT("lanes.visual.k", &k, EV_PLAN_MAX_K, "hits per query", NULL),
 	EV_OPT_INT(0, "candidates", "lanes.visual.candidates", &candidates, 1, 10000000, "N",
 	    "records scored exactly per query at most (those with the best token matches)"),
-	EV_OPT_INT(0, "token-k", "lanes.visual.token_k", &token_k, 1, 100000, "N",
+	EV_OPT_INT(0, "token-k", "lanes.visual.token_k", &token_k, 1, EV_PLAN_MAX_K, "N",
 	    "token vectors found per query vector, whose records are the candidates"),
 	EV_OPT_INT(0, "nprobe", "lanes.visual.nprobe", &nprobe, 1, 1000000, "N",
 	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query vector"),

@@ -31,7 +31,7 @@ static const struct ev_opt options[] = {
 	    "the selected column that identifies a row"),
 	EV_OPT_STR(0, "snippet-columns", "lanes.structured.snippet_columns",
 	    &lane.snippet_columns, "A,B", "the columns of a hit's snippet (default: all but the id)"),
-	EV_OPT_K(&lane.k, 100000, "rows a query keeps at most"),
+	EV_OPT_K(&lane.k, EV_PLAN_MAX_K, "rows a query keeps at most"),
 	EV_OPT_STR(0, "lane", "lanes.structured.lane", &lane.lane, "NAME",
 	    "the lane's name in hits and evidence"),
 	EV_OPT_SKIP_INVALID(&skip_invalid),

@@ -20,8 +20,7 @@
 #include "textsearch.h"
 #include "textstats.h"
 
-#define MAX_WEIGHT 1000.0
-#define MAX_FEEDBACK EV_TEXTSEARCH_MAX_FEEDBACK
+#define MAX_WEIGHT ((double)EV_PLAN_MAX(EV_PLAN_TEXT_WEIGHT_TITLE))
 
 /* Keys of query records, accepted quietly. */
 static const char *const extra_keys[] = { "request_id", "query", NULL };
@@ -44,7 +43,7 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *db;
-static long k = 100;
+static long k = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K);
 static struct ev_textsearch_opts ts = EV_TEXTSEARCH_OPTS_INIT;
 static int threads = 2;		/* --threads: 1 never splits a sweep */
 static char *marks;		/* --mark's copy, split at the comma */
@@ -118,40 +117,39 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 /* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The
  * first entry, a plan's top-level k, is dropped in a file with lanes. */
 static struct ev_opt options[] = {
-	{ EV_OPT_TYPE_LONG, 0, NULL, "k", &k, 1, EV_TEXTSEARCH_MAX_K, NULL, NULL, NULL, NULL },
+	{ EV_OPT_TYPE_LONG, 0, NULL, "k", &k, 1, EV_PLAN_MAX_K, NULL, NULL, NULL, NULL },
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store (made by ev-ingest)"),
-	EV_OPT_K_AT(LANE("k"), &k, EV_TEXTSEARCH_MAX_K, "hits per query", NULL),
+	EV_OPT_PLAN('k', "k", EV_PLAN_TEXT_K, &k, "N", "hits per query"),
 	EV_OPT_BOOL(0, "all-terms", LANE("all_terms"), &ts.all_terms,
 	    "a hit must hold every word (default: any word, ranked)"),
 	EV_OPT_BOOL(0, "raw-fts", LANE("raw_fts"), &ts.raw_fts,
 	    "the query text is an FTS5 expression, not words"),
-	EV_OPT_INT(0, "fuzzy", LANE("fuzzy"), &ts.fuzzy, 0, EV_TEXTSEARCH_MAX_FUZZY, "N",
+	EV_OPT_PLAN(0, "fuzzy", EV_PLAN_TEXT_FUZZY, &ts.fuzzy, "N",
 	    "expand a word missing from the index to words within N edits: at most 1 for words"
 	    " of 4-7 letters, none under 4"),
-	KEY(EV_OPT_TYPE_INT, "fuzzy_expansions", &ts.fuzzy_expansions, 1, 100),
-	KEY(EV_OPT_TYPE_BOOL, "drop_request_words", &ts.drop_request_words, 0, 1),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FUZZY_EXPANSIONS, &ts.fuzzy_expansions),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_DROP_REQUEST_WORDS, &ts.drop_request_words),
 	EV_OPT_FUNC(0, "weight", NULL, NULL, set_weight, "FIELD=W",
 	    "BM25 weight of title, section_title or text, from 0 to 1000; repeatable",
 	    "2.5, 2.5, 1"),
-	KEY(EV_OPT_TYPE_NUM, "weights.title", &ts.w_title, 0, MAX_WEIGHT),
-	KEY(EV_OPT_TYPE_NUM, "weights.section_title", &ts.w_section, 0, MAX_WEIGHT),
-	KEY(EV_OPT_TYPE_NUM, "weights.text", &ts.w_text, 0, MAX_WEIGHT),
-	EV_OPT_NUM(0, "proximity", LANE("proximity"), &ts.proximity, 0, EV_TEXTSEARCH_MAX_PROXIMITY,
-	    "W", "weight of two query words found side by side; 0 turns it off"),
-	EV_OPT_INT(0, "feedback", LANE("feedback"), &ts.feedback_docs, 0, MAX_FEEDBACK, "N",
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_TITLE, &ts.w_title),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_SECTION, &ts.w_section),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_TEXT, &ts.w_text),
+	EV_OPT_PLAN(0, "proximity", EV_PLAN_TEXT_PROXIMITY, &ts.proximity, "W",
+	    "weight of two query words found side by side; 0 turns it off"),
+	EV_OPT_PLAN(0, "feedback", EV_PLAN_TEXT_FEEDBACK, &ts.feedback_docs, "N",
 	    "pseudo-relevance feedback from the best N chunks of a first pass; 0 turns it off"),
-	EV_OPT_INT(0, "feedback-terms", LANE("feedback_terms"), &ts.feedback_terms, 1, MAX_FEEDBACK,
-	    "N", "words feedback adds"),
-	EV_OPT_NUM(0, "feedback-weight", LANE("feedback_weight"), &ts.feedback_weight, 0, 1, "X",
+	EV_OPT_PLAN(0, "feedback-terms", EV_PLAN_TEXT_FEEDBACK_TERMS, &ts.feedback_terms, "N",
+	    "words feedback adds"),
+	EV_OPT_PLAN(0, "feedback-weight", EV_PLAN_TEXT_FEEDBACK_WEIGHT, &ts.feedback_weight, "X",
 	    "their share of the query"),
-	EV_OPT_NUM(0, "feedback-focus", LANE("feedback_focus"), &ts.feedback_focus, 0,
-	    EV_TEXTSEARCH_MAX_FOCUS, "P", "a feedback chunk weighs (its score / the best score)^P"),
-	EV_OPT_INT(0, "long-query", LANE("long_query"), &ts.long_query, 0, 100000, "N",
+	EV_OPT_PLAN(0, "feedback-focus", EV_PLAN_TEXT_FEEDBACK_FOCUS, &ts.feedback_focus, "P",
+	    "a feedback chunk weighs (its score / the best score)^P"),
+	EV_OPT_PLAN(0, "long-query", EV_PLAN_TEXT_LONG_QUERY, &ts.long_query, "N",
 	    "a query of more than N searched words is read as a document: no feedback, no"
 	    " proximity; 0 never"),
-	EV_OPT_NUM(0, "k1", LANE("bm25.k1"), &ts.k1, 0, EV_TEXTSEARCH_MAX_K1, "K1",
-	    "BM25's term frequency saturation"),
-	EV_OPT_NUM(0, "b", LANE("bm25.b"), &ts.b, 0, 1, "B", "BM25's length normalisation"),
+	EV_OPT_PLAN(0, "k1", EV_PLAN_TEXT_K1, &ts.k1, "K1", "BM25's term frequency saturation"),
+	EV_OPT_PLAN(0, "b", EV_PLAN_TEXT_B, &ts.b, "B", "BM25's length normalisation"),
 	EV_OPT_FUNC(0, "mark", NULL, NULL, set_mark, "OPEN,CLOSE",
 	    "what surrounds a matched word in snippets", "\xc2\xab,\xc2\xbb"),
 	KEY(EV_OPT_TYPE_STR, "snippet.open", &ts.snippet.open, 0, 0),
@@ -170,10 +168,10 @@ static struct ev_opt options[] = {
 	    "instead of searching, write the store's statistics for these queries (and those of"
 	    " --stats, summed) to FILE ('-': stdout); without --db, only the sum of --stats"),
 	/* feedback as a mapping, read after the keys above */
-	KEY(EV_OPT_TYPE_INT, "feedback.docs", &ts.feedback_docs, 0, MAX_FEEDBACK),
-	KEY(EV_OPT_TYPE_INT, "feedback.terms", &ts.feedback_terms, 1, MAX_FEEDBACK),
-	KEY(EV_OPT_TYPE_NUM, "feedback.weight", &ts.feedback_weight, 0, 1),
-	KEY(EV_OPT_TYPE_NUM, "feedback.focus", &ts.feedback_focus, 0, EV_TEXTSEARCH_MAX_FOCUS),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_DOCS_M, &ts.feedback_docs),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_TERMS_M, &ts.feedback_terms),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M, &ts.feedback_weight),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_FOCUS_M, &ts.feedback_focus),
 	EV_OPT_END
 };
 

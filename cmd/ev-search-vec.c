@@ -37,9 +37,9 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *db, *index_path, *feedback_hits;
-static int feedback = 3;
-static double feedback_weight = 1;
-static long k = 100;
+static int feedback = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_FEEDBACK);
+static double feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_FEEDBACK_WEIGHT);
+static long k = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_K);
 static double min_score = NONE;
 static int ef_search, nprobe, no_snippet, snippet = 1, pairwise;
 static struct ev_skip skip;
@@ -47,7 +47,7 @@ static struct ev_skip skip;
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store the index was loaded into (ev-embed-load)"),
 	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the index file"),
-	EV_OPT_K_AT("lanes.vector.k", &k, 100000, "hits per query", NULL),
+	EV_OPT_PLAN('k', "k", EV_PLAN_VECTOR_K, &k, "N", "hits per query"),
 	{ EV_OPT_TYPE_NUM, 0, "min-score", "lanes.vector.min_score", &min_score, NONE, -NONE, "X",
 	    "drop hits whose inner product is below X", NULL, "none" },
 	{ EV_OPT_TYPE_INT, 0, "ef-search", "lanes.vector.ef_search", &ef_search, 1, 1000000, "N",
@@ -61,10 +61,10 @@ static const struct ev_opt options[] = {
 	EV_OPT_BOOL(0, NULL, "lanes.vector.snippet", &snippet, NULL),
 	EV_OPT_STR(0, "feedback-hits", NULL, &feedback_hits, "FILE", "hit records of another lane"
 	    " (the text lane's): fold each query's first chunks there into its vector"),
-	EV_OPT_INT(0, "feedback", "lanes.vector.feedback", &feedback, 0, EV_VSEARCH_FEEDBACK_MAX, "N",
+	EV_OPT_PLAN(0, "feedback", EV_PLAN_VECTOR_FEEDBACK, &feedback, "N",
 	    "with --feedback-hits: the chunks folded in (0: none)"),
-	EV_OPT_NUM(0, "feedback-weight", "lanes.vector.feedback_weight", &feedback_weight, 0, 1e6,
-	    "X", "with --feedback-hits: the weight of their mean vector beside the query's"),
+	EV_OPT_PLAN(0, "feedback-weight", EV_PLAN_VECTOR_FEEDBACK_WEIGHT, &feedback_weight, "X",
+	    "with --feedback-hits: the weight of their mean vector beside the query's"),
 	EV_OPT_SKIP_INVALID(&skip.on),
 	EV_OPT_END
 };

@@ -186,10 +186,10 @@ Test(opt_choice, help_and_list_show_the_new_kinds)
 
 Test(opt_choice, a_word_is_found_only_whole)
 {
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "jsonl"), 0);
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "json"), 1);
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "text"), 2);
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "js"), -1);
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", ""), -1);
-	cr_assert_eq(ev_opt_choice_index("jsonl|json|text", "text|"), -1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "jsonl"), 0);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "json"), 1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "text"), 2);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "js"), -1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", ""), -1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "text|"), -1);
 }

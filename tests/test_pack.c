@@ -425,7 +425,7 @@ Test(pack, plan_sets_options_and_unknown_fields_are_reported)
 	plan = ev_config_parse(yaml, strlen(yaml), "plan.yaml", &err);
 	cr_assert_not_null(plan, "%s", err.msg);
 	ev_pack_opts_init(&o);
-	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", ignored, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", ignored, NULL, &err), 0, "%s", err.msg);
 	cr_assert_eq(o.k, 1);
 	cr_assert_eq(o.has_min_score, 1);
 	cr_assert_eq(o.by_document, 2);
@@ -458,7 +458,7 @@ Test(pack, plan_values_of_the_wrong_type_are_errors)
 	json_t *plan = ev_config_parse(yaml, strlen(yaml), "plan.yaml", &err);
 
 	ev_pack_opts_init(&o);
-	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", NULL, &err), -1);
+	cr_assert_eq(ev_pack_opts_from_plan(&o, plan, "plan.yaml", NULL, NULL, &err), -1);
 	cr_assert_eq(err.code, 2);
 	json_decref(plan);
 }

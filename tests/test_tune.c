@@ -193,6 +193,50 @@ Test(tune, a_bad_plan_value_is_refused_with_its_key)
 	json_decref(plan);
 }
 
+/* ev-search-text reads lanes.text.feedback as a count or as a mapping of
+ * docs, terms, weight and focus; ev-tune reads both alike, and writes the
+ * tuned feedback back in the plan's form. */
+Test(tune, the_feedback_mapping_ev_search_text_accepts_is_read_and_kept)
+{
+	static const char in[] = "lanes:\n  text:\n    feedback:\n      docs: 7\n      terms: 12\n"
+		"      weight: 0.25\n      focus: 2\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err), *out;
+
+	cr_assert_not_null(plan, "%s", err.msg);
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), 0, "%s", err.msg);
+	cr_assert_eq(t.text.feedback_docs, 7);
+	cr_assert_eq(t.text.feedback_terms, 12);
+	cr_assert_float_eq(t.text.feedback_weight, 0.25, 0);
+	cr_assert_float_eq(t.text.feedback_focus, 2, 0);
+	t.text.feedback_docs = 20;
+	cr_assert_eq(ev_tune_plan_write(&b, plan, &t, NULL, &err), 0);
+	out = ev_config_parse(b.p, b.len, "out", &err);
+	cr_assert_not_null(out, "%s: %s", err.msg, ev_buf_str(&b));
+	cr_assert_eq(json_integer_value(ev_config_get(out, "lanes.text.feedback.docs")), 20);
+	cr_assert_float_eq(json_number_value(ev_config_get(out, "lanes.text.feedback.focus")), 2, 0);
+	cr_assert_null(ev_config_get(out, "lanes.text.feedback_terms"), "%s", ev_buf_str(&b));
+	json_decref(plan);
+	json_decref(out);
+	ev_buf_release(&b);
+}
+
+Test(tune, a_bad_value_in_the_feedback_mapping_is_refused_with_its_key)
+{
+	static const char in[] = "lanes:\n  text:\n    feedback:\n      docs: 1001\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.msg, "lanes.text.feedback.docs") != NULL, "%s", err.msg);
+	cr_assert(strstr(err.msg, "0 to 1000") != NULL, "%s", err.msg);
+	json_decref(plan);
+}
+
 Test(tune, the_plans_adaptive_weights_and_floors_are_read_as_ev_fuse_reads_them)
 {
 	static const char in[] = "fusion:\n  adapt: agreement\n  anchor: bm\n"

@@ -18,10 +18,44 @@
 #define HELP_COLUMN	22	/* where an option's help starts */
 #define HELP_WIDTH	79
 
-const char *const ev_opt_plan_keys[] = {
-	"version", "plan_id", "lanes.*", "fusion.*", "k", "min_score", "diversity.*", "output.*",
-	"rerank.*", "routing.*", NULL
-};
+/* Whether o holds a whole number (int, long or long long). */
+static int
+is_whole(const struct ev_opt *o)
+{
+	return o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG ||
+	    o->type == EV_OPT_TYPE_LLONG;
+}
+
+/* Store the whole number n in o's value, of o's type. */
+static void
+store_whole(const struct ev_opt *o, long long n)
+{
+	if (o->type == EV_OPT_TYPE_INT)
+		*(int *)o->value = (int)n;
+	else if (o->type == EV_OPT_TYPE_LONG)
+		*(long *)o->value = (long)n;
+	else
+		*(long long *)o->value = n;
+}
+
+/* Whether the plan schema's entry e passes in a plan read by cli's command:
+ * another stage's key, or a section ("routing.*") of the command's own
+ * whose keys its table does not declare; the command's own keys are those
+ * of its table. */
+static int
+foreign_key(const struct ev_cli *cli, const struct ev_opt *opts, const struct ev_plan_key *e)
+{
+	size_t n = strlen(e->key);
+
+	if (strcmp(e->stage, cli->prog) != 0)
+		return 1;
+	if (n < 2 || strcmp(e->key + n - 2, ".*") != 0)
+		return 0;
+	for (; opts->type != EV_OPT_TYPE_END; opts++)
+		if (opts->key != NULL && strncmp(opts->key, e->key, n - 1) == 0)
+			return 0;
+	return 1;
+}
 
 static size_t
 count_opts(const struct ev_opt *opts)
@@ -81,23 +115,6 @@ ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, const ch
 	ev_cli_usage_error(cli, "%s takes %s: '%s'", src, want, arg);
 }
 
-int
-ev_opt_choice_index(const char *words, const char *arg)
-{
-	size_t n = strlen(arg);
-	const char *p = words, *bar;
-	int i;
-
-	for (i = 0;; i++) {
-		bar = strchr(p, '|');
-		if ((bar != NULL ? (size_t)(bar - p) : strlen(p)) == n && strncmp(p, arg, n) == 0)
-			return i;
-		if (bar == NULL)
-			return -1;
-		p = bar + 1;
-	}
-}
-
 /* The word of index i of a choice, into buf. */
 static const char *
 choice_word(const char *words, int i, char *buf, size_t size)
@@ -115,21 +132,10 @@ static void
 set_choice(struct ev_cli *cli, const struct ev_opt *o, const char *src, const char *arg)
 {
 	char want[256];
-	size_t n = 0;
-	int i = ev_opt_choice_index(o->argh, arg), k;
+	int i = ev_plan_word_index(o->argh, arg);
 
-	if (i == -1) {
-		const char *p = o->argh;
-
-		for (k = 0; *p != '\0' && n < sizeof want; k++) {
-			size_t len = strcspn(p, "|");
-
-			n += (size_t)snprintf(want + n, sizeof want - n, "%s%.*s",
-			    k == 0 ? "" : p[len] == '\0' ? " or " : ", ", (int)len, p);
-			p += len + (p[len] == '|');
-		}
-		ev_opt_bad_value(cli, src, want, arg);
-	}
+	if (i == -1)
+		ev_opt_bad_value(cli, src, ev_plan_words_text(o->argh, want, sizeof want), arg);
 	*(int *)o->value = i;
 	if (o->fn != NULL)
 		o->fn(cli, src, arg, o->value);
@@ -145,13 +151,11 @@ set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const ch
 	switch (o->type) {
 	case EV_OPT_TYPE_INT:
 	case EV_OPT_TYPE_LONG:
+	case EV_OPT_TYPE_LLONG:
 		if (ev_parse_count(arg, (long long)o->min, (long long)o->max, &n) == -1)
 			ev_cli_usage_error(cli, "%s takes a whole number from %lld to %lld: '%s'",
 			    src, (long long)o->min, (long long)o->max, arg);
-		if (o->type == EV_OPT_TYPE_INT)
-			*(int *)o->value = (int)n;
-		else
-			*(long *)o->value = (long)n;
+		store_whole(o, n);
 		break;
 	default:
 		if (ev_parse_double(arg, o->min, o->max, &x) == -1)
@@ -213,8 +217,24 @@ warn_section_key(const char *path, void *ctx)
 	ev_warn("%s: unknown key '%s.%s' ignored", c->cli->config_path, c->section, path);
 }
 
-/* In a plan read with reads_plan (whose "lanes.*" passes every lane's keys),
- * warn about the keys of the command's own section that the table lacks. */
+/* Whether another stage's section of the plan schema ("lanes.*") passes
+ * every key of section ("lanes.vector"). */
+static int
+section_passed(const struct ev_cli *cli, const struct ev_opt *opts, const char *section)
+{
+	for (const struct ev_plan_key *e = ev_plan_schema; e->key != NULL; e++) {
+		size_t n = strlen(e->key);
+
+		if (n > 2 && strcmp(e->key + n - 2, ".*") == 0 && foreign_key(cli, opts, e) &&
+		    strncmp(section, e->key, n - 1) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* In a plan read with reads_plan whose other stages' section passes every
+ * key of the command's own ("lanes.*" passes "lanes.vector"), warn about
+ * the keys of the command's section that the table lacks. */
 static void
 check_section(const struct ev_cli *cli, const char *section, const struct ev_opt *opts)
 {
@@ -224,7 +244,7 @@ check_section(const struct ev_cli *cli, const char *section, const struct ev_opt
 	const char **keys;
 
 	if (cli->config == NULL || (sect = ev_config_get(cli->config, section)) == NULL ||
-	    !json_is_object(sect))
+	    !json_is_object(sect) || !section_passed(cli, opts, section))
 		return;
 	if ((keys = malloc((n + 1) * sizeof *keys)) == NULL)
 		return;
@@ -369,9 +389,9 @@ apply_config_choice(struct ev_cli *cli, const struct ev_opt *o, struct ev_err *e
 
 	if (r == 1) {
 		snprintf(src, sizeof src, "%s: '%s'", cli->config_path, o->key);
-		if (ev_opt_choice_index(o->argh, s) < 0)
+		if (ev_plan_word_index(o->argh, s) < 0)
 			set_choice(cli, o, src, s);	/* says what is wrong; exits */
-		*(int *)o->value = ev_opt_choice_index(o->argh, s);
+		*(int *)o->value = ev_plan_word_index(o->argh, s);
 		if (o->fn != NULL)
 			o->fn(cli, src, NULL, o->value);	/* NULL: not a flag */
 	}
@@ -397,12 +417,11 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 			break;
 		case EV_OPT_TYPE_INT:
 		case EV_OPT_TYPE_LONG:
+		case EV_OPT_TYPE_LLONG:
 			r = ev_config_int(cli->config, o->key, (long long)o->min, (long long)o->max,
 			    &n, file, &err);
-			if (r == 1 && o->type == EV_OPT_TYPE_INT)
-				*(int *)o->value = (int)n;
-			else if (r == 1)
-				*(long *)o->value = (long)n;
+			if (r == 1)
+				store_whole(o, n);
 			if (r == 1 && o->fn != NULL)
 				o->fn(cli, o->key, NULL, o->value);
 			break;
@@ -429,16 +448,17 @@ apply_config(struct ev_cli *cli, const struct ev_opt *o)
 	}
 }
 
-/* The config keys the command knows: the table's and cmd's extra ones. */
+/* The config keys the command knows: the table's, cmd's extra ones and,
+ * with reads_plan, the other stages' keys of the plan schema. */
 static const char **
-known_keys(const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
+known_keys(const struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
 {
 	size_t n = count_opts(opts), extra = 0, plan = 0, i, k = 0;
 	const char **keys;
 
 	while (cmd->extra_keys != NULL && cmd->extra_keys[extra] != NULL)
 		extra++;
-	while (cmd->reads_plan && ev_opt_plan_keys[plan] != NULL)
+	while (cmd->reads_plan && ev_plan_keys[plan] != NULL)
 		plan++;
 	if ((keys = malloc((n + extra + plan + 1) * sizeof *keys)) == NULL)
 		return NULL;
@@ -448,7 +468,8 @@ known_keys(const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
 	for (i = 0; i < extra; i++)
 		keys[k++] = cmd->extra_keys[i];
 	for (i = 0; i < plan; i++)
-		keys[k++] = ev_opt_plan_keys[i];
+		if (foreign_key(cli, opts, ev_plan_find(ev_plan_keys[i])))
+			keys[k++] = ev_plan_keys[i];
 	keys[k] = NULL;
 	return keys;
 }
@@ -465,6 +486,9 @@ default_text(const struct ev_opt *o, char *buf, size_t size)
 		return buf;
 	case EV_OPT_TYPE_LONG:
 		snprintf(buf, size, "%ld", *(const long *)o->value);
+		return buf;
+	case EV_OPT_TYPE_LLONG:
+		snprintf(buf, size, "%lld", *(const long long *)o->value);
 		return buf;
 	case EV_OPT_TYPE_NUM:
 		snprintf(buf, size, "%g", *(const double *)o->value);
@@ -529,7 +553,7 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 			n += snprintf(head + n, sizeof head - (size_t)n, "%s%s",
 			    o->argh[0] == '[' ? "" : " ", o->argh);
 		n = snprintf(text, sizeof text, "%s", o->help);
-		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG)
+		if (is_whole(o))
 			n += snprintf(text + n, sizeof text - (size_t)n, " (%lld to %lld",
 			    (long long)o->min, (long long)o->max);
 		else if (o->type == EV_OPT_TYPE_NUM)
@@ -537,10 +561,8 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 		d = default_text(o, def, sizeof def);
 		if (d != NULL)
 			n += snprintf(text + n, sizeof text - (size_t)n, "%sdefault %s)",
-			    (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG ||
-			    o->type == EV_OPT_TYPE_NUM) ? "; " : " (", d);
-		else if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG ||
-		    o->type == EV_OPT_TYPE_NUM)
+			    (is_whole(o) || o->type == EV_OPT_TYPE_NUM) ? "; " : " (", d);
+		else if (is_whole(o) || o->type == EV_OPT_TYPE_NUM)
 			snprintf(text + n, sizeof text - (size_t)n, ")");
 		fputs(head, fp);
 		if ((int)strlen(head) + 2 > HELP_COLUMN) {
@@ -556,7 +578,7 @@ ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 }
 
 static const char *const type_names[] = {
-	"end", "bool", "int", "int", "num", "str", "func", "choice"
+	"end", "bool", "int", "int", "int", "num", "str", "func", "choice"
 };
 
 void
@@ -566,7 +588,7 @@ ev_opt_list(FILE *fp, const struct ev_opt *o)
 		char def[64], lo[32] = "-", hi[32] = "-";
 		const char *d = default_text(o, def, sizeof def);
 
-		if (o->type == EV_OPT_TYPE_INT || o->type == EV_OPT_TYPE_LONG) {
+		if (is_whole(o)) {
 			snprintf(lo, sizeof lo, "%lld", (long long)o->min);
 			snprintf(hi, sizeof hi, "%lld", (long long)o->max);
 		} else if (o->type == EV_OPT_TYPE_NUM) {
@@ -601,7 +623,7 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	int ch;
 
 	if ((longopts = calloc(n + nc + 1, sizeof *longopts)) == NULL ||
-	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cmd, opts)) == NULL) {
+	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cli, cmd, opts)) == NULL) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
@@ -672,7 +694,7 @@ static void
 check_shapes(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts)
 {
 	struct ev_err err = { 0 };
-	const char **keys = known_keys(cmd, opts);
+	const char **keys = known_keys(cli, cmd, opts);
 
 	if (keys == NULL)
 		return;	/* ev_opt_parse() says so */

@@ -26,12 +26,14 @@
 #define EV_OPT_H
 
 #include "cli.h"
+#include "plan.h"
 
 enum ev_opt_type {
 	EV_OPT_TYPE_END,
 	EV_OPT_TYPE_BOOL,	/* int *: a flag without value; true/false in a config */
 	EV_OPT_TYPE_INT,	/* int *, within [min, max] */
 	EV_OPT_TYPE_LONG,	/* long *, within [min, max] */
+	EV_OPT_TYPE_LLONG,	/* long long *, within [min, max] */
 	EV_OPT_TYPE_NUM,	/* double *, within [min, max] */
 	EV_OPT_TYPE_STR,	/* const char **: the argument, as given */
 	EV_OPT_TYPE_FUNC,	/* fn is called with the argument */
@@ -88,6 +90,27 @@ struct ev_opt {
 	{ EV_OPT_TYPE_CHOICE, (s), (l), (key), (v), 0, 0, (words), (help), NULL, NULL }
 #define EV_OPT_END { EV_OPT_TYPE_END, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL }
 
+/* The option of a retrieval plan's key: its key, type, range (and a choice's
+ * words) are those of the plan schema's entry e (plan.h), so that every
+ * command reading the key reads it alike; v is an int, long, long long or
+ * double (a bool's and a choice's an int).  Its default is the variable's,
+ * which the stage takes from EV_PLAN_DEFAULT(e). */
+#define EV_OPT_PLAN(s, l, e, v, argname, text) { \
+	.type = EV_PLAN_TYPE(e) == EV_PLAN_BOOL ? EV_OPT_TYPE_BOOL : \
+	    EV_PLAN_TYPE(e) == EV_PLAN_CHOICE ? EV_OPT_TYPE_CHOICE : EV_OPT_PLAN_CTYPE(v), \
+	.short_name = (s), .long_name = (l), .key = EV_PLAN_KEY(e), .value = (v), \
+	.min = EV_PLAN_MIN(e), .max = EV_PLAN_MAX(e), \
+	.argh = EV_PLAN_TYPE(e) == EV_PLAN_CHOICE ? EV_PLAN_WORDS(e) : (argname), .help = (text) }
+/* EV_OPT_PLAN whose --help shows the default shown ("none", "all"). */
+#define EV_OPT_PLAN_SHOWN(s, l, e, v, argname, text, shown) { \
+	.type = EV_OPT_PLAN_CTYPE(v), .short_name = (s), .long_name = (l), .key = EV_PLAN_KEY(e), \
+	.value = (v), .min = EV_PLAN_MIN(e), .max = EV_PLAN_MAX(e), .argh = (argname), \
+	.help = (text), .shown_default = (shown) }
+#define EV_OPT_PLAN_CTYPE(v) _Generic((v), long *: EV_OPT_TYPE_LONG, \
+	long long *: EV_OPT_TYPE_LLONG, double *: EV_OPT_TYPE_NUM, default: EV_OPT_TYPE_INT)
+/* A plan key alone, without a flag. */
+#define EV_OPT_PLAN_KEY(e, v) EV_OPT_PLAN(0, NULL, e, v, NULL, NULL)
+
 /* --skip-invalid, where a command reads records: skip bad records, count them
  * and say so (see ev_cli_skip()). */
 #define EV_OPT_SKIP_INVALID(v) EV_OPT_SKIP_INVALID_AT("skip_invalid", (v))
@@ -125,13 +148,9 @@ struct ev_opt_cmd {
 	const char *about;	/* a paragraph: what it does */
 	const char *const *extra_keys;	/* config keys read by other means (NULL-terminated), or NULL */
 	int reads_plan;		/* --config may be a retrieval plan: the sections
-				 * of the other stages (ev_opt_plan_keys) are theirs,
+				 * of the other stages (plan.h's schema) are theirs,
 				 * not unknown */
 };
-
-/* The top-level sections of a retrieval plan, each stage's ("lanes.*",
- * "fusion.*", "k", ...), NULL-terminated. */
-extern const char *const ev_opt_plan_keys[];
 
 /* Parse the command line (cli->argc/argv) and cli->config against opts:
  * first every config key of the table (a value of the wrong type or range
@@ -156,10 +175,6 @@ int ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd,
  * ev_opt_parse() (not by the config): for a command that reads a second
  * file of defaults (a plan) after parsing, which the flags must override. */
 int ev_opt_given(const void *value);
-
-/* The index of word among the words of a choice ("jsonl|json|text"), or -1:
- * for a command that reads a choice from a second file (a plan). */
-int ev_opt_choice_index(const char *words, const char *word);
 
 /* Report a bad value arg of the option named by src (as ev_opt_fn has it)
  * and exit 2: "PROG: --flag takes WANT: 'arg'" and a hint for a flag, or

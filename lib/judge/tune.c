@@ -10,6 +10,7 @@
 #include "config.h"
 #include "jsonl.h"
 #include "pack.h"
+#include "plan.h"
 #include "tune.h"
 #include "vsearch.h"
 
@@ -198,18 +199,6 @@ ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const int *fol
 
 /* ---- Reading a plan ------------------------------------------------------ */
 
-static int
-plan_int(const json_t *plan, const char *key, long long min, long long max, int *out,
-    const char *file, struct ev_err *err)
-{
-	long long v = *out;
-
-	if (ev_config_int(plan, key, min, max, &v, file, err) == -1)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
 /* A usage error of the plan file, from *err as fuse.c set it.  Returns -1. */
 static int
 plan_error(const char *file, struct ev_err *err)
@@ -239,9 +228,6 @@ plan_fusion_adapt(const json_t *plan, struct ev_fuse_opts *f, const char *file,
 	if ((r = ev_config_str(plan, "fusion.anchor", &s, file, err)) == -1 ||
 	    (r == 1 && ev_fuse_anchor_set(f, s, err) == -1))
 		return r == 1 ? plan_error(file, err) : -1;
-	if (plan_int(plan, "fusion.agreement_depth", 1, 100000, &f->agree_depth, file, err) == -1 ||
-	    ev_config_num(plan, "fusion.agreement_full", 1e-9, 1, &f->agree_full, file, err) == -1)
-		return -1;
 	fl = ev_config_get(plan, "fusion.agreement_from");
 	if (fl != NULL && !json_is_object(fl))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
@@ -278,32 +264,35 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 {
 	struct ev_textsearch_opts *x = &t->text;
 	struct ev_fuse_opts *f = &t->fuse;
+	/* feedback as a number of chunks with its flat keys, or as a mapping
+	 * (docs, terms, weight, focus), as ev-search-text reads it */
+	const struct ev_plan_field fields[] = {
+		EV_PLAN_FIELD(EV_PLAN_TEXT_K, &x->k),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_PROXIMITY, &x->proximity),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK, &x->feedback_docs),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_TERMS, &x->feedback_terms),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_WEIGHT, &x->feedback_weight),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_FOCUS, &x->feedback_focus),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_DOCS_M, &x->feedback_docs),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_TERMS_M, &x->feedback_terms),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M, &x->feedback_weight),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_FOCUS_M, &x->feedback_focus),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FUZZY, &x->fuzzy),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_WEIGHT_TITLE, &x->w_title),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_WEIGHT_SECTION, &x->w_section),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_WEIGHT_TEXT, &x->w_text),
+		EV_PLAN_FIELD(EV_PLAN_VECTOR_K, &t->vector_k),
+		EV_PLAN_FIELD(EV_PLAN_VECTOR_FEEDBACK, &t->vector_feedback),
+		EV_PLAN_FIELD(EV_PLAN_VECTOR_FEEDBACK_WEIGHT, &t->vector_feedback_weight),
+		EV_PLAN_FIELD(EV_PLAN_FUSION_RRF_K, &f->rrf_k),
+		EV_PLAN_FIELD(EV_PLAN_FUSION_AGREEMENT_DEPTH, &f->agree_depth),
+		EV_PLAN_FIELD(EV_PLAN_FUSION_AGREEMENT_FULL, &f->agree_full),
+	};
 	const char *s, *lane;
 	json_t *w, *v;
 	int r;
 
-	if (ev_config_int(plan, "lanes.text.k", 1, EV_TEXTSEARCH_MAX_K, &x->k, file, err) == -1 ||
-	    ev_config_int(plan, "lanes.vector.k", 1, EV_TEXTSEARCH_MAX_K, &t->vector_k, file,
-	    err) == -1 ||
-	    plan_int(plan, "lanes.vector.feedback", 0, EV_VSEARCH_FEEDBACK_MAX, &t->vector_feedback,
-	    file, err) == -1 ||
-	    ev_config_num(plan, "lanes.vector.feedback_weight", 0, 1e6, &t->vector_feedback_weight,
-	    file, err) == -1 ||
-	    ev_config_num(plan, "lanes.text.proximity", 0, EV_TEXTSEARCH_MAX_PROXIMITY,
-	    &x->proximity, file, err) == -1 ||
-	    plan_int(plan, "lanes.text.feedback", 0, EV_TEXTSEARCH_MAX_FEEDBACK, &x->feedback_docs,
-	    file, err) == -1 ||
-	    plan_int(plan, "lanes.text.feedback_terms", 1, EV_TEXTSEARCH_MAX_FEEDBACK,
-	    &x->feedback_terms, file, err) == -1 ||
-	    ev_config_num(plan, "lanes.text.feedback_weight", 0, 1, &x->feedback_weight, file,
-	    err) == -1 ||
-	    plan_int(plan, "lanes.text.fuzzy", 0, EV_TEXTSEARCH_MAX_FUZZY, &x->fuzzy, file,
-	    err) == -1 ||
-	    ev_config_num(plan, "lanes.text.weights.title", 0, 1000, &x->w_title, file, err) == -1 ||
-	    ev_config_num(plan, "lanes.text.weights.section_title", 0, 1000, &x->w_section, file,
-	    err) == -1 ||
-	    ev_config_num(plan, "lanes.text.weights.text", 0, 1000, &x->w_text, file, err) == -1 ||
-	    ev_config_num(plan, "fusion.rrf_k", 1e-9, 1e9, &f->rrf_k, file, err) == -1)
+	if (ev_plan_read(plan, file, fields, sizeof fields / sizeof fields[0], NULL, err) == -1)
 		return -1;
 	if ((r = ev_config_str(plan, "fusion.method", &s, file, err)) == -1)
 		return -1;
@@ -1211,9 +1200,15 @@ plan_keys(json_t *doc, const struct ev_tune_trial *t)
 
 	bad |= set_path(doc, "lanes.text.k", json_integer(x->k));
 	bad |= set_path(doc, "lanes.text.proximity", json_real(x->proximity));
-	bad |= set_path(doc, "lanes.text.feedback", json_integer(x->feedback_docs));
-	bad |= set_path(doc, "lanes.text.feedback_terms", json_integer(x->feedback_terms));
-	bad |= set_path(doc, "lanes.text.feedback_weight", json_real(x->feedback_weight));
+	if (json_is_object(ev_config_get(doc, "lanes.text.feedback"))) {	/* the mapping form */
+		bad |= set_path(doc, "lanes.text.feedback.docs", json_integer(x->feedback_docs));
+		bad |= set_path(doc, "lanes.text.feedback.terms", json_integer(x->feedback_terms));
+		bad |= set_path(doc, "lanes.text.feedback.weight", json_real(x->feedback_weight));
+	} else {
+		bad |= set_path(doc, "lanes.text.feedback", json_integer(x->feedback_docs));
+		bad |= set_path(doc, "lanes.text.feedback_terms", json_integer(x->feedback_terms));
+		bad |= set_path(doc, "lanes.text.feedback_weight", json_real(x->feedback_weight));
+	}
 	bad |= set_path(doc, "lanes.text.fuzzy", json_integer(x->fuzzy));
 	bad |= set_path(doc, "lanes.text.weights.title", json_real(x->w_title));
 	bad |= set_path(doc, "lanes.text.weights.section_title", json_real(x->w_section));

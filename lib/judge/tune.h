@@ -126,9 +126,12 @@ size_t ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const i
 	struct ev_tune_result *r);
 
 /* Read a plan's lane and fusion keys into *t (which holds the defaults to
- * keep for keys the plan does not set): lanes.text.{k, proximity, feedback,
- * feedback_terms, feedback_weight, fuzzy, weights.{title, section_title,
- * text}}, lanes.vector.{k, feedback, feedback_weight}, fusion.{method,
+ * keep for keys the plan does not set), each checked against its entry of
+ * the plan schema (plan.h), as the stage owning it checks it:
+ * lanes.text.{k, proximity, feedback (a number, with feedback_terms,
+ * feedback_weight and feedback_focus, or a mapping of docs, terms, weight
+ * and focus), fuzzy, weights.{title, section_title, text}},
+ * lanes.vector.{k, feedback, feedback_weight}, fusion.{method,
  * normalization, rrf_k, weights.*, group, adapt, anchor, agreement_depth,
  * agreement_full, agreement_from.*, floor.*}.  Returns 0, or -1 with *err
  * set (code 2, naming file and the key) for a value of the wrong type or out
@@ -161,7 +164,7 @@ int ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 /* Append the plan of trial t as YAML to b: `header` (comment lines, may be
  * NULL) first, then the keys of base (the input plan, NULL for none) in
  * their order, with the lanes' and the fusion's keys ev_tune_plan_read()
- * reads set from t; without a base, version "0.1" and ev-pack's default
+ * reads set from t (lanes.text.feedback in the form base gives it); without a base, version "0.1" and ev-pack's default
  * presentation keys.  Returns 0 or -1 (out of memory). */
 int ev_tune_plan_write(struct ev_buf *b, const json_t *base, const struct ev_tune_trial *t,
 	const char *header, struct ev_err *err);

@@ -30,14 +30,13 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "plan.h"
 #include "snippet.h"
 #include "store.h"
 
-#define EV_TEXTSEARCH_MAX_K 100000
-#define EV_TEXTSEARCH_MAX_FUZZY 3
 
 struct ev_textsearch_opts {
-	long long k;		/* hits per query, 1 to EV_TEXTSEARCH_MAX_K */
+	long long k;		/* hits per query, 1 to EV_PLAN_MAX_K */
 	double w_title;		/* BM25 weight of the chunk's title column */
 	double w_section;	/* of its section title */
 	double w_text;		/* of its text */
@@ -65,15 +64,27 @@ struct ev_textsearch_opts {
 				 * as a document: no feedback, no proximity; 0: never */
 };
 
-#define EV_TEXTSEARCH_MAX_FEEDBACK 1000
-#define EV_TEXTSEARCH_MAX_PROXIMITY 10.0
+#define EV_TEXTSEARCH_LONG_QUERY EV_PLAN_DEFAULT(EV_PLAN_TEXT_LONG_QUERY)	/* 64: searched words
+				 * of the longest query read as a request */
 
-#define EV_TEXTSEARCH_MAX_K1 10.0
-#define EV_TEXTSEARCH_LONG_QUERY 64	/* searched words of the longest query read as a request */
-#define EV_TEXTSEARCH_MAX_FOCUS 10.0
-
-#define EV_TEXTSEARCH_OPTS_INIT { 100, 2.5, 2.5, 1.0, 0, 0, 2, 1, 1, 0.2, 15, 30, 0.5, 3.0, 1.1, 0.65, \
-	EV_SNIPPET_OPTS_INIT, NULL, NULL, 0, 0, EV_TEXTSEARCH_LONG_QUERY }
+/* The defaults: the plan schema's (plan.h). */
+#define EV_TEXTSEARCH_OPTS_INIT { \
+	.k = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K), \
+	.w_title = EV_PLAN_DEFAULT(EV_PLAN_TEXT_WEIGHT_TITLE), \
+	.w_section = EV_PLAN_DEFAULT(EV_PLAN_TEXT_WEIGHT_SECTION), \
+	.w_text = EV_PLAN_DEFAULT(EV_PLAN_TEXT_WEIGHT_TEXT), \
+	.fuzzy = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FUZZY), \
+	.fuzzy_expansions = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FUZZY_EXPANSIONS), \
+	.drop_request_words = EV_PLAN_DEFAULT(EV_PLAN_TEXT_DROP_REQUEST_WORDS), \
+	.proximity = EV_PLAN_DEFAULT(EV_PLAN_TEXT_PROXIMITY), \
+	.feedback_docs = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK), \
+	.feedback_terms = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_TERMS), \
+	.feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_WEIGHT), \
+	.feedback_focus = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_FOCUS), \
+	.k1 = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1), \
+	.b = EV_PLAN_DEFAULT(EV_PLAN_TEXT_B), \
+	.snippet = EV_SNIPPET_OPTS_INIT, \
+	.long_query = EV_TEXTSEARCH_LONG_QUERY }
 
 /* What ev_textsearch_query() noticed, for the command to warn about. */
 enum {

@@ -33,12 +33,13 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "plan.h"
 #include "store.h"
 #include "vindex.h"
 
 #define EV_VSEARCH_BATCH_MAX 1024	/* queries searched together at most */
 #define EV_VSEARCH_BATCH_CELLS 4000000	/* at most queries × k result cells at once */
-#define EV_VSEARCH_FEEDBACK_MAX 1000	/* chunks folded into a query at most */
+#define EV_VSEARCH_FEEDBACK_MAX EV_PLAN_MAX(EV_PLAN_VECTOR_FEEDBACK)	/* chunks folded into a query at most (1000) */
 
 struct ev_vsearch_opts {
 	int k;			/* hits per query, >= 1 */

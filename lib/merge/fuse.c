@@ -55,7 +55,7 @@ ev_fuse_opts_init(struct ev_fuse_opts *o)
 	o->method = EV_FUSE_RRF;
 	o->norm = EV_NORM_DEFAULT;
 	o->group = EV_GROUP_CHUNK;
-	o->rrf_k = 60;
+	o->rrf_k = EV_PLAN_DEFAULT(EV_PLAN_FUSION_RRF_K);
 	o->k = 0;
 	o->explain = 1;
 	o->adapt = EV_ADAPT_NONE;

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "plan.h"
 
 struct ev_buf;
 
@@ -59,8 +60,8 @@ enum ev_fuse_adapt {
 	EV_ADAPT_AGREEMENT	/* each lane but the anchor weighted by its agreement with it */
 };
 
-#define EV_FUSE_AGREE_DEPTH 10	/* default: the top 10 of each lane are compared */
-#define EV_FUSE_AGREE_FULL 0.6	/* default: 6 in 10 shared earn the full weight */
+#define EV_FUSE_AGREE_DEPTH EV_PLAN_DEFAULT(EV_PLAN_FUSION_AGREEMENT_DEPTH)	/* 10: the top 10 of each lane are compared */
+#define EV_FUSE_AGREE_FULL EV_PLAN_DEFAULT(EV_PLAN_FUSION_AGREEMENT_FULL)	/* 0.6: 6 in 10 shared earn the full weight */
 
 struct ev_fuse_weight {
 	char lane[EV_FUSE_LANE_MAX + 1];

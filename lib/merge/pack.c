@@ -15,6 +15,7 @@
 #include "jscan.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
+#include "plan.h"
 #include "uuid.h"
 
 /* ---- options and the plan ---- */
@@ -23,33 +24,16 @@ void
 ev_pack_opts_init(struct ev_pack_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->k = 10;
-	o->by_document = 3;
-	o->near_duplicates = 1;
-	o->overlap = 0.9;
-	o->max_snippet_chars = 500;
-	o->mmr_lambda = 1;
-	o->mmr_depth = 50;
-	o->group_by = EV_PACK_GROUP_NONE;
+	o->k = EV_PLAN_DEFAULT(EV_PLAN_K);
+	o->min_score = EV_PLAN_DEFAULT(EV_PLAN_MIN_SCORE);
+	o->by_document = EV_PLAN_DEFAULT(EV_PLAN_BY_DOCUMENT);
+	o->near_duplicates = EV_PLAN_DEFAULT(EV_PLAN_NEAR_DUPLICATES);
+	o->overlap = EV_PLAN_DEFAULT(EV_PLAN_OVERLAP);
+	o->max_snippet_chars = EV_PLAN_DEFAULT(EV_PLAN_MAX_SNIPPET_CHARS);
+	o->mmr_lambda = EV_PLAN_DEFAULT(EV_PLAN_MMR_LAMBDA);
+	o->mmr_depth = EV_PLAN_DEFAULT(EV_PLAN_MMR_DEPTH);
+	o->group_by = EV_PLAN_DEFAULT(EV_PLAN_GROUP_BY);
 }
-
-/* What a plan may hold: this stage's keys, and the keys of the stages before
- * it (ev-hybrid's lanes, ev-search-text's text, ev-embed's embed, ev-search-vec's
- * settings, ev-fuse's fusion): scripts/ev-hybrid hands one plan to them all. */
-const char *const ev_pack_plan_keys[] = {
-	"version", "request_id", "plan_id", "query", "lanes.*", "text.*", "embed.*", "db",
-	"index", "ef_search", "nprobe", "snippet",
-	"fusion.method", "fusion.rrf_k", "fusion.normalization", "fusion.weights.*",
-	"fusion.floor.*",
-	"fusion.group", "fusion.k", "fusion.explain", "fusion.skip_invalid",
-	"fusion.adapt", "fusion.anchor", "fusion.agreement_depth", "fusion.agreement_full",
-	"fusion.agreement_from.*", "k", "min_score", "diversity.by_document", "diversity.near_duplicates",
-	"diversity.overlap", "diversity.mmr_lambda", "diversity.mmr_depth", "group_by",
-	"output.max_snippet_chars", "output.format",
-	"routing.*",	/* ev-route's, run by scripts/ev-hybrid */
-	"rerank.*",	/* ev-rerank's, run by scripts/ev-hybrid */
-	NULL
-};
 
 struct ignored_ctx {
 	json_t *arr;
@@ -69,56 +53,41 @@ add_ignored(const char *path, void *ctx)
 
 int
 ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
-    json_t *ignored, struct ev_err *err)
+    json_t *ignored, int (*keep)(const void *value), struct ev_err *err)
 {
-	int b, r;
+	const struct ev_plan_field fields[] = {
+		EV_PLAN_FIELD(EV_PLAN_K, &o->k),
+		EV_PLAN_FIELD(EV_PLAN_MIN_SCORE, &o->min_score),
+		EV_PLAN_FIELD(EV_PLAN_BY_DOCUMENT, &o->by_document),
+		EV_PLAN_FIELD(EV_PLAN_NEAR_DUPLICATES, &o->near_duplicates),
+		EV_PLAN_FIELD(EV_PLAN_OVERLAP, &o->overlap),
+		EV_PLAN_FIELD(EV_PLAN_MMR_LAMBDA, &o->mmr_lambda),
+		EV_PLAN_FIELD(EV_PLAN_MMR_DEPTH, &o->mmr_depth),
+		EV_PLAN_FIELD(EV_PLAN_GROUP_BY, &o->group_by),
+		EV_PLAN_FIELD(EV_PLAN_MAX_SNIPPET_CHARS, &o->max_snippet_chars),
+	};
+	const char *name;
+	json_t *v;
+	char path[256];
+	long long k;
 
 	if (plan == NULL)
 		return 0;
 	if (ignored != NULL) {
 		struct ignored_ctx c = { ignored, 0 };
-		ev_config_unknown(plan, ev_pack_plan_keys, add_ignored, &c);
+		ev_config_unknown(plan, ev_plan_keys, add_ignored, &c);
 		if (c.bad)
 			return ev_err_nomem(err);
 	}
-	if (ev_config_int(plan, "k", 0, 1000000000, &o->k, file, err) == -1 ||
-	    ev_config_int(plan, "diversity.by_document", 0, 1000000000, &o->by_document, file,
-	    err) == -1 ||
-	    ev_config_num(plan, "diversity.overlap", 0, 1, &o->overlap, file, err) == -1 ||
-	    ev_config_num(plan, "diversity.mmr_lambda", 0, 1, &o->mmr_lambda, file, err) == -1 ||
-	    ev_config_int(plan, "diversity.mmr_depth", 1, 100000, &o->mmr_depth, file, err) == -1 ||
-	    ev_config_int(plan, "output.max_snippet_chars", 1, 1000000000, &o->max_snippet_chars,
-	    file, err) == -1)
+	if (ev_plan_read(plan, file, fields, sizeof fields / sizeof fields[0], keep, err) == -1)
 		return -1;
-	if ((r = ev_config_num(plan, "min_score", -1e300, 1e300, &o->min_score, file, err)) == -1)
-		return -1;
-	if (r == 1)
-		o->has_min_score = 1;
-	if ((r = ev_config_bool(plan, "diversity.near_duplicates", &b, file, err)) == -1)
-		return -1;
-	if (r == 1)
-		o->near_duplicates = b;
-	{
-		const char *g;
-		if ((r = ev_config_str(plan, "group_by", &g, file, err)) == -1)
-			return -1;
-		if (r == 1 && (o->group_by = ev_pack_group_index(g)) == -1)
-			return ev_err_set(err, EV_EXIT_USAGE, file, "'group_by' must be none, lane "
-			    "or modality, not '%s'", g);
-	}
+	o->has_min_score = !isnan(o->min_score);
 	/* the lanes' depth, read by scripts/ev-hybrid: checked here, once */
-	{
-		const char *name;
-		json_t *v;
-		char path[256];
-		long long k;
-
-		json_object_foreach(json_object_get(plan, "lanes"), name, v) {
-			snprintf(path, sizeof path, "lanes.%s.k", name);
-			if (json_is_object(v) &&
-			    ev_config_int(plan, path, 1, 100000, &k, file, err) == -1)
-				return -1;
-		}
+	json_object_foreach(json_object_get(plan, "lanes"), name, v) {
+		snprintf(path, sizeof path, "lanes.%s.k", name);
+		if (json_is_object(v) &&
+		    ev_config_int(plan, path, 1, EV_PLAN_MAX_K, &k, file, err) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -126,13 +95,7 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 int
 ev_pack_group_index(const char *word)
 {
-	static const char *const words[] = { "none", "lane", "modality" };
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (strcmp(word, words[i]) == 0)
-			return i;
-	return -1;
+	return ev_plan_word_index(EV_PACK_GROUPS, word);
 }
 
 static int

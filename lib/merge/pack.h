@@ -18,6 +18,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "plan.h"
 
 #define EV_PACK_VERSION "0.1"
 
@@ -37,29 +38,28 @@ struct ev_pack_opts {
 
 /* What evidences are grouped by (opts.group_by), and the words naming them. */
 enum { EV_PACK_GROUP_NONE, EV_PACK_GROUP_LANE, EV_PACK_GROUP_MODALITY };
-#define EV_PACK_GROUPS "none|lane|modality"
+#define EV_PACK_GROUPS EV_PLAN_WORDS(EV_PLAN_GROUP_BY)	/* "none|lane|modality" */
 
 /* The EV_PACK_GROUP_* that word names ("none", "lane", "modality"), or -1. */
 int ev_pack_group_index(const char *word);
 
-/* The keys a retrieval plan may hold (for ev_config_unknown()): this stage's,
- * and those of the stages before it (lanes.*, fusion.*). */
-extern const char *const ev_pack_plan_keys[];
-
-/* Fill *o with the defaults: k 10, no minimum score, 3 per document,
- * near-duplicates dropped at overlap 0.9, snippets of 500 characters, no
- * MMR (lambda 1, depth 50), no groups. */
+/* Fill *o with the defaults, the plan schema's (plan.h): k 10, no minimum
+ * score, 3 per document, near-duplicates dropped at overlap 0.9, snippets of
+ * 500 characters, no MMR (lambda 1, depth 50), no groups. */
 void ev_pack_opts_init(struct ev_pack_opts *o);
 
 /* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
  * diversity.near_duplicates, diversity.overlap, diversity.mmr_lambda,
- * diversity.mmr_depth, group_by, output.max_snippet_chars) into *o, check that each lanes.NAME.k (the hits lane NAME returns) is a
- * count from 1 to 100000, and append to ignored (an array) one string "KEY not supported"
- * for every plan key evkit does not know.  file names the plan in messages.
- * Returns 0, or -1 with *err set (code 2) for a value of the wrong type or
- * out of range. */
+ * diversity.mmr_depth, group_by, output.max_snippet_chars), each checked
+ * against its entry of the plan schema (plan.h), into *o, except those whose
+ * field keep(field) says to keep (the command's flags; keep NULL: none);
+ * check that each lanes.NAME.k (the hits lane NAME returns) is a count from
+ * 1 to EV_PLAN_MAX_K; and append to ignored (an array, or NULL) one string
+ * "KEY not supported" for every plan key the schema does not know.  file
+ * names the plan in messages.  Returns 0, or -1 with *err set (code 2) for a
+ * value of the wrong type or out of range. */
 int ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
-	json_t *ignored, struct ev_err *err);
+	json_t *ignored, int (*keep)(const void *value), struct ev_err *err);
 
 /* The current time as RFC 3339 UTC ("2026-02-20T12:00:00Z") into buf (at
  * least 32 bytes).  A testing aid: the environment variable EV_FIXED_TIME,

@@ -1,0 +1,245 @@
+/* plan.h: the retrieval plan's schema: every key a plan may hold, written
+ * once, with its type, range, default and the stage that owns it.
+ *
+ * A retrieval plan (samples/plan.yaml) is one YAML file that scripts/ev-hybrid
+ * hands to every stage: each stage reads its own keys and passes over the
+ * others'.  So that a key's range and default cannot differ between the
+ * stages that read it (ev-search-text and ev-tune both read lanes.text.*,
+ * ev-pack reads every lane's k), each key is one entry here:
+ *
+ *	#define EV_PLAN_DIVERSITY_MMR_LAMBDA \
+ *		("diversity.mmr_lambda", EV_PLAN_NUM, 0, 1, 1, NULL, "ev-pack")
+ *
+ * (key, type, min, max, default, words of a choice, owning stage).  The
+ * fields are read at compile time with EV_PLAN_KEY(e), EV_PLAN_MIN(e), ...,
+ * so that a command's option row (opt.h's EV_OPT_PLAN) and a stage's
+ * defaults (EV_TEXTSEARCH_OPTS_INIT) take them from the entry; at run time
+ * the same entries form ev_plan_schema[], which the plan readers (ev-pack's,
+ * ev-tune's) loop over and from which the lists of known keys come.
+ *
+ * A key ending in ".*" is a section whose keys its stage checks itself
+ * ("lanes.*": each lane's). Includes config.h; knows no stage. */
+#ifndef EV_PLAN_H
+#define EV_PLAN_H
+
+#include <math.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "err.h"
+
+enum ev_plan_type {
+	EV_PLAN_INT,		/* a whole number in [min, max] */
+	EV_PLAN_NUM,		/* a number in [min, max]; default NAN: none */
+	EV_PLAN_BOOL,		/* true or false */
+	EV_PLAN_STR,		/* a string */
+	EV_PLAN_CHOICE,		/* one of the words ("none|lane|modality"); default: the
+				 * index of a word, -1 for none */
+	EV_PLAN_ANY		/* a section (KEY.*) or a value its stage checks */
+};
+
+/* The hits a lane returns per query at most (lanes.NAME.k, every lane's -k). */
+#define EV_PLAN_MAX_K 100000
+
+/* An entry's fields, at compile time. */
+#define EV_PLAN_KEY(e)		EV_PLAN_F_KEY_ e
+#define EV_PLAN_TYPE(e)		EV_PLAN_F_TYPE_ e
+#define EV_PLAN_MIN(e)		EV_PLAN_F_MIN_ e
+#define EV_PLAN_MAX(e)		EV_PLAN_F_MAX_ e
+#define EV_PLAN_DEFAULT(e)	EV_PLAN_F_DEF_ e
+#define EV_PLAN_WORDS(e)	EV_PLAN_F_WORDS_ e
+#define EV_PLAN_STAGE(e)	EV_PLAN_F_STAGE_ e
+#define EV_PLAN_F_KEY_(k, t, lo, hi, d, w, s)	k
+#define EV_PLAN_F_TYPE_(k, t, lo, hi, d, w, s)	t
+#define EV_PLAN_F_MIN_(k, t, lo, hi, d, w, s)	lo
+#define EV_PLAN_F_MAX_(k, t, lo, hi, d, w, s)	hi
+#define EV_PLAN_F_DEF_(k, t, lo, hi, d, w, s)	d
+#define EV_PLAN_F_WORDS_(k, t, lo, hi, d, w, s)	w
+#define EV_PLAN_F_STAGE_(k, t, lo, hi, d, w, s)	s
+/* The entry as an initialiser of struct ev_plan_key. */
+#define EV_PLAN_ROW(e)		EV_PLAN_F_ROW_ e
+#define EV_PLAN_F_ROW_(k, t, lo, hi, d, w, s)	{ k, t, lo, hi, d, w, s }
+
+/* ---- The whole plan, scripts/ev-hybrid's; ef_search, nprobe and snippet are
+ * ev-search-vec's in a file of its own (lanes.vector.* in a plan) ---- */
+#define EV_PLAN_VERSION		("version", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-pack")
+#define EV_PLAN_PLAN_ID		("plan_id", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-pack")
+#define EV_PLAN_REQUEST_ID	("request_id", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-hybrid")
+#define EV_PLAN_QUERY		("query", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-hybrid")
+#define EV_PLAN_DB		("db", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-hybrid")
+#define EV_PLAN_INDEX		("index", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-hybrid")
+#define EV_PLAN_EF_SEARCH	("ef_search", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
+#define EV_PLAN_NPROBE		("nprobe", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
+#define EV_PLAN_SNIPPET		("snippet", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
+#define EV_PLAN_LANES		("lanes.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-hybrid")
+#define EV_PLAN_EMBED		("embed.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-embed")
+#define EV_PLAN_ROUTING		("routing.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_RERANK		("rerank.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-rerank")
+/* the text lane's older section name (lanes.text wins) */
+#define EV_PLAN_TEXT		("text.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-text")
+
+/* ---- The text lane: lanes.text.* ---- */
+#define EV_PLAN_TEXT_K		("lanes.text.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_PROXIMITY	("lanes.text.proximity", EV_PLAN_NUM, 0, 10, 0.2, NULL, \
+				 "ev-search-text")
+/* feedback: a count of chunks, or a mapping of docs, terms, weight, focus */
+#define EV_PLAN_TEXT_FEEDBACK	("lanes.text.feedback", EV_PLAN_INT, 0, 1000, 15, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_TERMS ("lanes.text.feedback_terms", EV_PLAN_INT, 1, 1000, 30, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_WEIGHT ("lanes.text.feedback_weight", EV_PLAN_NUM, 0, 1, 0.5, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_FOCUS ("lanes.text.feedback_focus", EV_PLAN_NUM, 0, 10, 3.0, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_DOCS_M ("lanes.text.feedback.docs", EV_PLAN_INT, 0, 1000, 15, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_TERMS_M ("lanes.text.feedback.terms", EV_PLAN_INT, 1, 1000, 30, \
+				 NULL, "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_WEIGHT_M ("lanes.text.feedback.weight", EV_PLAN_NUM, 0, 1, 0.5, \
+				 NULL, "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_FOCUS_M ("lanes.text.feedback.focus", EV_PLAN_NUM, 0, 10, 3.0, \
+				 NULL, "ev-search-text")
+#define EV_PLAN_TEXT_FUZZY	("lanes.text.fuzzy", EV_PLAN_INT, 0, 3, 2, NULL, "ev-search-text")
+#define EV_PLAN_TEXT_FUZZY_EXPANSIONS ("lanes.text.fuzzy_expansions", EV_PLAN_INT, 1, 100, 1, \
+				 NULL, "ev-search-text")
+#define EV_PLAN_TEXT_DROP_REQUEST_WORDS ("lanes.text.drop_request_words", EV_PLAN_BOOL, 0, 1, 1, \
+				 NULL, "ev-search-text")
+#define EV_PLAN_TEXT_WEIGHT_TITLE ("lanes.text.weights.title", EV_PLAN_NUM, 0, 1000, 2.5, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_WEIGHT_SECTION ("lanes.text.weights.section_title", EV_PLAN_NUM, 0, 1000, \
+				 2.5, NULL, "ev-search-text")
+#define EV_PLAN_TEXT_WEIGHT_TEXT ("lanes.text.weights.text", EV_PLAN_NUM, 0, 1000, 1.0, NULL, \
+				 "ev-search-text")
+/* a query of more searched words is read as a document; 0: never */
+#define EV_PLAN_TEXT_LONG_QUERY	("lanes.text.long_query", EV_PLAN_INT, 0, 100000, 64, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_K1		("lanes.text.bm25.k1", EV_PLAN_NUM, 0, 10, 1.1, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_B		("lanes.text.bm25.b", EV_PLAN_NUM, 0, 1, 0.65, NULL, \
+				 "ev-search-text")
+
+/* ---- The vector lane: lanes.vector.* ---- */
+#define EV_PLAN_VECTOR_K	("lanes.vector.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
+				 "ev-search-vec")
+#define EV_PLAN_VECTOR_FEEDBACK	("lanes.vector.feedback", EV_PLAN_INT, 0, 1000, 3, NULL, \
+				 "ev-search-vec")
+#define EV_PLAN_VECTOR_FEEDBACK_WEIGHT ("lanes.vector.feedback_weight", EV_PLAN_NUM, 0, 1e6, 1, \
+				 NULL, "ev-search-vec")
+
+/* ---- Fusion: fusion.* ---- */
+#define EV_PLAN_FUSION_METHOD	("fusion.method", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_RRF_K	("fusion.rrf_k", EV_PLAN_NUM, 1e-9, 1e9, 60, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_NORMALIZATION ("fusion.normalization", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-fuse")
+#define EV_PLAN_FUSION_WEIGHTS	("fusion.weights.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_FLOOR	("fusion.floor.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_GROUP	("fusion.group", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_K	("fusion.k", EV_PLAN_INT, 1, 1000000000, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_EXPLAIN	("fusion.explain", EV_PLAN_BOOL, 0, 1, 1, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_SKIP_INVALID ("fusion.skip_invalid", EV_PLAN_BOOL, 0, 1, 0, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_ADAPT	("fusion.adapt", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_ANCHOR	("fusion.anchor", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_AGREEMENT_DEPTH ("fusion.agreement_depth", EV_PLAN_INT, 1, EV_PLAN_MAX_K, \
+				 10, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_AGREEMENT_FULL ("fusion.agreement_full", EV_PLAN_NUM, 1e-9, 1, 0.6, NULL, \
+				 "ev-fuse")
+#define EV_PLAN_FUSION_AGREEMENT_FROM ("fusion.agreement_from.*", EV_PLAN_ANY, 0, 0, NAN, NULL, \
+				 "ev-fuse")
+
+/* ---- The pack: ev-pack's keys ---- */
+#define EV_PLAN_K		("k", EV_PLAN_INT, 0, 1000000000, 10, NULL, "ev-pack")
+#define EV_PLAN_MIN_SCORE	("min_score", EV_PLAN_NUM, -1e300, 1e300, NAN, NULL, "ev-pack")
+#define EV_PLAN_BY_DOCUMENT	("diversity.by_document", EV_PLAN_INT, 0, 1000000000, 3, NULL, \
+				 "ev-pack")
+#define EV_PLAN_NEAR_DUPLICATES	("diversity.near_duplicates", EV_PLAN_BOOL, 0, 1, 1, NULL, \
+				 "ev-pack")
+#define EV_PLAN_OVERLAP		("diversity.overlap", EV_PLAN_NUM, 0, 1, 0.9, NULL, "ev-pack")
+#define EV_PLAN_MMR_LAMBDA	("diversity.mmr_lambda", EV_PLAN_NUM, 0, 1, 1, NULL, "ev-pack")
+#define EV_PLAN_MMR_DEPTH	("diversity.mmr_depth", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 50, NULL, \
+				 "ev-pack")
+#define EV_PLAN_GROUP_BY	("group_by", EV_PLAN_CHOICE, 0, 0, 0, "none|lane|modality", \
+				 "ev-pack")
+#define EV_PLAN_MAX_SNIPPET_CHARS ("output.max_snippet_chars", EV_PLAN_INT, 1, 1000000000, 500, \
+				 NULL, "ev-pack")
+#define EV_PLAN_OUTPUT_FORMAT	("output.format", EV_PLAN_CHOICE, 0, 0, 0, "jsonl|json|text", \
+				 "ev-pack")
+
+/* Every key of a plan, in the order of the table. */
+#define EV_PLAN_ENTRIES(X) \
+	X(EV_PLAN_VERSION) X(EV_PLAN_PLAN_ID) X(EV_PLAN_REQUEST_ID) X(EV_PLAN_QUERY) \
+	X(EV_PLAN_DB) X(EV_PLAN_INDEX) X(EV_PLAN_EF_SEARCH) X(EV_PLAN_NPROBE) X(EV_PLAN_SNIPPET) \
+	X(EV_PLAN_LANES) X(EV_PLAN_EMBED) X(EV_PLAN_ROUTING) X(EV_PLAN_RERANK) X(EV_PLAN_TEXT) \
+	X(EV_PLAN_TEXT_K) X(EV_PLAN_TEXT_PROXIMITY) X(EV_PLAN_TEXT_FEEDBACK) \
+	X(EV_PLAN_TEXT_FEEDBACK_TERMS) X(EV_PLAN_TEXT_FEEDBACK_WEIGHT) \
+	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
+	X(EV_PLAN_TEXT_DROP_REQUEST_WORDS) X(EV_PLAN_TEXT_WEIGHT_TITLE) \
+	X(EV_PLAN_TEXT_WEIGHT_SECTION) X(EV_PLAN_TEXT_WEIGHT_TEXT) X(EV_PLAN_TEXT_K1) \
+	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_LONG_QUERY) \
+	X(EV_PLAN_VECTOR_K) X(EV_PLAN_VECTOR_FEEDBACK) X(EV_PLAN_VECTOR_FEEDBACK_WEIGHT) \
+	X(EV_PLAN_FUSION_METHOD) X(EV_PLAN_FUSION_RRF_K) X(EV_PLAN_FUSION_NORMALIZATION) \
+	X(EV_PLAN_FUSION_WEIGHTS) X(EV_PLAN_FUSION_FLOOR) X(EV_PLAN_FUSION_GROUP) \
+	X(EV_PLAN_FUSION_K) X(EV_PLAN_FUSION_EXPLAIN) X(EV_PLAN_FUSION_SKIP_INVALID) \
+	X(EV_PLAN_FUSION_ADAPT) X(EV_PLAN_FUSION_ANCHOR) X(EV_PLAN_FUSION_AGREEMENT_DEPTH) \
+	X(EV_PLAN_FUSION_AGREEMENT_FULL) X(EV_PLAN_FUSION_AGREEMENT_FROM) \
+	X(EV_PLAN_K) X(EV_PLAN_MIN_SCORE) X(EV_PLAN_BY_DOCUMENT) X(EV_PLAN_NEAR_DUPLICATES) \
+	X(EV_PLAN_OVERLAP) X(EV_PLAN_MMR_LAMBDA) X(EV_PLAN_MMR_DEPTH) X(EV_PLAN_GROUP_BY) \
+	X(EV_PLAN_MAX_SNIPPET_CHARS) X(EV_PLAN_OUTPUT_FORMAT)
+/* The other form of a key given as a mapping instead of a number: in the
+ * table (for ev_plan_read()) but not among the keys of a plan's shape, as a
+ * plan gives one form or the other. */
+#define EV_PLAN_FORMS(X) \
+	X(EV_PLAN_TEXT_FEEDBACK_DOCS_M) X(EV_PLAN_TEXT_FEEDBACK_TERMS_M) \
+	X(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M) X(EV_PLAN_TEXT_FEEDBACK_FOCUS_M)
+
+struct ev_plan_key {
+	const char *key;	/* its dotted path ("diversity.mmr_lambda") */
+	enum ev_plan_type type;
+	double min, max;	/* the range of a number */
+	double def;		/* the default of a number, bool or choice; NAN: none */
+	const char *words;	/* a choice's words ("none|lane|modality"), else NULL */
+	const char *stage;	/* the command that owns it ("ev-pack") */
+};
+
+/* Every entry (EV_PLAN_ENTRIES, then EV_PLAN_FORMS), then one whose key is
+ * NULL. */
+extern const struct ev_plan_key ev_plan_schema[];
+
+/* Every key of EV_PLAN_ENTRIES, NULL-terminated (for ev_config_unknown()). */
+extern const char *const ev_plan_keys[];
+
+/* The entry of key ("lanes.text.k"), or NULL. */
+const struct ev_plan_key *ev_plan_find(const char *key);
+
+/* Where a plan reader puts the value of one key: an int, long, long long or
+ * double (a choice's index goes to an int).  EV_PLAN_FIELD(e, p) makes one. */
+enum ev_plan_ctype { EV_PLAN_C_INT, EV_PLAN_C_LONG, EV_PLAN_C_LLONG, EV_PLAN_C_DOUBLE };
+struct ev_plan_field {
+	const char *key;	/* the entry's key */
+	void *value;
+	enum ev_plan_ctype ctype;
+};
+#define EV_PLAN_FIELD(e, p) { EV_PLAN_KEY(e), (p), _Generic((p), \
+	long *: EV_PLAN_C_LONG, long long *: EV_PLAN_C_LLONG, double *: EV_PLAN_C_DOUBLE, \
+	default: EV_PLAN_C_INT) }
+
+/* Read the keys of fields[0..n) that plan sets, each checked against its
+ * schema entry (type and range), into their values; a field whose value
+ * keep(value) says to keep (the flags given, ev_opt_given()) is checked but
+ * not set (keep NULL: none is kept).  A key whose entry is a number but
+ * whose plan value is a mapping is left to the entries under it
+ * ("lanes.text.feedback" as {docs: 15}: "lanes.text.feedback.docs"), when the
+ * schema has such.  file names the plan in messages.  Returns 0, or -1 with
+ * *err set (code 2: "'KEY' must be a number from 0 to 1") for a value of
+ * the wrong type or out of range. */
+int ev_plan_read(const json_t *plan, const char *file, const struct ev_plan_field *fields,
+	size_t n, int (*keep)(const void *value), struct ev_err *err);
+
+/* The index of word among words ("jsonl|json|text"), or -1. */
+int ev_plan_word_index(const char *words, const char *word);
+
+/* words as a sentence ("jsonl, json or text") into buf.  Returns buf. */
+const char *ev_plan_words_text(const char *words, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,149 @@
+/* Tests of lib/base/plan.c: the retrieval plan's schema, and the readers'
+ * loop over it. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "config.h"
+#include "plan.h"
+
+Test(plan, every_key_is_written_once_and_owned_by_a_stage)
+{
+	size_t n = 0, keys = 0;
+
+	while (ev_plan_keys[keys] != NULL)
+		keys++;
+	for (const struct ev_plan_key *e = ev_plan_schema; e->key != NULL; e++, n++) {
+		cr_assert_not_null(e->stage, "%s", e->key);
+		cr_assert_eq(strncmp(e->stage, "ev-", 3), 0, "%s: %s", e->key, e->stage);
+		cr_assert_eq(ev_plan_find(e->key), e, "'%s' is written twice", e->key);
+		if (n < keys) {
+			cr_assert_str_eq(ev_plan_keys[n], e->key);
+		} else {	/* another form: a mapping where its parent is a number */
+			char parent[128];
+			const struct ev_plan_key *p;
+
+			snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(e->key, '.') - e->key),
+			    e->key);
+			cr_assert_not_null(p = ev_plan_find(parent), "%s", e->key);
+			cr_assert(p->type == EV_PLAN_INT || p->type == EV_PLAN_NUM, "%s", e->key);
+		}
+	}
+	cr_assert_gt(keys, 40);
+	cr_assert_gt(n, keys);
+	cr_assert_null(ev_plan_find("lanes.text.nonesuch"));
+}
+
+Test(plan, every_default_lies_in_its_range_and_a_choice_names_its_words)
+{
+	for (const struct ev_plan_key *e = ev_plan_schema; e->key != NULL; e++) {
+		if (e->type == EV_PLAN_INT || e->type == EV_PLAN_NUM) {
+			cr_assert_leq(e->min, e->max, "%s", e->key);
+			if (!isnan(e->def))
+				cr_assert(e->def >= e->min && e->def <= e->max, "%s: %g", e->key, e->def);
+		}
+		if (e->type == EV_PLAN_INT && !isnan(e->def))
+			cr_assert_eq(e->def, floor(e->def), "%s", e->key);
+		if (e->type == EV_PLAN_CHOICE) {
+			cr_assert_not_null(e->words, "%s", e->key);
+			cr_assert_eq(ev_plan_word_index(e->words, "nonesuch"), -1);
+		}
+		cr_assert((e->type == EV_PLAN_CHOICE) == (e->words != NULL), "%s", e->key);
+	}
+}
+
+/* The lanes' k limit is one constant, and the entries read at compile time
+ * are those of the table. */
+Test(plan, the_compile_time_fields_are_the_tables)
+{
+	const struct ev_plan_key *e = ev_plan_find("lanes.vector.k");
+
+	cr_assert_eq(EV_PLAN_MAX(EV_PLAN_VECTOR_K), EV_PLAN_MAX_K);
+	cr_assert_eq(EV_PLAN_MAX(EV_PLAN_TEXT_K), EV_PLAN_MAX_K);
+	cr_assert_float_eq(e->max, EV_PLAN_MAX_K, 0);
+	cr_assert_str_eq(EV_PLAN_KEY(EV_PLAN_MMR_LAMBDA), "diversity.mmr_lambda");
+	cr_assert_float_eq(ev_plan_find("diversity.mmr_lambda")->def,
+	    EV_PLAN_DEFAULT(EV_PLAN_MMR_LAMBDA), 0);
+}
+
+static json_t *
+parse(const char *yaml)
+{
+	struct ev_err err = { 0 };
+	json_t *v = ev_config_parse(yaml, strlen(yaml), "p.yaml", &err);
+
+	cr_assert_not_null(v, "%s", err.msg);
+	return v;
+}
+
+/* The field a flag gave, for keep_given(). */
+static const void *given;
+
+static int
+keep_given(const void *value)
+{
+	return value == given;
+}
+
+Test(plan, read_keeps_a_field_the_caller_keeps_but_still_checks_it)
+{
+	json_t *plan = parse("k: 7\nmin_score: 0.5\n"), *bad = parse("k: -1\n");
+	long long k = 3;
+	double min = NAN;
+	const struct ev_plan_field f[] = {
+		EV_PLAN_FIELD(EV_PLAN_K, &k), EV_PLAN_FIELD(EV_PLAN_MIN_SCORE, &min)
+	};
+	struct ev_err err = { 0 };
+
+	given = &k;
+	cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 2, keep_given, &err), 0);
+	cr_assert_eq(k, 3);
+	cr_assert_float_eq(min, 0.5, 0);
+	cr_assert_eq(ev_plan_read(bad, "p.yaml", f, 2, keep_given, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "p.yaml");
+	cr_assert(strstr(err.msg, "'k' must be a whole number from 0 to 1000000000") != NULL,
+	    "%s", err.msg);
+	json_decref(plan);
+	json_decref(bad);
+}
+
+Test(plan, a_number_given_as_a_mapping_is_read_by_the_entries_under_it)
+{
+	json_t *plan = parse("lanes:\n  text:\n    feedback:\n      docs: 4\n");
+	int docs = 15, docs_m = 15;
+	const struct ev_plan_field f[] = {
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK, &docs),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_DOCS_M, &docs_m),
+	};
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 2, NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(docs, 15);
+	cr_assert_eq(docs_m, 4);
+	json_decref(plan);
+}
+
+Test(plan, a_choice_not_among_its_words_is_refused_with_them)
+{
+	json_t *plan = parse("group_by: colour\n");
+	int group = 0;
+	const struct ev_plan_field f[] = { EV_PLAN_FIELD(EV_PLAN_GROUP_BY, &group) };
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 1, NULL, &err), -1);
+	cr_assert_str_eq(err.msg, "'group_by' must be none, lane or modality: 'colour'");
+	cr_assert_eq(group, 0);
+	json_decref(plan);
+}
+
+Test(plan, word_index_matches_whole_words_only)
+{
+	char buf[64];
+
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "json"), 1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", "js"), -1);
+	cr_assert_eq(ev_plan_word_index("jsonl|json|text", ""), -1);
+	cr_assert_str_eq(ev_plan_words_text("jsonl|json|text", buf, sizeof buf),
+	    "jsonl, json or text");
+}
