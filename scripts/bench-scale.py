@@ -19,10 +19,16 @@ import time
 
 top, bindir, work = sys.argv[1], sys.argv[2], sys.argv[3]
 ndocs, nqueries, seed, peers, reuse, vectors = (int(a) for a in sys.argv[4:10])
+corpus = sys.argv[10] if len(sys.argv) > 10 else ""
 shared = os.path.join(top, "..", "shared", "data")
 db = os.path.join(work, "kb.db")
 index = os.path.join(work, "kb.faiss")
+xdb = os.path.join(work, "xapian.db")
 rows = []		# (stage, evkit, peer, target, verdict)
+# The query sets drawn from, as written; AILA's case descriptions (198 to
+# 1,023 words) are timed apart.
+QUERY_SETS = ("cranfield/jsonl", "med", "cacm", "npl", "time", "cf")
+LONG_SET = "aila"
 
 
 def ev(name):
@@ -45,9 +51,9 @@ def sentences_of(text):
             yield s
 
 
-def pool_and_queries():
-    """The sentence pool, its sources, and the collections' queries."""
-    pool, seen, used, queries = [], set(), [], []
+def pool():
+    """The sentence pool and its sources."""
+    pool, seen, used = [], set(), []
 
     def add(text):
         for s in sentences_of(text):
@@ -65,8 +71,6 @@ def pool_and_queries():
                 for line in f:
                     r = json.loads(line)
                     add(r.get("title", "") + ". " + r.get("text", ""))
-            with open(os.path.join(d, "queries.jsonl")) as f:
-                queries += [json.loads(line)["query"] for line in f]
     else:
         say("no test collections at %s: the corpus is made of samples/ and /usr/share/doc"
             " alone" % os.path.normpath(shared))
@@ -88,29 +92,75 @@ def pool_and_queries():
         except (OSError, EOFError, UnicodeError):
             continue
     used.append("/usr/share/doc")
-    return pool, used, queries
+    return pool, used
+
+
+def read_queries(name):
+    """The queries of one test collection, as written, ids prefixed with
+    its name; [] when it is absent."""
+    path = os.path.join(shared, name, "queries.jsonl")
+    if not os.path.exists(path):
+        return []
+    tag = name.split("/")[0]
+    with open(path) as f:
+        return [{"query_id": "%s:%s" % (tag, r["query_id"]), "query": r["query"]}
+                for r in map(json.loads, f)]
+
+
+def write_queries():
+    """queries.jsonl: QUERIES drawn with SEED from the test collections'
+    query sets as written (topped up with sentences of the pool when they
+    are absent or too few); long.jsonl: AILA's case descriptions, all."""
+    every = []
+    for name in QUERY_SETS:
+        every += read_queries(name)
+    qs = random.Random(seed).sample(every, min(nqueries, len(every)))
+    if len(qs) < nqueries:
+        say("%d queries from the test collections: %d sentences of the pool added"
+            % (len(qs), nqueries - len(qs)))
+        sentences, _ = pool()
+        rng = random.Random(seed)
+        while len(qs) < nqueries:
+            w = sentences[rng.randrange(len(sentences))].split()
+            if len(w) >= 10:
+                qs.append({"query_id": "pool:%d" % (len(qs) + 1), "query": " ".join(w[:20])})
+    for name, rs in (("queries.jsonl", qs), ("long.jsonl", read_queries(LONG_SET))):
+        with open(os.path.join(work, name), "w") as out:
+            for r in rs:
+                out.write(json.dumps(r) + "\n")
+
+
+def file_digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
 
 
 def make_corpus():
+    """The documents (CORPUS, or DOCS generated with SEED), the queries,
+    and a line saying what the corpus is."""
+    write_queries()
+    if corpus:
+        return corpus, "%s, sha256 %s" % (corpus, file_digest(corpus))
     docs = os.path.join(work, "docs.jsonl")
-    qfile = os.path.join(work, "queries.jsonl")
     stamp = os.path.join(work, "corpus.stamp")
-    want = "%d %d %d" % (ndocs, nqueries, seed)
+    want = "%d %d" % (ndocs, seed)
     if os.path.exists(stamp):
         had = open(stamp).read().split("\n")
-        d, q, s = (int(x) for x in had[0].split())
-        if d == ndocs and s == seed and q >= nqueries:	# the first nqueries are used
+        if had[0] == want:
             say("corpus: reusing %s (%s)" % (docs, had[1]))
-            return docs, qfile, had[1]
-    pool, used, cq = pool_and_queries()
-    digest = hashlib.sha256("\n".join(pool).encode()).hexdigest()[:16]
+            return docs, had[1]
+    sentences, used = pool()
+    digest = hashlib.sha256("\n".join(sentences).encode()).hexdigest()[:16]
     rng = random.Random(seed)
     with open(docs, "w") as out:
         for i in range(ndocs):
             want_len = rng.randint(300, 2000)
             parts, n = [], 0
             while n < want_len:
-                s = pool[rng.randrange(len(pool))]
+                s = sentences[rng.randrange(len(sentences))]
                 parts.append(s)
                 n += len(s) + 1
             # paragraphs of 1-5 sentences
@@ -119,27 +169,13 @@ def make_corpus():
                 m = rng.randint(1, 5)
                 text.append(" ".join(parts[j:j + m]))
                 j += m
-            title = " ".join(pool[rng.randrange(len(pool))].split()[:rng.randint(4, 10)])
+            title = " ".join(sentences[rng.randrange(len(sentences))].split()[:rng.randint(4, 10)])
             out.write(json.dumps({"id": "d%07d" % i, "title": title.rstrip(".,;:"),
                                   "text": "\n\n".join(text)}) + "\n")
-    qs = []
-    for q in cq:
-        w = q.split()
-        if len(w) >= 10:
-            qs.append(" ".join(w[:20]))
-    qrng = random.Random(seed + 1)
-    qrng.shuffle(qs)
-    while len(qs) < nqueries:
-        w = pool[qrng.randrange(len(pool))].split()
-        if len(w) >= 10:
-            qs.append(" ".join(w[:20]))
-    with open(qfile, "w") as out:
-        for i, q in enumerate(qs[:nqueries]):
-            out.write(json.dumps({"query_id": "q%d" % (i + 1), "query": q}) + "\n")
-    info = "%d sentences from %s, sha256 %s" % (len(pool), ", ".join(used), digest)
+    info = "generated: %d sentences from %s, sha256 %s" % (len(sentences), ", ".join(used), digest)
     with open(stamp, "w") as f:
         f.write(want + "\n" + info + "\n")
-    return docs, qfile, info
+    return docs, info
 
 
 # ---- measuring -------------------------------------------------------------
@@ -173,10 +209,11 @@ def row(stage, ours, peer, target, ok):
 
 
 def fts_peer(docs):
-    """The corpus loaded raw into an FTS5 table by Python's sqlite3."""
+    """The corpus loaded raw into an FTS5 table by Python's sqlite3: (wall s, CPU s)."""
     path = os.path.join(work, "peer-fts.db")
     for p in glob.glob(path + "*"):
         os.unlink(p)
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.monotonic()
     c = sqlite3.connect(path)
     c.execute("PRAGMA journal_mode=WAL")
@@ -194,9 +231,10 @@ def fts_peer(docs):
     c.commit()
     c.close()
     wall = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
     for p in glob.glob(path + "*"):
         os.unlink(p)
-    return wall
+    return wall, r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime
 
 
 def pct(xs, p):
@@ -222,174 +260,290 @@ for d, i in zip(D[0], I[0]):
 """
 
 
+XAPIAN_INDEX = r"""
+import json, sys, xapian
+docs, path = sys.argv[1], sys.argv[2]
+db = xapian.WritableDatabase(path, xapian.DB_CREATE_OR_OVERWRITE)
+tg = xapian.TermGenerator()
+tg.set_stemmer(xapian.Stem("english"))
+for line in open(docs):
+    r = json.loads(line)
+    doc = xapian.Document()
+    tg.set_document(doc)
+    tg.index_text(r.get("title") or "")
+    tg.increase_termpos()
+    tg.index_text(r.get("text") or "")
+    doc.set_data(r["id"])
+    db.add_document(doc)
+db.commit()
+db.close()
+"""
+
+
+def disk_mb(*paths):
+    """The bytes of these files, and of every file under these folders, in MB."""
+    n = 0
+    for p in paths:
+        if os.path.isdir(p):
+            n += sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(p) for f in fs)
+        elif os.path.exists(p):
+            n += os.path.getsize(p)
+    return n / 1e6
+
+
 def latency(systems, queries):
     """Each query run alone by each system in turn; per system, the wall
-    times in ms."""
-    times = {name: [] for name, _ in systems}
+    and the CPU times in ms, and the queries it refused (a system that may
+    refuse is named with a trailing '?': Xapian's query parser refuses
+    some queries as written, e.g. 'NOT' in upper case)."""
+    times = {name: ([], []) for name, _ in systems}
+    refused = {name: 0 for name, _ in systems}
     for i, q in enumerate(queries):
         for name, make in systems:
             cmd, data = make(q)
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.monotonic()
-            p = subprocess.run(cmd, input=data, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+            p = subprocess.run(cmd, input=data, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             t = (time.monotonic() - t0) * 1000.0
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             if p.returncode != 0:
-                sys.exit("bench-scale: %s failed on query %d: %s" %
-                         (name, i + 1, p.stderr.decode(errors="replace").strip()))
-            times[name].append(t)
-    return times
+                if not name.endswith("?"):
+                    sys.exit("bench-scale: %s failed on query %s: %s" %
+                             (name, q["query_id"], p.stderr.decode(errors="replace").strip()))
+                refused[name] += 1
+            times[name][0].append(t)
+            times[name][1].append((r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime) * 1000.0)
+    return times, refused
+
+
+def text_stages(docs, mb):
+    """Ingest, the postings file, re-ingest; the peers' loading and indexing."""
+    for p in glob.glob(db + "*") + glob.glob(index + "*"):
+        os.unlink(p)
+    say("ingest")
+    w, c, m = run([ev("ev-ingest"), "--db", db, "--quiet", "--no-postings", docs])
+    say("postings file")
+    pw, pc, pm = run([ev("ev-ingest"), "--db", db, "--postings"])
+    peer, ok = "", None
+    if peers:
+        say("peer: Python's sqlite3 loading the text raw into FTS5")
+        fw, fc = fts_peer(docs)
+        peer = "Python's sqlite3 into raw FTS5: %.1f MB/s (%.1f s; CPU %.1f s)" % (mb / fw, fw, fc)
+        ok = w + pw <= fw
+    row("ingest and its postings file (MB/s of JSON Lines)",
+        "%.1f MB/s (%.1f + %.1f s; CPU %.1f + %.1f s; %.0f MB peak)" %
+        (mb / (w + pw), w, pw, c, pc, max(m, pm)), peer, "at least the peer's", ok)
+    mine = "%.1f s, %.0f MB (the store %.0f, its postings file %.0f)" % (
+        w + pw, disk_mb(db, db + "-wal", db + ".postings"), disk_mb(db, db + "-wal"),
+        disk_mb(db + ".postings"))
+    xapian_peer(docs, mine)
+    say("re-ingest, unchanged")
+    w, c, m = run([ev("ev-ingest"), "--db", db, docs])
+    row("re-ingest, unchanged", "%.1f s (CPU %.1f s)" % (w, c), "", "< 15 s", w < 15)
+    w, c, m = run([ev("ev-ingest"), "--db", db, "--all", docs])
+    row("re-ingest, unchanged, --all", "%.1f s (CPU %.1f s)" % (w, c), "", "", None)
+
+
+def xapian_peer(docs, mine):
+    """The same documents indexed by python3-xapian (English stemmer,
+    positions, title and text), beside ev-ingest's time and size."""
+    if not peers:
+        return
+    try:
+        subprocess.run(["/usr/bin/python3", "-c", "import xapian"], check=True,
+                       stderr=subprocess.DEVNULL)
+    except subprocess.CalledProcessError:
+        say("python3-xapian is not installed (scripts/install-deps.sh): no Xapian peer")
+        return
+    say("peer: python3-xapian indexing the same documents")
+    shutil.rmtree(xdb, ignore_errors=True)
+    w, c, m = run(["/usr/bin/python3", "-c", XAPIAN_INDEX, docs, xdb])
+    row("index: time and size on disk", mine, "python3-xapian: %.1f s (CPU %.1f s), %.0f MB"
+        % (w, c, disk_mb(xdb)), "", None)
+
+
+def vector_stages():
+    """Training, embedding every chunk, loading the index."""
+    for p in glob.glob(index + "*"):
+        os.unlink(p)
+    say("train")
+    w, c, m = run([ev("ev-embed"), "--db", db, "--train"])
+    row("ev-embed --train", "%.0f s (CPU %.0f s), %.2f GB peak" % (w, c, m / 1024), "",
+        "< 240 s, < 3 GB", w < 240 and m < 3072)
+    say("embed")
+    vec = os.path.join(work, "vectors.jsonl")
+    w, c, m = run([ev("ev-embed"), "--db", db, "--pending"], stdout=vec)
+    row("ev-embed, every chunk", "%.0f s (CPU %.0f s; %.1f GB of JSON)" %
+        (w, c, os.path.getsize(vec) / 1e9), "", "< 600 s", w < 600)
+    say("load")
+    w, c, m = run([ev("ev-embed-load"), "--db", db, "--index", index, vec])
+    os.unlink(vec)
+    with open(index, "rb") as f:
+        f.readline()
+        head = json.loads(f.readline())
+    row("ev-embed-load (%s)" % head["factory"], "%.0f s (CPU %.0f s), %.2f GB peak" %
+        (w, c, m / 1024), "", "< 600 s", w < 600)
+
+
+def query_vectors(qfile, con):
+    """The queries' vectors (lines, once), the plain Faiss index for the
+    peer, and recall@10 of the index against exact search; (lines, plain
+    index or None)."""
+    qvec = os.path.join(work, "queries.vec.jsonl")
+    run([ev("ev-embed"), "--db", db, "--role", "query", qfile], stdout=qvec)
+    qv = [line for line in open(qvec, "rb")]
+    plain = os.path.join(work, "plain.faiss")
+    with open(index, "rb") as f, open(plain, "wb") as out:
+        f.readline()
+        f.readline()
+        shutil.copyfileobj(f, out)
+    try:
+        import numpy as np
+        import faiss
+    except ImportError:
+        say("python3-faiss is not installed: no recall figure and no vector peer")
+        return qv, None
+    say("recall@10 against exact search")
+    ids, vecs = [], []
+    for rid, blob in con.execute("SELECT rowid, vector FROM vec_vectors ORDER BY rowid"):
+        ids.append(rid)
+        vecs.append(blob)
+    dim = len(vecs[0]) // 4
+    x = np.frombuffer(b"".join(vecs), dtype="float32").reshape(-1, dim)
+    del vecs
+    flat = faiss.IndexFlatIP(dim)
+    flat.add(x)
+    qs = np.array([json.loads(line)["vector"] for line in qv], dtype="float32")
+    _, exact = flat.search(qs, 10)
+    del flat, x
+    hits = subprocess.run([ev("ev-search-vec"), "--db", db, "--index", index, "-k", "10",
+                           "--no-snippet", qvec], stdout=subprocess.PIPE, check=True).stdout
+    got = {}
+    for line in hits.splitlines():
+        h = json.loads(line)
+        got.setdefault(h["query_id"], []).append(h["id"])
+    rowid_of = dict(con.execute("SELECT id, rowid FROM chunks"))
+    rec = []
+    for i, line in enumerate(qv):
+        qid = json.loads(line)["query_id"]
+        truth = set(ids[j] for j in exact[i] if j >= 0)
+        mine = set(rowid_of[c] for c in got.get(qid, []))
+        rec.append(len(truth & mine) / max(1, len(truth)))
+    r10 = statistics.mean(rec)
+    row("vector recall@10 vs exact", "%.3f" % r10, "", ">= 0.95", r10 >= 0.95)
+    return qv, plain
+
+
+def text_systems(long):
+    """The text lane and its peers, as (name, make) pairs; for AILA's long
+    queries only the text lane and quest (FTS5 takes minutes for each)."""
+    def text(*extra):
+        return lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100"] + list(extra),
+                          json.dumps(q).encode())
+    systems = [("ev-search-text", text())]
+    if not long:
+        systems.append(("ev-search-text --feedback 0 --proximity 0",
+                        text("--feedback", "0", "--proximity", "0")))
+        systems.append(("ev-search-text --exhaustive (FTS5, no pruning)", text("--exhaustive")))
+    if peers and os.path.isdir(xdb):
+        systems.append(("quest -m 100 -s english -o or?",
+                        lambda q: (["quest", "-d", xdb, "-m", "100", "-s", "english", "-o", "or",
+                                    q["query"]], None)))
+    if peers and not long:
+        systems.append(("sqlite3 shell, bm25() + snippet()",
+                        lambda q: (["sqlite3", "-batch", "-bail", "-cmd",
+                                    ".load " + ev("evkit_fts5"), db],
+                                   raw_sql(q["query"]).encode())))
+    return systems
+
+
+def vector_systems(qfile, qv, plain):
+    """The vector lane, the pipeline from a query's text, its peer and the
+    whole hybrid script."""
+    byid = {json.loads(line)["query_id"]: line for line in qv}
+    plan = os.path.join(top, "samples", "plan.yaml")
+    pipe = "'%s' --db '%s' --role query | '%s' --db '%s' --index '%s' -k 100" % (
+        ev("ev-embed"), db, ev("ev-search-vec"), db, index)
+    systems = [
+        ("ev-search-vec", lambda q: ([ev("ev-search-vec"), "--db", db, "--index", index,
+                                      "-k", "100"], byid[q["query_id"]])),
+        ("ev-embed --role query | ev-search-vec",
+         lambda q: (["sh", "-c", pipe], json.dumps(q).encode()))]
+    if peers and plain:
+        systems.append(("python3-faiss (read_index, search)",
+                        lambda q: (["/usr/bin/python3", "-c", FAISS_PEER, plain],
+                                   byid[q["query_id"]])))
+    systems.append(("scripts/ev-hybrid",
+                    lambda q: ([os.path.join(top, "scripts", "ev-hybrid"), "--db", db,
+                                "--index", index, "--plan", plan, q["query"]], None)))
+    return systems
+
+
+def figures(ts):
+    wall, cpu = ts
+    return "p50 %.0f, p95 %.0f ms (CPU %.0f, %.0f)" % (pct(wall, 50), pct(wall, 95),
+                                                        pct(cpu, 50), pct(cpu, 95))
+
+
+def latency_rows(label, t, refused, targets):
+    """A row for each system timed: evkit's with its peers beside them."""
+    peers_of = {"ev-search-text": ("quest -m 100 -s english -o or?",
+                                   "sqlite3 shell, bm25() + snippet()"),
+                "ev-search-vec": ("python3-faiss (read_index, search)",)}
+    peer_names = set(n for ns in peers_of.values() for n in ns)
+    for name, ts in t.items():
+        if name in peer_names:
+            continue
+        peer = []
+        for pn in peers_of.get(name, ()):
+            if pn in t:
+                note = ", refused %d" % refused[pn] if refused[pn] else ""
+                peer.append("%s: %s%s" % (pn.rstrip("?"), figures(t[pn]), note))
+        tg, ok = targets.get(name, ("", None))
+        if ok:
+            ok = ok(pct(ts[0], 50), pct(ts[0], 95), t)
+        row("%s: %s" % (label, name), figures(ts), "; ".join(peer), tg, ok)
+
+
+def no_slower(a, b, t, peer="quest -m 100 -s english -o or?"):
+    """Whether the wall p50 a and p95 b are no more than the peer's."""
+    return peer not in t or (a <= pct(t[peer][0], 50) and b <= pct(t[peer][0], 95))
 
 
 def main():
     os.makedirs(work, exist_ok=True)
-    docs, qfile, info = make_corpus()
-    size = os.path.getsize(docs)
-    mb = size / 1e6
-    queries = [json.loads(line) for line in open(qfile)][:nqueries]
-    say("corpus: %d documents, %.1f MB; %s" % (ndocs, mb, info))
-
+    docs, info = make_corpus()
+    mb = os.path.getsize(docs) / 1e6
+    qfile = os.path.join(work, "queries.jsonl")
+    queries = [json.loads(line) for line in open(qfile)]
+    long = [json.loads(line) for line in open(os.path.join(work, "long.jsonl"))]
+    say("corpus: %.1f MB; %s" % (mb, info))
     if not (reuse and os.path.exists(db)):
-        for p in glob.glob(db + "*") + glob.glob(index + "*"):
-            os.unlink(p)
-        say("ingest")
-        w, c, m = run([ev("ev-ingest"), "--db", db, "--quiet", "--no-postings", docs])
-        peer = None
-        if peers:
-            say("peer: Python's sqlite3 loading the text raw into FTS5")
-            peer = fts_peer(docs)
-        row("ingest (MB/s of JSON Lines)",
-            "%.1f MB/s (%.0f s; CPU %.0f s: %.1f MB/s; %.0f MB peak)" % (mb / w, w, c, mb / c, m),
-            "%.1f MB/s (%.0f s)" % (mb / peer, peer) if peer else "", ">= 12 MB/s", mb / w >= 12)
-        say("postings file")
-        w, c, m = run([ev("ev-ingest"), "--db", db, "--postings"])
-        row("postings file (ev-ingest --postings)", "%.0f s (CPU %.0f s), %.0f MB peak, %.0f MB" %
-            (w, c, m, os.path.getsize(db + ".postings") / 1e6), "", "", None)
-        say("re-ingest, unchanged")
-        w, c, m = run([ev("ev-ingest"), "--db", db, docs])
-        row("re-ingest, unchanged", "%.1f s (CPU %.1f s)" % (w, c), "", "< 15 s", w < 15)
-        w, c, m = run([ev("ev-ingest"), "--db", db, "--all", docs])
-        row("re-ingest, unchanged, --all", "%.1f s (CPU %.1f s)" % (w, c), "", "", None)
+        text_stages(docs, mb)
     if vectors and not (reuse and os.path.exists(index)):
-        for p in glob.glob(index + "*"):
-            os.unlink(p)
-        say("train")
-        w, c, m = run([ev("ev-embed"), "--db", db, "--train"])
-        row("ev-embed --train", "%.0f s (CPU %.0f s), %.2f GB peak" % (w, c, m / 1024), "",
-            "< 240 s, < 3 GB", w < 240 and m < 3072)
-        say("embed")
-        vec = os.path.join(work, "vectors.jsonl")
-        w, c, m = run([ev("ev-embed"), "--db", db, "--pending"], stdout=vec)
-        row("ev-embed, every chunk", "%.0f s (CPU %.0f s; %.1f GB of JSON)" %
-            (w, c, os.path.getsize(vec) / 1e9), "", "< 600 s", w < 600)
-        say("load")
-        w, c, m = run([ev("ev-embed-load"), "--db", db, "--index", index, vec])
-        os.unlink(vec)
-        with open(index, "rb") as f:
-            f.readline()
-            head = json.loads(f.readline())
-        row("ev-embed-load (%s)" % head["factory"], "%.0f s (CPU %.0f s), %.2f GB peak" %
-            (w, c, m / 1024), "", "< 600 s", w < 600)
+        vector_stages()
     con = sqlite3.connect(db)
-    nchunks = con.execute("SELECT count(*) FROM chunks").fetchone()[0]
-
-    # Query vectors, once.
-    qvec = os.path.join(work, "queries.vec.jsonl")
-    qv, faiss = [], None
-    if vectors:
-        run([ev("ev-embed"), "--db", db, "--role", "query", qfile], stdout=qvec)
-        qv = [line for line in open(qvec, "rb")]
-        # recall@10 of the index against exact search over the stored vectors.
-        plain = os.path.join(work, "plain.faiss")
-        with open(index, "rb") as f, open(plain, "wb") as out:
-            f.readline()
-            f.readline()
-            shutil.copyfileobj(f, out)
-        try:
-            import numpy as np
-            import faiss
-        except ImportError:
-            say("python3-faiss is not installed: no recall figure and no vector peer")
-    if faiss is not None:
-        say("recall@10 against exact search")
-        ids, vecs = [], []
-        for rid, blob in con.execute("SELECT rowid, vector FROM vec_vectors ORDER BY rowid"):
-            ids.append(rid)
-            vecs.append(blob)
-        dim = len(vecs[0]) // 4
-        x = np.frombuffer(b"".join(vecs), dtype="float32").reshape(-1, dim)
-        del vecs
-        flat = faiss.IndexFlatIP(dim)
-        flat.add(x)
-        qs = np.array([json.loads(line)["vector"] for line in qv], dtype="float32")
-        _, exact = flat.search(qs, 10)
-        del flat, x
-        ids = np.array(ids)
-        hits = subprocess.run([ev("ev-search-vec"), "--db", db, "--index", index, "-k", "10",
-                               "--no-snippet", qvec], stdout=subprocess.PIPE, check=True).stdout
-        got = {}
-        rowid_of = {}
-        for line in hits.splitlines():
-            h = json.loads(line)
-            got.setdefault(h["query_id"], []).append(h["id"])
-        for cid, rid in con.execute("SELECT id, rowid FROM chunks"):
-            rowid_of[cid] = rid
-        rec = []
-        for i, line in enumerate(qv):
-            qid = json.loads(line)["query_id"]
-            truth = set(int(ids[j]) for j in exact[i] if j >= 0)
-            mine = set(rowid_of[c] for c in got.get(qid, []))
-            rec.append(len(truth & mine) / max(1, len(truth)))
-        r10 = statistics.mean(rec)
-        row("vector recall@10 vs exact", "%.3f" % r10, "", ">= 0.95", r10 >= 0.95)
+    ndocs_in, nchunks = con.execute(
+        "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").fetchone()
+    qv, plain = query_vectors(qfile, con) if vectors else ([], None)
 
     say("latency: %d queries, one process each" % len(queries))
-    plan = os.path.join(top, "samples", "plan.yaml")
-    systems = [
-        ("ev-search-text", lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100"],
-                                      json.dumps(q).encode())),
-        ("ev-search-text --feedback 0 --proximity 0",
-         lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100", "--feedback", "0",
-                     "--proximity", "0"], json.dumps(q).encode())),
-    ]
-    systems.append(("ev-search-text --exhaustive (FTS5, no pruning)",
-                    lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100", "--exhaustive"],
-                               json.dumps(q).encode())))
-    if peers:
-        systems.append(("sqlite3 shell, bm25() + snippet()",
-                        lambda q: (["sqlite3", "-batch", "-bail", "-cmd", ".load " + ev("evkit_fts5"), db],
-                                   raw_sql(q["query"]).encode())))
-    byid = {json.loads(line)["query_id"]: line for line in qv}
-    if vectors:
-        systems.append(("ev-search-vec",
-                        lambda q: ([ev("ev-search-vec"), "--db", db, "--index", index, "-k", "100"],
-                                   byid[q["query_id"]])))
-    if peers and faiss is not None:
-        systems.append(("python3-faiss (read_index, search)",
-                        lambda q: (["/usr/bin/python3", "-c", FAISS_PEER, plain],
-                                   byid[q["query_id"]])))
-    if vectors:
-        systems.append(("scripts/ev-hybrid",
-                        lambda q: ([os.path.join(top, "scripts", "ev-hybrid"), "--db", db,
-                                    "--index", index, "--plan", plan, q["query"]], None)))
-    t = latency(systems, queries)
-    peer_of = {"ev-search-text": "sqlite3 shell, bm25() + snippet()",
-               "ev-search-vec": "python3-faiss (read_index, search)"}
-    target = {"ev-search-text": ("p50 < 50, p95 < 200 ms", lambda a, b: a < 50 and b < 200),
-              "ev-search-vec": ("p50 < 20 ms", lambda a, b: a < 20),
-              "scripts/ev-hybrid": ("p50 < 150 ms", lambda a, b: a < 150)}
-    for name, xs in t.items():
-        if name in peer_of.values():
-            continue
-        a, b = pct(xs, 50), pct(xs, 95)
-        pn = peer_of.get(name.split(" ")[0])
-        peer = ""
-        if pn in t:
-            peer = "%s: p50 %.0f, p95 %.0f ms" % (pn, pct(t[pn], 50), pct(t[pn], 95))
-        tg, ok = target.get(name, ("", None))
-        row(name, "p50 %.0f, p95 %.0f ms" % (a, b), peer, tg, ok(a, b) if ok else None)
+    systems = text_systems(False) + (vector_systems(qfile, qv, plain) if vectors else [])
+    t, refused = latency(systems, queries)
+    latency_rows("%d queries" % len(queries), t, refused, {
+        "ev-search-text": ("p50 < 50, p95 < 200 ms, no slower than quest",
+                           lambda a, b, t: a < 50 and b < 200 and no_slower(a, b, t)),
+        "ev-search-vec": ("p50 < 20 ms", lambda a, b, t: a < 20),
+        "scripts/ev-hybrid": ("p50 < 150 ms", lambda a, b, t: a < 150)})
+    if long:
+        say("latency: AILA's %d case descriptions, one process each" % len(long))
+        t, refused = latency(text_systems(True), long)
+        latency_rows("AILA's %d" % len(long), t, refused, {
+            "ev-search-text": ("p50 < 300 ms", lambda a, b, t: a < 300)})
 
-    print("bench-scale: %d documents (%.1f MB of JSON Lines), %d chunks, %d queries of 10-20 words,"
-          " k=100" % (ndocs, mb, nchunks, len(queries)))
+    print("bench-scale: %d documents (%.1f MB of JSON Lines), %d chunks; %d queries drawn with"
+          " seed %d from %s as written, and AILA's %d apart; k=100; wall (CPU) ms"
+          % (ndocs_in, mb, nchunks, len(queries), seed, ", ".join(QUERY_SETS), len(long)))
     print("corpus: " + info)
     w = [max(len(r[i]) for r in rows + [("stage", "evkit", "peer, same run", "target", "")])
          for i in range(5)]

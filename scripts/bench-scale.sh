@@ -1,47 +1,64 @@
 #!/bin/sh
 # bench-scale.sh [BIN]: evkit at scale on one machine (make bench-scale).
 #
-# Generates a corpus of DOCS documents (default 1,000,000) deterministically
-# from text this machine has, runs every stage of the pipeline on it as a user
-# would, and prints a table of figures with the targets and, in the same run,
-# the peers: the corpus loaded raw into an FTS5 table by Python's sqlite3, the
-# same queries raw in the sqlite3 shell (FTS5 bm25() ORDER BY ... LIMIT 100
-# with snippet()), and python3-faiss searching the same index.
+# Times every stage of the pipeline as a user would run it, on DOCS
+# documents generated deterministically (default 1,000,000) or on a JSON
+# Lines corpus of your own (CORPUS=FILE), and prints a table of figures, each
+# with its target and the peers of the same run: the corpus loaded raw into
+# an FTS5 table by Python's sqlite3 and indexed by python3-xapian (English
+# stemmer, positions, title and text: its time and size on disk beside the
+# store and its postings file); the same queries in the sqlite3 shell (FTS5
+# bm25() ORDER BY ... LIMIT 100 with snippet()) and in Xapian's quest
+# (`quest -d DB -m 100 -s english -o or 'QUERY'`); python3-faiss searching
+# the same index.
 #
-# The text: real sentences, re-mixed.  Sentences are taken, in this order,
-# from the four test collections in ../shared/data (when present; said when
-# not), the project's samples/, and the plain-text and gzipped files of
-# /usr/share/doc; each document is a run of sentences drawn by a fixed-seed
-# generator (300 to 2,000 bytes, about 1.16 KB on average), its title the
-# first words of another.  The same sources give the same corpus; the
-# sentence pool's SHA-256 is printed so that two runs can be compared.
-# Queries (QUERIES, default 200): the collections' queries of at least 10
-# words, cut at 20, topped up with sentences of the pool.
+# The generated text: real sentences, re-mixed.  Sentences are taken, in
+# this order, from four test collections in ../shared/data (when present;
+# said when not), the project's samples/, and the plain-text and gzipped
+# files of /usr/share/doc; each document is a run of sentences drawn by a
+# fixed-seed generator (300 to 2,000 bytes, about 1.16 KB on average), its
+# title the first words of another.  The same sources give the same corpus;
+# the sentence pool's SHA-256 is printed so that two runs can be compared
+# (a CORPUS file's own SHA-256 is printed).
 #
-# Stages: ingest (--no-postings); the postings file (ev-ingest --postings,
-# which a plain ev-ingest run makes at its end); re-ingest of the unchanged
-# corpus; ev-embed --train;
-# ev-embed --pending (every chunk); ev-embed-load (the default factory for the
-# size); recall@10 of ev-search-vec against exact search; then each query
-# run alone, one process per query as a user runs it, for the text lane (its
-# defaults), the sqlite3 shell, the vector lane, python3-faiss and the whole
-# scripts/ev-hybrid; the systems take turns query by query.
+# Queries: QUERIES (default 300) drawn with SEED from the query sets of six
+# test collections in ../shared/data as written (Cranfield, MED, CACM, NPL,
+# TIME, CF; topped up with sentences of the pool when they are absent), and
+# all of AILA's 50 case descriptions (198 to 1,023 words), timed apart for
+# the text lane and quest alone.
 #
-# Variables: DOCS (documents), QUERIES, SEED (the generator's, default 1),
-# WORK=DIR (work in DIR and keep it: a second run reuses its corpus and,
-# with REUSE=1, its store and index, to time the queries again), NICE
-# (default 10: the machine is shared), PEERS=0 (leave the peers out),
-# VECTORS=0 (the text lane alone: no training, embedding, index or hybrid).
-# Each figure is also printed on standard error as soon as it is measured,
-# with the CPU time beside the wall time (on a shared machine the wall time
-# says as much about the other work as about evkit).
-# At 1 M documents the run takes more than an hour and needs about 20 GB of
-# disk at its peak (the store, the vectors' JSON Lines, the peer's table).
+# Stages: ingest (--no-postings) and the postings file (ev-ingest
+# --postings, which a plain ev-ingest run makes at its end), timed together
+# against the peers' loading; re-ingest of the unchanged corpus; ev-embed
+# --train; ev-embed --pending (every chunk); ev-embed-load (the default
+# factory for the size); recall@10 of ev-search-vec against exact search;
+# then each query run alone, one process per query as a user runs it, for
+# the text lane (its defaults; without feedback and proximity; exhaustive),
+# quest, the sqlite3 shell, the vector lane alone and after ev-embed --role
+# query, python3-faiss and the whole scripts/ev-hybrid; the systems take
+# turns query by query.  Each latency is given as p50 and p95 of the wall
+# time and, in brackets, of the CPU time (user + system, the process and its
+# children): on a shared machine the wall time says as much about the other
+# work as about the system timed.  A query quest refuses (its parser reads
+# AND, OR and NOT in capitals as operators) is counted and said.
+#
+# Variables: DOCS (documents generated), CORPUS (a JSON Lines file of
+# documents instead), QUERIES, SEED (the generator's and the draw's,
+# default 1), WORK=DIR (work in DIR and keep it: a second run reuses its
+# corpus and, with REUSE=1, its store, index and Xapian database, to time
+# the queries again), NICE (default 10: the machine is shared), PEERS=0
+# (leave the peers out), VECTORS=0 (the text lane alone: no training,
+# embedding, index or hybrid).  Each figure is also printed on standard
+# error as soon as it is measured.
+# At 1 M documents the run takes more than an hour (Xapian's indexing half
+# an hour more) and needs about 25 GB of disk at its peak (the store, the
+# vectors' JSON Lines, the peers' indexes).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${1:-$top/bin}" && pwd)
 DOCS=${DOCS:-1000000}
-QUERIES=${QUERIES:-200}
+QUERIES=${QUERIES:-300}
+CORPUS=${CORPUS:-}
 SEED=${SEED:-1}
 NICE=${NICE:-10}
 PEERS=${PEERS:-1}
@@ -52,6 +69,10 @@ for c in "$bin/ev-ingest" "$bin/ev-search-text" "$bin/ev-embed" "$bin/ev-embed-l
     "$bin/ev-search-vec"; do
 	[ -x "$c" ] || { echo "bench-scale: $c: missing; run make all first" >&2; exit 1; }
 done
+if [ -n "$CORPUS" ]; then
+	[ -r "$CORPUS" ] || { echo "bench-scale: $CORPUS: cannot read it (CORPUS=FILE: JSON Lines documents)" >&2; exit 2; }
+	CORPUS=$(cd "$(dirname "$CORPUS")" && pwd)/$(basename "$CORPUS")
+fi
 if [ -n "${WORK:-}" ]; then
 	mkdir -p "$WORK"
 	work=$(cd "$WORK" && pwd)
@@ -61,4 +82,4 @@ else
 fi
 export EV_BIN="$bin"
 nice -n "$NICE" $py "$top/scripts/bench-scale.py" "$top" "$bin" "$work" "$DOCS" "$QUERIES" \
-    "$SEED" "$PEERS" "$REUSE" "$VECTORS"
+    "$SEED" "$PEERS" "$REUSE" "$VECTORS" "$CORPUS"

@@ -15,6 +15,9 @@ pkgs="$pkgs libpoppler-glib-dev libxml2-dev libuchardet-dev qpdf"
 # scripts/ev-shard: GNU parallel runs the shards' jobs over ssh (rsync moves the
 # files); its test starts a real sshd on 127.0.0.1
 pkgs="$pkgs parallel rsync openssh-client openssh-server"
+# benchmark peers only (make bench-scale): Xapian indexes the same documents
+# and its quest answers the same queries; nothing of evkit links or runs them
+pkgs="$pkgs python3-xapian xapian-tools"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
