@@ -1,6 +1,8 @@
 /* Tests of lib/store/token.c: the one tokeniser (FTS5's porter unicode61
  * remove_diacritics 2): stems, byte offsets, case and diacritic folding,
- * stop words, stopping early, and agreement with a real FTS5 table. */
+ * stop words, stopping early, and agreement with a real FTS5 table; the memo
+ * of tokens (lib/store/tokmemo.c, ev_tok_memo()): kept and replayed as
+ * recorded, keyed by text and tag, within its bound. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "token.h"
+#include "tokmemo.h"
 
 static struct ev_tok *tok;
 
@@ -320,4 +323,144 @@ Test(token, chinese_search_terms_leave_one_character_words_to_bigrams)
 	cr_assert_str_eq(run_with(ev_tok_run, "蜂螨", &s), "蜂@0-3 蜂螨@0-6 螨@3-6");
 	cr_assert_str_eq(run_with(ev_tok_run_terms, "蜂螨", &s), "蜂螨@0-6");
 	cr_assert_str_eq(run_with(ev_tok_run_query, "蜂螨", &s), "蜂螨@0-6");
+}
+
+/* Keep "ab@0-2 cd@3-5" (or the like) for text under tag. */
+static void
+keep(struct ev_tokmemo *m, const char *tag, const char *text, const char *t1, const char *t2)
+{
+	ev_tokmemo_begin(m);
+	ev_tokmemo_add(m, t1, (int)strlen(t1), 0, 2);
+	ev_tokmemo_add(m, t2, (int)strlen(t2), 3, 5);
+	ev_tokmemo_keep(m, tag, text, strlen(text));
+}
+
+static int
+replayed(struct ev_tokmemo *m, const char *tag, const char *text, struct seen *s)
+{
+	memset(s, 0, sizeof *s);
+	return ev_tokmemo_replay(m, tag, text, strlen(text), record, s);
+}
+
+Test(tokmemo, replays_the_tokens_kept_for_the_same_text_and_tag_only)
+{
+	struct ev_tokmemo *m = ev_tokmemo_new(1 << 20);
+	struct seen s;
+
+	cr_assert_not_null(m);
+	cr_assert_eq(replayed(m, "en", "ab cd", &s), 0);
+	keep(m, "en", "ab cd", "ab", "cd");
+	keep(m, "fr", "ab cd", "xa", "xc");
+	cr_assert_eq(replayed(m, "en", "ab cd", &s), 1);
+	cr_assert_str_eq(s.text, "ab@0-2 cd@3-5");
+	cr_assert_eq(replayed(m, "fr", "ab cd", &s), 1);
+	cr_assert_str_eq(s.text, "xa@0-2 xc@3-5");
+	cr_assert_eq(replayed(m, "de", "ab cd", &s), 0);
+	cr_assert_eq(replayed(m, "en", "ab ce", &s), 0);
+	cr_assert_eq(replayed(m, "en", "ab c", &s), 0);
+	memset(&s, 0, sizeof s);
+	s.stop_after = 1;
+	cr_assert_eq(ev_tokmemo_replay(m, "en", "ab cd", 5, record, &s), 1);
+	cr_assert_str_eq(s.text, "ab@0-2");
+	ev_tokmemo_free(m);
+}
+
+Test(tokmemo, a_recording_not_kept_is_dropped)
+{
+	struct ev_tokmemo *m = ev_tokmemo_new(1 << 20);
+	struct seen s;
+
+	ev_tokmemo_begin(m);
+	ev_tokmemo_add(m, "zz", 2, 0, 2);
+	keep(m, "en", "ab cd", "ab", "cd");	/* begins again: zz is gone */
+	cr_assert_eq(replayed(m, "en", "ab cd", &s), 1);
+	cr_assert_str_eq(s.text, "ab@0-2 cd@3-5");
+	ev_tokmemo_free(m);
+}
+
+Test(tokmemo, past_its_bound_it_starts_again)
+{
+	struct ev_tokmemo *m = ev_tokmemo_new(4096);
+	char text[64];
+	struct seen s;
+	int i, kept = 0;
+
+	for (i = 0; i < 200; i++) {
+		snprintf(text, sizeof text, "text number %d", i);
+		keep(m, "en", text, "ab", "cd");
+	}
+	for (i = 0; i < 200; i++) {
+		snprintf(text, sizeof text, "text number %d", i);
+		kept += replayed(m, "en", text, &s);
+	}
+	cr_assert(replayed(m, "en", "text number 199", &s), "the last text is kept");
+	cr_assert_str_eq(s.text, "ab@0-2 cd@3-5");
+	cr_assert_eq(replayed(m, "en", "text number 0", &s), 0, "the first was dropped");
+	cr_assert(kept > 1 && kept < 200, "kept %d", kept);
+	ev_tokmemo_free(m);
+}
+
+Test(tokmemo, many_texts_are_all_found)
+{
+	struct ev_tokmemo *m = ev_tokmemo_new(64 << 20);
+	char text[64], term[16];
+	struct seen s;
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		snprintf(text, sizeof text, "t%d", i);
+		snprintf(term, sizeof term, "w%d", i);
+		keep(m, "en", text, term, "x");
+	}
+	for (i = 0; i < 5000; i++) {
+		snprintf(text, sizeof text, "t%d", i);
+		snprintf(term, sizeof term, "w%d@0-2 x@3-5", i);
+		cr_assert_eq(replayed(m, "en", text, &s), 1, "%s", text);
+		cr_assert_str_eq(s.text, term);
+	}
+	ev_tokmemo_free(m);
+}
+
+static const char *
+memo_tokens(struct ev_tok *tok, const char *text, struct seen *s, int stop_after)
+{
+	struct ev_err err = { 0 };
+
+	memset(s, 0, sizeof *s);
+	s->stop_after = stop_after;
+	cr_assert_eq(ev_tok_run(tok, text, strlen(text), record, s, &err), 0, "%s", err.msg);
+	return s->text;
+}
+
+Test(tokmemo, a_tokeniser_with_a_memo_gives_the_same_tokens)
+{
+	struct ev_err err = { 0 };
+	struct ev_tok *plain = ev_tok_open(NULL, &err), *memo = ev_tok_open(NULL, &err);
+	const char *texts[] = { "Flows flowing over the wings, caused drag.", "Héllo wörld façade",
+				"Mach 3.5 in 1950", "" };
+	const char *langs[] = { "en", "fr", "en" };
+	char want[1024];
+	struct seen s;
+
+	cr_assert_not_null(plain);
+	cr_assert_not_null(memo);
+	ev_tok_memo(memo, 1 << 20);
+	for (int round = 0; round < 3; round++)
+		for (int l = 0; l < 3; l++) {
+			ev_tok_set_lang(plain, langs[l]);
+			ev_tok_set_lang(memo, langs[l]);
+			for (int i = 0; i < 4; i++) {
+				snprintf(want, sizeof want, "%s", memo_tokens(plain, texts[i], &s, 0));
+				cr_assert_str_eq(memo_tokens(memo, texts[i], &s, 0), want, "round %d", round);
+				snprintf(want, sizeof want, "%s", memo_tokens(plain, texts[i], &s, 2));
+				cr_assert_str_eq(memo_tokens(memo, texts[i], &s, 2), want, "round %d", round);
+			}
+		}
+	/* French and English stem "flowing" apart: the memo keeps both */
+	ev_tok_set_lang(memo, "fr");
+	snprintf(want, sizeof want, "%s", memo_tokens(memo, "flowing", &s, 0));
+	ev_tok_set_lang(memo, "en");
+	cr_assert_str_neq(memo_tokens(memo, "flowing", &s, 0), want);
+	ev_tok_close(plain);
+	ev_tok_close(memo);
 }

@@ -80,6 +80,10 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 		ev_vsearch_free(vs);
 		return NULL;
 	}
+	/* A batch of queries hits the same chunks: their tokens are kept for
+	 * the snippets (32 MB at most). */
+	if (vs->tok != NULL)
+		ev_tok_memo(vs->tok, (size_t)32 << 20);
 	vs->q = calloc((size_t)vs->batch_max, sizeof *vs->q);
 	vs->vec = malloc((size_t)vs->batch_max * dim * sizeof *vs->vec);
 	vs->plain = malloc((size_t)vs->batch_max * dim * sizeof *vs->plain);

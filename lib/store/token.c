@@ -8,6 +8,7 @@
 #include "analyze.h"
 #include "buf.h"
 #include "store.h"
+#include "tokmemo.h"
 
 /* English function words: articles, pronouns, auxiliaries, prepositions,
  * conjunctions and question words.  They are stemmed with the tokeniser when
@@ -56,6 +57,7 @@ struct ev_tok {
 	fts5_tokenizer api;
 	Fts5Tokenizer *tok;
 	char stops[STOP_SLOTS][STOP_MAX_LEN];
+	struct ev_tokmemo *memo;	/* ev_tok_run()'s texts met before, or NULL */
 };
 
 int
@@ -208,13 +210,22 @@ ev_tok_close(struct ev_tok *tok)
 	if (tok->tok != NULL)
 		tok->api.xDelete(tok->tok);
 	sqlite3_close(tok->own_db);
+	ev_tokmemo_free(tok->memo);
 	free(tok);
+}
+
+void
+ev_tok_memo(struct ev_tok *tok, size_t max_bytes)
+{
+	if (tok->memo == NULL)
+		tok->memo = ev_tokmemo_new(max_bytes);
 }
 
 struct run_ctx {
 	ev_tok_fn fn;
 	void *ctx;
 	int stopped;
+	struct ev_tokmemo *memo;	/* recording the tokens, or NULL */
 };
 
 static int
@@ -223,6 +234,7 @@ on_token(void *pctx, int tflags, const char *term, int len, int start, int end)
 	struct run_ctx *rc = pctx;
 
 	(void)tflags;
+	ev_tokmemo_add(rc->memo, term, len, start, end);
 	if (rc->fn(rc->ctx, term, len, start, end) != 0) {
 		rc->stopped = 1;
 		return SQLITE_DONE;	/* any non-OK code ends xTokenize */
@@ -234,15 +246,23 @@ static int
 run(struct ev_tok *tok, int flags, const char *text, size_t len, ev_tok_fn fn, void *ctx,
     struct ev_err *err)
 {
-	struct run_ctx rc = { fn, ctx, 0 };
+	struct run_ctx rc = { fn, ctx, 0, NULL };
 	int r;
 
 	if (len > 0x7fffffff)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "text too long to tokenise (over 2 GiB)");
+	if (flags == FTS5_TOKENIZE_DOCUMENT && tok->memo != NULL) {
+		if (ev_tokmemo_replay(tok->memo, tok->lang, text, len, fn, ctx))
+			return 0;
+		ev_tokmemo_begin(tok->memo);
+		rc.memo = tok->memo;
+	}
 	ev_analyze_set_lang(tok->an, tok->lang);
 	r = tok->api.xTokenize(tok->tok, &rc, flags, text, (int)len, on_token);
 	if (r != SQLITE_OK && !rc.stopped)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "tokeniser failed (SQLite code %d)", r);
+	if (rc.memo != NULL && r == SQLITE_OK)
+		ev_tokmemo_keep(rc.memo, tok->lang, text, len);
 	return 0;
 }
 

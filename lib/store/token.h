@@ -46,6 +46,13 @@ int ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err);
  * store.h, in its order).  Returns their number. */
 int ev_tok_set_store_langs(struct ev_tok *tok, const char *const *langs, int nlangs);
 
+/* Keep the tokens of the texts ev_tok_run() tokenises (at most about
+ * max_bytes of texts and tokens; tokmemo.h) and replay them when the same
+ * text comes again in the same language: for a process that tokenises the
+ * same texts many times.  The tokens are the same either way; without
+ * memory, nothing is kept. */
+void ev_tok_memo(struct ev_tok *tok, size_t max_bytes);
+
 /* Free the tokeniser (NULL-safe). */
 void ev_tok_close(struct ev_tok *tok);
 

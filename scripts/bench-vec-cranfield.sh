@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench-vec-cranfield.sh [BIN]: the vector lane as a user runs it, against
+# python3-faiss doing the same job, on real text: Cranfield's 225 queries
+# four times over (900), k=100, an exact index (--factory Flat) of the
+# built-in model's vectors at its default dimension.
+#
+#   evkit: the whole ev-search-vec process (query vectors in, hit records with
+#     their chunk fields and a snippet out; and with --no-snippet);
+#   peer:  a whole Python process that reads the same JSON Lines query
+#     vectors, searches a faiss.IndexFlatIP holding the same vectors (read
+#     from the store) query by query, and prints each hit as a JSON line
+#     (query_id, id, rank, score, lane).
+# Each is the best of three runs by CPU time (user + system), the wall time
+# beside it; the ratio is evkit's CPU time over the peer's (target: at most
+# 1).  Needs ../shared/data/cranfield (skips, saying so, without it).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(cd "${1:-$top/bin}" && pwd)
+py=/usr/bin/python3
+[ -r "$top/../shared/data/cranfield/cran.all.1400" ] ||
+	{ echo "bench-vec-cranfield: no ../shared/data/cranfield; skipped"; exit 0; }
+"$py" -c 'import faiss, numpy' 2>/dev/null ||
+	{ echo "bench-vec-cranfield: python3-faiss is not installed; skipped"; exit 0; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/evkit-bench-vec-cran.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cd "$tmp"
+"$top/scripts/cranfield.sh" .
+"$bin/ev-ingest" --db kb.db --quiet docs.jsonl 2>/dev/null
+"$bin/ev-embed" --db kb.db --train >/dev/null 2>&1
+"$bin/ev-embed" --db kb.db --pending 2>/dev/null |
+	"$bin/ev-embed-load" --db kb.db --index kb.faiss --factory Flat 2>/dev/null
+for r in 0 1 2 3; do
+	jq -c --arg r "$r" '.query_id = "\(.query_id)-\($r)"' queries.jsonl
+done > q4.jsonl
+"$bin/ev-embed" --db kb.db --role query q4.jsonl > qv.jsonl
+nq=$(wc -l < qv.jsonl)
+
+cat > peer.py <<'EOF'
+import json, sqlite3, sys
+import faiss
+import numpy as np
+con = sqlite3.connect(sys.argv[1])
+rows = con.execute("SELECT c.id, v.vector FROM vec_vectors v JOIN chunks c ON c.rowid = v.rowid"
+                   " ORDER BY v.rowid").fetchall()
+ids = [r[0] for r in rows]
+x = np.frombuffer(b"".join(r[1] for r in rows), dtype="float32").reshape(len(rows), -1)
+index = faiss.IndexFlatIP(x.shape[1])
+index.add(x)
+out = sys.stdout
+for line in open(sys.argv[2]):
+    q = json.loads(line)
+    D, I = index.search(np.array([q["vector"]], dtype="float32"), 100)
+    for rank, (s, i) in enumerate(zip(D[0], I[0]), 1):
+        if i >= 0:
+            out.write(json.dumps({"query_id": q["query_id"], "id": ids[i], "rank": rank,
+                                  "score": float(s), "lane": "vector"}) + "\n")
+EOF
+
+set -- $("$py" "$top/scripts/bench-time.py" 3 ev.jsonl \
+	"$bin/ev-search-vec" --db kb.db --index kb.faiss -k 100 qv.jsonl)
+ev_w=$1 ev_c=$2
+set -- $("$py" "$top/scripts/bench-time.py" 3 evn.jsonl \
+	"$bin/ev-search-vec" --db kb.db --index kb.faiss -k 100 --no-snippet qv.jsonl)
+evn_w=$1 evn_c=$2
+set -- $("$py" "$top/scripts/bench-time.py" 3 peer.jsonl "$py" peer.py kb.db qv.jsonl)
+py_w=$1 py_c=$2
+
+# The same neighbours: the share of the peer's (query, chunk) pairs evkit gave.
+same=$(jq -r '"\(.query_id) \(.id)"' evn.jsonl | sort > a.txt
+	jq -r '"\(.query_id) \(.id)"' peer.jsonl | sort > b.txt
+	awk 'NR == FNR { a[$0]; next } ($0 in a) { n++ } END { printf "%.4f", n / FNR }' a.txt b.txt)
+
+printf 'vector lane on Cranfield: %d queries, k=100, Flat, %d hits; best of 3, CPU (wall) s\n' \
+	"$nq" "$(wc -l < ev.jsonl)"
+printf '  %-40s %7s (%s)\n' "ev-search-vec" "$ev_c" "$ev_w"
+printf '  %-40s %7s (%s)\n' "ev-search-vec --no-snippet" "$evn_c" "$evn_w"
+printf '  %-40s %7s (%s)\n' "python3-faiss, the same job (peer)" "$py_c" "$py_w"
+awk -v a="$ev_c" -v n="$evn_c" -v b="$py_c" 'BEGIN {
+	printf "  ratio to the peer by CPU: %.2f with snippets, %.2f without (target <= 1)\n", a / b, n / b }'
+printf '  same neighbours as the peer: %s of its hits\n' "$same"
