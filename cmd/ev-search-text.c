@@ -126,7 +126,7 @@ static struct ev_opt options[] = {
 	    "the query text is an FTS5 expression, not words"),
 	EV_OPT_PLAN(0, "fuzzy", EV_PLAN_TEXT_FUZZY, &ts.fuzzy, "N",
 	    "expand a word missing from the index to words within N edits: at most 1 for words"
-	    " of 4-7 letters, none under 4"),
+	    " of 4-5 letters, none under 4"),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FUZZY_EXPANSIONS, &ts.fuzzy_expansions),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_DROP_REQUEST_WORDS, &ts.drop_request_words),
 	EV_OPT_FUNC(0, "weight", NULL, NULL, set_weight, "FIELD=W",

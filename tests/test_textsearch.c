@@ -59,22 +59,15 @@ open_ts(struct ev_textsearch_opts *o)
 	cr_assert_not_null(ts, "%s", err.msg);
 }
 
+/* Put docs[0..n) in the store st, a chunk each, and index them. */
 static void
-setup(void)
+fill_store(const struct doc *docs_, size_t n)
 {
-	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
-	struct ev_err err = { 0 };
-	sqlite3 *db;
+	sqlite3 *db = ev_store_db(st);
 	sqlite3_stmt *s;
-	size_t i;
 
-	snprintf(dir, sizeof dir, "/tmp/evkit-ts.XXXXXX");
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = tu_store_create(path, &err);
-	db = ev_store_db(st);
-	for (i = 0; i < sizeof docs / sizeof docs[0]; i++) {
-		const struct doc *d = &docs[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct doc *d = &docs_[i];
 		long long rowid = (long long)i + 1;
 
 		cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, source_uri,"
@@ -100,6 +93,19 @@ setup(void)
 	}
 	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks");
+}
+
+static void
+setup(void)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-ts.XXXXXX");
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = tu_store_create(path, &err);
+	fill_store(docs, sizeof docs / sizeof docs[0]);
 	hits = json_array();
 	open_ts(&o);
 }
@@ -1760,4 +1766,89 @@ Test(sweep, a_file_cut_short_or_of_another_kind_is_stale_not_a_crash)
 	cr_assert_eq(ev_postings_state(st, &err), 0);
 	build_postings();
 	cr_assert_eq(ev_postings_state(st, &err), 1);
+}
+
+/* ---- Typos repaired by the word as typed, and by their neighbours -------- */
+
+static const struct doc typo_docs[] = {
+	{ "r1", "Servers", NULL, "database replication keeps a copy of every table on a second server",
+	  NULL, NULL },
+	{ "r2", "Pumps", NULL, "we replace the old pump", NULL, NULL },
+	{ "k1", "Services", NULL, "run the service in a docker container", NULL, NULL },
+	{ "v1", "Parsers", NULL, "a vulnerability in the parser lets an attacker read memory", NULL,
+	  NULL },
+	{ "b1", "Tomatoes", NULL, "blossom end rot on tomatoes comes from a lack of calcium", NULL,
+	  NULL },
+	{ "b2", "Cherries", NULL, "the bloom of the cherry trees in spring", NULL, NULL },
+	{ "b3", "Frost", NULL, "a late bloom after the end of the frost", NULL, NULL },
+	{ "b4", "Lakes", NULL, "algae bloom in warm lakes", NULL, NULL },
+};
+
+static void
+typo_setup(void)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+
+	new_store("typo", &err);
+	fill_store(typo_docs, sizeof typo_docs / sizeof typo_docs[0]);
+	hits = json_array();
+	open_ts(&o);
+}
+
+TestSuite(typo, .init = typo_setup, .fini = teardown);
+
+/* The first hit's first repair, as "term>word (expansion) distance by". */
+static const char *
+repair(void)
+{
+	static char s[160];
+	json_t *fz = json_array_get(json_object_get(json_array_get(json_object_get(hit(0),
+	    "evidence"), 0), "fuzzy"), 0);
+
+	snprintf(s, sizeof s, "%s>%s (%s) %lld %s", json_string_value(json_object_get(fz, "term")),
+	    json_string_value(json_object_get(fz, "word")),
+	    json_string_value(json_object_get(fz, "expansion")),
+	    (long long)json_integer_value(json_object_get(fz, "distance")),
+	    json_string_value(json_object_get(fz, "by")));
+	return s;
+}
+
+Test(typo, two_letters_missing_from_a_long_word_are_repaired_by_the_word_as_typed)
+{
+	/* its stem "replcaton" is 5 edits from the indexed stem "replic", the
+	 * word 2 from "replic" + "ation" */
+	cr_assert_eq(search("replcaton"), 1);
+	cr_assert_str_eq(docs_of_hits(), "r1");
+	cr_assert_str_eq(repair(), "replcaton>replication (replic) 2 word");
+	cr_assert_eq(search("vulnerabilty"), 1);
+	cr_assert_str_eq(repair(), "vulnerabilty>vulnerability (vulner) 1 word");
+}
+
+Test(typo, a_word_of_six_letters_takes_two_edits_one_of_five_one)
+{
+	cr_assert_eq(search("dcokre"), 1, "6 letters: two transpositions");
+	cr_assert_str_eq(repair(), "dcokre>docker (docker) 2 word");
+	cr_assert_eq(search("dcokr"), 0, "5 letters: not 2 edits");
+	cr_assert_eq(search("dokcer"), 1, "6 letters: one edit");
+}
+
+Test(typo, among_equally_close_stems_the_one_found_with_the_other_words_wins)
+{
+	/* "bloom" is in three chunks, "blossom" in one, both one edit away */
+	cr_assert_eq(search("blosom"), 3, "alone: the more frequent");
+	cr_assert_str_eq(repair(), "blosom>bloom (bloom) 1 word");
+	cr_assert_geq(search("blosom end rot"), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(hit(0), "doc_id")), "b1");
+	cr_assert_str_eq(repair(), "blosom>blossom (blossom) 1 word");
+}
+
+Test(typo, the_word_distance_adds_the_cheapest_ending)
+{
+	cr_assert_eq(ev_textsearch_word_distance("replcaton", 9, "replic", 6, 2), 2);
+	cr_assert_eq(ev_textsearch_word_distance("Vulnerabilty", 12, "vulner", 6, 2), 1);
+	cr_assert_eq(ev_textsearch_word_distance("docker", 6, "docker", 6, 2), 0);
+	cr_assert_eq(ev_textsearch_word_distance("dockers", 7, "docker", 6, 2), 0, "ending 's'");
+	cr_assert_eq(ev_textsearch_word_distance("replcaton", 9, "rep", 3, 2), 3, "over max");
+	cr_assert_eq(ev_textsearch_word_distance("", 0, "abc", 3, 2), 3);
 }

@@ -29,6 +29,7 @@ struct word {
 	char **exp;		/* the stems it was expanded to (fuzzy) */
 	char **expword;		/* for each, a word of the index with that stem */
 	int *dist;		/* and their distances */
+	int *by;		/* and 1 when found by the word as typed, 0 by its stem */
 	int *expidx;		/* and their indices among the snippet's terms */
 	double weight;		/* its phrases' weight in ev_bm25() */
 };
@@ -199,6 +200,107 @@ ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int max
 	if (n < 0 || m < 0)
 		return max + 1;
 	return osa(ca, n, cb, m, max);
+}
+
+/* Endings the English stemmer takes off a word, so that a typed word is
+ * compared with a stem followed by one of them ("replcaton" with "replic" +
+ * "ation": 2 edits).  Lowercase ASCII. */
+static const char *const endings[] = {
+	"e", "s", "es", "ed", "ing", "ings", "er", "ers", "ly", "y", "ies", "ied",
+	"ion", "ions", "ation", "ations", "ational", "ator", "ators", "ate", "ated",
+	"ates", "ating", "ive", "ives", "ively", "ivity", "al", "als", "ally", "ality",
+	"ize", "ized", "izes", "izing", "ization", "ise", "ised", "isation", "able",
+	"ability", "ible", "ibility", "ity", "ities", "ness", "ment", "ments", "ent",
+	"ence", "ant", "ance", "ism", "isms", "ist", "ists", "ous", "ously", "ful",
+	"fulness", "ic", "ical", "ically", "iveness", "ement", "ements", "ency",
+};
+#define MAX_ENDING 7		/* the longest of them */
+
+/* The fewest edits turning the tail of the typed word w[k..n) into nothing
+ * or into one of the endings, for each k in 0..n, into tail[] (max + 1 when
+ * over max). */
+static void
+ending_costs(const uint32_t *w, int n, int max, int *tail)
+{
+	for (int k = 0; k <= n; k++) {
+		int best = n - k;
+
+		for (size_t e = 0; e < sizeof endings / sizeof endings[0]; e++) {
+			uint32_t ce[MAX_ENDING];
+			int m = decode(endings[e], (int)strlen(endings[e]), ce, MAX_ENDING);
+			int d = osa(w + k, n - k, ce, m, max);
+
+			if (d < best)
+				best = d;
+		}
+		tail[k] = best > max ? max + 1 : best;
+	}
+}
+
+/* The edits from the typed word w[0..n) to stem v[0..m) followed by the
+ * cheapest ending (tail[] of ending_costs()): the least, over k, of the
+ * distance between v and w[0..k) plus tail[k]; max + 1 when over max. */
+static int
+word_distance(const uint32_t *v, int m, const uint32_t *w, int n, const int *tail, int max)
+{
+	int rows[3][MAX_CP + 1];
+	int *pp = rows[0], *p = rows[1], *c = rows[2], best = max + 1;
+
+	if (m - n > max || n - m > max + MAX_ENDING)
+		return max + 1;
+	for (int j = 0; j <= n; j++)
+		p[j] = j;
+	for (int i = 1; i <= m; i++) {
+		int lo;
+
+		c[0] = lo = i;
+		for (int j = 1; j <= n; j++) {
+			int x = p[j - 1] + (v[i - 1] != w[j - 1]);
+
+			if (p[j] + 1 < x)
+				x = p[j] + 1;
+			if (c[j - 1] + 1 < x)
+				x = c[j - 1] + 1;
+			if (i > 1 && j > 1 && v[i - 1] == w[j - 2] && v[i - 2] == w[j - 1] &&
+			    pp[j - 2] + 1 < x)
+				x = pp[j - 2] + 1;
+			c[j] = x;
+			if (x < lo)
+				lo = x;
+		}
+		if (lo > max)
+			return max + 1;
+		int *t = pp;
+		pp = p, p = c, c = t;
+	}
+	for (int j = 0; j <= n; j++)
+		if (p[j] + tail[j] < best)
+			best = p[j] + tail[j];
+	return best;
+}
+
+/* A word's code points lowercased (ASCII and Latin-1 letters), as the
+ * vocabulary's stems are. */
+static void
+lower_cps(uint32_t *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		if ((c[i] >= 'A' && c[i] <= 'Z') || (c[i] >= 0xc0 && c[i] <= 0xde && c[i] != 0xd7))
+			c[i] += 0x20;
+}
+
+int
+ev_textsearch_word_distance(const char *word, int wlen, const char *stem, int slen, int max)
+{
+	uint32_t cw[MAX_CP], cs[MAX_CP];
+	int tail[MAX_CP + 1];
+	int n = decode(word, wlen, cw, MAX_CP), m = decode(stem, slen, cs, MAX_CP);
+
+	if (n < 0 || m < 0)
+		return max + 1;
+	lower_cps(cw, n);
+	ending_costs(cw, n, max, tail);
+	return word_distance(cs, m, cw, n, tail, max);
 }
 
 static int
@@ -414,6 +516,7 @@ clear_words(struct ev_textsearch *ts)
 		free(w->exp);
 		free(w->expword);
 		free(w->dist);
+		free(w->by);
 		free(w->expidx);
 	}
 	ts->nwords = 0;
@@ -864,24 +967,30 @@ is_real_word(struct ev_textsearch *ts, const struct word *w, struct ev_err *err)
 	return 0;
 }
 
+/* The edits a word of n code points may be repaired with (as
+ * Elasticsearch's AUTO fuzziness, with its lengths 4 and 6): none under 4,
+ * at most 1 under 6, at most fuzzy from 6 on. */
 static int
 allowed_distance(const struct ev_textsearch *ts, int n)
 {
 	if (n < 4)
 		return 0;
-	if (n < 8)
+	if (n < 6)
 		return ts->o.fuzzy < 1 ? ts->o.fuzzy : 1;
 	return ts->o.fuzzy;
 }
 
 /* A scan of the vocabulary's terms [lo, hi) for those within max edits of
- * the n code points cq: the want closest, then most frequent, then first,
- * into best (their indices) and dist, in that order; got of them. */
+ * the typed word cw (n code points; tail: its ending costs) or within smax
+ * of its stem cq (ns code points): the want closest, then most frequent,
+ * then first, into best (their indices), dist and by (1: found by the word,
+ * 0: by the stem), in that order; got of them. */
 struct vocab_scan {
 	const struct ev_textsearch *ts;
-	const uint32_t *cq;
-	int n, max, want, lo, hi;
-	int *best, *dist, got;
+	const uint32_t *cq, *cw;
+	const int *tail;
+	int ns, n, smax, max, want, lo, hi;
+	int *best, *dist, *by, got;
 };
 
 /* Whether term i at distance d comes before term j at distance e (the
@@ -905,13 +1014,21 @@ scan_vocab(void *arg)
 	vs->got = 0;
 	for (int i = vs->lo; i < vs->hi; i++) {
 		const struct vterm *v = &vs->ts->vocab[i];
-		int m, d, j;
+		int m, d = vs->max + 1, ds = vs->smax + 1, j;
 
-		if (v->cplen - vs->n > vs->max || vs->n - v->cplen > vs->max)
+		if (v->cplen - vs->n > vs->max || vs->n - v->cplen > vs->max + MAX_ENDING)
 			continue;
-		if ((m = decode(v->s, v->len, cv, MAX_CP)) < 0 ||
-		    (d = osa(vs->cq, vs->n, cv, m, vs->max)) > vs->max)
+		if ((m = decode(v->s, v->len, cv, MAX_CP)) < 0)
 			continue;
+		if (vs->smax > 0)
+			ds = osa(vs->cq, vs->ns, cv, m, vs->smax);
+		d = word_distance(cv, m, vs->cw, vs->n, vs->tail, vs->max);
+		if (ds > vs->smax && d > vs->max)
+			continue;
+		int by_word = d <= ds;
+
+		if (!by_word)
+			d = ds;
 		for (j = vs->got; j > 0 && closer(vs->ts, i, d, vs->best[j - 1], vs->dist[j - 1]); j--)
 			;
 		if (j >= vs->want)
@@ -920,8 +1037,10 @@ scan_vocab(void *arg)
 			vs->got++;
 		memmove(vs->best + j + 1, vs->best + j, (size_t)(vs->got - 1 - j) * sizeof *vs->best);
 		memmove(vs->dist + j + 1, vs->dist + j, (size_t)(vs->got - 1 - j) * sizeof *vs->dist);
+		memmove(vs->by + j + 1, vs->by + j, (size_t)(vs->got - 1 - j) * sizeof *vs->by);
 		vs->best[j] = i;
 		vs->dist[j] = d;
+		vs->by[j] = by_word;
 	}
 }
 
@@ -929,27 +1048,27 @@ scan_vocab(void *arg)
  * sweeper's second thread too (a scan of 158,000 terms took 7 ms). */
 #define SPLIT_VOCAB 20000
 
-/* The want terms of the vocabulary closest to the n code points cq within
- * max edits (closest, then most frequent, then first) into best and dist
- * (room for 3 x want each: the halves' own go after the first want).
- * Returns how many. */
+/* The vs->want terms of the vocabulary closest to the typed word or its
+ * stem (vs, a scan of the whole vocabulary), closest, then most frequent,
+ * then first, into vs->best, vs->dist and vs->by (room for 3 x want each:
+ * the halves' own go after the first want).  Returns how many. */
 static int
-closest_terms(struct ev_textsearch *ts, const uint32_t *cq, int n, int max, int want, int *best,
-    int *dist)
+closest_terms(struct ev_textsearch *ts, struct vocab_scan *vs)
 {
-	struct vocab_scan low = { ts, cq, n, max, want, 0, ts->nvocab, best, dist, 0 };
-	struct vocab_scan high = low;
-	int k = 0, i = 0, j = 0;
+	struct vocab_scan low = *vs, high = *vs;
+	int k = 0, i = 0, j = 0, want = vs->want;
 
 	if (ts->sweep == NULL || ts->nvocab < SPLIT_VOCAB) {
-		scan_vocab(&low);
-		return low.got;
+		scan_vocab(vs);
+		return vs->got;
 	}
 	low.hi = high.lo = ts->nvocab / 2;
-	low.best = best + want;
-	low.dist = dist + want;
-	high.best = best + 2 * want;
-	high.dist = dist + 2 * want;
+	low.best = vs->best + want;
+	low.dist = vs->dist + want;
+	low.by = vs->by + want;
+	high.best = vs->best + 2 * want;
+	high.dist = vs->dist + 2 * want;
+	high.by = vs->by + 2 * want;
 	ev_bm25_sweep_background(ts->sweep, scan_vocab, &high);
 	scan_vocab(&low);
 	ev_bm25_sweep_wait(ts->sweep);
@@ -958,60 +1077,11 @@ closest_terms(struct ev_textsearch *ts, const uint32_t *cq, int n, int max, int 
 		int from_low = j >= high.got || (i < low.got && closer(ts, low.best[i], low.dist[i],
 		    high.best[j], high.dist[j]));
 
-		best[k] = from_low ? low.best[i] : high.best[j];
-		dist[k++] = from_low ? low.dist[i++] : high.dist[j++];
+		vs->best[k] = from_low ? low.best[i] : high.best[j];
+		vs->by[k] = from_low ? low.by[i] : high.by[j];
+		vs->dist[k++] = from_low ? low.dist[i++] : high.dist[j++];
 	}
-	return k;
-}
-
-/* Expand w to the closest stems of the vocabulary. */
-static int
-expand(struct ev_textsearch *ts, struct word *w, struct ev_err *err)
-{
-	int len = (int)strlen(w->stem), n = cplen(w->stem, len), max = allowed_distance(ts, n);
-	int want = ts->o.fuzzy_expansions, got = 0;
-	int *best;
-	uint32_t cq[MAX_CP];
-
-	if (max == 0 || want < 1)
-		return 0;
-	if (!ts->vocab_loaded && load_vocab(ts, err) == -1)
-		return -1;
-	if ((n = decode(w->stem, len, cq, MAX_CP)) < 0)
-		return 0;
-	if ((best = malloc((size_t)want * 3 * sizeof *best)) == NULL ||
-	    (w->dist = malloc((size_t)want * 3 * sizeof *w->dist)) == NULL) {
-		free(best);
-		return ev_err_nomem(err);
-	}
-	got = closest_terms(ts, cq, n, max, want, best, w->dist);
-	if (got > 0 && ((w->exp = calloc((size_t)got, sizeof *w->exp)) == NULL ||
-	    (w->expword = calloc((size_t)got, sizeof *w->expword)) == NULL ||
-	    (w->expidx = calloc((size_t)got, sizeof *w->expidx)) == NULL)) {
-		free(best);
-		return ev_err_nomem(err);
-	}
-	for (int j = 0; j < got; j++) {
-		const struct vterm *v = &ts->vocab[best[j]];
-		char *word;
-		int r = surface_of(ts, v->s, &word, err);
-
-		if (r == -1) {
-			free(best);
-			return -1;
-		}
-		if (r == 0)
-			continue;
-		if ((w->exp[w->nexp] = strdup(v->s)) == NULL) {
-			free(word);
-			free(best);
-			return ev_err_nomem(err);
-		}
-		w->expword[w->nexp] = word;
-		w->dist[w->nexp++] = w->dist[j];
-	}
-	free(best);
-	return 0;
+	return vs->got = k;
 }
 
 /* Append s as the inside of an FTS5 string: a quote doubled. */
@@ -1022,6 +1092,193 @@ add_fts_chars(struct ev_buf *b, const char *s)
 
 	for (; *s != '\0' && r == 0; s++)
 		r = *s == '"' ? ev_buf_adds(b, "\"\"") : ev_buf_addc(b, *s);
+	return r;
+}
+
+/* Candidates of a typo weighed by their fit with the query's other words. */
+#define FIT_CANDIDATES 8	/* the closest stems looked at */
+#define FIT_NEIGHBOURS 4	/* the query's words nearest the typo asked about */
+
+/* How many chunks hold both indexed word a and query word b (up to 10,000),
+ * or -1 with *err set. */
+static long long
+together(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err)
+{
+	struct ev_buf m = EV_BUF_INIT;
+	sqlite3_stmt *s;
+	long long n = -1;
+
+	if (ev_buf_addc(&m, '"') == -1 || add_fts_chars(&m, a) == -1 ||
+	    ev_buf_adds(&m, "\" AND \"") == -1 || add_fts_chars(&m, b) == -1 ||
+	    ev_buf_addc(&m, '"') == -1) {
+		ev_buf_release(&m);
+		return ev_err_nomem(err);
+	}
+	if ((s = ev_store_prepare(ts->st, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts"
+	    " WHERE chunks_fts MATCH ?1 LIMIT 10000)", err)) == NULL) {
+		ev_buf_release(&m);
+		return -1;
+	}
+	sqlite3_bind_text(s, 1, ev_buf_str(&m), -1, SQLITE_STATIC);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	ev_buf_release(&m);
+	if (n < 0)
+		return ev_store_error(ts->st, "counting a typo's neighbours", err);
+	return n;
+}
+
+/* How a tied candidate fits: the query words found with it, the chunks
+ * they share, and the edits from the typed word to its indexed word. */
+struct fit {
+	long long met, chunks;
+	int near;
+};
+
+/* Whether fit a comes before fit b. */
+static int
+fits_better(const struct fit *a, const struct fit *b)
+{
+	if (a->met != b->met)
+		return a->met > b->met;
+	if (a->chunks != b->chunks)
+		return a->chunks > b->chunks;
+	return a->near < b->near;
+}
+
+/* The fit of candidate word cand (the indexed word of a stem) for query word
+ * wi, typed as vs->cw, into *f.  Returns 0, or -1 with *err set. */
+static int
+fit_of(struct ev_textsearch *ts, int wi, const struct vocab_scan *vs, const char *cand,
+    struct fit *f, struct ev_err *err)
+{
+	uint32_t cc[MAX_CP];
+	int m = decode(cand, (int)strlen(cand), cc, MAX_CP), far = vs->max + MAX_ENDING;
+
+	*f = (struct fit){ 0, 0, far + 1 };
+	if (m >= 0) {
+		lower_cps(cc, m);
+		f->near = osa(vs->cw, vs->n, cc, m, far);
+	}
+	for (int d = 1, asked = 0; asked < FIT_NEIGHBOURS && d < ts->nwords; d++)
+		for (int side = -1; side <= 1 && asked < FIT_NEIGHBOURS; side += 2) {
+			int o = wi + side * d;
+			long long n;
+
+			if (o < 0 || o >= ts->nwords)
+				continue;
+			asked++;
+			if ((n = together(ts, cand, ts->words[o].surface, err)) == -1)
+				return -1;
+			f->met += n > 0;
+			f->chunks += n;
+		}
+	return 0;
+}
+
+/* Order the candidates of word wi that tie at the closest distance
+ * (vs->best, dist, by; got of them), finding their indexed words (into
+ * words[], which holds NULL for each, and NULL for a stem without one), by
+ * their fit: first those found in one chunk with more of the query's
+ * FIT_NEIGHBOURS nearest other words, then with them in more chunks, then
+ * those whose indexed word is fewer edits from the word as typed; else as
+ * they were.  Returns how many of them it looked at (their words found: 0
+ * when none tie), or -1 with *err set. */
+static int
+order_by_fit(struct ev_textsearch *ts, int wi, struct vocab_scan *vs, char **words,
+    struct ev_err *err)
+{
+	struct fit fit[FIT_CANDIDATES];
+	int tie = 1;
+
+	while (tie < vs->got && tie < FIT_CANDIDATES && vs->dist[tie] == vs->dist[0])
+		tie++;
+	if (tie < 2)
+		return 0;
+	for (int c = 0; c < tie; c++) {
+		if (surface_of(ts, ts->vocab[vs->best[c]].s, &words[c], err) == -1)
+			return -1;
+		if (words[c] == NULL)
+			fit[c] = (struct fit){ -1, -1, 0 };
+		else if (fit_of(ts, wi, vs, words[c], &fit[c], err) == -1)
+			return -1;
+	}
+	/* insertion sort of the tied, stable */
+	for (int i = 1; i < tie; i++)
+		for (int j = i; j > 0 && fits_better(&fit[j], &fit[j - 1]); j--) {
+			struct fit tf = fit[j];
+			int tb = vs->best[j], ty = vs->by[j];
+			char *tw = words[j];
+
+			fit[j] = fit[j - 1];
+			vs->best[j] = vs->best[j - 1], vs->by[j] = vs->by[j - 1];
+			words[j] = words[j - 1];
+			fit[j - 1] = tf;
+			vs->best[j - 1] = tb, vs->by[j - 1] = ty, words[j - 1] = tw;
+		}
+	return tie;
+}
+
+/* Expand word wi to the closest stems of the vocabulary, by the word as
+ * typed and by its stem (textsearch.h "Typo tolerance"). */
+static int
+expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
+{
+	struct word *w = &ts->words[wi];
+	uint32_t cq[MAX_CP], cw[MAX_CP];
+	int tail[MAX_CP + 1], *best = NULL, got, tie, r = -1;
+	char **words = NULL;
+	struct vocab_scan vs = { ts, cq, cw, tail, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 };
+
+	vs.n = decode(w->surface, (int)strlen(w->surface), cw, MAX_CP);
+	vs.ns = decode(w->stem, (int)strlen(w->stem), cq, MAX_CP);
+	if (vs.n < 0 || vs.ns < 0 || (vs.max = allowed_distance(ts, vs.n)) == 0 ||
+	    ts->o.fuzzy_expansions < 1)
+		return 0;
+	vs.smax = allowed_distance(ts, vs.ns) < vs.max ? allowed_distance(ts, vs.ns) : vs.max;
+	vs.want = ts->o.fuzzy_expansions > FIT_CANDIDATES ? ts->o.fuzzy_expansions : FIT_CANDIDATES;
+	if (!ts->vocab_loaded && load_vocab(ts, err) == -1)
+		return -1;
+	vs.hi = ts->nvocab;
+	lower_cps(cw, vs.n);
+	ending_costs(cw, vs.n, vs.max, tail);
+	if ((best = vs.best = malloc((size_t)vs.want * 3 * sizeof *best)) == NULL ||
+	    (w->dist = vs.dist = malloc((size_t)vs.want * 3 * sizeof *w->dist)) == NULL ||
+	    (w->by = vs.by = malloc((size_t)vs.want * 3 * sizeof *w->by)) == NULL) {
+		free(best);
+		return ev_err_nomem(err);
+	}
+	got = closest_terms(ts, &vs);
+	if (got > 0 && ((w->exp = calloc((size_t)got, sizeof *w->exp)) == NULL ||
+	    (w->expword = calloc((size_t)got, sizeof *w->expword)) == NULL ||
+	    (w->expidx = calloc((size_t)got, sizeof *w->expidx)) == NULL ||
+	    (words = calloc((size_t)got, sizeof *words)) == NULL)) {
+		free(best);
+		return ev_err_nomem(err);
+	}
+	if ((tie = order_by_fit(ts, wi, &vs, words, err)) == -1)
+		goto out;
+	for (int j = 0; j < got && w->nexp < ts->o.fuzzy_expansions; j++) {
+		if (j >= tie && surface_of(ts, ts->vocab[best[j]].s, &words[j], err) == -1)
+			goto out;
+		if (words[j] == NULL)
+			continue;
+		if ((w->exp[w->nexp] = strdup(ts->vocab[best[j]].s)) == NULL) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		w->expword[w->nexp] = words[j];
+		words[j] = NULL;
+		w->by[w->nexp] = vs.by[j];
+		w->dist[w->nexp++] = vs.dist[j];
+	}
+	r = 0;
+out:
+	for (int j = 0; words != NULL && j < got; j++)
+		free(words[j]);
+	free(words);
+	free(best);
 	return r;
 }
 
@@ -1562,9 +1819,9 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 				continue;
 			if (fuzzy == NULL && (fuzzy = json_array()) == NULL)
 				goto nomem;
-			if (json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:s,s:i}", "term",
+			if (json_array_append_new(fuzzy, json_pack("{s:s,s:s,s:s,s:i,s:s}", "term",
 			    w->surface, "expansion", w->exp[j], "word", w->expword[j], "distance",
-			    w->dist[j])) == -1)
+			    w->dist[j], "by", w->by[j] ? "word" : "stem")) == -1)
 				goto nomem;
 		}
 	}
@@ -2679,11 +2936,11 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 			return -1;
 		/* A word missing from the index is a typo only when it is
 		 * not a real word: "much" is never "repaired" to "ruch". */
-		if (!in && allowed_distance(ts, cplen(w->stem, (int)strlen(w->stem))) == 0)
+		if (!in && allowed_distance(ts, cplen(w->surface, (int)strlen(w->surface))) == 0)
 			continue;	/* too short to expand: no need to ask */
 		if (!in && (in = is_real_word(ts, w, err)) == -1)
 			return -1;
-		if (!in && expand(ts, w, err) == -1)
+		if (!in && expand(ts, i, err) == -1)
 			return -1;
 	}
 	if (ts->no_dict_now)

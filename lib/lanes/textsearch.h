@@ -127,6 +127,12 @@ int ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, 
  * over max.  Exposed for the tests. */
 int ev_textsearch_distance(const char *a, int alen, const char *b, int blen, int max);
 
+/* The edit distance from word[0..wlen) as typed (lowercased) to stem[0..slen)
+ * followed by the cheapest English ending the stemmer takes off (or none),
+ * as typo repair compares them (ev-search-text(1)), or max + 1 when it is
+ * over max.  Exposed for the tests. */
+int ev_textsearch_word_distance(const char *word, int wlen, const char *stem, int slen, int max);
+
 /* The languages (EV_LEX_BIT() of lexicon.h) found so far to have no word
  * list on this machine: their real words missing from the index may be
  * taken for typos. */

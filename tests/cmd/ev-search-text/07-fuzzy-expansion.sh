@@ -1,5 +1,6 @@
 # A word missing from the index is expanded to the closest word of the index
-# (edit distance 1 for 4-7 letters, 2 beyond); the evidence says so.  A word
+# (edit distance 1 for 4-5 letters, 2 beyond); the evidence says so, with the
+# indexed word searched for and whether the word as typed or its stem found it.  A word
 # in the index is not expanded; --fuzzy 0 turns expansion off.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
