@@ -1020,12 +1020,18 @@ scan_vocab(void *arg)
 			continue;
 		if ((m = decode(v->s, v->len, cv, MAX_CP)) < 0)
 			continue;
-		if (vs->smax > 0)
-			ds = osa(vs->cq, vs->ns, cv, m, vs->smax);
-		d = word_distance(cv, m, vs->cw, vs->n, vs->tail, vs->max);
-		if (ds > vs->smax && d > vs->max)
+		/* a short stem is reached by few edits too: "are" is not
+		 * "Prieve" */
+		int cmax = allowed_distance(vs->ts, m);
+		int wmax = vs->max < cmax ? vs->max : cmax, smax = vs->smax < cmax ? vs->smax : cmax;
+
+		if (smax > 0)
+			ds = osa(vs->cq, vs->ns, cv, m, smax);
+		if (wmax > 0)
+			d = word_distance(cv, m, vs->cw, vs->n, vs->tail, wmax);
+		if (ds > smax && d > wmax)
 			continue;
-		int by_word = d <= ds;
+		int by_word = d <= wmax && (ds > smax || d <= ds);
 
 		if (!by_word)
 			d = ds;
