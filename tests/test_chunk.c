@@ -428,3 +428,98 @@ Test(chunk, atx_closing_hashes_and_indentation)
 	cr_assert_eq(cs.n, 1);
 	cr_assert_str_eq(text(0), "x\n\n    # indented four is not a heading");
 }
+
+/* ---- clauses ---- */
+
+/* Chunk i's section path and clause id, as "PATH | CLAUSE". */
+static const char *
+clause_of(size_t i)
+{
+	static char s[256];
+	const struct ev_section *sec = &cs.sections[cs.v[i].section];
+
+	cr_assert_lt(i, cs.n);
+	snprintf(s, sizeof s, "%s | %s", sec->path, sec->clause ? sec->clause : "-");
+	return s;
+}
+
+static const char policy[] =
+	"# Local Plan\n\nIntro.\n\n## Housing\n\n"
+	"Policy H2.1 Affordable housing\nNew homes must include affordable units.\n\n"
+	"(a) at least 30% on sites of 10 homes or more;\n(b) on site, unless justified.\n\n"
+	"Policy H2.2: Housing mix\nA mix of sizes.\n\n"
+	"Policy H2.3\nDensity.\n\n"
+	"## Transport\n\nArticle 5 - Parking\nTwo spaces.\n\n\xc2\xa7 3 Cycles\nRacks.\n";
+
+Test(chunk, each_numbered_clause_is_a_chunk_under_its_heading_with_its_id)
+{
+	static const char *const want[] = {
+		"Local Plan | -",
+		"Local Plan > Housing > Policy H2.1 | Policy H2.1",
+		"Local Plan > Housing > Policy H2.1(a) | Policy H2.1(a)",
+		"Local Plan > Housing > Policy H2.1(b) | Policy H2.1(b)",
+		"Local Plan > Housing > Policy H2.2 | Policy H2.2",
+		"Local Plan > Housing > Policy H2.3 | Policy H2.3",
+		"Local Plan > Transport > Article 5 | Article 5",
+		"Local Plan > Transport > \xc2\xa7 3 | \xc2\xa7 3",
+	};
+
+	split(policy, 1200, 200, EV_CHUNK_MARKDOWN);
+	check_offsets();
+	cr_assert_eq(cs.n, 8);
+	for (size_t i = 0; i < cs.n; i++)
+		cr_assert_str_eq(clause_of(i), want[i], "chunk %zu", i);
+	cr_assert_str_eq(sid(1), "local-plan/housing/policy-h2-1");
+	cr_assert_str_eq(sid(2), "local-plan/housing/policy-h2-1-a");
+	cr_assert_str_eq(sid(7), "local-plan/transport/\xc2\xa7-3");
+	cr_assert_str_eq(text(1), "Policy H2.1 Affordable housing\nNew homes must include affordable units.");
+	cr_assert_str_eq(text(2), "(a) at least 30% on sites of 10 homes or more;");
+	cr_assert_str_eq(text(6), "Article 5 - Parking\nTwo spaces.");
+	cr_assert_str_eq(cs.sections[cs.v[6].section].title, "Transport",
+	    "a clause keeps its heading's title");
+}
+
+Test(chunk, clause_ids_are_the_same_after_an_edit_elsewhere)
+{
+	static const char edited[] =
+	    "# Local Plan\n\nA longer introduction, rewritten.\n\n## Housing\n\n"
+	    "Policy H2.1 Affordable housing\nNew homes must include affordable units.\n\n"
+	    "(a) at least 35% on sites of 10 homes or more;\n(b) on site, unless justified.\n";
+
+	split(edited, 1200, 200, EV_CHUNK_MARKDOWN);
+	cr_assert_str_eq(sid(2), "local-plan/housing/policy-h2-1-a");
+	cr_assert_str_eq(clause_of(2), "Local Plan > Housing > Policy H2.1(a) | Policy H2.1(a)");
+}
+
+Test(chunk, prose_and_list_items_are_not_clauses)
+{
+	split("Section 5 of the Act says this.\n\n1. a list item\n2. another\n\n"
+	    "1.5 million people\n\n(a)bc is not one either\n", 1200, 200, EV_CHUNK_TEXT);
+	for (size_t i = 0; i < cs.n; i++)
+		cr_assert_null(cs.sections[cs.v[i].section].clause, "chunk %zu: %s", i, text(i));
+	split("1.2 Scope\nText.\n1.3 Terms\nMore text.\n", 1200, 200, EV_CHUNK_TEXT);
+	cr_assert_eq(cs.n, 2, "a clause number starts a clause even within a paragraph of plain text");
+	cr_assert_str_eq(clause_of(0), "1.2 | 1.2");
+	cr_assert_str_eq(sid(0), "1-2");
+	cr_assert_str_eq(clause_of(1), "1.3 | 1.3");
+}
+
+Test(chunk, the_clause_of_a_path_is_its_last_part_when_that_is_a_clause_id)
+{
+	static const char *const yes[] = { "A > 1.2", "1.2(a)", "H > Policy H2.1(iv)", "\xc2\xa7 3",
+	    "X > Article 5", NULL };
+	static const char *const no[] = { "", "Housing", "1.2 Scope", "A > 1", "(a) > B",
+	    "Policy", "Section 5 of", NULL };
+	size_t n;
+
+	for (int i = 0; yes[i]; i++) {
+		const char *c = ev_chunk_clause_of(yes[i], &n);
+
+		cr_assert_not_null(c, "%s", yes[i]);
+		cr_assert_eq(c + n, yes[i] + strlen(yes[i]), "%s", yes[i]);
+	}
+	cr_assert_str_eq(ev_chunk_clause_of("A > 1.2", &n), "1.2");
+	for (int i = 0; no[i]; i++)
+		cr_assert_null(ev_chunk_clause_of(no[i], &n), "%s", no[i]);
+	cr_assert_null(ev_chunk_clause_of(NULL, &n));
+}

@@ -9,6 +9,7 @@
 
 #include "analyze.h"
 #include "bm25.h"
+#include "chunk.h"
 #include "buf.h"
 #include "jsonl.h"
 #include "langid.h"
@@ -1786,6 +1787,21 @@ chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t *
 	return 0;
 }
 
+/* The clause id of the current row's chunk (chunk.h) into *meta (made when
+ * NULL) as "clause_id".  Returns 0, or -1 out of memory. */
+static int
+clause_meta(sqlite3_stmt *s, json_t **meta)
+{
+	size_t n;
+	const char *clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, 8), &n);
+
+	if (clause == NULL)
+		return 0;
+	if (*meta == NULL && (*meta = json_object()) == NULL)
+		return -1;
+	return json_object_set_new(*meta, "clause_id", json_stringn(clause, n));
+}
+
 /* The hit record of the current row. */
 static json_t *
 make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
@@ -1855,6 +1871,8 @@ make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, d
 			meta = NULL;
 		}
 	}
+	if (clause_meta(s, &meta) == -1)
+		goto nomem;
 	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1) {
 		json_decref(matched);
 		json_decref(fuzzy);

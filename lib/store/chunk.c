@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 
@@ -60,6 +61,8 @@ struct parser {
 	} stack[6];
 	int depth;
 	struct idset ids;
+	size_t heading;		/* the section of the current heading (0: the top) */
+	char major[EV_CHUNK_CLAUSE_MAX];	/* the current numbered clause's id, or "" */
 	/* the paragraph being read */
 	size_t para_s, para_e;
 	int para_lines, para_kind, para_first_item;
@@ -225,6 +228,159 @@ list_item(const char *t, const struct line *l)
 	    (t[i + 1] == ' ' || t[i + 1] == '\t');
 }
 
+/* ---- clauses ---- */
+
+/* The words that name a numbered clause ("Article 5"). */
+static const char *const clause_words[] = {
+	"Article", "Clause", "Paragraph", "Policy", "Rule", "Section", NULL
+};
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Whether t[i, e) ends a clause number: the end of the line, white space, or
+ * ':' or '.' before white space or the end. */
+static int
+number_ends(const char *t, size_t i, size_t e)
+{
+	if (i == e || isws((unsigned char)t[i]))
+		return 1;
+	return (t[i] == ':' || t[i] == '.') && (i + 1 == e || isws((unsigned char)t[i + 1]));
+}
+
+/* Whether t[i, e) may follow a plain clause number after a clause word, so
+ * that "Section 5 of the Act ..." stays prose: the end of the line, ':' or
+ * '.' (then white space or the end), ')' or a dash after white space. */
+static int
+title_follows(const char *t, size_t i, size_t e)
+{
+	size_t j = skip_ws(t, i, e);
+
+	if (j == e || t[i] == ')')
+		return 1;
+	if ((t[i] == ':' || t[i] == '.') && (i + 1 == e || isws((unsigned char)t[i + 1])))
+		return 1;
+	return j > i && (t[j] == '-' || (j + 2 < e && (unsigned char)t[j] == 0xe2 &&
+	    (unsigned char)t[j + 1] == 0x80 && ((unsigned char)t[j + 2] == 0x93 ||
+	    (unsigned char)t[j + 2] == 0x94)));	/* en or em dash */
+}
+
+/* A clause id token at t[i, e): letters, digits and inner dots, holding a
+ * digit, at most 24 bytes.  Returns its end (a final '.' left out), or i. */
+static size_t
+clause_token(const char *t, size_t i, size_t e, int *letters)
+{
+	size_t j = i;
+	int digits = 0;
+
+	*letters = 0;
+	while (j < e && j - i < 24 && (is_alpha(t[j]) || is_digit(t[j]) ||
+	    (t[j] == '.' && j > i && j + 1 < e && (is_alpha(t[j + 1]) || is_digit(t[j + 1]))))) {
+		digits |= is_digit(t[j]);
+		*letters |= is_alpha(t[j]);
+		j++;
+	}
+	return digits ? j : i;
+}
+
+/* A lowercase roman numeral of 1 to 6 letters, or one letter, or 1 to 3
+ * digits, at t[i, j). */
+static int
+minor_number(const char *t, size_t i, size_t j)
+{
+	size_t n = j - i, k;
+
+	if (n == 0)
+		return 0;
+	for (k = i; k < j && is_digit(t[k]); k++)
+		;
+	if (k == j)
+		return n <= 3;
+	if (n == 1)
+		return is_alpha(t[i]);
+	for (k = i; k < j && (t[k] == 'i' || t[k] == 'v' || t[k] == 'x'); k++)
+		;
+	return k == j && n <= 6;
+}
+
+/* The clause a line opens (chunk.h): 1 for a numbered clause ("1.2",
+ * "Article 5", "Policy H2.1", "§ 3"), 2 for a lettered one ("(a)"), with its
+ * id into label (EV_CHUNK_CLAUSE_MAX bytes); 0 for none. */
+static int
+clause_marker(const char *t, const struct line *l, char *label)
+{
+	size_t i = indent3(t, l), e = l->e, j;
+	int letters;
+
+	if (i == NONE || i >= e)
+		return 0;
+	if (t[i] == '(') {	/* (a), (iv), (12) */
+		for (j = i + 1; j < e && j - i < 8 && (is_alpha(t[j]) || is_digit(t[j])); j++)
+			;
+		if (j < e && t[j] == ')' && minor_number(t, i + 1, j) &&
+		    (j + 1 == e || isws((unsigned char)t[j + 1]))) {
+			snprintf(label, EV_CHUNK_CLAUSE_MAX, "%.*s", (int)(j + 1 - i), t + i);
+			return 2;
+		}
+		return 0;
+	}
+	if (is_digit(t[i])) {	/* 1.2, 3.1.4 */
+		int parts = 1;
+
+		for (j = i; j < e && j - i < 24; j++) {
+			if (t[j] == '.' && j + 1 < e && is_digit(t[j + 1]) && is_digit(t[j - 1]))
+				parts++;
+			else if (!is_digit(t[j]))
+				break;
+		}
+		if (parts < 2 || !number_ends(t, j, e))
+			return 0;
+		/* "1.5 million" is a number: two parts need a capital, '(' or
+		 * nothing after them */
+		size_t k = skip_ws(t, j + (j < e && (t[j] == ':' || t[j] == '.')), e);
+
+		if (parts == 2 && k < e && !(t[k] >= 'A' && t[k] <= 'Z') && t[k] != '(')
+			return 0;
+		snprintf(label, EV_CHUNK_CLAUSE_MAX, "%.*s", (int)(j - i), t + i);
+		return 1;
+	}
+	if ((unsigned char)t[i] == 0xc2 && i + 1 < e && (unsigned char)t[i + 1] == 0xa7) {
+		size_t k = skip_ws(t, i + 2, e);	/* § 3 */
+
+		j = clause_token(t, k, e, &letters);
+		if (j == k || !number_ends(t, j, e))
+			return 0;
+		snprintf(label, EV_CHUNK_CLAUSE_MAX, "\xc2\xa7 %.*s", (int)(j - k), t + k);
+		return 1;
+	}
+	for (int w = 0; clause_words[w] != NULL; w++) {
+		size_t n = strlen(clause_words[w]), k;
+
+		if (e - i <= n || strncasecmp(t + i, clause_words[w], n) != 0 || t[i] != clause_words[w][0] ||
+		    (t[i + n] != ' ' && t[i + n] != '\t'))
+			continue;
+		k = skip_ws(t, i + n, e);
+		j = clause_token(t, k, e, &letters);
+		/* "Policy H2.1 Housing": an id of letters and digits says
+		 * enough; "Article 5" must end the line or be followed by ':',
+		 * '.' or a dash */
+		if (j == k || !(letters ? number_ends(t, j, e) : title_follows(t, j, e)))
+			return 0;
+		snprintf(label, EV_CHUNK_CLAUSE_MAX, "%s %.*s", clause_words[w], (int)(j - k), t + k);
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- section ids ---- */
 
 static struct ident *
@@ -332,6 +488,7 @@ add_section(struct parser *p, char *id, const char *title, size_t tn, char *path
 	s->id = id;
 	s->path = path;
 	s->level = level;
+	s->clause = NULL;
 	if ((s->title = dupn(title, tn)) == NULL) {
 		free(id);
 		free(path);
@@ -639,12 +796,55 @@ heading(struct parser *p, int level, size_t ts, size_t te)
 	}
 	if (add_section(p, id, p->t + ts, te - ts, path, level) == -1)
 		return -1;
+	p->heading = p->cur;
+	p->major[0] = '\0';
 	p->stack[p->depth].level = level;
 	p->stack[p->depth].section = p->cur;
 	p->depth++;
 	if (level == 1 && o->title == NULL && (o->title = dupn(p->t + ts, te - ts)) == NULL)
 		return -1;
 	return 0;
+}
+
+/* Open the section of the clause whose id is label (kind: 1 numbered, 2
+ * lettered, under the current numbered one) under the current heading. */
+static int
+clause(struct parser *p, int kind, const char *label)
+{
+	const struct ev_section *parent;
+	char cid[2 * EV_CHUNK_CLAUSE_MAX], slug[61], *id, *path, *title;
+	size_t n;
+	int r;
+
+	if (end_section(p) == -1)
+		return -1;
+	if (kind == 1)
+		snprintf(p->major, sizeof p->major, "%s", label);
+	snprintf(cid, sizeof cid, "%s%s", kind == 2 ? p->major : "", label);
+	parent = &p->out->sections[p->heading];
+	ev_chunk_slug(cid, strlen(cid), slug);
+	n = strlen(parent->id) + strlen(parent->path) + sizeof cid + 64;
+	if ((id = malloc(n)) == NULL || (path = malloc(n)) == NULL) {
+		free(id);
+		return -1;
+	}
+	snprintf(id, n, "%s%s%s", p->heading ? parent->id : "", p->heading ? "/" : "", slug);
+	snprintf(path, n, "%s%s%s", parent->path, p->heading ? " > " : "", cid);
+	if ((title = dupn(parent->title, strlen(parent->title))) == NULL) {
+		free(id);
+		free(path);
+		return -1;
+	}
+	if ((id = unique_id(p, id)) == NULL) {
+		free(path);
+		free(title);
+		return -1;
+	}
+	r = add_section(p, id, title, strlen(title), path, parent->level + 1);
+	free(title);
+	if (r == -1)
+		return -1;
+	return (p->out->sections[p->cur].clause = dupn(cid, strlen(cid))) == NULL ? -1 : 0;
 }
 
 static int
@@ -654,7 +854,7 @@ parse(struct parser *p, int markdown)
 	size_t pos = 0, ts, te;
 	struct line l, m;
 	int level;
-	char ch;
+	char ch, label[EV_CHUNK_CLAUSE_MAX];
 
 	while (pos < p->len) {
 		line_at(t, p->len, pos, &l);
@@ -727,6 +927,10 @@ parse(struct parser *p, int markdown)
 				}
 			}
 		}
+		if ((level = clause_marker(t, &l, label)) > 0) {
+			if (end_para(p) == -1 || clause(p, level, label) == -1)
+				return -1;
+		}
 		if (p->para_s == NONE) {
 			p->para_s = skip_ws(t, l.s, l.e);
 			p->para_lines = 0;
@@ -797,6 +1001,7 @@ ev_chunks_release(struct ev_chunks *c)
 		free(c->sections[i].id);
 		free(c->sections[i].title);
 		free(c->sections[i].path);
+		free(c->sections[i].clause);
 	}
 	free(c->sections);
 	free(c->v);
@@ -811,4 +1016,37 @@ ev_chunk_text(const char *text, const struct ev_chunk *c, struct ev_buf *out)
 	    ev_buf_add(out, text + c->head_start, c->head_end - c->head_start) == -1)
 		return -1;
 	return ev_buf_add(out, text + c->start, c->end - c->start);
+}
+
+const char *
+ev_chunk_clause_of(const char *path, size_t *len)
+{
+	const char *last = path, *q;
+	struct line l;
+	char label[EV_CHUNK_CLAUSE_MAX];
+	size_t n, k;
+
+	if (path == NULL)
+		return NULL;
+	while ((q = strstr(last, " > ")) != NULL)
+		last = q + 3;
+	n = strlen(last);
+	l.s = 0, l.e = l.next = n;
+	if (n == 0 || n >= 2 * EV_CHUNK_CLAUSE_MAX)
+		return NULL;
+	if (clause_marker(last, &l, label) > 0 && strlen(label) == n) {
+		*len = n;
+		return last;
+	}
+	/* "1.2(a)": a numbered clause's id, then a lettered one's */
+	if ((q = strrchr(last, '(')) == NULL || (k = (size_t)(q - last)) == 0)
+		return NULL;
+	l.e = l.next = k;
+	if (clause_marker(last, &l, label) != 1 || strlen(label) != k)
+		return NULL;
+	l.s = k, l.e = l.next = n;
+	if (clause_marker(last, &l, label) != 2 || strlen(label) != n - k)
+		return NULL;
+	*len = n;
+	return last;
 }

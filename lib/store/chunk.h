@@ -21,6 +21,27 @@
  * Plain text: paragraphs (blank-line separated) packed the same way, all in
  * section EV_CHUNK_TOP.
  *
+ * Clauses (both formats): a line that starts (after up to 3 spaces) with a
+ * clause number opens a section of its own under the current heading (or
+ * the top), which ends at the next clause or heading, so that a clause is
+ * cited and found again by its id.  Numbered clauses: "1.2" and "3.1.4" (two
+ * or more numbers joined by dots, then white space, ':' or '.'; two numbers
+ * only before a capital, '(' or the end of the line: "1.5 million" is not
+ * one); "§ 3";
+ * "Article", "Clause", "Paragraph", "Policy", "Rule" or "Section" and an id
+ * of letters, digits and inner dots holding a digit ("Policy H2.1
+ * Housing"), which, when it is digits alone, must end the line or be
+ * followed by ':', '.', ')' or a dash ("Article 5: Liberty", but not
+ * "Section 5 of the Act says").  Lettered clauses: "(a)", "(iv)", "(12)"
+ * then white space, under the numbered clause before them in the same
+ * heading.  A single number ("1. ") is a list item, not a clause.  The
+ * clause id is the number as written ("1.2", "Policy H2.1", "§ 3"), a
+ * lettered clause's prefixed by its numbered clause's ("1.2(a)"); the
+ * section's id is its heading's id, '/', and the slug of the clause id
+ * ("housing/policy-h2-1"; at the top, the slug alone), its path its
+ * heading's path, " > " and the clause id ("Housing > Policy H2.1"), its
+ * title its heading's title.
+ *
  * Offsets are byte offsets into the text as given (UTF-8); a chunk's text is
  * exactly text[start, end), except a split table's later parts, whose text is
  * text[head_start, head_end) followed by text[start, end).  Line ends may be
@@ -43,6 +64,7 @@ enum ev_chunk_format {
 #define EV_CHUNK_SIZE_MIN 64
 #define EV_CHUNK_SIZE_MAX 10000000
 #define EV_CHUNK_TOP "_top"	/* the section before the first heading */
+#define EV_CHUNK_CLAUSE_MAX 64	/* a clause id's bytes, NUL included */
 
 struct ev_chunk_opts {
 	size_t size;		/* target chunk size in bytes, EV_CHUNK_SIZE_MIN.. */
@@ -54,7 +76,8 @@ struct ev_section {
 	char *id;		/* "setup/linux", or EV_CHUNK_TOP */
 	char *title;		/* the heading's text ("Linux"), "" for the top */
 	char *path;		/* "Setup > Linux", "" for the top */
-	int level;		/* 1..6, 0 for the top */
+	int level;		/* 1..6, 0 for the top; a clause's heading's + 1 */
+	char *clause;		/* a clause's id ("1.2(a)"), or NULL */
 };
 
 struct ev_chunk {
@@ -90,6 +113,11 @@ void ev_chunks_release(struct ev_chunks *c);
 /* Append chunk c's text (header rows and original text) to out.  Returns 0 or
  * -1 (out of memory). */
 int ev_chunk_text(const char *text, const struct ev_chunk *c, struct ev_buf *out);
+
+/* The clause id a section path ends in (its last " > " part, when that is
+ * a clause id as the chunker writes them: "Housing > 1.2(a)" -> "1.2(a)"),
+ * as a pointer into path with its length in *len; NULL when none. */
+const char *ev_chunk_clause_of(const char *path, size_t *len);
 
 /* The slug of a heading for section ids: ASCII letters and digits lowercased,
  * other bytes >= 0x80 kept, every run of anything else one '-', no '-' at

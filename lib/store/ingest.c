@@ -20,7 +20,7 @@
 #include "lexicon.h"
 #include "sha256.h"
 
-#define CHUNKER_VERSION "evkit-chunker/1"
+#define CHUNKER_VERSION "evkit-chunker/2"	/* 2: numbered clauses are sections */
 
 struct ev_ingest {
 	struct ev_store *st;
@@ -1857,11 +1857,14 @@ put_count(struct ev_buf *b, size_t v)
 }
 
 /* One chunk record (evkit(7)'s Chunk), its page and page_end when it has a
- * page (else page is 0), and the unknown fields. */
+ * page (else page is 0), metadata.clause_id when it is a clause's (chunk.h),
+ * and the unknown fields. */
 static int
 add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corpus_chunk *k,
 	const char *title, long page, long page_end)
 {
+	size_t cn;
+	const char *clause = ev_chunk_clause_of(k->section_path, &cn);
 
 	return ev_buf_adds(b, "{\"id\":") == -1 || put_opt(b, k->id) == -1 ||
 	    ev_buf_adds(b, ",\"doc_id\":") == -1 || put_opt(b, r->id) == -1 ||
@@ -1880,6 +1883,8 @@ add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corp
 	    ev_buf_adds(b, k->content_hash) == -1 || ev_buf_addc(b, '"') == -1 ||
 	    (page > 0 && ev_buf_printf(b, ",\"page\":%ld", page) == -1) ||
 	    (page_end > page && ev_buf_printf(b, ",\"page_end\":%ld", page_end) == -1) ||
+	    (clause != NULL && (ev_buf_adds(b, ",\"metadata\":{\"clause_id\":") == -1 ||
+	    put_str(b, clause, cn) == -1 || ev_buf_addc(b, '}') == -1)) ||
 	    ev_buf_adds(b, r->extra ? r->extra : "") == -1 || ev_buf_adds(b, "}\n") == -1 ? -1 : 0;
 }
 
