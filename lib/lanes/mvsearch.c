@@ -286,16 +286,52 @@ candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
 	return nc;
 }
 
+/* The reference of a record of a page (or of a region of one): its fields
+ * hold "doc_id" (a string without control characters) and "page" (an
+ * integer from 1), and for a region "bbox" ([x0, y0, x1, y1], x0 <= x1,
+ * y0 <= y1): "doc::DOC::page-N" or "doc::DOC::page-N::bbox-X0,Y0,X1,Y1",
+ * as a new string; NULL when it is none (or out of memory). */
+static json_t *
+page_ref(const json_t *fields)
+{
+	const json_t *doc = json_object_get(fields, "doc_id"), *page = json_object_get(fields, "page");
+	const json_t *bbox = json_object_get(fields, "bbox");
+	double b[4];
+	int box = json_is_array(bbox) && json_array_size(bbox) == 4;
+	const char *d;
+
+	if (!json_is_string(doc) || !json_is_integer(page) || json_integer_value(page) < 1 ||
+	    json_string_length(doc) == 0)
+		return NULL;
+	d = json_string_value(doc);
+	for (size_t i = 0; i < json_string_length(doc); i++)
+		if ((unsigned char)d[i] < 0x20 || d[i] == 0x7f)
+			return NULL;
+	for (int i = 0; box && i < 4; i++) {
+		box = json_is_number(json_array_get(bbox, (size_t)i));
+		b[i] = json_number_value(json_array_get(bbox, (size_t)i));
+	}
+	if (box && (b[0] > b[2] || b[1] > b[3]))
+		box = 0;
+	if (!box)
+		return json_sprintf("doc::%s::page-%lld", d, (long long)json_integer_value(page));
+	return json_sprintf("doc::%s::page-%lld::bbox-%.10g,%.10g,%.10g,%.10g", d,
+	    (long long)json_integer_value(page), b[0], b[1], b[2], b[3]);
+}
+
 /* Write the hit of candidate c at rank. */
 static int
 write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int rank, int nq,
 	const int32_t *best, struct ev_err *err)
 {
-	json_t *hit = ev_jsoncopy_shallow(base), *fields = NULL, *ev = NULL, *bv = NULL;
+	json_t *hit = ev_jsoncopy_shallow(base), *fields = NULL, *ev = NULL, *bv = NULL, *ref;
 	int rc = -1;
 
 	if (hit == NULL || (fields = ev_mvindex_fields(ms->ix, c->rec, err)) == NULL ||
 	    ev_jsoncopy_update(hit, fields, 0) == -1 || (bv = json_array()) == NULL)
+		goto nomem;
+	if (json_object_get(fields, "content_ref") == NULL && (ref = page_ref(fields)) != NULL &&
+	    json_object_set_new(hit, "content_ref", ref) == -1)
 		goto nomem;
 	for (int i = 0; i < nq; i++)
 		if (json_array_append_new(bv, json_integer(best[i])) == -1)

@@ -20,8 +20,12 @@
  * names ev-fuse gives every lane) and "evidence": [{"lane", "maxsim",
  * "model", "query_vectors", "best_vectors"}], best_vectors[i] being the
  * number (from 0) of the record's vector that scored best with query vector
- * i: for a page, the patch that matched it.  Hits are ranked by score,
- * falling, equal scores in id order. */
+ * i: for a page, the patch that matched it.  A record of a page ("doc_id",
+ * a string, and "page", an integer from 1) gets "content_ref":
+ * "doc::DOC::page-N", and of a region of one (with "bbox": [x0, y0, x1, y1])
+ * "doc::DOC::page-N::bbox-X0,Y0,X1,Y1", which ev-show resolves in the store
+ * (show.h), unless it was loaded with a content_ref of its own.  Hits are
+ * ranked by score, falling, equal scores in id order. */
 #ifndef EV_MVSEARCH_H
 #define EV_MVSEARCH_H
 

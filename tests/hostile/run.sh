@@ -351,6 +351,8 @@ if need_fixture; then
 	configs ev-search-sql ev-search-sql "$DBA --sql 'SELECT rowid FROM chunks'" config
 	feed ev-mv-load ev-mv-load "--index '$MVIDX'" common ev-mv-load
 	feed ev-search-mv ev-search-mv "--index '$MVIDX' -k 3" common ev-search-mv
+	feed ev-show ev-show "$DBA" common ev-show
+	configs ev-show ev-show "$DBA" config
 	configs ev-mv-load ev-mv-load "--index '$MVIDX'" config
 	configs ev-search-mv ev-search-mv "--index '$MVIDX'" config
 fi
@@ -417,6 +419,11 @@ ev-rerank-timeout-zero|ev-rerank|-|2|usage|--db @DB@ --timeout 0 --command cat
 ev-rerank-batch-zero|ev-rerank|-|2|usage|--db @DB@ --batch 0 --command cat
 ev-rerank-command-slow|ev-rerank|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --timeout 0.2 --command 'sleep 5'
 ev-rerank-command-garbage|ev-rerank|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --command 'head -c 100000 /dev/urandom'
+ev-show-bad-flag|ev-show|-|2|usage|--no-such-flag
+ev-show-no-db|ev-show|-|2|usage|chunk:x
+ev-show-random-db|ev-show|-|2|usage|--db @RANDOM@ chunk:x
+ev-show-bad-format|ev-show|-|2|usage|--db @DB@ --format xml chunk:x
+ev-show-malformed-argument|ev-show|-|2|usage|--db @DB@ doc::x::page-0
 ev-search-sql-bad-flag|ev-search-sql|-|2|usage|--no-such-flag
 ev-search-sql-missing-value|ev-search-sql|-|2|usage|--config
 ev-search-sql-writes|ev-search-sql|-|2|usage|--db @DB@ --sql 'DELETE FROM chunks'

@@ -1,0 +1,558 @@
+/* show.c: references resolved to stored evidence.  See show.h. */
+#include "show.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chunk.h"
+#include "jsonl.h"
+#include "region.h"
+
+/* ---- parsing ---- */
+
+/* A count of 1 to 1e9 at s[0..n), all digits. */
+static long
+page_number(const char *s, size_t n)
+{
+	long v = 0;
+
+	if (n == 0 || n > 9 || s[0] == '0')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Four finite numbers "X0,Y0,X1,Y1" at s[0..n) with x0 <= x1, y0 <= y1. */
+static int
+box_of(const char *s, size_t n, double box[4])
+{
+	char buf[160], *p = buf, *end;
+
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	for (int i = 0; i < 4; i++) {
+		if (*p == '\0' || *p == ' ' || *p == '+')
+			return -1;
+		box[i] = strtod(p, &end);
+		if (end == p || !isfinite(box[i]) || *end != (i < 3 ? ',' : '\0'))
+			return -1;
+		p = end + (i < 3);
+	}
+	return box[0] <= box[2] && box[1] <= box[3] ? 0 : -1;
+}
+
+/* Whether id[0..n) is a usable id: 1 to EV_SHOW_ID_MAX bytes, no control
+ * characters. */
+static int
+id_ok(const char *id, size_t n)
+{
+	if (n == 0 || n > EV_SHOW_ID_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* The last occurrence of needle (nl bytes) in s[0..n), or NULL. */
+static const char *
+last_of(const char *s, size_t n, const char *needle, size_t nl)
+{
+	for (size_t i = n >= nl ? n - nl + 1 : 0; i-- > 0;)
+		if (memcmp(s + i, needle, nl) == 0)
+			return s + i;
+	return NULL;
+}
+
+/* A page reference's tail, "doc::" taken off: ID::page-N[::bbox-...]. */
+static int
+parse_page(const char *s, size_t n, struct ev_ref *out, const char **why)
+{
+	const char *pg = last_of(s, n, "::page-", 7), *bx, *num;
+	size_t nn;
+
+	*why = "a page reference is doc::ID::page-N or doc::ID::page-N::bbox-X0,Y0,X1,Y1";
+	if (pg == NULL || pg == s)
+		return -1;
+	num = pg + 7;
+	nn = n - (size_t)(num - s);
+	if ((bx = last_of(num, nn, "::bbox-", 7)) != NULL) {
+		out->kind = EV_REF_REGION;
+		if (box_of(bx + 7, nn - (size_t)(bx + 7 - num), out->box) == -1) {
+			*why = "a box is bbox-X0,Y0,X1,Y1, four numbers with X0 <= X1 and Y0 <= Y1";
+			return -1;
+		}
+		nn = (size_t)(bx - num);
+	} else
+		out->kind = EV_REF_PAGE;
+	if ((out->page = page_number(num, nn)) == 0) {
+		*why = "a page is a number from 1";
+		return -1;
+	}
+	return (size_t)(pg - s);
+}
+
+int
+ev_ref_parse(const char *s, size_t n, struct ev_ref *out, const char *where, struct ev_err *err)
+{
+	const char *id = s, *why = "an id is 1 to 4096 bytes without control characters";
+	size_t idn = n;
+
+	memset(out, 0, sizeof *out);
+	if (n >= 5 && memcmp(s, "doc::", 5) == 0) {
+		int k = parse_page(s + 5, n - 5, out, &why);
+
+		if (k < 0)
+			goto bad;
+		id = s + 5;
+		idn = (size_t)k;
+	} else if (n >= 6 && memcmp(s, "chunk:", 6) == 0) {
+		out->kind = EV_REF_CHUNK;
+		id = s + 6;
+		idn = n - 6;
+	} else if (n >= 4 && memcmp(s, "doc:", 4) == 0) {
+		out->kind = EV_REF_DOC;
+		id = s + 4;
+		idn = n - 4;
+	}
+	if (!id_ok(id, idn))
+		goto bad;
+	if ((out->id = malloc(idn + 1)) == NULL)
+		return ev_err_nomem(err);
+	memcpy(out->id, id, idn);
+	out->id[idn] = '\0';
+	return 0;
+bad:
+	return ev_err_set(err, EV_EXIT_USAGE, where, "malformed reference '%.*s': %s",
+	    n > 200 ? 200 : (int)n, s, why);
+}
+
+int
+ev_show_refs_of(const json_t *rec, json_t *refs, const char *where, struct ev_err *err)
+{
+	const json_t *v, *items, *it;
+	size_t i;
+
+	if (json_is_string(rec))
+		v = rec;
+	else if (!json_is_object(rec))
+		v = NULL;
+	else if ((items = json_object_get(rec, "evidences")) != NULL) {
+		if (!json_is_array(items))
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidences' must be an array");
+		json_array_foreach(items, i, it) {
+			v = json_object_get(json_object_get(it, "raw"), "content_ref");
+			if (!json_is_string(v))
+				return ev_err_set(err, EV_EXIT_USAGE, where, "evidence %zu has no string"
+				    " raw.content_ref", i);
+			if (json_array_append(refs, (json_t *)v) == -1)
+				return ev_err_nomem(err);
+		}
+		return 0;
+	} else if ((v = json_object_get(rec, "content_ref")) == NULL)
+		v = json_object_get(rec, "id");
+	if (!json_is_string(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "expected a reference: a string, or an"
+		    " object with a string 'content_ref' or 'id', or an EvidencePack");
+	return json_array_append(refs, (json_t *)v) == -1 ? ev_err_nomem(err) : 0;
+}
+
+/* ---- resolving ---- */
+
+/* Set key of o to a column's text (nothing when NULL).  Returns 0 or -1. */
+static int
+set_text(json_t *o, const char *key, sqlite3_stmt *s, int col)
+{
+	if (sqlite3_column_type(s, col) == SQLITE_NULL)
+		return 0;
+	return json_object_set_new(o, key, json_stringn((const char *)sqlite3_column_text(s, col),
+	    (size_t)sqlite3_column_bytes(s, col)));
+}
+
+/* The document's metadata (a column holding a JSON object) as an object, a
+ * new one when it has none.  NULL when out of memory. */
+static json_t *
+metadata_of(sqlite3_stmt *s, int col)
+{
+	json_t *m = NULL;
+
+	if (sqlite3_column_type(s, col) == SQLITE_TEXT)
+		m = json_loadb((const char *)sqlite3_column_text(s, col),
+		    (size_t)sqlite3_column_bytes(s, col), 0, NULL);
+	if (!json_is_object(m)) {
+		json_decref(m);
+		m = json_object();
+	}
+	return m;
+}
+
+#define CHUNK_SQL "SELECT c.rowid, c.id, c.doc_id, c.title, c.section_title, c.section_path," \
+	" c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata" \
+	" FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1"
+
+/* The page, page_end and boxes of the chunk of this rowid (its offsets
+ * [start, end)), into o. */
+static int
+chunk_regions(struct ev_store *st, long long rowid, long long start, long long end, json_t *o,
+    struct ev_err *err)
+{
+	struct ev_buf lines = EV_BUF_INIT;
+	long page, page_end;
+	size_t span[2] = { (size_t)start, (size_t)end };
+	json_t *boxes;
+	int r;
+
+	if ((r = ev_region_table(st, err)) != 1)
+		return r;
+	if ((r = ev_region_get(st, rowid, &page, &page_end, &lines, err)) != 1) {
+		ev_buf_release(&lines);
+		return r;
+	}
+	boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1);
+	ev_buf_release(&lines);
+	if (boxes == NULL || json_object_set_new(o, "page", json_integer(page)) == -1 ||
+	    json_object_set_new(o, "page_end", json_integer(page_end)) == -1 ||
+	    json_object_set_new(o, "boxes", boxes) == -1)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+static int
+resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, CHUNK_SQL, err);
+	const char *clause;
+	json_t *meta;
+	size_t n;
+	int rc, bad;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return rc == SQLITE_DONE ? 0 : ev_store_error(st, "reading a chunk", err);
+	}
+	bad = json_object_set_new(o, "kind", json_string("chunk")) == -1 ||
+	    set_text(o, "id", s, 1) == -1 || set_text(o, "doc_id", s, 2) == -1 ||
+	    set_text(o, "title", s, 3) == -1 || set_text(o, "section_title", s, 4) == -1 ||
+	    set_text(o, "section_path", s, 5) == -1 || set_text(o, "source_uri", s, 10) == -1 ||
+	    set_text(o, "text", s, 6) == -1 ||
+	    json_object_set_new(o, "offset_start", json_integer(sqlite3_column_int64(s, 7))) == -1 ||
+	    json_object_set_new(o, "offset_end", json_integer(sqlite3_column_int64(s, 8))) == -1 ||
+	    set_text(o, "content_hash", s, 9) == -1;
+	meta = metadata_of(s, 11);
+	clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, 5), &n);
+	if (meta == NULL || (clause != NULL &&
+	    json_object_set_new(meta, "clause_id", json_stringn(clause, n)) == -1) ||
+	    json_object_set_new(o, "metadata", meta) == -1)
+		bad = 1;
+	long long rowid = sqlite3_column_int64(s, 0), start = sqlite3_column_int64(s, 7);
+	long long end = sqlite3_column_int64(s, 8);
+
+	sqlite3_reset(s);
+	if (bad)
+		return ev_err_nomem(err);
+	return chunk_regions(st, rowid, start, end, o, err) == -1 ? -1 : 1;
+}
+
+/* The document's fields into o; 0 when there is none. */
+static int
+resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT title, source_uri, metadata, content_hash"
+	    " FROM documents WHERE doc_id = ?1", err);
+	int rc, bad;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
+		sqlite3_reset(s);
+		return rc == SQLITE_DONE ? 0 : ev_store_error(st, "reading a document", err);
+	}
+	bad = json_object_set_new(o, "doc_id", json_string(id)) == -1 ||
+	    set_text(o, "title", s, 0) == -1 || set_text(o, "source_uri", s, 1) == -1 ||
+	    json_object_set_new(o, "metadata", metadata_of(s, 2)) == -1;
+	sqlite3_reset(s);
+	return bad ? ev_err_nomem(err) : 1;
+}
+
+/* A document: its chunks' text in order, overlaps left out, separated by a
+ * blank line where the chunks leave a gap. */
+static int
+resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+{
+	struct ev_buf text = EV_BUF_INIT;
+	sqlite3_stmt *s;
+	long long end = -1, first = -1;
+	int r, rc;
+
+	if ((r = resolve_doc_fields(st, id, o, err)) != 1)
+		return r;
+	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end FROM chunks"
+	    " WHERE doc_id = ?1 ORDER BY offset_start, chunk_index", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	r = 0;
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		long long a = sqlite3_column_int64(s, 1), b = sqlite3_column_int64(s, 2);
+		long long len = sqlite3_column_bytes(s, 0);
+
+		if (t == NULL || b - a != len || b <= end)
+			continue;	/* a table's later part (header rows first), or inside */
+		if (first < 0)
+			first = a;
+		if (end >= 0 && a > end)
+			r = ev_buf_adds(&text, "\n\n");
+		if (r == 0)
+			r = ev_buf_add(&text, t + (a < end ? end - a : 0), (size_t)(b - (a < end ? end : a)));
+		end = b;
+	}
+	sqlite3_reset(s);
+	if (r == -1 || json_object_set_new(o, "kind", json_string("document")) == -1 ||
+	    json_object_set_new(o, "id", json_string(id)) == -1 ||
+	    json_object_set_new(o, "text", json_stringn(text.p ? text.p : "", text.len)) == -1 ||
+	    (first >= 0 && (json_object_set_new(o, "offset_start", json_integer(first)) == -1 ||
+	    json_object_set_new(o, "offset_end", json_integer(end)) == -1))) {
+		ev_buf_release(&text);
+		return ev_err_nomem(err);
+	}
+	ev_buf_release(&text);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return ev_store_error(st, "reading a document's chunks", err);
+	return 1;
+}
+
+/* A line of a page: its offsets, its box and its text. */
+struct pline {
+	long long s, e;
+	double box[4];
+	char *text;
+};
+
+static int
+cmp_pline(const void *a, const void *b)
+{
+	const struct pline *x = a, *y = b;
+
+	return x->s < y->s ? -1 : x->s > y->s;
+}
+
+/* Add the lines of page (inside box when not NULL) that chunk text t
+ * (offsets [a, b)) holds, from its lines JSON, to *v (n, cap), each once. */
+static int
+page_lines(const char *t, long long a, long long b, const char *lines, long page,
+    const double *box, struct pline **v, size_t *n, size_t *cap)
+{
+	json_t *arr = json_loads(lines ? lines : "[]", 0, NULL), *l;
+	size_t i, k;
+
+	if (!json_is_array(arr)) {
+		json_decref(arr);
+		return 0;	/* not as ev-ingest writes it: no lines */
+	}
+	json_array_foreach(arr, i, l) {
+		double x[7];
+		int ok = json_is_array(l) && json_array_size(l) == 7;
+
+		for (int j = 0; ok && j < 7; j++) {
+			ok = json_is_number(json_array_get(l, (size_t)j));
+			x[j] = json_number_value(json_array_get(l, (size_t)j));
+		}
+		if (!ok || (long)x[2] != page || x[0] < a || x[1] > b || x[0] > x[1])
+			continue;
+		if (box != NULL && (x[5] < box[0] || x[3] > box[2] || x[6] < box[1] || x[4] > box[3]))
+			continue;
+		for (k = 0; k < *n && (*v)[k].s != (long long)x[0]; k++)
+			;
+		if (k < *n)
+			continue;
+		if (ev_grow(v, cap, *n, sizeof **v, 16) == -1)
+			goto nomem;
+		struct pline *p = &(*v)[*n];
+
+		p->s = (long long)x[0];
+		p->e = (long long)x[1];
+		memcpy(p->box, x + 3, sizeof p->box);
+		if ((p->text = strndup(t + (p->s - a), (size_t)(p->e - p->s))) == NULL)
+			goto nomem;
+		(*n)++;
+	}
+	json_decref(arr);
+	return 0;
+nomem:
+	json_decref(arr);
+	return -1;
+}
+
+/* The page's (or region's) lines into o as text, offsets and boxes. */
+static int
+put_lines(json_t *o, struct pline *v, size_t n, long page)
+{
+	struct ev_buf text = EV_BUF_INIT;
+	json_t *boxes = json_array();
+	int bad = boxes == NULL;
+
+	qsort(v, n, sizeof *v, cmp_pline);
+	for (size_t i = 0; i < n && !bad; i++)
+		bad = (i > 0 && ev_buf_addc(&text, '\n') == -1) || ev_buf_adds(&text, v[i].text) == -1 ||
+		    json_array_append_new(boxes, json_pack("{s:i,s:[f,f,f,f]}", "page", (int)page, "bbox",
+		    v[i].box[0], v[i].box[1], v[i].box[2], v[i].box[3])) == -1;
+	bad = bad || json_object_set_new(o, "text", json_stringn(text.p ? text.p : "", text.len)) == -1 ||
+	    json_object_set_new(o, "page", json_integer(page)) == -1 ||
+	    json_object_set_new(o, "offset_start", json_integer(v[0].s)) == -1 ||
+	    json_object_set_new(o, "offset_end", json_integer(v[n - 1].e)) == -1 ||
+	    json_object_set(o, "boxes", boxes) == -1;
+	json_decref(boxes);
+	ev_buf_release(&text);
+	return bad ? -1 : 0;
+}
+
+/* A page, or the lines of a page inside a box. */
+static int
+resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_err *err)
+{
+	struct pline *v = NULL;
+	size_t n = 0, cap = 0;
+	sqlite3_stmt *s;
+	int got, rc, bad = 0;
+
+	if ((got = ev_region_table(st, err)) != 1)
+		return got;
+	if ((got = resolve_doc_fields(st, r->id, o, err)) != 1)
+		return got;
+	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines"
+	    " FROM chunks c JOIN chunk_regions g ON g.rowid = c.rowid WHERE c.doc_id = ?1"
+	    " AND g.page <= ?2 AND coalesce(g.page_end, g.page) >= ?2", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, r->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s, 2, r->page);
+	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long a = sqlite3_column_int64(s, 1), b = sqlite3_column_int64(s, 2);
+
+		if (sqlite3_column_bytes(s, 0) != b - a)
+			continue;	/* a table's later part */
+		bad = page_lines((const char *)sqlite3_column_text(s, 0), a, b,
+		    (const char *)sqlite3_column_text(s, 3), r->page,
+		    r->kind == EV_REF_REGION ? r->box : NULL, &v, &n, &cap) == -1;
+	}
+	sqlite3_reset(s);
+	if (!bad && rc != SQLITE_DONE) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i].text);
+		free(v);
+		return ev_store_error(st, "reading a page's chunks", err);
+	}
+	got = n > 0;
+	if (!bad && n > 0)
+		bad = json_object_set_new(o, "kind", json_string(r->kind == EV_REF_REGION ? "region" :
+		    "page")) == -1 || json_object_set_new(o, "id", json_string(r->id)) == -1 ||
+		    put_lines(o, v, n, r->page) == -1;
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+	return bad ? ev_err_nomem(err) : got;
+}
+
+int
+ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
+	struct ev_err *err)
+{
+	json_t *o = json_pack("{s:s}", "ref", ref);
+	int got;
+
+	*out = NULL;
+	if (o == NULL)
+		return ev_err_nomem(err);
+	switch (r->kind) {
+	case EV_REF_CHUNK:
+		got = resolve_chunk(st, r->id, o, err);
+		break;
+	case EV_REF_DOC:
+		got = resolve_doc(st, r->id, o, err);
+		break;
+	case EV_REF_PAGE:
+	case EV_REF_REGION:
+		got = resolve_page(st, r, o, err);
+		break;
+	default:
+		if ((got = resolve_chunk(st, r->id, o, err)) == 0)
+			got = resolve_doc(st, r->id, o, err);
+	}
+	if (got != 1) {
+		json_decref(o);
+		return got;
+	}
+	*out = o;
+	return 1;
+}
+
+/* ---- text ---- */
+
+/* "  key: value\n" for a string or integer field. */
+static int
+text_field(struct ev_buf *b, const json_t *rec, const char *key, const char *label)
+{
+	const json_t *v = json_object_get(rec, key);
+
+	if (json_is_string(v) && json_string_length(v) > 0)
+		return ev_buf_printf(b, "  %s: %s\n", label, json_string_value(v));
+	if (json_is_integer(v))
+		return ev_buf_printf(b, "  %s: %lld\n", label, (long long)json_integer_value(v));
+	return 0;
+}
+
+int
+ev_show_text(const json_t *rec, struct ev_buf *out)
+{
+	const json_t *boxes = json_object_get(rec, "boxes"), *bx, *text = json_object_get(rec, "text");
+	const json_t *clause = json_object_get(json_object_get(rec, "metadata"), "clause_id");
+	size_t i;
+
+	if (ev_buf_printf(out, "%s\n", json_string_value(json_object_get(rec, "ref"))) == -1 ||
+	    text_field(out, rec, "kind", "kind") == -1 || text_field(out, rec, "title", "title") == -1 ||
+	    text_field(out, rec, "source_uri", "source") == -1 ||
+	    text_field(out, rec, "section_path", "section") == -1 ||
+	    (json_is_string(clause) && ev_buf_printf(out, "  clause: %s\n",
+	    json_string_value(clause)) == -1) ||
+	    text_field(out, rec, "page", "page") == -1 ||
+	    text_field(out, rec, "page_end", "page_end") == -1)
+		return -1;
+	if (json_is_integer(json_object_get(rec, "offset_start")) &&
+	    ev_buf_printf(out, "  offsets: %lld-%lld\n",
+	    (long long)json_integer_value(json_object_get(rec, "offset_start")),
+	    (long long)json_integer_value(json_object_get(rec, "offset_end"))) == -1)
+		return -1;
+	json_array_foreach(boxes, i, bx) {
+		const json_t *b = json_object_get(bx, "bbox");
+
+		if (ev_buf_printf(out, "  box: page %lld [%g %g %g %g]\n",
+		    (long long)json_integer_value(json_object_get(bx, "page")),
+		    json_number_value(json_array_get(b, 0)), json_number_value(json_array_get(b, 1)),
+		    json_number_value(json_array_get(b, 2)), json_number_value(json_array_get(b, 3))) == -1)
+			return -1;
+	}
+	if (ev_buf_addc(out, '\n') == -1)
+		return -1;
+	const char *t = json_string_value(text);
+
+	for (size_t k = 0, n = t ? json_string_length(text) : 0; k < n;) {
+		const char *nl = memchr(t + k, '\n', n - k);
+		size_t e = nl ? (size_t)(nl - t) : n;
+
+		if (ev_buf_adds(out, e > k ? "    " : "") == -1 || ev_buf_add(out, t + k, e - k) == -1 ||
+		    ev_buf_addc(out, '\n') == -1)
+			return -1;
+		k = e + 1;
+	}
+	return ev_buf_addc(out, '\n');
+}

@@ -1,0 +1,65 @@
+/* show.h: references to stored evidence, resolved to what the store holds
+ * (ev-show).
+ *
+ * Layer 5: includes err.h, buf.h, store.h and Jansson (region.h and chunk.h
+ * in show.c).
+ *
+ * A reference is one of
+ *	chunk:ID                     a chunk (ev-pack's raw.content_ref)
+ *	doc:ID                       a document
+ *	doc::ID::page-N              page N (from 1) of a paged document
+ *	doc::ID::page-N::bbox-X0,Y0,X1,Y1
+ *	                             the lines of page N inside that box (PDF
+ *	                             points, origin at the page's top left)
+ *	ID                           a chunk's id, else a document's
+ * An ID is 1 to EV_SHOW_ID_MAX bytes without control characters. */
+#ifndef EV_SHOW_H
+#define EV_SHOW_H
+
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+#include "store.h"
+
+#define EV_SHOW_ID_MAX 4096
+
+enum ev_ref_kind { EV_REF_BARE, EV_REF_CHUNK, EV_REF_DOC, EV_REF_PAGE, EV_REF_REGION };
+
+struct ev_ref {
+	int kind;		/* enum ev_ref_kind */
+	char *id;		/* the chunk's or document's id (malloc'd) */
+	long page;		/* EV_REF_PAGE, EV_REF_REGION: from 1 */
+	double box[4];		/* EV_REF_REGION: x0, y0, x1, y1 */
+};
+
+/* Parse reference s (n bytes) into *out.  Returns 0, or -1 with *err set:
+ * code 2 naming where for a malformed one (what is wrong, and the reference),
+ * code 1 out of memory.  The caller frees out->id. */
+int ev_ref_parse(const char *s, size_t n, struct ev_ref *out, const char *where,
+	struct ev_err *err);
+
+/* The references a JSON Lines record holds, appended to refs (an array of
+ * strings): a string is one; an object with "content_ref" (a hit of the
+ * multi-vector lane) or "id" (a hit, a chunk) is one; an EvidencePack
+ * (ev-pack) holds one per item of "evidences", its raw.content_ref.  Returns
+ * 0, or -1 with *err set (code 2 naming where for a record of none of these
+ * shapes). */
+int ev_show_refs_of(const json_t *rec, json_t *refs, const char *where, struct ev_err *err);
+
+/* Resolve r in st: 1 with *out a new record {"ref", "kind": "chunk" |
+ * "document" | "page" | "region", "id", "doc_id", "title", "source_uri",
+ * "section_path", "text", "offset_start", "offset_end", "page", "page_end",
+ * "boxes": [{"page", "bbox"}], "content_hash", "metadata"}, the fields the
+ * store has for it (metadata.clause_id for a clause's chunk); 0 when st
+ * holds no such chunk, document or page; -1 with *err set (code 1). */
+int ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
+	struct ev_err *err);
+
+/* Append record rec (ev_show_resolve()'s) to out as text: the reference,
+ * then "  FIELD: value" lines for the title, source, section, page, offsets,
+ * boxes, and the text indented by four spaces, and a blank line.  Returns 0
+ * or -1 (out of memory). */
+int ev_show_text(const json_t *rec, struct ev_buf *out);
+
+#endif
