@@ -154,14 +154,15 @@ decode(const char *s, int len, uint32_t *out, int max)
 	return n;
 }
 
+/* The rows of optimal string alignment of a[0..n) against b[0..m): the last
+ * one (the distances from a to each b[0..j), j from 0 to m) into last[0..m],
+ * and 0; -1 as soon as a row's least value passes max. */
 static int
-osa(const uint32_t *a, int n, const uint32_t *b, int m, int max)
+osa_last_row(const uint32_t *a, int n, const uint32_t *b, int m, int max, int *last)
 {
 	int rows[3][MAX_CP + 1];
 	int *pp, *p, *c;
 
-	if (n - m > max || m - n > max)
-		return max + 1;
 	for (int j = 0; j <= m; j++)
 		rows[1][j] = j;
 	pp = rows[0], p = rows[1], c = rows[2];
@@ -185,11 +186,22 @@ osa(const uint32_t *a, int n, const uint32_t *b, int m, int max)
 				lo = v;
 		}
 		if (lo > max)
-			return max + 1;
+			return -1;
 		int *t = pp;
 		pp = p, p = c, c = t;
 	}
-	return p[m] > max ? max + 1 : p[m];
+	memcpy(last, p, (size_t)(m + 1) * sizeof *last);
+	return 0;
+}
+
+static int
+osa(const uint32_t *a, int n, const uint32_t *b, int m, int max)
+{
+	int last[MAX_CP + 1];
+
+	if (n - m > max || m - n > max || osa_last_row(a, n, b, m, max, last) == -1)
+		return max + 1;
+	return last[m] > max ? max + 1 : last[m];
 }
 
 int
@@ -244,39 +256,13 @@ ending_costs(const uint32_t *w, int n, int max, int *tail)
 static int
 word_distance(const uint32_t *v, int m, const uint32_t *w, int n, const int *tail, int max)
 {
-	int rows[3][MAX_CP + 1];
-	int *pp = rows[0], *p = rows[1], *c = rows[2], best = max + 1;
+	int last[MAX_CP + 1], best = max + 1;
 
-	if (m - n > max || n - m > max + MAX_ENDING)
+	if (m - n > max || n - m > max + MAX_ENDING || osa_last_row(v, m, w, n, max, last) == -1)
 		return max + 1;
 	for (int j = 0; j <= n; j++)
-		p[j] = j;
-	for (int i = 1; i <= m; i++) {
-		int lo;
-
-		c[0] = lo = i;
-		for (int j = 1; j <= n; j++) {
-			int x = p[j - 1] + (v[i - 1] != w[j - 1]);
-
-			if (p[j] + 1 < x)
-				x = p[j] + 1;
-			if (c[j - 1] + 1 < x)
-				x = c[j - 1] + 1;
-			if (i > 1 && j > 1 && v[i - 1] == w[j - 2] && v[i - 2] == w[j - 1] &&
-			    pp[j - 2] + 1 < x)
-				x = pp[j - 2] + 1;
-			c[j] = x;
-			if (x < lo)
-				lo = x;
-		}
-		if (lo > max)
-			return max + 1;
-		int *t = pp;
-		pp = p, p = c, c = t;
-	}
-	for (int j = 0; j <= n; j++)
-		if (p[j] + tail[j] < best)
-			best = p[j] + tail[j];
+		if (last[j] + tail[j] < best)
+			best = last[j] + tail[j];
 	return best;
 }
 

@@ -224,22 +224,35 @@ chunk_regions(struct ev_store *st, long long rowid, long long start, long long e
 	return 0;
 }
 
+/* The row of statement sql whose ?1 is id, into *out: 1 (reset it after
+ * reading), 0 when there is none, -1 with *err set (reading what). */
+static int
+row_of(struct ev_store *st, const char *sql, const char *id, const char *what,
+    sqlite3_stmt **out, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, sql, err);
+	int rc;
+
+	if ((*out = s) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		return 1;
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : ev_store_error(st, what, err);
+}
+
 static int
 resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(st, CHUNK_SQL, err);
+	sqlite3_stmt *s;
 	const char *clause;
 	json_t *meta;
 	size_t n;
-	int rc, bad;
+	int bad;
 
-	if (s == NULL)
-		return -1;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return rc == SQLITE_DONE ? 0 : ev_store_error(st, "reading a chunk", err);
-	}
+	if ((bad = row_of(st, CHUNK_SQL, id, "reading a chunk", &s, err)) != 1)
+		return bad;
 	bad = json_object_set_new(o, "kind", json_string("chunk")) == -1 ||
 	    set_text(o, "id", s, 1) == -1 || set_text(o, "doc_id", s, 2) == -1 ||
 	    set_text(o, "title", s, 3) == -1 || set_text(o, "section_title", s, 4) == -1 ||
@@ -267,17 +280,12 @@ resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err
 static int
 resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(st, "SELECT title, source_uri, metadata, content_hash"
-	    " FROM documents WHERE doc_id = ?1", err);
-	int rc, bad;
+	sqlite3_stmt *s;
+	int bad;
 
-	if (s == NULL)
-		return -1;
-	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return rc == SQLITE_DONE ? 0 : ev_store_error(st, "reading a document", err);
-	}
+	if ((bad = row_of(st, "SELECT title, source_uri, metadata FROM documents WHERE doc_id = ?1",
+	    id, "reading a document", &s, err)) != 1)
+		return bad;
 	bad = json_object_set_new(o, "doc_id", json_string(id)) == -1 ||
 	    set_text(o, "title", s, 0) == -1 || set_text(o, "source_uri", s, 1) == -1 ||
 	    json_object_set_new(o, "metadata", metadata_of(s, 2)) == -1;
