@@ -15,7 +15,7 @@
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-route [--config PLAN.yaml] [--default LANE,...] [--known LANE,...]\n"
-	"                [--gate-hits FILE] [--lane LANE] [--skip-invalid] [--log FILE]\n"
+	"                [--gate-hits [LANE=]FILE ...] [--lane LANE] [--skip-invalid] [--log FILE]\n"
 	"                [QUERIES ...]\n"
 	"       ev-route --hits [!]LANE=FILE ... [--log FILE] [ROUTED ...]",
 	"Read query records and write them with the lanes each goes to (\"lanes\") and\n"
@@ -42,7 +42,13 @@ struct hitsrc {
 
 static const char *default_lanes = "text,vector";
 static const char *known_lanes;
-static const char *gate_hits;
+/* --gate-hits [LANE=]FILE: a gated lane's hits. */
+static struct {
+	char *lane;		/* NULL: the plan's routing.gate.on, or its first lane */
+	char *path;
+	json_t *answers;	/* ev_route_read_answers() */
+} gates[EV_GATE_LANES];
+static int ngates;
 static const char *select_lane;
 static int skip_invalid;
 static struct hitsrc hits[MAX_HITS];
@@ -71,13 +77,33 @@ add_hits(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	nhits++;
 }
 
+/* --gate-hits [LANE=]FILE: one more gated lane's hits. */
+static void
+add_gate_hits(struct ev_cli *cli, const char *src, const char *arg, void *value)
+{
+	const char *eq = strchr(arg, '=');
+
+	(void)value;
+	if (ngates == EV_GATE_LANES)
+		ev_cli_usage_error(cli, "%s: at most %d files of hits", src, EV_GATE_LANES);
+	if (eq != NULL && (eq == arg || eq[1] == '\0'))
+		ev_cli_usage_error(cli, "%s takes FILE or LANE=FILE: '%s'", src, arg);
+	if ((eq != NULL && (gates[ngates].lane = strndup(arg, (size_t)(eq - arg))) == NULL) ||
+	    (gates[ngates].path = strdup(eq ? eq + 1 : arg)) == NULL) {
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
+	}
+	ngates++;
+}
+
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "default", NULL, &default_lanes, "LANE,...",
 	    "the lanes of a query no rule routes, unless the plan says routing.default"),
 	EV_OPT_STR(0, "known", NULL, &known_lanes, "LANE,...",
 	    "refuse a plan whose routing names a lane not in this list (one the pipeline cannot run)"),
-	EV_OPT_STR(0, "gate-hits", NULL, &gate_hits, "FILE",
-	    "the hits of the plan's routing.gate.on lane, whose confidence gates routing.gate.lane"),
+	EV_OPT_FUNC(0, "gate-hits", NULL, NULL, add_gate_hits, "LANE=FILE",
+	    "a gated lane's hits (repeatable): routing.gate.on's, whose confidence gates "
+	    "routing.gate.lane, or each of routing.gate.lanes' (FILE alone: the first's)", NULL),
 	EV_OPT_STR(0, "lane", NULL, &select_lane, "LANE",
 	    "write only the queries routed to LANE (to feed that lane)"),
 	EV_OPT_FUNC(0, "hits", NULL, NULL, add_hits, "LANE=FILE",
@@ -101,63 +127,6 @@ split_lanes(const char *list, char *buf, size_t size, const char **out)
 		out[n++] = p;
 	out[n] = NULL;
 	return n;
-}
-
-/* The best two scores and the count of each query's hits in FILE, as
- * {QUERY_ID: [n, s1, s2]}. */
-static json_t *
-read_gate_hits(const char *path, struct ev_err *err)
-{
-	char *paths[] = { (char *)path };
-	struct ev_jsonl *in = ev_jsonl_open(paths, 1, err);
-	json_t *by = json_object(), *v;
-	int r;
-
-	if (in == NULL || by == NULL) {
-		if (by == NULL)
-			ev_err_nomem(err);
-		ev_jsonl_close(in);
-		json_decref(by);
-		return NULL;
-	}
-	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-		char qid[256];
-		json_t *t;
-		double s;
-
-		if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
-		    ev_json_id_text(json_object_get(v, "query_id"), qid, sizeof qid) == -1) {
-			if (err->msg[0] == '\0')
-				ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-				    "field 'query_id' must be a string or an integer");
-			json_decref(v);
-			r = -1;
-			break;
-		}
-		s = json_number_value(json_object_get(v, "score"));
-		json_decref(v);
-		if ((t = json_object_get(by, qid)) == NULL) {
-			json_object_set_new(by, qid, json_pack("[i,f,f]", 1, s, 0.0));
-			continue;
-		}
-		{
-			long n = (long)json_integer_value(json_array_get(t, 0));
-			double s1 = json_real_value(json_array_get(t, 1));
-			double s2 = json_real_value(json_array_get(t, 2));
-
-			if (s > s1)
-				s2 = s1, s1 = s;
-			else if (n == 1 || s > s2)
-				s2 = s;
-			json_object_set_new(by, qid, json_pack("[I,f,f]", (json_int_t)n + 1, s1, s2));
-		}
-	}
-	ev_jsonl_close(in);
-	if (r == -1) {
-		json_decref(by);
-		return NULL;
-	}
-	return by;
 }
 
 /* Whether q's "lanes" holds lane. */
@@ -256,27 +225,72 @@ gather_end(struct ev_err *err)
  * confidence (when the plan has a gate, --gate-hits was given and q was not
  * gated already).  Returns 0, or -1 with *err set. */
 static int
-route(const struct ev_router *router, const json_t *confidence, json_t *q, const char *where,
+route(const struct ev_router *router, const struct ev_gate *gate, json_t *q, const char *where,
 	struct ev_err *err)
 {
 	char qid[256];
-	json_t *t;
+	json_t *answers, *t;
+	double top[2];
 	long n = 0;
-	double c = 0;
+	int r;
 
 	/* routed already (by an earlier run): kept, and gated once */
 	if ((!json_is_array(json_object_get(q, "lanes")) || !json_is_object(json_object_get(q, "routing"))) &&
 	    ev_router_route(router, q, where, err) == -1)
 		return -1;
-	if (confidence == NULL || json_object_get(json_object_get(q, "routing"), "gate") != NULL)
+	if (ngates == 0 || json_object_get(json_object_get(q, "routing"), "gate") != NULL)
 		return 0;
-	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) >= 0 &&
-	    (t = json_object_get(confidence, qid)) != NULL) {
+	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) < 0)
+		qid[0] = '\0';
+	if (gate->nlanes == 0) {	/* one lane on another's confidence */
+		t = json_object_get(gates[0].answers, qid);
 		n = (long)json_integer_value(json_array_get(t, 0));
-		c = ev_route_confidence(n, json_real_value(json_array_get(t, 1)),
-		    json_real_value(json_array_get(t, 2)));
+		top[0] = json_number_value(json_array_get(t, 1));
+		top[1] = json_number_value(json_array_get(t, 2));
+		return ev_router_apply_gate(router, q, n, ev_route_measure(EV_CONF_MARGIN, top,
+		    n < 2 ? (int)n : 2, n), err);
 	}
-	return ev_router_apply_gate(router, q, n, c, err);
+	if ((answers = json_object()) == NULL)
+		return ev_err_nomem(err);
+	for (int i = 0; i < ngates; i++) {
+		t = json_object_get(gates[i].answers, qid);
+		if (json_object_set_new(answers, gates[i].lane, t ? json_incref(t) : json_pack("[i]", 0)) == -1) {
+			json_decref(answers);
+			return ev_err_nomem(err);
+		}
+	}
+	r = ev_router_apply_lanes_gate(router, q, answers, err);
+	json_decref(answers);
+	return r;
+}
+
+/* Read the --gate-hits files, each named by its lane (checked against the
+ * plan's gate).  Returns 0, or -1 with *err set. */
+static int
+read_gates(struct ev_cli *cli, const struct ev_gate *g, struct ev_err *err)
+{
+	if (ngates > 0 && g->lane == NULL && g->nlanes == 0) {
+		ev_warn("--gate-hits: the plan has no routing.gate; no lane is gated");
+		ngates = 0;
+	}
+	for (int i = 0; i < ngates; i++) {
+		int known = 0;
+
+		if (gates[i].lane == NULL && (gates[i].lane = strdup(g->nlanes ? g->lanes[0] :
+		    g->on)) == NULL)
+			return ev_err_nomem(err);
+		for (int k = 0; k < g->nlanes; k++)
+			known |= strcmp(gates[i].lane, g->lanes[k]) == 0;
+		if (g->nlanes == 0 ? strcmp(gates[i].lane, g->on) != 0 : !known)
+			ev_cli_usage_error(cli, "--gate-hits: lane '%s' is not one the plan's "
+			    "routing.gate weighs", gates[i].lane);
+		if (g->nlanes == 0 && i > 0)
+			ev_cli_usage_error(cli, "--gate-hits: the plan's gate weighs one lane ('%s'): "
+			    "give its hits once", g->on);
+		if ((gates[i].answers = ev_route_read_answers(gates[i].path, err)) == NULL)
+			return -1;
+	}
+	return 0;
 }
 
 int
@@ -288,7 +302,7 @@ main(int argc, char *argv[])
 	struct ev_router *router = NULL;
 	struct ev_jsonl *in = NULL;
 	struct ev_gate gate;
-	json_t *confidence = NULL, *v;
+	json_t *v;
 	const char *fallback[MAX_LANES + 1], *known[MAX_LANES + 1];
 	char fbuf[512], kbuf[512];
 	long long nq = 0, written = 0, nwritten_hits = 0;
@@ -301,7 +315,7 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--default takes one or more lanes, separated by commas");
 	if (known_lanes != NULL && split_lanes(known_lanes, kbuf, sizeof kbuf, known) == 0)
 		ev_cli_usage_error(&cli, "--known takes one or more lanes, separated by commas");
-	if (nhits > 0 && (gate_hits != NULL || select_lane != NULL))
+	if (nhits > 0 && (ngates > 0 || select_lane != NULL))
 		ev_cli_usage_error(&cli, "--hits gathers the hits of queries routed already: "
 		    "give --gate-hits and --lane to the run that routes them");
 
@@ -312,10 +326,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_router_gate(router, &gate);
-	if (gate_hits != NULL && gate.lane == NULL)
-		ev_warn("--gate-hits: the plan has no routing.gate; no lane is gated");
-	if (gate_hits != NULL && gate.lane != NULL &&
-	    (confidence = read_gate_hits(gate_hits, &err)) == NULL) {
+	if (read_gates(&cli, &gate, &err) == -1) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
@@ -351,7 +362,7 @@ main(int argc, char *argv[])
 			r = -1;
 			break;
 		}
-		if (q == NULL || route(router, confidence, q, ev_jsonl_where(in), &err) == -1) {
+		if (q == NULL || route(router, &gate, q, ev_jsonl_where(in), &err) == -1) {
 			json_decref(q);
 			if (ev_cli_skip(&skip, &err))
 				continue;
@@ -382,6 +393,10 @@ out:
 	}
 	ev_jsonl_close(in);
 	ev_router_free(router);
-	json_decref(confidence);
+	for (i = 0; i < ngates; i++) {
+		free(gates[i].lane);
+		free(gates[i].path);
+		json_decref(gates[i].answers);
+	}
 	return ev_cli_finish(&cli, rc);
 }

@@ -151,3 +151,147 @@ Test(route, check_lanes_names_the_key_of_a_lane_the_pipeline_cannot_run)
 	ev_router_free(r);
 	ev_router_free(ok);
 }
+
+/* The lanes and gate record of query record JSON qjson after the gate over
+ * several lanes, given answers (JSON). */
+static char *
+lanes_gated(struct ev_router *r, const char *qjson, const char *answers)
+{
+	struct ev_err err = { 0 };
+	json_t *q = json_loads(qjson, 0, NULL), *a = json_loads(answers, 0, NULL), *out;
+	char *s;
+
+	cr_assert_not_null(q);
+	cr_assert_not_null(a);
+	cr_assert_eq(ev_router_route(r, q, "t", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_router_apply_lanes_gate(r, q, a, &err), 0, "%s", err.msg);
+	out = json_pack("{s:O,s:O}", "lanes", json_object_get(q, "lanes"), "gate",
+	    json_object_get(json_object_get(q, "routing"), "gate"));
+	json_object_del(json_object_get(out, "gate"), "measure");
+	json_object_del(json_object_get(out, "gate"), "below");
+	json_object_del(json_object_get(out, "gate"), "lanes");
+	s = json_dumps(out, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	json_decref(q), json_decref(a), json_decref(out);
+	return s;
+}
+
+#define lanes_gate_to(r, q, answers, want) do { \
+	char *got_ = lanes_gated((r), (q), (answers)); \
+	cr_assert_str_eq(got_, (want)); \
+	free(got_); \
+} while (0)
+
+Test(route, a_gate_over_both_lanes_keeps_the_one_that_clears_and_merges_when_neither_does)
+{
+	struct ev_router *r = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lanes: [text, vector], below: {text: 0.5, vector: 0.3}, mode: merge}\n");
+
+	/* margin10: (s1 - s10) / s1 */
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}",
+	    "{\"text\":[3,10,9.9,9.8],\"vector\":[2,0.9,0.1]}",
+	    "{\"lanes\":[\"vector\"],\"gate\":{\"mode\":\"merge\",\"confidence\":{\"text\":0.02,"
+	    "\"vector\":0.8889},\"decision\":\"keep\",\"kept\":\"vector\"}}");
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}",
+	    "{\"text\":[3,10,9.9,9.8],\"vector\":[2,0.5,0.45]}",
+	    "{\"lanes\":[\"text\",\"vector\"],\"gate\":{\"mode\":\"merge\",\"confidence\":{\"text\":0.02,"
+	    "\"vector\":0.1},\"decision\":\"merge\"}}");
+	/* both clear: the one clearing by more */
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}",
+	    "{\"text\":[2,10,1],\"vector\":[2,0.9,0.5]}",
+	    "{\"lanes\":[\"text\"],\"gate\":{\"mode\":\"merge\",\"confidence\":{\"text\":0.9,"
+	    "\"vector\":0.4444},\"decision\":\"keep\",\"kept\":\"text\"}}");
+	ev_router_free(r);
+}
+
+Test(route, a_high_stakes_query_keeps_every_lane_of_either_gate)
+{
+	struct ev_router *r = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lanes: [text, vector], below: 0.3}\n");
+	struct ev_router *old = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lane: vector, on: text, below: 0.25}\n");
+	struct ev_router *own = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lane: vector, on: text, below: 0.25}\n"
+	    "  high_stakes: {field: task, values: [decision, appeal]}\n");
+	struct ev_err err = { 0 };
+	json_t *q;
+
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\",\"stakes\":\"high\"}",
+	    "{\"text\":[2,10,1],\"vector\":[2,0.9,0.1]}",
+	    "{\"lanes\":[\"text\",\"vector\"],\"gate\":{\"mode\":\"run\",\"confidence\":{\"text\":0.9,"
+	    "\"vector\":0.8889},\"decision\":\"high stakes\"}}");
+	/* the gate on the text lane's confidence: the vector lane stays */
+	q = json_pack("{s:s,s:s,s:s}", "query_id", "q", "query", "a", "stakes", "high");
+	cr_assert_eq(ev_router_route(old, q, "t", &err), 0);
+	cr_assert_eq(ev_router_apply_gate(old, q, 3, 0.9, &err), 0);
+	cr_assert_eq(json_array_size(json_object_get(q, "lanes")), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(q,
+	    "routing"), "gate"), "decision")), "high stakes");
+	json_decref(q);
+	/* the field and values are the plan's */
+	q = json_pack("{s:s,s:s,s:s,s:s}", "query_id", "q", "query", "a", "stakes", "high", "task",
+	    "appeal");
+	cr_assert_eq(ev_router_route(own, q, "t", &err), 0);
+	cr_assert_eq(ev_router_apply_gate(own, q, 3, 0.9, &err), 0);
+	cr_assert_eq(json_array_size(json_object_get(q, "lanes")), 2, "task: appeal");
+	json_object_set_new(q, "task", json_string("lookup"));
+	json_object_del(json_object_get(q, "routing"), "gate");
+	cr_assert_eq(ev_router_apply_gate(own, q, 3, 0.9, &err), 0);
+	cr_assert_eq(json_array_size(json_object_get(q, "lanes")), 1, "stakes: high is not this plan's mark");
+	json_decref(q);
+	ev_router_free(r), ev_router_free(old), ev_router_free(own);
+}
+
+Test(route, in_mode_run_a_lane_not_yet_run_is_skipped_when_one_that_ran_clears)
+{
+	struct ev_router *r = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lanes: [text, vector], below: 0.3, mode: run, measure: {text: margin, vector: top}}\n");
+
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}", "{\"text\":[2,10,5]}",
+	    "{\"lanes\":[\"text\"],\"gate\":{\"mode\":\"run\",\"confidence\":{\"text\":0.5,"
+	    "\"vector\":null},\"decision\":\"keep\",\"kept\":\"text\"}}");
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}", "{\"text\":[2,10,9]}",
+	    "{\"lanes\":[\"text\",\"vector\"],\"gate\":{\"mode\":\"run\",\"confidence\":{\"text\":0.1,"
+	    "\"vector\":null},\"decision\":\"run\"}}");
+	ev_router_free(r);
+	r = router("routing:\n  default: [text]\n  gate: {lanes: [text, vector], below: 0.3}\n");
+	lanes_gate_to(r, "{\"query_id\":\"q\",\"query\":\"a\"}", "{\"text\":[2,10,9]}",
+	    "{\"lanes\":[\"text\"],\"gate\":{\"mode\":\"run\",\"confidence\":{\"text\":0.1,"
+	    "\"vector\":null},\"decision\":\"not routed\"}}");
+	ev_router_free(r);
+}
+
+Test(route, the_measures_of_an_answer)
+{
+	double top[10] = { 10, 8, 7, 6, 5, 4, 3, 2, 2, 1 };
+
+	cr_assert_float_eq(ev_route_measure(EV_CONF_MARGIN, top, 10, 50), 0.2, 1e-12);
+	cr_assert_float_eq(ev_route_measure(EV_CONF_MARGIN10, top, 10, 50), 0.9, 1e-12);
+	cr_assert_float_eq(ev_route_measure(EV_CONF_MARGIN10, top, 3, 3), 0.3, 1e-12, "the last of 3");
+	cr_assert_float_eq(ev_route_measure(EV_CONF_TOP, top, 10, 50), 10, 1e-12);
+	cr_assert_float_eq(ev_route_measure(EV_CONF_TOP_MEAN10, top, 10, 50), 10 / 4.8, 1e-12);
+	cr_assert_float_eq(ev_route_measure(EV_CONF_MARGIN10, top, 1, 1), 1, 1e-12);
+	cr_assert_float_eq(ev_route_measure(EV_CONF_TOP, top, 0, 0), 0, 1e-12);
+}
+
+Test(route, a_gate_over_lanes_of_the_wrong_shape_is_refused)
+{
+	static const char *const bad[] = {
+		"routing:\n  gate: {lanes: [text], below: 0.3}\n",
+		"routing:\n  gate: {lanes: [text, text], below: 0.3}\n",
+		"routing:\n  gate: {lanes: [text, vector], below: {text: 0.3}}\n",
+		"routing:\n  gate: {lanes: [text, vector], below: 0.3, measure: median}\n",
+		"routing:\n  gate: {lanes: [text, vector], lane: vector, on: text, below: 0.3}\n",
+		"routing:\n  high_stakes: {field: stakes, values: []}\n",
+		NULL
+	};
+	struct ev_err err = { 0 };
+
+	for (int i = 0; bad[i]; i++) {
+		json_t *plan = ev_config_parse(bad[i], strlen(bad[i]), "t.yaml", &err);
+
+		cr_assert_null(ev_router_new(json_object_get(plan, "routing"), fallback, "t.yaml", &err),
+		    "%s", bad[i]);
+		cr_assert_eq(err.code, 2);
+		json_decref(plan);
+	}
+}

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsonl.h"
+
 #define LANE_MAX	32
 
 struct rule {
@@ -25,7 +27,16 @@ struct ev_router {
 	size_t nrules;
 	struct ev_gate gate;
 	char *gate_lane, *gate_on;
+	/* the gate over several lanes */
+	char *glanes[EV_GATE_LANES];
+	double gbelow[EV_GATE_LANES];
+	int gmeasure[EV_GATE_LANES];
+	/* high-stakes queries: a field and its values */
+	char *stakes_field;
+	json_t *stakes_values;
 };
+
+static const char *const measure_names[] = { "margin", "margin10", "top", "top_mean10", NULL };
 
 static int
 lane_name_ok(const char *s)
@@ -144,6 +155,112 @@ load_rule(struct rule *r, const json_t *v, size_t k, const char *file, struct ev
 	return 0;
 }
 
+/* A gate setting that is one value for every lane or a mapping LANE ->
+ * value: lane i's into *out through parse (0 or -1).  def when absent. */
+static int
+per_lane(const json_t *v, const char *lane, int (*parse)(const json_t *, double *), double def,
+    double *out)
+{
+	if (v == NULL) {
+		*out = def;
+		return 0;
+	}
+	if (json_is_object(v)) {
+		v = json_object_get(v, lane);
+		if (v == NULL)
+			return -1;
+	}
+	return parse(v, out);
+}
+
+static int
+parse_below(const json_t *v, double *out)
+{
+	*out = json_number_value(v);
+	return json_is_number(v) && *out >= 0 && *out <= 1 ? 0 : -1;
+}
+
+static int
+parse_measure(const json_t *v, double *out)
+{
+	for (int i = 0; json_is_string(v) && measure_names[i] != NULL; i++)
+		if (strcmp(json_string_value(v), measure_names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	return -1;
+}
+
+/* routing.gate with "lanes": a gate over several lanes. */
+static int
+load_lanes_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err *err)
+{
+	const json_t *lanes = json_object_get(g, "lanes"), *mode = json_object_get(g, "mode"), *x;
+	size_t i, j;
+
+	if (!json_is_array(lanes) || json_array_size(lanes) < 2 ||
+	    json_array_size(lanes) > EV_GATE_LANES)
+		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes' must be a list of 2 "
+		    "to %d lanes", EV_GATE_LANES);
+	if (json_object_get(g, "lane") != NULL || json_object_get(g, "on") != NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate' takes 'lanes' (each lane's "
+		    "own confidence) or 'lane' and 'on' (one lane's on another's), not both");
+	json_array_foreach(lanes, i, x) {
+		double b, m;
+
+		if (!json_is_string(x) || !lane_name_ok(json_string_value(x)))
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes': a lane is 1 "
+			    "to %d letters, digits, '_' or '-'", LANE_MAX);
+		for (j = 0; j < i; j++)
+			if (strcmp(r->glanes[j], json_string_value(x)) == 0)
+				return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes' names "
+				    "'%s' twice", r->glanes[j]);
+		if ((r->glanes[i] = strdup(json_string_value(x))) == NULL)
+			return ev_err_nomem(err);
+		r->gate.lanes[i] = r->glanes[i];
+		r->gate.nlanes = (int)i + 1;
+		if (per_lane(json_object_get(g, "below"), r->glanes[i], parse_below, NAN, &b) == -1 ||
+		    isnan(b))
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.below' must be a "
+			    "number from 0 to 1, or a mapping of each lane of 'lanes' to one");
+		if (per_lane(json_object_get(g, "measure"), r->glanes[i], parse_measure,
+		    EV_CONF_MARGIN10, &m) == -1)
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.measure' must be "
+			    "margin, margin10, top or top_mean10, or a mapping of each lane of 'lanes' "
+			    "to one");
+		r->gbelow[i] = b;
+		r->gmeasure[i] = (int)m;
+	}
+	if (mode != NULL && (!json_is_string(mode) || (strcmp(json_string_value(mode), "run") != 0 &&
+	    strcmp(json_string_value(mode), "merge") != 0)))
+		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.mode' must be run or merge");
+	r->gate.merge = mode != NULL && strcmp(json_string_value(mode), "merge") == 0;
+	return 0;
+}
+
+/* routing.high_stakes: {field, values}; stakes: high when absent. */
+static int
+load_stakes(struct ev_router *r, const json_t *h, const char *file, struct ev_err *err)
+{
+	const json_t *field = json_object_get(h, "field"), *values = json_object_get(h, "values"), *x;
+	size_t i;
+
+	if (h != NULL && (!json_is_object(h) || (field != NULL && !json_is_string(field)) ||
+	    (values != NULL && (!json_is_array(values) || json_array_size(values) == 0))))
+		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.high_stakes' must be a mapping "
+		    "of 'field' (a field name) and 'values' (a list of its values that mark a "
+		    "high-stakes query)");
+	json_array_foreach(values, i, x)
+		if (!json_is_string(x))
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.high_stakes.values' must "
+			    "be a list of strings");
+	if ((r->stakes_field = strdup(field ? json_string_value(field) : "stakes")) == NULL ||
+	    (r->stakes_values = values ? json_incref((json_t *)values) : json_pack("[s]", "high")) ==
+	    NULL)
+		return ev_err_nomem(err);
+	return 0;
+}
+
 static int
 load_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err *err)
 {
@@ -152,6 +269,8 @@ load_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err 
 
 	if (!json_is_object(g))
 		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate' must be a mapping");
+	if (json_object_get(g, "lanes") != NULL)
+		return load_lanes_gate(r, g, file, err);
 	if (!json_is_string(lane) || !lane_name_ok(json_string_value(lane)) ||
 	    !json_is_string(on) || !lane_name_ok(json_string_value(on)))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
@@ -206,7 +325,7 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 			json_array_append_new(r->fallback, json_string(fallback[i]));
 	}
 	if (routing == NULL)
-		return r;
+		return load_stakes(r, NULL, file, err) == -1 ? ev_router_free(r), NULL : r;
 	if ((v = json_object_get(routing, "field")) != NULL) {
 		const json_t *vals = json_object_get(routing, "values");
 		json_t *x;
@@ -244,6 +363,8 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 	}
 	if ((v = json_object_get(routing, "gate")) != NULL && load_gate(r, v, file, err) == -1)
 		goto fail;
+	if (load_stakes(r, json_object_get(routing, "high_stakes"), file, err) == -1)
+		goto fail;
 	return r;
 nomem:
 	ev_err_nomem(err);
@@ -271,6 +392,10 @@ ev_router_free(struct ev_router *r)
 	free(r->field);
 	free(r->gate_lane);
 	free(r->gate_on);
+	for (i = 0; i < EV_GATE_LANES; i++)
+		free(r->glanes[i]);
+	free(r->stakes_field);
+	json_decref(r->stakes_values);
 	free(r);
 }
 
@@ -401,6 +526,17 @@ ev_router_check_lanes(const struct ev_router *r, const char *const *known, const
 			snprintf(key, sizeof key, "routing.gate.%s",
 			    strcmp(bad, r->gate.lane) == 0 ? "lane" : "on");
 	}
+	for (i = 0; bad == NULL && i < (size_t)r->gate.nlanes; i++) {
+		json_t *one = json_pack("[s]", r->glanes[i]);
+
+		if (one == NULL)
+			return ev_err_nomem(err);
+		if ((bad = unknown_lane(one, known)) != NULL) {
+			snprintf(key, sizeof key, "routing.gate.lanes");
+			bad = r->glanes[i];
+		}
+		json_decref(one);
+	}
 	if (bad != NULL) {
 		runs[0] = '\0';
 		for (i = 0; known[i] != NULL && n < sizeof runs; i++)
@@ -410,6 +546,180 @@ ev_router_check_lanes(const struct ev_router *r, const char *const *known, const
 	}
 	json_decref(gate);
 	return bad != NULL ? -1 : 0;
+}
+
+/* Whether q is a high-stakes query: its routing.high_stakes field holds one
+ * of the values. */
+static int
+high_stakes(const struct ev_router *r, const json_t *q)
+{
+	const json_t *v = json_object_get(q, r->stakes_field), *x;
+	size_t i;
+
+	json_array_foreach(r->stakes_values, i, x)
+		if (json_is_string(v) && strcmp(json_string_value(v), json_string_value(x)) == 0)
+			return 1;
+	return 0;
+}
+
+double
+ev_route_measure(int m, const double *top, int ntop, long n)
+{
+	double mean = 0;
+
+	if (n <= 0 || ntop <= 0)
+		return 0;
+	switch (m) {
+	case EV_CONF_MARGIN10:
+		return ev_route_confidence(n, top[0], top[ntop - 1]);
+	case EV_CONF_TOP:
+		return top[0];
+	case EV_CONF_TOP_MEAN10:
+		for (int i = 0; i < ntop; i++)
+			mean += top[i] / ntop;
+		return mean > 0 ? top[0] / mean : 0;
+	default:
+		return ev_route_confidence(n, top[0], ntop > 1 ? top[1] : 0);
+	}
+}
+
+json_t *
+ev_route_read_answers(const char *path, struct ev_err *err)
+{
+	char *paths[] = { (char *)path }, qid[256];
+	struct ev_jsonl *in = ev_jsonl_open(paths, 1, err);
+	json_t *by = json_object(), *v, *t;
+	int r;
+
+	if (in == NULL || by == NULL) {
+		if (by == NULL)
+			ev_err_nomem(err);
+		ev_jsonl_close(in);
+		json_decref(by);
+		return NULL;
+	}
+	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
+		double s;
+		size_t k, n;
+
+		if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
+		    ev_json_id_text(json_object_get(v, "query_id"), qid, sizeof qid) == -1) {
+			if (err->msg[0] == '\0')
+				ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
+				    "field 'query_id' must be a string or an integer");
+			json_decref(v);
+			r = -1;
+			break;
+		}
+		s = json_number_value(json_object_get(v, "score"));
+		json_decref(v);
+		if ((t = json_object_get(by, qid)) == NULL &&
+		    (json_object_set_new(by, qid, t = json_pack("[i]", 0)) == -1 || t == NULL)) {
+			r = ev_err_nomem(err);
+			break;
+		}
+		/* the count, then the ten best scores, falling */
+		json_array_set_new(t, 0, json_integer(json_integer_value(json_array_get(t, 0)) + 1));
+		n = json_array_size(t);
+		for (k = 1; k < n && json_real_value(json_array_get(t, k)) >= s; k++)
+			;
+		if (k <= 10 && json_array_insert_new(t, k, json_real(s)) == -1) {
+			r = ev_err_nomem(err);
+			break;
+		}
+		if (json_array_size(t) > 11)
+			json_array_remove(t, 11);
+	}
+	ev_jsonl_close(in);
+	if (r == -1) {
+		json_decref(by);
+		return NULL;
+	}
+	return by;
+}
+
+/* Lane i's confidence in answers into *c: 1, or 0 when its hits were not
+ * read. */
+static int
+lane_confidence(const struct ev_router *r, int i, const json_t *answers, double *c)
+{
+	const json_t *a = json_object_get(answers, r->glanes[i]);
+	double top[10];
+	int ntop = 0;
+
+	if (!json_is_array(a))
+		return 0;
+	for (size_t k = 1; k < json_array_size(a) && ntop < 10; k++)
+		top[ntop++] = json_number_value(json_array_get(a, k));
+	*c = ev_route_measure(r->gmeasure[i], top, ntop, (long)json_integer_value(json_array_get(a, 0)));
+	return 1;
+}
+
+/* Take lane out of q's lanes. */
+static void
+remove_lane(json_t *lanes, const char *lane)
+{
+	for (size_t i = json_array_size(lanes); i-- > 0;)
+		if (strcmp(json_string_value(json_array_get(lanes, i)), lane) == 0)
+			json_array_remove(lanes, i);
+}
+
+int
+ev_router_apply_lanes_gate(const struct ev_router *r, json_t *q, const json_t *answers,
+	struct ev_err *err)
+{
+	json_t *how = json_object_get(q, "routing"), *lanes = json_object_get(q, "lanes");
+	json_t *rec, *conf, *below, *measure;
+	const char *decision, *kept = NULL;
+	double best = -HUGE_VAL;
+	int routed = 0, in[EV_GATE_LANES] = { 0 }, bad;
+
+	if (r->gate.nlanes == 0 || !json_is_object(how) || !json_is_array(lanes))
+		return 0;
+	conf = json_object(), below = json_object(), measure = json_object();
+	bad = conf == NULL || below == NULL || measure == NULL;
+	for (int i = 0; i < r->gate.nlanes && !bad; i++) {
+		double c;
+
+		for (size_t k = 0; k < json_array_size(lanes); k++)
+			in[i] |= strcmp(json_string_value(json_array_get(lanes, k)), r->glanes[i]) == 0;
+		routed += in[i];
+		bad = json_object_set_new(below, r->glanes[i], json_real(r->gbelow[i])) == -1 ||
+		    json_object_set_new(measure, r->glanes[i],
+		    json_string(measure_names[r->gmeasure[i]])) == -1;
+		if (!in[i] || !lane_confidence(r, i, answers, &c)) {
+			bad |= json_object_set_new(conf, r->glanes[i], json_null()) == -1;
+			continue;
+		}
+		bad |= json_object_set_new(conf, r->glanes[i], json_real(round(c * 1e4) / 1e4)) == -1;
+		if (c >= r->gbelow[i] && c - r->gbelow[i] > best) {
+			best = c - r->gbelow[i];
+			kept = r->glanes[i];
+		}
+	}
+	if (routed < 2)
+		decision = "not routed", kept = NULL;
+	else if (high_stakes(r, q))
+		decision = "high stakes", kept = NULL;
+	else if (kept == NULL)
+		decision = r->gate.merge ? "merge" : "run";
+	else {
+		decision = "keep";
+		for (int i = 0; i < r->gate.nlanes; i++)
+			if (in[i] && strcmp(r->glanes[i], kept) != 0)
+				remove_lane(lanes, r->glanes[i]);
+	}
+	rec = bad ? NULL : json_pack("{s:[],s:s,s:O,s:O,s:O,s:s}", "lanes", "mode",
+	    r->gate.merge ? "merge" : "run", "measure", measure, "below", below, "confidence", conf,
+	    "decision", decision);
+	for (int i = 0; rec != NULL && i < r->gate.nlanes; i++)
+		bad |= json_array_append_new(json_object_get(rec, "lanes"), json_string(r->glanes[i]));
+	if (rec != NULL && kept != NULL)
+		bad |= json_object_set_new(rec, "kept", json_string(kept)) == -1;
+	json_decref(conf), json_decref(below), json_decref(measure);
+	if (rec == NULL || bad || json_object_set_new(how, "gate", rec) == -1)
+		return ev_err_nomem(err);
+	return 0;
 }
 
 int
@@ -426,6 +736,8 @@ ev_router_apply_gate(const struct ev_router *r, json_t *q, long nhits, double c,
 		routed = strcmp(json_string_value(json_array_get(lanes, i)), r->gate.lane) == 0;
 	if (!routed)
 		decision = "not routed";
+	else if (high_stakes(r, q))
+		decision = "high stakes";
 	else if (c < r->gate.below)
 		decision = r->gate.merge ? "merge" : "run";
 	else {
