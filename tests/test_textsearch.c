@@ -1852,3 +1852,9 @@ Test(typo, the_word_distance_adds_the_cheapest_ending)
 	cr_assert_eq(ev_textsearch_word_distance("replcaton", 9, "rep", 3, 2), 3, "over max");
 	cr_assert_eq(ev_textsearch_word_distance("", 0, "abc", 3, 2), 3);
 }
+
+Test(typo, a_number_or_a_code_is_never_repaired)
+{
+	/* 2 edits from replic + ation, but a code */
+	cr_assert_eq(search("replic4ton"), 0);
+}

@@ -2939,8 +2939,10 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 
 		if (ts->o.fuzzy == 0)
 			break;
-		/* no edit distance between words of scripts without spaces */
-		if (ev_analyze_has_unspaced(w->surface, strlen(w->surface)))
+		/* no edit distance between words of scripts without spaces,
+		 * nor on numbers and codes: "3900" is not a typo of "3000" */
+		if (ev_analyze_has_unspaced(w->surface, strlen(w->surface)) ||
+		    strpbrk(w->surface, "0123456789") != NULL)
 			continue;
 		if ((in = in_vocab(ts, w->stem, err)) == -1)
 			return -1;
