@@ -399,6 +399,8 @@ ev-route-bad-flag|ev-route|-|2|usage|--no-such-flag
 ev-route-missing-value|ev-route|-|2|usage|--config
 ev-route-gate-hits-random|ev-route|-|2|usage|--config @SCRATCH@/routing.yaml --gate-hits @RANDOM@
 ev-route-hits-random|ev-route|-|2|usage|--hits text=@RANDOM@
+ev-route-gate-hits-other-lane|ev-route|-|2|usage|--config @SCRATCH@/routing.yaml --gate-hits expand=@RANDOM@
+ev-route-gate-hits-no-file|ev-route|-|2|usage|--config @SCRATCH@/routing.yaml --gate-hits text=
 ev-route-hits-no-file|ev-route|-|2|usage|--hits text
 ev-route-known-empty|ev-route|-|2|usage|--known ,
 ev-expand-bad-flag|ev-expand|-|2|usage|--no-such-flag
