@@ -340,12 +340,22 @@ resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 	return 1;
 }
 
-/* A line of a page: its offsets, its box and its text. */
+/* A line of a page: its offsets, its stored entry (region.h) and its text. */
 struct pline {
 	long long s, e;
-	double box[4];
+	json_t *entry;
 	char *text;
 };
+
+static void
+free_lines(struct pline *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].text);
+		json_decref(v[i].entry);
+	}
+	free(v);
+}
 
 static int
 cmp_pline(const void *a, const void *b)
@@ -370,7 +380,7 @@ page_lines(const char *t, long long a, long long b, const char *lines, long page
 	}
 	json_array_foreach(arr, i, l) {
 		double x[7];
-		int ok = json_is_array(l) && json_array_size(l) == 7;
+		int ok = json_is_array(l) && json_array_size(l) >= 7;
 
 		for (int j = 0; ok && j < 7; j++) {
 			ok = json_is_number(json_array_get(l, (size_t)j));
@@ -390,9 +400,11 @@ page_lines(const char *t, long long a, long long b, const char *lines, long page
 
 		p->s = (long long)x[0];
 		p->e = (long long)x[1];
-		memcpy(p->box, x + 3, sizeof p->box);
-		if ((p->text = strndup(t + (p->s - a), (size_t)(p->e - p->s))) == NULL)
+		p->entry = json_incref(l);
+		if ((p->text = strndup(t + (p->s - a), (size_t)(p->e - p->s))) == NULL) {
+			json_decref(p->entry);
 			goto nomem;
+		}
 		(*n)++;
 	}
 	json_decref(arr);
@@ -402,20 +414,27 @@ nomem:
 	return -1;
 }
 
-/* The page's (or region's) lines into o as text, offsets and boxes. */
+/* The page's (or region's) lines into o as text, offsets and boxes (as
+ * ev_region_boxes() gives them). */
 static int
 put_lines(json_t *o, struct pline *v, size_t n, long page)
 {
-	struct ev_buf text = EV_BUF_INIT;
-	json_t *boxes = json_array();
-	int bad = boxes == NULL;
+	struct ev_buf text = EV_BUF_INIT, lines = EV_BUF_INIT;
+	json_t *entries = json_array(), *boxes = NULL;
+	size_t span[2];
+	int bad = entries == NULL;
 
 	qsort(v, n, sizeof *v, cmp_pline);
 	for (size_t i = 0; i < n && !bad; i++)
 		bad = (i > 0 && ev_buf_addc(&text, '\n') == -1) || ev_buf_adds(&text, v[i].text) == -1 ||
-		    json_array_append_new(boxes, json_pack("{s:i,s:[f,f,f,f]}", "page", (int)page, "bbox",
-		    v[i].box[0], v[i].box[1], v[i].box[2], v[i].box[3])) == -1;
-	bad = bad || json_object_set_new(o, "text", json_stringn(text.p ? text.p : "", text.len)) == -1 ||
+		    json_array_append(entries, v[i].entry) == -1;
+	span[0] = (size_t)v[0].s, span[1] = (size_t)v[n - 1].e;
+	if (!bad && ev_json_dump(&lines, entries) == 0)
+		boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1);
+	json_decref(entries);
+	ev_buf_release(&lines);
+	bad = bad || boxes == NULL ||
+	    json_object_set_new(o, "text", json_stringn(text.p ? text.p : "", text.len)) == -1 ||
 	    json_object_set_new(o, "page", json_integer(page)) == -1 ||
 	    json_object_set_new(o, "offset_start", json_integer(v[0].s)) == -1 ||
 	    json_object_set_new(o, "offset_end", json_integer(v[n - 1].e)) == -1 ||
@@ -455,9 +474,7 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 	}
 	sqlite3_reset(s);
 	if (!bad && rc != SQLITE_DONE) {
-		for (size_t i = 0; i < n; i++)
-			free(v[i].text);
-		free(v);
+		free_lines(v, n);
 		return ev_store_error(st, "reading a page's chunks", err);
 	}
 	got = n > 0;
@@ -465,9 +482,7 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 		bad = json_object_set_new(o, "kind", json_string(r->kind == EV_REF_REGION ? "region" :
 		    "page")) == -1 || json_object_set_new(o, "id", json_string(r->id)) == -1 ||
 		    put_lines(o, v, n, r->page) == -1;
-	for (size_t i = 0; i < n; i++)
-		free(v[i].text);
-	free(v);
+	free_lines(v, n);
 	return bad ? ev_err_nomem(err) : got;
 }
 
