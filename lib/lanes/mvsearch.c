@@ -319,6 +319,46 @@ page_ref(const json_t *fields)
 	    (long long)json_integer_value(page), b[0], b[1], b[2], b[3]);
 }
 
+/* Is v four finite numbers (within 0 to 1 when unit)? */
+static int
+box_ok(const json_t *v, int unit)
+{
+	size_t i;
+	json_t *x;
+
+	if (json_array_size(v) != 4)
+		return 0;
+	json_array_foreach(v, i, x)
+		if (!json_is_number(x) || !isfinite(json_number_value(x)) ||
+		    (unit && (json_number_value(x) < 0 || json_number_value(x) > 1)))
+			return 0;
+	return 1;
+}
+
+/* Where the record (its stored fields) stands, into its evidence entry e:
+ * its "page" (a number from 1), and for a region its "bbox" (four numbers:
+ * PDF points) and "bbox_norm" (four numbers from 0 to 1: fractions of the
+ * page), each from the record or its "metadata", when valid.  Returns 0 or
+ * -1 (out of memory). */
+static int
+add_place(json_t *e, const json_t *fields)
+{
+	static const char *const keys[] = { "page", "bbox", "bbox_norm" };
+	const json_t *meta = json_object_get(fields, "metadata");
+
+	for (int k = 0; k < 3; k++) {
+		json_t *v = json_object_get(fields, keys[k]);
+		int ok;
+
+		if (v == NULL)
+			v = json_object_get(meta, keys[k]);
+		ok = k == 0 ? json_is_integer(v) && json_integer_value(v) >= 1 : box_ok(v, k == 2);
+		if (ok && json_object_set(e, keys[k], v) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* Write the hit of candidate c at rank. */
 static int
 write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int rank, int nq,
@@ -338,7 +378,7 @@ write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int 
 			goto nomem;
 	ev = json_pack("[{s:s,s:f,s:s,s:i,s:O}]", "lane", ms->lane, "maxsim", c->score,
 	    "model", ev_mvindex_model(ms->ix), "query_vectors", nq, "best_vectors", bv);
-	if (ev == NULL ||
+	if (ev == NULL || add_place(json_array_get(ev, 0), fields) == -1 ||
 	    json_object_set_new(hit, "rank", json_integer(rank)) == -1 ||
 	    json_object_set_new(hit, "score", json_real(c->score)) == -1 ||
 	    json_object_set_new(hit, "lane", json_string(ms->lane)) == -1 ||

@@ -162,7 +162,7 @@ ev_utf8_prefix(const char *s, size_t len, size_t max)
 
 enum {
 	LANE_VECTOR = 1, LANE_TEXT = 2, LANE_REGION = 4, LANE_TIMELINE = 8, LANE_OTHER = 16,
-	LANE_STRUCTURED = 32, LANE_NEIGHBOUR = 64, LANE_LINK = 128
+	LANE_STRUCTURED = 32, LANE_NEIGHBOUR = 64, LANE_LINK = 128, LANE_VISUAL = 256
 };
 
 /* The lanes evkit knows by name, and their bits ("fused" has none: its
@@ -170,9 +170,9 @@ enum {
  * folded with the text lane's best chunks, is a vector lane); any other lane
  * is LANE_OTHER. */
 static const char *const lane_names[] = { "vector", "text", "region", "timeline", "structured",
-	"neighbour", "link", "fused", "vector_feedback" };
+	"neighbour", "link", "fused", "vector_feedback", "visual" };
 static const unsigned lane_bits[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_TIMELINE,
-	LANE_STRUCTURED, LANE_NEIGHBOUR, LANE_LINK, 0, LANE_VECTOR };
+	LANE_STRUCTURED, LANE_NEIGHBOUR, LANE_LINK, 0, LANE_VECTOR, LANE_VISUAL };
 
 static unsigned
 lane_bit(const char *lane)
@@ -218,7 +218,7 @@ hit_lanes(json_t *hit)
 	return bits;
 }
 
-/* provenance.mode: exact (text only), semantic (vector or region only),
+/* provenance.mode: exact (text only), semantic (vector, region or visual only),
  * relational (the structured lane only), associative (expansion lanes only:
  * timeline, neighbour, link, and lanes evkit does not know), hybrid (more
  * than one of these). */
@@ -229,7 +229,8 @@ static const char *const mode_names[] = { "exact", "semantic", "relational", "as
 static int
 lanes_mode_index(unsigned bits)
 {
-	int exact = (bits & LANE_TEXT) != 0, sem = (bits & (LANE_VECTOR | LANE_REGION)) != 0;
+	int exact = (bits & LANE_TEXT) != 0, sem = (bits & (LANE_VECTOR | LANE_REGION |
+	    LANE_VISUAL)) != 0;
 	int rel = (bits & LANE_STRUCTURED) != 0;
 	int assoc = (bits & (LANE_TIMELINE | LANE_NEIGHBOUR | LANE_LINK | LANE_OTHER)) != 0;
 
@@ -249,14 +250,14 @@ static void
 lanes_text(unsigned bits, char *buf, size_t size)
 {
 	static const char *const names[] = { "vector", "text", "region", "structured", "link",
-		"neighbour", "timeline", "other" };
+		"neighbour", "timeline", "visual", "other" };
 	static const unsigned order[] = { LANE_VECTOR, LANE_TEXT, LANE_REGION, LANE_STRUCTURED,
-		LANE_LINK, LANE_NEIGHBOUR, LANE_TIMELINE, LANE_OTHER };
+		LANE_LINK, LANE_NEIGHBOUR, LANE_TIMELINE, LANE_VISUAL, LANE_OTHER };
 	size_t n = 0;
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 9; i++)
 		if (bits & order[i])
 			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s",
 			    n ? "+" : "", names[i]);
@@ -632,7 +633,7 @@ item_group(struct ev_pack *p, struct item *it, const char *modality, struct ev_e
 	else if (modality != NULL && modality[0] != '\0')
 		snprintf(name, sizeof name, "%s", modality);
 	else
-		snprintf(name, sizeof name, "%s", it->lanes & LANE_REGION ? "visual" :
+		snprintf(name, sizeof name, "%s", it->lanes & (LANE_REGION | LANE_VISUAL) ? "visual" :
 		    it->lanes == LANE_STRUCTURED ? "structured" : "text");
 	if (name[0] == '\0')
 		snprintf(name, sizeof name, "none");
@@ -1357,6 +1358,32 @@ field_or_meta(json_t *hit, const char *k)
 	return v;
 }
 
+/* The fields a caller cites a document by, into meta when the hit (or its
+ * metadata) has them: document_id (its doc_id), authority_id, doc_type,
+ * published_date, section_path, asset_type, asset_id, source_document_id,
+ * and every policy_* field (policy_section_id, policy_clause_id,
+ * policy_topic_tags, ...) as the document gave it. */
+static void
+cited_metadata(int *bad, json_t *meta, json_t *hit)
+{
+	static const char *const keys[] = { "authority_id", "doc_type", "published_date",
+		"section_path", "asset_type", "asset_id", "source_document_id" };
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	set_if(bad, meta, "document_id", str_or_null(json_object_get(hit, "doc_id")));
+	for (i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (json_is_string(v = field_or_meta(hit, keys[i])) && json_string_length(v) > 0)
+			set_ref(bad, meta, keys[i], v);
+	json_object_foreach(json_object_get(hit, "metadata"), k, v)
+		if (strncmp(k, "policy_", 7) == 0)
+			set_ref(bad, meta, k, v);
+	json_object_foreach(hit, k, v)
+		if (strncmp(k, "policy_", 7) == 0 && json_object_get(meta, k) == NULL)
+			set_ref(bad, meta, k, v);
+}
+
 /* ---- relevance badges ---- */
 
 /* A badge of kind `badge` (and lane, or NULL) with a label, appended to a
@@ -1397,7 +1424,7 @@ lane_badge(const char *lane)
 	 * the query: its own badge */
 	if (strcmp(lane, "vector_feedback") == 0)
 		return "feedback_match";
-	if (b & (LANE_VECTOR | LANE_REGION))
+	if (b & (LANE_VECTOR | LANE_REGION | LANE_VISUAL))
 		return "semantic_match";
 	if (b & LANE_LINK)
 		return "cross_reference_chain";
@@ -1679,6 +1706,10 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 	qt = x->query_text != NULL ? x->query_text : json_string_value(json_object_get(hit, "query"));
 	if (said_in_provenance(qt))
 		set_new(&bad, v, "query_text", json_string(qt));
+	/* the format has no visual mode: a page or region found by a visual
+	 * lane is semantic (or hybrid), and says its modality */
+	if (it->lanes & (LANE_REGION | LANE_VISUAL))
+		set_new(&bad, v, "modality", json_string("visual"));
 	set_new(&bad, e, "provenance", v);
 	set_if(&bad, e, "provenances", x->provenances);
 
@@ -1697,6 +1728,7 @@ evidence_item(const struct ev_pack *p, const struct item *it, const struct ev_ex
 	set_if(&bad, meta, "section_title", str_or_null(field_or_meta(hit, "section_title")));
 	/* the chunk's own code (ja, fr, ...), which "language" folds to zh|en|other */
 	set_if(&bad, meta, "language", str_or_null(field_or_meta(hit, "language")));
+	cited_metadata(&bad, meta, hit);
 	set_new(&bad, e, "metadata", meta);
 
 	snprintf(ref, sizeof ref, "%s:%s", is_doc ? "doc" : "chunk", id);
