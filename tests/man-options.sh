@@ -6,7 +6,9 @@
 #     (".Cm KEY", a key "a.*" as ".Cm a" );
 #   - the item of every number states its range and default as --help does:
 #     "from LO to HI" and "default D";
-#   - every flag the man page's OPTIONS lists is one the command accepts.
+#   - every flag the man page's OPTIONS lists is one the command accepts;
+#   - the SYNOPSIS names every flag the command accepts, --help and --version
+#     included.
 # Commands not yet table-driven are named and counted as skipped.
 # Usage: tests/man-options.sh BIN.  Prints "man-options: N passed, N failed, N skipped".
 set -u
@@ -21,6 +23,21 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 items() {
 	awk '/^\.Sh OPTIONS/ { on = 1; next } /^\.Sh / { on = 0 }
 		on && /^\.It / { print "@@" } on { print }' "$1"
+}
+
+# The flags the SYNOPSIS of man page $1 names, one a line ("--help", "-k"):
+# the words after an "Fl" up to the next macro ("Fl -help | -version").
+synopsis_flags() {
+	awk '/^\.Sh SYNOPSIS/ { on = 1; next } /^\.Sh / { on = 0 }
+		on { fl = 0
+			for (i = 1; i <= NF; i++) {
+				w = $i
+				sub(/^\./, "", w)
+				if (w == "Fl") fl = 1
+				else if (w ~ /^[A-Z][a-z]$/) fl = 0
+				else if (fl && w ~ /^-?[A-Za-z0-9][A-Za-z0-9-]*$/) print "-" w
+			}
+		}' "$1"
 }
 
 for prog in "$bin"/ev-*; do
@@ -62,6 +79,13 @@ for prog in "$bin"/ev-*; do
 			grep -q "^\\.Cm $k\\([ .]\\|\$\\)" "$man" ||
 				{ echo "FAIL $name: config key '$key' is not named in the man page"; bad=1; }
 		fi
+	done <"$tmp/list"
+	# The SYNOPSIS names every flag (--help and --version too).
+	synopsis_flags "$man" >"$tmp/synopsis"
+	while IFS='	' read -r long short rest; do
+		[ "$long$short" = -- ] && continue
+		grep -qx -- "--$long" "$tmp/synopsis" || grep -qx -- "-$short" "$tmp/synopsis" ||
+			{ echo "FAIL $name: the SYNOPSIS does not name --$long"; bad=1; }
 	done <"$tmp/list"
 	# Every flag of the man page's OPTIONS is one the command has.
 	# (mdoc: "Fl -qrels" is --qrels, "Fl k" is -k)
