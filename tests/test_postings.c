@@ -17,14 +17,6 @@
 static char dir[64], path[128], file[160];
 static struct ev_store *st;
 
-static void
-exec_ok(const char *sql)
-{
-	struct ev_err err = { 0 };
-
-	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
-}
-
 /* A chunk (and its document) at rowid, indexed as a writer indexes it
  * (through chunks_src: its columns stemmed for its language). */
 static void
@@ -51,7 +43,7 @@ add_chunk(long long rowid, const char *title, const char *text, const char *lang
 	sqlite3_finalize(s);
 	snprintf(sql, sizeof sql, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks_src WHERE rowid = %lld", rowid);
-	exec_ok(sql);
+	tu_exec_ok(st, sql);
 }
 
 /* 40 times zeta */
@@ -72,14 +64,14 @@ setup(void)
 	snprintf(path, sizeof path, "%s/kb.db", dir);
 	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
 	st = tu_store_create(path, &err);
-	exec_ok("BEGIN");
+	tu_exec_ok(st, "BEGIN");
 	add_chunk(1, "alpha", "beta gamma beta", "en");
 	add_chunk(2, "gamma", "alpha alpha delta", "en");
 	add_chunk(4, "kappa kappa", "beta", NULL);		/* the title's count: 2 */
 	add_chunk(5, NULL, ZETA40, "fr");	/* the text's: 40 */
 	for (long long r = 100; r < 300; r++)
 		add_chunk(r, NULL, "omega", "en");
-	exec_ok("COMMIT");
+	tu_exec_ok(st, "COMMIT");
 }
 
 static void

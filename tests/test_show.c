@@ -13,14 +13,6 @@
 static char dir[64], path[128];
 static struct ev_store *st;
 
-static void
-exec_ok(const char *sql)
-{
-	struct ev_err err = { 0 };
-
-	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
-}
-
 /* A document "p.pdf" of two chunks on pages 1 and 2 (the first crossing
  * onto 2), its lines stored, and a document "m.md" with a clause's chunk. */
 static void
@@ -32,10 +24,10 @@ setup(void)
 	tu_mkdir(dir, NULL, 0);
 	snprintf(path, sizeof path, "%s/store.db", dir);
 	st = tu_store_create(path, &err);
-	exec_ok("INSERT INTO documents(doc_id, title, source_uri, metadata, content_hash) VALUES"
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, title, source_uri, metadata, content_hash) VALUES"
 	    " ('p.pdf', 'Hives', 'p.pdf', '{\"year\":2020}', 'x'), ('m.md', 'Plan', NULL, NULL, 'y')");
 	/* the text: "Open the hive.\nLift frames.\nCount mites.\nFeed syrup." */
-	exec_ok("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title, section_title,"
+	tu_exec_ok(st, "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title, section_title,"
 	    " section_path, text, offset_start, offset_end, content_hash) VALUES"
 	    " (1, 'p.pdf:_top:0', 'p.pdf', '_top', 0, 'Hives', '', '',"
 	    "  'Open the hive.\nLift frames.\nCount mites.', 0, 40, 'sha256:a'),"

@@ -42,14 +42,6 @@ static const struct doc docs[] = {
 };
 
 static void
-exec_ok(const char *sql)
-{
-	struct ev_err err = { 0 };
-
-	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
-}
-
-static void
 open_ts(struct ev_textsearch_opts *o)
 {
 	struct ev_err err = { 0 };
@@ -91,7 +83,7 @@ fill_store(const struct doc *docs_, size_t n)
 		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
 		sqlite3_finalize(s);
 	}
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks");
 }
 
@@ -979,7 +971,7 @@ prune_setup(void)
 	char w[32];
 
 	new_store("prune", &err);
-	exec_ok("BEGIN");
+	tu_exec_ok(st, "BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, section_title, section_path, text, offset_start,"
 	    " offset_end, content_hash) VALUES(?1, 'p' || ?1 || ':s:0', 'p' || ?1, 'p' || ?1 || ':s',"
@@ -1004,12 +996,12 @@ prune_setup(void)
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
-	exec_ok("INSERT INTO documents(doc_id, title, source_uri, published_date, content_hash)"
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, title, source_uri, published_date, content_hash)"
 	    " SELECT doc_id, title, 'file:' || doc_id, CASE WHEN rowid % 3 = 0 THEN '2021' ELSE"
 	    " '2019' END, 'x' FROM chunks");
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks");
-	exec_ok("COMMIT");
+	tu_exec_ok(st, "COMMIT");
 	ev_buf_release(&text);
 	ev_buf_release(&title);
 	hits = json_array();
@@ -1166,7 +1158,7 @@ sweep_setup(void)
 	sqlite3_stmt *s;
 
 	prune_setup();
-	exec_ok("BEGIN");
+	tu_exec_ok(st, "BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, text, content_hash, language) VALUES(?1, 'r' || ?1,"
 	    " 'r' || ?1, 'r' || ?1 || ':s', 0, 'real', ?2, 'x', ?3)", -1, &s, NULL), SQLITE_OK);
@@ -1184,13 +1176,13 @@ sweep_setup(void)
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
-	exec_ok("INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
 	    " chunks WHERE rowid > 4000");
 	/* (through chunks_src, as a writer does: each chunk stemmed for its
 	 * language) */
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
 	    " section_title, text FROM chunks_src WHERE rowid > 4000");
-	exec_ok("COMMIT");
+	tu_exec_ok(st, "COMMIT");
 	ev_buf_release(&text);
 	build_postings();
 	swept_queries = 0;
@@ -1378,7 +1370,7 @@ vocab_setup(void)
 	char w[32];
 
 	new_store("vocab", &err);
-	exec_ok("BEGIN");
+	tu_exec_ok(st, "BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, text, content_hash) VALUES(?1, 'v' || ?1, 'v' || ?1,"
 	    " 'v' || ?1 || ':s', 0, 'words', ?2, 'x')", -1, &s, NULL), SQLITE_OK);
@@ -1396,11 +1388,11 @@ vocab_setup(void)
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
-	exec_ok("INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
 	    " chunks");
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
 	    " section_title, text FROM chunks_src");
-	exec_ok("COMMIT");
+	tu_exec_ok(st, "COMMIT");
 	ev_buf_release(&text);
 	hits = json_array();
 	build_postings();
@@ -1531,9 +1523,9 @@ Test(sweep, a_stale_file_is_never_read_and_ranking_goes_on_through_fts5)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	exec_ok("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash)"
+	tu_exec_ok(st, "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash)"
 	    " VALUES(99999, 'n', 'r1', 'r1:s', 1, 'measurements of new boundary layers', 'x')");
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) VALUES(99999, NULL, NULL,"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) VALUES(99999, NULL, NULL,"
 	    " 'measurements of new boundary layers')");
 	open_ts(&o);
 	cr_assert_eq(ev_textsearch_postings_stale(ts), 1);
@@ -1605,7 +1597,7 @@ Test(sweep, each_terms_rows_are_the_indexs)
 	cr_assert_eq(ev_postings_nlangs(p), 2);
 	cr_assert_str_eq(ev_postings_lang(p, 0, NULL), "en");
 	cr_assert_str_eq(ev_postings_lang(p, 1, NULL), "de");
-	exec_ok("CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
+	tu_exec_ok(st, "CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
 	    " instance)");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term, doc, cnt FROM chunks_vocab",
 	    -1, &s, NULL), SQLITE_OK);
@@ -1697,7 +1689,7 @@ Test(sweep, an_entrys_counts_in_a_byte_or_not_are_the_indexs)
 	char term[64] = "";
 	int stale, i = 0, r;
 
-	exec_ok("BEGIN");
+	tu_exec_ok(st, "BEGIN");
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
 	    " section_id, chunk_index, title, section_title, text, content_hash) VALUES(?1, 'q' || ?1,"
 	    " 'q' || ?1, 'q' || ?1 || ':s', 0, ?2, ?3, ?4, 'x')", -1, &s, NULL), SQLITE_OK);
@@ -1711,9 +1703,9 @@ Test(sweep, an_entrys_counts_in_a_byte_or_not_are_the_indexs)
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);
-	exec_ok("INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
 	    " section_title, text FROM chunks WHERE rowid >= 9000");
-	exec_ok("COMMIT");
+	tu_exec_ok(st, "COMMIT");
 	build_postings();
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term FROM chunks_vocab WHERE term"
 	    " GLOB 'quokk*'", -1, &s, NULL), SQLITE_OK);

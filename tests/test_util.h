@@ -50,6 +50,15 @@ tu_store_create(const char *path, struct ev_err *err)
 	return st;
 }
 
+/* Runs sql on the store st; the test fails with the statement and the store's message if it fails. */
+static inline void
+tu_exec_ok(struct ev_store *st, const char *sql)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
+}
+
 /*
  * Makes a file from the template path (its name ends in XXXXXX and then
  * suffix bytes, e.g. 5 for ".yaml"; rewritten in place) holding the n bytes s.
