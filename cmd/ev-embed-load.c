@@ -13,7 +13,7 @@
 #include "opt.h"
 #include "store.h"
 #include "vecload.h"
-#include "vindex.h"
+#include "vload.h"
 
 static const struct ev_opt_cmd command = {
 	"usage: ev-embed-load --db DB --index FILE [--factory STRING] [--reset]\n"

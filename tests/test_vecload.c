@@ -9,7 +9,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "vecload.h"
-#include "vindex.h"
+#include "vload.h"
 
 static char dir[] = "/tmp/evkit-vecload-XXXXXX";
 static char db[256], idx[256];

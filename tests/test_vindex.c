@@ -1,4 +1,5 @@
-/* Tests of lib/store/vindex.c against real SQLite stores and real Faiss indexes. */
+/* Tests of the vector index (lib/store/vfile.c, vload.c, vindex.c, vfilter.c,
+ * hitfields.c) against real SQLite stores and real Faiss indexes. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,9 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hitfields.h"
 #include "store.h"
 #include "test_util.h"
+#include "vfilter.h"
 #include "vindex.h"
+#include "vload.h"
 
 static char dir[] = "/tmp/evkit-vindex-XXXXXX";
 static char db[256], idx[256];

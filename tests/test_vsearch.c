@@ -10,6 +10,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "vindex.h"
+#include "vload.h"
 #include "vsearch.h"
 
 static char dir[] = "/tmp/evkit-vsearch-XXXXXX";

@@ -8,10 +8,12 @@
 #include <sqlite3.h>
 
 #include "config.h"
+#include "hitfields.h"
 #include "jsonl.h"
 #include "pack.h"
 #include "plan.h"
 #include "tune.h"
+#include "vfilter.h"
 #include "vsearch.h"
 
 /* ---- Seeded choices ------------------------------------------------------ */

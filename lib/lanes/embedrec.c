@@ -7,7 +7,8 @@
 #include "jsonl.h"
 #include "langid.h"
 #include "note.h"
-#include "vindex.h"
+#include "hitfields.h"
+#include "vload.h"
 
 /* Write the JSON line o (NULL: out of memory); returns 0 or -1. */
 static int

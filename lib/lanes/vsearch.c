@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "buf.h"
+#include "hitfields.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
 #include "region.h"
 #include "snippet.h"
 #include "token.h"
+#include "vfilter.h"
 
 #define OUT_CHUNK 65536		/* output is written in pieces of about this size */
 

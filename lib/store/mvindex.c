@@ -23,7 +23,8 @@
 #include "jsonl.h"
 #include "uuid.h"
 #include "vecload.h"
-#include "vindex.h"
+#include "hitfields.h"
+#include "vfile.h"
 
 #define MAGIC "evkit-mvindex 1\n"
 #define HEADER_MAX 65536	/* bytes of the header line */

@@ -1,17 +1,17 @@
 /* vecload.h: vector records read into a load of the vector index
- * (vindex.h's ev_vload), as ev-embed-load reads them: JSON Lines records
+ * (vload.h), as ev-embed-load reads them: JSON Lines records
  * {"id": CHUNK_ID, "vector": [...], "model": ID}, or raw float32 vectors
  * (fvecs, or a 2-dimensional .npy array) with their chunk ids, one a line,
  * from a file of ids.
  *
- * Mid layer: includes err.h and vindex.h. */
+ * Mid layer: includes err.h and vload.h. */
 #ifndef EV_VECLOAD_H
 #define EV_VECLOAD_H
 
 #include <stdio.h>
 
 #include "err.h"
-#include "vindex.h"
+#include "vload.h"
 
 enum ev_vecload_format { EV_VECLOAD_JSONL, EV_VECLOAD_FVECS, EV_VECLOAD_NPY };
 

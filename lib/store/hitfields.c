@@ -1,0 +1,270 @@
+/* hitfields.c: the chunk fields a hit carries (see hitfields.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "hitfields.h"
+#include "jscan.h"
+#include "jsonl.h"
+
+
+/* Column i of the current row as text: *t (never NULL: "" for SQL NULL) and
+ * *len.  sqlite3_column_text() also returns NULL when it runs out of memory
+ * converting a value: then -1 (out of memory), never an empty text. */
+static int
+col_text(sqlite3_stmt *s, int i, const char **t, size_t *len)
+{
+	int type = sqlite3_column_type(s, i);
+
+	*t = (const char *)sqlite3_column_text(s, i);
+	*len = (size_t)sqlite3_column_bytes(s, i);
+	if (*t == NULL) {
+		if (type != SQLITE_NULL)
+			return -1;
+		*t = "";
+		*len = 0;
+	}
+	return 0;
+}
+
+/* A document's stored metadata (column i) as a non-empty object in *out, or
+ * NULL when there is none (or it is not a JSON object).  Returns 0, or -1
+ * when out of memory (which must not read as "no metadata"). */
+static int
+col_metadata(sqlite3_stmt *s, int i, json_t **out)
+{
+	struct ev_err pe = { 0 };
+	const char *t;
+	size_t len;
+	json_t *m;
+
+	*out = NULL;
+	if (sqlite3_column_type(s, i) != SQLITE_TEXT)
+		return 0;
+	if (col_text(s, i, &t, &len) == -1)
+		return -1;
+	if ((m = ev_json_parse_line(t, len, NULL, &pe)) == NULL)
+		return pe.code == EV_EXIT_USAGE ? 0 : -1;
+	if (json_is_object(m) && json_object_size(m) > 0)
+		*out = m;
+	else
+		json_decref(m);
+	return 0;
+}
+
+
+/* Step the store's row of chunk rowid: its fields, its text and its
+ * document's metadata, in the order the hit fields are written.  Returns 1
+ * with *out on the row (reset by the next ev_store_prepare()), 0 when there
+ * is no such chunk, -1 with *err set. */
+static int
+chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
+		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
+		" c.content_hash, c.text, d.metadata, c.language FROM chunks c"
+		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	rc = sqlite3_step(s);
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(s);
+		if (rc == SQLITE_DONE)
+			return 0;
+		return ev_store_error(st, "reading a chunk", err);
+	}
+	*out = s;
+	return 1;
+}
+
+/* The chunk's text (column i) in *text (malloc'd), NULL for SQL NULL.
+ * Returns 0, or -1 when out of memory. */
+static int
+col_strdup(sqlite3_stmt *s, int i, char **text)
+{
+	const char *t;
+	size_t len;
+
+	*text = NULL;
+	if (sqlite3_column_type(s, i) == SQLITE_NULL)
+		return 0;
+	if (col_text(s, i, &t, &len) == -1 || (*text = strndup(t, len)) == NULL)
+		return -1;
+	return 0;
+}
+
+int
+ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, struct ev_err *err)
+{
+	static const char *const names[] = { "id", "doc_id", "section_id", "title", "section_title",
+		"section_path", "source_uri", "chunk_index", "offset_start", "offset_end",
+		"content_hash" };
+	sqlite3_stmt *s;
+	json_t *m = NULL;
+	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
+
+	*text = NULL;
+	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
+		return rc;
+	for (int i = 0; i < n && !bad; i++) {
+		json_t *v = NULL;
+		const char *t;
+		size_t len;
+
+		switch (sqlite3_column_type(s, i)) {
+		case SQLITE_INTEGER:
+			v = json_integer(sqlite3_column_int64(s, i));
+			break;
+		case SQLITE_FLOAT:
+			v = json_real(sqlite3_column_double(s, i));
+			break;
+		case SQLITE_NULL:
+			v = json_null();
+			break;
+		default:
+			if (col_text(s, i, &t, &len) == 0)
+				v = json_stringn(t, len);
+		}
+		/* json_object_set_new() takes v, and fails on NULL */
+		if (json_object_set_new(obj, names[i], v) == -1)
+			bad = 1;
+	}
+	if (!bad && col_metadata(s, n + 1, &m) == -1)
+		bad = 1;
+	if (!bad && m != NULL && json_object_set_new(obj, "metadata", m) == -1)
+		bad = 1;
+	if (!bad && col_strdup(s, n, text) == -1)
+		bad = 1;
+	sqlite3_reset(s);
+	return bad ? ev_err_nomem(err) : 1;
+}
+
+/* ---- Writing hit fields as JSON text ----------------------------------- */
+
+int
+ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+	int rc = ev_buf_addc(b, '"');
+
+	while (i < n && rc == 0) {
+		unsigned c = p[i];
+		size_t l;
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			run++;
+			continue;
+		}
+		if (c >= 0x80 && (l = ev_utf8_len(p + i, n - i)) > 0) {
+			i += l;
+			run += l;
+			continue;
+		}
+		rc = ev_buf_add(b, p + i - run, run);
+		run = 0;
+		if (rc == 0) {
+			if (c == '"')
+				rc = ev_buf_add(b, "\\\"", 2);
+			else if (c == '\\')
+				rc = ev_buf_add(b, "\\\\", 2);
+			else if (c == '\n')
+				rc = ev_buf_add(b, "\\n", 2);
+			else if (c == '\t')
+				rc = ev_buf_add(b, "\\t", 2);
+			else if (c == '\r')
+				rc = ev_buf_add(b, "\\r", 2);
+			else if (c < 0x20)
+				rc = ev_buf_printf(b, "\\u%04x", c);
+			else
+				rc = ev_buf_add(b, "\\ufffd", 6);	/* not UTF-8 */
+		}
+		i++;
+	}
+	if (rc == 0)
+		rc = ev_buf_add(b, p + i - run, run);
+	if (rc == 0)
+		rc = ev_buf_addc(b, '"');
+	return rc;
+}
+
+int
+ev_vindex_json_real(struct ev_buf *b, double x)
+{
+	char tmp[40];
+	int n;
+
+	if (!isfinite(x))
+		return ev_buf_adds(b, "null");
+	n = snprintf(tmp, sizeof tmp, "%.10g", x);
+	if (n > 0 && strpbrk(tmp, ".eEn") == NULL)
+		snprintf(tmp + n, sizeof tmp - n, ".0");
+	return ev_buf_adds(b, tmp);
+}
+
+int
+ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
+	struct ev_err *err)
+{
+	static const char *const names[] = { "\"id\":", ",\"doc_id\":", ",\"section_id\":",
+		",\"title\":", ",\"section_title\":", ",\"section_path\":", ",\"source_uri\":",
+		",\"chunk_index\":", ",\"offset_start\":", ",\"offset_end\":", ",\"content_hash\":" };
+	sqlite3_stmt *s;
+	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
+
+	if (text)
+		*text = NULL;
+	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
+		return rc;
+	for (int i = 0; i < n && !bad; i++) {
+		char num[32];
+		const char *t;
+		size_t len;
+
+		bad |= ev_buf_adds(b, names[i]);
+		switch (sqlite3_column_type(s, i)) {
+		case SQLITE_INTEGER:
+			/* formatted here: SQLite's text of it needs an allocation */
+			snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(s, i));
+			bad |= ev_buf_adds(b, num);
+			break;
+		case SQLITE_FLOAT:
+			bad |= ev_vindex_json_real(b, sqlite3_column_double(s, i));
+			break;
+		case SQLITE_NULL:
+			bad |= ev_buf_adds(b, "null");
+			break;
+		default:
+			if (col_text(s, i, &t, &len) == -1)
+				bad = 1;
+			else
+				bad |= ev_vindex_json_str(b, t, len);
+		}
+	}
+	/* the chunk's language, as the text lane's hits have it */
+	if (!bad && sqlite3_column_type(s, n + 2) != SQLITE_NULL) {
+		const char *t;
+		size_t len;
+
+		if (col_text(s, n + 2, &t, &len) == -1)
+			bad = 1;
+		else
+			bad |= ev_buf_adds(b, ",\"language\":") | ev_vindex_json_str(b, t, len);
+	}
+	if (!bad) {
+		json_t *m;
+		if (col_metadata(s, n + 1, &m) == -1)
+			bad = 1;
+		else if (m != NULL)
+			bad |= ev_buf_adds(b, ",\"metadata\":") | ev_json_dump(b, m);
+		json_decref(m);
+	}
+	if (!bad && text && col_strdup(s, n, text) == -1)
+		bad = 1;
+	sqlite3_reset(s);
+	return bad ? ev_err_nomem(err) : 1;
+}

@@ -1,0 +1,39 @@
+/* hitfields.h: the fields of a chunk of the store that a search hit carries,
+ * as Jansson values or as JSON text, for the lanes that write hit records.
+ *
+ * Middle layer: includes err.h, buf.h, store.h and Jansson. */
+#ifndef EV_HITFIELDS_H
+#define EV_HITFIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+#include "buf.h"
+#include "err.h"
+#include "store.h"
+
+/* The chunk fields a hit carries (id, doc_id, section_id, title,
+ * section_title, section_path, source_uri, chunk_index, offset_start,
+ * offset_end, content_hash, and the document's metadata when it has any)
+ * added to obj, and the chunk's text in *text (malloc'd; the caller frees).
+ * Returns 1, 0 when no chunk has that rowid, -1 on error. */
+int ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text,
+	struct ev_err *err);
+
+/* The same fields written as JSON text: appended to b as
+ * "id":...,"doc_id":...,...,"content_hash":...[,"language":...]
+ * [,"metadata":{...}] (language: the chunk's, when it has one; no
+ * braces), for writers that build hit records as text.  With text non-NULL,
+ * the chunk's text in *text (malloc'd).  Returns 1, 0 when no chunk has
+ * that rowid, -1 on error. */
+int ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
+	struct ev_err *err);
+
+/* Append s[0..n) to b as a JSON string (invalid UTF-8 becomes U+FFFD), or a
+ * number as Jansson writes it with 10 significant digits (null when not
+ * finite).  Return 0, or -1 when out of memory. */
+int ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n);
+int ev_vindex_json_real(struct ev_buf *b, double x);
+
+#endif

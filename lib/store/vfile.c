@@ -1,0 +1,494 @@
+/* vfile.c: the vector index's file and shared helpers (see vfile.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <faiss/c_api/AutoTune_c.h>
+#include <faiss/c_api/Index_c.h>
+#include <faiss/c_api/error_c.h>
+#include <faiss/c_api/index_factory_c.h>
+#include <faiss/c_api/index_io_c.h>
+
+#include "buf.h"
+#include "faiss_prefetch.h"
+#include "jsonl.h"
+#include "vfile.h"
+
+#define MAGIC "evkit-vindex 1\n"
+#define HEADER_MAX 65536
+
+/* The store's current embedding model, as ev-embed records it in meta. */
+static const char *const store_model_keys[] = { "embed.model", NULL };
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+const char *
+ev_vindex_faiss_error(void)
+{
+	const char *m = faiss_get_last_error(), *p;
+
+	if (m == NULL)
+		return "unknown faiss error";
+	if (strcmp(m, "std::bad_alloc") == 0 || strcmp(m, "std::bad_array_new_length") == 0)
+		return "out of memory";
+	if ((p = strstr(m, "Error: ")) != NULL)
+		return p + 7;
+	if (strncmp(m, "Error in ", 9) == 0 && (p = strstr(m, ".cpp:")) != NULL) {
+		p += 5;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p[0] == ':' && p[1] == ' ')
+			return p + 2;
+	}
+	return m;
+}
+
+int
+ev_vfile_faiss_oom(void)
+{
+	return strcmp(ev_vindex_faiss_error(), "out of memory") == 0;
+}
+
+int
+ev_vfile_faiss_fail(struct ev_err *err, const char *where, const char *what)
+{
+	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, ev_vindex_faiss_error());
+}
+
+int
+ev_vfile_meta_ll(struct ev_store *st, const char *key, long long *out, struct ev_err *err)
+{
+	char *v = NULL;
+	int r = ev_store_meta_get(st, key, &v, err);
+
+	*out = 0;
+	if (r == 1)
+		*out = strtoll(v, NULL, 10);
+	free(v);
+	return r == -1 ? -1 : 0;
+}
+
+int
+ev_vfile_meta_set_ll(struct ev_store *st, const char *key, long long v, struct ev_err *err)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof buf, "%lld", v);
+	return ev_store_meta_set(st, key, buf, err);
+}
+
+int
+ev_vfile_store_model(struct ev_store *st, char **out, struct ev_err *err)
+{
+	char *v = NULL;
+	int r;
+
+	*out = NULL;
+	for (int i = 0; store_model_keys[i]; i++) {
+		if ((r = ev_store_meta_get(st, store_model_keys[i], &v, err)) == -1)
+			return -1;
+		if (r == 1) {
+			*out = v;
+			return 0;
+		}
+		free(v);
+		v = NULL;
+	}
+	return 0;
+}
+
+int
+ev_vfile_txn_lost(struct ev_store *st, struct ev_err *err)
+{
+	if (!sqlite3_get_autocommit(ev_store_db(st)))
+		return 0;
+	ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		"the store's transaction was rolled back (out of memory or an I/O error): "
+		"nothing loaded");
+	return 1;
+}
+
+int
+ev_vfile_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+ev_vfile_ids_push(struct ev_vfile_ids *a, int64_t x)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 256;
+		int64_t *v = realloc(a->v, cap * sizeof *v);
+		if (v == NULL)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+int
+ev_vfile_ids_collect(struct ev_store *st, sqlite3_stmt *stmt, struct ev_vfile_ids *a, const char *what,
+	struct ev_err *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		if (ev_vfile_ids_push(a, sqlite3_column_int64(stmt, 0)) == -1) {
+			sqlite3_reset(stmt);
+			return ev_err_nomem(err);
+		}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return ev_store_error(st, what, err);
+	return 0;
+}
+
+/* ---- The index file ------------------------------------------------------- */
+
+void
+ev_vfile_header_release(struct ev_vfile_header *h)
+{
+	free(h->store_id);
+	free(h->model);
+	free(h->factory);
+	memset(h, 0, sizeof *h);
+}
+
+static char *
+xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+int
+ev_vfile_header_read(FILE *f, const char *path, struct ev_vfile_header *h, struct ev_err *err)
+{
+	char magic[sizeof MAGIC];
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *o = NULL;
+	int c, rc = -1;
+
+	memset(h, 0, sizeof *h);
+	if (fread(magic, 1, sizeof MAGIC - 1, f) != sizeof MAGIC - 1 ||
+	    memcmp(magic, MAGIC, sizeof MAGIC - 1) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL,
+			"'%s' is not an evkit vector index (made by ev-embed-load)", path);
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (b.len >= HEADER_MAX)
+			break;
+		if (ev_buf_addc(&b, c) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+	}
+	if (c == '\n') {
+		/* ev_json_parse_line() tells an allocation failure (code 1)
+		 * from a damaged header. */
+		struct ev_err pe = { 0 };
+		if ((o = ev_json_parse_line(ev_buf_str(&b), b.len, path, &pe)) == NULL &&
+		    pe.code != EV_EXIT_USAGE) {
+			ev_err_nomem(err);
+			goto out;
+		}
+	}
+	if (c != '\n' || o == NULL || !json_is_object(o) ||
+	    !json_is_string(json_object_get(o, "store_id")) ||
+	    !json_is_integer(json_object_get(o, "generation")) ||
+	    !json_is_integer(json_object_get(o, "dim")) ||
+	    !json_is_integer(json_object_get(o, "count")) ||
+	    !json_is_string(json_object_get(o, "model")) ||
+	    !json_is_string(json_object_get(o, "factory"))) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s' is damaged (its header)", path);
+		rc = -2;
+		goto out;
+	}
+	h->store_id = xstrdup(json_string_value(json_object_get(o, "store_id")));
+	h->generation = json_integer_value(json_object_get(o, "generation"));
+	h->dim = json_integer_value(json_object_get(o, "dim"));
+	h->count = json_integer_value(json_object_get(o, "count"));
+	h->model = xstrdup(json_string_value(json_object_get(o, "model")));
+	h->factory = xstrdup(json_string_value(json_object_get(o, "factory")));
+	if (!h->store_id || !h->model || !h->factory) {
+		ev_vfile_header_release(h);
+		ev_err_nomem(err);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	ev_buf_release(&b);
+	return rc;
+}
+
+int
+ev_vfile_size_check(const char *path, const char *store_id, long long gen, long long bytes,
+	struct ev_err *err)
+{
+	struct ev_vfile_header h = { 0 };
+	struct stat sb;
+	FILE *f;
+	int r = 0;
+
+	if (bytes <= 0 || stat(path, &sb) == -1 || (long long)sb.st_size == bytes ||
+	    (f = fopen(path, "rb")) == NULL)
+		return 0;
+	if (ev_vfile_header_read(f, path, &h, err) == 0 && strcmp(h.store_id, store_id) == 0 &&
+	    h.generation == gen) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "index '%s' is damaged: it has %lld bytes, "
+		    "the store recorded %lld when it was written", path, (long long)sb.st_size, bytes);
+		r = -2;
+	} else {
+		memset(err, 0, sizeof *err);	/* not that index: ev_vfile_read() says */
+	}
+	ev_vfile_header_release(&h);
+	fclose(f);
+	return r;
+}
+
+int
+ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissIndex **out,
+	struct ev_err *err)
+{
+	struct stat sb;
+	FILE *f;
+	int r;
+
+	*out = NULL;
+	if ((f = fopen(path, "rb")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
+			strerror(errno));
+	}
+	if ((r = ev_vfile_header_read(f, path, h, err)) < 0) {
+		fclose(f);
+		return r;
+	}
+	if (faiss_read_index(f, io_flags, out) != 0) {
+		int ferr = ferror(f);
+		fclose(f);
+		ev_vfile_header_release(h);
+		*out = NULL;
+		if (ev_vfile_faiss_oom())
+			return ev_err_nomem(err);
+		if (ferr) {
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
+				ev_vindex_faiss_error());
+			return -1;
+		}
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
+	}
+	/* Mapped lists are not read: lists said to reach past the end of the
+	 * file (where Faiss leaves the file position) would fault when
+	 * searched. */
+	if (fstat(fileno(f), &sb) == -1 || ftell(f) > (long)sb.st_size) {
+		fclose(f);
+		faiss_Index_free(*out);
+		*out = NULL;
+		ev_vfile_header_release(h);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
+		return -2;
+	}
+	fclose(f);
+	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
+		faiss_Index_free(*out);
+		*out = NULL;
+		ev_vfile_header_release(h);
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"index '%s' is damaged: its header does not match its contents", path);
+		return -2;
+	}
+	if (io_flags & FAISS_IO_FLAG_MMAP)
+		ev_faiss_prefetch_threads(*out, ev_faiss_prefetch_default());
+	return 1;
+}
+
+int
+ev_vfile_not_dir(const char *path, struct ev_err *err)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"is a directory, not an evkit vector index; --index takes a file");
+	return 0;
+}
+
+int
+ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, struct ev_err *err)
+{
+	char magic[sizeof MAGIC];
+	struct ev_vfile_header h;
+	struct ev_err he = { 0 };
+	size_t n;
+	FILE *f;
+	int other;
+
+	if (ev_vfile_not_dir(path, err) == -1)
+		return -1;
+	if ((f = fopen(path, "rb")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
+			strerror(errno));
+	}
+	errno = 0;
+	n = fread(magic, 1, sizeof MAGIC - 1, f);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
+			strerror(e));
+	}
+	if (n == 0) {
+		fclose(f);
+		return 0;
+	}
+	if (n != sizeof MAGIC - 1 || memcmp(magic, MAGIC, n) != 0) {
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"not an evkit vector index; give a new file name or remove it");
+	}
+	rewind(f);
+	if (ev_vfile_header_read(f, path, &h, &he) < 0) {
+		fclose(f);
+		return 0;	/* ours, damaged: rewritten */
+	}
+	fclose(f);
+	other = store_id == NULL || strcmp(h.store_id, store_id) != 0;
+	ev_vfile_header_release(&h);
+	if (other)
+		return ev_err_set(err, EV_EXIT_USAGE, path,
+			"the vector index of another store than '%s'; give another --index file, "
+			"or remove this one to build the index of '%s' there", ev_store_path(st),
+			ev_store_path(st));
+	return 0;
+}
+
+char *
+ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const FaissIndex *idx,
+	struct ev_err *err)
+{
+	json_t *o;
+	char *tmp = NULL, *hdr = NULL;
+	FILE *f = NULL;
+	size_t n = strlen(path) + 32;
+
+	o = json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}", "store_id", h->store_id,
+		"generation", (json_int_t)h->generation, "dim", (json_int_t)h->dim,
+		"count", (json_int_t)h->count, "model", h->model, "factory", h->factory,
+		"metric", "inner_product");
+	if (o == NULL || (hdr = json_dumps(o, JSON_COMPACT)) == NULL || (tmp = malloc(n)) == NULL) {
+		json_decref(o);
+		free(hdr);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	json_decref(o);
+	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	if ((f = fopen(tmp, "wb")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (fputs(MAGIC, f) == EOF || fputs(hdr, f) == EOF || putc('\n', f) == EOF) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	errno = 0;
+	if (faiss_write_index(idx, f) != 0) {
+		/* Faiss reports a short fwrite() with its own internals; the
+		 * stream's error and errno say what the OS refused. */
+		int e = errno;
+		if (ferror(f))
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
+				e ? strerror(e) : "write error");
+		else
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vindex_faiss_error());
+		goto fail;
+	}
+	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	if (fclose(f) == EOF) {
+		f = NULL;
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
+		goto fail;
+	}
+	free(hdr);
+	return tmp;
+fail:
+	if (f)
+		fclose(f);
+	unlink(tmp);
+	free(tmp);
+	free(hdr);
+	return NULL;
+}
+
+void
+ev_vindex_sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (copy == NULL)
+		return;
+	if ((fd = open(dirname(copy), O_RDONLY)) != -1) {
+		fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+
+/* ---- Faiss helpers shared with other indexes ------------------------ */
+
+
+int
+ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
+{
+	FaissIndex *idx = NULL;
+	char eff[300];
+
+	/* Faiss ids are chunk rowids: indexes without ids of their own (Flat,
+	 * HNSW, PQ, ...) are wrapped in an IDMap; IVF indexes keep ids. */
+	if (strncmp(factory, "IDMap", 5) == 0 || strstr(factory, "IVF") != NULL)
+		snprintf(eff, sizeof eff, "%s", factory);
+	else
+		snprintf(eff, sizeof eff, "IDMap,%s", factory);
+	*out = NULL;
+	if (faiss_index_factory(&idx, dim, eff, METRIC_INNER_PRODUCT) != 0) {
+		if (ev_vfile_faiss_oom())
+			return ev_err_nomem(err);
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
+			ev_vindex_faiss_error());
+	}
+	*out = idx;
+	return 0;
+}
+
+
+int
+ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+	const char *name, double value, struct ev_err *err)
+{
+	if (*ps == NULL && faiss_ParameterSpace_new(ps) != 0)
+		return ev_vfile_faiss_fail(err, NULL, "setting a search parameter");
+	if (faiss_ParameterSpace_set_index_parameter(*ps, idx, name, value) != 0)
+		return 0;
+	return 1;
+}

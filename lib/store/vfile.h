@@ -1,0 +1,146 @@
+/* vfile.h: the vector index's file (its two-line header and Faiss's bytes,
+ * laid out in vindex.h) and the helpers the vector index's modules share:
+ * the loader (vload.h), the searcher (vindex.h), the filters (vfilter.h)
+ * and the multi-vector index (mvindex.h).
+ *
+ * Middle layer: includes err.h, store.h and Faiss's C API. */
+#ifndef EV_VFILE_H
+#define EV_VFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <faiss/c_api/Index_c.h>
+
+#include "err.h"
+#include "store.h"
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+/* Whether Faiss's last error was memory running out (std::bad_alloc). */
+int ev_vfile_faiss_oom(void);
+
+/* *err set (code 1, at where) to "what: " and Faiss's last error; returns -1. */
+int ev_vfile_faiss_fail(struct ev_err *err, const char *where, const char *what);
+
+/* meta key of st as an integer into *out (0 when absent).  Returns 0, or -1
+ * with *err set. */
+int ev_vfile_meta_ll(struct ev_store *st, const char *key, long long *out, struct ev_err *err);
+
+/* Set meta key of st to v.  Returns 0, or -1 with *err set. */
+int ev_vfile_meta_set_ll(struct ev_store *st, const char *key, long long v, struct ev_err *err);
+
+/* The store's own embedding model id in *out (malloc'd), NULL when
+ * ev-embed recorded none.  Returns 0, or -1 with *err set (a failed read is not "none"). */
+int ev_vfile_store_model(struct ev_store *st, char **out, struct ev_err *err);
+
+/* Whether SQLite has rolled back the load's transaction by itself (as it may
+ * after running out of memory or on an I/O error, with the failing statement
+ * reported but any later one then running in autocommit mode): a load must
+ * then write nothing more.  Returns 1 with *err set, or 0. */
+int ev_vfile_txn_lost(struct ev_store *st, struct ev_err *err);
+
+/* qsort() order of int64_t. */
+int ev_vfile_cmp_i64(const void *a, const void *b);
+
+/* A growable array of int64 (all zero: empty; free v). */
+struct ev_vfile_ids {
+	int64_t *v;
+	size_t n, cap;
+};
+
+/* Append x to a.  Returns 0, or -1 when out of memory. */
+int ev_vfile_ids_push(struct ev_vfile_ids *a, int64_t x);
+
+/* Collect the first column of every row of stmt (already bound) into a;
+ * what names the read in a database error.  Returns 0, or -1 with *err set. */
+int ev_vfile_ids_collect(struct ev_store *st, sqlite3_stmt *stmt, struct ev_vfile_ids *a,
+	const char *what, struct ev_err *err);
+
+/* ---- The index file ----------------------------------------------------- */
+
+/* The index file's header line. */
+struct ev_vfile_header {
+	char *store_id;
+	long long generation;
+	long long dim;
+	long long count;
+	char *model;
+	char *factory;
+};
+
+/* Free h's strings and zero it. */
+void ev_vfile_header_release(struct ev_vfile_header *h);
+
+/* Read the header of an open index file; leaves f at Faiss's bytes.  Returns
+ * 0, -2 with *err set (code 1) when the header is damaged, or -1 with *err
+ * set (code 2: not an evkit index; code 1: out of memory). */
+int ev_vfile_header_read(FILE *f, const char *path, struct ev_vfile_header *h,
+	struct ev_err *err);
+
+/* Whether the index file at path, when its header says it is the one the
+ * store loaded last (store_id and generation), has the size the store
+ * recorded (vindex.bytes; 0 when none was).  Returns 0 when it has, or the
+ * file is not that index (ev_vfile_read() says what it is); -2 with *err set
+ * (code 1) when it is that index cut short or grown: Faiss's reader would
+ * throw partway, and leaks what it had read when it does. */
+int ev_vfile_size_check(const char *path, const char *store_id, long long gen,
+	long long bytes, struct ev_err *err);
+
+/* Read the index file at path: header and Faiss index, read with Faiss's
+ * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
+ * from the file, not read, and the index is read-only; a search then reads
+ * them ahead with ev_faiss_prefetch_default() threads, faiss_prefetch.h).
+ * Returns 1 with *out set, 0 when the file does not exist, -2 with *err set
+ * (code 1) when it is an evkit index but damaged, -1 with *err set
+ * otherwise. */
+int ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h,
+	FaissIndex **out, struct ev_err *err);
+
+/* A directory named as the index file: bad usage.  Returns 0, or -1 with
+ * *err set (code 2). */
+int ev_vfile_not_dir(const char *path, struct ev_err *err);
+
+/* Whether the file at path may be (re)written as the index of the store
+ * st, whose index id is store_id (NULL before its first load): it is
+ * missing, empty, or an evkit index of this store (however stale), or one
+ * whose header is damaged.  Anything else -- a user's file, a directory, the
+ * index of another store -- must not be replaced.  Returns 0, or -1 with
+ * *err set (code 2: a wrong file; code 1: it cannot be read). */
+int ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id,
+	struct ev_err *err);
+
+/* Write header and index to a new temporary file beside path, synced.
+ * Returns the temporary name (malloc'd), or NULL with *err set. */
+char *ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h,
+	const FaissIndex *idx, struct ev_err *err);
+
+/* fsync the directory holding path, so that a rename into it survives a
+ * crash (errors ignored: the rename itself has been made). */
+void ev_vindex_sync_dir(const char *path);
+
+/* ---- Faiss helpers shared with other indexes (mvindex.h) ----------------- */
+
+/* A new, empty inner-product Faiss index of dim dimensions made by the
+ * factory string (indexes without ids of their own, such as Flat or HNSW, are
+ * wrapped in an IDMap, so that add_with_ids works).  Returns 0 with *out set
+ * (faiss_Index_free() it), or -1 with *err set (code 2 naming the factory
+ * when Faiss refuses it, code 1 when out of memory). */
+int ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
+	struct ev_err *err);
+
+struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
+
+/* Set the search parameter name ("nprobe", "efSearch") of idx to value,
+ * through the parameter space *ps (made at the first call when NULL; the
+ * caller frees it with faiss_ParameterSpace_free()).  Returns 1 when set, 0
+ * when idx has no such parameter, -1 with *err set on error. */
+int ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+	const char *name, double value, struct ev_err *err);
+
+/* Faiss's last error (faiss_get_last_error()) without its "Error in
+ * FUNCTION at FILE:LINE: " prefix; "out of memory" for std::bad_alloc. */
+const char *ev_vindex_faiss_error(void);
+
+#endif
