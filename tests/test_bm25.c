@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "bm25.h"
+#include "sweep.h"
 
 static sqlite3 *db;
 

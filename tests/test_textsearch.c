@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "bm25.h"
+#include "editdist.h"
+#include "sweep.h"
 #include "postings.h"
 #include "store.h"
 #include "test_util.h"
@@ -554,12 +556,12 @@ Test(textsearch, a_huge_query_is_searched_by_its_first_thousand_words)
 
 Test(textsearch, edit_distance)
 {
-	cr_assert_eq(ev_textsearch_distance("kitten", 6, "sitting", 7, 5), 3);
-	cr_assert_eq(ev_textsearch_distance("kitten", 6, "sitting", 7, 2), 3, "over max: max + 1");
-	cr_assert_eq(ev_textsearch_distance("abcd", 4, "acbd", 4, 3), 1, "a transposition");
-	cr_assert_eq(ev_textsearch_distance("caf\xc3\xa9", 5, "cafe", 4, 3), 1, "code points, not bytes");
-	cr_assert_eq(ev_textsearch_distance("", 0, "abc", 3, 3), 3);
-	cr_assert_eq(ev_textsearch_distance("same", 4, "same", 4, 0), 0);
+	cr_assert_eq(ev_editdist("kitten", 6, "sitting", 7, 5), 3);
+	cr_assert_eq(ev_editdist("kitten", 6, "sitting", 7, 2), 3, "over max: max + 1");
+	cr_assert_eq(ev_editdist("abcd", 4, "acbd", 4, 3), 1, "a transposition");
+	cr_assert_eq(ev_editdist("caf\xc3\xa9", 5, "cafe", 4, 3), 1, "code points, not bytes");
+	cr_assert_eq(ev_editdist("", 0, "abc", 3, 3), 3);
+	cr_assert_eq(ev_editdist("same", 4, "same", 4, 0), 0);
 }
 
 Test(textsearch, request_words_are_dropped_unless_they_are_the_whole_query)
@@ -1837,12 +1839,12 @@ Test(typo, among_equally_close_stems_the_one_found_with_the_other_words_wins)
 
 Test(typo, the_word_distance_adds_the_cheapest_ending)
 {
-	cr_assert_eq(ev_textsearch_word_distance("replcaton", 9, "replic", 6, 2), 2);
-	cr_assert_eq(ev_textsearch_word_distance("Vulnerabilty", 12, "vulner", 6, 2), 1);
-	cr_assert_eq(ev_textsearch_word_distance("docker", 6, "docker", 6, 2), 0);
-	cr_assert_eq(ev_textsearch_word_distance("dockers", 7, "docker", 6, 2), 0, "ending 's'");
-	cr_assert_eq(ev_textsearch_word_distance("replcaton", 9, "rep", 3, 2), 3, "over max");
-	cr_assert_eq(ev_textsearch_word_distance("", 0, "abc", 3, 2), 3);
+	cr_assert_eq(ev_editdist_word("replcaton", 9, "replic", 6, 2), 2);
+	cr_assert_eq(ev_editdist_word("Vulnerabilty", 12, "vulner", 6, 2), 1);
+	cr_assert_eq(ev_editdist_word("docker", 6, "docker", 6, 2), 0);
+	cr_assert_eq(ev_editdist_word("dockers", 7, "docker", 6, 2), 0, "ending 's'");
+	cr_assert_eq(ev_editdist_word("replcaton", 9, "rep", 3, 2), 3, "over max");
+	cr_assert_eq(ev_editdist_word("", 0, "abc", 3, 2), 3);
 }
 
 Test(typo, a_number_or_a_code_is_never_repaired)

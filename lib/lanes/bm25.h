@@ -1,8 +1,10 @@
 /* bm25.h: the text lane's ranking function, BM25 with a weight per query
  * phrase, as an FTS5 auxiliary function.
  *
- * Middle layer: includes err.h, postings.h and token.h (for the connection's
- * fts5_api).
+ * Middle layer: includes err.h (bm25.c: token.h, for the connection's
+ * fts5_api).  The sweep of a postings file that computes the same scores
+ * without FTS5 is sweep.h's; the phrase and hit types it takes are here,
+ * beside the weights.
  *
  * FTS5's own bm25() weighs every phrase of a query alike.  Pseudo-relevance
  * feedback and proximity need more: a feedback term counts less than a word
@@ -43,7 +45,6 @@
 #include <sqlite3.h>
 
 #include "err.h"
-#include "postings.h"
 
 #define EV_BM25_FUNCTION "ev_bm25"
 #define EV_BM25_POINTER "ev_bm25_weights"
@@ -91,66 +92,13 @@ struct ev_bm25_hit {
 	double s;
 };
 
-struct ev_bm25_sweep;
+/* The weight of phrase i under pw: 1 when pw is NULL or does not cover it. */
+double ev_bm25_weight(const struct ev_bm25_weights *pw, int i);
 
-/* A sweeper over the postings file p (borrowed: it must outlive the
- * sweeper), or NULL with *err set (out of memory). */
-struct ev_bm25_sweep *ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err);
-
-/* Free (NULL-safe). */
-void ev_bm25_sweep_free(struct ev_bm25_sweep *sw);
-
-/* What "SELECT rowid, ev_bm25(chunks_fts, colw..., pw) FROM chunks_fts WHERE
- * chunks_fts MATCH E ORDER BY 2, rowid LIMIT limit" returns, computed from
- * the postings file instead of FTS5, pruned by MaxScore (bm25.c: the
- * phrases of highest bounds walked whole, the others looked up only in the
- * chunks that can still be among the best).  E is the OR of the phrases ph[0..n) when none is of the filter group, else
- * "(the filter group's, OR-ed) AND (the others, OR-ed)"; the phrases are
- * numbered as FTS5 numbers E's.  colw[0..ncolw) are the column weights; pw
- * as for ev_bm25(), its floor ignored (IDFs counted are stored in pw->idf as
- * there).  Every score is computed as ev_bm25() computes it, term by term in
- * the phrases' order, so the hits, their order and their values are exactly
- * FTS5's.  Returns the number of hits, at most limit, in *hits (the
- * sweeper's: valid until its next call), or -1 with *err set (code 1: the
- * postings file is corrupt, or out of memory). */
-long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
-	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
-	const struct ev_bm25_hit **hits, struct ev_err *err);
-
-/* Forget the phrases' rows the sweeper keeps from one sweep to the next
- * (a query's passes walk the same words and pairs): call it before each
- * query, or whenever the postings file or the column weights change. */
-void ev_bm25_sweep_forget(struct ev_bm25_sweep *sw);
-
-/* The phrases the last sweep looked up in its candidates rather than
- * walked whole (MaxScore: bm25.c): 0 when it walked every one (of a split
- * sweep, the half that looked up more). */
-int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
-
-/* Stores of at least this many rows are swept in two halves of their rows,
- * side by side on two threads, when the process may run on two processors
- * or more: a query's latency nearly halves on a large store (each half prunes
- * with the better theta of the two), for a few per cent more work. */
-#define EV_BM25_SPLIT_ROWS 100000
-
-/* Run fn(arg) on the second thread of sw's split sweeps, if it has one,
- * while the caller goes on (else here, now): a job that needs nothing of
- * sw, such as asking for the pages of the hits just swept.  The job ends
- * before sw's next sweep begins, or sw is split otherwise or freed, and
- * arg must live until then.  Returns 1 when the job runs on the thread, 0
- * when it ran here. */
-int ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg);
-
-/* Wait until the job of ev_bm25_sweep_background(), if any, has ended;
- * its writes are then seen by the caller. */
-void ev_bm25_sweep_wait(struct ev_bm25_sweep *sw);
-
-/* Split the pruned sweeps of sw over two threads when its postings file
- * holds min_rows rows or more (0: never); the default is
- * EV_BM25_SPLIT_ROWS when the process may run on several processors
- * (ev_worker_processors()), else 0.  The
- * hits are the same either way. */
-void ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows);
+/* FTS5's bm25() parameters, which ev_bm25() and the sweep (sweep.h) use
+ * unless the weights are tuned. */
+#define EV_BM25_K1 1.2
+#define EV_BM25_B 0.75
 
 /* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */

@@ -1,0 +1,1044 @@
+/* maxscore.c: the postings sweep pruned by MaxScore, split over two
+ * threads on a large store, and ev_bm25_sweep().  See sweep.h. */
+#include "sweep.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "sweepstate.h"
+#include "worker.h"
+
+/* ---- The pruned sweep (bm25.h): MaxScore, term at a time --------------------
+ *
+ * A phrase adds at most its bound, w x IDF x (k1 + 1), to a row's score.
+ * The phrases are walked whole, highest bound first, each row's score so
+ * far summed; once the bounds of the phrases left sum below theta, the
+ * limit-th best score so far among the rows that are hits (a score the
+ * limit best reach), a row none of those walked holds cannot be among the
+ * best.  The phrases left are then only looked up in the rows that can
+ * still reach theta (skipping their lists' blocks), and the rows that can
+ * no longer reach it are dropped as their bounds are spent.  Last, the
+ * candidates near the limit-th score get their exact score, summed in the
+ * phrases' own order as ev_bm25() sums it, and are ranked by it. */
+
+#define SWEEP_MARGIN 1e-9	/* relative slack for sums in another order */
+
+static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
+	const struct sweep_params *sp, struct ev_err *err);
+
+/* The rows holding the phrase ph: the dictionary's count for one token,
+ * else counted (a word's alternatives as a union, the rows of the rarest
+ * looked up in the others; a phrase of several positions walked).  Returns
+ * the count, or -1 with *err set. */
+static long long
+phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	struct alts *a = sw->alts;
+	long long n = 0, rows[EV_BM25_MAX_ALT] = { 0 };
+	int idx[EV_BM25_MAX_ALT] = { 0 }, r;
+
+	if (ph->ntok == 1 && ph->nalt[0] == 1)
+		return ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+	if (ph->ntok > 1) {
+		if (walk_phrase(sw, ph, sp, err) == -1)
+			return -1;
+		return (long long)sw->np;
+	}
+	/* |A1 u ... u An|: the largest whole, then each other's rows that
+	 * none before it holds */
+	for (int i = 0; i < ph->nalt[0]; i++) {
+		int j;
+
+		rows[i] = ev_postings_term(sw->p, ph->tok[i], ph->len[i], &a[0].c[i]);
+		for (j = i; j > 0 && rows[idx[j - 1]] < rows[i]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	n = rows[idx[0]];
+	for (int i = 1; i < ph->nalt[0]; i++) {
+		struct ev_postings_cursor *ci = &a[0].c[idx[i]];
+
+		for (int j = 0; j < i; j++)	/* the earlier ones, from their starts */
+			ev_postings_term(sw->p, ph->tok[idx[j]], ph->len[idx[j]], &a[1].c[j]);
+		while ((r = ev_postings_next(ci)) == 1) {
+			int held = 0;
+
+			for (int j = 0; j < i && !held; j++) {
+				int q = ev_postings_seek(&a[1].c[j], ci->rowid);
+
+				if (q == -1)
+					return ev_sweep_corrupt(err);
+				held = q == 1 && a[1].c[j].rowid == ci->rowid;
+			}
+			n += !held;
+		}
+		if (r == -1)
+			return ev_sweep_corrupt(err);
+	}
+	return n;
+}
+
+/* At most how many rows hold the phrase ph: the rows of its alternatives
+ * summed, at its rarest position. */
+static long long
+phrase_rows_bound(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
+{
+	struct ev_postings_cursor c;
+	long long least = -1;
+	int k = 0;
+
+	for (int j = 0; j < ph->ntok; j++) {
+		long long n = 0;
+
+		for (int i = 0; i < ph->nalt[j]; i++, k++)
+			n += ev_postings_term(sw->p, ph->tok[k], ph->len[k], &c);
+		if (least < 0 || n < least)
+			least = n;
+	}
+	return least;
+}
+
+/* Whether two phrases search for the same tokens. */
+static int
+same_phrase(const struct ev_bm25_phrase *x, const struct ev_bm25_phrase *y)
+{
+	int k = 0;
+
+	if (x->ntok != y->ntok)
+		return 0;
+	for (int j = 0; j < x->ntok; j++) {
+		if (x->nalt[j] != y->nalt[j])
+			return 0;
+		for (int i = 0; i < x->nalt[j]; i++, k++)
+			if (x->len[k] != y->len[k] || memcmp(x->tok[k], y->tok[k], (size_t)x->len[k]) != 0)
+				return 0;
+	}
+	return 1;
+}
+
+/* The theta a sweeper prunes with: its own (theta, when found), or the
+ * other half's of a split sweep when higher (either half's limit-th best
+ * is a floor of the whole's limit-th best); 0 when there is none yet. */
+static double
+sweep_theta(const struct ev_bm25_sweep *sw, int found, double theta)
+{
+	double own = found ? theta : 0.0, other = 0.0;
+
+	if (sw->shared != NULL) {
+		uint64_t bits = __atomic_load_n(sw->shared, __ATOMIC_RELAXED);
+
+		memcpy(&other, &bits, sizeof other);
+	}
+	return other > own ? other : own;
+}
+
+/* Tell the other half of a split sweep this sweeper's theta. */
+static void
+share_theta(struct ev_bm25_sweep *sw, double theta)
+{
+	uint64_t bits, old;
+
+	if (sw->shared == NULL || !(theta > 0.0))
+		return;
+	memcpy(&bits, &theta, sizeof bits);
+	old = __atomic_load_n(sw->shared, __ATOMIC_RELAXED);
+	/* (positive doubles order as their bits do) */
+	while (bits > old && !__atomic_compare_exchange_n(sw->shared, &old, bits, 1,
+	    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/* The limit-th best score of the candidates that are hits (mark has
+ * want): *theta, returning 1; 0 when there are fewer.  (It uses the running
+ * top's heap, which only the walks before the candidates need.) */
+static int
+kth_score(struct ev_bm25_sweep *sw, unsigned char want, long long limit, double *theta)
+{
+	const unsigned char *mark = sw->mark;
+
+	sw->ntop = 0;
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+
+		if ((mark[r] & want) == want)
+			top_offer(sw, (size_t)limit, sw->acc[r], r);
+	}
+	if (sw->ntop < (size_t)limit)
+		return 0;
+	*theta = sw->top[0];
+	return 1;
+}
+
+/* The phrase's tokens, position by position, as one key in sw->key.
+ * Returns 0 or -1. */
+static int
+walked_key(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph)
+{
+	int k = 0, r = 0;
+
+	ev_buf_reset(&sw->key);
+	for (int j = 0; j < ph->ntok && r == 0; j++) {
+		r |= ev_buf_add(&sw->key, &ph->nalt[j], sizeof ph->nalt[j]);
+		for (int i = 0; i < ph->nalt[j] && r == 0; i++, k++) {
+			r |= ev_buf_add(&sw->key, &ph->len[k], sizeof ph->len[k]);
+			r |= ev_buf_add(&sw->key, ph->tok[k], (size_t)ph->len[k]);
+		}
+	}
+	return r ? -1 : 0;
+}
+
+/* Keep the rows just walked under sw->key, when they were walked into
+ * the kept rows (walk_phrase()), unless memory runs out (nothing kept
+ * then: keeping only saves time). */
+static void
+keep_walked(struct ev_bm25_sweep *sw)
+{
+	struct walked *w;
+
+	if (sw->prow != sw->kept_row + sw->kept_rows ||
+	    ev_grow(&sw->kept, &sw->capkept, sw->nkept, sizeof *sw->kept, 16) == -1)
+		return;
+	w = &sw->kept[sw->nkept];
+	if ((w->key = malloc(sw->key.len + 1)) == NULL)
+		return;
+	memcpy(w->key, sw->key.p, sw->key.len);
+	w->keylen = sw->key.len;
+	w->lo = sw->lo;
+	w->hi = sw->hi;
+	w->row = sw->prow;
+	w->f = sw->pf;
+	w->n = sw->np;
+	sw->kept_rows += sw->np;
+	sw->nkept++;
+}
+
+/* The first of the n rising rows at or after r (n when none is). */
+static size_t
+rows_from(const long long *row, size_t n, long long r)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (row[mid] < r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The rows kept from a walk in this query of the phrase whose key is
+ * sw->key (walked_key()), those in [sw->lo, sw->hi): *row, their
+ * frequencies *f, *n of them.  Returns 1, or 0 when there are none. */
+static int
+find_kept(const struct ev_bm25_sweep *sw, long long **row, double **f, size_t *n)
+{
+	for (size_t i = 0; i < sw->nkept; i++) {
+		const struct walked *w = &sw->kept[i];
+		size_t from;
+
+		if (w->keylen != sw->key.len || memcmp(w->key, sw->key.p, w->keylen) != 0 ||
+		    w->lo > sw->lo || w->hi < sw->hi)
+			continue;
+		from = rows_from(w->row, w->n, sw->lo);
+		*row = w->row + from;
+		*f = w->f + from;
+		*n = rows_from(w->row, w->n, sw->hi) - from;
+		return 1;
+	}
+	return 0;
+}
+
+/* A phrase asked about rows in rising order (ask_start(), ask_at()): from
+ * the rows kept from its walk in this query when it has them (a phrase of
+ * several positions, costly to find in its lists), else from its lists
+ * (ev_sweep_phrase_start(), ev_sweep_phrase_at()). */
+struct asking {
+	long long *row;		/* the kept rows, rising, or NULL */
+	double *f;
+	size_t n, at;
+};
+
+/* Start q on phrase ph.  Returns 0, or -1 (corrupt). */
+static int
+ask_start(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct asking *q)
+{
+	q->at = 0;
+	/* (no room for the key: the lists, which need none) */
+	if (walked_key(sw, ph) == 0 && find_kept(sw, &q->row, &q->f, &q->n))
+		return 0;
+	q->row = NULL;
+	return ev_sweep_phrase_start(sw, ph);
+}
+
+/* ev_sweep_phrase_at() for q, started on ph. */
+static int
+ask_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct asking *q, long long r,
+    const double *colw, int ncolw, double *f)
+{
+	if (q->row == NULL)
+		return ev_sweep_phrase_at(sw, ph, r, colw, ncolw, f);
+	q->at += rows_from(q->row + q->at, q->n - q->at, r);
+	if (q->at == q->n || q->row[q->at] != r)
+		return 0;
+	*f = q->f[q->at];
+	return 1;
+}
+
+/* Walk phrase ph whole, its rows in [sw->lo, sw->hi), into sw->prow /
+ * sw->pf: after the rows kept so far when they have room for as many as
+ * the dictionary says it may have (kept then), else into own_row / own_f.
+ * When it was walked before in this query, they point at the rows kept
+ * then instead.  Returns 0 or -1. */
+static int
+walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	long long most;
+	int r;
+
+	sw->np = 0;
+	if (walked_key(sw, ph) == -1)
+		return ev_err_nomem(err);
+	if (find_kept(sw, &sw->prow, &sw->pf, &sw->np)) {
+		sw->capp = sw->np;
+		return 0;
+	}
+	most = phrase_rows_bound(sw, ph);
+	if (most <= (long long)(sw->kept_cap - sw->kept_rows)) {
+		sw->prow = sw->kept_row + sw->kept_rows;
+		sw->pf = sw->kept_f + sw->kept_rows;
+		sw->capp = (size_t)most;
+	} else {
+		sw->prow = sw->own_row;
+		sw->pf = sw->own_f;
+		sw->capp = (size_t)(sw->hi - sw->lo);
+	}
+	if (ph->ntok == 1 && ph->nalt[0] == 1) {
+		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+		r = ev_sweep_one_token(sw, &c, sp->colw, sp->ncolw, err);
+	} else if ((r = ev_sweep_major_rows(sw, ph, sp->colw, sp->ncolw, err)) != 0)
+		r = r == 1 ? 0 : -1;
+	else if (ph->ntok == 1)
+		r = ev_sweep_alt_rows(sw, ph, sp->colw, sp->ncolw, err);
+	else
+		r = ev_sweep_phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
+	if (r == 0)
+		keep_walked(sw);
+	return r;
+}
+
+/* Walk phrase ph whole over this sweeper's rows and add its rows to the
+ * scores so far (struct adding: bits, w, idf, only_candidates, want).  A
+ * word of one token is added as its list is read; any other phrase is
+ * walked into rows first (walk_phrase(): kept for the query's next walk
+ * of it, its rows being costly to find).  Returns 0 or -1 with *err set. */
+static int
+walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned char bits, double w,
+    double idf, const struct sweep_params *sp, int only_candidates, unsigned char want,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	struct adding a;
+
+	ev_sweep_adding_start(sw, &a, bits, w, idf, only_candidates, want);
+	if (ph->ntok == 1 && ph->nalt[0] == 1) {
+		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
+		return ev_sweep_add_token(sw, &c, &a, sp, err);
+	}
+	if (walk_phrase(sw, ph, sp, err) == -1)
+		return -1;
+	return ev_sweep_add_rows(sw, &a, sp) == -1 ? ev_sweep_corrupt(err) : 0;
+}
+
+/* Add phrase ph (info p; a filter phrase when marker) to the candidates'
+ * scores and marks: its rows walked when there are fewer than twice the
+ * candidates, else each candidate looked up in them (ask_at(): in its
+ * rows kept, or in its lists over the skips).  Returns 0 or -1. */
+static int
+look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct phrase_info *p,
+    int marker, const struct sweep_params *sp, struct ev_err *err)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+	unsigned char bits = marker ? IN_FILTER : IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
+	struct asking q;
+	double rows;
+
+	if (ask_start(sw, ph, &q) == -1)
+		return ev_sweep_corrupt(err);
+	/* (when not kept, its rows in this sweeper's share, roughly) */
+	rows = q.row != NULL ? (double)q.n :
+	    (double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow;
+	if (rows <= 2.0 * (double)sw->ncand)
+		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0, err);
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+		double f;
+		int in = ask_at(sw, ph, &q, r, sp->colw, sp->ncolw, &f);
+
+		if (in < 0)
+			return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+		if (!in)
+			continue;
+		sw->mark[r] |= bits;
+		if (!marker && f > 0.0)
+			sw->acc[r] += sweep_term(sp, p->w, p->idf, f, len[r]);
+	}
+	return 0;
+}
+
+/* Whether a touched row can still be among the best: it has the mark
+ * bits of need, and with rest to come it may reach eff (none when eff is
+ * 0). */
+static inline int
+can_reach(double acc, unsigned char mark, unsigned char need, double rest, double eff)
+{
+	/* (& rather than &&: no branch to mispredict) */
+	return ((mark & need) == need) & ((eff <= 0.0) | ((acc + rest) * (1.0 + SWEEP_MARGIN) >= eff));
+}
+
+/* Keep the candidates that can still reach theta with rest to come. */
+static void
+drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
+{
+	long long *cand = sw->cand;
+	const double *acc = sw->acc;
+	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	size_t k = 0, n = sw->ncand;
+
+	/* (no branch: which rows stay is not to be predicted) */
+	for (size_t i = 0; i < n; i++) {
+		long long r = cand[i];
+		int keep = can_reach(acc[r], 0, 0, rest, theta);
+
+		cand[k] = r;
+		k += (size_t)keep;
+		mark[r] &= (unsigned char)(keep ? 0xff : ~CANDIDATE);
+	}
+	sw->ncand = k;
+}
+
+/* The candidates' exact scores, phrase by phrase in FTS5's order, and the
+ * best limit of those that are hits into sw->heap; rest is the sum of the
+ * bounds of the phrases not yet added to their scores so far.  Returns
+ * their number, or -1 with *err set. */
+static long long
+exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, unsigned char want, double rest, struct ev_err *err)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
+	double theta = 0.0;
+	int found;
+
+	/* the hits near the limit-th score or above it (or the other half's) */
+	found = kth_score(sw, want, sp->limit, &theta);
+	if ((theta = sweep_theta(sw, found, theta)) <= 0.0)
+		theta = -1.0;
+	for (size_t i = 0; i < sw->ncand; i++) {
+		long long r = sw->cand[i];
+
+		if ((sw->mark[r] & want) == want &&
+		    (sw->acc[r] + (rest > 0.0 ? rest : 0.0)) * (1.0 + SWEEP_MARGIN) >= theta)
+			sw->cand[k++] = r;
+	}
+	sw->ncand = k;
+	if (k > sw->capexact && ev_grow(&sw->exact, &sw->capexact, k, sizeof *sw->exact, 256) == -1)
+		return ev_err_nomem(err);
+	if (k > 0)	/* (exact is NULL until a sweep has a candidate) */
+		memset(sw->exact, 0, k * sizeof *sw->exact);
+	for (int i = 0; i < n; i++) {
+		const struct phrase_info *p = &sw->info[i];
+		struct asking q;
+
+		if (p->w == 0.0)
+			continue;
+		if (ask_start(sw, &ph[i], &q) == -1)
+			return ev_sweep_corrupt(err);
+		for (size_t j = 0; j < k; j++) {
+			double f;
+			int in = ask_at(sw, &ph[i], &q, sw->cand[j], sp->colw, sp->ncolw, &f);
+
+			if (in < 0)
+				return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			if (in && f > 0.0)
+				sw->exact[j] += sweep_term(sp, p->w, p->idf, f, len[sw->cand[j]]);
+		}
+	}
+	if (cap > k)
+		cap = k;
+	if (ev_sweep_reserve_hits(sw, cap) == -1)
+		return ev_err_nomem(err);
+	for (size_t j = 0; j < k; j++) {
+		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
+
+		ev_sweep_offer_hit(sw, &nh, cap, h);
+	}
+	ev_sweep_sort_hits(sw, nh);
+	return (long long)nh;
+}
+
+/* Room for the plan of n phrases (sw->info, sw->order, sw->count).
+ * Returns 0 or -1 (out of memory; what was there is kept). */
+static int
+reserve_plan(struct ev_bm25_sweep *sw, int n)
+{
+	void *a;
+
+	if (n <= sw->capinfo)
+		return 0;
+	if ((a = realloc(sw->info, (size_t)n * sizeof *sw->info)) == NULL)
+		return -1;
+	sw->info = a;
+	if ((a = realloc(sw->order, (size_t)n * sizeof *sw->order)) == NULL)
+		return -1;
+	sw->order = a;
+	if ((a = realloc(sw->count, (size_t)n * sizeof *sw->count)) == NULL)
+		return -1;
+	sw->count = a;
+	sw->capinfo = n;
+	return 0;
+}
+
+/* Whether phrase i (of ph, weights pw) must be counted, not read off the
+ * dictionary: a scoring phrase of several positions or alternatives whose
+ * IDF is not known yet. */
+static int
+costly_count(const struct ev_bm25_phrase *ph, int i, const struct ev_bm25_weights *pw)
+{
+	return !ph[i].filter && (ph[i].ntok > 1 || ph[i].nalt[0] > 1) &&
+	    !(pw != NULL && pw->idf != NULL && i < pw->n && pw->idf[i] > 0.0);
+}
+
+/* A share of count_phrases(), as a thread runs it. */
+struct count_run {
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_phrase *ph;
+	int n, share;			/* the costly words' k-th, for k % 2 == share */
+	const struct sweep_params *sp;
+	long long *count;
+	int ret;
+	struct ev_err err;
+};
+
+/* Count, into c->count, the rows in c->sw's range holding each costly
+ * phrase of several positions, and the rows holding every other costly
+ * one (a word's alternatives, counted whole) of c->share. */
+static void
+run_count(void *arg)
+{
+	struct count_run *c = arg;
+
+	c->ret = 0;
+	for (int i = 0, k = 0; i < c->n && c->ret == 0; i++) {
+		c->count[i] = -1;
+		if (costly_count(c->ph, i, c->sp->pw) && (c->ph[i].ntok > 1 || k++ % 2 == c->share) &&
+		    (c->count[i] = phrase_count(c->sw, &c->ph[i], c->sp, &c->err)) < 0)
+			c->ret = -1;
+	}
+}
+
+static struct ev_bm25_sweep *new_half(struct ev_bm25_sweep *sw);
+
+/* The rows holding each costly phrase (costly_count()) into sw->count (-1
+ * for the others): on two threads when sw's sweeps are split, each
+ * walking the phrases of several positions in the half of the rows it
+ * sweeps later (so that the split sweep finds their rows kept), and every
+ * other word of alternatives.  Returns 0, or -1 with *err set. */
+static int
+count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct count_run mine = { sw, ph, n, 0, sp, sw->count, 0, { 0 } };
+	struct count_run other = { NULL, ph, n, 1, sp, NULL, 0, { 0 } };
+	int costly = 0;
+
+	for (int i = 0; i < n; i++) {
+		sw->count[i] = -1;
+		costly += costly_count(ph, i, sp->pw);
+	}
+	if (costly == 0 || sw->worker == NULL || (other.sw = new_half(sw)) == NULL ||
+	    reserve_plan(other.sw, n) == -1)
+		return 0;	/* plan_sweep() counts them all as it meets them */
+	other.count = other.sw->count;
+	/* the halves of sweep_split() */
+	sw->hi = other.sw->lo = sw->nrow / 2;
+	ev_worker_run(sw->worker, run_count, &other);
+	run_count(&mine);
+	ev_worker_wait(sw->worker);
+	sw->hi = sw->nrow;
+	if (mine.ret == -1) {
+		*err = mine.err;
+		return -1;
+	}
+	if (other.ret == -1) {
+		*err = other.err;
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (ph[i].ntok > 1 && mine.count[i] >= 0)
+			mine.count[i] += other.count[i];
+		else if (mine.count[i] < 0)
+			mine.count[i] = other.count[i];
+	return 0;
+}
+
+/* Each phrase's weight, IDF, bound and filter twin into sw->info, and the
+ * order of the walk into sw->order (scoring phrases, highest bound first,
+ * then the filter phrases without a twin).  Returns the number ordered, 0
+ * when the sweep cannot be pruned (a scoring phrase weighs 0 or less, or a
+ * filter phrase weighs something), or -1 with *err set. */
+static int
+plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_bm25_weights *pw = sp->pw;
+	int m = 0;
+
+	if (reserve_plan(sw, n) == -1)
+		return ev_err_nomem(err);
+	for (int i = 0; i < n; i++) {
+		struct phrase_info *p = &sw->info[i];
+
+		p->w = ev_bm25_weight(pw, i);
+		p->idf = p->ub = 0.0;
+		p->twin = -1;
+		p->also_filter = 0;
+		if (ph[i].filter ? p->w != 0.0 : !(p->w > 0.0))
+			return 0;
+	}
+	if (count_phrases(sw, ph, n, sp, err) == -1)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		struct phrase_info *p = &sw->info[i];
+		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
+		long long rows = sw->count[i];
+
+		p->rows = phrase_rows_bound(sw, &ph[i]);
+		if (ph[i].filter) {
+			for (int j = 0; j < n && p->twin < 0; j++)
+				if (!ph[j].filter && same_phrase(&ph[i], &ph[j]))
+					p->twin = j;
+			if (p->twin >= 0)
+				sw->info[p->twin].also_filter = 1;
+			continue;
+		}
+		if (known != NULL && *known > 0.0)
+			p->idf = *known;
+		else {
+			if (rows < 0 && (rows = phrase_count(sw, &ph[i], sp, err)) < 0)
+				return -1;
+			p->idf = ev_bm25_idf(sp->rows, (double)rows);
+			if (known != NULL)
+				*known = p->idf;
+		}
+		p->ub = p->w * p->idf * (sp->k1 + 1.0);
+	}
+	for (int i = 0; i < n; i++) {
+		int j;
+
+		if (ph[i].filter)
+			continue;
+		for (j = m; j > 0 && sw->info[sw->order[j - 1]].ub < sw->info[i].ub; j--)
+			sw->order[j] = sw->order[j - 1];
+		sw->order[j] = i;
+		m++;
+	}
+	for (int i = 0; i < n; i++)
+		if (ph[i].filter && sw->info[i].twin < 0)
+			sw->order[m++] = i;
+	return m;
+}
+
+/* Room for a top of cap rows (sw->top, sw->toprow, sw->oldrow).  Returns 0
+ * or -1 (out of memory; what was there is kept). */
+static int
+reserve_top(struct ev_bm25_sweep *sw, size_t cap)
+{
+	double *t;
+	long long *tr, *orow;
+
+	if (cap <= sw->captop)
+		return 0;
+	if ((t = realloc(sw->top, cap * sizeof *t)) != NULL)
+		sw->top = t;
+	if ((tr = realloc(sw->toprow, cap * sizeof *tr)) != NULL)
+		sw->toprow = tr;
+	if ((orow = realloc(sw->oldrow, cap * sizeof *orow)) != NULL)
+		sw->oldrow = orow;
+	if (t == NULL || tr == NULL || orow == NULL)
+		return -1;
+	sw->captop = cap;
+	return 0;
+}
+
+/* The filter group's twins a pruned sweep walks (plan_sweep(): m phrases
+ * in sw->order): the scoring phrases some filter phrase is of the same
+ * tokens as.  Once they are walked whole, every row that can be a hit is
+ * touched.  0 when the sweep has no filter group, or a filter phrase has
+ * no twin (it is looked up: the rows it holds may be untouched). */
+static int
+filter_twins(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int m,
+    const struct sweep_params *sp)
+{
+	int twins = 0;
+
+	if (!sp->has_filter)
+		return 0;
+	for (int o = 0; o < m; o++) {
+		int i = sw->order[o];
+
+		if (ph[i].filter)
+			return 0;	/* (the plan orders only the twinless ones) */
+		twins += sw->info[i].also_filter;
+	}
+	return twins;
+}
+
+/* The candidates of a pruned sweep, once its walks are done: the rows
+ * touched that can still be among the best (can_reach()), in rowid
+ * order, marked CANDIDATE; a few are sorted off the list of rows touched,
+ * many read off the marks (no sort). */
+static void
+collect_candidates(struct ev_bm25_sweep *sw, unsigned char need, double rest, double eff)
+{
+	const double *acc = sw->acc;
+	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	long long *cand = sw->cand;
+	size_t n = 0;
+
+	if (sw->ntouched < (size_t)((sw->hi - sw->lo) / 64)) {
+		if (sw->ntouched > 1)
+			qsort(sw->touched, sw->ntouched, sizeof *sw->touched, ev_sweep_cmp_row);
+		for (size_t i = 0; i < sw->ntouched; i++) {
+			long long r = sw->touched[i];
+			int keep = can_reach(acc[r], mark[r], need, rest, eff);
+
+			mark[r] |= (unsigned char)(keep ? CANDIDATE : 0);
+			cand[n] = r;
+			n += (size_t)keep;
+		}
+	} else
+		for (long long r = sw->lo, hi = sw->hi; r < hi; r++) {
+			unsigned char m = mark[r];
+			int keep = (m != 0) & can_reach(acc[r], m, need, rest, eff);
+
+			mark[r] = (unsigned char)(m | (keep ? CANDIDATE : 0));
+			cand[n] = r;
+			n += (size_t)keep;
+		}
+	sw->ncand = n;
+}
+
+/* Whether a phrase of sw->order[o..m) marks the rows it is in as of the
+ * filter group when it is added: a filter phrase, or its twin. */
+static int
+marks_filter(const struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int o, int m,
+    const struct sweep_params *sp)
+{
+	if (!sp->has_filter)
+		return 0;
+	for (; o < m; o++)
+		if (ph[sw->order[o]].filter || sw->info[sw->order[o]].also_filter)
+			return 1;
+	return 0;
+}
+
+/* The pruned sweep, with m phrases ordered by plan_sweep(). */
+static long long
+sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	unsigned char want = IN_OTHERS | (sp->has_filter ? IN_FILTER : 0), need = 0;
+	double rest = 0.0, theta = 0.0, eff;
+	int o, found = 0, twins = filter_twins(sw, ph, m, sp);
+
+	if (reserve_top(sw, (size_t)sp->limit) == -1)
+		return ev_err_nomem(err);
+	sw->ntop = sw->nold = 0;
+	for (o = 0; o < m; o++)
+		rest += sw->info[sw->order[o]].ub;
+	/* walk whole, highest bound first, while a row none of them holds
+	 * could still be among the best */
+	for (o = 0; o < m; o++) {
+		int i = sw->order[o];
+
+		if (ph[i].filter)
+			break;	/* the filter phrases: looked up */
+		if (walk_add(sw, &ph[i], IN_OTHERS | (sw->info[i].also_filter ? IN_FILTER : 0),
+		    sw->info[i].w, sw->info[i].idf, sp, 0, want, err) == -1)
+			return -1;
+		rest -= sw->info[i].ub;
+		if ((found = ev_sweep_walk_top(sw, want, (size_t)sp->limit, &theta)))
+			share_theta(sw, theta);
+		eff = sweep_theta(sw, found, theta);
+		if (eff > 0.0 && rest * (1.0 + SWEEP_MARGIN) < eff) {
+			o++;
+			break;
+		}
+		/* every row holding a filter phrase is touched: no other can
+		 * be a hit, whatever the bounds left */
+		if (sw->info[i].also_filter && twins > 0 && --twins == 0) {
+			need = IN_FILTER;
+			o++;
+			break;
+		}
+	}
+	collect_candidates(sw, need, rest, sweep_theta(sw, found, theta));
+	sw->pruned = m - o;
+	for (; o < m; o++) {
+		int i = sw->order[o];
+		double t;
+
+		/* no more than limit candidates: each has its exact score
+		 * next whatever is looked up, and when no phrase left marks
+		 * rows of the filter group, a look-up can only drop some, as
+		 * costly as scoring them */
+		if (sw->ncand <= (size_t)sp->limit && !marks_filter(sw, ph, o, m, sp))
+			break;
+
+		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, err) == -1)
+			return -1;
+		if (ph[i].filter)
+			continue;
+		rest -= sw->info[i].ub;
+		/* the scores grew: a higher theta leaves more behind */
+		if (kth_score(sw, want, sp->limit, &t) && (!found || t > theta)) {
+			theta = t;
+			found = 1;
+			share_theta(sw, theta);
+		}
+		if ((eff = sweep_theta(sw, found, theta)) > 0.0)
+			drop_hopeless(sw, rest, eff);
+	}
+	return exact_best(sw, ph, n, sp, want, rest, err);
+}
+
+/* The upper half's sweeper of sw (its own work arrays, sw's score arrays),
+ * over all the rows until a split sweep gives it its half.  Returns it, or
+ * NULL (out of memory). */
+static struct ev_bm25_sweep *
+new_half(struct ev_bm25_sweep *sw)
+{
+	struct ev_bm25_sweep *h = sw->half;
+
+	if (h == NULL) {
+		if ((h = calloc(1, sizeof *h)) == NULL)
+			return NULL;
+		h->p = sw->p;
+		h->nrow = sw->nrow;
+		if ((h->alts = calloc(EV_BM25_MAX_PHRASE, sizeof *h->alts)) == NULL ||
+		    ev_sweep_scratch(h) == -1) {
+			ev_bm25_sweep_free(h);
+			return NULL;
+		}
+		h->acc = sw->acc;
+		h->mark = sw->mark;
+		sw->half = h;
+	}
+	h->lo = 0;
+	h->hi = h->nrow;
+	return h;
+}
+
+/* The upper half's sweeper of sw with sw's plan of n phrases.  Returns it,
+ * or NULL (out of memory). */
+static struct ev_bm25_sweep *
+upper_half(struct ev_bm25_sweep *sw, int n)
+{
+	struct ev_bm25_sweep *h = new_half(sw);
+
+	if (h == NULL || reserve_plan(h, n) == -1)
+		return NULL;
+	memcpy(h->info, sw->info, (size_t)n * sizeof *h->info);
+	memcpy(h->order, sw->order, (size_t)n * sizeof *h->order);
+	return h;
+}
+
+/* A half of a split sweep, as its thread runs it. */
+struct half_run {
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_phrase *ph;
+	int n, m;
+	const struct sweep_params *sp;
+	long long nhit;
+	struct ev_err err;
+};
+
+static void
+run_half(void *arg)
+{
+	struct half_run *h = arg;
+
+	h->nhit = sweep_pruned(h->sw, h->ph, h->n, h->m, h->sp, &h->err);
+	ev_sweep_clear_touched(h->sw);
+}
+
+/* The pruned sweep split in two: the rows below the middle swept here, those
+ * above on a second thread, each pruning with the better theta of the two,
+ * and their best limit hits merged (each half's are exact, so the merge
+ * is).  Returns the hits, in sw->out, or -1 with *err set. */
+static long long
+sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, int m,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_bm25_sweep *up = upper_half(sw, n);
+	struct half_run hr = { up, ph, n, m, sp, -1, { 0 } };
+	long long mid = sw->nrow / 2, nlow, i = 0, j = 0, k = 0;
+
+	if (up == NULL)
+		return ev_err_nomem(err);
+	sw->theta_bits = 0;
+	sw->shared = up->shared = &sw->theta_bits;
+	sw->hi = up->lo = mid;
+	up->hi = sw->nrow;
+	if (sw->worker != NULL)
+		ev_worker_run(sw->worker, run_half, &hr);
+	nlow = sweep_pruned(sw, ph, n, m, sp, err);
+	ev_sweep_clear_touched(sw);
+	if (sw->worker != NULL)
+		ev_worker_wait(sw->worker);
+	else
+		run_half(&hr);	/* no thread to be had: one after the other */
+	sw->hi = sw->nrow;
+	sw->shared = up->shared = NULL;
+	sw->pruned = sw->pruned > up->pruned ? sw->pruned : up->pruned;
+	if (nlow < 0)
+		return -1;
+	if (hr.nhit < 0) {
+		*err = hr.err;
+		return -1;
+	}
+	if ((size_t)sp->limit > sw->capout && ev_grow(&sw->out, &sw->capout,
+	    (size_t)sp->limit - 1, sizeof *sw->out, 16) == -1)
+		return ev_err_nomem(err);
+	while (k < sp->limit && (i < nlow || j < hr.nhit))
+		sw->out[k++] = j >= hr.nhit || (i < nlow && !after(&sw->heap[i], &up->heap[j])) ?
+		    sw->heap[i++] : up->heap[j++];
+	return k;
+}
+
+/* Ask the kernel for the lists of every token of the n phrases ph at
+ * once (ev_postings_willneed()), and the positions of those in phrases of
+ * several positions: those out of the page cache are read side by side
+ * while the sweep begins, not one fault after another; and just the lists,
+ * where a fault reads ahead around it. */
+static void
+ask_lists(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n)
+{
+	struct ev_postings_cursor c;
+
+	for (int i = 0; i < n; i++) {
+		int ntok = 0;
+
+		for (int j = 0; j < ph[i].ntok; j++)
+			ntok += ph[i].nalt[j];
+		for (int k = 0; k < ntok; k++) {
+			ev_postings_term(sw->p, ph[i].tok[k], ph[i].len[k], &c);
+			ev_postings_willneed(&c, ph[i].ntok > 1);
+		}
+	}
+}
+
+/* Every phrase walked whole, in FTS5's order (weights of any sign).  (The
+ * caller clears the accumulators, failed or not.) */
+static long long
+sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct ev_bm25_weights *pw = sp->pw;
+	struct adding a;
+	double rows = sp->rows;
+	long long nhit;
+
+	for (int i = 0; i < n; i++) {
+		double w = ev_bm25_weight(pw, i), idf = 0.0;
+		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
+
+		if (walk_phrase(sw, &ph[i], sp, err) == -1)
+			return -1;
+		if (w != 0.0) {
+			if (known != NULL && *known > 0.0)
+				idf = *known;
+			else {
+				idf = ev_bm25_idf(rows, (double)sw->np);
+				if (known != NULL)
+					*known = idf;
+			}
+		}
+		ev_sweep_adding_start(sw, &a, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, 0, 0);
+		if (ev_sweep_add_rows(sw, &a, sp) == -1)
+			return ev_sweep_corrupt(err);
+	}
+	if ((nhit = ev_sweep_best_rows(sw, sp->has_filter, sp->limit)) < 0)
+		return ev_err_nomem(err);
+	return nhit;
+}
+long long
+ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
+    const struct ev_bm25_hit **hits, struct ev_err *err)
+{
+	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL };
+	double tokens;
+	long long nhit;
+	int m, split;
+
+	*hits = NULL;
+	sw->pruned = 0;
+	if (pw != NULL && pw->tuned)
+		sp.k1 = pw->k1, sp.b = pw->b;
+	if (pw != NULL && pw->global) {
+		sp.rows = pw->rows;
+		tokens = pw->tokens;
+	} else {
+		sp.rows = ev_postings_rows(sw->p);
+		tokens = ev_postings_tokens(sw->p);
+	}
+	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
+	ev_sweep_sweep_norms(sw->norm, &sp);
+	sp.norm = sw->norm;
+	for (int i = 0; i < n; i++) {
+		sp.has_filter |= ph[i].filter;
+		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
+			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d tokens",
+			    ph[i].ntok);
+		for (int j = 0; j < ph[i].ntok; j++)
+			if (ph[i].nalt[j] < 1 || ph[i].nalt[j] > EV_BM25_MAX_ALT)
+				return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d"
+				    " alternatives at a position", ph[i].nalt[j]);
+	}
+	if (limit < 1)
+		return 0;
+	ev_bm25_sweep_wait(sw);
+	ev_sweep_start_worker(sw);	/* (when it could not be had before) */
+	ask_lists(sw, ph, n);
+	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
+		return -1;
+	split = m > 0 && ev_sweep_splits(sw);
+	if (split)
+		nhit = sweep_split(sw, ph, n, m, &sp, err);
+	else
+		nhit = m == 0 ? sweep_all(sw, ph, n, &sp, err) : sweep_pruned(sw, ph, n, m, &sp, err);
+	ev_sweep_clear_touched(sw);
+	if (nhit >= 0)
+		*hits = split ? sw->out : sw->heap;
+	return nhit;
+}
+
+int
+ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw)
+{
+	return sw->pruned;
+}

@@ -1,0 +1,257 @@
+/* textstate.h: the text lane's private state (textsearch.h), and the
+ * functions its modules share.  Only the text lane's modules include it:
+ * textsearch.c (the searcher, a query's course, the shards' statistics),
+ * textquery.c (a query's words and the MATCH expression), texttypo.c (typo
+ * repair), textpass.c (a pass: its statement, pruning, the postings sweep),
+ * textfeedback.c (pseudo-relevance feedback) and texthit.c (a hit record).
+ *
+ * A pass's rows have the columns of textsearch.c's SELECT_HITS: 0 the
+ * chunk's rowid, 1 its score, 2 id, 3 doc_id, 4 section_id, 5 chunk_index,
+ * 6 title, 7 section_title, 8 section_path, 9 text, 10 offset_start,
+ * 11 offset_end, 12 content_hash, 13 the document's source_uri,
+ * 14 metadata, 15 language, 16 the chunk's language.
+ *
+ * Middle layer: includes analyze.h, bm25.h, buf.h, store.h, textopts.h,
+ * SQLite and Jansson. */
+#ifndef EV_TEXTSTATE_H
+#define EV_TEXTSTATE_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "analyze.h"
+#include "bm25.h"
+#include "buf.h"
+#include "store.h"
+#include "textopts.h"
+
+struct ev_tok;
+struct ev_lex;
+struct ev_postings;
+struct ev_bm25_sweep;
+
+#define MAX_REQUEST 32		/* request words */
+
+
+struct word {
+	char *stem;		/* the tokeniser's stem */
+	char *surface;		/* the word as the query wrote it */
+	int nexp;
+	char **exp;		/* the stems it was expanded to (fuzzy) */
+	char **expword;		/* for each, a word of the index with that stem */
+	int *dist;		/* and their distances */
+	int *by;		/* and 1 when found by the word as typed, 0 by its stem */
+	int *expidx;		/* and their indices among the snippet's terms */
+	double weight;		/* its phrases' weight in ev_bm25() */
+};
+
+/* A word of the feedback chunks: a candidate feedback term. */
+struct fbterm {
+	char *stem;
+	char *surface;		/* a word of the chunks with that stem */
+	double weight;
+	int snipidx;		/* its index among the snippet's terms (watched) */
+};
+
+struct vterm {
+	char *s;
+	int len;
+	int cplen;
+	long long df;
+};
+
+/* A job asking for the store pages of a pass's swept hits (read_ahead()). */
+struct read_ahead {
+	struct ev_store *st;
+	long long *rowid;
+	size_t n, cap;
+};
+
+struct ev_textsearch {
+	struct ev_store *st;
+	struct ev_textsearch_opts o;
+	struct ev_tok *tok;
+	struct ev_snippet *sn;
+	struct word *words;
+	int nwords, capwords;
+	int truncated;
+	int as_document;	/* the query is long: read as a document (long_query) */
+	struct vterm *vocab;
+	int nvocab;
+	int vocab_loaded;
+	int instance_vocab;	/* temp.ev_text_instances made */
+	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
+	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
+	int alt_end;		/* snippet terms below: the words' stems in each query language */
+	char sole_lang[EV_ANALYZE_CODE_MAX];	/* the language of every chunk, or "" */
+	int langs_loaded;
+	unsigned no_dict;	/* languages found without a word list */
+	int no_dict_now;	/* one of them was met by this query */
+	char request[MAX_REQUEST][24];	/* the stems of request_words[] */
+	int nrequest;
+	struct fbterm *fb;	/* the feedback candidates, then (the first nfeedback) the terms */
+	int nfb, capfb, nfeedback;
+	int *fbslot;		/* open-addressing index of fb by stem: -1 or an index */
+	int nslots;
+	double *pw;		/* the weight of each phrase of expr, for ev_bm25() */
+	const char **pka, **pkb;	/* each phrase's stems (pkb NULL for one word) */
+	double *idf;		/* and its IDF once counted (> 0), else 0 */
+	int *pstart, *plen;	/* and its bytes in expr */
+	int npw, cappw;
+	struct ev_buf key;	/* a pair's statistics key */
+	struct ev_buf expr, sql, snip;
+	/* A pruned pass (textsearch.h "Dynamic pruning"): "(SOME) AND (expr)",
+	 * the phrases of SOME first, weighing nothing. */
+	struct ev_buf pexpr;
+	double *ppw, *pidf;
+	int npp, cappp;
+	double *ub;		/* each phrase's upper bound */
+	int *order;		/* the scoring phrases, highest bound first */
+	int pruned;		/* phrases the last pass left out */
+	/* The feedback pass's phrases and IDFs, for the last pass to reuse. */
+	struct ev_buf prevexpr;
+	double *previdf;
+	int *prevstart, *prevlen;
+	int nprev, capprev;
+	struct ev_err *err;	/* where a tokeniser callback reports */
+	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
+	struct ev_buf lines;	/* a hit's chunk's lines */
+	size_t *spans;		/* the matched words' offsets in the document */
+	size_t nspans, capspans;
+	/* The sweep (textsearch.h "The postings file"): the store's postings
+	 * file when it is fresh, and the last pass's hits when it was swept. */
+	struct ev_postings *post;
+	struct ev_bm25_sweep *sweep;
+	int post_stale;		/* the store has a postings file, stale */
+	int nfilter;		/* the phrases of expr's filter group (ev_textquery_build_expr()) */
+	int filtered;		/* this query has filters: no sweep */
+	int fresh;		/* the postings file describes this query's snapshot: 1,
+				 * 0, or -1 not yet known */
+	struct ev_buf toks;	/* the swept phrases' tokens */
+	struct ev_bm25_phrase *ph;
+	int *tokoff, *toklen;	/* each token's bytes in toks */
+	const char **tokp;
+	int ntok, captok, capph;
+	int *nalt;		/* each position's alternatives, phrase after phrase */
+	int npos, cappos;
+	const struct ev_bm25_hit *swept;	/* the pass's hits, when swept */
+	long long nswept, next_swept;
+	int used_sweep;		/* the last query's last pass was swept */
+	struct read_ahead ra;	/* the job asking for their pages */
+};
+
+/* textsearch.c */
+
+/* Make the array *pv (a T ** as void *) hold n elements of elem bytes.
+ * Returns 0, or -1 (out of memory: the array as it was). */
+int ev_textsearch_resize(void *pv, int n, size_t elem);
+
+/* textquery.c: a query's words and the MATCH expression */
+
+/* Append s as the inside of an FTS5 string: a quote doubled. */
+int ev_textquery_add_fts_chars(struct ev_buf *b, const char *s);
+
+/* The MATCH expression into ts->expr and the weight of each of its phrases
+ * into ts->pw: the words (each with its fuzzy expansions, OR-ed, or AND-ed
+ * with all_terms), the pairs of consecutive words (proximity; pair_weight is
+ * the weight of a pair) and the first ts->nfeedback feedback terms.  Pairs
+ * and feedback terms only rank: when they could match where the words do
+ * not, the words come first again, weighing nothing, as a filter:
+ * "(WORDS) AND (WORDS OR PAIRS OR FEEDBACK)". */
+int ev_textquery_build_expr(struct ev_textsearch *ts, double pair_weight);
+
+/* ts->sole_lang: the language of every chunk of the store (of the collection,
+ * with global statistics), when they have one alone.  Returns 0, or -1 with
+ * *err set. */
+int ev_textquery_sole_language(struct ev_textsearch *ts, struct ev_err *err);
+
+/* The words of the query q (text[0..len)) into ts->words: stop words left
+ * out, request words and the function words of the query's language dropped
+ * (not with raw_fts).  Returns 0 or -1 with *err. */
+int ev_textquery_query_words(struct ev_textsearch *ts, json_t *q, const char *text, size_t len,
+    struct ev_err *err);
+
+/* Append one phrase of the MATCH expression: the words a (and b, when not
+ * NULL, after it) as an FTS5 string, and its weight to ts->pw.  Returns 0 or
+ * -1 (out of memory). */
+int ev_textquery_add_phrase(struct ev_textsearch *ts, const char *a, const char *b, double weight, const char *ka,
+    const char *kb);
+
+/* Stem queries for the languages of the store, or of the whole collection
+ * with global statistics, so that every shard analyses a query alike.
+ * Returns 0, or -1 with *err set. */
+int ev_textquery_default_query_langs(struct ev_textsearch *ts, struct ev_err *err);
+
+/* The query languages of q: its own "language", else the store's (set when
+ * the searcher opened).  Returns 1 when q set its own, 0, or -1 with *err
+ * set (bad input). */
+int ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err);
+
+void ev_textquery_clear_words(struct ev_textsearch *ts);
+
+/* texttypo.c: typo repair */
+
+/* Whether the stem is in the vocabulary: 1, 0, or -1 with *err set. */
+int ev_texttypo_in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err);
+
+/* Expand word wi to the closest stems of the vocabulary, by the word as
+ * typed and by its stem (textsearch.h "Typo tolerance"). */
+int ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err);
+
+/* Whether the query word w, missing from the index, is a real word of one
+ * of the store's languages (their word lists): 1, 0, or -1 with *err set.
+ * A language without a word list on this machine is noted in ts->no_dict. */
+int ev_texttypo_is_real_word(struct ev_textsearch *ts, const struct word *w, struct ev_err *err);
+
+/* The edits a word of n code points may be repaired with (as
+ * Elasticsearch's AUTO fuzziness, with its lengths 4 and 6): none under 4,
+ * at most 1 under 6, at most fuzzy from 6 on. */
+int ev_texttypo_allowed_distance(const struct ev_textsearch *ts, int n);
+
+/* textpass.c: a pass over the index */
+
+/* Keep the phrases of this pass and the IDFs counted for them, for the
+ * next pass of the query (the feedback pass's words and pairs are searched
+ * again by the last).  Returns 0 or -1 (out of memory). */
+int ev_textpass_save_pass(struct ev_textsearch *ts);
+
+/* Bind s for a pass of `limit` chunks over ts->expr, pruned when the
+ * options allow it and it pays (ts->pruned: the phrases left out of the
+ * candidates), or swept.  Returns 0, or -1 with *err set. */
+int ev_textpass_prepare_pass(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
+    long long limit, const char *text, const char *where, struct ev_err *err);
+
+/* Step the pass: s itself, or when it was swept, the next swept hit's
+ * chunk row.  *row is the statement to read the row's columns from.
+ * Returns SQLITE_ROW, SQLITE_DONE or an error code. */
+int ev_textpass_step_pass(struct ev_textsearch *ts, sqlite3_stmt *s, sqlite3_stmt **row);
+
+/* A failed step of a pass, into *err. */
+int ev_textpass_step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where,
+    struct ev_err *err);
+
+/* The key of the pair a b in the statistics, into ts->key.  Returns 0 or -1. */
+int ev_textpass_pair_key(struct ev_textsearch *ts, const char *a, const char *b);
+
+/* textfeedback.c: pseudo-relevance feedback */
+
+/* Pseudo-relevance feedback (textsearch.h): the first pass over s, then the
+ * words' weights and the feedback terms (ts->fb[0..nfeedback)) set, and the
+ * feedback terms added to the snippet maker.  Returns 1, 0 when the first
+ * pass found nothing to feed back (nothing changed), or -1 with *err. */
+int ev_textfeedback_run(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, const char *text,
+    const char *where, struct ev_err *err);
+
+/* texthit.c: a hit record */
+
+/* Column i of the current row as text: *t (never NULL: "" for SQL NULL) and
+ * *len.  sqlite3_column_text() also returns NULL when it runs out of memory
+ * converting a value; that is an error, not an empty text.  Returns 0 or -1
+ * (out of memory). */
+int ev_texthit_column_text(sqlite3_stmt *s, int i, const char **t, size_t *len);
+
+/* The hit record of the current row. */
+json_t * ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
+    struct ev_err *err);
+
+#endif

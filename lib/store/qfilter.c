@@ -1,0 +1,267 @@
+/* qfilter.c: a query's filters as SQL conditions.  See qfilter.h. */
+#include "qfilter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A compilation of filters into the conditions and values of q. */
+struct filters {
+	struct ev_qfilter *q;
+	struct ev_buf *sql;	/* &q->sql */
+	json_t *binds;		/* q->binds */
+	const char *where;
+	struct ev_err *err;
+	int oom;		/* sticky: an append to sql failed (out of memory) */
+};
+
+/* Append to the filter's SQL; a failure is remembered in f->oom (checked
+ * once, after the whole statement is built), so that a dropped piece can
+ * never make another, valid, statement. */
+#define SQL_ADD(f, call) do { if ((call) == -1) (f)->oom = 1; } while (0)
+
+/* The parameter number of the next value. */
+static size_t
+next_param(const struct filters *f)
+{
+	return json_array_size(f->binds) + (size_t)f->q->first;
+}
+
+static int
+bind_value(struct filters *f, json_t *v)
+{
+	if (json_array_append(f->binds, v) == -1)
+		return ev_err_nomem(f->err);
+	return 0;
+}
+
+static int
+filter_fail(struct filters *f, const char *fmt, const char *key)
+{
+	return ev_err_set(f->err, EV_EXIT_USAGE, f->where, fmt, key);
+}
+
+/* column = one string, or any of an array of strings. */
+static int
+filter_strings(struct filters *f, const char *key, const char *column, json_t *v)
+{
+	size_t i;
+	json_t *e;
+
+	if (json_is_string(v)) {
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND %s = ?%zu", column, next_param(f)));
+		return bind_value(f, v);
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
+	json_array_foreach(v, i, e)
+		if (!json_is_string(e))
+			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
+	SQL_ADD(f, ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
+	    next_param(f)));
+	return bind_value(f, v);
+}
+
+/* One metadata value test, over json_each row m. */
+static int
+meta_value(struct filters *f, const char *key, json_t *v)
+{
+	const char *type = NULL;
+
+	if (json_is_true(v))
+		type = "true";
+	else if (json_is_false(v))
+		type = "false";
+	else if (json_is_null(v))
+		type = "null";
+	if (type != NULL)
+		return ev_buf_printf(f->sql, "m.type = '%s'", type) == -1 ? ev_err_nomem(f->err) : 0;
+	if (json_is_string(v))
+		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type = 'text' AND m.atom = ?%zu)",
+		    next_param(f)));
+	else if (json_is_number(v)) {
+		double d = json_number_value(v);
+
+		if (d != d || d - d != 0)
+			return filter_fail(f, "metadata filter '%s' must be finite", key);
+		SQL_ADD(f, ev_buf_printf(f->sql, "(m.type IN ('integer', 'real') AND m.atom = ?%zu)",
+		    next_param(f)));
+	} else
+		return filter_fail(f, "metadata filter '%s' must be a string, number, true, false, "
+		    "null or an array of them", key);
+	return bind_value(f, v);
+}
+
+static int
+filter_metadata(struct filters *f, json_t *obj)
+{
+	const char *key;
+	json_t *v, *e;
+	size_t i;
+
+	if (!json_is_object(obj))
+		return filter_fail(f, "filter '%s' must be an object of keys and values", "metadata");
+	json_object_foreach(obj, key, v) {
+		json_t *k = json_string(key);
+
+		if (k == NULL)
+			return ev_err_nomem(f->err);
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND EXISTS (SELECT 1 FROM json_each(CASE WHEN"
+		    " json_valid(fd.metadata) THEN fd.metadata END) AS m WHERE m.key = ?%zu AND (",
+		    next_param(f)));
+		if (json_array_append_new(f->binds, k) == -1)
+			return ev_err_nomem(f->err);
+		if (json_is_array(v)) {
+			if (json_array_size(v) == 0)
+				return filter_fail(f, "metadata filter '%s' is an empty array", key);
+			json_array_foreach(v, i, e) {
+				if (i > 0)
+					SQL_ADD(f, ev_buf_adds(f->sql, " OR "));
+				if (json_is_array(e) || json_is_object(e))
+					return filter_fail(f, "metadata filter '%s' must be a string, number, "
+					    "true, false, null or an array of them", key);
+				if (meta_value(f, key, e) == -1)
+					return -1;
+			}
+		} else if (meta_value(f, key, v) == -1)
+			return -1;
+		SQL_ADD(f, ev_buf_adds(f->sql, "))"));
+	}
+	return 0;
+}
+
+/* YYYY, then anything that starts like ISO 8601 (-MM, -MM-DD, T...). */
+static int
+looks_like_date(const char *s)
+{
+	for (int i = 0; i < 4; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return s[4] == '\0' || (s[4] == '-' && s[5] >= '0' && s[5] <= '9');
+}
+
+static int
+filter_dates(struct filters *f, json_t *obj)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(obj))
+		return filter_fail(f, "filter '%s' must be an object with 'from' and/or 'to'",
+		    "published_date");
+	json_object_foreach(obj, key, v) {
+		int to = strcmp(key, "to") == 0;
+
+		if (!to && strcmp(key, "from") != 0)
+			return filter_fail(f, "unknown key '%s' in filter 'published_date' "
+			    "(known: from, to)", key);
+		if (json_is_null(v))
+			continue;
+		if (!json_is_string(v) || !looks_like_date(json_string_value(v)))
+			return filter_fail(f, "'published_date.%s' must be a date such as "
+			    "\"2021-06-30\"", key);
+		if (to)
+			SQL_ADD(f, ev_buf_printf(f->sql,
+			    " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
+			    next_param(f), next_param(f)));
+		else
+			SQL_ADD(f, ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu",
+			    next_param(f)));
+		if (bind_value(f, v) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+build_filters(struct filters *f, json_t *filters)
+{
+	const char *key;
+	json_t *v;
+
+	if (!json_is_object(filters))
+		return ev_err_set(f->err, EV_EXIT_USAGE, f->where, "field 'filters' must be an object");
+	json_object_foreach(filters, key, v) {
+		int r;
+
+		if (strcmp(key, "doc_id") == 0) {
+			if (!json_is_string(v))
+				return filter_fail(f, "filter '%s' must be a string", key);
+			r = filter_strings(f, key, "fc.doc_id", v);
+		} else if (strcmp(key, "doc_ids") == 0) {
+			if (!json_is_array(v))
+				return filter_fail(f, "filter '%s' must be a non-empty array of strings", key);
+			r = filter_strings(f, key, "fc.doc_id", v);
+		} else if (strcmp(key, "metadata") == 0)
+			r = filter_metadata(f, v);
+		else if (strcmp(key, "published_date") == 0)
+			r = filter_dates(f, v);
+		else if (strcmp(key, "source_type") == 0)
+			r = filter_strings(f, key, "fd.source_type", v);
+		else if (strcmp(key, "language") == 0)
+			r = filter_strings(f, key, "fd.language", v);
+		else
+			return filter_fail(f, "unknown filter '%s' (known: doc_id, doc_ids, metadata, "
+			    "published_date, source_type, language)", key);
+		if (r == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+ev_qfilter_build(struct ev_qfilter *q, json_t *filters, int first, const char *where,
+    struct ev_err *err)
+{
+	struct filters f = { q, &q->sql, NULL, where, err, 0 };
+
+	ev_buf_reset(&q->sql);
+	json_decref(q->binds);
+	q->first = first;
+	if ((q->binds = f.binds = json_array()) == NULL)
+		return ev_err_nomem(err);
+	if (build_filters(&f, filters) == -1)
+		return -1;
+	if (f.oom)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+int
+ev_qfilter_bind(const struct ev_qfilter *q, struct ev_store *st, sqlite3_stmt *s,
+    struct ev_err *err)
+{
+	for (size_t i = 0; i < json_array_size(q->binds); i++) {
+		json_t *v = json_array_get(q->binds, i);
+		int p = (int)i + q->first, brc;
+
+		if (json_is_string(v))
+			brc = sqlite3_bind_text(s, p, json_string_value(v), (int)json_string_length(v),
+			    SQLITE_STATIC);
+		else if (json_is_integer(v))
+			brc = sqlite3_bind_int64(s, p, json_integer_value(v));
+		else if (json_is_real(v))
+			brc = sqlite3_bind_double(s, p, json_real_value(v));
+		else {
+			char *dump = json_dumps(v, JSON_COMPACT);
+
+			if (dump == NULL)
+				return ev_err_nomem(err);
+			brc = sqlite3_bind_text(s, p, dump, -1, SQLITE_TRANSIENT);
+			free(dump);
+		}
+		if (brc != SQLITE_OK)
+			return ev_store_error(st, "binding a filter value", err);
+	}
+	return 0;
+}
+
+void
+ev_qfilter_release(struct ev_qfilter *q)
+{
+	if (q == NULL)
+		return;
+	ev_buf_release(&q->sql);
+	json_decref(q->binds);
+	q->binds = NULL;
+	q->first = 1;
+}
