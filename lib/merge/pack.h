@@ -3,10 +3,14 @@
  * request_id) turned into the evidence a caller assembles its context from,
  * with the plan that produced it, statistics and an explanation.
  *
- * Middle layer: includes err.h, buf.h and Jansson (and assemble.h in
- * pack.c).  Knows nothing of the store or of Faiss (vectors for MMR come
- * through a function the caller gives); it reads fused hit records (or
- * single-lane hits) and knows how ev-fuse explains them.  Retrieval was
+ * Middle layer: includes err.h, buf.h, packopts.h (the options),
+ * packtext.h (the text report) and Jansson.  The packer is one module in
+ * several files, one concern each: pack.c adds hits, packselect.c chooses
+ * among them, packitem.c and packbadge.c write each evidence, packbuild.c
+ * the pack (ev_pack_build()); packstate.h is what they share.  Knows
+ * nothing of the store or of Faiss (vectors for MMR come through a function
+ * the caller gives); it reads fused hit records (or single-lane hits) and
+ * knows how ev-fuse explains them.  Retrieval was
  * permissive; presentation is strict: the minimum score, maximal marginal
  * relevance, the limit per document and the suppression of near-duplicates
  * act here, then each evidence gets its relevance badges, its
@@ -18,58 +22,16 @@
 
 #include "buf.h"
 #include "err.h"
-#include "plan.h"
+#include "packopts.h"
+#include "packtext.h"
 
 #define EV_PACK_VERSION "0.1"
-
-struct ev_pack_opts {
-	long long k;		/* evidences per pack; 0 keeps all (default 10) */
-	double min_score;	/* drop hits scoring below; used when has_min_score */
-	int has_min_score;
-	long long by_document;	/* at most this many evidences per document; 0: no limit */
-	int near_duplicates;	/* drop near-duplicates (default 1) */
-	double overlap;		/* word-set Jaccard at or above which texts are near-duplicates */
-	long long max_snippet_chars;	/* characters (not bytes) per snippet (default 500) */
-	double mmr_lambda;	/* maximal marginal relevance: the weight of relevance
-				 * against novelty, 0 to 1; 1 (default) keeps the order */
-	long long mmr_depth;	/* the candidates MMR chooses among (default 50) */
-	int group_by;		/* EV_PACK_GROUP_* (default none) */
-};
-
-/* What evidences are grouped by (opts.group_by), and the words naming them. */
-enum { EV_PACK_GROUP_NONE, EV_PACK_GROUP_LANE, EV_PACK_GROUP_MODALITY };
-#define EV_PACK_GROUPS EV_PLAN_WORDS(EV_PLAN_GROUP_BY)	/* "none|lane|modality" */
-
-/* The EV_PACK_GROUP_* that word names ("none", "lane", "modality"), or -1. */
-int ev_pack_group_index(const char *word);
-
-/* Fill *o with the defaults, the plan schema's (plan.h): k 10, no minimum
- * score, 3 per document, near-duplicates dropped at overlap 0.9, snippets of
- * 500 characters, no MMR (lambda 1, depth 50), no groups. */
-void ev_pack_opts_init(struct ev_pack_opts *o);
-
-/* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
- * diversity.near_duplicates, diversity.overlap, diversity.mmr_lambda,
- * diversity.mmr_depth, group_by, output.max_snippet_chars), each checked
- * against its entry of the plan schema (plan.h), into *o, except those whose
- * field keep(field) says to keep (the command's flags; keep NULL: none);
- * check that each lanes.NAME.k (the hits lane NAME returns) is a count from
- * 1 to EV_PLAN_MAX_K; and append to ignored (an array, or NULL) one string
- * "KEY not supported" for every plan key the schema does not know.  file
- * names the plan in messages.  Returns 0, or -1 with *err set (code 2) for a
- * value of the wrong type or out of range. */
-int ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
-	json_t *ignored, int (*keep)(const void *value), struct ev_err *err);
 
 /* The current time as RFC 3339 UTC ("2026-02-20T12:00:00Z") into buf (at
  * least 32 bytes).  A testing aid: the environment variable EV_FIXED_TIME,
  * when it holds such a time, is used instead.  Returns 1 when the clock was
  * fixed that way, else 0. */
 int ev_pack_now(char *buf, size_t size);
-
-/* The number of bytes of s that hold its first max characters, never ending
- * inside a UTF-8 sequence (invalid bytes count as one character each). */
-size_t ev_utf8_prefix(const char *s, size_t len, size_t max);
 
 /* One query's hits being packed.  Memory is bounded by one query's hits. */
 struct ev_pack;
@@ -167,22 +129,5 @@ json_t *ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *que
 
 /* Free p (NULL-safe). */
 void ev_pack_free(struct ev_pack *p);
-
-/* Render a pack as a readable report into b, wrapped to width columns: the
- * query, what was done and the warnings, then each evidence: its document's
- * title (the first time the document comes; later "(same document as N)") and
- * section, its full id, its lanes and scores, and its snippet (around its
- * first matched word when it is longer than four lines).  Widths are display
- * columns, whatever the locale: East Asian wide characters take two.
- * Returns 0 or -1 (out of memory). */
-int ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b);
-
-/* The columns code point c takes on a terminal: 2 for East Asian wide and
- * full-width characters, 0 for combining and zero-width ones, else 1. */
-int ev_pack_char_width(unsigned c);
-
-/* The columns the UTF-8 text s[0..len) takes (ev_pack_char_width() of each
- * character; an invalid byte counts as one column). */
-size_t ev_pack_text_width(const char *s, size_t len);
 
 #endif
