@@ -515,7 +515,7 @@ Test(textsearch, bad_filters_are_bad_input)
 {
 	bad_filter("{\"lang\": \"en\"}", "unknown filter 'lang' (known: doc_id, doc_ids, metadata, "
 	    "published_date, source_type, language)");
-	bad_filter("{\"doc_id\": 3}", "filter 'doc_id' must be a string");
+	bad_filter("{\"doc_id\": 3}", "filter 'doc_id' must be a string or a non-empty array of strings");
 	bad_filter("{\"doc_ids\": []}", "filter 'doc_ids' must be a string or a non-empty array of strings");
 	bad_filter("{\"doc_ids\": [\"a\", 1]}", "filter 'doc_ids' must be a string or a non-empty array of strings");
 	bad_filter("{\"metadata\": [1]}", "filter 'metadata' must be an object of keys and values");

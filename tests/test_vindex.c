@@ -1,4 +1,4 @@
-/* Tests of the vector index (lib/store/vfile.c, vload.c, vindex.c, vfilter.c,
+/* Tests of the vector index (lib/store/vfile.c, vload.c, vindex.c,
  * hitfields.c) against real SQLite stores and real Faiss indexes. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include "hitfields.h"
 #include "store.h"
 #include "test_util.h"
-#include "vfilter.h"
+#include "qfilter.h"
 #include "vindex.h"
 #include "vload.h"
 
@@ -614,60 +614,6 @@ Test(vindex, a_zero_vector_leaves_its_chunk_without_one)
 	cr_assert_eq(stored_count(), 1);
 }
 
-static void
-filter(const char *json, size_t want_n, const int64_t *want)
-{
-	struct ev_err err = { 0 };
-	json_t *f = json_loads(json, 0, NULL);
-	int64_t *ids;
-	size_t n;
-
-	cr_assert_not_null(f, "%s", json);
-	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &ids, &n, &err), 0, "%s", err.msg);
-	cr_assert_eq(n, want_n, "%s: %zu ids", json, n);
-	for (size_t i = 0; i < n && want; i++)
-		cr_assert_eq(ids[i], want[i]);
-	free(ids);
-	json_decref(f);
-}
-
-static void
-filter_refused(const char *json, const char *want)
-{
-	struct ev_err err = { 0 };
-	json_t *f = json_loads(json, 0, NULL);
-	int64_t *ids;
-	size_t n;
-
-	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &ids, &n, &err), -1);
-	cr_assert_eq(err.code, 2);
-	cr_assert_str_eq(err.where, "q:1");
-	cr_assert_str_eq(err.msg, want);
-	json_decref(f);
-}
-
-Test(vindex, filters_select_chunks_by_document_metadata_and_date)
-{
-	make_store(10);	/* d1..d5, two chunks each; d2 and d4 even; d1 2024-01-02 ... */
-	filter("{\"doc_id\": \"d2\"}", 2, (int64_t[]){ 3, 4 });
-	filter("{\"doc_ids\": [\"d5\", \"d1\"]}", 4, (int64_t[]){ 1, 2, 9, 10 });
-	filter("{\"metadata\": {\"topic\": \"even\"}}", 4, (int64_t[]){ 3, 4, 7, 8 });
-	filter("{\"metadata\": {\"topic\": \"none\"}}", 0, NULL);
-	filter("{\"published_date\": {\"from\": \"2024-01-03\", \"to\": \"2024-01-04\"}}", 4,
-		(int64_t[]){ 3, 4, 5, 6 });
-	filter("{\"published_date\": {\"to\": \"2024-01\"}}", 10, NULL);
-	filter("{\"doc_ids\": [\"d1\", \"d2\"], \"metadata\": {\"topic\": \"odd\"}}", 2,
-		(int64_t[]){ 1, 2 });
-	filter("{}", 10, NULL);
-	filter_refused("{\"author\": \"x\"}",
-		"unknown filter 'author' (known: doc_id, doc_ids, metadata, published_date)");
-	filter_refused("{\"doc_ids\": [1]}", "filter 'doc_ids' must be a string or an array of strings");
-	filter_refused("{\"metadata\": {\"a\": [1]}}",
-		"metadata filter 'a' must be a string, number, boolean or null");
-	filter_refused("{\"published_date\": {\"since\": \"2024\"}}",
-		"filter 'published_date' takes 'from' and 'to' as strings, not 'since'");
-}
-
 Test(vindex, filtered_search_returns_k_allowed_hits_exactly_or_by_searching_deeper)
 {
 	enum { N = 20000, D = 4, K = 20 };
@@ -685,7 +631,7 @@ Test(vindex, filtered_search_returns_k_allowed_hits_exactly_or_by_searching_deep
 	random_unit(q, D);
 	/* 10000 chunks allowed: more than are scored exactly, so Faiss goes deeper. */
 	f = json_pack("{s:{s:s}}", "metadata", "topic", "even");
-	cr_assert_eq(ev_vindex_filter_ids(st, f, "q:1", &allowed, &n, &err), 0);
+	cr_assert_eq(ev_qfilter_rowids(st, f, "q:1", &allowed, &n, &err), 0);
 	json_decref(f);
 	cr_assert_eq(n, N / 2);
 	cr_assert_eq(ev_vindex_search_among(ix, q, K, allowed, n, sc, ids, &m, &err), 0);

@@ -13,7 +13,7 @@
 #include "pack.h"
 #include "plan.h"
 #include "tune.h"
-#include "vfilter.h"
+#include "qfilter.h"
 #include "vsearch.h"
 
 /* ---- Seeded choices ------------------------------------------------------ */
@@ -830,7 +830,7 @@ search_lane(struct search *S, const float *vecs, const int *ok, long long k, int
 		if (filters != NULL) {
 			free(allowed);
 			allowed = NULL;
-			if (ev_vindex_filter_ids(S->st, filters, S->q[i].qid, &allowed, &nallowed,
+			if (ev_qfilter_rowids(S->st, filters, S->q[i].qid, &allowed, &nallowed,
 			    err) == -1 ||
 			    ev_vindex_search_among(S->ix, vecs + i * (size_t)dim, (int)k, allowed,
 			    nallowed, sc, id, &nout, err) == -1)

@@ -13,7 +13,7 @@
 #include "region.h"
 #include "snippet.h"
 #include "token.h"
-#include "vfilter.h"
+#include "qfilter.h"
 
 #define OUT_CHUNK 65536		/* output is written in pieces of about this size */
 
@@ -490,7 +490,7 @@ search_filtered(struct ev_vsearch *vs, int i, struct ev_err *err)
 	size_t nallowed = 0;
 	float *sc = NULL;
 
-	if (ev_vindex_filter_ids(vs->st, q->filters, q->where, &allowed, &nallowed, err) == -1) {
+	if (ev_qfilter_rowids(vs->st, q->filters, q->where, &allowed, &nallowed, err) == -1) {
 		/* a bad filter: this query only, when the caller skips it */
 		if (vs->o.skip != NULL && vs->o.skip(vs->o.ctx, err)) {
 			ev_err_clear(err);

@@ -95,7 +95,7 @@ int ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int 
  * "vector" of the index's dimension (finite numbers; scaled to unit length;
  * all zeros gives no hits and opts.warn when searched), an optional "model"
  * that must be the index's, "query" (text for the snippet), "filters" (see
- * ev_vindex_filter_ids()) and "query_id" (a string or an integer; lineno
+ * qfilter.h) and "query_id" (a string or an integer; lineno
  * when absent).  The batch must not be full (ev_vsearch_full()).  Returns 0,
  * or -1 with *err set (code 2, where) and nothing added. */
 int ev_vsearch_add(struct ev_vsearch *vs, const json_t *rec, size_t lineno, const char *where,

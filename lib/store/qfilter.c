@@ -173,25 +173,19 @@ filter_dates(struct filters *f, json_t *obj)
 }
 
 static int
-build_filters(struct filters *f, json_t *filters)
+build_filters(struct filters *f, const json_t *filters)
 {
 	const char *key;
 	json_t *v;
 
 	if (!json_is_object(filters))
 		return ev_err_set(f->err, EV_EXIT_USAGE, f->where, "field 'filters' must be an object");
-	json_object_foreach(filters, key, v) {
+	json_object_foreach((json_t *)filters, key, v) {
 		int r;
 
-		if (strcmp(key, "doc_id") == 0) {
-			if (!json_is_string(v))
-				return filter_fail(f, "filter '%s' must be a string", key);
+		if (strcmp(key, "doc_id") == 0 || strcmp(key, "doc_ids") == 0)
 			r = filter_strings(f, key, "fc.doc_id", v);
-		} else if (strcmp(key, "doc_ids") == 0) {
-			if (!json_is_array(v))
-				return filter_fail(f, "filter '%s' must be a non-empty array of strings", key);
-			r = filter_strings(f, key, "fc.doc_id", v);
-		} else if (strcmp(key, "metadata") == 0)
+		else if (strcmp(key, "metadata") == 0)
 			r = filter_metadata(f, v);
 		else if (strcmp(key, "published_date") == 0)
 			r = filter_dates(f, v);
@@ -209,7 +203,7 @@ build_filters(struct filters *f, json_t *filters)
 }
 
 int
-ev_qfilter_build(struct ev_qfilter *q, json_t *filters, int first, const char *where,
+ev_qfilter_build(struct ev_qfilter *q, const json_t *filters, int first, const char *where,
     struct ev_err *err)
 {
 	struct filters f = { q, &q->sql, NULL, where, err, 0 };
@@ -264,4 +258,54 @@ ev_qfilter_release(struct ev_qfilter *q)
 	json_decref(q->binds);
 	q->binds = NULL;
 	q->first = 1;
+}
+
+int
+ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where, int64_t **ids,
+    size_t *n, struct ev_err *err)
+{
+	struct ev_qfilter f = EV_QFILTER_INIT;
+	struct ev_buf sql = EV_BUF_INIT;
+	sqlite3_stmt *s = NULL;
+	int64_t *got = NULL;
+	size_t ngot = 0, cap = 0;
+	int rc, ret = -1;
+
+	*ids = NULL;
+	*n = 0;
+	if (ev_qfilter_build(&f, filters, 1, where, err) == -1)
+		goto out;
+	if (ev_buf_adds(&sql, "SELECT fc.rowid FROM chunks fc LEFT JOIN documents fd"
+	    " ON fd.doc_id = fc.doc_id WHERE 1") == -1 || ev_buf_add(&sql, f.sql.p, f.sql.len) == -1 ||
+	    ev_buf_adds(&sql, " ORDER BY fc.rowid") == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(ev_store_db(st), ev_buf_str(&sql), -1, &s, NULL) != SQLITE_OK) {
+		ev_store_error(st, "preparing a filter", err);
+		goto out;
+	}
+	if (ev_qfilter_bind(&f, st, s, err) == -1)
+		goto out;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (ev_grow(&got, &cap, ngot + 1, sizeof *got, 256) == -1) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		got[ngot++] = sqlite3_column_int64(s, 0);
+	}
+	if (rc != SQLITE_DONE) {
+		ev_store_error(st, "applying a filter", err);
+		goto out;
+	}
+	*ids = got;
+	*n = ngot;
+	got = NULL;
+	ret = 0;
+out:
+	sqlite3_finalize(s);
+	free(got);
+	ev_buf_release(&sql);
+	ev_qfilter_release(&f);
+	return ret;
 }

@@ -1,12 +1,27 @@
-/* qfilter.h: a query record's "filters" (ev-search-text(1) "Filters"), as
- * SQL conditions over a chunk and its document, with the values to bind.
+/* qfilter.h: a query record's "filters", one grammar for every lane that
+ * filters (the text lane, textsearch.h; the vector lane, vsearch.h; ev-tune),
+ * as SQL conditions over a chunk and its document, with the values to bind.
+ * ev-search-text(1) and ev-search-vec(1) state the grammar a user meets:
+ *   doc_id, doc_ids        a string or a non-empty array of strings: the
+ *                          chunk's document is one of them
+ *   source_type, language  the same, of the document's field
+ *   metadata               {KEY: V or [V, ...]}: the document's metadata
+ *                          has KEY equal to V (compared with its type; null:
+ *                          KEY is there and null), for every KEY
+ *   published_date         {"from": DATE, "to": DATE}, either optional or
+ *                          null: a range, inclusive, "to" at its own precision
+ * Each key restricts further: a chunk passes every key given.  Any other
+ * key, or a value of another shape, is bad input.
  *
  * Low layer: includes buf.h, err.h, store.h, SQLite and Jansson.  Knows
  * nothing of a lane: a lane joins `chunks fc` and `documents fd ON
  * fd.doc_id = fc.doc_id`, appends the conditions to its WHERE clause and
- * binds their values. */
+ * binds their values (or asks for the rowids that pass). */
 #ifndef EV_QFILTER_H
 #define EV_QFILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -27,13 +42,21 @@ struct ev_qfilter {
  * released), its values numbered from parameter `first` on.  An unknown
  * key or a value of the wrong shape is bad input.  Returns 0, or -1 with
  * *err set (code 2 naming `where`; 1 out of memory). */
-int ev_qfilter_build(struct ev_qfilter *f, json_t *filters, int first, const char *where,
+int ev_qfilter_build(struct ev_qfilter *f, const json_t *filters, int first, const char *where,
 	struct ev_err *err);
 
 /* Bind f's values to s, a statement prepared with f's conditions.  Returns
  * 0, or -1 with *err set (code 1, naming st). */
 int ev_qfilter_bind(const struct ev_qfilter *f, struct ev_store *st, sqlite3_stmt *s,
 	struct ev_err *err);
+
+/* The rowids of the chunks the filters object allows, rising, into *ids
+ * (malloc'd: the caller frees it) and *n: a lane that cannot filter inside
+ * its search (the vector lane: vindex.h's ev_vindex_search_among()).
+ * Returns 0, or -1 with *err set as ev_qfilter_build() does (code 1 for a
+ * database failure), *ids NULL and *n 0. */
+int ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where, int64_t **ids,
+	size_t *n, struct ev_err *err);
 
 /* Free f's memory and return it to EV_QFILTER_INIT (NULL-safe). */
 void ev_qfilter_release(struct ev_qfilter *f);

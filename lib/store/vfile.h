@@ -1,7 +1,7 @@
 /* vfile.h: the vector index's file (its two-line header and Faiss's bytes,
  * laid out in vindex.h) and the helpers the vector index's modules share:
- * the loader (vload.h), the searcher (vindex.h), the filters (vfilter.h)
- * and the multi-vector index (mvindex.h).
+ * the loader (vload.h), the searcher (vindex.h) and the multi-vector index
+ * (mvindex.h).
  *
  * Middle layer: includes err.h, store.h and Faiss's C API. */
 #ifndef EV_VFILE_H

@@ -1,10 +1,10 @@
 /* vindex.h: the vector index: chunk vectors kept in the store and searched
  * with Faiss (through its C API), Faiss ids being chunk rowids.
  *
- * Middle layer: includes err.h and store.h.  The index is four modules:
+ * Middle layer: includes err.h and store.h.  The index is three modules:
  * vfile.h (the file below and what the others share), vload.h (loading
- * vectors), vfilter.h (the chunks a query's filters allow) and this one
- * (searching); hitfields.h writes the chunk fields of a hit.
+ * vectors) and this one (searching); hitfields.h writes the chunk fields of
+ * a hit, and qfilter.h gives the chunks a query's filters allow.
  *
  * The store is the truth, the index file a cache built from it:
  *   vec_vectors(rowid INTEGER PRIMARY KEY, model TEXT, content_hash TEXT,
@@ -79,7 +79,7 @@ int ev_vindex_search(struct ev_vindex *ix, long long nq, const float *q, int k,
 	float *scores, int64_t *ids, struct ev_err *err);
 
 /* Search one query among the chunks allowed[0..nallowed) only (sorted
- * rowids, as ev_vindex_filter_ids() gives): up to k hits into scores/ids,
+ * rowids, as ev_qfilter_rowids() gives): up to k hits into scores/ids,
  * their number in *nout.  Small sets are scored exactly from the stored
  * vectors; large ones by searching the index deeper until k allowed hits
  * are found or the whole index has been searched.  Returns 0 or -1. */

@@ -1,0 +1,178 @@
+/* Tests of a query's filters (lib/store/qfilter.c), the one grammar of the
+ * text and the vector lanes, against a real SQLite store. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qfilter.h"
+#include "store.h"
+#include "test_util.h"
+
+static char dir[] = "/tmp/evkit-qfilter-XXXXXX";
+static char db[256];
+static struct ev_store *st;
+
+/* Six documents d1..d6, two chunks each (rowids 2i-1 and 2i of di):
+ *   d1 pdf  en 2021-03-04 {"year": 1958, "lab": "NACA", "open": true}
+ *   d2 pdf  fr 2021-12-31 {"year": "1958", "lab": null}
+ *   d3 html en 2022       {"year": 1960.5, "open": false}
+ *   d4 html de (no date)  {"lab": "RAE"}
+ *   d5 (none) (none) 2020-06 "not json"
+ *   d6 pdf  EN 2023-01-01 (no metadata) */
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+
+	tu_mkdir(dir, db, sizeof db);
+	st = tu_store_create(db, &err);
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, source_type, language, published_date, metadata,"
+		" content_hash) VALUES"
+		" ('d1', 'pdf', 'en', '2021-03-04', '{\"year\": 1958, \"lab\": \"NACA\", \"open\": true}', 'h1'),"
+		" ('d2', 'pdf', 'fr', '2021-12-31', '{\"year\": \"1958\", \"lab\": null}', 'h2'),"
+		" ('d3', 'html', 'en', '2022', '{\"year\": 1960.5, \"open\": false}', 'h3'),"
+		" ('d4', 'html', 'de', NULL, '{\"lab\": \"RAE\"}', 'h4'),"
+		" ('d5', NULL, NULL, '2020-06', 'not json', 'h5'),"
+		" ('d6', 'pdf', 'EN', '2023-01-01', NULL, 'h6')");
+	tu_exec_ok(st, "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 11)"
+		" INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash)"
+		" SELECT i + 1, 'd' || (i / 2 + 1) || ':s:' || (i % 2), 'd' || (i / 2 + 1), 's', i % 2,"
+		" 'chunk ' || i, 'c' || i FROM n");
+}
+
+static void
+teardown(void)
+{
+	ev_store_close(st);
+	st = NULL;
+	tu_rmdir(dir);
+}
+
+TestSuite(qfilter, .init = setup, .fini = teardown);
+
+/* The documents whose chunks pass the filters json, as "d1 d3 ...": each
+ * document's two chunks pass together, rising. */
+static void
+passes(const char *json, const char *want)
+{
+	struct ev_err err = { 0 };
+	json_t *f = json_loads(json, 0, NULL);
+	char got[64] = "";
+	int64_t *ids;
+	size_t n;
+
+	cr_assert_not_null(f, "%s", json);
+	cr_assert_eq(ev_qfilter_rowids(st, f, "q:1", &ids, &n, &err), 0, "%s: %s", json, err.msg);
+	for (size_t i = 0; i < n; i += 2) {
+		cr_assert(i + 1 < n && ids[i] % 2 == 1 && ids[i + 1] == ids[i] + 1, "%s: rowids", json);
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%sd%lld", i ? " " : "",
+			(long long)(ids[i] + 1) / 2);
+	}
+	cr_assert_str_eq(got, want, "%s", json);
+	free(ids);
+	json_decref(f);
+}
+
+static void
+refused(const char *json, const char *want)
+{
+	struct ev_err err = { 0 };
+	json_t *f = json_loads(json, JSON_DECODE_ANY, NULL);
+	int64_t *ids = (int64_t *)&err;
+	size_t n = 7;
+
+	cr_assert_not_null(f, "%s", json);
+	cr_assert_eq(ev_qfilter_rowids(st, f, "q:1", &ids, &n, &err), -1, "%s", json);
+	cr_assert_eq(err.code, 2, "%s", json);
+	cr_assert_str_eq(err.where, "q:1");
+	cr_assert_str_eq(err.msg, want, "%s", json);
+	cr_assert_null(ids);
+	cr_assert_eq(n, 0);
+	json_decref(f);
+}
+
+Test(qfilter, no_filter_passes_every_chunk)
+{
+	passes("{}", "d1 d2 d3 d4 d5 d6");
+}
+
+Test(qfilter, doc_id_and_doc_ids_each_take_a_string_or_a_list)
+{
+	passes("{\"doc_id\": \"d2\"}", "d2");
+	passes("{\"doc_id\": [\"d5\", \"d1\"]}", "d1 d5");
+	passes("{\"doc_ids\": \"d3\"}", "d3");
+	passes("{\"doc_ids\": [\"d6\", \"d3\", \"d9\"]}", "d3 d6");
+	passes("{\"doc_id\": \"d9\"}", "");
+	/* every key restricts: both keys given, a chunk passes both */
+	passes("{\"doc_id\": [\"d1\", \"d2\"], \"doc_ids\": [\"d2\", \"d3\"]}", "d2");
+}
+
+Test(qfilter, source_type_and_language_match_the_document_exactly)
+{
+	passes("{\"source_type\": \"pdf\"}", "d1 d2 d6");
+	passes("{\"source_type\": [\"html\", \"epub\"]}", "d3 d4");
+	passes("{\"language\": \"en\"}", "d1 d3");
+	passes("{\"language\": [\"fr\", \"de\"], \"source_type\": \"html\"}", "d4");
+}
+
+Test(qfilter, metadata_compares_with_the_type_and_a_list_means_any)
+{
+	passes("{\"metadata\": {\"year\": 1958}}", "d1");
+	passes("{\"metadata\": {\"year\": \"1958\"}}", "d2");
+	passes("{\"metadata\": {\"year\": 1960.5}}", "d3");
+	passes("{\"metadata\": {\"year\": [1958, \"1958\"]}}", "d1 d2");
+	passes("{\"metadata\": {\"open\": true}}", "d1");
+	passes("{\"metadata\": {\"open\": false}}", "d3");
+	/* null: the key is there, and null; a document without the key does not pass */
+	passes("{\"metadata\": {\"lab\": null}}", "d2");
+	passes("{\"metadata\": {\"lab\": \"NACA\", \"year\": 1958}}", "d1");
+	passes("{\"metadata\": {\"lab\": \"NACA\", \"year\": 1960.5}}", "");
+}
+
+Test(qfilter, published_date_is_an_inclusive_range_at_the_bounds_precision)
+{
+	passes("{\"published_date\": {\"from\": \"2021-06\"}}", "d2 d3 d6");
+	passes("{\"published_date\": {\"to\": \"2021\"}}", "d1 d2 d5");
+	passes("{\"published_date\": {\"from\": \"2021-03-04\", \"to\": \"2021-03-04\"}}", "d1");
+	passes("{\"published_date\": {\"from\": null, \"to\": \"2020\"}}", "d5");
+	passes("{\"published_date\": {}}", "d1 d2 d3 d4 d5 d6");
+}
+
+Test(qfilter, a_bad_filter_is_refused_naming_the_key)
+{
+	refused("[]", "field 'filters' must be an object");
+	refused("{\"author\": \"x\"}", "unknown filter 'author' (known: doc_id, doc_ids, metadata, "
+		"published_date, source_type, language)");
+	refused("{\"doc_id\": 3}", "filter 'doc_id' must be a string or a non-empty array of strings");
+	refused("{\"doc_ids\": []}", "filter 'doc_ids' must be a string or a non-empty array of strings");
+	refused("{\"doc_ids\": [\"d1\", 2]}",
+		"filter 'doc_ids' must be a string or a non-empty array of strings");
+	refused("{\"language\": {}}", "filter 'language' must be a string or a non-empty array of strings");
+	refused("{\"metadata\": [\"a\"]}", "filter 'metadata' must be an object of keys and values");
+	refused("{\"metadata\": {\"a\": {\"b\": 1}}}", "metadata filter 'a' must be a string, number, "
+		"true, false, null or an array of them");
+	refused("{\"metadata\": {\"a\": []}}", "metadata filter 'a' is an empty array");
+	refused("{\"published_date\": \"2021\"}",
+		"filter 'published_date' must be an object with 'from' and/or 'to'");
+	refused("{\"published_date\": {\"since\": \"2020\"}}",
+		"unknown key 'since' in filter 'published_date' (known: from, to)");
+	refused("{\"published_date\": {\"from\": \"June\"}}",
+		"'published_date.from' must be a date such as \"2021-06-30\"");
+}
+
+Test(qfilter, the_conditions_number_their_values_from_the_first_parameter)
+{
+	struct ev_qfilter f = EV_QFILTER_INIT;
+	struct ev_err err = { 0 };
+	json_t *j = json_loads("{\"doc_id\": \"d1\", \"published_date\": {\"to\": \"2021\"}}", 0, NULL);
+
+	cr_assert_eq(ev_qfilter_build(&f, j, 7, "q:1", &err), 0, "%s", err.msg);
+	cr_assert_str_eq(ev_buf_str(&f.sql), " AND fc.doc_id = ?7"
+		" AND substr(fd.published_date, 1, length(?8)) <= ?8");
+	cr_assert_eq(json_array_size(f.binds), 2);
+	ev_qfilter_release(&f);
+	ev_qfilter_release(&f);	/* released twice: harmless */
+	json_decref(j);
+}
