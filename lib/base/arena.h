@@ -1,8 +1,10 @@
 /* arena.h: an arena of memory blocks, reset and reused as a whole (the lines
  * of one query, say): blocks kept from one use to the next.
  *
- * Bottom layer: includes nothing of evkit's.  Every allocation is 16-byte
- * aligned. */
+ * Bottom layer: includes nothing of evkit's.  An arena is made ready by
+ * ev_arena_init() (a first block of 1 MiB), or is zeroed memory (its first
+ * block, of 1 KiB, made by the first allocation; each next block twice the
+ * last, up to 1 MiB).  What is allocated stays where it is until a reset. */
 #ifndef EV_ARENA_H
 #define EV_ARENA_H
 
@@ -29,10 +31,15 @@ int ev_arena_init(struct ev_arena *a);
 /* n bytes (rounded up to 16), or NULL when out of memory. */
 void *ev_arena_alloc(struct ev_arena *a, size_t n);
 
+/* A copy of s[0..n) followed by a NUL, packed (not aligned), or NULL when
+ * out of memory. */
+char *ev_arena_copy(struct ev_arena *a, const void *s, size_t n);
+
 /* Free everything allocated, keeping the blocks. */
 void ev_arena_reset(struct ev_arena *a);
 
-/* Where the arena stands, to go back to with ev_arena_restore(). */
+/* Where the arena stands, to go back to with ev_arena_restore() (not for a
+ * zeroed arena before its first allocation). */
 struct ev_arena_mark ev_arena_mark(const struct ev_arena *a);
 
 /* Free what was allocated since mark m was taken. */

@@ -393,6 +393,7 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 	char *copy;
 	size_t i;
 	uint64_t hid, hkey;
+	size_t idlen, keylen;
 	int li, ci, hi;
 
 	if (nm > INT32_MAX || f->nh >= INT32_MAX)
@@ -430,16 +431,18 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 		goto fail;
 	}
 	h->li = li;
-	hid = ev_hash_str64(h->id);
-	if (ev_strmap_get(&f->ids[li], h->id, hid) != -1) {
+	idlen = strlen(h->id);
+	hid = ev_strmap_hash(h->id, idlen);
+	if (ev_strmap_find_h(&f->ids[li], h->id, idlen, hid) != -1) {
 		ev_err_set(err, EV_EXIT_USAGE, where,
 		    "id '%s' appears twice in lane '%s' of query '%s'", h->id, lane, f->qid);
 		goto fail;
 	}
 	key = f->o.group == EV_GROUP_DOC ? h->doc : h->id;
 	hi = (int)f->nh;
-	hkey = key == h->id ? hid : ev_hash_str64(key);
-	ci = ev_strmap_get(&f->keys, key, hkey);
+	keylen = key == h->id ? idlen : strlen(key);
+	hkey = key == h->id ? hid : ev_strmap_hash(key, keylen);
+	ci = ev_strmap_find_h(&f->keys, key, keylen, hkey);
 	if (ci == -1) {
 		if (f->nc == f->capc) {
 			size_t cap = f->capc ? f->capc * 2 : 64;
@@ -455,11 +458,12 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 		for (i = 0; i < EV_FUSE_MAXLANES; i++)
 			c->hit[i] = -1;
 		c->first = c->last = -1;
-		if (ev_strmap_put(&f->keys, key, hkey, (int)f->nc) == -1)
+		/* the key's number is the candidate's index */
+		if (ev_strmap_add_h(&f->keys, key, keylen, hkey, NULL) == -1)
 			goto nomem;
 		ci = (int)f->nc++;
 	}
-	if (ev_strmap_put(&f->ids[li], h->id, hid, 1) == -1)
+	if (ev_strmap_add_h(&f->ids[li], h->id, idlen, hid, NULL) == -1)
 		goto nomem;
 	c = &f->c[ci];
 	if (f->o.group == EV_GROUP_DOC) {

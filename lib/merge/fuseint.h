@@ -149,8 +149,8 @@ struct ev_fuse {
 	size_t nh, caph;
 	struct cand *c;
 	size_t nc, capc;
-	struct ev_strmap ids[EV_FUSE_MAXLANES];	/* id -> 1, per lane: duplicates */
-	struct ev_strmap keys;	/* candidate key -> index into c */
+	struct ev_strmap ids[EV_FUSE_MAXLANES];	/* the ids of each lane: duplicates */
+	struct ev_strmap keys;	/* the candidates' keys, numbered as in c */
 	struct ev_strmap adocs, ldocs;	/* adaptive weights: the first documents of two lanes */
 	long long count;
 	/* writing */

@@ -137,13 +137,15 @@ first_docs(struct ev_fuse *f, int l, size_t *ix, struct ev_strmap *m, const stru
 	qsort(ix, n, sizeof *ix, cmp_lane_rank);
 	for (i = 0; i < n && k < f->o.agree_depth; i++) {
 		const char *d = cand_doc(f, &f->c[ix[i]], l);
-		uint64_t h = ev_hash_str64(d);
+		size_t dn = strlen(d);
+		uint64_t h = ev_strmap_hash(d, dn);
+		int added;
 
-		if (ev_strmap_get(m, d, h) >= 0)
-			continue;
-		if (ev_strmap_put(m, d, h, 1) == -1)
+		if (ev_strmap_add_h(m, d, dn, h, &added) == -1)
 			return -1;
-		if (tally != NULL && ev_strmap_get(tally, d, h) >= 0)
+		if (!added)
+			continue;
+		if (tally != NULL && ev_strmap_find_h(tally, d, dn, h) >= 0)
 			(*shared)++;
 		k++;
 	}
