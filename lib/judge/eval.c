@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "jscan.h"
 #include "jsonl.h"
+#include "strmap.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -14,108 +15,6 @@
 #include <sys/stat.h>
 
 #define QRELS_MAX_LINE	65536
-
-/* ---- A string-keyed hash map (open addressing), values are longs ---- */
-
-struct slot {
-	char *key;		/* owned, NUL-terminated; NULL when empty */
-	size_t len;
-	uint64_t hash;
-	long val;
-};
-
-struct smap {
-	struct slot *v;
-	size_t cap;		/* a power of two, or 0 */
-	size_t n;
-};
-
-static uint64_t
-hash_bytes(const void *p, size_t len)
-{
-	const unsigned char *s = p;
-	uint64_t h = 1469598103934665603ULL;
-
-	while (len-- > 0) {
-		h ^= *s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static struct slot *
-smap_find(const struct smap *m, const void *key, size_t len, uint64_t h)
-{
-	size_t i;
-
-	if (m->cap == 0)
-		return NULL;
-	for (i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		struct slot *s = &m->v[i];
-		if (s->key == NULL)
-			return s;
-		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
-			return s;
-	}
-}
-
-static int
-smap_grow(struct smap *m)
-{
-	size_t i, cap = m->cap ? m->cap * 2 : 64;
-	struct slot *old = m->v, *nv;
-
-	if ((nv = calloc(cap, sizeof *nv)) == NULL)
-		return -1;
-	m->v = nv;
-	m->cap = cap;
-	for (i = 0; old != NULL && i < cap / 2; i++)
-		if (old[i].key != NULL)
-			*smap_find(m, old[i].key, old[i].len, old[i].hash) = old[i];
-	free(old);
-	return 0;
-}
-
-/* Look key up; when absent and add is set, insert it with value val.
- * Returns the slot (its key a stable copy), NULL when absent (add == 0) or
- * out of memory (add != 0). */
-static struct slot *
-smap_get(struct smap *m, const void *key, size_t len, int add, long val)
-{
-	uint64_t h = hash_bytes(key, len);
-	struct slot *s = smap_find(m, key, len, h);
-
-	if (s != NULL && s->key != NULL)
-		return s;
-	if (!add)
-		return NULL;
-	if ((m->n + 1) * 2 > m->cap) {
-		if (smap_grow(m) == -1)
-			return NULL;
-		s = smap_find(m, key, len, h);
-	}
-	if ((s->key = malloc(len + 1)) == NULL)
-		return NULL;
-	memcpy(s->key, key, len);
-	s->key[len] = '\0';
-	s->len = len;
-	s->hash = h;
-	s->val = val;
-	m->n++;
-	return s;
-}
-
-static void
-smap_release(struct smap *m)
-{
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->v[i].key);
-	free(m->v);
-	m->v = NULL;
-	m->cap = m->n = 0;
-}
 
 /* A pair key: the query's number, then the document id. */
 static int
@@ -136,8 +35,10 @@ struct qquery {
 };
 
 struct ev_qrels {
-	struct smap qmap;	/* query id -> index in qs */
-	struct smap judged;	/* pair key -> relevance */
+	struct ev_strmap qmap;	/* the query ids, numbered as in qs */
+	struct ev_strmap judged;	/* the pair keys judged, numbered as in rel */
+	long *rel;		/* relevance of each pair judged */
+	size_t caprel;
 	struct qquery *qs;
 	size_t nq, capq;
 	struct ev_buf key;
@@ -169,8 +70,9 @@ ev_qrels_free(struct ev_qrels *q)
 	for (i = 0; i < q->nq; i++)
 		free(q->qs[i].rels);
 	free(q->qs);
-	smap_release(&q->qmap);
-	smap_release(&q->judged);
+	ev_strmap_release(&q->qmap);
+	ev_strmap_release(&q->judged);
+	free(q->rel);
 	ev_buf_release(&q->key);
 	free(q);
 }
@@ -189,16 +91,15 @@ text_ok(const char *str, size_t len)
 static long
 qrels_query(struct ev_qrels *q, const char *qid, size_t len)
 {
-	struct slot *s;
+	int32_t n = ev_strmap_find(&q->qmap, qid, len);
 
-	if ((s = smap_get(&q->qmap, qid, len, 0, 0)) != NULL)
-		return s->val;
-	if (ev_grow(&q->qs, &q->capq, q->nq, sizeof *q->qs, 64) == -1)
-		return -1;
-	if ((s = smap_get(&q->qmap, qid, len, 1, (long)q->nq)) == NULL)
+	if (n >= 0)
+		return n;
+	if (ev_grow(&q->qs, &q->capq, q->nq, sizeof *q->qs, 64) == -1 ||
+	    (n = ev_strmap_add(&q->qmap, qid, len, NULL)) == -1)
 		return -1;
 	memset(&q->qs[q->nq], 0, sizeof q->qs[q->nq]);
-	q->qs[q->nq].id = s->key;
+	q->qs[q->nq].id = ev_strmap_key(&q->qmap, n);
 	return (long)q->nq++;
 }
 
@@ -213,7 +114,7 @@ ev_qrels_add_line(struct ev_qrels *q, const char *line, size_t len, const char *
 	char num[32], *end, docbuf[QRELS_MAX_LINE + 1];
 	long long r;
 	long qi;
-	struct slot *s;
+	int32_t j;
 
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
@@ -261,15 +162,17 @@ ev_qrels_add_line(struct ev_qrels *q, const char *line, size_t len, const char *
 	docbuf[dlen] = '\0';
 	if (pair_key(&q->key, qi, docbuf) == -1)
 		return ev_err_nomem(err);
-	if ((s = smap_get(&q->judged, q->key.p, q->key.len, 0, 0)) != NULL) {
-		if (s->val == (long)r)
+	if ((j = ev_strmap_find(&q->judged, q->key.p, q->key.len)) >= 0) {
+		if (q->rel[j] == (long)r)
 			return 0;
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "document '%s' judged again for query '%s' with another relevance (%ld, then %lld)",
-		    docbuf, q->qs[qi].id, s->val, r);
+		    docbuf, q->qs[qi].id, q->rel[j], r);
 	}
-	if ((s = smap_get(&q->judged, q->key.p, q->key.len, 1, (long)r)) == NULL)
+	if (ev_grow(&q->rel, &q->caprel, ev_strmap_count(&q->judged), sizeof *q->rel, 64) == -1 ||
+	    (j = ev_strmap_add(&q->judged, q->key.p, q->key.len, NULL)) == -1)
 		return ev_err_nomem(err);
+	q->rel[j] = (long)r;
 	{
 		struct qquery *qq = &q->qs[qi];
 		if (qq->nrels == qq->caprels) {
@@ -384,8 +287,8 @@ struct hit {
 };
 
 struct ev_run {
-	struct smap qmap;	/* query id -> index in qids */
-	char **qids;		/* borrowed from qmap, in order of first appearance */
+	struct ev_strmap qmap;	/* the query ids, numbered as in qids */
+	const char **qids;	/* borrowed from qmap, in order of first appearance */
 	size_t nq, capq;
 	struct hit *hits;
 	size_t nhits, caphits;
@@ -413,7 +316,7 @@ ev_run_free(struct ev_run *run)
 		free(run->hits[i].doc);
 	free(run->hits);
 	free(run->qids);
-	smap_release(&run->qmap);
+	ev_strmap_release(&run->qmap);
 	free(run);
 }
 
@@ -421,7 +324,7 @@ int
 ev_run_add(struct ev_run *run, const char *qid, const char *doc_id, int has_rank,
 	double rank, int has_score, double score, const char *where, struct ev_err *err)
 {
-	struct slot *s;
+	int32_t rq;
 	struct hit *h;
 	size_t qlen = strlen(qid);
 
@@ -434,19 +337,18 @@ ev_run_add(struct ev_run *run, const char *qid, const char *doc_id, int has_rank
 		    "field 'rank' must be a whole number from 1");
 	if (has_score && !isfinite(score))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be a finite number");
-	if ((s = smap_get(&run->qmap, qid, qlen, 0, 0)) == NULL) {
-		if (ev_grow(&run->qids, &run->capq, run->nq, sizeof *run->qids, 64) == -1)
+	if ((rq = ev_strmap_find(&run->qmap, qid, qlen)) == -1) {
+		if (ev_grow(&run->qids, &run->capq, run->nq, sizeof *run->qids, 64) == -1 ||
+		    (rq = ev_strmap_add(&run->qmap, qid, qlen, NULL)) == -1)
 			return ev_err_nomem(err);
-		if ((s = smap_get(&run->qmap, qid, qlen, 1, (long)run->nq)) == NULL)
-			return ev_err_nomem(err);
-		run->qids[run->nq++] = s->key;
+		run->qids[run->nq++] = ev_strmap_key(&run->qmap, rq);
 	}
 	if (ev_grow(&run->hits, &run->caphits, run->nhits, sizeof *run->hits, 1024) == -1)
 		return ev_err_nomem(err);
 	h = &run->hits[run->nhits];
 	if ((h->doc = strdup(doc_id)) == NULL)
 		return ev_err_nomem(err);
-	h->rq = s->val;
+	h->rq = rq;
 	h->rank = has_rank ? rank : HUGE_VAL;
 	h->score = has_score ? score : -HUGE_VAL;
 	h->has_score = has_score;
@@ -590,7 +492,7 @@ hit_cmp(const void *a, const void *b)
 static int
 run_sort(struct ev_run *run, struct ev_err *err)
 {
-	struct smap seen = { NULL, 0, 0 };
+	struct ev_strmap seen = EV_STRMAP_INIT;
 	struct ev_buf key = EV_BUF_INIT;
 	size_t i;
 	int rc = 0;
@@ -601,7 +503,7 @@ run_sort(struct ev_run *run, struct ev_err *err)
 		qsort(run->hits, run->nhits, sizeof *run->hits, hit_cmp);
 	for (i = 0; i < run->nhits; i++) {
 		struct hit *h = &run->hits[i];
-		size_t n;
+		int added;
 
 		if (h->doc == NULL)
 			continue;
@@ -609,17 +511,16 @@ run_sort(struct ev_run *run, struct ev_err *err)
 			rc = ev_err_nomem(err);
 			break;
 		}
-		n = seen.n;
-		if (smap_get(&seen, key.p, key.len, 1, 0) == NULL) {
+		if (ev_strmap_add(&seen, key.p, key.len, &added) == -1) {
 			rc = ev_err_nomem(err);
 			break;
 		}
-		if (seen.n == n) {
+		if (!added) {
 			free(h->doc);
 			h->doc = NULL;
 		}
 	}
-	smap_release(&seen);
+	ev_strmap_release(&seen);
 	ev_buf_release(&key);
 	if (rc == 0)
 		run->sorted = 1;
@@ -670,15 +571,15 @@ eval_query(const struct ev_qrels *q, long qi, char *const *docs, size_t n,
 	free(ideal);
 	for (i = 0; i < n; i++) {
 		long pos = (long)i + 1;
-		struct slot *s;
+		int32_t j;
 		double gain;
 
 		if (pair_key(key, qi, docs[i]) == -1)
 			return ev_err_nomem(err);
-		s = smap_get((struct smap *)&q->judged, key->p, key->len, 0, 0);
-		if (s == NULL || s->val < o->level)
+		j = ev_strmap_find(&q->judged, key->p, key->len);
+		if (j == -1 || q->rel[j] < o->level)
 			continue;
-		gain = o->binary ? 1.0 : (double)s->val;
+		gain = o->binary ? 1.0 : (double)q->rel[j];
 		found++;
 		if (pos <= o->ndcg_k)
 			dcg += gain / discount(pos);
@@ -746,17 +647,16 @@ ev_eval_run(const struct ev_qrels *q, struct ev_run *run, const struct ev_eval_o
 	}
 	sum->hits = (long)run->nhits;
 	for (i = 0; i < run->nq; i++)
-		if (smap_get((struct smap *)&q->qmap, run->qids[i], strlen(run->qids[i]), 0, 0) == NULL)
+		if (ev_strmap_find(&q->qmap, run->qids[i], strlen(run->qids[i])) == -1)
 			sum->unjudged_queries++;
 	for (i = 0; i < q->nq; i++) {
 		struct ev_eval_figures f;
-		const struct slot *s = smap_get((struct smap *)&run->qmap, q->qs[i].id,
-		    strlen(q->qs[i].id), 0, 0);
+		int32_t rq = ev_strmap_find(&run->qmap, q->qs[i].id, strlen(q->qs[i].id));
 		size_t off = 0, n = 0;
 
-		if (s != NULL) {
-			off = start[s->val];
-			n = count[s->val];
+		if (rq >= 0) {
+			off = start[rq];
+			n = count[rq];
 		} else {
 			sum->queries_without_hits++;
 		}
