@@ -6,10 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "strmap.h"
+
 #define ELLIPSIS "\xe2\x80\xa6"
 
 struct term {
-	char *s;
 	int len;
 	int group;
 	int found;
@@ -34,8 +35,7 @@ struct ev_snippet {
 	struct ev_snippet_opts opts;
 	struct term *terms;
 	int nterms, capterms;
-	int *slots;		/* open addressing: term index + 1, 0 empty */
-	uint32_t nslots;	/* a power of two, over twice nterms */
+	struct ev_strmap map;	/* the terms, numbered as in terms */
 	int *found;		/* per group */
 	int *wincount;		/* per group, while choosing a window */
 	int ngroups, capgroups;
@@ -51,36 +51,7 @@ struct ev_snippet {
 static int
 lookup(const struct ev_snippet *sn, const char *s, int len)
 {
-	uint32_t i;
-	int t;
-
-	if (sn->nslots == 0)
-		return -1;
-	for (i = ev_hash_fnv1a(s, (size_t)len) & (sn->nslots - 1); (t = sn->slots[i]) != 0;
-	    i = (i + 1) & (sn->nslots - 1))
-		if (sn->terms[t - 1].len == len && memcmp(sn->terms[t - 1].s, s, (size_t)len) == 0)
-			return t - 1;
-	return -1;
-}
-
-static int
-rehash(struct ev_snippet *sn, uint32_t nslots)
-{
-	int *slots = calloc(nslots, sizeof *slots);
-
-	if (slots == NULL)
-		return -1;
-	free(sn->slots);
-	sn->slots = slots;
-	sn->nslots = nslots;
-	for (int t = 0; t < sn->nterms; t++) {
-		uint32_t i = ev_hash_fnv1a(sn->terms[t].s, (size_t)sn->terms[t].len) & (nslots - 1);
-
-		while (slots[i] != 0)
-			i = (i + 1) & (nslots - 1);
-		slots[i] = t + 1;
-	}
-	return 0;
+	return ev_strmap_find(&sn->map, s, (size_t)len);
 }
 
 static int
@@ -127,12 +98,9 @@ ev_snippet_new(struct ev_tok *tok, const struct ev_snippet_opts *opts, struct ev
 void
 ev_snippet_reset(struct ev_snippet *sn)
 {
-	for (int t = 0; t < sn->nterms; t++)
-		free(sn->terms[t].s);
+	ev_strmap_reset(&sn->map);
 	sn->nterms = 0;
 	sn->ngroups = 0;
-	if (sn->slots != NULL)
-		memset(sn->slots, 0, sn->nslots * sizeof *sn->slots);
 	if (sn->found != NULL)
 		memset(sn->found, 0, (size_t)sn->capgroups * sizeof *sn->found);
 }
@@ -154,7 +122,6 @@ static int
 add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_err *err)
 {
 	struct term *t;
-	uint32_t i;
 	int old;
 
 	if ((old = lookup(sn, term, len)) >= 0)
@@ -167,22 +134,16 @@ add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_
 		sn->terms = t;
 		sn->capterms = cap;
 	}
-	if ((uint32_t)(sn->nterms + 1) * 2 > sn->nslots &&
-	    rehash(sn, sn->nslots ? 2 * sn->nslots : 32) == -1)
-		return ev_err_nomem(err);
 	if (group != WATCH && group >= sn->capgroups && grow_groups(sn, group) == -1)
 		return ev_err_nomem(err);
-	t = &sn->terms[sn->nterms];
-	if ((t->s = malloc((size_t)len + 1)) == NULL)
+	/* the term's number is its index in terms */
+	if (ev_strmap_add(&sn->map, term, (size_t)len, NULL) == -1)
 		return ev_err_nomem(err);
-	memcpy(t->s, term, (size_t)len);
-	t->s[len] = '\0';
+	t = &sn->terms[sn->nterms];
 	t->len = len;
 	t->group = group;
 	t->found = 0;
-	for (i = ev_hash_fnv1a(term, (size_t)len) & (sn->nslots - 1); sn->slots[i] != 0; i = (i + 1) & (sn->nslots - 1))
-		;
-	sn->slots[i] = ++sn->nterms;
+	sn->nterms++;
 	if (group >= sn->ngroups)
 		sn->ngroups = group + 1;
 	return sn->nterms - 1;
@@ -525,10 +486,8 @@ ev_snippet_free(struct ev_snippet *sn)
 {
 	if (sn == NULL)
 		return;
-	for (int t = 0; t < sn->nterms; t++)
-		free(sn->terms[t].s);
 	free(sn->terms);
-	free(sn->slots);
+	ev_strmap_release(&sn->map);
 	free(sn->found);
 	free(sn->wincount);
 	free(sn->toks);
