@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "jsonl.h"
 #include "sha256.h"
+#include "strmap.h"
 #include "svd.h"
 #include "token.h"
 
@@ -23,101 +24,24 @@
 
 /* ---- interned terms ---------------------------------------------------- */
 
-/* Terms, each numbered in order of first sight. */
-struct dict {
-	uint32_t cap;		/* slots, a power of two */
-	uint32_t n;		/* terms */
-	int32_t *slot;		/* term number or -1 */
-	uint32_t *hash;		/* per term */
-	size_t *off;		/* per term: offset in pool */
-	int *len;		/* per term */
-	struct ev_buf pool;	/* the terms, each followed by a NUL */
-	uint32_t ncap;		/* room in hash/off/len */
-};
-
-static void
-dict_release(struct dict *d)
-{
-	free(d->slot);
-	free(d->hash);
-	free(d->off);
-	free(d->len);
-	ev_buf_release(&d->pool);
-	memset(d, 0, sizeof *d);
-}
-
-static int
-dict_grow_slots(struct dict *d)
-{
-	uint32_t cap = d->cap ? d->cap * 2 : 1024, i, j;
-	int32_t *slot = malloc((size_t)cap * sizeof *slot);
-
-	if (slot == NULL)
-		return -1;
-	for (i = 0; i < cap; i++)
-		slot[i] = -1;
-	for (i = 0; i < d->n; i++) {
-		for (j = d->hash[i] & (cap - 1); slot[j] != -1; j = (j + 1) & (cap - 1))
-			;
-		slot[j] = (int32_t)i;
-	}
-	free(d->slot);
-	d->slot = slot;
-	d->cap = cap;
-	return 0;
-}
+/* Terms, each numbered in order of first sight: a struct ev_strmap. */
 
 static const char *
-dict_term(const struct dict *d, uint32_t id)
+dict_term(const struct ev_strmap *d, uint32_t id)
 {
-	return d->pool.p + d->off[id];
+	return ev_strmap_key(d, (int32_t)id);
 }
 
 /* The number of term s[0..n), added when add is set.  Returns the number,
  * -1 when absent and not added, -2 when memory runs out. */
 static int32_t
-dict_find(struct dict *d, const char *s, int n, int add)
+dict_find(struct ev_strmap *d, const char *s, int n, int add)
 {
-	uint32_t h = ev_hash_fnv1a(s, (size_t)n), j;
+	int32_t id;
 
-	if (d->cap == 0 || (d->n + 1) * 2 > d->cap) {
-		if (!add && d->cap == 0)
-			return -1;
-		if (add && dict_grow_slots(d) == -1)
-			return -2;
-	}
-	for (j = h & (d->cap - 1); d->slot[j] != -1; j = (j + 1) & (d->cap - 1)) {
-		int32_t id = d->slot[j];
-
-		if (d->hash[id] == h && d->len[id] == n && memcmp(dict_term(d, id), s, n) == 0)
-			return id;
-	}
 	if (!add)
-		return -1;
-	if (d->n == d->ncap) {
-		uint32_t nc = d->ncap ? d->ncap * 2 : 1024;
-		uint32_t *hh = realloc(d->hash, (size_t)nc * sizeof *hh);
-		size_t *oo;
-		int *ll;
-
-		if (hh == NULL)
-			return -2;
-		d->hash = hh;
-		if ((oo = realloc(d->off, (size_t)nc * sizeof *oo)) == NULL)
-			return -2;
-		d->off = oo;
-		if ((ll = realloc(d->len, (size_t)nc * sizeof *ll)) == NULL)
-			return -2;
-		d->len = ll;
-		d->ncap = nc;
-	}
-	d->off[d->n] = d->pool.len;
-	if (ev_buf_add(&d->pool, s, (size_t)n) == -1 || ev_buf_addc(&d->pool, '\0') == -1)
-		return -2;
-	d->hash[d->n] = h;
-	d->len[d->n] = n;
-	d->slot[j] = (int32_t)d->n;
-	return (int32_t)d->n++;
+		return ev_strmap_find(d, s, (size_t)n);
+	return (id = ev_strmap_add(d, s, (size_t)n, NULL)) == -1 ? -2 : id;
 }
 
 /* ---- tokens of a text --------------------------------------------------- */
@@ -137,7 +61,7 @@ struct tokpos {
 
 struct tok_ctx {
 	struct ev_tok *tok;
-	struct dict *dict;
+	struct ev_strmap *dict;
 	struct termlist *out;
 	struct tokpos *pos;	/* with several languages: each token's place */
 	size_t npos, poscap;
@@ -199,7 +123,7 @@ cmp_tokpos(const void *a, const void *b)
  * and turn the list into runs: ids[k] distinct, tfs[k] counts.  Returns the
  * number of distinct terms, or -1 with *err set. */
 static long
-tokenise(struct ev_tok *tok, const char *const *langs, int nlang, struct dict *d,
+tokenise(struct ev_tok *tok, const char *const *langs, int nlang, struct ev_strmap *d,
 	struct termlist *l, const char *const *texts, const size_t *lens, int n, int32_t **tfs,
 	size_t *tfcap, struct ev_err *err)
 {
@@ -300,7 +224,7 @@ smoothed_idf(long long n, long long df)
 
 /* Everything training holds, freed in one place. */
 struct trainer {
-	struct dict dict;
+	struct ev_strmap dict;
 	int64_t *df;		/* per term */
 	size_t dfcap;
 	int64_t *docptr;	/* chunks + 1 offsets into ent/tf */
@@ -329,7 +253,7 @@ struct trainer {
 static void
 trainer_release(struct trainer *t)
 {
-	dict_release(&t->dict);
+	ev_strmap_release(&t->dict);
 	free(t->df);
 	free(t->docptr);
 	free(t->ent);
@@ -456,7 +380,7 @@ read_chunks(struct ev_store *st, struct trainer *t, struct ev_err *err)
 		if (dcap != t->entcap)	/* both grew alike */
 			goto nomem;
 		dcap = t->dfcap;
-		if (grow((void **)&t->df, &t->dfcap, t->dict.n, sizeof *t->df) == -1)
+		if (grow((void **)&t->df, &t->dfcap, ev_strmap_count(&t->dict), sizeof *t->df) == -1)
 			goto nomem;
 		if (t->dfcap != dcap)
 			memset(t->df + dcap, 0, (t->dfcap - dcap) * sizeof *t->df);
@@ -484,7 +408,7 @@ out:
 	return rc;
 }
 
-static const struct dict *sort_dict;
+static const struct ev_strmap *sort_dict;
 static const int64_t *sort_df;
 
 static int
@@ -510,11 +434,11 @@ choose_vocab(struct trainer *t, const struct ev_embed_params *p, struct ev_err *
 	uint32_t i;
 	int n = 0;
 
-	t->col = malloc(((size_t)t->dict.n + 1) * sizeof *t->col);
-	t->vocab = malloc(((size_t)t->dict.n + 1) * sizeof *t->vocab);
+	t->col = malloc(((size_t)ev_strmap_count(&t->dict) + 1) * sizeof *t->col);
+	t->vocab = malloc(((size_t)ev_strmap_count(&t->dict) + 1) * sizeof *t->vocab);
 	if (t->col == NULL || t->vocab == NULL)
 		return ev_err_nomem(err);
-	for (i = 0; i < t->dict.n; i++) {
+	for (i = 0; i < ev_strmap_count(&t->dict); i++) {
 		t->col[i] = -1;
 		if (t->df[i] >= p->min_df)
 			t->vocab[n++] = (int32_t)i;
@@ -779,7 +703,7 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *given,
 		goto out;
 	model_langs(&t);
 	info->chunks = t.chunks;
-	info->distinct = t.dict.n;
+	info->distinct = ev_strmap_count(&t.dict);
 	if (t.chunks == 0) {
 		ev_err_set(err, EV_EXIT_USAGE, ev_store_path(st),
 			"no chunks to train on; add documents with 'ev-ingest --db %s' first",
@@ -874,7 +798,7 @@ struct ev_embed {
 	double query_idf_power;
 	/* the cache of terms seen: per dict number, 0 not looked up, 1 in the
 	 * vocabulary (idf, and vec at vecs + slot * dim), 2 not in it */
-	struct dict dict;
+	struct ev_strmap dict;
 	unsigned char *state;
 	double *idf;
 	uint32_t *slot;
@@ -1108,7 +1032,7 @@ fail:
 static void
 cache_release(struct ev_embed *e)
 {
-	dict_release(&e->dict);
+	ev_strmap_release(&e->dict);
 	free(e->state);
 	free(e->idf);
 	free(e->slot);
@@ -1168,7 +1092,7 @@ lookup(struct ev_embed *e, int32_t id, struct ev_err *err)
 	s = ev_store_prepare(e->st, "SELECT idf, vec FROM embed_vocab WHERE term = ?1", err);
 	if (s == NULL)
 		return -1;
-	sqlite3_bind_text(s, 1, dict_term(&e->dict, (uint32_t)id), e->dict.len[id], SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, dict_term(&e->dict, (uint32_t)id), (int)ev_strmap_len(&e->dict, id), SQLITE_STATIC);
 	r = sqlite3_step(s);
 	if (r == SQLITE_DONE) {
 		e->state[id] = 2;
@@ -1207,7 +1131,7 @@ ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *lens,
 	double norm = 0;
 	int d, dim = e->dim, nlang;
 
-	if (e->dict.n > CACHE_MAX_TERMS)
+	if (ev_strmap_count(&e->dict) > CACHE_MAX_TERMS)
 		cache_release(e);
 	if (e->lang[0] != '\0' || role == EV_EMBED_DOCUMENT) {
 		langs[0] = e->lang[0] != '\0' ? e->lang : NULL;
@@ -1220,13 +1144,13 @@ ev_embed_texts(struct ev_embed *e, const char *const *texts, const size_t *lens,
 	    err)) == -1)
 		return -1;
 	/* make room for the new terms' state, zeroed */
-	if (e->dict.n > e->cachecap) {
+	if (ev_strmap_count(&e->dict) > e->cachecap) {
 		size_t old = e->cachecap;
 
 		double *idf;
 		uint32_t *slot;
 
-		if (grow((void **)&e->state, &e->cachecap, e->dict.n, 1) == -1)
+		if (grow((void **)&e->state, &e->cachecap, ev_strmap_count(&e->dict), 1) == -1)
 			return ev_err_nomem(err);
 		memset(e->state + old, 0, e->cachecap - old);
 		if ((idf = realloc(e->idf, e->cachecap * sizeof *idf)) == NULL)
