@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "strmap.h"
 
 #define MAX_WORD 32		/* longest word compared (bytes), NUL included */
-#define SLOTS 2048		/* the stop words' hash table (a power of two) */
 
 static const char *const codes[EV_LEX_NLANG][4] = {
 	{ "en", "eng", NULL, NULL },
@@ -103,12 +103,6 @@ static const char *const stops[EV_LEX_NLANG] = {
 	"was wat werd wezen wie wil worden wordt zal ze zelf zich zij zijn zo zonder zou",
 };
 
-struct slot {
-	char word[MAX_WORD];	/* "" when empty */
-	unsigned char len;	/* strlen(word) */
-	unsigned langs;
-};
-
 struct dict {
 	int tried;		/* opened, or found missing */
 	const char *p;		/* the mapped list, NULL when there is none */
@@ -116,7 +110,9 @@ struct dict {
 };
 
 struct ev_lex {
-	struct slot *slots;
+	struct ev_strmap stops;	/* the stop words, numbered as in langs */
+	unsigned *langs;	/* per stop word: the languages it is one of (EV_LEX_BIT) */
+	size_t caplangs;
 	size_t longest;		/* bytes of the longest stop word */
 	struct dict dicts[EV_LEX_NLANG];
 	char *dir;
@@ -144,53 +140,40 @@ lower(const char *word, size_t len, char *out)
 	return (int)len;
 }
 
-static struct slot *
-find(struct slot *slots, const char *w, size_t len)
-{
-	uint32_t i = ev_hash_fnv1a(w, len) & (SLOTS - 1);
-
-	while (slots[i].word[0] != '\0' &&
-	    (slots[i].len != len || memcmp(slots[i].word, w, len) != 0))
-		i = (i + 1) & (SLOTS - 1);
-	return &slots[i];
-}
-
 struct ev_lex *
 ev_lex_open(const char *dict_dir, struct ev_err *err)
 {
 	struct ev_lex *lex = calloc(1, sizeof(*lex));
 
-	if (lex == NULL || (lex->slots = calloc(SLOTS, sizeof(*lex->slots))) == NULL ||
-	    (lex->dir = strdup(dict_dir != NULL ? dict_dir : "/usr/share/dict")) == NULL) {
-		ev_lex_close(lex);
-		ev_err_nomem(err);
-		return NULL;
-	}
+	if (lex == NULL ||
+	    (lex->dir = strdup(dict_dir != NULL ? dict_dir : "/usr/share/dict")) == NULL)
+		goto nomem;
 	for (int l = 0; l < EV_LEX_NLANG; l++) {
 		const char *s = stops[l];
 
 		while (*s != '\0') {
-			size_t n = strcspn(s, " ");
-			char w[MAX_WORD];
-			struct slot *sl;
+			size_t n = strcspn(s, " ");	/* every word shorter than MAX_WORD */
+			int32_t id;
+			int added;
 
-			/* every word is shorter than MAX_WORD; the table is far
-			 * from full (about 800 words in 2048 slots) */
-			memcpy(w, s, n);
-			w[n] = '\0';
-			sl = find(lex->slots, w, n);
-			if (sl->word[0] == '\0') {
-				memcpy(sl->word, w, n + 1);
-				sl->len = (unsigned char)n;
-			}
+			if (ev_grow(&lex->langs, &lex->caplangs, ev_strmap_count(&lex->stops),
+			    sizeof *lex->langs, 1024) == -1 ||
+			    (id = ev_strmap_add(&lex->stops, s, n, &added)) == -1)
+				goto nomem;
+			if (added)
+				lex->langs[id] = 0;
 			if (n > lex->longest)
 				lex->longest = n;
-			sl->langs |= EV_LEX_BIT(l);
+			lex->langs[id] |= EV_LEX_BIT(l);
 			s += n;
 			s += *s == ' ';
 		}
 	}
 	return lex;
+nomem:
+	ev_lex_close(lex);
+	ev_err_nomem(err);
+	return NULL;
 }
 
 void
@@ -201,7 +184,8 @@ ev_lex_close(struct ev_lex *lex)
 	for (int l = 0; l < EV_LEX_NLANG; l++)
 		if (lex->dicts[l].p != NULL)
 			munmap((void *)lex->dicts[l].p, lex->dicts[l].len);
-	free(lex->slots);
+	ev_strmap_release(&lex->stops);
+	free(lex->langs);
 	free(lex->dir);
 	free(lex);
 }
@@ -242,12 +226,14 @@ unsigned
 ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 {
 	char w[MAX_WORD];
+	int32_t id;
 	int n;
 
 	if (len > lex->longest)		/* most words of a text: no stop word */
 		return 0;
-	n = lower(word, len, w);
-	return n < 0 ? 0 : find(lex->slots, w, (size_t)n)->langs;
+	if ((n = lower(word, len, w)) < 0 || (id = ev_strmap_find(&lex->stops, w, (size_t)n)) < 0)
+		return 0;
+	return lex->langs[id];
 }
 
 int
