@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct ev_buf {
 	char *p;		/* NUL-terminated; NULL until the first append */
@@ -27,6 +28,38 @@ int ev_buf_adds(struct ev_buf *b, const char *s);
 
 /* Append one byte. */
 int ev_buf_addc(struct ev_buf *b, int c);
+
+/* ev_buf_add(), ev_buf_addc() and ev_buf_adds() inlined where the buffer
+ * has room (a writer's hot path: most appends need no growth); they call
+ * them otherwise. */
+static inline int
+ev_buf_put(struct ev_buf *b, const void *s, size_t n)
+{
+	if (b->len + n < b->cap) {
+		memcpy(b->p + b->len, s, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+		return 0;
+	}
+	return ev_buf_add(b, s, n);
+}
+
+static inline int
+ev_buf_putc(struct ev_buf *b, int c)
+{
+	if (b->len + 1 < b->cap) {
+		b->p[b->len++] = (char)c;
+		b->p[b->len] = '\0';
+		return 0;
+	}
+	return ev_buf_addc(b, c);
+}
+
+static inline int
+ev_buf_puts(struct ev_buf *b, const char *s)
+{
+	return ev_buf_put(b, s, strlen(s));
+}
 
 /* Append v as an unsigned LEB128 varint (7 bits a byte, low first, the
  * high bit set on every byte but the last): 1 to 10 bytes. */

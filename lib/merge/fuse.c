@@ -506,7 +506,7 @@ ev_fuse_add_line(struct ev_fuse *f, const char *line, size_t len, const char *wh
 static int
 dump_cb(const char *s, size_t n, void *data)
 {
-	return buf_add(data, s, n);
+	return ev_buf_put(data, s, n);
 }
 
 int

@@ -14,37 +14,6 @@
 #include "jscan.h"
 #include "strmap.h"
 
-/* ---- appending to buffers: inline when there is room ---- */
-
-static inline int
-buf_add(struct ev_buf *b, const void *s, size_t n)
-{
-	if (b->len + n < b->cap) {
-		memcpy(b->p + b->len, s, n);
-		b->len += n;
-		b->p[b->len] = '\0';
-		return 0;
-	}
-	return ev_buf_add(b, s, n);
-}
-
-static inline int
-buf_addc(struct ev_buf *b, int c)
-{
-	if (b->len + 1 < b->cap) {
-		b->p[b->len++] = (char)c;
-		b->p[b->len] = '\0';
-		return 0;
-	}
-	return ev_buf_addc(b, c);
-}
-
-static inline int
-buf_adds(struct ev_buf *b, const char *s)
-{
-	return buf_add(b, s, strlen(s));
-}
-
 struct lane {
 	char name[EV_FUSE_LANE_MAX + 1];
 	char sname[EV_FUSE_LANE_MAX + 8], rname[EV_FUSE_LANE_MAX + 8];	/* its signals */

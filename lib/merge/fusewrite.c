@@ -51,10 +51,10 @@ put_real(struct ev_fuse *f, struct ev_buf *b, double v)
 	char s[32];
 	size_t n = fmt_real(f, v, s);
 
-	return buf_add(b, s, n);
+	return ev_buf_put(b, s, n);
 }
 
-#define ADDL(b, lit) buf_add((b), (lit), sizeof(lit) - 1)	/* a string literal */
+#define ADDL(b, lit) ev_buf_put((b), (lit), sizeof(lit) - 1)	/* a string literal */
 
 static int
 oms_push(struct oms *s, const struct om *m)
@@ -255,27 +255,27 @@ evidence_elem(const char *e, size_t n, void *data)
 		}
 	}
 	if (x->chunk == NULL) {
-		if (buf_add(&f->eb, e, n) == -1)
+		if (ev_buf_put(&f->eb, e, n) == -1)
 			return -1;
 	} else {
-		if (buf_addc(&f->eb, '{') == -1)
+		if (ev_buf_putc(&f->eb, '{') == -1)
 			return -1;
 		for (i = 0; i < f->mems.n; i++) {
 			const struct ev_jmem *m = &f->mems.m[i];
 			int isid = ev_jscan_str_eq(m->key, m->klen, "id");
-			if ((i > 0 && buf_addc(&f->eb, ',') == -1) ||
-			    buf_addc(&f->eb, '"') == -1 || buf_add(&f->eb, m->key, m->klen) == -1 ||
+			if ((i > 0 && ev_buf_putc(&f->eb, ',') == -1) ||
+			    ev_buf_putc(&f->eb, '"') == -1 || ev_buf_put(&f->eb, m->key, m->klen) == -1 ||
 			    ADDL(&f->eb, "\":") == -1 ||
-			    buf_add(&f->eb, isid ? x->chunk->val : m->val,
+			    ev_buf_put(&f->eb, isid ? x->chunk->val : m->val,
 			    isid ? x->chunk->vlen : m->vlen) == -1)
 				return -1;
 			seen |= isid;
 		}
-		if (!seen && ((f->mems.n > 0 && buf_addc(&f->eb, ',') == -1) ||
+		if (!seen && ((f->mems.n > 0 && ev_buf_putc(&f->eb, ',') == -1) ||
 		    ADDL(&f->eb, "\"id\":") == -1 ||
-		    buf_add(&f->eb, x->chunk->val, x->chunk->vlen) == -1))
+		    ev_buf_put(&f->eb, x->chunk->val, x->chunk->vlen) == -1))
 			return -1;
-		if (buf_addc(&f->eb, '}') == -1)
+		if (ev_buf_putc(&f->eb, '}') == -1)
 			return -1;
 	}
 	return evidence_keep(f, off, prio);
@@ -299,21 +299,21 @@ evidence_of(struct ev_fuse *f, const struct rhit *h, int chunk, const char *st, 
 		if (x.count > 0)
 			return 0;	/* not "[ ]" */
 	}
-	if (ADDL(&f->eb, "{\"lane\":\"") == -1 || buf_add(&f->eb, ln->name, ln->nlen) == -1 ||
+	if (ADDL(&f->eb, "{\"lane\":\"") == -1 || ev_buf_put(&f->eb, ln->name, ln->nlen) == -1 ||
 	    ADDL(&f->eb, "\",\"score\":") == -1 ||
-	    (st != NULL ? buf_add(&f->eb, st, sn) : put_real(f, &f->eb, h->score)) == -1)
+	    (st != NULL ? ev_buf_put(&f->eb, st, sn) : put_real(f, &f->eb, h->score)) == -1)
 		return -1;
 	if (ln->istext && h->isnip >= 0) {
 		m = &h->m[h->isnip];
-		if (ADDL(&f->eb, ",\"snippet\":") == -1 || buf_add(&f->eb, m->val, m->vlen) == -1)
+		if (ADDL(&f->eb, ",\"snippet\":") == -1 || ev_buf_put(&f->eb, m->val, m->vlen) == -1)
 			return -1;
 	}
 	if (chunk) {
 		m = &h->m[h->iid];
-		if (ADDL(&f->eb, ",\"id\":") == -1 || buf_add(&f->eb, m->val, m->vlen) == -1)
+		if (ADDL(&f->eb, ",\"id\":") == -1 || ev_buf_put(&f->eb, m->val, m->vlen) == -1)
 			return -1;
 	}
-	if (buf_addc(&f->eb, '}') == -1)
+	if (ev_buf_putc(&f->eb, '}') == -1)
 		return -1;
 	return evidence_keep(f, off, ln->prio);
 }
@@ -331,13 +331,13 @@ evidence_write(struct ev_fuse *f, struct ev_buf *b)
 			f->ev[j] = f->ev[j - 1];
 			f->ev[j - 1] = t;
 		}
-	if (buf_addc(b, '[') == -1)
+	if (ev_buf_putc(b, '[') == -1)
 		return -1;
 	for (i = 0; i < f->nev; i++)
-		if ((i > 0 && buf_addc(b, ',') == -1) ||
-		    buf_add(b, f->eb.p + f->ev[i].off, f->ev[i].len) == -1)
+		if ((i > 0 && ev_buf_putc(b, ',') == -1) ||
+		    ev_buf_put(b, f->eb.p + f->ev[i].off, f->ev[i].len) == -1)
 			return -1;
-	return buf_addc(b, ']');
+	return ev_buf_putc(b, ']');
 }
 
 static const char *
@@ -366,7 +366,7 @@ operand(char *buf, size_t size, double v)
 static int
 put_text(struct ev_buf *b, const char *s)
 {
-	return buf_addc(b, '"') == -1 || buf_adds(b, s) == -1 || buf_addc(b, '"') == -1 ? -1 : 0;
+	return ev_buf_putc(b, '"') == -1 || ev_buf_puts(b, s) == -1 || ev_buf_putc(b, '"') == -1 ? -1 : 0;
 }
 
 /* Append the strings of a NULL-terminated list to b (the formulas).
@@ -380,7 +380,7 @@ cat(struct ev_buf *b, ...)
 
 	va_start(ap, b);
 	while ((s = va_arg(ap, const char *)) != NULL)
-		if (buf_adds(b, s) == -1)
+		if (ev_buf_puts(b, s) == -1)
 			r = -1;
 	va_end(ap);
 	return r;
@@ -389,7 +389,7 @@ cat(struct ev_buf *b, ...)
 static int
 put_key(struct ev_buf *b, const char *k)
 {
-	return buf_addc(b, '"') == -1 || buf_adds(b, k) == -1 || ADDL(b, "\":") == -1 ?
+	return ev_buf_putc(b, '"') == -1 || ev_buf_puts(b, k) == -1 || ADDL(b, "\":") == -1 ?
 	    -1 : 0;
 }
 
@@ -415,7 +415,7 @@ explain_missing(struct ev_fuse *f, int l, double contrib, struct ev_buf *v)
 	    ADDL(v, ",\"found\":false,\"weight\":") == -1 ||
 	    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"contribution\":") == -1 ||
 	    put_real(f, v, contrib) == -1 || ADDL(v, ",\"formula\":") == -1 ||
-	    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1 ? -1 : 0;
+	    put_text(v, ev_buf_str(fm)) == -1 || ev_buf_putc(v, '}') == -1 ? -1 : 0;
 }
 
 /* The start of the account of a lane that found the candidate, up to its
@@ -472,7 +472,7 @@ explain_tail(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm n
 	    ADDL(v, ",\"weight\":") == -1 || put_real(f, v, ln->w) == -1 ||
 	    ADDL(v, ",\"contribution\":") == -1 || put_real(f, v, c->contrib[l]) == -1 ||
 	    ADDL(v, ",\"formula\":") == -1 || put_text(v, ev_buf_str(fm)) == -1 ||
-	    buf_addc(v, '}') == -1 ? -1 : 0;
+	    ev_buf_putc(v, '}') == -1 ? -1 : 0;
 }
 
 /* The account of a lane that found candidate c, whose score reads
@@ -490,7 +490,7 @@ explain_found(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm 
 	size_t off;
 
 	if (ln->xc < 0 || rank >= XC_RANKS)
-		return explain_head(ln, rank, v) == -1 || buf_add(v, st, sn) == -1 ||
+		return explain_head(ln, rank, v) == -1 || ev_buf_put(v, st, sn) == -1 ||
 		    explain_tail(f, c, l, norm, v) == -1 ? -1 : 0;
 	x = &f->xc[ln->xc];
 	if (x->r == NULL && (x->r = calloc(XC_RANKS, sizeof *x->r)) == NULL)
@@ -506,8 +506,8 @@ explain_found(struct ev_fuse *f, const struct cand *c, int l, enum ev_fuse_norm 
 		e->off = (uint32_t)off;
 		e->len = (uint16_t)(x->t.len - off);
 	}
-	return buf_add(v, x->t.p + e->off, e->split) == -1 || buf_add(v, st, sn) == -1 ||
-	    buf_add(v, x->t.p + e->off + e->split, (size_t)(e->len - e->split)) == -1 ? -1 : 0;
+	return ev_buf_put(v, x->t.p + e->off, e->split) == -1 || ev_buf_put(v, st, sn) == -1 ||
+	    ev_buf_put(v, x->t.p + e->off + e->split, (size_t)(e->len - e->split)) == -1 ? -1 : 0;
 nomem:
 	x->t.len = off;
 	if (x->t.p != NULL)
@@ -522,23 +522,23 @@ explain_of(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse
 {
 	int i, l;
 
-	if (buf_add(v, f->exh.p, f->exh.len) == -1)
+	if (ev_buf_put(v, f->exh.p, f->exh.len) == -1)
 		return -1;
 	for (i = 0; i < f->nlanes; i++) {
 		l = ord[i];
-		if ((i > 0 && buf_addc(v, ',') == -1) ||
-		    (c->hit[l] < 0 ? buf_add(v, f->nfb.p + f->lanes[l].nfoff, f->lanes[l].nflen) :
+		if ((i > 0 && ev_buf_putc(v, ',') == -1) ||
+		    (c->hit[l] < 0 ? ev_buf_put(v, f->nfb.p + f->lanes[l].nfoff, f->lanes[l].nflen) :
 		    explain_found(f, c, l, norm, f->st[l], f->sn[l], v)) == -1)
 			return -1;
 	}
-	if (buf_addc(v, ']') == -1)
+	if (ev_buf_putc(v, ']') == -1)
 		return -1;
 	if (f->o.method == EV_FUSE_COMBMNZ && (ADDL(v, ",\"lanes_found\":") == -1 ||
 	    ev_jscan_put_int(v, c->nfound) == -1))
 		return -1;
 	if (f->o.group == EV_GROUP_DOC && ADDL(v, ",\"group\":\"doc\"") == -1)
 		return -1;
-	return buf_addc(v, '}');
+	return ev_buf_putc(v, '}');
 }
 
 /* The lanes whose floor is not the normalisation's (fuse.h), with theirs,
@@ -554,12 +554,12 @@ explain_floors(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 		const struct lane *ln = &f->lanes[ord[i]];
 		if (ln->floor_rule == EV_FLOOR_NORM)
 			continue;
-		if ((n++ ? buf_addc(v, ',') : ADDL(v, ",\"floor\":{")) == -1 ||
+		if ((n++ ? ev_buf_putc(v, ',') : ADDL(v, ",\"floor\":{")) == -1 ||
 		    put_key(v, ln->name) == -1 ||
 		    put_text(v, ev_fuse_floor_name(ln->floor_rule)) == -1)
 			return -1;
 	}
-	return n > 0 && buf_addc(v, '}') == -1 ? -1 : 0;
+	return n > 0 && ev_buf_putc(v, '}') == -1 ? -1 : 0;
 }
 
 /* The account of adaptive weights (fuse.h), into v: the rule, and for each
@@ -597,7 +597,7 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 			bad |= cat(fm, " < ", short_num(e, sizeof e, f->o.agree_full), ", weight ",
 			    short_num(g, sizeof g, ln->w0), " x ", d, "/", e, " = ",
 			    short_num(a, sizeof a, ln->w), NULL);
-		if (bad || (!first && buf_addc(v, ',') == -1) || ADDL(v, "{\"lane\":") == -1 ||
+		if (bad || (!first && ev_buf_putc(v, ',') == -1) || ADDL(v, "{\"lane\":") == -1 ||
 		    put_text(v, ln->name) == -1 ||
 		    (ln->agree_lane != ord[i] && (ADDL(v, ",\"agreement_of\":") == -1 ||
 		    put_text(v, f->lanes[ln->agree_lane].name) == -1)) ||
@@ -607,16 +607,16 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 		    put_real(f, v, ln->agree) == -1 || ADDL(v, ",\"weight_given\":") == -1 ||
 		    put_real(f, v, ln->w0) == -1 || ADDL(v, ",\"weight\":") == -1 ||
 		    put_real(f, v, ln->w) == -1 || ADDL(v, ",\"why\":") == -1 ||
-		    put_text(v, ev_buf_str(fm)) == -1 || buf_addc(v, '}') == -1)
+		    put_text(v, ev_buf_str(fm)) == -1 || ev_buf_putc(v, '}') == -1)
 			return -1;
 		first = 0;
 	}
 	if (ADDL(v, "]") == -1)
 		return -1;
-	if (!anchored && (ADDL(v, ",\"why\":\"lane '") == -1 || buf_adds(v, f->o.anchor) == -1 ||
+	if (!anchored && (ADDL(v, ",\"why\":\"lane '") == -1 || ev_buf_puts(v, f->o.anchor) == -1 ||
 	    ADDL(v, "' found nothing for this query: the weights as given\"") == -1))
 		return -1;
-	return buf_addc(v, '}');
+	return ev_buf_putc(v, '}');
 }
 
 /* What every fused hit of the query shares: the head of "explain" (method,
@@ -643,10 +643,10 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 	if (ADDL(v, ",\"weights\":{") == -1)
 		return -1;
 	for (i = 0; i < f->nlanes; i++)
-		if ((i > 0 && buf_addc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
+		if ((i > 0 && ev_buf_putc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
 		    put_real(f, v, f->lanes[ord[i]].w) == -1)
 			return -1;
-	if (buf_addc(v, '}') == -1 || explain_floors(f, ord, v) == -1 ||
+	if (ev_buf_putc(v, '}') == -1 || explain_floors(f, ord, v) == -1 ||
 	    (f->o.adapt == EV_ADAPT_AGREEMENT && explain_adapt(f, ord, v) == -1) ||
 	    ADDL(v, ",\"lanes\":[") == -1)
 		return -1;
@@ -688,7 +688,7 @@ chunks_of(struct ev_fuse *f, const struct cand *c)
 	size_t n = 0, i;
 	int h;
 
-	if (buf_addc(&f->vb, '[') == -1)
+	if (ev_buf_putc(&f->vb, '[') == -1)
 		return -1;
 	for (h = c->first; h >= 0; h = f->hits[h].next) {
 		for (i = 0; i < n; i++)
@@ -705,11 +705,11 @@ chunks_of(struct ev_fuse *f, const struct cand *c)
 			f->capchunks = cap;
 		}
 		f->chunks[n++] = h;
-		if ((n > 1 && buf_addc(&f->vb, ',') == -1) ||
-		    buf_add(&f->vb, f->hits[h].m[f->hits[h].iid].val, f->hits[h].m[f->hits[h].iid].vlen) == -1)
+		if ((n > 1 && ev_buf_putc(&f->vb, ',') == -1) ||
+		    ev_buf_put(&f->vb, f->hits[h].m[f->hits[h].iid].val, f->hits[h].m[f->hits[h].iid].vlen) == -1)
 			return -1;
 	}
-	return buf_addc(&f->vb, ']');
+	return ev_buf_putc(&f->vb, ']');
 }
 
 /* Values of the top-level members made as the fused hit is written. */
@@ -726,31 +726,31 @@ signals_write(struct ev_fuse *f, const struct cand *c, const int *ord, struct ev
 	char s[32];
 	int k, l, first = 1;
 
-	if (buf_addc(b, '{') == -1)
+	if (ev_buf_putc(b, '{') == -1)
 		return -1;
 	for (k = 0; k < f->nlanes; k++) {
 		if (c->hit[l = ord[k]] < 0)
 			continue;
 		ln = &f->lanes[l];
-		if ((!first && buf_addc(b, ',') == -1) || buf_addc(b, '"') == -1 ||
-		    buf_add(b, ln->sname, ln->snlen) == -1 || ADDL(b, "\":") == -1 ||
-		    buf_add(b, f->st[l], f->sn[l]) == -1 || ADDL(b, ",\"") == -1 ||
-		    buf_add(b, ln->rname, ln->rnlen) == -1 || ADDL(b, "\":") == -1 ||
+		if ((!first && ev_buf_putc(b, ',') == -1) || ev_buf_putc(b, '"') == -1 ||
+		    ev_buf_put(b, ln->sname, ln->snlen) == -1 || ADDL(b, "\":") == -1 ||
+		    ev_buf_put(b, f->st[l], f->sn[l]) == -1 || ADDL(b, ",\"") == -1 ||
+		    ev_buf_put(b, ln->rname, ln->rnlen) == -1 || ADDL(b, "\":") == -1 ||
 		    ev_jscan_put_int(b, c->rank[l]) == -1)
 			return -1;
 		first = 0;
 	}
-	if (!first && buf_addc(b, ',') == -1)
+	if (!first && ev_buf_putc(b, ',') == -1)
 		return -1;
 	n = fmt_real(f, c->rrf, s);
-	if (ADDL(b, "\"rrf_score\":") == -1 || buf_add(b, s, n) == -1)
+	if (ADDL(b, "\"rrf_score\":") == -1 || ev_buf_put(b, s, n) == -1)
 		return -1;
 	if (f->o.method != EV_FUSE_RRF) {
 		n = fmt_real(f, c->fused, s);
-		if (ADDL(b, ",\"fused_score\":") == -1 || buf_add(b, s, n) == -1)
+		if (ADDL(b, ",\"fused_score\":") == -1 || ev_buf_put(b, s, n) == -1)
 			return -1;
 	}
-	return buf_addc(b, '}');
+	return ev_buf_putc(b, '}');
 }
 
 /* Append the fused hit's members s to out as an object. */
@@ -762,7 +762,7 @@ top_write(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_
 	size_t i, need;
 	char *p;
 
-	if (buf_addc(out, '{') == -1)
+	if (ev_buf_putc(out, '{') == -1)
 		return -1;
 	for (i = 0; i < s->n; i++) {
 		const struct om *m = &s->m[i];
@@ -817,7 +817,7 @@ top_write(struct ev_fuse *f, const struct cand *c, const int *ord, enum ev_fuse_
 		    (m->src == SRC_EXPLAIN && explain_of(f, c, ord, norm, out) == -1))
 			return -1;
 	}
-	return buf_addc(out, '}');
+	return ev_buf_putc(out, '}');
 }
 
 /* Write the fused hit of candidate c at rank, and a newline, to out. */
@@ -922,7 +922,7 @@ fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *or
 		return -1;
 	ev_jscan_put_int(&tb, rank);
 	off = f->gb.len;
-	if (buf_add(&f->gb, t, tb.len) == -1)
+	if (ev_buf_put(&f->gb, t, tb.len) == -1)
 		return -1;
 	if (top_set(&f->top, slot, F_LANE, 0, "\"fused\"", 0, 7) == -1 ||
 	    top_set(&f->top, slot, F_RANK, 1, NULL, off, tb.len) == -1)
@@ -946,7 +946,7 @@ fused_hit(struct ev_fuse *f, const struct cand *c, long long rank, const int *or
 		return -1;
 	if (f->o.explain && top_set(&f->top, slot, F_EXPLAIN, SRC_EXPLAIN, NULL, 0, 0) == -1)
 		return -1;
-	if (top_write(f, c, ord, norm, out) == -1 || buf_addc(out, '\n') == -1)
+	if (top_write(f, c, ord, norm, out) == -1 || ev_buf_putc(out, '\n') == -1)
 		return -1;
 	return 0;
 }
@@ -987,10 +987,10 @@ cmp_merge(const void *a, const void *b)
 static int
 raw_member(struct ev_buf *b, const struct ev_jmem *m, int first)
 {
-	if ((!first && buf_addc(b, ',') == -1) || buf_addc(b, '"') == -1 ||
-	    buf_add(b, m->key, m->klen) == -1 || ADDL(b, "\":") == -1)
+	if ((!first && ev_buf_putc(b, ',') == -1) || ev_buf_putc(b, '"') == -1 ||
+	    ev_buf_put(b, m->key, m->klen) == -1 || ADDL(b, "\":") == -1)
 		return -1;
-	return buf_add(b, m->val, m->vlen);
+	return ev_buf_put(b, m->val, m->vlen);
 }
 
 /* The signals s[0..n) of a merged hit at rank, the lane's rank signal
@@ -1005,25 +1005,25 @@ merge_signals(struct ev_fuse *f, const struct rhit *h, long long rank, double be
 
 	f->mems.n = 0;
 	if (ev_jscan_members(h->m[h->isig].val, h->m[h->isig].vlen, &f->mems) == -1 ||
-	    buf_addc(out, '{') == -1)
+	    ev_buf_putc(out, '{') == -1)
 		return -1;
 	for (i = 0; i < f->mems.n; i++) {
 		const struct ev_jmem *m = &f->mems.m[i];
 
 		if (!m->kesc && m->klen == ln->rnlen && memcmp(m->key, ln->rname, m->klen) == 0) {
-			if ((i > 0 && buf_addc(out, ',') == -1) || buf_addc(out, '"') == -1 ||
-			    buf_add(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
+			if ((i > 0 && ev_buf_putc(out, ',') == -1) || ev_buf_putc(out, '"') == -1 ||
+			    ev_buf_put(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
 			    ev_jscan_put_int(out, rank) == -1)
 				return -1;
 		} else if (ln->istext && !m->kesc && m->klen == 8 && memcmp(m->key, "fts_norm", 8) == 0) {
-			if ((i > 0 && buf_addc(out, ',') == -1) || ADDL(out, "\"fts_norm\":") == -1 ||
+			if ((i > 0 && ev_buf_putc(out, ',') == -1) || ADDL(out, "\"fts_norm\":") == -1 ||
 			    put_real(f, out, h->score / (best > 1.0 ? best : 1.0)) == -1)
 				return -1;
 		} else if (raw_member(out, m, i == 0) == -1) {
 			return -1;
 		}
 	}
-	return buf_addc(out, '}');
+	return ev_buf_putc(out, '}');
 }
 
 /* --method merge: the hits of one lane's shards, by score then id, the
@@ -1048,18 +1048,18 @@ merge_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_er
 		const struct rhit *h = &f->hits[ix[i]];
 		int j;
 
-		if (buf_addc(out, '{') == -1)
+		if (ev_buf_putc(out, '{') == -1)
 			goto nomem;
 		for (j = 0; j < h->nm; j++) {
 			const struct ev_jmem *m = &h->m[j];
 
 			if (j == h->pos[F_RANK]) {
-				if ((j > 0 && buf_addc(out, ',') == -1) || ADDL(out, "\"rank\":") == -1 ||
+				if ((j > 0 && ev_buf_putc(out, ',') == -1) || ADDL(out, "\"rank\":") == -1 ||
 				    ev_jscan_put_int(out, (long long)i + 1) == -1)
 					goto nomem;
 			} else if (j == h->isig) {
-				if ((j > 0 && buf_addc(out, ',') == -1) || buf_addc(out, '"') == -1 ||
-				    buf_add(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
+				if ((j > 0 && ev_buf_putc(out, ',') == -1) || ev_buf_putc(out, '"') == -1 ||
+				    ev_buf_put(out, m->key, m->klen) == -1 || ADDL(out, "\":") == -1 ||
 				    merge_signals(f, h, (long long)i + 1, best, out) == -1)
 					goto nomem;
 			} else if (raw_member(out, m, j == 0) == -1) {
