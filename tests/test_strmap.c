@@ -181,7 +181,7 @@ Test(strmap, reset_forgets_and_numbers_again)
  * goes on from there. */
 Test(strmap, every_allocation_failing_in_turn_leaves_the_map_as_it_was)
 {
-	char k[32];
+	char k[48];
 	long n, failed;
 
 	for (n = 1;; n++) {
@@ -208,7 +208,7 @@ Test(strmap, every_allocation_failing_in_turn_leaves_the_map_as_it_was)
 		cr_assert_eq(ev_strmap_count(&m), (uint32_t)failed);
 		cr_assert_eq(ev_strmap_find(&m, k, strlen(k)), -1);
 		for (i = 0; i < failed; i++) {
-			char j[32];
+			char j[48];
 
 			key_of(j, sizeof j, i);
 			if (i % 7 == 0)
