@@ -19,8 +19,9 @@
 static const struct ev_opt_cmd command = {
 	"usage: ev-score [--db DB] [--min-overall X] [--min-faithfulness X] [--min-coverage X]\n"
 	"                [--max-redundancy X] [--weight AXIS=W ...] [--redundancy nearest|max|mean]\n"
-	"                [--summary[=text|json]] [--judge CMD] [--judge-timeout SECONDS]\n"
-	"                [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"                [--coverage cited|used] [--summary[=text|json]] [--judge CMD]\n"
+	"                [--judge-timeout SECONDS] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
+	"                [FILE ...]",
 	"Score answers against their citations: faithfulness, coverage, redundancy,\n"
 	"overall.  Answer records {\"query\", \"answer\", \"citations\": [{\"id\", \"text\"}]}\n"
 	"(or EvidencePacks with an \"answer\") in, score records out.  A CI gate that\n"
@@ -30,14 +31,13 @@ static const struct ev_opt_cmd command = {
 };
 
 enum { SUMMARY_NONE, SUMMARY_TEXT, SUMMARY_JSON };
-
 #define GATE_MESSAGES 20	/* failing items named on stderr before "... more" */
 
 static struct {
 	const char *db, *judge;
 	struct ev_score_weights w;
 	struct ev_gates g;
-	int how, summary, skip_invalid;
+	int how, cover, summary, skip_invalid;
 	double timeout;
 } o = { .w = EV_SCORE_WEIGHTS_DEFAULT, .timeout = 60 };
 
@@ -96,6 +96,7 @@ static const struct ev_opt options[] = {
 	    "weight of faithfulness, coverage or redundancy in overall, from 0 to 1e6", "0.4, 0.4, 0.2"),
 	EV_OPT_CHOICE(0, "redundancy", "redundancy", &o.how, "nearest|max|mean",
 	    "how the pair similarities become one figure"),
+	EV_OPT_CHOICE(0, "coverage", "coverage", &o.cover, "cited|used", "the citations coverage counts"),
 	EV_OPT_FUNC(0, "summary", "summary", NULL, set_summary, "[=text|json]",
 	    "mean, p10, p50, p90 of each axis, and each failing gate with the items that fail it: "
 	    "text on stderr (the default), or json: a last line on stdout", NULL),
@@ -188,6 +189,7 @@ main(int argc, char *argv[])
 	    (sc = ev_score_open(tok, st, &err)) == NULL)
 		goto fail;
 	ev_score_set_redundancy(sc, (enum ev_score_redundancy)o.how);
+	ev_score_set_coverage(sc, (enum ev_score_coverage)o.cover);
 	if (o.judge != NULL) {
 		if ((jd = ev_judge_start(o.judge, o.timeout, &err)) == NULL)
 			goto fail;

@@ -106,10 +106,28 @@ Test(score, an_unsupported_answer_scores_zero_and_lists_its_words)
 	assert_json(json_object_get(r.details, "claims"),
 	    "[{\"text\":\"The moon is made of cheese.\",\"terms\":3,\"support\":0.0,"
 	    "\"citation\":null,\"unsupported\":[\"moon\",\"made\",\"cheese\"]}]");
+	/* coverage counts the cited passages, which hold the query's words:
+	 * 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
+	cr_assert_float_eq(r.coverage, 1.0, EPS);
+	cr_assert_float_eq(r.overall, 0.6, EPS);
+	cr_assert_str_eq(r.warning, "the answer uses none of its citations (no word in common):"
+	    " faithfulness is 0");
+	ev_score_result_release(&r);
+}
+
+Test(score, coverage_of_used_citations_counts_none_the_answer_does_not_use)
+{
+	const char *c[] = { "Drag is caused by turbulent flow." };
+	struct ev_score_result r;
+
+	ev_score_set_coverage(sc, EV_SCORE_COVER_USED);
+	run("turbulent flow", "The moon is made of cheese.", c, 1, NULL, &r);
+	ev_score_set_coverage(sc, EV_SCORE_COVER_CITED);
 	/* the answer uses no citation, so nothing is covered either:
 	 * 0.4 * 0 + 0.4 * 0 + 0.2 * (1 - 0) */
 	cr_assert_float_eq(r.coverage, 0.0, EPS);
 	cr_assert_float_eq(r.overall, 0.2, EPS);
+	cr_assert_str_eq(json_string_value(json_object_get(r.details, "coverage_of")), "used");
 	cr_assert_str_eq(r.warning, "the answer uses none of its citations (no word in common):"
 	    " faithfulness and coverage are 0");
 	ev_score_result_release(&r);
@@ -354,47 +372,54 @@ Test(score, no_citations_give_zero_faithfulness_and_coverage_and_a_warning)
 	ev_score_result_release(&r);
 }
 
-Test(score, an_empty_answer_gives_zero_faithfulness_and_coverage_and_a_warning)
+Test(score, an_empty_answer_gives_zero_faithfulness_and_a_warning)
 {
 	const char *c[] = { "Drag is caused by turbulent flow." };
 	struct ev_score_result r;
 
 	run("turbulent flow", "", c, 1, NULL, &r);
 	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	cr_assert_str_eq(r.warning, "empty answer: faithfulness and coverage are 0");
+	cr_assert_float_eq(r.coverage, 1.0, EPS);	/* the citation holds both words */
+	cr_assert_str_eq(r.warning, "empty answer: faithfulness is 0");
 	ev_score_result_release(&r);
 }
 
-Test(score, coverage_counts_only_the_citations_the_answer_uses)
+Test(score, coverage_counts_every_cited_passage_or_with_used_those_the_answer_uses)
 {
 	const char *c[] = { "Varroa mites are counted with an alcohol wash.",
 		"Honey is stored in combs." };
 	struct ev_score_result r;
 
-	/* the answer uses the second citation only (honey): the question's
-	 * words, all in the first, are not covered */
+	/* the answer uses the second citation only (honey); the question's
+	 * words, all in the first, are covered by the passages cited */
+	run("how do I count varroa mites", "Honey is sweet.", c, 2, NULL, &r);
+	cr_assert_float_eq(r.coverage, 1.0, EPS);
+	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 1);
+	ev_score_result_release(&r);
+	/* counting only the citations used, they are not */
+	ev_score_set_coverage(sc, EV_SCORE_COVER_USED);
 	run("how do I count varroa mites", "Honey is sweet.", c, 2, NULL, &r);
 	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 1);
 	ev_score_result_release(&r);
 	/* using both: count, varroa, mites covered */
 	run("how do I count varroa mites", "Honey is sweet. Count mites with a wash.", c, 2, NULL, &r);
+	ev_score_set_coverage(sc, EV_SCORE_COVER_CITED);
 	cr_assert_float_eq(r.coverage, 1.0, EPS);
 	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 2);
 	ev_score_result_release(&r);
 }
 
-Test(score, a_made_up_answer_with_a_lone_citation_scores_0_2)
+Test(score, a_made_up_answer_with_a_lone_citation_fails_on_faithfulness)
 {
 	const char *c[] = { "Varroa mites are counted with an alcohol wash." };
 	struct ev_score_result r;
 
+	/* 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
 	run("how do I count varroa mites", "The moon is made of green cheese.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
+	cr_assert_float_eq(r.coverage, 1.0, EPS);
 	cr_assert_float_eq(r.redundancy, 0.0, EPS);
-	cr_assert_float_eq(r.overall, 0.2, EPS);
+	cr_assert_float_eq(r.overall, 0.6, EPS);
 	ev_score_result_release(&r);
 }
 

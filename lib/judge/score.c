@@ -56,6 +56,7 @@ struct ev_scorer {
 	struct ev_lex *lex;	/* stop lists, to find an item's language */
 	struct ev_store *st;
 	enum ev_score_redundancy how;
+	enum ev_score_coverage cover;	/* the citations coverage counts */
 	double nchunks;		/* N for the store's idf */
 	sqlite3_stmt *vocab;	/* the store's document frequency of a term */
 
@@ -318,6 +319,12 @@ ev_score_set_redundancy(struct ev_scorer *sc, enum ev_score_redundancy how)
 }
 
 void
+ev_score_set_coverage(struct ev_scorer *sc, enum ev_score_coverage which)
+{
+	sc->cover = which;
+}
+
+void
 ev_score_set_judge(struct ev_scorer *sc, ev_score_judge_fn fn, void *ctx)
 {
 	sc->judge = fn;
@@ -509,7 +516,8 @@ score_coverage(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d
 			continue;
 		t->in_query = 1;
 		nq++;
-		if (t->in_used)
+		/* (df: the citations holding the term) */
+		if (sc->cover == EV_SCORE_COVER_USED ? t->in_used : t->df > 0)
 			covered++;
 		else if (uncovered != NULL)
 			jappend(sc, uncovered,
@@ -519,6 +527,8 @@ score_coverage(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d
 	if (d != NULL) {
 		jset(sc, d, "query_terms", json_integer((json_int_t)nq));
 		jset(sc, d, "uncovered", uncovered);
+		jset(sc, d, "coverage_of", json_string(sc->cover == EV_SCORE_COVER_USED ? "used" :
+		    "cited"));
 	}
 	return (int)nq;
 }
@@ -806,6 +816,7 @@ score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 	if (d != NULL) {
 		jset(sc, d, "query_terms", json_null());
 		jset(sc, d, "uncovered", json_null());
+		jset(sc, d, "coverage_of", json_null());
 		jset(sc, d, "citations_used", json_null());
 	}
 	if ((nclaims = score_faithfulness(sc, item, d, res, err)) < 0)
@@ -821,12 +832,15 @@ score_run(struct ev_scorer *sc, const struct ev_score_item *item,
 	if (item->ncites == 0)
 		warn(sc, res, warnings, "no citations: faithfulness and coverage are 0");
 	if (item->answer_len == 0 || nclaims == 0)
-		warn(sc, res, warnings, item->answer_len == 0 ?
-		    "empty answer: faithfulness and coverage are 0" :
+		warn(sc, res, warnings, sc->cover == EV_SCORE_COVER_CITED ? (item->answer_len == 0 ?
+		    "empty answer: faithfulness is 0" : "answer has no content terms: faithfulness is 0") :
+		    item->answer_len == 0 ? "empty answer: faithfulness and coverage are 0" :
 		    "answer has no content terms: faithfulness and coverage are 0");
 	else if (item->ncites > 0 && nused == 0)
-		warn(sc, res, warnings, "the answer uses none of its citations (no word in common):"
-		    " faithfulness and coverage are 0");
+		warn(sc, res, warnings, sc->cover == EV_SCORE_COVER_USED ?
+		    "the answer uses none of its citations (no word in common):"
+		    " faithfulness and coverage are 0" :
+		    "the answer uses none of its citations (no word in common): faithfulness is 0");
 	if (nq == 0)
 		warn(sc, res, warnings, item->query_len == 0 ? "empty query: coverage is 0" :
 		    "query has no content terms: coverage is 0");

@@ -19,11 +19,14 @@
  *                 of its distinct content terms found in any citation;
  *                 faithfulness is the mean support of the claims that have
  *                 content terms.  0 when there are none or no citations.
- *   coverage      the share of the query's distinct content terms found in
- *                 a citation the answer uses: one that holds at least one of
- *                 the answer's content terms (a citation the answer shares
- *                 no word with supports nothing, so it covers nothing).  0
- *                 when the query has none, or the answer uses no citation.
+ *   coverage      the share of the query's distinct content terms found
+ *                 across the cited passages (EV_SCORE_COVER_CITED, the
+ *                 default), or only in the citations the answer uses
+ *                 (EV_SCORE_COVER_USED: one that holds at least one of the
+ *                 answer's content terms; a citation the answer shares no
+ *                 word with then covers nothing).  0 when the query has none
+ *                 or there is no citation (or, EV_SCORE_COVER_USED, the
+ *                 answer uses none).
  *   redundancy    TF-IDF cosine similarity between citations (content terms;
  *                 tf raw counts; idf = 1 + ln((1 + N) / (1 + df)), with N and
  *                 df from the store when one is given, else from the
@@ -55,6 +58,12 @@ enum ev_score_redundancy {
 	EV_SCORE_NEAREST = 0,	/* mean over citations of the nearest other's similarity */
 	EV_SCORE_MAX,		/* the most similar pair */
 	EV_SCORE_MEAN		/* the mean of every pair */
+};
+
+/* Which citations the coverage axis counts. */
+enum ev_score_coverage {
+	EV_SCORE_COVER_CITED = 0,	/* every citation: the passages the answer cites */
+	EV_SCORE_COVER_USED		/* the citations the answer shares a word with */
 };
 
 /* At most this many citations an item (the pairwise work is quadratic). */
@@ -96,7 +105,8 @@ struct ev_score_weights {
  *   claims: [{"text", "terms", "support", "citation": {"index", "id"?,
  *             "support"} | null, "unsupported": [words]}], claims_scored (the
  *   claims with content terms, which faithfulness averages)
- *   query_terms, uncovered: [words] (not in a used citation), citations_used
+ *   query_terms, uncovered: [words] (in no citation coverage counts),
+ *   coverage_of ("cited" or "used"), citations_used
  *   pairs, most_redundant: {"a", "b", "a_id"?, "b_id"?, "similarity"} | null,
  *   redundancy_max, redundancy_mean, redundancy_nearest, idf ("store" or
  *   "citations")
@@ -127,6 +137,9 @@ void ev_score_close(struct ev_scorer *sc);
 
 /* Choose the redundancy aggregate (EV_SCORE_NEAREST by default). */
 void ev_score_set_redundancy(struct ev_scorer *sc, enum ev_score_redundancy how);
+
+/* Choose the citations coverage counts (EV_SCORE_COVER_CITED by default). */
+void ev_score_set_coverage(struct ev_scorer *sc, enum ev_score_coverage which);
 
 /* A judge (the --judge hook): called for each claim that has content terms,
  * with the claim's text, the citation that supports it best (NULL when no
