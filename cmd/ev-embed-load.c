@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "cli.h"
 #include "embed.h"
 #include "opt.h"
@@ -18,16 +19,19 @@
 static const struct ev_opt_cmd command = {
 	"usage: ev-embed-load --db DB --index FILE [--factory STRING] [--reset]\n"
 	"                     [--format jsonl|fvecs|npy] [--ids FILE] [--model ID]\n"
-	"                     [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"                     [--calibrate N] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
+	"                     [FILE ...]",
 	"Load vector records ({\"id\": CHUNK_ID, \"vector\": [...], \"model\": ID}) into\n"
 	"the store DB and its Faiss index FILE, replacing older vectors of the same\n"
-	"chunks and dropping those of removed or changed chunks.",
+	"chunks and dropping those of removed or changed chunks; with --calibrate,\n"
+	"calibrate the fusion's weights on pseudo-queries of the store's documents.",
 	NULL, 0
 };
 
 struct opts {
 	const char *db, *index, *factory, *format_name, *ids, *model;
 	int reset, skip_invalid;
+	long calibrate;
 };
 
 static struct opts o = { .format_name = "jsonl" };
@@ -46,6 +50,9 @@ static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "ids", "ids", &o.ids, "FILE",
 	    "with fvecs/npy: the chunk ids, one a line, in vector order"),
 	EV_OPT_STR(0, "model", "model", &o.model, "ID", "the model of vectors that do not name one"),
+	EV_OPT_LONG(0, "calibrate", "calibrate", &o.calibrate, 0, 100000, "N",
+	    "calibrate the fusion on N known-item pseudo-queries (200 is enough); 0 (the"
+	    " default): the store's calibration as it is"),
 	EV_OPT_SKIP_INVALID(&o.skip_invalid),
 	EV_OPT_END
 };
@@ -93,6 +100,40 @@ warn_pending(struct ev_store *st, const struct opts *o)
 	free(ids);
 	free(own);
 	free(model);
+}
+
+/* The store's calibration of the fusion (calibrate.h), made anew on the
+ * index just written when the index holds vectors of the store's own
+ * embedder (it embeds the pseudo-queries); said in one line. */
+static int
+calibrate(struct ev_store *st, const struct opts *o, struct ev_err *err)
+{
+	struct ev_vindex *ix = NULL;
+	char *own = NULL;
+	json_t *row = NULL;
+	int r = 0;
+
+	if (ev_embed_current(st, &own, err) == 1 && (ix = ev_vindex_open(st, o->index, err)) != NULL &&
+	    strcmp(own, ev_vindex_model(ix)) == 0 &&
+	    (r = ev_calib_run(st, ix, o->calibrate, 1, &row, err)) == 1 &&
+	    (r = ev_calib_save(st, row, err)) == 0) {
+		json_t *w = json_object_get(row, "weights"), *f = json_object_get(row, "ndcg@10");
+
+		ev_warn("fusion calibrated on %lld known-item pseudo-queries of the store's documents:"
+		    " weights text %g, vector_feedback %g, vector %g, adapt %s (nDCG@10 %.4f"
+		    " cross-validated, %.4f for the defaults); kept in '%s'",
+		    json_integer_value(json_object_get(row, "queries")),
+		    json_number_value(json_object_get(w, "text")),
+		    json_number_value(json_object_get(w, "vector_feedback")),
+		    json_number_value(json_object_get(w, "vector")),
+		    json_string_value(json_object_get(row, "adapt")),
+		    json_number_value(json_object_get(f, "cross_validated")),
+		    json_number_value(json_object_get(f, "defaults")), o->db);
+	}
+	json_decref(row);
+	ev_vindex_close(ix);
+	free(own);
+	return r == -1 ? -1 : 0;
 }
 
 int
@@ -164,8 +205,11 @@ main(int argc, char *argv[])
 		ev_warn("%lld added, %lld replaced, %lld removed; index '%s' (%s) holds %lld vectors%s",
 			stats.added, stats.replaced, stats.removed, o.index, stats.factory, stats.total,
 			stats.rebuilt ? ", rebuilt" : "");
-	if (stats.factory[0] != '\0')
+	if (stats.factory[0] != '\0') {
 		warn_pending(st, &o);
+		if (o.calibrate > 0 && calibrate(st, &o, &err) == -1)
+			rc = ev_cli_report(&err);
+	}
 out:
 	ev_vecload_release(&L);
 	ev_vload_free(L.ld);

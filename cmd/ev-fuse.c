@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "calibrate.h"
 #include "cli.h"
+#include "config.h"
 #include "fuse.h"
 #include "jsonl.h"
 #include "opt.h"
@@ -21,14 +23,16 @@ static const struct ev_opt_cmd command = {
 	"               [--group chunk|doc] [-k N] [--no-explain]\n"
 	"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
 	"               [--agreement-full X] [--agreement-from LANE=FROM ...] [--skip-invalid]\n"
-	"               [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"               [--db DB] [--config FILE.yaml] [--log FILE] [FILE ...]",
 	"Fuse hit records of any mix of lanes (files or stdin, grouped by query) into\n"
 	"fused hit records (lane \"fused\"), best first, each with its explanation.\n"
-	"A retrieval plan's fusion section gives the defaults (--config).",
+	"A retrieval plan's fusion section gives the defaults (--config); with --db,\n"
+	"the weights it does not set come from the store's calibration.",
 	extra_keys, 1
 };
 
 static struct ev_fuse_opts o;
+static const char *db;
 static int method, norm = -1, group, adapt, no_explain, norm_flag;
 static long k;
 static struct ev_skip skip;
@@ -90,6 +94,11 @@ static const struct ev_opt options[] = {
 	EV_OPT_FUNC(0, "agreement-from", "fusion.agreement_from.*", o.agree_from, set_lane,
 	    "LANE=FROM", "measure lane LANE's agreement on lane FROM's first documents (a lane"
 	    " refining FROM with the anchor's own hits)", "its own"),
+	EV_OPT_STR(0, "db", NULL, &db, "DB",
+	    "the store the hits come from: with the plan's feedback lane, the lanes' weights and"
+	    " the adaptive rule that neither the plan nor a flag sets are the store's calibration"
+	    " (ev-embed-load --calibrate), else the pipeline's defaults; explain.weights_from"
+	    " says where the weights came from"),
 	EV_OPT_SKIP_INVALID_AT("fusion.skip_invalid", &skip.on),
 	EV_OPT_END
 };
@@ -136,6 +145,28 @@ warn_idle_lanes(const struct ev_fuse *f)
 	}
 }
 
+/* --db: for the pipeline with the feedback lane (the plan's
+ * lanes.vector.feedback, as scripts/ev-hybrid runs it), what the plan and
+ * the flags leave unset, from the store's calibration (calibrate.h); and
+ * where the weights came from. */
+static int
+use_store(const struct ev_cli *cli, struct ev_err *err)
+{
+	struct ev_store *st = ev_store_open(db, EV_STORE_READ, err);
+	json_t *fb = ev_config_get(cli->config, "lanes.vector.feedback");
+	int weights = o.nweights == 0, from = EV_FUSE_FROM_DEFAULT;
+	int adapt_free = !ev_opt_given(&adapt) && ev_config_get(cli->config, "fusion.adapt") == NULL;
+
+	if (st == NULL)
+		return -1;
+	if (json_is_number(fb) && json_number_value(fb) > 0)
+		from = ev_calib_defaults(st, weights, adapt_free, &o, err);
+	if (from != -1)
+		o.weights_from = weights ? (enum ev_fuse_weights_from)from : EV_FUSE_FROM_PLAN;
+	ev_store_close(st);
+	return from == -1 ? -1 : 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -163,7 +194,8 @@ main(int argc, char *argv[])
 	if (o.method == EV_FUSE_RRF && norm_flag)
 		ev_warn("--norm has no effect with --method rrf, which uses ranks");
 
-	if ((in = ev_fuse_in_open(argv + argi, argc - argi, &err)) == NULL ||
+	if ((db != NULL && use_store(&cli, &err) == -1) ||
+	    (in = ev_fuse_in_open(argv + argi, argc - argi, &err)) == NULL ||
 	    (f = ev_fuse_new(&o, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;

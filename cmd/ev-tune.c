@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "cli.h"
 #include "config.h"
 #include "jsonl.h"
@@ -281,6 +282,11 @@ main(int argc, char *argv[])
 		goto fail;
 	if ((st = ev_store_open(o.db, EV_STORE_READ, &err)) == NULL ||
 	    (o.index != NULL && (ix = ev_vindex_open(st, o.index, &err)) == NULL))
+		goto fail;
+	/* what the plan leaves to the store (fusion.weights, .adapt): as ev-fuse --db */
+	if (plan != NULL && def.vector_feedback > 0 &&
+	    ev_calib_defaults(st, ev_config_get(plan, "fusion.weights") == NULL,
+	    ev_config_get(plan, "fusion.adapt") == NULL, &def.fuse, &err) == -1)
 		goto fail;
 	if (o.qrels != NULL) {
 		if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||

@@ -44,6 +44,24 @@ shuffle(size_t *a, size_t n, uint64_t *s)
 	}
 }
 
+uint64_t
+ev_tune_rand_init(uint64_t seed)
+{
+	return rng_init(seed);
+}
+
+size_t
+ev_tune_rand_below(uint64_t *state, size_t n)
+{
+	return rng_below(state, n);
+}
+
+void
+ev_tune_shuffle(size_t *a, size_t n, uint64_t *state)
+{
+	shuffle(a, n, state);
+}
+
 /* ---- Metrics ------------------------------------------------------------- */
 
 static const struct {
@@ -1104,10 +1122,12 @@ ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 {
 	struct search S = { .st = st, .ix = ix, .qrels = qrels, .o = o };
 	struct ev_textsearch_opts texts[NTEXT];
-	struct ev_fuse_opts fuses[NFUSE];
-	size_t nt = grid_text(&defaults->text, texts);
-	size_t nf = ix != NULL ? grid_fuse(&defaults->fuse,
-	    defaults->vector_feedback > 0 ? "vector_feedback" : "vector", fuses) : 1;
+	struct ev_fuse_opts grid[NFUSE];
+	const struct ev_fuse_opts *fuses = o->fuse_grid != NULL ? o->fuse_grid : grid;
+	size_t nt = o->fuse_grid != NULL ? (texts[0] = defaults->text, 1) :
+	    grid_text(&defaults->text, texts);
+	size_t nf = ix == NULL ? 1 : o->fuse_grid != NULL ? o->nfuse_grid : grid_fuse(&defaults->fuse,
+	    defaults->vector_feedback > 0 ? "vector_feedback" : "vector", grid);
 	double start = now_s();
 	size_t best;
 	int *fold = NULL, k, rc = -1;

@@ -57,9 +57,15 @@ struct ev_tune_opts {
 	double budget;		/* seconds; 0: no limit */
 	enum ev_tune_metric metric;	/* ndcg (of eval.ndcg_k) by default */
 	struct ev_eval_opts eval;	/* cut-offs, relevance level, binary gains */
+	/* A fusion grid of the caller's (NULL: the built-in grid, around the
+	 * defaults): with it, the text lane runs once, with the defaults'
+	 * options, and only fuse_grid[0..nfuse_grid) are tried, fuse_grid[0]
+	 * standing for the defaults (the store's calibration, calibrate.h). */
+	const struct ev_fuse_opts *fuse_grid;
+	size_t nfuse_grid;
 };
 
-#define EV_TUNE_OPTS_INIT { 5, 1, 0, EV_TUNE_NDCG, EV_EVAL_OPTS_INIT }
+#define EV_TUNE_OPTS_INIT { 5, 1, 0, EV_TUNE_NDCG, EV_EVAL_OPTS_INIT, NULL, 0 }
 
 /* One configuration of the plan.  fused is 0 when there is no vector lane:
  * the text lane's ranking is then the answer and fuse is not used. */
@@ -95,6 +101,13 @@ struct ev_tune_result {
 
 /* Called after each trial judged: done of total.  NULL for none. */
 typedef void ev_tune_progress_fn(void *ctx, long long done, long long total);
+
+/* Seeded choices, the same for every caller: the state of seed, a number
+ * in [0, n) (n < 2^32) advancing *state, and a Fisher-Yates shuffle of
+ * a[0..n) by *state. */
+uint64_t ev_tune_rand_init(uint64_t seed);
+size_t ev_tune_rand_below(uint64_t *state, size_t n);
+void ev_tune_shuffle(size_t *a, size_t n, uint64_t *state);
 
 /* Parse a metric named as ev-eval prints it: "ndcg@K", "map", "recall@K",
  * "p@K", "mrr" (also "ndcg", "recall", "p" with the cut-offs already in

@@ -63,6 +63,15 @@ struct ev_fuse_agree_from {
 	char from[EV_FUSE_LANE_MAX + 1];
 };
 
+/* Where the lanes' weights came from, said in each fused hit's explain
+ * ("weights_from") unless EV_FUSE_FROM_UNSAID. */
+enum ev_fuse_weights_from {
+	EV_FUSE_FROM_UNSAID,
+	EV_FUSE_FROM_PLAN,	/* "plan": the plan or a flag set them */
+	EV_FUSE_FROM_STORE,	/* "store": the store's calibration (calibrate.h) */
+	EV_FUSE_FROM_DEFAULT	/* "default": the pipeline's defaults */
+};
+
 struct ev_fuse_opts {
 	enum ev_fuse_method method;
 	enum ev_fuse_norm norm;
@@ -99,6 +108,7 @@ struct ev_fuse_opts {
 	 * is to be trusted. */
 	int nagree_from;
 	struct ev_fuse_agree_from agree_from[EV_FUSE_MAXLANES];
+	enum ev_fuse_weights_from weights_from;	/* default: unsaid */
 };
 
 /* Fill *o with the defaults: rrf, rrf_k 60, method's normalisation, chunks,

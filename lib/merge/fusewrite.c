@@ -646,7 +646,10 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 		if ((i > 0 && ev_buf_putc(v, ',') == -1) || put_key(v, f->lanes[ord[i]].name) == -1 ||
 		    put_real(f, v, f->lanes[ord[i]].w) == -1)
 			return -1;
-	if (ev_buf_putc(v, '}') == -1 || explain_floors(f, ord, v) == -1 ||
+	if (ev_buf_putc(v, '}') == -1 || (f->o.weights_from != EV_FUSE_FROM_UNSAID &&
+	    (ADDL(v, ",\"weights_from\":") == -1 || put_text(v, f->o.weights_from ==
+	    EV_FUSE_FROM_PLAN ? "plan" : f->o.weights_from == EV_FUSE_FROM_STORE ? "store" :
+	    "default") == -1)) || explain_floors(f, ord, v) == -1 ||
 	    (f->o.adapt == EV_ADAPT_AGREEMENT && explain_adapt(f, ord, v) == -1) ||
 	    ADDL(v, ",\"lanes\":[") == -1)
 		return -1;

@@ -41,6 +41,7 @@ explain_fusion(const struct ev_pack *p)
 	set_ref(&bad, x, "rrf_k", json_object_get(p->fusion, "rrf_k"));
 	set_ref(&bad, x, "normalization", json_object_get(p->fusion, "normalization"));
 	set_ref(&bad, x, "weights", json_object_get(p->fusion, "weights"));
+	set_ref(&bad, x, "weights_from", json_object_get(p->fusion, "weights_from"));
 	set_ref(&bad, x, "group", json_object_get(p->fusion, "group"));
 	if (bad) {
 		json_decref(x);
@@ -84,6 +85,7 @@ plan_in_effect(const struct ev_pack *p, json_t *fusion)
 	fu = json_object_get(plan, "fusion");	/* (set_new frees what it cannot set) */
 	if (!bad && ev_jsoncopy_update(fu, fusion, 0) == -1)
 		bad = 1;
+	json_object_del(fu, "weights_from");	/* said in explain.fusion, not a key of a plan */
 	/* the plan speaks ev-fuse's names */
 	m = json_string_value(json_object_get(fusion, "method"));
 	if (m != NULL && strcmp(m, "weighted_sum") == 0)
