@@ -17,10 +17,7 @@
 #include "vload.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-embed-load --db DB --index FILE [--factory STRING] [--reset]\n"
-	"                     [--format jsonl|fvecs|npy] [--ids FILE] [--model ID]\n"
-	"                     [--calibrate N] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
-	"                     [FILE ...]",
+	"ev-embed-load --db DB --index FILE [OPTIONS] [FILE ...]",
 	"Load vector records ({\"id\": CHUNK_ID, \"vector\": [...], \"model\": ID}) into\n"
 	"the store DB and its Faiss index FILE, replacing older vectors of the same\n"
 	"chunks and dropping those of removed or changed chunks; with --calibrate,\n"

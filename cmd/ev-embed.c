@@ -15,12 +15,11 @@
 static const char *const plan_keys[] = { "request_id", "query", "text.*", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-embed --db DB --train [--dim N] [--min-df N] [--max-terms N]\n"
-	"       ev-embed --db DB --model-from STORE\n"
-	"       ev-embed --db DB --drift [--max-drift X]\n"
-	"       ev-embed --db DB --pending [--chunks [--model ID]]\n"
-	"       ev-embed --db DB [--role document|query] [--skip-invalid] [FILE ...]\n"
-	"               [--config FILE.yaml] [--log FILE]",
+	"ev-embed --db DB --train [OPTIONS]\n"
+	"ev-embed --db DB --model-from STORE\n"
+	"ev-embed --db DB --drift [--max-drift X]\n"
+	"ev-embed --db DB --pending [--chunks [--model ID]]\n"
+	"ev-embed --db DB [--role document|query] [--skip-invalid] [FILE ...]",
 	"Fit the built-in embedding model (tf-idf and a truncated SVD, latent semantic\n"
 	"analysis) on the chunks of the store, or add a unit-length \"vector\" and the\n"
 	"\"model\" id to each record: chunk records (with \"text\") or query records\n"

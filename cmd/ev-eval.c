@@ -18,10 +18,8 @@
 #define MAX_MINS	16
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-eval --qrels FILE [--binary] [--level N] [-k N] [--cutoff METRIC=N]\n"
-	"               [--per-query] [--min METRIC=X] [--trec FILE] [--tag TAG]\n"
-	"               [--lane LANE] [--config FILE.yaml] [--log FILE] [RUN ...]\n"
-	"       ev-eval --help | --version",
+	"ev-eval --qrels FILE [OPTIONS] [RUN ...]\n"
+	"ev-eval --help | --version",
 	"Score hit records (from RUN files or stdin) against relevance judgements;\n"
 	"write one JSON summary line: queries, ndcg@10, map, recall@100, mrr, p@10.",
 	NULL, 0

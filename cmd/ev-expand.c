@@ -10,9 +10,7 @@
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-expand --db DB [--from N] [--neighbours N] [--timeline N] [--hops N]\n"
-	"                 [--per-hit N] [--per-query N] [--decay X] [--skip-invalid]\n"
-	"                 [--config PLAN.yaml] [--log FILE] [HITS ...]",
+	"ev-expand --db DB [OPTIONS] [HITS ...]",
 	"Read hit records, and for the best hits of each query add the chunks next to\n"
 	"them in their document, the documents nearest in time, and the documents they\n"
 	"link to; each added hit scores below the hit that brought it and says why.",

@@ -16,7 +16,7 @@
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-extract [--password PW] [--progress] [--config FILE] [--log FILE] FILE|DIR ...",
+	"ev-extract [OPTIONS] FILE|DIR ...",
 	"Read PDF (.pdf) and HTML (.html, .htm) files, and directories holding them\n"
 	"(recursively, in name order), and write one document record per file: its\n"
 	"text as Markdown (headings, tables, code), its pages and its lines' boxes.\n"

@@ -18,12 +18,7 @@
 static const char *const extra_keys[] = { "request_id", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-fuse [--method rrf|weighted|combsum|combmnz|merge] [--rrf-k K] [--weight LANE=W ...]\n"
-	"               [--norm none|max|minmax|zscore] [--floor LANE=zero|norm ...]\n"
-	"               [--group chunk|doc] [-k N] [--no-explain]\n"
-	"               [--adapt none|agreement] [--anchor LANE] [--agreement-depth N]\n"
-	"               [--agreement-full X] [--agreement-from LANE=FROM ...] [--skip-invalid]\n"
-	"               [--db DB] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-fuse [OPTIONS] [FILE ...]",
 	"Fuse hit records of any mix of lanes (files or stdin, grouped by query) into\n"
 	"fused hit records (lane \"fused\"), best first, each with its explanation.\n"
 	"A retrieval plan's fusion section gives the defaults (--config); with --db,\n"

@@ -17,12 +17,9 @@
 #include "store.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-ingest --db DB [--all | --quiet] [--prune] [--skip-invalid] [--source NAME]\n"
-	"                 [--format auto | jsonl | markdown | text] [--base DIR] [--verbose]\n"
-	"                 [--size N] [--overlap N] [--batch N] [--threads N] [--password PW]\n"
-	"                 [FILE|DIR ...]\n"
-	"       ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...\n"
-	"       ev-ingest --db DB --reindex",
+	"ev-ingest --db DB [--all | --quiet] [OPTIONS] [FILE|DIR ...]\n"
+	"ev-ingest --db DB --delete ID|FILE ... | --delete-source NAME|DIR ...\n"
+	"ev-ingest --db DB --reindex",
 	"Read documents (JSON Lines; .md, .txt, .rst and README-like files; .pdf, .html and\n"
 	".htm files, through ev-extract; directories of them), store them and their chunks\n"
 	"in DB, and print the chunk records that are new or changed.  A file's id is its\n"

@@ -15,9 +15,7 @@
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-mv-load --index FILE [--npy FILE] [--model ID] [--lane NAME]\n"
-	"                  [--factory STRING] [--reset] [--skip-invalid]\n"
-	"                  [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-mv-load --index FILE [OPTIONS] [FILE ...]",
 	"Load multi-vector records ({\"id\": ID, \"vectors\": [[...], ...], \"model\": ID})\n"
 	"into the multi-vector index FILE, replacing the records of the same ids.\n"
 	"With --npy, FILE ... are offsets records ({\"id\", \"offset\", \"count\"}) naming\n"

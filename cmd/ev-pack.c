@@ -20,13 +20,7 @@
 #include "vindex.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-pack [--plan FILE.yaml] [-k N] [--queries FILE] [--min-score X]\n"
-	"               [--by-document N] [--overlap X] [--no-dedupe]\n"
-	"               [--mmr-lambda X] [--mmr-depth N] [--db DB --index FILE]\n"
-	"               [--group-by none|lane|modality]\n"
-	"               [--max-snippet-chars N] [--format jsonl|json|text]\n"
-	"               [--warning TEXT ...] [--skip-invalid] [--plan-get KEY[,KEY...]]\n"
-	"               [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-pack [OPTIONS] [FILE ...]",
 	"Read fused hit records (or single-lane hits), grouped by request, and write\n"
 	"one EvidencePack v0.1 per request: the queries sharing a request_id, or a\n"
 	"query alone.  The plan's keys (k, min_score, diversity.*, group_by,\n"

@@ -12,9 +12,7 @@
 #include "rerankcmd.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-rerank --db DB [--top-n N] [-k N] [--weight NAME=X ...]\n"
-	"                 [--command CMD] [--timeout S] [--batch N] [--skip-invalid]\n"
-	"                 [--config PLAN.yaml] [--log FILE] [HITS ...]",
+	"ev-rerank --db DB [OPTIONS] [HITS ...]",
 	"Read hit records (any lane's, or fused) and write each query's hits reranked:\n"
 	"the best N by a linear model over features the lanes and the store know (the\n"
 	"chunk's and its document's BM25, query words side by side and near, the best\n"

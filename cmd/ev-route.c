@@ -14,10 +14,8 @@
 #include "route.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-route [--config PLAN.yaml] [--default LANE,...] [--known LANE,...]\n"
-	"                [--gate-hits [LANE=]FILE ...] [--lane LANE] [--skip-invalid] [--log FILE]\n"
-	"                [QUERIES ...]\n"
-	"       ev-route --hits [!]LANE=FILE ... [--log FILE] [ROUTED ...]",
+	"ev-route [OPTIONS] [QUERIES ...]\n"
+	"ev-route --hits [!]LANE=FILE ... [--log FILE] [ROUTED ...]",
 	"Read query records and write them with the lanes each goes to (\"lanes\") and\n"
 	"why (\"routing\"), by the routing section of a plan; with --gate-hits, a gated\n"
 	"lane is taken out where the other lane's answer is confident.  With --hits,\n"

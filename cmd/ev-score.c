@@ -17,11 +17,7 @@
 #include "token.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-score [--db DB] [--min-overall X] [--min-faithfulness X] [--min-coverage X]\n"
-	"                [--max-redundancy X] [--weight AXIS=W ...] [--redundancy nearest|max|mean]\n"
-	"                [--coverage cited|used] [--summary[=text|json]] [--judge CMD]\n"
-	"                [--judge-timeout SECONDS] [--skip-invalid] [--config FILE.yaml] [--log FILE]\n"
-	"                [FILE ...]",
+	"ev-score [OPTIONS] [FILE ...]",
 	"Score answers against their citations: faithfulness, coverage, redundancy,\n"
 	"overall.  Answer records {\"query\", \"answer\", \"citations\": [{\"id\", \"text\"}]}\n"
 	"(or EvidencePacks with an \"answer\") in, score records out.  A CI gate that\n"

@@ -16,9 +16,7 @@
 static const char *const extra_keys[] = { "request_id", "query", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-search-mv --index FILE [-k N] [--candidates N] [--token-k N]\n"
-	"                    [--nprobe N] [--ef-search N] [--exact] [--lane NAME]\n"
-	"                    [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-search-mv --index FILE [OPTIONS] [FILE ...]",
 	"Search the multi-vector index FILE (ev-mv-load) with query records carrying\n"
 	"\"vectors\" (one per query token) and write the k records of the highest\n"
 	"MaxSim of each as hit records, best first.  Candidates come from the\n"

@@ -10,9 +10,7 @@
 #include "sqllane.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-search-sql --db FILE --sql 'SELECT ...' [--id-column COLUMN]\n"
-	"                     [--snippet-columns A,B] [-k N] [--lane NAME] [--skip-invalid]\n"
-	"                     [--config PLAN.yaml] [--log FILE] [QUERIES ...]",
+	"ev-search-sql --db FILE --sql 'SELECT ...' [OPTIONS] [QUERIES ...]",
 	"For each query record, run a read-only SQL statement over an SQLite file,\n"
 	":query bound to the query's text and :NAME to its filters.NAME, and write\n"
 	"each row as a hit of the structured lane.",

@@ -26,14 +26,7 @@
 static const char *const extra_keys[] = { "request_id", "query", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-search-text --db DB [-k N] [--all-terms] [--raw-fts] [--fuzzy N]\n"
-	"                      [--weight FIELD=W ...] [--proximity W] [--feedback N]\n"
-	"                      [--feedback-terms N] [--feedback-weight X]\n"
-	"                      [--feedback-focus P] [--k1 K1] [--b B]\n"
-	"                      [--mark OPEN,CLOSE] [--snippet-tokens N] [--exhaustive]\n"
-	"                      [--threads N]\n"
-	"                      [--skip-invalid] [--stats FILE ...] [--stats-out FILE]\n"
-	"                      [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-search-text --db DB [OPTIONS] [FILE ...]",
 	"Search the store's text index for each query record (from FILEs or stdin);\n"
 	"write the hits, best first, as hit records of lane \"text\".  In a retrieval\n"
 	"plan (--config), the options' keys are under lanes.text (text is the older\n"

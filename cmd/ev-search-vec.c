@@ -23,10 +23,7 @@
 static const char *const extra_keys[] = { "request_id", "query", "embed.*", "text.*", NULL };
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-search-vec --db DB --index FILE [-k N] [--min-score X] [--ef-search N]\n"
-	"                     [--nprobe N] [--no-snippet] [--pairwise]\n"
-	"                     [--feedback-hits FILE [--feedback N] [--feedback-weight X]]\n"
-	"                     [--skip-invalid] [--config FILE.yaml] [--log FILE] [FILE ...]",
+	"ev-search-vec --db DB --index FILE [OPTIONS] [FILE ...]",
 	"Search the vector index FILE of store DB with query records carrying a\n"
 	"\"vector\" (and its \"model\"); write the k best chunks of each as hit records\n"
 	"of lane \"vector\", best first.  With --feedback-hits, each query's vector is\n"

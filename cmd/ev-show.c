@@ -14,8 +14,7 @@
 #include "store.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-show --db DB [--format jsonl|text] [--config FILE.yaml] [--log FILE]\n"
-	"               [REF ... | -]",
+	"ev-show --db DB [OPTIONS] [REF ... | -]",
 	"Print what each reference points to in the store: a chunk (chunk:ID), a\n"
 	"document (doc:ID), a page (doc::ID::page-N) or the lines of a page inside a\n"
 	"box (doc::ID::page-N::bbox-X0,Y0,X1,Y1), or a bare ID (a chunk's, else a\n"

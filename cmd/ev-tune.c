@@ -15,12 +15,8 @@
 #include "tune.h"
 
 static const struct ev_opt_cmd command = {
-	"usage: ev-tune --db DB [--index FILE] [--qrels FILE] [--plan FILE] [--metric M]\n"
-	"               [--folds K] [--seed N] [--budget SECONDS] [--binary] [--level N]\n"
-	"               [--pseudo N] [--skip-invalid] [-o FILE] [--config FILE.yaml] [--log FILE]\n"
-	"               [QUERIES ...]\n"
-	"       ev-tune --rerank --qrels FILE [--plan FILE] [--metric M] [--folds K] [--seed N]\n"
-	"               [--budget SECONDS] [-o FILE] [HITS ...]",
+	"ev-tune --db DB [--qrels FILE] [--plan FILE] [--metric M] [--folds K] [--seed N] [--budget SECONDS] [-o FILE] [OPTIONS] [QUERIES ...]\n"
+	"ev-tune --rerank --qrels FILE [--plan FILE] [--metric M] [--folds K] [--seed N] [--budget SECONDS] [-o FILE] [HITS ...]",
 	"Search the plan's parameters (the text lane's field weights, proximity and\n"
 	"feedback; the fusion's method, normalisation, rrf_k and lane weights) on the\n"
 	"queries (QUERIES or stdin) judged by --qrels, and write the best plan as YAML.\n"

@@ -8,7 +8,9 @@
 #     "from LO to HI" and "default D";
 #   - every flag the man page's OPTIONS lists is one the command accepts;
 #   - the SYNOPSIS names every flag the command accepts, --help and --version
-#     included.
+#     included;
+#   - the usage lines of --help (up to its first empty line) name every flag
+#     of the option table.
 # Commands not yet table-driven are named and counted as skipped.
 # Usage: tests/man-options.sh BIN.  Prints "man-options: N passed, N failed, N skipped".
 set -u
@@ -86,6 +88,16 @@ for prog in "$bin"/ev-*; do
 		[ "$long$short" = -- ] && continue
 		grep -qx -- "--$long" "$tmp/synopsis" || grep -qx -- "-$short" "$tmp/synopsis" ||
 			{ echo "FAIL $name: the SYNOPSIS does not name --$long"; bad=1; }
+	done <"$tmp/list"
+	# The usage lines of --help name every flag of the table.
+	"$prog" --help | awk 'NF == 0 { exit } { print }' >"$tmp/usage"
+	while IFS='	' read -r long short rest; do
+		case $long in config | log | help | version) continue ;; esac
+		[ "$long$short" = -- ] && continue
+		grep -Eq -- "(^|[^A-Za-z0-9_-])--$long([^A-Za-z0-9_-]|\$)" "$tmp/usage" ||
+			{ [ "$short" != - ] &&
+			grep -Eq -- "(^|[^A-Za-z0-9_-])-$short([^A-Za-z0-9_-]|\$)" "$tmp/usage"; } ||
+			{ echo "FAIL $name: the usage lines of --help do not name --$long"; bad=1; }
 	done <"$tmp/list"
 	# Every flag of the man page's OPTIONS is one the command has.
 	# (mdoc: "Fl -qrels" is --qrels, "Fl k" is -k)

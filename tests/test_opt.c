@@ -36,7 +36,7 @@ static const struct ev_opt table[] = {
 };
 
 static const char *const extra[] = { "other.*", NULL };
-static const struct ev_opt_cmd cmd = { "usage: t [options]", "A test command.", extra };
+static const struct ev_opt_cmd cmd = { "t [OPTIONS] [FILE ...]", "A test command.", extra, 0 };
 
 /* Write text to a temporary YAML file; returns its path (static). */
 static const char *
@@ -143,7 +143,9 @@ Test(opt, help_shows_ranges_and_defaults, .init = cr_redirect_stdout)
 
 	ev_opt_help(fp, &cmd, table);
 	fclose(fp);
-	cr_assert(strstr(buf, "usage: t [options]\n\nA test command.\n\n") == buf, "%s", buf);
+	cr_assert(strstr(buf, "usage: t [--flag] [--count N] [-k N] [--weight W] [--name NAME]\n"
+	    "         [--pair K=V ...] [--config FILE.yaml] [--log FILE] [FILE ...]\n\n"
+	    "A test command.\n\n") == buf, "%s", buf);
 	cr_assert(strstr(buf, "  -c, --count N       how many (1 to 9; default 3)\n") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "  -k, --k N           hits a query keeps (1 to 1000; default 10)\n")
 	    != NULL, "%s", buf);
@@ -184,7 +186,7 @@ static const struct ev_opt sect_table[] = {
 	EV_OPT_END
 };
 
-static const struct ev_opt_cmd plan_cmd = { "usage: p", "A plan reader.", NULL, 1 };
+static const struct ev_opt_cmd plan_cmd = { "p [OPTIONS]", "A plan reader.", NULL, 1 };
 
 static int
 parse_section(int argc, char **argv, int alone)
@@ -299,7 +301,7 @@ static const struct ev_opt section_table[] = {
 	EV_OPT_END
 };
 
-static const struct ev_opt_cmd alias_cmd = { "usage: a", "An alias test.", NULL, 1 };
+static const struct ev_opt_cmd alias_cmd = { "a [OPTIONS]", "An alias test.", NULL, 1 };
 
 static void
 parse_alias(int argc, char **argv)
@@ -381,4 +383,38 @@ Test(cli, loop_end_reports_a_failed_loop_and_counts_the_skipped, .init = cr_redi
 	fflush(stderr);
 	cr_assert_stderr_eq_str("p: skipped 3 invalid records\np: in.jsonl:4: bad record\n"
 	    "p: skipped 3 invalid records\n");
+}
+
+/* The usage lines: each form as written, "[OPTIONS]" replaced by every
+ * option no form names (in the table's order), wrapped at 79 columns under
+ * the first word after the name, a bracketed group never broken. */
+Test(opt, usage_lines_name_every_option_the_forms_do_not)
+{
+	static const char forms[] =
+	    "t --name NAME [OPTIONS] [FILE ...]\n"
+	    "t --flag [-c N]\n"
+	    "t --help | --version";
+	char buf[4096];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	ev_opt_usage(fp, forms, table);
+	fclose(fp);
+	cr_assert_str_eq(buf,
+	    "usage: t --name NAME [-k N] [--weight W] [--pair K=V ...] [--config FILE.yaml]\n"
+	    "         [--log FILE] [FILE ...]\n"
+	    "       t --flag [-c N]\n"
+	    "       t --help | --version\n");
+}
+
+/* A flag is named only as a word of its own: "--flagged" does not name
+ * --flag, nor "--count" -c. */
+Test(opt, usage_lines_match_whole_flags)
+{
+	char buf[4096];
+	FILE *fp = fmemopen(buf, sizeof buf, "w");
+
+	ev_opt_usage(fp, "t --flagged [OPTIONS]", table);
+	fclose(fp);
+	cr_assert(strstr(buf, "[--flag]") != NULL, "%s", buf);
+	cr_assert(strstr(buf, "[--count N]") != NULL, "%s", buf);
 }

@@ -36,7 +36,7 @@ static const struct ev_opt table[] = {
 	EV_OPT_END
 };
 
-static const struct ev_opt_cmd cmd = { "usage: t [options]", "A test command.", NULL, 0 };
+static const struct ev_opt_cmd cmd = { "t [OPTIONS]", "A test command.", NULL, 0 };
 
 /* The path of a config file (static): config, when not NULL, is written
  * to it; NULL, it is removed. */

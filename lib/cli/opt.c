@@ -532,10 +532,163 @@ write_wrapped(FILE *fp, const char *text, int col)
 	fputc('\n', fp);
 }
 
+/* ---- The usage lines, from the forms and the table ---------------------- */
+
+#define USAGE_SLOT	"[OPTIONS]"
+
+/* Whether c may continue a flag's name. */
+static int
+is_name_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	    c == '-' || c == '_';
+}
+
+/* Whether text names the flag ("--window", "-k") as a word of its own. */
+static int
+names_flag(const char *text, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	for (const char *p = text; (p = strstr(p, flag)) != NULL; p++)
+		if ((p == text || !is_name_char((unsigned char)p[-1])) &&
+		    !is_name_char((unsigned char)p[n]))
+			return 1;
+	return 0;
+}
+
+/* Whether the forms name the option o by either of its names. */
+static int
+forms_name(const char *forms, const struct ev_opt *o)
+{
+	char flag[80];
+
+	if (o->long_name != NULL) {
+		snprintf(flag, sizeof flag, "--%s", o->long_name);
+		if (names_flag(forms, flag))
+			return 1;
+	}
+	if (o->short_name != 0) {
+		snprintf(flag, sizeof flag, "-%c", o->short_name);
+		if (names_flag(forms, flag))
+			return 1;
+	}
+	return 0;
+}
+
+/* Append to b (of size, used *n) the usage item of o: "[--window N]",
+ * "[-k N]", "[--all-terms]", "[--summary[=text|json]]", and " ..." after a
+ * handler's NAME=VALUE ("--weight NAME=X ..."), given once per name. */
+static void
+usage_item(char *b, size_t size, size_t *n, const struct ev_opt *o)
+{
+	char name[64];
+	int repeats = o->type == EV_OPT_TYPE_FUNC && o->argh != NULL && o->argh[0] != '[' &&
+	    strchr(o->argh, '=') != NULL;
+
+	if (*n >= size)
+		return;
+	*n += (size_t)snprintf(b + *n, size - *n, " [%s%s%s%s]", flag_name(o, name, sizeof name),
+	    o->argh == NULL || o->argh[0] == '[' ? "" : " ", o->argh != NULL ? o->argh : "",
+	    repeats ? " ..." : "");
+}
+
+/* The generated part of the usage: every option of the table with a flag
+ * that the forms do not name, in the table's order, then the options every
+ * command has. */
+static char *
+usage_options(const char *forms, const struct ev_opt *o)
+{
+	size_t size = 256, n = 0;
+	char *b;
+
+	for (const struct ev_opt *p = o; p->type != EV_OPT_TYPE_END; p++)
+		size += 32 + (p->long_name != NULL ? strlen(p->long_name) : 0) +
+		    (p->argh != NULL ? strlen(p->argh) : 0);
+	if ((b = malloc(size)) == NULL)
+		return NULL;
+	b[0] = '\0';
+	for (; o->type != EV_OPT_TYPE_END; o++)
+		if ((o->long_name != NULL || o->short_name != 0) && !forms_name(forms, o))
+			usage_item(b, size, &n, o);
+	if (n < size)
+		snprintf(b + n, size - n, " [--config FILE.yaml] [--log FILE]");
+	return b[0] == ' ' ? memmove(b, b + 1, strlen(b)) : b;
+}
+
+/* The end of the word at p: a bracketed group ("[--all | --quiet]") is one
+ * word, so that a line never breaks inside it. */
+static const char *
+usage_word_end(const char *p)
+{
+	int depth = 0;
+
+	for (; *p != '\0' && *p != '\n' && (depth > 0 || *p != ' '); p++)
+		depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+	return p;
+}
+
+/* Write the usage line of one form (text, its "[OPTIONS]" already replaced),
+ * wrapped at HELP_WIDTH under the word after the program's name. */
+static void
+write_form(FILE *fp, const char *text, int first)
+{
+	const char *p = text + strcspn(text, " ");
+	int col = fprintf(fp, "%s%.*s", first ? "usage: " : "       ", (int)(p - text), text);
+	int indent = col + 1;
+
+	while (*p == ' ')
+		p++;
+	while (*p != '\0') {
+		const char *end = usage_word_end(p);
+
+		if (col > indent && col + 1 + (int)(end - p) > HELP_WIDTH) {
+			fprintf(fp, "\n%*s", indent, "");
+			col = indent;
+		} else {
+			fputc(' ', fp);
+			col++;
+		}
+		col += fprintf(fp, "%.*s", (int)(end - p), p);
+		for (p = end; *p == ' '; p++)
+			;
+	}
+	fputc('\n', fp);
+}
+
+void
+ev_opt_usage(FILE *fp, const char *synopsis, const struct ev_opt *opts)
+{
+	char *generated = usage_options(synopsis, opts), *text;
+	const char *form = synopsis;
+	size_t size = strlen(synopsis) + (generated != NULL ? strlen(generated) : 0) + 1;
+
+	if (generated == NULL || (text = malloc(size)) == NULL) {
+		fprintf(fp, "%s\n", synopsis);	/* out of memory: the forms as written */
+		free(generated);
+		return;
+	}
+	for (int first = 1; *form != '\0'; first = 0) {
+		size_t len = strcspn(form, "\n");
+		const char *slot = strstr(form, USAGE_SLOT);
+
+		if (slot != NULL && slot < form + len)
+			snprintf(text, size, "%.*s%s%.*s", (int)(slot - form), form, generated,
+			    (int)(form + len - slot - strlen(USAGE_SLOT)), slot + strlen(USAGE_SLOT));
+		else
+			snprintf(text, size, "%.*s", (int)len, form);
+		write_form(fp, text, first);
+		form += len + (form[len] == '\n');
+	}
+	free(text);
+	free(generated);
+}
+
 void
 ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *o)
 {
-	fprintf(fp, "%s\n\n%s\n\n", cmd->synopsis, cmd->about);
+	ev_opt_usage(fp, cmd->synopsis, o);
+	fprintf(fp, "\n%s\n\n", cmd->about);
 	for (; o->type != EV_OPT_TYPE_END; o++) {
 		char head[96], text[512], def[64];
 		const char *d;

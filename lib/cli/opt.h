@@ -144,7 +144,10 @@ struct ev_opt {
 
 /* What a command says of itself in --help, around the options' list. */
 struct ev_opt_cmd {
-	const char *synopsis;	/* "usage: ev-foo --db DB [FILE ...]" lines */
+	const char *synopsis;	/* the command's forms, one a line, each its name and
+				 * what sets it apart ("ev-foo --db DB --train\n"
+				 * "ev-foo --db DB [OPTIONS] [FILE ...]"): the usage
+				 * lines (ev_opt_usage()) */
 	const char *about;	/* a paragraph: what it does */
 	const char *const *extra_keys;	/* config keys read by other means (NULL-terminated), or NULL */
 	int reads_plan;		/* --config may be a retrieval plan: the sections
@@ -191,7 +194,17 @@ void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, con
  * in one malloc'd block (free() it), or NULL when out of memory. */
 struct ev_opt *ev_opt_alias(const struct ev_opt *opts, const char *section, const char *alias);
 
-/* Write the --help text of cmd and opts to fp. */
+/* Write the usage lines of synopsis (struct ev_opt_cmd's) to fp: "usage: "
+ * before the first form and its indent before the others, each wrapped at 79
+ * columns under its first word after the name.  "[OPTIONS]" in a form (one
+ * at most) stands for every option of opts with a flag that no form names,
+ * in the table's order ("[--window N]", "[-k N]", "[--all-terms]", a
+ * handler's NAME=VALUE as given once per name: "[--weight NAME=X ...]"), then "[--config FILE.yaml] [--log
+ * FILE]": so the usage names every option of the table. */
+void ev_opt_usage(FILE *fp, const char *synopsis, const struct ev_opt *opts);
+
+/* Write the --help text of cmd and opts to fp: the usage lines, cmd's about,
+ * and the options with their ranges and defaults. */
 void ev_opt_help(FILE *fp, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
 /* Write one line per option of opts and the common ones to fp, tab-separated:
