@@ -2,13 +2,13 @@
  * pattern, or the default lanes), gate a lane on the confidence of another
  * lane's answer, and gather the lanes' hits of routed queries in their order.
  * See man/ev-route.1 and lib/lanes/route.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "config.h"
+#include "gather.h"
 #include "jsonl.h"
 #include "opt.h"
 #include "route.h"
@@ -25,54 +25,33 @@ static const struct ev_opt_cmd command = {
 };
 
 #define MAX_LANES	16	/* lanes of --default and --known */
-#define MAX_HITS	16	/* --hits files */
-
-/* A --hits source: the hits of one lane, read one line ahead. */
-struct hitsrc {
-	const char *lane;	/* the lane, without '!' */
-	int negate;		/* "!LANE": the queries NOT routed to LANE */
-	char *path;
-	struct ev_jsonl *in;
-	const char *line;	/* the line read ahead (valid until the next read), or NULL */
-	size_t len;
-	char qid[256];		/* its query id */
-};
 
 static const char *default_lanes = "text,vector";
 static const char *known_lanes;
-/* --gate-hits [LANE=]FILE: a gated lane's hits. */
-static struct {
-	char *lane;		/* NULL: the plan's routing.gate.on, or its first lane */
-	char *path;
-	json_t *answers;	/* ev_route_read_answers() */
-} gates[EV_GATE_LANES];
+/* --gate-hits [LANE=]FILE: a gated lane's hits, as ev_route_read_answers() reads them. */
+static char *gate_lanes[EV_GATE_LANES];	/* NULL: the plan's routing.gate.on, or its first lane */
+static char *gate_paths[EV_GATE_LANES];
+static json_t *gate_answers[EV_GATE_LANES];
 static int ngates;
 static const char *select_lane;
 static int skip_invalid;
-static struct hitsrc hits[MAX_HITS];
-static int nhits;
+static struct ev_gather hits;	/* --hits */
 
 /* --hits [!]LANE=FILE: one more source of hits. */
 static void
 add_hits(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
-	const char *eq = strchr(arg, '=');
-	struct hitsrc *h = &hits[nhits];
-	char *lane;
+	int r = ev_gather_add(&hits, arg);
 
 	(void)value;
-	if (nhits == MAX_HITS)
-		ev_cli_usage_error(cli, "%s: at most %d files of hits", src, MAX_HITS);
-	h->negate = arg[0] == '!';
-	if (eq == NULL || eq == arg + h->negate || eq[1] == '\0')
+	if (r == -2)
+		ev_cli_usage_error(cli, "%s: at most %d files of hits", src, EV_GATHER_MAX);
+	if (r == -1)
 		ev_cli_usage_error(cli, "%s takes LANE=FILE (or !LANE=FILE): '%s'", src, arg);
-	if ((lane = strndup(arg + h->negate, (size_t)(eq - arg - h->negate))) == NULL ||
-	    (h->path = strdup(eq + 1)) == NULL) {
+	if (r == -3) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
-	h->lane = lane;
-	nhits++;
 }
 
 /* --gate-hits [LANE=]FILE: one more gated lane's hits. */
@@ -86,8 +65,8 @@ add_gate_hits(struct ev_cli *cli, const char *src, const char *arg, void *value)
 		ev_cli_usage_error(cli, "%s: at most %d files of hits", src, EV_GATE_LANES);
 	if (eq != NULL && (eq == arg || eq[1] == '\0'))
 		ev_cli_usage_error(cli, "%s takes FILE or LANE=FILE: '%s'", src, arg);
-	if ((eq != NULL && (gates[ngates].lane = strndup(arg, (size_t)(eq - arg))) == NULL) ||
-	    (gates[ngates].path = strdup(eq ? eq + 1 : arg)) == NULL) {
+	if ((eq != NULL && (gate_lanes[ngates] = strndup(arg, (size_t)(eq - arg))) == NULL) ||
+	    (gate_paths[ngates] = strdup(eq ? eq + 1 : arg)) == NULL) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
@@ -127,139 +106,17 @@ split_lanes(const char *list, char *buf, size_t size, const char **out)
 	return n;
 }
 
-/* Whether q's "lanes" holds lane. */
+/* Route q, unless it holds "lanes" and "routing" already (routed by an
+ * earlier run: kept, and gated once), and gate it on confidence.  Returns 0,
+ * or -1 with *err set. */
 static int
-routed_to(const json_t *q, const char *lane)
+route(const struct ev_router *router, json_t *q, const char *where, struct ev_err *err)
 {
-	size_t i;
-	json_t *l;
-
-	json_array_foreach(json_object_get(q, "lanes"), i, l)
-		if (json_is_string(l) && strcmp(json_string_value(l), lane) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-blank(const char *s, size_t n)
-{
-	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		n--;
-	return n == 0;
-}
-
-/* Read h's next hit line ahead (h->line NULL at the end).  Blank lines are
- * passed over.  Returns 0, or -1 with *err set. */
-static int
-hits_ahead(struct hitsrc *h, struct ev_err *err)
-{
-	json_t *v;
-	int r;
-
-	h->line = NULL;
-	while ((r = ev_jsonl_next_line(h->in, &h->line, &h->len, err)) == 1 && blank(h->line, h->len))
-		;
-	if (r <= 0) {
-		h->line = NULL;
-		return r;
-	}
-	if ((v = ev_json_parse_line(h->line, h->len, ev_jsonl_where(h->in), err)) == NULL)
-		return -1;
-	if (ev_hit_check(v, ev_jsonl_where(h->in), err) == -1 ||
-	    ev_json_id_text(json_object_get(v, "query_id"), h->qid, sizeof h->qid) == -1) {
-		if (err->msg[0] == '\0')
-			ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->in),
-			    "field 'query_id' must be a string or an integer");
-		json_decref(v);
-		return -1;
-	}
-	json_decref(v);
-	return 0;
-}
-
-/* Gather mode: for routed query q (id qid), each source's run of hits of qid,
- * written when q is routed to its lane (or, for !LANE, is not).  Adds the
- * hits written to *written.  Returns 0, or -1 with *err set. */
-static int
-gather(const json_t *q, const char *qid, long long *written, struct ev_err *err)
-{
-	int i;
-
-	for (i = 0; i < nhits; i++) {
-		struct hitsrc *h = &hits[i];
-		int keep = routed_to(q, h->lane) != h->negate;
-
-		while (h->line != NULL && strcmp(h->qid, qid) == 0) {
-			if (keep) {
-				if (fwrite(h->line, 1, h->len, stdout) != h->len || putchar('\n') == EOF)
-					return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "cannot write: %s",
-					    strerror(errno));
-				++*written;
-			}
-			if (hits_ahead(h, err) == -1)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/* Gather mode, at the end of the queries: a source with hits left has hits of
- * a query that is not among them, or out of their order. */
-static int
-gather_end(struct ev_err *err)
-{
-	int i;
-
-	for (i = 0; i < nhits; i++)
-		if (hits[i].line != NULL)
-			return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(hits[i].in),
-			    "hits of query '%s', which is not among the routed queries or comes out of "
-			    "their order (each file of hits must list the queries in their order)",
-			    hits[i].qid);
-	return 0;
-}
-
-/* Route q, unless it holds "lanes" and "routing" already, and gate it on
- * confidence (when the plan has a gate, --gate-hits was given and q was not
- * gated already).  Returns 0, or -1 with *err set. */
-static int
-route(const struct ev_router *router, const struct ev_gate *gate, json_t *q, const char *where,
-	struct ev_err *err)
-{
-	char qid[256];
-	json_t *answers, *t;
-	double top[2];
-	long n = 0;
-	int r;
-
-	/* routed already (by an earlier run): kept, and gated once */
 	if ((!json_is_array(json_object_get(q, "lanes")) || !json_is_object(json_object_get(q, "routing"))) &&
 	    ev_router_route(router, q, where, err) == -1)
 		return -1;
-	if (ngates == 0 || json_object_get(json_object_get(q, "routing"), "gate") != NULL)
-		return 0;
-	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) < 0)
-		qid[0] = '\0';
-	if (gate->nlanes == 0) {	/* one lane on another's confidence */
-		t = json_object_get(gates[0].answers, qid);
-		n = (long)json_integer_value(json_array_get(t, 0));
-		top[0] = json_number_value(json_array_get(t, 1));
-		top[1] = json_number_value(json_array_get(t, 2));
-		return ev_router_apply_gate(router, q, n, ev_route_measure(EV_CONF_MARGIN, top,
-		    n < 2 ? (int)n : 2, n), err);
-	}
-	if ((answers = json_object()) == NULL)
-		return ev_err_nomem(err);
-	for (int i = 0; i < ngates; i++) {
-		t = json_object_get(gates[i].answers, qid);
-		if (json_object_set_new(answers, gates[i].lane, t ? json_incref(t) : json_pack("[i]", 0)) == -1) {
-			json_decref(answers);
-			return ev_err_nomem(err);
-		}
-	}
-	r = ev_router_apply_lanes_gate(router, q, answers, err);
-	json_decref(answers);
-	return r;
+	return ev_router_gate_answers(router, q, (const char *const *)gate_lanes, gate_answers,
+	    ngates, err);
 }
 
 /* Read the --gate-hits files, each named by its lane (checked against the
@@ -274,18 +131,18 @@ read_gates(struct ev_cli *cli, const struct ev_gate *g, struct ev_err *err)
 	for (int i = 0; i < ngates; i++) {
 		int known = 0;
 
-		if (gates[i].lane == NULL && (gates[i].lane = strdup(g->nlanes ? g->lanes[0] :
+		if (gate_lanes[i] == NULL && (gate_lanes[i] = strdup(g->nlanes ? g->lanes[0] :
 		    g->on)) == NULL)
 			return ev_err_nomem(err);
 		for (int k = 0; k < g->nlanes; k++)
-			known |= strcmp(gates[i].lane, g->lanes[k]) == 0;
-		if (g->nlanes == 0 ? strcmp(gates[i].lane, g->on) != 0 : !known)
+			known |= strcmp(gate_lanes[i], g->lanes[k]) == 0;
+		if (g->nlanes == 0 ? strcmp(gate_lanes[i], g->on) != 0 : !known)
 			ev_cli_usage_error(cli, "--gate-hits: lane '%s' is not one the plan's "
-			    "routing.gate weighs", gates[i].lane);
+			    "routing.gate weighs", gate_lanes[i]);
 		if (g->nlanes == 0 && i > 0)
 			ev_cli_usage_error(cli, "--gate-hits: the plan's gate weighs one lane ('%s'): "
 			    "give its hits once", g->on);
-		if ((gates[i].answers = ev_route_read_answers(gates[i].path, err)) == NULL)
+		if ((gate_answers[i] = ev_route_read_answers(gate_paths[i], err)) == NULL)
 			return -1;
 	}
 	return 0;
@@ -313,7 +170,7 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--default takes one or more lanes, separated by commas");
 	if (known_lanes != NULL && split_lanes(known_lanes, kbuf, sizeof kbuf, known) == 0)
 		ev_cli_usage_error(&cli, "--known takes one or more lanes, separated by commas");
-	if (nhits > 0 && (ngates > 0 || select_lane != NULL))
+	if (hits.n > 0 && (ngates > 0 || select_lane != NULL))
 		ev_cli_usage_error(&cli, "--hits gathers the hits of queries routed already: "
 		    "give --gate-hits and --lane to the run that routes them");
 
@@ -328,39 +185,25 @@ main(int argc, char *argv[])
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	for (i = 0; i < nhits; i++)
-		if ((hits[i].in = ev_jsonl_open(&hits[i].path, 1, &err)) == NULL ||
-		    hits_ahead(&hits[i], &err) == -1) {
-			rc = ev_cli_report(&err);
-			goto out;
-		}
-	if ((in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
+	if (ev_gather_open(&hits, &err) == -1 ||
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
 	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
 		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), &err);
-		char qid[256];
 
 		json_decref(v);
-		if (q != NULL && nhits > 0) {
+		if (q != NULL && hits.n > 0) {
 			/* gather: the records say their lanes; a bad one stops the run */
 			nq++;
-			if (!json_is_array(json_object_get(q, "lanes")))
-				ev_err_set(&err, EV_EXIT_USAGE, ev_jsonl_where(in),
-				    "query without 'lanes': --hits reads queries routed by ev-route");
-			else if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) == -1)
-				ev_err_set(&err, EV_EXIT_USAGE, ev_jsonl_where(in),
-				    "field 'query_id' must be a string or an integer");
-			else if (gather(q, qid, &nwritten_hits, &err) == 0) {
-				json_decref(q);
-				continue;
-			}
+			r = ev_gather_query(&hits, q, ev_jsonl_where(in), stdout, &nwritten_hits, &err);
 			json_decref(q);
-			r = -1;
-			break;
+			if (r == -1)
+				break;
+			continue;
 		}
-		if (q == NULL || route(router, &gate, q, ev_jsonl_where(in), &err) == -1) {
+		if (q == NULL || route(router, q, ev_jsonl_where(in), &err) == -1) {
 			json_decref(q);
 			if (ev_cli_skip(&skip, &err))
 				continue;
@@ -368,7 +211,7 @@ main(int argc, char *argv[])
 			break;
 		}
 		nq++;
-		if (select_lane == NULL || routed_to(q, select_lane)) {
+		if (select_lane == NULL || ev_routed_to(q, select_lane)) {
 			written++;
 			if (ev_jsonl_write(stdout, q, &err) == -1) {
 				json_decref(q);
@@ -378,23 +221,19 @@ main(int argc, char *argv[])
 		}
 		json_decref(q);
 	}
-	if (r == 0 && nhits > 0 && gather_end(&err) == -1)
+	if (r == 0 && hits.n > 0 && ev_gather_end(&hits, &err) == -1)
 		r = -1;
 	rc = ev_cli_loop_end(&cli, &skip, r, &err);
 out:
 	ev_cli_count(&cli, "queries", nq);
-	ev_cli_count(&cli, nhits > 0 ? "hits" : "written", nhits > 0 ? nwritten_hits : written);
-	for (i = 0; i < nhits; i++) {
-		ev_jsonl_close(hits[i].in);
-		free((char *)hits[i].lane);
-		free(hits[i].path);
-	}
+	ev_cli_count(&cli, hits.n > 0 ? "hits" : "written", hits.n > 0 ? nwritten_hits : written);
+	ev_gather_close(&hits);
 	ev_jsonl_close(in);
 	ev_router_free(router);
 	for (i = 0; i < ngates; i++) {
-		free(gates[i].lane);
-		free(gates[i].path);
-		json_decref(gates[i].answers);
+		free(gate_lanes[i]);
+		free(gate_paths[i]);
+		json_decref(gate_answers[i]);
 	}
 	return ev_cli_finish(&cli, rc);
 }

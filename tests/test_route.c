@@ -295,3 +295,46 @@ Test(route, a_gate_over_lanes_of_the_wrong_shape_is_refused)
 		json_decref(plan);
 	}
 }
+
+/* The gate by the lanes' answers: on one lane's margin, or over several
+ * lanes each with its answer for the query ([0] where a lane has none);
+ * a query gated already, or no answers, is left as it is. */
+Test(route, the_gate_by_the_answers_of_the_gated_lanes)
+{
+	struct ev_router *one = router("routing:\n  gate: {lane: vector, on: text, below: 0.5}\n");
+	struct ev_router *both = router("routing:\n  default: [text, vector]\n"
+	    "  gate: {lanes: [text, vector], below: {text: 0.5, vector: 0.3}, mode: merge}\n");
+	const char *lanes[] = { "text", "vector" };
+	json_t *answers[] = { json_loads("{\"q\":[2,10,1]}", 0, NULL),
+	    json_loads("{\"other\":[2,0.9,0.5]}", 0, NULL) };
+	struct ev_err err = { 0 };
+	json_t *q = json_pack("{s:s,s:s}", "query_id", "q", "query", "a");
+	char *s;
+
+	cr_assert_eq(ev_router_route(one, q, "t", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_router_gate_answers(one, q, lanes, answers, 0, &err), 0);
+	cr_assert_null(json_object_get(json_object_get(q, "routing"), "gate"));
+	cr_assert_eq(ev_router_gate_answers(one, q, lanes, answers, 1, &err), 0, "%s", err.msg);
+	s = json_dumps(json_object_get(q, "lanes"), JSON_COMPACT);
+	cr_assert_str_eq(s, "[\"text\"]");	/* margin (10 - 1) / 10 clears 0.5: vector skipped */
+	free(s);
+	/* gated once */
+	cr_assert_eq(ev_router_gate_answers(both, q, lanes, answers, 2, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(q,
+	    "routing"), "gate"), "on")), "text");
+	json_decref(q);
+	q = json_pack("{s:s,s:s}", "query_id", "q", "query", "a");
+	cr_assert_eq(ev_router_route(both, q, "t", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_router_gate_answers(both, q, lanes, answers, 2, &err), 0, "%s", err.msg);
+	s = json_dumps(json_object_get(json_object_get(q, "routing"), "gate"),
+	    JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	/* vector has no answer for q: [0], no confidence */
+	cr_assert(strstr(s, "\"confidence\":{\"text\":0.9,\"vector\":0.0},\"decision\":\"keep\","
+	    "\"kept\":\"text\"}") != NULL, "%s", s);
+	free(s);
+	json_decref(q);
+	json_decref(answers[0]);
+	json_decref(answers[1]);
+	ev_router_free(one);
+	ev_router_free(both);
+}

@@ -751,3 +751,41 @@ ev_router_apply_gate(const struct ev_router *r, json_t *q, long nhits, double c,
 		return ev_err_nomem(err);
 	return 0;
 }
+
+int
+ev_router_gate_answers(const struct ev_router *r, json_t *q, const char *const *lanes,
+    json_t *const *answers, int n, struct ev_err *err)
+{
+	struct ev_gate gate;
+	char qid[256];
+	json_t *by_lane, *t;
+	double top[2];
+	long hits;
+	int rc;
+
+	if (n == 0 || json_object_get(json_object_get(q, "routing"), "gate") != NULL)
+		return 0;
+	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) < 0)
+		qid[0] = '\0';
+	ev_router_gate(r, &gate);
+	if (gate.nlanes == 0) {	/* one lane on another's confidence */
+		t = json_object_get(answers[0], qid);
+		hits = (long)json_integer_value(json_array_get(t, 0));
+		top[0] = json_number_value(json_array_get(t, 1));
+		top[1] = json_number_value(json_array_get(t, 2));
+		return ev_router_apply_gate(r, q, hits, ev_route_measure(EV_CONF_MARGIN, top,
+		    hits < 2 ? (int)hits : 2, hits), err);
+	}
+	if ((by_lane = json_object()) == NULL)
+		return ev_err_nomem(err);
+	for (int i = 0; i < n; i++) {
+		t = json_object_get(answers[i], qid);
+		if (json_object_set_new(by_lane, lanes[i], t ? json_incref(t) : json_pack("[i]", 0)) == -1) {
+			json_decref(by_lane);
+			return ev_err_nomem(err);
+		}
+	}
+	rc = ev_router_apply_lanes_gate(r, q, by_lane, err);
+	json_decref(by_lane);
+	return rc;
+}

@@ -133,6 +133,17 @@ int ev_router_apply_lanes_gate(const struct ev_router *r, json_t *q, const json_
 int ev_router_apply_gate(const struct ev_router *r, json_t *q, long nhits, double c,
 	struct ev_err *err);
 
+/* Gate routed query record q by the answers of the gated lanes read with
+ * ev_route_read_answers(): answers[i] is lane lanes[i]'s, n of them.  With
+ * the plan's gate on one lane's confidence, answers[0] is the `on` lane's and
+ * its margin decides (ev_router_apply_gate()); with a gate over several
+ * lanes, each lane's answer for q goes to ev_router_apply_lanes_gate() ([0]
+ * for a lane without hits for q).  q is left as it is when n is 0 or q was
+ * gated already (it holds routing.gate).  Returns 0, or -1 (out of memory)
+ * with *err set. */
+int ev_router_gate_answers(const struct ev_router *r, json_t *q, const char *const *lanes,
+	json_t *const *answers, int n, struct ev_err *err);
+
 /* Free the router (NULL is fine). */
 void ev_router_free(struct ev_router *r);
 

@@ -1,0 +1,140 @@
+/* gather.c: the hits of routed queries, gathered lane by lane.  See gather.h. */
+#include "gather.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+ev_gather_add(struct ev_gather *g, const char *spec)
+{
+	struct ev_gather_src *h = &g->src[g->n];
+	const char *eq = strchr(spec, '=');
+	int negate = spec[0] == '!';
+
+	if (g->n == EV_GATHER_MAX)
+		return -2;
+	if (eq == NULL || eq == spec + negate || eq[1] == '\0')
+		return -1;
+	memset(h, 0, sizeof *h);
+	h->negate = negate;
+	if ((h->lane = strndup(spec + negate, (size_t)(eq - spec - negate))) == NULL ||
+	    (h->path = strdup(eq + 1)) == NULL) {
+		free(h->lane);
+		return -3;
+	}
+	g->n++;
+	return 0;
+}
+
+int
+ev_routed_to(const json_t *q, const char *lane)
+{
+	size_t i;
+	json_t *l;
+
+	json_array_foreach(json_object_get(q, "lanes"), i, l)
+		if (json_is_string(l) && strcmp(json_string_value(l), lane) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+blank(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n == 0;
+}
+
+/* Read h's next hit line ahead (h->line NULL at the end).  Blank lines are
+ * passed over.  Returns 0, or -1 with *err set. */
+static int
+hits_ahead(struct ev_gather_src *h, struct ev_err *err)
+{
+	json_t *v;
+	int r;
+
+	h->line = NULL;
+	while ((r = ev_jsonl_next_line(h->in, &h->line, &h->len, err)) == 1 && blank(h->line, h->len))
+		;
+	if (r <= 0) {
+		h->line = NULL;
+		return r;
+	}
+	if ((v = ev_json_parse_line(h->line, h->len, ev_jsonl_where(h->in), err)) == NULL)
+		return -1;
+	if (ev_hit_check(v, ev_jsonl_where(h->in), err) == -1 ||
+	    ev_json_id_text(json_object_get(v, "query_id"), h->qid, sizeof h->qid) == -1) {
+		if (err->msg[0] == '\0')
+			ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->in),
+			    "field 'query_id' must be a string or an integer");
+		json_decref(v);
+		return -1;
+	}
+	json_decref(v);
+	return 0;
+}
+
+int
+ev_gather_open(struct ev_gather *g, struct ev_err *err)
+{
+	for (int i = 0; i < g->n; i++)
+		if ((g->src[i].in = ev_jsonl_open(&g->src[i].path, 1, err)) == NULL ||
+		    hits_ahead(&g->src[i], err) == -1)
+			return -1;
+	return 0;
+}
+
+int
+ev_gather_query(struct ev_gather *g, const json_t *q, const char *where, FILE *out,
+    long long *written, struct ev_err *err)
+{
+	char qid[256];
+
+	if (!json_is_array(json_object_get(q, "lanes")))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "query without 'lanes': --hits reads queries routed by ev-route");
+	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_id' must be a string or an integer");
+	for (int i = 0; i < g->n; i++) {
+		struct ev_gather_src *h = &g->src[i];
+		int keep = ev_routed_to(q, h->lane) != h->negate;
+
+		while (h->line != NULL && strcmp(h->qid, qid) == 0) {
+			if (keep) {
+				if (fwrite(h->line, 1, h->len, out) != h->len || putc('\n', out) == EOF)
+					return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "cannot write: %s",
+					    strerror(errno));
+				++*written;
+			}
+			if (hits_ahead(h, err) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int
+ev_gather_end(const struct ev_gather *g, struct ev_err *err)
+{
+	for (int i = 0; i < g->n; i++)
+		if (g->src[i].line != NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(g->src[i].in),
+			    "hits of query '%s', which is not among the routed queries or comes out of "
+			    "their order (each file of hits must list the queries in their order)",
+			    g->src[i].qid);
+	return 0;
+}
+
+void
+ev_gather_close(struct ev_gather *g)
+{
+	for (int i = 0; i < g->n; i++) {
+		ev_jsonl_close(g->src[i].in);
+		free(g->src[i].lane);
+		free(g->src[i].path);
+	}
+	g->n = 0;
+}
