@@ -3,12 +3,9 @@
  *
  * Streams: the hits of a query are written before the next query is read.
  * See man/ev-search-text.1, lib/lanes/textrun.h and lib/lanes/textsearch.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "buf.h"
 #include "cli.h"
@@ -75,10 +72,8 @@ add_stats(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	(void)cli, (void)src, (void)value;
 	if (ev_grow(&stats_in, &capstats_in, nstats_in, sizeof *stats_in, 4) == -1) {
-		struct ev_err err;
-
-		ev_err_nomem(&err);
-		exit(ev_cli_report(&err));
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
 	}
 	stats_in[nstats_in++] = arg;
 }
@@ -92,10 +87,8 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	(void)value;
 	free(marks);
 	if ((marks = strdup(arg)) == NULL) {
-		struct ev_err err;
-
-		ev_err_nomem(&err);
-		exit(ev_cli_report(&err));
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
 	}
 	if ((comma = strchr(marks, ',')) == NULL)
 		ev_cli_usage_error(cli, "%s takes OPEN,CLOSE (such as '**,**'): '%s'", src, arg);
@@ -108,7 +101,9 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 #define KEY(t, key, v, lo, hi) { (t), 0, NULL, LANE(key), (v), (lo), (hi), NULL, NULL, NULL, NULL }
 
 /* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The
- * first entry, a plan's top-level k, is dropped in a file with lanes. */
+ * first entry, a plan's top-level k, is dropped in a file with lanes.  The
+ * feedback is a number of chunks or a mapping of docs, terms, weight and
+ * focus (ev_opt_fit_forms()). */
 static struct ev_opt options[] = {
 	{ EV_OPT_TYPE_LONG, 0, NULL, "k", &k, 1, EV_PLAN_MAX_K, NULL, NULL, NULL, NULL },
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store (made by ev-ingest)"),
@@ -168,111 +163,6 @@ static struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-/* Fit the table t to the config: a plan's top-level k is ev-pack's (the
- * lane's only in a file without lanes); each section's "feedback" is a
- * number of chunks or a mapping of docs, terms, weight and focus, and only
- * that form's keys are known; where the two sections give feedback in
- * different forms, lanes.text's is used whole (text's keys are checked,
- * their values dropped). */
-static void
-fit_config(struct ev_opt *t, const char *path, const json_t *cfg)
-{
-	static int drop_int;
-	static double drop_num;
-	const json_t *lane;
-	int mixed;
-
-	if (path == NULL || cfg == NULL)
-		return;	/* no file: every key, as --list-options shows them */
-	if (ev_config_get(cfg, "lanes") != NULL)
-		t[0].key = NULL;
-	lane = ev_config_get(cfg, "lanes.text.feedback");
-	mixed = lane != NULL && ev_config_get(cfg, "text.feedback") != NULL &&
-	    json_is_object(lane) != json_is_object(ev_config_get(cfg, "text.feedback"));
-	for (; t->type != EV_OPT_TYPE_END; t++) {
-		const char *fb = t->key ? strstr(t->key, "feedback") : NULL;
-		char sect[64];
-
-		if (fb == NULL || (fb[8] != '\0' && fb[8] != '.'))
-			continue;
-		snprintf(sect, sizeof sect, "%.*sfeedback", (int)(fb - t->key), t->key);
-		if (json_is_object(ev_config_get(cfg, sect)) == (fb[8] == '\0'))
-			t->key = NULL;
-		else if (mixed && fb == t->key + 5)	/* "text.feedback..." */
-			t->value = t->type == EV_OPT_TYPE_NUM ? (void *)&drop_num : (void *)&drop_int;
-	}
-}
-
-/* Add every --stats file to st.  Returns 0 or -1 with *err. */
-static int
-read_stats(struct ev_textstats *st, struct ev_err *err)
-{
-	for (size_t i = 0; i < nstats_in; i++)
-		if (ev_textstats_read(st, stats_in[i], err) == -1)
-			return -1;
-	return 0;
-}
-
-/* mkstemp() makes a file only its owner reads: give it the mode a new file
- * gets (0666 less the umask).  Returns 0 or -1. */
-static int
-default_mode(const char *path)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	return chmod(path, 0666 & ~mask);
-}
-
-/* --stats-out: the store's statistics for the queries of in (with db), plus
- * the --stats files, written to stats_out.  Returns 0 or -1 with *err. */
-static int
-write_stats(struct ev_textsearch *search, struct ev_jsonl *in, struct ev_textrun *run,
-    struct ev_err *err)
-{
-	struct ev_textstats *out = ev_textstats_new(err);
-	struct ev_buf tmp = EV_BUF_INIT;
-	FILE *f = NULL;
-	int r = -1, fd = -1;
-
-	if (out == NULL)
-		return -1;
-	run->stats_out = out;
-	if (search != NULL && (ev_textsearch_stats_store(search, out, err) == -1 ||
-	    ev_textrun(search, in, stdout, run, err) == -1))
-		goto done;
-	if (read_stats(out, err) == -1)
-		goto done;
-	if (strcmp(stats_out, "-") == 0) {
-		r = ev_textstats_write(out, stdout, "stdout", err);
-		goto done;
-	}
-	/* A temporary file renamed into place: FILE is whole or as it was. */
-	if (ev_buf_printf(&tmp, "%s.XXXXXX", stats_out) == -1) {
-		ev_err_nomem(err);
-		goto done;
-	}
-	if ((fd = mkstemp(tmp.p)) == -1 || (f = fdopen(fd, "w")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "cannot create: %s", strerror(errno));
-		if (fd != -1) {
-			close(fd);
-			unlink(tmp.p);
-		}
-		goto done;
-	}
-	r = ev_textstats_write(out, f, stats_out, err);
-	if (fclose(f) == EOF && r == 0)
-		r = ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "write error: %s", strerror(errno));
-	if (r == 0 && (default_mode(tmp.p) == -1 || rename(tmp.p, stats_out) == -1))
-		r = ev_err_set(err, EV_EXIT_RUNTIME, stats_out, "cannot write: %s", strerror(errno));
-	if (r == -1)
-		unlink(tmp.p);
-done:
-	ev_buf_release(&tmp);
-	ev_textstats_free(out);
-	return r;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -291,7 +181,9 @@ main(int argc, char *argv[])
 		ev_err_nomem(&err);
 		return ev_cli_finish(&cli, ev_cli_report(&err));
 	}
-	fit_config(table, cli.config_path, cli.config);
+	if (ev_config_get(cli.config, "lanes") != NULL)
+		table[0].key = NULL;	/* a plan's top-level k is ev-pack's */
+	ev_opt_fit_forms(table, cli.config_path ? cli.config : NULL, "lanes.text", "text");
 	argi = ev_opt_parse_section(&cli, &command, table, "lanes.text", 0);
 	free(table);
 	if (db == NULL && (stats_out == NULL || nstats_in == 0))
@@ -305,36 +197,32 @@ main(int argc, char *argv[])
 	if (ts.w_title == 0 && ts.w_section == 0 && ts.w_text == 0)
 		ev_cli_usage_error(&cli, "--weight: every field weighs 0; nothing could match");
 
-	if (stats_out != NULL) {
-		if (db != NULL && ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
-		    (search = ev_textsearch_open(st, &ts, &err)) == NULL ||
-		    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL))
-			rc = ev_cli_report(&err);
-		else if (write_stats(search, in, &run, &err) == -1)
-			rc = ev_cli_report(&err);
-		ev_cli_skip_done(&cli, &skip);
-		ev_cli_count(&cli, "queries", run.queries);
-		goto out;
-	}
-	if (nstats_in > 0 && ((stats = ev_textstats_new(&err)) == NULL || read_stats(stats, &err) == -1)) {
+	/* --stats-out sums the statistics; else --stats ranks with their sum */
+	if (stats_out == NULL && nstats_in > 0 && ((stats = ev_textstats_new(&err)) == NULL ||
+	    ev_textstats_read_all(stats, stats_in, nstats_in, &err) == -1)) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
 	ts.stats = stats;
-	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+	if (db != NULL && ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
 	    (search = ev_textsearch_open(st, &ts, &err)) == NULL ||
-	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)) {
 		rc = ev_cli_report(&err);
-	else {
+	} else if (stats_out == NULL) {
 		if (ev_textsearch_postings_stale(search))
 			ev_warn("%s: its postings file is stale (the store was written since, or"
 			    " another version of evkit made it): queries rank through FTS5, more"
 			    " slowly; run 'ev-ingest --db %s --postings' to make it again", db, db);
 		if (ev_textrun(search, in, stdout, &run, &err) == -1)
 			rc = ev_cli_report(&err);
+	} else if (ev_textrun_stats(search, in, &run, stats_in, nstats_in, stats_out, &err) == -1) {
+		rc = ev_cli_report(&err);
+	}
+	if (stats_out != NULL || in != NULL) {
 		ev_cli_skip_done(&cli, &skip);
 		ev_cli_count(&cli, "queries", run.queries);
-		ev_cli_count(&cli, "hits", run.hits);
+		if (stats_out == NULL)
+			ev_cli_count(&cli, "hits", run.hits);
 	}
 out:
 	ev_jsonl_close(in);

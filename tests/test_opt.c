@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "opt.h"
 #include "test_util.h"
 
@@ -417,4 +418,37 @@ Test(opt, usage_lines_match_whole_flags)
 	fclose(fp);
 	cr_assert(strstr(buf, "[--flag]") != NULL, "%s", buf);
 	cr_assert(strstr(buf, "[--count N]") != NULL, "%s", buf);
+}
+
+/* A key of two forms (lanes.text.feedback: a number or a mapping of docs,
+ * ...): only the options of the form the config gives keep their keys; where
+ * the section and its older name differ, the older name's values are
+ * dropped. */
+Test(opt, fit_forms_keeps_the_form_the_config_gives)
+{
+	static int docs_n, docs_m, old_n, old_m;
+	struct ev_opt t[] = {
+		EV_OPT_PLAN_KEY(EV_PLAN_TEXT_K, &old_n),
+		EV_OPT_INT(0, NULL, "text.feedback", &old_n, 0, 1000, NULL, NULL),
+		EV_OPT_INT(0, NULL, "text.feedback.docs", &old_m, 0, 1000, NULL, NULL),
+		EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK, &docs_n),
+		EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_DOCS_M, &docs_m),
+		EV_OPT_END
+	};
+	struct ev_err err = { 0 };
+	const char *yaml = "lanes:\n  text:\n    feedback:\n      docs: 2\ntext:\n  feedback: 5\n";
+	json_t *cfg = ev_config_parse(yaml, strlen(yaml), "c.yaml", &err);
+
+	cr_assert_not_null(cfg, "%s", err.msg);
+	ev_opt_fit_forms(t, cfg, "lanes.text", "text");
+	cr_assert_str_eq(t[0].key, "lanes.text.k");		/* not of two forms */
+	cr_assert_str_eq(t[1].key, "text.feedback");		/* checked ... */
+	cr_assert(t[1].value != &old_n);			/* ... its value dropped */
+	cr_assert_null(t[2].key);
+	cr_assert_null(t[3].key);
+	cr_assert_str_eq(t[4].key, "lanes.text.feedback.docs");
+	cr_assert_eq(t[4].value, &docs_m);
+	ev_opt_fit_forms(t, NULL, "lanes.text", "text");	/* no file: as it was */
+	cr_assert_str_eq(t[4].key, "lanes.text.feedback.docs");
+	json_decref(cfg);
 }

@@ -1,4 +1,6 @@
 /* test_textstats.c: BM25's statistics summed over stores (textstats.h). */
+#include <sys/stat.h>
+
 #include "test_util.h"
 
 #include "textstats.h"
@@ -136,4 +138,41 @@ Test(textstats, a_missing_file_is_bad_usage)
 	cr_assert_eq(ev_textstats_read(s, "/nonexistent/x.stats", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	ev_textstats_free(s);
+}
+
+/* Saved through a temporary file renamed into place, with a new file's mode;
+ * a directory that cannot be written leaves nothing behind. */
+Test(textstats, saved_whole_with_a_new_file_s_mode_or_not_at_all)
+{
+	char dir[] = "/tmp/ev-textstats-dir-XXXXXX", path[128];
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err), *t = ev_textstats_new(&err);
+	struct stat sb;
+	mode_t mask = umask(022);
+	char a[] = "/tmp/ev-textstats-XXXXXX", b[] = "/tmp/ev-textstats-XXXXXX";
+
+	cr_assert_not_null(mkdtemp(dir));
+	tu_tmpfile(a, 0, A, strlen(A));
+	tu_tmpfile(b, 0, B, strlen(B));
+	const char *const files[] = { a, b };
+
+	cr_assert_eq(ev_textstats_read_all(s, files, 2, &err), 0, "%s", err.msg);
+	snprintf(path, sizeof path, "%s/sum.stats", dir);
+	cr_assert_eq(ev_textstats_save(s, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(stat(path, &sb), 0);
+	cr_assert_eq(sb.st_mode & 0777, 0644);
+	cr_assert_eq(ev_textstats_read(t, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_rows(t), 5);
+	cr_assert_eq(ev_textstats_get(t, EV_STATS_TERM, "flow"), 3);
+	snprintf(path, sizeof path, "%s/no/such/dir.stats", dir);
+	cr_assert_eq(ev_textstats_save(s, path, &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_RUNTIME);
+	cr_assert(strstr(err.msg, "cannot create") != NULL, "%s", err.msg);
+	snprintf(path, sizeof path, "%s/sum.stats", dir);
+	unlink(path);
+	cr_assert_eq(rmdir(dir), 0);	/* no temporary file left */
+	unlink(a), unlink(b);
+	umask(mask);
+	ev_textstats_free(s);
+	ev_textstats_free(t);
 }

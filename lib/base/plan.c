@@ -42,6 +42,14 @@ has_entries_under(const char *key)
 	return 0;
 }
 
+int
+ev_plan_two_forms(const char *key)
+{
+	const struct ev_plan_key *e = ev_plan_find(key);
+
+	return e != NULL && e->type != EV_PLAN_ANY && has_entries_under(key);
+}
+
 /* Store the number x in the field's value. */
 static void
 store(const struct ev_plan_field *f, double x, long long n, int whole)

@@ -212,6 +212,11 @@ extern const char *const ev_plan_keys[];
 /* The entry of key ("lanes.text.k"), or NULL. */
 const struct ev_plan_key *ev_plan_find(const char *key);
 
+/* Whether key ("lanes.text.feedback") takes a number or a mapping: the
+ * schema has entries under it ("lanes.text.feedback.docs"), the mapping's
+ * keys. */
+int ev_plan_two_forms(const char *key);
+
 /* Where a plan reader puts the value of one key: an int, long, long long or
  * double (a choice's index goes to an int).  EV_PLAN_FIELD(e, p) makes one. */
 enum ev_plan_ctype { EV_PLAN_C_INT, EV_PLAN_C_LONG, EV_PLAN_C_LLONG, EV_PLAN_C_DOUBLE };

@@ -295,6 +295,58 @@ ev_opt_alias(const struct ev_opt *opts, const char *section, const char *alias)
 	return t;
 }
 
+/* ---- Keys of two forms (ev_opt_fit_forms) -------------------------------- */
+
+/* The schema key of a table key under section or alias ("text.feedback" is
+ * "lanes.text.feedback"), into buf; *in_alias says which. */
+static const char *
+schema_key(const char *key, const char *section, const char *alias, char *buf, size_t size,
+    int *in_alias)
+{
+	size_t alen = alias != NULL ? strlen(alias) : 0;
+
+	*in_alias = alias != NULL && under_section(key, alias, alen);
+	if (*in_alias)
+		snprintf(buf, size, "%s%s", section, key + alen);
+	else
+		snprintf(buf, size, "%s", key);
+	return buf;
+}
+
+void
+ev_opt_fit_forms(struct ev_opt *t, const json_t *cfg, const char *section, const char *alias)
+{
+	static union { int i; long l; long long ll; double d; } dropped;
+
+	if (cfg == NULL)
+		return;	/* no file: every key, as --list-options shows them */
+	for (; t->type != EV_OPT_TYPE_END; t++) {
+		char canon[256], own[256], *dot;
+		const json_t *v, *other;
+		int in_alias, mapping;
+
+		if (t->key == NULL)
+			continue;
+		schema_key(t->key, section, alias, canon, sizeof canon, &in_alias);
+		mapping = !ev_plan_two_forms(canon);
+		if (mapping && ((dot = strrchr(canon, '.')) == NULL ||
+		    (*dot = '\0', !ev_plan_two_forms(canon))))
+			continue;	/* neither form of a key of two */
+		/* canon is now the number's key; own the same in t's section */
+		if (in_alias)
+			snprintf(own, sizeof own, "%s%s", alias, canon + strlen(section));
+		else
+			snprintf(own, sizeof own, "%s", canon);
+		v = ev_config_get(cfg, own);
+		other = ev_config_get(cfg, canon);
+		if (json_is_object(v) != mapping)
+			t->key = NULL;
+		else if (in_alias && v != NULL && other != NULL &&
+		    json_is_object(other) != json_is_object(v))
+			t->value = &dropped;
+	}
+}
+
 /* Apply a flag's argument (NULL for a bool). */
 static void
 apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)

@@ -194,6 +194,16 @@ void ev_opt_bad_value(struct ev_cli *cli, const char *src, const char *want, con
  * in one malloc'd block (free() it), or NULL when out of memory. */
 struct ev_opt *ev_opt_alias(const struct ev_opt *opts, const char *section, const char *alias);
 
+/* Fit table t (with keys under section and, from ev_opt_alias(), under its
+ * older name alias, or NULL) to the config cfg where a plan key takes a
+ * number or a mapping (ev_plan_two_forms(): "feedback: 15" or "feedback:
+ * {docs: 15}"): of the options of the number's key and of the mapping's keys,
+ * only those of the form cfg gives are kept (the others' keys become NULL),
+ * so that either form reads alike.  Where section and alias give the key in
+ * different forms, section's is used whole: alias's keys are still checked,
+ * their values dropped. */
+void ev_opt_fit_forms(struct ev_opt *t, const json_t *cfg, const char *section, const char *alias);
+
 /* Write the usage lines of synopsis (struct ev_opt_cmd's) to fp: "usage: "
  * before the first form and its indent before the others, each wrapped at 79
  * columns under its first word after the name.  "[OPTIONS]" in a form (one

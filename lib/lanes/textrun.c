@@ -102,3 +102,22 @@ ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_t
 	json_decref(hits);
 	return r;
 }
+
+int
+ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textrun *run,
+    const char *const *paths, size_t n, const char *out_path, struct ev_err *err)
+{
+	struct ev_textstats *out = ev_textstats_new(err);
+	int r = -1;
+
+	if (out == NULL)
+		return -1;
+	run->stats_out = out;
+	if ((ts == NULL || (ev_textsearch_stats_store(ts, out, err) == 0 &&
+	    ev_textrun(ts, in, stdout, run, err) == 0)) &&
+	    ev_textstats_read_all(out, paths, n, err) == 0)
+		r = ev_textstats_save(out, out_path, err);
+	run->stats_out = NULL;
+	ev_textstats_free(out);
+	return r;
+}

@@ -3,7 +3,7 @@
  * (ev_textsearch_query()), what the search noticed turned into warnings, and
  * the hits written, a query's hits before the next query is read.
  *
- * Layer above textsearch: includes err.h, jsonl.h, textsearch.h and
+ * Layer above textsearch: includes err.h, jsonl.h, textsearch.h, textstats.h and
  * Jansson.  The command (ev-search-text) opens the input and the searcher,
  * decides whether a bad record is skipped and says the warnings. */
 #ifndef EV_TEXTRUN_H
@@ -14,6 +14,7 @@
 #include "err.h"
 #include "jsonl.h"
 #include "textsearch.h"
+#include "textstats.h"
 
 struct ev_textrun {
 	/* A bad query record (malformed line, wrong field, bad filter, bad
@@ -42,5 +43,13 @@ struct ev_textrun {
  * been written. */
 int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textrun *run,
 	struct ev_err *err);
+
+/* --stats-out: the statistics of the store ts searches for the queries of in
+ * (neither when ts is NULL), plus those of the n files paths[] (made so),
+ * summed and written to the file out_path ("-": stdout; ev_textstats_save()).
+ * Counts the queries in run->queries; run->stats_out is set for the run and
+ * cleared after.  Returns 0, or -1 with *err set. */
+int ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textrun *run,
+	const char *const *paths, size_t n, const char *out_path, struct ev_err *err);
 
 #endif

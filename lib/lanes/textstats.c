@@ -5,6 +5,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 
@@ -249,4 +251,56 @@ ev_textstats_write(struct ev_textstats *s, FILE *f, const char *name, struct ev_
 	if (fflush(f) == EOF || ferror(f))
 		return ev_err_set(err, EV_EXIT_RUNTIME, name, "write error: %s", strerror(errno));
 	return 0;
+}
+
+int
+ev_textstats_read_all(struct ev_textstats *s, const char *const *paths, size_t n,
+    struct ev_err *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ev_textstats_read(s, paths[i], err) == -1)
+			return -1;
+	return 0;
+}
+
+/* mkstemp() makes a file only its owner reads: give it the mode a new file
+ * gets (0666 less the umask).  Returns 0 or -1. */
+static int
+default_mode(const char *path)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return chmod(path, 0666 & ~mask);
+}
+
+int
+ev_textstats_save(struct ev_textstats *s, const char *path, struct ev_err *err)
+{
+	struct ev_buf tmp = EV_BUF_INIT;
+	FILE *f = NULL;
+	int r, fd = -1;
+
+	if (strcmp(path, "-") == 0)
+		return ev_textstats_write(s, stdout, "stdout", err);
+	if (ev_buf_printf(&tmp, "%s.XXXXXX", path) == -1)
+		return ev_err_nomem(err);
+	if ((fd = mkstemp(tmp.p)) == -1 || (f = fdopen(fd, "w")) == NULL) {
+		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot create: %s", strerror(errno));
+		if (fd != -1) {
+			close(fd);
+			unlink(tmp.p);
+		}
+		ev_buf_release(&tmp);
+		return r;
+	}
+	r = ev_textstats_write(s, f, path, err);
+	if (fclose(f) == EOF && r == 0)
+		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "write error: %s", strerror(errno));
+	if (r == 0 && (default_mode(tmp.p) == -1 || rename(tmp.p, path) == -1))
+		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot write: %s", strerror(errno));
+	if (r == -1)
+		unlink(tmp.p);
+	ev_buf_release(&tmp);
+	return r;
 }

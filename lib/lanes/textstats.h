@@ -68,6 +68,17 @@ int ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *e
  * *err set (code 1, naming name) for a write error. */
 int ev_textstats_write(struct ev_textstats *s, FILE *f, const char *name, struct ev_err *err);
 
+/* Write the set to the file path ("-": stdout) through a temporary file
+ * renamed into place, so that path is whole or as it was, with the mode a
+ * new file gets (0666 less the umask).  Returns 0, or -1 with *err set
+ * (code 1, naming path) when it cannot be written. */
+int ev_textstats_save(struct ev_textstats *s, const char *path, struct ev_err *err);
+
+/* Add the statistics of each of the n files paths[] (ev_textstats_read()).
+ * Returns 0, or -1 with *err set. */
+int ev_textstats_read_all(struct ev_textstats *s, const char *const *paths, size_t n,
+	struct ev_err *err);
+
 /* The totals. */
 long long ev_textstats_rows(const struct ev_textstats *s);
 long long ev_textstats_tokens(const struct ev_textstats *s);
