@@ -305,20 +305,175 @@ check_csr(const struct ev_csr *a, int rank, struct ev_err *err)
 	return 0;
 }
 
+/* The workspace of one decomposition (l directions of an m × n matrix). */
+struct sparse_svd {
+	struct gram g;		/* its z (n × l) ends as V's l columns */
+	int m, n, l, lwork;
+	int64_t *colnnz;	/* entries a column */
+	double *y;		/* n × l, column-major: Q₀, then M, then Q₂ */
+	float *x;		/* n × l, row-major single-precision copy for the products */
+	double *tau, *work, *c, *delta, *r, *f, *uf, *vft, *sf;
+	int *ipiv, *iwork;
+};
+
+static void
+sparse_svd_free(struct sparse_svd *w)
+{
+	free(w->colnnz);
+	free(w->y);
+	free(w->x);
+	free(w->g.z);
+	free(w->g.w);
+	free(w->tau);
+	free(w->work);
+	free(w->c);
+	free(w->r);
+	free(w->f);
+	free(w->uf);
+	free(w->vft);
+	free(w->delta);
+	free(w->sf);
+	free(w->ipiv);
+	free(w->iwork);
+}
+
+/* Allocate w's matrices for l directions of a, plan its Gram products, and
+ * size one LAPACK workspace for dgeqrf, dorgqr, dsyev and dgesdd.  Returns
+ * 0, or -1 with *err set (w then holds what was allocated). */
+static int
+sparse_svd_alloc(struct sparse_svd *w, const struct ev_csr *a, int l, struct ev_err *err)
+{
+	int m = a->rows, n = a->cols, info = 0, minus1 = -1;
+	double q1 = 0, q2 = 0;
+
+	w->m = m;
+	w->n = n;
+	w->l = l;
+	w->colnnz = calloc((size_t)n, sizeof *w->colnnz);
+	w->y = malloc((size_t)n * l * sizeof *w->y);
+	w->x = malloc((size_t)n * l * sizeof *w->x);
+	w->g.z = malloc((size_t)n * l * sizeof *w->g.z);
+	w->g.w = malloc((size_t)(m < BLOCK_ROWS ? m : BLOCK_ROWS) * l * sizeof *w->g.w);
+	w->tau = malloc((size_t)l * sizeof *w->tau);
+	w->c = malloc((size_t)l * l * sizeof *w->c);
+	w->r = calloc((size_t)l * l, sizeof *w->r);
+	w->f = malloc((size_t)l * l * sizeof *w->f);
+	w->uf = malloc((size_t)l * l * sizeof *w->uf);
+	w->vft = malloc((size_t)l * l * sizeof *w->vft);
+	w->delta = malloc((size_t)l * sizeof *w->delta);
+	w->sf = malloc((size_t)l * sizeof *w->sf);
+	w->ipiv = malloc((size_t)l * sizeof *w->ipiv);
+	w->iwork = malloc((size_t)8 * l * sizeof *w->iwork);
+	if (!w->colnnz || !w->y || !w->x || !w->g.z || !w->g.w || !w->tau || !w->c || !w->r ||
+	    !w->f || !w->uf || !w->vft || !w->delta || !w->sf || !w->ipiv || !w->iwork)
+		return ev_err_nomem(err);
+	for (int64_t p = 0; p < a->rowptr[m]; p++)
+		w->colnnz[a->col[p]]++;
+	w->g.a = a;
+	w->g.x = w->x;
+	w->g.l = l;
+	gram_plan(&w->g, w->colnnz);
+
+	w->lwork = qr_lwork(n, l);
+	dsyev_("V", "U", &l, w->c, &l, w->delta, &q1, &minus1, &info, 1, 1);
+	dgesdd_("S", &l, &l, w->f, &l, w->sf, w->uf, &l, w->vft, &l, &q2, &minus1, w->iwork,
+		&info, 1);
+	if ((int)q1 + 1 > w->lwork)
+		w->lwork = (int)q1 + 1;
+	if ((int)q2 + 1 > w->lwork)
+		w->lwork = (int)q2 + 1;
+	if ((w->work = malloc((size_t)w->lwork * sizeof *w->work)) == NULL)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+/* Q₀ = orth((AᵀA)^q Ω), an LU basis between the products; then rounded
+ * to the single precision the products read, so that M below is AᵀA Q₀
+ * to double precision.  Q₀ in y (column-major) and x (row-major).  Returns
+ * 0, or -1 with *err set. */
+static int
+range_basis(struct sparse_svd *w, const struct ev_svd_opts *opts, struct ev_err *err)
+{
+	int n = w->n, l = w->l;
+	uint64_t state = opts->seed;
+
+	ev_svd_gaussian(&state, w->g.z, (size_t)n * l);	/* Ω row by row */
+	to_colmajor(w->g.z, w->y, n, l);
+	for (int it = 0; it < opts->power_iters; it++) {
+		to_rowmajor(w->y, w->x, n, l);
+		gram_apply(&w->g);
+		to_colmajor(w->g.z, w->y, n, l);
+		if (it + 1 < opts->power_iters)
+			lu_basis(w->y, n, l, w->ipiv);
+	}
+	if (orthonormalise(w->y, n, l, w->tau, w->work, w->lwork, err) == -1)
+		return -1;
+	to_rowmajor(w->y, w->x, n, l);
+	for (size_t q = 0; q < (size_t)n * l; q++)
+		w->y[q] = (float)w->y[q];
+	return 0;
+}
+
+/* From Q₀ (range_basis()): M = AᵀA Q₀ (in g.z, row-major: Mᵀ column-major);
+ * C = Q₀ᵀ M = KᵀK for K = A Q₀, made symmetric, C = W Δ Wᵀ; M = Q₂ R₂ (Q₂
+ * in y); and the small SVD F = Uf Σ Vfᵀ.  Returns 0, or -1 with *err set. */
+static int
+small_svd(struct sparse_svd *w, struct ev_err *err)
+{
+	int n = w->n, l = w->l, info = 0, i, j;
+	double one = 1.0, zero = 0.0, tol, *c = w->c, *y = w->y;
+
+	gram_apply(&w->g);
+	dgemm_("N", "N", &l, &l, &n, &one, w->g.z, &l, y, &n, &zero, c, &l, 1, 1);
+	for (j = 0; j < l; j++)
+		for (i = 0; i < j; i++)
+			c[i + (size_t)j * l] = c[j + (size_t)i * l] =
+			    (c[i + (size_t)j * l] + c[j + (size_t)i * l]) / 2;
+	dsyev_("V", "U", &l, c, &l, w->delta, w->work, &w->lwork, &info, 1, 1);
+	if (info != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"eigendecomposition failed (lapack info %d)", info);
+
+	/* M = Q₂ R₂ */
+	to_colmajor(w->g.z, y, n, l);
+	dgeqrf_(&n, &l, y, &n, w->tau, w->work, &w->lwork, &info);
+	if (info == 0) {
+		for (j = 0; j < l; j++)
+			for (i = 0; i <= j; i++)
+				w->r[i + (size_t)j * l] = y[i + (size_t)j * n];
+		dorgqr_(&n, &l, &l, y, &n, w->tau, w->work, &w->lwork, &info);
+	}
+	if (info != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"qr factorisation failed (lapack info %d)", info);
+
+	/* With Q_L an orthonormal basis of K's range, Bᵀ = Aᵀ Q_L = Q₂ F for
+	 * F = R₂ W Δ^-½ (F Fᵀ = R₂ C⁺ R₂ᵀ); directions of K below 10⁻⁵ of its
+	 * largest are left out (its null space, and rounding).  F = Uf Σ Vfᵀ. */
+	dgemm_("N", "N", &l, &l, &l, &one, w->r, &l, c, &l, &zero, w->f, &l, 1, 1);
+	tol = w->delta[l - 1] * 1e-10;
+	for (j = 0; j < l; j++) {
+		double scale = w->delta[j] > tol && w->delta[j] > 0 ? 1.0 / sqrt(w->delta[j]) : 0;
+
+		for (i = 0; i < l; i++)
+			w->f[i + (size_t)j * l] *= scale;
+	}
+	dgesdd_("S", &l, &l, w->f, &l, w->sf, w->uf, &l, w->vft, &l, w->work, &w->lwork, w->iwork,
+		&info, 1);
+	if (info != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "singular value decomposition failed "
+			"(lapack info %d)", info);
+	return 0;
+}
+
 int
 ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 	double *s, double *v, double *u, struct ev_err *err)
 {
 	static const struct ev_svd_opts defaults = EV_SVD_OPTS_INIT;
-	struct gram g = { 0 };
-	int64_t *colnnz = NULL;
-	double *y = NULL, *tau = NULL, *work = NULL, *c = NULL, *delta = NULL, *r = NULL, *f = NULL;
-	double *uf = NULL, *vft = NULL, *sf = NULL, *vfull = NULL;
-	float *x = NULL;
-	int *ipiv = NULL, *iwork = NULL;
-	int m, n, l, lwork, it, i, j, info = 0, rc = -1;
-	double one = 1.0, zero = 0.0, tol;
-	uint64_t state;
+	struct sparse_svd w = { 0 };
+	double one = 1.0, zero = 0.0, *vfull;
+	int m, n, l, i, j, rc = -1;
 
 	if (opts == NULL)
 		opts = &defaults;
@@ -331,122 +486,13 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 		l = m;
 	if (l > n)
 		l = n;
-
-	colnnz = calloc((size_t)n, sizeof *colnnz);
-	y = malloc((size_t)n * l * sizeof *y);
-	x = malloc((size_t)n * l * sizeof *x);
-	g.z = malloc((size_t)n * l * sizeof *g.z);
-	g.w = malloc((size_t)(m < BLOCK_ROWS ? m : BLOCK_ROWS) * l * sizeof *g.w);
-	tau = malloc((size_t)l * sizeof *tau);
-	c = malloc((size_t)l * l * sizeof *c);
-	r = calloc((size_t)l * l, sizeof *r);
-	f = malloc((size_t)l * l * sizeof *f);
-	uf = malloc((size_t)l * l * sizeof *uf);
-	vft = malloc((size_t)l * l * sizeof *vft);
-	delta = malloc((size_t)l * sizeof *delta);
-	sf = malloc((size_t)l * sizeof *sf);
-	ipiv = malloc((size_t)l * sizeof *ipiv);
-	iwork = malloc((size_t)8 * l * sizeof *iwork);
-	if (!colnnz || !y || !x || !g.z || !g.w || !tau || !c || !r || !f || !uf || !vft || !delta ||
-	    !sf || !ipiv || !iwork) {
-		ev_err_nomem(err);
+	if (sparse_svd_alloc(&w, a, l, err) == -1 || range_basis(&w, opts, err) == -1 ||
+	    small_svd(&w, err) == -1)
 		goto out;
-	}
-	for (int64_t p = 0; p < a->rowptr[m]; p++)
-		colnnz[a->col[p]]++;
-	g.a = a;
-	g.x = x;
-	g.l = l;
-	gram_plan(&g, colnnz);
-
-	/* one workspace for dgeqrf, dorgqr, dsyev and dgesdd */
-	lwork = qr_lwork(n, l);
-	{
-		double q1 = 0, q2 = 0;
-		int minus1 = -1;
-
-		dsyev_("V", "U", &l, c, &l, delta, &q1, &minus1, &info, 1, 1);
-		dgesdd_("S", &l, &l, f, &l, sf, uf, &l, vft, &l, &q2, &minus1, iwork, &info, 1);
-		if ((int)q1 + 1 > lwork)
-			lwork = (int)q1 + 1;
-		if ((int)q2 + 1 > lwork)
-			lwork = (int)q2 + 1;
-	}
-	work = malloc((size_t)lwork * sizeof *work);
-	if (work == NULL) {
-		ev_err_nomem(err);
-		goto out;
-	}
-
-	/* Q₀ = orth((AᵀA)^q Ω), an LU basis between the products; then rounded
-	 * to the single precision the products read, so that M below is AᵀA Q₀
-	 * to double precision */
-	state = opts->seed;
-	ev_svd_gaussian(&state, g.z, (size_t)n * l);	/* Ω row by row */
-	to_colmajor(g.z, y, n, l);
-	for (it = 0; it < opts->power_iters; it++) {
-		to_rowmajor(y, x, n, l);
-		gram_apply(&g);
-		to_colmajor(g.z, y, n, l);
-		if (it + 1 < opts->power_iters)
-			lu_basis(y, n, l, ipiv);
-	}
-	if (orthonormalise(y, n, l, tau, work, lwork, err) == -1)
-		goto out;
-	to_rowmajor(y, x, n, l);
-	for (size_t q = 0; q < (size_t)n * l; q++)
-		y[q] = (float)y[q];
-
-	/* M = AᵀA Q₀ (in z, row-major: Mᵀ column-major); C = Q₀ᵀ M = KᵀK for
-	 * K = A Q₀, made symmetric; C = W Δ Wᵀ */
-	gram_apply(&g);
-	dgemm_("N", "N", &l, &l, &n, &one, g.z, &l, y, &n, &zero, c, &l, 1, 1);
-	for (j = 0; j < l; j++)
-		for (i = 0; i < j; i++)
-			c[i + (size_t)j * l] = c[j + (size_t)i * l] =
-			    (c[i + (size_t)j * l] + c[j + (size_t)i * l]) / 2;
-	dsyev_("V", "U", &l, c, &l, delta, work, &lwork, &info, 1, 1);
-	if (info != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "eigendecomposition failed (lapack info %d)", info);
-		goto out;
-	}
-
-	/* M = Q₂ R₂ */
-	to_colmajor(g.z, y, n, l);
-	dgeqrf_(&n, &l, y, &n, tau, work, &lwork, &info);
-	if (info == 0) {
-		for (j = 0; j < l; j++)
-			for (i = 0; i <= j; i++)
-				r[i + (size_t)j * l] = y[i + (size_t)j * n];
-		dorgqr_(&n, &l, &l, y, &n, tau, work, &lwork, &info);
-	}
-	if (info != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "qr factorisation failed (lapack info %d)", info);
-		goto out;
-	}
-
-	/* With Q_L an orthonormal basis of K's range, Bᵀ = Aᵀ Q_L = Q₂ F for
-	 * F = R₂ W Δ^-½ (F Fᵀ = R₂ C⁺ R₂ᵀ); directions of K below 10⁻⁵ of its
-	 * largest are left out (its null space, and rounding).  F = Uf Σ Vfᵀ. */
-	dgemm_("N", "N", &l, &l, &l, &one, r, &l, c, &l, &zero, f, &l, 1, 1);
-	tol = delta[l - 1] * 1e-10;
-	for (j = 0; j < l; j++) {
-		double scale = delta[j] > tol && delta[j] > 0 ? 1.0 / sqrt(delta[j]) : 0;
-
-		for (i = 0; i < l; i++)
-			f[i + (size_t)j * l] *= scale;
-	}
-	dgesdd_("S", &l, &l, f, &l, sf, uf, &l, vft, &l, work, &lwork, iwork, &info, 1);
-	if (info != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "singular value decomposition failed "
-			"(lapack info %d)", info);
-		goto out;
-	}
 
 	/* V = Q₂ Uf, columns by falling singular value */
-	vfull = g.z;		/* no longer needed: n × l */
-	g.z = NULL;
-	dgemm_("N", "N", &n, &l, &l, &one, y, &n, uf, &l, &zero, vfull, &n, 1, 1);
+	vfull = w.g.z;		/* no longer needed: n × l */
+	dgemm_("N", "N", &n, &l, &l, &one, w.y, &n, w.uf, &l, &zero, vfull, &n, 1, 1);
 	for (i = 0; i < rank; i++) {
 		double big = 0, sign = 1;
 		double *vc = vfull + (size_t)i * n;
@@ -456,7 +502,7 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 				big = fabs(vc[j]);
 				sign = vc[j] < 0 ? -1 : 1;
 			}
-		s[i] = sf[i];
+		s[i] = w.sf[i];
 		for (j = 0; j < n; j++)
 			v[(size_t)j * rank + i] = sign * vc[j];
 	}
@@ -472,22 +518,6 @@ ev_svd_sparse(const struct ev_csr *a, int rank, const struct ev_svd_opts *opts,
 			}
 	rc = 0;
 out:
-	free(colnnz);
-	free(y);
-	free(x);
-	free(g.z);
-	free(g.w);
-	free(vfull);
-	free(tau);
-	free(work);
-	free(c);
-	free(r);
-	free(f);
-	free(uf);
-	free(vft);
-	free(delta);
-	free(sf);
-	free(ipiv);
-	free(iwork);
+	sparse_svd_free(&w);
 	return rc;
 }

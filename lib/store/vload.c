@@ -492,12 +492,209 @@ finish_quietly(struct ev_store *st, int *in_txn, struct ev_err *err)
 	return 0;
 }
 
+/* Another load may have committed since ev_vload_begin(): take its
+ * generation, and refuse if it changed the model or dimension this batch
+ * was checked against.  Returns 0, or -1 with *err set. */
+static int
+catch_up(struct ev_vload *ld, struct ev_err *err)
+{
+	struct ev_store *st = ld->st;
+	long long gen, dim = 0;
+	char *m = NULL, *id = NULL;
+	int r;
+
+	if (ev_vfile_meta_ll(st, "vindex.generation", &gen, err) == -1 ||
+	    (r = ev_store_meta_get(st, "vindex.model", &m, err)) == -1 ||
+	    ev_vfile_meta_ll(st, "vindex.dim", &dim, err) == -1) {
+		free(m);
+		return -1;
+	}
+	if (!ld->reset && r == 1 && ld->model && ld->staged > 0 &&
+	    (strcmp(m, ld->model) != 0 || dim != ld->dim)) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+			"another load changed the index to model '%s' (%lld dimensions) meanwhile: "
+			"nothing loaded", m, dim);
+		free(m);
+		return -1;
+	}
+	free(m);
+	if (gen != ld->generation) {
+		if (ev_store_meta_get(st, "vindex.store_id", &id, err) == -1)
+			return -1;
+		free(ld->store_id);
+		ld->store_id = id;
+		ld->generation = gen;
+	}
+	return 0;
+}
+
+/* Drop the stored vectors the index must lose: all of them with reset;
+ * stale ones (chunk gone, tombstoned, or changed), their rowids into *rem
+ * (the tombstones are consumed); then the rowids of stored vectors the
+ * batch replaces or removes (an all-zero vector) join *rem too, and those
+ * it removes are dropped.  Counts into stats.  Returns 0, or -1 with *err
+ * set. */
+static int
+drop_stale(struct ev_vload *ld, struct ev_vfile_ids *rem, struct ev_vload_stats *stats,
+	struct ev_err *err)
+{
+	struct ev_store *st = ld->st;
+	sqlite3_stmt *s;
+	size_t n0;
+
+	if (ld->reset && ev_store_exec(st, "DELETE FROM vec_vectors", err) == -1)
+		return -1;
+	if ((s = ev_store_prepare(st, "SELECT v.rowid FROM vec_vectors v"
+		" LEFT JOIN chunks c ON c.rowid = v.rowid"
+		" WHERE c.rowid IS NULL OR c.content_hash IS NOT v.content_hash"
+		" OR v.rowid IN (SELECT rowid FROM chunk_tombstones)", err)) == NULL ||
+	    ev_vfile_ids_collect(st, s, rem, "finding stale vectors", err) == -1)
+		return -1;
+	stats->removed = (long long)rem->n;
+	if ((s = ev_store_prepare(st, "DELETE FROM vec_vectors WHERE rowid = ?", err)) == NULL)
+		return -1;
+	for (size_t i = 0; i < rem->n; i++) {
+		sqlite3_bind_int64(s, 1, rem->v[i]);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return ev_store_error(st, "removing stale vectors", err);
+	}
+	if (ev_store_exec(st, "DELETE FROM chunk_tombstones", err) == -1)
+		return -1;
+	/* Staged vectors that replace stored ones leave the index too. */
+	n0 = rem->n;
+	if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
+		" WHERE vector IS NOT NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL ||
+	    ev_vfile_ids_collect(st, s, rem, "finding replaced vectors", err) == -1)
+		return -1;
+	stats->replaced = (long long)(rem->n - n0);
+	n0 = rem->n;
+	if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
+		" WHERE vector IS NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL ||
+	    ev_vfile_ids_collect(st, s, rem, "finding replaced vectors", err) == -1)
+		return -1;
+	stats->removed += (long long)(rem->n - n0);
+	return ev_store_exec(st, "DELETE FROM vec_vectors WHERE rowid IN"
+		" (SELECT rowid FROM temp.vec_batch WHERE vector IS NULL)", err) == -1 ? -1 : 0;
+}
+
+/* The first column(s) of the one row of sql into a (and b when not NULL).
+ * Returns 0, or -1 with *err set. */
+static int
+count_row(struct ev_store *st, const char *sql, long long *a, long long *b, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+
+	if ((s = ev_store_prepare(st, sql, err)) == NULL)
+		return -1;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		ev_store_error(st, "counting vectors", err);
+		sqlite3_reset(s);
+		return -1;
+	}
+	*a = sqlite3_column_int64(s, 0);
+	if (b != NULL)
+		*b = sqlite3_column_int64(s, 1);
+	sqlite3_reset(s);
+	return 0;
+}
+
+/* Store the staged vectors (of the batch's model), and count what the
+ * batch added and what it had all zero into stats, and the stored vectors
+ * into *count.  Returns 0, or -1 with *err set. */
+static int
+store_batch(struct ev_vload *ld, struct ev_vload_stats *stats, long long *count,
+	struct ev_err *err)
+{
+	struct ev_store *st = ld->st;
+	sqlite3_stmt *s;
+	long long staged, nonzero;
+
+	if ((s = ev_store_prepare(st, "INSERT OR REPLACE INTO vec_vectors(rowid, model, content_hash,"
+		" vector) SELECT rowid, ?, content_hash, vector FROM temp.vec_batch"
+		" WHERE vector IS NOT NULL", err)) == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, ld->model ? ld->model : "", -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE) {
+		sqlite3_reset(s);
+		return ev_store_error(st, "storing vectors", err);
+	}
+	sqlite3_reset(s);
+	if (count_row(st, "SELECT count(*), count(vector) FROM temp.vec_batch", &staged, &nonzero,
+	    err) == -1)
+		return -1;
+	stats->added = nonzero - stats->replaced;
+	stats->zero = staged - nonzero;
+	return count_row(st, "SELECT count(*) FROM vec_vectors", count, NULL, err);
+}
+
+/* Give the store its random index id (meta vindex.store_id) when it has
+ * none yet.  Returns 0, or -1 with *err set. */
+static int
+make_store_id(struct ev_vload *ld, struct ev_err *err)
+{
+	char id[33];
+	unsigned char raw[16];
+	FILE *r;
+
+	if (ld->store_id != NULL)
+		return 0;
+	if ((r = fopen("/dev/urandom", "rb")) == NULL || fread(raw, 1, sizeof raw, r) != sizeof raw) {
+		if (r)
+			fclose(r);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read /dev/urandom: %s",
+			strerror(errno));
+	}
+	fclose(r);
+	for (int i = 0; i < 16; i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	if (ev_store_meta_set(ld->st, "vindex.store_id", id, err) == -1)
+		return -1;
+	if ((ld->store_id = strdup(id)) == NULL)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+/* Record in the store's meta the index written to tmp with header h: its
+ * size, generation, model, dimension, count, factory and metric, and
+ * whether its vectors are of the store's own embedding model (they go
+ * stale when it is retrained; vectors of an outside model do not).
+ * Returns 0, or -1 with *err set. */
+static int
+record_index(struct ev_vload *ld, const struct ev_vfile_header *h, const char *tmp,
+	struct ev_err *err)
+{
+	struct ev_store *st = ld->st;
+	struct stat sb;
+	char *sm = NULL;
+	int linked;
+
+	if (stat(tmp, &sb) == -1)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read '%s': %s", tmp,
+			strerror(errno));
+	if (ev_vfile_meta_set_ll(st, "vindex.bytes", (long long)sb.st_size, err) == -1 ||
+	    ev_vfile_txn_lost(st, err))
+		return -1;
+	if (ev_vfile_meta_set_ll(st, "vindex.generation", h->generation, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.model", h->model, err) == -1 ||
+	    ev_vfile_meta_set_ll(st, "vindex.dim", h->dim, err) == -1 ||
+	    ev_vfile_meta_set_ll(st, "vindex.count", h->count, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.factory", h->factory, err) == -1 ||
+	    ev_store_meta_set(st, "vindex.metric", "inner_product", err) == -1)
+		return -1;
+	if (ev_vfile_store_model(st, &sm, err) == -1)
+		return -1;
+	linked = sm != NULL && strcmp(sm, h->model) == 0;
+	free(sm);
+	return ev_store_meta_set(st, "vindex.embed_linked", linked ? "1" : "0", err);
+}
+
 int
 ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err *err)
 {
 	struct ev_store *st = ld->st;
 	struct ev_vfile_ids rem = { 0 };
-	sqlite3_stmt *s;
 	FaissIndex *idx = NULL;
 	struct ev_vfile_header h = { 0 };
 	char *tmp = NULL;
@@ -518,110 +715,9 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	if (ev_store_begin(st, err) == -1)
 		return -1;
 	in_txn = 1;
-	{
-		/* Another load may have committed since ev_vload_begin(): take
-		 * its generation, and refuse if it changed the model or dimension
-		 * this batch was checked against. */
-		long long gen, dim = 0;
-		char *m = NULL;
-		int r;
-		if (ev_vfile_meta_ll(st, "vindex.generation", &gen, err) == -1 ||
-		    (r = ev_store_meta_get(st, "vindex.model", &m, err)) == -1 ||
-		    ev_vfile_meta_ll(st, "vindex.dim", &dim, err) == -1) {
-			free(m);
-			goto out;
-		}
-		if (!ld->reset && r == 1 && ld->model && ld->staged > 0 &&
-		    (strcmp(m, ld->model) != 0 || dim != ld->dim)) {
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-				"another load changed the index to model '%s' (%lld dimensions) meanwhile: "
-				"nothing loaded", m, dim);
-			free(m);
-			goto out;
-		}
-		free(m);
-		if (gen != ld->generation) {
-			char *id = NULL;
-			if (ev_store_meta_get(st, "vindex.store_id", &id, err) == -1)
-				goto out;
-			free(ld->store_id);
-			ld->store_id = id;
-			ld->generation = gen;
-		}
-	}
-	if (ld->reset && ev_store_exec(st, "DELETE FROM vec_vectors", err) == -1)
+	if (catch_up(ld, err) == -1 || drop_stale(ld, &rem, stats, err) == -1 ||
+	    store_batch(ld, stats, &count, err) == -1)
 		goto out;
-	/* Stale vectors: chunk gone, tombstoned, or changed. */
-	if ((s = ev_store_prepare(st, "SELECT v.rowid FROM vec_vectors v"
-		" LEFT JOIN chunks c ON c.rowid = v.rowid"
-		" WHERE c.rowid IS NULL OR c.content_hash IS NOT v.content_hash"
-		" OR v.rowid IN (SELECT rowid FROM chunk_tombstones)", err)) == NULL ||
-	    ev_vfile_ids_collect(st, s, &rem, "finding stale vectors", err) == -1)
-		goto out;
-	stats->removed = (long long)rem.n;
-	if ((s = ev_store_prepare(st, "DELETE FROM vec_vectors WHERE rowid = ?", err)) == NULL)
-		goto out;
-	for (size_t i = 0; i < rem.n; i++) {
-		sqlite3_bind_int64(s, 1, rem.v[i]);
-		int rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE) {
-			ev_store_error(st, "removing stale vectors", err);
-			goto out;
-		}
-	}
-	if (ev_store_exec(st, "DELETE FROM chunk_tombstones", err) == -1)
-		goto out;
-	/* Staged vectors that replace stored ones leave the index too. */
-	if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
-		" WHERE vector IS NOT NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL)
-		goto out;
-	{
-		size_t n0 = rem.n;
-		if (ev_vfile_ids_collect(st, s, &rem, "finding replaced vectors", err) == -1)
-			goto out;
-		stats->replaced = (long long)(rem.n - n0);
-		n0 = rem.n;
-		if ((s = ev_store_prepare(st, "SELECT rowid FROM temp.vec_batch"
-			" WHERE vector IS NULL AND rowid IN (SELECT rowid FROM vec_vectors)", err)) == NULL ||
-		    ev_vfile_ids_collect(st, s, &rem, "finding replaced vectors", err) == -1)
-			goto out;
-		stats->removed += (long long)(rem.n - n0);
-	}
-	if (ev_store_exec(st, "DELETE FROM vec_vectors WHERE rowid IN"
-		" (SELECT rowid FROM temp.vec_batch WHERE vector IS NULL)", err) == -1)
-		goto out;
-	if ((s = ev_store_prepare(st, "INSERT OR REPLACE INTO vec_vectors(rowid, model, content_hash,"
-		" vector) SELECT rowid, ?, content_hash, vector FROM temp.vec_batch"
-		" WHERE vector IS NOT NULL", err)) == NULL)
-		goto out;
-	sqlite3_bind_text(s, 1, ld->model ? ld->model : "", -1, SQLITE_STATIC);
-	if (sqlite3_step(s) != SQLITE_DONE) {
-		sqlite3_reset(s);
-		ev_store_error(st, "storing vectors", err);
-		goto out;
-	}
-	sqlite3_reset(s);
-	if ((s = ev_store_prepare(st, "SELECT count(*), count(vector) FROM temp.vec_batch", err)) ==
-	    NULL)
-		goto out;
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		ev_store_error(st, "counting vectors", err);
-		sqlite3_reset(s);
-		goto out;
-	}
-	stats->added = sqlite3_column_int64(s, 1) - stats->replaced;
-	stats->zero = sqlite3_column_int64(s, 0) - sqlite3_column_int64(s, 1);
-	sqlite3_reset(s);
-	if ((s = ev_store_prepare(st, "SELECT count(*) FROM vec_vectors", err)) == NULL)
-		goto out;
-	if (sqlite3_step(s) != SQLITE_ROW) {
-		ev_store_error(st, "counting vectors", err);
-		sqlite3_reset(s);
-		goto out;
-	}
-	count = sqlite3_column_int64(s, 0);
-	sqlite3_reset(s);
 	if (ld->model == NULL || ld->dim == 0) {
 		/* Nothing ever loaded and nothing staged: there is no index to
 		 * write, but the tombstones are consumed all the same. */
@@ -642,28 +738,8 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	if (ld->store_id == NULL) {
-		char id[33];
-		FILE *r = fopen("/dev/urandom", "rb");
-		unsigned char raw[16];
-		if (r == NULL || fread(raw, 1, sizeof raw, r) != sizeof raw) {
-			if (r)
-				fclose(r);
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read /dev/urandom: %s",
-				strerror(errno));
-			goto out;
-		}
-		fclose(r);
-		for (int i = 0; i < 16; i++)
-			snprintf(id + 2 * i, 3, "%02x", raw[i]);
-		if (ev_store_meta_set(st, "vindex.store_id", id, err) == -1)
-			goto out;
-		ld->store_id = strdup(id);
-		if (ld->store_id == NULL) {
-			ev_err_nomem(err);
-			goto out;
-		}
-	}
+	if (make_store_id(ld, err) == -1)
+		goto out;
 	idx = update(ld, factory, &rem, err);
 	if (idx == NULL && err->code)
 		goto out;
@@ -686,40 +762,9 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	h.count = count;
 	h.model = ld->model;
 	h.factory = (char *)factory;
-	if ((tmp = ev_vfile_write_tmp(ld->path, &h, idx, err)) == NULL)
-		goto out;
-	{
-		struct stat sb;
-		if (stat(tmp, &sb) == -1) {
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read '%s': %s", tmp,
-				strerror(errno));
-			goto out;
-		}
-		if (ev_vfile_meta_set_ll(st, "vindex.bytes", (long long)sb.st_size, err) == -1)
-			goto out;
-	}
-	if (ev_vfile_txn_lost(st, err))
-		goto out;
-	if (ev_vfile_meta_set_ll(st, "vindex.generation", h.generation, err) == -1 ||
-	    ev_store_meta_set(st, "vindex.model", ld->model, err) == -1 ||
-	    ev_vfile_meta_set_ll(st, "vindex.dim", ld->dim, err) == -1 ||
-	    ev_vfile_meta_set_ll(st, "vindex.count", count, err) == -1 ||
-	    ev_store_meta_set(st, "vindex.factory", factory, err) == -1 ||
-	    ev_store_meta_set(st, "vindex.metric", "inner_product", err) == -1)
-		goto out;
-	{
-		/* Vectors of the store's own embedding model go stale when it is
-		 * retrained; vectors of an outside model do not. */
-		char *sm = NULL;
-		int linked;
-		if (ev_vfile_store_model(st, &sm, err) == -1)
-			goto out;
-		linked = sm != NULL && strcmp(sm, ld->model) == 0;
-		free(sm);
-		if (ev_store_meta_set(st, "vindex.embed_linked", linked ? "1" : "0", err) == -1)
-			goto out;
-	}
-	if (ev_vfile_txn_lost(st, err) || ev_store_commit(st, err) == -1)
+	if ((tmp = ev_vfile_write_tmp(ld->path, &h, idx, err)) == NULL ||
+	    record_index(ld, &h, tmp, err) == -1 ||
+	    ev_vfile_txn_lost(st, err) || ev_store_commit(st, err) == -1)
 		goto out;
 	in_txn = 0;
 	if (rename(tmp, ld->path) == -1) {
