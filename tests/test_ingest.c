@@ -433,6 +433,21 @@ Test(ingest, parse_reads_records_as_jansson_does)
 		check_parse_same(ok[i]);
 }
 
+Test(ingest, parse_builds_numbers_as_jansson_does)
+{
+	/* numbers are read from jscan's validated text, not handed to Jansson:
+	 * the same type (integer or real) and the same value to the bit */
+	static const char *const ok[] = {
+		"{\"a\":-0,\"b\":0,\"c\":-0.0,\"d\":0.1,\"e\":1E5,\"f\":1e+21,\"g\":5e-05}",
+		"{\"min\":-9223372036854775808,\"max\":9223372036854775807}",
+		"{\"tiny\":1e-400,\"sub\":4.9e-324,\"pi\":3.14159265358979323846264338}",
+		"{\"box\":[0.125,-2,3E+2,[1.5e-7,{\"x\":12}]],\"k\":\"v\"}",
+	};
+
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		check_parse_same(ok[i]);
+}
+
 Test(ingest, parse_refuses_what_jansson_refuses_with_its_message)
 {
 	static const char *const bad[] = {

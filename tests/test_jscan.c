@@ -1,8 +1,8 @@
 /* test_jscan.c: lib/base/jscan.c -- the strict scanner accepts exactly what
  * Jansson accepts (RFC 8259, UTF-8, no NUL, depth, integer and real range,
  * duplicate keys), records the spans of the top-level members, walks
- * validated text, compares and decodes raw strings, and writes numbers
- * exactly as printf and Jansson do. */
+ * validated text, compares and decodes raw strings, and writes strings and
+ * numbers exactly as printf and Jansson do. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -294,6 +294,68 @@ Test(jscan, put_real_writes_as_jansson_writes)
 	ev_jscan_put_real(&b, NAN);
 	ev_jscan_put_int(&b, -9223372036854775807LL - 1);
 	cr_assert_str_eq(ev_buf_str(&b), "null-9223372036854775808");
+	ev_buf_release(&b);
+}
+
+Test(jscan, put_real_writes_edge_numbers_exactly)
+{
+	/* the texts themselves, not only "as Jansson": 5e-5 where printf's
+	 * "%g" writes 5e-05 (the vector lane's old writer did) */
+	static const struct { double v; const char *want; } c[] = {
+		{ 5e-5, "5e-5" }, { 1e21, "1e21" }, { -0.0, "-0.0" }, { 0.1, "0.1" },
+		{ 0, "0.0" }, { 42, "42.0" }, { -7, "-7.0" }, { 1e-300, "1e-300" },
+		{ 1234567890123.0, "1.23456789e12" }, { 1234567890.0, "1234567890.0" },
+		{ 0.30000000000000004, "0.3" }, { INFINITY, "null" },
+	};
+	struct ev_buf b = EV_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		ev_buf_reset(&b);
+		cr_assert_eq(ev_jscan_put_real(&b, c[i].v), 0);
+		cr_assert_str_eq(ev_buf_str(&b), c[i].want, "%.17g", c[i].v);
+	}
+	ev_buf_reset(&b);
+	ev_jscan_put_int(&b, 0);
+	ev_buf_addc(&b, ' ');
+	ev_jscan_put_int(&b, -12);
+	ev_buf_addc(&b, ' ');
+	ev_jscan_put_int(&b, 9223372036854775807LL);
+	cr_assert_str_eq(ev_buf_str(&b), "0 -12 9223372036854775807");
+	ev_buf_release(&b);
+}
+
+Test(jscan, put_str_writes_strings_as_jansson_writes)
+{
+	static const char *const s[] = {
+		"", "plain ascii text longer than eight bytes", "quote \" and \\ backslash",
+		"\b\f\n\r\t controls \x01\x1f\x7f", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 / slash",
+		"12345678\"2345678\\", "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe6\x96\x87",
+	};
+	struct ev_buf b = EV_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
+		json_t *j = json_string(s[i]);
+		char *want = json_dumps(j, JSON_ENCODE_ANY);
+
+		ev_buf_reset(&b);
+		cr_assert_eq(ev_jscan_put_str(&b, s[i], strlen(s[i])), 0);
+		cr_assert_str_eq(ev_buf_str(&b), want, "%s", s[i]);
+		free(want);
+		json_decref(j);
+	}
+	/* the texts themselves: Jansson's escapes, upper-case hex */
+	ev_buf_reset(&b);
+	ev_jscan_put_str(&b, "a\x01\"\b", 4);
+	cr_assert_str_eq(ev_buf_str(&b), "\"a\\u0001\\\"\\b\"");
+	/* a NUL byte is written escaped; bytes that are not UTF-8 (a lone
+	 * continuation, a cut sequence, an overlong form) become U+FFFD */
+	ev_buf_reset(&b);
+	ev_jscan_put_str(&b, "x\0y\x80z\xc3", 6);
+	cr_assert_str_eq(ev_buf_str(&b), "\"x\\u0000y\\ufffdz\\ufffd\"");
+	ev_buf_reset(&b);
+	ev_jscan_put_str(&b, "\xc0\xaf long enough to take the fast path",
+	    strlen("\xc0\xaf long enough to take the fast path"));
+	cr_assert_str_eq(ev_buf_str(&b), "\"\\ufffd\\ufffd long enough to take the fast path\"");
 	ev_buf_release(&b);
 }
 

@@ -676,28 +676,6 @@ Test(vindex, chunk_fields_for_a_hit)
 	json_decref(o);
 }
 
-Test(vindex, json_text_of_strings_and_numbers)
-{
-	struct ev_buf b = EV_BUF_INIT;
-	static const char in[] = "a\"b\\c\n\t\x01 \xc3\xa9 \xff z";
-
-	cr_assert_eq(ev_vindex_json_str(&b, in, sizeof in - 1), 0);
-	cr_assert_str_eq(ev_buf_str(&b), "\"a\\\"b\\\\c\\n\\t\\u0001 \xc3\xa9 \\ufffd z\"");
-	ev_buf_reset(&b);
-	cr_assert_eq(ev_vindex_json_str(&b, "x\0y", 3), 0);
-	cr_assert_str_eq(ev_buf_str(&b), "\"x\\u0000y\"");
-	ev_buf_reset(&b);
-	ev_vindex_json_real(&b, 1.0);
-	ev_buf_addc(&b, ' ');
-	ev_vindex_json_real(&b, 0.7071067691);
-	ev_buf_addc(&b, ' ');
-	ev_vindex_json_real(&b, -1e-12);
-	ev_buf_addc(&b, ' ');
-	ev_vindex_json_real(&b, NAN);
-	cr_assert_str_eq(ev_buf_str(&b), "1.0 0.7071067691 -1e-12 null");
-	ev_buf_release(&b);
-}
-
 Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
 {
 	struct ev_err err = { 0 };

@@ -513,8 +513,17 @@ ev_jscan_decode(struct ev_buf *b, const char *raw, size_t n)
 	if (ev_buf_reserve(b, n) == -1)
 		return -1;
 	while (p < end) {
+		/* the run up to the next escape whole, then the escape */
+		const char *bs = memchr(p, '\\', (size_t)(end - p));
+		size_t run = (size_t)((bs ? bs : end) - p);
+
+		memcpy(b->p + b->len, p, run);	/* decoding never lengthens */
+		b->len += run;
+		p += run;
+		if (bs == NULL)
+			break;
 		k = decode_one(&p, c);
-		memcpy(b->p + b->len, c, k);	/* decoding never lengthens */
+		memcpy(b->p + b->len, c, k);
 		b->len += k;
 	}
 	b->p[b->len] = '\0';
@@ -953,8 +962,8 @@ ws(const char *p, const char *end)
 	return p;
 }
 
-static int
-type_of(const char *v, size_t n)
+int
+ev_jscan_type(const char *v, size_t n)
 {
 	switch (*v) {
 	case '{': return EV_JOBJ;
@@ -988,7 +997,7 @@ ev_jscan_members(const char *s, size_t len, struct ev_jmems *out)
 		m.val = p;
 		p = skip_value(p, end);
 		m.vlen = (size_t)(p - m.val);
-		m.type = type_of(m.val, m.vlen);
+		m.type = ev_jscan_type(m.val, m.vlen);
 		if (push_mem(out, &m) == -1)
 			return -1;
 		p = ws(p, end);
@@ -1150,6 +1159,63 @@ ev_jscan_put_real(struct ev_buf *b, double v)
 		n = (int)strlen(s);
 	}
 	return ev_buf_add(b, s, (size_t)n);
+}
+
+int
+ev_jscan_put_str(struct ev_buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0, l;
+
+	if (ev_buf_reserve(b, n + 2) == -1 || ev_buf_addc(b, '"') == -1)
+		return -1;
+	while (i < n) {
+		char esc[7] = "\\u0000";
+		const char *e;
+		unsigned c;
+		uint64_t x;
+
+		/* eight bytes at a time while all are plain ASCII */
+		while (n - i >= 8 && (memcpy(&x, p + i, 8), !ev_jscan_stops8(x, 1)))
+			i += 8;
+		if (i == n)
+			break;
+		c = p[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0x80 && (l = ev_utf8_len(p + i, n - i)) > 0) {
+			i += l;
+			continue;
+		}
+		if (ev_buf_add(b, p + run, i - run) == -1)
+			return -1;
+		switch (c) {
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\b': e = "\\b"; break;
+		case '\f': e = "\\f"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		default:
+			if (c >= 0x80) {
+				e = "\\ufffd";	/* not UTF-8 */
+				break;
+			}
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			e = esc;
+		}
+		if (ev_buf_adds(b, e) == -1)
+			return -1;
+		run = ++i;
+	}
+	if (ev_buf_add(b, p + run, n - run) == -1)
+		return -1;
+	return ev_buf_addc(b, '"');
 }
 
 int

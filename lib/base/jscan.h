@@ -2,6 +2,8 @@
  * of an object lie, for commands that pass records through without building
  * a tree (ev-fuse).
  *
+ * With it, the one JSON writer (ev_jscan_put_str(), _real(), _int()).
+ *
  * Bottom layer: includes err.h and buf.h only.  The scanner accepts what
  * Jansson accepts with JSON_DECODE_ANY | JSON_REJECT_DUPLICATES (RFC 8259,
  * valid UTF-8, no NUL byte and no "\u0000", no control characters in
@@ -79,6 +81,10 @@ int ev_jscan_members(const char *s, size_t len, struct ev_jmems *out);
 int ev_jscan_elements(const char *s, size_t len,
 	int (*fn)(const char *elem, size_t elen, void *data), void *data);
 
+/* The type (enum ev_jtype) of the validated value text v[0..n), such as an
+ * element ev_jscan_elements() gives. */
+int ev_jscan_type(const char *v, size_t n);
+
 /* Does the raw string text raw[0..n) (escapes allowed, no quotes) equal the
  * C string lit once decoded? */
 int ev_jscan_str_eq(const char *raw, size_t n, const char *lit);
@@ -89,6 +95,17 @@ int ev_jscan_raw_eq(const char *a, size_t an, const char *b, size_t bn);
 /* Append the decoded raw string text raw[0..n) (validated) to b.  Returns 0
  * or -1 (out of memory). */
 int ev_jscan_decode(struct ev_buf *b, const char *raw, size_t n);
+
+/* ---- Writing ------------------------------------------------------------
+ * evkit's one JSON writer, for modules that write records as text: what
+ * Jansson's json_dumps() writes for the same value (JSON_REAL_PRECISION(10)
+ * for reals), without building one. */
+
+/* Append s[0..n) as a JSON string, escaped as Jansson escapes it ('"', '\\',
+ * \b, \f, \n, \r, \t, other controls as \u00XX), other UTF-8 as it is;
+ * a byte that is not valid UTF-8 becomes \ufffd.  Returns 0 or -1 (out of
+ * memory). */
+int ev_jscan_put_str(struct ev_buf *b, const char *s, size_t n);
 
 /* Append v as Jansson writes a real with 10 significant digits ("%.10g",
  * a ".0" when it would read as an integer, no '+' or leading zeros in the

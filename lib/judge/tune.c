@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "hitfields.h"
+#include "jscan.h"
 #include "jsonl.h"
 #include "pack.h"
 #include "plan.h"
@@ -736,8 +737,8 @@ static int
 id_fields(struct ev_buf *b, const char *id, const char *doc)
 {
 	ev_buf_reset(b);
-	return ev_buf_adds(b, "\"id\":") == -1 || ev_vindex_json_str(b, id, strlen(id)) == -1 ||
-	    ev_buf_adds(b, ",\"doc_id\":") == -1 || ev_vindex_json_str(b, doc, strlen(doc)) == -1 ?
+	return ev_buf_adds(b, "\"id\":") == -1 || ev_jscan_put_str(b, id, strlen(id)) == -1 ||
+	    ev_buf_adds(b, ",\"doc_id\":") == -1 || ev_jscan_put_str(b, doc, strlen(doc)) == -1 ?
 	    -1 : 0;
 }
 
@@ -861,7 +862,7 @@ search_lane(struct search *S, const float *vecs, const int *ok, long long k, int
 				continue;
 			/* the score as ev-search-vec writes it */
 			if (hit_line(b, lane, fields.p, fields.len, ++rank) == -1 ||
-			    ev_vindex_json_real(b, sc[j]) == -1 || ev_buf_adds(b, "}\n") == -1) {
+			    ev_jscan_put_real(b, sc[j]) == -1 || ev_buf_adds(b, "}\n") == -1) {
 				ev_err_nomem(err);
 				goto out;
 			}
@@ -969,7 +970,7 @@ search_text(struct search *S, const struct ev_textsearch_opts *x, struct ev_err 
 			/* written as ev-search-text writes them: reals to 10 digits */
 			if (id_fields(&fields, id, doc) == -1 ||
 			    hit_line(&S->q[i].text, "text", fields.p, fields.len, (long)(j + 1)) == -1 ||
-			    ev_vindex_json_real(&S->q[i].text,
+			    ev_jscan_put_real(&S->q[i].text,
 			    json_number_value(json_object_get(h, "score"))) == -1 ||
 			    ev_buf_adds(&S->q[i].text, "}\n") == -1) {
 				ev_err_nomem(err);
@@ -1260,7 +1261,7 @@ yaml_key(struct ev_buf *b, const char *k)
 
 	if (k[0] != '\0' && k[n] == '\0' && k[0] != '-')
 		return ev_buf_adds(b, k);
-	return ev_vindex_json_str(b, k, strlen(k));
+	return ev_jscan_put_str(b, k, strlen(k));
 }
 
 /* A scalar or a flow collection: JSON text is YAML too; a real keeps a
@@ -1279,7 +1280,7 @@ yaml_value(struct ev_buf *b, const json_t *v)
 		return ev_buf_adds(b, num);
 	}
 	if (json_is_string(v))
-		return ev_vindex_json_str(b, json_string_value(v), json_string_length(v));
+		return ev_jscan_put_str(b, json_string_value(v), json_string_length(v));
 	if (json_is_integer(v))
 		return ev_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 	if (json_is_object(v))

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "hitfields.h"
+#include "jscan.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
 #include "region.h"
@@ -457,7 +458,7 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 			return -1;
 		}
 		ev_buf_reset(&vs->num);
-		bad = ev_vindex_json_real(&vs->num, sc[i]);
+		bad = ev_jscan_put_real(&vs->num, sc[i]);
 		bad |= add_lane_fields(vs, q, b, ev_buf_str(&vs->num), ++rank);
 		if (!bad && vs->sn) {
 			ev_buf_reset(&vs->snip);
@@ -467,7 +468,7 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 				return -1;
 			}
 			bad = ev_buf_adds(b, ",\"snippet\":") |
-				ev_vindex_json_str(b, ev_buf_str(&vs->snip), vs->snip.len);
+				ev_jscan_put_str(b, ev_buf_str(&vs->snip), vs->snip.len);
 		}
 		free(chunk_text);
 		if (bad || ev_buf_add(b, "}\n", 2) == -1)

@@ -119,262 +119,113 @@ ev_ingest_kind(const char *path)
 	return EV_INGEST_KIND_OTHER;
 }
 
-/* A fast reader for the JSON of document records: objects, arrays, strings,
- * true, false and null, as Jansson would read them.  Anything else (numbers,
- * errors of any kind, deep nesting) makes it give up, and the line is read
- * again by ev_json_parse_line(), so that the values and the messages are
- * Jansson's. */
-struct fast {
-	const char *p, *end;
-	struct ev_buf s;	/* a string being decoded */
+/* The tree of JSON values of document records, built from the text that
+ * ev_jscan_value() validated (jscan.h): the scan accepts exactly what
+ * Jansson accepts, so the values are Jansson's own; a line it refuses is read
+ * again by ev_json_parse_line(), so that the messages are Jansson's too. */
+
+static json_t *tree_value(struct ev_buf *s, const char *v, size_t n, int type);
+
+struct tree_array {
+	json_t *a;
+	struct ev_buf *s;
 };
 
-static void
-fast_ws(struct fast *f)
-{
-	while (f->p < f->end && (*f->p == ' ' || *f->p == '\t' || *f->p == '\n' || *f->p == '\r'))
-		f->p++;
-}
-
 static int
-fast_hex4(const char *p, unsigned *out)
+tree_element(const char *elem, size_t elen, void *data)
 {
-	unsigned v = 0;
+	struct tree_array *ta = data;
 
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
+	return json_array_append_new(ta->a, tree_value(ta->s, elem, elen,
+	    ev_jscan_type(elem, elen))) == -1;
 }
 
-/* A string after its opening quote, decoded into f->s (NUL-terminated).
- * Returns 0, or -1 to give up. */
-static int
-fast_str(struct fast *f)
-{
-	const char *p = f->p, *end = f->end, *run = p;
-
-	ev_buf_reset(&f->s);
-	for (;;) {
-		unsigned char c;
-		uint64_t x;
-
-		/* eight bytes at a time while all are plain ASCII */
-		while (end - p >= 8 && (memcpy(&x, p, 8), !ev_jscan_stops8(x, 1)))
-			p += 8;
-		while (p < end && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80 &&
-		    *p != '"' && *p != '\\')
-			p++;
-		if (p >= end)
-			return -1;
-		c = (unsigned char)*p;
-		if (c == '"') {
-			if (ev_buf_add(&f->s, run, (size_t)(p - run)) == -1)
-				return -1;
-			f->p = p + 1;
-			return 0;
-		}
-		if (c < 0x20)
-			return -1;
-		if (c >= 0x80) {
-			size_t k = ev_utf8_len((const unsigned char *)p, (size_t)(end - p));
-
-			if (k == 0)
-				return -1;
-			p += k;
-			continue;
-		}
-		/* A backslash. */
-		{
-			unsigned u, lo;
-			char utf[4];
-			size_t n;
-
-			if (ev_buf_add(&f->s, run, (size_t)(p - run)) == -1 || end - p < 2)
-				return -1;
-			switch (p[1]) {
-			case '"': case '\\': case '/':
-				utf[0] = p[1];
-				break;
-			case 'b': utf[0] = '\b'; break;
-			case 'f': utf[0] = '\f'; break;
-			case 'n': utf[0] = '\n'; break;
-			case 'r': utf[0] = '\r'; break;
-			case 't': utf[0] = '\t'; break;
-			case 'u':
-				if (end - p < 6 || fast_hex4(p + 2, &u) == -1 || u == 0 ||
-				    (u >= 0xDC00 && u <= 0xDFFF))
-					return -1;
-				if (u >= 0xD800 && u <= 0xDBFF) {
-					if (end - p < 12 || p[6] != '\\' || p[7] != 'u' ||
-					    fast_hex4(p + 8, &lo) == -1 || lo < 0xDC00 || lo > 0xDFFF)
-						return -1;
-					u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-					p += 6;
-				}
-				if (u < 0x80)
-					utf[0] = (char)u, n = 1;
-				else if (u < 0x800)
-					utf[0] = (char)(0xC0 | u >> 6), utf[1] = (char)(0x80 | (u & 0x3F)),
-					n = 2;
-				else if (u < 0x10000)
-					utf[0] = (char)(0xE0 | u >> 12),
-					utf[1] = (char)(0x80 | ((u >> 6) & 0x3F)),
-					utf[2] = (char)(0x80 | (u & 0x3F)), n = 3;
-				else
-					utf[0] = (char)(0xF0 | u >> 18),
-					utf[1] = (char)(0x80 | ((u >> 12) & 0x3F)),
-					utf[2] = (char)(0x80 | ((u >> 6) & 0x3F)),
-					utf[3] = (char)(0x80 | (u & 0x3F)), n = 4;
-				if (ev_buf_add(&f->s, utf, n) == -1)
-					return -1;
-				p += 6;
-				run = p;
-				continue;
-			default:
-				return -1;
-			}
-			if (ev_buf_addc(&f->s, utf[0]) == -1)
-				return -1;
-			p += 2;
-			run = p;
-		}
-	}
-}
-
-/* A value at f->p, or NULL to give up. */
+/* The members mm of a validated object as a Jansson object, keys and
+ * strings decoded through s; NULL when out of memory. */
 static json_t *
-fast_value(struct fast *f, int depth)
+tree_members(struct ev_buf *s, const struct ev_jmems *mm)
 {
-	json_t *v = NULL, *x;
-	size_t left;
+	json_t *o = json_object(), *x;
+	char small[128], *key;
 
-	fast_ws(f);
-	if (f->p >= f->end || depth > 32)
-		return NULL;
-	left = (size_t)(f->end - f->p);
-	switch (*f->p) {
-	case '"':
-		f->p++;
-		if (fast_str(f) == -1)
-			return NULL;
-		return json_stringn_nocheck(ev_buf_str(&f->s), f->s.len);
-	case 'n':
-		if (left < 4 || memcmp(f->p, "null", 4) != 0)
-			return NULL;
-		f->p += 4;
-		return json_null();
-	case 't':
-		if (left < 4 || memcmp(f->p, "true", 4) != 0)
-			return NULL;
-		f->p += 4;
-		return json_true();
-	case 'f':
-		if (left < 5 || memcmp(f->p, "false", 5) != 0)
-			return NULL;
-		f->p += 5;
-		return json_false();
-	case '[':
-		f->p++;
-		if ((v = json_array()) == NULL)
-			return NULL;
-		fast_ws(f);
-		if (f->p < f->end && *f->p == ']') {
-			f->p++;
-			return v;
-		}
-		for (;;) {
-			if ((x = fast_value(f, depth + 1)) == NULL || json_array_append_new(v, x) == -1)
-				goto fail;
-			fast_ws(f);
-			if (f->p >= f->end)
-				goto fail;
-			if (*f->p++ == ']')
-				return v;
-			if (f->p[-1] != ',')
-				goto fail;
-		}
-	case '{':
-		f->p++;
-		if ((v = json_object()) == NULL)
-			return NULL;
-		fast_ws(f);
-		if (f->p < f->end && *f->p == '}') {
-			f->p++;
-			return v;
-		}
-		for (;;) {
-			char small[128], *key;
+	for (size_t i = 0; o != NULL && i < mm->n; i++) {
+		const struct ev_jmem *m = &mm->m[i];
 
-			fast_ws(f);
-			if (f->p >= f->end || *f->p != '"')
-				goto fail;
-			f->p++;
-			if (fast_str(f) == -1 || memchr(f->s.p, '\0', f->s.len) != NULL ||
-			    json_object_get(v, ev_buf_str(&f->s)) != NULL)
-				goto fail;
-			if (f->s.len < sizeof small)
-				key = memcpy(small, ev_buf_str(&f->s), f->s.len + 1);
-			else if ((key = strdup(ev_buf_str(&f->s))) == NULL)
-				goto fail;
-			fast_ws(f);
-			if (f->p >= f->end || *f->p != ':') {
-				if (key != small)
-					free(key);
-				goto fail;
-			}
-			f->p++;
-			x = fast_value(f, depth + 1);
-			if (x == NULL || json_object_set_new_nocheck(v, key, x) == -1) {
-				if (key != small)
-					free(key);
-				goto fail;
-			}
-			if (key != small)
-				free(key);
-			fast_ws(f);
-			if (f->p >= f->end)
-				goto fail;
-			if (*f->p++ == '}')
-				return v;
-			if (f->p[-1] != ',')
-				goto fail;
+		ev_buf_reset(s);
+		/* the key copied out of s, which the value's strings reuse */
+		if ((m->kesc ? ev_jscan_decode(s, m->key, m->klen) : ev_buf_add(s, m->key, m->klen)) ==
+		    -1 || (key = s->len < sizeof small ? memcpy(small, ev_buf_str(s), s->len + 1) :
+		    strdup(ev_buf_str(s))) == NULL) {
+			json_decref(o);
+			return NULL;
 		}
-	default:
-		return NULL;
+		x = tree_value(s, m->val, m->vlen, m->type);
+		if (json_object_set_new_nocheck(o, key, x) == -1) {
+			json_decref(o);
+			o = NULL;
+		}
+		if (key != small)
+			free(key);
 	}
-fail:
-	json_decref(v);
-	return NULL;
+	return o;
+}
+
+/* The validated object text v[0..n) as a Jansson object. */
+static json_t *
+tree_object(struct ev_buf *s, const char *v, size_t n)
+{
+	struct ev_jmems mm = { 0 };
+	json_t *o = ev_jscan_members(v, n, &mm) == -1 ? NULL : tree_members(s, &mm);
+
+	free(mm.m);
+	return o;
+}
+
+/* The validated value text v[0..n) of type `type` as a Jansson value
+ * (strings decoded through s), or NULL when out of memory. */
+static json_t *
+tree_value(struct ev_buf *s, const char *v, size_t n, int type)
+{
+	struct tree_array ta = { NULL, s };
+
+	switch (type) {
+	case EV_JNULL: return json_null();
+	case EV_JTRUE: return json_true();
+	case EV_JFALSE: return json_false();
+	case EV_JINT: return json_integer(strtoll(v, NULL, 10));
+	case EV_JREAL: return json_real(strtod(v, NULL));
+	case EV_JSTR:
+		ev_buf_reset(s);
+		if (ev_jscan_decode(s, v + 1, n - 2) == -1)
+			return NULL;
+		return json_stringn_nocheck(ev_buf_str(s), s->len);
+	case EV_JOBJ:
+		return tree_object(s, v, n);
+	default:
+		if ((ta.a = json_array()) != NULL &&
+		    ev_jscan_elements(v, n, tree_element, &ta) != 0) {
+			json_decref(ta.a);
+			ta.a = NULL;
+		}
+		return ta.a;
+	}
 }
 
 json_t *
 ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err)
 {
-	struct fast f = { line, line + len, EV_BUF_INIT };
+	struct ev_jscan js = { 0 };
+	struct ev_buf s = EV_BUF_INIT;
 	json_t *v = NULL;
 
-	fast_ws(&f);
-	if (f.p < f.end && *f.p == '{' && (v = fast_value(&f, 0)) != NULL) {
-		fast_ws(&f);
-		if (f.p != f.end) {
-			json_decref(v);
-			v = NULL;
-		}
-	}
-	ev_buf_release(&f.s);
-	return v ? v : ev_json_parse_line(line, len, where, err);
+	if (ev_jscan_value(&js, line, len, where, err) == EV_JOBJ)
+		v = tree_members(&s, &js.top);
+	ev_jscan_release(&js);
+	ev_buf_release(&s);
+	if (v != NULL)
+		return v;
+	ev_err_clear(err);
+	return ev_json_parse_line(line, len, where, err);
 }
 
 struct paged {

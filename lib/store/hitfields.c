@@ -146,67 +146,6 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
 int
-ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, run = 0;
-	int rc = ev_buf_addc(b, '"');
-
-	while (i < n && rc == 0) {
-		unsigned c = p[i];
-		size_t l;
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i++;
-			run++;
-			continue;
-		}
-		if (c >= 0x80 && (l = ev_utf8_len(p + i, n - i)) > 0) {
-			i += l;
-			run += l;
-			continue;
-		}
-		rc = ev_buf_add(b, p + i - run, run);
-		run = 0;
-		if (rc == 0) {
-			if (c == '"')
-				rc = ev_buf_add(b, "\\\"", 2);
-			else if (c == '\\')
-				rc = ev_buf_add(b, "\\\\", 2);
-			else if (c == '\n')
-				rc = ev_buf_add(b, "\\n", 2);
-			else if (c == '\t')
-				rc = ev_buf_add(b, "\\t", 2);
-			else if (c == '\r')
-				rc = ev_buf_add(b, "\\r", 2);
-			else if (c < 0x20)
-				rc = ev_buf_printf(b, "\\u%04x", c);
-			else
-				rc = ev_buf_add(b, "\\ufffd", 6);	/* not UTF-8 */
-		}
-		i++;
-	}
-	if (rc == 0)
-		rc = ev_buf_add(b, p + i - run, run);
-	if (rc == 0)
-		rc = ev_buf_addc(b, '"');
-	return rc;
-}
-
-int
-ev_vindex_json_real(struct ev_buf *b, double x)
-{
-	char tmp[40];
-	int n;
-
-	if (!isfinite(x))
-		return ev_buf_adds(b, "null");
-	n = snprintf(tmp, sizeof tmp, "%.10g", x);
-	if (n > 0 && strpbrk(tmp, ".eEn") == NULL)
-		snprintf(tmp + n, sizeof tmp - n, ".0");
-	return ev_buf_adds(b, tmp);
-}
-
-int
 ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err)
 {
@@ -233,7 +172,7 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 			bad |= ev_buf_adds(b, num);
 			break;
 		case SQLITE_FLOAT:
-			bad |= ev_vindex_json_real(b, sqlite3_column_double(s, i));
+			bad |= ev_jscan_put_real(b, sqlite3_column_double(s, i));
 			break;
 		case SQLITE_NULL:
 			bad |= ev_buf_adds(b, "null");
@@ -242,7 +181,7 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 			if (col_text(s, i, &t, &len) == -1)
 				bad = 1;
 			else
-				bad |= ev_vindex_json_str(b, t, len);
+				bad |= ev_jscan_put_str(b, t, len);
 		}
 	}
 	/* the chunk's language, as the text lane's hits have it */
@@ -253,7 +192,7 @@ ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char 
 		if (col_text(s, n + 2, &t, &len) == -1)
 			bad = 1;
 		else
-			bad |= ev_buf_adds(b, ",\"language\":") | ev_vindex_json_str(b, t, len);
+			bad |= ev_buf_adds(b, ",\"language\":") | ev_jscan_put_str(b, t, len);
 	}
 	if (!bad) {
 		json_t *m;

@@ -30,10 +30,4 @@ int ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text
 int ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err);
 
-/* Append s[0..n) to b as a JSON string (invalid UTF-8 becomes U+FFFD), or a
- * number as Jansson writes it with 10 significant digits (null when not
- * finite).  Return 0, or -1 when out of memory. */
-int ev_vindex_json_str(struct ev_buf *b, const char *s, size_t n);
-int ev_vindex_json_real(struct ev_buf *b, double x);
-
 #endif

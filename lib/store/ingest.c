@@ -612,57 +612,10 @@ str_or_null(const json_t *doc, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* A JSON string, quoted and escaped as Jansson writes it. */
-static int
-put_str(struct ev_buf *b, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t i, run = 0;
-
-	if (ev_buf_reserve(b, n + 2) == -1 || ev_buf_addc(b, '"') == -1)
-		return -1;
-	for (i = 0; i < n; i++) {
-		unsigned char c;
-		char esc[7] = "\\u0000";
-		const char *e = NULL;
-		uint64_t x;
-
-		/* eight bytes at a time while none needs escaping */
-		while (n - i >= 8 && (memcpy(&x, s + i, 8), !ev_jscan_stops8(x, 0)))
-			i += 8;
-		if (i == n)
-			break;
-		c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		if (ev_buf_add(b, s + run, i - run) == -1)
-			return -1;
-		run = i + 1;
-		switch (c) {
-		case '"': e = "\\\""; break;
-		case '\\': e = "\\\\"; break;
-		case '\b': e = "\\b"; break;
-		case '\f': e = "\\f"; break;
-		case '\n': e = "\\n"; break;
-		case '\r': e = "\\r"; break;
-		case '\t': e = "\\t"; break;
-		default:
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			e = esc;
-		}
-		if (ev_buf_adds(b, e) == -1)
-			return -1;
-	}
-	if (ev_buf_add(b, s + run, n - run) == -1)
-		return -1;
-	return ev_buf_addc(b, '"');
-}
-
 static int
 put_opt(struct ev_buf *b, const char *s)
 {
-	return s ? put_str(b, s, strlen(s)) : ev_buf_adds(b, "null");
+	return s ? ev_jscan_put_str(b, s, strlen(s)) : ev_buf_adds(b, "null");
 }
 
 /* For json_dump_callback(): values of any type, reals exact (17 digits),
@@ -694,9 +647,10 @@ dump_strings(json_t *m, struct ev_buf *out)
 	qsort(keys, n, sizeof *keys, by_name);	/* as Jansson sorts them */
 	for (size_t i = 0; i < n; i++) {
 		v = json_object_get(m, keys[i]);
-		if (ev_buf_addc(out, i ? ',' : '{') == -1 || put_str(out, keys[i], strlen(keys[i])) == -1 ||
+		if (ev_buf_addc(out, i ? ',' : '{') == -1 ||
+		    ev_jscan_put_str(out, keys[i], strlen(keys[i])) == -1 ||
 		    ev_buf_addc(out, ':') == -1 ||
-		    put_str(out, json_string_value(v), json_string_length(v)) == -1)
+		    ev_jscan_put_str(out, json_string_value(v), json_string_length(v)) == -1)
 			return -1;
 	}
 	return ev_buf_addc(out, '}') == -1 ? -1 : 1;
@@ -734,7 +688,7 @@ ev_ingest_rec_make(const json_t *doc, int from_file, struct ev_ingest_rec *rec,
 			goto out;
 		if (in_list(chunk_fields, k))
 			continue;
-		if (ev_buf_addc(extra, ',') == -1 || put_str(extra, k, strlen(k)) == -1 ||
+		if (ev_buf_addc(extra, ',') == -1 || ev_jscan_put_str(extra, k, strlen(k)) == -1 ||
 		    ev_buf_addc(extra, ':') == -1 ||
 		    json_dump_callback(v, add_bytes, extra, JSON_COMPACT | JSON_ENCODE_ANY) == -1)
 			goto out;
@@ -1307,20 +1261,6 @@ ev_ingest_preparer_new(struct ev_ingest *ig, struct ev_err *err)
 	return pr;
 }
 
-/* A count in decimal (what "%zu" writes, without printf's cost: this is
- * once per field of every chunk record). */
-static int
-put_count(struct ev_buf *b, size_t v)
-{
-	char d[24];
-	size_t i = sizeof d;
-
-	do
-		d[--i] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	return ev_buf_add(b, d + i, sizeof d - i);
-}
-
 /* One chunk record (evkit(7)'s Chunk), its page and page_end when it has a
  * page (else page is 0), metadata.clause_id when it is a clause's (chunk.h),
  * and the unknown fields. */
@@ -1335,21 +1275,22 @@ add_record(struct ev_buf *b, const struct ev_ingest_rec *r, const struct ev_corp
 	    ev_buf_adds(b, ",\"doc_id\":") == -1 || put_opt(b, r->id) == -1 ||
 	    ev_buf_adds(b, ",\"section_id\":") == -1 || put_opt(b, k->section_id) == -1 ||
 	    ev_buf_adds(b, ",\"chunk_index\":") == -1 ||
-	    (k->chunk_index >= 0 ? put_count(b, (size_t)k->chunk_index) :
-	    ev_buf_printf(b, "%d", k->chunk_index)) == -1 ||
+	    ev_jscan_put_int(b, k->chunk_index) == -1 ||
 	    ev_buf_adds(b, ",\"title\":") == -1 || put_opt(b, title) == -1 ||
 	    ev_buf_adds(b, ",\"section_title\":") == -1 || put_opt(b, k->section_title) == -1 ||
 	    ev_buf_adds(b, ",\"section_path\":") == -1 || put_opt(b, k->section_path) == -1 ||
-	    ev_buf_adds(b, ",\"text\":") == -1 || put_str(b, k->text, k->len) == -1 ||
+	    ev_buf_adds(b, ",\"text\":") == -1 || ev_jscan_put_str(b, k->text, k->len) == -1 ||
 	    ev_buf_adds(b, ",\"source_uri\":") == -1 || put_opt(b, r->source_uri) == -1 ||
-	    ev_buf_adds(b, ",\"offset_start\":") == -1 || put_count(b, k->offset_start) == -1 ||
-	    ev_buf_adds(b, ",\"offset_end\":") == -1 || put_count(b, k->offset_end) == -1 ||
+	    ev_buf_adds(b, ",\"offset_start\":") == -1 ||
+	    ev_jscan_put_int(b, (long long)k->offset_start) == -1 ||
+	    ev_buf_adds(b, ",\"offset_end\":") == -1 ||
+	    ev_jscan_put_int(b, (long long)k->offset_end) == -1 ||
 	    ev_buf_adds(b, ",\"content_hash\":\"") == -1 ||
 	    ev_buf_adds(b, k->content_hash) == -1 || ev_buf_addc(b, '"') == -1 ||
 	    (page > 0 && ev_buf_printf(b, ",\"page\":%ld", page) == -1) ||
 	    (page_end > page && ev_buf_printf(b, ",\"page_end\":%ld", page_end) == -1) ||
 	    (clause != NULL && (ev_buf_adds(b, ",\"metadata\":{\"clause_id\":") == -1 ||
-	    put_str(b, clause, cn) == -1 || ev_buf_addc(b, '}') == -1)) ||
+	    ev_jscan_put_str(b, clause, cn) == -1 || ev_buf_addc(b, '}') == -1)) ||
 	    ev_buf_adds(b, r->extra ? r->extra : "") == -1 || ev_buf_adds(b, "}\n") == -1 ? -1 : 0;
 }
 

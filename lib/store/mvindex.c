@@ -20,6 +20,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "buf.h"
+#include "jscan.h"
 #include "jsonl.h"
 #include "uuid.h"
 #include "vecload.h"
@@ -1069,7 +1070,7 @@ write_index(struct ev_mvload *ld, const char *factory, int factory_given, const 
 	for (size_t i = 0; i < n && !bad; i++) {
 		ev_buf_reset(&b);
 		if (ev_buf_adds(&b, "{\"id\":") == -1 ||
-		    ev_vindex_json_str(&b, recs[i].id, strlen(recs[i].id)) == -1 ||
+		    ev_jscan_put_str(&b, recs[i].id, strlen(recs[i].id)) == -1 ||
 		    ev_buf_printf(&b, ",\"offset\":%lld,\"count\":%lld%s%s}\n", recs[i].offset,
 			recs[i].count, recs[i].fields[0] ? "," : "", recs[i].fields) == -1) {
 			ev_err_nomem(err);
