@@ -13,7 +13,7 @@
 #include "embed.h"
 #include "opt.h"
 #include "store.h"
-#include "vecload.h"
+#include "vecinput.h"
 #include "vload.h"
 
 static const struct ev_opt_cmd command = {
@@ -83,7 +83,7 @@ warn_pending(struct ev_store *st, const struct opts *o)
 	size_t n = 0;
 
 	if (ev_store_meta_get(st, "vindex.model", &model, &err) == 1 &&
-	    ev_vindex_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
+	    ev_vload_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
 		if (ev_embed_current(st, &own, &err) == 1 && strcmp(own, model) == 0)
 			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s' (not embedded yet, or "
 				"without a word of its vocabulary): run 'ev-embed --db %s --pending | "
@@ -139,7 +139,7 @@ main(int argc, char *argv[])
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
 	struct ev_store *st = NULL;
-	struct ev_vecload L = EV_VECLOAD_INIT;
+	struct ev_vecinput L = EV_VECINPUT_INIT;
 	struct ev_vload_opts vo = { 0 };
 	struct ev_vload_stats stats;
 	int argi, rc = EV_EXIT_OK;
@@ -154,11 +154,11 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--factory takes a Faiss index factory string: '%s'", o.factory);
 	if (o.model != NULL && o.model[0] == '\0')
 		ev_cli_usage_error(&cli, "--model takes a model id");
-	if ((L.format = ev_vecload_format(o.format_name)) == -1)
+	if ((L.format = ev_vecinput_format(o.format_name)) == -1)
 		ev_cli_usage_error(&cli, "--format takes jsonl, fvecs or npy: '%s'", o.format_name);
-	if (L.format != EV_VECLOAD_JSONL && (o.ids == NULL || o.model == NULL))
+	if (L.format != EV_VECINPUT_JSONL && (o.ids == NULL || o.model == NULL))
 		ev_cli_usage_error(&cli, "--format %s needs --ids FILE and --model ID", o.format_name);
-	if (L.format == EV_VECLOAD_JSONL && o.ids != NULL)
+	if (L.format == EV_VECINPUT_JSONL && o.ids != NULL)
 		ev_cli_usage_error(&cli, "--ids goes with --format fvecs or npy");
 	vo.factory = o.factory;
 	vo.reset = o.reset;
@@ -174,7 +174,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_progress_start(&progress, &cli, "vectors", 0);
-	rc = ev_vecload_read(&L, argv + argi, argc - argi, &err);
+	rc = ev_vecinput_read(&L, argv + argi, argc - argi, &err);
 	ev_progress_done(&progress);
 	if (rc == -1) {
 		rc = ev_cli_report(&err);
@@ -208,7 +208,7 @@ main(int argc, char *argv[])
 			rc = ev_cli_report(&err);
 	}
 out:
-	ev_vecload_release(&L);
+	ev_vecinput_release(&L);
 	ev_vload_free(L.ld);
 	ev_store_close(st);
 	return ev_cli_finish(&cli, rc);

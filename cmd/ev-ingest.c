@@ -1,5 +1,5 @@
 /* ev-ingest: documents in, chunks into the store, the new or changed chunk
- * records out.  Two passes (lib/store/spool.h): every input is checked and spooled
+ * records out.  Two passes (lib/store/ingestpass.h): every input is checked and spooled
  * before the store changes, then written in batched transactions, a batch's
  * chunk records printed once it is committed.  See man/ev-ingest.1. */
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "lexicon.h"
 #include "opt.h"
 #include "postings.h"
-#include "spool.h"
+#include "ingestpass.h"
 #include "store.h"
 
 static const struct ev_opt_cmd command = {
@@ -30,16 +30,16 @@ static const struct ev_opt_cmd command = {
 static const char *db, *base_arg;
 static int all, quiet, prune, skip_invalid, verbose, del, del_source, reindex, postings, no_postings;
 static int format = EV_INGEST_AUTO;
-static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_SPOOL_BATCH_DOCS;
+static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_INGESTPASS_BATCH_DOCS;
 static int threads = 2;		/* --threads */
-static struct ev_spool_opts so;
+static struct ev_ingestpass_opts so;
 
 /* --format: auto, jsonl, markdown or text. */
 static void
 set_format(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	static const char *const names[] = { "auto", "jsonl", "markdown", "text" };
-	static const int kinds[] = { EV_INGEST_AUTO, EV_INGEST_KIND_JSONL, EV_CHUNK_MARKDOWN,
+	static const int kinds[] = { EV_INGEST_AUTO, EV_DOCREAD_KIND_JSONL, EV_CHUNK_MARKDOWN,
 		EV_CHUNK_TEXT };
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -248,8 +248,8 @@ main(int argc, char *argv[])
 	struct ev_progress pr;
 	struct ev_store *st = NULL;
 	struct ev_ingest *ig = NULL;
-	struct ev_spool *sp = NULL;
-	const char *kill = getenv("EV_INGEST_KILL_AFTER");	/* a testing aid: spool.h */
+	struct ev_ingestpass *sp = NULL;
+	const char *kill = getenv("EV_INGEST_KILL_AFTER");	/* a testing aid: ingestpass.h */
 	long long deleted = 0;
 	int argi, rc = EV_EXIT_OK;
 
@@ -259,7 +259,7 @@ main(int argc, char *argv[])
 	check_usage(&cli, argc - argi);
 	o.size = (size_t)size;
 	o.overlap = (size_t)overlap;
-	o.format = format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : format;
+	o.format = format == EV_DOCREAD_KIND_JSONL ? EV_INGEST_AUTO : format;
 	o.output = all ? EV_INGEST_ALL : quiet ? EV_INGEST_NONE : EV_INGEST_CHANGED;
 	o.no_prune = !prune;
 	so.skip_invalid = skip_invalid;
@@ -295,7 +295,7 @@ main(int argc, char *argv[])
 			goto fail;
 		}
 		if ((ig = ev_ingest_open(st, &o, &err)) == NULL ||
-		    ev_spool_delete(&so, st, ig, del_source, argv + argi, argc - argi, &deleted,
+		    ev_ingestpass_delete(&so, st, ig, del_source, argv + argi, argc - argi, &deleted,
 		    &err) == -1)
 			goto fail;
 		ev_cli_count(&cli, "documents_deleted", deleted);
@@ -303,23 +303,23 @@ main(int argc, char *argv[])
 			goto fail;
 		goto done;
 	}
-	if ((sp = ev_spool_new(&so, &err)) == NULL ||
-	    (argi == argc && ev_spool_read(sp, "-", &err) == -1))
+	if ((sp = ev_ingestpass_new(&so, &err)) == NULL ||
+	    (argi == argc && ev_ingestpass_read(sp, "-", &err) == -1))
 		goto fail;
 	for (int i = argi; i < argc; i++)
-		if (ev_spool_read(sp, argv[i], &err) == -1)
+		if (ev_ingestpass_read(sp, argv[i], &err) == -1)
 			goto fail;
-	ev_spool_read_done(sp);
+	ev_ingestpass_read_done(sp);
 	if ((st == NULL && (st = ev_store_open(db, EV_STORE_CREATE, &err)) == NULL) ||
 	    (ig = ev_ingest_open(st, &o, &err)) == NULL)
 		goto fail;
-	ev_progress_start(&pr, &cli, "documents", ev_spool_stats(sp)->docs);
-	rc = ev_spool_write(sp, st, ig, &err);
+	ev_progress_start(&pr, &cli, "documents", ev_ingestpass_stats(sp)->docs);
+	rc = ev_ingestpass_write(sp, st, ig, &err);
 	ev_progress_done(&pr);
 	if (rc == -1)
 		goto fail;
 	if (prune)
-		ev_cli_count(&cli, "documents_pruned", ev_spool_stats(sp)->pruned);
+		ev_cli_count(&cli, "documents_pruned", ev_ingestpass_stats(sp)->pruned);
 	if (refresh_postings(&cli, st, &err) == -1)
 		goto fail;
 	goto done;
@@ -335,9 +335,9 @@ done:
 		ev_cli_count(&cli, "chunks_printed", s->printed);
 		ev_cli_count(&cli, "bytes", s->bytes);
 	}
-	ev_cli_count(&cli, "documents_read", sp ? ev_spool_stats(sp)->docs : 0);
-	ev_cli_count(&cli, "records_invalid", sp ? ev_spool_stats(sp)->invalid : 0);
-	ev_spool_free(sp);
+	ev_cli_count(&cli, "documents_read", sp ? ev_ingestpass_stats(sp)->docs : 0);
+	ev_cli_count(&cli, "records_invalid", sp ? ev_ingestpass_stats(sp)->invalid : 0);
+	ev_ingestpass_free(sp);
 	ev_ingest_free(ig);
 	ev_store_close(st);
 	ev_ingest_ids_free(so.ids_of);

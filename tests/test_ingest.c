@@ -44,7 +44,7 @@ check_fails(const char *json, const char *msg)
 
 	cr_assert_not_null(v, "%s", json);
 	ev_err_clear(&err);
-	cr_assert_eq(ev_ingest_check(v, "in.jsonl:3", &err), -1, "%s", json);
+	cr_assert_eq(ev_docread_check(v, "in.jsonl:3", &err), -1, "%s", json);
 	cr_assert_eq(err.code, 2);
 	cr_assert_str_eq(err.where, "in.jsonl:3");
 	cr_assert_str_eq(err.msg, msg);
@@ -56,7 +56,7 @@ Test(ingest, check_accepts_a_full_document)
 	json_t *v = json_loads("{\"id\":\"a\",\"text\":\"\",\"title\":null,\"language\":\"en\","
 	    "\"published_date\":\"2024-02-29T10:00:00Z\",\"metadata\":{\"k\":[1]},\"x\":1}", 0, NULL);
 
-	cr_assert_eq(ev_ingest_check(v, "w", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_docread_check(v, "w", &err), 0, "%s", err.msg);
 	json_decref(v);
 }
 
@@ -96,7 +96,7 @@ Test(ingest, a_plain_file_becomes_a_document_without_its_bom)
 
 	write_file("note.md", "\xEF\xBB\xBF# Hi\n\ntext\n", 14);
 	snprintf(p, sizeof p, "%s/note.md", dir);
-	d = ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err);
+	d = ev_docread_read_file(p, NULL, EV_INGEST_AUTO, &err);
 	cr_assert_not_null(d, "%s", err.msg);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "id")), p);
 	cr_assert_str_eq(json_string_value(json_object_get(d, "source_uri")), p);
@@ -111,18 +111,18 @@ Test(ingest, a_plain_file_with_invalid_utf8_is_refused_naming_the_line)
 
 	write_file("bad.txt", "one\ntwo \xC3\x28 three\n", 17);
 	snprintf(p, sizeof p, "%s/bad.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
+	cr_assert_null(ev_docread_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_eq(err.code, 2);
 	snprintf(where, sizeof where, "%s:2", p);
 	cr_assert_str_eq(err.where, where);
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 5");
 	write_file("nul.txt", "a\0b", 3);
 	snprintf(p, sizeof p, "%s/nul.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
+	cr_assert_null(ev_docread_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "NUL byte at column 2");
 	write_file("over.txt", "\xC0\xAF", 2);
 	snprintf(p, sizeof p, "%s/over.txt", dir);
-	cr_assert_null(ev_ingest_read_file(p, NULL, EV_INGEST_AUTO, &err));
+	cr_assert_null(ev_docread_read_file(p, NULL, EV_INGEST_AUTO, &err));
 	cr_assert_str_eq(err.msg, "invalid UTF-8 at column 1");
 }
 
@@ -389,14 +389,14 @@ Test(ingest, open_refuses_an_overlap_above_half_the_size)
 	cr_assert_str_eq(err.msg, "chunk overlap must be at most half the chunk size (50): 51");
 }
 
-/* ev_ingest_parse() and ev_json_parse_line() on line: the same value (as
+/* ev_docread_parse() and ev_json_parse_line() on line: the same value (as
  * compact JSON) or the same error. */
 static void
 check_parse_same(const char *line)
 {
 	struct ev_err e1 = { 0 }, e2 = { 0 };
 	size_t len = strlen(line);
-	json_t *a = ev_ingest_parse(line, len, "in.jsonl:7", &e1);
+	json_t *a = ev_docread_parse(line, len, "in.jsonl:7", &e1);
 	json_t *b = ev_json_parse_line(line, len, "in.jsonl:7", &e2);
 
 	if (b == NULL) {
@@ -539,13 +539,13 @@ Test(ingest, kind_of_a_file_by_its_name)
 		{ "docs.d/README", EV_CHUNK_MARKDOWN }, { "Readme", EV_CHUNK_MARKDOWN },
 		{ "docs.d/LICENSE", EV_CHUNK_TEXT }, { "README.txt", EV_CHUNK_TEXT },
 		{ "NOT-README", EV_CHUNK_TEXT }, { ".profile", EV_CHUNK_TEXT },
-		{ "x.jsonl", EV_INGEST_KIND_JSONL }, { "x.json", EV_INGEST_KIND_JSONL },
-		{ "logo.png", EV_INGEST_KIND_OTHER }, { "manual.PDF", EV_INGEST_KIND_EXTRACT },
-		{ "site/index.html", EV_INGEST_KIND_EXTRACT }, { "old.htm", EV_INGEST_KIND_EXTRACT },
+		{ "x.jsonl", EV_DOCREAD_KIND_JSONL }, { "x.json", EV_DOCREAD_KIND_JSONL },
+		{ "logo.png", EV_DOCREAD_KIND_OTHER }, { "manual.PDF", EV_DOCREAD_KIND_EXTRACT },
+		{ "site/index.html", EV_DOCREAD_KIND_EXTRACT }, { "old.htm", EV_DOCREAD_KIND_EXTRACT },
 	};
 
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-		cr_assert_eq(ev_ingest_kind(want[i].name), want[i].kind, "%s", want[i].name);
+		cr_assert_eq(ev_docread_kind(want[i].name), want[i].kind, "%s", want[i].name);
 }
 
 Test(ingest, ids_of_files_are_relative_to_the_base_however_spelled)
@@ -614,7 +614,7 @@ Test(ingest, paged_records_are_parsed_without_their_lines_in_the_tree)
 	    "\"offset_start\":0,\"offset_end\":3,\"bbox\":[1,2,3,4]}]}}";
 	struct ev_regions r = EV_REGIONS_INIT;
 	struct ev_err err = { 0 };
-	json_t *doc = ev_ingest_parse_paged(rec, strlen(rec), "t:1", &r, &err);
+	json_t *doc = ev_docread_parse_paged(rec, strlen(rec), "t:1", &r, &err);
 	char *s;
 
 	cr_assert_not_null(doc, "%s", err.msg);
@@ -629,7 +629,7 @@ Test(ingest, paged_records_are_parsed_without_their_lines_in_the_tree)
 	json_decref(doc);
 
 	/* an entry past the text is named; a line that is not JSON keeps its message */
-	doc = ev_ingest_parse_paged(past, strlen(past), "t:2", &r, &err);
+	doc = ev_docread_parse_paged(past, strlen(past), "t:2", &r, &err);
 	cr_assert_null(doc);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_str_eq(err.where, "t:2");
@@ -637,7 +637,7 @@ Test(ingest, paged_records_are_parsed_without_their_lines_in_the_tree)
 	    " offsets of the text, start <= end (as ev-extract writes it)");
 	cr_assert_eq(r.nlines, 0);
 	ev_err_clear(&err);
-	doc = ev_ingest_parse_paged("{\"lines\": [", 11, "t:3", &r, &err);
+	doc = ev_docread_parse_paged("{\"lines\": [", 11, "t:3", &r, &err);
 	cr_assert_null(doc);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert(strstr(err.msg, "JSON") != NULL || strstr(err.msg, "end") != NULL, "%s", err.msg);

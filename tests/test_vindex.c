@@ -510,13 +510,13 @@ Test(vindex, pending_names_the_chunks_without_a_vector_of_the_model)
 
 	make_store(5);
 	/* no vectors at all (no vec_vectors table yet): every chunk */
-	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 5);
 	cr_assert_eq(ids[0], 1);
 	cr_assert_eq(ids[4], 5);
 	free(ids);
 	load(v, 3, 2, "m1", NULL, &stats);
-	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 2);
 	cr_assert_eq(ids[0], 4);
 	cr_assert_eq(ids[1], 5);
@@ -524,12 +524,12 @@ Test(vindex, pending_names_the_chunks_without_a_vector_of_the_model)
 	/* a vector made from other content is pending too */
 	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET content_hash = 'new' WHERE rowid = 2",
 		&err), 0);
-	cr_assert_eq(ev_vindex_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 3);
 	cr_assert_eq(ids[0], 2);
 	free(ids);
 	/* for another model, every chunk */
-	cr_assert_eq(ev_vindex_pending(st, "m2", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vload_pending(st, "m2", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 5);
 	free(ids);
 }
@@ -663,7 +663,7 @@ Test(vindex, chunk_fields_for_a_hit)
 	char *text = NULL, *s;
 
 	make_store(2);
-	cr_assert_eq(ev_vindex_chunk(st, 2, o, &text, &err), 1);
+	cr_assert_eq(ev_hitfields_add(st, 2, o, &text, &err), 1);
 	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	cr_assert_str_eq(s, "{\"chunk_index\":1,\"content_hash\":\"c1\",\"doc_id\":\"d1\","
 		"\"id\":\"d1:s1:1\",\"metadata\":{\"topic\":\"odd\"},\"offset_end\":9,\"offset_start\":0,"
@@ -671,7 +671,7 @@ Test(vindex, chunk_fields_for_a_hit)
 		"\"title\":\"Document 1\"}");
 	cr_assert_str_eq(text, "chunk 1");
 	free(text);
-	cr_assert_eq(ev_vindex_chunk(st, 99, o, &text, &err), 0);
+	cr_assert_eq(ev_hitfields_add(st, 99, o, &text, &err), 0);
 	free(s);
 	json_decref(o);
 }
@@ -686,17 +686,17 @@ Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
 	make_store(2);
 	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET title = 'say \"hi\"\n\\' WHERE rowid = 1",
 		&err), 0);
-	cr_assert_eq(ev_vindex_chunk(st, 1, o, &text, &err), 1);
+	cr_assert_eq(ev_hitfields_add(st, 1, o, &text, &err), 1);
 	free(text);
 	ev_buf_addc(&b, '{');
-	cr_assert_eq(ev_vindex_chunk_json(st, 1, &b, &text, &err), 1);
+	cr_assert_eq(ev_hitfields_json(st, 1, &b, &text, &err), 1);
 	ev_buf_addc(&b, '}');
 	cr_assert_str_eq(text, "chunk 0");
 	p = json_loads(ev_buf_str(&b), 0, NULL);
 	cr_assert_not_null(p, "%s", ev_buf_str(&b));
 	cr_assert(json_equal(o, p), "%s", ev_buf_str(&b));
 	ev_buf_reset(&b);
-	cr_assert_eq(ev_vindex_chunk_json(st, 99, &b, NULL, &err), 0);
+	cr_assert_eq(ev_hitfields_json(st, 99, &b, NULL, &err), 0);
 	free(text);
 	json_decref(o);
 	json_decref(p);
@@ -895,17 +895,17 @@ Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_at_most_4_sqrt
 {
 	char f[64];
 
-	ev_vindex_default_factory(1000, f, sizeof f);
+	ev_vload_default_factory(1000, f, sizeof f);
 	cr_assert_str_eq(f, "IDMap,Flat");
-	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX, f, sizeof f);
+	ev_vload_default_factory(EV_VLOAD_FLAT_MAX, f, sizeof f);
 	cr_assert_str_eq(f, "IDMap,Flat");
-	ev_vindex_default_factory(EV_VINDEX_FLAT_MAX + 1, f, sizeof f);
+	ev_vload_default_factory(EV_VLOAD_FLAT_MAX + 1, f, sizeof f);
 	cr_assert_str_eq(f, "IVF1024,Flat");	/* 4 sqrt = 1789 */
-	ev_vindex_default_factory(262144, f, sizeof f);
+	ev_vload_default_factory(262144, f, sizeof f);
 	cr_assert_str_eq(f, "IVF2048,Flat");	/* 4 sqrt = 2048 exactly */
-	ev_vindex_default_factory(1300000, f, sizeof f);
+	ev_vload_default_factory(1300000, f, sizeof f);
 	cr_assert_str_eq(f, "IVF4096,Flat");	/* 4 sqrt = 4561 */
-	ev_vindex_default_factory(10000000, f, sizeof f);
+	ev_vload_default_factory(10000000, f, sizeof f);
 	cr_assert_str_eq(f, "IVF8192,Flat");	/* 4 sqrt = 12649 */
 }
 

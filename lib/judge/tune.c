@@ -763,7 +763,7 @@ chunk_fields(struct ev_store *st, int64_t rowid, struct ev_buf *b, struct ev_err
 	ev_buf_reset(b);
 	if (obj == NULL)
 		return ev_err_nomem(err);
-	r = ev_vindex_chunk(st, rowid, obj, &text, err);
+	r = ev_hitfields_add(st, rowid, obj, &text, err);
 	free(text);
 	if (r == 1)
 		r = id_fields(b, json_string_value(json_object_get(obj, "id")),

@@ -245,7 +245,7 @@ pending_one(struct ev_store *st, struct ev_embedrec *r, int64_t id, FILE *out,
 
 	if (rec == NULL)
 		return ev_err_nomem(err);
-	if (ev_vindex_chunk(st, id, rec, &text, err) == -1)
+	if (ev_hitfields_add(st, id, rec, &text, err) == -1)
 		goto out;
 	if (json_object_set_new(rec, "text", json_string(text ? text : "")) == -1) {
 		ev_err_nomem(err);
@@ -290,7 +290,7 @@ ev_embedrec_pending(struct ev_store *st, int embed, const char *model,
 		if (model == NULL && ev_store_meta_get(st, "vindex.model", &res->model, err) == -1)
 			goto out;
 	}
-	if (ev_vindex_pending(st, res->model, &ids, &n, err) == -1)
+	if (ev_vload_pending(st, res->model, &ids, &n, err) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (pending_one(st, &r, ids[i], io->out, err) == -1)

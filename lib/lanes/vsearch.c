@@ -393,7 +393,7 @@ add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_bu
 }
 
 /* The chunk of a paged document (region.h) whose fields
- * ev_vindex_chunk_json() just wrote at the end of b: its page (and page_end)
+ * ev_hitfields_json() just wrote at the end of b: its page (and page_end)
  * into the metadata, the object that ends b when the document has metadata,
  * else a new one.  Nothing for other chunks.  Returns 0 or -1 with *err. */
 static int
@@ -445,7 +445,7 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 			break;
 		if (ev_buf_add(b, vs->prefix.p, vs->prefix.len) == -1)
 			return ev_err_nomem(err);
-		r = ev_vindex_chunk_json(vs->st, ids[i], b, vs->sn ? &chunk_text : NULL, err);
+		r = ev_hitfields_json(vs->st, ids[i], b, vs->sn ? &chunk_text : NULL, err);
 		if (r != 1) {
 			b->len = mark;
 			b->p[mark] = '\0';

@@ -10,7 +10,7 @@
  * rest.
  *
  * A hit record is the query record's fields without its "vector" and the
- * fields a hit sets itself, then the chunk's fields (ev_vindex_chunk_json()),
+ * fields a hit sets itself, then the chunk's fields (ev_hitfields_json()),
  * "rank", "score", "lane": "vector", "signals": {"vector_score",
  * "vector_rank"}, "evidence": [{"lane": "vector", "score"}] and, with
  * snippets, "snippet" (the chunk's passage holding most of the query's

@@ -45,7 +45,7 @@ date_ok(const char *s)
 }
 
 int
-ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err)
+ev_docread_check(const json_t *doc, const char *where, struct ev_err *err)
 {
 	static const char *const strs[] = {
 		"title", "source_uri", "source_type", "language", "published_date", NULL
@@ -93,7 +93,7 @@ extension(const char *path)
 }
 
 int
-ev_ingest_kind(const char *path)
+ev_docread_kind(const char *path)
 {
 	static const char *const md[] = { ".md", ".markdown", NULL };
 	static const char *const text[] = { ".txt", ".text", ".rst", "", NULL };
@@ -112,11 +112,11 @@ ev_ingest_kind(const char *path)
 			return EV_CHUNK_TEXT;
 	for (int i = 0; jsonl[i]; i++)
 		if (strcasecmp(x, jsonl[i]) == 0)
-			return EV_INGEST_KIND_JSONL;
+			return EV_DOCREAD_KIND_JSONL;
 	for (int i = 0; extract[i]; i++)
 		if (strcasecmp(x, extract[i]) == 0)
-			return EV_INGEST_KIND_EXTRACT;
-	return EV_INGEST_KIND_OTHER;
+			return EV_DOCREAD_KIND_EXTRACT;
+	return EV_DOCREAD_KIND_OTHER;
 }
 
 /* The tree of JSON values of document records, built from the text that
@@ -212,7 +212,7 @@ tree_value(struct ev_buf *s, const char *v, size_t n, int type)
 }
 
 json_t *
-ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err)
+ev_docread_parse(const char *line, size_t len, const char *where, struct ev_err *err)
 {
 	struct ev_jscan js = { 0 };
 	struct ev_buf s = EV_BUF_INIT;
@@ -241,7 +241,7 @@ static int
 paged_entry(const char *elem, size_t elen, void *data)
 {
 	struct paged *pg = data;
-	json_t *e = ev_ingest_parse(elem, elen, pg->where, pg->err);
+	json_t *e = ev_docread_parse(elem, elen, pg->where, pg->err);
 	int rc;
 
 	if (e == NULL)
@@ -252,7 +252,7 @@ paged_entry(const char *elem, size_t elen, void *data)
 }
 
 json_t *
-ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev_regions *regs,
+ev_docread_parse_paged(const char *line, size_t len, const char *where, struct ev_regions *regs,
 	struct ev_err *err)
 {
 	struct ev_jscan js = { 0 };
@@ -265,12 +265,12 @@ ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev
 
 	ev_regions_release(regs);
 	if (memmem(line, len, "\"lines\"", 7) == NULL && memmem(line, len, "\"pages\"", 7) == NULL)
-		return ev_ingest_parse(line, len, where, err);
+		return ev_docread_parse(line, len, where, err);
 	if (ev_jscan_value(&js, line, len, where, err) != EV_JOBJ) {
 		/* not a record: its message as for any other line */
 		ev_jscan_release(&js);
 		ev_err_clear(err);
-		return ev_ingest_parse(line, len, where, err);
+		return ev_docread_parse(line, len, where, err);
 	}
 	for (size_t i = 0; i < js.top.n; i++)
 		if (js.top.m[i].type == EV_JOBJ && ev_jscan_str_eq(js.top.m[i].key, js.top.m[i].klen,
@@ -286,7 +286,7 @@ ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev
 			arr[k] = &mm.m[i];
 	}
 	if (arr[0] == NULL && arr[1] == NULL) {
-		doc = ev_ingest_parse(line, len, where, err);
+		doc = ev_docread_parse(line, len, where, err);
 		goto out;
 	}
 	/* the record with null (absent) for the two arrays, taken in the
@@ -307,13 +307,13 @@ ev_ingest_parse_paged(const char *line, size_t len, const char *where, struct ev
 	}
 	if (ev_buf_add(&shell, from, (size_t)(line + len - from)) == -1)
 		goto nomem;
-	if ((doc = ev_ingest_parse(shell.p, shell.len, where, err)) == NULL)
+	if ((doc = ev_docread_parse(shell.p, shell.len, where, err)) == NULL)
 		goto out;
 	ev_buf_release(&shell);
 	meta = json_object_get(doc, "metadata");
 	json_object_del(meta, "pages");
 	json_object_del(meta, "lines");
-	/* a record without its text is refused by ev_ingest_check() */
+	/* a record without its text is refused by ev_docread_check() */
 	if (!json_is_string(text = json_object_get(doc, "text")))
 		goto out;
 	pg.text_len = json_string_length(text);
@@ -342,7 +342,7 @@ out:
 }
 
 json_t *
-ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err)
+ev_docread_read_file(const char *path, const char *id, int format, struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
 	char chunk[65536], where[300];
@@ -350,7 +350,7 @@ ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err 
 	size_t n, bad, len;
 	FILE *fp;
 	json_t *doc;
-	int md = format == EV_INGEST_AUTO ? ev_ingest_kind(path) == EV_CHUNK_MARKDOWN : format == EV_CHUNK_MARKDOWN;
+	int md = format == EV_INGEST_AUTO ? ev_docread_kind(path) == EV_CHUNK_MARKDOWN : format == EV_CHUNK_MARKDOWN;
 
 	if ((fp = fopen(path, "rb")) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot open: %s", strerror(errno));

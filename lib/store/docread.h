@@ -23,33 +23,33 @@ enum {
  * after 'T' or a space), "metadata" an object whose "pages" and "lines",
  * when present, are as ev_regions_read() reads them; null is the same as
  * absent.  Returns 0, or -1 with *err set (code 2, at where). */
-int ev_ingest_check(const json_t *doc, const char *where, struct ev_err *err);
+int ev_docread_check(const json_t *doc, const char *where, struct ev_err *err);
 
 /* Parse a line of JSON Lines as ev_json_parse_line() does (the same value,
  * the same messages), but faster for records of strings, objects, arrays,
  * true, false and null; others are handed to ev_json_parse_line().  Returns
  * the value (the caller decrefs it), or NULL with *err set (code 2). */
-json_t *ev_ingest_parse(const char *line, size_t len, const char *where, struct ev_err *err);
+json_t *ev_docread_parse(const char *line, size_t len, const char *where, struct ev_err *err);
 
-/* ev_ingest_parse() for a record whose metadata may hold "pages" and
+/* ev_docread_parse() for a record whose metadata may hold "pages" and
  * "lines" (a paged document, region.h): those two are read into *regs
  * entry by entry, checked against the record's text as ev_regions_read()
  * checks them, and left out of the value returned, so that a long PDF's
  * line boxes (hundreds of thousands) never become a tree of JSON values,
  * some ten times their size.  *regs is empty for a record without them;
  * one whose text is not a string is returned without them (for
- * ev_ingest_check() to refuse).  Returns the value, or NULL with *err set
+ * ev_docread_check() to refuse).  Returns the value, or NULL with *err set
  * (code 2: not JSON, or a bad entry; code 1: out of memory). */
-json_t *ev_ingest_parse_paged(const char *line, size_t len, const char *where,
+json_t *ev_docread_parse_paged(const char *line, size_t len, const char *where,
 	struct ev_regions *regs, struct ev_err *err);
 
 /* What a file is by its name: EV_CHUNK_MARKDOWN (.md, .markdown),
  * EV_CHUNK_TEXT (.txt, .text, .rst, or no extension, as README),
- * EV_INGEST_KIND_JSONL (.jsonl, .ndjson, .json), EV_INGEST_KIND_EXTRACT
- * (.pdf, .html, .htm: read through ev-extract) or EV_INGEST_KIND_OTHER;
+ * EV_DOCREAD_KIND_JSONL (.jsonl, .ndjson, .json), EV_DOCREAD_KIND_EXTRACT
+ * (.pdf, .html, .htm: read through ev-extract) or EV_DOCREAD_KIND_OTHER;
  * extensions in any case. */
-enum { EV_INGEST_KIND_JSONL = -2, EV_INGEST_KIND_OTHER = -3, EV_INGEST_KIND_EXTRACT = -4 };
-int ev_ingest_kind(const char *path);
+enum { EV_DOCREAD_KIND_JSONL = -2, EV_DOCREAD_KIND_OTHER = -3, EV_DOCREAD_KIND_EXTRACT = -4 };
+int ev_docread_kind(const char *path);
 
 /* Read the plain file at path into a document record {"id": id,
  * "text", "source_uri": id, "source_type": "markdown"|"text"} (id NULL: the
@@ -57,6 +57,6 @@ int ev_ingest_kind(const char *path);
  * the name: Markdown for .md and .markdown).  A UTF-8 byte order mark is
  * dropped.  Returns the record, or NULL with *err set: code 2 naming
  * "PATH:LINE" for a NUL byte or invalid UTF-8, code 1 when unreadable. */
-json_t *ev_ingest_read_file(const char *path, const char *id, int format, struct ev_err *err);
+json_t *ev_docread_read_file(const char *path, const char *id, int format, struct ev_err *err);
 
 #endif

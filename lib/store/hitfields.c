@@ -98,7 +98,7 @@ col_strdup(sqlite3_stmt *s, int i, char **text)
 }
 
 int
-ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, struct ev_err *err)
+ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, struct ev_err *err)
 {
 	static const char *const names[] = { "id", "doc_id", "section_id", "title", "section_title",
 		"section_path", "source_uri", "chunk_index", "offset_start", "offset_end",
@@ -146,7 +146,7 @@ ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text, st
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
 int
-ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
+ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err)
 {
 	static const char *const names[] = { "\"id\":", ",\"doc_id\":", ",\"section_id\":",

@@ -18,7 +18,7 @@
  * offset_end, content_hash, and the document's metadata when it has any)
  * added to obj, and the chunk's text in *text (malloc'd; the caller frees).
  * Returns 1, 0 when no chunk has that rowid, -1 on error. */
-int ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text,
+int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text,
 	struct ev_err *err);
 
 /* The same fields written as JSON text: appended to b as
@@ -27,7 +27,7 @@ int ev_vindex_chunk(struct ev_store *st, int64_t rowid, json_t *obj, char **text
  * braces), for writers that build hit records as text.  With text non-NULL,
  * the chunk's text in *text (malloc'd).  Returns 1, 0 when no chunk has
  * that rowid, -1 on error. */
-int ev_vindex_chunk_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
+int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err);
 
 #endif

@@ -120,9 +120,9 @@ walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 				goto out;
 			}
 		} else if (S_ISREG(sb.st_mode)) {
-			int k = ev_ingest_kind(p);
+			int k = ev_docread_kind(p);
 			struct walk *to = k == EV_CHUNK_MARKDOWN || k == EV_CHUNK_TEXT ||
-			    k == EV_INGEST_KIND_EXTRACT ? w : w->skipped;
+			    k == EV_DOCREAD_KIND_EXTRACT ? w : w->skipped;
 
 			if (to == NULL)
 				continue;
@@ -825,7 +825,7 @@ ev_ingest_rec_unpack(const char *p, size_t n, struct ev_ingest_rec *rec)
 static int
 is_markdown_name(const char *path)
 {
-	return ev_ingest_kind(path) == EV_CHUNK_MARKDOWN;
+	return ev_docread_kind(path) == EV_CHUNK_MARKDOWN;
 }
 
 static int

@@ -55,7 +55,7 @@ struct ev_ingest_stats {
 				 * (on another thread) */
 };
 
-/* The documents (kind EV_CHUNK_MARKDOWN, EV_CHUNK_TEXT or EV_INGEST_KIND_EXTRACT) under
+/* The documents (kind EV_CHUNK_MARKDOWN, EV_CHUNK_TEXT or EV_DOCREAD_KIND_EXTRACT) under
  * directory dir, recursively, sorted by name, as "dir/sub/name.md" (entries
  * starting with '.' and symbolic links to directories are skipped).  Returns
  * 0 with *paths (each and the array malloc'd; the caller frees) and *n set,
@@ -145,7 +145,7 @@ int ev_ingest_put(struct ev_ingest *ig, const struct ev_ingest_rec *rec, const c
 	struct ev_buf *out, struct ev_err *err);
 
 /* The work of a put that needs no store, done ahead on another thread (as
- * ev-ingest's second pass does, spool.h): a document's content hash, its
+ * ev-ingest's second pass does, ingestpass.h): a document's content hash, its
  * chunks with their ids, hashes and languages, and the tokens of their
  * indexed columns, which the store's tokeniser then replays instead of
  * making them (analyze.h).  What is stored is the same either way. */

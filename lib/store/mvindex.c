@@ -23,7 +23,7 @@
 #include "jscan.h"
 #include "jsonl.h"
 #include "uuid.h"
-#include "vecload.h"
+#include "vecinput.h"
 #include "hitfields.h"
 #include "vfile.h"
 
@@ -74,9 +74,9 @@ xstrdup(const char *s, struct ev_err *err)
 static int
 faiss_fail(struct ev_err *err, const char *what)
 {
-	if (strcmp(ev_vindex_faiss_error(), "out of memory") == 0)
+	if (strcmp(ev_vfile_faiss_error(), "out of memory") == 0)
 		return ev_err_nomem(err);
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s: %s", what, ev_vindex_faiss_error());
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s: %s", what, ev_vfile_faiss_error());
 }
 
 /* The file name `name` in the directory of path (malloc'd). */
@@ -336,7 +336,7 @@ map_data(struct ev_mvindex *ix, FILE *f, const char *dpath, struct ev_err *err)
 	struct stat sb;
 	long off;
 
-	if (ev_vecload_npy_header(f, dpath, &rows, &cols, &he) == -1 || cols != ix->dim ||
+	if (ev_vecinput_npy_header(f, dpath, &rows, &cols, &he) == -1 || cols != ix->dim ||
 	    (off = ftell(f)) < 0 || off % 4 != 0 || fstat(fileno(f), &sb) == -1 ||
 	    rows > (long long)((sb.st_size - off) / 4 / cols) ||
 	    (long long)sb.st_size != off + rows * cols * 4)
@@ -426,7 +426,7 @@ open_once(const char *path, int *again, struct ev_err *err)
 		goto fail;
 	if (faiss_read_index(f, 0, &ix->idx) != 0) {
 		ix->idx = NULL;
-		if (strcmp(ev_vindex_faiss_error(), "out of memory") == 0)
+		if (strcmp(ev_vfile_faiss_error(), "out of memory") == 0)
 			ev_err_nomem(err);
 		else
 			damaged(path, "its Faiss data is cut short or corrupt", err);
@@ -532,7 +532,7 @@ ev_mvindex_find(const struct ev_mvindex *ix, const char *id)
 int
 ev_mvindex_set_param(struct ev_mvindex *ix, const char *name, double value, struct ev_err *err)
 {
-	return ev_vindex_faiss_param(&ix->ps, ix->idx, name, value, err);
+	return ev_vfile_faiss_param(&ix->ps, ix->idx, name, value, err);
 }
 
 int
@@ -972,7 +972,7 @@ build(struct ev_mvload *ld, const char *factory, const struct rec *recs, size_t 
 	long long fill = 0;
 	size_t i;
 
-	if (ev_vindex_faiss_new((int)ld->dim, factory, &idx, err) == -1)
+	if (ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == -1)
 		return NULL;
 	if (!faiss_Index_is_trained(idx)) {
 		/* A sample spread evenly over every vector. */
@@ -1081,7 +1081,7 @@ write_index(struct ev_mvload *ld, const char *factory, int factory_given, const 
 	errno = 0;
 	if (bad || faiss_write_index(idx, f) != 0 || fflush(f) == EOF || fsync(fileno(f)) == -1) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
-		    errno ? strerror(errno) : ev_vindex_faiss_error());
+		    errno ? strerror(errno) : ev_vfile_faiss_error());
 		goto fail;
 	}
 	if (fclose(f) == EOF) {
@@ -1156,7 +1156,7 @@ ev_mvload_commit(struct ev_mvload *ld, struct ev_mvload_stats *stats, struct ev_
 		goto out;
 	}
 	ld->committed = 1;
-	ev_vindex_sync_dir(ld->path);
+	ev_vfile_sync_dir(ld->path);
 	/* The old data file goes (readers that have it mapped keep it). */
 	remove_stale(ld);
 	stats->records = (long long)n;

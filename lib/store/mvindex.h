@@ -3,8 +3,8 @@
  * MaxSim).  Records are whatever an external model embedded (pages, passages),
  * named by their own "id"; the index does not need a store.
  *
- * Layer above vindex and vecload: includes err.h, vindex.h (its Faiss
- * helpers) and vecload.h (the .npy header), and Jansson.
+ * Layer above vfile and vecinput: includes err.h, vfile.h (the Faiss
+ * helpers) and vecinput.h (the .npy header), and Jansson.
  *
  * An index is two files:
  *   PATH       "evkit-mvindex 1\n", a header line (one compact JSON object:

@@ -11,7 +11,7 @@
 
 #include "buf.h"
 #include "jsonl.h"
-#include "vecload.h"
+#include "vecinput.h"
 
 void
 ev_mvrec_release(struct ev_mvrec *R)
@@ -110,7 +110,7 @@ npy_map(const char *path, struct npy *m, struct ev_err *err)
 	if ((f = fopen(path, "rb")) == NULL)
 		return ev_err_set(err, errno == ENOENT ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path,
 		    "cannot open: %s", strerror(errno));
-	if (ev_vecload_npy_header(f, path, &m->nrows, &m->dim, err) == -1)
+	if (ev_vecinput_npy_header(f, path, &m->nrows, &m->dim, err) == -1)
 		goto fail;
 	if ((off = ftell(f)) < 0 || fstat(fileno(f), &sb) == -1) {
 		ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot read: %s", strerror(errno));

@@ -28,7 +28,7 @@ static const char *const store_model_keys[] = { "embed.model", NULL };
 /* ---- Small helpers ------------------------------------------------------ */
 
 const char *
-ev_vindex_faiss_error(void)
+ev_vfile_faiss_error(void)
 {
 	const char *m = faiss_get_last_error(), *p;
 
@@ -51,13 +51,13 @@ ev_vindex_faiss_error(void)
 int
 ev_vfile_faiss_oom(void)
 {
-	return strcmp(ev_vindex_faiss_error(), "out of memory") == 0;
+	return strcmp(ev_vfile_faiss_error(), "out of memory") == 0;
 }
 
 int
 ev_vfile_faiss_fail(struct ev_err *err, const char *where, const char *what)
 {
-	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, ev_vindex_faiss_error());
+	return ev_err_set(err, EV_EXIT_RUNTIME, where, "%s: %s", what, ev_vfile_faiss_error());
 }
 
 int
@@ -283,7 +283,7 @@ ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissIn
 			return ev_err_nomem(err);
 		if (ferr) {
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot read index '%s': %s", path,
-				ev_vindex_faiss_error());
+				ev_vfile_faiss_error());
 			return -1;
 		}
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
@@ -416,7 +416,7 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
 				e ? strerror(e) : "write error");
 		else
-			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vindex_faiss_error());
+			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vfile_faiss_error());
 		goto fail;
 	}
 	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
@@ -440,7 +440,7 @@ fail:
 }
 
 void
-ev_vindex_sync_dir(const char *path)
+ev_vfile_sync_dir(const char *path)
 {
 	char *copy = strdup(path);
 	int fd;
@@ -459,7 +459,7 @@ ev_vindex_sync_dir(const char *path)
 
 
 int
-ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
+ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
 {
 	FaissIndex *idx = NULL;
 	char eff[300];
@@ -475,7 +475,7 @@ ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, str
 		if (ev_vfile_faiss_oom())
 			return ev_err_nomem(err);
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
-			ev_vindex_faiss_error());
+			ev_vfile_faiss_error());
 	}
 	*out = idx;
 	return 0;
@@ -483,7 +483,7 @@ ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, str
 
 
 int
-ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+ev_vfile_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
 	const char *name, double value, struct ev_err *err)
 {
 	if (*ps == NULL && faiss_ParameterSpace_new(ps) != 0)

@@ -118,7 +118,7 @@ char *ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h,
 
 /* fsync the directory holding path, so that a rename into it survives a
  * crash (errors ignored: the rename itself has been made). */
-void ev_vindex_sync_dir(const char *path);
+void ev_vfile_sync_dir(const char *path);
 
 /* ---- Faiss helpers shared with other indexes (mvindex.h) ----------------- */
 
@@ -127,7 +127,7 @@ void ev_vindex_sync_dir(const char *path);
  * wrapped in an IDMap, so that add_with_ids works).  Returns 0 with *out set
  * (faiss_Index_free() it), or -1 with *err set (code 2 naming the factory
  * when Faiss refuses it, code 1 when out of memory). */
-int ev_vindex_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
+int ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
 	struct ev_err *err);
 
 struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
@@ -136,11 +136,11 @@ struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
  * through the parameter space *ps (made at the first call when NULL; the
  * caller frees it with faiss_ParameterSpace_free()).  Returns 1 when set, 0
  * when idx has no such parameter, -1 with *err set on error. */
-int ev_vindex_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
+int ev_vfile_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
 	const char *name, double value, struct ev_err *err);
 
 /* Faiss's last error (faiss_get_last_error()) without its "Error in
  * FUNCTION at FILE:LINE: " prefix; "out of memory" for std::bad_alloc. */
-const char *ev_vindex_faiss_error(void);
+const char *ev_vfile_faiss_error(void);
 
 #endif

@@ -170,7 +170,7 @@ ev_vindex_factory(const struct ev_vindex *ix)
 int
 ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct ev_err *err)
 {
-	return ev_vindex_faiss_param(&ix->ps, ix->idx, name, value, err);
+	return ev_vfile_faiss_param(&ix->ps, ix->idx, name, value, err);
 }
 
 void

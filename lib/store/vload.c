@@ -159,9 +159,9 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 			"vector of model '%s', but the first vector of this input is of model '%s'",
 			model, ld->model);
 	}
-	if (dim < 1 || dim > EV_VINDEX_DIM_MAX)
+	if (dim < 1 || dim > EV_VLOAD_DIM_MAX)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
-			"vector has %lld dimensions (1 to %d are accepted)", dim, EV_VINDEX_DIM_MAX);
+			"vector has %lld dimensions (1 to %d are accepted)", dim, EV_VLOAD_DIM_MAX);
 	if (ld->dim && dim != ld->dim)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 			"vector has %lld dimensions, but %s has %lld", dim,
@@ -333,12 +333,12 @@ out:
 }
 
 void
-ev_vindex_default_factory(long long count, char *buf, size_t size)
+ev_vload_default_factory(long long count, char *buf, size_t size)
 {
 	long long nlist = 1;
 
-	if (count <= EV_VINDEX_FLAT_MAX) {
-		snprintf(buf, size, "%s", EV_VINDEX_FACTORY_SMALL);
+	if (count <= EV_VLOAD_FLAT_MAX) {
+		snprintf(buf, size, "%s", EV_VLOAD_FACTORY_SMALL);
 		return;
 	}
 	/* The largest power of two not above 4 sqrt(count). */
@@ -357,7 +357,7 @@ factory_nlist(const char *factory)
 	return ivf != NULL && (nlist = strtol(ivf + 3, NULL, 10)) > 0 ? nlist : 0;
 }
 
-/* An IVF index visits EV_VINDEX_NPROBE of its lists, or all when it has
+/* An IVF index visits EV_VLOAD_NPROBE of its lists, or all when it has
  * fewer (Faiss's own default, 1, finds a tenth of the nearest neighbours):
  * the nprobe written into the file, which ev-search-vec --nprobe overrides.
  * Returns 0, or -1 with *err set. */
@@ -374,7 +374,7 @@ set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
 	/* An index Faiss cannot reach the lists of (one wrapped in a kind
 	 * ParameterSpace does not know) keeps its own nprobe. */
 	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
-	    (double)(nlist < EV_VINDEX_NPROBE ? nlist : EV_VINDEX_NPROBE));
+	    (double)(nlist < EV_VLOAD_NPROBE ? nlist : EV_VLOAD_NPROBE));
 	faiss_ParameterSpace_free(ps);
 	return 0;
 }
@@ -385,17 +385,17 @@ rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
 {
 	FaissIndex *idx = NULL;
 
-	return ev_vindex_faiss_new((int)ld->dim, factory, &idx, err) == 0 ? idx : NULL;
+	return ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == 0 ? idx : NULL;
 }
 
 /* A new index of the chosen factory holding every stored vector; an
  * inverted file of exact vectors ("IVF<nlist>,Flat") is trained on
- * EV_VINDEX_TRAIN_PER_LIST of them a list, other kinds on all. */
+ * EV_VLOAD_TRAIN_PER_LIST of them a list, other kinds on all. */
 static FaissIndex *
 rebuild(struct ev_vload *ld, const char *factory, struct ev_err *err)
 {
 	size_t train_max = strstr(factory, ",Flat") != NULL ?
-	    (size_t)factory_nlist(factory) * EV_VINDEX_TRAIN_PER_LIST : 0;
+	    (size_t)factory_nlist(factory) * EV_VLOAD_TRAIN_PER_LIST : 0;
 	FaissIndex *idx;
 	long long added;
 
@@ -724,7 +724,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	ev_vindex_default_factory(count, deffactory, sizeof deffactory);
+	ev_vload_default_factory(count, deffactory, sizeof deffactory);
 	factory = ld->factory_opt ? ld->factory_opt : ld->factory ? ld->factory : deffactory;
 	if ((ld->factory_used = strdup(factory)) == NULL) {
 		ev_err_nomem(err);
@@ -773,7 +773,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 			"rebuild the index)", tmp, ld->path, strerror(errno));
 		goto out;
 	}
-	ev_vindex_sync_dir(ld->path);
+	ev_vfile_sync_dir(ld->path);
 	stats->total = count;
 	snprintf(stats->factory, sizeof stats->factory, "%s", ld->factory_used);
 	ret = 0;
@@ -812,7 +812,7 @@ ev_vload_free(struct ev_vload *ld)
 /* ---- Chunks waiting for a vector ------------------------------------------ */
 
 int
-ev_vindex_pending(struct ev_store *st, const char *model, int64_t **out, size_t *n,
+ev_vload_pending(struct ev_store *st, const char *model, int64_t **out, size_t *n,
 	struct ev_err *err)
 {
 	struct ev_vfile_ids a = { 0 };

@@ -14,25 +14,25 @@
 #include "store.h"
 
 /* The factory used when none is given and the store has no index yet:
- * exact inner-product search up to EV_VINDEX_FLAT_MAX vectors, an inverted
- * file above (ev_vindex_default_factory()). */
-#define EV_VINDEX_FACTORY_SMALL "IDMap,Flat"
-#define EV_VINDEX_FLAT_MAX 200000
-#define EV_VINDEX_NPROBE 64	/* an IVF index visits 64 of its lists (fewer when it has fewer) */
-#define EV_VINDEX_TRAIN_PER_LIST 64	/* an IVF index's k-means sees 64 vectors a list */
+ * exact inner-product search up to EV_VLOAD_FLAT_MAX vectors, an inverted
+ * file above (ev_vload_default_factory()). */
+#define EV_VLOAD_FACTORY_SMALL "IDMap,Flat"
+#define EV_VLOAD_FLAT_MAX 200000
+#define EV_VLOAD_NPROBE 64	/* an IVF index visits 64 of its lists (fewer when it has fewer) */
+#define EV_VLOAD_TRAIN_PER_LIST 64	/* an IVF index's k-means sees 64 vectors a list */
 
 /* The factory of a new index of count vectors into buf (size bytes, at
- * least 32): EV_VINDEX_FACTORY_SMALL up to EV_VINDEX_FLAT_MAX, else
+ * least 32): EV_VLOAD_FACTORY_SMALL up to EV_VLOAD_FLAT_MAX, else
  * "IVF<nlist>,Flat", nlist the largest power of two not above 4 sqrt(count)
  * (Faiss's guideline is 4 to 16 sqrt(count): 1024 lists for 250,000 vectors,
  * 4096 for 1.3 million).  It is trained on an even sample of
- * EV_VINDEX_TRAIN_PER_LIST vectors a list, built in minutes where HNSW takes
- * hours on two cores, and written to visit EV_VINDEX_NPROBE lists a search:
+ * EV_VLOAD_TRAIN_PER_LIST vectors a list, built in minutes where HNSW takes
+ * hours on two cores, and written to visit EV_VLOAD_NPROBE lists a search:
  * a search reads about 16 sqrt(count) vectors, and its recall@10 against
  * exact search (make bench-scale measures it) stays near 0.96 from 200,000
  * to 1.6 million vectors. */
-void ev_vindex_default_factory(long long count, char *buf, size_t size);
-#define EV_VINDEX_DIM_MAX 65536
+void ev_vload_default_factory(long long count, char *buf, size_t size);
+#define EV_VLOAD_DIM_MAX 65536
 
 /* ---- Loading ----------------------------------------------------------- */
 
@@ -73,7 +73,7 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
  * store's current model are then accepted and, at commit, replace every
  * stored vector (as with reset; stats->replaced_model names the old model),
  * so that the chunks not in the batch are left without a vector (see
- * ev_vindex_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
+ * ev_vload_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
  * all-zero vector (ev-embed's for a text without a known term) has no
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
  * staged twice keeps its last vector.  Returns 0, or -1 with *err set (code 2,
@@ -104,7 +104,7 @@ void ev_vload_free(struct ev_vload *ld);
  * (no direction, so none was kept) stays among them.  Works on a store
  * opened for reading, with or without vectors.  Returns 0, or -1 with *err
  * set. */
-int ev_vindex_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
+int ev_vload_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
 	struct ev_err *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* Tests of lib/store/spool.c: ev-ingest's two passes, its batches and --delete. */
+/* Tests of lib/store/ingestpass.c: ev-ingest's two passes, its batches and --delete. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 
 #include "chunk.h"
 #include "ingest.h"
-#include "spool.h"
+#include "ingestpass.h"
 #include "store.h"
 #include "test_util.h"
 
@@ -17,7 +17,7 @@ static char db[256];
 static struct ev_store *st;
 static struct ev_ingest *ig;
 static struct ev_err err;
-static struct ev_spool_opts so;
+static struct ev_ingestpass_opts so;
 static FILE *out;
 static char *outp;
 static size_t outn;
@@ -47,7 +47,7 @@ setup(void)
 	out = open_memstream(&outp, &outn);
 	memset(&so, 0, sizeof so);
 	so.format = EV_INGEST_AUTO;
-	so.batch = EV_SPOOL_BATCH_DOCS;
+	so.batch = EV_INGESTPASS_BATCH_DOCS;
 	base = ev_ingest_resolve(dir, 1, &err);
 	so.ids_of = ev_ingest_ids_new(base, &err);
 	free(base);
@@ -96,64 +96,64 @@ stored(const char *sql)
 
 /* A spool of so that has read the file name holding text and written it
  * into the store (both passes succeed); the caller frees it. */
-static struct ev_spool *
+static struct ev_ingestpass *
 spool_file(const char *name, const char *text)
 {
-	struct ev_spool *sp = ev_spool_new(&so, &err);
+	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
 
 	cr_assert_not_null(sp, "%s", err.msg);
-	cr_assert_eq(ev_spool_read(sp, file(name, text), &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read(sp, file(name, text), &err), 0, "%s", err.msg);
+	ev_ingestpass_read_done(sp);
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
 	return sp;
 }
 
 Test(spool, reads_checks_and_writes_every_document)
 {
-	struct ev_spool *sp = ev_spool_new(&so, &err);
+	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
 
 	cr_assert_not_null(sp);
-	cr_assert_eq(ev_spool_read(sp, file("a.jsonl", "{\"id\":\"x\",\"text\":\"alpha beta\"}\n\n"
+	cr_assert_eq(ev_ingestpass_read(sp, file("a.jsonl", "{\"id\":\"x\",\"text\":\"alpha beta\"}\n\n"
 	    "{\"id\":\"y\",\"text\":\"gamma\"}\n"), &err), 0, "%s", err.msg);
-	cr_assert_eq(ev_spool_read(sp, file("n.md", "# Note\n\ndelta\n"), &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_stats(sp)->docs, 3);
+	cr_assert_eq(ev_ingestpass_read(sp, file("n.md", "# Note\n\ndelta\n"), &err), 0, "%s", err.msg);
+	ev_ingestpass_read_done(sp);
+	cr_assert_eq(ev_ingestpass_stats(sp)->docs, 3);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0, "nothing stored in pass 1");
-	cr_assert_eq(ev_spool_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 3);
 	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'n.md'"), 1,
 	    "a file's id is its path relative to the base");
 	fflush(out);
 	cr_assert_not_null(strstr(outp, "\"doc_id\":\"y\""), "%s", outp);
 	cr_assert_str_eq(tu_notes, "");
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 }
 
 Test(spool, a_duplicate_id_is_refused_or_skipped)
 {
 	const char *in = file("d.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n{\"id\":\"x\",\"text\":\"b\"}\n");
-	struct ev_spool *sp = ev_spool_new(&so, &err);
+	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
 
-	cr_assert_eq(ev_spool_read(sp, in, &err), -1);
+	cr_assert_eq(ev_ingestpass_read(sp, in, &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_not_null(strstr(err.msg, "duplicate document id 'x' (first at "), "%s", err.msg);
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 
 	ev_err_clear(&err);
 	so.skip_invalid = 1;
-	sp = ev_spool_new(&so, &err);
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_stats(sp)->docs, 1);
-	cr_assert_eq(ev_spool_stats(sp)->invalid, 1);
+	sp = ev_ingestpass_new(&so, &err);
+	cr_assert_eq(ev_ingestpass_read(sp, in, &err), 0, "%s", err.msg);
+	ev_ingestpass_read_done(sp);
+	cr_assert_eq(ev_ingestpass_stats(sp)->docs, 1);
+	cr_assert_eq(ev_ingestpass_stats(sp)->invalid, 1);
 	cr_assert_not_null(strstr(tu_notes, ":2: duplicate document id 'x'"), "%s", tu_notes);
 	cr_assert_not_null(strstr(tu_notes, "skipped 1 invalid record\n"), "%s", tu_notes);
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 }
 
 Test(spool, each_batch_is_printed_once_committed)
 {
-	struct ev_spool *sp;
+	struct ev_ingestpass *sp;
 
 	so.batch = 2;
 	sp = spool_file("b.jsonl", "{\"id\":\"1\",\"text\":\"one\"}\n"
@@ -164,7 +164,7 @@ Test(spool, each_batch_is_printed_once_committed)
 	cr_assert_gt(seen_at_step[2], 0, "the first batch of 2 was printed after its commit");
 	fflush(out);
 	cr_assert_gt((long)outn, seen_at_step[2], "the last batch printed at the end");
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 }
 
 /* A new run: documents are marked seen per ev_ingest. */
@@ -181,26 +181,26 @@ reopen(void)
 
 Test(spool, prune_spares_a_source_with_records_without_id)
 {
-	struct ev_spool *sp;
+	struct ev_ingestpass *sp;
 
 	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"id\":\"b\",\"text\":\"b\"}\n");
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 
 	/* b gone from the source, and a record without an id: nothing pruned */
 	reopen();
 	so.prune = so.skip_invalid = 1;
 	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n{\"text\":\"no id\"}\n");
-	cr_assert_eq(ev_spool_stats(sp)->pruned, 0);
+	cr_assert_eq(ev_ingestpass_stats(sp)->pruned, 0);
 	cr_assert_not_null(strstr(tu_notes, "p.jsonl: not pruned: invalid records without an id"),
 	    "%s", tu_notes);
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 
 	/* a clean run of the source prunes b */
 	reopen();
 	sp = spool_file("p.jsonl", "{\"id\":\"a\",\"text\":\"a\"}\n");
-	cr_assert_eq(ev_spool_stats(sp)->pruned, 1);
+	cr_assert_eq(ev_ingestpass_stats(sp)->pruned, 1);
 	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'b'"), 0);
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 }
 
 Test(spool, delete_names_what_it_cannot_find)
@@ -208,8 +208,8 @@ Test(spool, delete_names_what_it_cannot_find)
 	char *names[] = { "x", "nothing" };
 	long long deleted = 0;
 
-	ev_spool_free(spool_file("x.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n"));
-	cr_assert_eq(ev_spool_delete(&so, st, ig, 0, names, 2, &deleted, &err), 0, "%s", err.msg);
+	ev_ingestpass_free(spool_file("x.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n"));
+	cr_assert_eq(ev_ingestpass_delete(&so, st, ig, 0, names, 2, &deleted, &err), 0, "%s", err.msg);
 	cr_assert_eq(deleted, 1);
 	cr_assert_not_null(strstr(tu_notes, "no document 'nothing' in the store"), "%s", tu_notes);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 0);
@@ -269,7 +269,7 @@ ingest_with(const char *path, const char *in, int threads, char **printed)
 	struct ev_ingest_opts o = { 200, 40, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1 };
 	struct ev_store *s = ev_store_open(path, EV_STORE_CREATE, &err);
 	struct ev_ingest *g;
-	struct ev_spool *sp;
+	struct ev_ingestpass *sp;
 	struct ev_ingest_stats stats;
 	size_t n = 0;
 
@@ -278,15 +278,15 @@ ingest_with(const char *path, const char *in, int threads, char **printed)
 	cr_assert_not_null(g, "%s", err.msg);
 	so.threads = threads;
 	so.out = open_memstream(printed, &n);
-	sp = ev_spool_new(&so, &err);
+	sp = ev_ingestpass_new(&so, &err);
 	cr_assert_not_null(sp, "%s", err.msg);
-	cr_assert_eq(ev_spool_read(sp, in, &err), 0, "%s", err.msg);
-	ev_spool_read_done(sp);
-	cr_assert_eq(ev_spool_write(sp, s, g, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read(sp, in, &err), 0, "%s", err.msg);
+	ev_ingestpass_read_done(sp);
+	cr_assert_eq(ev_ingestpass_write(sp, s, g, &err), 0, "%s", err.msg);
 	fclose(so.out);
 	so.out = out;
 	stats = *ev_ingest_stats(g);
-	ev_spool_free(sp);
+	ev_ingestpass_free(sp);
 	ev_ingest_free(g);
 	ev_store_close(s);
 	return stats;

@@ -1,13 +1,13 @@
-/* spool.h: ev-ingest's two passes, so that bad input leaves the store
+/* ingestpass.h: ev-ingest's two passes, so that bad input leaves the store
  * exactly as it was and a killed run keeps what it committed.
  *
- * Pass 1 (ev_spool_read()) reads every input, checks every record and copies
+ * Pass 1 (ev_ingestpass_read()) reads every input, checks every record and copies
  * the good ones into a spool file (a tmpfile(), stdin included).  Pass 2
- * (ev_spool_write()) chunks and writes them in batched transactions, writing
+ * (ev_ingestpass_write()) chunks and writes them in batched transactions, writing
  * a batch's chunk records once it is committed, so that a later stage never
  * sees a chunk the store does not have; with opts.threads 2 a second thread
  * reads the spool ahead and prepares each document (ev_ingest_prepare())
- * while the caller's thread writes the one before.  ev_spool_delete() is
+ * while the caller's thread writes the one before.  ev_ingestpass_delete() is
  * --delete.
  *
  * What a user should be told (a second copy of a file, a skipped record, a
@@ -15,8 +15,8 @@
  * one line without the program's name; errors come back in *err.
  *
  * High layer: includes err.h, note.h, store.h and ingest.h. */
-#ifndef EV_SPOOL_H
-#define EV_SPOOL_H
+#ifndef EV_INGESTPASS_H
+#define EV_INGESTPASS_H
 
 #include <stdio.h>
 
@@ -27,22 +27,22 @@
 
 /* Records named one by one in notes (invalid ones skipped, second copies,
  * files named twice, documents without chunks); the rest are counted. */
-#define EV_SPOOL_NAMED 10
+#define EV_INGESTPASS_NAMED 10
 
 /* A batch is committed after opts.batch documents, this long, or this much
  * input, whichever comes first.  Few, large transactions: FTS5 writes its
  * pending terms as a new segment at each commit, and merges segments as they
  * pile up, so small batches cost more than the indexing itself. */
-#ifndef EV_SPOOL_BATCH_MS
-#define EV_SPOOL_BATCH_MS 1000
+#ifndef EV_INGESTPASS_BATCH_MS
+#define EV_INGESTPASS_BATCH_MS 1000
 #endif
-#define EV_SPOOL_BATCH_BYTES (16 << 20)
-#define EV_SPOOL_BATCH_DOCS 10000	/* opts.batch's default */
+#define EV_INGESTPASS_BATCH_BYTES (16 << 20)
+#define EV_INGESTPASS_BATCH_DOCS 10000	/* opts.batch's default */
 
-struct ev_spool_opts {
+struct ev_ingestpass_opts {
 	int skip_invalid;	/* bad records (code 2) are noted, counted and skipped */
 	int verbose;		/* name each file of a directory that is not a document */
-	int format;		/* EV_INGEST_AUTO, EV_INGEST_KIND_JSONL, EV_CHUNK_MARKDOWN
+	int format;		/* EV_INGEST_AUTO, EV_DOCREAD_KIND_JSONL, EV_CHUNK_MARKDOWN
 				 * or EV_CHUNK_TEXT: how named files are read */
 	const char *source;	/* the source of every input, or NULL: each input's id */
 	struct ev_ingest_ids *ids_of;	/* file ids (borrowed) */
@@ -59,7 +59,7 @@ struct ev_spool_opts {
 	int extract_progress;	/* show ev-extract's progress on stderr (a terminal) */
 };
 
-struct ev_spool_stats {
+struct ev_ingestpass_stats {
 	long long docs;		/* documents spooled */
 	long long invalid;	/* records skipped as invalid */
 	long long skipped;	/* files of directories that are not documents */
@@ -69,20 +69,20 @@ struct ev_spool_stats {
 	long long pruned;	/* documents pruned (opts.prune) */
 };
 
-struct ev_spool;
+struct ev_ingestpass;
 
 /* A spool with options o (copied; its pointers borrowed).  NULL with *err
  * set when the spool file cannot be made (code 1). */
-struct ev_spool *ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err);
+struct ev_ingestpass *ev_ingestpass_new(const struct ev_ingestpass_opts *o, struct ev_err *err);
 
 /* Free it (NULL-safe); the spool file is deleted. */
-void ev_spool_free(struct ev_spool *sp);
+void ev_ingestpass_free(struct ev_ingestpass *sp);
 
 /* Pass 1 for one input arg: "-" (stdin, JSON Lines), a directory (its
  * documents, see ev_ingest_walk()), or a file read as opts.format says, or
- * by its extension (ev_ingest_kind(): any other is JSON Lines); one that is
+ * by its extension (ev_docread_kind(): any other is JSON Lines); one that is
  * not a regular file (a pipe, /dev/stdin) is JSON Lines unless opts.format
- * names a plain kind.  PDF and HTML files (EV_INGEST_KIND_EXTRACT, unless
+ * names a plain kind.  PDF and HTML files (EV_DOCREAD_KIND_EXTRACT, unless
  * opts.format names a kind) are read by running ev-extract (the one beside
  * this program, else the one on PATH) in a process of its own, its record
  * given the file's id; what it reports about the file comes back as notes
@@ -90,11 +90,11 @@ void ev_spool_free(struct ev_spool *sp);
  * read, 1 when it cannot be run).  A document id seen before in this run is
  * refused.  Returns 0, or -1 with *err set (code 2 for bad input, unless
  * skipped). */
-int ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err);
+int ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err *err);
 
 /* End pass 1: forget the ids seen and note the totals of what was skipped
  * beyond the records named. */
-void ev_spool_read_done(struct ev_spool *sp);
+void ev_ingestpass_read_done(struct ev_ingestpass *sp);
 
 /* Pass 2: the spooled documents into the store through ig (opened on st) in
  * batched transactions, each batch's chunk records written to opts.out after
@@ -103,18 +103,18 @@ void ev_spool_read_done(struct ev_spool *sp);
  * sources read that this run did not see are deleted (not of a source that
  * had invalid records without an id: noted).  Returns 0, or -1 with *err set,
  * the open transaction rolled back. */
-int ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
+int ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ingest *ig,
 	struct ev_err *err);
 
 /* What pass 1 and 2 did. */
-const struct ev_spool_stats *ev_spool_stats(const struct ev_spool *sp);
+const struct ev_ingestpass_stats *ev_ingestpass_stats(const struct ev_ingestpass *sp);
 
 /* --delete (sources 0) or --delete-source (sources 1), in one transaction:
  * each of names[0..n) an id (or a file, by its id under ids_of) or a source
  * (or a directory or file, by its id).  A name that matches nothing is noted
  * through o's note.  *deleted counts the documents deleted.  Returns 0, or -1
  * with *err set and the store unchanged. */
-int ev_spool_delete(const struct ev_spool_opts *o, struct ev_store *st, struct ev_ingest *ig,
+int ev_ingestpass_delete(const struct ev_ingestpass_opts *o, struct ev_store *st, struct ev_ingest *ig,
 	int sources, char **names, int n, long long *deleted, struct ev_err *err);
 
 #endif

@@ -1,5 +1,5 @@
-/* spool.c: ev-ingest's two passes.  See spool.h. */
-#include "spool.h"
+/* ingestpass.c: ev-ingest's two passes.  See ingestpass.h. */
+#include "ingestpass.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,8 +28,8 @@ struct spool_hdr {
 	uint64_t line, len;
 };
 
-struct ev_spool {
-	struct ev_spool_opts o;
+struct ev_ingestpass {
+	struct ev_ingestpass_opts o;
 	FILE *f;
 	char **inputs;		/* names for messages, by index */
 	size_t ninputs;
@@ -39,18 +39,18 @@ struct ev_spool {
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
 	struct ev_buf pack, meta, extra, pages;	/* a record being spooled */
-	struct ev_regions regs;	/* its pages and lines (ev_ingest_parse_paged()) */
-	struct ev_spool_stats st;
+	struct ev_regions regs;	/* its pages and lines (ev_docread_parse_paged()) */
+	struct ev_ingestpass_stats st;
 };
 
-struct ev_spool *
-ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err)
+struct ev_ingestpass *
+ev_ingestpass_new(const struct ev_ingestpass_opts *o, struct ev_err *err)
 {
-	struct ev_spool *sp = calloc(1, sizeof *sp);
+	struct ev_ingestpass *sp = calloc(1, sizeof *sp);
 
 	if (sp == NULL || (sp->ids = json_object()) == NULL ||
 	    (sp->texts = json_object()) == NULL) {
-		ev_spool_free(sp);
+		ev_ingestpass_free(sp);
 		ev_err_nomem(err);
 		return NULL;
 	}
@@ -58,7 +58,7 @@ ev_spool_new(const struct ev_spool_opts *o, struct ev_err *err)
 	if ((sp->f = tmpfile()) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create a spool file: %s",
 		    strerror(errno));
-		ev_spool_free(sp);
+		ev_ingestpass_free(sp);
 		return NULL;
 	}
 	return sp;
@@ -73,7 +73,7 @@ free_names(char **v, size_t n)
 }
 
 void
-ev_spool_free(struct ev_spool *sp)
+ev_ingestpass_free(struct ev_ingestpass *sp)
 {
 	if (sp == NULL)
 		return;
@@ -92,8 +92,8 @@ ev_spool_free(struct ev_spool *sp)
 	free(sp);
 }
 
-const struct ev_spool_stats *
-ev_spool_stats(const struct ev_spool *sp)
+const struct ev_ingestpass_stats *
+ev_ingestpass_stats(const struct ev_ingestpass *sp)
 {
 	return &sp->st;
 }
@@ -119,7 +119,7 @@ add_name(char ***v, size_t *n, const char *s, int unique, size_t *index)
 }
 
 static int
-spool_put(struct ev_spool *sp, uint32_t kind, size_t source, size_t input, size_t line,
+spool_put(struct ev_ingestpass *sp, uint32_t kind, size_t source, size_t input, size_t line,
 	const char *data, size_t len, struct ev_err *err)
 {
 	struct spool_hdr h;
@@ -140,13 +140,13 @@ spool_put(struct ev_spool *sp, uint32_t kind, size_t source, size_t input, size_
 /* A bad record: fatal (-1), or skipped with skip_invalid (0).  id, when
  * known, is kept from pruning. */
 static int
-invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
+invalid(struct ev_ingestpass *sp, const char *id, size_t source, struct ev_err *err)
 {
 	char text[1100];
 
 	if (!sp->o.skip_invalid || err->code != EV_EXIT_USAGE)
 		return -1;
-	if (sp->st.invalid++ < EV_SPOOL_NAMED)
+	if (sp->st.invalid++ < EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%s", ev_err_text(err, text, sizeof text));
 	ev_err_clear(err);
 	if (id == NULL) {
@@ -159,7 +159,7 @@ invalid(struct ev_spool *sp, const char *id, size_t source, struct ev_err *err)
 /* A checked document: refused when its id was seen before in this run, else
  * spooled, with the pages and lines in sp->regs when it has some. */
 static int
-accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t input,
+accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size_t input,
 	size_t line, const char *where, struct ev_err *err)
 {
 	const char *id = json_string_value(json_object_get(doc, "id"));
@@ -193,7 +193,7 @@ accept(struct ev_spool *sp, json_t *doc, int from_file, size_t source, size_t in
 }
 
 static int
-read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *err)
+read_jsonl(struct ev_ingestpass *sp, const char *path, size_t source, struct ev_err *err)
 {
 	char *paths[1] = { (char *)path };
 	struct ev_jsonl *in;
@@ -215,12 +215,12 @@ read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *
 			;
 		if (i == len)
 			continue;
-		if ((doc = ev_ingest_parse_paged(line, len, where, &sp->regs, err)) == NULL) {
+		if ((doc = ev_docread_parse_paged(line, len, where, &sp->regs, err)) == NULL) {
 			if ((rc = invalid(sp, NULL, source, err)) == -1)
 				break;
 			continue;
 		}
-		if (ev_ingest_check(doc, where, err) == -1) {
+		if (ev_docread_check(doc, where, err) == -1) {
 			id = json_string_value(json_object_get(doc, "id"));
 			rc = invalid(sp, id && *id ? id : NULL, source, err);
 		} else
@@ -238,7 +238,7 @@ read_jsonl(struct ev_spool *sp, const char *path, size_t source, struct ev_err *
 /* A file whose text is another file's of this run (a copy, a link) is
  * noted: a second copy under another id.  Returns 0 or -1. */
 static int
-same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
+same_text(struct ev_ingestpass *sp, json_t *doc, struct ev_err *err)
 {
 	json_t *t = json_object_get(doc, "text"), *first;
 	const char *id = json_string_value(json_object_get(doc, "id"));
@@ -248,7 +248,7 @@ same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
 		return 0;
 	ev_sha256_text(json_string_value(t), json_string_length(t), h);
 	if ((first = json_object_get(sp->texts, h)) != NULL) {
-		if (sp->st.copies++ < EV_SPOOL_NAMED)
+		if (sp->st.copies++ < EV_INGESTPASS_NAMED)
 			ev_note(sp->o.note, sp->o.ctx, "%s: same text as '%s': a second copy under another id",
 			    id, json_string_value(first));
 		return 0;
@@ -259,11 +259,11 @@ same_text(struct ev_spool *sp, json_t *doc, struct ev_err *err)
 /* The same file named twice (docs and ./docs/a.md, a link to a
  * directory) is read once: 1 (noted) when the file of this id was read. */
 static int
-named_twice(struct ev_spool *sp, const char *id, const char *path)
+named_twice(struct ev_ingestpass *sp, const char *id, const char *path)
 {
 	if (!json_is_array(json_object_get(sp->ids, id)))
 		return 0;
-	if (sp->st.again++ < EV_SPOOL_NAMED)
+	if (sp->st.again++ < EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
 		    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
 	return 1;
@@ -272,7 +272,7 @@ named_twice(struct ev_spool *sp, const char *id, const char *path)
 /* A file's document, checked, whose text is noted when another file of this
  * run has it, spooled. */
 static int
-accept_file(struct ev_spool *sp, json_t *doc, const char *path, size_t source,
+accept_file(struct ev_ingestpass *sp, json_t *doc, const char *path, size_t source,
 	struct ev_err *err)
 {
 	size_t input;
@@ -287,7 +287,7 @@ accept_file(struct ev_spool *sp, json_t *doc, const char *path, size_t source,
 /* A plain document; walked: found in a directory, where a file with no
  * extension that is not UTF-8 text (a program) is skipped, not refused. */
 static int
-read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
+read_plain(struct ev_ingestpass *sp, const char *path, size_t source, int walked,
 	struct ev_err *err)
 {
 	const char *name = strrchr(path, '/');
@@ -302,8 +302,8 @@ read_plain(struct ev_spool *sp, const char *path, size_t source, int walked,
 		return 0;
 	}
 	ev_regions_release(&sp->regs);
-	doc = ev_ingest_read_file(path, id,
-	    sp->o.format == EV_INGEST_KIND_JSONL ? EV_INGEST_AUTO : sp->o.format, err);
+	doc = ev_docread_read_file(path, id,
+	    sp->o.format == EV_DOCREAD_KIND_JSONL ? EV_INGEST_AUTO : sp->o.format, err);
 	free(id);
 	name = name ? name + 1 : path;
 	if (doc == NULL && walked && err->code == EV_EXIT_USAGE && strchr(name, '.') == NULL) {
@@ -372,7 +372,7 @@ xerr_feed(struct xerr *x, const char *p, size_t n)
 /* Run ev-extract on path, its record into out, its stderr into *x; *status
  * as waitpid() gives it.  Returns 0, or -1 with *err set (code 1). */
 static int
-run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, int *status,
+run_extract(struct ev_ingestpass *sp, const char *path, FILE *out, struct xerr *x, int *status,
 	struct ev_err *err)
 {
 	char prog[4200], buf[4096];
@@ -444,7 +444,7 @@ run_extract(struct ev_spool *sp, const char *path, FILE *out, struct xerr *x, in
  * last is NULL) as a note, without the program's name; the last into
  * *last. */
 static void
-xerr_notes(struct ev_spool *sp, struct xerr *x, const char **last)
+xerr_notes(struct ev_ingestpass *sp, struct xerr *x, const char **last)
 {
 	char *p = x->msgs.p, *nl;
 	static const char name[] = "ev-extract: ";
@@ -468,7 +468,7 @@ xerr_notes(struct ev_spool *sp, struct xerr *x, const char **last)
 /* The error ev-extract reported (a file it could not read: code 2), or its
  * status when it said nothing. */
 static int
-extract_failed(struct ev_spool *sp, struct xerr *x, const char *path, int status,
+extract_failed(struct ev_ingestpass *sp, struct xerr *x, const char *path, int status,
 	struct ev_err *err)
 {
 	const char *msg;
@@ -491,7 +491,7 @@ extract_failed(struct ev_spool *sp, struct xerr *x, const char *path, int status
 /* A PDF or HTML file, through ev-extract: its one record, with the file's
  * id (relative to the store's base, not to the current directory). */
 static int
-read_extract(struct ev_spool *sp, const char *path, size_t source, struct ev_err *err)
+read_extract(struct ev_ingestpass *sp, const char *path, size_t source, struct ev_err *err)
 {
 	struct xerr x = { EV_BUF_INIT, EV_BUF_INIT, 0 };
 	char *id = ev_ingest_ids_of(sp->o.ids_of, path, err), *line = NULL;
@@ -527,7 +527,7 @@ read_extract(struct ev_spool *sp, const char *path, size_t source, struct ev_err
 		    errno ? ": " : "", errno ? strerror(errno) : "");
 		goto out;
 	}
-	if ((doc = ev_ingest_parse_paged(line, (size_t)len, path, &sp->regs, err)) == NULL) {
+	if ((doc = ev_docread_parse_paged(line, (size_t)len, path, &sp->regs, err)) == NULL) {
 		rc = invalid(sp, id, source, err);
 		goto out;
 	}
@@ -538,7 +538,7 @@ read_extract(struct ev_spool *sp, const char *path, size_t source, struct ev_err
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (ev_ingest_check(doc, path, err) == -1)
+	if (ev_docread_check(doc, path, err) == -1)
 		rc = invalid(sp, id, source, err);
 	else
 		rc = accept_file(sp, doc, path, source, err);
@@ -555,7 +555,7 @@ out:
 
 /* The plain documents of directory arg. */
 static int
-read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err)
+read_dir(struct ev_ingestpass *sp, const char *arg, size_t source, struct ev_err *err)
 {
 	char **paths, **skipped;
 	size_t n, nskipped;
@@ -566,7 +566,7 @@ read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0)
-			rc = ev_ingest_kind(paths[i]) == EV_INGEST_KIND_EXTRACT ?
+			rc = ev_docread_kind(paths[i]) == EV_DOCREAD_KIND_EXTRACT ?
 			    read_extract(sp, paths[i], source, err) :
 			    read_plain(sp, paths[i], source, 1, err);
 		free(paths[i]);
@@ -587,7 +587,7 @@ read_dir(struct ev_spool *sp, const char *arg, size_t source, struct ev_err *err
 }
 
 int
-ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err)
+ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err *err)
 {
 	char *id = NULL;
 	const char *src = sp->o.source;
@@ -624,10 +624,10 @@ ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err)
 		return read_jsonl(sp, arg, source, err);
 	if (S_ISDIR(sb.st_mode))
 		return read_dir(sp, arg, source, err);
-	kind = ev_ingest_kind(arg);
-	if (sp->o.format == EV_INGEST_AUTO && kind == EV_INGEST_KIND_EXTRACT && S_ISREG(sb.st_mode))
+	kind = ev_docread_kind(arg);
+	if (sp->o.format == EV_INGEST_AUTO && kind == EV_DOCREAD_KIND_EXTRACT && S_ISREG(sb.st_mode))
 		return read_extract(sp, arg, source, err);
-	if (sp->o.format == EV_INGEST_KIND_JSONL || kind == EV_INGEST_KIND_JSONL)
+	if (sp->o.format == EV_DOCREAD_KIND_JSONL || kind == EV_DOCREAD_KIND_JSONL)
 		return read_jsonl(sp, arg, source, err);
 	if (sp->o.format != EV_INGEST_AUTO ||
 	    (S_ISREG(sb.st_mode) && (kind == EV_CHUNK_MARKDOWN || kind == EV_CHUNK_TEXT)))
@@ -636,9 +636,9 @@ ev_spool_read(struct ev_spool *sp, const char *arg, struct ev_err *err)
 }
 
 void
-ev_spool_read_done(struct ev_spool *sp)
+ev_ingestpass_read_done(struct ev_ingestpass *sp)
 {
-	const struct ev_spool_stats *s = &sp->st;
+	const struct ev_ingestpass_stats *s = &sp->st;
 
 	json_decref(sp->ids);
 	sp->ids = NULL;
@@ -652,9 +652,9 @@ ev_spool_read_done(struct ev_spool *sp)
 	ev_regions_release(&sp->regs);
 	if (s->invalid > 0)
 		ev_note(sp->o.note, sp->o.ctx, "skipped %lld invalid record%s", s->invalid, s->invalid == 1 ? "" : "s");
-	if (s->again > EV_SPOOL_NAMED)
+	if (s->again > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld files were named twice and read once", s->again);
-	if (s->copies > EV_SPOOL_NAMED)
+	if (s->copies > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld files are second copies of another file's text", s->copies);
 }
 
@@ -680,7 +680,7 @@ flush_out(FILE *fp, struct ev_buf *out, struct ev_err *err)
 /* In the first transaction of a store that has no base: record it (and
  * give the documents stored before from files their ids relative to it). */
 static int
-record_base(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, struct ev_err *err)
+record_base(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ingest *ig, struct ev_err *err)
 {
 	long long renamed = 0, merged = 0;
 	char *have = NULL;
@@ -701,7 +701,7 @@ record_base(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, stru
 
 /* Begin a transaction unless one is open; the first records the base. */
 static int
-begin(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, int *in_txn, int *based,
+begin(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ingest *ig, int *in_txn, int *based,
 	struct ev_err *err)
 {
 	if (*in_txn)
@@ -716,7 +716,7 @@ begin(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig, int *in_tx
 }
 
 static int
-prune(struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
+prune(struct ev_ingestpass *sp, struct ev_ingest *ig, struct ev_err *err)
 {
 	for (size_t i = 0; i < sp->nsources; i++) {
 		if (sp->source_blind[i]) {
@@ -732,7 +732,7 @@ prune(struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
 
 /* Read the next spooled record into rec: 1, 0 at the end, -1 with *err. */
 static int
-next_rec(struct ev_spool *sp, struct spool_hdr *h, struct ev_buf *rec, struct ev_err *err)
+next_rec(struct ev_ingestpass *sp, struct spool_hdr *h, struct ev_buf *rec, struct ev_err *err)
 {
 	if (fread(h, sizeof *h, 1, sp->f) != 1) {
 		if (!ferror(sp->f))
@@ -772,7 +772,7 @@ struct slot {
  * FEED_WAKE records (or room for them) are ready, not for each one: a
  * wake-up costs more than preparing a document the store holds already. */
 struct feed {
-	struct ev_spool *sp;
+	struct ev_ingestpass *sp;
 	struct ev_ingest_preparer *pr;	/* NULL: no thread */
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -793,7 +793,7 @@ full(const struct feed *f)
 
 /* Read the next record into s, and prepare it with pr (when not NULL). */
 static void
-fill(struct ev_spool *sp, struct ev_ingest_preparer *pr, struct slot *s)
+fill(struct ev_ingestpass *sp, struct ev_ingest_preparer *pr, struct slot *s)
 {
 	s->err = (struct ev_err){ 0 };
 	if ((s->got = next_rec(sp, &s->h, &s->rec, &s->err)) != 1 || s->h.kind != REC_DOC)
@@ -855,7 +855,7 @@ unthread(struct feed *f)
  * thread preparing for ig (without one when it cannot start: the same
  * records, read here).  Returns 0 or -1 with *err set (out of memory). */
 static int
-feed_start(struct feed *f, struct ev_spool *sp, struct ev_ingest *ig, struct ev_err *err)
+feed_start(struct feed *f, struct ev_ingestpass *sp, struct ev_ingest *ig, struct ev_err *err)
 {
 	memset(f, 0, sizeof *f);
 	f->sp = sp;
@@ -930,7 +930,7 @@ feed_stop(struct feed *f)
 }
 
 int
-ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
+ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ingest *ig,
 	struct ev_err *err)
 {
 	struct ev_buf out = EV_BUF_INIT;
@@ -977,15 +977,15 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 				snprintf(err->where, sizeof err->where, "%.250s", where);
 			goto out;
 		}
-		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_SPOOL_NAMED)
+		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_INGESTPASS_NAMED)
 			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk (no text, no title):"
 			    " no search can find it", where, doc->id);
 		feed_done(&feed, s);
 		if (sp->o.progress != NULL)
 			sp->o.progress(sp->o.ctx, 1, len);
 		batch_bytes += len;
-		if (++in_batch >= sp->o.batch || batch_bytes >= EV_SPOOL_BATCH_BYTES ||
-		    now_ms() - started >= EV_SPOOL_BATCH_MS) {
+		if (++in_batch >= sp->o.batch || batch_bytes >= EV_INGESTPASS_BATCH_BYTES ||
+		    now_ms() - started >= EV_INGESTPASS_BATCH_MS) {
 			if (ev_ingest_commit(ig, err) == -1)
 				goto out;
 			in_txn = 0;
@@ -1009,7 +1009,7 @@ ev_spool_write(struct ev_spool *sp, struct ev_store *st, struct ev_ingest *ig,
 	}
 	if (flush_out(sp->o.out, &out, err) == -1)
 		goto out;
-	if (empty > EV_SPOOL_NAMED)
+	if (empty > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);
 	rc = 0;
 out:
@@ -1039,7 +1039,7 @@ delete_one(struct ev_ingest *ig, int sources, const char *name, long long *delet
 }
 
 int
-ev_spool_delete(const struct ev_spool_opts *o, struct ev_store *st, struct ev_ingest *ig,
+ev_ingestpass_delete(const struct ev_ingestpass_opts *o, struct ev_store *st, struct ev_ingest *ig,
 	int sources, char **names, int n, long long *deleted, struct ev_err *err)
 {
 	struct stat sb;

@@ -1,4 +1,4 @@
-/* Tests of lib/store/vecload.c: vector records (JSON Lines, fvecs, npy) read into a
+/* Tests of lib/store/vecinput.c: vector records (JSON Lines, fvecs, npy) read into a
  * load of a real store's vector index. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 
 #include "store.h"
 #include "test_util.h"
-#include "vecload.h"
+#include "vecinput.h"
 #include "vload.h"
 
-static char dir[] = "/tmp/evkit-vecload-XXXXXX";
+static char dir[] = "/tmp/evkit-vecinput-XXXXXX";
 static char db[256], idx[256];
 static struct ev_store *st;
 static struct ev_err err;
@@ -39,7 +39,7 @@ teardown(void)
 	tu_rmdir(dir);
 }
 
-TestSuite(vecload, .init = setup, .fini = teardown);
+TestSuite(vecinput, .init = setup, .fini = teardown);
 
 static char *
 file(const char *name, const void *data, size_t n)
@@ -74,7 +74,7 @@ step(void *ctx, long long bytes)
 /* Read paths into a new load, and commit it: the vectors the index holds,
  * or -1 when reading failed (err set). */
 static long long
-load(struct ev_vecload *L, char **paths, int n)
+load(struct ev_vecinput *L, char **paths, int n)
 {
 	struct ev_vload_stats stats;
 	long long total = -1;
@@ -82,30 +82,30 @@ load(struct ev_vecload *L, char **paths, int n)
 	L->ld = ev_vload_begin(st, idx, NULL, &err);
 	cr_assert_not_null(L->ld, "%s", err.msg);
 	L->progress = step;
-	if (ev_vecload_read(L, paths, n, &err) == 0) {
+	if (ev_vecinput_read(L, paths, n, &err) == 0) {
 		cr_assert_eq(ev_vload_commit(L->ld, &stats, &err), 0, "%s", err.msg);
 		total = stats.total;
 	}
 	ev_vload_free(L->ld);
-	ev_vecload_release(L);
+	ev_vecinput_release(L);
 	return total;
 }
 
-Test(vecload, format_names)
+Test(vecinput, format_names)
 {
-	cr_assert_eq(ev_vecload_format("jsonl"), EV_VECLOAD_JSONL);
-	cr_assert_eq(ev_vecload_format("fvecs"), EV_VECLOAD_FVECS);
-	cr_assert_eq(ev_vecload_format("npy"), EV_VECLOAD_NPY);
-	cr_assert_eq(ev_vecload_format("csv"), -1);
-	cr_assert_eq(ev_vecload_format(""), -1);
+	cr_assert_eq(ev_vecinput_format("jsonl"), EV_VECINPUT_JSONL);
+	cr_assert_eq(ev_vecinput_format("fvecs"), EV_VECINPUT_FVECS);
+	cr_assert_eq(ev_vecinput_format("npy"), EV_VECINPUT_NPY);
+	cr_assert_eq(ev_vecinput_format("csv"), -1);
+	cr_assert_eq(ev_vecinput_format(""), -1);
 }
 
-Test(vecload, json_lines_by_the_fast_reader_and_by_jansson)
+Test(vecinput, json_lines_by_the_fast_reader_and_by_jansson)
 {
 	/* the second record's extra field sends it through Jansson */
 	static const char in[] = "{\"id\":\"d1:s1:0\",\"vector\":[1,0],\"model\":\"m\"}\n\n"
 	    "{\"id\":\"d1:s1:1\",\"vector\":[0,1],\"more\":{\"x\":[1]}}\n";
-	struct ev_vecload L = EV_VECLOAD_INIT;
+	struct ev_vecinput L = EV_VECINPUT_INIT;
 	char *paths[] = { file("v.jsonl", in, sizeof in - 1) };
 
 	L.model = "m";
@@ -114,11 +114,11 @@ Test(vecload, json_lines_by_the_fast_reader_and_by_jansson)
 	cr_assert_eq(steps, 2);
 }
 
-Test(vecload, a_record_without_a_model_is_bad_unless_one_is_given)
+Test(vecinput, a_record_without_a_model_is_bad_unless_one_is_given)
 {
 	static const char in[] = "{\"id\":\"d1:s1:0\",\"vector\":[1,0]}\n"
 	    "{\"id\":\"d1:s1:1\",\"vector\":[0,1],\"model\":\"m\"}\n";
-	struct ev_vecload L = EV_VECLOAD_INIT;
+	struct ev_vecinput L = EV_VECINPUT_INIT;
 	char *paths[] = { file("v.jsonl", in, sizeof in - 1) };
 
 	cr_assert_eq(load(&L, paths, 1), -1);
@@ -133,18 +133,18 @@ Test(vecload, a_record_without_a_model_is_bad_unless_one_is_given)
 	cr_assert_eq(L.read, 3, "the first run stopped at its first record");
 }
 
-Test(vecload, fvecs_with_ids)
+Test(vecinput, fvecs_with_ids)
 {
 	unsigned char buf[2 * (4 + 8)];
 	int32_t d = 2;
 	float v0[2] = { 1, 0 }, v1[2] = { 0, 1 };
-	struct ev_vecload L = EV_VECLOAD_INIT;
+	struct ev_vecinput L = EV_VECINPUT_INIT;
 	char *paths[1];
 
 	memcpy(buf, &d, 4), memcpy(buf + 4, v0, 8);
 	memcpy(buf + 12, &d, 4), memcpy(buf + 16, v1, 8);
 	paths[0] = file("v.fvecs", buf, sizeof buf);
-	L.format = EV_VECLOAD_FVECS;
+	L.format = EV_VECINPUT_FVECS;
 	L.model = "m";
 	L.ids = file("ids.txt", "d1:s1:0\nd1:s1:1\n", 16);
 	cr_assert_eq(load(&L, paths, 1), 2, "%s", err.msg);
@@ -160,7 +160,7 @@ Test(vecload, fvecs_with_ids)
 	cr_assert_str_eq(err.msg, "truncated vector");
 }
 
-Test(vecload, npy_headers)
+Test(vecinput, npy_headers)
 {
 	static const char good[] = "\x93NUMPY\x01\x00\x46\x00"
 	    "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 7), }          \n";
@@ -173,21 +173,21 @@ Test(vecload, npy_headers)
 
 	cr_assert_eq(sizeof good - 1, 10 + 0x46);
 	f = fmemopen((void *)good, sizeof good - 1, "rb");
-	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), 0, "%s", err.msg);
 	cr_assert_eq(rows, 3);
 	cr_assert_eq(cols, 7);
 	fclose(f);
 	f = fmemopen((void *)f8, sizeof f8 - 1, "rb");
-	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_not_null(strstr(err.msg, "little-endian float32"), "%s", err.msg);
 	fclose(f);
 	f = fmemopen((void *)fortran, sizeof fortran - 1, "rb");
-	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);
 	cr_assert_str_eq(err.msg, ".npy data must be in C order");
 	fclose(f);
 	f = fmemopen((void *)"PK\x03\x04 not npy", 14, "rb");
-	cr_assert_eq(ev_vecload_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);
 	cr_assert_str_eq(err.msg, "not a .npy file");
 	fclose(f);
 }

@@ -1,5 +1,5 @@
-/* vecload.c: vector records into a load of the vector index.  See vecload.h. */
-#include "vecload.h"
+/* vecinput.c: vector records into a load of the vector index.  See vecinput.h. */
+#include "vecinput.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include "vecrec.h"
 
 int
-ev_vecload_format(const char *name)
+ev_vecinput_format(const char *name)
 {
 	static const char *const names[] = { "jsonl", "fvecs", "npy" };
 
@@ -21,7 +21,7 @@ ev_vecload_format(const char *name)
 }
 
 void
-ev_vecload_release(struct ev_vecload *L)
+ev_vecinput_release(struct ev_vecinput *L)
 {
 	free(L->v);
 	L->v = NULL;
@@ -29,7 +29,7 @@ ev_vecload_release(struct ev_vecload *L)
 }
 
 static int
-grow(struct ev_vecload *L, size_t n, struct ev_err *err)
+grow(struct ev_vecinput *L, size_t n, struct ev_err *err)
 {
 	if (n > L->vcap) {
 		float *v = realloc(L->v, n * sizeof *v);
@@ -43,7 +43,7 @@ grow(struct ev_vecload *L, size_t n, struct ev_err *err)
 
 /* A bad record: skipped when L->skip says so (returns 0), else -1. */
 static int
-bad(struct ev_vecload *L, struct ev_err *err)
+bad(struct ev_vecinput *L, struct ev_err *err)
 {
 	if (L->skip == NULL || err->code != EV_EXIT_USAGE || !L->skip(L->ctx, err))
 		return -1;
@@ -53,7 +53,7 @@ bad(struct ev_vecload *L, struct ev_err *err)
 
 /* Stage one JSON record. */
 static int
-add_json(struct ev_vecload *L, json_t *rec, const char *where, struct ev_err *err)
+add_json(struct ev_vecinput *L, json_t *rec, const char *where, struct ev_err *err)
 {
 	const char *id, *model = L->model;
 	json_t *vec, *x;
@@ -84,7 +84,7 @@ add_json(struct ev_vecload *L, json_t *rec, const char *where, struct ev_err *er
 /* Read JSON Lines: the common shape by the fast reader (lib/base/vecrec.h),
  * anything else through Jansson, which also words every error. */
 static int
-read_jsonl(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 {
 	struct ev_vecrec rec = EV_VECREC_INIT;
 	struct ev_jsonl *in;
@@ -169,7 +169,7 @@ read_full(FILE *f, void *p, size_t n)
 }
 
 int
-ev_vecload_npy_header(FILE *f, const char *name, long long *rows, long long *cols, struct ev_err *err)
+ev_vecinput_npy_header(FILE *f, const char *name, long long *rows, long long *cols, struct ev_err *err)
 {
 	unsigned char pre[10];
 	char hdr[4096];
@@ -202,7 +202,7 @@ ev_vecload_npy_header(FILE *f, const char *name, long long *rows, long long *col
 
 /* Read fvecs or npy inputs, the ids from --ids. */
 static int
-read_binary(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 {
 	struct idfile ids = { .path = L->ids };
 	char *stdin_only[] = { "-" };
@@ -224,7 +224,7 @@ read_binary(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
 			ev_err_set(err, EV_EXIT_RUNTIME, name, "cannot open: %s", strerror(errno));
 			goto out;
 		}
-		if (L->format == EV_VECLOAD_NPY && ev_vecload_npy_header(f, name, &rows, &cols, err) == -1) {
+		if (L->format == EV_VECINPUT_NPY && ev_vecinput_npy_header(f, name, &rows, &cols, err) == -1) {
 			if (f != stdin)
 				fclose(f);
 			goto out;
@@ -234,7 +234,7 @@ read_binary(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
 			int32_t d;
 			int r;
 
-			if (L->format == EV_VECLOAD_NPY) {
+			if (L->format == EV_VECINPUT_NPY) {
 				if (nrec == rows)
 					break;
 				d = (int32_t)(cols > INT32_MAX ? INT32_MAX : cols);
@@ -248,10 +248,10 @@ read_binary(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
 			}
 			nrec++;
 			snprintf(where, sizeof where, "%s:%lld", name, nrec);
-			if (d < 1 || d > EV_VINDEX_DIM_MAX) {
+			if (d < 1 || d > EV_VLOAD_DIM_MAX) {
 				ev_err_set(err, EV_EXIT_USAGE, where,
 					"vector has %ld dimensions (1 to %d are accepted)", (long)d,
-					EV_VINDEX_DIM_MAX);
+					EV_VLOAD_DIM_MAX);
 				break;	/* the stream cannot be followed further */
 			}
 			if (grow(L, (size_t)d, err) == -1)
@@ -292,9 +292,9 @@ out:
 }
 
 int
-ev_vecload_read(struct ev_vecload *L, char **paths, int npaths, struct ev_err *err)
+ev_vecinput_read(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 {
-	if (L->format == EV_VECLOAD_JSONL)
+	if (L->format == EV_VECINPUT_JSONL)
 		return read_jsonl(L, paths, npaths, err);
 	return read_binary(L, paths, npaths, err);
 }
