@@ -1,13 +1,13 @@
 /* ev-embed: the built-in embedder (latent semantic analysis): fit it on the
  * store's chunks (--train), or add a "vector" and a "model" to each record.
- * See man/ev-embed.1, lib/lanes/embed.h and lib/lanes/embedrec.h. */
+ * See man/ev-embed.1, lib/lanes/embed.h and lib/lanes/embedwrite.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "config.h"
-#include "embedrec.h"
+#include "embedwrite.h"
 #include "jsonl.h"
 #include "opt.h"
 #include "store.h"
@@ -30,7 +30,7 @@ static const struct ev_opt_cmd command = {
 static struct ev_embed_params p;
 static const char *db, *model, *training_flag, *model_from;
 static char training_name[32];	/* training_flag's text: src does not outlive the call */
-static int train, drift, pending, chunks, role = EV_EMBEDREC_AUTO, role_flag, max_drift_flag;
+static int train, drift, pending, chunks, role = EV_EMBEDWRITE_AUTO, role_flag, max_drift_flag;
 static int skip_invalid;
 static long seed;
 static double max_drift = 0.1;
@@ -169,28 +169,28 @@ skip(void *ctx, const struct ev_err *err)
 	return ev_cli_skip(ctx, err);
 }
 
-static struct ev_embedrec_io io = { NULL, note, NULL };
+static struct ev_embedwrite_io io = { NULL, note, NULL };
 
 /* Records from files or stdin, each written with its vector. */
 static int
 run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
 	struct ev_err *err)
 {
-	struct ev_embedrec r = { 0 };
+	struct ev_embedwrite r = { 0 };
 	struct ev_skip sk = { .on = skip_invalid };
 	struct ev_jsonl *in = NULL;
 	long long nread = 0, n = 0;
 	int rc = -1;
 
-	if (ev_embedrec_open(&r, st, err) == 0 && (in = ev_jsonl_open(files, nfiles, err)) != NULL) {
-		rc = ev_embedrec_stream(&r, in, role, &io, skip, &sk, &nread, &n, err);
+	if (ev_embedwrite_open(&r, st, err) == 0 && (in = ev_jsonl_open(files, nfiles, err)) != NULL) {
+		rc = ev_embedwrite_stream(&r, in, role, &io, skip, &sk, &nread, &n, err);
 		ev_cli_skip_done(cli, &sk);
-		ev_embedrec_zero_note(&r, &io);
+		ev_embedwrite_zero_note(&r, &io);
 	}
 	ev_cli_count(cli, "records_in", nread);
 	ev_cli_count(cli, "records_out", n);
 	ev_jsonl_close(in);
-	ev_embedrec_close(&r);
+	ev_embedwrite_close(&r);
 	return rc;
 }
 
@@ -222,18 +222,18 @@ copy_model(struct ev_store *st, struct ev_err *err)
 static int
 run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev_err *err)
 {
-	struct ev_embedrec_pending res;
+	struct ev_embedwrite_pending res;
 	struct ev_embed_info info;
 	struct ev_embed_drift d;
 	int rc;
 
 	if (drift) {
-		if ((rc = ev_embedrec_drift(st, db, max_drift, &io, &d, err)) != -1)
+		if ((rc = ev_embedwrite_drift(st, db, max_drift, &io, &d, err)) != -1)
 			ev_cli_count(cli, "chunks", d.chunks);
 		return rc == 1 ? EV_EXIT_THRESHOLD : rc;
 	}
 	if (pending) {
-		rc = ev_embedrec_pending(st, !chunks, model, &io, &res, err);
+		rc = ev_embedwrite_pending(st, !chunks, model, &io, &res, err);
 		ev_cli_count(cli, "records_out", res.written);
 		free(res.model);
 		return rc;
@@ -243,7 +243,7 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 	if (!train)
 		return run_stream(cli, st, files, nfiles, err);
 	p.seed = (uint64_t)seed;
-	if ((rc = ev_embedrec_train(st, db, &p, &io, &info, err)) == 0) {
+	if ((rc = ev_embedwrite_train(st, db, &p, &io, &info, err)) == 0) {
 		ev_cli_count(cli, "chunks", info.chunks);
 		ev_cli_count(cli, "terms", info.terms);
 	}

@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "mvindex.h"
-#include "mvrec.h"
+#include "mvinput.h"
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {
@@ -67,7 +67,7 @@ main(int argc, char *argv[])
 {
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
-	struct ev_mvrec R = EV_MVREC_INIT;
+	struct ev_mvinput R = EV_MVINPUT_INIT;
 	struct ev_mvload_opts lo = { 0 };
 	struct ev_mvload_stats stats;
 	int argi, rc = EV_EXIT_OK;
@@ -97,7 +97,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_progress_start(&progress, &cli, "records", 0);
-	rc = ev_mvrec_read(&R, argv + argi, argc - argi, &err);
+	rc = ev_mvinput_read(&R, argv + argi, argc - argi, &err);
 	ev_progress_done(&progress);
 	if (rc == -1) {
 		rc = ev_cli_report(&err);
@@ -121,7 +121,7 @@ main(int argc, char *argv[])
 		    stats.kept, o.index, stats.factory, stats.lane, stats.records,
 		    stats.records == 1 ? "" : "s", stats.vectors, ev_mvload_dim(R.ld));
 out:
-	ev_mvrec_release(&R);
+	ev_mvinput_release(&R);
 	ev_mvload_free(R.ld);
 	return ev_cli_finish(&cli, rc);
 }

@@ -1,4 +1,4 @@
-/* Tests of lib/store/mvindex.c and mvrec.c: multi-vector records loaded into
+/* Tests of lib/store/mvindex.c and mvinput.c: multi-vector records loaded into
  * an index (records, mapped vectors, Faiss over the tokens), read back, and
  * bad loads that leave the index as it was. */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "mvindex.h"
-#include "mvrec.h"
+#include "mvinput.h"
 #include "test_util.h"
 
 static char dir[] = "/tmp/evkit-mvindex-XXXXXX";
@@ -342,11 +342,11 @@ Test(mvindex, an_ivf_index_is_trained_on_the_vectors_and_finds_their_records)
 	ev_mvindex_close(ix);
 }
 
-/* ---- mvrec: the readers ---------------------------------------------------- */
+/* ---- mvinput: the readers ---------------------------------------------------- */
 
 Test(mvindex, bulk_records_take_their_rows_of_the_npy_file)
 {
-	struct ev_mvrec R = EV_MVREC_INIT;
+	struct ev_mvinput R = EV_MVINPUT_INIT;
 	struct ev_mvload_stats stats;
 	struct ev_err err = { 0 };
 	struct ev_mvindex *ix;
@@ -375,10 +375,10 @@ Test(mvindex, bulk_records_take_their_rows_of_the_npy_file)
 	R.ld = begin(0);
 	R.model = "m1";
 	R.npy = npy;
-	cr_assert_eq(ev_mvrec_read(&R, paths, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_mvinput_read(&R, paths, 1, &err), 0, "%s", err.msg);
 	cr_assert_eq(R.read, 2);
 	commit(R.ld, &stats);
-	ev_mvrec_release(&R);
+	ev_mvinput_release(&R);
 	ix = ev_mvindex_open(path, &err);
 	cr_assert_not_null(ix, "%s", err.msg);
 	v = ev_mvindex_record(ix, ev_mvindex_find(ix, "x"), &n);
@@ -389,21 +389,21 @@ Test(mvindex, bulk_records_take_their_rows_of_the_npy_file)
 
 	/* rows beyond the array */
 	tu_write_file(offs, "{\"id\":\"z\",\"offset\":5,\"count\":2}\n", 32);
-	R = (struct ev_mvrec)EV_MVREC_INIT;
+	R = (struct ev_mvinput)EV_MVINPUT_INIT;
 	R.ld = begin(0);
 	R.model = "m1";
 	R.npy = npy;
-	cr_assert_eq(ev_mvrec_read(&R, paths, 1, &err), -1);
+	cr_assert_eq(ev_mvinput_read(&R, paths, 1, &err), -1);
 	cr_assert_eq(err.code, 2);
 	cr_assert_not_null(strstr(err.msg, "rows 5 to 6 are not in"), "%s", err.msg);
 	cr_assert_not_null(strstr(err.where, "o.jsonl:1"), "%s", err.where);
 	ev_mvload_free(R.ld);
-	ev_mvrec_release(&R);
+	ev_mvinput_release(&R);
 }
 
 Test(mvindex, json_records_need_vectors_of_one_dimension)
 {
-	struct ev_mvrec R = EV_MVREC_INIT;
+	struct ev_mvinput R = EV_MVINPUT_INIT;
 	struct ev_err err = { 0 };
 	char in[300], *paths[1] = { in };
 	static const char text[] =
@@ -413,10 +413,10 @@ Test(mvindex, json_records_need_vectors_of_one_dimension)
 	snprintf(in, sizeof in, "%s/r.jsonl", dir);
 	tu_write_file(in, text, sizeof text - 1);
 	R.ld = begin(0);
-	cr_assert_eq(ev_mvrec_read(&R, paths, 1, &err), -1);
+	cr_assert_eq(ev_mvinput_read(&R, paths, 1, &err), -1);
 	cr_assert_str_eq(err.msg, "vector 2 of field 'vectors' has 1 dimensions, the first 2");
 	cr_assert_not_null(strstr(err.where, "r.jsonl:2"));
 	cr_assert_eq(ev_mvload_count(R.ld), 1);
 	ev_mvload_free(R.ld);
-	ev_mvrec_release(&R);
+	ev_mvinput_release(&R);
 }

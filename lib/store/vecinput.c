@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "jsonl.h"
-#include "vecrec.h"
+#include "vecline.h"
 
 int
 ev_vecinput_format(const char *name)
@@ -81,12 +81,12 @@ add_json(struct ev_vecinput *L, json_t *rec, const char *where, struct ev_err *e
 	return ev_vload_add(L->ld, id, model, L->v, (long long)n, where, err);
 }
 
-/* Read JSON Lines: the common shape by the fast reader (lib/base/vecrec.h),
+/* Read JSON Lines: the common shape by the fast reader (lib/base/vecline.h),
  * anything else through Jansson, which also words every error. */
 static int
 read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 {
-	struct ev_vecrec rec = EV_VECREC_INIT;
+	struct ev_vecline rec = EV_VECLINE_INIT;
 	struct ev_jsonl *in;
 	const char *line;
 	size_t len;
@@ -103,7 +103,7 @@ read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 		if (i == len)
 			continue;	/* blank */
 		L->read++;
-		r = ev_vecrec_parse(&rec, line, len);
+		r = ev_vecline_parse(&rec, line, len);
 		if (r == -1) {
 			ev_err_nomem(err);
 			break;
@@ -128,7 +128,7 @@ read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 			L->progress(L->ctx, (long long)len);
 	}
 	ev_jsonl_close(in);
-	ev_vecrec_release(&rec);
+	ev_vecline_release(&rec);
 	return r == -1 ? -1 : 0;
 }
 

@@ -1,5 +1,5 @@
-/* embedrec.c: records embedded by the built-in model.  See embedrec.h. */
-#include "embedrec.h"
+/* embedwrite.c: records embedded by the built-in model.  See embedwrite.h. */
+#include "embedwrite.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,7 @@ write_line(FILE *out, json_t *o, struct ev_err *err)
 }
 
 static void
-zero_note(const char *model, long long zero, const struct ev_embedrec_io *io)
+zero_note(const char *model, long long zero, const struct ev_embedwrite_io *io)
 {
 	if (zero > 0)
 		ev_note(io->note, io->ctx, "%lld record%s had no term in the vocabulary of model '%s'; %s all zeros",
@@ -30,14 +30,14 @@ zero_note(const char *model, long long zero, const struct ev_embedrec_io *io)
 }
 
 void
-ev_embedrec_zero_note(const struct ev_embedrec *r, const struct ev_embedrec_io *io)
+ev_embedwrite_zero_note(const struct ev_embedwrite *r, const struct ev_embedwrite_io *io)
 {
 	if (r->e != NULL)
 		zero_note(ev_embed_model_id(r->e), r->zero, io);
 }
 
 int
-ev_embedrec_open(struct ev_embedrec *r, struct ev_store *st, struct ev_err *err)
+ev_embedwrite_open(struct ev_embedwrite *r, struct ev_store *st, struct ev_err *err)
 {
 	memset(r, 0, sizeof *r);
 	r->st = st;
@@ -49,7 +49,7 @@ ev_embedrec_open(struct ev_embedrec *r, struct ev_store *st, struct ev_err *err)
 }
 
 void
-ev_embedrec_close(struct ev_embedrec *r)
+ev_embedwrite_close(struct ev_embedwrite *r)
 {
 	free(r->vec);
 	ev_lex_close(r->lex);
@@ -108,10 +108,10 @@ stored_lang(struct ev_store *st, const char *id, char code[EV_ANALYZE_CODE_MAX],
 	return found;
 }
 
-/* Set the language rec is embedded in (ev_embedrec_add()).  Returns 0, or
+/* Set the language rec is embedded in (ev_embedwrite_add()).  Returns 0, or
  * -1 with *err set. */
 static int
-record_lang(struct ev_embedrec *r, json_t *rec, int is_query, const char *text, size_t len,
+record_lang(struct ev_embedwrite *r, json_t *rec, int is_query, const char *text, size_t len,
 	const char *where, struct ev_err *err)
 {
 	json_t *l = json_object_get(rec, "language"), *id = json_object_get(rec, "id");
@@ -140,7 +140,7 @@ record_lang(struct ev_embedrec *r, json_t *rec, int is_query, const char *text, 
 }
 
 int
-ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *where,
+ev_embedwrite_add(struct ev_embedwrite *r, json_t *rec, int is_query, const char *where,
 	struct ev_err *err)
 {
 	const char *texts[3];
@@ -170,7 +170,7 @@ ev_embedrec_add(struct ev_embedrec *r, json_t *rec, int is_query, const char *wh
 }
 
 json_t *
-ev_embedrec_one(struct ev_embedrec *r, json_t *v, int role, size_t lineno, const char *where,
+ev_embedwrite_one(struct ev_embedwrite *r, json_t *v, int role, size_t lineno, const char *where,
 	struct ev_err *err)
 {
 	json_t *rec;
@@ -182,7 +182,7 @@ ev_embedrec_one(struct ev_embedrec *r, json_t *v, int role, size_t lineno, const
 		ev_err_set(err, EV_EXIT_USAGE, where,
 		    "a record must be an object (a chunk or a query) or a string (a query)");
 		return NULL;
-	} else if (role != EV_EMBEDREC_AUTO) {
+	} else if (role != EV_EMBEDWRITE_AUTO) {
 		is_query = role == EV_EMBED_QUERY;
 	} else if (json_object_get(v, "text") != NULL) {
 		is_query = 0;
@@ -199,7 +199,7 @@ ev_embedrec_one(struct ev_embedrec *r, json_t *v, int role, size_t lineno, const
 	} else {
 		rec = json_incref(v);
 	}
-	if (ev_embedrec_add(r, rec, is_query, where, err) == -1) {
+	if (ev_embedwrite_add(r, rec, is_query, where, err) == -1) {
 		json_decref(rec);
 		return NULL;
 	}
@@ -207,8 +207,8 @@ ev_embedrec_one(struct ev_embedrec *r, json_t *v, int role, size_t lineno, const
 }
 
 int
-ev_embedrec_stream(struct ev_embedrec *r, struct ev_jsonl *in, int role,
-	const struct ev_embedrec_io *io,
+ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
+	const struct ev_embedwrite_io *io,
 	int (*skip)(void *ctx, const struct ev_err *err), void *ctx, long long *nread,
 	long long *nwritten, struct ev_err *err)
 {
@@ -219,7 +219,7 @@ ev_embedrec_stream(struct ev_embedrec *r, struct ev_jsonl *in, int role,
 		rec = NULL;
 		if (got == 1) {
 			(*nread)++;
-			rec = ev_embedrec_one(r, v, role, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+			rec = ev_embedwrite_one(r, v, role, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
 			json_decref(v);
 		}
 		got = rec != NULL && ev_jsonl_write(io->out, rec, err) == 0;
@@ -236,7 +236,7 @@ ev_embedrec_stream(struct ev_embedrec *r, struct ev_jsonl *in, int role,
 
 /* The chunk of rowid id as a chunk record, with its vector when r is open. */
 static int
-pending_one(struct ev_store *st, struct ev_embedrec *r, int64_t id, FILE *out,
+pending_one(struct ev_store *st, struct ev_embedwrite *r, int64_t id, FILE *out,
 	struct ev_err *err)
 {
 	json_t *rec = json_object();
@@ -252,7 +252,7 @@ pending_one(struct ev_store *st, struct ev_embedrec *r, int64_t id, FILE *out,
 		goto out;
 	}
 	snprintf(where, sizeof where, "chunk rowid %lld", (long long)id);
-	if (r->e != NULL && ev_embedrec_add(r, rec, 0, where, err) == -1)
+	if (r->e != NULL && ev_embedwrite_add(r, rec, 0, where, err) == -1)
 		goto out;
 	rc = ev_jsonl_write(out, rec, err);
 out:
@@ -262,10 +262,10 @@ out:
 }
 
 int
-ev_embedrec_pending(struct ev_store *st, int embed, const char *model,
-	const struct ev_embedrec_io *io, struct ev_embedrec_pending *res, struct ev_err *err)
+ev_embedwrite_pending(struct ev_store *st, int embed, const char *model,
+	const struct ev_embedwrite_io *io, struct ev_embedwrite_pending *res, struct ev_err *err)
 {
-	struct ev_embedrec r = { 0 };
+	struct ev_embedwrite r = { 0 };
 	struct ev_err ignored = { 0 };
 	int64_t *ids = NULL;
 	size_t n = 0, i;
@@ -273,7 +273,7 @@ ev_embedrec_pending(struct ev_store *st, int embed, const char *model,
 
 	memset(res, 0, sizeof *res);
 	if (embed) {
-		if (ev_embedrec_open(&r, st, err) == -1)	/* begins the read transaction */
+		if (ev_embedwrite_open(&r, st, err) == -1)	/* begins the read transaction */
 			goto out;
 		if ((res->model = strdup(ev_embed_model_id(r.e))) == NULL) {
 			ev_err_nomem(err);
@@ -309,7 +309,7 @@ ev_embedrec_pending(struct ev_store *st, int embed, const char *model,
 out:
 	res->zero = r.zero;
 	free(ids);
-	ev_embedrec_close(&r);
+	ev_embedwrite_close(&r);
 	if (began)
 		ev_store_exec(st, "ROLLBACK", &ignored);	/* it only read */
 	return rc;
@@ -323,8 +323,8 @@ round4(double x)
 }
 
 int
-ev_embedrec_train(struct ev_store *st, const char *db, const struct ev_embed_params *p,
-	const struct ev_embedrec_io *io, struct ev_embed_info *info, struct ev_err *err)
+ev_embedwrite_train(struct ev_store *st, const char *db, const struct ev_embed_params *p,
+	const struct ev_embedwrite_io *io, struct ev_embed_info *info, struct ev_err *err)
 {
 	if (ev_embed_train(st, p, info, err) == -1)
 		return -1;
@@ -344,8 +344,8 @@ ev_embedrec_train(struct ev_store *st, const char *db, const struct ev_embed_par
 }
 
 int
-ev_embedrec_drift(struct ev_store *st, const char *db, double max_drift,
-	const struct ev_embedrec_io *io, struct ev_embed_drift *d, struct ev_err *err)
+ev_embedwrite_drift(struct ev_store *st, const char *db, double max_drift,
+	const struct ev_embedwrite_io *io, struct ev_embed_drift *d, struct ev_err *err)
 {
 	if (ev_embed_drift(st, d, err) == -1 ||
 	    write_line(io->out, json_pack("{s:o,s:f,s:f,s:I,s:I,s:I,s:I,s:I}",

@@ -1,4 +1,4 @@
-/* vecrec.h: a fast reader of vector records, the JSON Lines of
+/* vecline.h: a fast reader of vector records, the JSON Lines of
  * {"id": ..., "vector": [...], "model": ...} that ev-embed writes and
  * ev-embed-load reads by the hundred thousand.
  *
@@ -6,12 +6,12 @@
  * only, and says so; the caller parses every other line with Jansson
  * (ev_json_parse_line()), which then gives the record or the exact error.
  * So a line is never accepted here that Jansson would refuse. */
-#ifndef EV_VECREC_H
-#define EV_VECREC_H
+#ifndef EV_VECLINE_H
+#define EV_VECLINE_H
 
 #include <stddef.h>
 
-struct ev_vecrec {
+struct ev_vecline {
 	char *id;		/* the "id", NUL-terminated */
 	char *model;		/* the "model" when has_model */
 	int has_model;
@@ -21,7 +21,7 @@ struct ev_vecrec {
 	size_t id_cap, model_cap, v_cap;
 };
 
-#define EV_VECREC_INIT { NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+#define EV_VECLINE_INIT { NULL, NULL, 0, NULL, 0, 0, 0, 0 }
 
 /* Parse line[0..len).  Returns 1 when it is a JSON object (valid by RFC 8259)
  * with an "id" and a "vector", and maybe a "model", the strings without
@@ -30,9 +30,9 @@ struct ev_vecrec {
  * types, \u escapes, integers beyond 64 bits, real overflow, nesting deeper
  * than 64, invalid UTF-8, NUL bytes, malformed JSON), and -1 when memory
  * runs out. */
-int ev_vecrec_parse(struct ev_vecrec *r, const char *line, size_t len);
+int ev_vecline_parse(struct ev_vecline *r, const char *line, size_t len);
 
-/* Free what *r holds (NULL-safe) and return it to EV_VECREC_INIT. */
-void ev_vecrec_release(struct ev_vecrec *r);
+/* Free what *r holds (NULL-safe) and return it to EV_VECLINE_INIT. */
+void ev_vecline_release(struct ev_vecline *r);
 
 #endif

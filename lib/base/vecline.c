@@ -1,10 +1,10 @@
-/* vecrec.c: a fast reader of vector records (see vecrec.h). */
+/* vecline.c: a fast reader of vector records (see vecline.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vecrec.h"
+#include "vecline.h"
 
 #define DEPTH_MAX 64
 
@@ -209,7 +209,7 @@ keep(char **dst, size_t *cap, const unsigned char *s, const unsigned char *e)
 
 /* The "vector" array of numbers. */
 static int
-vector(struct ev_vecrec *r, struct cur *c)
+vector(struct ev_vecline *r, struct cur *c)
 {
 	double d;
 
@@ -249,7 +249,7 @@ vector(struct ev_vecrec *r, struct cur *c)
 }
 
 int
-ev_vecrec_parse(struct ev_vecrec *r, const char *line, size_t len)
+ev_vecline_parse(struct ev_vecline *r, const char *line, size_t len)
 {
 	struct cur c = { (const unsigned char *)line, (const unsigned char *)line + len };
 	int have_id = 0, have_vector = 0;
@@ -316,7 +316,7 @@ ev_vecrec_parse(struct ev_vecrec *r, const char *line, size_t len)
 }
 
 void
-ev_vecrec_release(struct ev_vecrec *r)
+ev_vecline_release(struct ev_vecline *r)
 {
 	if (r == NULL)
 		return;

@@ -1,21 +1,21 @@
-/* Tests of lib/base/vecrec.c: the fast reader never accepts what Jansson refuses,
+/* Tests of lib/base/vecline.c: the fast reader never accepts what Jansson refuses,
  * and reads what it accepts exactly as Jansson does. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
 
-#include "vecrec.h"
+#include "vecline.h"
 
 /* line must give 1 and these values, agreeing with Jansson's parse. */
 static void
 accepted(const char *line, const char *id, const char *model, size_t dim, const float *v)
 {
-	struct ev_vecrec r = EV_VECREC_INIT;
+	struct ev_vecline r = EV_VECLINE_INIT;
 	json_t *j = json_loadb(line, strlen(line), 0, NULL);
 
 	cr_assert_not_null(j, "jansson refuses %s", line);
-	cr_assert_eq(ev_vecrec_parse(&r, line, strlen(line)), 1, "%s", line);
+	cr_assert_eq(ev_vecline_parse(&r, line, strlen(line)), 1, "%s", line);
 	cr_assert_str_eq(r.id, id);
 	cr_assert_str_eq(json_string_value(json_object_get(j, "id")), id);
 	cr_assert_eq(r.has_model, model != NULL);
@@ -29,21 +29,21 @@ accepted(const char *line, const char *id, const char *model, size_t dim, const 
 			v[i]);
 	}
 	json_decref(j);
-	ev_vecrec_release(&r);
+	ev_vecline_release(&r);
 }
 
 static void
 declined(const char *line, size_t len)
 {
-	struct ev_vecrec r = EV_VECREC_INIT;
+	struct ev_vecline r = EV_VECLINE_INIT;
 
-	cr_assert_eq(ev_vecrec_parse(&r, line, len), 0, "%.*s", (int)len, line);
-	ev_vecrec_release(&r);
+	cr_assert_eq(ev_vecline_parse(&r, line, len), 0, "%.*s", (int)len, line);
+	ev_vecline_release(&r);
 }
 
 #define DECLINED(s) declined(s, sizeof s - 1)
 
-Test(vecrec, reads_the_common_record)
+Test(vecline, reads_the_common_record)
 {
 	accepted("{\"id\":\"a:b:0\",\"vector\":[1,-0.5,2e-3,0],\"model\":\"m\"}", "a:b:0", "m", 4,
 		(float[]){ 1, -0.5f, 2e-3f, 0 });
@@ -55,7 +55,7 @@ Test(vecrec, reads_the_common_record)
 	accepted("{\"id\":\"x\",\"vector\":[1e39,1e-50]}", "x", NULL, 2, (float[]){ INFINITY, 0 });
 }
 
-Test(vecrec, leaves_everything_else_to_jansson)
+Test(vecline, leaves_everything_else_to_jansson)
 {
 	DECLINED("");
 	DECLINED("[1,2]");
@@ -96,17 +96,17 @@ Test(vecrec, leaves_everything_else_to_jansson)
 	}
 }
 
-Test(vecrec, agrees_with_jansson_on_every_prefix_of_a_record)
+Test(vecline, agrees_with_jansson_on_every_prefix_of_a_record)
 {
 	static const char rec[] = "{\"id\":\"d1:s1:0\",\"vector\":[0.25,-1e-3,7],\"model\":\"m1\","
 		"\"x\":{\"y\":[null,true]}}";
 
 	for (size_t n = 0; n < sizeof rec - 1; n++) {
-		struct ev_vecrec r = EV_VECREC_INIT;
+		struct ev_vecline r = EV_VECLINE_INIT;
 		json_t *j = json_loadb(rec, n, 0, NULL);
-		int got = ev_vecrec_parse(&r, rec, n);
+		int got = ev_vecline_parse(&r, rec, n);
 		cr_assert(got == 0 || j != NULL, "accepted a prefix Jansson refuses: %.*s", (int)n, rec);
 		json_decref(j);
-		ev_vecrec_release(&r);
+		ev_vecline_release(&r);
 	}
 }

@@ -1,4 +1,4 @@
-/* Tests of lib/lanes/embedrec.c: records given vectors by the built-in model, the
+/* Tests of lib/lanes/embedwrite.c: records given vectors by the built-in model, the
  * chunks pending a vector, and the reports of a training and of the drift. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -7,15 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "embedrec.h"
+#include "embedwrite.h"
 #include "store.h"
 #include "test_util.h"
 
-static char dir[] = "/tmp/evkit-embedrec-XXXXXX";
+static char dir[] = "/tmp/evkit-embedwrite-XXXXXX";
 static char db[256];
 static struct ev_store *st;
 static struct ev_err err;
-static struct ev_embedrec_io io;
+static struct ev_embedwrite_io io;
 static char *outp;
 static size_t outn;
 
@@ -46,7 +46,7 @@ teardown(void)
 	tu_rmdir(dir);
 }
 
-TestSuite(embedrec, .init = setup, .fini = teardown);
+TestSuite(embedwrite, .init = setup, .fini = teardown);
 
 /* Empty what was written. */
 static void
@@ -67,7 +67,7 @@ train(int dim)
 
 	ev_embed_params_init(&p);
 	p.dim = dim;
-	cr_assert_eq(ev_embedrec_train(st, db, &p, &io, &info, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_train(st, db, &p, &io, &info, &err), 0, "%s", err.msg);
 	fflush(io.out);
 	line = json_loads(outp, 0, NULL);
 	cr_assert_not_null(line, "%s", outp);
@@ -78,50 +78,50 @@ train(int dim)
 	reset_out();
 }
 
-Test(embedrec, training_more_dimensions_than_the_store_holds_is_noted)
+Test(embedwrite, training_more_dimensions_than_the_store_holds_is_noted)
 {
 	train(64);
 	cr_assert_not_null(strstr(tu_notes, "--dim 64 is more than 5 chunks"), "%s", tu_notes);
 }
 
-Test(embedrec, a_record_by_its_fields_or_its_role)
+Test(embedwrite, a_record_by_its_fields_or_its_role)
 {
-	struct ev_embedrec r;
+	struct ev_embedwrite r;
 	json_t *chunk = json_pack("{s:s,s:s}", "id", "x", "text", "wing flow");
 	json_t *query = json_string("heat plate");
 	json_t *neither = json_pack("{s:s}", "id", "y");
 	json_t *rec;
 
 	train(2);
-	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
-	rec = ev_embedrec_one(&r, chunk, EV_EMBEDREC_AUTO, 1, "in:1", &err);
+	cr_assert_eq(ev_embedwrite_open(&r, st, &err), 0, "%s", err.msg);
+	rec = ev_embedwrite_one(&r, chunk, EV_EMBEDWRITE_AUTO, 1, "in:1", &err);
 	cr_assert_eq(rec, chunk, "a chunk gains its vector in place");
 	cr_assert_eq(json_array_size(json_object_get(rec, "vector")), 2);
 	cr_assert_str_eq(json_string_value(json_object_get(rec, "model")),
 	    ev_embed_model_id(r.e));
 	json_decref(rec);
 
-	rec = ev_embedrec_one(&r, query, EV_EMBEDREC_AUTO, 7, "in:7", &err);
+	rec = ev_embedwrite_one(&r, query, EV_EMBEDWRITE_AUTO, 7, "in:7", &err);
 	cr_assert_not_null(rec, "%s", err.msg);
 	cr_assert_str_eq(json_string_value(json_object_get(rec, "query")), "heat plate");
 	cr_assert_eq(json_array_size(json_object_get(rec, "vector")), 2);
 	json_decref(rec);
 
-	cr_assert_null(ev_embedrec_one(&r, neither, EV_EMBEDREC_AUTO, 2, "in:2", &err));
+	cr_assert_null(ev_embedwrite_one(&r, neither, EV_EMBEDWRITE_AUTO, 2, "in:2", &err));
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_str_eq(err.msg, "record has no 'text' (a chunk) or 'query' (a query) to embed");
 	ev_err_clear(&err);
-	cr_assert_null(ev_embedrec_one(&r, chunk, EV_EMBED_QUERY, 3, "in:3", &err),
+	cr_assert_null(ev_embedwrite_one(&r, chunk, EV_EMBED_QUERY, 3, "in:3", &err),
 	    "as a query, a chunk lacks its 'query'");
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 
 	rec = json_pack("{s:s}", "text", "zebra");
-	cr_assert_eq(ev_embedrec_add(&r, rec, 0, "in:4", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_add(&r, rec, 0, "in:4", &err), 0, "%s", err.msg);
 	cr_assert_eq(r.zero, 1, "no term of the vocabulary: a zero vector, counted");
-	ev_embedrec_zero_note(&r, &io);
+	ev_embedwrite_zero_note(&r, &io);
 	cr_assert_not_null(strstr(tu_notes, "1 record had no term in the vocabulary"), "%s", tu_notes);
 	json_decref(rec);
-	ev_embedrec_close(&r);
+	ev_embedwrite_close(&r);
 	json_decref(chunk);
 	json_decref(query);
 	json_decref(neither);
@@ -137,9 +137,9 @@ skip(void *ctx, const struct ev_err *e)
 	return 1;
 }
 
-Test(embedrec, a_stream_skips_bad_records_when_asked)
+Test(embedwrite, a_stream_skips_bad_records_when_asked)
 {
-	struct ev_embedrec r;
+	struct ev_embedwrite r;
 	struct ev_jsonl *in;
 	long long nread = 0, n = 0;
 	static const char text[] = "\"wing\"\n[1]\n{\"text\":\"heat\"}\n";
@@ -148,9 +148,9 @@ Test(embedrec, a_stream_skips_bad_records_when_asked)
 	train(2);
 	snprintf(path, sizeof path, "%s/in.jsonl", dir);
 	tu_write_file(path, text, strlen(text));
-	cr_assert_eq(ev_embedrec_open(&r, st, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_open(&r, st, &err), 0, "%s", err.msg);
 	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
-	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, NULL, NULL, &nread, &n, &err),
+	cr_assert_eq(ev_embedwrite_stream(&r, in, EV_EMBEDWRITE_AUTO, &io, NULL, NULL, &nread, &n, &err),
 	    -1);
 	cr_assert_eq(n, 1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
@@ -159,21 +159,21 @@ Test(embedrec, a_stream_skips_bad_records_when_asked)
 
 	nread = n = 0;
 	cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
-	cr_assert_eq(ev_embedrec_stream(&r, in, EV_EMBEDREC_AUTO, &io, skip, NULL, &nread, &n, &err),
+	cr_assert_eq(ev_embedwrite_stream(&r, in, EV_EMBEDWRITE_AUTO, &io, skip, NULL, &nread, &n, &err),
 	    0, "%s", err.msg);
 	cr_assert_eq(nread, 3);
 	cr_assert_eq(n, 2);
 	cr_assert_eq(skipped, 1);
 	ev_jsonl_close(in);
-	ev_embedrec_close(&r);
+	ev_embedwrite_close(&r);
 }
 
-Test(embedrec, pending_chunks_with_or_without_vectors)
+Test(embedwrite, pending_chunks_with_or_without_vectors)
 {
-	struct ev_embedrec_pending res;
+	struct ev_embedwrite_pending res;
 
 	train(2);
-	cr_assert_eq(ev_embedrec_pending(st, 1, NULL, &io, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_pending(st, 1, NULL, &io, &res, &err), 0, "%s", err.msg);
 	cr_assert_eq(res.written, 5, "no vector stored yet: every chunk");
 	cr_assert_not_null(res.model);
 	fflush(io.out);
@@ -183,7 +183,7 @@ Test(embedrec, pending_chunks_with_or_without_vectors)
 
 	reset_out();
 	tu_notes[0] = '\0';
-	cr_assert_eq(ev_embedrec_pending(st, 0, NULL, &io, &res, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_pending(st, 0, NULL, &io, &res, &err), 0, "%s", err.msg);
 	cr_assert_null(res.model, "no index: no model to be pending for");
 	cr_assert_eq(res.written, 5);
 	fflush(io.out);
@@ -193,12 +193,12 @@ Test(embedrec, pending_chunks_with_or_without_vectors)
 	    "the snapshot's transaction was ended: %s", err.msg);
 }
 
-Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
+Test(embedwrite, drift_is_reported_and_noted_above_the_threshold)
 {
 	struct ev_embed_drift d;
 	json_t *line;
 
-	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_drift(st, db, 0.1, &io, &d, &err), 1, "%s", err.msg);
 	cr_assert_not_null(strstr(tu_notes, "no embedding model: train one with 'ev-embed --db"),
 	    "%s", tu_notes);
 	fflush(io.out);
@@ -212,7 +212,7 @@ Test(embedrec, drift_is_reported_and_noted_above_the_threshold)
 	reset_out();
 	train(2);
 	tu_notes[0] = '\0';
-	cr_assert_eq(ev_embedrec_drift(st, db, 0.1, &io, &d, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_embedwrite_drift(st, db, 0.1, &io, &d, &err), 0, "%s", err.msg);
 	cr_assert_float_eq(d.drift, 0.0, 1e-9, "right after a training");
 	cr_assert_str_eq(tu_notes, "");
 }

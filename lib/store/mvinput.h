@@ -1,4 +1,4 @@
-/* mvrec.h: multi-vector records read into a load of a multi-vector index
+/* mvinput.h: multi-vector records read into a load of a multi-vector index
  * (mvindex.h's ev_mvload), as ev-mv-load reads them:
  *   - JSON Lines, one record a line: {"id": ID, "vectors": [[...], ...],
  *     "model": ID, ...other fields kept with the record};
@@ -10,13 +10,13 @@
  *     gigabytes needs little more memory than its Faiss index.
  *
  * Layer above mvindex: includes err.h and mvindex.h. */
-#ifndef EV_MVREC_H
-#define EV_MVREC_H
+#ifndef EV_MVINPUT_H
+#define EV_MVINPUT_H
 
 #include "err.h"
 #include "mvindex.h"
 
-struct ev_mvrec {
+struct ev_mvinput {
 	struct ev_mvload *ld;	/* where the records go */
 	const char *model;	/* the model of records that name none, or NULL */
 	const char *npy;	/* bulk: the .npy file of vectors, or NULL for JSON Lines */
@@ -31,16 +31,16 @@ struct ev_mvrec {
 	size_t vcap;
 };
 
-#define EV_MVREC_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 }
+#define EV_MVINPUT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 }
 
 /* Read the records of paths[0..npaths) (none: stdin; "-" is stdin): JSON
  * Lines records, or with R->npy set, offsets records (the vectors taken
  * from R->npy).  A record's where is "FILE:LINE".  Returns 0, or -1 with
  * *err set (code 2 for bad input, 1 for a system failure); nothing is
  * committed either way. */
-int ev_mvrec_read(struct ev_mvrec *R, char **paths, int npaths, struct ev_err *err);
+int ev_mvinput_read(struct ev_mvinput *R, char **paths, int npaths, struct ev_err *err);
 
 /* Free what reading allocated (not R->ld). */
-void ev_mvrec_release(struct ev_mvrec *R);
+void ev_mvinput_release(struct ev_mvinput *R);
 
 #endif

@@ -1,5 +1,5 @@
-/* mvrec.c: multi-vector records into a load.  See mvrec.h. */
-#include "mvrec.h"
+/* mvinput.c: multi-vector records into a load.  See mvinput.h. */
+#include "mvinput.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "vecinput.h"
 
 void
-ev_mvrec_release(struct ev_mvrec *R)
+ev_mvinput_release(struct ev_mvinput *R)
 {
 	free(R->v);
 	R->v = NULL;
@@ -23,7 +23,7 @@ ev_mvrec_release(struct ev_mvrec *R)
 
 /* A bad record: skipped when R->skip says so (returns 0), else -1. */
 static int
-bad(struct ev_mvrec *R, struct ev_err *err)
+bad(struct ev_mvinput *R, struct ev_err *err)
 {
 	if (R->skip == NULL || err->code != EV_EXIT_USAGE || !R->skip(R->ctx, err))
 		return -1;
@@ -33,7 +33,7 @@ bad(struct ev_mvrec *R, struct ev_err *err)
 
 /* The record's id and model, checked. */
 static int
-common_fields(struct ev_mvrec *R, const json_t *rec, const char **model, const char *where,
+common_fields(struct ev_mvinput *R, const json_t *rec, const char **model, const char *where,
 	struct ev_err *err)
 {
 	const char *id;
@@ -53,7 +53,7 @@ common_fields(struct ev_mvrec *R, const json_t *rec, const char **model, const c
 
 /* Stage one JSON record {"id", "vectors", "model"}. */
 static int
-add_json(struct ev_mvrec *R, const json_t *rec, const char *where, struct ev_err *err)
+add_json(struct ev_mvinput *R, const json_t *rec, const char *where, struct ev_err *err)
 {
 	const char *model;
 	json_t *vecs, *row, *x;
@@ -150,7 +150,7 @@ fail:
 
 /* Stage one offsets record {"id", "offset", "count"}. */
 static int
-add_offsets(struct ev_mvrec *R, const struct npy *m, const json_t *rec, const char *where,
+add_offsets(struct ev_mvinput *R, const struct npy *m, const json_t *rec, const char *where,
 	struct ev_err *err)
 {
 	const char *model;
@@ -170,7 +170,7 @@ add_offsets(struct ev_mvrec *R, const struct npy *m, const json_t *rec, const ch
 /* Read the records of paths, each staged by add_json() or, with m, by
  * add_offsets(). */
 static int
-read_records(struct ev_mvrec *R, const struct npy *m, char **paths, int npaths,
+read_records(struct ev_mvinput *R, const struct npy *m, char **paths, int npaths,
 	struct ev_err *err)
 {
 	struct ev_jsonl *in;
@@ -197,7 +197,7 @@ read_records(struct ev_mvrec *R, const struct npy *m, char **paths, int npaths,
 }
 
 int
-ev_mvrec_read(struct ev_mvrec *R, char **paths, int npaths, struct ev_err *err)
+ev_mvinput_read(struct ev_mvinput *R, char **paths, int npaths, struct ev_err *err)
 {
 	struct npy m;
 	int r;
