@@ -1,5 +1,5 @@
 /* ev-pack: turn each query's hits into one EvidencePack v0.1.  See
- * man/ev-pack.1, lib/merge/pack.h (a pack) and lib/merge/packrun.h (the stream). */
+ * man/ev-pack.1, lib/merge/pack.h (a pack) and lib/merge/packloop.h (the stream). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include "jsonl.h"
 #include "opt.h"
 #include "pack.h"
-#include "packrun.h"
+#include "packloop.h"
 #include "store.h"
 #include "uuid.h"
 #include "vindex.h"
@@ -191,7 +191,7 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_jsonl *in = NULL;
 	struct ev_pack *p = NULL;
-	struct ev_packrun run = { 0 };
+	struct ev_packloop run = { 0 };
 	struct ev_store *st = NULL;
 	struct ev_vindex *ix = NULL;
 	struct ev_skip skip = { 0 };
@@ -230,8 +230,8 @@ main(int argc, char *argv[])
 		goto fail;
 	if ((in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL ||
 	    (p = ev_pack_new(&o, plan, ignored, plan_id, &err)) == NULL ||
-	    ev_packrun_init(&run, p, stdout, (enum ev_pack_format)f.format, text_width(), &err) == -1 ||
-	    (f.queries != NULL && ev_packrun_queries(&run, f.queries, &err) == -1))
+	    ev_packloop_init(&run, p, stdout, (enum ev_pack_format)f.format, text_width(), &err) == -1 ||
+	    (f.queries != NULL && ev_packloop_queries(&run, f.queries, &err) == -1))
 		goto fail;
 	/* the vectors are needed only when MMR runs */
 	if (f.db != NULL && o.mmr_lambda < 1) {
@@ -246,11 +246,11 @@ main(int argc, char *argv[])
 			goto fail;
 	while ((r = ev_jsonl_next_line(in, &line, &len, &err)) != 0) {
 		if (r == 1)
-			r = ev_packrun_line(&run, line, len, ev_jsonl_where(in), &err);
+			r = ev_packloop_line(&run, line, len, ev_jsonl_where(in), &err);
 		if (r == -1 && !ev_cli_skip(&skip, &err))
 			goto fail;
 	}
-	if (ev_packrun_end(&run, &err) == -1)
+	if (ev_packloop_end(&run, &err) == -1)
 		goto fail;
 	ev_cli_skip_done(&cli, &skip);
 	goto out;
@@ -262,7 +262,7 @@ out:
 	json_decref(plan);
 	json_decref(ignored);
 	json_decref(f.warnings);
-	ev_packrun_release(&run);
+	ev_packloop_release(&run);
 	ev_pack_free(p);
 	ev_jsonl_close(in);
 	ev_vindex_batch_end(ix);

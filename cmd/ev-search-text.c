@@ -2,7 +2,7 @@
  * over the store's FTS5 index with the matched terms marked in a snippet.
  *
  * Streams: the hits of a query are written before the next query is read.
- * See man/ev-search-text.1, lib/lanes/textrun.h and lib/lanes/textsearch.h. */
+ * See man/ev-search-text.1, lib/lanes/textloop.h and lib/lanes/textsearch.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "jsonl.h"
 #include "opt.h"
 #include "store.h"
-#include "textrun.h"
+#include "textloop.h"
 #include "textsearch.h"
 #include "textstats.h"
 
@@ -172,7 +172,7 @@ main(int argc, char *argv[])
 	struct ev_textsearch *search = NULL;
 	struct ev_textstats *stats = NULL;
 	struct ev_jsonl *in = NULL;
-	struct ev_textrun run = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0, NULL };
+	struct ev_textloop run = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0, NULL };
 	struct ev_opt *table;
 	int argi, rc = EV_EXIT_OK;
 

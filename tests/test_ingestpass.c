@@ -12,7 +12,7 @@
 #include "store.h"
 #include "test_util.h"
 
-static char dir[] = "/tmp/evkit-spool-XXXXXX";
+static char dir[] = "/tmp/evkit-ingestpass-XXXXXX";
 static char db[256];
 static struct ev_store *st;
 static struct ev_ingest *ig;
@@ -69,7 +69,7 @@ teardown(void)
 	tu_rmdir(dir);
 }
 
-TestSuite(spool, .init = setup, .fini = teardown);
+TestSuite(ingestpass, .init = setup, .fini = teardown);
 
 static const char *
 file(const char *name, const char *text)
@@ -108,7 +108,7 @@ spool_file(const char *name, const char *text)
 	return sp;
 }
 
-Test(spool, reads_checks_and_writes_every_document)
+Test(ingestpass, reads_checks_and_writes_every_document)
 {
 	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
 
@@ -129,7 +129,7 @@ Test(spool, reads_checks_and_writes_every_document)
 	ev_ingestpass_free(sp);
 }
 
-Test(spool, a_duplicate_id_is_refused_or_skipped)
+Test(ingestpass, a_duplicate_id_is_refused_or_skipped)
 {
 	const char *in = file("d.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n{\"id\":\"x\",\"text\":\"b\"}\n");
 	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
@@ -151,7 +151,7 @@ Test(spool, a_duplicate_id_is_refused_or_skipped)
 	ev_ingestpass_free(sp);
 }
 
-Test(spool, each_batch_is_printed_once_committed)
+Test(ingestpass, each_batch_is_printed_once_committed)
 {
 	struct ev_ingestpass *sp;
 
@@ -179,7 +179,7 @@ reopen(void)
 	cr_assert_not_null(ig, "%s", err.msg);
 }
 
-Test(spool, prune_spares_a_source_with_records_without_id)
+Test(ingestpass, prune_spares_a_source_with_records_without_id)
 {
 	struct ev_ingestpass *sp;
 
@@ -203,7 +203,7 @@ Test(spool, prune_spares_a_source_with_records_without_id)
 	ev_ingestpass_free(sp);
 }
 
-Test(spool, delete_names_what_it_cannot_find)
+Test(ingestpass, delete_names_what_it_cannot_find)
 {
 	char *names[] = { "x", "nothing" };
 	long long deleted = 0;
@@ -292,7 +292,7 @@ ingest_with(const char *path, const char *in, int threads, char **printed)
 	return stats;
 }
 
-Test(spool, two_threads_store_and_print_what_one_does)
+Test(ingestpass, two_threads_store_and_print_what_one_does)
 {
 	/* a run of documents of every kind the preparing thread meets: titles
 	 * found or given, a title alone, no text, a long table split with its

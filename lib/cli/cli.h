@@ -116,7 +116,7 @@ int ev_cli_skip(struct ev_skip *s, const struct ev_err *err);
 void ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s);
 
 /* ev_cli_skip() and ev_warn() in the shape of a lib/ module's callbacks
- * (vsearch.h, textrun.h): ctx of ev_cli_skip_cb() is the struct ev_skip;
+ * (vsearch.h, textloop.h): ctx of ev_cli_skip_cb() is the struct ev_skip;
  * ev_cli_warn_cb() says "PROG: WHERE: WHAT" and ignores ctx. */
 int ev_cli_skip_cb(void *skip, struct ev_err *err);
 void ev_cli_warn_cb(void *ctx, const char *where, const char *what);

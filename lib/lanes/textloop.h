@@ -1,4 +1,4 @@
-/* textrun.h: the text lane's loop between reading query records and writing
+/* textloop.h: the text lane's loop between reading query records and writing
  * hit records: each query record checked (ev_query_record()), searched
  * (ev_textsearch_query()), what the search noticed turned into warnings, and
  * the hits written, a query's hits before the next query is read.
@@ -6,8 +6,8 @@
  * Layer above textsearch: includes err.h, jsonl.h, textsearch.h, textstats.h and
  * Jansson.  The command (ev-search-text) opens the input and the searcher,
  * decides whether a bad record is skipped and says the warnings. */
-#ifndef EV_TEXTRUN_H
-#define EV_TEXTRUN_H
+#ifndef EV_TEXTLOOP_H
+#define EV_TEXTLOOP_H
 
 #include <stdio.h>
 
@@ -16,7 +16,7 @@
 #include "textsearch.h"
 #include "textstats.h"
 
-struct ev_textrun {
+struct ev_textloop {
 	/* A bad query record (malformed line, wrong field, bad filter, bad
 	 * FTS5 expression): called with *err set (code 2, naming its line);
 	 * return non-zero to skip it and go on, 0 to stop.  NULL stops. */
@@ -41,7 +41,7 @@ struct ev_textrun {
  * set at the first bad record run->skip did not skip (code 2), a database
  * failure or a write error (code 1); the hits of the queries before it have
  * been written. */
-int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textrun *run,
+int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *run,
 	struct ev_err *err);
 
 /* --stats-out: the statistics of the store ts searches for the queries of in
@@ -49,7 +49,7 @@ int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct 
  * summed and written to the file out_path ("-": stdout; ev_textstats_save()).
  * Counts the queries in run->queries; run->stats_out is set for the run and
  * cleared after.  Returns 0, or -1 with *err set. */
-int ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textrun *run,
+int ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *run,
 	const char *const *paths, size_t n, const char *out_path, struct ev_err *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* Tests of lib/lanes/textrun.c: the text lane's query loop over a real store:
+/* Tests of lib/lanes/textloop.c: the text lane's query loop over a real store:
  * hits written query by query and counted, warnings, bad records stopped at
  * or skipped, a write error never skipped. */
 #include <criterion/criterion.h>
@@ -9,13 +9,13 @@
 #include <unistd.h>
 
 #include "store.h"
-#include "textrun.h"
+#include "textloop.h"
 
-static char dir[] = "/tmp/evkit-textrun-XXXXXX";
+static char dir[] = "/tmp/evkit-textloop-XXXXXX";
 static char path[256], qpath[256], warnings[4096];
 static struct ev_store *st;
 static struct ev_textsearch *ts;
-static struct ev_textrun run;
+static struct ev_textloop run;
 static struct ev_err err;
 static char *outp;
 static size_t outn;
@@ -84,10 +84,10 @@ teardown(void)
 	free(outp);
 	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
 	cr_assert_eq(system(sh), 0);
-	strcpy(dir, "/tmp/evkit-textrun-XXXXXX");
+	strcpy(dir, "/tmp/evkit-textloop-XXXXXX");
 }
 
-TestSuite(textrun, .init = setup, .fini = teardown);
+TestSuite(textloop, .init = setup, .fini = teardown);
 
 /* Run over the query lines of text; returns ev_textrun()'s result, the
  * output in outp. */
@@ -126,7 +126,7 @@ hit_ids(char *buf, size_t size)
 	return buf;
 }
 
-Test(textrun, hits_of_each_query_in_order_and_counted)
+Test(textloop, hits_of_each_query_in_order_and_counted)
 {
 	char ids[256];
 
@@ -140,7 +140,7 @@ Test(textrun, hits_of_each_query_in_order_and_counted)
 	cr_assert_eq(skips, 0);
 }
 
-Test(textrun, a_query_without_words_is_warned_about_and_answered)
+Test(textloop, a_query_without_words_is_warned_about_and_answered)
 {
 	open_search(NULL);
 	cr_assert_eq(run_queries("\"the (*) of\"\n\"wall\"\n"), 0, "%s", err.msg);
@@ -151,7 +151,7 @@ Test(textrun, a_query_without_words_is_warned_about_and_answered)
 	    warnings);
 }
 
-Test(textrun, a_bad_record_stops_after_the_hits_before_it)
+Test(textloop, a_bad_record_stops_after_the_hits_before_it)
 {
 	char ids[256];
 
@@ -164,7 +164,7 @@ Test(textrun, a_bad_record_stops_after_the_hits_before_it)
 	cr_assert_eq(run.queries, 1);
 }
 
-Test(textrun, bad_records_and_filters_skipped_when_skip_says_so)
+Test(textloop, bad_records_and_filters_skipped_when_skip_says_so)
 {
 	char ids[256];
 
@@ -178,7 +178,7 @@ Test(textrun, bad_records_and_filters_skipped_when_skip_says_so)
 	cr_assert_eq(run.hits, 3);
 }
 
-Test(textrun, a_write_error_stops_and_is_not_offered_for_skipping)
+Test(textloop, a_write_error_stops_and_is_not_offered_for_skipping)
 {
 	FILE *q = fopen(qpath, "w"), *out;
 	char *paths[] = { qpath };
@@ -201,7 +201,7 @@ Test(textrun, a_write_error_stops_and_is_not_offered_for_skipping)
 	ev_jsonl_close(in);
 }
 
-Test(textrun, a_missing_word_list_is_warned_about_once)
+Test(textloop, a_missing_word_list_is_warned_about_once)
 {
 	char nodict[300];
 

@@ -1,6 +1,6 @@
-/* packrun.c: hits grouped by request, written as EvidencePacks.  See
- * packrun.h. */
-#include "packrun.h"
+/* packloop.c: hits grouped by request, written as EvidencePacks.  See
+ * packloop.h. */
+#include "packloop.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ now_ms(void)
 }
 
 int
-ev_packrun_init(struct ev_packrun *r, struct ev_pack *p, FILE *out, enum ev_pack_format format,
+ev_packloop_init(struct ev_packloop *r, struct ev_pack *p, FILE *out, enum ev_pack_format format,
     size_t width, struct ev_err *err)
 {
 	memset(r, 0, sizeof *r);
@@ -74,7 +74,7 @@ check_query_fields(json_t *q, const char *where, struct ev_err *err)
 /* Put query position pos (its id text id, record q, read at where) into its
  * request, making the request when it is the first of it.  Returns 0 or -1. */
 static int
-file_request(struct ev_packrun *r, size_t pos, const char *id, json_t *q, const char *where,
+file_request(struct ev_packloop *r, size_t pos, const char *id, json_t *q, const char *where,
     struct ev_err *err)
 {
 	const char *req = json_string_value(json_object_get(q, "request_id")), *key;
@@ -113,7 +113,7 @@ file_request(struct ev_packrun *r, size_t pos, const char *id, json_t *q, const 
 }
 
 int
-ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err)
+ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 {
 	char *paths[1] = { (char *)path }, idbuf[64];
 	struct ev_jsonl *in;
@@ -170,7 +170,7 @@ ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err)
 }
 
 static int
-write_pack(struct ev_packrun *r, const json_t *pack, struct ev_err *err)
+write_pack(struct ev_packloop *r, const json_t *pack, struct ev_err *err)
 {
 	struct ev_buf *b = &r->b;
 	char *s;
@@ -197,7 +197,7 @@ write_pack(struct ev_packrun *r, const json_t *pack, struct ev_err *err)
 /* Build and write the pack of the request begun (its queries named with
  * ev_pack_query(), or by its hits). */
 static int
-emit(struct ev_packrun *r, struct ev_err *err)
+emit(struct ev_packloop *r, struct ev_err *err)
 {
 	char now[64];
 	int fixed = ev_pack_now(now, sizeof now), rc;
@@ -216,7 +216,7 @@ emit(struct ev_packrun *r, struct ev_err *err)
 /* Begin request i of the queries file: a new pack, with its queries named
  * in the file's order. */
 static int
-begin_file_request(struct ev_packrun *r, size_t i, const char *where, struct ev_err *err)
+begin_file_request(struct ev_packloop *r, size_t i, const char *where, struct ev_err *err)
 {
 	json_t *k, *q, *qi;
 	size_t j;
@@ -243,7 +243,7 @@ begin_file_request(struct ev_packrun *r, size_t i, const char *where, struct ev_
 /* The end of cur's hits: write its pack, then the packs of the requests of
  * the queries file no hit answered, up to request upto (exclusive). */
 static int
-flush(struct ev_packrun *r, size_t upto, const char *where, struct ev_err *err)
+flush(struct ev_packloop *r, size_t upto, const char *where, struct ev_err *err)
 {
 	if (r->cur != NULL) {
 		if (emit(r, err) == -1)
@@ -273,7 +273,7 @@ blank(const char *s, size_t n)
  * own.  pos is its query's position in the queries file (when there is
  * one). */
 static int
-new_request(struct ev_packrun *r, const char *key, const char *qid, size_t pos, const char *where,
+new_request(struct ev_packloop *r, const char *key, const char *qid, size_t pos, const char *where,
     struct ev_err *err)
 {
 	size_t want = 0;
@@ -304,7 +304,7 @@ new_request(struct ev_packrun *r, const char *key, const char *qid, size_t pos, 
 }
 
 int
-ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *where,
+ev_packloop_line(struct ev_packloop *r, const char *line, size_t len, const char *where,
     struct ev_err *err)
 {
 	struct ev_pack_line li;
@@ -395,13 +395,13 @@ out:
 }
 
 int
-ev_packrun_end(struct ev_packrun *r, struct ev_err *err)
+ev_packloop_end(struct ev_packloop *r, struct ev_err *err)
 {
 	return flush(r, r->queries != NULL ? json_array_size(r->reqs) : 0, "", err);
 }
 
 void
-ev_packrun_release(struct ev_packrun *r)
+ev_packloop_release(struct ev_packloop *r)
 {
 	free(r->cur);
 	free(r->curq);

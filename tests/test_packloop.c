@@ -1,4 +1,4 @@
-/* test_packrun.c: lib/merge/packrun.c -- hits grouped by query, one EvidencePack
+/* test_packloop.c: lib/merge/packloop.c -- hits grouped by query, one EvidencePack
  * per query, in the order of a queries file when one is given. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -7,11 +7,11 @@
 #include <unistd.h>
 
 #include "jsonl.h"
-#include "packrun.h"
+#include "packloop.h"
 
 static struct ev_pack_opts o;
 static struct ev_pack *p;
-static struct ev_packrun run;
+static struct ev_packloop run;
 static struct ev_err err;
 static char out[65536];
 static FILE *fp;
@@ -27,13 +27,13 @@ setup(void)
 	p = ev_pack_new(&o, NULL, ignored, "00000000-0000-4000-8000-000000000000", &err);
 	cr_assert_not_null(p);
 	fp = fmemopen(out, sizeof out - 1, "w");
-	cr_assert_eq(ev_packrun_init(&run, p, fp, EV_PACK_JSONL, 80, &err), 0);
+	cr_assert_eq(ev_packloop_init(&run, p, fp, EV_PACK_JSONL, 80, &err), 0);
 }
 
 static void
 teardown(void)
 {
-	ev_packrun_release(&run);
+	ev_packloop_release(&run);
 	ev_pack_free(p);
 	json_decref(ignored);
 }
@@ -47,7 +47,7 @@ hit(const char *q, int n)
 	snprintf(line, sizeof line, "{\"query_id\":\"%s\",\"id\":\"d%d:%d:0\",\"doc_id\":\"d%d\","
 	    "\"rank\":1,\"score\":0.5,\"lane\":\"text\",\"source_uri\":\"d.txt\",\"snippet\":\"s\"}",
 	    q, n, n, n);
-	return ev_packrun_line(&run, line, strlen(line), "hits:1", &err);
+	return ev_packloop_line(&run, line, strlen(line), "hits:1", &err);
 }
 
 /* The query ids of the packs written, space-separated, and their number of
@@ -87,19 +87,19 @@ queries(const char *text)
 	return path;
 }
 
-Test(packrun, each_run_of_a_query_is_one_pack, .init = setup, .fini = teardown)
+Test(packloop, each_run_of_a_query_is_one_pack, .init = setup, .fini = teardown)
 {
 	cr_assert_eq(hit("a", 1), 0);
 	cr_assert_eq(hit("a", 2), 0);
-	cr_assert_eq(ev_packrun_line(&run, "  ", 2, "hits:3", &err), 0);	/* blank */
+	cr_assert_eq(ev_packloop_line(&run, "  ", 2, "hits:3", &err), 0);	/* blank */
 	cr_assert_eq(hit("b", 3), 0);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	cr_assert_eq(run.records, 3);
 	cr_assert_eq(run.packs, 2);
 	cr_assert_str_eq(packs(), "a:2 b:1");
 }
 
-Test(packrun, a_query_coming_back_is_bad_input, .init = setup, .fini = teardown)
+Test(packloop, a_query_coming_back_is_bad_input, .init = setup, .fini = teardown)
 {
 	cr_assert_eq(hit("a", 1), 0);
 	cr_assert_eq(hit("b", 2), 0);
@@ -109,30 +109,30 @@ Test(packrun, a_query_coming_back_is_bad_input, .init = setup, .fini = teardown)
 	    err.msg);
 	/* the run goes on (--skip-invalid) */
 	cr_assert_eq(hit("b", 4), 0);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	cr_assert_str_eq(packs(), "a:1 b:2");
 }
 
-Test(packrun, with_queries_each_gets_a_pack_in_their_order, .init = setup, .fini = teardown)
+Test(packloop, with_queries_each_gets_a_pack_in_their_order, .init = setup, .fini = teardown)
 {
 	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n\"second\"\n"
 	    "{\"query_id\":\"c\",\"query\":\"z\"}\n{\"query_id\":\"d\",\"query\":\"w\"}\n");
 
-	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_packloop_queries(&run, path, &err), 0, "%s", err.msg);
 	unlink(path);
 	cr_assert_eq(hit("c", 1), 0);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	cr_assert_str_eq(packs(), "a:0 2:0 c:1 d:0");
 	cr_assert_eq(run.packs, 4);
 }
 
-Test(packrun, with_queries_hits_out_of_order_or_unknown_are_bad, .init = setup,
+Test(packloop, with_queries_hits_out_of_order_or_unknown_are_bad, .init = setup,
     .fini = teardown)
 {
 	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n"
 	    "{\"query_id\":\"b\",\"query\":\"y\"}\n");
 
-	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_packloop_queries(&run, path, &err), 0, "%s", err.msg);
 	unlink(path);
 	cr_assert_eq(hit("b", 1), 0);
 	cr_assert_eq(hit("a", 2), -1);
@@ -142,22 +142,22 @@ Test(packrun, with_queries_hits_out_of_order_or_unknown_are_bad, .init = setup,
 	cr_assert(strstr(err.msg, "query 'z' is not in") != NULL, "%s", err.msg);
 }
 
-Test(packrun, a_query_given_twice_is_bad_input, .init = setup, .fini = teardown)
+Test(packloop, a_query_given_twice_is_bad_input, .init = setup, .fini = teardown)
 {
 	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\"}\n"
 	    "{\"query_id\":\"a\",\"query\":\"y\"}\n");
 
-	cr_assert_eq(ev_packrun_queries(&run, path, &err), -1);
+	cr_assert_eq(ev_packloop_queries(&run, path, &err), -1);
 	unlink(path);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert(strstr(err.msg, "query 'a' is given twice") != NULL, "%s", err.msg);
 }
 
-Test(packrun, json_format_is_indented, .init = setup, .fini = teardown)
+Test(packloop, json_format_is_indented, .init = setup, .fini = teardown)
 {
 	run.format = EV_PACK_JSON;
 	cr_assert_eq(hit("a", 1), 0);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	fflush(fp);
 	cr_assert(strncmp(out, "{\n  \"", 5) == 0, "%s", out);
 }
@@ -171,10 +171,10 @@ req_hit(const char *q, const char *req, int n)
 	snprintf(line, sizeof line, "{\"query_id\":\"%s\",%s%s%s\"id\":\"d%d:0:0\",\"score\":%d,"
 	    "\"source_uri\":\"d\"}", q, req ? "\"request_id\":\"" : "", req ? req : "",
 	    req ? "\"," : "", n, n);
-	return ev_packrun_line(&run, line, strlen(line), "hits:1", &err);
+	return ev_packloop_line(&run, line, strlen(line), "hits:1", &err);
 }
 
-Test(packrun, queries_of_one_request_make_one_pack, .init = setup, .fini = teardown)
+Test(packloop, queries_of_one_request_make_one_pack, .init = setup, .fini = teardown)
 {
 	cr_assert_eq(req_hit("a", "R", 1), 0);
 	cr_assert_eq(req_hit("b", "R", 2), 0);
@@ -183,11 +183,11 @@ Test(packrun, queries_of_one_request_make_one_pack, .init = setup, .fini = teard
 	cr_assert_eq(req_hit("b", "R", 5), -1);
 	cr_assert(strstr(err.msg, "request 'R' comes back after its pack was written") != NULL,
 	    "%s", err.msg);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	cr_assert_str_eq(packs(), "a:3 c:1");
 }
 
-Test(packrun, with_queries_each_request_gets_a_pack_in_their_order, .init = setup,
+Test(packloop, with_queries_each_request_gets_a_pack_in_their_order, .init = setup,
     .fini = teardown)
 {
 	const char *path = queries("{\"query_id\":\"a\",\"query\":\"x\",\"request_id\":\"R\"}\n"
@@ -195,11 +195,11 @@ Test(packrun, with_queries_each_request_gets_a_pack_in_their_order, .init = setu
 	    "{\"query_id\":\"b\",\"query\":\"y\",\"request_id\":\"R\"}\n"
 	    "{\"query_id\":\"c\",\"query\":\"z\",\"request_id\":\"S\"}\n");
 
-	cr_assert_eq(ev_packrun_queries(&run, path, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_packloop_queries(&run, path, &err), 0, "%s", err.msg);
 	unlink(path);
 	cr_assert_eq(req_hit("b", NULL, 1), 0);	/* the file says its request */
 	cr_assert_eq(req_hit("a", NULL, 2), 0);
-	cr_assert_eq(ev_packrun_end(&run, &err), 0);
+	cr_assert_eq(ev_packloop_end(&run, &err), 0);
 	cr_assert_str_eq(packs(), "a:2 s:0 c:0");
 	cr_assert_eq(run.packs, 3);
 }

@@ -1,4 +1,4 @@
-/* packrun.h: a stream of hit records, grouped by request, written as one
+/* packloop.h: a stream of hit records, grouped by request, written as one
  * EvidencePack per request: what ev-pack does between reading its options
  * and its exit.
  *
@@ -7,14 +7,14 @@
  * without one is a request of its own.  Each run of consecutive hits of one
  * request is one pack, written as soon as the next request's first hit
  * arrives; a request coming back later is bad input, as is a query found in
- * two requests.  With the queries of a file (ev_packrun_queries()), which
+ * two requests.  With the queries of a file (ev_packloop_queries()), which
  * say the requests, every request gets its pack in the file's order (of its
  * first query), an empty one where no hit came, and hits of a query not in
  * the file, or out of its order, are bad input.
  *
  * Upper layer: includes err.h, buf.h, pack.h and Jansson. */
-#ifndef EV_PACKRUN_H
-#define EV_PACKRUN_H
+#ifndef EV_PACKLOOP_H
+#define EV_PACKLOOP_H
 
 #include <stdio.h>
 #include <jansson.h>
@@ -30,7 +30,7 @@ enum ev_pack_format {
 	EV_PACK_TEXT		/* a report to read (ev_pack_render_text()) */
 };
 
-struct ev_packrun {
+struct ev_packloop {
 	struct ev_pack *p;	/* borrowed: the options, the plan, the warnings */
 	FILE *out;
 	enum ev_pack_format format;
@@ -38,7 +38,7 @@ struct ev_packrun {
 	long long records;	/* hit records read (blank lines aside) */
 	long long packs;	/* packs written */
 	/* private */
-	json_t *queries;	/* query records of ev_packrun_queries(), or NULL */
+	json_t *queries;	/* query records of ev_packloop_queries(), or NULL */
 	json_t *index;		/* query id as text -> position in queries */
 	json_t *reqs;		/* the requests of queries: arrays of positions, in order */
 	json_t *reqkeys;	/* each request's key (see cur) */
@@ -56,7 +56,7 @@ struct ev_packrun {
 };
 
 /* Start a run writing p's packs to out.  Returns 0, or -1 with *err set. */
-int ev_packrun_init(struct ev_packrun *r, struct ev_pack *p, FILE *out,
+int ev_packloop_init(struct ev_packloop *r, struct ev_pack *p, FILE *out,
 	enum ev_pack_format format, size_t width, struct ev_err *err);
 
 /* Read the queries the hits answer from path, as the lanes read them (a
@@ -64,20 +64,20 @@ int ev_packrun_init(struct ev_packrun *r, struct ev_pack *p, FILE *out,
  * twice, a "request_id" that is not a string, a "query_index" that is not a
  * whole number from 0 or is given twice in a request, and a "routing" that
  * is not an object are bad input.  Returns 0, or -1 with *err set. */
-int ev_packrun_queries(struct ev_packrun *r, const char *path, struct ev_err *err);
+int ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err);
 
 /* Take one input line (a hit record; a blank line is skipped) read at where.
  * Writes the pack of the request before when this line starts another.
  * Returns 0, or -1 with *err set: code 2 for a bad hit (the run may go on
  * with the next line), 1 when writing failed. */
-int ev_packrun_line(struct ev_packrun *r, const char *line, size_t len, const char *where,
+int ev_packloop_line(struct ev_packloop *r, const char *line, size_t len, const char *where,
 	struct ev_err *err);
 
 /* At the end of input: write the last pack and, with queries, the empty
  * packs of the requests no hit came for.  Returns 0, or -1 with *err set. */
-int ev_packrun_end(struct ev_packrun *r, struct ev_err *err);
+int ev_packloop_end(struct ev_packloop *r, struct ev_err *err);
 
 /* Free what the run holds (not p). */
-void ev_packrun_release(struct ev_packrun *r);
+void ev_packloop_release(struct ev_packloop *r);
 
 #endif

@@ -1,10 +1,10 @@
-/* textrun.c: the text lane's query loop.  See textrun.h. */
-#include "textrun.h"
+/* textloop.c: the text lane's query loop.  See textloop.h. */
+#include "textloop.h"
 
 #include "lexicon.h"
 
 static void
-warn(const struct ev_textrun *run, const char *where, const char *what)
+warn(const struct ev_textloop *run, const char *where, const char *what)
 {
 	if (run->warn != NULL)
 		run->warn(run->ctx, where, what);
@@ -13,7 +13,7 @@ warn(const struct ev_textrun *run, const char *where, const char *what)
 /* Warn once for each language found without a word list (*warned: those
  * warned about). */
 static void
-warn_no_dict(const struct ev_textsearch *ts, const struct ev_textrun *run, const char *where,
+warn_no_dict(const struct ev_textsearch *ts, const struct ev_textloop *run, const char *where,
     unsigned *warned)
 {
 	unsigned langs = ev_textsearch_no_dict(ts) & ~*warned;
@@ -31,7 +31,7 @@ warn_no_dict(const struct ev_textsearch *ts, const struct ev_textrun *run, const
 
 /* Whether the bad record of *err is skipped. */
 static int
-skipped(struct ev_textrun *run, struct ev_err *err)
+skipped(struct ev_textloop *run, struct ev_err *err)
 {
 	return run->skip != NULL && run->skip(run->ctx, err);
 }
@@ -41,7 +41,7 @@ skipped(struct ev_textrun *run, struct ev_err *err)
  * error. */
 static int
 answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t *hits,
-    struct ev_textrun *run, unsigned *warned, struct ev_err *err)
+    struct ev_textloop *run, unsigned *warned, struct ev_err *err)
 {
 	size_t i;
 	json_t *h;
@@ -69,7 +69,7 @@ answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t
 }
 
 int
-ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textrun *run,
+ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *run,
     struct ev_err *err)
 {
 	json_t *v, *q, *hits = json_array();
@@ -104,7 +104,7 @@ ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_t
 }
 
 int
-ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textrun *run,
+ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *run,
     const char *const *paths, size_t n, const char *out_path, struct ev_err *err)
 {
 	struct ev_textstats *out = ev_textstats_new(err);
