@@ -447,13 +447,17 @@ update(struct ev_vload *ld, const char *factory, const struct ev_vfile_ids *rem,
 	struct ev_vfile_header h;
 	FaissIndex *idx = NULL;
 	struct ev_err e;
-	long long added;
+	long long added, bytes;
 	size_t nrem = 0;
 
 	if (ld->reset || ld->store_id == NULL)
 		return NULL;
-	if (ev_vfile_read(ld->path, 0, &h, &idx, &e) != 1)
-		return NULL;	/* missing or unreadable: rebuilt from the store */
+	/* A file cut short or grown is not handed to Faiss's reader, which
+	 * would throw partway and leak what it had read. */
+	if (ev_vfile_meta_ll(ld->st, "vindex.bytes", &bytes, &e) == -1 ||
+	    ev_vfile_size_check(ld->path, ld->store_id, ld->generation, bytes, &e) != 0 ||
+	    ev_vfile_read(ld->path, 0, &h, &idx, &e) != 1)
+		return NULL;	/* missing, damaged or unreadable: rebuilt from the store */
 	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
 	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
 		goto rebuild;
