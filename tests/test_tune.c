@@ -275,3 +275,24 @@ Test(tune, a_bad_floor_or_adapt_in_the_plan_is_refused_with_its_key)
 		json_decref(plan);
 	}
 }
+
+/* Every key of the text lane that ev-search-text reads from a plan, ev-tune
+ * reads too, so that its trials search as the lane will: BM25's k1 and b,
+ * long_query, fuzzy_expansions and drop_request_words were passed over. */
+Test(tune, the_text_lane_s_keys_are_read_as_ev_search_text_reads_them)
+{
+	static const char in[] = "lanes:\n  text:\n    bm25: {k1: 1.5, b: 0.4}\n    long_query: 10\n"
+		"    fuzzy_expansions: 3\n    drop_request_words: false\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	cr_assert_not_null(plan, "%s", err.msg);
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(t.text.k1, 1.5, 0);
+	cr_assert_float_eq(t.text.b, 0.4, 0);
+	cr_assert_eq(t.text.long_query, 10);
+	cr_assert_eq(t.text.fuzzy_expansions, 3);
+	cr_assert_eq(t.text.drop_request_words, 0);
+	json_decref(plan);
+}
