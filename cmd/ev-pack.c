@@ -105,56 +105,6 @@ text_width(void)
 	return 80;
 }
 
-/* Print the plan's value of key (a string as it is, anything else as JSON),
- * or with lines set, exactly one line: empty when absent, a string holding
- * a line break as JSON.  Returns 0, or -1 with *err set. */
-static int
-print_value(const json_t *plan, const char *key, int lines, struct ev_err *err)
-{
-	json_t *v = ev_config_get(plan, key);
-	char *txt = NULL;
-
-	if (json_is_string(v) && !(lines && strpbrk(json_string_value(v), "\r\n") != NULL))
-		printf("%s\n", json_string_value(v));
-	else if (v != NULL && !json_is_null(v)) {
-		if ((txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10))) ==
-		    NULL)
-			return ev_err_nomem(err);
-		printf("%s\n", txt);
-		free(txt);
-	} else if (lines)
-		putchar('\n');
-	return 0;
-}
-
-/* --plan-get: print the plan's value of each key of the comma-separated
- * list keys: of one key, nothing when it is absent; of several, a line each
- * (print_value()), so that a script reads them all from one process.
- * Returns 0, or -1 with *err set. */
-static int
-plan_get(const json_t *plan, const char *keys, struct ev_err *err)
-{
-	int lines = strchr(keys, ',') != NULL;
-	char key[256];
-
-	for (const char *k = keys, *e; ; k = e + 1) {
-		size_t n = (e = strchr(k, ',')) != NULL ? (size_t)(e - k) : strlen(k);
-
-		if (n >= sizeof key)
-			return ev_err_set(err, EV_EXIT_USAGE, NULL, "--plan-get: key too long: '%.*s'",
-			    (int)n, k);
-		memcpy(key, k, n);
-		key[n] = '\0';
-		if (print_value(plan, key, lines, err) == -1)
-			return -1;
-		if (e == NULL)
-			break;
-	}
-	if (fflush(stdout) == EOF)
-		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
-	return 0;
-}
-
 /* The pack options: the flags' and the config's (in o already), then the
  * plan's where no flag was given, and the config's and the plan's keys that
  * no option reads. */
@@ -219,7 +169,7 @@ main(int argc, char *argv[])
 	if (f.plan_get != NULL) {
 		if (plan == NULL)
 			ev_cli_usage_error(&cli, "--plan-get needs --plan FILE.yaml");
-		if (plan_get(plan, f.plan_get, &err) == -1)
+		if (ev_config_print_keys(plan, f.plan_get, "--plan-get", stdout, "stdout", &err) == -1)
 			goto fail;
 		goto out;
 	}

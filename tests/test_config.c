@@ -275,3 +275,60 @@ Test(config, a_known_section_of_the_wrong_shape_is_refused_not_ignored)
 	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), 0);
 	json_decref(v);
 }
+
+/* Print the keys of cfg as ev_config_print_keys() does, into a string. */
+static char *
+print_keys(const json_t *cfg, const char *keys, int *rc, struct ev_err *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	*rc = ev_config_print_keys(cfg, keys, "--plan-get", f, "out", err);
+	fclose(f);
+	return text;
+}
+
+Test(config, print_keys_gives_one_key_as_it_is_and_several_one_line_each)
+{
+	json_t *cfg = parse_ok("name: wide\nk: 8\nnote: \"a\\nb\"\nfusion:\n  weights: {text: 1.5}\n");
+	struct ev_err err = { 0 };
+	char *s;
+	int rc;
+
+	s = print_keys(cfg, "name", &rc, &err);
+	cr_assert_eq(rc, 0);
+	cr_assert_str_eq(s, "wide\n");
+	free(s);
+	s = print_keys(cfg, "absent", &rc, &err);
+	cr_assert_str_eq(s, "");
+	free(s);
+	s = print_keys(cfg, "note", &rc, &err);
+	cr_assert_str_eq(s, "a\nb\n");
+	free(s);
+	s = print_keys(cfg, "k,absent,note,fusion.weights", &rc, &err);
+	cr_assert_eq(rc, 0);
+	cr_assert_str_eq(s, "8\n\n\"a\\nb\"\n{\"text\":1.5}\n");
+	free(s);
+	json_decref(cfg);
+}
+
+Test(config, print_keys_refuses_a_key_too_long_naming_the_option)
+{
+	json_t *cfg = parse_ok("k: 8\n");
+	struct ev_err err = { 0 };
+	char keys[300];
+	char *s;
+	int rc;
+
+	memset(keys, 'a', sizeof keys - 1);
+	keys[sizeof keys - 1] = '\0';
+	s = print_keys(cfg, keys, &rc, &err);
+	cr_assert_eq(rc, -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "--plan-get");
+	cr_assert(strncmp(err.msg, "key too long: 'aaa", 18) == 0, "%s", err.msg);
+	free(s);
+	json_decref(cfg);
+}

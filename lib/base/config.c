@@ -443,3 +443,51 @@ ev_config_check_shape(const json_t *cfg, const char *const *known, const char *f
 	}
 	return 0;
 }
+
+/* Print cfg's value of key (a string as it is, anything else as JSON),
+ * or with lines set, exactly one line: empty when absent, a string holding
+ * a line break as JSON.  Returns 0, or -1 with *err set. */
+static int
+print_value(const json_t *plan, const char *key, int lines, FILE *out, struct ev_err *err)
+{
+	json_t *v = ev_config_get(plan, key);
+	char *txt = NULL;
+
+	if (json_is_string(v) && !(lines && strpbrk(json_string_value(v), "\r\n") != NULL))
+		fprintf(out, "%s\n", json_string_value(v));
+	else if (v != NULL && !json_is_null(v)) {
+		if ((txt = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10))) ==
+		    NULL)
+			return ev_err_nomem(err);
+		fprintf(out, "%s\n", txt);
+		free(txt);
+	} else if (lines)
+		putc('\n', out);
+	return 0;
+}
+
+/* See config.h. */
+int
+ev_config_print_keys(const json_t *plan, const char *keys, const char *keys_name, FILE *out,
+	const char *out_name, struct ev_err *err)
+{
+	int lines = strchr(keys, ',') != NULL;
+	char key[256];
+
+	for (const char *k = keys, *e; ; k = e + 1) {
+		size_t n = (e = strchr(k, ',')) != NULL ? (size_t)(e - k) : strlen(k);
+
+		if (n >= sizeof key)
+			return ev_err_set(err, EV_EXIT_USAGE, keys_name, "key too long: '%.*s'",
+			    (int)n, k);
+		memcpy(key, k, n);
+		key[n] = '\0';
+		if (print_value(plan, key, lines, out, err) == -1)
+			return -1;
+		if (e == NULL)
+			break;
+	}
+	if (fflush(out) == EOF)
+		return ev_err_set(err, EV_EXIT_RUNTIME, out_name, "write error: %s", strerror(errno));
+	return 0;
+}
