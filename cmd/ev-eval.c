@@ -138,14 +138,6 @@ print_query(const char *qid, const struct ev_eval_figures *f, void *ctx, struct 
 	return rc;
 }
 
-/* A note of lib/ on stderr. */
-static void
-warn_note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	ev_warn("%s", msg);
-}
-
 /* Write the --trec file. */
 static int
 write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
@@ -195,7 +187,7 @@ main(int argc, char *argv[])
 
 	if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
 	    (run = ev_run_new(&err)) == NULL ||
-	    (nhits = ev_run_read(run, argv + argi, argc - argi, o.lane, warn_note, NULL,
+	    (nhits = ev_run_read(run, argv + argi, argc - argi, o.lane, ev_cli_note_cb, NULL,
 		&err)) == -1 ||
 	    (o.trec != NULL && write_trec(&o, run, &err) == -1) ||
 	    ev_eval_run(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {

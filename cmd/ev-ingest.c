@@ -92,13 +92,6 @@ static const struct ev_opt options[] = {
 };
 
 static void
-note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	ev_warn("%s", msg);
-}
-
-static void
 step(void *ctx, long long docs, long long bytes)
 {
 	ev_progress_step(ctx, docs, bytes);
@@ -270,7 +263,7 @@ main(int argc, char *argv[])
 	so.prune = prune;
 	so.kill_after = kill ? strtol(kill, NULL, 10) : 0;
 	so.out = stdout;
-	so.note = note;
+	so.note = ev_cli_note_cb;
 	so.progress = step;
 	so.ctx = &pr;
 	so.extract_progress = cli.stderr_tty;

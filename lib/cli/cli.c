@@ -243,6 +243,13 @@ ev_cli_warn_cb(void *ctx, const char *where, const char *what)
 	ev_warn("%s: %s", where, what);
 }
 
+void
+ev_cli_note_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	ev_warn("%s", msg);
+}
+
 int
 ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct ev_err *err)
 {

@@ -117,9 +117,11 @@ void ev_cli_skip_done(struct ev_cli *cli, const struct ev_skip *s);
 
 /* ev_cli_skip() and ev_warn() in the shape of a lib/ module's callbacks
  * (vsearch.h, textloop.h): ctx of ev_cli_skip_cb() is the struct ev_skip;
- * ev_cli_warn_cb() says "PROG: WHERE: WHAT" and ignores ctx. */
+ * ev_cli_warn_cb() says "PROG: WHERE: WHAT" and ignores ctx;
+ * ev_cli_note_cb(), an ev_note_fn (note.h), says "PROG: MSG" and ignores ctx. */
 int ev_cli_skip_cb(void *skip, struct ev_err *err);
 void ev_cli_warn_cb(void *ctx, const char *where, const char *what);
+void ev_cli_note_cb(void *ctx, const char *msg);
 
 /* The end of a command's record loop, r what the loop ended with (-1: *err
  * says why): reports *err and returns its exit code when r is -1, else
