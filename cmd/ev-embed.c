@@ -156,20 +156,13 @@ check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 		ev_cli_usage_error(cli, "%s is an option of --train", training_flag);
 }
 
-static void
-note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	ev_warn("%s", msg);
-}
-
 static int
 skip(void *ctx, const struct ev_err *err)
 {
 	return ev_cli_skip(ctx, err);
 }
 
-static struct ev_embedwrite_io io = { NULL, note, NULL };
+static struct ev_embedwrite_io io = { NULL, ev_cli_note_cb, NULL };
 
 /* Records from files or stdin, each written with its vector. */
 static int
@@ -194,29 +187,6 @@ run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
 	return rc;
 }
 
-/* --model-from: the model of that store into st, its id written as a JSON
- * line {"model", "from"}.  Returns 0 or -1 with *err set. */
-static int
-copy_model(struct ev_store *st, struct ev_err *err)
-{
-	struct ev_store *src = ev_store_open(model_from, EV_STORE_READ, err);
-	char id[EV_EMBED_ID_SIZE];
-	json_t *line;
-	int r = -1;
-
-	if (src == NULL)
-		return -1;
-	if (ev_embed_copy(st, src, id, err) == 0) {
-		if ((line = json_pack("{s:s,s:s}", "model", id, "from", model_from)) == NULL)
-			ev_err_nomem(err);
-		else
-			r = ev_jsonl_write(stdout, line, err);
-		json_decref(line);
-	}
-	ev_store_close(src);
-	return r;
-}
-
 /* The mode asked for: 0, EV_EXIT_THRESHOLD (--drift above --max-drift), or
  * -1 with *err set. */
 static int
@@ -239,7 +209,7 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 		return rc;
 	}
 	if (model_from != NULL)
-		return copy_model(st, err);
+		return ev_embedwrite_copy_model(st, model_from, &io, err);
 	if (!train)
 		return run_stream(cli, st, files, nfiles, err);
 	p.seed = (uint64_t)seed;

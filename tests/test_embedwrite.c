@@ -216,3 +216,41 @@ Test(embedwrite, drift_is_reported_and_noted_above_the_threshold)
 	cr_assert_float_eq(d.drift, 0.0, 1e-9, "right after a training");
 	cr_assert_str_eq(tu_notes, "");
 }
+
+Test(embedwrite, a_model_copied_from_another_store_is_reported_and_embeds_alike)
+{
+	char db2[300];
+	struct ev_store *dst;
+	struct ev_embedwrite_io io2 = { 0 };
+	char *out2 = NULL;
+	size_t n2 = 0;
+	json_t *line;
+
+	train(3);
+	ev_store_close(st);	/* read by the copy as another process would */
+	st = NULL;
+	snprintf(db2, sizeof db2, "%s/copy.db", dir);
+	dst = tu_store_create(db2, &err);
+	io2.out = open_memstream(&out2, &n2);
+	cr_assert_eq(ev_embedwrite_copy_model(dst, db, &io2, &err), 0, "%s", err.msg);
+	fclose(io2.out);
+	line = json_loads(out2, 0, NULL);
+	cr_assert_not_null(line, "%s", out2);
+	cr_assert_str_eq(json_string_value(json_object_get(line, "from")), db);
+	cr_assert_gt(strlen(json_string_value(json_object_get(line, "model"))), 0);
+	json_decref(line);
+	free(out2);
+	out2 = NULL;
+	io2.out = open_memstream(&out2, &n2);	/* again: the same model, the same line */
+	cr_assert_eq(ev_embedwrite_copy_model(dst, db, &io2, &err), 0, "%s", err.msg);
+	fclose(io2.out);
+	line = json_loads(out2, 0, NULL);
+	cr_assert_not_null(line, "%s", out2);
+	cr_assert_str_eq(json_string_value(json_object_get(line, "from")), db);
+	json_decref(line);
+	free(out2);
+	cr_assert_eq(ev_embedwrite_copy_model(dst, "/nonexistent/x.db", &io, &err), -1);
+	ev_store_close(dst);
+	st = ev_store_open(db, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+}

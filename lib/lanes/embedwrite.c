@@ -365,3 +365,25 @@ ev_embedwrite_drift(struct ev_store *st, const char *db, double max_drift,
 		ev_note(io->note, io->ctx, "no embedding model: train one with 'ev-embed --db %s --train'", db);
 	return 1;
 }
+
+int
+ev_embedwrite_copy_model(struct ev_store *st, const char *from,
+	const struct ev_embedwrite_io *io, struct ev_err *err)
+{
+	struct ev_store *src = ev_store_open(from, EV_STORE_READ, err);
+	char id[EV_EMBED_ID_SIZE];
+	json_t *line;
+	int r = -1;
+
+	if (src == NULL)
+		return -1;
+	if (ev_embed_copy(st, src, id, err) == 0) {
+		if ((line = json_pack("{s:s,s:s}", "model", id, "from", from)) == NULL)
+			ev_err_nomem(err);
+		else
+			r = ev_jsonl_write(io->out, line, err);
+		json_decref(line);
+	}
+	ev_store_close(src);
+	return r;
+}

@@ -114,4 +114,10 @@ int ev_embedwrite_train(struct ev_store *st, const char *db, const struct ev_emb
 int ev_embedwrite_drift(struct ev_store *st, const char *db, double max_drift,
 	const struct ev_embedwrite_io *io, struct ev_embed_drift *d, struct ev_err *err);
 
+/* Copy the model of the store at path from into st (ev_embed_copy()) and
+ * write the JSON line {"model", "from"} that reports it to io->out.
+ * Returns 0 or -1 with *err set. */
+int ev_embedwrite_copy_model(struct ev_store *st, const char *from,
+	const struct ev_embedwrite_io *io, struct ev_err *err);
+
 #endif
