@@ -44,6 +44,9 @@ gather_all(struct ev_gather *g, const char *const *qjson, struct ev_err *err, in
 	return out;
 }
 
+
+TestSuite(gather, .fini = tu_tmpfiles_remove);
+
 Test(gather, each_lane_s_hits_of_the_queries_routed_to_it_in_their_order)
 {
 	struct ev_gather g = { 0 };

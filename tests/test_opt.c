@@ -58,6 +58,9 @@ parse(int argc, char **argv)
 	return ev_opt_parse(&cli, &cmd, table);
 }
 
+
+TestSuite(opt, .fini = tu_tmpfiles_remove);
+
 Test(opt, flags_set_each_type_and_operands_follow)
 {
 	char *argv[] = { "t", "--flag", "-c", "7", "--k=42", "--weight", "0.25", "--name", "x",

@@ -59,9 +59,26 @@ tu_exec_ok(struct ev_store *st, const char *sql)
 	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
 }
 
+/* The temporary files tu_tmpfile() made in this test's process. */
+static char tu_tmpfiles[16][256];
+static int tu_ntmpfiles;
+
+/*
+ * Removes them: run at exit, and given as a suite's .fini, since a test that
+ * ends without calling exit() does not run exit handlers.
+ */
+static inline void
+tu_tmpfiles_remove(void)
+{
+	for (int i = 0; i < tu_ntmpfiles; i++)
+		unlink(tu_tmpfiles[i]);
+}
+
 /*
  * Makes a file from the template path (its name ends in XXXXXX and then
  * suffix bytes, e.g. 5 for ".yaml"; rewritten in place) holding the n bytes s.
+ * The file is removed at the test's end when its suite names
+ * tu_tmpfiles_remove as .fini, and at exit(2) from a test of bad usage.
  */
 static inline void
 tu_tmpfile(char *path, int suffix, const void *s, size_t n)
@@ -69,6 +86,11 @@ tu_tmpfile(char *path, int suffix, const void *s, size_t n)
 	int fd = mkstemps(path, suffix);
 
 	cr_assert(fd >= 0, "mkstemps %s", path);
+	cr_assert_lt(strlen(path), sizeof tu_tmpfiles[0]);
+	cr_assert_lt(tu_ntmpfiles, 16, "more than 16 temporary files in one test");
+	if (tu_ntmpfiles == 0)
+		atexit(tu_tmpfiles_remove);
+	strcpy(tu_tmpfiles[tu_ntmpfiles++], path);
 	cr_assert_eq(write(fd, s, n), (ssize_t)n);
 	cr_assert_eq(close(fd), 0);
 }
