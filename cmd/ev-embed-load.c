@@ -112,7 +112,7 @@ calibrate(struct ev_store *st, const struct opts *o, struct ev_err *err)
 
 	if (ev_embed_current(st, &own, err) == 1 && (ix = ev_vindex_open(st, o->index, err)) != NULL &&
 	    strcmp(own, ev_vindex_model(ix)) == 0 &&
-	    (r = ev_calib_run(st, ix, o->calibrate, 1, &row, err)) == 1 &&
+	    (r = ev_calib_compute(st, ix, o->calibrate, 1, &row, err)) == 1 &&
 	    (r = ev_calib_save(st, row, err)) == 0) {
 		json_t *w = json_object_get(row, "weights"), *f = json_object_get(row, "ndcg@10");
 

@@ -190,7 +190,7 @@ main(int argc, char *argv[])
 	    (nhits = ev_run_read(run, argv + argi, argc - argi, o.lane, ev_cli_note_cb, NULL,
 		&err)) == -1 ||
 	    (o.trec != NULL && write_trec(&o, run, &err) == -1) ||
-	    ev_eval_run(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {
+	    ev_eval_measure(qrels, run, &o.eval, o.per_query ? print_query : NULL, &o, &sum, &err) == -1) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}

@@ -118,7 +118,7 @@ score_one(struct ev_scorer *sc, struct ev_judge *jd, struct ev_score_item *item,
 
 	if (jd != NULL)
 		ev_judge_item(jd, item, qid);
-	if (ev_score_run(sc, item, &o.w, 1, &res, err) == -1) {
+	if (ev_score_answer(sc, item, &o.w, 1, &res, err) == -1) {
 		if (err->where[0] == '\0')
 			snprintf(err->where, sizeof(err->where), "%s", where);
 		goto out;

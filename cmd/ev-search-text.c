@@ -172,7 +172,7 @@ main(int argc, char *argv[])
 	struct ev_textsearch *search = NULL;
 	struct ev_textstats *stats = NULL;
 	struct ev_jsonl *in = NULL;
-	struct ev_textloop run = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0, NULL };
+	struct ev_textloop loop = { ev_cli_skip_cb, ev_cli_warn_cb, &skip, 0, 0, NULL };
 	struct ev_opt *table;
 	int argi, rc = EV_EXIT_OK;
 
@@ -213,16 +213,16 @@ main(int argc, char *argv[])
 			ev_warn("%s: its postings file is stale (the store was written since, or"
 			    " another version of evkit made it): queries rank through FTS5, more"
 			    " slowly; run 'ev-ingest --db %s --postings' to make it again", db, db);
-		if (ev_textrun(search, in, stdout, &run, &err) == -1)
+		if (ev_textloop_search(search, in, stdout, &loop, &err) == -1)
 			rc = ev_cli_report(&err);
-	} else if (ev_textrun_stats(search, in, &run, stats_in, nstats_in, stats_out, &err) == -1) {
+	} else if (ev_textloop_stats(search, in, &loop, stats_in, nstats_in, stats_out, &err) == -1) {
 		rc = ev_cli_report(&err);
 	}
 	if (stats_out != NULL || in != NULL) {
 		ev_cli_skip_done(&cli, &skip);
-		ev_cli_count(&cli, "queries", run.queries);
+		ev_cli_count(&cli, "queries", loop.queries);
 		if (stats_out == NULL)
-			ev_cli_count(&cli, "hits", run.hits);
+			ev_cli_count(&cli, "hits", loop.hits);
 	}
 out:
 	ev_jsonl_close(in);

@@ -295,7 +295,7 @@ main(int argc, char *argv[])
 		goto fail;
 	}
 	ev_progress_start(&pg, &cli, "configurations", 0);
-	rc = ev_tune_run(st, ix, queries, qrels, &def, &o.t, progress, &pg, &unjudged, &res, &err);
+	rc = ev_tune_search(st, ix, queries, qrels, &def, &o.t, progress, &pg, &unjudged, &res, &err);
 	ev_progress_done(&pg);
 	if (rc == -1)
 		goto fail;

@@ -41,7 +41,7 @@ figures(struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *o)
 	struct ev_eval_summary s;
 	struct ev_err err = { 0 };
 
-	cr_assert_eq(ev_eval_run(q, run, o, NULL, NULL, &s, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_eval_measure(q, run, o, NULL, NULL, &s, &err), 0, "%s", err.msg);
 	return s.mean;
 }
 
@@ -285,10 +285,10 @@ Test(eval, level_below_one_needs_binary_gains)
 	struct ev_err err = { 0 };
 
 	o.level = 0;
-	cr_assert_eq(ev_eval_run(q, run, &o, NULL, NULL, &s, &err), -1);
+	cr_assert_eq(ev_eval_measure(q, run, &o, NULL, NULL, &s, &err), -1);
 	cr_assert_str_eq(err.msg, "a relevance level below 1 needs binary gains");
 	o.binary = 1;
-	cr_assert_eq(ev_eval_run(q, run, &o, NULL, NULL, &s, &err), 0);
+	cr_assert_eq(ev_eval_measure(q, run, &o, NULL, NULL, &s, &err), 0);
 	cr_assert_eq(s.mean.relevant, 4);	/* d3 (0) now counts */
 	ev_run_free(run);
 	ev_qrels_free(q);
@@ -330,7 +330,7 @@ Test(eval, ties_in_rank_go_by_score_then_arrival)
 	add(run, "b", "r", 1, 5.0);	/* full tie: arrival, second */
 	add(run, "c", "y", 0, 99.0);	/* no rank: last */
 	add(run, "c", "r", 7, 0.0);
-	cr_assert_eq(ev_eval_run(q, run, NULL, NULL, NULL, &s, &err), 0);
+	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
 	cr_assert(NEAR(s.mean.mrr, (1 + 0.5 + 1) / 3), "mrr %f", s.mean.mrr);
 	/* one relevant document each: nDCG 1, 1/log2(3), 1 */
 	cr_assert(NEAR(s.mean.ndcg, (1 + 1 / log2(3) + 1) / 3), "ndcg %f", s.mean.ndcg);
@@ -348,7 +348,7 @@ Test(eval, a_judged_query_without_hits_scores_zero_and_unjudged_are_left_out)
 
 	add(run, "a", "r", 1, NAN);
 	add(run, "z", "r", 1, NAN);
-	cr_assert_eq(ev_eval_run(q, run, NULL, NULL, NULL, &s, &err), 0);
+	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
 	cr_assert_eq(s.queries, 2);
 	cr_assert_eq(s.queries_without_hits, 1);
 	cr_assert_eq(s.unjudged_queries, 1);
@@ -370,7 +370,7 @@ Test(eval, a_query_without_relevant_documents_scores_zero)
 
 	add(run, "a", "r", 1, NAN);
 	add(run, "b", "r", 1, NAN);
-	cr_assert_eq(ev_eval_run(q, run, NULL, NULL, NULL, &s, &err), 0);
+	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
 	cr_assert_eq(s.queries, 2);
 	cr_assert(NEAR(s.mean.ndcg, 0.5));
 	cr_assert(NEAR(s.mean.recall, 0.5));
@@ -419,7 +419,7 @@ Test(eval, each_is_called_per_judged_query_in_qrels_order)
 	struct ev_err err = { 0 };
 	char seen[16] = "";
 
-	cr_assert_eq(ev_eval_run(q, run, NULL, append_qid, seen, &s, &err), 0);
+	cr_assert_eq(ev_eval_measure(q, run, NULL, append_qid, seen, &s, &err), 0);
 	cr_assert_str_eq(seen, "ba");
 	ev_run_free(run);
 	ev_qrels_free(q);

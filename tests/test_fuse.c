@@ -62,7 +62,7 @@ static json_t *
 run(struct ev_fuse *f)
 {
 	struct ev_err err = { 0 };
-	json_t *out = ev_fuse_run(f, &err);
+	json_t *out = ev_fuse_hits(f, &err);
 
 	cr_assert_not_null(out, "%s", err.msg);
 	return out;

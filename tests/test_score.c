@@ -57,7 +57,7 @@ run(const char *query, const char *answer, const char *const *texts, size_t ncit
 		cites[i].text = texts[i];
 		cites[i].len = strlen(texts[i]);
 	}
-	cr_assert_eq(ev_score_run(sc, &item, w ? w : &defaults, 1, res, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_score_answer(sc, &item, w ? w : &defaults, 1, res, &err), 0, "%s", err.msg);
 	cr_assert_not_null(res->details);
 }
 
@@ -620,7 +620,7 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	/* alpha is in all 4 chunks: idf 1 + ln(5/5) = 1 */
 	ssc = ev_score_open(tok, st, &err);
 	cr_assert_not_null(ssc, "%s", err.msg);
-	cr_assert_eq(ev_score_run(ssc, &item, &defaults, 1, &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_score_answer(ssc, &item, &defaults, 1, &r, &err), 0, "%s", err.msg);
 	cr_assert_float_eq(r.redundancy, 1 / (1 + idf0 * idf0), EPS);
 	cr_assert_float_eq(r.redundancy, 0.1280546, 1e-7);
 	cr_assert_str_eq(json_string_value(json_object_get(r.details, "idf")), "store");
@@ -686,17 +686,17 @@ Test(score, a_failing_or_out_of_range_judge_fails_the_item)
 	struct ev_err err = { 0 };
 
 	ev_score_set_judge(sc, toy_judge, &v);
-	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), -1);
+	cr_assert_eq(ev_score_answer(sc, &item, &defaults, 1, &r, &err), -1);
 	cr_assert_str_eq(err.msg, "judge down");
 	cr_assert_null(r.details);
 	v.fail = 0;
 	v.give = 1.5;
 	ev_err_clear(&err);
-	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), -1);
+	cr_assert_eq(ev_score_answer(sc, &item, &defaults, 1, &r, &err), -1);
 	cr_assert_str_eq(err.msg, "the judge's verdict 1.5 is not in [0, 1]");
 	/* and the scorer still works after */
 	ev_score_set_judge(sc, NULL, NULL);
-	cr_assert_eq(ev_score_run(sc, &item, &defaults, 1, &r, &err), 0);
+	cr_assert_eq(ev_score_answer(sc, &item, &defaults, 1, &r, &err), 0);
 	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
 	ev_score_result_release(&r);
 }
@@ -733,7 +733,7 @@ details_failing_at(long fail_at, struct ev_err *err)
 	jcount = 0;
 	jfail_at = fail_at;
 	json_set_alloc_funcs(jfail_malloc, free);
-	r = ev_score_run(sc, &item, &defaults, 1, &res, err);
+	r = ev_score_answer(sc, &item, &defaults, 1, &res, err);
 	json_set_alloc_funcs(malloc, free);
 	if (r == 0) {
 		s = json_dumps(res.details, JSON_SORT_KEYS | JSON_COMPACT);

@@ -15,7 +15,7 @@ static char dir[] = "/tmp/evkit-textloop-XXXXXX";
 static char path[256], qpath[256], warnings[4096];
 static struct ev_store *st;
 static struct ev_textsearch *ts;
-static struct ev_textloop run;
+static struct ev_textloop loop;
 static struct ev_err err;
 static char *outp;
 static size_t outn;
@@ -65,9 +65,9 @@ setup(void)
 	    " (3, 'e:s:0', 'e', 's', 0, 'heat transfer at a wall', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
-	memset(&run, 0, sizeof run);
-	run.skip = skip;
-	run.warn = warn;
+	memset(&loop, 0, sizeof loop);
+	loop.skip = skip;
+	loop.warn = warn;
 	warnings[0] = '\0';
 	skips = skip_answer = 0;
 	outp = NULL;
@@ -89,7 +89,7 @@ teardown(void)
 
 TestSuite(textloop, .init = setup, .fini = teardown);
 
-/* Run over the query lines of text; returns ev_textrun()'s result, the
+/* Run over the query lines of text; returns ev_textloop_search()'s result, the
  * output in outp. */
 static int
 run_queries(const char *text)
@@ -106,7 +106,7 @@ run_queries(const char *text)
 	cr_assert_not_null(in, "%s", err.msg);
 	out = open_memstream(&outp, &outn);
 	cr_assert_not_null(out);
-	r = ev_textrun(ts, in, out, &run, &err);
+	r = ev_textloop_search(ts, in, out, &loop, &err);
 	cr_assert_eq(fclose(out), 0);
 	ev_jsonl_close(in);
 	return r;
@@ -134,8 +134,8 @@ Test(textloop, hits_of_each_query_in_order_and_counted)
 	cr_assert_eq(run_queries("\"wing\"\n{\"query_id\":\"q\",\"query\":\"heat\"}\n\"zeppelin\"\n"),
 	    0, "%s", err.msg);
 	cr_assert_str_eq(hit_ids(ids, sizeof ids), "1 1 \"q\" ");
-	cr_assert_eq(run.queries, 3);
-	cr_assert_eq(run.hits, 3);
+	cr_assert_eq(loop.queries, 3);
+	cr_assert_eq(loop.hits, 3);
 	cr_assert_str_eq(warnings, "");
 	cr_assert_eq(skips, 0);
 }
@@ -144,8 +144,8 @@ Test(textloop, a_query_without_words_is_warned_about_and_answered)
 {
 	open_search(NULL);
 	cr_assert_eq(run_queries("\"the (*) of\"\n\"wall\"\n"), 0, "%s", err.msg);
-	cr_assert_eq(run.queries, 2);
-	cr_assert_eq(run.hits, 1);
+	cr_assert_eq(loop.queries, 2);
+	cr_assert_eq(loop.hits, 1);
 	cr_assert_not_null(strstr(warnings, ":1: query has no words to search for"), "%s", warnings);
 	cr_assert_eq(strchr(warnings, '\n'), warnings + strlen(warnings) - 1, "one warning: %s",
 	    warnings);
@@ -161,7 +161,7 @@ Test(textloop, a_bad_record_stops_after_the_hits_before_it)
 	cr_assert_not_null(strstr(err.where, ":2"), "names the line: %s", err.where);
 	cr_assert_str_eq(hit_ids(ids, sizeof ids), "1 ");
 	cr_assert_eq(skips, 1);
-	cr_assert_eq(run.queries, 1);
+	cr_assert_eq(loop.queries, 1);
 }
 
 Test(textloop, bad_records_and_filters_skipped_when_skip_says_so)
@@ -174,8 +174,8 @@ Test(textloop, bad_records_and_filters_skipped_when_skip_says_so)
 	    "\"wing\"\n"), 0, "%s", err.msg);
 	cr_assert_str_eq(hit_ids(ids, sizeof ids), "1 4 4 ");
 	cr_assert_eq(skips, 2);
-	cr_assert_eq(run.queries, 2);
-	cr_assert_eq(run.hits, 3);
+	cr_assert_eq(loop.queries, 2);
+	cr_assert_eq(loop.hits, 3);
 }
 
 Test(textloop, a_write_error_stops_and_is_not_offered_for_skipping)
@@ -193,10 +193,10 @@ Test(textloop, a_write_error_stops_and_is_not_offered_for_skipping)
 	cr_assert_not_null(in, "%s", err.msg);
 	out = fopen(qpath, "r");	/* not writable */
 	cr_assert_not_null(out);
-	cr_assert_eq(ev_textrun(ts, in, out, &run, &err), -1);
+	cr_assert_eq(ev_textloop_search(ts, in, out, &loop, &err), -1);
 	cr_assert_eq(err.code, 1, "%s", err.msg);
 	cr_assert_eq(skips, 0);
-	cr_assert_eq(run.queries, 0);
+	cr_assert_eq(loop.queries, 0);
 	fclose(out);
 	ev_jsonl_close(in);
 }
@@ -212,5 +212,5 @@ Test(textloop, a_missing_word_list_is_warned_about_once)
 	cr_assert_not_null(strstr(warnings, ":1: no word list for language 'en' (install wamerican)"),
 	    "%s", warnings);
 	cr_assert_eq(strchr(warnings, '\n'), warnings + strlen(warnings) - 1, "once: %s", warnings);
-	cr_assert_eq(run.queries, 2);
+	cr_assert_eq(loop.queries, 2);
 }

@@ -330,7 +330,7 @@ make_row(const struct ev_vindex *ix, long n, uint64_t seed, const struct ev_tune
 }
 
 int
-ev_calib_run(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t seed, json_t **row,
+ev_calib_compute(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t seed, json_t **row,
     struct ev_err *err)
 {
 	struct ev_tune_opts o = EV_TUNE_OPTS_INIT;
@@ -359,7 +359,7 @@ ev_calib_run(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t seed, j
 	o.seed = seed;
 	o.fuse_grid = grid;
 	o.nfuse_grid = NGRID;
-	if (ev_tune_run(st, ix, queries, qrels, &def, &o, NULL, NULL, &unjudged, &r, err) == -1)
+	if (ev_tune_search(st, ix, queries, qrels, &def, &o, NULL, NULL, &unjudged, &r, err) == -1)
 		goto out;
 	if (!(r.tuned > r.defaults))
 		r.best.fuse = def.fuse;	/* a choice that does not carry to held-out queries */

@@ -23,7 +23,7 @@
  * by nDCG@10; the one with the highest mean is kept (ties keep the
  * defaults, which come first) when it carries: when the choice made on 4
  * folds of the queries, judged on the fifth, beats the defaults over the
- * five (ev_tune_run()'s cross-validated figure); else the defaults are
+ * five (ev_tune_search()'s cross-validated figure); else the defaults are
  * kept.  Everything is a function of the store, the
  * index and the seed. */
 #ifndef EV_CALIBRATE_H
@@ -58,7 +58,7 @@ long ev_calib_pseudo(struct ev_store *st, long n, uint64_t seed, json_t *queries
  * "adapt", "ndcg@10": {"defaults", "cross_validated"}}.  Returns 1, 0 with
  * *row NULL when the store has fewer than EV_CALIB_MIN_DOCS documents, or
  * -1 with *err set. */
-int ev_calib_run(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t seed, json_t **row,
+int ev_calib_compute(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t seed, json_t **row,
 	struct ev_err *err);
 
 /* Keep row in the store (one statement: a run killed before it leaves the

@@ -604,7 +604,7 @@ eval_query(const struct ev_qrels *q, long qi, char *const *docs, size_t n,
 }
 
 int
-ev_eval_run(const struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *opts,
+ev_eval_measure(const struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *opts,
 	ev_eval_each_fn *each, void *ctx, struct ev_eval_summary *sum, struct ev_err *err)
 {
 	static const struct ev_eval_opts defaults = EV_EVAL_OPTS_INIT;

@@ -132,7 +132,7 @@ typedef int ev_eval_each_fn(const char *qid, const struct ev_eval_figures *f, vo
  * (may be NULL) for every query, then fills *sum.  Sorts the run in place.
  * Returns 0, or -1 with *err set (out of memory, a bad option, or what each
  * returned). */
-int ev_eval_run(const struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *opts,
+int ev_eval_measure(const struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *opts,
 	ev_eval_each_fn *each, void *ctx, struct ev_eval_summary *sum, struct ev_err *err);
 
 /* Write the run in TREC's format, "QID Q0 DOC RANK SCORE TAG" a line, one

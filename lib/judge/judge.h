@@ -10,7 +10,7 @@
  * that exits with a non-zero status.
  *
  * Upper layer: includes err.h, buf.h and score.h (the claims come from
- * ev_score_run(), through ev_score_set_judge()).  Starting a judge ignores
+ * ev_score_answer(), through ev_score_set_judge()).  Starting a judge ignores
  * SIGPIPE for the process: a judge that quits is an error, not a kill. */
 #ifndef EV_JUDGE_H
 #define EV_JUDGE_H

@@ -184,7 +184,7 @@ judge(struct fit *F, const double *w, const int *fold, int held, int only, struc
 			if (ev_run_add(run, q->qid, q->c[j].doc, 1, (double)j + 1, 0, 0, NULL, err) == -1)
 				goto fail;
 	}
-	if (ev_eval_run(F->qrels, run, &F->o->eval, take_figure, F, &sum, err) == -1)
+	if (ev_eval_measure(F->qrels, run, &F->o->eval, take_figure, F, &sum, err) == -1)
 		goto fail;
 	ev_run_free(run);
 	for (i = 0; i < F->nj; i++)
@@ -270,7 +270,7 @@ ev_rerank_fit(struct ev_rerank_set *s, const struct ev_qrels *q, const struct ev
 		goto out;
 	}
 	/* the queries the qrels judge */
-	if (ev_eval_run(q, empty, &o->eval, collect_judged, judged, &sum, err) == -1)
+	if (ev_eval_measure(q, empty, &o->eval, collect_judged, judged, &sum, err) == -1)
 		goto out;
 	for (i = 0; i < s->nq; i++) {
 		if (json_object_get(judged, s->q[i].qid) == NULL) {

@@ -405,7 +405,7 @@ add_claim(void *ctx, size_t start, size_t end)
 
 /* Building the details, with a sticky error (sc->jfail, as in FTS5's
  * fts5_buffer.c): a failed insertion (memory running out) is remembered, and
- * ev_score_run() checks once, so that no record is written with a field
+ * ev_score_answer() checks once, so that no record is written with a field
  * missing.  Both take v, also when they fail. */
 static void
 jset(struct ev_scorer *sc, json_t *o, const char *k, json_t *v)
@@ -865,7 +865,7 @@ fail:
 }
 
 int
-ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
+ev_score_answer(struct ev_scorer *sc, const struct ev_score_item *item,
     const struct ev_score_weights *w, int want_details, struct ev_score_result *res,
     struct ev_err *err)
 {

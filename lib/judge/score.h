@@ -145,7 +145,7 @@ void ev_score_set_coverage(struct ev_scorer *sc, enum ev_score_coverage which);
  * with the claim's text, the citation that supports it best (NULL when no
  * citation shares a term with it) and the keyword support.  Returns 0 with
  * *verdict in [0, 1] (the claim's support from then on), or -1 with *err set
- * (ev_score_run() then fails with that error). */
+ * (ev_score_answer() then fails with that error). */
 typedef int (*ev_score_judge_fn)(void *ctx, const char *claim, size_t claim_len,
 	const struct ev_score_cite *best, double keyword_support, double *verdict,
 	struct ev_err *err);
@@ -156,7 +156,7 @@ void ev_score_set_judge(struct ev_scorer *sc, ev_score_judge_fn fn, void *ctx);
 
 /* Score item with weights w.  With want_details, res->details is filled.
  * Returns 0, or -1 with *err set (tokeniser or store failure: code 1). */
-int ev_score_run(struct ev_scorer *sc, const struct ev_score_item *item,
+int ev_score_answer(struct ev_scorer *sc, const struct ev_score_item *item,
 	const struct ev_score_weights *w, int want_details, struct ev_score_result *res,
 	struct ev_err *err);
 

@@ -710,7 +710,7 @@ pick_queries(struct search *S, json_t *queries, size_t *unjudged, struct ev_err 
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (ev_eval_run(S->qrels, run, &S->o->eval, collect_judged, S, &sum, err) == -1)
+	if (ev_eval_measure(S->qrels, run, &S->o->eval, collect_judged, S, &sum, err) == -1)
 		goto out;
 	json_array_foreach(queries, i, v) {
 		struct tq *t = &S->q[S->nq];
@@ -1040,7 +1040,7 @@ fuse_query(struct ev_fuse *f, struct ev_fuse *all, const struct tq *q, int fused
 		if (ev_fuse_begin(g, q->qid, err) == -1 || add_lines(g, &q->text, q->qid, err) == -1 ||
 		    (fused && add_lines(g, &q->vector, q->qid, err) == -1) ||
 		    (fused && add_lines(g, &q->feedback, q->qid, err) == -1) ||
-		    (out = ev_fuse_run(g, err)) == NULL)
+		    (out = ev_fuse_hits(g, err)) == NULL)
 			goto out;
 		if (pass == 1 || depth == 0 || (long)json_array_size(out) < depth)
 			break;	/* the whole ranking */
@@ -1096,7 +1096,7 @@ judge(struct search *S, const struct ev_fuse_opts *fo, int fused, struct ev_err 
 			goto out;
 	for (size_t i = 0; i < S->nq; i++)
 		S->fig[S->trial * S->nq + i] = 0;	/* a query without hits scores 0 */
-	rc = ev_eval_run(S->qrels, run, &S->o->eval, record_figure, S, &sum, err);
+	rc = ev_eval_measure(S->qrels, run, &S->o->eval, record_figure, S, &sum, err);
 out:
 	ev_run_free(run);
 	ev_fuse_free(f);
@@ -1121,7 +1121,7 @@ search_free(struct search *S)
 }
 
 int
-ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
+ev_tune_search(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
     const struct ev_qrels *qrels, const struct ev_tune_trial *defaults,
     const struct ev_tune_opts *o, ev_tune_progress_fn *progress, void *ctx,
     size_t *unjudged, struct ev_tune_result *r, struct ev_err *err)

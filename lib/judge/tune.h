@@ -169,7 +169,7 @@ long ev_tune_pseudo(struct ev_store *st, long n, uint64_t seed, json_t *queries,
  * embedder (embed.h), whose model must be the index's (code 2 if not).
  * Fills *r.  Returns 0, or -1 with *err set: code 2 when no query is judged
  * or fewer than two remain, code 1 for a database or index failure. */
-int ev_tune_run(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
+int ev_tune_search(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 	const struct ev_qrels *qrels, const struct ev_tune_trial *defaults,
 	const struct ev_tune_opts *o, ev_tune_progress_fn *progress, void *ctx,
 	size_t *unjudged, struct ev_tune_result *r, struct ev_err *err);

@@ -4,16 +4,16 @@
 #include "lexicon.h"
 
 static void
-warn(const struct ev_textloop *run, const char *where, const char *what)
+warn(const struct ev_textloop *loop, const char *where, const char *what)
 {
-	if (run->warn != NULL)
-		run->warn(run->ctx, where, what);
+	if (loop->warn != NULL)
+		loop->warn(loop->ctx, where, what);
 }
 
 /* Warn once for each language found without a word list (*warned: those
  * warned about). */
 static void
-warn_no_dict(const struct ev_textsearch *ts, const struct ev_textloop *run, const char *where,
+warn_no_dict(const struct ev_textsearch *ts, const struct ev_textloop *loop, const char *where,
     unsigned *warned)
 {
 	unsigned langs = ev_textsearch_no_dict(ts) & ~*warned;
@@ -24,16 +24,16 @@ warn_no_dict(const struct ev_textsearch *ts, const struct ev_textloop *run, cons
 			snprintf(what, sizeof what, "no word list for language '%s' (install %s): its"
 			    " real words missing from the index may be taken for typos",
 			    ev_lex_code(l), ev_lex_dict_package(l));
-			warn(run, where, what);
+			warn(loop, where, what);
 		}
 	*warned |= langs;
 }
 
 /* Whether the bad record of *err is skipped. */
 static int
-skipped(struct ev_textloop *run, struct ev_err *err)
+skipped(struct ev_textloop *loop, struct ev_err *err)
 {
-	return run->skip != NULL && run->skip(run->ctx, err);
+	return loop->skip != NULL && loop->skip(loop->ctx, err);
 }
 
 /* Search one query record q (consumed) and write its hits.  Returns 0, -1
@@ -41,7 +41,7 @@ skipped(struct ev_textloop *run, struct ev_err *err)
  * error. */
 static int
 answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t *hits,
-    struct ev_textloop *run, unsigned *warned, struct ev_err *err)
+    struct ev_textloop *loop, unsigned *warned, struct ev_err *err)
 {
 	size_t i;
 	json_t *h;
@@ -53,23 +53,23 @@ answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t
 	if (r == -1)
 		return -1;
 	if (flags & EV_TS_NO_TERMS)
-		warn(run, where, "query has no words to search for (only stop words or punctuation):"
+		warn(loop, where, "query has no words to search for (only stop words or punctuation):"
 		    " no hits");
 	if (flags & EV_TS_NO_DICT)
-		warn_no_dict(ts, run, where, warned);
+		warn_no_dict(ts, loop, where, warned);
 	if (flags & EV_TS_TRUNCATED)
-		warn(run, where, "query has over 1000 distinct words: only the first 1000 were"
+		warn(loop, where, "query has over 1000 distinct words: only the first 1000 were"
 		    " searched");
 	json_array_foreach(hits, i, h)
 		if (ev_jsonl_write(out, h, err) == -1)
 			return -2;
-	run->queries++;
-	run->hits += (long long)json_array_size(hits);
+	loop->queries++;
+	loop->hits += (long long)json_array_size(hits);
 	return 0;
 }
 
 int
-ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *run,
+ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *loop,
     struct ev_err *err)
 {
 	json_t *v, *q, *hits = json_array();
@@ -84,16 +84,16 @@ ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_t
 		if (r == 1) {
 			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
 			json_decref(v);
-			if (q != NULL && run->stats_out != NULL) {
-				r = ev_textsearch_stats_query(ts, q, ev_jsonl_where(in), run->stats_out, err);
+			if (q != NULL && loop->stats_out != NULL) {
+				r = ev_textsearch_stats_query(ts, q, ev_jsonl_where(in), loop->stats_out, err);
 				json_decref(q);
-				run->queries += r == 0;
+				loop->queries += r == 0;
 			} else {
-				r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, run,
+				r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, loop,
 				    &warned, err);
 			}
 		}
-		if (r == -2 || (r == -1 && !skipped(run, err))) {
+		if (r == -2 || (r == -1 && !skipped(loop, err))) {
 			r = -1;
 			break;
 		}
@@ -104,7 +104,7 @@ ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_t
 }
 
 int
-ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *run,
+ev_textloop_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *loop,
     const char *const *paths, size_t n, const char *out_path, struct ev_err *err)
 {
 	struct ev_textstats *out = ev_textstats_new(err);
@@ -112,12 +112,12 @@ ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textlo
 
 	if (out == NULL)
 		return -1;
-	run->stats_out = out;
+	loop->stats_out = out;
 	if ((ts == NULL || (ev_textsearch_stats_store(ts, out, err) == 0 &&
-	    ev_textrun(ts, in, stdout, run, err) == 0)) &&
+	    ev_textloop_search(ts, in, stdout, loop, err) == 0)) &&
 	    ev_textstats_read_all(out, paths, n, err) == 0)
 		r = ev_textstats_save(out, out_path, err);
-	run->stats_out = NULL;
+	loop->stats_out = NULL;
 	ev_textstats_free(out);
 	return r;
 }

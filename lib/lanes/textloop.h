@@ -34,22 +34,22 @@ struct ev_textloop {
 
 /* Search every query record of in with ts and write the hits of each, best
  * first, to out (ev_jsonl_write(): flushed on a pipe) before reading the
- * next.  Warns (run->warn) of a query without searchable words, of one
+ * next.  Warns (loop->warn) of a query without searchable words, of one
  * whose distinct words past the 1000th were not searched, and once per
  * language of a word checked without that language's word list.  Adds to
- * run->queries and run->hits.  Returns 0 at the end of in, or -1 with *err
- * set at the first bad record run->skip did not skip (code 2), a database
+ * loop->queries and loop->hits.  Returns 0 at the end of in, or -1 with *err
+ * set at the first bad record loop->skip did not skip (code 2), a database
  * failure or a write error (code 1); the hits of the queries before it have
  * been written. */
-int ev_textrun(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *run,
+int ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *loop,
 	struct ev_err *err);
 
 /* --stats-out: the statistics of the store ts searches for the queries of in
  * (neither when ts is NULL), plus those of the n files paths[] (made so),
  * summed and written to the file out_path ("-": stdout; ev_textstats_save()).
- * Counts the queries in run->queries; run->stats_out is set for the run and
+ * Counts the queries in loop->queries; loop->stats_out is set for the loop and
  * cleared after.  Returns 0, or -1 with *err set. */
-int ev_textrun_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *run,
+int ev_textloop_stats(struct ev_textsearch *ts, struct ev_jsonl *in, struct ev_textloop *loop,
 	const char *const *paths, size_t n, const char *out_path, struct ev_err *err);
 
 #endif

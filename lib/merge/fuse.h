@@ -2,7 +2,7 @@
  * into one list per query, with every fused hit able to explain itself.
  *
  * Middle layer: includes err.h, fuseopt.h (the options) and Jansson (for
- * ev_fuse_add() and ev_fuse_run()).  fuse.c holds the accumulator,
+ * ev_fuse_add() and ev_fuse_hits()).  fuse.c holds the accumulator,
  * fuserank.c the fusing, fusewrite.c the writing of fused hits and fusein.c
  * the reading of inputs in step; they read and write records as text, with
  * jscan.h's scanner, never building a tree on the command's path.  Knows nothing of
@@ -33,7 +33,7 @@
 struct ev_buf;
 
 /* One query's candidates being fused.  Hits are added one by one, then
- * ev_fuse_run() fuses them; ev_fuse_begin() starts the next query, keeping
+ * ev_fuse_hits() fuses them; ev_fuse_begin() starts the next query, keeping
  * the memory.  Memory is bounded by one query's hits, plus the RRF
  * explanations kept from query to query (the account of a lane finding a
  * candidate at a rank is the same in every query: at most 32 lanes by name,
@@ -80,9 +80,9 @@ long long ev_fuse_count(const struct ev_fuse *f);
  * field of the lanes' hits passed through), best first, ties broken by the best lane rank, then by
  * id.  (The fused hits ev_fuse_write() writes, read back.)  Returns NULL with
  * *err set when out of memory. */
-json_t *ev_fuse_run(struct ev_fuse *f, struct ev_err *err);
+json_t *ev_fuse_hits(struct ev_fuse *f, struct ev_err *err);
 
-/* Fuse the hits added, as ev_fuse_run() does, appending the fused hit
+/* Fuse the hits added, as ev_fuse_hits() does, appending the fused hit
  * records to out as JSON Lines (one line each, best first) and setting *nout
  * to their number.  Fields of the lanes' hits are spliced in as they were
  * read; the numbers fusion computes are written as Jansson writes reals with

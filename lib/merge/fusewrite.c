@@ -1147,7 +1147,7 @@ ev_fuse_write(struct ev_fuse *f, struct ev_buf *out, long long *nout, struct ev_
 }
 
 json_t *
-ev_fuse_run(struct ev_fuse *f, struct ev_err *err)
+ev_fuse_hits(struct ev_fuse *f, struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
 	json_t *out = json_array(), *v;
