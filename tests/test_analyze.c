@@ -56,6 +56,10 @@ record(void *ctx, int flags, const char *term, int len, int start, int end)
 
 	snprintf(s->text + used, sizeof s->text - used, "%s%s%.*s@%d-%d", used ? " " : "",
 	    flags & FTS5_TOKEN_COLOCATED ? "+" : "", len, term, start, end);
+	/* a language's tag shown as '|' ("|fr|au", "||aux") */
+	for (char *p = s->text + used; *p != '\0'; p++)
+		if (*p == EV_ANALYZE_TAG)
+			*p = '|';
 	return SQLITE_OK;
 }
 
@@ -102,37 +106,74 @@ Test(analyze, japanese_kanji_and_kana_in_one_run)
 
 Test(analyze, english_is_exactly_porter_unicode61)
 {
+	/* the words alone, and an index of version 1 */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, "Flows over Café wings"),
+	    "flow@0-5 over@6-10 cafe@11-16 wing@17-22");
+	ev_analyze_set_index(an, 1);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Flows over Café wings"),
 	    "flow@0-5 over@6-10 cafe@11-16 wing@17-22");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9");
+	/* version 2: English's stems untagged, each word itself beside its
+	 * stem (tagged with no language), colocated */
+	ev_analyze_set_index(an, EV_ANALYZE_INDEX_VERSION);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Flows over Café wings"),
+	    "flow@0-5 +||flows@0-5 over@6-10 +||over@6-10 cafe@11-16 +||cafe@11-16 wing@17-22"
+	    " +||wings@17-22");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9 +||flows@4-9");
 }
 
 Test(analyze, a_tag_chooses_the_snowball_stemmer_accents_folded)
 {
-	/* French: "ruches" -> "ruch", "élevées" -> stem "élev" -> "elev" */
+	/* French: "ruches" -> "ruch", "élevées" -> stem "élev" -> "elev",
+	 * each stem tagged with its language */
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "fr\x1f" "Les ruches élevées"),
-	    "le@4-7 ruch@8-14 elev@15-24");
+	    "|fr|le@4-7 +||les@4-7 |fr|ruch@8-14 +||ruches@8-14 |fr|elev@15-24 +||elevees@15-24");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, "\x1f" "fr\x1f"
+	    "Les ruches élevées"), "le@4-7 ruch@8-14 elev@15-24");
 	/* German */
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "de\x1f" "Bienenvölker"),
-	    "bienenvolk@4-17");
-	/* a language without a stemmer: folded only */
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "pl\x1f" "Miód"), "miod@4-9");
+	    "|de|bienenvolk@4-17 +||bienenvolker@4-17");
+	/* Norwegian's two codes, one stemmer: one namespace */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "nb\x1f" "huset"),
+	    "|no|hus@4-9 +||huset@4-9");
+	/* a language without a stemmer: the word itself, folded */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "pl\x1f" "Miód"), "||miod@4-9");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, "\x1f" "pl\x1f" "Miód"),
+	    "miod@4-9");
 }
 
 Test(analyze, mixed_scripts_split_into_runs)
 {
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Varroa蜂螨mites"),
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, "Varroa蜂螨mites"),
 	    "varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Varroa蜂螨mites"),
+	    "varroa@0-6 +||varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17 +||mites@12-17");
 }
 
 Test(analyze, a_query_is_stemmed_for_each_query_language)
 {
-	const char *both[] = { "en", "fr" };
+	const char *both[] = { "en", "fr" }, *en[] = { "en" };
 
 	ev_analyze_set_query_langs(an, both, 2);
 	/* English "ruch" would be Porter's "ruch" too: one; "varroa" is
-	 * "varroa" and French "varro": both, colocated */
-	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6 +varro@0-6");
+	 * "varroa" and French "varro": both, colocated, French's tagged */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6 +|fr|varro@0-6");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY | EV_ANALYZE_PLAIN, "varroa"),
+	    "varroa@0-6 +varro@0-6");
+	/* an English query: its English stem, and for the French chunks the
+	 * word itself, never its French stem */
+	ev_analyze_set_query_lang(an, "en");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6 +||varroa@0-6");
+	/* a German one: its German stem, which no chunk of this store has,
+	 * and the word itself */
+	ev_analyze_set_query_lang(an, "de");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "|de|varroa@0-6 +||varroa@0-6");
+	/* a store of English alone, an English query: exactly as before */
+	ev_analyze_set_query_lang(an, "en");
+	ev_analyze_set_store_langs(an, en, 1);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6");
+	ev_analyze_set_query_lang(an, NULL);
+	ev_analyze_set_store_langs(an, NULL, 0);
 	ev_analyze_set_query_langs(an, NULL, 0);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6");
 }
@@ -170,6 +211,16 @@ Test(analyze, the_script_and_the_function_words_tell_the_language)
 	cr_assert_str_eq(c, "en");
 	cr_assert_eq(ev_langid_doc(lex, "ja-JP", fr, strlen(fr), c), 1);
 	cr_assert_str_eq(c, "ja");
+	/* a query: one function word tells, none or a tie does not */
+	cr_assert_eq(ev_langid_query(lex, "Bienen aus Stock", 16, c), 1);
+	cr_assert_str_eq(c, "de");
+	cr_assert_eq(ev_langid_query(lex, "ruche", 5, c), 0);
+	cr_assert_str_eq(c, "");
+	cr_assert_eq(ev_langid_query(lex, "flow in pipes", 13, c), 0, "in: English, German, Dutch...");
+	cr_assert_eq(ev_langid_query(lex, "the flow in pipes", 17, c), 1);
+	cr_assert_str_eq(c, "en");
+	cr_assert_eq(ev_langid_query(lex, "蜂螨", strlen("蜂螨"), c), 1);
+	cr_assert_str_eq(c, "zh");
 	ev_lex_close(lex);
 }
 
@@ -269,8 +320,57 @@ Test(analyze, fts5_finds_chinese_words_inside_runs)
 	cr_assert_eq(count("蜂蜜"), 1, "蜜蜂 (bees) is not 蜂蜜 (honey)");
 	cr_assert_eq(count("蜜蜂"), 2);
 	cr_assert_eq(count("\"草酸防治\""), 1);
+	cr_assert_eq(count("ruche"), 0, "English's stem is not French's");
+	ev_analyze_set_query_langs(an, (const char *[]){ "fr" }, 1);
 	cr_assert_eq(count("ruche"), 1, "French stems meet");
+	ev_analyze_set_query_langs(an, NULL, 0);
 	cr_assert_eq(count("蜂螨 AND 甜味"), 0);
+}
+
+/* German, French and English texts in one index: a German query word finds
+ * the French text only as itself, never through a stem: German "aus" is
+ * Porter's "au", the French stem of "au" (issue 32). */
+static void
+three_languages(const char *table)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof sql, "CREATE VIRTUAL TABLE %s USING fts5(x, tokenize='evkit');"
+	    "INSERT INTO %s VALUES(char(31) || 'de' || char(31) ||"
+	    "  'Die Bienen fliegen aus dem Stock, die Information kam spät');"
+	    "INSERT INTO %s VALUES(char(31) || 'fr' || char(31) ||"
+	    "  'Les abeilles vont au champ; l''information est arrivée');"
+	    "INSERT INTO %s VALUES('Bees swarm in spring');", table, table, table, table);
+	cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+Test(analyze, a_query_word_reaches_another_language_only_as_itself)
+{
+	const char *store[] = { "de", "fr", "en" };
+
+	ev_analyze_set_query_langs(an, store, 3);
+	ev_analyze_set_store_langs(an, store, 3);
+	/* an index of version 1 (untagged stems): the French text is found
+	 * through English's "au" */
+	ev_analyze_set_index(an, 1);
+	three_languages("t");
+	cr_assert_eq(count("aus"), 2);
+	sqlite3_exec(db, "DROP TABLE t", NULL, NULL, NULL);
+	ev_analyze_set_index(an, EV_ANALYZE_INDEX_VERSION);
+	three_languages("t");
+	/* a query of no known language: each language's stem, for its own */
+	cr_assert_eq(count("aus"), 1);
+	ev_analyze_set_query_lang(an, "de");
+	cr_assert_eq(count("aus"), 1, "a German query: German's stem and the word itself");
+	cr_assert_eq(count("au"), 1, "the French word itself");
+	/* a word both write alike reaches both, stemmed apart or not */
+	cr_assert_eq(count("Information"), 2);
+	cr_assert_eq(count("Bienen"), 1);
+	ev_analyze_set_query_lang(an, "en");
+	cr_assert_eq(count("bee"), 1, "English's stem, English's text");
+	ev_analyze_set_query_lang(an, NULL);
+	ev_analyze_set_store_langs(an, NULL, 0);
+	ev_analyze_set_query_langs(an, NULL, 0);
 }
 
 /* What the clone records for text, replayed as a document's tokens. */
@@ -318,15 +418,18 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 	cr_assert_eq(ev_analyze_record(clone, "bees", 4, &tape), 0);
 	q = (struct ev_analyze_cue){ "wasps", 5, &tape, 0, tape.b.len };
 	ev_analyze_expect(an, &q, 1);
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4", "the cue's text: replayed");
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4", "another text: tokenised");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4 +||bees@0-4",
+	    "the cue's text: replayed");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4 +||wasp@0-4",
+	    "another text: tokenised");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "wasps"), "wasp@0-5", "a query: tokenised");
 	ev_analyze_set_lang(an, "fr");
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5",
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "|fr|wasp@0-5 +||wasps@0-5",
 	    "untagged text, another language than the recording one's: tokenised");
 	ev_analyze_set_lang(an, NULL);
 	ev_analyze_expect(an, NULL, 0);
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5", "cues cleared");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5 +||wasps@0-5",
+	    "cues cleared");
 	ev_buf_release(&tape.b);
 	ev_analyze_free(clone);
 }

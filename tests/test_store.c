@@ -237,3 +237,60 @@ Test(store, a_reader_without_write_access_reads_with_or_without_the_wal_and_shm_
 	snprintf(p, sizeof p, "%s-wal", path);
 	cr_assert_eq(access(p, F_OK), -1);	/* nothing created */
 }
+
+/* The terms of the full-text index whose bytes begin with prefix. */
+static int
+terms_from(struct ev_store *st, const char *prefix)
+{
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT count(*) FROM chunks_vocab WHERE"
+	    " substr(term, 1, length(?1)) = ?1", &err);
+	int n;
+
+	cr_assert_not_null(s, "%s", err.msg);
+	sqlite3_bind_text(s, 1, prefix, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int(s, 0);
+	sqlite3_reset(s);
+	return n;
+}
+
+/* A store whose index was made before stems carried their language (no
+ * analysis_version in meta) is read as it was made, and rebuilt once. */
+Test(store, an_index_of_an_older_analysis_is_read_as_made_and_rebuilt_once)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = tu_store_create(path, &err);
+	char *v = NULL;
+
+	cr_assert_eq(ev_store_meta_get(st, EV_STORE_ANALYSIS_KEY, &v, &err), 1);
+	cr_assert_eq(atoi(v), EV_ANALYZE_INDEX_VERSION);
+	free(v);
+	/* the index as an older evkit made it: untagged stems alone */
+	ev_analyze_set_index(ev_analyze_find(ev_store_db(st)), 1);
+	tu_exec_ok(st, "DELETE FROM meta WHERE key = '" EV_STORE_ANALYSIS_KEY "';"
+	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash,"
+	    " language) VALUES (1, 'd:s:0', 'd', 's', 0, 'Les ruches au printemps', 'h', 'fr');"
+	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');");
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(terms_from(st, "\x1f"), 0);
+	/* a write to the old index writes it as it is (FTS5 deletes the
+	 * old row's terms by tokenising it again) */
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	cr_assert_eq(ev_store_reanalyze(st, &err), 1, "%s", err.msg);
+	cr_assert_eq(terms_from(st, "\x1f" "fr" "\x1f"), 4, "le, ruch, au, printemp");
+	cr_assert_eq(terms_from(st, "\x1f\x1f"), 4, "the words themselves");
+	cr_assert_eq(terms_from(st, "ruch"), 0);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	cr_assert_eq(ev_store_reanalyze(st, &err), 0, "once");
+	ev_store_close(st);
+	/* opened again: read as the new analysis (the check tokenises every
+	 * chunk again and compares) */
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	ev_store_close(st);
+}

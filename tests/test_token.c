@@ -46,6 +46,10 @@ record(void *ctx, const char *term, int len, int start, int end)
 
 	snprintf(s->text + used, sizeof s->text - used, "%s%.*s@%d-%d", used ? " " : "", len, term,
 	    start, end);
+	/* a language's tag shown as '|' ("|fr|au", "||aux") */
+	for (char *p = s->text + used; *p != '\0'; p++)
+		if (*p == EV_ANALYZE_TAG)
+			*p = '|';
 	s->n++;
 	return s->stop_after > 0 && s->n >= s->stop_after;
 }
@@ -258,11 +262,15 @@ Test(token, terms_agree_with_the_store_vocabulary)
 	q = ev_store_prepare(st, "SELECT term FROM chunks_vocab ORDER BY term", &err);
 	cr_assert_not_null(q, "%s", err.msg);
 	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(q, 0);
+
 		strcat(vocab, vocab[0] ? " " : "");
-		strcat(vocab, (const char *)sqlite3_column_text(q, 0));
+		strcat(vocab, t[0] == EV_ANALYZE_TAG && t[1] == EV_ANALYZE_TAG ? "||" : "");
+		strcat(vocab, t[0] == EV_ANALYZE_TAG && t[1] == EV_ANALYZE_TAG ? t + 2 : t);
 	}
 	sqlite3_reset(q);
-	cr_assert_str_eq(vocab, "cafe caus flow zurich");
+	/* the stems, and each word itself (tagged with no language) */
+	cr_assert_str_eq(vocab, "||cafe ||caused ||flows ||zurich cafe caus flow zurich");
 	/* the tokeniser on the store's own connection gives the same terms */
 	stok = ev_tok_open(ev_store_db(st), &err);
 	cr_assert_not_null(stok, "%s", err.msg);
@@ -308,10 +316,19 @@ Test(token, a_query_is_stemmed_for_the_store_languages)
 	cr_assert_eq(sqlite3_exec(db, "CREATE TABLE chunks(language TEXT);"
 	    "INSERT INTO chunks VALUES('fr'), ('fr'), ('en'), (NULL);", NULL, NULL, NULL), SQLITE_OK);
 	cr_assert_eq(ev_tok_store_langs(tok, db, &err), 2, "%s", err.msg);
-	/* French first (most chunks), then English's stem, same offsets */
-	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "colon@0-8 coloni@0-8");
+	/* French first (most chunks), then English's stem, same offsets; the
+	 * French stem in French's namespace, matching French chunks alone */
+	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "|fr|colon@0-8 coloni@0-8");
+	/* as a snippet compares them with a chunk's words: untagged */
+	cr_assert_str_eq(run_with(ev_tok_run_query_stems, "colonies", &s), "colon@0-8 coloni@0-8");
+	/* a query known to be French: its French stem, and the word itself
+	 * for the English chunks */
+	ev_tok_set_query_lang(tok, "fr");
+	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "|fr|colon@0-8 ||colonies@0-8");
+	ev_tok_set_query_lang(tok, NULL);
 	ev_tok_set_query_langs(tok, NULL, 0);
-	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "coloni@0-8");
+	cr_assert_str_eq(run_with(ev_tok_run_query, "colonies", &s), "coloni@0-8 ||colonies@0-8");
+	cr_assert_str_eq(run_with(ev_tok_run_query_stems, "colonies", &s), "coloni@0-8");
 	sqlite3_close(db);
 }
 

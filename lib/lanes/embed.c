@@ -1252,10 +1252,11 @@ ev_embed_drift(struct ev_store *st, struct ev_embed_drift *d, struct ev_err *err
 		goto out;
 	if ((tok = ev_tok_open(ev_store_db(st), err)) == NULL)
 		goto out;
+	/* the index's stems as the embedder's words are (untagged) */
 	s = ev_store_prepare(st, have ?
-	    "SELECT v.term, v.doc, v.cnt, e.term IS NOT NULL FROM chunks_vocab v"
+	    "SELECT v.term, v.doc, v.cnt, e.term IS NOT NULL FROM (" EV_STORE_STEMS_SQL ") v"
 	    " LEFT JOIN embed_vocab e ON e.term = v.term" :
-	    "SELECT term, doc, cnt, 0 FROM chunks_vocab", err);
+	    "SELECT term, doc, cnt, 0 FROM (" EV_STORE_STEMS_SQL ")", err);
 	if (s == NULL)
 		goto out;
 	while ((r = sqlite3_step(s)) == SQLITE_ROW) {

@@ -283,7 +283,9 @@ load_stats(struct ev_rerank *rr, struct ev_err *err)
 	rr->nchunks = (double)sqlite3_column_int64(s, 0);
 	ndocs = (double)sqlite3_column_int64(s, 1);
 	sqlite3_reset(s);
-	if ((s = ev_store_prepare(rr->st, "SELECT sum(cnt) FROM chunks_vocab", err)) == NULL)
+	/* (every token has one stem: the words themselves beside them left out) */
+	if ((s = ev_store_prepare(rr->st, "SELECT sum(cnt) FROM (" EV_STORE_STEMS_SQL ")",
+	    err)) == NULL)
 		return -1;
 	if (sqlite3_step(s) != SQLITE_ROW)
 		return ev_store_error(rr->st, "reading the vocabulary", err);

@@ -53,7 +53,7 @@ static const struct lang {
 
 /* An analysis of Latin (and other spaced) runs: Porter, none (folding
  * only), or a Snowball stemmer (the langs[] index that names it). */
-enum { A_PORTER = -1, A_PLAIN = -2 };
+enum { A_PORTER = -1, A_PLAIN = -2, A_NONE = -3 };
 
 /* Kinds of characters: spaced scripts (FTS5's unicode61), CJK (words and
  * bigrams), and the other scripts written without spaces (words only). */
@@ -69,6 +69,9 @@ struct ev_analyzer {
 	struct sb_stemmer *sb[NLANGS];
 	int lang;			/* analysis of untagged text */
 	int qa[EV_ANALYZE_MAX_QUERY_LANGS], nq;	/* the query's analyses */
+	int sa[EV_ANALYZE_MAX_QUERY_LANGS], ns;	/* the store's (ns 0: qa's) */
+	int lq;				/* the query's own language's, or A_NONE */
+	int index;			/* the index's version (analyze.h) */
 	UBreakIterator *brk;
 	UChar *u16;			/* a run in UTF-16 */
 	int32_t *u2c;			/* a UTF-16 index's character */
@@ -76,6 +79,8 @@ struct ev_analyzer {
 	size_t cap;			/* of u16, u2c, cbyte */
 	char *term;			/* a composed term */
 	size_t tcap;
+	char *tagged;			/* a term in its language's namespace */
+	size_t tagcap;
 	const struct ev_analyze_cue *cues;	/* texts whose tokens were recorded */
 	size_t ncues, next_cue;		/* next_cue: the one expected next */
 };
@@ -90,6 +95,10 @@ struct call {
 	int analysis;			/* of this call (single analysis) */
 	int query;
 	int terms;			/* EV_ANALYZE_TERMS */
+	int plain;			/* EV_ANALYZE_PLAIN, or an index of version 1 */
+	int stems[EV_ANALYZE_MAX_QUERY_LANGS];	/* version 2: the analyses a word is */
+	int nstems;			/* stemmed for (A_PLAIN left out), */
+	int bare;			/* and whether the word itself goes beside */
 };
 
 int
@@ -140,22 +149,54 @@ ev_analyze_set_lang(struct ev_analyzer *an, const char *code)
 	an->lang = analysis_of(code, code != NULL ? strlen(code) : 0);
 }
 
+/* Whether analyses a and b stem alike (two codes of one stemmer: no, nb). */
+static int
+same_analysis(int a, int b)
+{
+	return a == b || (a >= 0 && b >= 0 && strcmp(langs[a].snowball, langs[b].snowball) == 0);
+}
+
+/* The analyses of codes[0..n) into as (each once, at most
+ * EV_ANALYZE_MAX_QUERY_LANGS); returns their number. */
+static int
+analyses_of(const char *const *codes, int n, int *as)
+{
+	int k = 0;
+
+	for (int i = 0; i < n && k < EV_ANALYZE_MAX_QUERY_LANGS; i++) {
+		int a = analysis_of(codes[i], strlen(codes[i])), dup = 0;
+
+		for (int j = 0; j < k; j++)
+			dup |= same_analysis(as[j], a);
+		if (!dup)
+			as[k++] = a;
+	}
+	return k;
+}
+
 void
 ev_analyze_set_query_langs(struct ev_analyzer *an, const char *const *codes, int n)
 {
-	an->nq = 0;
-	for (int i = 0; i < n && an->nq < EV_ANALYZE_MAX_QUERY_LANGS; i++) {
-		int a = analysis_of(codes[i], strlen(codes[i])), dup = 0;
-
-		/* two codes of one stemmer (no, nb) stem alike */
-		for (int j = 0; j < an->nq; j++)
-			dup |= an->qa[j] == a || (a >= 0 && an->qa[j] >= 0 &&
-			    strcmp(langs[a].snowball, langs[an->qa[j]].snowball) == 0);
-		if (!dup)
-			an->qa[an->nq++] = a;
-	}
-	if (an->nq == 0)
+	if ((an->nq = analyses_of(codes, n, an->qa)) == 0)
 		an->qa[an->nq++] = A_PORTER;
+}
+
+void
+ev_analyze_set_store_langs(struct ev_analyzer *an, const char *const *codes, int n)
+{
+	an->ns = analyses_of(codes, n, an->sa);
+}
+
+void
+ev_analyze_set_query_lang(struct ev_analyzer *an, const char *code)
+{
+	an->lq = code != NULL ? analysis_of(code, strlen(code)) : A_NONE;
+}
+
+void
+ev_analyze_set_index(struct ev_analyzer *an, int version)
+{
+	an->index = version;
 }
 
 /* The kind of code point cp.  Below U+0E00 and from U+1E00 (Latin and
@@ -435,6 +476,115 @@ raw_token(void *pctx, int tflags, const char *raw, int rlen, int start, int end)
 	return rc;
 }
 
+/* The term t[0..len) of analysis a in its language's namespace (a
+ * Snowball language's code, or none for the word itself, A_PLAIN), into
+ * an->tagged: its length, or -1 when out of memory. */
+static int
+namespaced(struct ev_analyzer *an, int a, const char *t, int len)
+{
+	const char *code = "";
+	size_t cl;
+
+	for (int i = 0; a >= 0 && i <= a; i++)
+		if (langs[i].snowball != NULL && same_analysis(i, a)) {	/* no for nb */
+			code = langs[i].code;
+			break;
+		}
+	cl = strlen(code);
+	if ((size_t)len + cl + 2 > an->tagcap) {
+		char *p = realloc(an->tagged, ((size_t)len + cl + 2) * 2);
+
+		if (p == NULL)
+			return -1;
+		an->tagged = p;
+		an->tagcap = ((size_t)len + cl + 2) * 2;
+	}
+	an->tagged[0] = EV_ANALYZE_TAG;
+	memcpy(an->tagged + 1, code, cl);
+	an->tagged[cl + 1] = EV_ANALYZE_TAG;
+	memcpy(an->tagged + cl + 2, t, (size_t)len);
+	return len + (int)cl + 2;
+}
+
+/* A word of a segment, text[base + start, base + end) (raw: its raw token,
+ * or NULL when no Snowball stemmer needs it), into an index of version 2:
+ * its stem for each of the call's analyses, then the word itself (when the
+ * call wants it), the first a new position, the others colocated. */
+static int
+indexed_word(struct call *c, const char *raw, int rlen, int start, int end)
+{
+	struct ev_analyzer *an = c->an;
+	const char *w = c->text + c->base + start;
+	int emitted = 0, rc = SQLITE_OK;
+
+	for (int i = 0; i < c->nstems + c->bare && rc == SQLITE_OK; i++) {
+		int a = i < c->nstems ? c->stems[i] : A_PLAIN;
+		int len = word_term(an, a, w, end - start, raw, rlen);
+
+		if (len == 0)
+			continue;
+		if (len == -1 || (a != A_PORTER && (len = namespaced(an, a, an->term, len)) == -1))
+			return SQLITE_NOMEM;
+		rc = c->cb(c->ctx, emitted++ ? FTS5_TOKEN_COLOCATED : 0, a == A_PORTER ? an->term :
+		    an->tagged, len, c->base + start, c->base + end);
+	}
+	return rc;
+}
+
+static int
+indexed_raw_token(void *pctx, int tflags, const char *raw, int rlen, int start, int end)
+{
+	(void)tflags;
+	return indexed_word(pctx, raw, rlen, start, end);
+}
+
+/* A Porter stem of the run (English's), then the word itself beside it. */
+static int
+indexed_porter_token(void *pctx, int tflags, const char *term, int len, int start, int end)
+{
+	struct call *c = pctx;
+	int rc;
+
+	(void)tflags;
+	if ((rc = c->cb(c->ctx, 0, term, len, c->base + start, c->base + end)) != SQLITE_OK ||
+	    !c->bare)
+		return rc;
+	if ((len = word_term(c->an, A_PLAIN, c->text + c->base + start, end - start, NULL, 0)) <= 0)
+		return len == 0 ? SQLITE_OK : SQLITE_NOMEM;
+	if ((len = namespaced(c->an, A_PLAIN, c->an->term, len)) == -1)
+		return SQLITE_NOMEM;
+	return c->cb(c->ctx, FTS5_TOKEN_COLOCATED, c->an->tagged, len, c->base + start, c->base + end);
+}
+
+/* A folded word of the run, as itself (a language without a stemmer). */
+static int
+indexed_bare_token(void *pctx, int tflags, const char *term, int len, int start, int end)
+{
+	struct call *c = pctx;
+
+	(void)tflags;
+	if ((len = namespaced(c->an, A_PLAIN, term, len)) == -1)
+		return SQLITE_NOMEM;
+	return c->cb(c->ctx, 0, c->an->tagged, len, c->base + start, c->base + end);
+}
+
+/* A run of spaced scripts, text[s..e), into an index of version 2. */
+static int
+indexed_run(struct call *c, int s, int e)
+{
+	struct ev_analyzer *an = c->an;
+
+	c->base = s;
+	if (c->nstems == 1 && c->stems[0] == A_PORTER)
+		return an->porter.xTokenize(an->t_porter, c, FTS5_TOKENIZE_DOCUMENT, c->text + s, e - s,
+		    indexed_porter_token);
+	if (c->nstems == 0)
+		return an->u61.xTokenize(an->t_fold, c, FTS5_TOKENIZE_DOCUMENT, c->text + s, e - s,
+		    indexed_bare_token);
+	return an->u61.xTokenize(an->t_raw, c, FTS5_TOKENIZE_DOCUMENT, c->text + s, e - s,
+	    indexed_raw_token);
+}
+
 /* A run of spaced scripts, text[s..e). */
 static int
 spaced_run(struct call *c, int s, int e)
@@ -442,6 +592,8 @@ spaced_run(struct call *c, int s, int e)
 	struct ev_analyzer *an = c->an;
 	int a = c->query ? an->qa[0] : c->analysis;
 
+	if (!c->plain)
+		return indexed_run(c, s, e);
 	c->base = s;
 	if (!c->query || an->nq == 1) {
 		if (a == A_PORTER)
@@ -572,6 +724,43 @@ replay(const struct ev_analyze_cue *q, void *ctx, int (*cb)(void *, int, const c
 	return rc;
 }
 
+/* What the call c gives each word of a spaced script in an index of
+ * version 2: a document, its stem in its language and the word itself; a
+ * query, its stem in the query's language (in each query language when
+ * that is not known), and the word itself unless every language of the
+ * store is one of those. */
+static void
+plan_words(struct call *c)
+{
+	struct ev_analyzer *an = c->an;
+	const int *as = an->lq != A_NONE ? &an->lq : an->qa;
+	const int *store = an->ns > 0 ? an->sa : an->qa;
+	int na = an->lq != A_NONE ? 1 : an->nq, ns = an->ns > 0 ? an->ns : an->nq;
+
+	c->nstems = 0;
+	c->bare = 1;
+	if (!c->query) {
+		if (c->analysis != A_PLAIN)
+			c->stems[c->nstems++] = c->analysis;
+		return;
+	}
+	c->bare = 0;
+	for (int i = 0; i < na; i++)
+		if (as[i] == A_PLAIN)
+			c->bare = 1;
+		else
+			c->stems[c->nstems++] = as[i];
+	for (int i = 0; i < ns && !c->bare; i++) {
+		int stemmed = 0;
+
+		for (int j = 0; j < c->nstems; j++)
+			stemmed |= same_analysis(store[i], c->stems[j]);
+		c->bare = !stemmed;
+	}
+	if (c->nstems == 0)
+		c->bare = 1;
+}
+
 static int
 x_create(void *udata, const char **args, int nargs, Fts5Tokenizer **out)
 {
@@ -592,7 +781,7 @@ static int
 x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
     int (*cb)(void *, int, const char *, int, int, int))
 {
-	struct call c = { (struct ev_analyzer *)tok, ctx, cb, text, 0, 0, 0, 0 };
+	struct call c = { .an = (struct ev_analyzer *)tok, .ctx = ctx, .cb = cb, .text = text };
 	const struct ev_analyze_cue *q;
 	int i, seg, rc = SQLITE_OK;
 
@@ -601,6 +790,7 @@ x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
 	c.analysis = c.an->lang;
 	c.query = (flags & FTS5_TOKENIZE_QUERY) != 0;
 	c.terms = (flags & EV_ANALYZE_TERMS) != 0;
+	c.plain = (flags & EV_ANALYZE_PLAIN) != 0 || c.an->index < 2;
 	i = 0;
 	if (n >= 2 && text[0] == EV_ANALYZE_TAG) {
 		const char *close = memchr(text + 1, EV_ANALYZE_TAG,
@@ -611,6 +801,8 @@ x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
 			i = (int)(close - text) + 1;
 		}
 	}
+	if (!c.plain)
+		plan_words(&c);
 	seg = i;
 	while (i < n && rc == SQLITE_OK) {
 		int at = i, k;
@@ -666,6 +858,7 @@ destroy(void *p)
 	free(an->u2c);
 	free(an->cbyte);
 	free(an->term);
+	free(an->tagged);
 	free(an);
 }
 
@@ -702,6 +895,8 @@ analyzer_new(const fts5_tokenizer *porter, void *porter_ud, const fts5_tokenizer
 	an->u61_ud = u61_ud;
 	an->lang = A_PORTER;
 	an->qa[an->nq++] = A_PORTER;
+	an->lq = A_NONE;
+	an->index = EV_ANALYZE_INDEX_VERSION;
 	if (an->porter.xCreate(porter_ud, porter_args, 3, &an->t_porter) != SQLITE_OK ||
 	    an->u61.xCreate(u61_ud, raw_args, 2, &an->t_raw) != SQLITE_OK ||
 	    an->u61.xCreate(u61_ud, fold_args, 2, &an->t_fold) != SQLITE_OK) {
@@ -749,6 +944,10 @@ ev_analyze_clone(const struct ev_analyzer *an)
 	c->lang = an->lang;
 	memcpy(c->qa, an->qa, sizeof c->qa);
 	c->nq = an->nq;
+	memcpy(c->sa, an->sa, sizeof c->sa);
+	c->ns = an->ns;
+	c->lq = an->lq;
+	c->index = an->index;
 	return c;
 }
 

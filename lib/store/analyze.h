@@ -26,13 +26,33 @@
  * every chunk column it indexes (its chunk's language); else the
  * analyzer's current language (ev_analyze_set_lang(), English when none).
  *
+ * The index (EV_ANALYZE_INDEX_VERSION 2): a stem belongs to its language.
+ * A word of a spaced script gives two terms at one position: its stem in
+ * the text's language's namespace, and the word itself (folded), which
+ * every language shares.  English (Porter: en, zh, ja, ko) keeps its stems
+ * as they are ("flow"); a Snowball language's stem is tagged with the
+ * language, EV_ANALYZE_TAG, code, EV_ANALYZE_TAG, stem ("\x1f" "fr" "\x1f"
+ * "au"); the word itself is tagged with no language ("\x1f\x1f" "aux").  A
+ * language without a stemmer gives the word itself alone.  The word
+ * itself is colocated (FTS5_TOKEN_COLOCATED): a text's length in tokens,
+ * and so BM25, is what it was.  An index of version 1 (made before) holds
+ * each text's stems alone, untagged; ev_analyze_set_index() says which an
+ * analyzer writes and reads.
+ *
  * Queries (FTS5_TOKENIZE_QUERY, the strings of a MATCH expression): a run
  * of Chinese or Japanese of at most two characters, or that the segmenter
  * finds to be one word, is one token (it matches that word or that bigram
  * wherever it was indexed); a longer run is the phrase of its words.  Other
- * runs are stemmed for each of the query languages
- * (ev_analyze_set_query_langs(); English when none), the stems of one word
- * colocated: FTS5 matches any of them at that position. */
+ * runs: each word gives, colocated (FTS5 matches any of them at that
+ * position), its stem in the query's own language
+ * (ev_analyze_set_query_lang()), or when that is not known in each of the
+ * query languages (ev_analyze_set_query_langs(); English when none), and
+ * the word itself unless every language of the store's chunks
+ * (ev_analyze_set_store_langs()) is one it was stemmed for.  So a query word
+ * reaches a chunk of another language than its own only as the word itself:
+ * German "aus" never finds French "aux" through the French stem "au".  With
+ * an index of version 1, each word gives its untagged stem in each query
+ * language, as it did. */
 #ifndef EV_ANALYZE_H
 #define EV_ANALYZE_H
 
@@ -46,12 +66,20 @@
 #define EV_ANALYZE_TAG '\x1f'		/* brackets a text's language code */
 #define EV_ANALYZE_CODE_MAX 8		/* a language code's bytes, NUL included */
 #define EV_ANALYZE_MAX_QUERY_LANGS 8
+#define EV_ANALYZE_INDEX_VERSION 2	/* the index this analyzer writes (above) */
+#define EV_ANALYZE_META_KEY "analysis_version"	/* a store's meta records it under */
 
 /* A flag of xTokenize beside FTS5's (token.h passes it, FTS5 never does):
  * a query's search terms: as FTS5_TOKENIZE_DOCUMENT, but a Chinese or
  * Japanese word of one character is left out of a longer run (its bigrams
  * stand for it: "蜂螨" cut as 蜂|螨 searches 蜂螨, not every 蜂). */
 #define EV_ANALYZE_TERMS 0x10000
+
+/* Another (token.h passes it): the analysis of words alone, whatever the
+ * index: each word its untagged stem (for a document, in its language; for
+ * a query, in each query language), never the word itself beside it, as
+ * the embedder, the snippets and the citation scorer compare words. */
+#define EV_ANALYZE_PLAIN 0x20000
 
 struct ev_analyzer;
 
@@ -114,6 +142,21 @@ void ev_analyze_set_lang(struct ev_analyzer *an, const char *code);
  * (n is cut to EV_ANALYZE_MAX_QUERY_LANGS; duplicates and languages with
  * the same stemming count once); n == 0: English alone. */
 void ev_analyze_set_query_langs(struct ev_analyzer *an, const char *const *codes, int n);
+
+/* The languages of the chunks of the store queries search: codes[0..n)
+ * (cut as ev_analyze_set_query_langs() does); n == 0: the query languages
+ * stand for them.  A query word is also searched for as itself when one of
+ * them is not a language it was stemmed for. */
+void ev_analyze_set_store_langs(struct ev_analyzer *an, const char *const *codes, int n);
+
+/* The language the next queries are written in: code, or NULL when it is
+ * not known (each word is then stemmed for every query language).  Only
+ * an index of version 2 heeds it. */
+void ev_analyze_set_query_lang(struct ev_analyzer *an, const char *code);
+
+/* The version of the index an writes and reads from now on: 1 (stems
+ * alone, untagged) or EV_ANALYZE_INDEX_VERSION (the default). */
+void ev_analyze_set_index(struct ev_analyzer *an, int version);
 
 /* The language code code[0..len) normalised into out: its primary subtag,
  * lowercased ("fr-CA", "FR_fr" -> "fr"); ISO 639-2 codes of the languages

@@ -16,10 +16,20 @@ sqlite3_evkitfts_init(sqlite3 *db, char **errmsg, const void *api)
 {
 	struct ev_err err = { 0 };
 
+	struct ev_analyzer *an;
+	sqlite3_stmt *s = NULL;
+
 	(void)api;
-	if (ev_analyze_register(db, &err) == NULL) {
+	if ((an = ev_analyze_register(db, &err)) == NULL) {
 		*errmsg = sqlite3_mprintf("%s", err.msg);
 		return SQLITE_ERROR;
 	}
+	/* a store's index is read as the analysis it was made with (store.h:
+	 * meta's analysis_version; a store made before it was recorded, 1) */
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT value FROM meta WHERE key = '"
+	    EV_ANALYZE_META_KEY "')", -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+		ev_analyze_set_index(an, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 :
+		    sqlite3_column_int(s, 0));
+	sqlite3_finalize(s);
 	return SQLITE_OK;
 }

@@ -12,17 +12,13 @@ word_byte(unsigned char c)
 	return (unsigned)((c | 0x20) - 'a') < 26u || c >= 0x80;
 }
 
-void
-ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_ANALYZE_CODE_MAX])
+/* Count into counts[EV_LEX_NLANG] the words of text[0..n) that are
+ * function words of each language. */
+static void
+count_function_words(const struct ev_lex *lex, const char *text, size_t n, unsigned *counts)
 {
-	const char *script = ev_analyze_script_lang(text, len);
-	unsigned counts[EV_LEX_NLANG] = { 0 };
-	size_t i = 0, n = len < LATIN_WINDOW ? len : LATIN_WINDOW;
+	size_t i = 0;
 
-	if (script[0] != '\0') {
-		strcpy(out, script);
-		return;
-	}
 	/* words: runs of ASCII letters and of bytes of non-ASCII characters;
 	 * an apostrophe ends one (French l', d', qu' are stop words) */
 	while (i < n) {
@@ -42,7 +38,44 @@ ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_AN
 				counts[l] += (langs & EV_LEX_BIT(l)) != 0;
 		}
 	}
+}
+
+void
+ev_langid(const struct ev_lex *lex, const char *text, size_t len, char out[EV_ANALYZE_CODE_MAX])
+{
+	const char *script = ev_analyze_script_lang(text, len);
+	unsigned counts[EV_LEX_NLANG] = { 0 };
+
+	if (script[0] != '\0') {
+		strcpy(out, script);
+		return;
+	}
+	count_function_words(lex, text, len < LATIN_WINDOW ? len : LATIN_WINDOW, counts);
 	strcpy(out, ev_lex_code(ev_lex_guess(counts)));
+}
+
+int
+ev_langid_query(const struct ev_lex *lex, const char *text, size_t len,
+    char out[EV_ANALYZE_CODE_MAX])
+{
+	const char *script = ev_analyze_script_lang(text, len);
+	unsigned counts[EV_LEX_NLANG] = { 0 };
+	int best = 0, tied = 0;
+
+	out[0] = '\0';
+	if (script[0] != '\0') {
+		strcpy(out, script);
+		return 1;
+	}
+	count_function_words(lex, text, len < LATIN_WINDOW ? len : LATIN_WINDOW, counts);
+	for (int l = 1; l < EV_LEX_NLANG; l++) {
+		tied = counts[l] == counts[best] ? 1 : counts[l] > counts[best] ? 0 : tied;
+		best = counts[l] > counts[best] ? l : best;
+	}
+	if (counts[best] == 0 || tied)
+		return 0;
+	strcpy(out, ev_lex_code(best));
+	return 1;
 }
 
 int

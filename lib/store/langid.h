@@ -20,6 +20,14 @@
 void ev_langid(const struct ev_lex *lex, const char *text, size_t len,
 	char out[EV_ANALYZE_CODE_MAX]);
 
+/* The language a query's text[0..len) shows: by its script, else the one
+ * language whose function words (of two letters or more) it holds the
+ * most of, at least one.  Returns 1 with its code in out, or 0 (out "")
+ * when the words tell no language (none is a function word, or two
+ * languages hold as many). */
+int ev_langid_query(const struct ev_lex *lex, const char *text, size_t len,
+	char out[EV_ANALYZE_CODE_MAX]);
+
 /* The language a document declares, code (NULL or not a code: none),
  * normalised into out (ev_analyze_norm()); else the language of its text
  * (ev_langid()).  Returns 1 when declared, 0 when found from the text. */

@@ -22,6 +22,7 @@ struct ev_store {
 	struct cached_stmt *stmts;
 	int in_txn;
 	int version;		/* the schema's */
+	struct ev_analyzer *an;	/* the connection's tokeniser */
 	/* The readahead of hits' rows, opened on first use (readahead_state
 	 * 1; -1 when it cannot be had), and the root pages of the trees it
 	 * walks. */
@@ -213,6 +214,34 @@ has_schema(struct ev_store *st, int *code)
 	return *code == SQLITE_OK ? found : -1;
 }
 
+/* The analyzer reads and writes the index as it was made: of the version
+ * meta records (1 when none is, a store made before versions were). */
+static int
+read_analysis(struct ev_store *st, struct ev_err *err)
+{
+	char *v = NULL;
+	int r = ev_store_meta_get(st, EV_STORE_ANALYSIS_KEY, &v, err);
+
+	if (r == -1)
+		return -1;
+	ev_analyze_set_index(st->an, r ? atoi(v) : 1);
+	free(v);
+	return 0;
+}
+
+/* In a transaction about to (re)build the index: the analyzer writes this
+ * evkit's index from now on, and meta says so.  Returns 0, or -1 with
+ * *err set. */
+static int
+set_analysis(struct ev_store *st, struct ev_err *err)
+{
+	char version[16];
+
+	snprintf(version, sizeof version, "%d", EV_ANALYZE_INDEX_VERSION);
+	ev_analyze_set_index(st->an, EV_ANALYZE_INDEX_VERSION);
+	return ev_store_meta_set(st, EV_STORE_ANALYSIS_KEY, version, err);
+}
+
 static int
 create_schema(struct ev_store *st, struct ev_err *err)
 {
@@ -226,6 +255,7 @@ create_schema(struct ev_store *st, struct ev_err *err)
 		return ev_store_commit(st, err);
 	if (ev_store_exec(st, schema_sql, err) == -1 || ev_store_exec(st, fts_sql, err) == -1 ||
 	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
+	    set_analysis(st, err) == -1 ||
 	    ev_store_commit(st, err) == -1) {
 		ev_store_rollback(st);
 		return -1;
@@ -264,6 +294,30 @@ check_version(struct ev_store *st, int mode, struct ev_err *err)
 		    st->version, EV_STORE_SCHEMA_VERSION);
 	return ev_err_set(err, EV_EXIT_USAGE, st->path, "store schema version %d, this evkit reads"
 	    " version %d; re-ingest into a new store", st->version, EV_STORE_SCHEMA_VERSION);
+}
+
+int
+ev_store_reanalyze(struct ev_store *st, struct ev_err *err)
+{
+	char *v = NULL;
+	int r;
+
+	if (ev_store_begin(st, err) == -1)
+		return -1;
+	if ((r = ev_store_meta_get(st, EV_STORE_ANALYSIS_KEY, &v, err)) == -1)
+		goto fail;
+	r = r == 0 || atoi(v) != EV_ANALYZE_INDEX_VERSION;
+	free(v);
+	if (r && (set_analysis(st, err) == -1 ||
+	    ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", err) == -1))
+		goto fail;
+	if (ev_store_commit(st, err) == -1)
+		goto fail;
+	return r;
+fail:
+	ev_store_rollback(st);
+	read_analysis(st, &(struct ev_err){ 0 });	/* as the index still is */
+	return -1;
 }
 
 int
@@ -316,7 +370,7 @@ ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, 
 	snprintf(version, sizeof version, "%d", EV_STORE_SCHEMA_VERSION);
 	if (ev_store_exec(st, "UPDATE chunks SET language = (SELECT language FROM temp.reindex_lang l"
 	    " WHERE l.rowid = chunks.rowid); DROP TABLE temp.reindex_lang;", err) == -1 ||
-	    ev_store_exec(st, fts_sql, err) == -1 ||
+	    set_analysis(st, err) == -1 || ev_store_exec(st, fts_sql, err) == -1 ||
 	    ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild')", err) == -1 ||
 	    ev_store_meta_set(st, "schema_version", version, err) == -1 ||
 	    ev_store_commit(st, err) == -1)
@@ -327,6 +381,7 @@ fail:
 	sqlite3_finalize(s);
 	sqlite3_finalize(u);
 	ev_store_rollback(st);
+	read_analysis(st, &(struct ev_err){ 0 });	/* as the index still is */
 	return -1;
 }
 
@@ -479,7 +534,7 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 		goto fail;
 ready:
 	/* (after the schema was read: a file that is not a database is told so) */
-	if (ev_analyze_register(st->db, err) == NULL)
+	if ((st->an = ev_analyze_register(st->db, err)) == NULL)
 		goto fail;
 	/* Writers keep the -wal and -shm files when they close (the -wal
 	 * emptied: journal_size_limit), so that a user who may only read the
@@ -496,6 +551,8 @@ ready:
 		st->version = EV_STORE_SCHEMA_VERSION;
 	} else if (sb.st_mode == 0 && check_version(st, mode, err) == -1)
 		goto fail;	/* (made meanwhile by another ev-ingest) */
+	if (read_analysis(st, err) == -1)
+		goto fail;
 	return st;
 fail:
 	ev_store_close(st);

@@ -38,6 +38,17 @@
 #define EV_STORE_TOKENIZE "evkit"
 #define EV_STORE_SCHEMA_VERSION 2
 
+/* meta's record of the version of the analysis the full-text index was
+ * made with (analyze.h, EV_ANALYZE_INDEX_VERSION; none: 1). */
+#define EV_STORE_ANALYSIS_KEY EV_ANALYZE_META_KEY
+
+/* SQL: the terms of the full-text index as the analysis of words gives
+ * them (analyze.h): its stems untagged, the words themselves left out;
+ * columns term, doc, cnt (chunks_vocab's). */
+#define EV_STORE_STEMS_SQL "SELECT CASE WHEN term GLOB char(31) || '*' THEN" \
+	" substr(term, instr(substr(term, 2), char(31)) + 2) ELSE term END AS term, doc, cnt" \
+	" FROM chunks_vocab WHERE term NOT GLOB char(31) || char(31) || '*'"
+
 /* SQL: column col tagged with language lang (SQL expressions) for the
  * tokeniser: NULL lang leaves it as it is. */
 #define EV_STORE_TAG(lang, col) "CASE WHEN " lang " IS NULL THEN " col \
@@ -104,6 +115,13 @@ int ev_store_version(const struct ev_store *st);
  * (nothing changed). */
 int ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, size_t len,
 	const char *declared, char *out), void *ctx, struct ev_err *err);
+
+/* Bring the full-text index to this evkit's analysis (analyze.h) when
+ * meta records an older one: rebuild it, in one transaction (its own:
+ * call it outside one).  Chunk rowids, vectors and the vector index stay.
+ * Returns 1 when rebuilt, 0 when already current, -1 with *err set
+ * (nothing changed). */
+int ev_store_reanalyze(struct ev_store *st, struct ev_err *err);
 
 /* Ask the kernel, in one go, for the pages SQLite reads for the chunk rows
  * rowid[0..n) and for their documents' rows (found by doc_id), so that the

@@ -110,6 +110,20 @@ ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n)
 	ev_analyze_set_query_langs(tok->an, codes, n);
 }
 
+void
+ev_tok_set_query_lang(struct ev_tok *tok, const char *code)
+{
+	ev_analyze_set_query_lang(tok->an, code);
+}
+
+/* The query and store languages: codes[0..n) (analyze.h). */
+static void
+set_store_langs(struct ev_tok *tok, const char *const *codes, int n)
+{
+	ev_analyze_set_query_langs(tok->an, codes, n);
+	ev_analyze_set_store_langs(tok->an, codes, n);
+}
+
 /* Keep the language code c (when it is one) as the next of codes[0..*n),
  * normalised into held[*n], unless there are enough already. */
 static void
@@ -131,7 +145,7 @@ ev_tok_set_store_langs(struct ev_tok *tok, const char *const *langs, int nlangs)
 
 	for (int i = 0; i < nlangs; i++)
 		keep_lang(langs[i], codes, held, &n);
-	ev_analyze_set_query_langs(tok->an, codes, n);
+	set_store_langs(tok, codes, n);
 	return n;
 }
 
@@ -158,7 +172,7 @@ ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err)
 		return -1;
 	}
 	sqlite3_finalize(s);
-	ev_analyze_set_query_langs(tok->an, codes, n);
+	set_store_langs(tok, codes, n);
 	return n;
 }
 
@@ -251,7 +265,7 @@ run(struct ev_tok *tok, int flags, const char *text, size_t len, ev_tok_fn fn, v
 
 	if (len > 0x7fffffff)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "text too long to tokenise (over 2 GiB)");
-	if (flags == FTS5_TOKENIZE_DOCUMENT && tok->memo != NULL) {
+	if (flags == (FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN) && tok->memo != NULL) {
 		if (ev_tokmemo_replay(tok->memo, tok->lang, text, len, fn, ctx))
 			return 0;
 		ev_tokmemo_begin(tok->memo);
@@ -270,7 +284,7 @@ int
 ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
     struct ev_err *err)
 {
-	return run(tok, FTS5_TOKENIZE_DOCUMENT, text, len, fn, ctx, err);
+	return run(tok, FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, text, len, fn, ctx, err);
 }
 
 int
@@ -281,8 +295,16 @@ ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn,
 }
 
 int
+ev_tok_run_query_stems(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+    struct ev_err *err)
+{
+	return run(tok, FTS5_TOKENIZE_QUERY | EV_ANALYZE_PLAIN, text, len, fn, ctx, err);
+}
+
+int
 ev_tok_run_terms(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
     struct ev_err *err)
 {
-	return run(tok, FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_TERMS, text, len, fn, ctx, err);
+	return run(tok, FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_TERMS | EV_ANALYZE_PLAIN, text, len, fn,
+	    ctx, err);
 }

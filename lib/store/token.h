@@ -37,9 +37,15 @@ void ev_tok_set_lang(struct ev_tok *tok, const char *code);
  * (analyze.h, ev_analyze_set_query_langs()). */
 void ev_tok_set_query_langs(struct ev_tok *tok, const char *const *codes, int n);
 
-/* Set the query languages to those of the chunks of the store on db (the
- * most frequent first, at most EV_ANALYZE_MAX_QUERY_LANGS; English when it
- * has none).  Returns their number, or -1 with *err set (code 1). */
+/* The language the next queries are written in: code, or NULL when it is
+ * not known (analyze.h, ev_analyze_set_query_lang()): a query word reaches
+ * chunks of another language only as the word itself. */
+void ev_tok_set_query_lang(struct ev_tok *tok, const char *code);
+
+/* Set the query languages, and the store's (analyze.h), to those of the
+ * chunks of the store on db (the most frequent first, at most
+ * EV_ANALYZE_MAX_QUERY_LANGS; English when it has none).  Returns their
+ * number, or -1 with *err set (code 1). */
 int ev_tok_store_langs(struct ev_tok *tok, sqlite3 *db, struct ev_err *err);
 /* Set the query languages as ev_tok_store_langs() does, from the store's
  * chunk languages langs[0..nlangs) read before (EV_STORE_LANGS_SQL of
@@ -60,13 +66,20 @@ void ev_tok_close(struct ev_tok *tok);
 int ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
 	struct ev_err *err);
 
-/* Tokenise text[0..len) as a query (as FTS5's MATCH does): a word of a
- * spaced script gives a stem for each query language, the alternatives with
- * the same offsets one after the other; a Chinese or Japanese run gives its
- * words alone (no bigrams), or itself when it is one word or two
- * characters.  Returns 0, or -1 with *err set. */
+/* Tokenise text[0..len) as a query, into the terms FTS5's MATCH searches
+ * the index for (analyze.h): a word of a spaced script gives its stems and
+ * maybe itself, the alternatives with the same offsets one after the
+ * other; a Chinese or Japanese run gives its words alone (no bigrams), or
+ * itself when it is one word or two characters.  Returns 0, or -1 with
+ * *err set. */
 int ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
 	struct ev_err *err);
+
+/* As ev_tok_run_query(), but a word of a spaced script gives its untagged
+ * stem in each query language, as ev_tok_run() gives a chunk's words in
+ * its language (for matching the two).  Returns 0, or -1 with *err set. */
+int ev_tok_run_query_stems(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn,
+	void *ctx, struct ev_err *err);
 
 /* Tokenise a query's text into the terms it searches for: as ev_tok_run(),
  * without the one-character Chinese and Japanese words of longer runs,

@@ -7,7 +7,9 @@
 # scores 0.9 of "honey".  After the mead document (the one holding "yeast")
 # is deleted, "yeast" finds nothing rather than "east".  Without word lists
 # (EVKIT_DICT_DIR naming an empty directory) the old behaviour comes back,
-# with a warning naming the packages to install.
+# with a warning naming the packages to install: "yeast" is repaired to
+# "east".  (The French stems, each tagged with its language in the index,
+# are no candidates of typo repair: "much" was repaired to French "ruch".)
 exec 2>&1
 ev-ingest --db kb.db --quiet --source bees "$CASEDIR/bees.jsonl" || exit 1
 echo '"how much honey does a colony need"' | ev-search-text --db kb.db |
