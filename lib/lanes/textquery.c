@@ -84,7 +84,7 @@ ev_textquery_default_query_langs(struct ev_textsearch *ts, struct ev_err *err)
 	}
 	if (ts->o.stats == NULL)
 		return ev_tok_store_langs(ts->tok, ev_store_db(ts->st), err) == -1 ? -1 : 0;
-	ev_tok_set_query_langs(ts->tok, codes, stats_langs(ts, codes, held, count));
+	ev_tok_set_store_langs(ts->tok, codes, stats_langs(ts, codes, held, count));
 	return 0;
 }
 
@@ -378,21 +378,35 @@ ev_textquery_build_expr(struct ev_textsearch *ts, double pair_weight)
 }
 
 /* The query languages of q: its own "language", else the store's (set when
- * the searcher opened).  Returns 1 when q set its own, 0, or -1 with *err
- * set (bad input). */
+ * the searcher opened); and the language q is written in (token.h,
+ * ev_tok_set_query_lang()): its "language", else the store's sole one,
+ * else the one its words show (langid.h), else none known.  Returns 1 when
+ * q set its own, 0, or -1 with *err set (bad input, or out of memory). */
 int
 ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err)
 {
-	json_t *l = json_object_get(q, "language");
+	json_t *l = json_object_get(q, "language"), *text = json_object_get(q, "query");
 	char code[EV_ANALYZE_CODE_MAX];
 	const char *codes[1] = { code };
 
-	if (l == NULL || json_is_null(l))
+	/* the query's own language (analyze.h): a word reaches chunks of
+	 * another only as itself */
+	if (l == NULL || json_is_null(l)) {
+		if (ts->sole_lang[0] != '\0')
+			strcpy(code, ts->sole_lang);
+		else if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
+			return -1;
+		else if (!json_is_string(text) || ev_langid_query(ts->lex, json_string_value(text),
+		    json_string_length(text), code) == 0)
+			codes[0] = NULL;
+		ev_tok_set_query_lang(ts->tok, codes[0]);
 		return 0;
+	}
 	if (!json_is_string(l) || ev_analyze_norm(json_string_value(l), json_string_length(l), code) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a language"
 		    " code such as \"en\", \"fr\" or \"zh\"");
 	ev_tok_set_query_langs(ts->tok, codes, 1);
+	ev_tok_set_query_lang(ts->tok, code);
 	return 1;
 }
 

@@ -448,7 +448,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	for (int i = 0; i < ts->nwords; i++) {
 		struct alt_ctx a = { ts, i, err };
 
-		if (ev_tok_run_query(ts->tok, ts->words[i].surface, strlen(ts->words[i].surface),
+		if (ev_tok_run_query_stems(ts->tok, ts->words[i].surface, strlen(ts->words[i].surface),
 		    add_alternative, &a, err) == -1 || err->code != 0)
 			return -1;
 	}

@@ -183,8 +183,10 @@ int ev_textquery_add_phrase(struct ev_textsearch *ts, const char *a, const char 
 int ev_textquery_default_query_langs(struct ev_textsearch *ts, struct ev_err *err);
 
 /* The query languages of q: its own "language", else the store's (set when
- * the searcher opened).  Returns 1 when q set its own, 0, or -1 with *err
- * set (bad input). */
+ * the searcher opened); and the language q is written in (token.h,
+ * ev_tok_set_query_lang()): its "language", else the store's sole one,
+ * else the one its words show (langid.h), else none known.  Returns 1 when
+ * q set its own, 0, or -1 with *err set (bad input, or out of memory). */
 int ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err);
 
 void ev_textquery_clear_words(struct ev_textsearch *ts);

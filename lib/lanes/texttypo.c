@@ -13,13 +13,16 @@
 #include "textstats.h"
 #include "token.h"
 
-/* Append the term t[0..len) with df to the vocabulary.  Returns 0 or -1
- * (out of memory). */
+/* Append the term t[0..len) with df to the vocabulary, unless it is one
+ * tagged with a language (analyze.h: typos are repaired to untagged stems
+ * alone).  Returns 0 or -1 (out of memory). */
 static int
 vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long df)
 {
 	struct vterm *v;
 
+	if (len > 0 && t[0] == EV_ANALYZE_TAG)
+		return 0;
 	if (ts->nvocab == *cap) {
 		int c = *cap ? 2 * *cap : 4096;
 
