@@ -317,9 +317,11 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 	 * closing the store checkpoints the rest. */
 	/* The documents' languages are read by every search that checks a word
 	 * against the word lists (textsearch.c): an index makes that a few
-	 * look-ups, not a scan.  Stores made before it get it here, once. */
+	 * look-ups, not a scan.  Stores made before it get it here, once; and
+	 * a full-text index of an older analysis is rebuilt, once (store.h). */
 	if (ev_store_exec(st, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;"
-	    " CREATE INDEX IF NOT EXISTS documents_language ON documents(language);", err) == -1) {
+	    " CREATE INDEX IF NOT EXISTS documents_language ON documents(language);", err) == -1 ||
+	    ev_store_reanalyze(st, err) == -1) {
 		free(ig);
 		return NULL;
 	}
