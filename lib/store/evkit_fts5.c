@@ -11,11 +11,34 @@
 
 #include "analyze.h"
 
+/* A store's chunk languages, the most frequent first, as the text lane
+ * reads them (store.h, EV_STORE_LANGS_SQL): a query is stemmed for them,
+ * and its words searched as themselves for those it is not (analyze.h). */
+static void
+store_langs(sqlite3 *db, struct ev_analyzer *an)
+{
+	char held[EV_ANALYZE_MAX_QUERY_LANGS][EV_ANALYZE_CODE_MAX];
+	const char *codes[EV_ANALYZE_MAX_QUERY_LANGS];
+	sqlite3_stmt *s = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT language FROM chunks WHERE language IS NOT NULL"
+	    " GROUP BY language ORDER BY count(*) DESC, language", -1, &s, NULL) == SQLITE_OK)
+		while (n < EV_ANALYZE_MAX_QUERY_LANGS && sqlite3_step(s) == SQLITE_ROW)
+			if (sqlite3_column_text(s, 0) != NULL && ev_analyze_norm((const char *)
+			    sqlite3_column_text(s, 0), (size_t)sqlite3_column_bytes(s, 0), held[n]) == 0) {
+				codes[n] = held[n];
+				n++;
+			}
+	sqlite3_finalize(s);
+	ev_analyze_set_query_langs(an, codes, n);
+	ev_analyze_set_store_langs(an, codes, n);
+}
+
 int
 sqlite3_evkitfts_init(sqlite3 *db, char **errmsg, const void *api)
 {
 	struct ev_err err = { 0 };
-
 	struct ev_analyzer *an;
 	sqlite3_stmt *s = NULL;
 
@@ -31,5 +54,6 @@ sqlite3_evkitfts_init(sqlite3 *db, char **errmsg, const void *api)
 		ev_analyze_set_index(an, sqlite3_column_type(s, 0) == SQLITE_NULL ? 1 :
 		    sqlite3_column_int(s, 0));
 	sqlite3_finalize(s);
+	store_langs(db, an);
 	return SQLITE_OK;
 }
