@@ -433,3 +433,28 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 	ev_buf_release(&tape.b);
 	ev_analyze_free(clone);
 }
+
+/* The forms a stem takes in an index: untagged, then once per stemmer
+ * (Norwegian's two codes share one), each tagged with its code. */
+Test(analyze, a_stem_has_one_form_per_stemmer)
+{
+	char out[16];
+	int n = 0, fr = -1, no = 0;
+
+	for (const char *code; (code = ev_analyze_stem_tag(n)) != NULL; n++) {
+		cr_assert(ev_analyze_has_stemmer(code), "%s", code);
+		cr_assert_str_neq(code, "en");
+		cr_assert_str_neq(code, "nb");
+		no += strcmp(code, "no") == 0;
+		if (strcmp(code, "fr") == 0)
+			fr = n;
+	}
+	cr_assert_eq(no, 1);
+	cr_assert_geq(fr, 0);
+	cr_assert_eq(ev_analyze_stem_form(-1, "au", 2, out, sizeof out), 2);
+	cr_assert_str_eq(out, "au");
+	cr_assert_eq(ev_analyze_stem_form(fr, "au", 2, out, sizeof out), 6);
+	cr_assert_str_eq(out, "\x1f" "fr" "\x1f" "au");
+	cr_assert_eq(ev_analyze_stem_form(fr, "abeille", 7, out, 11), -1);	/* no room */
+	cr_assert_eq(ev_analyze_stem_form(n, "au", 2, out, sizeof out), -1);	/* past the last */
+}

@@ -631,6 +631,45 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	cr_assert_eq(system(cmd), 0);
 }
 
+/* A stem of a language of its own (analyze.h: tagged with the language in
+ * the index) has its document frequency too: "abeil" is in all 4 French
+ * chunks (idf 1), where its untagged form is in none. */
+Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
+{
+	char dir[] = "/tmp/evkit-score-XXXXXX", path[300], cmd[320];
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+	struct ev_scorer *ssc;
+	struct ev_score_cite cites[2] = { { "a", "abeilles ruche", 14 }, { "b", "abeille miel", 12 } };
+	struct ev_score_item item = { "abeille", 7, "Abeille.", 8, cites, 2, 2, "fr" };
+	struct ev_score_result r;
+	double idf0 = 1 + log(5.0 / 1.0);	/* ruche, miel: in none of 4 chunks */
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/kb.db", dir);
+	st = ev_store_open(path, EV_STORE_CREATE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st,
+	    "INSERT INTO documents(doc_id, content_hash, language) VALUES ('d', 'h', 'fr');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
+	    " (1, 'd:s:0', 'd', 's', 0, 'abeille noire', 'h'), (2, 'd:s:1', 'd', 's', 1, 'abeilles noires', 'h'),"
+	    " (3, 'd:s:2', 'd', 's', 2, 'abeille jaune', 'h'), (4, 'd:s:3', 'd', 's', 3, 'abeilles', 'h');"
+	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, char(31) || 'fr' || char(31) || text FROM chunks;",
+	    &err), 0, "%s", err.msg);
+	ssc = ev_score_open(tok, st, &err);
+	cr_assert_not_null(ssc, "%s", err.msg);
+	cr_assert_eq(ev_score_answer(ssc, &item, &defaults, 1, &r, &err), 0, "%s", err.msg);
+	/* the citations share "abeil" (idf 1) alone: with its idf taken as
+	 * the rare words' (df 0) they would be 0.5 alike */
+	cr_assert_float_eq(r.redundancy, 1 / (1 + idf0 * idf0), EPS);
+	ev_score_result_release(&r);
+	ev_score_close(ssc);
+	ev_store_close(st);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
 /* The judge hook */
 
 struct verdicts {

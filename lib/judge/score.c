@@ -279,7 +279,7 @@ ev_score_open(struct ev_tok *tok, struct ev_store *st, struct ev_err *err)
 		sc->nchunks = (double)sqlite3_column_int64(stmt, 0);
 		sqlite3_reset(stmt);
 		/* fail now, not at the first item, when the vocabulary is missing */
-		sc->vocab = ev_store_prepare(st, "SELECT doc FROM chunks_vocab WHERE term = ?", err);
+		sc->vocab = ev_store_prepare_stem_df(st, err);
 		if (sc->vocab == NULL)
 			goto fail;
 	}

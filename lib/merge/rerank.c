@@ -346,8 +346,7 @@ read_query(struct ev_rerank *rr, const char *query, struct ev_err *err)
 	for (t = 0; t < rr->nterms; t++) {
 		double df = 0;
 
-		if ((s = ev_store_prepare(rr->st, "SELECT doc FROM chunks_vocab WHERE term = ?",
-		    err)) == NULL)
+		if ((s = ev_store_prepare_stem_df(rr->st, err)) == NULL)
 			return -1;
 		sqlite3_bind_text(s, 1, rr->terms[t], rr->term_len[t], SQLITE_STATIC);
 		if (sqlite3_step(s) == SQLITE_ROW)

@@ -156,6 +156,39 @@ same_analysis(int a, int b)
 	return a == b || (a >= 0 && b >= 0 && strcmp(langs[a].snowball, langs[b].snowball) == 0);
 }
 
+const char *
+ev_analyze_stem_tag(int i)
+{
+	for (int l = 0; l < NLANGS; l++) {
+		int first = langs[l].snowball != NULL;
+
+		for (int k = 0; k < l && first; k++)	/* no for nb */
+			first = langs[k].snowball == NULL || !same_analysis(k, l);
+		if (first && i-- == 0)
+			return langs[l].code;
+	}
+	return NULL;
+}
+
+int
+ev_analyze_stem_form(int i, const char *stem, size_t len, char *out, size_t cap)
+{
+	const char *code = i == -1 ? NULL : ev_analyze_stem_tag(i);
+	size_t cl = code != NULL ? strlen(code) : 0;
+	size_t n = code != NULL ? cl + 2 + len : len;
+
+	if ((i != -1 && code == NULL) || n + 1 > cap)
+		return -1;
+	if (code != NULL) {
+		out[0] = EV_ANALYZE_TAG;
+		memcpy(out + 1, code, cl);
+		out[cl + 1] = EV_ANALYZE_TAG;
+	}
+	memcpy(out + n - len, stem, len);
+	out[n] = '\0';
+	return (int)n;
+}
+
 /* The analyses of codes[0..n) into as (each once, at most
  * EV_ANALYZE_MAX_QUERY_LANGS); returns their number. */
 static int

@@ -168,6 +168,18 @@ int ev_analyze_norm(const char *code, size_t len, char out[EV_ANALYZE_CODE_MAX])
  * English (Porter) and every Snowball language, else 0. */
 int ev_analyze_has_stemmer(const char *code);
 
+/* The code the index tags the stems of the i-th Snowball stemmer with
+ * (above: "fr" in "\x1f" "fr" "\x1f" "au"), for i from 0; NULL past the
+ * last.  With the untagged stem (English's, or any language's in an index
+ * of version 1) these are every form a stem takes in an index. */
+const char *ev_analyze_stem_tag(int i);
+
+/* The term the index holds the stem stem[0..len) as in the namespace of
+ * the i-th stemmer's code (ev_analyze_stem_tag(i)), or untagged when i is
+ * -1, into out (cap bytes, NUL-terminated).  Returns its length, or -1
+ * when i is past the last stemmer or out is too small. */
+int ev_analyze_stem_form(int i, const char *stem, size_t len, char *out, size_t cap);
+
 /* The script a text is mostly written in, by its letters: "zh", "ja" (Han
  * with kana: an eighth or more of the Han and kana letters are kana), "ko",
  * "ru" (Cyrillic), "el", "ar", "he", "th", or "" for Latin (or no letters),

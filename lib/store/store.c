@@ -130,6 +130,23 @@ ev_store_prepare(struct ev_store *st, const char *sql, struct ev_err *err)
 	return c->stmt;
 }
 
+sqlite3_stmt *
+ev_store_prepare_stem_df(struct ev_store *st, struct ev_err *err)
+{
+	char sql[2048];
+	size_t n = (size_t)snprintf(sql, sizeof sql, "SELECT coalesce(sum(doc), 0) FROM chunks_vocab"
+	    " WHERE term IN (?1");
+	const char *code;
+
+	for (int i = 0; (code = ev_analyze_stem_tag(i)) != NULL && n < sizeof sql; i++)
+		n += (size_t)snprintf(sql + n, sizeof sql - n, ", char(31) || '%s' || char(31) || ?1",
+		    code);
+	if (n + 2 > sizeof sql)
+		return ev_err_set(err, 1, NULL, "the vocabulary's statement is too long"), NULL;
+	strcpy(sql + n, ")");
+	return ev_store_prepare(st, sql, err);
+}
+
 int
 ev_store_begin(struct ev_store *st, struct ev_err *err)
 {

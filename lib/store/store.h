@@ -116,6 +116,14 @@ int ev_store_version(const struct ev_store *st);
 int ev_store_reindex(struct ev_store *st, void (*lang)(void *ctx, const char *text, size_t len,
 	const char *declared, char *out), void *ctx, struct ev_err *err);
 
+/* The statement (ev_store_prepare()'s: the caller binds ?1 and resets it)
+ * whose one row is the number of chunks whose index holds the stem ?1 in
+ * any language: untagged (English's, or every language's in an index made
+ * before the languages' stems were tagged) or tagged with a stemming
+ * language (analyze.h).  A chunk has one language, so the counts add up to
+ * what one untagged index counted.  NULL with *err set on failure. */
+sqlite3_stmt *ev_store_prepare_stem_df(struct ev_store *st, struct ev_err *err);
+
 /* Bring the full-text index to this evkit's analysis (analyze.h) when
  * meta records an older one: rebuild it, in one transaction (its own:
  * call it outside one).  Chunk rowids, vectors and the vector index stay.
