@@ -139,7 +139,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->prevstart);
 	free(ts->prevlen);
 	for (int i = 0; i < ts->nvocab; i++)
-		free(ts->vocab[i].s);
+		free(ts->vocab[i].term);
 	free(ts->vocab);
 	ev_snippet_free(ts->sn);
 	ev_lex_close(ts->lex);
@@ -426,7 +426,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		if (ev_analyze_has_unspaced(w->surface, strlen(w->surface)) ||
 		    strpbrk(w->surface, "0123456789") != NULL)
 			continue;
-		if ((in = ev_texttypo_in_vocab(ts, w->stem, err)) == -1)
+		if ((in = ev_texttypo_in_vocab(ts, w, err)) == -1)
 			return -1;
 		/* A word missing from the index is a typo only when it is
 		 * not a real word: "much" is never "repaired" to "ruch". */

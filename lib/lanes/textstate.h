@@ -53,12 +53,19 @@ struct fbterm {
 	int snipidx;		/* its index among the snippet's terms (watched) */
 };
 
+/* A stem of the index's vocabulary, a candidate of typo repair. */
 struct vterm {
-	char *s;
-	int len;
+	char *term;		/* as the index holds it (analyze.h) */
+	const char *s;		/* its stem: term without its language's tag */
+	int len;		/* of s */
 	int cplen;
+	int ns;			/* its language's namespace: 0 untagged, else
+				 * 1 + its code's index in ts->vns */
 	long long df;
 };
+
+/* The languages whose tagged stems the vocabulary holds (at most). */
+#define MAX_VNS 31
 
 /* A job asking for the store pages of a pass's swept hits (read_ahead()). */
 struct read_ahead {
@@ -79,6 +86,8 @@ struct ev_textsearch {
 	struct vterm *vocab;
 	int nvocab;
 	int vocab_loaded;
+	char vns[MAX_VNS][EV_ANALYZE_CODE_MAX];	/* the vocabulary's tags' codes */
+	int nvns;
 	int instance_vocab;	/* temp.ev_text_instances made */
 	struct ev_lex *lex;	/* stop lists and word lists (lexicon.h), made when first needed */
 	unsigned langs;		/* the store's languages (EV_LEX_BIT), English always */
@@ -193,8 +202,10 @@ void ev_textquery_clear_words(struct ev_textsearch *ts);
 
 /* texttypo.c: typo repair */
 
-/* Whether the stem is in the vocabulary: 1, 0, or -1 with *err set. */
-int ev_texttypo_in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err);
+/* Whether the index holds the word w: one of the terms a MATCH searches it
+ * as (its stem in the query's language, or in each query language, and
+ * maybe the word itself: analyze.h).  1, 0, or -1 with *err set. */
+int ev_texttypo_in_vocab(struct ev_textsearch *ts, const struct word *w, struct ev_err *err);
 
 /* Expand word wi to the closest stems of the vocabulary, by the word as
  * typed and by its stem (textsearch.h "Typo tolerance"). */

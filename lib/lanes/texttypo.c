@@ -13,15 +13,45 @@
 #include "textstats.h"
 #include "token.h"
 
-/* Append the term t[0..len) with df to the vocabulary, unless it is one
- * tagged with a language (analyze.h: typos are repaired to untagged stems
- * alone).  Returns 0 or -1 (out of memory). */
+/* The namespace of the index term t[0..len) (analyze.h): 0 untagged,
+ * 1 + the index of its language's code in ts->vns (added when new), or -1
+ * for the word itself ("\x1f\x1f" word) or a term of too many languages;
+ * *stem the bytes before its stem. */
+static int
+namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *stem)
+{
+	const char *close;
+	int cl, i;
+
+	*stem = 0;
+	if (len == 0 || t[0] != EV_ANALYZE_TAG)
+		return 0;
+	if ((close = memchr(t + 1, EV_ANALYZE_TAG, (size_t)len - 1)) == NULL)
+		return 0;
+	cl = (int)(close - t) - 1;
+	*stem = cl + 2;
+	if (cl == 0 || cl >= EV_ANALYZE_CODE_MAX)
+		return -1;
+	for (i = 0; i < ts->nvns; i++)
+		if (strncmp(ts->vns[i], t + 1, (size_t)cl) == 0 && ts->vns[i][cl] == '\0')
+			return i + 1;
+	if (!add || ts->nvns == MAX_VNS)
+		return -1;
+	memcpy(ts->vns[ts->nvns], t + 1, (size_t)cl);
+	ts->vns[ts->nvns][cl] = '\0';
+	return ++ts->nvns;
+}
+
+/* Append the index term t[0..len) with df to the vocabulary when it is a
+ * stem (untagged, or tagged with its language: analyze.h), never the word
+ * itself beside it.  Returns 0 or -1 (out of memory). */
 static int
 vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long df)
 {
 	struct vterm *v;
+	int stem, ns = namespace_of(ts, t, len, 1, &stem);
 
-	if (len > 0 && t[0] == EV_ANALYZE_TAG)
+	if (ns == -1 || stem == len)
 		return 0;
 	if (ts->nvocab == *cap) {
 		int c = *cap ? 2 * *cap : 4096;
@@ -32,10 +62,12 @@ vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long 
 		*cap = c;
 	}
 	v = &ts->vocab[ts->nvocab];
-	if ((v->s = strndup(t, (size_t)len)) == NULL)
+	if ((v->term = strndup(t, (size_t)len)) == NULL)
 		return -1;
-	v->len = len;
-	v->cplen = ev_editdist_cplen(t, len);
+	v->s = v->term + stem;
+	v->len = len - stem;
+	v->cplen = ev_editdist_cplen(v->s, v->len);
+	v->ns = ns;
 	v->df = df;
 	ts->nvocab++;
 	return 0;
@@ -99,30 +131,80 @@ nomem:
 	return ev_err_nomem(err);
 }
 
-/* Whether the stem is in the vocabulary: 1, 0, or -1 with *err set. */
-int
-ev_texttypo_in_vocab(struct ev_textsearch *ts, const char *stem, struct ev_err *err)
+/* Whether the index holds the term t[0..len): 1, 0, or -1 with *err set. */
+static int
+term_in_index(struct ev_textsearch *ts, const char *t, int len, struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
 
-	if (ts->o.stats != NULL)
-		return ev_textstats_get(ts->o.stats, EV_STATS_TERM, stem) > 0;
+	if (ts->o.stats != NULL) {
+		char *key = strndup(t, (size_t)len);
+		long long n = key != NULL ? ev_textstats_get(ts->o.stats, EV_STATS_TERM, key) : 0;
+
+		free(key);
+		return key == NULL ? ev_err_nomem(err) : n > 0;
+	}
 	if (ts->post != NULL) {
 		/* the postings file's terms are the index's (the file is stale
 		 * only if the store was written since the searcher opened) */
 		struct ev_postings_cursor c;
 
-		return ev_postings_term(ts->post, stem, (int)strlen(stem), &c) > 0;
+		return ev_postings_term(ts->post, t, len, &c) > 0;
 	}
 	if ((s = ev_store_prepare(ts->st, "SELECT 1 FROM chunks_vocab WHERE term = ?1", err)) == NULL)
 		return -1;
-	sqlite3_bind_text(s, 1, stem, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 1, t, len, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return ev_store_error(ts->st, "looking up the vocabulary", err);
 	return rc == SQLITE_ROW;
+}
+
+/* A look-up of a word's query terms in the index (on_query_term()). */
+struct held {
+	struct ev_textsearch *ts;
+	struct ev_err *err;
+	int found;		/* 1, or -1 on an error */
+};
+
+static int
+on_query_term(void *ctx, const char *term, int len, int start, int end)
+{
+	struct held *h = ctx;
+
+	(void)start, (void)end;
+	h->found = term_in_index(h->ts, term, len, h->err);
+	return h->found != 0;
+}
+
+int
+ev_texttypo_in_vocab(struct ev_textsearch *ts, const struct word *w, struct ev_err *err)
+{
+	struct held h = { ts, err, 0 };
+
+	if (ev_tok_run_query(ts->tok, w->surface, strlen(w->surface), on_query_term, &h, err) == -1)
+		return -1;
+	return h.found;
+}
+
+/* The namespaces a word's query terms search (on_query_namespace()). */
+struct namespaces {
+	struct ev_textsearch *ts;
+	unsigned mask;		/* bit n: namespace n (struct vterm's ns) */
+};
+
+static int
+on_query_namespace(void *ctx, const char *term, int len, int start, int end)
+{
+	struct namespaces *n = ctx;
+	int stem, ns = namespace_of(n->ts, term, len, 0, &stem);
+
+	(void)start, (void)end;
+	if (ns >= 0)
+		n->mask |= 1u << ns;
+	return 0;
 }
 
 struct nth_token {
@@ -301,9 +383,10 @@ ev_texttypo_allowed_distance(const struct ev_textsearch *ts, int n)
 	return ts->o.fuzzy;
 }
 
-/* A scan of the vocabulary's terms [lo, hi) for those within max edits of
- * the typed word cw (n code points; tail: its ending costs) or within smax
- * of its stem cq (ns code points): the want closest, then most frequent,
+/* A scan of the vocabulary's terms [lo, hi) of the namespaces mask for
+ * those within max edits of the typed word cw (n code points; tail: its
+ * ending costs) or within smax of its stem cq (ns code points): the want
+ * closest, then most frequent,
  * then first, into best (their indices), dist and by (1: found by the word,
  * 0: by the stem), in that order; got of them. */
 struct vocab_scan {
@@ -312,6 +395,7 @@ struct vocab_scan {
 	const int *tail;
 	int ns, n, smax, max, want, lo, hi;
 	int *best, *dist, *by, got;
+	unsigned mask;		/* the namespaces searched (struct vterm's ns) */
 };
 
 /* Whether term i at distance d comes before term j at distance e (the
@@ -337,6 +421,8 @@ scan_vocab(void *arg)
 		const struct vterm *v = &vs->ts->vocab[i];
 		int m, d = vs->max + 1, ds = vs->smax + 1, j;
 
+		if (!(vs->mask & (1u << v->ns)))
+			continue;	/* a stem of a language the word is not searched in */
 		if (v->cplen - vs->n > vs->max || vs->n - v->cplen > vs->max + EV_EDITDIST_MAX_ENDING)
 			continue;
 		if ((m = ev_editdist_decode(v->s, v->len, cv, EV_EDITDIST_MAX_CP)) < 0)
@@ -513,7 +599,7 @@ order_by_fit(struct ev_textsearch *ts, int wi, struct vocab_scan *vs, char **wor
 	if (tie < 2)
 		return 0;
 	for (int c = 0; c < tie; c++) {
-		if (surface_of(ts, ts->vocab[vs->best[c]].s, &words[c], err) == -1)
+		if (surface_of(ts, ts->vocab[vs->best[c]].term, &words[c], err) == -1)
 			return -1;
 		if (words[c] == NULL)
 			fit[c] = (struct fit){ -1, -1, 0 };
@@ -536,8 +622,19 @@ order_by_fit(struct ev_textsearch *ts, int wi, struct vocab_scan *vs, char **wor
 	return tie;
 }
 
+/* Whether w was expanded to the stem s already. */
+static int
+is_expansion(const struct word *w, const char *s)
+{
+	for (int i = 0; i < w->nexp; i++)
+		if (strcmp(w->exp[i], s) == 0)
+			return 1;
+	return 0;
+}
+
 /* Expand word wi to the closest stems of the vocabulary, by the word as
- * typed and by its stem (textsearch.h "Typo tolerance"). */
+ * typed and by its stem (textsearch.h "Typo tolerance"), among the stems of
+ * the languages it is searched in. */
 int
 ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 {
@@ -545,7 +642,8 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	uint32_t cq[EV_EDITDIST_MAX_CP], cw[EV_EDITDIST_MAX_CP];
 	int tail[EV_EDITDIST_MAX_CP + 1], *best = NULL, got, tie, r = -1;
 	char **words = NULL;
-	struct vocab_scan vs = { ts, cq, cw, tail, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0 };
+	struct vocab_scan vs = { ts, cq, cw, tail, 0, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0 };
+	struct namespaces nss = { ts, 0 };
 
 	vs.n = ev_editdist_decode(w->surface, (int)strlen(w->surface), cw, EV_EDITDIST_MAX_CP);
 	vs.ns = ev_editdist_decode(w->stem, (int)strlen(w->stem), cq, EV_EDITDIST_MAX_CP);
@@ -557,6 +655,12 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	if (!ts->vocab_loaded && load_vocab(ts, err) == -1)
 		return -1;
 	vs.hi = ts->nvocab;
+	/* the stems of the languages the word is searched in (analyze.h: a
+	 * word reaches another language's chunks only as itself) */
+	if (ev_tok_run_query(ts->tok, w->surface, strlen(w->surface), on_query_namespace, &nss,
+	    err) == -1)
+		return -1;
+	vs.mask = nss.mask;
 	ev_editdist_lower(cw, vs.n);
 	ev_editdist_ending_costs(cw, vs.n, vs.max, tail);
 	if ((best = vs.best = malloc((size_t)vs.want * 3 * sizeof *best)) == NULL ||
@@ -576,10 +680,10 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	if ((tie = order_by_fit(ts, wi, &vs, words, err)) == -1)
 		goto out;
 	for (int j = 0; j < got && w->nexp < ts->o.fuzzy_expansions; j++) {
-		if (j >= tie && surface_of(ts, ts->vocab[best[j]].s, &words[j], err) == -1)
+		if (j >= tie && surface_of(ts, ts->vocab[best[j]].term, &words[j], err) == -1)
 			goto out;
-		if (words[j] == NULL)
-			continue;
+		if (words[j] == NULL || is_expansion(w, ts->vocab[best[j]].s))
+			continue;	/* (one stem of two languages: once) */
 		if ((w->exp[w->nexp] = strdup(ts->vocab[best[j]].s)) == NULL) {
 			ev_err_nomem(err);
 			goto out;

@@ -8,8 +8,11 @@
 # is deleted, "yeast" finds nothing rather than "east".  Without word lists
 # (EVKIT_DICT_DIR naming an empty directory) the old behaviour comes back,
 # with a warning naming the packages to install: "yeast" is repaired to
-# "east".  (The French stems, each tagged with its language in the index,
-# are no candidates of typo repair: "much" was repaired to French "ruch".)
+# "east"; "much", in a query whose words are English, is not repaired to
+# the French stem "ruch": a word is repaired to the stems of the languages
+# it is searched in (it was, when the stems of every language met in one
+# index: French chunks ranked for "much").  Typo repair in French and German:
+# ev-search-text 25.
 exec 2>&1
 ev-ingest --db kb.db --quiet --source bees "$CASEDIR/bees.jsonl" || exit 1
 echo '"how much honey does a colony need"' | ev-search-text --db kb.db |
