@@ -29,6 +29,24 @@ surface_of_stem(const struct ev_textsearch *ts, const char *stem)
 	return stem;
 }
 
+/* The rows of the statistics s holding the stem stem in any language: the
+ * sum of the counts of each form an index gives a stem (analyze.h,
+ * ev_analyze_stem_form(): untagged, or tagged with a stemming language), as
+ * ev_store_prepare_stem_df() counts a store's; -1 when s has none. */
+static long long
+stem_rows(struct ev_textstats *s, const char *stem)
+{
+	char form[256];		/* a longer stem: its untagged form alone */
+	long long rows = ev_textstats_get(s, EV_STATS_TERM, stem), n;
+	size_t len = strlen(stem);
+
+	for (int i = 0; ev_analyze_stem_tag(i) != NULL; i++)
+		if (ev_analyze_stem_form(i, stem, len, form, sizeof form) != -1 &&
+		    (n = ev_textstats_get(s, EV_STATS_TERM, form)) >= 0)
+			rows = rows < 0 ? n : rows + n;
+	return rows;
+}
+
 /* With global statistics, each weighed phrase's IDF into ts->idf, from the
  * collection's rows holding it: a query word's as counted for the queries,
  * else (an expansion, a feedback term) its stem's from the vocabulary, 0
@@ -46,7 +64,7 @@ global_idf(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 		if (ts->pkb[i] == NULL) {
 			/* a query word as its queries were counted; else its stem's */
 			if ((n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ts->pka[i])) < 0)
-				n = ev_textstats_get(ts->o.stats, EV_STATS_TERM, ts->pka[i]);
+				n = stem_rows(ts->o.stats, ts->pka[i]);
 		} else {
 			if (ev_textpass_pair_key(ts, ts->pka[i], ts->pkb[i]) == -1)
 				return ev_err_nomem(err);
