@@ -13,6 +13,7 @@
 #include "langid.h"
 #include "lexicon.h"
 #include "token.h"
+#include "test_util.h"
 
 static sqlite3 *db;
 static struct ev_analyzer *an;
@@ -296,16 +297,7 @@ Test(analyze, latin_letters_and_punctuation_are_answered_as_icu_answers)
 static int
 count(const char *match)
 {
-	sqlite3_stmt *s;
-	int n;
-
-	cr_assert_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM t WHERE t MATCH ?1", -1, &s, NULL),
-	    SQLITE_OK);
-	sqlite3_bind_text(s, 1, match, -1, SQLITE_STATIC);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	n = sqlite3_column_int(s, 0);
-	sqlite3_finalize(s);
-	return n;
+	return tu_count(db, "SELECT count(*) FROM t WHERE t MATCH ?1", match);
 }
 
 Test(analyze, fts5_finds_chinese_words_inside_runs)

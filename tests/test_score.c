@@ -12,6 +12,7 @@
 #include "score.h"
 #include "store.h"
 #include "token.h"
+#include "test_util.h"
 
 static struct ev_tok *tok;
 static struct ev_scorer *sc;
@@ -636,7 +637,7 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
  * chunks (idf 1), where its untagged form is in none. */
 Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
 {
-	char dir[] = "/tmp/evkit-score-XXXXXX", path[300], cmd[320];
+	char dir[] = "/tmp/evkit-score-XXXXXX", path[300];
 	struct ev_err err = { 0 };
 	struct ev_store *st;
 	struct ev_scorer *ssc;
@@ -645,18 +646,14 @@ Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* ruche, miel: in none of 4 chunks */
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
-	cr_assert_eq(ev_store_exec(st,
-	    "INSERT INTO documents(doc_id, content_hash, language) VALUES ('d', 'h', 'fr');"
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash, language) VALUES ('d', 'h', 'fr');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'abeille noire', 'h'), (2, 'd:s:1', 'd', 's', 1, 'abeilles noires', 'h'),"
 	    " (3, 'd:s:2', 'd', 's', 2, 'abeille jaune', 'h'), (4, 'd:s:3', 'd', 's', 3, 'abeilles', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
-	    " SELECT rowid, title, section_title, char(31) || 'fr' || char(31) || text FROM chunks;",
-	    &err), 0, "%s", err.msg);
+	    " SELECT rowid, title, section_title, char(31) || 'fr' || char(31) || text FROM chunks;");
 	ssc = ev_score_open(tok, st, &err);
 	cr_assert_not_null(ssc, "%s", err.msg);
 	cr_assert_eq(ev_score_answer(ssc, &item, &defaults, 1, &r, &err), 0, "%s", err.msg);
@@ -666,8 +663,7 @@ Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
 	ev_score_result_release(&r);
 	ev_score_close(ssc);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 /* The judge hook */

@@ -242,17 +242,8 @@ Test(store, a_reader_without_write_access_reads_with_or_without_the_wal_and_shm_
 static int
 terms_from(struct ev_store *st, const char *prefix)
 {
-	struct ev_err err = { 0 };
-	sqlite3_stmt *s = ev_store_prepare(st, "SELECT count(*) FROM chunks_vocab WHERE"
-	    " substr(term, 1, length(?1)) = ?1", &err);
-	int n;
-
-	cr_assert_not_null(s, "%s", err.msg);
-	sqlite3_bind_text(s, 1, prefix, -1, SQLITE_STATIC);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	n = sqlite3_column_int(s, 0);
-	sqlite3_reset(s);
-	return n;
+	return tu_count(ev_store_db(st), "SELECT count(*) FROM chunks_vocab WHERE"
+	    " substr(term, 1, length(?1)) = ?1", prefix);
 }
 
 /* A store whose index was made before stems carried their language (no

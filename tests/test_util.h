@@ -59,6 +59,23 @@ tu_exec_ok(struct ev_store *st, const char *sql)
 	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
 }
 
+/* The integer the statement sql (one ?1, bound to the text arg) gives in
+ * its first row, on db; the test fails if it cannot be run or gives none. */
+static inline int
+tu_count(sqlite3 *db, const char *sql, const char *arg)
+{
+	sqlite3_stmt *s;
+	int n;
+
+	cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK, "%s: %s", sql,
+	    sqlite3_errmsg(db));
+	sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW, "%s: %s", sql, sqlite3_errmsg(db));
+	n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
 /* The temporary files tu_tmpfile() made in this test's process. */
 static char tu_tmpfiles[16][256];
 static int tu_ntmpfiles;

@@ -9,22 +9,7 @@
 # German one through its German stem, in the others as itself.  A query
 # whose words show no language ("propolis" alone) is stemmed for each
 # language of the store, each stem finding that language's notes alone.
-mkdir notes
-cat >notes/bienen.md <<'EOF'
-# Bienen
-
-Die Bienen fliegen im Frühling aus dem Stock. Die Propolis schützt den Stock vor Keimen.
-EOF
-cat >notes/abeilles.md <<'EOF'
-# Abeilles
-
-Les abeilles vont au champ dès le printemps. La propolis protège la ruche des germes.
-EOF
-cat >notes/bees.md <<'EOF'
-# Bees
-
-The bees leave the hive in spring. Propolis protects the hive from germs.
-EOF
+. "$CASEDIR/mknotes"; mknotes notes
 ev-ingest --db kb.db --quiet notes || exit 1
 sqlite3 kb.db "SELECT doc_id, language FROM chunks ORDER BY doc_id"
 for q in "Bienen aus Stock" "aus" "Propolis aus Stock" "propolis" "au"; do

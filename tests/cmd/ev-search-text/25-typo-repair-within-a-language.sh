@@ -2,21 +2,12 @@
 # within its own language: a query word missing from the index is repaired
 # to the closest stems of the languages it is searched in (its own, or each
 # of the store's when its words show none), never to another language's
-# stem.  A store of French and German notes: "ruchess" is repaired to the
-# French stem "ruch" (the word "ruche"), "Frühlinng" to the German
-# "fruhling" (they found nothing when the stems of these languages were no
-# candidates); a query in German is not repaired to the French "ruch".
-mkdir notes
-cat >notes/bienen.md <<'EOF2'
-# Bienen
-
-Die Bienen fliegen im Frühling aus dem Stock. Die Propolis schützt den Stock vor Keimen.
-EOF2
-cat >notes/abeilles.md <<'EOF2'
-# Abeilles
-
-Les abeilles vont au champ dès le printemps. La propolis protège la ruche des germes.
-EOF2
+# stem.  A store of German, French and English notes: "ruchess" is
+# repaired to the French stem "ruch" (the word "ruche"), "Frühlinng" to the
+# German "fruhling" (they found nothing when the stems of these languages
+# were no candidates); a query in German is not repaired to the French
+# "ruch".
+. "$CASEDIR/mknotes"; mknotes notes
 cat >notes/miel.md <<'EOF2'
 # Miel
 
