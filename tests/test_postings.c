@@ -1,9 +1,11 @@
 /* Tests of lib/store/postings.c, the postings file, over a real store: what a
  * file built from a small index holds, entry by entry (rows, counts in each
  * column, positions, lengths, terms, languages); both encodings of the
- * counts; lists of several blocks walked and sought over their skips; a file
- * made stale by a write to the index, cut short or of another format, which
- * is never read; and a build that leaves no temporary file. */
+ * counts, and corrupt ones refused; lists of several blocks walked and
+ * sought, near and far, over their skips, with each entry's positions;
+ * willneed's hint; a file made stale by a write to the index, cut short or
+ * of another format, which is never read; when a store wants its file; and a
+ * build that leaves no temporary file. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -387,4 +389,153 @@ Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
 	build();
 	cr_assert_eq(opened_after(0, -1, &stale), 0);	/* empty */
 	cr_assert_eq(stale, 1);
+}
+
+Test(postings, counts_read_in_either_encoding_and_refused_when_corrupt)
+{
+	static const struct {
+		const char *what;
+		unsigned char bytes[8];
+		int n;			/* bytes given */
+		long long sum;		/* -1: corrupt, *p left where it was */
+		uint32_t count[3];
+		int used;		/* bytes read */
+	} cases[] = {
+		/* one byte for three columns: the last column's count in the
+		 * low five bits, the first's in bit 5, the second's in bit 6 */
+		{ "one byte", { 0x63, 0xff }, 2, 5, { 1, 1, 3 }, 1 },
+		/* the escape, then each column's count as a varint (300: 0xac 0x02) */
+		{ "escaped", { 0x80, 0x02, 0x00, 0xac, 0x02, 0xff }, 6, 302, { 2, 0, 300 }, 5 },
+		{ "nothing left", { 0x63 }, 0, -1, { 0 }, 0 },
+		{ "a varint cut short", { 0x80, 0x02, 0xac }, 3, -1, { 0 }, 0 },
+		{ "a count past 32 bits", { 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00, 0x00 }, 8, -1,
+		    { 0 }, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const unsigned char *p = cases[i].bytes;
+		uint32_t count[3];
+
+		cr_assert_eq(ev_postings_counts(&p, p + cases[i].n, 3, count), cases[i].sum, "%s",
+		    cases[i].what);
+		cr_assert_eq(p, cases[i].bytes + cases[i].used, "%s", cases[i].what);
+		for (int c = 0; c < 3 && cases[i].sum >= 0; c++)
+			cr_assert_eq(count[c], cases[i].count[c], "%s: column %d", cases[i].what, c);
+	}
+}
+
+/* Rows 400 to 539 hold psi (140 entries: two blocks of 64 and one of 12)
+ * after (row mod 7) words "nu", twice in a row when row mod 3 is 0: its
+ * positions differ from row to row. */
+#define PSI_FIRST 400
+#define PSI_LAST 539
+static void
+add_psi_rows(void)
+{
+	tu_exec_ok(st, "BEGIN");
+	for (long long r = PSI_FIRST; r <= PSI_LAST; r++) {
+		char text[64] = "";
+
+		for (int i = 0; i < r % 7; i++)
+			strcat(text, "nu ");
+		strcat(text, r % 3 == 0 ? "psi psi" : "psi");
+		add_chunk(r, NULL, text, "en");
+	}
+	tu_exec_ok(st, "COMMIT");
+}
+
+/* Whether the cursor's entry is psi's of row r, positions and all. */
+static void
+assert_psi_entry(struct ev_postings_cursor *c, long long r)
+{
+	uint64_t key[4];
+	int n = r % 3 == 0 ? 2 : 1;
+
+	cr_assert_eq(c->rowid, r);
+	cr_assert_eq(c->count[2], (uint32_t)n, "row %lld", r);
+	cr_assert_eq(ev_postings_positions(c, key), n, "row %lld", r);
+	for (int i = 0; i < n; i++)
+		cr_assert_eq(key[i], ((uint64_t)2 << 32) + (uint64_t)(r % 7 + i), "row %lld", r);
+}
+
+Test(postings, seeks_far_and_near_land_on_each_entry_and_its_positions)
+{
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+
+	add_psi_rows();
+	build();
+	p = open_fresh();
+	/* every fifth row, sought in rising order: within a block (the
+	 * positions of the entries between stepped over), and across the
+	 * blocks' skips */
+	cr_assert_eq(ev_postings_term(p, "psi", 3, &c), PSI_LAST - PSI_FIRST + 1);
+	cr_assert_eq(c.nskip, 2);
+	for (long long r = PSI_FIRST; r <= PSI_LAST; r += 5) {
+		cr_assert_eq(ev_postings_seek(&c, r), 1, "row %lld", r);
+		assert_psi_entry(&c, r);
+	}
+	cr_assert_eq(ev_postings_seek(&c, PSI_LAST + 1), 0);
+	/* sought far: over both blocks at once, to the last block's entries */
+	cr_assert_eq(ev_postings_term(p, "psi", 3, &c), PSI_LAST - PSI_FIRST + 1);
+	cr_assert_eq(ev_postings_seek_far(&c, 530), 1);
+	cr_assert_eq(c.skip_at, 2);
+	assert_psi_entry(&c, 530);
+	/* a target behind the entry: it stays; then the next entries in turn */
+	cr_assert_eq(ev_postings_seek_far(&c, 420), 1);
+	assert_psi_entry(&c, 530);
+	for (long long r = 531; r <= PSI_LAST; r++) {
+		cr_assert_eq(ev_postings_next(&c), 1);
+		assert_psi_entry(&c, r);
+	}
+	cr_assert_eq(ev_postings_next(&c), 0);
+	/* onto the second block's first entry, from the first block's */
+	cr_assert_eq(ev_postings_term(p, "psi", 3, &c), PSI_LAST - PSI_FIRST + 1);
+	cr_assert_eq(ev_postings_seek(&c, 401), 1);
+	cr_assert_eq(ev_postings_seek_far(&c, 464), 1);
+	cr_assert_eq(c.skip_at, 1);
+	assert_psi_entry(&c, 464);
+	cr_assert_eq(ev_postings_seek_far(&c, PSI_LAST + 1), 0);
+	ev_postings_close(p);
+}
+
+Test(postings, willneed_asks_for_a_list_and_leaves_the_cursor_as_it_was)
+{
+	struct ev_postings_cursor c, before;
+	struct ev_postings *p;
+
+	add_psi_rows();
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_term(p, "psi", 3, &c), PSI_LAST - PSI_FIRST + 1);
+	before = c;
+	ev_postings_willneed(&c, 0);
+	ev_postings_willneed(&c, 1);
+	cr_assert_eq(memcmp(&before, &c, sizeof c), 0);
+	for (long long r = PSI_FIRST; r <= PSI_LAST; r++) {
+		cr_assert_eq(ev_postings_next(&c), 1);
+		assert_psi_entry(&c, r);
+	}
+	/* a term the index lacks: an empty cursor, nothing asked for */
+	cr_assert_eq(ev_postings_term(p, "upsilon", 7, &c), 0);
+	ev_postings_willneed(&c, 1);
+	cr_assert_eq(ev_postings_next(&c), 0);
+	ev_postings_close(p);
+}
+
+Test(postings, a_store_wants_its_file_when_stale_or_when_it_has_enough_chunks)
+{
+	struct ev_err err = { 0 };
+
+	/* no file: wanted from 204 chunks (the store's) on */
+	cr_assert_eq(ev_postings_wanted(st, 205, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_postings_wanted(st, 204, &err), 1, "%s", err.msg);
+	/* a current file: never */
+	build();
+	cr_assert_eq(ev_postings_wanted(st, 0, &err), 0, "%s", err.msg);
+	/* a stale one: always */
+	add_chunk(3, "alpha", "epsilon", "en");
+	cr_assert_eq(ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, &err), 1, "%s", err.msg);
+	build();
+	cr_assert_eq(ev_postings_wanted(st, 1, &err), 0, "%s", err.msg);
 }

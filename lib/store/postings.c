@@ -804,6 +804,27 @@ ev_postings_state(struct ev_store *st, struct ev_err *err)
 	return stale ? -1 : 0;
 }
 
+int
+ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	long long rows = 0;
+	int state = ev_postings_state(st, err);
+
+	if (state != 0)
+		return state == -2 ? -1 : state == -1;
+	if ((s = ev_store_prepare(st, "SELECT count(*) FROM chunks", err)) == NULL)
+		return -1;
+	if (sqlite3_step(s) != SQLITE_ROW) {
+		ev_store_error(st, "counting chunks", err);
+		sqlite3_reset(s);
+		return -1;
+	}
+	rows = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	return rows >= min_rows;
+}
+
 void
 ev_postings_close(struct ev_postings *p)
 {

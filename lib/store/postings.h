@@ -117,6 +117,13 @@ int ev_postings_build(struct ev_store *st, void (*progress)(void *ctx, long long
  * read. */
 int ev_postings_state(struct ev_store *st, struct ev_err *err);
 
+/* Whether the postings file of st should be made (again) after a write to
+ * the store: 1 when it has one that is stale, or none and at least
+ * min_rows chunks (ev-ingest gives EV_POSTINGS_AUTO_ROWS); 0 when its file
+ * is current, or it has none and fewer chunks.  Returns -1 with *err set
+ * when the store cannot be read. */
+int ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *err);
+
 /* Open the store's postings file, mapped.  Returns it; or NULL with
  * err->code 0 when there is none or it is stale (*stale set to 1 then), or
  * NULL with *err set (code 1) on an error of the store.  A file that is not
