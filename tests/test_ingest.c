@@ -643,3 +643,106 @@ Test(ingest, paged_records_are_parsed_without_their_lines_in_the_tree)
 	cr_assert(strstr(err.msg, "JSON") != NULL || strstr(err.msg, "end") != NULL, "%s", err.msg);
 	ev_regions_release(&r);
 }
+
+Test(ingest, ids_open_takes_the_stores_recorded_base_else_the_one_given)
+{
+	char proj[512], other[512], spelled[600], fresh[512], notdir[600];
+	char *real = NULL;
+	struct ev_ingest_ids *ids;
+	struct ev_store *s = NULL;
+
+	snprintf(proj, sizeof proj, "%s/proj", dir);
+	snprintf(other, sizeof other, "%s/other", dir);
+	snprintf(spelled, sizeof spelled, "%s/other/../proj/.", dir);
+	snprintf(fresh, sizeof fresh, "%s/fresh.db", dir);
+	snprintf(notdir, sizeof notdir, "%s/proj/a.md", dir);
+	cr_assert_eq(mkdir(proj, 0755), 0);
+	cr_assert_eq(mkdir(other, 0755), 0);
+	write_file("proj/a.md", "a", 1);
+	cr_assert_not_null(real = ev_ingest_resolve(proj, 1, &err), "%s", err.msg);
+	/* no store yet: none opened, the base given */
+	cr_assert_not_null(ids = ev_ingest_ids_open(fresh, proj, &s, &err), "%s", err.msg);
+	cr_assert_null(s);
+	cr_assert_str_eq(ev_ingest_ids_base(ids), real);
+	ev_ingest_ids_free(ids);
+	cr_assert_neq(access(fresh, F_OK), 0, "no store made");
+	/* a base that is not a directory */
+	cr_assert_null(ev_ingest_ids_open(fresh, notdir, &s, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.msg, "not a directory");
+	/* a store with a recorded base: opened, and its base is the ids' */
+	cr_assert_eq(ev_store_meta_set(st, EV_INGEST_BASE_KEY, real, &err), 0, "%s", err.msg);
+	cr_assert_not_null(ids = ev_ingest_ids_open(path, NULL, &s, &err), "%s", err.msg);
+	cr_assert_not_null(s);
+	cr_assert_str_eq(ev_ingest_ids_base(ids), real);
+	ev_ingest_ids_free(ids);
+	ev_store_close(s);
+	s = NULL;
+	/* the same base however spelled */
+	cr_assert_not_null(ids = ev_ingest_ids_open(path, spelled, &s, &err), "%s", err.msg);
+	cr_assert_str_eq(ev_ingest_ids_base(ids), real);
+	ev_ingest_ids_free(ids);
+	ev_store_close(s);
+	s = NULL;
+	/* another base: refused, naming the store */
+	ev_err_clear(&err);
+	cr_assert_null(ev_ingest_ids_open(path, other, &s, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, path);
+	cr_assert_not_null(strstr(err.msg, "the store's base is '"), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "/proj', not '"), "%s", err.msg);
+	ev_store_close(s);
+	free(real);
+}
+
+Test(ingest, reindex_upgrades_a_store_of_schema_1_once)
+{
+	char old[512];
+	sqlite3 *db;
+	struct ev_store *s;
+	sqlite3_stmt *q;
+
+	snprintf(old, sizeof old, "%s/old.db", dir);
+	cr_assert_eq(sqlite3_open(old, &db), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(db,
+	    "CREATE TABLE documents (doc_id TEXT PRIMARY KEY, source TEXT, title TEXT,"
+	    "  source_uri TEXT, source_type TEXT, language TEXT, published_date TEXT, metadata TEXT,"
+	    "  content_hash TEXT NOT NULL, length INTEGER, ingested_at TEXT);"
+	    "CREATE TABLE chunks (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+	    "  doc_id TEXT NOT NULL REFERENCES documents(doc_id), section_id TEXT NOT NULL,"
+	    "  chunk_index INTEGER NOT NULL, title TEXT, section_title TEXT, section_path TEXT,"
+	    "  text TEXT NOT NULL, offset_start INTEGER, offset_end INTEGER,"
+	    "  content_hash TEXT NOT NULL);"
+	    "CREATE VIRTUAL TABLE chunks_fts USING fts5(title, section_title, text,"
+	    "  content='chunks', content_rowid='rowid', tokenize='porter unicode61');"
+	    "CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, 'row');"
+	    "CREATE TABLE chunk_tombstones (rowid INTEGER PRIMARY KEY);"
+	    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);"
+	    "INSERT INTO meta VALUES ('schema_version', '1');"
+	    "INSERT INTO documents(doc_id, language, content_hash) VALUES ('zh', NULL, 'a'),"
+	    "  ('fr', 'fr', 'b');"
+	    "INSERT INTO chunks VALUES (7, 'zh:_top:0', 'zh', '_top', 0, '', '', '',"
+	    "  '养蜂人常用草酸防治蜂螨。', 0, 36, 'c');"
+	    "INSERT INTO chunks VALUES (9, 'fr:_top:0', 'fr', '_top', 0, '', '', '',"
+	    "  'The hives in winter.', 0, 20, 'd');"
+	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	/* each chunk's language: the declared one, else its text's */
+	cr_assert_eq(ev_ingest_reindex(old, &err), 1, "%s", err.msg);
+	cr_assert_not_null(s = ev_store_open(old, EV_STORE_READ, &err), "%s", err.msg);
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(s), "SELECT group_concat(rowid || '=' ||"
+	    " language, ' ') FROM (SELECT rowid, language FROM chunks ORDER BY rowid)", -1, &q,
+	    NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(q), SQLITE_ROW);
+	cr_assert_str_eq((const char *)sqlite3_column_text(q, 0), "7=zh 9=fr");
+	sqlite3_finalize(q);
+	ev_store_close(s);
+	/* current now, as a store made today is */
+	cr_assert_eq(ev_ingest_reindex(old, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingest_reindex(path, &err), 0, "%s", err.msg);
+	/* no store: the error of opening it */
+	snprintf(old, sizeof old, "%s/none.db", dir);
+	cr_assert_eq(ev_ingest_reindex(old, &err), -1);
+	cr_assert_neq(err.code, 0);
+	cr_assert_neq(access(old, F_OK), 0, "no store made");
+}

@@ -129,6 +129,40 @@ Test(ingestpass, reads_checks_and_writes_every_document)
 	ev_ingestpass_free(sp);
 }
 
+Test(ingestpass, read_all_reads_each_input_in_turn_and_stops_at_the_first_bad_one)
+{
+	char a[300], b[300], bad[300];
+	char *args[3] = { a, b, bad };
+	struct ev_ingestpass *sp;
+
+	snprintf(a, sizeof a, "%s", file("a.jsonl", "{\"id\":\"x\",\"text\":\"alpha\"}\n"));
+	snprintf(b, sizeof b, "%s", file("b.md", "# B\n\nbeta\n"));
+	snprintf(bad, sizeof bad, "%s", file("c.jsonl", "{\"id\":\"y\",\"text\":\"gamma\"}\n{\n"));
+	cr_assert_not_null(sp = ev_ingestpass_new(&so, &err), "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read_all(sp, args, 2, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_stats(sp)->docs, 2);
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id IN ('x', 'b.md')"), 2);
+	ev_ingestpass_free(sp);
+	/* the third input's second line is bad: an error naming it, and
+	 * nothing of the inputs stored */
+	cr_assert_not_null(sp = ev_ingestpass_new(&so, &err), "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read_all(sp, args, 3, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_not_null(strstr(err.where, "c.jsonl:2"), "%s", err.where);
+	cr_assert_eq(ev_ingestpass_stats(sp)->docs, 3);
+	ev_ingestpass_free(sp);
+	cr_assert_eq(stored("SELECT count(*) FROM documents"), 2);
+	/* no input named: stdin */
+	cr_assert_not_null(freopen(file("in.jsonl", "{\"id\":\"z\",\"text\":\"delta\"}\n"), "r",
+	    stdin));
+	cr_assert_not_null(sp = ev_ingestpass_new(&so, &err), "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read_all(sp, args, 0, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(stored("SELECT count(*) FROM documents WHERE doc_id = 'z'"), 1);
+	ev_ingestpass_free(sp);
+}
+
 Test(ingestpass, a_duplicate_id_is_refused_or_skipped)
 {
 	const char *in = file("d.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n{\"id\":\"x\",\"text\":\"b\"}\n");

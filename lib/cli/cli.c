@@ -374,6 +374,18 @@ ev_progress_step(struct ev_progress *p, long long items, long long bytes)
 }
 
 void
+ev_progress_cb(void *p, long long items, long long bytes)
+{
+	ev_progress_step(p, items, bytes);
+}
+
+void
+ev_progress_so_far_cb(void *p, long long done)
+{
+	ev_progress_step(p, done - ((struct ev_progress *)p)->done, 0);
+}
+
+void
 ev_progress_done(struct ev_progress *p)
 {
 	if (p->active && p->done > 0)

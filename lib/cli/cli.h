@@ -156,4 +156,14 @@ void ev_progress_start(struct ev_progress *p, struct ev_cli *cli, const char *un
 void ev_progress_step(struct ev_progress *p, long long items, long long bytes);
 void ev_progress_done(struct ev_progress *p);
 
+/* ev_progress_step(p, items, bytes) for a callback of lib/ that takes a
+ * void * (ingestpass.h's progress): items and bytes are those since the
+ * last call. */
+void ev_progress_cb(void *p, long long items, long long bytes);
+
+/* Progress for a callback of lib/ that gives the items done so far
+ * (ev_postings_build()'s progress): the struct ev_progress *p is brought to
+ * done items, with no bytes. */
+void ev_progress_so_far_cb(void *p, long long done);
+
 #endif

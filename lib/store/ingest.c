@@ -479,6 +479,52 @@ ev_ingest_base_relate(struct ev_store *st, struct ev_err *err)
 	return r;
 }
 
+struct ev_ingest_ids *
+ev_ingest_ids_open(const char *db, const char *base_arg, struct ev_store **st, struct ev_err *err)
+{
+	char *base = NULL, *recorded = NULL;
+	struct ev_ingest_ids *ids = NULL;
+	struct stat sb;
+
+	if (stat(db, &sb) == 0 && ((*st = ev_store_open(db, EV_STORE_WRITE, err)) == NULL ||
+	    ev_ingest_base_relate(*st, err) == -1 || ev_ingest_base_get(*st, &recorded, err) == -1))
+		goto out;
+	if ((recorded == NULL || base_arg != NULL) &&
+	    (base = ev_ingest_resolve(base_arg ? base_arg : ".", 1, err)) == NULL)
+		goto out;
+	if (recorded != NULL && base_arg != NULL && strcmp(base, recorded) != 0) {
+		ev_err_set(err, EV_EXIT_USAGE, db, "the store's base is '%s', not '%s': file ids are"
+		    " relative to it (leave --base out, or use a new store)", recorded, base);
+		goto out;
+	}
+	ids = ev_ingest_ids_new(recorded ? recorded : base, err);
+out:
+	free(base);
+	free(recorded);
+	return ids;
+}
+
+/* A chunk's language for ev_store_reindex(): its document's, else its text's. */
+static void
+chunk_lang(void *lex, const char *text, size_t len, const char *declared, char *out)
+{
+	ev_langid_doc(lex, declared, text, len, out);
+}
+
+int
+ev_ingest_reindex(const char *db, struct ev_err *err)
+{
+	struct ev_store *st = ev_store_open(db, EV_STORE_UPGRADE, err);
+	struct ev_lex *lex = NULL;
+	int r = -1;
+
+	if (st != NULL && (lex = ev_lex_open(NULL, err)) != NULL)
+		r = ev_store_reindex(st, chunk_lang, lex, err);
+	ev_lex_close(lex);
+	ev_store_close(st);
+	return r;
+}
+
 /* All rows of a one-column query, malloc'd. */
 static int
 column(struct ev_store *st, const char *sql, char ***v, size_t *n, struct ev_err *err)

@@ -215,6 +215,25 @@ int ev_ingest_base_get(struct ev_store *st, char **base, struct ev_err *err);
  * *err set. */
 int ev_ingest_base_relate(struct ev_store *st, struct ev_err *err);
 
+/* The file ids of an ingest into the store at path db (ev-ingest's --db and
+ * --base): an existing store is opened (*st, EV_STORE_WRITE; left NULL when
+ * db does not exist), an absolute base recorded by an older evkit made
+ * relative (ev_ingest_base_relate()), and its base, once recorded, is the
+ * base of the ids; else base_arg (NULL: the current directory), which must
+ * be a directory.  Returns the ids (ev_ingest_ids_free()), or NULL with *err
+ * set: code 2 when base_arg is not the store's recorded base or not a
+ * directory, code 1 when the store cannot be read (*st may be open then:
+ * the caller closes it). */
+struct ev_ingest_ids *ev_ingest_ids_open(const char *db, const char *base_arg, struct ev_store **st,
+	struct ev_err *err);
+
+/* ev-ingest --reindex: upgrade the store at path db (which must exist) in
+ * place with ev_store_reindex(), each chunk's language its document's
+ * declared one, else its text's (ev_langid_doc()).  Returns 1 when the
+ * store was upgraded, 0 when it was already current (nothing changed), or
+ * -1 with *err set. */
+int ev_ingest_reindex(const char *db, struct ev_err *err);
+
 /* Record ids's base as the store's (in the caller's transaction), for a
  * store that has none.  Documents stored before from files (source_uri equal
  * to the id, source_type markdown or text), whose id was the path as given,

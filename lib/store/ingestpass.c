@@ -658,6 +658,18 @@ ev_ingestpass_read_done(struct ev_ingestpass *sp)
 		ev_note(sp->o.note, sp->o.ctx, "%lld files are second copies of another file's text", s->copies);
 }
 
+int
+ev_ingestpass_read_all(struct ev_ingestpass *sp, char *const *args, int n, struct ev_err *err)
+{
+	if (n == 0 && ev_ingestpass_read(sp, "-", err) == -1)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (ev_ingestpass_read(sp, args[i], err) == -1)
+			return -1;
+	ev_ingestpass_read_done(sp);
+	return 0;
+}
+
 static double
 now_ms(void)
 {

@@ -96,6 +96,11 @@ int ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err 
  * beyond the records named. */
 void ev_ingestpass_read_done(struct ev_ingestpass *sp);
 
+/* Pass 1 for the inputs args[0..n) (none: stdin, "-"), each read with
+ * ev_ingestpass_read() in turn, then ev_ingestpass_read_done().  Returns 0,
+ * or -1 with *err set at the first input that failed (pass 1 not ended). */
+int ev_ingestpass_read_all(struct ev_ingestpass *sp, char *const *args, int n, struct ev_err *err);
+
 /* Pass 2: the spooled documents into the store through ig (opened on st) in
  * batched transactions, each batch's chunk records written to opts.out after
  * its commit; the store's base recorded in the first transaction when it has
