@@ -13,6 +13,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "faiss_prefetch.h"
+#include "test_util.h"
 
 enum { N = 2000, D = 8, K = 5 };
 
@@ -44,13 +45,11 @@ index_of(const char *factory, const char *path, int io_flags)
 Test(faiss_prefetch, a_mapped_ivf_index_takes_the_threads_given)
 {
 	char path[] = "/tmp/evkit-prefetch-XXXXXX";
-	int fd = mkstemp(path);
 	FaissIndex *idx;
 	float q[D] = { 1, 0, 0, 0, 0, 0, 0, 0 }, sc[K], sc2[K];
 	idx_t ids[K], ids2[K];
 
-	cr_assert_neq(fd, -1);
-	close(fd);
+	tu_tmpfile(path, 0, "", 0);	/* an empty file Faiss writes over */
 	idx = index_of("IVF16,Flat", path, FAISS_IO_FLAG_MMAP);
 	cr_assert_eq(ev_faiss_prefetch_get(idx), 32, "Faiss's own default");
 	cr_assert_eq(faiss_Index_search(idx, 1, q, K, sc, ids), 0);
@@ -70,11 +69,9 @@ Test(faiss_prefetch, a_mapped_ivf_index_takes_the_threads_given)
 Test(faiss_prefetch, other_indexes_have_no_mapped_lists)
 {
 	char path[] = "/tmp/evkit-prefetch-XXXXXX";
-	int fd = mkstemp(path);
 	FaissIndex *idx;
 
-	cr_assert_neq(fd, -1);
-	close(fd);
+	tu_tmpfile(path, 0, "", 0);	/* an empty file Faiss writes over */
 	idx = index_of("IVF16,Flat", path, 0);	/* read whole: lists in memory */
 	cr_assert_eq(ev_faiss_prefetch_threads(idx, 1), 0);
 	cr_assert_eq(ev_faiss_prefetch_get(idx), -1);

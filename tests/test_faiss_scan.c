@@ -16,6 +16,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "faiss_scan.h"
+#include "test_util.h"
 
 /* 37 dimensions: each vector is scanned in the eight-wide path and the
  * tail of a list (list sizes are not multiples of eight). */
@@ -107,11 +108,9 @@ Test(faiss_scan, one_query_and_batches_as_faiss_searches_them)
 Test(faiss_scan, mapped_lists_as_faiss_searches_them)
 {
 	char path[] = "/tmp/evkit-scan-XXXXXX";
-	int fd = mkstemp(path);
 	FaissIndex *idx;
 
-	cr_assert_neq(fd, -1);
-	close(fd);
+	tu_tmpfile(path, 0, "", 0);	/* an empty file Faiss writes over */
 	idx = ivf_index("IVF32,Flat", 8, path);
 	assert_as_faiss(idx, 1, 100);
 	assert_as_faiss(idx, NQ, 100);

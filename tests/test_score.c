@@ -598,7 +598,7 @@ Test(score, refuses_more_citations_than_the_limit)
 
 Test(score, idf_comes_from_the_store_vocabulary_when_given)
 {
-	char dir[] = "/tmp/evkit-score-XXXXXX", path[300], cmd[320];
+	char dir[] = "/tmp/evkit-score-XXXXXX", path[300];
 	struct ev_err err = { 0 };
 	struct ev_store *st;
 	struct ev_scorer *ssc;
@@ -607,17 +607,14 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* beta, gamma: in none of 4 chunks */
 
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
-	cr_assert_eq(ev_store_exec(st,
-	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'alpha one', 'h'), (2, 'd:s:1', 'd', 's', 1, 'alpha two', 'h'),"
 	    " (3, 'd:s:2', 'd', 's', 2, 'alpha three', 'h'), (4, 'd:s:3', 'd', 's', 3, 'alphas', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
-	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
+	    " SELECT rowid, title, section_title, text FROM chunks;");
 	/* alpha is in all 4 chunks: idf 1 + ln(5/5) = 1 */
 	ssc = ev_score_open(tok, st, &err);
 	cr_assert_not_null(ssc, "%s", err.msg);
@@ -628,8 +625,7 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	ev_score_result_release(&r);
 	ev_score_close(ssc);
 	ev_store_close(st);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	cr_assert_eq(system(cmd), 0);
+	tu_rmdir(dir);
 }
 
 /* A stem of a language of its own (analyze.h: tagged with the language in

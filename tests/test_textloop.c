@@ -10,6 +10,7 @@
 
 #include "store.h"
 #include "textloop.h"
+#include "test_util.h"
 
 static char dir[] = "/tmp/evkit-textloop-XXXXXX";
 static char path[256], qpath[256], warnings[4096];
@@ -52,19 +53,16 @@ open_search(const char *dict_dir)
 static void
 setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/kb.db", dir);
+	tu_mkdir(dir, path, sizeof path);
 	snprintf(qpath, sizeof qpath, "%s/q.jsonl", dir);
-	st = ev_store_open(path, EV_STORE_CREATE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
-	cr_assert_eq(ev_store_exec(st,
-	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h'), ('e', 'h');"
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h'), ('e', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'the wing in a slipstream', 'h'),"
 	    " (2, 'd:s:1', 'd', 's', 1, 'a wing and a plate', 'h'),"
 	    " (3, 'e:s:0', 'e', 's', 0, 'heat transfer at a wall', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
-	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
+	    " SELECT rowid, title, section_title, text FROM chunks;");
 	memset(&loop, 0, sizeof loop);
 	loop.skip = skip;
 	loop.warn = warn;
@@ -76,14 +74,11 @@ setup(void)
 static void
 teardown(void)
 {
-	char sh[300];
-
 	ev_textsearch_close(ts);
 	ts = NULL;
 	ev_store_close(st);
 	free(outp);
-	snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
-	cr_assert_eq(system(sh), 0);
+	tu_rmdir(dir);
 	strcpy(dir, "/tmp/evkit-textloop-XXXXXX");
 }
 
