@@ -80,16 +80,18 @@ static int
 run(struct ev_vsearch *vs, char **paths, int npaths, long long *queries, struct ev_err *err)
 {
 	struct ev_jsonl *in;
-	json_t *v;
+	const char *line;
+	size_t len;
 	int r;
 
 	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
 		return -1;
 	for (;;) {
-		if ((r = ev_jsonl_next(in, &v, err)) == 1) {
-			r = ev_vsearch_add(vs, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) == 0 ?
-			    1 : -1;
-			json_decref(v);
+		if ((r = ev_jsonl_next_line(in, &line, &len, err)) == 1) {
+			if (ev_jsonl_blank(line, len))
+				continue;
+			r = ev_vsearch_add_line(vs, line, len, ev_jsonl_lineno(in), ev_jsonl_where(in),
+			    err) == 0 ? 1 : -1;
 		}
 		if (r == 0)
 			break;

@@ -359,6 +359,35 @@ Test(jscan, put_str_writes_strings_as_jansson_writes)
 	ev_buf_release(&b);
 }
 
+Test(jscan, put_value_writes_what_jansson_reads_and_writes)
+{
+	static const char *const s[] = {
+		"{\"a\":1}", " { \"b\" : [ 1 , 2.5 , -0 , -0.0 , 1e-5 , 1E3 , 0.1 ] , \"a\" : { } } \n",
+		"{\"k\\u00e9y\":\"v\\n\\\"\\/\\u00e9\\ud83d\\ude00\",\"t\":true,\"f\":false,\"n\":null}",
+		"[[],[[]],{\"x\":[{}]}]", "\"caf\xc3\xa9\"", "123456789012345678", "3.14159265358979",
+		"{\"authors\":\"dugundji,j.\",\"bib\":\"j.ae.scs. 29, 1962, 935.\",\"year\":1962}",
+		"1.5e300", "-12", "[\"\\u0001\\t\"]",
+	};
+	struct ev_buf b = EV_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
+		struct ev_err err = { 0 };
+		json_error_t je;
+		json_t *j = json_loads(s[i], JSON_DECODE_ANY, &je);
+		char *want;
+
+		cr_assert_not_null(j, "%s: %s", s[i], je.text);
+		cr_assert_geq(scan(s[i], &err), 0, "%s: %s", s[i], err.msg);
+		want = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(10) | JSON_ENCODE_ANY);
+		ev_buf_reset(&b);
+		cr_assert_eq(ev_jscan_put_value(&b, s[i], strlen(s[i])), 0);
+		cr_assert_str_eq(ev_buf_str(&b), want, "%s", s[i]);
+		free(want);
+		json_decref(j);
+	}
+	ev_buf_release(&b);
+}
+
 /* Does every member of js.top decode to Jansson's key and value of s? */
 static int
 members_agree(const char *s)

@@ -202,6 +202,23 @@ Test(snippet, reset_forgets_the_terms)
 	cr_assert_str_eq(snip("wing", 0), "wing");
 }
 
+Test(snippet, terms_sharing_a_first_letter_or_a_long_length_are_told_apart)
+{
+	static const char l70[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	static const char l64[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab";
+	char text[256];
+
+	query("flap flutter", 2);
+	cr_assert_str_eq(snip("flat flap flutters flax", 2), "flat [flap] [flutters] flax");
+	ev_snippet_reset(sn);
+	query(l70, 1);
+	snprintf(text, sizeof text, "%s %s x", l64, l70);
+	cr_assert_eq(strncmp(snip(text, 1), l64, 64), 0);
+	cr_assert(strstr(ev_buf_str(&out), "[" "aaaaaaaaaa") != NULL, "%s", ev_buf_str(&out));
+	ev_snippet_reset(sn);
+	cr_assert_str_eq(snip("flap", 0), "flap", "reset forgets what was seen");
+}
+
 Test(snippet, many_terms_are_all_found)
 {
 	char q[8192] = "", t[64];

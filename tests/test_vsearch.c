@@ -379,3 +379,68 @@ Test(vsearch, a_bad_feedback_record_is_refused_naming_its_line)
 	cr_assert(strstr(err.where, "text.jsonl:2") != NULL, "%s", err.where);
 	ev_vsearch_free(vs);
 }
+
+/* What ev_vsearch_add() (by == 0) or ev_vsearch_add_line() (1) makes of
+ * the line: the searched hits, or the error's place and message. */
+static char *
+answer(const char *line, int by)
+{
+	struct ev_vsearch *vs = searcher(2, 1);
+	struct ev_err err = { 0 };
+	json_t *v;
+	char *s;
+	int r;
+
+	fflush(fp);
+	rewind(fp);
+	if (out)
+		out[0] = '\0';
+	if (by == 1)
+		r = ev_vsearch_add_line(vs, line, strlen(line), 7, "q:7", &err);
+	else if ((v = json_loads(line, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL)) != NULL) {
+		r = ev_vsearch_add(vs, v, 7, "q:7", &err);
+		json_decref(v);
+	} else
+		r = ev_err_set(&err, EV_EXIT_USAGE, "q:7", "not JSON");
+	if (r == 0)
+		cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	fflush(fp);
+	if (r == 0)
+		s = strdup(out ? out : "");
+	else if (asprintf(&s, "%d %s: %s", err.code, err.where, err.msg) == -1)
+		s = NULL;
+	cr_assert_not_null(s);
+	ev_vsearch_free(vs);
+	return s;
+}
+
+Test(vsearch, a_line_read_whole_gives_what_its_record_gives)
+{
+	static const char *const lines[] = {
+		"{\"query_id\":\"a\",\"query\":\"flutter\",\"vector\":[2,0,0.0,-0],\"x\":[1.5e3]}",
+		"  {\"vector\" : [ 0 , 1e-3 , 3 , 0 ] , \"query\":\"heat\\u0020transfer\"}  ",
+		"{\"vec\\u0074or\":[0,0,1,1],\"model\":\"m1\"}",
+		"{\"vector\":[0,0,1,1],\"model\":\"m2\"}",
+		"{\"vector\":[0,0,1]}", "{\"vector\":[0,0,1,1,0]}", "{\"vector\":[0,\"1\",1,1]}",
+		"{\"vector\":[0,1e39,1,1]}", "{\"vector\":[0,0,0,0]}", "{\"vector\":{}}", "{\"query\":\"x\"}",
+		"{\"vector\":[3e38,3e38,3e38,3e38]}", "{\"vector\":[1,0,0,0],\"filters\":{\"doc_id\":\"d2\"}}",
+		"{\"vector\":[1,0,0,0],\"query_id\":1.5}", "[1,0,0,0]",
+	};
+
+	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+		char *want = answer(lines[i], 0), *got = answer(lines[i], 1);
+
+		cr_assert_str_eq(got, want, "%s", lines[i]);
+		if (i < 2)
+			cr_assert(strstr(got, "\"rank\":2") != NULL, "%s gives hits: %s", lines[i], got);
+		free(want);
+		free(got);
+	}
+	/* a line that is not JSON, or names "vector" twice: Jansson's word on it */
+	for (int i = 0; i < 2; i++) {
+		char *got = answer(i ? "{\"vector\":[1,0,0,0],\"vector\":[0,1,0,0]}" : "{\"vector\":[1,0", 1);
+
+		cr_assert(strncmp(got, "2 q:7: invalid JSON", 19) == 0, "%s", got);
+		free(got);
+	}
+}

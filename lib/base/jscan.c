@@ -1232,3 +1232,64 @@ ev_jscan_put_int(struct ev_buf *b, long long v)
 		*--p = '-';
 	return ev_buf_add(b, p, (size_t)(s + sizeof s - p));
 }
+
+/* The raw string text raw[0..n) (validated, no quotes) as the writer
+ * writes its decoded string. */
+static int
+put_raw_str(struct ev_buf *b, const char *raw, size_t n)
+{
+	struct ev_buf s = EV_BUF_INIT;
+	int r;
+
+	if (memchr(raw, '\\', n) == NULL)	/* nothing to escape either */
+		return ev_buf_addc(b, '"') | ev_buf_add(b, raw, n) | ev_buf_addc(b, '"');
+	r = ev_jscan_decode(&s, raw, n) == -1 ? -1 : ev_jscan_put_str(b, s.p, s.len);
+	ev_buf_release(&s);
+	return r;
+}
+
+int
+ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n)
+{
+	const char *p, *end = v + n, *e;
+	char close;
+	int r = 0;
+
+	v = ws(v, end);	/* white space around the value */
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	n = (size_t)(end - v);
+	p = v + 1;
+	close = *v == '{' ? '}' : ']';
+	switch (*v) {
+	case '"':
+		return put_raw_str(b, v + 1, n - 2);
+	case 't': case 'f': case 'n':
+		return ev_buf_add(b, v, n);
+	case '{': case '[':
+		break;
+	default:
+		if (ev_jscan_type(v, n) == EV_JREAL)
+			return ev_jscan_put_real(b, strtod(v, NULL));
+		return ev_jscan_put_int(b, strtoll(v, NULL, 10));
+	}
+	r |= ev_buf_addc(b, *v);
+	for (int first = 1;; first = 0) {
+		p = ws(p, end);
+		if (p >= end || *p == close)
+			break;
+		if (!first)
+			r |= ev_buf_addc(b, ',');
+		if (*v == '{') {	/* the key, its ':' */
+			e = skip_value(p, end);
+			r |= put_raw_str(b, p + 1, (size_t)(e - p - 2)) | ev_buf_addc(b, ':');
+			p = ws(ws(e, end) + 1, end);
+		}
+		e = skip_value(p, end);
+		r |= ev_jscan_put_value(b, p, (size_t)(e - p));
+		p = ws(e, end);
+		if (p < end && *p == ',')
+			p++;
+	}
+	return r | ev_buf_addc(b, close) ? -1 : 0;
+}

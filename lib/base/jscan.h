@@ -120,6 +120,14 @@ int ev_jscan_fmt_g(char *buf, size_t size, double v, int prec);
 /* Append the integer v.  Returns 0 or -1. */
 int ev_jscan_put_int(struct ev_buf *b, long long v);
 
+/* Append the validated JSON value text v[0..n) (white space around it
+ * allowed) as the writer writes the
+ * value Jansson reads from it (ev_json_dump() of json_loadb()'s tree): no
+ * white space, strings escaped as ev_jscan_put_str() escapes them, reals
+ * as ev_jscan_put_real() writes them, members in their order.  Returns 0
+ * or -1 (out of memory). */
+int ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n);
+
 /* UTF-8 as Jansson accepts it (no overlong form, surrogate or code point past
  * U+10FFFF), for every module that checks text without building JSON.
  * ev_utf8_len(): the length of the valid sequence at p (whose first byte is

@@ -166,8 +166,8 @@ ev_json_refused(const char *line, size_t len, const char *where, struct ev_err *
 	json_decref(v);
 }
 
-static int
-is_blank(const char *s, size_t n)
+int
+ev_jsonl_blank(const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (s[i] != ' ' && s[i] != '\t')
@@ -222,7 +222,7 @@ ev_jsonl_next(struct ev_jsonl *in, json_t **out, struct ev_err *err)
 	for (;;) {
 		if ((r = ev_jsonl_next_line(in, &line, &len, err)) != 1)
 			return r;
-		if (is_blank(line, len))
+		if (ev_jsonl_blank(line, len))
 			continue;
 		*out = ev_json_parse_line(line, len, ev_jsonl_where(in), err);
 		return *out ? 1 : -1;

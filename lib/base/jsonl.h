@@ -36,6 +36,10 @@ int ev_jsonl_next(struct ev_jsonl *in, json_t **out, struct ev_err *err);
  * call), 0 at the end, -1 on an I/O error.  Blank lines are returned too. */
 int ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct ev_err *err);
 
+/* Is the line s[0..n) blank (spaces and tabs only), a line ev_jsonl_next()
+ * passes over? */
+int ev_jsonl_blank(const char *s, size_t n);
+
 /* The name of the current input ("stdin" for "-") and its current line. */
 const char *ev_jsonl_file(const struct ev_jsonl *in);
 size_t ev_jsonl_lineno(const struct ev_jsonl *in);

@@ -36,6 +36,7 @@ struct ev_snippet {
 	struct term *terms;
 	int nterms, capterms;
 	struct ev_strmap map;	/* the terms, numbered as in terms */
+	uint64_t seen[256];	/* by first byte: bit len_bit(len) of each term's length */
 	int *found;		/* per group */
 	int *wincount;		/* per group, while choosing a window */
 	int ngroups, capgroups;
@@ -48,9 +49,20 @@ struct ev_snippet {
 	struct ev_err *err;	/* where a callback reports */
 };
 
-static int
+/* A length's bit in seen[]: lengths of 63 bytes and over share the last. */
+static inline uint64_t
+len_bit(int len)
+{
+	return (uint64_t)1 << (len < 63 ? len : 63);
+}
+
+/* The number of term s, or -1.  Most words of a text are no term: seen[]
+ * answers for them without hashing (a snippet looks up every word). */
+static inline int
 lookup(const struct ev_snippet *sn, const char *s, int len)
 {
+	if (len <= 0 || !(sn->seen[(unsigned char)s[0]] & len_bit(len)))
+		return -1;
 	return ev_strmap_find(&sn->map, s, (size_t)len);
 }
 
@@ -99,6 +111,7 @@ void
 ev_snippet_reset(struct ev_snippet *sn)
 {
 	ev_strmap_reset(&sn->map);
+	memset(sn->seen, 0, sizeof sn->seen);
 	sn->nterms = 0;
 	sn->ngroups = 0;
 	if (sn->found != NULL)
@@ -139,6 +152,7 @@ add_term(struct ev_snippet *sn, const char *term, int len, int group, struct ev_
 	/* the term's number is its index in terms */
 	if (ev_strmap_add(&sn->map, term, (size_t)len, NULL) == -1)
 		return ev_err_nomem(err);
+	sn->seen[(unsigned char)term[0]] |= len_bit(len);
 	t = &sn->terms[sn->nterms];
 	t->len = len;
 	t->group = group;

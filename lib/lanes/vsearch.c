@@ -51,6 +51,8 @@ struct ev_vsearch {
 	json_t *fb;		/* feedback: query_id -> [[rank, chunk id], ...] best first, or NULL */
 	float *fbvec;		/* feedback: a chunk's stored vector, then the sum of them */
 	const char *lane;	/* "vector", or "vector_feedback" */
+	struct ev_jscan js;	/* ev_vsearch_add_line(): the line's members */
+	struct ev_buf rest;	/* ev_vsearch_add_line(): the line, its vector emptied */
 };
 
 struct ev_vsearch *
@@ -104,10 +106,29 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 /* The query's vector into x (unit length; *zero when it has no direction).
  * Returns 0 or -1. */
 static int
+unit_vector(const struct ev_vsearch *vs, float *x, int *zero, const char *where, struct ev_err *err)
+{
+	double norm = 0;
+
+	for (int i = 0; i < vs->dim; i++)
+		norm += (double)x[i] * x[i];
+	if (!isfinite(norm))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "the vector's length overflows");
+	*zero = !(norm > 0);
+	if (!*zero) {
+		norm = sqrt(norm);
+		for (int i = 0; i < vs->dim; i++)
+			x[i] = (float)(x[i] / norm);
+	}
+	return 0;
+}
+
+/* The query's vector, the array vec, into x as unit_vector() leaves it.
+ * Returns 0 or -1. */
+static int
 read_vector(const struct ev_vsearch *vs, const json_t *vec, float *x, int *zero, const char *where,
 	struct ev_err *err)
 {
-	double norm = 0;
 	json_t *e;
 	size_t i;
 
@@ -123,17 +144,8 @@ read_vector(const struct ev_vsearch *vs, const json_t *vec, float *x, int *zero,
 		if (!isfinite(x[i]))
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 				"component %zu of the vector is not a finite number", i);
-		norm += (double)x[i] * x[i];
 	}
-	if (!isfinite(norm))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "the vector's length overflows");
-	*zero = !(norm > 0);
-	if (!*zero) {
-		norm = sqrt(norm);
-		for (i = 0; i < (size_t)vs->dim; i++)
-			x[i] = (float)(x[i] / norm);
-	}
-	return 0;
+	return unit_vector(vs, x, zero, where, err);
 }
 
 /* Keep the hit (rank, chunk id) in list (best first) if it is among the
@@ -258,8 +270,10 @@ fold_feedback(struct ev_vsearch *vs, struct query *q, const char *qid, float *x,
 	return q->feedback == NULL ? ev_err_nomem(err) : 0;
 }
 
-int
-ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char *where,
+/* ev_vsearch_add(), or with read 0 the vector already in the batch's
+ * place (its components, not yet scaled; "vector" in v is then not read). */
+static int
+add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const char *where,
 	struct ev_err *err)
 {
 	struct query *q = &vs->q[vs->n];
@@ -284,7 +298,8 @@ ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 			"query vector of model '%s', but index '%s' holds vectors of model '%s'", model,
 			vs->index_name, ev_vindex_model(vs->ix));
-	if (read_vector(vs, vec, vs->vec + (size_t)vs->n * vs->dim, &q->zero, where, err) == -1)
+	if ((read ? read_vector(vs, vec, vs->vec + (size_t)vs->n * vs->dim, &q->zero, where, err) :
+	    unit_vector(vs, vs->vec + (size_t)vs->n * vs->dim, &q->zero, where, err)) == -1)
 		return -1;
 	q->feedback = NULL;
 	if (vs->fb != NULL) {
@@ -312,6 +327,72 @@ ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char
 	snprintf(q->where, sizeof q->where, "%s", where);
 	vs->n++;
 	return 0;
+}
+
+int
+ev_vsearch_add(struct ev_vsearch *vs, const json_t *v, size_t lineno, const char *where,
+	struct ev_err *err)
+{
+	return add_query(vs, v, 1, lineno, where, err);
+}
+
+/* ev_vsearch_add_line(): where the components go, how many came. */
+struct components {
+	float *x;
+	int n, dim;
+};
+
+/* One component of the vector (validated JSON text): 0, or 1 to stop at
+ * one that is not a finite number or past the dimension. */
+static int
+add_component(const char *e, size_t n, void *data)
+{
+	struct components *c = data;
+	int type = ev_jscan_type(e, n);
+
+	if ((type != EV_JINT && type != EV_JREAL) || c->n == c->dim)
+		return 1;
+	c->x[c->n] = (float)strtod(e, NULL);
+	return !isfinite(c->x[c->n++]);
+}
+
+int
+ev_vsearch_add_line(struct ev_vsearch *vs, const char *line, size_t len, size_t lineno,
+	const char *where, struct ev_err *err)
+{
+	struct components c = { vs->vec + (size_t)vs->n * vs->dim, 0, vs->dim };
+	const struct ev_jmem *m = NULL;
+	struct ev_err pe = { 0 };
+	json_t *v;
+	int r;
+
+	if (vs->n < vs->batch_max &&
+	    ev_jscan_value(&vs->js, line, len, where, &pe) == EV_JOBJ) {
+		for (size_t i = 0; i < vs->js.top.n && m == NULL; i++)
+			if (ev_jscan_str_eq(vs->js.top.m[i].key, vs->js.top.m[i].klen, "vector"))
+				m = &vs->js.top.m[i];
+	} else if (pe.code == EV_EXIT_RUNTIME)
+		return ev_err_nomem(err);
+	/* A vector of the index's dimension, of finite numbers, is read here,
+	 * and the rest of the line by Jansson; any other line by Jansson whole,
+	 * which says what is wrong with it. */
+	if (m != NULL && m->type == EV_JARR && ev_jscan_elements(m->val, m->vlen, add_component, &c) == 0 &&
+	    c.n == vs->dim) {
+		ev_buf_reset(&vs->rest);
+		if (ev_buf_add(&vs->rest, line, (size_t)(m->val - line)) == -1 ||
+		    ev_buf_adds(&vs->rest, "[]") == -1 ||
+		    ev_buf_add(&vs->rest, m->val + m->vlen, len - (size_t)(m->val + m->vlen - line)) == -1)
+			return ev_err_nomem(err);
+		if ((v = ev_json_parse_line(vs->rest.p, vs->rest.len, where, err)) == NULL)
+			return -1;
+		r = add_query(vs, v, 0, lineno, where, err);
+	} else {
+		if ((v = ev_json_parse_line(line, len, where, err)) == NULL)
+			return -1;
+		r = add_query(vs, v, 1, lineno, where, err);
+	}
+	json_decref(v);
+	return r;
 }
 
 int
@@ -379,15 +460,16 @@ add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_bu
 	const char *num, int rank)
 {
 	const char *lane = vs->lane;
-	char rk[16];
 
-	snprintf(rk, sizeof rk, "%d", rank);
-	return ev_buf_adds(b, ",\"rank\":") | ev_buf_adds(b, rk) |
+	/* (no printf: this runs for every hit) */
+	return ev_buf_adds(b, ",\"rank\":") | ev_jscan_put_int(b, rank) |
 		ev_buf_adds(b, ",\"score\":") | ev_buf_adds(b, num) |
-		ev_buf_printf(b, ",\"lane\":\"%s\",\"signals\":{\"%s_score\":", lane, lane) |
-		ev_buf_adds(b, num) | ev_buf_printf(b, ",\"%s_rank\":", lane) | ev_buf_adds(b, rk) |
-		ev_buf_printf(b, "},\"evidence\":[{\"lane\":\"%s\",\"score\":", lane) |
-		ev_buf_adds(b, num) |
+		ev_buf_adds(b, ",\"lane\":\"") | ev_buf_adds(b, lane) |
+		ev_buf_adds(b, "\",\"signals\":{\"") | ev_buf_adds(b, lane) | ev_buf_adds(b, "_score\":") |
+		ev_buf_adds(b, num) | ev_buf_adds(b, ",\"") | ev_buf_adds(b, lane) | ev_buf_adds(b, "_rank\":") |
+		ev_jscan_put_int(b, rank) |
+		ev_buf_adds(b, "},\"evidence\":[{\"lane\":\"") | ev_buf_adds(b, lane) |
+		ev_buf_adds(b, "\",\"score\":") | ev_buf_adds(b, num) |
 		(q->feedback ? ev_buf_adds(b, ",\"feedback\":") | ev_buf_adds(b, q->feedback) : 0) |
 		ev_buf_adds(b, "}]");
 }
@@ -574,6 +656,8 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	}
 	json_decref(vs->fb);
 	free(vs->fbvec);
+	ev_jscan_release(&vs->js);
+	ev_buf_release(&vs->rest);
 	ev_buf_release(&vs->buf);
 	ev_buf_release(&vs->prefix);
 	ev_buf_release(&vs->snip);

@@ -101,6 +101,13 @@ int ev_vsearch_fold(struct ev_vindex *ix, float *x, const char *const *ids, int 
 int ev_vsearch_add(struct ev_vsearch *vs, const json_t *rec, size_t lineno, const char *where,
 	struct ev_err *err);
 
+/* ev_vsearch_add() of the JSON text line[0..len) (one record, not blank),
+ * with the same checks and messages (those of a line that is not JSON
+ * too), and faster: the vector's components are read from the text without
+ * building them as JSON values. */
+int ev_vsearch_add_line(struct ev_vsearch *vs, const char *line, size_t len, size_t lineno,
+	const char *where, struct ev_err *err);
+
 /* Whether the batch holds as many queries as it can. */
 int ev_vsearch_full(const struct ev_vsearch *vs);
 

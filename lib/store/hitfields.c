@@ -145,6 +145,32 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
+/* The document's metadata (column i) as ",\"metadata\":{...}" at the end of
+ * b, written as col_metadata()'s object would be, without building it;
+ * nothing when there is none, or it is not a JSON object with members.
+ * Returns 0, or -1 when out of memory. */
+static int
+put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b)
+{
+	struct ev_jscan js = { 0 };
+	struct ev_err pe = { 0 };
+	const char *t;
+	size_t len;
+	int type, r = 0;
+
+	if (sqlite3_column_type(s, i) != SQLITE_TEXT)
+		return 0;
+	if (col_text(s, i, &t, &len) == -1)
+		return -1;
+	type = ev_jscan_value(&js, t, len, NULL, &pe);
+	if (type == -1 && pe.code != EV_EXIT_USAGE)
+		r = -1;
+	else if (type == EV_JOBJ && js.top.n > 0)
+		r = ev_buf_adds(b, ",\"metadata\":") | ev_jscan_put_value(b, t, len) ? -1 : 0;
+	ev_jscan_release(&js);
+	return r;
+}
+
 int
 ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err)
@@ -160,7 +186,6 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
 		return rc;
 	for (int i = 0; i < n && !bad; i++) {
-		char num[32];
 		const char *t;
 		size_t len;
 
@@ -168,8 +193,7 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 		switch (sqlite3_column_type(s, i)) {
 		case SQLITE_INTEGER:
 			/* formatted here: SQLite's text of it needs an allocation */
-			snprintf(num, sizeof num, "%lld", (long long)sqlite3_column_int64(s, i));
-			bad |= ev_buf_adds(b, num);
+			bad |= ev_jscan_put_int(b, (long long)sqlite3_column_int64(s, i));
 			break;
 		case SQLITE_FLOAT:
 			bad |= ev_jscan_put_real(b, sqlite3_column_double(s, i));
@@ -194,14 +218,8 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 		else
 			bad |= ev_buf_adds(b, ",\"language\":") | ev_jscan_put_str(b, t, len);
 	}
-	if (!bad) {
-		json_t *m;
-		if (col_metadata(s, n + 1, &m) == -1)
-			bad = 1;
-		else if (m != NULL)
-			bad |= ev_buf_adds(b, ",\"metadata\":") | ev_json_dump(b, m);
-		json_decref(m);
-	}
+	if (!bad && put_metadata(s, n + 1, b) == -1)
+		bad = 1;
 	if (!bad && text && col_strdup(s, n, text) == -1)
 		bad = 1;
 	sqlite3_reset(s);
