@@ -128,6 +128,15 @@ Test(snippet, whitespace_runs_become_one_space)
 	cr_assert_str_eq(snip("  the\n\tboundary   layer \r\n grows  ", 1), "the boundary [layer] grows");
 }
 
+Test(snippet, whitespace_and_controls_anywhere_in_long_words_are_squeezed)
+{
+	query("layer", 1);
+	cr_assert_str_eq(snip("boundarylayerthickness\x7fgrowth\x01rate\n\n\nalongthewallofthe layer",
+	    1), "boundarylayerthickness growth rate alongthewallofthe [layer]");
+	cr_assert_str_eq(snip("abcdefgh\tabcdefg\x1f" "abcdefghijklmnop\x7f\x7f layer", 1),
+	    "abcdefgh abcdefg abcdefghijklmnop [layer]");
+}
+
 Test(snippet, punctuation_at_the_end_is_kept)
 {
 	query("jet", 1);

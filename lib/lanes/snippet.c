@@ -299,11 +299,23 @@ ev_snippet_scan(struct ev_snippet *sn, const char *text, size_t len, struct ev_e
 static int
 add_squeezed(struct ev_buf *out, const char *text, int from, int to, int *space)
 {
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
 	int run = from;
 
 	for (int i = from; i < to; i++) {
-		unsigned char c = (unsigned char)text[i];
+		unsigned char c;
+		uint64_t w, d;
 
+		/* eight bytes at a time while none is below '!' or 0x7f */
+		for (; i + 8 <= to; i += 8) {
+			memcpy(&w, text + i, 8);
+			d = w ^ (ones * 0x7f);
+			if ((((w - ones * 0x21) & ~w) | ((d - ones) & ~d)) & highs)
+				break;
+		}
+		if (i >= to)
+			break;
+		c = (unsigned char)text[i];
 		if (c > ' ' && c != 0x7f)
 			continue;
 		if (i > run && ev_buf_add(out, text + run, (size_t)(i - run)) == -1)
