@@ -71,84 +71,20 @@ progress(void *ctx, long long done, long long total)
 	ev_progress_step(ctx, 1, 0);
 }
 
-/* The queries of the inputs, as query records, into an array; bad ones are
- * skipped with --skip-invalid. */
-static json_t *
-read_queries(char **paths, int n, struct ev_skip *skip, struct ev_err *err)
-{
-	struct ev_jsonl *in = ev_jsonl_open(paths, n, err);
-	json_t *all = json_array(), *v, *q;
-	int r = -1;
-
-	if (in != NULL && all != NULL)
-		while ((r = ev_jsonl_next(in, &v, err)) != 0) {
-			q = r == 1 ? ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) :
-			    NULL;
-			if (r == 1)
-				json_decref(v);
-			if (q != NULL && json_array_append_new(all, q) == -1) {
-				r = ev_err_nomem(err);
-				break;
-			}
-			if (q == NULL && !ev_cli_skip(skip, err)) {
-				r = -1;
-				break;
-			}
-		}
-	ev_jsonl_close(in);
-	if (r != 0) {
-		if (all == NULL)
-			ev_err_nomem(err);
-		json_decref(all);
-		return NULL;
-	}
-	return all;
-}
-
-/* The weights the hits were reranked with (their rerank.config.weights),
- * else the shipped ones, into w. */
-static void
-start_weights(const json_t *hit, double *w)
-{
-	const json_t *ws = json_object_get(json_object_get(json_object_get(hit, "rerank"),
-	    "config"), "weights"), *v;
-	struct ev_rerank_opts d;
-	const char *name;
-
-	ev_rerank_opts_init(&d);
-	memcpy(w, d.w, sizeof d.w);
-	json_object_foreach((json_t *)ws, name, v) {
-		int i = ev_rerank_feature_index(name, strlen(name));
-
-		if (i >= 0 && json_is_number(v))
-			w[i] = json_number_value(v);
-	}
-}
-
-/* Write the fitted weights: the plan given with its rerank.weights
- * replaced, or a plan of the rerank section alone. */
+/* Write the plan in out to -o FILE or stdout.  Returns 0 or -1. */
 static int
-rerank_plan(struct ev_buf *b, json_t *plan, const double *w, struct ev_err *err)
+write_plan(const struct ev_buf *out, struct ev_err *err)
 {
-	json_t *ws = json_object(), *rr = NULL, *doc = plan != NULL ? json_incref(plan) : json_object();
-	int i, r = -1;
+	FILE *f = o.output == NULL ? stdout : fopen(o.output, "w");
+	int bad;
 
-	for (i = 0; ws != NULL && i < EV_RF_COUNT; i++)
-		if (json_object_set_new(ws, ev_rerank_feature_names[i],
-		    json_real(round(w[i] * 1e6) / 1e6)) == -1)
-			goto out;
-	if (ws == NULL || doc == NULL)
-		goto out;
-	if (!json_is_object(rr = json_object_get(doc, "rerank")) &&
-	    ((rr = json_object()) == NULL || json_object_set_new(doc, "rerank", rr) == -1))
-		goto out;
-	if (json_object_set(rr, "weights", ws) == -1 || ev_tune_yaml_write(b, doc) == -1)
-		goto out;
-	r = 0;
-out:
-	json_decref(ws);
-	json_decref(doc);
-	return r == 0 ? 0 : ev_err_nomem(err);
+	if (f == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
+	bad = fwrite(out->p, 1, out->len, f) != out->len;
+	if ((f != stdout && fclose(f) == EOF) || bad)
+		return ev_err_set(err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout",
+		    "write error: %m");
+	return 0;
 }
 
 /* ev-tune --rerank: fit the reranker's weights to the hits of the inputs. */
@@ -156,71 +92,39 @@ static int
 tune_rerank(char **paths, int npaths, struct ev_err *err)
 {
 	struct ev_jsonl *in = NULL;
-	struct ev_rerank_set *set = NULL;
 	struct ev_qrels *qrels = NULL;
-	struct ev_rerank_fitted fit;
 	struct ev_buf out = EV_BUF_INIT, note = EV_BUF_INIT;
-	json_t *plan = NULL, *v;
-	double start[EV_RF_COUNT];
+	json_t *plan = NULL;
 	size_t unjudged = 0;
-	int r, first = 1, rc = -1, bad;
-	FILE *f;
+	int rc = -1;
 
-	if ((o.plan != NULL && (plan = ev_config_load(o.plan, err)) == NULL) ||
-	    (qrels = ev_qrels_load(o.qrels, err)) == NULL ||
-	    (set = ev_rerank_set_new(err)) == NULL ||
-	    (in = ev_jsonl_open(paths, npaths, err)) == NULL)
-		goto out;
-	while ((r = ev_jsonl_next(in, &v, err)) == 1) {
-		if (first)
-			start_weights(v, start);
-		first = 0;
-		r = ev_hit_check(v, ev_jsonl_where(in), err) == -1 ? -1 :
-		    ev_rerank_set_add(set, v, ev_jsonl_where(in), err);
-		json_decref(v);
-		if (r == -1)
-			goto out;
+	if ((o.plan == NULL || (plan = ev_config_load(o.plan, err)) != NULL) &&
+	    (qrels = ev_qrels_load(o.qrels, err)) != NULL &&
+	    (in = ev_jsonl_open(paths, npaths, err)) != NULL &&
+	    ev_rerank_fit_hits(in, qrels, o.qrels, plan, &o.t, &out, &note, &unjudged, err) == 0) {
+		if (unjudged > 0)
+			ev_warn("%zu queries have no judgement in %s and were left out", unjudged,
+			    o.qrels);
+		fprintf(stderr, "%s", ev_buf_str(&note));
+		rc = write_plan(&out, err);
 	}
-	if (r == -1)
-		goto out;
-	if (first) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "no hits to fit the reranker to (give the hits "
-		    "ev-rerank writes)");
-		goto out;
-	}
-	if (ev_rerank_fit(set, qrels, &o.t, start, &fit, &unjudged, err) == -1)
-		goto out;
-	if (unjudged > 0)
-		ev_warn("%zu queries have no judgement in %s and were left out", unjudged, o.qrels);
-	if (ev_rerank_fit_report(&note, "ev-tune: ", &o.t, o.qrels, &fit) == -1 ||
-	    ev_buf_adds(&out, "# The reranker's weights, fitted by ev-tune --rerank.\n") == -1 ||
-	    ev_rerank_fit_report(&out, "# ", &o.t, o.qrels, &fit) == -1) {
-		ev_err_nomem(err);
-		goto out;
-	}
-	if (rerank_plan(&out, plan, fit.w, err) == -1)
-		goto out;
-	fprintf(stderr, "%s", ev_buf_str(&note));
-	if (o.output == NULL)
-		f = stdout;
-	else if ((f = fopen(o.output, "w")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
-		goto out;
-	}
-	bad = fwrite(out.p, 1, out.len, f) != out.len;
-	if ((f != stdout && fclose(f) == EOF) || bad) {
-		ev_err_set(err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout", "write error: %m");
-		goto out;
-	}
-	rc = 0;
-out:
 	ev_jsonl_close(in);
-	ev_rerank_set_free(set);
 	ev_qrels_free(qrels);
 	json_decref(plan);
 	ev_buf_release(&out);
 	ev_buf_release(&note);
 	return rc;
+}
+
+/* The checks of the options both modes share; exits 2 on a bad one. */
+static void
+check_judging(struct ev_cli *cli)
+{
+	if (ev_tune_metric_parse(o.metric, &o.t) == -1)
+		ev_cli_usage_error(cli, "--metric must be ndcg@K, map, recall@K, p@K or mrr: '%s'",
+		    o.metric);
+	if (o.t.eval.level < 1 && !o.t.eval.binary)
+		ev_cli_usage_error(cli, "--level below 1 needs --binary");
 }
 
 int
@@ -239,8 +143,7 @@ main(int argc, char *argv[])
 	json_t *plan = NULL, *queries = NULL;
 	long made = 0;
 	size_t unjudged = 0;
-	int optind, bad, rc = EV_EXIT_OK;
-	FILE *f;
+	int optind, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-tune", NULL, argc, argv);
 	ev_fuse_opts_init(&def.fuse);
@@ -255,21 +158,14 @@ main(int argc, char *argv[])
 	if (o.rerank) {
 		if (o.qrels == NULL)
 			ev_cli_usage_error(&cli, "--rerank needs --qrels FILE to judge the hits");
-		if (ev_tune_metric_parse(o.metric, &o.t) == -1)
-			ev_cli_usage_error(&cli, "--metric must be ndcg@K, map, recall@K, p@K or mrr: "
-			    "'%s'", o.metric);
-		if (o.t.eval.level < 1 && !o.t.eval.binary)
-			ev_cli_usage_error(&cli, "--level below 1 needs --binary");
+		check_judging(&cli);
 		rc = tune_rerank(argv + optind, argc - optind, &err) == -1 ? ev_cli_report(&err) :
 		    EV_EXIT_OK;
 		return ev_cli_finish(&cli, rc);
 	}
 	if (o.db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
-	if (ev_tune_metric_parse(o.metric, &o.t) == -1)
-		ev_cli_usage_error(&cli, "--metric must be ndcg@K, map, recall@K, p@K or mrr: '%s'", o.metric);
-	if (o.t.eval.level < 1 && !o.t.eval.binary)
-		ev_cli_usage_error(&cli, "--level below 1 needs --binary");
+	check_judging(&cli);
 	if (o.qrels == NULL && optind < argc)
 		ev_cli_usage_error(&cli, "QUERIES need --qrels to judge them (without --qrels, "
 		    "ev-tune makes pseudo-queries from the store)");
@@ -285,8 +181,14 @@ main(int argc, char *argv[])
 	    ev_config_get(plan, "fusion.adapt") == NULL, &def.fuse, &err) == -1)
 		goto fail;
 	if (o.qrels != NULL) {
+		struct ev_jsonl *in = NULL;
+
 		if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
-		    (queries = read_queries(argv + optind, argc - optind, &o.skip, &err)) == NULL)
+		    (in = ev_jsonl_open(argv + optind, argc - optind, &err)) == NULL)
+			goto fail;
+		queries = ev_tune_read_queries(in, ev_cli_skip_cb, &o.skip, &err);
+		ev_jsonl_close(in);
+		if (queries == NULL)
 			goto fail;
 		if (o.skip.on)
 			ev_cli_skip_done(&cli, &o.skip);
@@ -310,17 +212,8 @@ main(int argc, char *argv[])
 	}
 	fprintf(stderr, "%s", ev_buf_str(&note));
 	ev_warn("searched for %.1f s", res.seconds);
-	if (o.output == NULL)
-		f = stdout;
-	else if ((f = fopen(o.output, "w")) == NULL) {
-		ev_err_set(&err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
+	if (write_plan(&out, &err) == -1)
 		goto fail;
-	}
-	bad = fwrite(out.p, 1, out.len, f) != out.len;
-	if ((f != stdout && fclose(f) == EOF) || bad) {
-		ev_err_set(&err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout", "write error: %m");
-		goto fail;
-	}
 	ev_cli_count(&cli, "queries", (long long)res.queries);
 	ev_cli_count(&cli, "configurations", res.trials);
 	rc = EV_EXIT_OK;

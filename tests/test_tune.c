@@ -2,8 +2,12 @@
  * figures, metric names, and the plan written and read back. */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "jsonl.h"
+#include "rerankfit.h"
+#include "test_util.h"
 #include "tune.h"
 
 Test(tune, folds_deal_every_item_into_folds_of_equal_size)
@@ -295,4 +299,79 @@ Test(tune, the_text_lane_s_keys_are_read_as_ev_search_text_reads_them)
 	cr_assert_eq(t.text.fuzzy_expansions, 3);
 	cr_assert_eq(t.text.drop_request_words, 0);
 	json_decref(plan);
+}
+
+/* ev-tune's queries: each checked as a query record; a bad one ends the
+ * reading naming file and line, unless the caller's skip says to skip it. */
+static int
+skip_all(void *ctx, struct ev_err *err)
+{
+	(*(int *)ctx)++;
+	return err->code == EV_EXIT_USAGE;
+}
+
+Test(tune, queries_are_read_as_query_records_and_bad_ones_skipped_when_asked)
+{
+	static const char in[] = "{\"query_id\":\"a\",\"query\":\"bees\"}\n{\"query_id\":\"b\"}\n"
+		"{\"query_id\":\"c\",\"query\":\"mites\"}\n";
+	char path[] = "/tmp/test_tune_XXXXXX.jsonl";
+	char *paths[] = { path };
+	struct ev_err err = { 0 };
+	struct ev_jsonl *in_f;
+	json_t *q;
+	int skipped = 0;
+
+	tu_tmpfile(path, 6, in, sizeof in - 1);
+	cr_assert_not_null(in_f = ev_jsonl_open(paths, 1, &err));
+	cr_assert_null(ev_tune_read_queries(in_f, NULL, NULL, &err));
+	cr_assert_eq(err.code, 2);
+	cr_assert(strstr(err.where, ":2") != NULL, "%s", err.where);
+	ev_jsonl_close(in_f);
+	ev_err_clear(&err);
+	cr_assert_not_null(in_f = ev_jsonl_open(paths, 1, &err));
+	cr_assert_not_null(q = ev_tune_read_queries(in_f, skip_all, &skipped, &err), "%s", err.msg);
+	cr_assert_eq(skipped, 1);
+	cr_assert_eq(json_array_size(q), 2);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(q, 1), "query")), "mites");
+	json_decref(q);
+	ev_jsonl_close(in_f);
+	unlink(path);
+}
+
+/* ev-tune --rerank: no hits, or a hit without the reranker's features, is
+ * refused with code 2, and nothing is written. */
+Test(tune, a_rerank_fit_refuses_no_hits_and_hits_without_features)
+{
+	static const char *const input[][2] = {
+		{ "", "no hits to fit the reranker to (give the hits ev-rerank writes)" },
+		{ "{\"query_id\":\"q\",\"id\":\"c1\",\"doc_id\":\"d\",\"rank\":1,"
+		  "\"score\":1,\"lane\":\"text\"}\n", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof input / sizeof input[0]; i++) {
+		char path[] = "/tmp/test_tune_XXXXXX.jsonl";
+		char *paths[] = { path };
+		struct ev_tune_opts o = EV_TUNE_OPTS_INIT;
+		struct ev_buf out = EV_BUF_INIT, note = EV_BUF_INIT;
+		struct ev_err err = { 0 };
+		struct ev_qrels *q = ev_qrels_new(&err);
+		struct ev_jsonl *in;
+		size_t unjudged = 0;
+
+		tu_tmpfile(path, 6, input[i][0], strlen(input[i][0]));
+		cr_assert_not_null(in = ev_jsonl_open(paths, 1, &err));
+		cr_assert_eq(ev_rerank_fit_hits(in, q, "q.txt", NULL, &o, &out, &note, &unjudged,
+		    &err), -1);
+		cr_assert_eq(err.code, 2);
+		if (input[i][1] != NULL)
+			cr_assert_str_eq(err.msg, input[i][1]);
+		else
+			cr_assert(strstr(err.where, ":1") != NULL, "%s: %s", err.where, err.msg);
+		cr_assert_eq(out.len, 0);
+		ev_jsonl_close(in);
+		ev_qrels_free(q);
+		ev_buf_release(&out);
+		ev_buf_release(&note);
+		unlink(path);
+	}
 }

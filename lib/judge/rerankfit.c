@@ -353,3 +353,86 @@ ev_rerank_fit_report(struct ev_buf *b, const char *pre, const struct ev_tune_opt
 	    r->budget_hit ? " (the budget ran out)" : "");
 	return bad ? -1 : 0;
 }
+
+/* The weights the hit was reranked with (its rerank.config.weights), else
+ * the shipped ones, into w. */
+static void
+start_weights(const json_t *hit, double *w)
+{
+	const json_t *ws = json_object_get(json_object_get(json_object_get(hit, "rerank"),
+	    "config"), "weights"), *v;
+	struct ev_rerank_opts d;
+	const char *name;
+
+	ev_rerank_opts_init(&d);
+	memcpy(w, d.w, sizeof d.w);
+	json_object_foreach((json_t *)ws, name, v) {
+		int i = ev_rerank_feature_index(name, strlen(name));
+
+		if (i >= 0 && json_is_number(v))
+			w[i] = json_number_value(v);
+	}
+}
+
+/* Append the fitted weights as a plan to b: plan with its rerank.weights
+ * replaced, or a plan of the rerank section alone.  Returns 0 or -1. */
+static int
+rerank_plan(struct ev_buf *b, const json_t *plan, const double *w, struct ev_err *err)
+{
+	json_t *ws = json_object(), *rr = NULL;
+	json_t *doc = plan != NULL ? json_deep_copy(plan) : json_object();
+	int i, r = -1;
+
+	for (i = 0; ws != NULL && i < EV_RF_COUNT; i++)
+		if (json_object_set_new(ws, ev_rerank_feature_names[i],
+		    json_real(round(w[i] * 1e6) / 1e6)) == -1)
+			goto out;
+	if (ws == NULL || doc == NULL)
+		goto out;
+	if (!json_is_object(rr = json_object_get(doc, "rerank")) &&
+	    ((rr = json_object()) == NULL || json_object_set_new(doc, "rerank", rr) == -1))
+		goto out;
+	if (json_object_set(rr, "weights", ws) == -1 || ev_tune_yaml_write(b, doc) == -1)
+		goto out;
+	r = 0;
+out:
+	json_decref(ws);
+	json_decref(doc);
+	return r == 0 ? 0 : ev_err_nomem(err);
+}
+
+int
+ev_rerank_fit_hits(struct ev_jsonl *in, const struct ev_qrels *qrels, const char *qrels_name,
+    const json_t *plan, const struct ev_tune_opts *o, struct ev_buf *out, struct ev_buf *note,
+    size_t *unjudged, struct ev_err *err)
+{
+	struct ev_rerank_set *set = ev_rerank_set_new(err);
+	struct ev_rerank_fitted fit;
+	double start[EV_RF_COUNT];
+	int r = -1, first = 1;
+	json_t *v;
+
+	while (set != NULL && (r = ev_jsonl_next(in, &v, err)) == 1) {
+		if (first)
+			start_weights(v, start);
+		first = 0;
+		r = ev_hit_check(v, ev_jsonl_where(in), err) == -1 ? -1 :
+		    ev_rerank_set_add(set, v, ev_jsonl_where(in), err);
+		json_decref(v);
+		if (r == -1)
+			break;
+	}
+	if (r == 0 && first)
+		r = ev_err_set(err, EV_EXIT_USAGE, NULL, "no hits to fit the reranker to (give the "
+		    "hits ev-rerank writes)");
+	else if (r == 0)
+		r = ev_rerank_fit(set, qrels, o, start, &fit, unjudged, err);
+	ev_rerank_set_free(set);
+	if (r == -1)
+		return -1;
+	if (ev_rerank_fit_report(note, "ev-tune: ", o, qrels_name, &fit) == -1 ||
+	    ev_buf_adds(out, "# The reranker's weights, fitted by ev-tune --rerank.\n") == -1 ||
+	    ev_rerank_fit_report(out, "# ", o, qrels_name, &fit) == -1)
+		return ev_err_nomem(err);
+	return rerank_plan(out, plan, fit.w, err);
+}

@@ -70,4 +70,19 @@ int ev_rerank_fit(struct ev_rerank_set *s, const struct ev_qrels *q, const struc
 int ev_rerank_fit_report(struct ev_buf *b, const char *pre, const struct ev_tune_opts *o,
 	const char *qrels, const struct ev_rerank_fitted *r);
 
+/* ev-tune --rerank's whole fit: read every hit of in (checked, as
+ * ev_rerank_set_add() takes them), fit the weights from those the first hit
+ * was reranked with (its rerank.config.weights; else the shipped ones) to
+ * the judgements qrels (named qrels_name in the account), and append to
+ * note the account of the fit (lines starting "ev-tune: ") and to out the
+ * plan: a YAML comment of the account, then plan (NULL: none) with its
+ * rerank.weights replaced by the fitted ones (rounded to 6 decimals), or a
+ * plan of the rerank section alone.  *unjudged counts the queries the qrels
+ * do not judge.  Returns 0, or -1 with *err set (code 2: no hits, a bad hit
+ * or fewer than two judged queries; code 1: memory). */
+struct ev_jsonl;
+int ev_rerank_fit_hits(struct ev_jsonl *in, const struct ev_qrels *qrels, const char *qrels_name,
+	const json_t *plan, const struct ev_tune_opts *o, struct ev_buf *out, struct ev_buf *note,
+	size_t *unjudged, struct ev_err *err);
+
 #endif

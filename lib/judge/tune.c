@@ -352,6 +352,37 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	return 0;
 }
 
+/* ---- Reading the queries ------------------------------------------------ */
+
+json_t *
+ev_tune_read_queries(struct ev_jsonl *in, int (*skip)(void *ctx, struct ev_err *err), void *ctx,
+    struct ev_err *err)
+{
+	json_t *all = json_array(), *v, *q;
+	int r = -1;
+
+	while (all != NULL && (r = ev_jsonl_next(in, &v, err)) != 0) {
+		q = r == 1 ? ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) : NULL;
+		if (r == 1)
+			json_decref(v);
+		if (q != NULL && json_array_append_new(all, q) == -1) {
+			r = ev_err_nomem(err);
+			break;
+		}
+		if (q == NULL && (skip == NULL || !skip(ctx, err))) {
+			r = -1;
+			break;
+		}
+	}
+	if (all == NULL)
+		ev_err_nomem(err);
+	if (r != 0) {
+		json_decref(all);
+		return NULL;
+	}
+	return all;
+}
+
 /* ---- Pseudo-queries ------------------------------------------------------ */
 
 static int

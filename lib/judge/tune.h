@@ -152,6 +152,14 @@ size_t ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const i
 int ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	struct ev_err *err);
 
+/* The query records of in (each checked by ev_query_record()) as an array;
+ * a bad one is skipped when skip(ctx, err) says so (skip NULL: none is),
+ * else ends the reading.  Returns the array, or NULL with *err set (code 2
+ * naming file and line for a bad record; code 1 for a read error). */
+struct ev_jsonl;
+json_t *ev_tune_read_queries(struct ev_jsonl *in, int (*skip)(void *ctx, struct ev_err *err),
+	void *ctx, struct ev_err *err);
+
 /* Make n pseudo-queries from the store, for a user without judgements:
  * chunks are drawn by a shuffle seeded with seed; a chunk gives a query of
  * every other word of one of its sentences (of 6 to 40 words, drawn too),
