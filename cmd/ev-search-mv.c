@@ -12,6 +12,7 @@
 #include "mvindex.h"
 #include "mvsearch.h"
 #include "opt.h"
+#include "store.h"
 
 static const char *const extra_keys[] = { "request_id", "query", NULL };
 
@@ -21,18 +22,21 @@ static const struct ev_opt_cmd command = {
 	"\"vectors\" (one per query token) and write the k records of the highest\n"
 	"MaxSim of each as hit records, best first.  Candidates come from the\n"
 	"token vectors nearest each query vector (Faiss); each is then scored\n"
-	"exactly over all its vectors.  In a retrieval plan (--config), the\n"
-	"options' keys are under lanes.visual.",
+	"exactly over all its vectors.  A query's \"filters\" keep the records whose\n"
+	"doc_id names a document of the store --db that passes them.  In a\n"
+	"retrieval plan (--config), the options' keys are under lanes.visual.",
 	extra_keys, 1
 };
 
-static const char *index_path, *lane;
+static const char *index_path, *lane, *db;
 static long k = 100;
 static int candidates = 1000, token_k = 100, nprobe = 32, ef_search, exact;
 static struct ev_skip skip;
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the multi-vector index (ev-mv-load)"),
+	EV_OPT_STR(0, "db", "db", &db, "DB",
+	    "the store whose documents the records' doc_id name: needed by queries with filters"),
 	EV_OPT_K_AT("lanes.visual.k", &k, EV_PLAN_MAX_K, "hits per query", NULL),
 	EV_OPT_INT(0, "candidates", "lanes.visual.candidates", &candidates, 1, 10000000, "N",
 	    "records scored exactly per query at most (those with the best token matches)"),
@@ -83,6 +87,7 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_mvindex *ix = NULL;
 	struct ev_mvsearch *ms = NULL;
+	struct ev_store *st = NULL;
 	struct ev_mvsearch_opts mo = { 0 };
 	long long queries = 0;
 	int argi, rc = EV_EXIT_OK;
@@ -99,7 +104,8 @@ main(int argc, char *argv[])
 	mo.token_k = token_k;
 	mo.exact = exact;
 	mo.lane = lane;
-	if ((ix = ev_mvindex_open(index_path, &err)) == NULL ||
+	if ((db != NULL && (mo.st = st = ev_store_open(db, EV_STORE_READ, &err)) == NULL) ||
+	    (ix = ev_mvindex_open(index_path, &err)) == NULL ||
 	    (ms = ev_mvsearch_new(ix, &mo, stdout, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
@@ -123,5 +129,6 @@ main(int argc, char *argv[])
 out:
 	ev_mvsearch_free(ms);
 	ev_mvindex_close(ix);
+	ev_store_close(st);
 	return ev_cli_finish(&cli, rc);
 }

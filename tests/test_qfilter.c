@@ -52,8 +52,28 @@ teardown(void)
 
 TestSuite(qfilter, .init = setup, .fini = teardown);
 
+/* The documents ev_qfilter_doc_ids() lets pass, as "d1 d3 ...", rising. */
+static void
+doc_ids_pass(const json_t *f, char *got, size_t size)
+{
+	struct ev_err err = { 0 };
+	json_t *set = ev_qfilter_doc_ids(st, f, "q:1", &err);
+
+	cr_assert_not_null(set, "%s", err.msg);
+	got[0] = '\0';
+	for (int d = 1; d <= 9; d++) {
+		char id[8];
+
+		snprintf(id, sizeof id, "d%d", d);
+		if (json_object_get(set, id) != NULL)
+			snprintf(got + strlen(got), size - strlen(got), "%s%s", got[0] ? " " : "", id);
+	}
+	json_decref(set);
+}
+
 /* The documents whose chunks pass the filters json, as "d1 d3 ...": each
- * document's two chunks pass together, rising. */
+ * document's two chunks pass together, rising; and the documents
+ * ev_qfilter_doc_ids() lets pass (the multi-vector lane's) are the same. */
 static void
 passes(const char *json, const char *want)
 {
@@ -71,6 +91,8 @@ passes(const char *json, const char *want)
 			(long long)(ids[i] + 1) / 2);
 	}
 	cr_assert_str_eq(got, want, "%s", json);
+	doc_ids_pass(f, got, sizeof got);
+	cr_assert_str_eq(got, want, "%s (documents)", json);
 	free(ids);
 	json_decref(f);
 }
@@ -90,12 +112,30 @@ refused(const char *json, const char *want)
 	cr_assert_str_eq(err.msg, want, "%s", json);
 	cr_assert_null(ids);
 	cr_assert_eq(n, 0);
+	ev_err_clear(&err);
+	cr_assert_null(ev_qfilter_doc_ids(st, f, "q:1", &err), "%s", json);
+	cr_assert_eq(err.code, 2, "%s", json);
+	cr_assert_str_eq(err.msg, want, "%s", json);
 	json_decref(f);
 }
 
 Test(qfilter, no_filter_passes_every_chunk)
 {
 	passes("{}", "d1 d2 d3 d4 d5 d6");
+}
+
+/* A document without chunks (a scanned page the text lane has nothing of)
+ * still passes as a document, for the multi-vector lane's pages. */
+Test(qfilter, a_document_without_chunks_passes_as_a_document)
+{
+	json_t *f = json_loads("{\"source_type\": \"pdf\"}", 0, NULL);
+	char got[64];
+
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, source_type, content_hash)"
+		" VALUES ('d7', 'pdf', 'h7')");
+	doc_ids_pass(f, got, sizeof got);
+	cr_assert_str_eq(got, "d1 d2 d6 d7");
+	json_decref(f);
 }
 
 Test(qfilter, doc_id_and_doc_ids_each_take_a_string_or_a_list)

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
+#include "qfilter.h"
 
 /* BLAS (OpenBLAS, as Faiss links it). */
 extern void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
@@ -43,6 +44,8 @@ struct ev_mvsearch {
 	int32_t *slot;		/* record -> candidate, -1 */
 	struct cand *c;
 	size_t ccap;
+	char **docs;		/* record -> its "doc_id" or NULL, read at the
+				 * first query with filters */
 	int32_t *best;		/* nq per hit kept: the best vectors */
 	size_t bcap;
 	long long hits, scored;
@@ -129,6 +132,9 @@ ev_mvsearch_free(struct ev_mvsearch *ms)
 	free(ms->slot);
 	free(ms->c);
 	free(ms->best);
+	for (long long r = 0; ms->docs != NULL && r < ev_mvindex_records(ms->ix); r++)
+		free(ms->docs[r]);
+	free(ms->docs);
 	free(ms);
 }
 
@@ -149,9 +155,9 @@ query_vectors(struct ev_mvsearch *ms, const json_t *rec, const char *where, stru
 	if (ev_field_arr(rec, "vectors", 1, &vecs, where, err) == -1 ||
 	    ev_field_str(rec, "model", 0, &model, where, err) == -1)
 		return -1;
-	if (json_object_get(rec, "filters") != NULL)
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "the multi-vector lane takes no 'filters' (fuse its hits with a lane that does)");
+	if (json_object_get(rec, "filters") != NULL && ms->o.st == NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "'filters' need the store of the "
+		    "records' documents: give --db DB");
 	if (model != NULL && strcmp(model, ev_mvindex_model(ms->ix)) != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "query vectors of model '%s', the index's are of '%s'", model,
@@ -283,6 +289,61 @@ candidates(struct ev_mvsearch *ms, int nq, struct ev_err *err)
 		qsort(ms->c, (size_t)nc, sizeof *ms->c, cmp_bound);
 		nc = ms->o.candidates;
 	}
+	return nc;
+}
+
+/* Each record's "doc_id" (a string, else NULL) into ms->docs, once.
+ * Returns 0 or -1. */
+static int
+record_docs(struct ev_mvsearch *ms, struct ev_err *err)
+{
+	long long nrec = ev_mvindex_records(ms->ix);
+
+	if (ms->docs != NULL)
+		return 0;
+	if ((ms->docs = calloc((size_t)nrec + 1, sizeof *ms->docs)) == NULL)
+		return ev_err_nomem(err);
+	for (long long r = 0; r < nrec; r++) {
+		json_t *fields = ev_mvindex_fields(ms->ix, r, err);
+		const char *doc = json_string_value(json_object_get(fields, "doc_id"));
+
+		ms->docs[r] = doc != NULL ? strdup(doc) : NULL;
+		json_decref(fields);
+		if (fields == NULL || (doc != NULL && ms->docs[r] == NULL)) {
+			for (long long u = 0; u <= r; u++)
+				free(ms->docs[u]);
+			free(ms->docs);
+			ms->docs = NULL;
+			return ev_err_nomem(err);
+		}
+	}
+	return 0;
+}
+
+/* The candidates of a query with filters into ms->c: every record whose
+ * document the filters allow (qfilter.h), each then scored exactly.
+ * Returns their number, or -1 (code 2 for a bad filter). */
+static long long
+filtered_candidates(struct ev_mvsearch *ms, const json_t *filters, const char *where,
+    struct ev_err *err)
+{
+	long long nrec = ev_mvindex_records(ms->ix), nc = 0;
+	json_t *allowed = ev_qfilter_doc_ids(ms->o.st, filters, where, err);
+
+	if (allowed == NULL)
+		return -1;
+	if (record_docs(ms, err) == -1) {
+		json_decref(allowed);
+		return -1;
+	}
+	if (nrec > 0 && ev_grow(&ms->c, &ms->ccap, (size_t)nrec - 1, sizeof *ms->c, 256) == -1) {
+		json_decref(allowed);
+		return ev_err_nomem(err);
+	}
+	for (long long r = 0; r < nrec; r++)
+		if (ms->docs[r] != NULL && json_object_get(allowed, ms->docs[r]) != NULL)
+			ms->c[nc++].rec = r;
+	json_decref(allowed);
 	return nc;
 }
 
@@ -419,7 +480,10 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 		json_decref(base);
 		return ev_err_nomem(err);
 	}
-	if ((nc = candidates(ms, nq, err)) == -1)
+	nc = json_object_get(rec, "filters") != NULL ?
+	    filtered_candidates(ms, json_object_get(rec, "filters"), where, err) :
+	    candidates(ms, nq, err);
+	if (nc == -1)
 		goto out;
 	for (long long u = 0; u < nc; u++) {
 		long long n;

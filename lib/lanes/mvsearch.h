@@ -2,7 +2,8 @@
  * carrying many vectors searched in a multi-vector index (mvindex.h) and
  * ranked by MaxSim, hits written as JSON Lines.
  *
- * Layer above mvindex: includes err.h, mvindex.h and Jansson.
+ * Layer above mvindex: includes err.h, mvindex.h and Jansson (qfilter.h in
+ * mvsearch.c, for a query's filters).
  *
  * MaxSim(q, d) = sum over the query's vectors q_i of max over the record's
  * vectors d_j of q_i . d_j.  A query is answered in two steps, as Vespa and
@@ -12,6 +13,12 @@
  * read from the mapped data file.  The ranking is exact whenever the true
  * best records are among the candidates; with opts.exact every record is a
  * candidate (brute force).
+ *
+ * A query's "filters" (qfilter.h's grammar, the other lanes') keep the
+ * records whose "doc_id" names a document of the store that passes them;
+ * every such record is a candidate, scored exactly, so k hits come back
+ * when that many records pass.  A record without a "doc_id" passes no
+ * filter.
  *
  * A hit record is the query record's fields without its "vectors", then the
  * record's stored fields ("id" and whatever it was loaded with: "doc_id",
@@ -36,6 +43,8 @@
 #include "err.h"
 #include "mvindex.h"
 
+struct ev_store;
+
 #define EV_MVSEARCH_QUERY_MAX 4096	/* vectors of one query */
 
 struct ev_mvsearch_opts {
@@ -44,6 +53,8 @@ struct ev_mvsearch_opts {
 	int token_k;		/* token vectors found per query vector, >= 1 */
 	int exact;		/* every record a candidate (no Faiss search) */
 	const char *lane;	/* the lane's name in hits; NULL: the index's */
+	struct ev_store *st;	/* the store the records' doc_id name, for a
+				 * query's filters; NULL: filters are refused */
 };
 
 struct ev_mvsearch;
@@ -58,7 +69,7 @@ struct ev_mvsearch *ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsea
  * EV_MVSEARCH_QUERY_MAX arrays of the index's dimension, finite numbers), an
  * optional "model" that must be the index's, "query_id" (a string or an
  * integer; lineno when absent) and any other fields, passed on to the hits.
- * "filters" is refused (the lane has none).  Writes its hits and flushes
+ * "filters" (see above) needs o->st.  Writes its hits and flushes
  * out.  Returns the number of hits, or -1 with *err set (code 2 and where for
  * a bad query, nothing written; code 1 for a write error, where "stdout"). */
 int ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno,

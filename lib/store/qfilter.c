@@ -260,24 +260,23 @@ ev_qfilter_release(struct ev_qfilter *q)
 	q->first = 1;
 }
 
-int
-ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where, int64_t **ids,
-    size_t *n, struct ev_err *err)
+/* Run "head WHERE 1 <filters> tail" on st and hand each row's statement to
+ * row(ctx, s).  Returns 0, or -1 with *err set as ev_qfilter_build() does
+ * (code 1 for a database failure or row's -1). */
+static int
+select_passing(struct ev_store *st, const json_t *filters, const char *where, const char *head,
+    const char *tail, int (*row)(void *ctx, sqlite3_stmt *s, struct ev_err *err), void *ctx,
+    struct ev_err *err)
 {
 	struct ev_qfilter f = EV_QFILTER_INIT;
 	struct ev_buf sql = EV_BUF_INIT;
 	sqlite3_stmt *s = NULL;
-	int64_t *got = NULL;
-	size_t ngot = 0, cap = 0;
 	int rc, ret = -1;
 
-	*ids = NULL;
-	*n = 0;
 	if (ev_qfilter_build(&f, filters, 1, where, err) == -1)
 		goto out;
-	if (ev_buf_adds(&sql, "SELECT fc.rowid FROM chunks fc LEFT JOIN documents fd"
-	    " ON fd.doc_id = fc.doc_id WHERE 1") == -1 || ev_buf_add(&sql, f.sql.p, f.sql.len) == -1 ||
-	    ev_buf_adds(&sql, " ORDER BY fc.rowid") == -1) {
+	if (ev_buf_adds(&sql, head) == -1 || ev_buf_adds(&sql, " WHERE 1") == -1 ||
+	    ev_buf_add(&sql, f.sql.p, f.sql.len) == -1 || ev_buf_adds(&sql, tail) == -1) {
 		ev_err_nomem(err);
 		goto out;
 	}
@@ -287,25 +286,81 @@ ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where,
 	}
 	if (ev_qfilter_bind(&f, st, s, err) == -1)
 		goto out;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		if (ev_grow(&got, &cap, ngot + 1, sizeof *got, 256) == -1) {
-			ev_err_nomem(err);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (row(ctx, s, err) == -1)
 			goto out;
-		}
-		got[ngot++] = sqlite3_column_int64(s, 0);
-	}
 	if (rc != SQLITE_DONE) {
 		ev_store_error(st, "applying a filter", err);
 		goto out;
 	}
-	*ids = got;
-	*n = ngot;
-	got = NULL;
 	ret = 0;
 out:
 	sqlite3_finalize(s);
-	free(got);
 	ev_buf_release(&sql);
 	ev_qfilter_release(&f);
 	return ret;
+}
+
+struct rowids {
+	int64_t *got;
+	size_t n, cap;
+};
+
+static int
+add_rowid(void *ctx, sqlite3_stmt *s, struct ev_err *err)
+{
+	struct rowids *r = ctx;
+
+	if (ev_grow(&r->got, &r->cap, r->n + 1, sizeof *r->got, 256) == -1)
+		return ev_err_nomem(err);
+	r->got[r->n++] = sqlite3_column_int64(s, 0);
+	return 0;
+}
+
+int
+ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where, int64_t **ids,
+    size_t *n, struct ev_err *err)
+{
+	struct rowids r = { NULL, 0, 0 };
+
+	*ids = NULL;
+	*n = 0;
+	if (select_passing(st, filters, where, "SELECT fc.rowid FROM chunks fc LEFT JOIN documents fd"
+	    " ON fd.doc_id = fc.doc_id", " ORDER BY fc.rowid", add_rowid, &r, err) == -1) {
+		free(r.got);
+		return -1;
+	}
+	*ids = r.got;
+	*n = r.n;
+	return 0;
+}
+
+static int
+add_doc_id(void *ctx, sqlite3_stmt *s, struct ev_err *err)
+{
+	const char *id = (const char *)sqlite3_column_text(s, 0);
+
+	if (id != NULL && json_object_set_new(ctx, id, json_true()) == -1)
+		return ev_err_nomem(err);
+	return 0;
+}
+
+json_t *
+ev_qfilter_doc_ids(struct ev_store *st, const json_t *filters, const char *where,
+    struct ev_err *err)
+{
+	json_t *set = json_object();
+
+	if (set == NULL) {
+		ev_err_nomem(err);
+		return NULL;
+	}
+	/* every document, with or without chunks: fc stands for the document */
+	if (select_passing(st, filters, where, "SELECT fd.doc_id FROM documents fd JOIN "
+	    "(SELECT doc_id FROM documents) fc ON fc.doc_id = fd.doc_id", "", add_doc_id, set,
+	    err) == -1) {
+		json_decref(set);
+		return NULL;
+	}
+	return set;
 }

@@ -1,7 +1,9 @@
 /* qfilter.h: a query record's "filters", one grammar for every lane that
- * filters (the text lane, textsearch.h; the vector lane, vsearch.h; ev-tune),
+ * filters (the text lane, textsearch.h; the vector lane, vsearch.h; the
+ * multi-vector lane, mvsearch.h; ev-tune),
  * as SQL conditions over a chunk and its document, with the values to bind.
- * ev-search-text(1) and ev-search-vec(1) state the grammar a user meets:
+ * ev-search-text(1), ev-search-vec(1) and ev-search-mv(1) state the grammar
+ * a user meets:
  *   doc_id, doc_ids        a string or a non-empty array of strings: the
  *                          chunk's document is one of them
  *   source_type, language  the same, of the document's field
@@ -57,6 +59,14 @@ int ev_qfilter_bind(const struct ev_qfilter *f, struct ev_store *st, sqlite3_stm
  * database failure), *ids NULL and *n 0. */
 int ev_qfilter_rowids(struct ev_store *st, const json_t *filters, const char *where, int64_t **ids,
 	size_t *n, struct ev_err *err);
+
+/* The documents the filters object allows, as a new object whose keys are
+ * their doc_ids (each true): a lane whose records name a document but are
+ * not the store's chunks (the multi-vector lane, mvsearch.h).  A filter of
+ * chunks is one of their document (doc_id, doc_ids), so the grammar is the
+ * same.  Returns NULL with *err set as ev_qfilter_rowids() does. */
+json_t *ev_qfilter_doc_ids(struct ev_store *st, const json_t *filters, const char *where,
+	struct ev_err *err);
 
 /* Free f's memory and return it to EV_QFILTER_INIT (NULL-safe). */
 void ev_qfilter_release(struct ev_qfilter *f);
