@@ -57,44 +57,50 @@ note_norm(struct ev_cli *cli, const char *src, const char *arg, void *value)
 }
 
 static const struct ev_opt options[] = {
-	EV_OPT_CHOICE_THEN(0, "method", "fusion.method", &method, "rrf|weighted|combsum|combmnz|merge",
+	EV_OPT_CHOICE_THEN(0, "method", EV_PLAN_KEY(EV_PLAN_FUSION_METHOD), &method,
+	    EV_PLAN_WORDS(EV_PLAN_FUSION_METHOD),
 	    "how the lanes' hits are combined; merge: the shards of one lane, by score, ties by id",
 	    NULL, NULL),
 	EV_OPT_PLAN(0, "rrf-k", EV_PLAN_FUSION_RRF_K, &o.rrf_k, "K",
 	    "the k of reciprocal rank fusion, 1/(K+rank)"),
-	EV_OPT_FUNC(0, "weight", "fusion.weights.*", o.weights, set_lane, "LANE=W",
+	EV_OPT_FUNC(0, "weight", EV_PLAN_KEY(EV_PLAN_FUSION_WEIGHTS), o.weights, set_lane, "LANE=W",
 	    "the weight of a lane (repeat for each lane: --weight vector=0.7 --weight text=0.3)", "1"),
-	EV_OPT_CHOICE_THEN(0, "norm", "fusion.normalization", &norm, "none|max|minmax|zscore",
+	EV_OPT_CHOICE_THEN(0, "norm", EV_PLAN_KEY(EV_PLAN_FUSION_NORMALIZATION), &norm,
+	    EV_PLAN_WORDS(EV_PLAN_FUSION_NORMALIZATION),
 	    "the score normalisation of weighted, combsum and combmnz", note_norm,
 	    "max for weighted, minmax for combsum and combmnz"),
-	EV_OPT_FUNC(0, "floor", "fusion.floor.*", o.floors, set_lane, "LANE=zero|norm",
+	EV_OPT_FUNC(0, "floor", EV_PLAN_KEY(EV_PLAN_FUSION_FLOOR), o.floors, set_lane,
+	    "LANE=zero|norm",
 	    "what a lane gives a candidate it did not return: norm, the normalisation's floor "
 	    "(0, or the lowest z-score); zero, what a raw score of 0 normalises to, when lower",
 	    "norm"),
-	EV_OPT_CHOICE_THEN(0, "group", "fusion.group", &group, "chunk|doc",
+	EV_OPT_CHOICE_THEN(0, "group", EV_PLAN_KEY(EV_PLAN_FUSION_GROUP), &group,
+	    EV_PLAN_WORDS(EV_PLAN_FUSION_GROUP),
 	    "one fused hit per chunk id, or per doc_id", NULL, NULL),
-	EV_OPT_K_AT("fusion.k", &k, 1000000000, "keep the first N fused hits of each query", "all"),
+	EV_OPT_K_AT(EV_PLAN_KEY(EV_PLAN_FUSION_K), &k, EV_PLAN_MAX(EV_PLAN_FUSION_K),
+	    "keep the first N fused hits of each query", "all"),
 	EV_OPT_BOOL(0, "no-explain", NULL, &no_explain, "leave out the per-lane \"explain\" object"),
-	EV_OPT_BOOL(0, NULL, "fusion.explain", &o.explain, NULL),
-	EV_OPT_CHOICE_THEN(0, "adapt", "fusion.adapt", &adapt, "none|agreement",
+	EV_OPT_PLAN_KEY(EV_PLAN_FUSION_EXPLAIN, &o.explain),
+	EV_OPT_CHOICE_THEN(0, "adapt", EV_PLAN_KEY(EV_PLAN_FUSION_ADAPT), &adapt,
+	    EV_PLAN_WORDS(EV_PLAN_FUSION_ADAPT),
 	    "none: the weights as given; agreement: per query, each lane but the anchor weighs its "
 	    "weight times min(1, agreement / X), agreement being the share of its first N documents "
 	    "among the anchor's first N", NULL, NULL),
-	EV_OPT_FUNC(0, "anchor", "fusion.anchor", o.anchor, set_lane, "LANE",
+	EV_OPT_FUNC(0, "anchor", EV_PLAN_KEY(EV_PLAN_FUSION_ANCHOR), o.anchor, set_lane, "LANE",
 	    "the lane others are compared with", "text"),
 	EV_OPT_PLAN(0, "agreement-depth", EV_PLAN_FUSION_AGREEMENT_DEPTH, &o.agree_depth, "N",
 	    "the first N of each lane are compared"),
 	EV_OPT_PLAN(0, "agreement-full", EV_PLAN_FUSION_AGREEMENT_FULL, &o.agree_full, "X",
 	    "the agreement that earns the full weight"),
-	EV_OPT_FUNC(0, "agreement-from", "fusion.agreement_from.*", o.agree_from, set_lane,
-	    "LANE=FROM", "measure lane LANE's agreement on lane FROM's first documents (a lane"
+	EV_OPT_FUNC(0, "agreement-from", EV_PLAN_KEY(EV_PLAN_FUSION_AGREEMENT_FROM), o.agree_from,
+	    set_lane, "LANE=FROM", "measure lane LANE's agreement on lane FROM's first documents (a lane"
 	    " refining FROM with the anchor's own hits)", "its own"),
 	EV_OPT_STR(0, "db", NULL, &db, "DB",
 	    "the store the hits come from: with the plan's feedback lane, the lanes' weights and"
 	    " the adaptive rule that neither the plan nor a flag sets are the store's calibration"
 	    " (ev-embed-load --calibrate), else the pipeline's defaults; explain.weights_from"
 	    " says where the weights came from"),
-	EV_OPT_SKIP_INVALID_AT("fusion.skip_invalid", &skip.on),
+	EV_OPT_SKIP_INVALID_AT(EV_PLAN_KEY(EV_PLAN_FUSION_SKIP_INVALID), &skip.on),
 	EV_OPT_END
 };
 
@@ -150,7 +156,8 @@ use_store(const struct ev_cli *cli, struct ev_err *err)
 	struct ev_store *st = ev_store_open(db, EV_STORE_READ, err);
 	json_t *fb = ev_config_get(cli->config, "lanes.vector.feedback");
 	int weights = o.nweights == 0, from = EV_FUSE_FROM_DEFAULT;
-	int adapt_free = !ev_opt_given(&adapt) && ev_config_get(cli->config, "fusion.adapt") == NULL;
+	int adapt_free = !ev_opt_given(&adapt) && ev_config_get(cli->config,
+	    EV_PLAN_KEY(EV_PLAN_FUSION_ADAPT)) == NULL;
 
 	if (st == NULL)
 		return -1;

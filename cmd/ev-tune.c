@@ -131,8 +131,9 @@ int
 main(int argc, char *argv[])
 {
 	struct ev_cli cli;
-	struct ev_tune_trial def = { .text = EV_TEXTSEARCH_OPTS_INIT, .vector_k = 100,
-	    .vector_feedback_weight = 1 };
+	struct ev_tune_trial def = { .text = EV_TEXTSEARCH_OPTS_INIT,
+	    .vector_k = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_K),
+	    .vector_feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_FEEDBACK_WEIGHT) };
 	struct ev_tune_result res;
 	struct ev_err err = { 0 };
 	struct ev_store *st = NULL;

@@ -147,3 +147,64 @@ Test(plan, word_index_matches_whole_words_only)
 	cr_assert_str_eq(ev_plan_words_text("jsonl|json|text", buf, sizeof buf),
 	    "jsonl, json or text");
 }
+
+/* A stage's reader loops over the schema: an entry of its stages that its
+ * fields lack is said, so that a key added to the schema is read by every
+ * reader of its stage. */
+Test(plan, a_reader_lacking_a_field_of_its_stages_says_which)
+{
+	static const char *const stages[] = { "ev-pack", NULL };
+	long long k = 0;
+	const struct ev_plan_field one[] = { EV_PLAN_FIELD(EV_PLAN_K, &k) };
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_plan_read_stages(NULL, "p.yaml", stages, one, 1, NULL, &err), -1);
+	cr_assert_eq(err.code, 1);
+	cr_assert_str_eq(err.msg, "'version' of ev-pack has no field in this reader");
+}
+
+static char got_args[256];
+
+static int
+collect(void *value, const char *arg, struct ev_err *err)
+{
+	(void)value;
+	if (strcmp(arg, "bad=x") == 0)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "no such lane");
+	snprintf(got_args + strlen(got_args), sizeof got_args - strlen(got_args), "[%s]", arg);
+	return 0;
+}
+
+/* A mapping's entries reach the setter as a flag's NAME=VALUE, whatever the
+ * scalar's type; a value of another shape, or the setter's refusal, is
+ * refused naming the key. */
+Test(plan, a_mapping_s_entries_reach_the_setter_as_a_flag_s_argument)
+{
+	static const char *const bad[][2] = {
+		{ "fusion: {weights: 3}", "'fusion.weights' must be a mapping of names to values" },
+		{ "fusion: {weights: {a: [1]}}", "'fusion.weights.a' must be a single value" },
+		{ "fusion: {weights: {bad: x}}", "'fusion.weights.bad': no such lane" },
+	};
+	static const char in[] = "fusion: {weights: {a: 0.5, b: \"2\", c: true}, anchor: a}";
+	int dummy;
+	const struct ev_plan_field f[] = {
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_WEIGHTS, &dummy, collect),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_ANCHOR, &dummy, collect),
+	};
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	got_args[0] = '\0';
+	cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 2, NULL, &err), 0, "%s", err.msg);
+	cr_assert_str_eq(got_args, "[a=0.5][b=2][c=true][a]");
+	json_decref(plan);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		plan = ev_config_parse(bad[i][0], strlen(bad[i][0]), "p.yaml", &err);
+		cr_assert_not_null(plan);
+		cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 1, NULL, &err), -1, "%s", bad[i][0]);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.where, "p.yaml");
+		cr_assert_str_eq(err.msg, bad[i][1]);
+		json_decref(plan);
+	}
+}

@@ -259,12 +259,23 @@ Test(tune, the_plans_adaptive_weights_and_floors_are_read_as_ev_fuse_reads_them)
 	json_decref(plan);
 }
 
+/* The fusion's keys are read through the plan schema, with ev-fuse's own
+ * messages; every key of ev-fuse's is checked, those a trial does not hold
+ * (k, explain) too. */
 Test(tune, a_bad_floor_or_adapt_in_the_plan_is_refused_with_its_key)
 {
 	static const char *const bad[][2] = {
-		{ "fusion:\n  floor:\n    text: low\n", "fusion.floor.text must be zero or norm" },
-		{ "fusion:\n  floor: zero\n", "fusion.floor must be a mapping of lane to zero or norm" },
-		{ "fusion:\n  adapt: always\n", "fusion.adapt must be none or agreement: 'always'" },
+		{ "fusion:\n  floor:\n    text: low\n",
+		  "'fusion.floor.text': floor in 'text=low' must be zero or norm" },
+		{ "fusion:\n  floor: zero\n", "'fusion.floor' must be a mapping of names to values" },
+		{ "fusion:\n  adapt: always\n", "'fusion.adapt' must be none or agreement: 'always'" },
+		{ "fusion:\n  method: merge\n",
+		  "'fusion.method': ev-tune tunes rrf, weighted, combsum or combmnz, not 'merge'" },
+		{ "fusion:\n  normalization: l2\n",
+		  "'fusion.normalization' must be none, max, minmax or zscore: 'l2'" },
+		{ "fusion:\n  weights:\n    text: [1]\n", "'fusion.weights.text' must be a single value" },
+		{ "fusion:\n  k: many\n", "'fusion.k' must be a whole number from 1 to 1000000000" },
+		{ "fusion:\n  explain: 3\n", "'fusion.explain' must be true or false" },
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -374,4 +385,24 @@ Test(tune, a_rerank_fit_refuses_no_hits_and_hits_without_features)
 		ev_buf_release(&note);
 		unlink(path);
 	}
+}
+
+/* A lane's weight given as a string ("0.5") is read as ev-fuse reads it:
+ * ev-tune refused what ev-fuse accepts. */
+Test(tune, the_fusion_s_mappings_are_read_as_ev_fuse_reads_them)
+{
+	static const char in[] = "fusion:\n  weights: {text: \"0.25\", vector: 2}\n"
+		"  group: doc\n  normalization: minmax\n  anchor: vector\n";
+	struct ev_tune_trial t = a_trial();
+	struct ev_err err = { 0 };
+	json_t *plan = ev_config_parse(in, sizeof in - 1, "p.yaml", &err);
+
+	cr_assert_not_null(plan, "%s", err.msg);
+	cr_assert_eq(ev_tune_plan_read(plan, "p.yaml", &t, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(ev_fuse_weight_get(&t.fuse, "text"), 0.25, 0);
+	cr_assert_float_eq(ev_fuse_weight_get(&t.fuse, "vector"), 2, 0);
+	cr_assert_eq(t.fuse.group, EV_GROUP_DOC);
+	cr_assert_eq(t.fuse.norm, EV_NORM_MINMAX);
+	cr_assert_str_eq(t.fuse.anchor, "vector");
+	json_decref(plan);
 }

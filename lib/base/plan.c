@@ -70,21 +70,84 @@ store(const struct ev_plan_field *f, double x, long long n, int whole)
 	}
 }
 
+const char *
+ev_plan_scalar_text(const json_t *v, char *buf, size_t size)
+{
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v))
+		snprintf(buf, size, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, size, "%.17g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, size, "%s", json_is_true(v) ? "true" : "false");
+	else
+		return NULL;
+	return buf;
+}
+
+/* Hand arg to the field's setter; its message gets file and what ("'KEY'"
+ * or "'KEY.NAME'").  Returns 0 or -1. */
+static int
+call_set(const struct ev_plan_field *f, const char *arg, const char *file, const char *what,
+    struct ev_err *err)
+{
+	struct ev_err e = { 0 };
+
+	if (f->set(f->value, arg, &e) == 0)
+		return 0;
+	return ev_err_set(err, e.code == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, file,
+	    "%s: %s", what, e.msg);
+}
+
+/* Read a mapping's entries (e "KEY.*"), each a single value handed to the
+ * field's setter as "NAME=VALUE".  Returns 0 or -1. */
+static int
+read_map(const json_t *plan, const char *file, const struct ev_plan_key *e,
+    const struct ev_plan_field *f, int kept, struct ev_err *err)
+{
+	char path[256], what[600], text[64], arg[1100];
+	const char *name, *t;
+	const json_t *v;
+	json_t *x;
+
+	snprintf(path, sizeof path, "%.*s", (int)strlen(e->key) - 2, e->key);
+	if ((v = ev_config_get(plan, path)) == NULL)
+		return 0;
+	if (!json_is_object(v))
+		return ev_err_set(err, EV_EXIT_USAGE, file,
+		    "'%s' must be a mapping of names to values", path);
+	json_object_foreach((json_t *)v, name, x) {
+		snprintf(what, sizeof what, "'%s.%s'", path, name);
+		if ((t = ev_plan_scalar_text(x, text, sizeof text)) == NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, file, "%s must be a single value", what);
+		snprintf(arg, sizeof arg, "%s=%s", name, t);
+		if (!kept && f->set != NULL && f->value != NULL &&
+		    call_set(f, arg, file, what, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
 /* Read one field.  Returns 0 or -1 with *err set. */
 static int
 read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, int kept,
     struct ev_err *err)
 {
 	const struct ev_plan_key *e = ev_plan_find(f->key);
-	const json_t *v = ev_config_get(plan, f->key);
+	const json_t *v;
 	long long n = 0;
 	double x = 0;
-	const char *s;
+	const char *s = NULL;
+	char what[300];
 	int r = 0, b;
 
 	if (e == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, file, "'%s' is not in the plan's schema",
 		    f->key);
+	if (e->type == EV_PLAN_MAP)
+		return read_map(plan, file, e, f, kept, err);
+	v = ev_config_get(plan, f->key);
 	if (v == NULL || (json_is_object(v) && e->type != EV_PLAN_ANY && has_entries_under(e->key)))
 		return 0;
 	switch (e->type) {
@@ -99,6 +162,9 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 		r = ev_config_bool(plan, e->key, &b, file, err);
 		n = b;
 		break;
+	case EV_PLAN_STR:
+		r = ev_config_str(plan, e->key, &s, file, err);
+		break;
 	case EV_PLAN_CHOICE:
 		if ((r = ev_config_str(plan, e->key, &s, file, err)) != 1)
 			break;
@@ -111,11 +177,20 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 		}
 		break;
 	default:
-		return ev_err_set(err, EV_EXIT_RUNTIME, file, "'%s' is not a number", e->key);
+		return 0;	/* its stage checks it */
 	}
 	if (r == -1)
 		return -1;
-	if (r == 1 && !kept)
+	if (r != 1 || kept || f->value == NULL)
+		return 0;
+	if (f->set != NULL) {
+		char text[64];
+
+		snprintf(what, sizeof what, "'%s'", e->key);
+		return call_set(f, s != NULL ? s : ev_plan_scalar_text(v, text, sizeof text), file,
+		    what, err);
+	}
+	if (e->type != EV_PLAN_STR)
 		store(f, x, n, e->type != EV_PLAN_NUM);
 	return 0;
 }
@@ -127,9 +202,41 @@ ev_plan_read(const json_t *plan, const char *file, const struct ev_plan_field *f
 	if (plan == NULL)
 		return 0;
 	for (size_t i = 0; i < n; i++)
-		if (read_field(plan, file, &fields[i], keep != NULL && keep(fields[i].value),
-		    err) == -1)
+		if (read_field(plan, file, &fields[i], keep != NULL && fields[i].value != NULL &&
+		    keep(fields[i].value), err) == -1)
 			return -1;
+	return 0;
+}
+
+/* Whether stage is one of stages. */
+static int
+among(const char *stage, const char *const *stages)
+{
+	for (; *stages != NULL; stages++)
+		if (strcmp(*stages, stage) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ev_plan_read_stages(const json_t *plan, const char *file, const char *const *stages,
+    const struct ev_plan_field *fields, size_t n, int (*keep)(const void *value),
+    struct ev_err *err)
+{
+	for (const struct ev_plan_key *e = ev_plan_schema; e->key != NULL; e++) {
+		size_t i;
+
+		if (e->type == EV_PLAN_ANY || !among(e->stage, stages))
+			continue;
+		for (i = 0; i < n && strcmp(fields[i].key, e->key) != 0; i++)
+			;
+		if (i == n)
+			return ev_err_set(err, EV_EXIT_RUNTIME, file,
+			    "'%s' of %s has no field in this reader", e->key, e->stage);
+		if (plan != NULL && read_field(plan, file, &fields[i], keep != NULL &&
+		    fields[i].value != NULL && keep(fields[i].value), err) == -1)
+			return -1;
+	}
 	return 0;
 }
 

@@ -36,7 +36,10 @@ enum ev_plan_type {
 	EV_PLAN_STR,		/* a string */
 	EV_PLAN_CHOICE,		/* one of the words ("none|lane|modality"); default: the
 				 * index of a word, -1 for none */
-	EV_PLAN_ANY		/* a section (KEY.*) or a value its stage checks */
+	EV_PLAN_MAP,		/* KEY.*: a mapping of names (lanes, features) to single
+				 * values, each read as a flag's NAME=VALUE by its stage */
+	EV_PLAN_ANY		/* a section (KEY.*) whose keys its stage checks, or a
+				 * value it checks */
 };
 
 /* The hits a lane returns per query at most (lanes.NAME.k, every lane's -k). */
@@ -129,23 +132,30 @@ enum ev_plan_type {
 				 NULL, "ev-search-vec")
 
 /* ---- Fusion: fusion.* ---- */
-#define EV_PLAN_FUSION_METHOD	("fusion.method", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_METHOD	("fusion.method", EV_PLAN_CHOICE, 0, 0, 0, \
+				 "rrf|weighted|combsum|combmnz|merge", "ev-fuse")
 #define EV_PLAN_FUSION_RRF_K	("fusion.rrf_k", EV_PLAN_NUM, 1e-9, 1e9, 60, NULL, "ev-fuse")
-#define EV_PLAN_FUSION_NORMALIZATION ("fusion.normalization", EV_PLAN_STR, 0, 0, NAN, NULL, \
-				 "ev-fuse")
-#define EV_PLAN_FUSION_WEIGHTS	("fusion.weights.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-fuse")
-#define EV_PLAN_FUSION_FLOOR	("fusion.floor.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-fuse")
-#define EV_PLAN_FUSION_GROUP	("fusion.group", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+/* default -1: the method's own (max for weighted, minmax for combsum) */
+#define EV_PLAN_FUSION_NORMALIZATION ("fusion.normalization", EV_PLAN_CHOICE, 0, 0, -1, \
+				 "none|max|minmax|zscore", "ev-fuse")
+/* LANE: W, a weight >= 0; a lane not named weighs 1 */
+#define EV_PLAN_FUSION_WEIGHTS	("fusion.weights.*", EV_PLAN_MAP, 0, 0, NAN, NULL, "ev-fuse")
+/* LANE: zero|norm */
+#define EV_PLAN_FUSION_FLOOR	("fusion.floor.*", EV_PLAN_MAP, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_GROUP	("fusion.group", EV_PLAN_CHOICE, 0, 0, 0, "chunk|doc", "ev-fuse")
 #define EV_PLAN_FUSION_K	("fusion.k", EV_PLAN_INT, 1, 1000000000, NAN, NULL, "ev-fuse")
 #define EV_PLAN_FUSION_EXPLAIN	("fusion.explain", EV_PLAN_BOOL, 0, 1, 1, NULL, "ev-fuse")
 #define EV_PLAN_FUSION_SKIP_INVALID ("fusion.skip_invalid", EV_PLAN_BOOL, 0, 1, 0, NULL, "ev-fuse")
-#define EV_PLAN_FUSION_ADAPT	("fusion.adapt", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
+#define EV_PLAN_FUSION_ADAPT	("fusion.adapt", EV_PLAN_CHOICE, 0, 0, 0, "none|agreement", \
+				 "ev-fuse")
+/* a lane's name: the lane the others' agreement is measured against */
 #define EV_PLAN_FUSION_ANCHOR	("fusion.anchor", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-fuse")
 #define EV_PLAN_FUSION_AGREEMENT_DEPTH ("fusion.agreement_depth", EV_PLAN_INT, 1, EV_PLAN_MAX_K, \
 				 10, NULL, "ev-fuse")
 #define EV_PLAN_FUSION_AGREEMENT_FULL ("fusion.agreement_full", EV_PLAN_NUM, 1e-9, 1, 0.6, NULL, \
 				 "ev-fuse")
-#define EV_PLAN_FUSION_AGREEMENT_FROM ("fusion.agreement_from.*", EV_PLAN_ANY, 0, 0, NAN, NULL, \
+/* LANE: LANE, the lane whose agreement a lane takes */
+#define EV_PLAN_FUSION_AGREEMENT_FROM ("fusion.agreement_from.*", EV_PLAN_MAP, 0, 0, NAN, NULL, \
 				 "ev-fuse")
 
 /* ---- The pack: ev-pack's keys ---- */
@@ -218,28 +228,54 @@ const struct ev_plan_key *ev_plan_find(const char *key);
 int ev_plan_two_forms(const char *key);
 
 /* Where a plan reader puts the value of one key: an int, long, long long or
- * double (a choice's index goes to an int).  EV_PLAN_FIELD(e, p) makes one. */
+ * double (a choice's index goes to an int); or, with set, set(value, arg,
+ * err) is called with the text a flag would carry (a number as
+ * "%.17g", true/false; each entry of a mapping as "NAME=VALUE"), which
+ * returns 0, or -1 with *err's message set (the reader adds the file and
+ * the key).  value NULL: the key is checked but not kept (another stage's,
+ * or one the reader passes over).  EV_PLAN_FIELD(e, p) makes one,
+ * EV_PLAN_FIELD_SET(e, p, set) one with a setter, EV_PLAN_CHECKED(e) one
+ * that only checks. */
 enum ev_plan_ctype { EV_PLAN_C_INT, EV_PLAN_C_LONG, EV_PLAN_C_LLONG, EV_PLAN_C_DOUBLE };
 struct ev_plan_field {
 	const char *key;	/* the entry's key */
 	void *value;
 	enum ev_plan_ctype ctype;
+	int (*set)(void *value, const char *arg, struct ev_err *err);
 };
 #define EV_PLAN_FIELD(e, p) { EV_PLAN_KEY(e), (p), _Generic((p), \
 	long *: EV_PLAN_C_LONG, long long *: EV_PLAN_C_LLONG, double *: EV_PLAN_C_DOUBLE, \
-	default: EV_PLAN_C_INT) }
+	default: EV_PLAN_C_INT), NULL }
+#define EV_PLAN_FIELD_SET(e, p, fn) { EV_PLAN_KEY(e), (p), EV_PLAN_C_INT, (fn) }
+#define EV_PLAN_CHECKED(e) { EV_PLAN_KEY(e), NULL, EV_PLAN_C_INT, NULL }
 
 /* Read the keys of fields[0..n) that plan sets, each checked against its
- * schema entry (type and range), into their values; a field whose value
- * keep(value) says to keep (the flags given, ev_opt_given()) is checked but
- * not set (keep NULL: none is kept).  A key whose entry is a number but
- * whose plan value is a mapping is left to the entries under it
+ * schema entry (type and range; a mapping's entries single values), into
+ * their values; a field whose value keep(value) says to keep (the flags
+ * given, ev_opt_given()) is checked but not set (keep NULL: none is kept).
+ * A key whose entry is a number but whose plan value is a mapping is left
+ * to the entries under it
  * ("lanes.text.feedback" as {docs: 15}: "lanes.text.feedback.docs"), when the
  * schema has such.  file names the plan in messages.  Returns 0, or -1 with
  * *err set (code 2: "'KEY' must be a number from 0 to 1") for a value of
  * the wrong type or out of range. */
 int ev_plan_read(const json_t *plan, const char *file, const struct ev_plan_field *fields,
 	size_t n, int (*keep)(const void *value), struct ev_err *err);
+
+/* The plan reader of a stage that reads other stages' keys too (ev-pack,
+ * ev-tune): every entry of the schema owned by one of stages (a
+ * NULL-terminated list of commands) but a section (EV_PLAN_ANY) is read by
+ * its field among fields[0..n), as ev_plan_read() does, so that a key added
+ * to the schema is read by every such reader or the reader says so.
+ * Returns 0; or -1 with *err set: code 2 as ev_plan_read(), code 1 ("'KEY'
+ * of STAGE has no field in this reader") for an entry that fields lack. */
+int ev_plan_read_stages(const json_t *plan, const char *file, const char *const *stages,
+	const struct ev_plan_field *fields, size_t n, int (*keep)(const void *value),
+	struct ev_err *err);
+
+/* A scalar plan value as the text a flag would carry ("0.5", "true",
+ * "rrf"), in buf; NULL when v is not a single value. */
+const char *ev_plan_scalar_text(const json_t *v, char *buf, size_t size);
 
 /* The index of word among words ("jsonl|json|text"), or -1. */
 int ev_plan_word_index(const char *words, const char *word);

@@ -38,7 +38,7 @@ struct ev_svd_opts {
 	uint64_t seed;		/* seed of the Gaussian projection */
 };
 
-#define EV_SVD_OPTS_INIT { 10, 3, 0x65766b6974ULL }
+#define EV_SVD_OPTS_INIT { .oversample = 10, .power_iters = 3, .seed = 0x65766b6974ULL }
 
 /* Compute the rank leading singular triplets of A (rows × cols): A ≈ U Σ Vᵀ.
  * s receives rank singular values, largest first; v (cols × rank, row-major:

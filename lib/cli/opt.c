@@ -375,23 +375,6 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 	}
 }
 
-/* A config scalar as the text a flag would carry, in buf. */
-static const char *
-scalar_text(const json_t *v, char *buf, size_t size)
-{
-	if (json_is_string(v))
-		return json_string_value(v);
-	if (json_is_integer(v))
-		snprintf(buf, size, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		snprintf(buf, size, "%.17g", json_real_value(v));
-	else if (json_is_boolean(v))
-		snprintf(buf, size, "%s", json_is_true(v) ? "true" : "false");
-	else
-		return NULL;
-	return buf;
-}
-
 /* A FUNC option's config key: a scalar, or with "name.*" each entry of a
  * mapping as "NAME=VALUE". */
 static void
@@ -415,7 +398,7 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 			    file, path);
 		json_object_foreach(v, name, x) {
 			snprintf(src, sizeof src, "%s: '%s.%s'", file, path, name);
-			if ((t = scalar_text(x, text, sizeof text)) == NULL)
+			if ((t = ev_plan_scalar_text(x, text, sizeof text)) == NULL)
 				ev_cli_usage_error(cli, "%s must be a single value", src);
 			snprintf(arg, sizeof arg, "%s=%s", name, t);
 			o->fn(cli, src, arg, o->value);
@@ -425,7 +408,7 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 	if ((v = ev_config_get(cli->config, o->key)) == NULL)
 		return;
 	snprintf(src, sizeof src, "%s: '%s'", file, o->key);
-	if ((t = scalar_text(v, text, sizeof text)) == NULL)
+	if ((t = ev_plan_scalar_text(v, text, sizeof text)) == NULL)
 		ev_cli_usage_error(cli, "%s must be a single value", src);
 	o->fn(cli, src, t, o->value);
 }

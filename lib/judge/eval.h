@@ -34,7 +34,7 @@ struct ev_eval_opts {
 	int binary;		/* gains of 1 instead of the relevance values (0) */
 };
 
-#define EV_EVAL_OPTS_INIT { 10, 10, 100, 1, 0 }
+#define EV_EVAL_OPTS_INIT { .ndcg_k = 10, .p_k = 10, .recall_k = 100, .level = 1, .binary = 0 }
 
 /* The figures of one query, or their means over the queries evaluated (the
  * counts are then sums). */

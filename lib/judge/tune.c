@@ -220,64 +220,69 @@ ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const int *fol
 
 /* ---- Reading a plan ------------------------------------------------------ */
 
-/* A usage error of the plan file, from *err as fuse.c set it.  Returns -1. */
+/* The fusion's keys that take words or names, set as ev-fuse sets them
+ * (ev_plan_field's setters; value is the trial's struct ev_fuse_opts). */
 static int
-plan_error(const char *file, struct ev_err *err)
+set_method(void *value, const char *arg, struct ev_err *err)
 {
-	err->code = EV_EXIT_USAGE;
-	snprintf(err->where, sizeof err->where, "%s", file);
-	return -1;
-}
+	struct ev_fuse_opts *f = value;
 
-/* The plan's adaptive weights and lane floors (fusion.adapt, .anchor,
- * .agreement_depth, .agreement_full, .agreement_from, .floor), which every
- * configuration tried keeps, as ev-fuse --config reads them.  Returns 0 or
- * -1. */
-static int
-plan_fusion_adapt(const json_t *plan, struct ev_fuse_opts *f, const char *file,
-    struct ev_err *err)
-{
-	const char *s, *lane;
-	json_t *fl, *v;
-	int r;
-
-	if ((r = ev_config_str(plan, "fusion.adapt", &s, file, err)) == -1)
-		return -1;
-	if (r == 1 && ev_fuse_adapt_parse(s, &f->adapt) == -1)
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.adapt must be none or agreement: '%s'", s);
-	if ((r = ev_config_str(plan, "fusion.anchor", &s, file, err)) == -1 ||
-	    (r == 1 && ev_fuse_anchor_set(f, s, err) == -1))
-		return r == 1 ? plan_error(file, err) : -1;
-	fl = ev_config_get(plan, "fusion.agreement_from");
-	if (fl != NULL && !json_is_object(fl))
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.agreement_from must be a mapping of lane to lane");
-	json_object_foreach(fl, lane, v) {
-		char spec[2 * EV_FUSE_LANE_MAX + 8];
-
-		if (!json_is_string(v))
-			return ev_err_set(err, EV_EXIT_USAGE, file,
-			    "fusion.agreement_from.%s must be a lane name", lane);
-		snprintf(spec, sizeof spec, "%s=%s", lane, json_string_value(v));
-		if (ev_fuse_agree_from_parse(f, spec, err) == -1)
-			return plan_error(file, err);
-	}
-	fl = ev_config_get(plan, "fusion.floor");
-	if (fl != NULL && !json_is_object(fl))
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.floor must be a mapping of lane to zero or norm");
-	json_object_foreach(fl, lane, v) {
-		enum ev_fuse_floor floor;
-
-		if (!json_is_string(v) || ev_fuse_floor_name_parse(json_string_value(v), &floor) == -1)
-			return ev_err_set(err, EV_EXIT_USAGE, file,
-			    "fusion.floor.%s must be zero or norm", lane);
-		if (ev_fuse_floor_set(f, lane, floor, err) == -1)
-			return plan_error(file, err);
-	}
+	if (ev_fuse_method_parse(arg, &f->method) == -1 || f->method == EV_FUSE_MERGE)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "ev-tune tunes rrf, weighted, combsum or "
+		    "combmnz, not '%s'", arg);
 	return 0;
 }
+
+static int
+set_norm(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_norm_parse(arg, &((struct ev_fuse_opts *)value)->norm) == -1 ?
+	    ev_err_set(err, EV_EXIT_USAGE, NULL, "not a normalisation: '%s'", arg) : 0;
+}
+
+static int
+set_adapt(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_adapt_parse(arg, &((struct ev_fuse_opts *)value)->adapt) == -1 ?
+	    ev_err_set(err, EV_EXIT_USAGE, NULL, "not an adaptation: '%s'", arg) : 0;
+}
+
+static int
+set_group(void *value, const char *arg, struct ev_err *err)
+{
+	(void)err;
+	((struct ev_fuse_opts *)value)->group = strcmp(arg, "doc") == 0 ? EV_GROUP_DOC :
+	    EV_GROUP_CHUNK;
+	return 0;
+}
+
+static int
+set_anchor(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_anchor_set(value, arg, err);
+}
+
+static int
+set_weight(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_weight_parse(value, arg, err);
+}
+
+static int
+set_floor(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_floor_parse(value, arg, err);
+}
+
+static int
+set_agree_from(void *value, const char *arg, struct ev_err *err)
+{
+	return ev_fuse_agree_from_parse(value, arg, err);
+}
+
+/* The stages whose plan keys a trial holds: every key of theirs is read
+ * (or passed over, named) by ev_tune_plan_read(). */
+static const char *const tune_stages[] = { "ev-search-text", "ev-search-vec", "ev-fuse", NULL };
 
 int
 ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
@@ -310,46 +315,25 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 		EV_PLAN_FIELD(EV_PLAN_VECTOR_K, &t->vector_k),
 		EV_PLAN_FIELD(EV_PLAN_VECTOR_FEEDBACK, &t->vector_feedback),
 		EV_PLAN_FIELD(EV_PLAN_VECTOR_FEEDBACK_WEIGHT, &t->vector_feedback_weight),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_METHOD, f, set_method),
 		EV_PLAN_FIELD(EV_PLAN_FUSION_RRF_K, &f->rrf_k),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_NORMALIZATION, f, set_norm),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_WEIGHTS, f, set_weight),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_FLOOR, f, set_floor),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_GROUP, f, set_group),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_ADAPT, f, set_adapt),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_ANCHOR, f, set_anchor),
 		EV_PLAN_FIELD(EV_PLAN_FUSION_AGREEMENT_DEPTH, &f->agree_depth),
 		EV_PLAN_FIELD(EV_PLAN_FUSION_AGREEMENT_FULL, &f->agree_full),
+		EV_PLAN_FIELD_SET(EV_PLAN_FUSION_AGREEMENT_FROM, f, set_agree_from),
+		/* how many fused hits are kept and written: not the ranking judged */
+		EV_PLAN_CHECKED(EV_PLAN_FUSION_K),
+		EV_PLAN_CHECKED(EV_PLAN_FUSION_EXPLAIN),
+		EV_PLAN_CHECKED(EV_PLAN_FUSION_SKIP_INVALID),
 	};
-	const char *s, *lane;
-	json_t *w, *v;
-	int r;
 
-	if (ev_plan_read(plan, file, fields, sizeof fields / sizeof fields[0], NULL, err) == -1)
-		return -1;
-	if ((r = ev_config_str(plan, "fusion.method", &s, file, err)) == -1)
-		return -1;
-	if (r == 1 && (ev_fuse_method_parse(s, &f->method) == -1 || f->method == EV_FUSE_MERGE))
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.method must be rrf, weighted, combsum or combmnz: '%s'", s);
-	if ((r = ev_config_str(plan, "fusion.normalization", &s, file, err)) == -1)
-		return -1;
-	if (r == 1 && ev_fuse_norm_parse(s, &f->norm) == -1)
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.normalization must be none, max, minmax or zscore: '%s'", s);
-	if ((r = ev_config_str(plan, "fusion.group", &s, file, err)) == -1)
-		return -1;
-	if (r == 1 && strcmp(s, "chunk") != 0 && strcmp(s, "doc") != 0)
-		return ev_err_set(err, EV_EXIT_USAGE, file, "fusion.group must be chunk or doc: '%s'", s);
-	if (r == 1)
-		f->group = strcmp(s, "doc") == 0 ? EV_GROUP_DOC : EV_GROUP_CHUNK;
-	if (plan_fusion_adapt(plan, f, file, err) == -1)
-		return -1;
-	w = ev_config_get(plan, "fusion.weights");
-	if (w != NULL && !json_is_object(w))
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "fusion.weights must be a mapping of lane to weight");
-	json_object_foreach(w, lane, v) {
-		if (!json_is_number(v))
-			return ev_err_set(err, EV_EXIT_USAGE, file, "fusion.weights.%s must be a number",
-			    lane);
-		if (ev_fuse_weight_set(f, lane, json_number_value(v), err) == -1)
-			return plan_error(file, err);
-	}
-	return 0;
+	return ev_plan_read_stages(plan, file, tune_stages, fields, sizeof fields / sizeof fields[0],
+	    NULL, err);
 }
 
 /* ---- Reading the queries ------------------------------------------------ */

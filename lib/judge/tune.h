@@ -65,7 +65,8 @@ struct ev_tune_opts {
 	size_t nfuse_grid;
 };
 
-#define EV_TUNE_OPTS_INIT { 5, 1, 0, EV_TUNE_NDCG, EV_EVAL_OPTS_INIT, NULL, 0 }
+#define EV_TUNE_OPTS_INIT { .folds = 5, .seed = 1, .budget = 0, .metric = EV_TUNE_NDCG, \
+	.eval = EV_EVAL_OPTS_INIT, .fuse_grid = NULL, .nfuse_grid = 0 }
 
 /* One configuration of the plan.  fused is 0 when there is no vector lane:
  * the text lane's ranking is then the answer and fuse is not used. */

@@ -31,7 +31,8 @@ struct ev_expand_opts {
 	double decay;		/* score factor per unit of distance, in (0, 1) */
 };
 
-#define EV_EXPAND_OPTS_INIT { 10, 1, 2, 1, 4, 20, 0.5 }
+#define EV_EXPAND_OPTS_INIT { .from = 10, .neighbours = 1, .timeline = 2, .hops = 1, \
+	.per_hit = 4, .per_query = 20, .decay = 0.5 }
 
 /* Expand the hits of one query (hits: an array of hit records of one
  * query_id, in rank order, each with "id" and "score") and append the

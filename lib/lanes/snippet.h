@@ -27,7 +27,7 @@ struct ev_snippet_opts {
 	int tokens;		/* the passage's length in tokens, at least 1 */
 };
 
-#define EV_SNIPPET_OPTS_INIT { "\xc2\xab", "\xc2\xbb", 32 }
+#define EV_SNIPPET_OPTS_INIT { .open = "\xc2\xab", .close = "\xc2\xbb", .tokens = 32 }
 
 struct ev_snippet;
 

@@ -31,7 +31,8 @@ struct ev_sqllane_opts {
 	const char *lane;	/* the lane's name in hits ("structured") */
 };
 
-#define EV_SQLLANE_OPTS_INIT { NULL, "rowid", NULL, 100, "structured" }
+#define EV_SQLLANE_OPTS_INIT { .sql = NULL, .id_column = "rowid", .snippet_columns = NULL, \
+	.k = 100, .lane = "structured" }
 
 struct ev_sqllane;
 

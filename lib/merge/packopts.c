@@ -42,7 +42,11 @@ int
 ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
     json_t *ignored, int (*keep)(const void *value), struct ev_err *err)
 {
+	static const char *const stages[] = { "ev-pack", NULL };
 	const struct ev_plan_field fields[] = {
+		EV_PLAN_CHECKED(EV_PLAN_VERSION),
+		EV_PLAN_CHECKED(EV_PLAN_PLAN_ID),	/* the command's: the pack's plan_id */
+		EV_PLAN_CHECKED(EV_PLAN_OUTPUT_FORMAT),	/* the command's: how packs are written */
 		EV_PLAN_FIELD(EV_PLAN_K, &o->k),
 		EV_PLAN_FIELD(EV_PLAN_MIN_SCORE, &o->min_score),
 		EV_PLAN_FIELD(EV_PLAN_BY_DOCUMENT, &o->by_document),
@@ -66,7 +70,8 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		if (c.bad)
 			return ev_err_nomem(err);
 	}
-	if (ev_plan_read(plan, file, fields, sizeof fields / sizeof fields[0], keep, err) == -1)
+	if (ev_plan_read_stages(plan, file, stages, fields, sizeof fields / sizeof fields[0], keep,
+	    err) == -1)
 		return -1;
 	o->has_min_score = !isnan(o->min_score);
 	/* the lanes' depth, read by scripts/ev-hybrid: checked here, once */

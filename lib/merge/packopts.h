@@ -36,10 +36,12 @@ int ev_pack_group_index(const char *word);
  * 500 characters, no MMR (lambda 1, depth 50), no groups. */
 void ev_pack_opts_init(struct ev_pack_opts *o);
 
-/* Read the options a retrieval plan sets (k, min_score, diversity.by_document,
- * diversity.near_duplicates, diversity.overlap, diversity.mmr_lambda,
- * diversity.mmr_depth, group_by, output.max_snippet_chars), each checked
- * against its entry of the plan schema (plan.h), into *o, except those whose
+/* Read the options a retrieval plan sets: every key of the plan schema
+ * (plan.h) that ev-pack owns, each checked against its entry (k, min_score,
+ * diversity.by_document, diversity.near_duplicates, diversity.overlap,
+ * diversity.mmr_lambda, diversity.mmr_depth, group_by,
+ * output.max_snippet_chars into *o; version, plan_id and output.format
+ * checked only, the command reads them), except those whose
  * field keep(field) says to keep (the command's flags; keep NULL: none);
  * check that each lanes.NAME.k (the hits lane NAME returns) is a count from
  * 1 to EV_PLAN_MAX_K; and append to ignored (an array, or NULL) one string
