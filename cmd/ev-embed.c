@@ -33,7 +33,7 @@ static char training_name[32];	/* training_flag's text: src does not outlive the
 static int train, drift, pending, chunks, role = EV_EMBEDWRITE_AUTO, role_flag, max_drift_flag;
 static int skip_invalid;
 static long seed;
-static double max_drift = 0.1;
+static double max_drift = EV_PLAN_DEFAULT(EV_PLAN_EMBED_MAX_DRIFT);
 
 /* A training option or --max-drift given as a flag (not from the config). */
 static void
@@ -70,51 +70,55 @@ set_query_tf(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	given(cli, src, arg, value);
 }
 
-#define TRAIN_INT(l, key, v, lo, hi, help) \
-	{ EV_OPT_TYPE_INT, 0, (l), (key), (v), (lo), (hi), "N", (help), given, NULL }
+/* a training option: its plan entry e, then given() */
+#define TRAIN(l, e, v, argh, help) \
+	{ EV_PLAN_TYPE(e) == EV_PLAN_NUM ? EV_OPT_TYPE_NUM : EV_OPT_TYPE_INT, 0, (l), EV_PLAN_KEY(e), \
+	  (v), EV_PLAN_MIN(e), EV_PLAN_MAX(e), (argh), (help), given, NULL }
 /* a number whose default comes from the store's size (ev_embed_size_rule()) */
-#define TRAIN_SIZED(l, key, v, hi, help) \
-	{ EV_OPT_TYPE_INT, 0, (l), (key), (v), 1, (hi), "N", (help), given, "from the store's size" }
-#define TRAIN_NUM(l, key, v, lo, hi, help) \
-	{ EV_OPT_TYPE_NUM, 0, (l), (key), (v), (lo), (hi), "X", (help), given, NULL }
+#define TRAIN_SIZED(l, e, v, help) \
+	{ EV_OPT_TYPE_INT, 0, (l), EV_PLAN_KEY(e), (v), EV_PLAN_MIN(e), EV_PLAN_MAX(e), "N", (help), \
+	  given, "from the store's size" }
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store"),
 	EV_OPT_BOOL(0, "train", NULL, &train, "fit the model on every chunk of DB and save it in DB"),
-	TRAIN_SIZED("dim", "embed.dim", &p.dim, EV_EMBED_DIM_MAX, "dimensions of the model"),
-	TRAIN_SIZED("min-df", "embed.min_df", &p.min_df, 1000000000,
+	TRAIN_SIZED("dim", EV_PLAN_EMBED_DIM, &p.dim, "dimensions of the model"),
+	TRAIN_SIZED("min-df", EV_PLAN_EMBED_MIN_DF, &p.min_df,
 	    "keep terms that occur in at least N chunks"),
-	TRAIN_INT("max-terms", "embed.max_terms", &p.max_terms, 1, 10000000,
+	TRAIN("max-terms", EV_PLAN_EMBED_MAX_TERMS, &p.max_terms, "N",
 	    "keep at most N terms, the most frequent"),
-	TRAIN_INT("power-iters", "embed.power_iters", &p.power_iters, 0, 20,
+	TRAIN("power-iters", EV_PLAN_EMBED_POWER_ITERS, &p.power_iters, "N",
 	    "power iterations of the randomised SVD"),
-	TRAIN_INT("oversample", "embed.oversample", &p.oversample, 0, 1000,
+	TRAIN("oversample", EV_PLAN_EMBED_OVERSAMPLE, &p.oversample, "N",
 	    "extra directions of the randomised SVD"),
-	{ EV_OPT_TYPE_LONG, 0, "seed", "embed.seed", &seed, 0, 4611686018427387904.0, "N",
+	{ EV_OPT_TYPE_LONG, 0, "seed", EV_PLAN_KEY(EV_PLAN_EMBED_SEED), &seed,
+	    EV_PLAN_MIN(EV_PLAN_EMBED_SEED), EV_PLAN_MAX(EV_PLAN_EMBED_SEED), "N",
 	    "seed of the SVD's random projection", given, NULL },
-	TRAIN_NUM("sigma-power", "embed.sigma_power", &p.sigma_power, -2, 2,
+	TRAIN("sigma-power", EV_PLAN_EMBED_SIGMA_POWER, &p.sigma_power, "X",
 	    "a text's coordinates are scaled by the singular values to the power X - 1"),
-	EV_OPT_FUNC(0, "query-tf", "embed.query_tf", &p.query_log_tf, set_query_tf, "log|raw",
+	EV_OPT_FUNC(0, "query-tf", EV_PLAN_KEY(EV_PLAN_EMBED_QUERY_TF), &p.query_log_tf,
+	    set_query_tf, EV_PLAN_WORDS(EV_PLAN_EMBED_QUERY_TF),
 	    "a query term's weight: 1 + ln tf (log) or tf (raw)", "log"),
-	TRAIN_NUM("query-idf-power", "embed.query_idf_power", &p.query_idf_power, 0, 4,
+	TRAIN("query-idf-power", EV_PLAN_EMBED_QUERY_IDF_POWER, &p.query_idf_power, "X",
 	    "a query term's weight: times its idf to the power X"),
-	EV_OPT_BOOL(0, "log-entropy", "embed.log_entropy", &p.log_entropy,
+	EV_OPT_PLAN(0, "log-entropy", EV_PLAN_EMBED_LOG_ENTROPY, &p.log_entropy, NULL,
 	    "a term's global weight is its log-entropy, not its idf"),
 	EV_OPT_STR(0, "model-from", NULL, &model_from, "STORE", "copy the model of STORE (trained"
 	    " there once, for every shard of a collection) into DB, replacing DB's; reads no input"),
 	EV_OPT_BOOL(0, "drift", NULL, &drift, "print how much of the store's text the model"
 	    " cannot see (a JSON line); exit 3 when it is above --max-drift"),
-	{ EV_OPT_TYPE_NUM, 0, "max-drift", "embed.max_drift", &max_drift, 0, 1, "X",
-	    "the drift that asks for a retraining", given, NULL },
+	TRAIN("max-drift", EV_PLAN_EMBED_MAX_DRIFT, &max_drift, "X",
+	    "the drift that asks for a retraining"),
 	EV_OPT_BOOL(0, "pending", NULL, &pending, "embed the chunks of DB that have no vector of"
 	    " the model in the store (new, changed, or of an older model); reads no input"),
 	EV_OPT_BOOL(0, "chunks", NULL, &chunks, "with --pending: write those chunks as chunk"
 	    " records, without vectors, for another embedder (pending for the index's model)"),
 	EV_OPT_STR(0, "model", NULL, &model, "ID", "with --chunks: pending for model ID instead"),
-	EV_OPT_FUNC(0, "role", "embed.role", &role, set_role, "document|query",
+	EV_OPT_FUNC(0, "role", EV_PLAN_KEY(EV_PLAN_EMBED_ROLE), &role, set_role,
+	    EV_PLAN_WORDS(EV_PLAN_EMBED_ROLE),
 	    "embed every record as a document or as a query (default: records with \"text\""
 	    " are documents, those with \"query\" queries)", NULL),
-	EV_OPT_SKIP_INVALID_AT("embed.skip_invalid", &skip_invalid),
+	EV_OPT_SKIP_INVALID_AT(EV_PLAN_KEY(EV_PLAN_EMBED_SKIP_INVALID), &skip_invalid),
 	EV_OPT_END
 };
 
@@ -122,7 +126,8 @@ static const struct ev_opt options[] = {
 static void
 check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 {
-	if (p.log_entropy && !json_is_true(ev_config_get(cli->config, "embed.log_entropy")) &&
+	if (p.log_entropy && !json_is_true(ev_config_get(cli->config,
+	    EV_PLAN_KEY(EV_PLAN_EMBED_LOG_ENTROPY))) &&
 	    training_flag == NULL)
 		training_flag = "--log-entropy";	/* a flag, as the config does not say
 							 * so (a bool has no handler to tell) */

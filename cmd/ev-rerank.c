@@ -24,8 +24,8 @@ static const struct ev_opt_cmd command = {
 static struct ev_rerank_opts ro;
 static const char *db;
 static const char *cmdline;
-static double timeout = 30;
-static long batch = 32;
+static double timeout = EV_PLAN_DEFAULT(EV_PLAN_RERANK_TIMEOUT);
+static long batch = EV_PLAN_DEFAULT(EV_PLAN_RERANK_BATCH);
 static int skip_invalid;
 
 /* --weight NAME=X (and each entry of rerank.weights) */
@@ -50,23 +50,21 @@ set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store the hits come from"),
-	EV_OPT_LONG(0, "top-n", "rerank.top_n", &ro.top_n, 1, EV_RERANK_MAX_N, "N",
+	EV_OPT_PLAN(0, "top-n", EV_PLAN_RERANK_TOP_N, &ro.top_n, "N",
 	    "rerank each query's best N hits (the rest follow, in their order)"),
-	{ EV_OPT_TYPE_LONG, 'k', "k", "rerank.k", &ro.k, 0, EV_RERANK_MAX_N, "N",
-	    "hits written per query; 0 writes them all", NULL, NULL },
-	EV_OPT_FUNC(0, "weight", "rerank.weights.*", ro.w, set_weight, "NAME=X",
+	EV_OPT_PLAN('k', "k", EV_PLAN_RERANK_K, &ro.k, "N", "hits written per query; 0 writes them all"),
+	EV_OPT_FUNC(0, "weight", EV_PLAN_KEY(EV_PLAN_RERANK_WEIGHTS), ro.w, set_weight, "NAME=X",
 	    "the weight of a feature of the built-in model (repeat: --weight bm25=0.2)",
 	    "the shipped weights"),
-	EV_OPT_LONG(0, "window", "rerank.window", &ro.window, 2, 64, "N",
+	EV_OPT_PLAN(0, "window", EV_PLAN_RERANK_WINDOW, &ro.window, "N",
 	    "the unordered window of two query words, in tokens"),
-	EV_OPT_LONG(0, "passage", "rerank.passage", &ro.passage, 1, 10000, "N",
+	EV_OPT_PLAN(0, "passage", EV_PLAN_RERANK_PASSAGE, &ro.passage, "N",
 	    "the best passage's length, in tokens"),
-	EV_OPT_STR(0, "command", "rerank.command", &cmdline, "CMD",
+	EV_OPT_STR(0, "command", EV_PLAN_KEY(EV_PLAN_RERANK_COMMAND), &cmdline, "CMD",
 	    "score the candidates with CMD (run by /bin/sh) instead of the built-in model"),
-	EV_OPT_NUM(0, "timeout", "rerank.timeout", &timeout, 0.001, 86400, "S",
+	EV_OPT_PLAN(0, "timeout", EV_PLAN_RERANK_TIMEOUT, &timeout, "S",
 	    "seconds CMD may take to score one batch"),
-	EV_OPT_LONG(0, "batch", "rerank.batch", &batch, 1, 10000, "N",
-	    "candidates sent to CMD at a time"),
+	EV_OPT_PLAN(0, "batch", EV_PLAN_RERANK_BATCH, &batch, "N", "candidates sent to CMD at a time"),
 	EV_OPT_SKIP_INVALID(&skip_invalid),
 	EV_OPT_END
 };

@@ -260,7 +260,7 @@ Test(config, a_known_section_of_the_wrong_shape_is_refused_not_ignored)
 	cr_assert_not_null(v);
 	cr_assert_eq(ev_config_check_shape(v, known, "c.yaml", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
-	cr_assert_str_eq(err.where, "c.yaml");
+	cr_assert_str_eq(err.where, "c.yaml:1");
 	cr_assert_str_eq(err.msg, "'text' must be a mapping of keys to values");
 	json_decref(v);
 	v = ev_config_parse("text:\n  weights: 5\n", 19, "c.yaml", &err);
@@ -331,4 +331,32 @@ Test(config, print_keys_refuses_a_key_too_long_naming_the_option)
 	cr_assert(strncmp(err.msg, "key too long: 'aaa", 18) == 0, "%s", err.msg);
 	free(s);
 	json_decref(cfg);
+}
+
+/* A message about a key names the line of the key, at any depth;
+ * a tree the reader did not parse has no lines. */
+Test(config, a_bad_value_is_named_by_its_file_and_line)
+{
+	static const char in[] = "# a plan\nversion: \"0.1\"\nlanes:\n  text:\n    k: 0\n"
+		"  vector: {k: many}\nfusion:\n  weights:\n    text:\n      0.5\n";
+	struct ev_err err = { 0 };
+	json_t *v = ev_config_parse(in, sizeof in - 1, "p.yaml", &err), *copy;
+	long long n;
+	char buf[64];
+
+	cr_assert_not_null(v, "%s", err.msg);
+	cr_assert_eq(ev_config_int(v, "lanes.text.k", 1, 10, &n, "p.yaml", &err), -1);
+	cr_assert_str_eq(err.where, "p.yaml:5");
+	cr_assert_eq(ev_config_int(v, "lanes.vector.k", 1, 10, &n, "p.yaml", &err), -1);
+	cr_assert_str_eq(err.where, "p.yaml:6");
+	cr_assert_eq(ev_config_line(v, "lanes"), 3);
+	cr_assert_eq(ev_config_line(v, "fusion.weights.text"), 9);
+	cr_assert_eq(ev_config_line(v, "version"), 2);
+	cr_assert_eq(ev_config_line(v, "nonesuch"), 0);
+	cr_assert_str_eq(ev_config_where(v, "lanes.text", "p.yaml", buf, sizeof buf), "p.yaml:4");
+	copy = json_deep_copy(v);
+	cr_assert_eq(ev_config_int(copy, "lanes.text.k", 1, 10, &n, "p.yaml", &err), -1);
+	cr_assert_str_eq(err.where, "p.yaml");
+	json_decref(copy);
+	json_decref(v);
 }

@@ -129,9 +129,9 @@ Test(opt_choice, a_bad_config_word_has_the_config_form, .init = cr_redirect_stde
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 	fflush(stderr);
 	cr_assert_not_null(fgets(line, sizeof line, cr_get_redirected_stderr()));
-	/* "t: FILE: 'key' must be ...", without the hint of a bad flag */
+	/* "t: FILE:LINE: 'key' must be ...", without the hint of a bad flag */
 	cr_assert(strncmp(line, "t: /tmp/test_opt_choice_", 24) == 0, "%s", line);
-	cr_assert(strstr(line, ".yaml: 'output.format' must be jsonl, json or text: 'xml'\n") !=
+	cr_assert(strstr(line, ".yaml:2: 'output.format' must be jsonl, json or text: 'xml'\n") !=
 	    NULL, "%s", line);
 	if (fgets(line, sizeof line, cr_get_redirected_stderr()) != NULL)
 		cr_assert_null(strstr(line, "Try"), "%s", line);

@@ -101,7 +101,7 @@ Test(plan, read_keeps_a_field_the_caller_keeps_but_still_checks_it)
 	cr_assert_float_eq(min, 0.5, 0);
 	cr_assert_eq(ev_plan_read(bad, "p.yaml", f, 2, keep_given, &err), -1);
 	cr_assert_eq(err.code, 2);
-	cr_assert_str_eq(err.where, "p.yaml");
+	cr_assert_str_eq(err.where, "p.yaml:1");
 	cr_assert(strstr(err.msg, "'k' must be a whole number from 0 to 1000000000") != NULL,
 	    "%s", err.msg);
 	json_decref(plan);
@@ -203,7 +203,7 @@ Test(plan, a_mapping_s_entries_reach_the_setter_as_a_flag_s_argument)
 		cr_assert_not_null(plan);
 		cr_assert_eq(ev_plan_read(plan, "p.yaml", f, 1, NULL, &err), -1, "%s", bad[i][0]);
 		cr_assert_eq(err.code, 2);
-		cr_assert_str_eq(err.where, "p.yaml");
+		cr_assert_str_eq(err.where, "p.yaml:1");
 		cr_assert_str_eq(err.msg, bad[i][1]);
 		json_decref(plan);
 	}

@@ -66,7 +66,75 @@ plain_scalar(const char *s, size_t n)
 struct frame {
 	json_t *node;		/* an object or an array */
 	char *key;		/* an object's pending key, or NULL */
+	char *path;		/* the node's dotted path ("" for the top level);
+				 * NULL inside an array */
+	size_t key_line;	/* the pending key's line */
 };
+
+/* The lines of the keys of the files parsed last (ev_config_line()): each
+ * tree is held (a reference) until LINE_MAPS parses later, so that its
+ * address names no other tree meanwhile. */
+#define LINE_MAPS 8
+static struct line_map {
+	json_t *root;
+	json_t *lines;		/* {"dotted.path": line} */
+} line_maps[LINE_MAPS];
+static unsigned line_next;
+
+static void
+remember_lines(json_t *root, json_t *lines)
+{
+	struct line_map *m = &line_maps[line_next++ % LINE_MAPS];
+
+	json_decref(m->root);
+	json_decref(m->lines);
+	m->root = json_incref(root);
+	m->lines = lines;
+}
+
+size_t
+ev_config_line(const json_t *cfg, const char *path)
+{
+	for (int i = 0; cfg != NULL && i < LINE_MAPS; i++)
+		if (line_maps[i].root == cfg)
+			return (size_t)json_integer_value(json_object_get(line_maps[i].lines, path));
+	return 0;
+}
+
+const char *
+ev_config_where(const json_t *cfg, const char *path, const char *file, char *buf, size_t size)
+{
+	size_t line = ev_config_line(cfg, path);
+
+	if (line == 0)
+		return file;
+	snprintf(buf, size, "%s:%zu", file, line);
+	return buf;
+}
+
+/* The dotted path of the value the innermost open collection is about to
+ * get (its pending key under its path), as a new string; NULL inside an
+ * array, or for a key (or when out of memory: no line is then known). */
+static char *
+pending_path(const struct frame *st, int depth)
+{
+	const struct frame *top = depth > 0 ? &st[depth - 1] : NULL;
+	char *p;
+
+	if (top == NULL || top->path == NULL || top->key == NULL || !json_is_object(top->node))
+		return NULL;
+	if (asprintf(&p, "%s%s%s", top->path, top->path[0] ? "." : "", top->key) == -1)
+		return NULL;
+	return p;
+}
+
+/* Note the line of path (not NULL) in lines. */
+static void
+note_line(json_t *lines, const char *path, size_t line)
+{
+	if (path != NULL && lines != NULL)
+		json_object_set_new(lines, path, json_integer((json_int_t)line));
+}
 
 static int
 yaml_fail(yaml_parser_t *p, const char *name, struct ev_err *err)
@@ -121,8 +189,8 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct frame st[MAX_DEPTH];
-	json_t *root = NULL, *v;
-	char where[300];
+	json_t *root = NULL, *v, *lines = json_object();
+	char where[300], *path;
 	int depth = 0, done = 0, docs = 0, failed = 0;
 	size_t root_line = 1;	/* where the top-level value starts */
 
@@ -166,6 +234,11 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 				    "number out of range: '%.40s'", s);
 				break;
 			}
+			if (depth > 0 && st[depth - 1].key == NULL)	/* a key */
+				st[depth - 1].key_line = ev.start_mark.line + 1;
+			path = pending_path(st, depth);
+			note_line(lines, path, depth > 0 ? st[depth - 1].key_line : 0);
+			free(path);
 			failed = attach(st, depth, &root, v, 1, where, err);
 			break;
 		}
@@ -177,8 +250,11 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 				break;
 			}
 			v = ev.type == YAML_MAPPING_START_EVENT ? json_object() : json_array();
+			path = depth == 0 ? strdup("") : pending_path(st, depth);
+			note_line(lines, depth > 0 ? path : NULL, depth > 0 ? st[depth - 1].key_line : 0);
 			if (v == NULL || attach(st, depth, &root, json_incref(v), 0, where, err) == -1) {
 				json_decref(v);
+				free(path);
 				failed = -1;
 				if (v == NULL)
 					ev_err_nomem(err);
@@ -186,6 +262,7 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 			}
 			st[depth].node = v;
 			st[depth].key = NULL;
+			st[depth].path = json_is_object(v) ? path : (free(path), NULL);
 			depth++;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
@@ -193,6 +270,7 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 			depth--;
 			json_decref(st[depth].node);
 			free(st[depth].key);
+			free(st[depth].path);
 			break;
 		default:
 			break;
@@ -203,22 +281,28 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 		depth--;
 		json_decref(st[depth].node);
 		free(st[depth].key);
+		free(st[depth].path);
 	}
 	yaml_parser_delete(&parser);
 	if (failed) {
 		json_decref(root);
+		json_decref(lines);
 		return NULL;
 	}
 	if (root == NULL || json_is_null(root)) {
 		json_decref(root);
+		json_decref(lines);
 		return json_object();
 	}
 	if (!json_is_object(root)) {
 		snprintf(where, sizeof where, "%s:%zu", name, root_line);
 		ev_err_set(err, EV_EXIT_USAGE, where, "the top level must be a mapping of keys to values");
 		json_decref(root);
+		json_decref(lines);
 		return NULL;
 	}
+	if (lines != NULL)
+		remember_lines(root, lines);
 	return root;
 }
 
@@ -286,9 +370,13 @@ ev_config_get(const json_t *cfg, const char *path)
 }
 
 static int
-config_bad(const char *file, const char *path, const char *want, struct ev_err *err)
+config_bad(const json_t *cfg, const char *file, const char *path, const char *want,
+    struct ev_err *err)
 {
-	return ev_err_set(err, EV_EXIT_USAGE, file, "'%s' must be %s", path, want);
+	char where[300];
+
+	return ev_err_set(err, EV_EXIT_USAGE, ev_config_where(cfg, path, file, where, sizeof where),
+	    "'%s' must be %s", path, want);
 }
 
 int
@@ -302,7 +390,7 @@ ev_config_int(const json_t *cfg, const char *path, long long min, long long max,
 		return 0;
 	snprintf(want, sizeof want, "a whole number from %lld to %lld", min, max);
 	if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-		return config_bad(file, path, want, err);
+		return config_bad(cfg, file, path, want, err);
 	*out = json_integer_value(v);
 	return 1;
 }
@@ -318,7 +406,7 @@ ev_config_num(const json_t *cfg, const char *path, double min, double max,
 		return 0;
 	snprintf(want, sizeof want, "a number from %g to %g", min, max);
 	if (!json_is_number(v) || json_number_value(v) < min || json_number_value(v) > max)
-		return config_bad(file, path, want, err);
+		return config_bad(cfg, file, path, want, err);
 	*out = json_number_value(v);
 	return 1;
 }
@@ -332,7 +420,7 @@ ev_config_str(const json_t *cfg, const char *path, const char **out,
 	if (v == NULL)
 		return 0;
 	if (!json_is_string(v))
-		return config_bad(file, path, "a string", err);
+		return config_bad(cfg, file, path, "a string", err);
 	*out = json_string_value(v);
 	return 1;
 }
@@ -346,7 +434,7 @@ ev_config_bool(const json_t *cfg, const char *path, int *out,
 	if (v == NULL)
 		return 0;
 	if (!json_is_boolean(v))
-		return config_bad(file, path, "true or false", err);
+		return config_bad(cfg, file, path, "true or false", err);
 	*out = json_is_true(v);
 	return 1;
 }
@@ -435,9 +523,13 @@ ev_config_check_shape(const json_t *cfg, const char *const *known, const char *f
 			memcpy(section, *known, n);
 			section[n] = '\0';
 			v = ev_config_get(cfg, section);
-			if (v != NULL && !json_is_object(v))
-				return ev_err_set(err, EV_EXIT_USAGE, file,
+			if (v != NULL && !json_is_object(v)) {
+				char where[300];
+
+				return ev_err_set(err, EV_EXIT_USAGE,
+				    ev_config_where(cfg, section, file, where, sizeof where),
 				    "'%s' must be a mapping of keys to values", section);
+			}
 			dot++;
 		}
 	}

@@ -26,10 +26,21 @@ json_t *ev_config_parse(const char *text, size_t len, const char *name, struct e
  * (borrowed) or NULL when any step is absent. */
 json_t *ev_config_get(const json_t *cfg, const char *path);
 
+/* The line (from 1) of path's key in the file cfg was parsed
+ * from (one of the last 8 parsed, which are held until then), or 0 when
+ * unknown (cfg not such a tree, path absent or under a sequence). */
+size_t ev_config_line(const json_t *cfg, const char *path);
+
+/* "FILE:LINE" of path in cfg into buf, or file alone when the line is
+ * unknown: where a message about a key of a file points.  Returns buf or
+ * file. */
+const char *ev_config_where(const json_t *cfg, const char *path, const char *file, char *buf,
+	size_t size);
+
 /* Typed look-ups of a dotted path.  Each returns 1 and sets *out when the key
  * is present and valid, 0 when absent (*out untouched), -1 with *err set
- * (code 2, naming the config file and the key) when of the wrong type or out
- * of [min, max]. */
+ * (code 2, naming the config file and the key's line, "FILE:LINE", and the
+ * key) when of the wrong type or out of [min, max]. */
 int ev_config_int(const json_t *cfg, const char *path, long long min, long long max,
 	long long *out, const char *file, struct ev_err *err);
 int ev_config_num(const json_t *cfg, const char *path, double min, double max,
@@ -47,8 +58,8 @@ int ev_config_unknown(const json_t *cfg, const char *const *known,
 
 /* Check that every section known[] implies (a path with known keys below it,
  * such as "text" for "text.weights.title") is a mapping when present.
- * Returns 0, or -1 with *err set ("FILE: 'text' must be a mapping of keys to
- * values", code 2): a section of the wrong shape would otherwise be silently
+ * Returns 0, or -1 with *err set ("FILE:LINE: 'text' must be a mapping of
+ * keys to values", code 2): a section of the wrong shape would otherwise be silently
  * ignored. */
 int ev_config_check_shape(const json_t *cfg, const char *const *known, const char *file,
 	struct ev_err *err);

@@ -86,18 +86,20 @@ ev_plan_scalar_text(const json_t *v, char *buf, size_t size)
 	return buf;
 }
 
-/* Hand arg to the field's setter; its message gets file and what ("'KEY'"
- * or "'KEY.NAME'").  Returns 0 or -1. */
+/* Hand arg, the value of path in plan, to the field's setter; its message
+ * gets file:line and the key ("'KEY': ..." or "'KEY.NAME': ...").  Returns 0
+ * or -1. */
 static int
-call_set(const struct ev_plan_field *f, const char *arg, const char *file, const char *what,
-    struct ev_err *err)
+call_set(const struct ev_plan_field *f, const char *arg, const json_t *plan, const char *path,
+    const char *file, struct ev_err *err)
 {
 	struct ev_err e = { 0 };
+	char where[300];
 
 	if (f->set(f->value, arg, &e) == 0)
 		return 0;
-	return ev_err_set(err, e.code == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, file,
-	    "%s: %s", what, e.msg);
+	return ev_err_set(err, e.code == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE,
+	    ev_config_where(plan, path, file, where, sizeof where), "'%s': %s", path, e.msg);
 }
 
 /* Read a mapping's entries (e "KEY.*"), each a single value handed to the
@@ -106,7 +108,7 @@ static int
 read_map(const json_t *plan, const char *file, const struct ev_plan_key *e,
     const struct ev_plan_field *f, int kept, struct ev_err *err)
 {
-	char path[256], what[600], text[64], arg[1100];
+	char path[256], entry[600], where[300], text[64], arg[1100];
 	const char *name, *t;
 	const json_t *v;
 	json_t *x;
@@ -115,15 +117,16 @@ read_map(const json_t *plan, const char *file, const struct ev_plan_key *e,
 	if ((v = ev_config_get(plan, path)) == NULL)
 		return 0;
 	if (!json_is_object(v))
-		return ev_err_set(err, EV_EXIT_USAGE, file,
-		    "'%s' must be a mapping of names to values", path);
+		return ev_err_set(err, EV_EXIT_USAGE, ev_config_where(plan, path, file, where,
+		    sizeof where), "'%s' must be a mapping of names to values", path);
 	json_object_foreach((json_t *)v, name, x) {
-		snprintf(what, sizeof what, "'%s.%s'", path, name);
+		snprintf(entry, sizeof entry, "%s.%s", path, name);
 		if ((t = ev_plan_scalar_text(x, text, sizeof text)) == NULL)
-			return ev_err_set(err, EV_EXIT_USAGE, file, "%s must be a single value", what);
+			return ev_err_set(err, EV_EXIT_USAGE, ev_config_where(plan, entry, file,
+			    where, sizeof where), "'%s' must be a single value", entry);
 		snprintf(arg, sizeof arg, "%s=%s", name, t);
 		if (!kept && f->set != NULL && f->value != NULL &&
-		    call_set(f, arg, file, what, err) == -1)
+		    call_set(f, arg, plan, entry, file, err) == -1)
 			return -1;
 	}
 	return 0;
@@ -139,7 +142,7 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 	long long n = 0;
 	double x = 0;
 	const char *s = NULL;
-	char what[300];
+	char where[300];
 	int r = 0, b;
 
 	if (e == NULL)
@@ -172,8 +175,8 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 			char want[256];
 
 			ev_plan_words_text(e->words, want, sizeof want);
-			return ev_err_set(err, EV_EXIT_USAGE, file, "'%s' must be %s: '%s'",
-			    e->key, want, s);
+			return ev_err_set(err, EV_EXIT_USAGE, ev_config_where(plan, e->key, file,
+			    where, sizeof where), "'%s' must be %s: '%s'", e->key, want, s);
 		}
 		break;
 	default:
@@ -186,9 +189,8 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 	if (f->set != NULL) {
 		char text[64];
 
-		snprintf(what, sizeof what, "'%s'", e->key);
-		return call_set(f, s != NULL ? s : ev_plan_scalar_text(v, text, sizeof text), file,
-		    what, err);
+		return call_set(f, s != NULL ? s : ev_plan_scalar_text(v, text, sizeof text), plan,
+		    e->key, file, err);
 	}
 	if (e->type != EV_PLAN_STR)
 		store(f, x, n, e->type != EV_PLAN_NUM);

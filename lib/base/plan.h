@@ -76,9 +76,6 @@ enum ev_plan_type {
 #define EV_PLAN_NPROBE		("nprobe", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
 #define EV_PLAN_SNIPPET		("snippet", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
 #define EV_PLAN_LANES		("lanes.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-hybrid")
-#define EV_PLAN_EMBED		("embed.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-embed")
-#define EV_PLAN_ROUTING		("routing.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
-#define EV_PLAN_RERANK		("rerank.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-rerank")
 /* the text lane's older section name (lanes.text wins) */
 #define EV_PLAN_TEXT		("text.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-text")
 
@@ -158,6 +155,51 @@ enum ev_plan_type {
 #define EV_PLAN_FUSION_AGREEMENT_FROM ("fusion.agreement_from.*", EV_PLAN_MAP, 0, 0, NAN, NULL, \
 				 "ev-fuse")
 
+/* ---- The embedder: embed.* (ev-embed's training and embedding) ---- */
+/* default none: from the store's size */
+#define EV_PLAN_EMBED_DIM	("embed.dim", EV_PLAN_INT, 1, 2048, NAN, NULL, "ev-embed")
+#define EV_PLAN_EMBED_MIN_DF	("embed.min_df", EV_PLAN_INT, 1, 1000000000, NAN, NULL, "ev-embed")
+#define EV_PLAN_EMBED_MAX_TERMS	("embed.max_terms", EV_PLAN_INT, 1, 10000000, 100000, NULL, \
+				 "ev-embed")
+#define EV_PLAN_EMBED_POWER_ITERS ("embed.power_iters", EV_PLAN_INT, 0, 20, 3, NULL, "ev-embed")
+#define EV_PLAN_EMBED_OVERSAMPLE ("embed.oversample", EV_PLAN_INT, 0, 1000, 10, NULL, "ev-embed")
+/* default none: the built-in seed */
+#define EV_PLAN_EMBED_SEED	("embed.seed", EV_PLAN_INT, 0, 4611686018427387904.0, NAN, NULL, \
+				 "ev-embed")
+#define EV_PLAN_EMBED_SIGMA_POWER ("embed.sigma_power", EV_PLAN_NUM, -2, 2, 1.5, NULL, "ev-embed")
+#define EV_PLAN_EMBED_QUERY_TF	("embed.query_tf", EV_PLAN_CHOICE, 0, 0, 0, "log|raw", "ev-embed")
+#define EV_PLAN_EMBED_QUERY_IDF_POWER ("embed.query_idf_power", EV_PLAN_NUM, 0, 4, 1.5, NULL, \
+				 "ev-embed")
+#define EV_PLAN_EMBED_LOG_ENTROPY ("embed.log_entropy", EV_PLAN_BOOL, 0, 1, 0, NULL, "ev-embed")
+#define EV_PLAN_EMBED_MAX_DRIFT	("embed.max_drift", EV_PLAN_NUM, 0, 1, 0.1, NULL, "ev-embed")
+/* default none: records with "text" are documents, with "query" queries */
+#define EV_PLAN_EMBED_ROLE	("embed.role", EV_PLAN_CHOICE, 0, 0, -1, "document|query", \
+				 "ev-embed")
+#define EV_PLAN_EMBED_SKIP_INVALID ("embed.skip_invalid", EV_PLAN_BOOL, 0, 1, 0, NULL, "ev-embed")
+
+/* ---- Routing: routing.*, each a structure ev-route checks (ev-route(1)) ---- */
+#define EV_PLAN_ROUTING_DEFAULT	("routing.default", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_ROUTING_FIELD	("routing.field", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_ROUTING_VALUES	("routing.values", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_ROUTING_RULES	("routing.rules", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_ROUTING_GATE	("routing.gate", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-route")
+#define EV_PLAN_ROUTING_HIGH_STAKES ("routing.high_stakes", EV_PLAN_ANY, 0, 0, NAN, NULL, \
+				 "ev-route")
+
+/* ---- Reranking: rerank.* ---- */
+#define EV_PLAN_RERANK_TOP_N	("rerank.top_n", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
+				 "ev-rerank")
+/* hits written per query; 0: all */
+#define EV_PLAN_RERANK_K	("rerank.k", EV_PLAN_INT, 0, EV_PLAN_MAX_K, 0, NULL, "ev-rerank")
+/* FEATURE: X, the built-in model's weights */
+#define EV_PLAN_RERANK_WEIGHTS	("rerank.weights.*", EV_PLAN_MAP, 0, 0, NAN, NULL, "ev-rerank")
+#define EV_PLAN_RERANK_WINDOW	("rerank.window", EV_PLAN_INT, 2, 64, 8, NULL, "ev-rerank")
+#define EV_PLAN_RERANK_PASSAGE	("rerank.passage", EV_PLAN_INT, 1, 10000, 32, NULL, "ev-rerank")
+#define EV_PLAN_RERANK_COMMAND	("rerank.command", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-rerank")
+#define EV_PLAN_RERANK_TIMEOUT	("rerank.timeout", EV_PLAN_NUM, 0.001, 86400, 30, NULL, \
+				 "ev-rerank")
+#define EV_PLAN_RERANK_BATCH	("rerank.batch", EV_PLAN_INT, 1, 10000, 32, NULL, "ev-rerank")
+
 /* ---- The pack: ev-pack's keys ---- */
 #define EV_PLAN_K		("k", EV_PLAN_INT, 0, 1000000000, 10, NULL, "ev-pack")
 #define EV_PLAN_MIN_SCORE	("min_score", EV_PLAN_NUM, -1e300, 1e300, NAN, NULL, "ev-pack")
@@ -180,7 +222,7 @@ enum ev_plan_type {
 #define EV_PLAN_ENTRIES(X) \
 	X(EV_PLAN_VERSION) X(EV_PLAN_PLAN_ID) X(EV_PLAN_REQUEST_ID) X(EV_PLAN_QUERY) \
 	X(EV_PLAN_DB) X(EV_PLAN_INDEX) X(EV_PLAN_EF_SEARCH) X(EV_PLAN_NPROBE) X(EV_PLAN_SNIPPET) \
-	X(EV_PLAN_LANES) X(EV_PLAN_EMBED) X(EV_PLAN_ROUTING) X(EV_PLAN_RERANK) X(EV_PLAN_TEXT) \
+	X(EV_PLAN_LANES) X(EV_PLAN_TEXT) \
 	X(EV_PLAN_TEXT_K) X(EV_PLAN_TEXT_PROXIMITY) X(EV_PLAN_TEXT_FEEDBACK) \
 	X(EV_PLAN_TEXT_FEEDBACK_TERMS) X(EV_PLAN_TEXT_FEEDBACK_WEIGHT) \
 	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
@@ -193,6 +235,16 @@ enum ev_plan_type {
 	X(EV_PLAN_FUSION_K) X(EV_PLAN_FUSION_EXPLAIN) X(EV_PLAN_FUSION_SKIP_INVALID) \
 	X(EV_PLAN_FUSION_ADAPT) X(EV_PLAN_FUSION_ANCHOR) X(EV_PLAN_FUSION_AGREEMENT_DEPTH) \
 	X(EV_PLAN_FUSION_AGREEMENT_FULL) X(EV_PLAN_FUSION_AGREEMENT_FROM) \
+	X(EV_PLAN_EMBED_DIM) X(EV_PLAN_EMBED_MIN_DF) X(EV_PLAN_EMBED_MAX_TERMS) \
+	X(EV_PLAN_EMBED_POWER_ITERS) X(EV_PLAN_EMBED_OVERSAMPLE) X(EV_PLAN_EMBED_SEED) \
+	X(EV_PLAN_EMBED_SIGMA_POWER) X(EV_PLAN_EMBED_QUERY_TF) X(EV_PLAN_EMBED_QUERY_IDF_POWER) \
+	X(EV_PLAN_EMBED_LOG_ENTROPY) X(EV_PLAN_EMBED_MAX_DRIFT) X(EV_PLAN_EMBED_ROLE) \
+	X(EV_PLAN_EMBED_SKIP_INVALID) \
+	X(EV_PLAN_ROUTING_DEFAULT) X(EV_PLAN_ROUTING_FIELD) X(EV_PLAN_ROUTING_VALUES) \
+	X(EV_PLAN_ROUTING_RULES) X(EV_PLAN_ROUTING_GATE) X(EV_PLAN_ROUTING_HIGH_STAKES) \
+	X(EV_PLAN_RERANK_TOP_N) X(EV_PLAN_RERANK_K) X(EV_PLAN_RERANK_WEIGHTS) \
+	X(EV_PLAN_RERANK_WINDOW) X(EV_PLAN_RERANK_PASSAGE) X(EV_PLAN_RERANK_COMMAND) \
+	X(EV_PLAN_RERANK_TIMEOUT) X(EV_PLAN_RERANK_BATCH) \
 	X(EV_PLAN_K) X(EV_PLAN_MIN_SCORE) X(EV_PLAN_BY_DOCUMENT) X(EV_PLAN_NEAR_DUPLICATES) \
 	X(EV_PLAN_OVERLAP) X(EV_PLAN_MMR_LAMBDA) X(EV_PLAN_MMR_DEPTH) X(EV_PLAN_GROUP_BY) \
 	X(EV_PLAN_MAX_SNIPPET_CHARS) X(EV_PLAN_OUTPUT_FORMAT)

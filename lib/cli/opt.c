@@ -39,9 +39,10 @@ store_whole(const struct ev_opt *o, long long n)
 }
 
 /* Whether the plan schema's entry e passes in a plan read by cli's command:
- * another stage's key, or a section ("routing.*") of the command's own
- * whose keys its table does not declare; the command's own keys are those
- * of its table. */
+ * another stage's key, a key of the command's own in a section that its
+ * code checks (EV_PLAN_ANY: "routing.rules"), or a section ("lanes.*") of the
+ * command's own whose keys its table does not declare; the command's other
+ * keys are those of its table. */
 static int
 foreign_key(const struct ev_cli *cli, const struct ev_opt *opts, const struct ev_plan_key *e)
 {
@@ -50,7 +51,9 @@ foreign_key(const struct ev_cli *cli, const struct ev_opt *opts, const struct ev
 	if (strcmp(e->stage, cli->prog) != 0)
 		return 1;
 	if (n < 2 || strcmp(e->key + n - 2, ".*") != 0)
-		return 0;
+		/* in a section, read by the command's own code ("routing.rules");
+		 * a top-level one ("ef_search") is of a file of the command alone */
+		return e->type == EV_PLAN_ANY && strchr(e->key, '.') != NULL;
 	for (; opts->type != EV_OPT_TYPE_END; opts++)
 		if (opts->key != NULL && strncmp(opts->key, e->key, n - 1) == 0)
 			return 0;
@@ -375,14 +378,25 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 	}
 }
 
+/* What names a key of cli's config in messages (ev_opt_fn's src):
+ * "FILE:LINE: 'key'". */
+static const char *
+config_src(const struct ev_cli *cli, const char *path, char *buf, size_t size)
+{
+	char where[300];
+
+	snprintf(buf, size, "%s: '%s'", ev_config_where(cli->config, path, cli->config_path, where,
+	    sizeof where), path);
+	return buf;
+}
+
 /* A FUNC option's config key: a scalar, or with "name.*" each entry of a
  * mapping as "NAME=VALUE". */
 static void
 apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 {
-	const char *file = cli->config_path;
 	size_t klen = strlen(o->key);
-	char src[1200], text[64], arg[1100], path[256];
+	char src[1200], text[64], arg[1100], path[256], entry[600];
 	const char *t;
 	json_t *v;
 
@@ -394,10 +408,11 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 		if ((v = ev_config_get(cli->config, path)) == NULL)
 			return;
 		if (!json_is_object(v))
-			ev_cli_usage_error(cli, "%s: '%s' must be a mapping of names to values",
-			    file, path);
+			ev_cli_usage_error(cli, "%s must be a mapping of names to values",
+			    config_src(cli, path, src, sizeof src));
 		json_object_foreach(v, name, x) {
-			snprintf(src, sizeof src, "%s: '%s.%s'", file, path, name);
+			snprintf(entry, sizeof entry, "%s.%s", path, name);
+			config_src(cli, entry, src, sizeof src);
 			if ((t = ev_plan_scalar_text(x, text, sizeof text)) == NULL)
 				ev_cli_usage_error(cli, "%s must be a single value", src);
 			snprintf(arg, sizeof arg, "%s=%s", name, t);
@@ -407,7 +422,7 @@ apply_config_func(struct ev_cli *cli, const struct ev_opt *o)
 	}
 	if ((v = ev_config_get(cli->config, o->key)) == NULL)
 		return;
-	snprintf(src, sizeof src, "%s: '%s'", file, o->key);
+	config_src(cli, o->key, src, sizeof src);
 	if ((t = ev_plan_scalar_text(v, text, sizeof text)) == NULL)
 		ev_cli_usage_error(cli, "%s must be a single value", src);
 	o->fn(cli, src, t, o->value);
@@ -423,7 +438,7 @@ apply_config_choice(struct ev_cli *cli, const struct ev_opt *o, struct ev_err *e
 	int r = ev_config_str(cli->config, o->key, &s, cli->config_path, err);
 
 	if (r == 1) {
-		snprintf(src, sizeof src, "%s: '%s'", cli->config_path, o->key);
+		config_src(cli, o->key, src, sizeof src);
 		if (ev_plan_word_index(o->argh, s) < 0)
 			set_choice(cli, o, src, s);	/* says what is wrong; exits */
 		*(int *)o->value = ev_plan_word_index(o->argh, s);

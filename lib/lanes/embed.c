@@ -190,14 +190,14 @@ ev_embed_params_init(struct ev_embed_params *p)
 {
 	p->dim = 0;
 	p->min_df = 0;
-	p->max_terms = 100000;
-	p->power_iters = 3;
-	p->oversample = 10;
+	p->max_terms = EV_PLAN_DEFAULT(EV_PLAN_EMBED_MAX_TERMS);
+	p->power_iters = EV_PLAN_DEFAULT(EV_PLAN_EMBED_POWER_ITERS);
+	p->oversample = EV_PLAN_DEFAULT(EV_PLAN_EMBED_OVERSAMPLE);
 	p->seed = 0x65766b6974ULL;	/* "evkit" */
-	p->sigma_power = 1.5;
-	p->query_log_tf = 1;
-	p->query_idf_power = 1.5;
-	p->log_entropy = 0;
+	p->sigma_power = EV_PLAN_DEFAULT(EV_PLAN_EMBED_SIGMA_POWER);
+	p->query_log_tf = EV_PLAN_DEFAULT(EV_PLAN_EMBED_QUERY_TF) == 0;	/* "log" */
+	p->query_idf_power = EV_PLAN_DEFAULT(EV_PLAN_EMBED_QUERY_IDF_POWER);
+	p->log_entropy = EV_PLAN_DEFAULT(EV_PLAN_EMBED_LOG_ENTROPY);
 }
 
 void

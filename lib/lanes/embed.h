@@ -1,8 +1,8 @@
 /* embed.h: the built-in embedder: latent semantic analysis over the tokens of
  * the text lane.
  *
- * Middle layer: includes err.h, store.h, token.h and svd.h.  Knows nothing
- * of JSON Lines or Faiss.
+ * Middle layer: includes err.h, plan.h (the defaults), store.h, token.h and
+ * svd.h.  Knows nothing of JSON Lines or Faiss.
  *
  * Terms are the text index's: a chunk's words stemmed for its language
  * (chunks.language), a query's for its own language, else for each of the
@@ -43,10 +43,11 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "plan.h"
 #include "store.h"
 
 #define EV_EMBED_DIM_DEFAULT 256
-#define EV_EMBED_DIM_MAX 2048
+#define EV_EMBED_DIM_MAX EV_PLAN_MAX(EV_PLAN_EMBED_DIM)	/* 2048 */
 #define EV_EMBED_ID_SIZE 48	/* room for a model id and its NUL */
 
 /* Meta keys other modules may read (ev-embed-load, ev-search-vec). */

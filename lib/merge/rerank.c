@@ -33,10 +33,10 @@ static const double default_w[EV_RF_COUNT] = {
 void
 ev_rerank_opts_init(struct ev_rerank_opts *o)
 {
-	o->top_n = 100;
-	o->k = 0;
-	o->window = 8;
-	o->passage = 32;
+	o->top_n = EV_PLAN_DEFAULT(EV_PLAN_RERANK_TOP_N);
+	o->k = EV_PLAN_DEFAULT(EV_PLAN_RERANK_K);
+	o->window = EV_PLAN_DEFAULT(EV_PLAN_RERANK_WINDOW);
+	o->passage = EV_PLAN_DEFAULT(EV_PLAN_RERANK_PASSAGE);
 	memcpy(o->w, default_w, sizeof o->w);
 }
 

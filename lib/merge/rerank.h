@@ -1,8 +1,9 @@
 /* rerank.h: reranking a query's candidates, by a linear model over features
  * the lanes and the store know, or by scores an external command gives.
  *
- * Layer 7: includes err.h, buf.h, store.h and Jansson (token.h and
- * snippet.h in rerank.c, for the one tokeniser and its stop words).
+ * Layer 7: includes err.h, buf.h, plan.h (the plan's keys), store.h and
+ * Jansson (token.h and snippet.h in rerank.c, for the one tokeniser and its
+ * stop words).
  *
  * The built-in model needs no training data.  For each of a query's best
  * top_n candidates (by incoming rank) it computes these features, each a
@@ -44,6 +45,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "plan.h"
 #include "store.h"
 
 enum ev_rerank_feature {
@@ -59,7 +61,7 @@ extern const char *const ev_rerank_feature_names[EV_RF_COUNT];
 /* The model's name in each hit's "rerank" object. */
 #define EV_RERANK_MODEL "evkit-linear-1"
 
-#define EV_RERANK_MAX_N 100000
+#define EV_RERANK_MAX_N EV_PLAN_MAX_K	/* the lanes' k limit (plan.h) */
 
 struct ev_rerank_opts {
 	long top_n;		/* candidates reranked per query, 1 to EV_RERANK_MAX_N */
