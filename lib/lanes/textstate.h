@@ -59,13 +59,15 @@ struct vterm {
 	const char *s;		/* its stem: term without its language's tag */
 	int len;		/* of s */
 	int cplen;
-	int ns;			/* its language's namespace: 0 untagged, else
-				 * 1 + its code's index in ts->vns */
+	int ns;			/* its language's namespace: 0 untagged,
+				 * 1 + its code's index in ts->vns, or VNS_WORD */
 	long long df;
 };
 
-/* The languages whose tagged stems the vocabulary holds (at most). */
-#define MAX_VNS 31
+/* The languages whose tagged stems the vocabulary holds (at most), and the
+ * namespace of the words themselves ("\x1f\x1f" word: analyze.h). */
+#define MAX_VNS 30
+#define VNS_WORD 31
 
 /* A job asking for the store pages of a pass's swept hits (read_ahead()). */
 struct read_ahead {

@@ -14,9 +14,9 @@
 #include "token.h"
 
 /* The namespace of the index term t[0..len) (analyze.h): 0 untagged,
- * 1 + the index of its language's code in ts->vns (added when new), or -1
- * for the word itself ("\x1f\x1f" word) or a term of too many languages;
- * *stem the bytes before its stem. */
+ * 1 + the index of its language's code in ts->vns (added when new),
+ * VNS_WORD for the word itself ("\x1f\x1f" word), or -1 for a term of too
+ * many languages; *stem the bytes before its stem (or word). */
 static int
 namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *stem)
 {
@@ -30,7 +30,9 @@ namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *ste
 		return 0;
 	cl = (int)(close - t) - 1;
 	*stem = cl + 2;
-	if (cl == 0 || cl >= EV_ANALYZE_CODE_MAX)
+	if (cl == 0)
+		return VNS_WORD;
+	if (cl >= EV_ANALYZE_CODE_MAX)
 		return -1;
 	for (i = 0; i < ts->nvns; i++)
 		if (strncmp(ts->vns[i], t + 1, (size_t)cl) == 0 && ts->vns[i][cl] == '\0')
@@ -42,9 +44,10 @@ namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *ste
 	return ++ts->nvns;
 }
 
-/* Append the index term t[0..len) with df to the vocabulary when it is a
- * stem (untagged, or tagged with its language: analyze.h), never the word
- * itself beside it.  Returns 0 or -1 (out of memory). */
+/* Append the index term t[0..len) with df to the vocabulary: a stem
+ * (untagged, or tagged with its language: analyze.h), or a word itself (a
+ * candidate only for a word searched as itself alone: a language without a
+ * stemmer).  Returns 0 or -1 (out of memory). */
 static int
 vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long df)
 {
@@ -189,7 +192,9 @@ ev_texttypo_in_vocab(struct ev_textsearch *ts, const struct word *w, struct ev_e
 	return h.found;
 }
 
-/* The namespaces a word's query terms search (on_query_namespace()). */
+/* The namespaces a word's query terms search (on_query_namespace()); the
+ * words themselves (VNS_WORD) count only for a word searched as itself
+ * alone (a language without a stemmer), else its stems stand for it. */
 struct namespaces {
 	struct ev_textsearch *ts;
 	unsigned mask;		/* bit n: namespace n (struct vterm's ns) */
@@ -660,7 +665,7 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	if (ev_tok_run_query(ts->tok, w->surface, strlen(w->surface), on_query_namespace, &nss,
 	    err) == -1)
 		return -1;
-	vs.mask = nss.mask;
+	vs.mask = nss.mask == 1u << VNS_WORD ? nss.mask : nss.mask & ~(1u << VNS_WORD);
 	ev_editdist_lower(cw, vs.n);
 	ev_editdist_ending_costs(cw, vs.n, vs.max, tail);
 	if ((best = vs.best = malloc((size_t)vs.want * 3 * sizeof *best)) == NULL ||

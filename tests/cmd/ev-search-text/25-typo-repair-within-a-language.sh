@@ -6,7 +6,9 @@
 # repaired to the French stem "ruch" (the word "ruche"), "Frühlinng" to the
 # German "fruhling" (they found nothing when the stems of these languages
 # were no candidates); a query in German is not repaired to the French
-# "ruch".
+# "ruch".  A language without a stemmer (Polish) is indexed as its words
+# themselves, and a typo is repaired to the closest of them ("nektarr" to
+# "nektar"; nothing was found when the words themselves were no candidates).
 . "$CASEDIR/mknotes"; mknotes notes
 cat >notes/miel.md <<'EOF2'
 # Miel
@@ -21,3 +23,9 @@ for q in ruchess "la ruchess" Frühlinng; do
 done
 echo '--- a query in German: no French stem'
 echo '{"query_id":"q","query":"ruchess","language":"de"}' | ev-search-text --db kb.db | wc -l
+echo '--- a language without a stemmer: its words themselves'
+ev-ingest --db pl.db --quiet <<'JSONL' || exit 1
+{"id":"pszczoly","title":"Pszczoły","language":"pl","text":"Pszczoły zbierają nektar i pyłek z kwiatów przez całe lato."}
+{"id":"miod","title":"Miód","language":"pl","text":"Pszczelarz odbiera miód z ula jesienią."}
+JSONL
+printf '"%s"\n' nektarr pszczelarzz | ev-search-text --db pl.db | jq -c '[.doc_id, .evidence[0].fuzzy]'
