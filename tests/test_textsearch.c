@@ -384,8 +384,12 @@ Test(textsearch, the_hit_record_has_the_chunk_fields_and_the_query_fields)
 	cr_assert_str_eq(json_string_value(json_object_get(h, "content_hash")), "sha256:d1");
 	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(h, "metadata"), "lang")), "en");
 	cr_assert_str_eq(json_string_value(json_object_get(h, "tag")), "keep me");
+	cr_assert_str_eq(json_string_value(json_object_get(h, "published_date")), "1958-03-01");
+	cr_assert_null(json_object_get(h, "source_type"));	/* the document declared none */
 	cr_assert_null(json_object_get(h, "vector"));
-	cr_assert_null(json_object_get(h, "filters"));
+	/* the filters the lane applied, for the pack's explain.filters_applied */
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(h, "filters"), "doc_id")),
+	    "d1");
 	cr_assert_str_eq(json_string_value(json_object_get(h, "snippet")),
 	    "the lift of a wing in a \xc2\xabpropeller\xc2\xbb slipstream rises");
 }

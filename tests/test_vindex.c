@@ -667,7 +667,7 @@ Test(vindex, chunk_fields_for_a_hit)
 	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
 	cr_assert_str_eq(s, "{\"chunk_index\":1,\"content_hash\":\"c1\",\"doc_id\":\"d1\","
 		"\"id\":\"d1:s1:1\",\"metadata\":{\"topic\":\"odd\"},\"offset_end\":9,\"offset_start\":0,"
-		"\"section_id\":\"s1\",\"section_path\":null,\"section_title\":null,\"source_uri\":null,"
+		"\"published_date\":\"2024-01-02\",\"section_id\":\"s1\",\"section_path\":null,\"section_title\":null,\"source_uri\":null,"
 		"\"title\":\"Document 1\"}");
 	cr_assert_str_eq(text, "chunk 1");
 	free(text);

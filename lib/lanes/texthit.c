@@ -239,10 +239,17 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	r |= json_object_set_new(hit, "content_hash", column_json(s, 12));
 	if (sqlite3_column_type(s, 16) != SQLITE_NULL)
 		r |= json_object_set_new(hit, "language", column_json(s, 16));
+	/* the document's source type and date, when it declared them */
+	if (sqlite3_column_type(s, 17) != SQLITE_NULL)
+		r |= json_object_set_new(hit, "source_type", column_json(s, 17));
+	if (sqlite3_column_type(s, 18) != SQLITE_NULL)
+		r |= json_object_set_new(hit, "published_date", column_json(s, 18));
 	if (meta != NULL)
 		r |= json_object_set_new(hit, "metadata", meta);
+	/* every field of the query but its vector, its filters too: they were
+	 * applied (a filter the lane cannot apply is refused) */
 	json_object_foreach(q, key, v)
-		if (strcmp(key, "filters") != 0 && strcmp(key, "vector") != 0 &&
+		if (strcmp(key, "vector") != 0 &&
 		    json_object_get(hit, key) == NULL)
 			r |= json_object_set(hit, key, v);
 	if (r != 0) {

@@ -413,7 +413,8 @@ try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
 static const char sql_swept_row[] =
 	"SELECT c.rowid, ?2, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title,"
 	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata,"
-	" d.language, c.language FROM chunks c LEFT JOIN documents d ON d.doc_id = c.doc_id"
+	" d.language, c.language, d.source_type, d.published_date"
+	" FROM chunks c LEFT JOIN documents d ON d.doc_id = c.doc_id"
 	" WHERE c.rowid = ?1";
 
 /* Step the pass: s itself, or when it was swept, the next swept hit's

@@ -166,7 +166,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 #define SELECT_HITS \
 	"SELECT t.r, -t.s, c.id, c.doc_id, c.section_id, c.chunk_index, c.title, c.section_title," \
 	" c.section_path, c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata," \
-	" d.language, c.language" \
+	" d.language, c.language, d.source_type, d.published_date" \
 	" FROM (SELECT chunks_fts.rowid AS r, ev_bm25(chunks_fts, ?2, ?3, ?4, ?6) AS s FROM chunks_fts"
 #define SELECT_TAIL \
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \

@@ -429,7 +429,8 @@ write_out(struct ev_vsearch *vs, int flush, struct ev_err *err)
 static const char *const hit_keys[] = {
 	"vector", "id", "doc_id", "section_id", "title", "section_title", "section_path",
 	"source_uri", "chunk_index", "offset_start", "offset_end", "content_hash", "metadata",
-	"language", "rank", "score", "lane", "signals", "evidence", "snippet", NULL
+	"language", "source_type", "published_date", "rank", "score", "lane", "signals", "evidence",
+	"snippet", NULL
 };
 
 /* The query's own fields as the start of a hit record: "{...," (or "{"). */

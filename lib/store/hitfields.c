@@ -54,6 +54,22 @@ col_metadata(sqlite3_stmt *s, int i, json_t **out)
 }
 
 
+/* The document columns a hit carries when the document declared them, after
+ * the chunk's columns, its text, its document's metadata and its language. */
+#define DOC_COLUMN_FIRST 14
+static const char *const doc_columns[] = { "source_type", "published_date" };
+#define N_DOC_COLUMNS (sizeof doc_columns / sizeof *doc_columns)
+
+/* Document column d (of doc_columns) of the current row: 1 with its text in
+ * *t and *len, 0 when the document has none, -1 when out of memory. */
+static int
+doc_column(sqlite3_stmt *s, size_t d, const char **t, size_t *len)
+{
+	if (sqlite3_column_type(s, DOC_COLUMN_FIRST + (int)d) == SQLITE_NULL)
+		return 0;
+	return col_text(s, DOC_COLUMN_FIRST + (int)d, t, len) == -1 ? -1 : 1;
+}
+
 /* Step the store's row of chunk rowid: its fields, its text and its
  * document's metadata, in the order the hit fields are written.  Returns 1
  * with *out on the row (reset by the next ev_store_prepare()), 0 when there
@@ -66,7 +82,8 @@ chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err 
 
 	if ((s = ev_store_prepare(st, "SELECT c.id, c.doc_id, c.section_id, c.title, c.section_title,"
 		" c.section_path, d.source_uri, c.chunk_index, c.offset_start, c.offset_end,"
-		" c.content_hash, c.text, d.metadata, c.language FROM chunks c"
+		" c.content_hash, c.text, d.metadata, c.language, d.source_type, d.published_date"
+		" FROM chunks c"
 		" LEFT JOIN documents d ON d.doc_id = c.doc_id WHERE c.rowid = ?", err)) == NULL)
 		return -1;
 	sqlite3_bind_int64(s, 1, rowid);
@@ -137,6 +154,15 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 		bad = 1;
 	if (!bad && m != NULL && json_object_set_new(obj, "metadata", m) == -1)
 		bad = 1;
+	for (size_t d = 0; d < N_DOC_COLUMNS && !bad; d++) {
+		const char *t;
+		size_t len;
+		int has = doc_column(s, d, &t, &len);
+
+		if (has == -1 || (has == 1 &&
+		    json_object_set_new(obj, doc_columns[d], json_stringn(t, len)) == -1))
+			bad = 1;
+	}
 	if (!bad && col_strdup(s, n, text) == -1)
 		bad = 1;
 	sqlite3_reset(s);
@@ -207,6 +233,17 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 			else
 				bad |= ev_jscan_put_str(b, t, len);
 		}
+	}
+	/* the document's source type and date, when it declared them */
+	for (size_t d = 0; d < N_DOC_COLUMNS && !bad; d++) {
+		const char *t;
+		size_t len;
+		int has = doc_column(s, d, &t, &len);
+
+		if (has == -1)
+			bad = 1;
+		else if (has == 1)
+			bad |= ev_buf_printf(b, ",\"%s\":", doc_columns[d]) | ev_jscan_put_str(b, t, len);
 	}
 	/* the chunk's language, as the text lane's hits have it */
 	if (!bad && sqlite3_column_type(s, n + 2) != SQLITE_NULL) {

@@ -15,15 +15,17 @@
 
 /* The chunk fields a hit carries (id, doc_id, section_id, title,
  * section_title, section_path, source_uri, chunk_index, offset_start,
- * offset_end, content_hash, and the document's metadata when it has any)
+ * offset_end, content_hash, the document's metadata, source_type and
+ * published_date when it has them)
  * added to obj, and the chunk's text in *text (malloc'd; the caller frees).
  * Returns 1, 0 when no chunk has that rowid, -1 on error. */
 int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text,
 	struct ev_err *err);
 
 /* The same fields written as JSON text: appended to b as
- * "id":...,"doc_id":...,...,"content_hash":...[,"language":...]
- * [,"metadata":{...}] (language: the chunk's, when it has one; no
+ * "id":...,"doc_id":...,...,"content_hash":...[,"source_type":...]
+ * [,"published_date":...][,"language":...][,"metadata":{...}] (each when
+ * the document or chunk has it; language: the chunk's; metadata last; no
  * braces), for writers that build hit records as text.  With text non-NULL,
  * the chunk's text in *text (malloc'd).  Returns 1, 0 when no chunk has
  * that rowid, -1 on error. */
