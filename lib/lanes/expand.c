@@ -73,8 +73,8 @@ clip(const char *s, size_t len, size_t max)
 	return max;
 }
 
-/* Add chunk `rowid`'s hit, brought by `from` with evidence ev (stolen), or
- * add ev to the hit already there.  *budget counts what `from` may still add. */
+/* Add chunk `rowid`'s hit, brought by `from` with evidence ev (stolen; its
+ * "score" set to what the step brings), or add ev to the hit already there.  *budget counts what `from` may still add. */
 static int
 bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double distance,
 	json_t *ev, long *budget, struct ev_err *err)
@@ -93,6 +93,12 @@ bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double dist
 	if (s == NULL) {
 		json_decref(ev);
 		return -1;
+	}
+	/* the entry's own score: what this step brings, also where the
+	 * chunk was found already (its hit's score is another lane's) */
+	if (json_object_set_new(ev, "score", json_real(score)) == -1) {
+		json_decref(ev);
+		return ev_err_nomem(err);
 	}
 	sqlite3_bind_int64(s, 1, rowid);
 	if ((rc = sqlite3_step(s)) != SQLITE_ROW) {
