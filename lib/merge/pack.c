@@ -54,7 +54,7 @@ ev_pack_now(char *buf, size_t size)
 static const char *const key_names[NKEYS] = {
 	"id", "score", "rank", "explain", "lane", "snippet", "doc_id", "query", "signals",
 	"evidence", "rerank", "routing", "warnings", "modality", "metadata", "query_id",
-	"request_id", "query_index"
+	"request_id", "query_index", "filters"
 };
 
 struct ev_pack *
@@ -123,6 +123,7 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 	for (i = 0; i < p->nq; i++) {
 		json_decref(p->q[i].id);
 		json_decref(p->q[i].routing);
+		json_decref(p->q[i].filters);
 		free(p->q[i].key);
 		free(p->q[i].text);
 	}
@@ -269,11 +270,12 @@ new_item(struct ev_pack *p, struct ev_err *err)
 
 /* The hit's fields for the request, all optional: "rerank" (an object: the
  * first is kept), "warnings" (strings: each kept once), "routing" (an
- * object: the query's when it has none).  Checked first, then taken.
- * Returns 0, or -1 with *err set (code 2 at where). */
+ * object: the query's when it has none), "filters" (an object: the filters
+ * its lane applied, the query's when it has none).  Checked first, then
+ * taken.  Returns 0, or -1 with *err set (code 2 at where). */
 static int
 take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing,
-    const char *where, struct ev_err *err)
+    json_t *filters, const char *where, struct ev_err *err)
 {
 	json_t *w;
 	size_t i;
@@ -282,6 +284,8 @@ take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank' must be an object");
 	if (routing != NULL && !json_is_null(routing) && !json_is_object(routing))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'routing' must be an object");
+	if (filters != NULL && !json_is_null(filters) && !json_is_object(filters))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'filters' must be an object");
 	if (warnings != NULL && !json_is_null(warnings)) {
 		if (!json_is_array(warnings))
 			return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -302,6 +306,8 @@ take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing
 		p->rerank = json_incref(rerank);
 	if (p->cur >= 0 && p->q[p->cur].routing == NULL && json_is_object(routing))
 		p->q[p->cur].routing = json_incref(routing);
+	if (p->cur >= 0 && p->q[p->cur].filters == NULL && json_is_object(filters))
+		p->q[p->cur].filters = json_incref(filters);
 	return 0;
 }
 
@@ -429,7 +435,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		    "field 'query_index' must be a whole number from 0");
 	if (current_query(p, hit, where, err) == -1 ||
 	    take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
-	    json_object_get(hit, "routing"), where, err) == -1)
+	    json_object_get(hit, "routing"), json_object_get(hit, "filters"), where, err) == -1)
 		return -1;
 	if (p->q[p->cur].text == NULL && json_is_string(json_object_get(hit, "query")) &&
 	    (p->q[p->cur].text = strdup(json_string_value(json_object_get(hit, "query")))) == NULL)
@@ -759,20 +765,21 @@ add_parsed(struct ev_pack *p, const char *where, struct ev_err *err)
 	return r;
 }
 
-/* take_extras() for a scanned record: its "rerank", "warnings" and
- * "routing" members, parsed only when they are there and needed. */
+/* take_extras() for a scanned record: its "rerank", "warnings", "routing"
+ * and "filters" members, parsed only when they are there and needed. */
 static int
 raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *where,
     struct ev_err *err)
 {
-	static const int keys[] = { K_RERANK, K_WARNINGS, K_ROUTING };
-	json_t *v[3] = { NULL, NULL, NULL };
+	static const int keys[] = { K_RERANK, K_WARNINGS, K_ROUTING, K_FILTERS };
+	json_t *v[4] = { NULL, NULL, NULL, NULL };
 	int i, k, r = 0;
 
 	(void)nm;
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 4; k++) {
 		if ((i = p->at[keys[k]]) < 0 || (k == 0 && p->rerank != NULL) ||
-		    (k == 2 && p->q[p->cur].routing != NULL))
+		    (k == 2 && p->q[p->cur].routing != NULL) ||
+		    (k == 3 && p->q[p->cur].filters != NULL))
 			continue;
 		if ((v[k] = ev_json_parse_line(m[i].val, m[i].vlen, where, err)) == NULL) {
 			r = -1;
@@ -780,8 +787,8 @@ raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *wh
 		}
 	}
 	if (r == 0)
-		r = take_extras(p, v[0], v[1], v[2], where, err);
-	for (k = 0; k < 3; k++)
+		r = take_extras(p, v[0], v[1], v[2], v[3], where, err);
+	for (k = 0; k < 4; k++)
 		json_decref(v[k]);
 	return r;
 }
@@ -843,6 +850,7 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	    !absent_or(m, at[K_EVIDENCE], EV_JARR) ||
 	    !absent_or(m, at[K_RERANK], EV_JOBJ) ||
 	    !absent_or(m, at[K_ROUTING], EV_JOBJ) ||
+	    !absent_or(m, at[K_FILTERS], EV_JOBJ) ||
 	    !absent_or(m, at[K_WARNINGS], EV_JARR) ||
 	    !absent_or(m, at[K_MODALITY], EV_JSTR) ||
 	    !absent_or(m, at[K_METADATA], EV_JOBJ))

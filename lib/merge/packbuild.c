@@ -10,6 +10,7 @@
 #include "assemble.h"
 #include "config.h"
 #include "jsoncopy.h"
+#include "packexplain.h"
 #include "packitem.h"
 #include "packselect.h"
 #include "packstate.h"
@@ -134,6 +135,8 @@ struct build {
 	json_t *docs;		/* document id -> evidences kept of it */
 	json_t *fusion;		/* explain.fusion */
 	json_t *first;		/* the first candidate's hit, or NULL */
+	json_t *evs;		/* the evidences returned (borrowed) */
+	struct ev_pack_sigseen seen;	/* what they had, for the signals they lack */
 	int multi, fq, no_uri, bad;
 };
 
@@ -251,7 +254,7 @@ build_evidences(struct ev_pack *p, struct build *b, long long query_index, const
 			(size_t)it->group)) : NULL,
 			b->iscv[i] ? &b->cv[i] : NULL,
 			i > 0 ? json_string_value(json_object_get(b->kept[0]->hit, "id")) : NULL,
-			p->o.mmr_lambda < 1 };
+			p->o.mmr_lambda < 1, &b->seen };
 		append_new(&b->bad, evs, ev_pack_evidence_item(p, it, &x, now, &b->no_uri));
 		it->kept = 1;
 	}
@@ -334,30 +337,65 @@ explain_diversity(const struct ev_pack *p, struct build *b)
 	return div;
 }
 
+/* explain.filters_applied: the filters the lanes applied (the hits'
+ * "filters", packexplain.h's shape) of the request's first query, with
+ * "by_query" when its queries' differ, and the minimum score and what it
+ * dropped. */
+static json_t *
+explain_filters(const struct ev_pack *p, struct build *b)
+{
+	const json_t *f = b->fq >= 0 ? p->q[b->fq].filters : NULL;
+	json_t *filt = ev_pack_filters_shape(f), *byq = NULL, *o;
+	int *bad = &b->bad;
+	size_t i;
+
+	if (filt == NULL)
+		*bad = 1;
+	for (i = 0; b->multi && i < p->nq; i++)
+		if (!json_equal(p->q[i].filters, (json_t *)f) && (p->q[i].filters != NULL || f != NULL))
+			break;
+	for (i = i < p->nq && b->multi ? 0 : p->nq; i < p->nq; i++) {
+		if (byq == NULL && (byq = json_array()) == NULL) {
+			*bad = 1;
+			break;
+		}
+		o = ev_pack_filters_shape(p->q[i].filters);
+		if (o != NULL)
+			set_new(bad, o, "query_index", json_integer(p->q[i].index));
+		append_new(bad, byq, o);
+	}
+	if (byq != NULL)
+		set_new(bad, filt, "by_query", byq);
+	if (p->o.has_min_score) {
+		set_new(bad, filt, "min_score", json_real(p->o.min_score));
+		set_new(bad, filt, "dropped_below_min_score", json_integer(b->d.below));
+	}
+	return filt;
+}
+
 /* The pack's explain object. */
 static json_t *
 build_explain(const struct ev_pack *p, struct build *b)
 {
-	json_t *ex = json_object(), *filt, *routing = NULL;
+	json_t *ex = json_object(), *ign, *routing = NULL;
 	int *bad = &b->bad, fq = b->fq;
 	size_t i;
 
 	if (ex == NULL)
 		*bad = 1;
 	set_new(bad, ex, "fusion", json_incref(b->fusion));
-	set_new(bad, ex, "rerank", p->rerank ? ev_jsoncopy_deep(p->rerank) :
-	    json_pack("{s:b}", "enabled", 0));
-	filt = json_object();
-	if (p->o.has_min_score) {
-		set_new(bad, filt, "min_score", json_real(p->o.min_score));
-		set_new(bad, filt, "dropped_below_min_score", json_integer(b->d.below));
-	}
-	if (b->first != NULL && json_is_object(json_object_get(b->first, "filters")))
-		set_ref(bad, filt, "query", json_object_get(b->first, "filters"));
-	set_new(bad, ex, "filters_applied", filt);
+	set_new(bad, ex, "rerank", ev_pack_explain_rerank(p->rerank));
+	set_new(bad, ex, "filters_applied", explain_filters(p, b));
 	set_new(bad, ex, "diversity", explain_diversity(p, b));
-	set_new(bad, ex, "ignored_fields", p->ignored ? ev_jsoncopy_deep(p->ignored) :
-	    json_array());
+	if (b->seen.dated)
+		set_new(bad, ex, "recency", json_pack("{s:s,s:s,s:i,s:s}", "field", "published_date",
+		    "decay", "exponential", "half_life_days", EV_PACK_RECENCY_HALF_LIFE_DAYS,
+		    "reference", "generated_at"));
+	ign = p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array();
+	if (ign == NULL || ev_pack_signals_ignored(ign, b->evs, &b->seen,
+	    json_string_value(json_object_get(b->fusion, "method"))) == -1)
+		*bad = 1;
+	set_new(bad, ex, "ignored_fields", ign);
 	for (i = 0; i < p->nq && routing == NULL; i++)
 		if (p->q[i].routing != NULL && (fq < 0 || p->q[fq].routing == NULL ||
 		    (int)i == fq))
@@ -413,6 +451,8 @@ build_warnings(const struct ev_pack *p, struct build *b)
 			append_new(bad, warn, json_string(msg));
 		}
 	}
+	if (p->n > 0 && ev_pack_rerank_warnings(p->plan, p->rerank, warn) == -1)
+		*bad = 1;
 	if (b->no_uri > 0) {
 		snprintf(msg, sizeof msg, "%d evidence%s without source_uri", b->no_uri,
 		    b->no_uri == 1 ? "" : "s");
@@ -503,6 +543,7 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	evs = build_evidences(p, &b, query_index, generated_at);
 	if (evs == NULL)
 		b.bad = 1;
+	b.evs = evs;
 	build_counts(p, &b);
 	b.fusion = explain_fusion(p);	/* kept (one reference of ours) to the end */
 	if (b.fusion == NULL)

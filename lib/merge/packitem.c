@@ -9,6 +9,8 @@
 #include "packbadge.h"
 #include "packtext.h"
 
+/* The evidence's source_type: the one the document declared when the
+ * format has it, else from its source_uri (a URL, a file), else other. */
 static const char *
 source_type(json_t *hit, const char *uri)
 {
@@ -18,12 +20,11 @@ source_type(json_t *hit, const char *uri)
 
 	if (t == NULL)
 		t = json_string_value(json_object_get(json_object_get(hit, "metadata"), "source_type"));
-	if (t != NULL) {
-		for (i = 0; known[i]; i++)
-			if (strcmp(t, known[i]) == 0)
-				return t;
-		return "other";
-	}
+	/* a type of the format as declared; another (markdown, pdf, ...) says
+	 * how the document was read, not where it came from */
+	for (i = 0; t != NULL && known[i]; i++)
+		if (strcmp(t, known[i]) == 0)
+			return t;
 	if (strncmp(uri, "http://", 7) == 0 || strncmp(uri, "https://", 8) == 0)
 		return "url";
 	if (uri[0] != '\0')
@@ -132,7 +133,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
 	const char *snip = json_string_value(json_object_get(hit, "snippet"));
 	const char *lane = json_string_value(json_object_get(hit, "lane"));
-	const char *key, *lang, *qt;
+	const char *key, *lang, *qt, *stype;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
 	int bad = 0;
 	char ref[1024];
@@ -152,12 +153,14 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 		return NULL;
 	}
 	set_new(&bad, e, "id", json_string(id));
-	set_new(&bad, e, "kind", json_string(is_doc ? "resource_doc" : "resource_section"));
+	stype = source_type(hit, uri);
+	set_new(&bad, e, "kind", json_string(strcmp(stype, "memory_snapshot") == 0 ? "memory_chunk" :
+	    is_doc ? "resource_doc" : "resource_section"));
 	set_if(&bad, e, "document_id", str_or_null(json_object_get(hit, "doc_id")));
 	set_if(&bad, e, "section_id", str_or_null(json_object_get(hit, "section_id")));
 	set_if(&bad, e, "title", str_or_null(json_object_get(hit, "title")));
 	set_new(&bad, e, "source_uri", json_string(uri));
-	set_new(&bad, e, "source_type", json_string(source_type(hit, uri)));
+	set_new(&bad, e, "source_type", json_string(stype));
 	set_new(&bad, e, "snippet", json_stringn(snip, cut));
 	set_new(&bad, e, "snippet_policy", json_string("auto"));
 	if ((lang = language(hit)) != NULL)
@@ -182,6 +185,8 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	}
 	if (x->mmr)
 		set_new(&bad, sig, "mmr_score", json_real(it->mmr));
+	if (sig != NULL && ev_pack_more_signals(sig, hit, now, x->seen) == -1)
+		bad = 1;
 	set_new(&bad, e, "signals", sig);
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", ev_pack_mode(it->lanes),

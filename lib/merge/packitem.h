@@ -7,6 +7,7 @@
 #define EV_PACKITEM_H
 
 #include "assemble.h"
+#include "packexplain.h"
 #include "packstate.h"
 
 /* What an evidence item carries besides the hit's fields. */
@@ -19,6 +20,7 @@ struct ev_pack_extra {
 	const struct ev_contra_why *cv;	/* countervailing, or NULL */
 	const char *best_id;	/* the first evidence's id (NULL for the first) */
 	int mmr;		/* MMR chose it: its score goes into signals */
+	struct ev_pack_sigseen *seen;	/* what the evidences had, for explain */
 };
 
 /* The evidence object of candidate it (parsed), with what x adds (x's

@@ -54,7 +54,7 @@ void ev_pack_lanes_text(unsigned bits, char *buf, size_t size);
 enum {
 	K_ID, K_SCORE, K_RANK, K_EXPLAIN, K_LANE, K_SNIPPET, K_DOC_ID, K_QUERY, K_SIGNALS,
 	K_EVIDENCE, K_RERANK, K_ROUTING, K_WARNINGS, K_MODALITY, K_METADATA, K_QUERY_ID,
-	K_REQUEST_ID, K_QUERY_INDEX, NKEYS
+	K_REQUEST_ID, K_QUERY_INDEX, K_FILTERS, NKEYS
 };
 
 /* ---- the accumulator ---- */
@@ -65,6 +65,7 @@ struct pq {
 	char *key;		/* the id as text */
 	char *text;		/* its text, or NULL */
 	json_t *routing;	/* its routing object, or NULL */
+	json_t *filters;	/* the filters its lanes applied (a hit's), or NULL */
 	long long index;	/* query_index */
 	int given;		/* index given (not its position) */
 	long long candidates, returned, found;	/* filled by ev_pack_build() */
