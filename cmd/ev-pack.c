@@ -35,6 +35,7 @@ static struct ev_pack_opts o;
 static struct {
 	const char *plan, *queries, *plan_get, *db, *index;
 	int no_dedupe, format, skip_invalid;
+	long started;
 	json_t *warnings;
 } f;
 
@@ -82,6 +83,9 @@ static const struct ev_opt options[] = {
 	EV_OPT_FUNC(0, "warning", NULL, NULL, add_warning, "TEXT",
 	    "add TEXT to every pack's warnings (repeatable), e.g. that a lane was unavailable",
 	    NULL),
+	EV_OPT_LONG(0, "started", NULL, &f.started, 1, 253402300799999L, "MS",
+	    "the request began at this Unix time in milliseconds, before its lanes ran: "
+	    "stats.took_ms counts from it, and it is when the hits were retrieved"),
 	EV_OPT_SKIP_INVALID(&f.skip_invalid),
 	EV_OPT_STR(0, "plan-get", NULL, &f.plan_get, "KEY[,KEY...]", "print the plan's value of KEY "
 	    "(e.g. lanes.text.k), once the plan is checked, and exit; nothing when it is absent; "
@@ -191,6 +195,8 @@ main(int argc, char *argv[])
 			goto fail;
 		ev_pack_set_vectors(p, chunk_vector, ix, ev_vindex_dim(ix));
 	}
+	if (f.started > 0)
+		ev_pack_set_request_start(p, f.started);
 	for (i = 0; i < json_array_size(f.warnings); i++)
 		if (ev_pack_warn(p, json_string_value(json_array_get(f.warnings, i)), &err) == -1)
 			goto fail;

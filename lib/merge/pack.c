@@ -19,8 +19,8 @@
 
 /* ---- the clock ---- */
 
-static int
-rfc3339_ok(const char *s)
+int
+ev_pack_time_ok(const char *s)
 {
 	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
 	size_t i;
@@ -39,7 +39,7 @@ ev_pack_now(char *buf, size_t size)
 	time_t t;
 	struct tm tm;
 
-	if (env != NULL && rfc3339_ok(env)) {
+	if (env != NULL && ev_pack_time_ok(env)) {
 		snprintf(buf, size, "%s", env);
 		return 1;
 	}
@@ -47,6 +47,24 @@ ev_pack_now(char *buf, size_t size)
 	gmtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return 0;
+}
+
+void
+ev_pack_time_of(long long epoch_ms, char *buf, size_t size)
+{
+	time_t t = (time_t)(epoch_ms / 1000);
+	struct tm tm;
+
+	if (ev_pack_now(buf, size))
+		return;
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void
+ev_pack_set_request_start(struct ev_pack *p, long long epoch_ms)
+{
+	p->request_ms = epoch_ms;
 }
 
 /* ---- the accumulator ---- */

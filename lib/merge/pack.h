@@ -33,6 +33,14 @@
  * fixed that way, else 0. */
 int ev_pack_now(char *buf, size_t size);
 
+/* The time epoch_ms (Unix time in milliseconds) as RFC 3339 UTC
+ * ("2026-02-20T12:00:00Z") into buf (at least 32 bytes); the fixed time
+ * when EV_FIXED_TIME fixes the clock (see ev_pack_now()). */
+void ev_pack_time_of(long long epoch_ms, char *buf, size_t size);
+
+/* Whether s is a time of the form ev_pack_now() writes. */
+int ev_pack_time_ok(const char *s);
+
 /* One query's hits being packed.  Memory is bounded by one query's hits. */
 struct ev_pack;
 
@@ -103,6 +111,14 @@ int ev_pack_request(struct ev_pack *p, const char *request_id, struct ev_err *er
 typedef int (*ev_pack_vector_fn)(void *ctx, const char *chunk_id, float *out,
 	struct ev_err *err);
 void ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim);
+
+/* The request began at epoch_ms (Unix time in milliseconds, > 0), before
+ * its lanes retrieved its hits (scripts/ev-hybrid passes it on): every pack
+ * built from now on counts stats.took_ms from then (stats.took_ms_scope
+ * "request", else "ev-pack": the packing alone), and gives that time as
+ * provenance.retrieved_at of a hit that does not say when it was retrieved
+ * (its "retrieved_at"). */
+void ev_pack_set_request_start(struct ev_pack *p, long long epoch_ms);
 
 /* Hits added since ev_pack_begin() (ids merged count once). */
 long long ev_pack_count(const struct ev_pack *p);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "assemble.h"
 #include "config.h"
@@ -137,6 +138,7 @@ struct build {
 	json_t *first;		/* the first candidate's hit, or NULL */
 	json_t *evs;		/* the evidences returned (borrowed) */
 	struct ev_pack_sigseen seen;	/* what they had, for the signals they lack */
+	char retrieved_at[64];	/* when the lanes ran: the request's start, else now */
 	int multi, fq, no_uri, bad;
 };
 
@@ -254,7 +256,7 @@ build_evidences(struct ev_pack *p, struct build *b, long long query_index, const
 			(size_t)it->group)) : NULL,
 			b->iscv[i] ? &b->cv[i] : NULL,
 			i > 0 ? json_string_value(json_object_get(b->kept[0]->hit, "id")) : NULL,
-			p->o.mmr_lambda < 1, &b->seen };
+			p->o.mmr_lambda < 1, &b->seen, b->retrieved_at };
 		append_new(&b->bad, evs, ev_pack_evidence_item(p, it, &x, now, &b->no_uri));
 		it->kept = 1;
 	}
@@ -502,9 +504,9 @@ build_stats(const struct ev_pack *p, struct build *b, double took_ms, json_t *by
 	int *bad = &b->bad;
 	size_t i, j;
 
-	st = json_pack("{s:I,s:I,s:I,s:o}", "candidates", (json_int_t)p->n,
+	st = json_pack("{s:I,s:I,s:I,s:s,s:o}", "candidates", (json_int_t)p->n,
 	    "returned", (json_int_t)b->nret, "took_ms", (json_int_t)llround(took_ms),
-	    "by_mode", stats_by_mode(b));
+	    "took_ms_scope", p->request_ms > 0 ? "request" : "ev-pack", "by_mode", stats_by_mode(b));
 	if (st == NULL) {
 		*bad = 1;
 		json_decref(byq);
@@ -535,6 +537,19 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 	const char *req = NULL;
 	char uuid[EV_UUID_LEN + 1];
 
+	if (p->request_ms > 0) {
+		/* the request's time: from its start, before its lanes ran */
+		struct timespec t;
+		char fixed[64];
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		took_ms = (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6 - (double)p->request_ms;
+		if (ev_pack_now(fixed, sizeof fixed) || took_ms < 0)
+			took_ms = 0;
+		ev_pack_time_of(p->request_ms, b.retrieved_at, sizeof b.retrieved_at);
+	} else {
+		snprintf(b.retrieved_at, sizeof b.retrieved_at, "%s", generated_at);
+	}
 	if (build_request(p, &b, &query_id, &query, query_index, &req, uuid, err) == -1 ||
 	    build_select(p, &b, err) == -1) {
 		build_release(&b);

@@ -6,6 +6,7 @@
 
 #include "evidence.h"
 #include "jsoncopy.h"
+#include "pack.h"
 #include "packbadge.h"
 #include "packtext.h"
 
@@ -111,6 +112,16 @@ item_evidence(const struct ev_pack *p, const struct item *it)
 	return a;
 }
 
+/* When the hit was retrieved: its own "retrieved_at" (a lane or a caller
+ * may stamp it), else when the request's lanes ran. */
+static const char *
+retrieved_at(json_t *hit, const char *lanes_ran)
+{
+	const char *t = json_string_value(json_object_get(hit, "retrieved_at"));
+
+	return t != NULL && ev_pack_time_ok(t) ? t : lanes_ran;
+}
+
 /* A query text longer than this (a document pasted as a question) is said
  * once in a pack, in its query or queries, not again in each evidence's
  * provenance. */
@@ -190,7 +201,8 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	set_new(&bad, e, "signals", sig);
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", ev_pack_mode(it->lanes),
-	    "query_index", (json_int_t)x->query_index, "retrieved_at", now);
+	    "query_index", (json_int_t)x->query_index, "retrieved_at",
+	    retrieved_at(hit, x->retrieved_at));
 	qt = x->query_text != NULL ? x->query_text : json_string_value(json_object_get(hit, "query"));
 	if (said_in_provenance(qt))
 		set_new(&bad, v, "query_text", json_string(qt));

@@ -124,6 +124,7 @@ struct ev_pack {
 				 * (ev_pack_vector_fn), or NULL */
 	void *vctx;
 	int dim;
+	long long request_ms;	/* when the request began (Unix ms), or 0 */
 	struct ev_contra *contra;	/* made when first needed */
 	struct ev_buf raw;	/* the lines of the current query's hits */
 	struct ev_jscan js;	/* the line last scanned (ev_pack_scan_line()) */
