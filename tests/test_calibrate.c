@@ -8,23 +8,7 @@
 #include "calibrate.h"
 #include "test_util.h"
 
-static char dir[64];
-static char path[128];
-
-static void
-setup(void)
-{
-	snprintf(dir, sizeof dir, "/tmp/test_calibrate.XXXXXX");
-	tu_mkdir(dir, path, sizeof path);
-}
-
-static void
-teardown(void)
-{
-	tu_rmdir(dir);
-}
-
-TestSuite(calibrate, .init = setup, .fini = teardown);
+TU_SUITE_WITH_DIR(calibrate, "test_calibrate");
 
 /* n documents of one chunk each: document i holds its own words
  * "alphaI betaI gammaI deltaI" and the word "common", which every chunk

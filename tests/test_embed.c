@@ -14,23 +14,7 @@
 #include "store.h"
 #include "test_util.h"
 
-static char dir[64];
-static char path[128];
-
-static void
-setup(void)
-{
-	snprintf(dir, sizeof dir, "/tmp/test_embed.XXXXXX");
-	tu_mkdir(dir, path, sizeof path);
-}
-
-static void
-teardown(void)
-{
-	tu_rmdir(dir);
-}
-
-TestSuite(embed, .init = setup, .fini = teardown);
+TU_SUITE_WITH_DIR(embed, "test_embed");
 
 static struct ev_store *
 store_with(const char *const *texts, int n)

@@ -62,10 +62,9 @@ setup(void)
 	struct ev_err err = { 0 };
 
 	snprintf(dir, sizeof dir, "/tmp/evkit-postings.XXXXXX");
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/kb.db", dir);
-	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
+	tu_mkdir(dir, path, sizeof path);
 	st = tu_store_create(path, &err);
+	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
 	tu_exec_ok(st, "BEGIN");
 	add_chunk(1, "alpha", "beta gamma beta", "en");
 	add_chunk(2, "gamma", "alpha alpha delta", "en");

@@ -24,11 +24,7 @@ static struct ev_store *st;
 static void
 setup(void)
 {
-	struct ev_err err = { 0 };
-
-	tu_mkdir(dir, db, sizeof db);
-	st = tu_store_create(db, &err);
-	tu_exec_ok(st, "INSERT INTO documents(doc_id, source_type, language, published_date, metadata,"
+	st = tu_store_made(dir, db, sizeof db, "INSERT INTO documents(doc_id, source_type, language, published_date, metadata,"
 		" content_hash) VALUES"
 		" ('d1', 'pdf', 'en', '2021-03-04', '{\"year\": 1958, \"lab\": \"NACA\", \"open\": true}', 'h1'),"
 		" ('d2', 'pdf', 'fr', '2021-12-31', '{\"year\": \"1958\", \"lab\": null}', 'h2'),"

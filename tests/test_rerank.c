@@ -119,24 +119,36 @@ Test(rerank, lane_features_come_from_the_fusion_explain_or_the_signals)
 	json_decref(hits);
 }
 
-Test(rerank, given_scores_reorder_the_top_with_ties_by_id_and_the_rest_below)
+/* ev_rerank_apply() with the default options to hits, the first n
+ * reranked by scores (NULL: none, for the reason why), read back. */
+static json_t *
+applied(json_t *hits, size_t n, const double *scores, const char *why)
 {
 	struct ev_rerank_opts o;
 	struct ev_err err = { 0 };
 	struct ev_buf out = EV_BUF_INIT;
 	struct ev_rerank *rr;
+	json_t *got;
+
+	ev_rerank_opts_init(&o);
+	cr_assert_not_null(rr = ev_rerank_open(NULL, &o, &err), "%s", err.msg);
+	cr_assert_eq(ev_rerank_apply(rr, hits, n, scores, why, &out, &err), 0, "%s", err.msg);
+	got = hits_of(out.p);
+	ev_buf_release(&out);
+	ev_rerank_close(rr);
+	return got;
+}
+
+Test(rerank, given_scores_reorder_the_top_with_ties_by_id_and_the_rest_below)
+{
 	json_t *hits = hits_of("{\"id\":\"z\",\"score\":9,\"rank\":1}\n"
 	    "{\"id\":\"y\",\"score\":8,\"rank\":2}\n"
 	    "{\"id\":\"x\",\"score\":7,\"rank\":3}\n"
 	    "{\"id\":\"w\",\"score\":6,\"rank\":4}\n"
 	    "{\"id\":\"v\",\"score\":5,\"rank\":5}\n");
 	double scores[] = { 1, 3, 3 };
-	json_t *got;
+	json_t *got = applied(hits, 3, scores, NULL);
 
-	ev_rerank_opts_init(&o);
-	rr = ev_rerank_open(NULL, &o, &err);
-	cr_assert_eq(ev_rerank_apply(rr, hits, 3, scores, NULL, &out, &err), 0);
-	got = hits_of(out.p);
 	cr_assert_eq(json_array_size(got), 5);
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(got, 0), "id")), "x");
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(got, 1), "id")), "y");
@@ -160,24 +172,16 @@ Test(rerank, given_scores_reorder_the_top_with_ties_by_id_and_the_rest_below)
 	    json_array_get(got, 4), "explain"), "rerank"), "reranked")));
 	json_decref(got);
 	json_decref(hits);
-	ev_buf_release(&out);
-	ev_rerank_close(rr);
 }
 
 Test(rerank, without_scores_the_incoming_order_stays_and_each_hit_says_why)
 {
-	struct ev_rerank_opts o;
 	struct ev_err err = { 0 };
-	struct ev_buf out = EV_BUF_INIT;
-	struct ev_rerank *rr;
 	json_t *hits = hits_of("{\"id\":\"b\",\"score\":2,\"rank\":2,\"warnings\":[\"old\"]}\n"
 	    "{\"id\":\"a\",\"score\":3,\"rank\":1}\n"), *got, *w;
 
-	ev_rerank_opts_init(&o);
-	rr = ev_rerank_open(NULL, &o, &err);
 	cr_assert_eq(ev_rerank_incoming(hits, &err), 0);
-	cr_assert_eq(ev_rerank_apply(rr, hits, 2, NULL, "it failed", &out, &err), 0);
-	got = hits_of(out.p);
+	got = applied(hits, 2, NULL, "it failed");
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(got, 0), "id")), "a");
 	cr_assert_float_eq(json_number_value(json_object_get(json_array_get(got, 0), "score")), 3,
 	    1e-12);
@@ -186,6 +190,4 @@ Test(rerank, without_scores_the_incoming_order_stays_and_each_hit_says_why)
 	cr_assert_str_eq(json_string_value(json_array_get(w, 1)), "it failed");
 	json_decref(got);
 	json_decref(hits);
-	ev_buf_release(&out);
-	ev_rerank_close(rr);
 }

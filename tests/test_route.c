@@ -21,12 +21,15 @@ router(const char *yaml)
 	return r;
 }
 
-/* Route query with r and check the added fields are want. */
-#define routes_to(r, query, want) do { \
-	char *got_ = route((r), (query)); \
+/* Whether the string expr gives (malloc'd: freed) is want. */
+#define owned_str_eq(expr, want) do { \
+	char *got_ = (expr); \
 	cr_assert_str_eq(got_, (want)); \
 	free(got_); \
 } while (0)
+
+/* Route query with r and check the added fields are want. */
+#define routes_to(r, query, want) owned_str_eq(route((r), (query)), (want))
 
 /* The fields r adds to query, gated on n hits of confidence c when n >= 0. */
 static char *
@@ -87,11 +90,7 @@ Test(route, confidence_is_the_top_margin_relative_to_the_top)
 	cr_assert_float_eq(ev_route_confidence(2, 0, -1), 0, 1e-12);
 }
 
-#define gates_to(r, query, n, c, want) do { \
-	char *got_ = gated((r), (query), (n), (c)); \
-	cr_assert_str_eq(got_, (want)); \
-	free(got_); \
-} while (0)
+#define gates_to(r, query, n, c, want) owned_str_eq(gated((r), (query), (n), (c)), (want))
 
 Test(route, the_gate_takes_the_lane_out_at_or_above_the_threshold_and_says_why)
 {
@@ -175,11 +174,7 @@ lanes_gated(struct ev_router *r, const char *qjson, const char *answers)
 	return s;
 }
 
-#define lanes_gate_to(r, q, answers, want) do { \
-	char *got_ = lanes_gated((r), (q), (answers)); \
-	cr_assert_str_eq(got_, (want)); \
-	free(got_); \
-} while (0)
+#define lanes_gate_to(r, q, answers, want) owned_str_eq(lanes_gated((r), (q), (answers)), (want))
 
 Test(route, a_gate_over_both_lanes_keeps_the_one_that_clears_and_merges_when_neither_does)
 {

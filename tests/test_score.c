@@ -607,9 +607,8 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* beta, gamma: in none of 4 chunks */
 
-	tu_mkdir(dir, path, sizeof path);
-	st = tu_store_create(path, &err);
-	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	st = tu_store_made(dir, path, sizeof path, "INSERT INTO documents(doc_id, content_hash)"
+	    " VALUES ('d', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'alpha one', 'h'), (2, 'd:s:1', 'd', 's', 1, 'alpha two', 'h'),"
 	    " (3, 'd:s:2', 'd', 's', 2, 'alpha three', 'h'), (4, 'd:s:3', 'd', 's', 3, 'alphas', 'h');"
@@ -642,9 +641,8 @@ Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* ruche, miel: in none of 4 chunks */
 
-	tu_mkdir(dir, path, sizeof path);
-	st = tu_store_create(path, &err);
-	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash, language) VALUES ('d', 'h', 'fr');"
+	st = tu_store_made(dir, path, sizeof path, "INSERT INTO documents(doc_id, content_hash,"
+	    " language) VALUES ('d', 'h', 'fr');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'abeille noire', 'h'), (2, 'd:s:1', 'd', 's', 1, 'abeilles noires', 'h'),"
 	    " (3, 'd:s:2', 'd', 's', 2, 'abeille jaune', 'h'), (4, 'd:s:3', 'd', 's', 3, 'abeilles', 'h');"

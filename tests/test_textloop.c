@@ -53,16 +53,15 @@ open_search(const char *dict_dir)
 static void
 setup(void)
 {
-	tu_mkdir(dir, path, sizeof path);
-	snprintf(qpath, sizeof qpath, "%s/q.jsonl", dir);
-	st = tu_store_create(path, &err);
-	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h'), ('e', 'h');"
+	st = tu_store_made(dir, path, sizeof path,
+	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h'), ('e', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'the wing in a slipstream', 'h'),"
 	    " (2, 'd:s:1', 'd', 's', 1, 'a wing and a plate', 'h'),"
 	    " (3, 'e:s:0', 'e', 's', 0, 'heat transfer at a wall', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks;");
+	snprintf(qpath, sizeof qpath, "%s/q.jsonl", dir);
 	memset(&loop, 0, sizeof loop);
 	loop.skip = skip;
 	loop.warn = warn;

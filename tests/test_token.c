@@ -251,14 +251,12 @@ Test(token, terms_agree_with_the_store_vocabulary)
 	sqlite3_stmt *q;
 	char vocab[512] = "";
 
-	tu_mkdir(dir, path, sizeof path);
-	st = tu_store_create(path, &err);
-	cr_assert_eq(ev_store_exec(st,
+	st = tu_store_made(dir, path, sizeof path,
 	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
 	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash) VALUES"
 	    " (1, 'd:s:0', 'd', 's', 0, 'Café flows caused Zürich', 'h');"
 	    "INSERT INTO chunks_fts(rowid, title, section_title, text)"
-	    " SELECT rowid, title, section_title, text FROM chunks;", &err), 0, "%s", err.msg);
+	    " SELECT rowid, title, section_title, text FROM chunks;");
 	q = ev_store_prepare(st, "SELECT term FROM chunks_vocab ORDER BY term", &err);
 	cr_assert_not_null(q, "%s", err.msg);
 	while (sqlite3_step(q) == SQLITE_ROW) {

@@ -29,6 +29,22 @@ tu_mkdir(char *dir, char *db, size_t dbsize)
 		snprintf(db, dbsize, "%s/kb.db", dir);
 }
 
+/* A suite whose every test has a scratch folder, dir (from the template
+ * "/tmp/" prefix ".XXXXXX"), removed after it, and path, "DIR/kb.db" (not
+ * made). */
+#define TU_SUITE_WITH_DIR(suite, prefix) \
+	static char dir[64], path[128]; \
+	static void tu_dir_setup(void) \
+	{ \
+		snprintf(dir, sizeof dir, "/tmp/" prefix ".XXXXXX"); \
+		tu_mkdir(dir, path, sizeof path); \
+	} \
+	static void tu_dir_teardown(void) \
+	{ \
+		tu_rmdir(dir); \
+	} \
+	TestSuite(suite, .init = tu_dir_setup, .fini = tu_dir_teardown)
+
 /* Removes the folder dir and everything below it. */
 static inline void
 tu_rmdir(const char *dir)
@@ -57,6 +73,20 @@ tu_exec_ok(struct ev_store *st, const char *sql)
 	struct ev_err err = { 0 };
 
 	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
+}
+
+/* Makes the folder dir (a template, as tu_mkdir() takes it) and the store
+ * "DIR/kb.db" in it (its path into db), runs sql on the store and returns it. */
+static inline struct ev_store *
+tu_store_made(char *dir, char *db, size_t dbsize, const char *sql)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st;
+
+	tu_mkdir(dir, db, dbsize);
+	st = tu_store_create(db, &err);
+	tu_exec_ok(st, sql);
+	return st;
 }
 
 /* The integer the statement sql (one ?1, bound to the text arg) gives in
