@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "vecline.h"
 
 #define DEPTH_MAX 64
@@ -225,14 +226,8 @@ vector(struct ev_vecline *r, struct cur *c)
 	for (;;) {
 		if (!number(c, &d))
 			return 0;
-		if (r->dim == r->v_cap) {
-			size_t cap = r->v_cap ? 2 * r->v_cap : 256;
-			float *v = realloc(r->v, cap * sizeof *v);
-			if (v == NULL)
-				return -1;
-			r->v = v;
-			r->v_cap = cap;
-		}
+		if (ev_grow(&r->v, &r->v_cap, r->dim, sizeof *r->v, 256) == -1)
+			return -1;
 		r->v[r->dim++] = (float)d;
 		ws(c);
 		if (c->p < c->end && *c->p == ',') {

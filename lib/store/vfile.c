@@ -124,14 +124,8 @@ ev_vfile_cmp_i64(const void *a, const void *b)
 int
 ev_vfile_ids_push(struct ev_vfile_ids *a, int64_t x)
 {
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 256;
-		int64_t *v = realloc(a->v, cap * sizeof *v);
-		if (v == NULL)
-			return -1;
-		a->v = v;
-		a->cap = cap;
-	}
+	if (ev_grow(&a->v, &a->cap, a->n, sizeof *a->v, 256) == -1)
+		return -1;
 	a->v[a->n++] = x;
 	return 0;
 }
