@@ -54,22 +54,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-static struct ev_skip skipping;	/* --skip-invalid (lib/cli/cli.h) */
-static struct ev_progress progress;
-
-static int
-skip(void *ctx, const struct ev_err *err)
-{
-	(void)ctx;
-	return ev_cli_skip(&skipping, err);
-}
-
-static void
-step(void *ctx, long long bytes)
-{
-	(void)ctx;
-	ev_progress_step(&progress, 1, bytes);
-}
+static struct ev_cli_load load = { .bytes_per = 1 };	/* --skip-invalid, progress */
 
 /* Say how many chunks are left without a vector of the index's model (a
  * pipeline killed after ev-ingest committed, chunks with no word of the
@@ -164,23 +149,21 @@ main(int argc, char *argv[])
 	vo.reset = o.reset;
 	L.model = o.model;
 	L.ids = o.ids;
-	L.skip = skip;
-	L.progress = step;
-	skipping.on = o.skip_invalid;
+	L.skip = ev_cli_load_skip;
+	L.progress = ev_cli_load_step;
+	L.ctx = &load;
+	load.skip.on = o.skip_invalid;
 
 	if ((st = ev_store_open(o.db, EV_STORE_WRITE, &err)) == NULL ||
 	    (L.ld = ev_vload_begin(st, o.index, &vo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_progress_start(&progress, &cli, "vectors", 0);
+	ev_progress_start(&load.progress, &cli, "vectors", 0);
 	rc = ev_vecinput_read(&L, argv + argi, argc - argi, &err);
-	ev_progress_done(&progress);
+	ev_progress_done(&load.progress);
 	if (rc == -1) {
-		rc = ev_cli_report(&err);
-		if (rc == EV_EXIT_USAGE)
-			ev_warn("nothing loaded: the store and index '%s' are unchanged%s", o.index,
-				o.skip_invalid ? "" : " (--skip-invalid skips bad records)");
+		rc = ev_cli_load_failed(&load, &err, "the store and index '%s' are unchanged", o.index);
 		goto out;
 	}
 	if (ev_vload_commit(L.ld, &stats, &err) == -1) {
@@ -188,7 +171,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_cli_count(&cli, "records", L.read);
-	ev_cli_skip_done(&cli, &skipping);
+	ev_cli_skip_done(&cli, &load.skip);
 	ev_cli_count(&cli, "vectors", stats.total);
 	if (stats.zero)
 		ev_warn("%lld vector%s all zeros (no direction): no vector kept for %s", stats.zero,

@@ -45,22 +45,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-static struct ev_skip skipping;
-static struct ev_progress progress;
-
-static int
-skip(void *ctx, const struct ev_err *err)
-{
-	(void)ctx;
-	return ev_cli_skip(&skipping, err);
-}
-
-static void
-step(void *ctx, long long vectors)
-{
-	(void)ctx;
-	ev_progress_step(&progress, 1, vectors * 4);
-}
+static struct ev_cli_load load = { .bytes_per = 4 };	/* a float32 vector of each record */
 
 int
 main(int argc, char *argv[])
@@ -88,22 +73,20 @@ main(int argc, char *argv[])
 	lo.reset = o.reset;
 	R.model = o.model;
 	R.npy = o.npy;
-	R.skip = skip;
-	R.progress = step;
-	skipping.on = o.skip_invalid;
+	R.skip = ev_cli_load_skip;
+	R.progress = ev_cli_load_step;
+	R.ctx = &load;
+	load.skip.on = o.skip_invalid;
 
 	if ((R.ld = ev_mvload_begin(o.index, &lo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_progress_start(&progress, &cli, "records", 0);
+	ev_progress_start(&load.progress, &cli, "records", 0);
 	rc = ev_mvinput_read(&R, argv + argi, argc - argi, &err);
-	ev_progress_done(&progress);
+	ev_progress_done(&load.progress);
 	if (rc == -1) {
-		rc = ev_cli_report(&err);
-		if (rc == EV_EXIT_USAGE)
-			ev_warn("nothing loaded: index '%s' is unchanged%s", o.index,
-			    o.skip_invalid ? "" : " (--skip-invalid skips bad records)");
+		rc = ev_cli_load_failed(&load, &err, "index '%s' is unchanged", o.index);
 		goto out;
 	}
 	if (ev_mvload_commit(R.ld, &stats, &err) == -1) {
@@ -111,7 +94,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	ev_cli_count(&cli, "records", R.read);
-	ev_cli_skip_done(&cli, &skipping);
+	ev_cli_skip_done(&cli, &load.skip);
 	ev_cli_count(&cli, "vectors", stats.vectors);
 	if (stats.factory[0] == '\0')
 		ev_warn("no records: index '%s' not written", o.index);

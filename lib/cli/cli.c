@@ -385,6 +385,36 @@ ev_progress_so_far_cb(void *p, long long done)
 	ev_progress_step(p, done - ((struct ev_progress *)p)->done, 0);
 }
 
+int
+ev_cli_load_skip(void *load, const struct ev_err *err)
+{
+	return ev_cli_skip(&((struct ev_cli_load *)load)->skip, err);
+}
+
+void
+ev_cli_load_step(void *load, long long n)
+{
+	struct ev_cli_load *L = load;
+
+	ev_progress_step(&L->progress, 1, n * L->bytes_per);
+}
+
+int
+ev_cli_load_failed(const struct ev_cli_load *load, const struct ev_err *err, const char *fmt, ...)
+{
+	int rc = ev_cli_report(err);
+	va_list ap;
+
+	if (rc != EV_EXIT_USAGE)
+		return rc;
+	fprintf(stderr, "%s: nothing loaded: ", ev_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", load->skip.on ? "" : " (--skip-invalid skips bad records)");
+	return rc;
+}
+
 void
 ev_progress_done(struct ev_progress *p)
 {

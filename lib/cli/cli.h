@@ -166,4 +166,26 @@ void ev_progress_cb(void *p, long long items, long long bytes);
  * done items, with no bytes. */
 void ev_progress_so_far_cb(void *p, long long done);
 
+/* A load of records (ev-embed-load, ev-mv-load): --skip-invalid's count and
+ * the progress of the records read, kept by the callbacks of vecinput.h and
+ * mvinput.h, whose ctx is the struct ev_cli_load. */
+struct ev_cli_load {
+	struct ev_skip skip;
+	struct ev_progress progress;
+	long long bytes_per;	/* the bytes one of the progress callback's count stands for */
+};
+
+/* ev_cli_skip() of load->skip. */
+int ev_cli_load_skip(void *load, const struct ev_err *err);
+
+/* One record read, of n times load->bytes_per bytes. */
+void ev_cli_load_step(void *load, long long n);
+
+/* A load that failed: reports *err and, for bad input (code 2), says
+ * "nothing loaded: WHAT" (what formatted from fmt, "index 'x' is
+ * unchanged"), with " (--skip-invalid skips bad records)" when skipping is
+ * off.  Returns the exit status (ev_cli_report()'s). */
+int ev_cli_load_failed(const struct ev_cli_load *load, const struct ev_err *err, const char *fmt,
+	...) __attribute__((format(printf, 3, 4)));
+
 #endif
