@@ -35,33 +35,10 @@ for delay in $delays; do
 	searcher true q.jsonl ev-search-vec --db s.db --index s.faiss -k 10 &
 	spid=$!
 	ev-embed-load --db s.db --index s.faiss --factory HNSW32 <vectors.jsonl 2>load.err &
-	pid=$!
-	sleep $delay
-	kill -9 $pid 2>/dev/null
-	wait $pid
-	status=$?
-	touch stop
-	wait $spid
-	read -r runs bad <search.count
-	if [ $status -ne 137 ]; then
-		note "kill after ${delay}s: the load had finished (exit $status)"
-	else
-		killed=$((killed + 1))
-	fi
+	kill_load_after "$delay" $! $spid
 	check "kill after ${delay}s: integrity_check passes" integrity s.db
-	if ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl >after.hits 2>after.err; then
-		if cmp -s after.hits old.hits; then
-			ok "kill after ${delay}s: the previous index answers as before"
-		elif cmp -s after.hits new.hits; then
-			ok "kill after ${delay}s: the load had committed; the new index answers"
-		else
-			fail "kill after ${delay}s: the index answers, but neither as before nor as after the load"
-		fi
-	else
-		fail "kill after ${delay}s: ev-search-vec fails: $(head -2 after.err)"
-	fi
-	check "kill after ${delay}s: $runs searches during the load, $bad failed" [ "$bad" -eq 0 -a "$runs" -gt 0 ]
-	[ -s search-failures.log ] && head -3 search-failures.log
+	answers_after_kill "$delay" "the load had committed; the new index answers" \
+	    ev-search-vec --db s.db --index s.faiss -k 10 <q.jsonl
 	left=$(ls s.faiss.* 2>/dev/null | wc -l)
 	[ "$left" -gt 0 ] && note "kill after ${delay}s: $left temporary index file(s) left behind: $(ls s.faiss.*)"
 	# and a load after the kill completes and cleans up

@@ -47,32 +47,9 @@ for delay in $delays; do
 	searcher true q.jsonl ev-search-mv --index s.mvi -k 10 &
 	spid=$!
 	ev-mv-load --index s.mvi new.jsonl 2>load.err &
-	pid=$!
-	sleep "$delay"
-	kill -9 $pid 2>/dev/null
-	wait $pid
-	status=$?
-	touch stop
-	wait $spid
-	read -r runs bad <search.count
-	if [ $status -ne 137 ]; then
-		note "kill after ${delay}s: the load had finished (exit $status)"
-	else
-		killed=$((killed + 1))
-	fi
-	if ev-search-mv --index s.mvi -k 10 q.jsonl >after.hits 2>after.err; then
-		if cmp -s after.hits old.hits; then
-			ok "kill after ${delay}s: the previous index answers as before"
-		elif cmp -s after.hits new.hits; then
-			ok "kill after ${delay}s: the load had renamed its index; the new one answers"
-		else
-			fail "kill after ${delay}s: the index answers, but neither as before nor as after the load"
-		fi
-	else
-		fail "kill after ${delay}s: ev-search-mv fails: $(head -2 after.err)"
-	fi
-	check "kill after ${delay}s: $runs searches during the load, $bad failed" [ "$bad" -eq 0 -a "$runs" -gt 0 ]
-	[ -s search-failures.log ] && head -3 search-failures.log
+	kill_load_after "$delay" $! $spid
+	answers_after_kill "$delay" "the load had renamed its index; the new one answers" \
+	    ev-search-mv --index s.mvi -k 10 q.jsonl
 	if ev-mv-load --index s.mvi new.jsonl 2>reload.err &&
 	    ev-search-mv --index s.mvi -k 10 q.jsonl | cmp -s - new.hits; then
 		ok "kill after ${delay}s: the next load completes and answers as a clean one"

@@ -64,6 +64,48 @@ embedded() {
 	ev-ingest --db "$1" --all "$2" 2>>setup.err | ev-embed --db "$1" >"$3" 2>>setup.err
 }
 
+# kill_load_after DELAY PID SEARCHER: SIGKILL the load PID (a child of this
+# shell) DELAY seconds in, then stop the searcher (child SEARCHER, see
+# searcher()) and read its counts into runs and bad.  status is the load's
+# exit status; killed counts the loads killed before they finished.
+kill_load_after() {
+	sleep "$1"
+	kill -9 "$2" 2>/dev/null
+	wait "$2"
+	status=$?
+	touch stop
+	wait "$3"
+	read -r runs bad <search.count
+	if [ $status -ne 137 ]; then
+		note "kill after ${1}s: the load had finished (exit $status)"
+	else
+		killed=$((killed + 1))
+	fi
+}
+
+# answers_after_kill DELAY LOADED SEARCH...: after a load killed DELAY
+# seconds in, SEARCH (its input redirected by the caller) answers as before
+# the load (old.hits), or as after it (new.hits: LOADED says so) when the
+# load had got that far; and none of the $runs searches made during the
+# load ($bad of them failed) failed.
+answers_after_kill() {
+	local delay=$1 loaded=$2
+	shift 2
+	if "$@" >after.hits 2>after.err; then
+		if cmp -s after.hits old.hits; then
+			ok "kill after ${delay}s: the previous index answers as before"
+		elif cmp -s after.hits new.hits; then
+			ok "kill after ${delay}s: $loaded"
+		else
+			fail "kill after ${delay}s: the index answers, but neither as before nor as after the load"
+		fi
+	else
+		fail "kill after ${delay}s: $1 fails: $(head -2 after.err)"
+	fi
+	check "kill after ${delay}s: $runs searches during the load, $bad failed" [ "$bad" -eq 0 -a "$runs" -gt 0 ]
+	[ ! -s search-failures.log ] || head -3 search-failures.log
+}
+
 # searcher READY INPUT SEARCH...: until a file "stop" appears, every 10 ms,
 # run SEARCH with INPUT as its standard input whenever the command READY
 # (eval'd; "true" for always) succeeds.  A run that fails or says "locked"
