@@ -9,6 +9,7 @@
 #include "config.h"
 #include "pack.h"
 #include "uuid.h"
+#include "test_util.h"
 
 static json_t *
 hit(const char *id, double score, const char *lane)
@@ -545,17 +546,6 @@ Test(pack, text_width_counts_display_columns)
 	cr_assert_eq(ev_pack_char_width(0x1f600), 2);
 }
 
-/* Jansson's allocations fail at the fail_at-th one (0: never). */
-static long jfail_at, jcount;
-
-static void *
-jfail_malloc(size_t n)
-{
-	if (++jcount == jfail_at)
-		return NULL;
-	return malloc(n);
-}
-
 /* The pack of two lanes' hits for one query, with a plan, built while
  * Jansson's fail_at-th allocation fails (0: none).  Returns the pack with
  * its generated ids removed, or NULL with *err set. */
@@ -581,9 +571,9 @@ pack_failing_at(long fail_at, struct ev_err *err)
 	p = ev_pack_new(&o, plan, NULL, "00000000-0000-4000-8000-000000000000", err);
 	cr_assert_not_null(p);
 	cr_assert_eq(ev_pack_begin(p, err), 0);
-	jcount = 0;
-	jfail_at = fail_at;
-	json_set_alloc_funcs(jfail_malloc, free);
+	tu_jcount = 0;
+	tu_jfail_at = fail_at;
+	json_set_alloc_funcs(tu_jfail_malloc, free);
 	for (int i = 0; i < 3 && ok; i++)
 		ok = ev_pack_add(p, h[i], "t:1", err) == 0;
 	if (ok)
@@ -610,7 +600,7 @@ Test(pack, out_of_memory_fails_the_pack_and_never_drops_a_field)
 	char *w, *g;
 
 	cr_assert_not_null(want, "%s", err.msg);
-	total = jcount;
+	total = tu_jcount;
 	cr_assert_gt(total, 50);
 	w = json_dumps(want, JSON_SORT_KEYS | JSON_COMPACT);
 	for (n = 1; n <= total; n++) {

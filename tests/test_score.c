@@ -730,17 +730,6 @@ Test(score, a_failing_or_out_of_range_judge_fails_the_item)
 	ev_score_result_release(&r);
 }
 
-/* Jansson's allocations fail at the jfail_at-th one (0: never). */
-static long jfail_at, jcount;
-
-static void *
-jfail_malloc(size_t n)
-{
-	if (++jcount == jfail_at)
-		return NULL;
-	return malloc(n);
-}
-
 /* Score an item with details while Jansson's fail_at-th allocation fails;
  * returns the details as text (malloc'd), or NULL with *err set. */
 static char *
@@ -759,9 +748,9 @@ details_failing_at(long fail_at, struct ev_err *err)
 	char *s = NULL;
 	int r;
 
-	jcount = 0;
-	jfail_at = fail_at;
-	json_set_alloc_funcs(jfail_malloc, free);
+	tu_jcount = 0;
+	tu_jfail_at = fail_at;
+	json_set_alloc_funcs(tu_jfail_malloc, free);
 	r = ev_score_answer(sc, &item, &defaults, 1, &res, err);
 	json_set_alloc_funcs(malloc, free);
 	if (r == 0) {
@@ -780,7 +769,7 @@ Test(score, out_of_memory_fails_the_item_and_never_drops_a_field)
 {
 	struct ev_err err = { 0 };
 	char *want = details_failing_at(0, &err), *got;
-	long n, total = jcount;
+	long n, total = tu_jcount;
 
 	cr_assert_not_null(want, "%s", err.msg);
 	cr_assert_gt(total, 30);

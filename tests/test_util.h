@@ -165,6 +165,18 @@ tu_read_file_into(const char *path, void *buf, size_t n)
 	cr_assert_eq(close(fd), 0);
 }
 
+/* Jansson's allocations fail at the tu_jfail_at-th one (0: never), counted
+ * in tu_jcount, once a test calls json_set_alloc_funcs(tu_jfail_malloc, free). */
+static long tu_jfail_at, tu_jcount;
+
+static inline void *
+tu_jfail_malloc(size_t n)
+{
+	if (++tu_jcount == tu_jfail_at)
+		return NULL;
+	return malloc(n);
+}
+
 /* One xorshift64 step of *state: the tests' repeatable pseudo-random numbers. */
 static inline unsigned long long
 tu_xorshift(unsigned long long *state)
