@@ -58,6 +58,23 @@ parse(int argc, char **argv)
 	return ev_opt_parse(&cli, &cmd, table);
 }
 
+static void parse_alias(int argc, char **argv);
+
+/* Parse "--config FILE", the file holding text, as program "t" (parse()) or,
+ * with alias, as "a" (parse_alias()).  Returns the file's path. */
+static const char *
+with_config(const char *text, int alias)
+{
+	const char *path = yaml(text);
+	char *argv[] = { alias ? "a" : "t", "--config", (char *)path, NULL };
+
+	if (alias)
+		parse_alias(3, argv);
+	else
+		parse(3, argv);
+	return path;
+}
+
 
 TestSuite(opt, .fini = tu_tmpfiles_remove);
 
@@ -102,17 +119,24 @@ Test(opt, config_gives_defaults_and_flags_override_it)
 	cr_assert(strstr(seen, "'pairs.y'|y=x]") != NULL, "%s", seen);
 }
 
-Test(opt, unknown_config_keys_are_warned_about, .init = cr_redirect_stderr)
+/* Whether all prog said on stderr is that key of the config file path is
+ * ignored; path is removed. */
+static void
+assert_key_ignored(const char *prog, const char *path, const char *key)
 {
-	const char *path = yaml("count: 2\nbogus: 1\n");
-	char *argv[] = { "t", "--config", (char *)path, NULL };
 	char want[256];
 
-	parse(3, argv);
 	fflush(stderr);
-	snprintf(want, sizeof want, "t: %s: unknown key 'bogus' ignored\n", path);
+	snprintf(want, sizeof want, "%s: %s: unknown key '%s' ignored\n", prog, path, key);
 	unlink(path);
 	cr_assert_stderr_eq_str(want);
+}
+
+Test(opt, unknown_config_keys_are_warned_about, .init = cr_redirect_stderr)
+{
+	const char *path = with_config("count: 2\nbogus: 1\n", 0);
+
+	assert_key_ignored("t", path, "bogus");
 	cr_assert_eq(count, 2);
 }
 
@@ -125,19 +149,13 @@ Test(opt, a_number_out_of_range_is_bad_usage, .exit_code = 2, .init = cr_redirec
 
 Test(opt, a_config_number_out_of_range_is_bad_usage, .exit_code = 2, .init = cr_redirect_stderr)
 {
-	const char *path = yaml("weights:\n  w: 2\n");
-	char *argv[] = { "t", "--config", (char *)path, NULL };
-
-	parse(3, argv);
+	with_config("weights:\n  w: 2\n", 0);
 }
 
 Test(opt, a_config_mapping_key_that_is_a_scalar_is_bad_usage, .exit_code = 2,
     .init = cr_redirect_stderr)
 {
-	const char *path = yaml("pairs: 3\n");
-	char *argv[] = { "t", "--config", (char *)path, NULL };
-
-	parse(3, argv);
+	with_config("pairs: 3\n", 0);
 }
 
 Test(opt, help_shows_ranges_and_defaults, .init = cr_redirect_stdout)
@@ -339,12 +357,8 @@ Test(opt, an_alias_copies_each_section_key_before_it_without_a_flag)
 
 Test(opt, the_section_wins_over_its_alias_key_by_key)
 {
-	const char *path = yaml("x:\n  k: 3\n  n: 4\nlanes:\n  x:\n    k: 5\n");
-	char *argv[] = { "a", "--config", (char *)path, NULL };
-
 	alias_k = 10, alias_n = 1;
-	parse_alias(3, argv);
-	unlink(path);
+	unlink(with_config("x:\n  k: 3\n  n: 4\nlanes:\n  x:\n    k: 5\n", 1));
 	cr_assert_eq(alias_k, 5);
 	cr_assert_eq(alias_n, 4);
 }
@@ -352,23 +366,14 @@ Test(opt, the_section_wins_over_its_alias_key_by_key)
 Test(opt, an_alias_key_out_of_range_is_named_as_written, .exit_code = 2,
     .init = cr_redirect_stderr)
 {
-	const char *path = yaml("x:\n  n: 10\n");
-	char *argv[] = { "a", "--config", (char *)path, NULL };
-
-	parse_alias(3, argv);
+	with_config("x:\n  n: 10\n", 1);
 }
 
 Test(opt, unknown_alias_keys_are_warned_about, .init = cr_redirect_stderr)
 {
-	const char *path = yaml("x:\n  n: 2\n  bogus: 1\n");
-	char *argv[] = { "a", "--config", (char *)path, NULL };
-	char want[256];
+	const char *path = with_config("x:\n  n: 2\n  bogus: 1\n", 1);
 
-	parse_alias(3, argv);
-	fflush(stderr);
-	snprintf(want, sizeof want, "a: %s: unknown key 'x.bogus' ignored\n", path);
-	unlink(path);
-	cr_assert_stderr_eq_str(want);
+	assert_key_ignored("a", path, "x.bogus");
 }
 
 Test(cli, loop_end_reports_a_failed_loop_and_counts_the_skipped, .init = cr_redirect_stderr)
