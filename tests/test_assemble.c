@@ -77,37 +77,47 @@ Test(assemble, a_negation_of_the_same_claim_contradicts, .init = setup, .fini = 
 
 Test(assemble, opposite_words_contradict_and_two_flips_agree, .init = setup, .fini = teardown)
 {
+	static const char *const agree[][2] = {
+		/* a negation and an opposite: the same claim */
+		{ "Open flames are not allowed in the shed.", "Open flames are prohibited in the shed." },
+		/* both negated */
+		{ "Tokens are not cached by the gateway.", "The gateway does not cache tokens." },
+		/* two opposite pairs (function words count) */
+		{ "Bees forage less in cold weather.", "Bees forage more in warm weather." },
+	};
 	struct ev_contra_why why;
 
 	cr_assert_eq(contra("Open flames are prohibited in the apiary shed.",
 	    "Open flames are allowed in the apiary shed.", &why), 1);
 	cr_assert_str_eq(why.cue, "opposite");
 	cr_assert_str_eq(why.words, "prohibited/allowed");
-	/* a negation and an opposite: the same claim */
-	cr_assert_eq(contra("Open flames are not allowed in the shed.",
-	    "Open flames are prohibited in the shed.", &why), 0);
-	/* both negated: they agree */
-	cr_assert_eq(contra("Tokens are not cached by the gateway.",
-	    "The gateway does not cache tokens.", &why), 0);
-	/* two opposite pairs (function words count): they agree */
-	cr_assert_eq(contra("Bees forage less in cold weather.", "Bees forage more in warm weather.",
-	    &why), 0);
+	for (size_t i = 0; i < sizeof agree / sizeof agree[0]; i++)
+		cr_assert_eq(contra(agree[i][0], agree[i][1], &why), 0, "%s ~ %s", agree[i][0],
+		    agree[i][1]);
 }
 
 Test(assemble, another_subject_is_no_contradiction, .init = setup, .fini = teardown)
 {
+	static const struct {
+		const char *a, *b;
+		int contradicts;
+	} cases[] = {
+		{ "Do not store passwords in the source repository.",
+		    "Client secrets must be rotated every 90 days.", 0 },
+		/* one shared word is not a subject */
+		{ "The hive is not heavy.", "The hive was moved in May.", 0 },
+		/* sentences are compared one by one: the negation is in another one */
+		{ "Secrets are rotated every 90 days. Nothing else is needed.",
+		    "Secrets are rotated every 90 days.", 0 },
+		/* the text lane's marks do not join words */
+		{ "\xc2\xab" "Secrets\xc2\xbb are never \xc2\xabrotated\xc2\xbb", "Secrets are rotated",
+		    1 },
+	};
 	struct ev_contra_why why;
 
-	cr_assert_eq(contra("Do not store passwords in the source repository.",
-	    "Client secrets must be rotated every 90 days.", &why), 0);
-	/* one shared word is not a subject */
-	cr_assert_eq(contra("The hive is not heavy.", "The hive was moved in May.", &why), 0);
-	/* sentences are compared one by one: the negation is in another one */
-	cr_assert_eq(contra("Secrets are rotated every 90 days. Nothing else is needed.",
-	    "Secrets are rotated every 90 days.", &why), 0);
-	/* the text lane's marks do not join words */
-	cr_assert_eq(contra("\xc2\xab" "Secrets\xc2\xbb are never \xc2\xabrotated\xc2\xbb",
-	    "Secrets are rotated", &why), 1);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		cr_assert_eq(contra(cases[i].a, cases[i].b, &why), cases[i].contradicts, "%s ~ %s",
+		    cases[i].a, cases[i].b);
 }
 
 Test(assemble, what_it_cannot_see, .init = setup, .fini = teardown)
