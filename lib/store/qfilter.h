@@ -2,18 +2,12 @@
  * filters (the text lane, textsearch.h; the vector lane, vsearch.h; the
  * multi-vector lane, mvsearch.h; ev-tune),
  * as SQL conditions over a chunk and its document, with the values to bind.
- * ev-search-text(1), ev-search-vec(1) and ev-search-mv(1) state the grammar
- * a user meets:
- *   doc_id, doc_ids        a string or a non-empty array of strings: the
- *                          chunk's document is one of them
- *   source_type, language  the same, of the document's field
- *   metadata               {KEY: V or [V, ...]}: the document's metadata
- *                          has KEY equal to V (compared with its type; null:
- *                          KEY is there and null), for every KEY
- *   published_date         {"from": DATE, "to": DATE}, either optional or
- *                          null: a range, inclusive, "to" at its own precision
- * Each key restricts further: a chunk passes every key given.  Any other
- * key, or a value of another shape, is bad input.
+ * The grammar a user meets (the keys doc_id, doc_ids, source_type,
+ * language, metadata and published_date, and what each value means) is the
+ * man pages' (ev-search-text(1), RECORDS; ev-search-vec(1) and
+ * ev-search-mv(1)).  What a caller may rely on: each key restricts further
+ * (a chunk passes every key given), and any other key, or a value of
+ * another shape, is bad input, never ignored.
  *
  * Low layer: includes buf.h, err.h, store.h, SQLite and Jansson.  Knows
  * nothing of a lane: a lane joins `chunks fc` and `documents fd ON
