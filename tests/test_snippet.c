@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "lexicon.h"
 #include "snippet.h"
 #include "token.h"
 
@@ -299,4 +300,23 @@ Test(snippet, words_of_other_scripts_keep_their_window_of_tokens)
 {
 	cr_assert_str_eq(snip_in(4, "slipstream", 1, "one two three four slipstream six seven eight nine", 1),
 	    "… four [slipstream] six seven …");
+}
+
+Test(snippet, a_query_s_function_words_of_its_language_are_not_marked)
+{
+	struct ev_err err = { 0 };
+	struct ev_lex *lex = ev_lex_open(NULL, &err);
+	const char *q = "Le Comté est un fromage de Franche-Comté. Il est affiné";
+
+	cr_assert_not_null(lex, "%s", err.msg);
+	/* without the language, French function words are marked */
+	cr_assert_eq(ev_snippet_add_query(sn, q, strlen(q), &err), 9);
+	cr_assert_str_eq(snip("Le comté est un fromage.", 5), "[Le] [comté] [est] [un] [fromage].");
+	ev_snippet_reset(sn);
+	cr_assert_eq(ev_snippet_add_query_in(sn, q, strlen(q), lex, EV_LEX_FR, &err), 4);
+	cr_assert_str_eq(snip("Le comté est un fromage.", 2), "Le [comté] est un [fromage].");
+	/* a query of function words alone keeps them */
+	ev_snippet_reset(sn);
+	cr_assert_eq(ev_snippet_add_query_in(sn, "il est", 6, lex, EV_LEX_FR, &err), 2);
+	ev_lex_close(lex);
 }

@@ -380,21 +380,30 @@ Test(vsearch, a_bad_feedback_record_is_refused_naming_its_line)
 	ev_vsearch_free(vs);
 }
 
+/* Start the output again, empty. */
+static void
+fresh_output(void)
+{
+	fclose(fp);
+	free(out);
+	out = NULL;
+	fp = open_memstream(&out, &outlen);
+	cr_assert_not_null(fp);
+}
+
 /* What ev_vsearch_add() (by == 0) or ev_vsearch_add_line() (1) makes of
  * the line: the searched hits, or the error's place and message. */
 static char *
 answer(const char *line, int by)
 {
-	struct ev_vsearch *vs = searcher(2, 1);
+	struct ev_vsearch *vs;
 	struct ev_err err = { 0 };
 	json_t *v;
 	char *s;
 	int r;
 
-	fflush(fp);
-	rewind(fp);
-	if (out)
-		out[0] = '\0';
+	fresh_output();
+	vs = searcher(2, 1);
 	if (by == 1)
 		r = ev_vsearch_add_line(vs, line, strlen(line), 7, "q:7", &err);
 	else if ((v = json_loads(line, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL)) != NULL) {
@@ -442,5 +451,41 @@ Test(vsearch, a_line_read_whole_gives_what_its_record_gives)
 
 		cr_assert(strncmp(got, "2 q:7: invalid JSON", 19) == 0, "%s", got);
 		free(got);
+	}
+}
+
+Test(vsearch, a_snippet_marks_the_query_s_content_words_not_its_function_words)
+{
+	/* the query's language: its record's, else the one its function words
+	 * show ("la" alone is French, Spanish and Italian: none) */
+	static const char *const lines[] = {
+		"{\"query\":\"le flutter est la speed\",\"vector\":[1,0,0,0]}",
+		"{\"query\":\"la flutter\",\"language\":\"fr\",\"vector\":[1,0,0,0]}",
+		"{\"query\":\"la flutter\",\"vector\":[1,0,0,0]}",
+	};
+	static const char *const want[] = {
+		"le \xc2\xab" "flutter\xc2\xbb est \xc3\xa0 la \xc2\xab" "speed\xc2\xbb",
+		"le \xc2\xab" "flutter\xc2\xbb est \xc3\xa0 la speed",
+		"le \xc2\xab" "flutter\xc2\xbb est \xc3\xa0 \xc2\xab" "la\xc2\xbb speed",
+	};
+	struct ev_err e0 = { 0 };
+
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET text = 'le flutter est \xc3\xa0 la speed'"
+	    " WHERE id = 'd1:s1:0'", &e0), 0, "%s", e0.msg);
+
+	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+		struct ev_vsearch *vs;
+		struct ev_err err = { 0 };
+		json_t *h;
+
+		fresh_output();
+		vs = searcher(1, 1);
+		cr_assert_eq(ev_vsearch_add_line(vs, lines[i], strlen(lines[i]), 1, "q:1", &err), 0,
+		    "%s", err.msg);
+		cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+		h = hits();
+		cr_assert_str_eq(str(json_array_get(h, 0), "snippet"), want[i], "%s", lines[i]);
+		json_decref(h);
+		ev_vsearch_free(vs);
 	}
 }

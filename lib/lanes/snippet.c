@@ -200,6 +200,8 @@ ev_snippet_is_stop(const struct ev_tok *tok, const char *term, int len, const ch
 struct query_ctx {
 	struct ev_snippet *sn;
 	const char *text;
+	const struct ev_lex *lex;	/* with lang: function words left out */
+	int lang;
 };
 
 static int
@@ -209,6 +211,8 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 	struct ev_snippet *sn = q->sn;
 
 	if (ev_snippet_is_stop(sn->tok, term, len, q->text + start, end - start) ||
+	    (q->lex != NULL && q->lang >= 0 && (ev_lex_stop_langs(q->lex, q->text + start,
+	    (size_t)(end - start)) & EV_LEX_BIT(q->lang)) != 0) ||
 	    lookup(sn, term, len) >= 0)
 		return 0;
 	if (ev_snippet_add_term(sn, term, len, sn->adding_group, sn->err) == -1)
@@ -219,9 +223,10 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 }
 
 int
-ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struct ev_err *err)
+ev_snippet_add_query_in(struct ev_snippet *sn, const char *query, size_t len,
+    const struct ev_lex *lex, int lang, struct ev_err *err)
 {
-	struct query_ctx q = { sn, query };
+	struct query_ctx q = { sn, query, lex, lang };
 
 	sn->adding_group = sn->ngroups;
 	sn->added = 0;
@@ -230,7 +235,15 @@ ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struc
 	if (ev_tok_run_terms(sn->tok, query, len, on_query_token, &q, err) == -1 ||
 	    (err != NULL && err->code != 0))
 		return -1;
+	if (sn->added == 0 && lex != NULL && lang >= 0)	/* function words alone: keep them */
+		return ev_snippet_add_query_in(sn, query, len, NULL, -1, err);
 	return sn->added;
+}
+
+int
+ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struct ev_err *err)
+{
+	return ev_snippet_add_query_in(sn, query, len, NULL, -1, err);
 }
 
 int

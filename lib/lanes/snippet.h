@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "lexicon.h"
 #include "token.h"
 
 struct ev_snippet_opts {
@@ -60,6 +61,13 @@ int ev_snippet_add_watch(struct ev_snippet *sn, const char *term, int len, struc
  * appearance (a repeated stem keeps one group).  Returns the number of groups
  * added, or -1 with *err set. */
 int ev_snippet_add_query(struct ev_snippet *sn, const char *query, size_t len, struct ev_err *err);
+
+/* The same, leaving out too the function words of language lang (EV_LEX_*,
+ * from lex's stop lists; the tokeniser knows English's), so that only the
+ * query's content words are marked ("le", "est", "de" of a French query
+ * are not), unless the query has no other word.  lang -1: none. */
+int ev_snippet_add_query_in(struct ev_snippet *sn, const char *query, size_t len,
+	const struct ev_lex *lex, int lang, struct ev_err *err);
 
 /* Whether a query word is a stop word: its stem term[0..len) is a stop
  * word's (ev_tok_is_stop()) and the word itself, word[0..wlen), is not one

@@ -11,6 +11,8 @@
 #include "jscan.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
+#include "langid.h"
+#include "lexicon.h"
 #include "region.h"
 #include "snippet.h"
 #include "token.h"
@@ -35,6 +37,7 @@ struct ev_vsearch {
 	FILE *out;
 	struct ev_tok *tok;
 	struct ev_snippet *sn;	/* NULL without snippets */
+	struct ev_lex *lex;	/* the stop lists, for the snippets' query words */
 	int dim, batch_max, n;
 	struct query *q;
 	float *vec;		/* batch_max × dim: the batch's query vectors */
@@ -81,7 +84,8 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 	if (vs->batch_max < 1)
 		vs->batch_max = 1;
 	if (o->snippet && ((vs->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
-	    (vs->sn = ev_snippet_new(vs->tok, &snip_opts, err)) == NULL)) {
+	    (vs->sn = ev_snippet_new(vs->tok, &snip_opts, err)) == NULL ||
+	    (vs->lex = ev_lex_open(NULL, err)) == NULL)) {
 		ev_vsearch_free(vs);
 		return NULL;
 	}
@@ -504,6 +508,26 @@ add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, struct ev_err *
 }
 
 /* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
+/* The language whose function words the snippets of a query leave
+ * unmarked, beside the English ones the tokeniser knows: its record's
+ * "language", else the one its own function words show (langid.h), when
+ * the lexicon has it and it is not English; -1 for none. */
+static int
+query_lang(const struct ev_lex *lex, const json_t *rec, const char *text)
+{
+	const char *l = json_string_value(json_object_get(rec, "language"));
+	char code[EV_ANALYZE_CODE_MAX];
+	int lang;
+
+	if (l != NULL)
+		lang = ev_lex_lang(l, strlen(l));
+	else if (!ev_langid_query(lex, text, strlen(text), code))
+		return -1;
+	else
+		lang = ev_lex_lang(code, strlen(code));
+	return lang == EV_LEX_EN ? -1 : lang;
+}
+
 static int
 write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_t *ids, int n,
 	struct ev_err *err)
@@ -516,7 +540,8 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 		return ev_err_nomem(err);
 	if (vs->sn) {
 		ev_snippet_reset(vs->sn);
-		if (text && ev_snippet_add_query(vs->sn, text, strlen(text), err) == -1)
+		if (text && ev_snippet_add_query_in(vs->sn, text, strlen(text), vs->lex,
+		    query_lang(vs->lex, q->rec, text), err) == -1)
 			return -1;
 	}
 	for (int i = 0; i < n && ids[i] >= 0; i++) {
@@ -665,6 +690,7 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	ev_buf_release(&vs->num);
 	ev_buf_release(&vs->lines);
 	ev_snippet_free(vs->sn);
+	ev_lex_close(vs->lex);
 	ev_tok_close(vs->tok);
 	free(vs->q);
 	free(vs->vec);
