@@ -29,26 +29,28 @@ static const struct ev_opt_cmd command = {
 };
 
 static const char *index_path, *lane, *db;
-static long k = 100;
-static int candidates = 1000, token_k = 100, nprobe = 32, ef_search, exact;
+static long k = EV_PLAN_DEFAULT(EV_PLAN_VISUAL_K);
+static int candidates = EV_PLAN_DEFAULT(EV_PLAN_VISUAL_CANDIDATES);
+static int token_k = EV_PLAN_DEFAULT(EV_PLAN_VISUAL_TOKEN_K);
+static int nprobe = EV_PLAN_DEFAULT(EV_PLAN_VISUAL_NPROBE), ef_search, exact;
 static struct ev_skip skip;
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the multi-vector index (ev-mv-load)"),
 	EV_OPT_STR(0, "db", "db", &db, "DB",
 	    "the store whose documents the records' doc_id name: needed by queries with filters"),
-	EV_OPT_K_AT("lanes.visual.k", &k, EV_PLAN_MAX_K, "hits per query", NULL),
-	EV_OPT_INT(0, "candidates", "lanes.visual.candidates", &candidates, 1, 10000000, "N",
+	EV_OPT_PLAN('k', "k", EV_PLAN_VISUAL_K, &k, "N", "hits per query"),
+	EV_OPT_PLAN(0, "candidates", EV_PLAN_VISUAL_CANDIDATES, &candidates, "N",
 	    "records scored exactly per query at most (those with the best token matches)"),
-	EV_OPT_INT(0, "token-k", "lanes.visual.token_k", &token_k, 1, EV_PLAN_MAX_K, "N",
+	EV_OPT_PLAN(0, "token-k", EV_PLAN_VISUAL_TOKEN_K, &token_k, "N",
 	    "token vectors found per query vector, whose records are the candidates"),
-	EV_OPT_INT(0, "nprobe", "lanes.visual.nprobe", &nprobe, 1, 1000000, "N",
+	EV_OPT_PLAN(0, "nprobe", EV_PLAN_VISUAL_NPROBE, &nprobe, "N",
 	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query vector"),
-	{ EV_OPT_TYPE_INT, 0, "ef-search", "lanes.visual.ef_search", &ef_search, 1, 1000000, "N",
-	    "HNSW indexes: Faiss's efSearch", NULL, "the index's" },
-	EV_OPT_BOOL(0, "exact", "lanes.visual.exact", &exact,
+	EV_OPT_PLAN_SHOWN(0, "ef-search", EV_PLAN_VISUAL_EF_SEARCH, &ef_search, "N",
+	    "HNSW indexes: Faiss's efSearch", "the index's"),
+	EV_OPT_PLAN(0, "exact", EV_PLAN_VISUAL_EXACT, &exact, NULL,
 	    "score every record exactly (brute force; no Faiss search)"),
-	EV_OPT_STR(0, "lane", "lanes.visual.lane", &lane, "NAME",
+	EV_OPT_STR(0, "lane", EV_PLAN_KEY(EV_PLAN_VISUAL_LANE), &lane, "NAME",
 	    "the lane's name in hits (default: the index's, given to ev-mv-load)"),
 	EV_OPT_SKIP_INVALID(&skip.on),
 	EV_OPT_END

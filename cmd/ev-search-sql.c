@@ -22,15 +22,15 @@ static const char *db;
 static int skip_invalid;
 
 static const struct ev_opt options[] = {
-	EV_OPT_STR(0, "db", "lanes.structured.db", &db, "FILE", "the SQLite file to query"),
-	EV_OPT_STR(0, "sql", "lanes.structured.sql", &lane.sql, "SQL",
+	EV_OPT_STR(0, "db", EV_PLAN_KEY(EV_PLAN_STRUCTURED_DB), &db, "FILE", "the SQLite file to query"),
+	EV_OPT_STR(0, "sql", EV_PLAN_KEY(EV_PLAN_STRUCTURED_SQL), &lane.sql, "SQL",
 	    "one SELECT statement; :query and :NAME are bound from each query record"),
-	EV_OPT_STR(0, "id-column", "lanes.structured.id_column", &lane.id_column, "COLUMN",
+	EV_OPT_STR(0, "id-column", EV_PLAN_KEY(EV_PLAN_STRUCTURED_ID_COLUMN), &lane.id_column, "COLUMN",
 	    "the selected column that identifies a row"),
-	EV_OPT_STR(0, "snippet-columns", "lanes.structured.snippet_columns",
+	EV_OPT_STR(0, "snippet-columns", EV_PLAN_KEY(EV_PLAN_STRUCTURED_SNIPPET_COLUMNS),
 	    &lane.snippet_columns, "A,B", "the columns of a hit's snippet (default: all but the id)"),
-	EV_OPT_K(&lane.k, EV_PLAN_MAX_K, "rows a query keeps at most"),
-	EV_OPT_STR(0, "lane", "lanes.structured.lane", &lane.lane, "NAME",
+	EV_OPT_PLAN('k', "k", EV_PLAN_STRUCTURED_K, &lane.k, "N", "rows a query keeps at most"),
+	EV_OPT_STR(0, "lane", EV_PLAN_KEY(EV_PLAN_STRUCTURED_LANE), &lane.lane, "NAME",
 	    "the lane's name in hits and evidence"),
 	EV_OPT_SKIP_INVALID(&skip_invalid),
 	EV_OPT_END
@@ -50,7 +50,7 @@ main(int argc, char *argv[])
 	int argi, r, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-search-sql", NULL, argc, argv);
-	argi = ev_opt_parse(&cli, &command, options);
+	argi = ev_opt_parse_section(&cli, &command, options, "lanes.structured", 1);
 	skip.on = skip_invalid;
 	if (db == NULL)
 		ev_cli_usage_error(&cli, "--db FILE is required (or lanes.structured.db in the plan)");

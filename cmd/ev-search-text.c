@@ -35,7 +35,7 @@ static const struct ev_opt_cmd command = {
 static const char *db;
 static long k = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K);
 static struct ev_textsearch_opts ts = EV_TEXTSEARCH_OPTS_INIT;
-static int threads = 2;		/* --threads: 1 never splits a sweep */
+static int threads = EV_PLAN_DEFAULT(EV_PLAN_TEXT_THREADS);		/* --threads: 1 never splits a sweep */
 static char *marks;		/* --mark's copy, split at the comma */
 static const char *stats_out;
 static const char **stats_in;	/* --stats FILEs */
@@ -97,8 +97,6 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	ts.snippet.close = comma + 1;
 }
 
-#define LANE(key) "lanes.text." key
-#define KEY(t, key, v, lo, hi) { (t), 0, NULL, LANE(key), (v), (lo), (hi), NULL, NULL, NULL, NULL }
 
 /* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The
  * first entry, a plan's top-level k, is dropped in a file with lanes.  The
@@ -108,9 +106,9 @@ static struct ev_opt options[] = {
 	{ EV_OPT_TYPE_LONG, 0, NULL, "k", &k, 1, EV_PLAN_MAX_K, NULL, NULL, NULL, NULL },
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store (made by ev-ingest)"),
 	EV_OPT_PLAN('k', "k", EV_PLAN_TEXT_K, &k, "N", "hits per query"),
-	EV_OPT_BOOL(0, "all-terms", LANE("all_terms"), &ts.all_terms,
+	EV_OPT_PLAN(0, "all-terms", EV_PLAN_TEXT_ALL_TERMS, &ts.all_terms, NULL,
 	    "a hit must hold every word (default: any word, ranked)"),
-	EV_OPT_BOOL(0, "raw-fts", LANE("raw_fts"), &ts.raw_fts,
+	EV_OPT_PLAN(0, "raw-fts", EV_PLAN_TEXT_RAW_FTS, &ts.raw_fts, NULL,
 	    "the query text is an FTS5 expression, not words"),
 	EV_OPT_PLAN(0, "fuzzy", EV_PLAN_TEXT_FUZZY, &ts.fuzzy, "N",
 	    "expand a word missing from the index to words within N edits: at most 1 for words"
@@ -140,15 +138,15 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN(0, "b", EV_PLAN_TEXT_B, &ts.b, "B", "BM25's length normalisation"),
 	EV_OPT_FUNC(0, "mark", NULL, NULL, set_mark, "OPEN,CLOSE",
 	    "what surrounds a matched word in snippets", "\xc2\xab,\xc2\xbb"),
-	KEY(EV_OPT_TYPE_STR, "snippet.open", &ts.snippet.open, 0, 0),
-	KEY(EV_OPT_TYPE_STR, "snippet.close", &ts.snippet.close, 0, 0),
-	EV_OPT_INT(0, "snippet-tokens", LANE("snippet.tokens"), &ts.snippet.tokens, 1, 1000, "N",
+	EV_OPT_STR(0, NULL, EV_PLAN_KEY(EV_PLAN_TEXT_SNIPPET_OPEN), &ts.snippet.open, NULL, NULL),
+	EV_OPT_STR(0, NULL, EV_PLAN_KEY(EV_PLAN_TEXT_SNIPPET_CLOSE), &ts.snippet.close, NULL, NULL),
+	EV_OPT_PLAN(0, "snippet-tokens", EV_PLAN_TEXT_SNIPPET_TOKENS, &ts.snippet.tokens, "N",
 	    "snippet length in words"),
-	EV_OPT_BOOL(0, "exhaustive", LANE("exhaustive"), &ts.exhaustive,
+	EV_OPT_PLAN(0, "exhaustive", EV_PLAN_TEXT_EXHAUSTIVE, &ts.exhaustive, NULL,
 	    "rank every chunk that holds a query word instead of pruning (the same hits, slower)"),
-	EV_OPT_INT(0, "threads", LANE("threads"), &threads, 1, 2, "N",
+	EV_OPT_PLAN(0, "threads", EV_PLAN_TEXT_THREADS, &threads, "N",
 	    "threads a query's sweep of a large store's postings file may use (the same hits)"),
-	EV_OPT_SKIP_INVALID_AT(LANE("skip_invalid"), &skip.on),
+	EV_OPT_SKIP_INVALID_AT(EV_PLAN_KEY(EV_PLAN_TEXT_SKIP_INVALID), &skip.on),
 	EV_OPT_FUNC(0, "stats", NULL, NULL, add_stats, "FILE",
 	    "rank with these statistics (of every shard of a collection, made by --stats-out),"
 	    " summed when repeated", "the store's own"),

@@ -17,7 +17,7 @@
 #include "vindex.h"
 #include "vsearch.h"
 
-#define NONE -1e30		/* --min-score not given */
+#define NONE EV_PLAN_MIN(EV_PLAN_VECTOR_MIN_SCORE)	/* --min-score not given */
 
 /* Keys of query records and older plans, accepted quietly. */
 static const char *const extra_keys[] = { "request_id", "query", "embed.*", "text.*", NULL };
@@ -38,24 +38,26 @@ static int feedback = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_FEEDBACK);
 static double feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_FEEDBACK_WEIGHT);
 static long k = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_K);
 static double min_score = NONE;
-static int ef_search, nprobe, no_snippet, snippet = 1, pairwise;
+static int ef_search, nprobe, no_snippet, pairwise;
+static int snippet = EV_PLAN_DEFAULT(EV_PLAN_VECTOR_SNIPPET);
 static struct ev_skip skip;
 
 static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store the index was loaded into (ev-embed-load)"),
 	EV_OPT_STR(0, "index", "index", &index_path, "FILE", "the index file"),
 	EV_OPT_PLAN('k', "k", EV_PLAN_VECTOR_K, &k, "N", "hits per query"),
-	{ EV_OPT_TYPE_NUM, 0, "min-score", "lanes.vector.min_score", &min_score, NONE, -NONE, "X",
-	    "drop hits whose inner product is below X", NULL, "none" },
-	{ EV_OPT_TYPE_INT, 0, "ef-search", "lanes.vector.ef_search", &ef_search, 1, 1000000, "N",
-	    "HNSW indexes: Faiss's efSearch, the candidates explored per query", NULL, "the index's" },
-	{ EV_OPT_TYPE_INT, 0, "nprobe", "lanes.vector.nprobe", &nprobe, 1, 1000000, "N",
-	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query", NULL, "the index's" },
+	EV_OPT_PLAN_SHOWN(0, "min-score", EV_PLAN_VECTOR_MIN_SCORE, &min_score, "X",
+	    "drop hits whose inner product is below X", "none"),
+	EV_OPT_PLAN_SHOWN(0, "ef-search", EV_PLAN_VECTOR_EF_SEARCH, &ef_search, "N",
+	    "HNSW indexes: Faiss's efSearch, the candidates explored per query", "the index's"),
+	EV_OPT_PLAN_SHOWN(0, "nprobe", EV_PLAN_VECTOR_NPROBE, &nprobe, "N",
+	    "IVF indexes: Faiss's nprobe, the inverted lists visited per query", "the index's"),
 	EV_OPT_BOOL(0, "no-snippet", NULL, &no_snippet, "leave the snippet out of the hits (faster)"),
-	EV_OPT_BOOL(0, "pairwise", "lanes.vector.pairwise", &pairwise, "score each query against each"
+	EV_OPT_PLAN(0, "pairwise", EV_PLAN_VECTOR_PAIRWISE, &pairwise, NULL,
+	    "score each query against each"
 	    " vector one pair at a time, not as a matrix product: scores to the bit whatever the"
 	    " index's size, so shards merge exactly (slower for large batches)"),
-	EV_OPT_BOOL(0, NULL, "lanes.vector.snippet", &snippet, NULL),
+	EV_OPT_PLAN_KEY(EV_PLAN_VECTOR_SNIPPET, &snippet),
 	EV_OPT_STR(0, "feedback-hits", NULL, &feedback_hits, "FILE", "hit records of another lane"
 	    " (the text lane's): fold each query's first chunks there into its vector"),
 	EV_OPT_PLAN(0, "feedback", EV_PLAN_VECTOR_FEEDBACK, &feedback, "N",

@@ -259,18 +259,22 @@ Test(opt, help_shows_a_choice_as_its_words)
 	    "(default the paint's own)\n") != NULL, "%s", buf);
 }
 
+/* The other stages' keys pass (the top-level k, fusion.method); a key of
+ * the command's section that its table lacks, and a lane no stage reads (no
+ * entry of the plan schema names lanes.other), are warned about. */
 Test(opt, in_a_plan_the_section_is_read_and_its_unknown_keys_warned,
     .init = cr_redirect_stderr)
 {
 	const char *path = yaml("k: 3\nlanes:\n  paint:\n    colour: green\n    k: 7\n    bogus: 1\n"
 	    "  other:\n    anything: 1\nfusion:\n  method: rrf\n");
 	char *argv[] = { "p", "--config", (char *)path, NULL };
-	char want[256];
+	char want[512];
 
 	colour = -1, colour_flagged = 0, depth = 100;
 	parse_section(3, argv, 1);
 	fflush(stderr);
-	snprintf(want, sizeof want, "p: %s: unknown key 'lanes.paint.bogus' ignored\n", path);
+	snprintf(want, sizeof want, "p: %s: unknown key 'lanes.paint.bogus' ignored\n"
+	    "p: %s: unknown key 'lanes.other' ignored\n", path, path);
 	unlink(path);
 	cr_assert_stderr_eq_str(want);
 	cr_assert_eq(colour, 1);

@@ -18,7 +18,10 @@
  * ev-tune's) loop over and from which the lists of known keys come.
  *
  * A key ending in ".*" is a section whose keys its stage checks itself
- * ("lanes.*": each lane's). Includes config.h; knows no stage. */
+ * ("text.*", the text lane's older name) or a mapping of names to values
+ * ("fusion.weights.*").  Every lane's keys are named: a key no entry names
+ * ("lanes.vector.nprob") is warned about by every stage reading the plan.
+ * Includes config.h; knows no stage. */
 #ifndef EV_PLAN_H
 #define EV_PLAN_H
 
@@ -75,7 +78,6 @@ enum ev_plan_type {
 #define EV_PLAN_EF_SEARCH	("ef_search", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
 #define EV_PLAN_NPROBE		("nprobe", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
 #define EV_PLAN_SNIPPET		("snippet", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-vec")
-#define EV_PLAN_LANES		("lanes.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-hybrid")
 /* the text lane's older section name (lanes.text wins) */
 #define EV_PLAN_TEXT		("text.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-text")
 
@@ -119,6 +121,23 @@ enum ev_plan_type {
 				 "ev-search-text")
 #define EV_PLAN_TEXT_B		("lanes.text.bm25.b", EV_PLAN_NUM, 0, 1, 0.65, NULL, \
 				 "ev-search-text")
+#define EV_PLAN_TEXT_ALL_TERMS	("lanes.text.all_terms", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_RAW_FTS	("lanes.text.raw_fts", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-text")
+/* what surrounds a matched word in snippets (default U+00AB, U+00BB) */
+#define EV_PLAN_TEXT_SNIPPET_OPEN ("lanes.text.snippet.open", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_SNIPPET_CLOSE ("lanes.text.snippet.close", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_SNIPPET_TOKENS ("lanes.text.snippet.tokens", EV_PLAN_INT, 1, 1000, 32, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_EXHAUSTIVE	("lanes.text.exhaustive", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_THREADS	("lanes.text.threads", EV_PLAN_INT, 1, 2, 2, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_SKIP_INVALID ("lanes.text.skip_invalid", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-text")
 
 /* ---- The vector lane: lanes.vector.* ---- */
 #define EV_PLAN_VECTOR_K	("lanes.vector.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
@@ -127,6 +146,65 @@ enum ev_plan_type {
 				 "ev-search-vec")
 #define EV_PLAN_VECTOR_FEEDBACK_WEIGHT ("lanes.vector.feedback_weight", EV_PLAN_NUM, 0, 1e6, 1, \
 				 NULL, "ev-search-vec")
+/* an inner product; default none: no hit dropped */
+#define EV_PLAN_VECTOR_MIN_SCORE ("lanes.vector.min_score", EV_PLAN_NUM, -1e30, 1e30, NAN, NULL, \
+				 "ev-search-vec")
+/* Faiss's efSearch (HNSW) and nprobe (IVF); default none: the index's */
+#define EV_PLAN_VECTOR_EF_SEARCH ("lanes.vector.ef_search", EV_PLAN_INT, 1, 1000000, NAN, NULL, \
+				 "ev-search-vec")
+#define EV_PLAN_VECTOR_NPROBE	("lanes.vector.nprobe", EV_PLAN_INT, 1, 1000000, NAN, NULL, \
+				 "ev-search-vec")
+#define EV_PLAN_VECTOR_PAIRWISE	("lanes.vector.pairwise", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-vec")
+#define EV_PLAN_VECTOR_SNIPPET	("lanes.vector.snippet", EV_PLAN_BOOL, 0, 1, 1, NULL, \
+				 "ev-search-vec")
+
+/* ---- The multi-vector lane: lanes.visual.* (ev-search-mv) ---- */
+#define EV_PLAN_VISUAL_K	("lanes.visual.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
+				 "ev-search-mv")
+#define EV_PLAN_VISUAL_CANDIDATES ("lanes.visual.candidates", EV_PLAN_INT, 1, 10000000, 1000, \
+				 NULL, "ev-search-mv")
+#define EV_PLAN_VISUAL_TOKEN_K	("lanes.visual.token_k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, \
+				 NULL, "ev-search-mv")
+#define EV_PLAN_VISUAL_NPROBE	("lanes.visual.nprobe", EV_PLAN_INT, 1, 1000000, 32, NULL, \
+				 "ev-search-mv")
+/* default none: the index's */
+#define EV_PLAN_VISUAL_EF_SEARCH ("lanes.visual.ef_search", EV_PLAN_INT, 1, 1000000, NAN, NULL, \
+				 "ev-search-mv")
+#define EV_PLAN_VISUAL_EXACT	("lanes.visual.exact", EV_PLAN_BOOL, 0, 1, 0, NULL, \
+				 "ev-search-mv")
+/* the lane's name in hits; default none: the index's */
+#define EV_PLAN_VISUAL_LANE	("lanes.visual.lane", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-mv")
+
+/* ---- The structured lane: lanes.structured.* (ev-search-sql) ---- */
+#define EV_PLAN_STRUCTURED_DB	("lanes.structured.db", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-sql")
+#define EV_PLAN_STRUCTURED_SQL	("lanes.structured.sql", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-sql")
+#define EV_PLAN_STRUCTURED_ID_COLUMN ("lanes.structured.id_column", EV_PLAN_STR, 0, 0, NAN, \
+				 NULL, "ev-search-sql")
+#define EV_PLAN_STRUCTURED_SNIPPET_COLUMNS ("lanes.structured.snippet_columns", EV_PLAN_STR, \
+				 0, 0, NAN, NULL, "ev-search-sql")
+#define EV_PLAN_STRUCTURED_K	("lanes.structured.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
+				 "ev-search-sql")
+#define EV_PLAN_STRUCTURED_LANE	("lanes.structured.lane", EV_PLAN_STR, 0, 0, NAN, NULL, \
+				 "ev-search-sql")
+
+/* ---- The expansion: lanes.expand.* (ev-expand) ---- */
+#define EV_PLAN_EXPAND_FROM	("lanes.expand.from", EV_PLAN_INT, 0, 10000, 10, NULL, \
+				 "ev-expand")
+#define EV_PLAN_EXPAND_NEIGHBOURS ("lanes.expand.neighbours", EV_PLAN_INT, 0, 100, 1, NULL, \
+				 "ev-expand")
+#define EV_PLAN_EXPAND_TIMELINE	("lanes.expand.timeline", EV_PLAN_INT, 0, 64, 2, NULL, \
+				 "ev-expand")
+#define EV_PLAN_EXPAND_HOPS	("lanes.expand.hops", EV_PLAN_INT, 0, 5, 1, NULL, "ev-expand")
+#define EV_PLAN_EXPAND_PER_HIT	("lanes.expand.per_hit", EV_PLAN_INT, 0, 1000, 4, NULL, \
+				 "ev-expand")
+#define EV_PLAN_EXPAND_PER_QUERY ("lanes.expand.per_query", EV_PLAN_INT, 0, 100000, 20, NULL, \
+				 "ev-expand")
+#define EV_PLAN_EXPAND_DECAY	("lanes.expand.decay", EV_PLAN_NUM, 0.001, 0.999, 0.5, NULL, \
+				 "ev-expand")
 
 /* ---- Fusion: fusion.* ---- */
 #define EV_PLAN_FUSION_METHOD	("fusion.method", EV_PLAN_CHOICE, 0, 0, 0, \
@@ -222,14 +300,27 @@ enum ev_plan_type {
 #define EV_PLAN_ENTRIES(X) \
 	X(EV_PLAN_VERSION) X(EV_PLAN_PLAN_ID) X(EV_PLAN_REQUEST_ID) X(EV_PLAN_QUERY) \
 	X(EV_PLAN_DB) X(EV_PLAN_INDEX) X(EV_PLAN_EF_SEARCH) X(EV_PLAN_NPROBE) X(EV_PLAN_SNIPPET) \
-	X(EV_PLAN_LANES) X(EV_PLAN_TEXT) \
+	X(EV_PLAN_TEXT) \
 	X(EV_PLAN_TEXT_K) X(EV_PLAN_TEXT_PROXIMITY) X(EV_PLAN_TEXT_FEEDBACK) \
 	X(EV_PLAN_TEXT_FEEDBACK_TERMS) X(EV_PLAN_TEXT_FEEDBACK_WEIGHT) \
 	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
 	X(EV_PLAN_TEXT_DROP_REQUEST_WORDS) X(EV_PLAN_TEXT_WEIGHT_TITLE) \
 	X(EV_PLAN_TEXT_WEIGHT_SECTION) X(EV_PLAN_TEXT_WEIGHT_TEXT) X(EV_PLAN_TEXT_K1) \
-	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_LONG_QUERY) \
+	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_ALL_TERMS) \
+	X(EV_PLAN_TEXT_RAW_FTS) X(EV_PLAN_TEXT_SNIPPET_OPEN) X(EV_PLAN_TEXT_SNIPPET_CLOSE) \
+	X(EV_PLAN_TEXT_SNIPPET_TOKENS) X(EV_PLAN_TEXT_EXHAUSTIVE) X(EV_PLAN_TEXT_THREADS) \
+	X(EV_PLAN_TEXT_SKIP_INVALID) \
 	X(EV_PLAN_VECTOR_K) X(EV_PLAN_VECTOR_FEEDBACK) X(EV_PLAN_VECTOR_FEEDBACK_WEIGHT) \
+	X(EV_PLAN_VECTOR_MIN_SCORE) X(EV_PLAN_VECTOR_EF_SEARCH) X(EV_PLAN_VECTOR_NPROBE) \
+	X(EV_PLAN_VECTOR_PAIRWISE) X(EV_PLAN_VECTOR_SNIPPET) \
+	X(EV_PLAN_VISUAL_K) X(EV_PLAN_VISUAL_CANDIDATES) X(EV_PLAN_VISUAL_TOKEN_K) \
+	X(EV_PLAN_VISUAL_NPROBE) X(EV_PLAN_VISUAL_EF_SEARCH) X(EV_PLAN_VISUAL_EXACT) \
+	X(EV_PLAN_VISUAL_LANE) \
+	X(EV_PLAN_STRUCTURED_DB) X(EV_PLAN_STRUCTURED_SQL) X(EV_PLAN_STRUCTURED_ID_COLUMN) \
+	X(EV_PLAN_STRUCTURED_SNIPPET_COLUMNS) X(EV_PLAN_STRUCTURED_K) X(EV_PLAN_STRUCTURED_LANE) \
+	X(EV_PLAN_EXPAND_FROM) X(EV_PLAN_EXPAND_NEIGHBOURS) X(EV_PLAN_EXPAND_TIMELINE) \
+	X(EV_PLAN_EXPAND_HOPS) X(EV_PLAN_EXPAND_PER_HIT) X(EV_PLAN_EXPAND_PER_QUERY) \
+	X(EV_PLAN_EXPAND_DECAY) \
 	X(EV_PLAN_FUSION_METHOD) X(EV_PLAN_FUSION_RRF_K) X(EV_PLAN_FUSION_NORMALIZATION) \
 	X(EV_PLAN_FUSION_WEIGHTS) X(EV_PLAN_FUSION_FLOOR) X(EV_PLAN_FUSION_GROUP) \
 	X(EV_PLAN_FUSION_K) X(EV_PLAN_FUSION_EXPLAIN) X(EV_PLAN_FUSION_SKIP_INVALID) \

@@ -40,7 +40,7 @@ store_whole(const struct ev_opt *o, long long n)
 
 /* Whether the plan schema's entry e passes in a plan read by cli's command:
  * another stage's key, a key of the command's own in a section that its
- * code checks (EV_PLAN_ANY: "routing.rules"), or a section ("lanes.*") of the
+ * code checks (EV_PLAN_ANY: "routing.rules"), or a section ("text.*") of the
  * command's own whose keys its table does not declare; the command's other
  * keys are those of its table. */
 static int
@@ -205,59 +205,6 @@ section_opts(const struct ev_cli *cli, const char *section, int alone, const str
 		    opts[i].key[len] == '.')
 			(*copy)[i].key = opts[i].key + len + 1;
 	return *copy;
-}
-
-struct section_ctx {
-	const struct ev_cli *cli;
-	const char *section;
-};
-
-static void
-warn_section_key(const char *path, void *ctx)
-{
-	const struct section_ctx *c = ctx;
-
-	ev_warn("%s: unknown key '%s.%s' ignored", c->cli->config_path, c->section, path);
-}
-
-/* Whether another stage's section of the plan schema ("lanes.*") passes
- * every key of section ("lanes.vector"). */
-static int
-section_passed(const struct ev_cli *cli, const struct ev_opt *opts, const char *section)
-{
-	for (const struct ev_plan_key *e = ev_plan_schema; e->key != NULL; e++) {
-		size_t n = strlen(e->key);
-
-		if (n > 2 && strcmp(e->key + n - 2, ".*") == 0 && foreign_key(cli, opts, e) &&
-		    strncmp(section, e->key, n - 1) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* In a plan read with reads_plan whose other stages' section passes every
- * key of the command's own ("lanes.*" passes "lanes.vector"), warn about
- * the keys of the command's section that the table lacks. */
-static void
-check_section(const struct ev_cli *cli, const char *section, const struct ev_opt *opts)
-{
-	size_t n = count_opts(opts), len = strlen(section), k = 0;
-	struct section_ctx ctx = { cli, section };
-	const json_t *sect;
-	const char **keys;
-
-	if (cli->config == NULL || (sect = ev_config_get(cli->config, section)) == NULL ||
-	    !json_is_object(sect) || !section_passed(cli, opts, section))
-		return;
-	if ((keys = malloc((n + 1) * sizeof *keys)) == NULL)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (opts[i].key != NULL && strncmp(opts[i].key, section, len) == 0 &&
-		    opts[i].key[len] == '.')
-			keys[k++] = opts[i].key + len + 1;
-	keys[k] = NULL;
-	ev_config_unknown(sect, keys, warn_section_key, &ctx);
-	free(keys);
 }
 
 /* ---- A section's older name (ev_opt_alias) ------------------------------- */
@@ -915,10 +862,8 @@ ev_opt_parse_section(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const str
 	int argi;
 
 	opts = section_opts(cli, section, alone, opts, &flat);
-	if (flat == NULL && cmd->reads_plan) {
+	if (flat == NULL && cmd->reads_plan)
 		check_shapes(cli, cmd, opts);
-		check_section(cli, section, opts);
-	}
 	argi = ev_opt_parse(cli, cmd, opts);
 	free(flat);
 	return argi;

@@ -166,8 +166,8 @@ struct ev_opt_cmd {
 int ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_opt *opts);
 
 /* ev_opt_parse() for a command with its own section of a plan ("fusion",
- * "lanes.vector"): with cmd->reads_plan, keys in the section that opts
- * lacks are still warned about (the plan's "lanes.*" would pass them).  With
+ * "lanes.vector"): with cmd->reads_plan, a section of the table's keys that
+ * is not a mapping exits 2 before any key is warned about.  With
  * alone, a config without the section's first part ("lanes") is a file of
  * this command alone, whose top level holds the section's keys: "k" is read
  * as opts' "lanes.vector.k". */

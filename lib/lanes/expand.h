@@ -11,7 +11,7 @@
  * own.  Links are Markdown links between ingested documents ("[text](path)",
  * resolved against the linking document's id as a path) and the document
  * ids listed in a document's metadata "links".  Layer 6; includes store.h,
- * buf.h and Jansson. */
+ * plan.h (the defaults), buf.h and Jansson. */
 #ifndef EV_EXPAND_H
 #define EV_EXPAND_H
 
@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "plan.h"
 #include "store.h"
 
 struct ev_expand_opts {
@@ -31,8 +32,13 @@ struct ev_expand_opts {
 	double decay;		/* score factor per unit of distance, in (0, 1) */
 };
 
-#define EV_EXPAND_OPTS_INIT { .from = 10, .neighbours = 1, .timeline = 2, .hops = 1, \
-	.per_hit = 4, .per_query = 20, .decay = 0.5 }
+#define EV_EXPAND_OPTS_INIT { .from = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_FROM), \
+	.neighbours = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_NEIGHBOURS), \
+	.timeline = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_TIMELINE), \
+	.hops = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_HOPS), \
+	.per_hit = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_PER_HIT), \
+	.per_query = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_PER_QUERY), \
+	.decay = EV_PLAN_DEFAULT(EV_PLAN_EXPAND_DECAY) }
 
 /* Expand the hits of one query (hits: an array of hit records of one
  * query_id, in rank order, each with "id" and "score") and append the

@@ -13,8 +13,8 @@
  * The connection is read-only three times over: the file is opened
  * read-only, the statement must be one that SQLite says does not write
  * (sqlite3_stmt_readonly()), and an authorizer allows only reading (no
- * ATTACH, no PRAGMA, no write of any kind).  Layer 6; includes err.h, buf.h
- * and Jansson. */
+ * ATTACH, no PRAGMA, no write of any kind).  Layer 6; includes err.h,
+ * plan.h (the defaults), buf.h and Jansson. */
 #ifndef EV_SQLLANE_H
 #define EV_SQLLANE_H
 
@@ -22,6 +22,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "plan.h"
 
 struct ev_sqllane_opts {
 	const char *sql;	/* one SELECT (or WITH ... SELECT) statement */
@@ -32,7 +33,7 @@ struct ev_sqllane_opts {
 };
 
 #define EV_SQLLANE_OPTS_INIT { .sql = NULL, .id_column = "rowid", .snippet_columns = NULL, \
-	.k = 100, .lane = "structured" }
+	.k = EV_PLAN_DEFAULT(EV_PLAN_STRUCTURED_K), .lane = "structured" }
 
 struct ev_sqllane;
 

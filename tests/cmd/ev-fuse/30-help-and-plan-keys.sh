@@ -1,7 +1,8 @@
 # --help comes from the option table: each option once, with its range and
-# default, the choices as their words.  A plan's other stages' sections
-# (routing, lanes, ev-pack's k) pass quietly; a key of the fusion section
-# ev-fuse does not know is warned about; a word not among a choice's exits 2.
+# default, the choices as their words.  A plan's other stages' keys
+# (routing, lanes.vector.k, ev-pack's k) pass quietly; a key no stage reads,
+# in the fusion section or another stage's (lanes.vector.bogus), is warned
+# about; a word not among a choice's exits 2.
 exec 2>&1
 ev-fuse --help
 cat >plan.yaml <<YAML

@@ -2,9 +2,10 @@
 # lanes.text and under its older name text, both listed by --list-options;
 # lanes.text wins key by key, and where the two give feedback in different
 # forms (a number, a mapping) lanes.text's is used whole.  Every key of the
-# file is checked, the losing one too.  Other lanes and the other stages'
-# sections (rerank, routing) belong to other commands: no warning.  A
-# section that is not a mapping is an error, without a warning before it.
+# file is checked, the losing one too.  The other stages' keys belong to
+# other commands: no warning; a key no stage reads (a lane "sql", rerank.model,
+# routing.x) is warned about.  A section that is not a mapping is an error,
+# without a warning before it.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
 ev-search-text --list-options | grep -E '^(k|-)	(k|-)	(k|text.k|lanes.text.k|text.feedback|lanes.text.feedback.docs)	'

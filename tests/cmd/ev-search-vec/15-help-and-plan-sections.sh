@@ -1,7 +1,8 @@
 # --help comes from the option table, with ranges and defaults.  In a plan,
-# the routing section and the other lanes are other stages' and pass quietly;
-# a top-level ef_search (ev-search-vec reads it only from lanes.vector in a
-# plan) is warned about, as is a key lanes.vector does not have.
+# the routing section is another stage's and passes quietly; a lane no stage
+# reads ("sql"), a top-level ef_search (ev-search-vec reads it only from
+# lanes.vector in a plan) and a key lanes.vector does not have are warned
+# about.
 exec 2>&1
 ev-search-vec --help
 . "$CASEDIR/../ev-embed-load/mkstore"; mkstore kb.db 6
