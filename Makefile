@@ -195,7 +195,8 @@ bench-maxsim: all
 bench-scale: all
 	@scripts/bench-scale.sh $(BIN)
 
-asan:
+# (after all: the tests of scripts/ev-hybrid run it from the checkout, with bin/)
+asan: all
 	$(MAKE) BUILD=build-asan BIN=build-asan/bin OPT=-O1 \
 		SANITIZE='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined' test
 

@@ -72,7 +72,7 @@ Test(bm25, without_weights_it_is_fts5_bm25_exactly)
 Test(bm25, unit_weights_are_no_weights)
 {
 	static const double one[] = { 1, 1, 1 };
-	struct ev_bm25_weights w = { 3, one };
+	struct ev_bm25_weights w = { .n = 3, .w = one };
 
 	for (long long r = 1; r <= 4; r++)
 		cr_assert_eq(score("ev_bm25(t, 1, 1, ?2)", "flat OR plate OR wing", r, &w),
@@ -82,7 +82,7 @@ Test(bm25, unit_weights_are_no_weights)
 Test(bm25, a_phrase_weight_multiplies_its_term_alone)
 {
 	static const double w20[] = { 2, 0 }, w10[] = { 1, 0 }, w01[] = { 0, 1 };
-	struct ev_bm25_weights two = { 2, w20 }, flat = { 2, w10 }, wing = { 2, w01 };
+	struct ev_bm25_weights two = { .n = 2, .w = w20 }, flat = { .n = 2, .w = w10 }, wing = { .n = 2, .w = w01 };
 	const char *fn = "ev_bm25(t, 1, 1, ?2)", *q = "flat OR wing";
 
 	/* Row 3 holds both words: each term alone adds up to bm25(), and a
@@ -98,7 +98,7 @@ Test(bm25, a_phrase_weight_multiplies_its_term_alone)
 Test(bm25, phrases_past_the_weights_weigh_one)
 {
 	static const double w3[] = { 3 };
-	struct ev_bm25_weights w = { 1, w3 };
+	struct ev_bm25_weights w = { .n = 1, .w = w3 };
 
 	/* Row 1 holds only "wing", the second phrase. */
 	cr_assert_eq(score("ev_bm25(t, 1, 1, ?2)", "flat OR wing", 1, &w),
@@ -116,8 +116,9 @@ Test(bm25, column_weights_work_as_bm25s)
 Test(bm25, k1_and_b_are_fts5s_unless_tuned)
 {
 	static const double one[] = { 1, 1 };
-	struct ev_bm25_weights fts5 = { 2, one, 1, 1.2, 0.75, NULL, 0 }, other = { 2, one, 1, 2.0, 0.3, NULL, 0 };
-	struct ev_bm25_weights untuned = { 2, one, 0, 2.0, 0.3, NULL, 0 };
+	struct ev_bm25_weights fts5 = { .n = 2, .w = one, .tuned = 1, .k1 = 1.2, .b = 0.75 },
+	    other = { .n = 2, .w = one, .tuned = 1, .k1 = 2.0, .b = 0.3 };
+	struct ev_bm25_weights untuned = { .n = 2, .w = one, .tuned = 0, .k1 = 2.0, .b = 0.3 };
 	const char *fn = "ev_bm25(t, 1, 1, ?2)", *q = "flat OR wing";
 
 	for (long long r = 1; r <= 3; r++) {
@@ -130,7 +131,8 @@ Test(bm25, k1_and_b_are_fts5s_unless_tuned)
 Test(bm25, b_0_ignores_length_and_k1_0_counts_presence)
 {
 	static const double one[] = { 1 };
-	struct ev_bm25_weights nob = { 1, one, 1, 1.2, 0.0, NULL, 0 }, nok = { 1, one, 1, 0.0, 0.75, NULL, 0 };
+	struct ev_bm25_weights nob = { .n = 1, .w = one, .tuned = 1, .k1 = 1.2, .b = 0.0 },
+	    nok = { .n = 1, .w = one, .tuned = 1, .k1 = 0.0, .b = 0.75 };
 	const char *fn = "ev_bm25(t, 1, 1, ?2)";
 
 	/* "the" once in row 1 (9 tokens) and once in row 3 (12 tokens). */

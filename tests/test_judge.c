@@ -12,7 +12,8 @@ static struct ev_score_cite cites[] = {
 	{ "d1:s:0", "Turbulent flow.", 15 },
 	{ NULL, "Laminar flow.", 13 },
 };
-static struct ev_score_item item = { "flow", 4, "The flow.", 9, cites, 2, 2 };
+static struct ev_score_item item = { .query = "flow", .query_len = 4, .answer = "The flow.", .answer_len = 9,
+	.cites = cites, .ncites = 2, .cap = 2 };
 
 /* Start cmd, ask one claim (best: citation 0), stop.  Returns what ask
  * returned; *verdict and err are the answer. */

@@ -47,7 +47,8 @@ run(const char *query, const char *answer, const char *const *texts, size_t ncit
 {
 	static char ids[16][8];
 	struct ev_score_cite cites[16];
-	struct ev_score_item item = { query, strlen(query), answer, strlen(answer), cites, ncites, 16 };
+	struct ev_score_item item = { .query = query, .query_len = strlen(query), .answer = answer,
+	    .answer_len = strlen(answer), .cites = cites, .ncites = ncites, .cap = 16 };
 	struct ev_err err = { 0 };
 	size_t i;
 
@@ -603,7 +604,8 @@ Test(score, idf_comes_from_the_store_vocabulary_when_given)
 	struct ev_store *st;
 	struct ev_scorer *ssc;
 	struct ev_score_cite cites[2] = { { "a", "alpha beta", 10 }, { "b", "alpha gamma", 11 } };
-	struct ev_score_item item = { "alpha", 5, "Alpha.", 6, cites, 2, 2 };
+	struct ev_score_item item = { .query = "alpha", .query_len = 5, .answer = "Alpha.", .answer_len = 6,
+	    .cites = cites, .ncites = 2, .cap = 2 };
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* beta, gamma: in none of 4 chunks */
 
@@ -709,7 +711,8 @@ Test(score, a_failing_or_out_of_range_judge_fails_the_item)
 {
 	const char *c[] = { "The valve is open." };
 	struct ev_score_cite cites[1] = { { "c0", c[0], 18 } };
-	struct ev_score_item item = { "valve", 5, "Valve open.", 11, cites, 1, 1 };
+	struct ev_score_item item = { .query = "valve", .query_len = 5, .answer = "Valve open.",
+	    .answer_len = 11, .cites = cites, .ncites = 1, .cap = 1 };
 	struct verdicts v = { 0, "", 1, -1 };
 	struct ev_score_result r;
 	struct ev_err err = { 0 };
@@ -743,7 +746,8 @@ details_failing_at(long fail_at, struct ev_err *err)
 	};
 	static const char q[] = "what gives lift and drag at hypersonic speed",
 		a[] = "Wings give lift. Shock waves cause drag. Unicorns fly.";
-	struct ev_score_item item = { q, strlen(q), a, strlen(a), cites, 3, 3 };
+	struct ev_score_item item = { .query = q, .query_len = strlen(q), .answer = a, .answer_len = strlen(a),
+	    .cites = cites, .ncites = 3, .cap = 3 };
 	struct ev_score_result res;
 	char *s = NULL;
 	int r;
