@@ -26,8 +26,9 @@ static const struct ev_opt_cmd command = {
 };
 
 struct opts {
-	const char *db, *index, *factory, *format_name, *ids, *model;
-	int reset, skip_invalid;
+	const char *db, *index, *format_name, *ids, *model;
+	struct ev_vload_opts vo;	/* --factory, --reset */
+	int skip_invalid;
 	long calibrate;
 };
 
@@ -37,10 +38,10 @@ static const struct ev_opt options[] = {
 	EV_OPT_STR(0, "db", "db", &o.db, "DB", "the store (made by ev-ingest)"),
 	EV_OPT_STR(0, "index", "index", &o.index, "FILE",
 	    "the index file, written anew and renamed into place"),
-	EV_OPT_STR(0, "factory", "factory", &o.factory, "STRING",
+	EV_OPT_STR(0, "factory", "factory", &o.vo.factory, "STRING",
 	    "a Faiss index factory string (default: the index's own, else IDMap,Flat up to"
 	    " 200000 vectors, IVF<nlist>,Flat above with nlist near sqrt(vectors))"),
-	EV_OPT_BOOL(0, "reset", NULL, &o.reset,
+	EV_OPT_BOOL(0, "reset", NULL, &o.vo.reset,
 	    "drop every stored vector first (after retraining a model)"),
 	EV_OPT_STR(0, "format", "format", &o.format_name, "FORMAT",
 	    "the input format: jsonl, fvecs or npy (fvecs and npy: float32, N x D)"),
@@ -125,7 +126,6 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_store *st = NULL;
 	struct ev_vecinput L = EV_VECINPUT_INIT;
-	struct ev_vload_opts vo = { 0 };
 	struct ev_vload_stats stats;
 	int argi, rc = EV_EXIT_OK;
 
@@ -135,44 +135,33 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--db DB is required");
 	if (o.index == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
-	if (o.factory != NULL && (o.factory[0] == '\0' || strlen(o.factory) > 200))
-		ev_cli_usage_error(&cli, "--factory takes a Faiss index factory string: '%s'", o.factory);
-	if (o.model != NULL && o.model[0] == '\0')
-		ev_cli_usage_error(&cli, "--model takes a model id");
+	ev_cli_load_check(&cli, o.vo.factory, o.model);
 	if ((L.format = ev_vecinput_format(o.format_name)) == -1)
 		ev_cli_usage_error(&cli, "--format takes jsonl, fvecs or npy: '%s'", o.format_name);
 	if (L.format != EV_VECINPUT_JSONL && (o.ids == NULL || o.model == NULL))
 		ev_cli_usage_error(&cli, "--format %s needs --ids FILE and --model ID", o.format_name);
 	if (L.format == EV_VECINPUT_JSONL && o.ids != NULL)
 		ev_cli_usage_error(&cli, "--ids goes with --format fvecs or npy");
-	vo.factory = o.factory;
-	vo.reset = o.reset;
 	L.model = o.model;
 	L.ids = o.ids;
 	L.skip = ev_cli_load_skip;
 	L.progress = ev_cli_load_step;
 	L.ctx = &load;
-	load.skip.on = o.skip_invalid;
 
 	if ((st = ev_store_open(o.db, EV_STORE_WRITE, &err)) == NULL ||
-	    (L.ld = ev_vload_begin(st, o.index, &vo, &err)) == NULL) {
+	    (L.ld = ev_vload_begin(st, o.index, &o.vo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_progress_start(&load.progress, &cli, "vectors", 0);
+	ev_cli_load_start(&load, &cli, "vectors", o.skip_invalid);
 	rc = ev_vecinput_read(&L, argv + argi, argc - argi, &err);
-	ev_progress_done(&load.progress);
-	if (rc == -1) {
-		rc = ev_cli_load_failed(&load, &err, "the store and index '%s' are unchanged", o.index);
+	if (ev_cli_load_end(&load, &rc, &err, "the store and index '%s' are unchanged", o.index) == -1)
 		goto out;
-	}
 	if (ev_vload_commit(L.ld, &stats, &err) == -1) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_cli_count(&cli, "records", L.read);
-	ev_cli_skip_done(&cli, &load.skip);
-	ev_cli_count(&cli, "vectors", stats.total);
+	ev_cli_load_done(&cli, &load, L.read, stats.total);
 	if (stats.zero)
 		ev_warn("%lld vector%s all zeros (no direction): no vector kept for %s", stats.zero,
 			stats.zero == 1 ? " was" : "s were", stats.zero == 1 ? "its chunk" : "their chunks");

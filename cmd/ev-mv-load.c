@@ -7,7 +7,6 @@
  * only the records' ids and fields.  See man/ev-mv-load.1 and
  * lib/store/mvindex.h. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "mvindex.h"
@@ -24,8 +23,9 @@ static const struct ev_opt_cmd command = {
 };
 
 static struct {
-	const char *index, *npy, *model, *lane, *factory;
-	int reset, skip_invalid;
+	const char *index, *npy, *model;
+	struct ev_mvload_opts lo;	/* --factory, --lane, --reset */
+	int skip_invalid;
 } o;
 
 static const struct ev_opt options[] = {
@@ -35,12 +35,12 @@ static const struct ev_opt options[] = {
 	    "bulk load: every vector in one float32 .npy array (rows x dim); the input is "
 	    "offsets records"),
 	EV_OPT_STR(0, "model", "model", &o.model, "ID", "the model of records that name none"),
-	EV_OPT_STR(0, "lane", "lane", &o.lane, "NAME",
+	EV_OPT_STR(0, "lane", "lane", &o.lo.lane, "NAME",
 	    "the lane's name in hits and evidence (default: the index's, else visual)"),
-	EV_OPT_STR(0, "factory", "factory", &o.factory, "STRING",
+	EV_OPT_STR(0, "factory", "factory", &o.lo.factory, "STRING",
 	    "a Faiss index factory string for the token vectors (default: the index's own, else "
 	    "IDMap,Flat up to 200000 vectors, IVFn,PQm above)"),
-	EV_OPT_BOOL(0, "reset", NULL, &o.reset, "drop every record of the index first"),
+	EV_OPT_BOOL(0, "reset", NULL, &o.lo.reset, "drop every record of the index first"),
 	EV_OPT_SKIP_INVALID(&o.skip_invalid),
 	EV_OPT_END
 };
@@ -53,7 +53,6 @@ main(int argc, char *argv[])
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
 	struct ev_mvinput R = EV_MVINPUT_INIT;
-	struct ev_mvload_opts lo = { 0 };
 	struct ev_mvload_stats stats;
 	int argi, rc = EV_EXIT_OK;
 
@@ -61,41 +60,29 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse(&cli, &command, options);
 	if (o.index == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
-	if (o.factory != NULL && (o.factory[0] == '\0' || strlen(o.factory) > 200))
-		ev_cli_usage_error(&cli, "--factory takes a Faiss index factory string: '%s'", o.factory);
-	if (o.model != NULL && o.model[0] == '\0')
-		ev_cli_usage_error(&cli, "--model takes a model id");
-	if (o.lane != NULL && !ev_mvindex_lane_ok(o.lane))
+	ev_cli_load_check(&cli, o.lo.factory, o.model);
+	if (o.lo.lane != NULL && !ev_mvindex_lane_ok(o.lo.lane))
 		ev_cli_usage_error(&cli, "--lane takes a name of 1 to %d lowercase letters, digits, "
-		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, o.lane);
-	lo.factory = o.factory;
-	lo.lane = o.lane;
-	lo.reset = o.reset;
+		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, o.lo.lane);
 	R.model = o.model;
 	R.npy = o.npy;
 	R.skip = ev_cli_load_skip;
 	R.progress = ev_cli_load_step;
 	R.ctx = &load;
-	load.skip.on = o.skip_invalid;
 
-	if ((R.ld = ev_mvload_begin(o.index, &lo, &err)) == NULL) {
+	if ((R.ld = ev_mvload_begin(o.index, &o.lo, &err)) == NULL) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_progress_start(&load.progress, &cli, "records", 0);
+	ev_cli_load_start(&load, &cli, "records", o.skip_invalid);
 	rc = ev_mvinput_read(&R, argv + argi, argc - argi, &err);
-	ev_progress_done(&load.progress);
-	if (rc == -1) {
-		rc = ev_cli_load_failed(&load, &err, "index '%s' is unchanged", o.index);
+	if (ev_cli_load_end(&load, &rc, &err, "index '%s' is unchanged", o.index) == -1)
 		goto out;
-	}
 	if (ev_mvload_commit(R.ld, &stats, &err) == -1) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	ev_cli_count(&cli, "records", R.read);
-	ev_cli_skip_done(&cli, &load.skip);
-	ev_cli_count(&cli, "vectors", stats.vectors);
+	ev_cli_load_done(&cli, &load, R.read, stats.vectors);
 	if (stats.factory[0] == '\0')
 		ev_warn("no records: index '%s' not written", o.index);
 	else

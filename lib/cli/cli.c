@@ -399,20 +399,48 @@ ev_cli_load_step(void *load, long long n)
 	ev_progress_step(&L->progress, 1, n * L->bytes_per);
 }
 
-int
-ev_cli_load_failed(const struct ev_cli_load *load, const struct ev_err *err, const char *fmt, ...)
+void
+ev_cli_load_check(struct ev_cli *cli, const char *factory, const char *model)
 {
-	int rc = ev_cli_report(err);
+	if (factory != NULL && (factory[0] == '\0' || strlen(factory) > 200))
+		ev_cli_usage_error(cli, "--factory takes a Faiss index factory string: '%s'", factory);
+	if (model != NULL && model[0] == '\0')
+		ev_cli_usage_error(cli, "--model takes a model id");
+}
+
+void
+ev_cli_load_start(struct ev_cli_load *load, struct ev_cli *cli, const char *unit, int skip_invalid)
+{
+	load->skip.on = skip_invalid;
+	ev_progress_start(&load->progress, cli, unit, 0);
+}
+
+int
+ev_cli_load_end(struct ev_cli_load *load, int *rc, const struct ev_err *err, const char *fmt, ...)
+{
 	va_list ap;
 
-	if (rc != EV_EXIT_USAGE)
-		return rc;
+	ev_progress_done(&load->progress);
+	if (*rc != -1)
+		return 0;
+	*rc = ev_cli_report(err);
+	if (*rc != EV_EXIT_USAGE)
+		return -1;
 	fprintf(stderr, "%s: nothing loaded: ", ev_progname);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "%s\n", load->skip.on ? "" : " (--skip-invalid skips bad records)");
-	return rc;
+	return -1;
+}
+
+void
+ev_cli_load_done(struct ev_cli *cli, const struct ev_cli_load *load, long long records,
+	long long vectors)
+{
+	ev_cli_count(cli, "records", records);
+	ev_cli_skip_done(cli, &load->skip);
+	ev_cli_count(cli, "vectors", vectors);
 }
 
 void

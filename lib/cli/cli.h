@@ -181,11 +181,28 @@ int ev_cli_load_skip(void *load, const struct ev_err *err);
 /* One record read, of n times load->bytes_per bytes. */
 void ev_cli_load_step(void *load, long long n);
 
-/* A load that failed: reports *err and, for bad input (code 2), says
- * "nothing loaded: WHAT" (what formatted from fmt, "index 'x' is
- * unchanged"), with " (--skip-invalid skips bad records)" when skipping is
- * off.  Returns the exit status (ev_cli_report()'s). */
-int ev_cli_load_failed(const struct ev_cli_load *load, const struct ev_err *err, const char *fmt,
-	...) __attribute__((format(printf, 3, 4)));
+/* --factory and --model of a load: a Faiss index factory string of 1 to 200
+ * characters, a model id that is not empty (NULL: not given); else a usage
+ * error of cli's program (exit 2). */
+void ev_cli_load_check(struct ev_cli *cli, const char *factory, const char *model);
+
+/* The start of a load's reading: --skip-invalid's on, and load->progress
+ * started in unit. */
+void ev_cli_load_start(struct ev_cli_load *load, struct ev_cli *cli, const char *unit,
+	int skip_invalid);
+
+/* The end of a load's reading, *rc the reader's result (0, or -1 with *err
+ * set): ends load->progress; returns 0 when the read succeeded, else reports
+ * *err and, for bad input (code 2), says "nothing loaded: WHAT" (what
+ * formatted from fmt, "index 'x' is unchanged"), with " (--skip-invalid skips
+ * bad records)" when skipping is off, puts the exit status
+ * (ev_cli_report()'s) in *rc and returns -1. */
+int ev_cli_load_end(struct ev_cli_load *load, int *rc, const struct ev_err *err, const char *fmt,
+	...) __attribute__((format(printf, 4, 5)));
+
+/* The counts of a load that committed: "records" read, the records
+ * --skip-invalid skipped (when any), "vectors" the index holds. */
+void ev_cli_load_done(struct ev_cli *cli, const struct ev_cli_load *load, long long records,
+	long long vectors);
 
 #endif
