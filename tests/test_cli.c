@@ -62,12 +62,21 @@ Test(load, skipping_counts_bad_records_and_stepping_counts_records_and_bytes)
 Test(load, a_failed_load_is_reported_and_bad_input_says_nothing_was_loaded)
 {
 	struct ev_cli_load load = { .bytes_per = 1 };
+	int rc = 0;
 
-	cr_assert_eq(ev_cli_load_failed(&load, &bad, "index '%s' is unchanged", "x"), EV_EXIT_USAGE);
+	cr_assert_eq(ev_cli_load_end(&load, &rc, &bad, "index '%s' is unchanged", "x"), 0,
+	    "a read that succeeded");
+	cr_assert_eq(rc, 0);
+	rc = -1;
+	cr_assert_eq(ev_cli_load_end(&load, &rc, &bad, "index '%s' is unchanged", "x"), -1);
+	cr_assert_eq(rc, EV_EXIT_USAGE);
 	load.skip.on = 1;
-	cr_assert_eq(ev_cli_load_failed(&load, &bad, "index '%s' is unchanged", "x"), EV_EXIT_USAGE);
-	cr_assert_eq(ev_cli_load_failed(&load, &broken, "index '%s' is unchanged", "x"),
-	    EV_EXIT_RUNTIME);
+	rc = -1;
+	cr_assert_eq(ev_cli_load_end(&load, &rc, &bad, "index '%s' is unchanged", "x"), -1);
+	cr_assert_eq(rc, EV_EXIT_USAGE);
+	rc = -1;
+	cr_assert_eq(ev_cli_load_end(&load, &rc, &broken, "index '%s' is unchanged", "x"), -1);
+	cr_assert_eq(rc, EV_EXIT_RUNTIME);
 	fflush(stderr);
 	cr_assert_stderr_eq_str("t: in:3: bad record\n"
 	    "t: nothing loaded: index 'x' is unchanged (--skip-invalid skips bad records)\n"
