@@ -29,6 +29,24 @@ packer(const struct ev_pack_opts *o, const json_t *plan, const json_t *ignored)
 	return p;
 }
 
+/* A packer with the default options. */
+static struct ev_pack *
+default_packer(void)
+{
+	static struct ev_pack_opts o;
+
+	ev_pack_opts_init(&o);
+	return packer(&o, NULL, NULL);
+}
+
+/* h with key set to value (the reference taken); returns h. */
+static json_t *
+with(json_t *h, const char *key, json_t *value)
+{
+	json_object_set_new(h, key, value);
+	return h;
+}
+
 static void
 add(struct ev_pack *p, json_t *h)
 {
@@ -68,13 +86,10 @@ Test(pack, top_level_has_seed_002s_fields_and_the_query)
 {
 	static const char *const keys[] = { "version", "plan", "plan_id", "request_id",
 		"generated_at", "evidences", "stats", "explain", "warnings", "query_id", "query" };
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	json_t *pack;
 	size_t i;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	add(p, hit("a", 1, "text"));
 	pack = build(p);
 	cr_assert_eq(json_object_size(pack), 11);
@@ -95,13 +110,10 @@ Test(pack, top_level_has_seed_002s_fields_and_the_query)
  * named by the caller; warnings of the run (ev_pack_warn) are in every pack. */
 Test(pack, no_hits_give_an_empty_pack_with_a_warning)
 {
-	struct ev_pack_opts o;
 	struct ev_err err = { 0 };
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	json_t *pack, *qid = json_integer(7), *w;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	cr_assert_eq(ev_pack_warn(p, "vector lane unavailable", &err), 0);
 	pack = ev_pack_build(p, qid, "what is flutter", 0, "2026-02-20T12:00:00Z", 1, &err);
 	cr_assert_not_null(pack);
@@ -128,15 +140,10 @@ Test(pack, no_hits_give_an_empty_pack_with_a_warning)
 
 Test(pack, single_lane_hits_name_their_signals_and_mode)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
-	json_t *pack, *e, *h;
+	struct ev_pack *p = default_packer();
+	json_t *pack, *e;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
-	h = hit("a", 7.5, "text");
-	json_object_set_new(h, "rank", json_integer(1));
-	add(p, h);
+	add(p, with(hit("a", 7.5, "text"), "rank", json_integer(1)));
 	pack = build(p);
 	e = ev_at(pack, 0);
 	cr_assert(fabs(json_number_value(json_object_get(json_object_get(e, "signals"), "fts_score")) - 7.5) < 1e-12);
@@ -152,21 +159,15 @@ Test(pack, single_lane_hits_name_their_signals_and_mode)
 
 Test(pack, fused_hits_take_mode_and_method_from_their_explanation)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
-	json_t *pack, *h, *ex;
+	struct ev_pack *p = default_packer();
+	json_t *pack, *ex;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
-	h = hit("a", 0.5, "fused");
-	json_object_set_new(h, "explain", json_pack("{s:s,s:{s:f,s:f},s:[{s:s,s:b},{s:s,s:b}]}",
+	add(p, with(hit("a", 0.5, "fused"), "explain",
+	    json_pack("{s:s,s:{s:f,s:f},s:[{s:s,s:b},{s:s,s:b}]}",
 	    "method", "weighted", "weights", "vector", 0.7, "text", 0.3, "lanes",
-	    "lane", "vector", "found", 1, "lane", "text", "found", 1));
-	add(p, h);
-	h = hit("b", 0.4, "fused");
-	json_object_set_new(h, "explain", json_pack("{s:s,s:[{s:s,s:b},{s:s,s:b}]}",
-	    "method", "weighted", "lanes", "lane", "vector", "found", 1, "lane", "text", "found", 0));
-	add(p, h);
+	    "lane", "vector", "found", 1, "lane", "text", "found", 1)));
+	add(p, with(hit("b", 0.4, "fused"), "explain", json_pack("{s:s,s:[{s:s,s:b},{s:s,s:b}]}",
+	    "method", "weighted", "lanes", "lane", "vector", "found", 1, "lane", "text", "found", 0)));
 	pack = build(p);
 	cr_assert_str_eq(str_at(ev_at(pack, 0), "provenance", "mode"), "hybrid");
 	cr_assert_str_eq(str_at(ev_at(pack, 1), "provenance", "mode"), "semantic");
@@ -181,12 +182,9 @@ Test(pack, fused_hits_take_mode_and_method_from_their_explanation)
 
 Test(pack, the_same_id_twice_keeps_the_higher_score_and_both_lanes)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	json_t *pack, *e;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	add(p, hit("a", 3, "text"));
 	add(p, hit("b", 2, "text"));
 	add(p, hit("a", 0.9, "vector"));
@@ -340,15 +338,12 @@ Test(pack, hits_as_lines_give_the_same_pack_as_records)
  * gets the message the record path gives. */
 Test(pack, bad_lines_are_refused_as_records_are)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	struct ev_err err = { 0 };
 	struct ev_pack_line li;
 	static const char bad_json[] = "{\"query_id\": \"q\", \"id\": }";
 	static const char no_score[] = "{\"query_id\": \"q\", \"id\": \"a\"}";
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	cr_assert_eq(ev_pack_scan_line(p, bad_json, strlen(bad_json), "f:3", &li, &err), -1);
 	cr_assert_str_eq(err.where, "f:3");
 	cr_assert(strstr(err.msg, "invalid JSON at column") != NULL, "%s", err.msg);
@@ -396,7 +391,7 @@ Test(pack, snippets_are_cut_at_characters_not_bytes)
 {
 	struct ev_pack_opts o;
 	struct ev_pack *p;
-	json_t *pack, *h;
+	json_t *pack;
 
 	cr_assert_eq(ev_utf8_prefix("h\xc3\xa9llo", 6, 2), 3);
 	cr_assert_eq(ev_utf8_prefix("\xe6\xb5\x8b\xe8\xaf\x95", 6, 1), 3);
@@ -404,9 +399,7 @@ Test(pack, snippets_are_cut_at_characters_not_bytes)
 	ev_pack_opts_init(&o);
 	o.max_snippet_chars = 3;
 	p = packer(&o, NULL, NULL);
-	h = hit("a", 1, "text");
-	json_object_set_new(h, "snippet", json_string("\xe6\xb5\x8b\xe8\xaf\x95\xe6\xb5\x8b\xe8\xaf\x95"));
-	add(p, h);
+	add(p, with(hit("a", 1, "text"), "snippet", json_string("\xe6\xb5\x8b\xe8\xaf\x95\xe6\xb5\x8b\xe8\xaf\x95")));
 	pack = build(p);
 	cr_assert_str_eq(str_at(ev_at(pack, 0), "snippet", NULL), "\xe6\xb5\x8b\xe8\xaf\x95\xe6\xb5\x8b");
 	json_decref(pack);
@@ -466,14 +459,11 @@ Test(pack, plan_values_of_the_wrong_type_are_errors)
 
 Test(pack, bad_hits_are_refused_naming_the_line)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	struct ev_err err = { 0 };
 	json_t *h = json_pack("{s:s,s:s}", "query_id", "q", "id", "a");
 	char buf[1100];
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	cr_assert_eq(ev_pack_add(p, h, "f:3", &err), -1);
 	cr_assert_str_eq(ev_err_text(&err, buf, sizeof buf), "f:3: missing field 'score'");
 	json_object_set_new(h, "score", json_real(1));
@@ -508,13 +498,10 @@ Test(pack, fixed_clock_and_uuid_seed_for_tests)
 
 Test(pack, text_report_shows_title_id_lanes_and_snippet)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	struct ev_buf b = EV_BUF_INIT;
 	json_t *pack, *h;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	h = hit("a:1", 2, "text");
 	json_object_set_new(h, "snippet", json_string("wing\tflutter"));
 	json_object_set_new(h, "title", json_string("Flutter"));
@@ -668,13 +655,10 @@ Test(pack, queries_of_a_request_keep_each_chunk_once_at_its_best)
 
 Test(pack, two_queries_of_a_request_with_one_query_index_are_refused)
 {
-	struct ev_pack_opts o;
 	struct ev_err err = { 0 };
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	json_t *a = json_string("a"), *b = json_string("b");
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	cr_assert_eq(ev_pack_query(p, a, NULL, 3, NULL, "f:1", &err), 0);
 	cr_assert_eq(ev_pack_query(p, b, NULL, 3, NULL, "f:2", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
@@ -728,12 +712,9 @@ Test(pack, mmr_over_vectors_moves_a_repeat_down)
 
 Test(pack, a_hit_without_a_query_id_is_packed_without_one)
 {
-	struct ev_pack_opts o;
-	struct ev_pack *p;
+	struct ev_pack *p = default_packer();
 	json_t *h = hit("a", 1, "text"), *pack;
 
-	ev_pack_opts_init(&o);
-	p = packer(&o, NULL, NULL);
 	json_object_del(h, "query_id");
 	add(p, h);
 	pack = build(p);
