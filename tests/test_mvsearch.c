@@ -206,37 +206,41 @@ Test(mvsearch, maxsim_over_more_vectors_than_a_block)
 	free(scratch);
 }
 
+/* A query of nq random vectors (q, from the seed *s) searched with o gives
+ * want hits, ranked as the brute-force reference ranks them. */
+static void
+ranks_as_reference(const struct ev_mvsearch_opts *o, unsigned long long *s, float *q, int nq,
+	int want)
+{
+	struct ev_err err = { 0 };
+	json_t *rec = query(s, q, nq), *hits;
+	int rc;
+
+	hits = search(o, rec, &err, &rc);
+	cr_assert_eq(rc, want, "%s", err.msg);
+	expect_reference(hits, q, nq, want);
+	json_decref(hits);
+	json_decref(rec);
+}
+
 Test(mvsearch, exact_search_ranks_as_brute_force)
 {
 	struct ev_mvsearch_opts o = { .k = NREC, .candidates = 1, .token_k = 1, .exact = 1 };
-	struct ev_err err = { 0 };
 	unsigned long long s = 99;
 	float q[NQ * DIM];
-	json_t *rec = query(&s, q, NQ), *hits;
-	int rc;
 
-	hits = search(&o, rec, &err, &rc);
-	cr_assert_eq(rc, NREC, "%s", err.msg);
-	expect_reference(hits, q, NQ, NREC);
-	json_decref(hits);
-	json_decref(rec);
+	ranks_as_reference(&o, &s, q, NQ, NREC);
 }
 
 Test(mvsearch, faiss_candidates_that_cover_every_token_rank_as_brute_force)
 {
 	struct ev_mvsearch_opts o = { .k = 10, .candidates = NREC, .token_k = 10000 };
-	struct ev_err err = { 0 };
 	unsigned long long s = 5;
 
 	for (int t = 0; t < 5; t++) {
 		float q[NQ * DIM];
-		json_t *rec = query(&s, q, NQ), *hits;
-		int rc;
-		hits = search(&o, rec, &err, &rc);
-		cr_assert_eq(rc, 10, "%s", err.msg);
-		expect_reference(hits, q, NQ, 10);
-		json_decref(hits);
-		json_decref(rec);
+
+		ranks_as_reference(&o, &s, q, NQ, 10);
 	}
 }
 
@@ -245,17 +249,10 @@ Test(mvsearch, few_candidates_still_hold_the_best_record)
 	/* The best record of a query of one vector holds that vector's
 	 * nearest token: one token found per query vector is enough. */
 	struct ev_mvsearch_opts o = { .k = 3, .candidates = 3, .token_k = 1 };
-	struct ev_err err = { 0 };
 	unsigned long long s = 11;
 	float q[DIM];
-	json_t *rec = query(&s, q, 1), *hits;
-	int rc;
 
-	hits = search(&o, rec, &err, &rc);
-	cr_assert_eq(rc, 1, "%s", err.msg);	/* one token: one candidate */
-	expect_reference(hits, q, 1, 1);
-	json_decref(hits);
-	json_decref(rec);
+	ranks_as_reference(&o, &s, q, 1, 1);	/* one token: one candidate */
 }
 
 Test(mvsearch, a_hit_carries_the_query_the_record_and_the_lanes_evidence)
@@ -350,17 +347,10 @@ Test(mvsearch, a_long_query_with_every_token_found_is_searched_in_steps_and_stil
 	/* 4096 query vectors x every token vector (about 600) is more results
 	 * than one Faiss search is given: the query is searched in steps. */
 	struct ev_mvsearch_opts o = { .k = 5, .candidates = NREC, .token_k = 100000 };
-	struct ev_err err = { 0 };
 	unsigned long long s = 17;
 	float *q = malloc((size_t)EV_MVSEARCH_QUERY_MAX * DIM * sizeof *q);
-	json_t *rec = query(&s, q, EV_MVSEARCH_QUERY_MAX), *hits;
-	int rc;
 
 	cr_assert_gt((long long)EV_MVSEARCH_QUERY_MAX * ev_mvindex_vectors(ix), 1000000);
-	hits = search(&o, rec, &err, &rc);
-	cr_assert_eq(rc, 5, "%s", err.msg);
-	expect_reference(hits, q, EV_MVSEARCH_QUERY_MAX, 5);
-	json_decref(hits);
-	json_decref(rec);
+	ranks_as_reference(&o, &s, q, EV_MVSEARCH_QUERY_MAX, 5);
 	free(q);
 }
