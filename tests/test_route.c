@@ -91,21 +91,23 @@ Test(route, confidence_is_the_top_margin_relative_to_the_top)
 }
 
 #define gates_to(r, query, n, c, want) owned_str_eq(gated((r), (query), (n), (c)), (want))
+/* The gate's record of these tests' vector lane, gated on the text lane's
+ * hits: mode and the rest of its fields as JSON text. */
+#define VECTOR_GATE(mode, rest) \
+	"\"gate\":{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"" mode "\"," rest "}}}"
 
 Test(route, the_gate_takes_the_lane_out_at_or_above_the_threshold_and_says_why)
 {
 	struct ev_router *r = router("routing:\n  rules:\n    - {lanes: [text], cues: [only]}\n"
 	    "  gate: {lane: vector, on: text, below: 0.25}\n");
 
-	gates_to(r, "q", 3, 0.25, "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"default\",\"gate\":"
-	    "{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"run\",\"hits\":3,\"confidence\":0.25,"
-	    "\"below\":0.25,\"decision\":\"skip\"}}}");
+	gates_to(r, "q", 3, 0.25, "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"default\","
+	    VECTOR_GATE("run", "\"hits\":3,\"confidence\":0.25,\"below\":0.25,\"decision\":\"skip\""));
 	gates_to(r, "q", 3, 0.24999, "{\"lanes\":[\"text\",\"vector\"],\"routing\":{\"by\":\"default\","
-	    "\"gate\":{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"run\",\"hits\":3,\"confidence\":0.25,"
-	    "\"below\":0.25,\"decision\":\"run\"}}}");
+	    VECTOR_GATE("run", "\"hits\":3,\"confidence\":0.25,\"below\":0.25,\"decision\":\"run\""));
 	gates_to(r, "only this", 3, 0.9, "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"rule\",\"rule\":0,"
-	    "\"matched\":\"only\",\"gate\":{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"run\",\"hits\":3,"
-	    "\"confidence\":0.9,\"below\":0.25,\"decision\":\"not routed\"}}}");
+	    "\"matched\":\"only\"," VECTOR_GATE("run", "\"hits\":3,\"confidence\":0.9,\"below\":0.25,"
+	    "\"decision\":\"not routed\""));
 	ev_router_free(r);
 }
 
@@ -117,12 +119,10 @@ Test(route, merge_mode_drops_or_merges)
 
 	ev_router_gate(r, &g);
 	cr_assert_eq(g.merge, 1);
-	gates_to(r, "q", 1, 1, "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"default\",\"gate\":"
-	    "{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"merge\",\"hits\":1,\"confidence\":1.0,"
-	    "\"below\":0.5,\"decision\":\"drop\"}}}");
-	gates_to(r, "q", 0, 0, "{\"lanes\":[\"vector\",\"text\"],\"routing\":{\"by\":\"default\",\"gate\":"
-	    "{\"lane\":\"vector\",\"on\":\"text\",\"mode\":\"merge\",\"hits\":0,\"confidence\":0.0,"
-	    "\"below\":0.5,\"decision\":\"merge\"}}}");
+	gates_to(r, "q", 1, 1, "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"default\","
+	    VECTOR_GATE("merge", "\"hits\":1,\"confidence\":1.0,\"below\":0.5,\"decision\":\"drop\""));
+	gates_to(r, "q", 0, 0, "{\"lanes\":[\"vector\",\"text\"],\"routing\":{\"by\":\"default\","
+	    VECTOR_GATE("merge", "\"hits\":0,\"confidence\":0.0,\"below\":0.5,\"decision\":\"merge\""));
 	ev_router_free(r);
 }
 
