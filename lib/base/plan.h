@@ -277,6 +277,9 @@ enum ev_plan_type {
 #define EV_PLAN_RERANK_TIMEOUT	("rerank.timeout", EV_PLAN_NUM, 0.001, 86400, 30, NULL, \
 				 "ev-rerank")
 #define EV_PLAN_RERANK_BATCH	("rerank.batch", EV_PLAN_INT, 1, 10000, 32, NULL, "ev-rerank")
+/* the model the plan asks to rerank by: ev-pack warns when the hits were not
+ * reranked, or were by another model (ev-rerank's evkit-linear-1) */
+#define EV_PLAN_RERANK_MODEL	("rerank.model", EV_PLAN_STR, 0, 0, NAN, NULL, "ev-pack")
 
 /* ---- The pack: ev-pack's keys ---- */
 #define EV_PLAN_K		("k", EV_PLAN_INT, 0, 1000000000, 10, NULL, "ev-pack")
@@ -335,7 +338,7 @@ enum ev_plan_type {
 	X(EV_PLAN_ROUTING_RULES) X(EV_PLAN_ROUTING_GATE) X(EV_PLAN_ROUTING_HIGH_STAKES) \
 	X(EV_PLAN_RERANK_TOP_N) X(EV_PLAN_RERANK_K) X(EV_PLAN_RERANK_WEIGHTS) \
 	X(EV_PLAN_RERANK_WINDOW) X(EV_PLAN_RERANK_PASSAGE) X(EV_PLAN_RERANK_COMMAND) \
-	X(EV_PLAN_RERANK_TIMEOUT) X(EV_PLAN_RERANK_BATCH) \
+	X(EV_PLAN_RERANK_TIMEOUT) X(EV_PLAN_RERANK_BATCH) X(EV_PLAN_RERANK_MODEL) \
 	X(EV_PLAN_K) X(EV_PLAN_MIN_SCORE) X(EV_PLAN_BY_DOCUMENT) X(EV_PLAN_NEAR_DUPLICATES) \
 	X(EV_PLAN_OVERLAP) X(EV_PLAN_MMR_LAMBDA) X(EV_PLAN_MMR_DEPTH) X(EV_PLAN_GROUP_BY) \
 	X(EV_PLAN_MAX_SNIPPET_CHARS) X(EV_PLAN_OUTPUT_FORMAT)

@@ -47,6 +47,8 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		EV_PLAN_CHECKED(EV_PLAN_VERSION),
 		EV_PLAN_CHECKED(EV_PLAN_PLAN_ID),	/* the command's: the pack's plan_id */
 		EV_PLAN_CHECKED(EV_PLAN_OUTPUT_FORMAT),	/* the command's: how packs are written */
+		/* the command's: compared with the hits' reranker (packexplain.c) */
+		EV_PLAN_CHECKED(EV_PLAN_RERANK_MODEL),
 		EV_PLAN_FIELD(EV_PLAN_K, &o->k),
 		EV_PLAN_FIELD(EV_PLAN_MIN_SCORE, &o->min_score),
 		EV_PLAN_FIELD(EV_PLAN_BY_DOCUMENT, &o->by_document),

@@ -3,9 +3,9 @@
 # lanes.text wins key by key, and where the two give feedback in different
 # forms (a number, a mapping) lanes.text's is used whole.  Every key of the
 # file is checked, the losing one too.  The other stages' keys belong to
-# other commands: no warning; a key no stage reads (a lane "sql", rerank.model,
-# routing.x) is warned about.  A section that is not a mapping is an error,
-# without a warning before it.
+# other commands (rerank.model is ev-pack's): no warning; a key no stage
+# reads (a lane "sql", routing.x) is warned about.  A section that is not a
+# mapping is an error, without a warning before it.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
 ev-search-text --list-options | grep -E '^(k|-)	(k|-)	(k|text.k|lanes.text.k|text.feedback|lanes.text.feedback.docs)	'
