@@ -87,6 +87,24 @@ write_plan(const struct ev_buf *out, struct ev_err *err)
 	return 0;
 }
 
+/* Warn of a key of the plan that no stage reads (ctx: its file). */
+static void
+warn_unknown(const char *path, void *ctx)
+{
+	ev_warn("%s: unknown key '%s' ignored", (const char *)ctx, path);
+}
+
+/* The plan --plan names, its unknown keys warned about; NULL with *err set. */
+static json_t *
+load_plan(struct ev_err *err)
+{
+	json_t *plan = ev_config_load(o.plan, err);
+
+	if (plan != NULL)
+		ev_config_unknown(plan, ev_plan_keys, warn_unknown, (void *)o.plan);
+	return plan;
+}
+
 /* ev-tune --rerank: fit the reranker's weights to the hits of the inputs. */
 static int
 tune_rerank(char **paths, int npaths, struct ev_err *err)
@@ -98,7 +116,7 @@ tune_rerank(char **paths, int npaths, struct ev_err *err)
 	size_t unjudged = 0;
 	int rc = -1;
 
-	if ((o.plan == NULL || (plan = ev_config_load(o.plan, err)) != NULL) &&
+	if ((o.plan == NULL || (plan = load_plan(err)) != NULL) &&
 	    (qrels = ev_qrels_load(o.qrels, err)) != NULL &&
 	    (in = ev_jsonl_open(paths, npaths, err)) != NULL &&
 	    ev_rerank_fit_hits(in, qrels, o.qrels, plan, &o.t, &out, &note, &unjudged, err) == 0) {
@@ -170,7 +188,7 @@ main(int argc, char *argv[])
 	if (o.qrels == NULL && optind < argc)
 		ev_cli_usage_error(&cli, "QUERIES need --qrels to judge them (without --qrels, "
 		    "ev-tune makes pseudo-queries from the store)");
-	if (o.plan != NULL && ((plan = ev_config_load(o.plan, &err)) == NULL ||
+	if (o.plan != NULL && ((plan = load_plan(&err)) == NULL ||
 	    ev_tune_plan_read(plan, o.plan, &def, &err) == -1))
 		goto fail;
 	if ((st = ev_store_open(o.db, EV_STORE_READ, &err)) == NULL ||
