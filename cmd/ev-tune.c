@@ -87,7 +87,6 @@ write_plan(const struct ev_buf *out, struct ev_err *err)
 	return 0;
 }
 
-/* Warn of a key of the plan that no stage reads (ctx: its file). */
 static void
 warn_unknown(const char *path, void *ctx)
 {
