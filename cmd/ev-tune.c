@@ -87,12 +87,6 @@ write_plan(const struct ev_buf *out, struct ev_err *err)
 	return 0;
 }
 
-static void
-warn_unknown(const char *path, void *ctx)
-{
-	ev_warn("%s: unknown key '%s' ignored", (const char *)ctx, path);
-}
-
 /* The plan --plan names, its unknown keys warned about; NULL with *err set. */
 static json_t *
 load_plan(struct ev_err *err)
@@ -100,7 +94,7 @@ load_plan(struct ev_err *err)
 	json_t *plan = ev_config_load(o.plan, err);
 
 	if (plan != NULL)
-		ev_config_unknown(plan, ev_plan_keys, warn_unknown, (void *)o.plan);
+		ev_config_unknown(plan, ev_plan_keys, ev_cli_warn_unknown_key, (void *)o.plan);
 	return plan;
 }
 

@@ -160,12 +160,10 @@ ev_cli_common(struct ev_cli *cli, int ch)
 	}
 }
 
-static void
-warn_unknown_key(const char *path, void *ctx)
+void
+ev_cli_warn_unknown_key(const char *path, void *file)
 {
-	struct ev_cli *cli = ctx;
-
-	ev_warn("%s: unknown key '%s' ignored", cli->config_path, path);
+	ev_warn("%s: unknown key '%s' ignored", (const char *)file, path);
 }
 
 void
@@ -175,7 +173,7 @@ ev_cli_check_config(struct ev_cli *cli, const char *const *known)
 
 	if (ev_config_check_shape(cli->config, known, cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
-	ev_config_unknown(cli->config, known, warn_unknown_key, cli);
+	ev_config_unknown(cli->config, known, ev_cli_warn_unknown_key, (void *)cli->config_path);
 }
 
 int

@@ -81,6 +81,10 @@ void ev_cli_common(struct ev_cli *cli, int ch);
  * (NULL-terminated, see ev_config_unknown()). */
 void ev_cli_check_config(struct ev_cli *cli, const char *const *known);
 
+/* Warn that the key path of the configuration or plan file (a C string)
+ * is unknown and ignored: ev_config_unknown()'s callback for every stage. */
+void ev_cli_warn_unknown_key(const char *path, void *file);
+
 /* Report a usage error "PROG: message" and "Try 'PROG --help'." on stderr,
  * then exit 2. */
 void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
