@@ -76,6 +76,7 @@ main(int argc, char *argv[])
 	int argi, r = 0, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-expand", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
 	skip.on = skip_invalid;
 	if (db == NULL)

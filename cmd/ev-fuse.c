@@ -181,6 +181,7 @@ main(int argc, char *argv[])
 	int argi, r, pipe, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-fuse", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	ev_fuse_opts_init(&o);
 	argi = ev_opt_parse_section(&cli, &command, options, "fusion", 0);
 	o.method = (enum ev_fuse_method)method;

@@ -156,6 +156,7 @@ main(int argc, char *argv[])
 	int r, argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-pack", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	ev_pack_opts_init(&o);
 	f.format = EV_PLAN_DEFAULT(EV_PLAN_OUTPUT_FORMAT);
 	if ((f.warnings = json_array()) == NULL || (ignored = json_array()) == NULL) {
@@ -167,6 +168,7 @@ main(int argc, char *argv[])
 	if (f.plan != NULL && (plan = ev_config_load(f.plan, &err)) == NULL)
 		ev_cli_config_error(&cli, &err);
 	pack_options(&cli, plan, ignored);
+	ev_cli_log_plan(&cli, plan);
 	if ((f.db == NULL) != (f.index == NULL))
 		ev_cli_usage_error(&cli, "--db and --index go together: MMR compares the vectors "
 		    "the index holds for the store's chunks");
@@ -215,7 +217,6 @@ fail:
 out:
 	ev_cli_count(&cli, "records_in", run.records);
 	ev_cli_count(&cli, "packs_out", run.packs);
-	json_decref(plan);
 	json_decref(ignored);
 	json_decref(f.warnings);
 	ev_packloop_release(&run);
@@ -224,5 +225,7 @@ out:
 	ev_vindex_batch_end(ix);
 	ev_vindex_close(ix);
 	ev_store_close(st);
-	return ev_cli_finish(&cli, rc);
+	rc = ev_cli_finish(&cli, rc);	/* (its ToolRun line logs the plan) */
+	json_decref(plan);
+	return rc;
 }

@@ -126,6 +126,7 @@ main(int argc, char *argv[])
 
 	ev_rerank_opts_init(&ro);
 	ev_cli_init(&cli, "ev-rerank", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse_section(&cli, &command, options, "rerank", 0);
 	skip.on = skip_invalid;
 	if (db == NULL)
@@ -148,6 +149,10 @@ main(int argc, char *argv[])
 		rc = ev_cli_report(&err);
 		goto out;
 	}
+	/* the ToolRun line's model: its id, configuration and top-k */
+	if ((v = json_deep_copy(ev_rerank_info(run.rr))) != NULL)
+		json_object_set_new(v, "k", json_integer(ro.k));
+	ev_cli_log_set(&cli, "rerank", v);
 	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
 		if (r == -1) {
 			if (ev_cli_skip(&skip, &err))

@@ -164,6 +164,7 @@ main(int argc, char *argv[])
 	int argi, i, r = 0, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-route", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
 	skip.on = skip_invalid;
 	if (split_lanes(default_lanes, fbuf, sizeof fbuf, fallback) == 0)

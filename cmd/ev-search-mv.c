@@ -95,6 +95,7 @@ main(int argc, char *argv[])
 	int argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-search-mv", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse_section(&cli, &command, options, "lanes.visual", 1);
 	if (index_path == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");

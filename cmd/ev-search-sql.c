@@ -50,6 +50,7 @@ main(int argc, char *argv[])
 	int argi, r, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-search-sql", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse_section(&cli, &command, options, "lanes.structured", 1);
 	skip.on = skip_invalid;
 	if (db == NULL)

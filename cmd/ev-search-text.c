@@ -175,6 +175,7 @@ main(int argc, char *argv[])
 	int argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-search-text", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	if ((table = ev_opt_alias(options, "lanes.text", "text")) == NULL) {
 		ev_err_nomem(&err);
 		return ev_cli_finish(&cli, ev_cli_report(&err));

@@ -138,6 +138,7 @@ main(int argc, char *argv[])
 	int argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-search-vec", NULL, argc, argv);
+	ev_cli_trace(&cli);
 	argi = ev_opt_parse_section(&cli, &command, options, "lanes.vector", 1);
 	if (db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");

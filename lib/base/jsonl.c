@@ -23,6 +23,8 @@ struct ev_jsonl {
 };
 
 static int flush_each_record;
+static ev_jsonl_observer *observer;
+static void *observer_ctx;
 
 /* Jansson's lexer mishandles failed allocations: it drops a byte of a string
  * and goes on (a silent wrong value), or, when the byte dropped follows a
@@ -149,8 +151,17 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 			}
 		}
 		*len = (size_t)n;
+		if (observer != NULL)
+			observer(observer_ctx, *line, *len, in->lineno);
 		return 1;
 	}
+}
+
+void
+ev_jsonl_observe(ev_jsonl_observer *fn, void *ctx)
+{
+	observer = fn;
+	observer_ctx = ctx;
 }
 
 void

@@ -36,6 +36,13 @@ int ev_jsonl_next(struct ev_jsonl *in, json_t **out, struct ev_err *err);
  * call), 0 at the end, -1 on an I/O error.  Blank lines are returned too. */
 int ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct ev_err *err);
 
+/* An observer of every line read by any reader (ev_jsonl_next_line(), and so
+ * ev_jsonl_next()): the line (no newline, no BOM) and its number in its
+ * input.  One for the process; NULL stops observing.  A command's --log
+ * sees its inputs through it (toolrun.h). */
+typedef void ev_jsonl_observer(void *ctx, const char *line, size_t len, size_t lineno);
+void ev_jsonl_observe(ev_jsonl_observer *fn, void *ctx);
+
 /* Is the line s[0..n) blank (spaces and tabs only), a line ev_jsonl_next()
  * passes over? */
 int ev_jsonl_blank(const char *s, size_t n);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "config.h"
 #include "jsonl.h"
+#include "toolrun.h"
 
 #ifndef EV_VERSION
 #define EV_VERSION "0.0.0"
@@ -275,17 +277,71 @@ ev_cli_elapsed_ms(const struct ev_cli *cli)
 	return ms_between(&cli->started, &now);
 }
 
-/* Append the ToolRun line to --log.  Returns 0 or -1. */
+/* ev_cli_trace()'s stdout: each write goes on to the real one, and is noted. */
+static ssize_t
+traced_write(void *c, const char *p, size_t n)
+{
+	struct ev_cli *cli = c;
+
+	if (fwrite(p, 1, n, cli->traced_stdout) != n || fflush(cli->traced_stdout) == EOF)
+		return -1;
+	ev_toolrun_wrote(cli->trace, p, n);
+	return (ssize_t)n;
+}
+
 static int
-write_log(struct ev_cli *cli, int rc)
+traced_close(void *c)
+{
+	struct ev_cli *cli = c;
+
+	return fclose(cli->traced_stdout) == EOF ? -1 : 0;
+}
+
+void
+ev_cli_trace(struct ev_cli *cli)
+{
+	static const cookie_io_functions_t io = { NULL, traced_write, NULL, traced_close };
+	FILE *traced;
+
+	if (cli->log_path == NULL || *cli->log_path == '\0')
+		return;
+	if ((cli->trace = ev_toolrun_new()) == NULL || (traced = fopencookie(cli, "w", io)) == NULL) {
+		ev_warn("out of memory");
+		exit(EV_EXIT_RUNTIME);
+	}
+	cli->traced_stdout = stdout;
+	stdout = traced;
+	ev_jsonl_observe(ev_toolrun_read, cli->trace);
+}
+
+void
+ev_cli_log_plan(struct ev_cli *cli, const json_t *plan)
+{
+	cli->log_plan = plan;
+}
+
+void
+ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value)
+{
+	if (cli->log_path == NULL) {
+		json_decref(value);
+		return;
+	}
+	if (cli->log_extra == NULL)
+		cli->log_extra = json_object();
+	json_object_set_new(cli->log_extra, key, value);
+}
+
+/* The ToolRun line of the run ending with status rc, or NULL when out of
+ * memory. */
+static json_t *
+toolrun_line(struct ev_cli *cli, int rc)
 {
 	json_t *run, *args;
-	struct ev_err err = { 0 };
 	time_t now = time(NULL);
 	struct tm tm;
 	char stamp[32];
-	FILE *fp;
-	int i, r;
+	int i;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -297,18 +353,54 @@ write_log(struct ev_cli *cli, int rc)
 	    "took_ms", (json_int_t)llround(ev_cli_elapsed_ms(cli)), "exit", rc);
 	if (run != NULL && cli->config_path != NULL)
 		json_object_set_new(run, "config", json_string(cli->config_path));
-	if ((fp = fopen(cli->log_path, "a")) == NULL) {
-		ev_warn("%s: cannot open the log: %s", cli->log_path, strerror(errno));
+	if (run != NULL && cli->trace != NULL && ev_toolrun_add(cli->trace, run,
+	    cli->log_plan ? cli->log_plan : cli->config_path ? cli->config : NULL) == -1) {
 		json_decref(run);
+		return NULL;
+	}
+	if (run != NULL && cli->log_extra != NULL && json_object_update(run, cli->log_extra) == -1) {
+		json_decref(run);
+		return NULL;
+	}
+	return run;
+}
+
+/* Append the ToolRun line to --log, in one write(2) to a file opened for
+ * appending, so that the lines of commands logging to one file at once (the
+ * stages of a pipeline) never mix.  Returns 0 or -1. */
+static int
+write_log(struct ev_cli *cli, int rc)
+{
+	json_t *run = toolrun_line(cli, rc);
+	struct ev_buf line = EV_BUF_INIT;
+	size_t done = 0;
+	ssize_t n = 0;
+	int fd, e, ok;
+
+	if (run == NULL || ev_json_dump(&line, run) == -1 || ev_buf_addc(&line, '\n') == -1) {
+		ev_warn("%s: cannot write the log: out of memory", cli->log_path);
+		json_decref(run);
+		ev_buf_release(&line);
 		return -1;
 	}
-	r = run ? ev_jsonl_write(fp, run, &err) : -1;
-	if (fclose(fp) == EOF || r == -1) {
-		ev_warn("%s: cannot write the log: %s", cli->log_path, strerror(errno));
-		r = -1;
-	}
 	json_decref(run);
-	return r;
+	if ((fd = open(cli->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666)) == -1) {
+		ev_warn("%s: cannot open the log: %s", cli->log_path, strerror(errno));
+		ev_buf_release(&line);
+		return -1;
+	}
+	while (done < line.len && (n = write(fd, line.p + done, line.len - done)) > 0)
+		done += (size_t)n;
+	e = n == -1 ? errno : EIO;
+	ok = done == line.len;
+	ev_buf_release(&line);
+	if (close(fd) == -1 && ok)
+		ok = 0, e = errno;
+	if (!ok) {
+		ev_warn("%s: cannot write the log: %s", cli->log_path, strerror(e));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -327,9 +419,13 @@ ev_cli_finish(struct ev_cli *cli, int rc)
 	}
 	if (cli->log_path != NULL && write_log(cli, rc) == -1 && rc == EV_EXIT_OK)
 		rc = EV_EXIT_RUNTIME;
+	ev_jsonl_observe(NULL, NULL);
+	ev_toolrun_free(cli->trace);
 	json_decref(cli->config);
 	json_decref(cli->counts);
-	cli->config = cli->counts = NULL;
+	json_decref(cli->log_extra);
+	cli->config = cli->counts = cli->log_extra = NULL;
+	cli->trace = NULL;
 	return rc;
 }
 

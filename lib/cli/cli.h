@@ -47,6 +47,8 @@ enum {
 	{ "config", required_argument, NULL, EV_OPT_CONFIG }, \
 	{ "log", required_argument, NULL, EV_OPT_LOG }
 
+struct ev_toolrun;	/* toolrun.h */
+
 struct ev_cli {
 	const char *prog;	/* "ev-foo" */
 	const char *usage;	/* the synopsis and options, as in the man page */
@@ -56,6 +58,10 @@ struct ev_cli {
 	json_t *config;		/* the loaded file, or an empty object */
 	const char *log_path;	/* --log FILE, or NULL */
 	json_t *counts;		/* inputs/outputs counted, for the ToolRun line */
+	struct ev_toolrun *trace;	/* with --log after ev_cli_trace(): frames and outputs */
+	FILE *traced_stdout;	/* the stdout ev_cli_trace() passes writes on to */
+	const json_t *log_plan;	/* the plan the ToolRun line logs (borrowed), or NULL */
+	json_t *log_extra;	/* further fields of the ToolRun line */
 	struct timespec started;
 	int stderr_tty;		/* progress is shown only on a terminal */
 };
@@ -131,6 +137,26 @@ void ev_cli_note_cb(void *ctx, const char *msg);
  * says why): reports *err and returns its exit code when r is -1, else
  * returns EV_EXIT_OK; either way then ev_cli_skip_done(cli, s). */
 int ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct ev_err *err);
+
+/* For a command that handles queries (the lanes, ev-fuse, ev-rerank,
+ * ev-expand, ev-route, ev-pack), right after ev_cli_init(): with --log, its
+ * ToolRun line also says what it did for each query, "inputs_logged" (the
+ * plan, and each query's retrieval frame: query_id, query, request_id,
+ * filters, routing, the lanes of its records read) and "outputs" (the ids,
+ * ranks and scores written for it), gathered by toolrun.h from every line
+ * read and every line written to stdout (stdout becomes a stream that
+ * passes each write on and notes it).  Without --log it does nothing.
+ * Exits 1 when out of memory. */
+void ev_cli_trace(struct ev_cli *cli);
+
+/* The plan the ToolRun line logs in inputs_logged.plan (borrowed: it must
+ * live until ev_cli_finish()); without it, the --config file's content is
+ * logged when one was given. */
+void ev_cli_log_plan(struct ev_cli *cli, const json_t *plan);
+
+/* Set key of the ToolRun line to value (stolen; e.g. ev-rerank's "rerank":
+ * its model, configuration and top-k).  Nothing without --log. */
+void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);
 
 /* Count something for the ToolRun line: counts[key] += n. */
 void ev_cli_count(struct ev_cli *cli, const char *key, long long n);
