@@ -2,7 +2,6 @@
  * nearest in time and the documents they link to, bounded, each saying why.
  * See man/ev-expand.1 and lib/lanes/expand.h. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "expand.h"
@@ -41,23 +40,22 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-/* Expand and write the hits gathered for one query; clears them. */
+/* What expanding a query needs and counts. */
+struct run {
+	struct ev_store *st;
+	long long added;
+};
+
+/* Expand one query's hits into out (an ev_cli_query_fn). */
 static int
-flush_query(struct ev_store *st, json_t *hits, struct ev_buf *out, const char *where,
-	long long *added, struct ev_err *err)
+expand_query(void *ctx, json_t *hits, const char *where, struct ev_buf *out, struct ev_err *err)
 {
+	struct run *run = ctx;
 	long n;
 
-	if (json_array_size(hits) == 0)
-		return 0;
-	ev_buf_reset(out);
-	n = ev_expand_query(st, &ex, hits, out, where, err);
-	json_array_clear(hits);
-	if (n == -1)
+	if ((n = ev_expand_query(run->st, &ex, hits, out, where, err)) == -1)
 		return -1;
-	*added += n;
-	if (fwrite(out->p, 1, out->len, stdout) != out->len || fflush(stdout) == EOF)
-		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+	run->added += n;
 	return 0;
 }
 
@@ -66,58 +64,25 @@ main(int argc, char *argv[])
 {
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
-	struct ev_skip skip = { 0 };
-	struct ev_store *st = NULL;
 	struct ev_jsonl *in = NULL;
-	struct ev_buf out = EV_BUF_INIT;
-	json_t *hits = json_array(), *v;
-	char qid[256] = "", id[256], where[300] = "";
-	long long nhits = 0, added = 0;
-	int argi, r = 0, rc = EV_EXIT_OK;
+	struct run run = { NULL, 0 };
+	long long nhits = 0;
+	int argi, rc;
 
 	ev_cli_init(&cli, "ev-expand", NULL, argc, argv);
 	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
-	skip.on = skip_invalid;
 	if (db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
 
-	if (hits == NULL || (st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
-	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
-		if (hits == NULL)
-			ev_err_nomem(&err);
+	if ((run.st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)
 		rc = ev_cli_report(&err);
-		goto out;
-	}
-	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
-		if (r == -1) {
-			if (ev_cli_skip(&skip, &err))
-				continue;
-			break;
-		}
-		/* a query's hits are consecutive records with its query_id */
-		if (strcmp(id, qid) != 0 && flush_query(st, hits, &out, where, &added, &err) == -1) {
-			json_decref(v);
-			r = -1;
-			break;
-		}
-		snprintf(qid, sizeof qid, "%s", id);
-		snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
-		nhits++;
-		if (json_array_append_new(hits, v) == -1) {
-			r = ev_err_nomem(&err);
-			break;
-		}
-	}
-	if (r == 0 && flush_query(st, hits, &out, where, &added, &err) == -1)
-		r = -1;
-	rc = ev_cli_loop_end(&cli, &skip, r, &err);
-out:
+	else
+		rc = ev_cli_query_hits(&cli, in, skip_invalid, expand_query, &run, &nhits);
 	ev_cli_count(&cli, "hits", nhits);
-	ev_cli_count(&cli, "added", added);
+	ev_cli_count(&cli, "added", run.added);
 	ev_jsonl_close(in);
-	ev_store_close(st);
-	ev_buf_release(&out);
-	json_decref(hits);
+	ev_store_close(run.st);
 	return ev_cli_finish(&cli, rc);
 }

@@ -70,29 +70,26 @@ static const struct ev_opt options[] = {
 };
 
 struct run {
-	struct ev_cli *cli;
 	struct ev_rerank *rr;
 	struct ev_rerank_cmd *ext;	/* with --command */
-	struct ev_buf out;
 	long long queries, reranked, degraded;
 	long missing;
 };
 
-/* Rerank and write the hits gathered for one query; clears them. */
+/* Rerank one query's hits into out (an ev_cli_query_fn). */
 static int
-flush_query(struct run *run, json_t *hits, struct ev_err *err)
+rerank_query(void *ctx, json_t *hits, const char *where, struct ev_buf *out, struct ev_err *err)
 {
+	struct run *run = ctx;
 	size_t n;
 	int r;
 
-	if (json_array_size(hits) == 0)
-		return 0;
-	ev_buf_reset(&run->out);
+	(void)where;
 	n = json_array_size(hits) < (size_t)ro.top_n ? json_array_size(hits) : (size_t)ro.top_n;
 	if ((r = ev_rerank_incoming(hits, err)) == 0) {
 		if (run->ext == NULL)
-			r = ev_rerank_query(run->rr, hits, &run->missing, &run->out, err);
-		else if ((r = ev_rerank_cmd_query(run->ext, run->rr, hits, n, &run->out,
+			r = ev_rerank_query(run->rr, hits, &run->missing, out, err);
+		else if ((r = ev_rerank_cmd_query(run->ext, run->rr, hits, n, out,
 		    err)) == 1) {
 			if (run->degraded++ == 0)
 				ev_warn("%s; this query and the rest are not reranked (their incoming order kept)",
@@ -100,13 +97,10 @@ flush_query(struct run *run, json_t *hits, struct ev_err *err)
 			r = 0;
 		}
 	}
-	json_array_clear(hits);
 	if (r == -1)
 		return -1;
 	run->queries++;
 	run->reranked += (long long)n;
-	if (fwrite(run->out.p, 1, run->out.len, stdout) != run->out.len || fflush(stdout) == EOF)
-		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
 	return 0;
 }
 
@@ -115,20 +109,17 @@ main(int argc, char *argv[])
 {
 	struct ev_cli cli;
 	struct ev_err err = { 0 };
-	struct ev_skip skip = { 0 };
 	struct ev_store *st = NULL;
 	struct ev_jsonl *in = NULL;
-	struct run run = { &cli, NULL, NULL, EV_BUF_INIT, 0, 0, 0, 0 };
-	json_t *hits = json_array(), *v;
-	char qid[256] = "", id[256];
+	struct run run = { NULL, NULL, 0, 0, 0, 0 };
+	json_t *v;
 	long long nhits = 0;
-	int argi, r = 0, rc = EV_EXIT_OK;
+	int argi, rc;
 
 	ev_rerank_opts_init(&ro);
 	ev_cli_init(&cli, "ev-rerank", NULL, argc, argv);
 	ev_cli_trace(&cli);
 	argi = ev_opt_parse_section(&cli, &command, options, "rerank", 0);
-	skip.on = skip_invalid;
 	if (db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required (the store the hits come from)");
 	if (cmdline != NULL) {
@@ -139,13 +130,11 @@ main(int argc, char *argv[])
 		json_decref(t);
 	}
 
-	if (hits == NULL || (st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
+	if ((st = ev_store_open(db, EV_STORE_READ, &err)) == NULL ||
 	    (run.rr = ev_rerank_open(st, &ro, &err)) == NULL ||
 	    (cmdline != NULL && (run.ext = ev_rerank_cmd_start(run.rr, st, cmdline, timeout,
 	    batch, &err)) == NULL) ||
 	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {
-		if (hits == NULL)
-			ev_err_nomem(&err);
 		rc = ev_cli_report(&err);
 		goto out;
 	}
@@ -153,28 +142,7 @@ main(int argc, char *argv[])
 	if ((v = json_deep_copy(ev_rerank_info(run.rr))) != NULL)
 		json_object_set_new(v, "k", json_integer(ro.k));
 	ev_cli_log_set(&cli, "rerank", v);
-	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
-		if (r == -1) {
-			if (ev_cli_skip(&skip, &err))
-				continue;
-			break;
-		}
-		/* a query's hits are consecutive records with its query_id */
-		if (strcmp(id, qid) != 0 && flush_query(&run, hits, &err) == -1) {
-			json_decref(v);
-			r = -1;
-			break;
-		}
-		snprintf(qid, sizeof qid, "%s", id);
-		nhits++;
-		if (json_array_append_new(hits, v) == -1) {
-			r = ev_err_nomem(&err);
-			break;
-		}
-	}
-	if (r == 0 && flush_query(&run, hits, &err) == -1)
-		r = -1;
-	rc = ev_cli_loop_end(&cli, &skip, r, &err);
+	rc = ev_cli_query_hits(&cli, in, skip_invalid, rerank_query, &run, &nhits);
 	if (run.missing > 0)
 		ev_warn("%ld hit%s not in the store '%s': ranked by their lanes' features alone "
 		    "(is --db the store the hits come from?)", run.missing,
@@ -189,7 +157,5 @@ out:
 	ev_jsonl_close(in);
 	ev_rerank_close(run.rr);
 	ev_store_close(st);
-	ev_buf_release(&run.out);
-	json_decref(hits);
 	return ev_cli_finish(&cli, rc);
 }

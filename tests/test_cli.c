@@ -1,11 +1,13 @@
 /* Tests of lib/cli/cli.c's callbacks for lib/'s modules, which take a
  * void *: progress counted exactly whether or not a line is shown (here,
  * none: the progress is not active), a load's skipping and stepping, and
- * what a failed load says. */
+ * what a failed load says; and of the record loop over each query's hits. */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 
 #include "cli.h"
+#include "jsonl.h"
+#include "test_util.h"
 
 Test(progress, the_callback_adds_the_items_and_bytes_since_the_last_call)
 {
@@ -83,4 +85,107 @@ Test(load, a_failed_load_is_reported_and_bad_input_says_nothing_was_loaded)
 	    "t: in:3: bad record\n"
 	    "t: nothing loaded: index 'x' is unchanged\n"
 	    "t: x.faiss: disk full\n");
+}
+
+/* What flush_record() saw: a line a query, "WHERE: ID ID ...". */
+static char flushed[1024];
+static int flushes_before_failing = -1;	/* -1: never fails */
+
+/* An ev_cli_query_fn that writes down the hits' ids and where, and fails
+ * (code 1) once flushes_before_failing queries have been seen. */
+static int
+flush_record(void *ctx, json_t *hits, const char *where, struct ev_buf *out, struct ev_err *err)
+{
+	size_t i;
+	json_t *h;
+
+	(void)ctx;
+	cr_assert_eq(out->len, 0, "an empty buffer each query");
+	if (flushes_before_failing-- == 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, "t.faiss", "disk full");
+	cr_assert_eq(ev_buf_printf(out, "%s:", strrchr(where, ':') + 1), 0);
+	json_array_foreach(hits, i, h)
+		cr_assert_eq(ev_buf_printf(out, " %s", json_string_value(json_object_get(h, "id"))), 0);
+	cr_assert_eq(ev_buf_adds(out, "\n"), 0);
+	snprintf(flushed + strlen(flushed), sizeof flushed - strlen(flushed), "%s", ev_buf_str(out));
+	return 0;
+}
+
+/* Runs ev_cli_query_hits() over a file holding text, with skipping as
+ * skip_invalid; returns its exit code, the records counted in *nhits and
+ * the skipped ones in *skipped. */
+static int
+query_hits(const char *text, int skip_invalid, long long *nhits, long long *skipped)
+{
+	char path[] = "/tmp/evkit-cli-XXXXXX.jsonl", *files[] = { path };
+	struct ev_cli cli = { .prog = "t", .counts = json_object() };
+	struct ev_err err = { 0 };
+	struct ev_jsonl *in;
+	int rc;
+
+	tu_tmpfile(path, 6, text, strlen(text));
+	in = ev_jsonl_open(files, 1, &err);
+	cr_assert_not_null(in, "%s", err.msg);
+	flushed[0] = '\0';
+	*nhits = 0;
+	rc = ev_cli_query_hits(&cli, in, skip_invalid, flush_record, NULL, nhits);
+	*skipped = json_integer_value(json_object_get(cli.counts, "skipped"));
+	json_decref(cli.counts);
+	ev_jsonl_close(in);
+	return rc;
+}
+
+#define HIT(q, id) "{\"query_id\":\"" q "\",\"id\":\"" id "\",\"score\":1}\n"
+
+static void
+query_hits_setup(void)
+{
+	load_setup();
+	cr_redirect_stdout();
+}
+
+TestSuite(query_hits, .init = query_hits_setup, .fini = tu_tmpfiles_remove);
+
+Test(query_hits, each_run_of_one_query_id_is_flushed_once_with_its_last_line)
+{
+	long long n, skipped;
+
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q1", "b") HIT("q2", "c") HIT("q1", "d"), 0,
+	    &n, &skipped), EV_EXIT_OK);
+	cr_assert_str_eq(flushed, "2: a b\n3: c\n4: d\n");
+	cr_assert_eq(n, 4);
+	cr_assert_eq(skipped, 0);
+	cr_assert_eq(query_hits("", 0, &n, &skipped), EV_EXIT_OK);
+	cr_assert_str_eq(flushed, "", "no hits, no query");
+	fflush(stdout);
+	cr_assert_stdout_eq_str("2: a b\n3: c\n4: d\n", "what flush put in out, written");
+}
+
+Test(query_hits, a_bad_record_ends_the_loop_unless_skipped)
+{
+	long long n, skipped;
+
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q2", "b") "{\"id\":\"c\"}\n" HIT("q2", "d"),
+	    1, &n, &skipped), EV_EXIT_OK);
+	cr_assert_str_eq(flushed, "1: a\n4: b d\n");
+	cr_assert_eq(n, 3);
+	cr_assert_eq(skipped, 1);
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q2", "b") "{\"id\":\"c\"}\n" HIT("q2", "d"),
+	    0, &n, &skipped), EV_EXIT_USAGE);
+	cr_assert_str_eq(flushed, "1: a\n", "the query the bad record stopped is not flushed");
+	cr_assert_eq(n, 2);
+	cr_assert_eq(skipped, 0);
+}
+
+Test(query_hits, a_failed_flush_ends_the_loop_and_is_reported)
+{
+	long long n, skipped;
+
+	flushes_before_failing = 1;
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q2", "b") HIT("q3", "c"), 0, &n, &skipped),
+	    EV_EXIT_RUNTIME);
+	cr_assert_str_eq(flushed, "1: a\n");
+	cr_assert_eq(n, 2, "the record that began the next query was read");
+	fflush(stderr);
+	cr_assert_stderr_eq_str("t: t.faiss: disk full\n");
 }

@@ -259,6 +259,67 @@ ev_cli_loop_end(struct ev_cli *cli, const struct ev_skip *s, int r, const struct
 	return rc;
 }
 
+/* Hands hits, when it holds any, to flush, clears it and writes what flush
+ * put in out. */
+static int
+flush_hits(ev_cli_query_fn *flush, void *ctx, json_t *hits, const char *where,
+	struct ev_buf *out, struct ev_err *err)
+{
+	int r;
+
+	if (json_array_size(hits) == 0)
+		return 0;
+	ev_buf_reset(out);
+	r = flush(ctx, hits, where, out, err);
+	json_array_clear(hits);
+	if (r == -1)
+		return -1;
+	if (fwrite(out->p, 1, out->len, stdout) != out->len || fflush(stdout) == EOF)
+		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error");
+	return 0;
+}
+
+int
+ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
+	ev_cli_query_fn *flush, void *ctx, long long *nhits)
+{
+	struct ev_err err = { 0 };
+	struct ev_skip skip = { skip_invalid, 0 };
+	struct ev_buf out = EV_BUF_INIT;
+	json_t *hits = json_array(), *v;
+	char qid[256] = "", id[256], where[300] = "";
+	int r, rc;
+
+	if (hits == NULL)
+		return ev_cli_loop_end(cli, &skip, ev_err_nomem(&err), &err);
+	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
+		if (r == -1) {
+			if (ev_cli_skip(&skip, &err))
+				continue;
+			break;
+		}
+		/* a query's hits are consecutive records with its query_id */
+		if (strcmp(id, qid) != 0 && flush_hits(flush, ctx, hits, where, &out, &err) == -1) {
+			json_decref(v);
+			r = -1;
+			break;
+		}
+		snprintf(qid, sizeof qid, "%s", id);
+		snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
+		(*nhits)++;
+		if (json_array_append_new(hits, v) == -1) {
+			r = ev_err_nomem(&err);
+			break;
+		}
+	}
+	if (r == 0 && flush_hits(flush, ctx, hits, where, &out, &err) == -1)
+		r = -1;
+	rc = ev_cli_loop_end(cli, &skip, r, &err);
+	ev_buf_release(&out);
+	json_decref(hits);
+	return rc;
+}
+
 void
 ev_cli_count(struct ev_cli *cli, const char *key, long long n)
 {

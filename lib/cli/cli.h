@@ -31,6 +31,7 @@
 #include <time.h>
 #include <jansson.h>
 
+#include "buf.h"
 #include "err.h"
 
 enum {
@@ -48,6 +49,7 @@ enum {
 	{ "log", required_argument, NULL, EV_OPT_LOG }
 
 struct ev_toolrun;	/* toolrun.h */
+struct ev_jsonl;	/* jsonl.h */
 
 struct ev_cli {
 	const char *prog;	/* "ev-foo" */
@@ -157,6 +159,21 @@ void ev_cli_log_plan(struct ev_cli *cli, const json_t *plan);
 /* Set key of the ToolRun line to value (stolen; e.g. ev-rerank's "rerank":
  * its model, configuration and top-k).  Nothing without --log. */
 void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);
+
+/* The record loop of a command that works on each query's hits (ev-expand,
+ * ev-rerank): reads the hit records of in, a query's hits being consecutive
+ * records with one query_id, and calls flush(ctx, hits, where, out, err)
+ * once a query, with its hits as an array (where: the place of its last
+ * record) that is cleared when flush returns, and out an empty buffer that
+ * flush fills with the query's output, written then to stdout and flushed.
+ * flush returns 0, or -1 with *err set, which ends the loop, as a write
+ * error and a bad record do (unless skip_invalid and ev_cli_skip() pass over
+ * it).  *nhits counts the records read.  Ends as ev_cli_loop_end(): returns
+ * EV_EXIT_OK, or the exit code of the error it reported on stderr. */
+typedef int ev_cli_query_fn(void *ctx, json_t *hits, const char *where, struct ev_buf *out,
+	struct ev_err *err);
+int ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
+	ev_cli_query_fn *flush, void *ctx, long long *nhits);
 
 /* Count something for the ToolRun line: counts[key] += n. */
 void ev_cli_count(struct ev_cli *cli, const char *key, long long n);
