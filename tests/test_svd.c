@@ -25,6 +25,7 @@ struct known {
 	double *ut, *vt;	/* m × r and n × r row-major: the singular vectors */
 	double *sig;
 	struct ev_csr csr;
+	double *s, *v, *u;	/* known_svd()'s result: rank values, n × rank, m × rank */
 };
 
 static void
@@ -32,6 +33,7 @@ known_make(struct known *k, int m, int n, const double *sig, int r)
 {
 	double *w1 = malloc(m * sizeof *w1), *w2 = malloc(n * sizeof *w2);
 
+	memset(k, 0, sizeof *k);
 	k->m = m;
 	k->n = n;
 	k->r = r;
@@ -84,18 +86,23 @@ known_free(struct known *k)
 	free(k->csr.rowptr);
 	free(k->csr.col);
 	free(k->csr.val);
+	free(k->s);
+	free(k->v);
+	free(k->u);
 }
 
-/* known_make(k, m, n, sig, r), then its rank-rank SVD into s, v and u
- * (u may be NULL), which must succeed. */
+/* known_make(k, m, n, sig, r), then its rank-rank SVD into k->s, k->v and,
+ * with_u, k->u, which must succeed. */
 static void
-known_svd(struct known *k, int m, int n, const double *sig, int r, int rank, double *s,
-	double *v, double *u)
+known_svd(struct known *k, int m, int n, const double *sig, int r, int rank, int with_u)
 {
 	struct ev_err err = { 0 };
 
 	known_make(k, m, n, sig, r);
-	cr_assert_eq(ev_svd_sparse(&k->csr, rank, NULL, s, v, u, &err), 0, "%s", err.msg);
+	k->s = malloc(rank * sizeof *k->s);
+	k->v = malloc((size_t)n * rank * sizeof *k->v);
+	k->u = with_u ? malloc((size_t)m * rank * sizeof *k->u) : NULL;
+	cr_assert_eq(ev_svd_sparse(&k->csr, rank, NULL, k->s, k->v, k->u, &err), 0, "%s", err.msg);
 }
 
 /* The sum of a[t * sa] * b[t * sb] for t from 0 to n - 1, in that order. */
@@ -132,106 +139,101 @@ check_sigmas(const double *s, const double *sig, int n)
 		cr_expect(fabs(s[i] - sig[i]) < 1e-5, "sigma %d: %.9f, want %.9f", i, s[i], sig[i]);
 }
 
+/* The rank-rank SVD of an m × n matrix whose singular values are sig[0..r)
+ * by construction finds the first rank of them. */
+static void
+check_leading_values(int m, int n, const double *sig, int r, int rank)
+{
+	struct known k;
+
+	known_svd(&k, m, n, sig, r, rank, 0);
+	check_sigmas(k.s, sig, rank);
+	known_free(&k);
+}
+
+/* The singular values most tests decompose. */
+static const double sig6[] = { 10, 7, 5, 3, 2, 1 };
+
 Test(svd, recovers_the_singular_values_of_a_low_rank_matrix)
 {
-	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
-	struct known k;
-	double s[6], *v = malloc(30 * 6 * sizeof *v);
+	check_leading_values(40, 30, sig6, 6, 6);
+}
 
-	known_svd(&k, 40, 30, sig, 6, 6, s, v, NULL);
-	check_sigmas(s, sig, 6);
-	free(v);
+/* The rank-rank SVD of an m × n matrix of the singular values sig6 finds the
+ * known right singular vectors, up to sign, and when check_values, the
+ * leading values. */
+static void
+check_known_vectors(int m, int n, int rank, int check_values)
+{
+	struct known k;
+
+	known_svd(&k, m, n, sig6, 6, rank, 0);
+	if (check_values)
+		check_sigmas(k.s, sig6, rank);
+	/* |<v_i, v_true_j>| is the identity: same vectors up to sign */
+	expect_identity(k.v, rank, k.vt, 6, rank, n, 1, 1e-5);
 	known_free(&k);
 }
 
 Test(svd, right_singular_vectors_span_the_known_subspace)
 {
-	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
-	struct known k;
-	double s[4], *v = malloc(30 * 4 * sizeof *v);
-
-	known_svd(&k, 40, 30, sig, 6, 4, s, v, NULL);
-	/* |<v_i, v_true_j>| is the identity: same vectors up to sign */
-	expect_identity(v, 4, k.vt, 6, 4, 30, 1, 1e-5);
-	free(v);
-	known_free(&k);
+	check_known_vectors(40, 30, 4, 0);
 }
 
 Test(svd, left_and_right_vectors_satisfy_a_v_equals_sigma_u)
 {
 	static const double sig[] = { 9, 4, 2.5, 1, 0.5 };
 	struct known k;
-	double s[3], *v = malloc(25 * 3 * sizeof *v), *u = malloc(35 * 3 * sizeof *u);
 
-	known_svd(&k, 35, 25, sig, 5, 3, s, v, u);
+	known_svd(&k, 35, 25, sig, 5, 3, 1);
 	for (int i = 0; i < 3; i++)
 		for (int r = 0; r < 35; r++) {
-			double av = dot(k.a + r * 25, 1, v + i, 3, 25);
+			double av = dot(k.a + r * 25, 1, k.v + i, 3, 25);
 
-			cr_expect(fabs(av - s[i] * u[r * 3 + i]) < 1e-5, "row %d, component %d", r, i);
+			cr_expect(fabs(av - k.s[i] * k.u[r * 3 + i]) < 1e-5, "row %d, component %d", r,
+			    i);
 		}
-	free(u);
-	free(v);
 	known_free(&k);
 }
 
 Test(svd, decaying_spectrum_truncated_to_the_leading_values)
 {
 	double sig[20];
-	struct known k;
-	double s[5], *v = malloc(20 * 5 * sizeof *v);
 
 	for (int i = 0; i < 20; i++)
 		sig[i] = pow(0.5, i);
-	known_svd(&k, 50, 20, sig, 20, 5, s, v, NULL);
-	check_sigmas(s, sig, 5);
-	free(v);
-	known_free(&k);
+	check_leading_values(50, 20, sig, 20, 5);
 }
 
 Test(svd, many_rows_are_taken_a_block_at_a_time_over_several_threads)
 {
 	/* 20,000 rows: three blocks of rows, and enough work for every
 	 * processor; the same values and vectors as a small matrix gives */
-	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
-	struct known k;
-	double s[4], *v = malloc(40 * 4 * sizeof *v);
-
-	known_svd(&k, 20000, 40, sig, 6, 4, s, v, NULL);
-	check_sigmas(s, sig, 4);
-	expect_identity(v, 4, k.vt, 6, 4, 40, 1, 1e-5);
-	free(v);
-	known_free(&k);
+	check_known_vectors(20000, 40, 4, 1);
 }
 
 Test(svd, right_singular_vectors_are_orthonormal)
 {
-	static const double sig[] = { 10, 7, 5, 3, 2, 1 };
 	struct known k;
-	double s[5], *v = malloc(30 * 5 * sizeof *v);
 
-	known_svd(&k, 40, 30, sig, 6, 5, s, v, NULL);
-	expect_identity(v, 5, v, 5, 5, 30, 0, 1e-9);
-	free(v);
+	known_svd(&k, 40, 30, sig6, 6, 5, 0);
+	expect_identity(k.v, 5, k.v, 5, 5, 30, 0, 1e-9);
 	known_free(&k);
 }
 
 Test(svd, sign_makes_the_largest_entry_positive)
 {
-	static const double sig[] = { 10, 7, 5 };
 	struct known k;
-	double s[3], *v = malloc(30 * 3 * sizeof *v);
 
-	known_svd(&k, 40, 30, sig, 3, 3, s, v, NULL);
+	known_svd(&k, 40, 30, sig6, 3, 3, 0);
 	for (int i = 0; i < 3; i++) {
 		double big = 0;
 
 		for (int t = 0; t < 30; t++)
-			if (fabs(v[t * 3 + i]) > fabs(big))
-				big = v[t * 3 + i];
+			if (fabs(k.v[t * 3 + i]) > fabs(big))
+				big = k.v[t * 3 + i];
 		cr_expect_gt(big, 0, "component %d", i);
 	}
-	free(v);
 	known_free(&k);
 }
 
@@ -274,15 +276,10 @@ Test(svd, rank_above_the_smaller_side_is_refused)
 Test(svd, rank_equal_to_the_smaller_side_is_exact)
 {
 	double sig[8];
-	struct known k;
-	double s[8], *v = malloc(8 * 8 * sizeof *v);
 
 	for (int i = 0; i < 8; i++)
 		sig[i] = 8 - i;
-	known_svd(&k, 12, 8, sig, 8, 8, s, v, NULL);
-	check_sigmas(s, sig, 8);
-	free(v);
-	known_free(&k);
+	check_leading_values(12, 8, sig, 8, 8);
 }
 
 Test(svd, column_out_of_range_is_refused)
