@@ -41,15 +41,24 @@ store_with(const char *const *texts, int n)
 /* wing: df 3, flow: df 2, heat: df 2, over 4 chunks; the stop words go */
 static const char *const tiny[] = { "wing flow", "the wing heat", "flow heat heat", "wing" };
 
-static void
-train(struct ev_store *st, int dim, double sigma_power, struct ev_embed_info *info)
+/* The default parameters but for dim, and min_df 1: every word of tiny kept. */
+static struct ev_embed_params
+params(int dim)
 {
 	struct ev_embed_params p;
-	struct ev_err err = { 0 };
 
 	ev_embed_params_init(&p);
 	p.dim = dim;
 	p.min_df = 1;
+	return p;
+}
+
+static void
+train(struct ev_store *st, int dim, double sigma_power, struct ev_embed_info *info)
+{
+	struct ev_embed_params p = params(dim);
+	struct ev_err err = { 0 };
+
 	p.sigma_power = sigma_power;
 	cr_assert_eq(ev_embed_train(st, &p, info, &err), 0, "%s", err.msg);
 }
@@ -64,6 +73,61 @@ embed1(struct ev_embed *e, const char *text, enum ev_embed_role role, float *out
 
 	cr_assert_neq(r, -1, "%s", err.msg);
 	return r;
+}
+
+/* The text of the first column of the one row sql gives on st, into buf. */
+static const char *
+one_value(struct ev_store *st, const char *sql, char *buf, size_t size)
+{
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s = ev_store_prepare(st, sql, &err);
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	snprintf(buf, size, "%s", (const char *)sqlite3_column_text(s, 0));
+	sqlite3_reset(s);
+	return buf;
+}
+
+/* The smoothed idf of a word in df of tiny's 4 chunks. */
+static double
+tiny_idf(int df)
+{
+	return log(5.0 / (1.0 + df)) + 1.0;
+}
+
+/* train(st, dim, sigma_power, info), then the model opened. */
+static struct ev_embed *
+open_trained(struct ev_store *st, int dim, double sigma_power, struct ev_embed_info *info)
+{
+	struct ev_err err = { 0 };
+	struct ev_embed *e;
+
+	train(st, dim, sigma_power, info);
+	e = ev_embed_open(st, &err);
+	cr_assert_not_null(e, "%s", err.msg);
+	return e;
+}
+
+/* Training st with p fails: returns the error it gives. */
+static struct ev_err
+train_error(struct ev_store *st, const struct ev_embed_params *p)
+{
+	struct ev_embed_info info;
+	struct ev_err err = { 0 };
+
+	cr_expect_eq(ev_embed_train(st, p, &info, &err), -1);
+	return err;
+}
+
+/* Training st with p is refused as bad usage, saying msg. */
+static void
+expect_refused(struct ev_store *st, const struct ev_embed_params *p, const char *msg)
+{
+	struct ev_err err = train_error(st, p);
+
+	cr_expect_eq(err.code, EV_EXIT_USAGE);
+	cr_expect_str_eq(err.msg, msg);
 }
 
 static double
@@ -92,7 +156,7 @@ Test(embed, smoothed_idf_is_stored_for_each_term)
 	while (sqlite3_step(s) == SQLITE_ROW) {
 		const char *term = (const char *)sqlite3_column_text(s, 0);
 		int df = sqlite3_column_int(s, 1);
-		double want = log(5.0 / (1.0 + df)) + 1.0;
+		double want = tiny_idf(df);
 
 		cr_expect_eq(df, strcmp(term, "wing") == 0 ? 3 : 2, "df of %s", term);
 		cr_expect(fabs(sqlite3_column_double(s, 2) - want) < 1e-12, "idf of %s", term);
@@ -103,49 +167,47 @@ Test(embed, smoothed_idf_is_stored_for_each_term)
 	ev_store_close(st);
 }
 
-Test(embed, document_cosines_equal_the_hand_computed_tfidf_cosines)
+/* The cosine of text a embedded in role ra and text b in role rb, by the
+ * model of tiny in 3 dimensions with sigma_power 1; each holds a known word. */
+static double
+tiny_cosine(const char *a, enum ev_embed_role ra, const char *b, enum ev_embed_role rb)
 {
 	struct ev_store *st = store_with(tiny, 4);
 	struct ev_embed_info info;
-	struct ev_err err = { 0 };
-	struct ev_embed *e;
-	float a[3], b[3];
-	double iw = log(5.0 / 4) + 1, ih = log(5.0 / 3) + 1, tf2 = 1 + log(2.0);
-	/* document "wing wing flow": (tf2 iw, ih, 0); document "flow heat heat": (0, ih, tf2 ih) */
-	double want = (ih * ih) / (sqrt(tf2 * iw * tf2 * iw + ih * ih) * sqrt(ih * ih + tf2 * ih * tf2 * ih));
+	struct ev_embed *e = open_trained(st, 3, 1.0, &info);
+	float va[3], vb[3];
+	double cosine;
 
-	train(st, 3, 1.0, &info);
 	cr_assert_eq(info.dim, 3);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
-	cr_assert_eq(embed1(e, "wing wing flow", EV_EMBED_DOCUMENT, a), 1);
-	cr_assert_eq(embed1(e, "flow heat heat", EV_EMBED_DOCUMENT, b), 1);
-	cr_expect(fabs(dot(a, b, 3) - want) < 1e-5, "cosine %.7f, want %.7f", dot(a, b, 3), want);
+	cr_assert_eq(embed1(e, a, ra, va), 1);
+	cr_assert_eq(embed1(e, b, rb, vb), 1);
+	cosine = dot(va, vb, 3);
 	ev_embed_close(e);
 	ev_store_close(st);
+	return cosine;
+}
+
+Test(embed, document_cosines_equal_the_hand_computed_tfidf_cosines)
+{
+	double iw = tiny_idf(3), ih = tiny_idf(2), tf2 = 1 + log(2.0);
+	/* document "wing wing flow": (tf2 iw, ih, 0); document "flow heat heat": (0, ih, tf2 ih) */
+	double want = (ih * ih) / (sqrt(tf2 * iw * tf2 * iw + ih * ih) * sqrt(ih * ih + tf2 * ih * tf2 * ih));
+	double cosine = tiny_cosine("wing wing flow", EV_EMBED_DOCUMENT, "flow heat heat",
+	    EV_EMBED_DOCUMENT);
+
+	cr_expect(fabs(cosine - want) < 1e-5, "cosine %.7f, want %.7f", cosine, want);
 }
 
 Test(embed, queries_weight_idf_to_the_power_1_5)
 {
-	struct ev_store *st = store_with(tiny, 4);
-	struct ev_embed_info info;
-	struct ev_err err = { 0 };
-	struct ev_embed *e;
-	float q[3], d[3];
-	double iw = log(5.0 / 4) + 1, ih = log(5.0 / 3) + 1;
+	double iw = tiny_idf(3), ih = tiny_idf(2);
 	/* query "wing heat": (iw^1.5, 0, ih^1.5); document "wing heat": (iw, 0, ih) */
 	double qw = pow(iw, 1.5), qh = pow(ih, 1.5);
 	double want = (qw * iw + qh * ih) / (sqrt(qw * qw + qh * qh) * sqrt(iw * iw + ih * ih));
+	double cosine = tiny_cosine("wing heat", EV_EMBED_QUERY, "wing heat", EV_EMBED_DOCUMENT);
 
-	train(st, 3, 1.0, &info);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
-	embed1(e, "wing heat", EV_EMBED_QUERY, q);
-	embed1(e, "wing heat", EV_EMBED_DOCUMENT, d);
-	cr_expect(fabs(dot(q, d, 3) - want) < 1e-5, "cosine %.7f, want %.7f", dot(q, d, 3), want);
-	cr_expect_lt(dot(q, d, 3), 1 - 1e-4, "a query is weighted unlike a document");
-	ev_embed_close(e);
-	ev_store_close(st);
+	cr_expect(fabs(cosine - want) < 1e-5, "cosine %.7f, want %.7f", cosine, want);
+	cr_expect_lt(cosine, 1 - 1e-4, "a query is weighted unlike a document");
 }
 
 Test(embed, vectors_have_unit_length)
@@ -154,14 +216,11 @@ Test(embed, vectors_have_unit_length)
 		"drag heat", "lift flux", "wing heat flux drag" };
 	struct ev_store *st = store_with(docs, 6);
 	struct ev_embed_info info;
-	struct ev_err err = { 0 };
 	struct ev_embed *e;
 	float v[4];
 
-	train(st, 4, 1.5, &info);
+	e = open_trained(st, 4, 1.5, &info);
 	cr_assert_eq(info.dim, 4);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
 	cr_expect_eq(ev_embed_dim(e), 4);
 	for (int i = 0; i < 6; i++) {
 		embed1(e, docs[i], EV_EMBED_DOCUMENT, v);
@@ -177,13 +236,10 @@ Test(embed, text_without_known_terms_gives_a_zero_vector)
 {
 	struct ev_store *st = store_with(tiny, 4);
 	struct ev_embed_info info;
-	struct ev_err err = { 0 };
 	struct ev_embed *e;
 	float v[3] = { 1, 1, 1 };
 
-	train(st, 3, 1.0, &info);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
+	e = open_trained(st, 3, 1.0, &info);
 	cr_expect_eq(embed1(e, "the of and zebra", EV_EMBED_QUERY, v), 0);
 	cr_expect(v[0] == 0 && v[1] == 0 && v[2] == 0);
 	cr_expect_eq(embed1(e, "", EV_EMBED_DOCUMENT, v), 0);
@@ -201,9 +257,7 @@ Test(embed, same_corpus_gives_the_same_model_id_and_vectors)
 	struct ev_embed *e;
 	float a[3], b[3];
 
-	train(st, 3, 1.5, &i1);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
+	e = open_trained(st, 3, 1.5, &i1);
 	embed1(e, "wing drag", EV_EMBED_DOCUMENT, a);
 	ev_embed_close(e);
 	train(st, 3, 1.5, &i2);
@@ -283,16 +337,12 @@ Test(embed, empty_store_cannot_be_trained)
 {
 	struct ev_store *st = store_with(NULL, 0);
 	struct ev_embed_params p;
-	struct ev_embed_info info;
-	struct ev_err err = { 0 };
 	char msg[512];
 
 	ev_embed_params_init(&p);
-	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
-	cr_expect_eq(err.code, EV_EXIT_USAGE);
 	snprintf(msg, sizeof msg, "no chunks to train on; add documents with 'ev-ingest --db %s' first",
 	    path);
-	cr_expect_str_eq(err.msg, msg);
+	expect_refused(st, &p, msg);
 	ev_store_close(st);
 }
 
@@ -300,14 +350,10 @@ Test(embed, no_term_in_min_df_chunks_is_refused)
 {
 	struct ev_store *st = store_with(tiny, 4);
 	struct ev_embed_params p;
-	struct ev_embed_info info;
-	struct ev_err err = { 0 };
 
 	ev_embed_params_init(&p);
 	p.min_df = 5;
-	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
-	cr_expect_eq(err.code, EV_EXIT_USAGE);
-	cr_expect_str_eq(err.msg, "no term occurs in 5 chunks or more, so there is nothing to learn "
+	expect_refused(st, &p, "no term occurs in 5 chunks or more, so there is nothing to learn "
 	    "from (4 chunks); add documents, or lower min_df");
 	ev_store_close(st);
 }
@@ -316,14 +362,10 @@ Test(embed, a_negative_dimension_is_refused)
 {
 	struct ev_store *st = store_with(tiny, 4);
 	struct ev_embed_params p;
-	struct ev_embed_info info;
-	struct ev_err err = { 0 };
 
 	ev_embed_params_init(&p);
 	p.dim = -1;
-	cr_expect_eq(ev_embed_train(st, &p, &info, &err), -1);
-	cr_expect_eq(err.code, EV_EXIT_USAGE);
-	cr_expect_str_eq(err.msg, "dimension -1 is not within 1..2048");
+	expect_refused(st, &p, "dimension -1 is not within 1..2048");
 	ev_store_close(st);
 }
 
@@ -365,28 +407,25 @@ Test(embed, max_terms_keeps_the_most_frequent)
 	struct ev_embed_params p;
 	struct ev_embed_info info;
 	struct ev_err err = { 0 };
-	sqlite3_stmt *s;
+	char terms[64];
 
 	ev_embed_params_init(&p);
 	p.min_df = 1;
 	p.max_terms = 1;
 	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
 	cr_expect_eq(info.terms, 1);
-	s = ev_store_prepare(st, "SELECT group_concat(term) FROM embed_vocab", &err);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	cr_expect_str_eq((const char *)sqlite3_column_text(s, 0), "wing");
-	sqlite3_reset(s);
+	cr_expect_str_eq(one_value(st, "SELECT group_concat(term) FROM embed_vocab", terms,
+	    sizeof terms), "wing");
 	ev_store_close(st);
 }
 
 Test(embed, failed_save_keeps_the_previous_model)
 {
 	struct ev_store *st = store_with(tiny, 4);
-	struct ev_embed_params p;
-	struct ev_embed_info i1, i2;
+	struct ev_embed_params p = params(2);
+	struct ev_embed_info i1;
 	struct ev_err err = { 0 };
-	sqlite3_stmt *s;
-	char *cur = NULL;
+	char *cur = NULL, count[32];
 
 	train(st, 2, 1.5, &i1);
 	/* a fault injected in the middle of saving: the term 'zeta' cannot be written */
@@ -396,19 +435,13 @@ Test(embed, failed_save_keeps_the_previous_model)
 	    " VALUES('d4', 'd4', '_top', 0, 'zeta flow', 'sha256:0'),"
 	    " ('d5', 'd5', '_top', 0, 'zeta wing', 'sha256:0');", &err), 0,
 	    "%s", err.msg);
-	ev_embed_params_init(&p);
-	p.dim = 2;
-	p.min_df = 1;
-	cr_expect_eq(ev_embed_train(st, &p, &i2, &err), -1);
+	err = train_error(st, &p);
 	cr_expect_eq(err.code, EV_EXIT_RUNTIME);
 	cr_expect(strstr(err.msg, "injected fault") != NULL, "%s", err.msg);
 	cr_assert_eq(ev_embed_current(st, &cur, &err), 1);
 	cr_expect_str_eq(cur, i1.model_id);
 	free(cur);
-	s = ev_store_prepare(st, "SELECT count(*) FROM embed_vocab", &err);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	cr_expect_eq(sqlite3_column_int(s, 0), 3);
-	sqlite3_reset(s);
+	cr_expect_str_eq(one_value(st, "SELECT count(*) FROM embed_vocab", count, sizeof count), "3");
 	ev_store_close(st);
 }
 
@@ -420,9 +453,7 @@ Test(embed, an_open_model_is_not_mixed_with_one_trained_meanwhile)
 	struct ev_embed *e;
 	float v[2];
 
-	train(st, 2, 1.5, &i1);
-	e = ev_embed_open(st, &err);
-	cr_assert_not_null(e, "%s", err.msg);
+	e = open_trained(st, 2, 1.5, &i1);
 	st2 = ev_store_open(path, EV_STORE_WRITE, &err);
 	cr_assert_not_null(st2, "%s", err.msg);
 	cr_assert_eq(ev_store_exec(st2, "UPDATE chunks SET text = 'heat heat wing' WHERE id = 'd3'",
@@ -444,16 +475,13 @@ Test(embed, an_open_model_is_not_mixed_with_one_trained_meanwhile)
 Test(embed, log_entropy_weights_replace_idf)
 {
 	struct ev_store *st = store_with(tiny, 4);
-	struct ev_embed_params p;
+	struct ev_embed_params p = params(3);
 	struct ev_embed_info info, plain;
 	struct ev_err err = { 0 };
 	sqlite3_stmt *s;
 	int n = 0;
 
-	ev_embed_params_init(&p);
 	cr_expect_eq(p.log_entropy, 0);
-	p.dim = 3;
-	p.min_df = 1;
 	train(st, 3, 1.5, &plain);
 	p.log_entropy = 1;
 	cr_assert_eq(ev_embed_train(st, &p, &info, &err), 0, "%s", err.msg);
