@@ -48,6 +48,62 @@ figures(struct ev_qrels *q, struct ev_run *run, const struct ev_eval_opts *o)
 /* The judgements used by most tests: q has d1 (3), d2 (1), d3 (0), d4 (2). */
 static const char *const judged[] = { "q d1 3", "q d2 1", "q d3 0", "q d4 2", NULL };
 
+/* Figures, with opts, of the run that ranks docs (NULL-terminated) 1, 2, ...
+ * for the query q of judged. */
+static struct ev_eval_figures
+ranked(const char *const *docs, const struct ev_eval_opts *o)
+{
+	struct ev_qrels *q = qrels_of(judged);
+	struct ev_run *run = ev_run_new(NULL);
+	struct ev_eval_figures f;
+
+	for (int i = 0; docs[i]; i++)
+		add(run, "q", docs[i], i + 1, NAN);
+	f = figures(q, run, o);
+	ev_run_free(run);
+	ev_qrels_free(q);
+	return f;
+}
+
+/* The summary of run (then freed) against the judgements lines. */
+static struct ev_eval_summary
+measured(const char *const *lines, struct ev_run *run)
+{
+	struct ev_qrels *q = qrels_of(lines);
+	struct ev_eval_summary s;
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0, "%s", err.msg);
+	ev_run_free(run);
+	ev_qrels_free(q);
+	return s;
+}
+
+/* The error of adding the len bytes of line (at where) to q, which must
+ * refuse it. */
+static struct ev_err
+refused(struct ev_qrels *q, const char *line, size_t len, const char *where)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_qrels_add_line(q, line, len, where, &err), -1, "%s accepted", where);
+	return err;
+}
+
+/* Loading the qrels file path is refused as bad usage, at where, saying msg
+ * (NULL: any message). */
+static void
+load_refused(const char *path, const char *where, const char *msg)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_null(ev_qrels_load(path, &err));
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, where);
+	if (msg != NULL)
+		cr_assert_str_eq(err.msg, msg);
+}
+
 Test(eval, qrels_reads_three_and_four_column_lines)
 {
 	static const char *const lines[] = { "a d1 1", "b 0 d2 2", "c\tQ0\td3\t1", NULL };
@@ -68,17 +124,15 @@ Test(eval, qrels_skips_blank_and_comment_lines_and_a_final_cr)
 
 Test(eval, qrels_line_of_two_or_five_fields_is_refused)
 {
-	struct ev_err err = { 0 };
-	struct ev_qrels *q = ev_qrels_new(&err);
+	struct ev_qrels *q = ev_qrels_new(NULL);
+	struct ev_err err = refused(q, "a d1", 4, "f:3");
 
-	cr_assert_eq(ev_qrels_add_line(q, "a d1", 4, "f:3", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert_str_eq(err.where, "f:3");
 	cr_assert_str_eq(err.msg, "expected 'QUERY_ID DOC_ID RELEVANCE' or 'QUERY_ID 0 DOC_ID "
 	    "RELEVANCE', found 2 fields");
-	cr_assert_eq(ev_qrels_add_line(q, "a 0 d1 1 x", 10, "f:4", &err), -1);
-	cr_assert_str_eq(err.msg, "expected 'QUERY_ID DOC_ID RELEVANCE' or 'QUERY_ID 0 DOC_ID "
-	    "RELEVANCE', found more than 4 fields");
+	cr_assert_str_eq(refused(q, "a 0 d1 1 x", 10, "f:4").msg, "expected 'QUERY_ID DOC_ID "
+	    "RELEVANCE' or 'QUERY_ID 0 DOC_ID RELEVANCE', found more than 4 fields");
 	ev_qrels_free(q);
 }
 
@@ -87,10 +141,8 @@ Test(eval, qrels_relevance_must_be_an_integer)
 	struct ev_err err = { 0 };
 	struct ev_qrels *q = ev_qrels_new(&err);
 
-	cr_assert_eq(ev_qrels_add_line(q, "a d1 1.0", 8, "f:1", &err), -1);
-	cr_assert_str_eq(err.msg, "relevance '1.0' is not an integer");
-	cr_assert_eq(ev_qrels_add_line(q, "a d1 x", 6, "f:1", &err), -1);
-	cr_assert_str_eq(err.msg, "relevance 'x' is not an integer");
+	cr_assert_str_eq(refused(q, "a d1 1.0", 8, "f:1").msg, "relevance '1.0' is not an integer");
+	cr_assert_str_eq(refused(q, "a d1 x", 6, "f:1").msg, "relevance 'x' is not an integer");
 	cr_assert_eq(ev_qrels_add_line(q, "a d1 -1", 7, "f:1", &err), 0);
 	ev_qrels_free(q);
 }
@@ -102,7 +154,7 @@ Test(eval, qrels_same_pair_twice_is_accepted_only_with_the_same_relevance)
 
 	cr_assert_eq(ev_qrels_add_line(q, "a d1 1", 6, "f:1", &err), 0);
 	cr_assert_eq(ev_qrels_add_line(q, "a 0 d1 1", 8, "f:2", &err), 0);
-	cr_assert_eq(ev_qrels_add_line(q, "a d1 2", 6, "f:3", &err), -1);
+	err = refused(q, "a d1 2", 6, "f:3");
 	cr_assert_str_eq(err.where, "f:3");
 	cr_assert_str_eq(err.msg,
 	    "document 'd1' judged again for query 'a' with another relevance (1, then 2)");
@@ -111,50 +163,37 @@ Test(eval, qrels_same_pair_twice_is_accepted_only_with_the_same_relevance)
 
 Test(eval, qrels_refuses_invalid_utf8_and_nul)
 {
-	struct ev_err err = { 0 };
-	struct ev_qrels *q = ev_qrels_new(&err);
+	struct ev_qrels *q = ev_qrels_new(NULL);
 
-	cr_assert_eq(ev_qrels_add_line(q, "a d\xff 1", 6, "f:1", &err), -1);
-	cr_assert_str_eq(err.msg, "qrels line is not valid UTF-8 text (or holds a NUL byte)");
-	cr_assert_eq(ev_qrels_add_line(q, "a d\0 1", 6, "f:1", &err), -1);
+	cr_assert_str_eq(refused(q, "a d\xff 1", 6, "f:1").msg,
+	    "qrels line is not valid UTF-8 text (or holds a NUL byte)");
+	refused(q, "a d\0 1", 6, "f:1");
 	ev_qrels_free(q);
 }
 
 Test(eval, qrels_load_names_the_file_and_line)
 {
 	char path[] = "/tmp/test_eval_qrels_XXXXXX";
-	struct ev_err err = { 0 };
 	char want[128];
 
 	tu_tmpfile(path, 0, "a d1 1\r\n\nb d2\n", 14);
-	cr_assert_null(ev_qrels_load(path, &err));
 	snprintf(want, sizeof want, "%s:3", path);
-	cr_assert_str_eq(err.where, want);
-	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	load_refused(path, want, NULL);
 	unlink(path);
 }
 
 /* Regression (finding F4): a missing qrels file exited 1. */
 Test(eval, qrels_load_of_a_missing_file_is_bad_usage)
 {
-	struct ev_err err = { 0 };
-
-	cr_assert_null(ev_qrels_load("/nonexistent/qrels", &err));
-	cr_assert_eq(err.code, EV_EXIT_USAGE);
-	cr_assert_str_eq(err.where, "/nonexistent/qrels");
-	cr_assert_str_eq(err.msg, "cannot open qrels: No such file or directory");
+	load_refused("/nonexistent/qrels", "/nonexistent/qrels",
+	    "cannot open qrels: No such file or directory");
 }
 
 /* Regression (finding F4): a directory read as "read error: Is a directory",
  * exit 1. */
 Test(eval, qrels_load_of_a_directory_is_bad_usage)
 {
-	struct ev_err err = { 0 };
-
-	cr_assert_null(ev_qrels_load("/tmp", &err));
-	cr_assert_eq(err.code, EV_EXIT_USAGE);
-	cr_assert_str_eq(err.where, "/tmp");
-	cr_assert_str_eq(err.msg, "cannot open qrels: Is a directory");
+	load_refused("/tmp", "/tmp", "cannot open qrels: Is a directory");
 }
 
 /* The UTF-8 check of qrels lines is evkit's own now (finding F14: Jansson's,
@@ -185,10 +224,11 @@ Test(eval, qrels_lines_refuse_overlong_surrogate_and_out_of_range_utf8)
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct ev_qrels *q = ev_qrels_new(NULL);
-		struct ev_err err = { 0 };
+		char where[16];
+		struct ev_err err;
 
-		cr_assert_eq(ev_qrels_add_line(q, bad[i], strlen(bad[i]), "f:1", &err), -1,
-		    "line %zu accepted", i);
+		snprintf(where, sizeof where, "line %zu", i);
+		err = refused(q, bad[i], strlen(bad[i]), where);
 		cr_assert_eq(err.code, EV_EXIT_USAGE);
 		cr_assert_str_eq(err.msg, "qrels line is not valid UTF-8 text (or holds a NUL byte)");
 		ev_qrels_free(q);
@@ -211,17 +251,12 @@ Test(eval, qrels_load_of_a_file_without_judgements_is_bad_input)
  * gains, trec_eval 9.0.x's discount log2(r + 1) at every rank r:
  * DCG@10 = 0/log2(2) + 3/log2(3) + 0/log2(4) + 1/log2(5);
  * ideal 3, 2, 1 -> 3/log2(2) + 2/log2(3) + 1/log2(4) = 3 + 2/log2(3) + 0.5. */
+static const char *const d3_d1_d9_d2[] = { "d3", "d1", "d9", "d2", NULL };
+
 Test(eval, ndcg_uses_graded_gains_and_trec_eval_discount)
 {
-	struct ev_qrels *q = qrels_of(judged);
-	struct ev_run *run = ev_run_new(NULL);
-	struct ev_eval_figures f;
+	struct ev_eval_figures f = ranked(d3_d1_d9_d2, NULL);
 
-	add(run, "q", "d3", 1, NAN);
-	add(run, "q", "d1", 2, NAN);
-	add(run, "q", "d9", 3, NAN);
-	add(run, "q", "d2", 4, NAN);
-	f = figures(q, run, NULL);
 	cr_assert(NEAR(f.ndcg, (3 / log2(3) + 1 / log2(5)) / (3 + 2 / log2(3) + 0.5)),
 	    "ndcg %f", f.ndcg);
 	/* AP: relevant at 2 (1/2) and 4 (2/4), over 3 relevant */
@@ -232,48 +267,32 @@ Test(eval, ndcg_uses_graded_gains_and_trec_eval_discount)
 	cr_assert_eq(f.relevant, 3);
 	cr_assert_eq(f.retrieved, 4);
 	cr_assert_eq(f.relevant_retrieved, 2);
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, binary_gains_count_every_relevant_document_as_one)
 {
-	struct ev_qrels *q = qrels_of(judged);
-	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_opts o = EV_EVAL_OPTS_INIT;
 	struct ev_eval_figures f;
 
 	o.binary = 1;
-	add(run, "q", "d3", 1, NAN);
-	add(run, "q", "d1", 2, NAN);
-	add(run, "q", "d9", 3, NAN);
-	add(run, "q", "d2", 4, NAN);
-	f = figures(q, run, &o);
+	f = ranked(d3_d1_d9_d2, &o);
 	/* DCG = 1/log2(3) + 1/log2(5); ideal three ones: 1 + 1/log2(3) + 1/log2(4) */
 	cr_assert(NEAR(f.ndcg, (1 / log2(3) + 1 / log2(5)) / (1 + 1 / log2(3) + 0.5)),
 	    "ndcg %f", f.ndcg);
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, level_raises_the_bar_for_relevant)
 {
-	struct ev_qrels *q = qrels_of(judged);
-	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_opts o = EV_EVAL_OPTS_INIT;
 	struct ev_eval_figures f;
 
 	o.level = 2;	/* d1 (3) and d4 (2) relevant; d2 (1) not */
-	add(run, "q", "d2", 1, NAN);
-	add(run, "q", "d4", 2, NAN);
-	f = figures(q, run, &o);
+	f = ranked((const char *const[]){ "d2", "d4", NULL }, &o);
 	cr_assert_eq(f.relevant, 2);
 	cr_assert(NEAR(f.mrr, 0.5));
 	cr_assert(NEAR(f.map, 0.5 / 2));
 	/* DCG = 2/log2(3) (rank 2), ideal = 3/log2(2) + 2/log2(3) */
 	cr_assert(NEAR(f.ndcg, (2 / log2(3)) / (3 + 2 / log2(3))), "ndcg %f", f.ndcg);
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, level_below_one_needs_binary_gains)
@@ -319,10 +338,8 @@ Test(eval, a_document_counts_once_at_its_best_rank)
 Test(eval, ties_in_rank_go_by_score_then_arrival)
 {
 	static const char *const lines[] = { "a r 1", "b r 1", "c r 1", NULL };
-	struct ev_qrels *q = qrels_of(lines);
 	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_summary s;
-	struct ev_err err = { 0 };
 
 	add(run, "a", "x", 1, 1.0);
 	add(run, "a", "r", 1, 2.0);	/* higher score: first */
@@ -330,25 +347,21 @@ Test(eval, ties_in_rank_go_by_score_then_arrival)
 	add(run, "b", "r", 1, 5.0);	/* full tie: arrival, second */
 	add(run, "c", "y", 0, 99.0);	/* no rank: last */
 	add(run, "c", "r", 7, 0.0);
-	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
+	s = measured(lines, run);
 	cr_assert(NEAR(s.mean.mrr, (1 + 0.5 + 1) / 3), "mrr %f", s.mean.mrr);
 	/* one relevant document each: nDCG 1, 1/log2(3), 1 */
 	cr_assert(NEAR(s.mean.ndcg, (1 + 1 / log2(3) + 1) / 3), "ndcg %f", s.mean.ndcg);
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, a_judged_query_without_hits_scores_zero_and_unjudged_are_left_out)
 {
 	static const char *const lines[] = { "a r 1", "b r 1", NULL };
-	struct ev_qrels *q = qrels_of(lines);
 	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_summary s;
-	struct ev_err err = { 0 };
 
 	add(run, "a", "r", 1, NAN);
 	add(run, "z", "r", 1, NAN);
-	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
+	s = measured(lines, run);
 	cr_assert_eq(s.queries, 2);
 	cr_assert_eq(s.queries_without_hits, 1);
 	cr_assert_eq(s.unjudged_queries, 1);
@@ -356,49 +369,35 @@ Test(eval, a_judged_query_without_hits_scores_zero_and_unjudged_are_left_out)
 	cr_assert(NEAR(s.mean.ndcg, 0.5));
 	cr_assert(NEAR(s.mean.map, 0.5));
 	cr_assert(NEAR(s.mean.p, 0.05));
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, a_query_without_relevant_documents_scores_zero)
 {
 	static const char *const lines[] = { "a r 0", "b r 1", NULL };
-	struct ev_qrels *q = qrels_of(lines);
 	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_summary s;
-	struct ev_err err = { 0 };
 
 	add(run, "a", "r", 1, NAN);
 	add(run, "b", "r", 1, NAN);
-	cr_assert_eq(ev_eval_measure(q, run, NULL, NULL, NULL, &s, &err), 0);
+	s = measured(lines, run);
 	cr_assert_eq(s.queries, 2);
 	cr_assert(NEAR(s.mean.ndcg, 0.5));
 	cr_assert(NEAR(s.mean.recall, 0.5));
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 Test(eval, cutoffs_limit_ndcg_p_and_recall)
 {
-	struct ev_qrels *q = qrels_of(judged);
-	struct ev_run *run = ev_run_new(NULL);
 	struct ev_eval_opts o = EV_EVAL_OPTS_INIT;
 	struct ev_eval_figures f;
 
 	o.ndcg_k = 1;
 	o.p_k = 2;
 	o.recall_k = 3;
-	add(run, "q", "d9", 1, NAN);
-	add(run, "q", "d1", 2, NAN);
-	add(run, "q", "d8", 3, NAN);
-	add(run, "q", "d4", 4, NAN);
-	f = figures(q, run, &o);
+	f = ranked((const char *const[]){ "d9", "d1", "d8", "d4", NULL }, &o);
 	cr_assert(NEAR(f.ndcg, 0));
 	cr_assert(NEAR(f.p, 0.5));
 	cr_assert(NEAR(f.recall, 1.0 / 3));
 	cr_assert(NEAR(f.map, (1.0 / 2 + 2.0 / 4) / 3));	/* MAP has no cut-off */
-	ev_run_free(run);
-	ev_qrels_free(q);
 }
 
 static int
