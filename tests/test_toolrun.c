@@ -36,6 +36,17 @@ assert_added(struct ev_toolrun *t, const json_t *plan, const char *want)
 	free(got);
 }
 
+/* The text written, in one write, gives a run the fields want. */
+static void
+assert_written_gives(const char *written, const char *want)
+{
+	struct ev_toolrun *t = ev_toolrun_new();
+
+	ev_toolrun_wrote(t, written, strlen(written));
+	assert_added(t, NULL, want);
+	ev_toolrun_free(t);
+}
+
 Test(toolrun, a_query_record_gives_its_frame_and_a_string_line_a_query_numbered_by_its_line)
 {
 	struct ev_toolrun *t = ev_toolrun_new();
@@ -92,31 +103,25 @@ Test(toolrun, hits_written_in_pieces_are_kept_per_query_with_rank_score_and_lane
 
 Test(toolrun, a_pack_written_keeps_each_evidence_id_place_and_signals)
 {
-	struct ev_toolrun *t = ev_toolrun_new();
 	const char *pack = "{\"version\":\"0.1\",\"query_id\":3,\"query\":\"z\",\"evidences\":["
 	    "{\"id\":\"e1\",\"snippet\":\"s\",\"signals\":{\"rrf_score\":0.03}},"
 	    "{\"id\":\"e2\",\"signals\":{\"rrf_score\":0.02,\"rerank_score\":0.5}}]}\n";
 
-	ev_toolrun_wrote(t, pack, strlen(pack));
-	assert_added(t, NULL, "{\"inputs_logged\":{\"queries\":[{\"query_id\":3,\"query\":\"z\"}]},"
+	assert_written_gives(pack, "{\"inputs_logged\":{\"queries\":[{\"query_id\":3,\"query\":\"z\"}]},"
 	    "\"outputs\":[{\"query_id\":3,\"evidences\":["
 	    "{\"id\":\"e1\",\"rank\":1,\"signals\":{\"rrf_score\":0.03}},"
 	    "{\"id\":\"e2\",\"rank\":2,\"signals\":{\"rrf_score\":0.02,\"rerank_score\":0.5}}]}]}");
-	ev_toolrun_free(t);
 }
 
 Test(toolrun, a_routed_query_keeps_its_routing_and_a_record_with_nothing_to_keep_no_output)
 {
-	struct ev_toolrun *t = ev_toolrun_new();
 	const char *out = "{\"query_id\":1,\"query\":\"a map\",\"routing\":{\"lanes\":[\"vector\"]}}\n"
 	    "{\"query_id\":2,\"query\":\"b\",\"vector\":[0.5]}\n"
 	    "{\"id\":\"chunk, not a query's\",\"score\":1}\n";
 
-	ev_toolrun_wrote(t, out, strlen(out));
-	assert_added(t, NULL, "{\"inputs_logged\":{\"queries\":[{\"query_id\":1,\"query\":\"a map\","
+	assert_written_gives(out, "{\"inputs_logged\":{\"queries\":[{\"query_id\":1,\"query\":\"a map\","
 	    "\"routing\":{\"lanes\":[\"vector\"]}}]},"
 	    "\"outputs\":[{\"query_id\":1,\"routing\":{\"lanes\":[\"vector\"]}}]}");
-	ev_toolrun_free(t);
 }
 
 Test(toolrun, the_reader_shows_every_line_to_the_observer)
