@@ -477,6 +477,9 @@ extract_failed(struct ev_ingestpass *sp, struct xerr *x, const char *path, int s
 	    EV_EXIT_RUNTIME;
 
 	xerr_notes(sp, x, &msg);
+	/* "PATH:LINE: what" already names the file and line: said once */
+	if (msg != NULL && strncmp(msg, path, n) == 0 && msg[n] == ':' && msg[n + 1] != ' ')
+		return ev_err_set(err, code, NULL, "%s", msg);
 	if (msg != NULL && strncmp(msg, path, n) == 0 && strncmp(msg + n, ": ", 2) == 0)
 		return ev_err_set(err, code, path, "%s", msg + n + 2);
 	if (msg != NULL)
