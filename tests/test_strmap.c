@@ -176,6 +176,39 @@ Test(strmap, reset_forgets_and_numbers_again)
 	ev_strmap_release(&m);
 }
 
+/* Dropping the key added last, at every size from 1 to 200 (so also just
+ * after the slots grew), and among keys of one hash (one probe chain):
+ * the other keys keep their numbers, the dropped one is gone, and adding it
+ * again gives it the same number. */
+Test(strmap, drop_last_undoes_the_last_add)
+{
+	struct ev_strmap m = EV_STRMAP_INIT, same = EV_STRMAP_INIT;
+	char k[32];
+
+	for (long n = 1; n <= 200; n++) {
+		key_of(k, sizeof k, n - 1);
+		cr_assert_eq(ev_strmap_add(&m, k, strlen(k), NULL), n - 1);
+		ev_strmap_drop_last(&m);
+		assert_keys(&m, n - 1);
+		cr_assert_eq(ev_strmap_find(&m, k, strlen(k)), -1, "%s", k);
+		cr_assert_eq(ev_strmap_add(&m, k, strlen(k), NULL), n - 1);
+		assert_keys(&m, n);
+
+		cr_assert_eq(ev_strmap_add_h(&same, k, strlen(k), 7, NULL), n - 1);
+		ev_strmap_drop_last(&same);
+		cr_assert_eq(ev_strmap_find_h(&same, k, strlen(k), 7), -1, "%s", k);
+		cr_assert_eq(ev_strmap_add_h(&same, k, strlen(k), 7, NULL), n - 1);
+		for (long i = 0; i < n; i++) {
+			key_of(k, sizeof k, i);
+			cr_assert_eq(ev_strmap_find_h(&same, k, strlen(k), 7), i, "%s", k);
+		}
+	}
+	ev_strmap_release(&m);
+	ev_strmap_drop_last(&m);	/* empty: nothing */
+	cr_assert_eq(ev_strmap_count(&m), 0);
+	ev_strmap_release(&same);
+}
+
 /* Make the nth allocation fail while keys are added: the add that meets it
  * returns -1 and leaves the map as it was; with the failure gone, adding
  * goes on from there. */

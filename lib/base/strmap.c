@@ -91,6 +91,23 @@ ev_strmap_add(struct ev_strmap *m, const void *key, size_t len, int *added)
 	return ev_strmap_add_h(m, key, len, ev_strmap_hash(key, len), added);
 }
 
+/* The key added last was placed after every other (a growth places the keys
+ * again before the new one is placed), so no other key's probe runs through
+ * its slot: emptying the slot leaves the map as it was before the add. */
+void
+ev_strmap_drop_last(struct ev_strmap *m)
+{
+	uint32_t i;
+
+	if (m->n == 0)
+		return;
+	m->n--;
+	for (i = (uint32_t)m->hash[m->n] & (m->cap - 1); m->slots[i].id != (int32_t)m->n;
+	    i = (i + 1) & (m->cap - 1))
+		;
+	m->slots[i].id = -1;
+}
+
 void
 ev_strmap_reset(struct ev_strmap *m)
 {

@@ -88,6 +88,13 @@ int32_t ev_strmap_add_h(struct ev_strmap *m, const void *key, size_t len, uint64
 /* ev_strmap_add_h() with the key's hash computed. */
 int32_t ev_strmap_add(struct ev_strmap *m, const void *key, size_t len, int *added);
 
+/* Forget the key added last (number ev_strmap_count() - 1; nothing when the
+ * map is empty), so that a caller whose next step failed can undo its add:
+ * every other key keeps its number and is found as before, and the next key
+ * added takes the number again.  Its copy's memory is kept until
+ * ev_strmap_reset(). */
+void ev_strmap_drop_last(struct ev_strmap *m);
+
 /* The number of keys. */
 static inline uint32_t
 ev_strmap_count(const struct ev_strmap *m)

@@ -394,7 +394,7 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 	size_t i;
 	uint64_t hid, hkey;
 	size_t idlen, keylen;
-	int li, ci, hi;
+	int li, ci, hi, fresh = 0;
 
 	if (nm > INT32_MAX || f->nh >= INT32_MAX)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "too many hits in one query");
@@ -462,9 +462,15 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 		if (ev_strmap_add_h(&f->keys, key, keylen, hkey, NULL) == -1)
 			goto nomem;
 		ci = (int)f->nc++;
+		fresh = 1;
 	}
-	if (ev_strmap_add_h(&f->ids[li], h->id, idlen, hid, NULL) == -1)
+	if (ev_strmap_add_h(&f->ids[li], h->id, idlen, hid, NULL) == -1) {
+		if (fresh) {	/* the hit is not added: neither is its candidate */
+			ev_strmap_drop_last(&f->keys);
+			f->nc--;
+		}
 		goto nomem;
+	}
 	c = &f->c[ci];
 	if (f->o.group == EV_GROUP_DOC) {
 		if (c->last >= 0)
