@@ -4,6 +4,7 @@
  * back), the hit record's fields, normalisation, k, and bad input. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <time.h>
 #include <stdio.h>
@@ -823,7 +824,7 @@ Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pa
 	cr_assert_null(json_object_get(json_object_get(hit(0), "signals"), "query_as_document"));
 	o.long_query = 2;	/* more than two: a document, no pairs */
 	open_ts(&o);
-	cr_assert_eq(search("flat plate wing plate"), 4);
+	cr_assert_eq(search("flat plate wing"), 4);
 	cr_assert_float_eq(score_of("d2"), plain, 1e-12);
 	for (size_t i = 0; i < 4; i++)
 		cr_assert(json_is_true(json_object_get(json_object_get(hit(i), "signals"),
@@ -832,6 +833,31 @@ Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pa
 	open_ts(&o);
 	cr_assert_eq(search("flat plate wing"), 4);
 	cr_assert_float_eq(score_of("d2"), paired, 1e-12);
+}
+
+/* A long query weighs a word it repeats by 1 + ln(its count), as a document
+ * weighs a term (SMART's logarithmic tf); a request counts it once. */
+Test(textsearch, a_long_query_weighs_a_repeated_word_by_one_plus_the_log_of_its_count)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	double plate, flat_wing;
+
+	o.proximity = 0;
+	o.feedback_docs = 0;
+	o.long_query = 0;
+	open_ts(&o);
+	cr_assert_eq(search("plate"), 3);
+	plate = score_of("d2");
+	cr_assert_eq(search("flat wing"), 3);
+	flat_wing = score_of("d2");
+	cr_assert_eq(search("flat plate wing plate plate"), 4);	/* a request */
+	cr_assert_float_eq(score_of("d2"), flat_wing + plate, 1e-9);
+	o.long_query = 2;	/* three words: a document */
+	open_ts(&o);
+	cr_assert_eq(search("flat plate wing plate plate"), 4);
+	cr_assert_float_eq(score_of("d2"), flat_wing + (1.0 + log(3.0)) * plate, 1e-9);
+	cr_assert_eq(search("flat plates wing plating plate"), 4);	/* one stem, three times */
+	cr_assert_float_eq(score_of("d2"), flat_wing + (1.0 + log(3.0)) * plate, 1e-9);
 }
 
 Test(textsearch, proximity_keeps_all_terms_and)

@@ -2,6 +2,7 @@
  * words dropped) and the MATCH expression made of them.  See textstate.h. */
 #include "textstate.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,8 +173,10 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 	if (ev_snippet_is_stop(ts->tok, term, len, c->text + start, end - start))
 		return 0;
 	for (int i = 0; i < ts->nwords; i++)
-		if ((int)strlen(ts->words[i].stem) == len && memcmp(ts->words[i].stem, term, (size_t)len) == 0)
+		if ((int)strlen(ts->words[i].stem) == len && memcmp(ts->words[i].stem, term, (size_t)len) == 0) {
+			ts->words[i].qtf++;
 			return 0;
+		}
 	if (ts->nwords == MAX_WORDS) {
 		ts->truncated = 1;
 		return 0;
@@ -191,6 +194,7 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 	w->stem = strndup(term, (size_t)len);
 	w->surface = strndup(c->text + start, (size_t)(end - start));
 	w->weight = 1.0;
+	w->qtf = 1;
 	ts->nwords++;
 	if (w->stem == NULL || w->surface == NULL)
 		goto nomem;
@@ -375,6 +379,17 @@ ev_textquery_build_expr(struct ev_textsearch *ts, double pair_weight)
 	if (filter && r == 0)
 		r = ev_buf_addc(b, ')');
 	return r;
+}
+
+/* A query read as a document (ts->as_document) weighs its words as a
+ * document's terms: each 1 + ln(its occurrences in the query), SMART's
+ * logarithmic term frequency, so that a word the query repeats counts more,
+ * less than in proportion.  Returns nothing: only the weights change. */
+void
+ev_textquery_weigh_as_document(struct ev_textsearch *ts)
+{
+	for (int i = 0; i < ts->nwords; i++)
+		ts->words[i].weight = 1.0 + log((double)ts->words[i].qtf);
 }
 
 /* The query languages of q: its own "language", else the store's (set when

@@ -481,6 +481,8 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		ev_bm25_sweep_forget(ts->sweep);	/* a new query, maybe a new snapshot */
 	ts->as_document = ts->o.long_query > 0 && ts->nwords > ts->o.long_query;
 	pair_weight = ts->as_document ? 0 : ts->o.proximity;
+	if (ts->as_document)
+		ev_textquery_weigh_as_document(ts);
 	if (!ts->o.raw_fts && !ts->o.all_terms && ts->o.feedback_docs > 0 && !ts->as_document) {
 		int fed = ev_textfeedback_run(ts, s, &bw, text, where, err);
 

@@ -27,8 +27,9 @@
  *     hits still come back; an unknown filter key or a value of the wrong
  *     shape is bad input (an ev_err, exit 2), never silently ignored.
  *   - A query of more than long_query searched words is read as a
- *     document: no feedback, no proximity pairs, and each of its hits
- *     carries the signal "query_as_document": true. */
+ *     document: no feedback, no proximity pairs, each word weighing
+ *     1 + ln(its occurrences in the query), and each of its hits carries
+ *     the signal "query_as_document": true. */
 #ifndef EV_TEXTSEARCH_H
 #define EV_TEXTSEARCH_H
 

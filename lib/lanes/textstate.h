@@ -43,6 +43,7 @@ struct word {
 	int *by;		/* and 1 when found by the word as typed, 0 by its stem */
 	int *expidx;		/* and their indices among the snippet's terms */
 	double weight;		/* its phrases' weight in ev_bm25() */
+	int qtf;		/* its occurrences in the query (its stem's) */
 };
 
 /* A word of the feedback chunks: a candidate feedback term. */
@@ -201,6 +202,12 @@ int ev_textquery_default_query_langs(struct ev_textsearch *ts, struct ev_err *er
 int ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err);
 
 void ev_textquery_clear_words(struct ev_textsearch *ts);
+
+/* A query read as a document (ts->as_document) weighs its words as a
+ * document's terms: each 1 + ln(its occurrences in the query), SMART's
+ * logarithmic term frequency, so that a word the query repeats counts more,
+ * less than in proportion.  Returns nothing: only the weights change. */
+void ev_textquery_weigh_as_document(struct ev_textsearch *ts);
 
 /* texttypo.c: typo repair */
 
