@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1321,12 +1322,12 @@ Test(sweep_few_german, words_walked_along_their_major_stems_rank_as_fts5)
 	cr_assert_eq(real_queries(&o, 16), 16);
 }
 
-/* A job of ev_bm25_sweep_background(): it waits (5 s at most) for its
- * caller to say go, which the caller says only once the call returned, and
- * ends 20 ms later. */
+/* A job of ev_bm25_sweep_background(): it says it has begun, waits (5 s at
+ * most) for its caller to say go, which the caller says only once the call
+ * returned, and ends 20 ms later. */
 struct bg_job {
 	pthread_t ran_on;
-	int go, saw_go, done;
+	int begun, go, saw_go, done;
 };
 
 static void
@@ -1343,6 +1344,7 @@ bg_run(void *arg)
 	struct bg_job *j = arg;
 
 	j->ran_on = pthread_self();
+	__atomic_store_n(&j->begun, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 5000 && !__atomic_load_n(&j->go, __ATOMIC_ACQUIRE); i++)
 		sleep_ms(1);
 	j->saw_go = __atomic_load_n(&j->go, __ATOMIC_ACQUIRE);
@@ -1366,6 +1368,10 @@ Test(sweep, a_background_job_runs_beside_its_caller_and_ends_before_the_next_swe
 	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
 	ev_bm25_sweep_split(sw, 1);	/* a second thread, even for this store */
 	cr_assert_eq(ev_bm25_sweep_background(sw, bg_run, &j), 1);
+	/* (a job the thread has not begun when waited for is run by the
+	 * waiter: worker.h) */
+	while (!__atomic_load_n(&j.begun, __ATOMIC_ACQUIRE))
+		sched_yield();
 	__atomic_store_n(&j.go, 1, __ATOMIC_RELEASE);
 	/* the sweep, split over the same thread, waits for the job first */
 	cr_assert_gt(ev_bm25_sweep(sw, &ph, 1, colw, 3, NULL, 10, &h, &err), 0, "%s", err.msg);

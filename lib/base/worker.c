@@ -7,7 +7,9 @@
 #include <time.h>
 
 /* The job's state: the owner sets POSTED (or QUIT), the worker sets
- * RUNNING and then DONE; each is polled for, then waited for under mu. */
+ * RUNNING and then DONE; each is polled for, then waited for under mu.  A
+ * POSTED job is claimed by compare-and-swap, by the worker (to RUNNING) or
+ * by its owner waiting for it (back to IDLE: it runs it itself). */
 enum { IDLE, POSTED, RUNNING, DONE, QUIT };
 
 struct ev_worker {
@@ -43,12 +45,12 @@ set_state(struct ev_worker *w, int state)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Wait, polling for EV_WORKER_SPIN_NS and then asleep, until w's state
- * is one of a and b; returns it. */
+/* Wait, polling for spin_ns and then asleep, until w's state is one of a
+ * and b; returns it. */
 static int
-await_state(struct ev_worker *w, int a, int b)
+await_state(struct ev_worker *w, int a, int b, long long spin_ns)
 {
-	long long until = now_ns() + EV_WORKER_SPIN_NS;
+	long long until = now_ns() + spin_ns;
 	int s;
 
 	for (unsigned i = 1;; i++) {
@@ -67,13 +69,25 @@ await_state(struct ev_worker *w, int a, int b)
 	return s;
 }
 
+/* Move w's state from POSTED to `to`; returns 1, or 0 when the job was
+ * not POSTED (the other thread claimed it first). */
+static int
+claim(struct ev_worker *w, int to)
+{
+	int posted = POSTED;
+
+	return __atomic_compare_exchange_n(&w->state, &posted, to, 0, __ATOMIC_ACQ_REL,
+	    __ATOMIC_ACQUIRE);
+}
+
 static void *
 work(void *arg)
 {
 	struct ev_worker *w = arg;
 
-	while (await_state(w, POSTED, QUIT) == POSTED) {
-		set_state(w, RUNNING);
+	while (await_state(w, POSTED, QUIT, EV_WORKER_IDLE_SPIN_NS) == POSTED) {
+		if (!claim(w, RUNNING))
+			continue;	/* its owner took it back */
 		w->fn(w->arg);
 		set_state(w, DONE);
 	}
@@ -155,7 +169,11 @@ ev_worker_run(struct ev_worker *w, void (*fn)(void *), void *arg)
 void
 ev_worker_wait(struct ev_worker *w)
 {
-	await_state(w, DONE, DONE);
+	if (claim(w, IDLE)) {
+		w->fn(w->arg);
+		return;
+	}
+	await_state(w, DONE, DONE, EV_WORKER_SPIN_NS);
 	__atomic_store_n(&w->state, IDLE, __ATOMIC_RELAXED);	/* (only the owner moves it on) */
 }
 
@@ -167,7 +185,7 @@ ev_worker_free(struct ev_worker *w)
 	if (w == NULL)
 		return;
 	if ((s = get_state(w)) == POSTED || s == RUNNING)
-		await_state(w, DONE, DONE);
+		ev_worker_wait(w);
 	set_state(w, QUIT);
 	pthread_join(w->thread, NULL);
 	pthread_cond_destroy(&w->cv);

@@ -59,8 +59,9 @@ int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
  * while the caller goes on (else here, now): a job that needs nothing of
  * sw, such as asking for the pages of the hits just swept.  The job ends
  * before sw's next sweep begins, or sw is split otherwise or freed, and
- * arg must live until then.  Returns 1 when the job runs on the thread, 0
- * when it ran here. */
+ * arg must live until then (a job the thread has not begun by then is run
+ * here: ev_worker_wait()).  Returns 1 when the job was given to the thread,
+ * 0 when it ran here. */
 int ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg);
 
 /* Wait until the job of ev_bm25_sweep_background(), if any, has ended;
