@@ -15,7 +15,10 @@
 #   - the fusion: the feedback lane's weight (0, 0.25, 0.5, 0.75, 1, 1.5),
 #     with the per-query agreement rule or without it, over the lanes
 #     eval.sh kept;
-# and scores the held-out collection with what was chosen.  Prints, for each
+# and scores the held-out collection with what was chosen; then the values
+# of the text lane's constants (BM25's k1 and b, title weight, proximity,
+# feedback depth, terms, weight and focus, the long-query length), one at a
+# time, by scripts/eval-values.sh.  Prints, for each
 # collection, nDCG@10 of the text lane and of the hybrid with the defaults
 # and with the leave-one-out choice, what was chosen and the seconds its
 # runs took (eval.sh's, eval-ablation.sh's and the fusion grid's), and flags
@@ -34,6 +37,7 @@ run() {
 start=$(date +%s)
 run eval.sh >"$work/loo-eval.txt" 2>"$work/loo-eval.err"
 run eval-ablation.sh >"$work/loo-ablation.txt"
+run eval-values.sh >"$work/loo-values.txt" 2>/dev/null
 echo "eval-loo.sh: the runs took $(($(date +%s) - start)) s" >&2
 
 # The fusion grid over each collection's kept lanes: "c adapt w ndcg".
@@ -89,4 +93,7 @@ END {
 		printf "%-10s %9.4f %9.4f %-10s %9.4f %9.4f %-14s %5ds%s\n", c[i], td, tl, bt, hd, hl, bf, secs[c[i]], flag
 	}
 }' "$times" "$work/ablation.tsv" "$grid"
+echo
+echo "The text lane's constants, value by value (scripts/eval-values.sh):"
+cat "$work/loo-values.txt"
 echo "eval-loo.sh: $(($(date +%s) - start)) s in all" >&2
