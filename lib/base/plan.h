@@ -296,6 +296,8 @@ enum ev_plan_type {
 				 "ev-pack")
 #define EV_PLAN_MAX_SNIPPET_CHARS ("output.max_snippet_chars", EV_PLAN_INT, 1, 1000000000, 500, \
 				 NULL, "ev-pack")
+#define EV_PLAN_SNIPPET_POLICY	("output.snippet_policy", EV_PLAN_CHOICE, 0, 0, 3, \
+				 "l2|l1|l0|auto", "ev-pack")
 #define EV_PLAN_OUTPUT_FORMAT	("output.format", EV_PLAN_CHOICE, 0, 0, 0, "jsonl|json|text", \
 				 "ev-pack")
 
@@ -341,7 +343,7 @@ enum ev_plan_type {
 	X(EV_PLAN_RERANK_TIMEOUT) X(EV_PLAN_RERANK_BATCH) X(EV_PLAN_RERANK_MODEL) \
 	X(EV_PLAN_K) X(EV_PLAN_MIN_SCORE) X(EV_PLAN_BY_DOCUMENT) X(EV_PLAN_NEAR_DUPLICATES) \
 	X(EV_PLAN_OVERLAP) X(EV_PLAN_MMR_LAMBDA) X(EV_PLAN_MMR_DEPTH) X(EV_PLAN_GROUP_BY) \
-	X(EV_PLAN_MAX_SNIPPET_CHARS) X(EV_PLAN_OUTPUT_FORMAT)
+	X(EV_PLAN_MAX_SNIPPET_CHARS) X(EV_PLAN_SNIPPET_POLICY) X(EV_PLAN_OUTPUT_FORMAT)
 /* The other form of a key given as a mapping instead of a number: in the
  * table (for ev_plan_read()) but not among the keys of a plan's shape, as a
  * plan gives one form or the other. */

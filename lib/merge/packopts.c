@@ -17,6 +17,7 @@ ev_pack_opts_init(struct ev_pack_opts *o)
 	o->near_duplicates = EV_PLAN_DEFAULT(EV_PLAN_NEAR_DUPLICATES);
 	o->overlap = EV_PLAN_DEFAULT(EV_PLAN_OVERLAP);
 	o->max_snippet_chars = EV_PLAN_DEFAULT(EV_PLAN_MAX_SNIPPET_CHARS);
+	o->snippet_policy = EV_PLAN_DEFAULT(EV_PLAN_SNIPPET_POLICY);
 	o->mmr_lambda = EV_PLAN_DEFAULT(EV_PLAN_MMR_LAMBDA);
 	o->mmr_depth = EV_PLAN_DEFAULT(EV_PLAN_MMR_DEPTH);
 	o->group_by = EV_PLAN_DEFAULT(EV_PLAN_GROUP_BY);
@@ -58,6 +59,7 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		EV_PLAN_FIELD(EV_PLAN_MMR_DEPTH, &o->mmr_depth),
 		EV_PLAN_FIELD(EV_PLAN_GROUP_BY, &o->group_by),
 		EV_PLAN_FIELD(EV_PLAN_MAX_SNIPPET_CHARS, &o->max_snippet_chars),
+		EV_PLAN_FIELD(EV_PLAN_SNIPPET_POLICY, &o->snippet_policy),
 	};
 	const char *name;
 	json_t *v;
