@@ -71,13 +71,16 @@ static const struct ev_opt options[] = {
 	    "maximal marginal relevance: the weight of relevance against novelty, 1 for none"),
 	EV_OPT_PLAN(0, "mmr-depth", EV_PLAN_MMR_DEPTH, &o.mmr_depth, "N",
 	    "the candidates MMR chooses among"),
-	EV_OPT_STR(0, "db", NULL, &f.db, "DB", "the store whose chunk vectors MMR compares "
-	    "(with --index)"),
+	EV_OPT_STR(0, "db", NULL, &f.db, "DB", "the store the hits come from: the chunks' and pages' "
+	    "texts for snippets, and with --index the vectors MMR compares"),
 	EV_OPT_STR(0, "index", NULL, &f.index, "FILE", "the store's vector index (with --db)"),
 	EV_OPT_PLAN(0, "group-by", EV_PLAN_GROUP_BY, &o.group_by, NULL, "give each evidence "
 	    "a group, by the lanes that found it or its modality, counted in stats.by_group"),
 	EV_OPT_PLAN(0, "max-snippet-chars", EV_PLAN_MAX_SNIPPET_CHARS, &o.max_snippet_chars, "N",
 	    "characters per snippet"),
+	EV_OPT_PLAN(0, "snippet-policy", EV_PLAN_SNIPPET_POLICY, &o.snippet_policy, NULL,
+	    "what a snippet holds: l2 the chunk's text, l1 the passage around the query's words, "
+	    "l0 its sentence holding most of them, auto the lanes' passage"),
 	EV_OPT_PLAN(0, "format", EV_PLAN_OUTPUT_FORMAT, &f.format, NULL, "jsonl (one pack a "
 	    "line), json (pretty) or text (a report wrapped to $COLUMNS, else 80)"),
 	EV_OPT_FUNC(0, "warning", NULL, NULL, add_warning, "TEXT",
@@ -169,8 +172,8 @@ main(int argc, char *argv[])
 		ev_cli_config_error(&cli, &err);
 	pack_options(&cli, plan, ignored);
 	ev_cli_log_plan(&cli, plan);
-	if ((f.db == NULL) != (f.index == NULL))
-		ev_cli_usage_error(&cli, "--db and --index go together: MMR compares the vectors "
+	if (f.index != NULL && f.db == NULL)
+		ev_cli_usage_error(&cli, "--index needs --db: MMR compares the vectors "
 		    "the index holds for the store's chunks");
 	if (f.plan_get != NULL) {
 		if (plan == NULL)
@@ -189,10 +192,13 @@ main(int argc, char *argv[])
 	    ev_packloop_init(&run, p, stdout, (enum ev_pack_format)f.format, text_width(), &err) == -1 ||
 	    (f.queries != NULL && ev_packloop_queries(&run, f.queries, &err) == -1))
 		goto fail;
-	/* the vectors are needed only when MMR runs */
-	if (f.db != NULL && o.mmr_lambda < 1) {
-		if ((st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL ||
-		    (ix = ev_vindex_open(st, f.index, &err)) == NULL ||
+	/* the store's texts (snippets); its vectors only when MMR runs */
+	if (f.db != NULL && (st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL)
+		goto fail;
+	if (st != NULL)
+		ev_pack_set_texts(p, ev_packloop_store_text, st);
+	if (f.index != NULL && o.mmr_lambda < 1) {
+		if ((ix = ev_vindex_open(st, f.index, &err)) == NULL ||
 		    ev_vindex_batch_begin(ix, &err) == -1)
 			goto fail;
 		ev_pack_set_vectors(p, chunk_vector, ix, ev_vindex_dim(ix));

@@ -125,6 +125,13 @@ ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim)
 	p->dim = dim;
 }
 
+void
+ev_pack_set_texts(struct ev_pack *p, ev_pack_text_fn fn, void *ctx)
+{
+	p->tfn = fn;
+	p->tctx = ctx;
+}
+
 int
 ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 {

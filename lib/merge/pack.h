@@ -112,6 +112,16 @@ typedef int (*ev_pack_vector_fn)(void *ctx, const char *chunk_id, float *out,
 	struct ev_err *err);
 void ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int dim);
 
+/* Stored text for the items' snippets: fn(ctx, ref, out, err) appends to
+ * out the text the store holds for ref ("chunk:ID" for a chunk's text under
+ * output.snippet_policy l2, "doc::DOC::page-N" for the page of a visual
+ * lane's hit, which comes without text) and returns 1, 0 when the store has
+ * none, -1 with *err set (the item then keeps what its hit had).  Without
+ * it, only the hits' own texts are used. */
+typedef int (*ev_pack_text_fn)(void *ctx, const char *ref, struct ev_buf *out,
+	struct ev_err *err);
+void ev_pack_set_texts(struct ev_pack *p, ev_pack_text_fn fn, void *ctx);
+
 /* The request began at epoch_ms (Unix time in milliseconds, > 0), before
  * its lanes retrieved its hits (scripts/ev-hybrid passes it on): every pack
  * built from now on counts stats.took_ms from then (stats.took_ms_scope

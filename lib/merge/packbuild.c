@@ -12,6 +12,7 @@
 #include "config.h"
 #include "jsoncopy.h"
 #include "packexplain.h"
+#include "packsnip.h"
 #include "packitem.h"
 #include "packselect.h"
 #include "packstate.h"
@@ -82,6 +83,9 @@ plan_in_effect(const struct ev_pack *p, json_t *fusion)
 		set_new(&bad, plan, "output", json_object());
 	o = json_object_get(plan, "output");	/* (set_new frees what it cannot set) */
 	set_new(&bad, o, "max_snippet_chars", json_integer(p->o.max_snippet_chars));
+	if (p->o.snippet_policy != EV_PACK_SNIPPET_AUTO)
+		set_new(&bad, o, "snippet_policy",
+		    json_string(ev_pack_snippet_policy_name(p->o.snippet_policy)));
 	if (!json_is_object(json_object_get(plan, "fusion")))
 		set_new(&bad, plan, "fusion", json_object());
 	fu = json_object_get(plan, "fusion");	/* (set_new frees what it cannot set) */
@@ -199,7 +203,7 @@ build_request(struct ev_pack *p, struct build *b, const json_t **query_id, const
 static int
 build_select(struct ev_pack *p, struct build *b, struct ev_err *err)
 {
-	size_t i, n = p->n ? p->n : 1;
+	size_t i, n = p->n ? p->n : 1, nord;
 
 	if ((b->kept = malloc(n * sizeof *b->kept)) == NULL ||
 	    (b->ord = malloc(n * sizeof *b->ord)) == NULL ||
@@ -214,8 +218,10 @@ build_select(struct ev_pack *p, struct build *b, struct ev_err *err)
 	/* Presentation is strict: minimum score, diversity, then k.  The
 	 * candidates are looked at in their order (best first) until k are
 	 * kept; those below the minimum score are all counted. */
-	if ((p->o.mmr_lambda < 1 ? ev_pack_select_mmr : ev_pack_select_plain)(p, b->ord, b->kept,
-	    &b->nkept, b->docs, &b->d, err) == -1)
+	nord = p->n;
+	if (ev_pack_merge_regions(p, b->ord, &nord, err) == -1 ||
+	    (p->o.mmr_lambda < 1 ? ev_pack_select_mmr : ev_pack_select_plain)(p, b->ord, nord,
+	    b->kept, &b->nkept, b->docs, &b->d, err) == -1)
 		return -1;
 	b->nret = b->nkept;
 	if (p->o.k > 0 && (size_t)p->o.k < b->nret)
@@ -395,7 +401,8 @@ build_explain(const struct ev_pack *p, struct build *b)
 		    "reference", "generated_at"));
 	ign = p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array();
 	if (ign == NULL || ev_pack_signals_ignored(ign, b->evs, &b->seen,
-	    json_string_value(json_object_get(b->fusion, "method"))) == -1)
+	    json_string_value(json_object_get(b->fusion, "method"))) == -1 ||
+	    ev_pack_snippets_ignored(ign, b->evs, p->o.snippet_policy) == -1)
 		*bad = 1;
 	set_new(bad, ex, "ignored_fields", ign);
 	for (i = 0; i < p->nq && routing == NULL; i++)

@@ -8,6 +8,7 @@
 #include "jsoncopy.h"
 #include "pack.h"
 #include "packbadge.h"
+#include "packsnip.h"
 #include "packtext.h"
 
 /* The evidence's source_type: the one the document declared when the
@@ -135,6 +136,58 @@ said_in_provenance(const char *q)
 	return q != NULL && strlen(q) <= PROVENANCE_QUERY_MAX;
 }
 
+/* The reference of the stored text item it's snippet needs, into ref:
+ * the chunk's text under policy l2 when its hit has none, the page's text
+ * for a visual lane's page hit that came without a snippet.  Returns 1, or
+ * 0 when it needs none. */
+static int
+stored_ref(const struct ev_pack *p, const struct item *it, char *ref, size_t size)
+{
+	json_t *hit = it->hit;
+	const char *id = json_string_value(json_object_get(hit, "id"));
+	const char *snip = json_string_value(json_object_get(hit, "snippet"));
+	const char *doc = json_string_value(json_object_get(hit, "doc_id"));
+	json_t *page = json_object_get(hit, "page");
+	int n = -1;
+
+	if (json_object_get(hit, "text") != NULL)
+		return 0;
+	if (p->o.snippet_policy == EV_PACK_SNIPPET_L2)
+		n = snprintf(ref, size, "%s:%s", json_is_array(json_object_get(hit, "chunks")) ?
+		    "doc" : "chunk", id);
+	else if ((it->lanes & LANE_VISUAL) && (snip == NULL || *snip == '\0'))
+		n = strncmp(id, "doc::", 5) == 0 ? snprintf(ref, size, "%s", id) :
+		    doc != NULL && json_is_integer(page) ?
+		    snprintf(ref, size, "doc::%s::page-%lld", doc, (long long)json_integer_value(page)) : -1;
+	return n > 0 && (size_t)n < size;
+}
+
+/* Set e's snippet and snippet_policy (packsnip.h), with the stored text
+ * the snippet needs when the packer has a store; *bad set when out of
+ * memory. */
+static void
+set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad)
+{
+	struct ev_buf stored = EV_BUF_INIT, out = EV_BUF_INIT;
+	struct ev_err err = { 0 };
+	char ref[1024];
+	const char *word;
+	int have = 0;
+
+	if (p->tfn != NULL && stored_ref(p, it, ref, sizeof ref))
+		have = p->tfn(p->tctx, ref, &stored, &err) == 1 && stored.p != NULL;
+	word = ev_pack_snippet(p->o.snippet_policy, it->hit, have ? stored.p : NULL,
+	    p->o.max_snippet_chars, &out);
+	if (word == NULL)
+		*bad = 1;
+	else {
+		set_new(bad, e, "snippet", json_stringn(out.p, out.len));
+		set_new(bad, e, "snippet_policy", json_string(word));
+	}
+	ev_buf_release(&stored);
+	ev_buf_release(&out);
+}
+
 json_t *
 ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
     const struct ev_pack_extra *x, const char *now, int *no_uri)
@@ -142,23 +195,16 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	json_t *hit = it->hit, *e, *sig, *meta, *raw, *v, *s, *evidence;
 	const char *id = json_string_value(json_object_get(hit, "id"));
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
-	const char *snip = json_string_value(json_object_get(hit, "snippet"));
 	const char *lane = json_string_value(json_object_get(hit, "lane"));
 	const char *key, *lang, *qt, *stype;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
 	int bad = 0;
 	char ref[1024];
-	size_t cut;
 
 	if (uri == NULL) {
 		uri = "";
 		(*no_uri)++;
 	}
-	if (snip == NULL)
-		snip = json_string_value(json_object_get(hit, "text"));
-	if (snip == NULL)
-		snip = "";
-	cut = ev_utf8_prefix(snip, strlen(snip), (size_t)p->o.max_snippet_chars);
 	if ((e = json_object()) == NULL) {
 		json_decref(x->provenances);
 		return NULL;
@@ -172,8 +218,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	set_if(&bad, e, "title", str_or_null(json_object_get(hit, "title")));
 	set_new(&bad, e, "source_uri", json_string(uri));
 	set_new(&bad, e, "source_type", json_string(stype));
-	set_new(&bad, e, "snippet", json_stringn(snip, cut));
-	set_new(&bad, e, "snippet_policy", json_string("auto"));
+	set_snippet(p, it, e, &bad);
 	if ((lang = language(hit)) != NULL)
 		set_new(&bad, e, "language", json_string(lang));
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "jsonl.h"
+#include "show.h"
 
 static double
 now_ms(void)
@@ -417,4 +418,24 @@ ev_packloop_release(struct ev_packloop *r)
 	r->queries = r->index = r->reqs = r->reqkeys = r->done = r->seen = NULL;
 	ev_buf_release(&r->b);
 	ev_buf_release(&r->kb);
+}
+
+int
+ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_err *err)
+{
+	struct ev_ref r;
+	json_t *rec = NULL;
+	const char *text;
+	int found;
+
+	if (ev_ref_parse(ref, strlen(ref), &r, ref, err) == -1)
+		return err->code == EV_EXIT_USAGE ? 0 : -1;	/* (an id no reference names) */
+	found = ev_show_resolve(st, &r, ref, &rec, err);
+	free(r.id);
+	if (found == 1) {
+		text = json_string_value(json_object_get(rec, "text"));
+		found = text == NULL ? 0 : ev_buf_adds(out, text) == -1 ? ev_err_nomem(err) : 1;
+	}
+	json_decref(rec);
+	return found;
 }

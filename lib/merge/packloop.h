@@ -12,7 +12,8 @@
  * first query), an empty one where no hit came, and hits of a query not in
  * the file, or out of its order, are bad input.
  *
- * Upper layer: includes err.h, buf.h, pack.h and Jansson. */
+ * Upper layer: includes err.h, buf.h, pack.h and Jansson (show.h in
+ * packloop.c). */
 #ifndef EV_PACKLOOP_H
 #define EV_PACKLOOP_H
 
@@ -76,6 +77,11 @@ int ev_packloop_line(struct ev_packloop *r, const char *line, size_t len, const 
 /* At the end of input: write the last pack and, with queries, the empty
  * packs of the requests no hit came for.  Returns 0, or -1 with *err set. */
 int ev_packloop_end(struct ev_packloop *r, struct ev_err *err);
+
+/* ev_pack_text_fn over store st (a struct ev_store *, opened for reading):
+ * the text ev-show gives for ref (show.h: a chunk's, a page's); 0 when the
+ * store holds no such chunk or page, or no text for it. */
+int ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_err *err);
 
 /* Free what the run holds (not p). */
 void ev_packloop_release(struct ev_packloop *r);

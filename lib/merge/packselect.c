@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "evidence.h"
 
 static double
 jaccard(const struct item *a, const struct item *b)
@@ -82,8 +83,8 @@ similarity(const struct ev_pack *p, const struct item *a, const struct item *b)
  * relevance being its score scaled to [0, 1] over those candidates, then
  * the same checks as without MMR.  Returns 0 or -1. */
 int
-ev_pack_select_mmr(struct ev_pack *p, struct item **ord, struct item **kept, size_t *nkept,
-    json_t *docs, struct ev_pack_dropped *d, struct ev_err *err)
+ev_pack_select_mmr(struct ev_pack *p, struct item **ord, size_t nord, struct item **kept,
+    size_t *nkept, json_t *docs, struct ev_pack_dropped *d, struct ev_err *err)
 {
 	struct item **pool = NULL;
 	double *maxsim = NULL, lo = 0, hi = 0, lam = p->o.mmr_lambda;
@@ -91,9 +92,9 @@ ev_pack_select_mmr(struct ev_pack *p, struct item **ord, struct item **kept, siz
 	size_t i, j, n = 0, depth = (size_t)p->o.mmr_depth;
 	int rc = -1, r;
 
-	if ((pool = malloc((p->n ? p->n : 1) * sizeof *pool)) == NULL)
+	if ((pool = malloc((nord ? nord : 1) * sizeof *pool)) == NULL)
 		return ev_err_nomem(err);
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; i < nord; i++) {
 		struct item *it = ord[i];
 		if (p->o.has_min_score && it->score < p->o.min_score) {
 			d->below++;
@@ -172,12 +173,12 @@ out:
 
 /* Without MMR: the candidates in their order until k are kept. */
 int
-ev_pack_select_plain(struct ev_pack *p, struct item **ord, struct item **kept, size_t *nkept,
-    json_t *docs, struct ev_pack_dropped *d, struct ev_err *err)
+ev_pack_select_plain(struct ev_pack *p, struct item **ord, size_t nord, struct item **kept,
+    size_t *nkept, json_t *docs, struct ev_pack_dropped *d, struct ev_err *err)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++) {
+	for (i = 0; i < nord; i++) {
 		struct item *it = ord[i];
 		if (p->o.has_min_score && it->score < p->o.min_score) {
 			d->below++;
@@ -189,5 +190,66 @@ ev_pack_select_plain(struct ev_pack *p, struct item **ord, struct item **kept, s
 		    presentable(p, it, kept, nkept, docs, d, err) == -1)
 			return -1;
 	}
+	return 0;
+}
+
+/* The id of the page a region lane's hit lies on, into buf: its id up to
+ * its page ("doc::D::page-3" of "doc::D::page-3::r1"), else made of its
+ * doc_id and page.  Returns 0, or -1 when it names none. */
+static int
+region_page_id(const json_t *hit, char *buf, size_t size)
+{
+	const char *id = json_string_value(json_object_get(hit, "id"));
+	const char *doc = json_string_value(json_object_get(hit, "doc_id"));
+	const json_t *page = json_object_get(hit, "page");
+	const char *at = id ? strstr(id, "::page-") : NULL, *end;
+	int n;
+
+	if (at != NULL && (end = strstr(at + 7, "::")) != NULL)
+		n = snprintf(buf, size, "%.*s", (int)(end - id), id);
+	else if (doc != NULL && json_is_integer(page))
+		n = snprintf(buf, size, "doc::%s::page-%" JSON_INTEGER_FORMAT, doc,
+		    json_integer_value(page));
+	else
+		return -1;
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int
+ev_pack_merge_regions(struct ev_pack *p, struct item **ord, size_t *n, struct ev_err *err)
+{
+	size_t i, kept = 0;
+	char page[1024];
+	json_t *ix, *mine;
+	struct item *it, *pg;
+	int r;
+
+	for (i = 0; i < *n; i++) {
+		it = ord[i];
+		pg = NULL;
+		if (it->lanes == LANE_REGION) {
+			if (ev_pack_materialize(p, it, err) == -1)
+				return -1;
+			if (region_page_id(it->hit, page, sizeof page) == 0 &&
+			    (ix = json_object_get(p->ids, page)) != NULL)
+				pg = &p->it[json_integer_value(ix)];
+		}
+		if (pg == NULL || pg == it) {
+			ord[kept++] = it;
+			continue;
+		}
+		if (ev_pack_materialize(p, pg, err) == -1)
+			return -1;
+		if (pg->ev == NULL && (pg->ev = ev_evidence_of_hit(pg->hit, -1)) == NULL)
+			return ev_err_nomem(err);
+		if ((mine = it->ev ? json_incref(it->ev) : ev_evidence_of_hit(it->hit, -1)) == NULL)
+			return ev_err_nomem(err);
+		r = ev_evidence_merge(pg->ev, mine);
+		json_decref(mine);
+		if (r == -1)
+			return ev_err_nomem(err);
+		pg->lanes |= it->lanes;
+	}
+	*n = kept;
 	return 0;
 }

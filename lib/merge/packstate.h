@@ -124,6 +124,9 @@ struct ev_pack {
 				 * (ev_pack_vector_fn), or NULL */
 	void *vctx;
 	int dim;
+	int (*tfn)(void *, const char *, struct ev_buf *, struct ev_err *);	/* stored
+				 * texts for snippets (ev_pack_text_fn), or NULL */
+	void *tctx;
 	long long request_ms;	/* when the request began (Unix ms), or 0 */
 	struct ev_contra *contra;	/* made when first needed */
 	struct ev_buf raw;	/* the lines of the current query's hits */

@@ -563,7 +563,10 @@ pack-mmr-lambda-nan|ev-pack|-|2|usage|--mmr-lambda nan
 pack-mmr-depth-zero|ev-pack|-|2|usage|--mmr-depth 0
 pack-mmr-depth-huge|ev-pack|-|2|usage|--mmr-depth 99999999999
 pack-group-by-bogus|ev-pack|-|2|usage|--group-by bogus
-pack-db-without-index|ev-pack|-|2|usage|--db @DB@
+pack-index-without-db|ev-pack|-|2|usage|--index @IDX@
+pack-snippet-policy-bogus|ev-pack|-|2|usage|--snippet-policy l3
+pack-snippet-policy-db-texts|ev-pack|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --snippet-policy l2
+pack-db-random-texts|ev-pack|@IN@/hits/ok-hits.jsonl|2|usage|--db @RANDOM@
 pack-index-random|ev-pack|@IN@/hits/ok-hits.jsonl|1 2|usage|--db @DB@ --index @RANDOM@ --mmr-lambda 0.5
 pack-db-random|ev-pack|@IN@/hits/ok-hits.jsonl|2|usage|--db @RANDOM@ --index @IDX@ --mmr-lambda 0.5
 pack-mmr-vectors|ev-pack|@IN@/hits/ok-hits.jsonl|0|usage|--db @DB@ --index @IDX@ --mmr-lambda 0.5

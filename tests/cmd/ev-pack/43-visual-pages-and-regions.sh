@@ -3,7 +3,8 @@
 # semantic_match badge, and keeps the metadata a caller cites it by
 # (document_id, page, authority_id, asset_type); a region lane's hit
 # carries its page and box (PDF points, and fractions of the page) in its
-# evidence.  Packs of such hits alone are valid.  Real multi-vector indexes.
+# evidence, and joins its page's evidence when the page was found too.
+# Packs of such hits alone are valid.  Real multi-vector indexes.
 printf '%s\n' \
     '{"id":"doc::plan::page-1","vectors":[[1,0,0],[0,1,0]],"model":"colpali-test","doc_id":"plan","page":1,"authority_id":"LPA-7","metadata":{"asset_type":"page"}}' \
     '{"id":"doc::plan::page-2","vectors":[[0,0,1]],"model":"colpali-test","doc_id":"plan","page":2,"authority_id":"LPA-7","metadata":{"asset_type":"page"}}' >pages.jsonl
