@@ -1,18 +1,34 @@
 #!/usr/bin/python3
-"""Validate EvidencePacks (JSON Lines on stdin, or pretty JSON documents)
+"""Validate EvidencePacks (JSON Lines, or pretty JSON documents, in the
+files named or on stdin)
 against schema/evidencepack-0.1.schema.json.  Prints "N packs valid" and exits
-0, or names each invalid pack and exits 1.  Needs python3-jsonschema."""
+0, or names each invalid pack and exits 1.  With --toolrun, the records are
+the lines of a --log file, checked against schema/toolrun-0.1.schema.json
+("N ToolRun lines valid").  Needs python3-jsonschema."""
 import json
 import os
 import sys
 
 import jsonschema
 
+args = sys.argv[1:]
+toolrun = args[:1] == ["--toolrun"]
+files = args[1:] if toolrun else args
+if any(f.startswith("--") for f in files):
+    print("usage: validate-evidencepack.py [--toolrun] [FILE ...]", file=sys.stderr)
+    sys.exit(2)
+name, what = ("toolrun", "ToolRun line") if toolrun else ("evidencepack", "pack")
 here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "..", "schema", "evidencepack-0.1.schema.json")) as f:
+with open(os.path.join(here, "..", "schema", name + "-0.1.schema.json")) as f:
     schema = json.load(f)
 validator = jsonschema.Draft202012Validator(schema)
-text = sys.stdin.read()
+text = ""
+for path in files or ["-"]:
+    if path == "-":
+        text += sys.stdin.read()
+    else:
+        with open(path) as f:
+            text += f.read() + "\n"
 packs, pos, dec = [], 0, json.JSONDecoder()
 try:
     while True:
@@ -30,7 +46,7 @@ for i, pack in enumerate(packs, 1):
     for err in validator.iter_errors(pack):
         bad += 1
         path = "/".join(str(p) for p in err.absolute_path)
-        print("pack %d: /%s: %s" % (i, path, err.message))
+        print("%s %d: /%s: %s" % (what, i, path, err.message))
 if bad:
     sys.exit(1)
-print("%d pack%s valid" % (len(packs), "" if len(packs) == 1 else "s"))
+print("%d %s%s valid" % (len(packs), what, "" if len(packs) == 1 else "s"))

@@ -1,8 +1,9 @@
 # --log DIR: each stage of the request appends its ToolRun line to one file
 # of DIR: its retrieval frames (the query, its filters, the lanes read) and
 # what it returned (ids, ranks, scores), ev-rerank's model, configuration and
-# top-k; a DIR that is missing or not a directory is refused before
-# anything runs (no --keep directory made, no pack written), exit 2.
+# top-k; the lines are valid ToolRun records (schema/).  A DIR that is
+# missing or not a directory is refused before anything runs (no --keep
+# directory made, no pack written), exit 2.
 . "$CASEDIR/store.inc"
 cat >plan.yaml <<'END'
 fusion:
@@ -26,6 +27,7 @@ jq -c 'select(.tool == "ev-fuse") | [.inputs_logged.queries[].lanes, [.outputs[]
 jq -c 'select(.tool == "ev-rerank") | .rerank, [.outputs[].hits[] | [.id, .rank]]' "$log"
 jq -c 'select(.tool == "ev-pack") | [.outputs[].evidences[] | [.id, .rank, (.signals | has("rerank_score"))]]' "$log"
 jq -c '[.evidences[].id]' packs.jsonl
+/usr/bin/python3 "$top/scripts/validate-evidencepack.py" --toolrun <"$log"
 echo "-- refused"
 "$hybrid" --db db --log nolog --keep kept "wing"; echo "status $?"
 : >afile
