@@ -56,15 +56,13 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
+/* Search the queries of in.  Returns 0 or -1. */
 static int
-run(struct ev_mvsearch *ms, char **paths, int npaths, long long *queries, struct ev_err *err)
+run(struct ev_mvsearch *ms, struct ev_jsonl *in, long long *queries, struct ev_err *err)
 {
-	struct ev_jsonl *in;
 	json_t *v;
 	int r;
 
-	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
-		return -1;
 	while ((r = ev_jsonl_next(in, &v, err)) != 0) {
 		if (r == 1) {
 			r = ev_mvsearch_query(ms, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) ==
@@ -78,7 +76,6 @@ run(struct ev_mvsearch *ms, char **paths, int npaths, long long *queries, struct
 		}
 		(*queries)++;
 	}
-	ev_jsonl_close(in);
 	return r == -1 ? -1 : 0;
 }
 
@@ -90,6 +87,7 @@ main(int argc, char *argv[])
 	struct ev_mvindex *ix = NULL;
 	struct ev_mvsearch *ms = NULL;
 	struct ev_store *st = NULL;
+	struct ev_jsonl *in = NULL;
 	struct ev_mvsearch_opts mo = { 0 };
 	long long queries = 0;
 	int argi, rc = EV_EXIT_OK;
@@ -122,7 +120,8 @@ main(int argc, char *argv[])
 		ev_warn("--ef-search: index '%s' (%s) has no efSearch; ignored", index_path,
 		    ev_mvindex_factory(ix));
 	ev_err_clear(&err);
-	if (run(ms, argv + argi, argc - argi, &queries, &err) == -1)
+	if ((in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL ||
+	    run(ms, in, &queries, &err) == -1)
 		rc = ev_cli_report(&err);
 	else
 		ev_cli_skip_done(&cli, &skip);
@@ -130,6 +129,7 @@ main(int argc, char *argv[])
 	ev_cli_count(&cli, "hits", ev_mvsearch_hits(ms));
 	ev_cli_count(&cli, "scored", ev_mvsearch_scored(ms));
 out:
+	ev_jsonl_close(in);
 	ev_mvsearch_free(ms);
 	ev_mvindex_close(ix);
 	ev_store_close(st);

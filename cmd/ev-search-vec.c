@@ -79,15 +79,12 @@ stdin_idle(void)
 
 /* Read the queries and search them in batches.  Returns 0 or -1. */
 static int
-run(struct ev_vsearch *vs, char **paths, int npaths, long long *queries, struct ev_err *err)
+run(struct ev_vsearch *vs, struct ev_jsonl *in, long long *queries, struct ev_err *err)
 {
-	struct ev_jsonl *in;
 	const char *line;
 	size_t len;
 	int r;
 
-	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
-		return -1;
 	for (;;) {
 		if ((r = ev_jsonl_next_line(in, &line, &len, err)) == 1) {
 			if (ev_jsonl_blank(line, len))
@@ -110,7 +107,6 @@ run(struct ev_vsearch *vs, char **paths, int npaths, long long *queries, struct 
 	/* Queries read before a bad line are still answered. */
 	if (ev_vsearch_flush(vs, r == -1 ? &(struct ev_err){ 0 } : err) == -1 && r != -1)
 		r = -1;
-	ev_jsonl_close(in);
 	return r == -1 ? -1 : 0;
 }
 
@@ -133,6 +129,7 @@ main(int argc, char *argv[])
 	struct ev_store *st = NULL;
 	struct ev_vindex *ix = NULL;
 	struct ev_vsearch *vs = NULL;
+	struct ev_jsonl *in = NULL;
 	struct ev_vsearch_opts vo = { 0 };
 	long long queries = 0;
 	int argi, rc = EV_EXIT_OK;
@@ -169,13 +166,15 @@ main(int argc, char *argv[])
 		rc = ev_cli_report(&err);
 		goto out;
 	}
-	if (run(vs, argv + argi, argc - argi, &queries, &err) == -1)
+	if ((in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL ||
+	    run(vs, in, &queries, &err) == -1)
 		rc = ev_cli_report(&err);
 	else
 		ev_cli_skip_done(&cli, &skip);
 	ev_cli_count(&cli, "queries", queries);
 	ev_cli_count(&cli, "hits", ev_vsearch_hits(vs));
 out:
+	ev_jsonl_close(in);
 	ev_vsearch_free(vs);
 	ev_vindex_close(ix);
 	ev_store_close(st);
