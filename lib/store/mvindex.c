@@ -1043,30 +1043,18 @@ write_index(struct ev_mvload *ld, const char *factory, int factory_given, const 
 	struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
-	json_t *h;
-	char *tmp = NULL, *hs = NULL;
-	size_t tl = strlen(ld->path) + 32;
-	FILE *f = NULL;
+	char *tmp = NULL;
+	FILE *f;
 	int bad = 0;
 
-	h = json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:b,s:s,s:s,s:I}", "generation", ld->generation,
-	    "dim", (json_int_t)ld->dim, "records", (json_int_t)n, "vectors", (json_int_t)total,
-	    "model", ld->model, "lane", lane, "factory", factory, "factory_given", factory_given,
-	    "metric", "inner_product", "data", ld->data_name,
-	    "data_bytes", (json_int_t)(NPY_HEADER + ld->rows * ld->dim * 4));
-	if (h == NULL || (hs = json_dumps(h, JSON_COMPACT)) == NULL || (tmp = malloc(tl)) == NULL) {
-		json_decref(h);
-		free(hs);
-		ev_err_nomem(err);
+	f = ev_vfile_create_tmp(ld->path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:b,s:s,"
+	    "s:s,s:I}", "generation", ld->generation, "dim", (json_int_t)ld->dim,
+	    "records", (json_int_t)n, "vectors", (json_int_t)total, "model", ld->model, "lane", lane,
+	    "factory", factory, "factory_given", factory_given, "metric", "inner_product",
+	    "data", ld->data_name, "data_bytes", (json_int_t)(NPY_HEADER + ld->rows * ld->dim * 4)),
+	    &tmp, err);
+	if (f == NULL)
 		return NULL;
-	}
-	json_decref(h);
-	snprintf(tmp, tl, "%s.tmp.%ld", ld->path, (long)getpid());
-	if ((f = fopen(tmp, "wb")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", tmp, strerror(errno));
-		goto fail;
-	}
-	bad = fputs(MAGIC, f) == EOF || fputs(hs, f) == EOF || putc('\n', f) == EOF;
 	for (size_t i = 0; i < n && !bad; i++) {
 		ev_buf_reset(&b);
 		if (ev_buf_adds(&b, "{\"id\":") == -1 ||
@@ -1079,25 +1067,19 @@ write_index(struct ev_mvload *ld, const char *factory, int factory_given, const 
 		bad = fwrite(b.p, 1, b.len, f) != b.len;
 	}
 	errno = 0;
-	if (bad || faiss_write_index(idx, f) != 0 || fflush(f) == EOF || fsync(fileno(f)) == -1) {
+	if (bad || faiss_write_index(idx, f) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
 		    errno ? strerror(errno) : ev_vfile_faiss_error());
 		goto fail;
 	}
-	if (fclose(f) == EOF) {
+	if (ev_vfile_close_tmp(f, tmp, err) == -1) {
 		f = NULL;
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
 		goto fail;
 	}
 	ev_buf_release(&b);
-	free(hs);
 	return tmp;
 fail:
-	if (f)
-		fclose(f);
-	unlink(tmp);
-	free(tmp);
-	free(hs);
+	ev_vfile_discard_tmp(f, tmp);
 	ev_buf_release(&b);
 	return NULL;
 }

@@ -372,35 +372,74 @@ ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, 
 	return 0;
 }
 
+FILE *
+ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **tmp,
+	struct ev_err *err)
+{
+	size_t n = strlen(path) + 32;
+	char *line = header != NULL ? json_dumps(header, JSON_COMPACT) : NULL;
+	FILE *f = NULL;
+
+	json_decref(header);
+	if (line == NULL || (*tmp = malloc(n)) == NULL) {
+		free(line);
+		ev_err_nomem(err);
+		return NULL;
+	}
+	snprintf(*tmp, n, "%s.tmp.%ld", path, (long)getpid());
+	if ((f = fopen(*tmp, "wb")) == NULL)
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", *tmp, strerror(errno));
+	else if (fputs(magic, f) == EOF || fputs(line, f) == EOF || putc('\n', f) == EOF) {
+		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", *tmp, strerror(errno));
+		fclose(f);
+		f = NULL;
+	}
+	free(line);
+	if (f == NULL) {
+		ev_vfile_discard_tmp(NULL, *tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+int
+ev_vfile_close_tmp(FILE *f, const char *tmp, struct ev_err *err)
+{
+	int e;
+
+	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
+		e = errno;
+		fclose(f);
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(e));
+	}
+	if (fclose(f) == EOF)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
+			strerror(errno));
+	return 0;
+}
+
+void
+ev_vfile_discard_tmp(FILE *f, char *tmp)
+{
+	if (f != NULL)
+		fclose(f);
+	if (tmp != NULL)
+		unlink(tmp);
+	free(tmp);
+}
+
 char *
 ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const FaissIndex *idx,
 	struct ev_err *err)
 {
-	json_t *o;
-	char *tmp = NULL, *hdr = NULL;
-	FILE *f = NULL;
-	size_t n = strlen(path) + 32;
+	char *tmp = NULL;
+	FILE *f = ev_vfile_create_tmp(path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}",
+		"store_id", h->store_id, "generation", (json_int_t)h->generation,
+		"dim", (json_int_t)h->dim, "count", (json_int_t)h->count, "model", h->model,
+		"factory", h->factory, "metric", "inner_product"), &tmp, err);
 
-	o = json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}", "store_id", h->store_id,
-		"generation", (json_int_t)h->generation, "dim", (json_int_t)h->dim,
-		"count", (json_int_t)h->count, "model", h->model, "factory", h->factory,
-		"metric", "inner_product");
-	if (o == NULL || (hdr = json_dumps(o, JSON_COMPACT)) == NULL || (tmp = malloc(n)) == NULL) {
-		json_decref(o);
-		free(hdr);
-		ev_err_nomem(err);
+	if (f == NULL)
 		return NULL;
-	}
-	json_decref(o);
-	snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-	if ((f = fopen(tmp, "wb")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", tmp, strerror(errno));
-		goto fail;
-	}
-	if (fputs(MAGIC, f) == EOF || fputs(hdr, f) == EOF || putc('\n', f) == EOF) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
-		goto fail;
-	}
 	errno = 0;
 	if (faiss_write_index(idx, f) != 0) {
 		/* Faiss reports a short fwrite() with its own internals; the
@@ -411,26 +450,14 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 				e ? strerror(e) : "write error");
 		else
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vfile_faiss_error());
-		goto fail;
+		ev_vfile_discard_tmp(f, tmp);
+		return NULL;
 	}
-	if (fflush(f) == EOF || fsync(fileno(f)) == -1) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
-		goto fail;
+	if (ev_vfile_close_tmp(f, tmp, err) == -1) {
+		ev_vfile_discard_tmp(NULL, tmp);
+		return NULL;
 	}
-	if (fclose(f) == EOF) {
-		f = NULL;
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, strerror(errno));
-		goto fail;
-	}
-	free(hdr);
 	return tmp;
-fail:
-	if (f)
-		fclose(f);
-	unlink(tmp);
-	free(tmp);
-	free(hdr);
-	return NULL;
 }
 
 void

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <faiss/c_api/Index_c.h>
+#include <jansson.h>
 
 #include "err.h"
 #include "store.h"
@@ -110,6 +111,20 @@ int ev_vfile_not_dir(const char *path, struct ev_err *err);
  * *err set (code 2: a wrong file; code 1: it cannot be read). */
 int ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id,
 	struct ev_err *err);
+
+/* An index file is written under a temporary name and then renamed.
+ * ev_vfile_create_tmp() creates the file "PATH.tmp.PID" beside path and
+ * writes magic, the header (compact JSON; the reference is stolen, and NULL
+ * counts as out of memory) and a newline: it returns the file, open, with its
+ * name (malloc'd) in *tmp, or NULL with *err set and nothing left behind.
+ * ev_vfile_close_tmp() flushes, syncs and closes f (closed whatever happens):
+ * 0, or -1 with *err set ("cannot write 'TMP': why").
+ * ev_vfile_discard_tmp() closes f (unless NULL), removes the file tmp and
+ * frees its name (both may be NULL). */
+FILE *ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **tmp,
+	struct ev_err *err);
+int ev_vfile_close_tmp(FILE *f, const char *tmp, struct ev_err *err);
+void ev_vfile_discard_tmp(FILE *f, char *tmp);
 
 /* Write header and index to a new temporary file beside path, synced.
  * Returns the temporary name (malloc'd), or NULL with *err set. */
