@@ -79,20 +79,71 @@ assert_json(const json_t *v, const char *want)
 	free(s);
 }
 
+/* The figures expected of a scored answer; UNCHECKED: not compared. */
+struct figures {
+	double faithfulness, coverage, redundancy, overall;
+};
+
+#define UNCHECKED NAN
+
+/* r has the figures want (to EPS), those not UNCHECKED. */
+static void
+expect_figures(const struct ev_score_result *r, struct figures want)
+{
+	if (!isnan(want.faithfulness))
+		cr_assert_float_eq(r->faithfulness, want.faithfulness, EPS);
+	if (!isnan(want.coverage))
+		cr_assert_float_eq(r->coverage, want.coverage, EPS);
+	if (!isnan(want.redundancy))
+		cr_assert_float_eq(r->redundancy, want.redundancy, EPS);
+	if (!isnan(want.overall))
+		cr_assert_float_eq(r->overall, want.overall, EPS);
+}
+
+/* run() with the default weights; the result. */
+static struct ev_score_result
+scored(const char *query, const char *answer, const char *const *texts, size_t ncites)
+{
+	struct ev_score_result r;
+
+	run(query, answer, texts, ncites, NULL, &r);
+	return r;
+}
+
+/* query and answer, scored against the citations texts, have the figures
+ * want and the first warning warning (NULL: not compared). */
+static void
+expect_scored(const char *query, const char *answer, const char *const *texts, size_t ncites,
+	struct figures want, const char *warning)
+{
+	struct ev_score_result r = scored(query, answer, texts, ncites);
+
+	expect_figures(&r, want);
+	if (warning != NULL)
+		cr_assert_str_eq(r.warning, warning);
+	ev_score_result_release(&r);
+}
+
+/* The value of key in r's details, as compact JSON, is want. */
+static void
+expect_detail(const struct ev_score_result *r, const char *key, const char *want)
+{
+	assert_json(json_object_get(r->details, key), want);
+}
+
+/* The citation most tests give, and the one of the redundancy tests. */
+static const char *const drag[] = { "Drag is caused by turbulent flow." };
+static const char *const flow[] = { "flow" };
+
 /* Faithfulness */
 
 Test(score, a_fully_supported_answer_scores_one_and_stems_match)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("turbulent flow", "Turbulent flows cause drag.", drag, 1);
 
-	run("turbulent flow", "Turbulent flows cause drag.", c, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
-	cr_assert_float_eq(r.coverage, 1.0, EPS);
-	cr_assert_float_eq(r.redundancy, 0.0, EPS);
-	cr_assert_float_eq(r.overall, 1.0, EPS);
+	expect_figures(&r, (struct figures){ 1.0, 1.0, 0.0, 1.0 });
 	cr_assert_eq(r.nwarnings, 0);
-	assert_json(json_object_get(r.details, "claims"),
+	expect_detail(&r, "claims",
 	    "[{\"text\":\"Turbulent flows cause drag.\",\"terms\":4,\"support\":1.0,"
 	    "\"citation\":{\"index\":0,\"id\":\"c0\",\"support\":1.0},\"unsupported\":[]}]");
 	ev_score_result_release(&r);
@@ -100,18 +151,14 @@ Test(score, a_fully_supported_answer_scores_one_and_stems_match)
 
 Test(score, an_unsupported_answer_scores_zero_and_lists_its_words)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("turbulent flow", "The moon is made of cheese.", drag, 1);
 
-	run("turbulent flow", "The moon is made of cheese.", c, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	assert_json(json_object_get(r.details, "claims"),
+	expect_detail(&r, "claims",
 	    "[{\"text\":\"The moon is made of cheese.\",\"terms\":3,\"support\":0.0,"
 	    "\"citation\":null,\"unsupported\":[\"moon\",\"made\",\"cheese\"]}]");
 	/* coverage counts the cited passages, which hold the query's words:
 	 * 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
-	cr_assert_float_eq(r.coverage, 1.0, EPS);
-	cr_assert_float_eq(r.overall, 0.6, EPS);
+	expect_figures(&r, (struct figures){ 0.0, 1.0, UNCHECKED, 0.6 });
 	cr_assert_str_eq(r.warning, "the answer uses none of its citations (no word in common):"
 	    " faithfulness is 0");
 	ev_score_result_release(&r);
@@ -119,16 +166,14 @@ Test(score, an_unsupported_answer_scores_zero_and_lists_its_words)
 
 Test(score, coverage_of_used_citations_counts_none_the_answer_does_not_use)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
 	struct ev_score_result r;
 
 	ev_score_set_coverage(sc, EV_SCORE_COVER_USED);
-	run("turbulent flow", "The moon is made of cheese.", c, 1, NULL, &r);
+	r = scored("turbulent flow", "The moon is made of cheese.", drag, 1);
 	ev_score_set_coverage(sc, EV_SCORE_COVER_CITED);
 	/* the answer uses no citation, so nothing is covered either:
 	 * 0.4 * 0 + 0.4 * 0 + 0.2 * (1 - 0) */
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	cr_assert_float_eq(r.overall, 0.2, EPS);
+	expect_figures(&r, (struct figures){ UNCHECKED, 0.0, UNCHECKED, 0.2 });
 	cr_assert_str_eq(json_string_value(json_object_get(r.details, "coverage_of")), "used");
 	cr_assert_str_eq(r.warning, "the answer uses none of its citations (no word in common):"
 	    " faithfulness and coverage are 0");
@@ -137,59 +182,56 @@ Test(score, coverage_of_used_citations_counts_none_the_answer_does_not_use)
 
 Test(score, one_supported_and_one_unsupported_claim_give_one_half)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("turbulent flow",
+	    "Turbulent flow causes drag. The moon is cheese.", drag, 1);
 
-	run("turbulent flow", "Turbulent flow causes drag. The moon is cheese.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
 	cr_assert_eq(json_array_size(json_object_get(r.details, "claims")), 2);
 	ev_score_result_release(&r);
 }
 
+/* The first claim of r's details. */
+static json_t *
+first_claim(const struct ev_score_result *r)
+{
+	return json_array_get(json_object_get(r->details, "claims"), 0);
+}
+
 Test(score, a_half_supported_claim_scores_one_half)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
-	json_t *cl;
+	struct ev_score_result r = scored("turbulent flow", "Turbulent flow melts cheese.", drag, 1);
 
-	run("turbulent flow", "Turbulent flow melts cheese.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
-	cl = json_array_get(json_object_get(r.details, "claims"), 0);
-	assert_json(json_object_get(cl, "unsupported"), "[\"melts\",\"cheese\"]");
-	assert_json(json_object_get(cl, "citation"), "{\"index\":0,\"id\":\"c0\",\"support\":0.5}");
+	assert_json(json_object_get(first_claim(&r), "unsupported"), "[\"melts\",\"cheese\"]");
+	assert_json(json_object_get(first_claim(&r), "citation"),
+	    "{\"index\":0,\"id\":\"c0\",\"support\":0.5}");
 	ev_score_result_release(&r);
 }
 
 Test(score, a_claim_may_draw_on_several_citations_and_names_the_best)
 {
-	const char *c[] = { "Laminar drag.", "Turbulent flow at high speed." };
-	struct ev_score_result r;
-	json_t *cl;
-
+	static const char *const c[] = { "Laminar drag.", "Turbulent flow at high speed." };
 	/* terms turbul, flow, drag: all found across the two; c1 has two */
-	run("drag", "Turbulent flow increases drag.", c, 2, NULL, &r);
-	cl = json_array_get(json_object_get(r.details, "claims"), 0);
+	struct ev_score_result r = scored("drag", "Turbulent flow increases drag.", c, 2);
+
 	/* "increases" is supported by neither */
 	cr_assert_float_eq(r.faithfulness, 0.75, EPS);
-	assert_json(json_object_get(cl, "citation"), "{\"index\":1,\"id\":\"c1\",\"support\":0.5}");
-	assert_json(json_object_get(cl, "unsupported"), "[\"increases\"]");
+	assert_json(json_object_get(first_claim(&r), "citation"),
+	    "{\"index\":1,\"id\":\"c1\",\"support\":0.5}");
+	assert_json(json_object_get(first_claim(&r), "unsupported"), "[\"increases\"]");
 	ev_score_result_release(&r);
 }
 
 Test(score, claims_without_content_terms_are_not_counted)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
 	struct ev_score_result r;
-	json_t *cl;
 
-	run("drag", "Yes it is. Drag is caused by turbulence.", c, 1, NULL, &r);
 	/* "Yes it is." has one content term (yes): unsupported; the second has
 	 * drag, caus, turbul: all supported; mean (0 + 1) / 2 */
-	cr_assert_float_eq(r.faithfulness, 0.5, EPS);
-	ev_score_result_release(&r);
-	run("drag", "It is. Drag is caused by turbulence.", c, 1, NULL, &r);
-	cl = json_array_get(json_object_get(r.details, "claims"), 0);
-	cr_assert(json_is_null(json_object_get(cl, "support")));
+	expect_scored("drag", "Yes it is. Drag is caused by turbulence.", drag, 1,
+	    (struct figures){ 0.5, UNCHECKED, UNCHECKED, UNCHECKED }, NULL);
+	r = scored("drag", "It is. Drag is caused by turbulence.", drag, 1);
+	cr_assert(json_is_null(json_object_get(first_claim(&r), "support")));
 	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
 	ev_score_result_release(&r);
 }
@@ -198,43 +240,33 @@ Test(score, claims_without_content_terms_are_not_counted)
 
 Test(score, partial_coverage_lists_the_uncovered_query_words)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("What is turbulent flow in pipes?", "Drag.", drag, 1);
 
-	run("What is turbulent flow in pipes?", "Drag.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.coverage, 2.0 / 3.0, EPS);
-	assert_json(json_object_get(r.details, "uncovered"), "[\"pipes\"]");
+	expect_detail(&r, "uncovered", "[\"pipes\"]");
 	cr_assert_eq(json_integer_value(json_object_get(r.details, "query_terms")), 3);
 	ev_score_result_release(&r);
 }
 
 Test(score, no_coverage_when_no_query_word_is_cited)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("moon cheese", "Drag.", drag, 1);
 
-	run("moon cheese", "Drag.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	assert_json(json_object_get(r.details, "uncovered"), "[\"moon\",\"cheese\"]");
+	expect_detail(&r, "uncovered", "[\"moon\",\"cheese\"]");
 	ev_score_result_release(&r);
 }
 
 Test(score, repeated_query_words_count_once)
 {
-	const char *c[] = { "flow" };
-	struct ev_score_result r;
-
-	run("flow flows flowing pipe", "Flow.", c, 1, NULL, &r);
-	cr_assert_float_eq(r.coverage, 0.5, EPS);
-	ev_score_result_release(&r);
+	expect_scored("flow flows flowing pipe", "Flow.", flow, 1,
+	    (struct figures){ UNCHECKED, 0.5, UNCHECKED, UNCHECKED }, NULL);
 }
 
 Test(score, a_query_of_stop_words_covers_nothing_and_warns)
 {
-	const char *c[] = { "flow" };
-	struct ev_score_result r;
+	struct ev_score_result r = scored("what is it?", "Flow.", flow, 1);
 
-	run("what is it?", "Flow.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.coverage, 0.0, EPS);
 	cr_assert_eq(r.nwarnings, 1);
 	cr_assert_str_eq(r.warning, "query has no content terms: coverage is 0");
@@ -243,35 +275,43 @@ Test(score, a_query_of_stop_words_covers_nothing_and_warns)
 
 /* Redundancy */
 
+/* The redundancy of the answer "Flow." (or "Alpha.", when alpha) to the
+ * query "flow" ("alpha") with the citations texts. */
+static double
+redundancy_of(int alpha, const char *const *texts, size_t ncites)
+{
+	struct ev_score_result r = scored(alpha ? "alpha" : "flow", alpha ? "Alpha." : "Flow.", texts,
+	    ncites);
+	double x = r.redundancy;
+
+	ev_score_result_release(&r);
+	return x;
+}
+
 Test(score, identical_citations_are_fully_redundant)
 {
-	const char *c[] = { "Turbulent flow causes drag.", "Turbulent flow causes drag." };
-	struct ev_score_result r;
+	static const char *const c[] = { "Turbulent flow causes drag.", "Turbulent flow causes drag." };
+	struct ev_score_result r = scored("flow", "Flow.", c, 2);
 
-	run("flow", "Flow.", c, 2, NULL, &r);
 	cr_assert_float_eq(r.redundancy, 1.0, EPS);
-	assert_json(json_object_get(r.details, "most_redundant"),
+	expect_detail(&r, "most_redundant",
 	    "{\"a\":0,\"a_id\":\"c0\",\"b\":1,\"b_id\":\"c1\",\"similarity\":1.0}");
 	ev_score_result_release(&r);
 }
 
 Test(score, unrelated_citations_are_not_redundant)
 {
-	const char *c[] = { "Turbulent flow causes drag.", "The moon is made of cheese." };
-	struct ev_score_result r;
+	static const char *const c[] = { "Turbulent flow causes drag.", "The moon is made of cheese." };
 
-	run("flow", "Flow.", c, 2, NULL, &r);
-	cr_assert_float_eq(r.redundancy, 0.0, EPS);
-	ev_score_result_release(&r);
+	cr_assert_float_eq(redundancy_of(0, c, 2), 0.0, EPS);
 }
 
 Test(score, overlapping_citations_score_their_tfidf_cosine)
 {
-	const char *c[] = { "alpha beta", "alpha gamma" };
-	struct ev_score_result r;
+	static const char *const c[] = { "alpha beta", "alpha gamma" };
 	double idf1 = 1 + log(3.0 / 2.0);	/* beta, gamma: df 1 of 2; alpha: idf 1 */
+	struct ev_score_result r = scored("alpha", "Alpha.", c, 2);
 
-	run("alpha", "Alpha.", c, 2, NULL, &r);
 	cr_assert_float_eq(r.redundancy, 1 / (1 + idf1 * idf1), EPS);
 	cr_assert_float_eq(r.redundancy, 0.3360969, 1e-7);
 	cr_assert_str_eq(json_string_value(json_object_get(r.details, "idf")), "citations");
@@ -280,23 +320,19 @@ Test(score, overlapping_citations_score_their_tfidf_cosine)
 
 Test(score, term_frequency_weighs_in_the_cosine)
 {
-	const char *c[] = { "alpha alpha beta", "alpha gamma" };
-	struct ev_score_result r;
+	static const char *const c[] = { "alpha alpha beta", "alpha gamma" };
 	double i1 = 1 + log(3.0 / 2.0);
 
 	/* (2, i1, 0) . (1, 0, i1) / (|.| |.|) */
-	run("alpha", "Alpha.", c, 2, NULL, &r);
-	cr_assert_float_eq(r.redundancy, 2 / (sqrt(4 + i1 * i1) * sqrt(1 + i1 * i1)), EPS);
-	ev_score_result_release(&r);
+	cr_assert_float_eq(redundancy_of(1, c, 2), 2 / (sqrt(4 + i1 * i1) * sqrt(1 + i1 * i1)), EPS);
 }
 
 Test(score, nearest_max_and_mean_aggregate_the_pairs)
 {
-	const char *c[] = { "alpha beta", "alpha beta", "gamma delta" };
-	struct ev_score_result r;
+	static const char *const c[] = { "alpha beta", "alpha beta", "gamma delta" };
+	struct ev_score_result r = scored("alpha", "Alpha.", c, 3);
 
 	/* pairs: (0,1) = 1, (0,2) = 0, (1,2) = 0 */
-	run("alpha", "Alpha.", c, 3, NULL, &r);
 	cr_assert_float_eq(r.redundancy, 2.0 / 3.0, EPS);	/* nearest: (1 + 1 + 0) / 3 */
 	cr_assert_float_eq(json_real_value(json_object_get(r.details, "redundancy_max")), 1.0, EPS);
 	cr_assert_float_eq(json_real_value(json_object_get(r.details, "redundancy_mean")), 1.0 / 3.0,
@@ -304,21 +340,16 @@ Test(score, nearest_max_and_mean_aggregate_the_pairs)
 	cr_assert_eq(json_integer_value(json_object_get(r.details, "pairs")), 3);
 	ev_score_result_release(&r);
 	ev_score_set_redundancy(sc, EV_SCORE_MAX);
-	run("alpha", "Alpha.", c, 3, NULL, &r);
-	cr_assert_float_eq(r.redundancy, 1.0, EPS);
-	ev_score_result_release(&r);
+	cr_assert_float_eq(redundancy_of(1, c, 3), 1.0, EPS);
 	ev_score_set_redundancy(sc, EV_SCORE_MEAN);
-	run("alpha", "Alpha.", c, 3, NULL, &r);
-	cr_assert_float_eq(r.redundancy, 1.0 / 3.0, EPS);
-	ev_score_result_release(&r);
+	cr_assert_float_eq(redundancy_of(1, c, 3), 1.0 / 3.0, EPS);
 }
 
 Test(score, one_citation_has_no_redundancy)
 {
-	const char *c[] = { "alpha beta" };
-	struct ev_score_result r;
+	static const char *const c[] = { "alpha beta" };
+	struct ev_score_result r = scored("alpha", "Alpha.", c, 1);
 
-	run("alpha", "Alpha.", c, 1, NULL, &r);
 	cr_assert_float_eq(r.redundancy, 0.0, EPS);
 	cr_assert(json_is_null(json_object_get(r.details, "most_redundant")));
 	ev_score_result_release(&r);
@@ -326,10 +357,9 @@ Test(score, one_citation_has_no_redundancy)
 
 Test(score, a_citation_of_stop_words_only_is_similar_to_nothing)
 {
-	const char *c[] = { "the of and", "the of and" };
-	struct ev_score_result r;
+	static const char *const c[] = { "the of and", "the of and" };
+	struct ev_score_result r = scored("alpha", "Alpha.", c, 2);
 
-	run("alpha", "Alpha.", c, 2, NULL, &r);
 	cr_assert_float_eq(r.redundancy, 0.0, EPS);
 	cr_assert(!isnan(r.overall));
 	ev_score_result_release(&r);
@@ -349,62 +379,51 @@ Test(score, weights_are_normalised_by_their_sum)
 
 Test(score, weights_given_to_the_scorer_shape_overall)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
 	struct ev_score_weights w = { 0, 1, 0 };
 	struct ev_score_result r;
 
-	run("turbulent pipes", "The turbulent moon.", c, 1, &w, &r);
+	run("turbulent pipes", "The turbulent moon.", drag, 1, &w, &r);
 	cr_assert_float_eq(r.overall, 0.5, EPS);
 	ev_score_result_release(&r);
 }
 
 Test(score, no_citations_give_zero_faithfulness_and_coverage_and_a_warning)
 {
-	struct ev_score_result r;
+	struct ev_score_result r = scored("turbulent flow", "Turbulent flow causes drag.", NULL, 0);
 
-	run("turbulent flow", "Turbulent flow causes drag.", NULL, 0, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	cr_assert_float_eq(r.redundancy, 0.0, EPS);
-	cr_assert_float_eq(r.overall, 0.2, EPS);
+	expect_figures(&r, (struct figures){ 0.0, 0.0, 0.0, 0.2 });
 	cr_assert_eq(r.nwarnings, 1);
 	cr_assert_str_eq(r.warning, "no citations: faithfulness and coverage are 0");
-	assert_json(json_object_get(r.details, "warnings"),
-	    "[\"no citations: faithfulness and coverage are 0\"]");
+	expect_detail(&r, "warnings", "[\"no citations: faithfulness and coverage are 0\"]");
 	ev_score_result_release(&r);
 }
 
 Test(score, an_empty_answer_gives_zero_faithfulness_and_a_warning)
 {
-	const char *c[] = { "Drag is caused by turbulent flow." };
-	struct ev_score_result r;
-
-	run("turbulent flow", "", c, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 1.0, EPS);	/* the citation holds both words */
-	cr_assert_str_eq(r.warning, "empty answer: faithfulness is 0");
-	ev_score_result_release(&r);
+	/* the citation holds both words */
+	expect_scored("turbulent flow", "", drag, 1,
+	    (struct figures){ 0.0, 1.0, UNCHECKED, UNCHECKED }, "empty answer: faithfulness is 0");
 }
 
 Test(score, coverage_counts_every_cited_passage_or_with_used_those_the_answer_uses)
 {
-	const char *c[] = { "Varroa mites are counted with an alcohol wash.",
+	static const char *const c[] = { "Varroa mites are counted with an alcohol wash.",
 		"Honey is stored in combs." };
+	static const char q[] = "how do I count varroa mites";
 	struct ev_score_result r;
 
 	/* the answer uses the second citation only (honey); the question's
 	 * words, all in the first, are covered by the passages cited */
-	run("how do I count varroa mites", "Honey is sweet.", c, 2, NULL, &r);
+	r = scored(q, "Honey is sweet.", c, 2);
 	cr_assert_float_eq(r.coverage, 1.0, EPS);
 	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 1);
 	ev_score_result_release(&r);
 	/* counting only the citations used, they are not */
 	ev_score_set_coverage(sc, EV_SCORE_COVER_USED);
-	run("how do I count varroa mites", "Honey is sweet.", c, 2, NULL, &r);
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	ev_score_result_release(&r);
+	expect_scored(q, "Honey is sweet.", c, 2,
+	    (struct figures){ UNCHECKED, 0.0, UNCHECKED, UNCHECKED }, NULL);
 	/* using both: count, varroa, mites covered */
-	run("how do I count varroa mites", "Honey is sweet. Count mites with a wash.", c, 2, NULL, &r);
+	r = scored(q, "Honey is sweet. Count mites with a wash.", c, 2);
 	ev_score_set_coverage(sc, EV_SCORE_COVER_CITED);
 	cr_assert_float_eq(r.coverage, 1.0, EPS);
 	cr_assert_eq(json_integer_value(json_object_get(r.details, "citations_used")), 2);
@@ -413,31 +432,22 @@ Test(score, coverage_counts_every_cited_passage_or_with_used_those_the_answer_us
 
 Test(score, a_made_up_answer_with_a_lone_citation_fails_on_faithfulness)
 {
-	const char *c[] = { "Varroa mites are counted with an alcohol wash." };
-	struct ev_score_result r;
+	static const char *const c[] = { "Varroa mites are counted with an alcohol wash." };
 
 	/* 0.4 * 0 + 0.4 * 1 + 0.2 * (1 - 0) */
-	run("how do I count varroa mites", "The moon is made of green cheese.", c, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 1.0, EPS);
-	cr_assert_float_eq(r.redundancy, 0.0, EPS);
-	cr_assert_float_eq(r.overall, 0.6, EPS);
-	ev_score_result_release(&r);
+	expect_scored("how do I count varroa mites", "The moon is made of green cheese.", c, 1,
+	    (struct figures){ 0.0, 1.0, 0.0, 0.6 }, NULL);
 }
 
 Test(score, items_do_not_leak_into_one_another)
 {
-	const char *c1[] = { "alpha beta gamma" };
-	const char *c2[] = { "delta" };
-	struct ev_score_result r;
+	static const char *const c1[] = { "alpha beta gamma" };
+	static const char *const c2[] = { "delta" };
 
-	run("alpha", "Alpha beta gamma.", c1, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 1.0, EPS);
-	ev_score_result_release(&r);
-	run("alpha", "Alpha beta gamma.", c2, 1, NULL, &r);
-	cr_assert_float_eq(r.faithfulness, 0.0, EPS);
-	cr_assert_float_eq(r.coverage, 0.0, EPS);
-	ev_score_result_release(&r);
+	expect_scored("alpha", "Alpha beta gamma.", c1, 1,
+	    (struct figures){ 1.0, UNCHECKED, UNCHECKED, UNCHECKED }, NULL);
+	expect_scored("alpha", "Alpha beta gamma.", c2, 1,
+	    (struct figures){ 0.0, 0.0, UNCHECKED, UNCHECKED }, NULL);
 }
 
 /* Claims */
