@@ -23,6 +23,26 @@ static FILE *fp;
 static char warned[1024];
 static int skipped;
 
+/* Close the output (when open) and free what it holds. */
+static void
+close_output(void)
+{
+	if (fp)
+		fclose(fp);
+	fp = NULL;
+	free(out);
+	out = NULL;
+}
+
+/* Start the output again, empty. */
+static void
+fresh_output(void)
+{
+	close_output();
+	fp = open_memstream(&out, &outlen);
+	cr_assert_not_null(fp);
+}
+
 /* Four chunks, "dD:s1:C", two per document, of unit vectors e0..e3 of 4
  * dimensions: chunk i points along axis i. */
 static void
@@ -61,7 +81,7 @@ setup(void)
 	ev_vload_free(ld);
 	ix = ev_vindex_open(st, idx, &err);
 	cr_assert_not_null(ix, "%s", err.msg);
-	fp = open_memstream(&out, &outlen);
+	fresh_output();
 	warned[0] = '\0';
 	skipped = 0;
 }
@@ -69,11 +89,7 @@ setup(void)
 static void
 teardown(void)
 {
-	if (fp)
-		fclose(fp);
-	fp = NULL;
-	free(out);
-	out = NULL;
+	close_output();
 	ev_vindex_close(ix);
 	ev_store_close(st);
 	tu_rmdir(dir);
@@ -378,17 +394,6 @@ Test(vsearch, a_bad_feedback_record_is_refused_naming_its_line)
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert(strstr(err.where, "text.jsonl:2") != NULL, "%s", err.where);
 	ev_vsearch_free(vs);
-}
-
-/* Start the output again, empty. */
-static void
-fresh_output(void)
-{
-	fclose(fp);
-	free(out);
-	out = NULL;
-	fp = open_memstream(&out, &outlen);
-	cr_assert_not_null(fp);
 }
 
 /* What ev_vsearch_add() (by == 0) or ev_vsearch_add_line() (1) makes of
