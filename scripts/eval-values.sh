@@ -1,7 +1,7 @@
 #!/bin/sh
 # eval-values.sh: the text lane's measured constants chosen again
 # leave-one-collection-out, value by value (part of make eval-loo).
-# Usage: scripts/eval-values.sh [--plan PLAN.yaml] [--data DIR] [--keep DIR]
+# Usage: scripts/eval-values.sh [--plan PLAN.yaml] [--data DIR] [--keep DIR [--reuse]]
 #                               [--collections "cranfield med ..."] [BIN]
 #
 # Searches each collection's store in --keep DIR (as scripts/eval.sh --keep
@@ -14,7 +14,9 @@
 # constant whose choice loses more than 1 % on the collection held out does
 # not carry, and is flagged.  Then each held-out collection is searched once
 # with every choice made for it at once ("all chosen").  Writes
-# DIR/values.tsv (collection, run, nDCG@10, seconds) and prints the tables.
+# DIR/values.tsv (collection, run, nDCG@10, seconds) and prints the tables;
+# with --reuse, a collection whose runs DIR/values.tsv already holds is not
+# searched again (delete its lines to measure it again).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 prog=eval-values.sh
@@ -33,7 +35,12 @@ fb-focus|--feedback-focus|1 5
 long-query|--long-query|32 128"
 
 results=$work/values.tsv
-: >"$results"
+if [ -n "$reuse" ] && [ -f "$results" ]; then
+	grep -v '	all chosen	' "$results" >"$results.new" || :
+	mv "$results.new" "$results"
+else
+	: >"$results"
+fi
 
 # search C NAME OPTS...: the text lane over C's queries with the plan and
 # OPTS; its line in values.tsv.
@@ -63,6 +70,9 @@ opts_of() {
 
 for c in $collections; do
 	w=$work/$c
+	if grep -q "^$c	plan	" "$results"; then
+		continue
+	fi
 	if [ ! -f "$w/store.db" ]; then
 		mkdir -p "$w"
 		ev-ingest --db "$w/store.db" "$(coldir "$c")/corpus.jsonl" >"$w/chunks.jsonl" 2>/dev/null
