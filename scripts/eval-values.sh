@@ -26,10 +26,10 @@ collections="cranfield med cacm npl time cf aila"
 # A constant, its option, and the values tried beside the plan's.
 grid="k1|--k1|0.9 1.3
 b|--b|0.5 0.8
-title|--weight title=V --weight section_title=V|1.5 4
+title|--weight title=V --weight section_title=V|2.5 6
 proximity|--proximity|0.1 0.4
 feedback|--feedback|10 25
-fb-terms|--feedback-terms|20 50
+fb-terms|--feedback-terms|30 80
 fb-weight|--feedback-weight|0.3 0.7
 fb-focus|--feedback-focus|1 5
 long-query|--long-query|32 128"

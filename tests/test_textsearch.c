@@ -721,15 +721,19 @@ score_of(const char *doc)
 	return 0;
 }
 
-/* -bm25() of one row for an FTS5 expression, with the lane's column weights. */
+/* -bm25() of one row for an FTS5 expression, with the lane's default column
+ * weights. */
 static double
 fts5_bm25(const char *expr, long long rowid)
 {
+	const struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 	sqlite3_stmt *s;
 	double v = 0;
+	char sql[200];
 
-	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT -bm25(chunks_fts, 2.5, 2.5, 1)"
-	    " FROM chunks_fts WHERE chunks_fts MATCH ?1 AND rowid = ?2", -1, &s, NULL), SQLITE_OK);
+	snprintf(sql, sizeof sql, "SELECT -bm25(chunks_fts, %.17g, %.17g, %.17g) FROM chunks_fts"
+	    " WHERE chunks_fts MATCH ?1 AND rowid = ?2", o.w_title, o.w_section, o.w_text);
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), sql, -1, &s, NULL), SQLITE_OK);
 	sqlite3_bind_text(s, 1, expr, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, rowid);
 	if (sqlite3_step(s) == SQLITE_ROW)

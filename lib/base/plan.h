@@ -89,7 +89,7 @@ enum ev_plan_type {
 /* feedback: a count of chunks, or a mapping of docs, terms, weight, focus */
 #define EV_PLAN_TEXT_FEEDBACK	("lanes.text.feedback", EV_PLAN_INT, 0, 1000, 15, NULL, \
 				 "ev-search-text")
-#define EV_PLAN_TEXT_FEEDBACK_TERMS ("lanes.text.feedback_terms", EV_PLAN_INT, 1, 1000, 30, NULL, \
+#define EV_PLAN_TEXT_FEEDBACK_TERMS ("lanes.text.feedback_terms", EV_PLAN_INT, 1, 1000, 50, NULL, \
 				 "ev-search-text")
 #define EV_PLAN_TEXT_FEEDBACK_WEIGHT ("lanes.text.feedback_weight", EV_PLAN_NUM, 0, 1, 0.5, NULL, \
 				 "ev-search-text")
@@ -108,10 +108,10 @@ enum ev_plan_type {
 				 NULL, "ev-search-text")
 #define EV_PLAN_TEXT_DROP_REQUEST_WORDS ("lanes.text.drop_request_words", EV_PLAN_BOOL, 0, 1, 1, \
 				 NULL, "ev-search-text")
-#define EV_PLAN_TEXT_WEIGHT_TITLE ("lanes.text.weights.title", EV_PLAN_NUM, 0, 1000, 2.5, NULL, \
+#define EV_PLAN_TEXT_WEIGHT_TITLE ("lanes.text.weights.title", EV_PLAN_NUM, 0, 1000, 4, NULL, \
 				 "ev-search-text")
 #define EV_PLAN_TEXT_WEIGHT_SECTION ("lanes.text.weights.section_title", EV_PLAN_NUM, 0, 1000, \
-				 2.5, NULL, "ev-search-text")
+				 4, NULL, "ev-search-text")
 #define EV_PLAN_TEXT_WEIGHT_TEXT ("lanes.text.weights.text", EV_PLAN_NUM, 0, 1000, 1.0, NULL, \
 				 "ev-search-text")
 /* a query of more searched words is read as a document; 0: never */
