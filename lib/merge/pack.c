@@ -712,7 +712,7 @@ raw_hit_lanes(struct ev_pack *p, const struct ev_jmem *m, size_t nm, unsigned *o
 				c.bits |= LANE_VECTOR;
 		}
 	}
-	*out = c.bits;
+	*out = c.bits ? c.bits : LANE_OTHER;
 	return 0;
 }
 

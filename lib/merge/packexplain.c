@@ -314,11 +314,15 @@ ev_pack_signals_ignored(json_t *ignored, const json_t *evs, const struct ev_pack
     const char *fusion_method)
 {
 	char rrf[256];
+	const char *vec = seen->found_vector ? "the vector lane's hits did not give it" :
+	    "no evidence returned was found by the vector lane";
+	const char *fts = seen->found_text ? "the text lane's hits did not give it" :
+	    "no evidence returned was found by the text lane";
 	const char *why[9][2] = {
-		{ "vector_score", "no evidence returned was found by the vector lane" },
-		{ "vector_rank", "no evidence returned was found by the vector lane" },
-		{ "fts_score", "no evidence returned was found by the text lane" },
-		{ "fts_rank", "no evidence returned was found by the text lane" },
+		{ "vector_score", vec },
+		{ "vector_rank", vec },
+		{ "fts_score", fts },
+		{ "fts_rank", fts },
 		{ "rrf_score", rrf },
 		{ "rerank_score", "the hits were not reranked (ev-rerank)" },
 		{ "tag_score", seen->query_tags ? "no document returned carries tags (metadata "
@@ -333,10 +337,15 @@ ev_pack_signals_ignored(json_t *ignored, const json_t *evs, const struct ev_pack
 
 	if (json_array_size(evs) == 0)
 		return 0;
-	snprintf(rrf, sizeof rrf, "the hits were not fused by RRF (fusion method '%s')",
-	    fusion_method ? fusion_method : "none");
+	if (seen->unsignalled > 0)	/* (said even when other hits have it) */
+		snprintf(rrf, sizeof rrf, "%lld hit%s came without a fusion's or a lane's score "
+		    "(fused, or of no lane): fused_score is the score each came with",
+		    seen->unsignalled, seen->unsignalled == 1 ? "" : "s");
+	else
+		snprintf(rrf, sizeof rrf, "the hits were not fused by RRF (fusion method '%s')",
+		    fusion_method ? fusion_method : "none");
 	for (i = 0; i < sizeof why / sizeof *why; i++) {
-		if (some_has(evs, why[i][0]))
+		if (some_has(evs, why[i][0]) && !(why[i][1] == rrf && seen->unsignalled > 0))
 			continue;
 		snprintf(msg, sizeof msg, "signals.%s: %s", why[i][0], why[i][1]);
 		if (json_array_append_new(ignored, json_string(msg)) == -1)

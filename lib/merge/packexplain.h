@@ -41,6 +41,9 @@ struct ev_pack_sigseen {
 	int query_tags, doc_tags;	/* a query named tags; a document carried some */
 	int query_topics, doc_topics;
 	int dated;		/* a document had a published_date */
+	int found_text, found_vector;	/* the text, the vector lane found one */
+	long long unsignalled;	/* fused hits (or hits of no lane) without a
+				 * lane's or fusion's score: given fused_score */
 };
 
 /* Add to sig the signals the packer computes for hit, when it can:

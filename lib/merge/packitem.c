@@ -188,15 +188,80 @@ set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad)
 	ev_buf_release(&out);
 }
 
+/* Whether sig names a score the hit was ranked by: a lane's (LANE_score)
+ * or a fusion's (rrf_score, fused_score), not one the packer adds. */
+static int
+has_ranking_score(const json_t *sig)
+{
+	static const char *const added[] = { "rerank_score", "mmr_score", "recency_score",
+		"tag_score", "topic_score", NULL };
+	const char *key;
+	const json_t *v;
+	size_t n;
+	int i;
+
+	json_object_foreach((json_t *)sig, key, v) {
+		n = strlen(key);
+		if (n <= 6 || strcmp(key + n - 6, "_score") != 0)
+			continue;
+		for (i = 0; added[i] != NULL && strcmp(key, added[i]) != 0; i++)
+			;
+		if (added[i] == NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* The signals of item it: the numbers the lanes gave; a single-lane hit
+ * names its own score and rank (LANE_score, LANE_rank; fts_* for text); a
+ * fused hit, or one naming no lane, that brought no lane's or fusion's
+ * score gets fused_score, the score it came with (noted in x->seen); then
+ * mmr_score and those ev_pack_more_signals() computes.  NULL (and *bad set)
+ * when out of memory. */
+static json_t *
+item_signals(const struct item *it, const struct ev_pack_extra *x, const char *now, int *bad)
+{
+	json_t *hit = it->hit, *sig = json_object(), *v;
+	const char *lane = json_string_value(json_object_get(hit, "lane")), *key;
+
+	if (sig == NULL) {
+		*bad = 1;
+		return NULL;
+	}
+	json_object_foreach(json_object_get(hit, "signals"), key, v)
+		if (json_is_number(v))
+			set_ref(bad, sig, key, v);
+	if (lane != NULL && strcmp(lane, "fused") != 0) {
+		char sn[64], rn[64];
+		const char *pre = strcmp(lane, "text") == 0 ? "fts" : lane;
+		snprintf(sn, sizeof sn, "%s_score", pre);
+		snprintf(rn, sizeof rn, "%s_rank", pre);
+		if (json_object_get(sig, sn) == NULL)
+			set_ref(bad, sig, sn, json_object_get(hit, "score"));
+		if (json_object_get(sig, rn) == NULL && json_is_integer(json_object_get(hit, "rank")))
+			set_ref(bad, sig, rn, json_object_get(hit, "rank"));
+	}
+	x->seen->found_text |= (it->lanes & LANE_TEXT) != 0;
+	x->seen->found_vector |= (it->lanes & LANE_VECTOR) != 0;
+	if (!has_ranking_score(sig)) {
+		set_ref(bad, sig, "fused_score", json_object_get(hit, "score"));
+		x->seen->unsignalled++;
+	}
+	if (x->mmr)
+		set_new(bad, sig, "mmr_score", json_real(it->mmr));
+	if (ev_pack_more_signals(sig, hit, now, x->seen) == -1)
+		*bad = 1;
+	return sig;
+}
+
 json_t *
 ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
     const struct ev_pack_extra *x, const char *now, int *no_uri)
 {
-	json_t *hit = it->hit, *e, *sig, *meta, *raw, *v, *s, *evidence;
+	json_t *hit = it->hit, *e, *meta, *raw, *v, *evidence;
 	const char *id = json_string_value(json_object_get(hit, "id"));
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
-	const char *lane = json_string_value(json_object_get(hit, "lane"));
-	const char *key, *lang, *qt, *stype;
+	const char *lang, *qt, *stype;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
 	int bad = 0;
 	char ref[1024];
@@ -222,28 +287,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	if ((lang = language(hit)) != NULL)
 		set_new(&bad, e, "language", json_string(lang));
 
-	/* signals: the numbers the lanes gave; a single-lane hit names its own */
-	if ((sig = json_object()) == NULL)
-		bad = 1;
-	s = json_object_get(hit, "signals");
-	json_object_foreach(s, key, v)
-		if (json_is_number(v))
-			set_ref(&bad, sig, key, v);
-	if (lane != NULL && strcmp(lane, "fused") != 0) {
-		char sn[64], rn[64];
-		const char *pre = strcmp(lane, "text") == 0 ? "fts" : lane;
-		snprintf(sn, sizeof sn, "%s_score", pre);
-		snprintf(rn, sizeof rn, "%s_rank", pre);
-		if (json_object_get(sig, sn) == NULL)
-			set_ref(&bad, sig, sn, json_object_get(hit, "score"));
-		if (json_object_get(sig, rn) == NULL && json_is_integer(json_object_get(hit, "rank")))
-			set_ref(&bad, sig, rn, json_object_get(hit, "rank"));
-	}
-	if (x->mmr)
-		set_new(&bad, sig, "mmr_score", json_real(it->mmr));
-	if (sig != NULL && ev_pack_more_signals(sig, hit, now, x->seen) == -1)
-		bad = 1;
-	set_new(&bad, e, "signals", sig);
+	set_new(&bad, e, "signals", item_signals(it, x, now, &bad));
 
 	v = json_pack("{s:s,s:I,s:s}", "mode", ev_pack_mode(it->lanes),
 	    "query_index", (json_int_t)x->query_index, "retrieved_at",

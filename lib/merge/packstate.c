@@ -30,7 +30,8 @@ ev_pack_lane_bit(const char *lane)
 }
 
 /* The lanes that found a hit: its own lane, or for a fused hit the lanes its
- * explanation says found it, else its evidence's lanes, else its signals'. */
+ * explanation says found it, else its evidence's lanes, else its signals';
+ * LANE_OTHER when none of these says (a lane evkit does not know). */
 unsigned
 ev_pack_hit_lanes(json_t *hit)
 {
@@ -57,7 +58,7 @@ ev_pack_hit_lanes(json_t *hit)
 		bits |= LANE_TEXT;
 	if (json_object_get(sig, "vector_score") != NULL)
 		bits |= LANE_VECTOR;
-	return bits;
+	return bits ? bits : LANE_OTHER;
 }
 
 /* The modes, by ev_pack_mode_index(). */

@@ -33,7 +33,8 @@ unsigned ev_pack_lane_bit(const char *lane);
 unsigned ev_pack_raw_lane_bit(const char *raw, size_t n);
 
 /* The lanes that found a hit: its own lane, or for a fused hit the lanes its
- * explanation says found it, else its evidence's lanes, else its signals'. */
+ * explanation says found it, else its evidence's lanes, else its signals';
+ * LANE_OTHER when none of these says (a lane evkit does not know). */
 unsigned ev_pack_hit_lanes(json_t *hit);
 
 /* provenance.mode: exact (text only), semantic (vector, region or visual only),
