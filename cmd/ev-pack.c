@@ -192,6 +192,8 @@ main(int argc, char *argv[])
 	    ev_packloop_init(&run, p, stdout, (enum ev_pack_format)f.format, text_width(), &err) == -1 ||
 	    (f.queries != NULL && ev_packloop_queries(&run, f.queries, &err) == -1))
 		goto fail;
+	run.reported = ev_cli_log_output;	/* (a text report's packs, for --log) */
+	run.reported_ctx = &cli;
 	/* the store's texts (snippets); its vectors only when MMR runs */
 	if (f.db != NULL && (st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL)
 		goto fail;

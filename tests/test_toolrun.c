@@ -113,6 +113,26 @@ Test(toolrun, a_pack_written_keeps_each_evidence_id_place_and_signals)
 	    "{\"id\":\"e2\",\"rank\":2,\"signals\":{\"rrf_score\":0.02,\"rerank_score\":0.5}}]}]}");
 }
 
+Test(toolrun, a_pack_given_as_a_record_is_kept_as_the_same_pack_written)
+{
+	const char *text = "{\"version\":\"0.1\",\"query_id\":3,\"query\":\"z\",\"evidences\":["
+	    "{\"id\":\"e1\",\"signals\":{\"fused_score\":4}}]}";
+	json_t *pack = json_loads(text, 0, NULL);
+	struct ev_toolrun *t = ev_toolrun_new(), *u = ev_toolrun_new();
+	char *want;
+
+	ev_toolrun_output(t, pack);
+	ev_toolrun_wrote(u, text, strlen(text));
+	ev_toolrun_wrote(u, "\n", 1);
+	want = added(u, NULL);
+	assert_added(t, NULL, want);
+	cr_assert_not_null(strstr(want, "{\"id\":\"e1\",\"rank\":1,\"signals\":{\"fused_score\":4}}"));
+	free(want);
+	json_decref(pack);
+	ev_toolrun_free(t);
+	ev_toolrun_free(u);
+}
+
 Test(toolrun, a_routed_query_keeps_its_routing_and_a_record_with_nothing_to_keep_no_output)
 {
 	const char *out = "{\"query_id\":1,\"query\":\"a map\",\"routing\":{\"lanes\":[\"vector\"]}}\n"

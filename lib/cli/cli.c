@@ -382,6 +382,15 @@ ev_cli_log_plan(struct ev_cli *cli, const json_t *plan)
 }
 
 void
+ev_cli_log_output(void *c, const json_t *rec)
+{
+	struct ev_cli *cli = c;
+
+	if (cli->trace != NULL)
+		ev_toolrun_output(cli->trace, rec);
+}
+
+void
 ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value)
 {
 	if (cli->log_path == NULL) {

@@ -156,6 +156,12 @@ void ev_cli_trace(struct ev_cli *cli);
  * logged when one was given. */
 void ev_cli_log_plan(struct ev_cli *cli, const json_t *plan);
 
+/* Log rec (borrowed) as an output the command wrote in another form than
+ * a JSON line, as ev_cli_trace() logs such a line (ev-pack --format text's
+ * packs); cli is the struct ev_cli (a callback's shape: packloop.h's
+ * reported).  Nothing without --log, or before ev_cli_trace(). */
+void ev_cli_log_output(void *cli, const json_t *rec);
+
 /* Set key of the ToolRun line to value (stolen; e.g. ev-rerank's "rerank":
  * its model, configuration and top-k).  Nothing without --log. */
 void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);

@@ -210,17 +210,34 @@ is_output(const json_t *rec)
 	    json_is_object(json_object_get(rec, "routing"));
 }
 
-/* One whole line written. */
+/* Keep rec as an output of its query (the lock held). */
 static void
-wrote_line(struct ev_toolrun *t, const char *line, size_t len)
+output_record(struct ev_toolrun *t, const json_t *rec)
 {
-	json_t *rec = parse_record(line, len), *out;
+	json_t *out;
 	char qid[256];
 
 	if (json_is_object(rec) && is_output(rec) && query_id(rec, qid, sizeof qid) == 0 &&
 	    frame_of(t, qid, rec) != NULL && (out = output_of(t, qid, rec)) != NULL)
 		keep_output(out, rec);
+}
+
+/* One whole line written. */
+static void
+wrote_line(struct ev_toolrun *t, const char *line, size_t len)
+{
+	json_t *rec = parse_record(line, len);
+
+	output_record(t, rec);
 	json_decref(rec);
+}
+
+void
+ev_toolrun_output(struct ev_toolrun *t, const json_t *rec)
+{
+	pthread_mutex_lock(&t->lock);
+	output_record(t, rec);
+	pthread_mutex_unlock(&t->lock);
 }
 
 int

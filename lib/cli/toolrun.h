@@ -44,6 +44,11 @@ void ev_toolrun_read(void *t, const char *line, size_t len, size_t lineno);
  * line it cannot read is not logged). */
 int ev_toolrun_wrote(struct ev_toolrun *t, const char *p, size_t n);
 
+/* A record the command wrote in another form than a JSON line (ev-pack's
+ * text report of a pack): kept as ev_toolrun_wrote() keeps a line holding
+ * it.  rec is borrowed. */
+void ev_toolrun_output(struct ev_toolrun *t, const json_t *rec);
+
 /* Add to run (a ToolRun object): "inputs_logged": {"plan"?: plan (copied;
  * NULL leaves it out), "queries": [frame, ...]} and "outputs": [{"query_id",
  * "hits"?, "evidences"?, "routing"?}, ...], queries in the order first

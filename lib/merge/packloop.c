@@ -192,6 +192,8 @@ write_pack(struct ev_packloop *r, const json_t *pack, struct ev_err *err)
 	}
 	if (fwrite(ev_buf_str(b), 1, b->len, r->out) != b->len || fflush(r->out) == EOF)
 		return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "write error: %s", strerror(errno));
+	if (r->reported != NULL)	/* (not one JSON line, which a reader of the output parses) */
+		r->reported(r->reported_ctx, pack);
 	return 0;
 }
 

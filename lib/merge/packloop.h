@@ -38,6 +38,12 @@ struct ev_packloop {
 	size_t width;		/* of the text report */
 	long long records;	/* hit records read (blank lines aside) */
 	long long packs;	/* packs written */
+	/* Called with each pack written as indented JSON or a text report,
+	 * once written (the caller's ToolRun log, which reads back only JSON
+	 * lines from the output); NULL: not called.  Set after
+	 * ev_packloop_init(). */
+	void (*reported)(void *ctx, const json_t *pack);
+	void *reported_ctx;
 	/* private */
 	json_t *queries;	/* query records of ev_packloop_queries(), or NULL */
 	json_t *index;		/* query id as text -> position in queries */
