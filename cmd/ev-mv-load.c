@@ -4,13 +4,14 @@
  *
  * Reads every record before the index changes (a load is applied whole or
  * not at all); the vectors go straight to the new data file, so memory holds
- * only the records' ids and fields.  See man/ev-mv-load.1 and
- * lib/store/mvindex.h. */
+ * only the records' ids and fields.  See man/ev-mv-load.1,
+ * lib/store/mvload.h and lib/store/mvindex.h. */
 #include <stdio.h>
 
 #include "cli.h"
 #include "mvindex.h"
 #include "mvinput.h"
+#include "mvload.h"
 #include "opt.h"
 
 static const struct ev_opt_cmd command = {

@@ -1,4 +1,4 @@
-/* Tests of lib/store/mvindex.c and mvinput.c: multi-vector records loaded into
+/* Tests of lib/store/mvload.c, mvindex.c and mvinput.c: multi-vector records loaded into
  * an index (records, mapped vectors, Faiss over the tokens), read back, and
  * bad loads that leave the index as it was. */
 #include <criterion/criterion.h>
@@ -10,6 +10,7 @@
 
 #include "mvindex.h"
 #include "mvinput.h"
+#include "mvload.h"
 #include "test_util.h"
 
 static char dir[] = "/tmp/evkit-mvindex-XXXXXX";
@@ -299,11 +300,11 @@ Test(mvindex, the_default_factory_follows_the_number_of_vectors)
 {
 	char f[64];
 
-	ev_mvindex_default_factory(200000, 128, f, sizeof f);
+	ev_mvload_default_factory(200000, 128, f, sizeof f);
 	cr_assert_str_eq(f, "IDMap,Flat");
-	ev_mvindex_default_factory(10240000, 128, f, sizeof f);
+	ev_mvload_default_factory(10240000, 128, f, sizeof f);
 	cr_assert_str_eq(f, "IVF1024,PQ32");
-	ev_mvindex_default_factory(1000000, 30, f, sizeof f);
+	ev_mvload_default_factory(1000000, 30, f, sizeof f);
 	cr_assert_str_eq(f, "IVF256,SQ8");
 }
 

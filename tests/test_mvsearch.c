@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mvindex.h"
+#include "mvload.h"
 #include "mvsearch.h"
 #include "test_util.h"
 

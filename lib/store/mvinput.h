@@ -1,5 +1,5 @@
 /* mvinput.h: multi-vector records read into a load of a multi-vector index
- * (mvindex.h's ev_mvload), as ev-mv-load reads them:
+ * (mvload.h's ev_mvload), as ev-mv-load reads them:
  *   - JSON Lines, one record a line: {"id": ID, "vectors": [[...], ...],
  *     "model": ID, ...other fields kept with the record};
  *   - in bulk, a .npy file of every vector stacked (float32, rows × dim)
@@ -9,12 +9,12 @@
  *     .npy file is mapped, not read into memory, so a load of many
  *     gigabytes needs little more memory than its Faiss index.
  *
- * Layer above mvindex: includes err.h and mvindex.h. */
+ * Layer above mvload: includes err.h and mvload.h. */
 #ifndef EV_MVINPUT_H
 #define EV_MVINPUT_H
 
 #include "err.h"
-#include "mvindex.h"
+#include "mvload.h"
 
 struct ev_mvinput {
 	struct ev_mvload *ld;	/* where the records go */

@@ -1,7 +1,7 @@
 /* vfile.h: the vector index's file (its two-line header and Faiss's bytes,
  * laid out in vindex.h) and the helpers the vector index's modules share:
  * the loader (vload.h), the searcher (vindex.h) and the multi-vector index
- * (mvindex.h).
+ * (mvindex.h and mvload.h).
  *
  * Middle layer: includes err.h, store.h and Faiss's C API. */
 #ifndef EV_VFILE_H
@@ -135,7 +135,7 @@ char *ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h,
  * crash (errors ignored: the rename itself has been made). */
 void ev_vfile_sync_dir(const char *path);
 
-/* ---- Faiss helpers shared with other indexes (mvindex.h) ----------------- */
+/* ---- Faiss helpers shared with other indexes (mvindex.h, mvload.h) ------ */
 
 /* A new, empty inner-product Faiss index of dim dimensions made by the
  * factory string (indexes without ids of their own, such as Flat or HNSW, are
