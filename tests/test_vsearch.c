@@ -494,3 +494,63 @@ Test(vsearch, a_snippet_marks_the_query_s_content_words_not_its_function_words)
 		ev_vsearch_free(vs);
 	}
 }
+
+/* The hit records of chunk id in h (an array of hits), without the fields
+ * of the query and the hit's own rank and score: the chunk's fields alone. */
+static char *
+chunk_part(const json_t *h, size_t i)
+{
+	static const char *const own[] = { "query_id", "query", "rank", "score", "signals",
+		"evidence", "snippet", "lane", NULL };
+	json_t *c = json_deep_copy(json_array_get(h, i));
+	char *s;
+
+	for (int k = 0; own[k]; k++)
+		json_object_del(c, own[k]);
+	s = json_dumps(c, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(c);
+	return s;
+}
+
+Test(vsearch, a_chunk_many_queries_of_a_batch_hit_is_read_once_and_read_again_next_batch)
+{
+	struct ev_vsearch *vs = searcher(2, 1);
+	struct ev_err err = { 0 };
+	json_t *h;
+	char *a, *b;
+
+	/* three queries of one batch hit d2:s1:0 and d2:s1:1, each with its own snippet */
+	cr_assert_eq(add(vs, "{\"query_id\":\"a\",\"query\":\"heat\",\"vector\":[0,0,1,0]}", 1, &err), 0);
+	cr_assert_eq(add(vs, "{\"query_id\":\"b\",\"query\":\"transfer\",\"vector\":[0,0,1,0]}", 2,
+	    &err), 0);
+	cr_assert_eq(add(vs, "{\"query_id\":\"c\",\"query\":\"shock\",\"vector\":[0,0,1,0]}", 3, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_eq(json_array_size(h), 6);
+	cr_assert_str_eq(str(json_array_get(h, 0), "snippet"), "\xc2\xab" "heat\xc2\xbb transfer");
+	cr_assert_str_eq(str(json_array_get(h, 2), "snippet"), "heat \xc2\xab" "transfer\xc2\xbb");
+	cr_assert_str_eq(str(json_array_get(h, 5), "snippet"), "\xc2\xab" "shock\xc2\xbb waves");
+	cr_assert_str_eq(str(json_array_get(h, 2), "id"), "d2:s1:0");
+	cr_assert_str_eq(str(json_array_get(h, 2), "doc_id"), "d2");
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(h, 4),
+	    "metadata"), "topic")), "even");
+	for (size_t i = 2; i < 6; i++) {
+		a = chunk_part(h, i - 2);
+		b = chunk_part(h, i);
+		cr_assert_str_eq(b, a, "hit %zu: the chunk's fields as the first query had them", i);
+		free(a);
+		free(b);
+	}
+	json_decref(h);
+	/* the store changes between batches: the next batch reads it again */
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET text = 'heat flux', title = 'Deux'"
+	    " WHERE id = 'd2:s1:0'", &err), 0, "%s", err.msg);
+	fresh_output();
+	cr_assert_eq(add(vs, "{\"query_id\":\"d\",\"query\":\"flux\",\"vector\":[0,0,1,0]}", 1, &err), 0);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_str_eq(str(json_array_get(h, 0), "title"), "Deux");
+	cr_assert_str_eq(str(json_array_get(h, 0), "snippet"), "heat \xc2\xab" "flux\xc2\xbb");
+	json_decref(h);
+	ev_vsearch_free(vs);
+}

@@ -14,6 +14,7 @@
 #include "langid.h"
 #include "lexicon.h"
 #include "region.h"
+#include "rowmemo.h"
 #include "snippet.h"
 #include "token.h"
 #include "qfilter.h"
@@ -54,6 +55,8 @@ struct ev_vsearch {
 	json_t *fb;		/* feedback: query_id -> [[rank, chunk id], ...] best first, or NULL */
 	float *fbvec;		/* feedback: a chunk's stored vector, then the sum of them */
 	const char *lane;	/* "vector", or "vector_feedback" */
+	struct ev_rowmemo *rows;	/* the batch's chunks read so far: their fields and text */
+	char *chunk_text;	/* a chunk's text read but not kept in rows, or NULL */
 	struct ev_jscan js;	/* ev_vsearch_add_line(): the line's members */
 	struct ev_buf rest;	/* ev_vsearch_add_line(): the line, its vector emptied */
 };
@@ -93,13 +96,14 @@ ev_vsearch_new(struct ev_store *st, struct ev_vindex *ix, const char *index_name
 	 * the snippets (32 MB at most). */
 	if (vs->tok != NULL)
 		ev_tok_memo(vs->tok, (size_t)32 << 20);
+	vs->rows = ev_rowmemo_new(EV_VSEARCH_ROWS_BYTES);
 	vs->q = calloc((size_t)vs->batch_max, sizeof *vs->q);
 	vs->vec = malloc((size_t)vs->batch_max * dim * sizeof *vs->vec);
 	vs->plain = malloc((size_t)vs->batch_max * dim * sizeof *vs->plain);
 	vs->scores = malloc((size_t)vs->batch_max * o->k * sizeof *vs->scores);
 	vs->ids = malloc((size_t)vs->batch_max * o->k * sizeof *vs->ids);
-	if (vs->q == NULL || vs->vec == NULL || vs->plain == NULL || vs->scores == NULL ||
-	    vs->ids == NULL) {
+	if (vs->rows == NULL || vs->q == NULL || vs->vec == NULL || vs->plain == NULL ||
+	    vs->scores == NULL || vs->ids == NULL) {
 		ev_vsearch_free(vs);
 		ev_err_nomem(err);
 		return NULL;
@@ -507,7 +511,37 @@ add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, struct ev_err *
 	return bad | ev_buf_addc(b, '}') ? ev_err_nomem(err) : 0;
 }
 
-/* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
+/* The fields of chunk rowid, as ev_hitfields_json() and add_page() write
+ * them, appended to b, and (with snippets) its text in text[0..*len) (valid
+ * until the next call; "" for none): kept in vs->rows for the rest of the
+ * batch (one transaction: a chunk read again reads the same), so that a
+ * chunk many queries hit is read once.  Returns 1, 0 when there is no such
+ * chunk, -1 with *err set. */
+static int
+chunk_fields(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, const char **text,
+	size_t *len, struct ev_err *err)
+{
+	const char *fields;
+	size_t flen, from = b->len;
+	int r;
+
+	if (ev_rowmemo_get(vs->rows, rowid, &fields, &flen, text, len))
+		return ev_buf_add(b, fields, flen) == -1 ? ev_err_nomem(err) : 1;
+	free(vs->chunk_text);
+	vs->chunk_text = NULL;
+	if ((r = ev_hitfields_json(vs->st, rowid, b, vs->sn ? &vs->chunk_text : NULL, err)) != 1 ||
+	    add_page(vs, rowid, b, err) == -1)
+		return r != 1 ? r : -1;
+	*text = vs->chunk_text != NULL ? vs->chunk_text : "";
+	*len = strlen(*text);
+	if (ev_rowmemo_keep(vs->rows, rowid, b->p + from, b->len - from, *text, *len)) {
+		const char *kept;
+
+		ev_rowmemo_get(vs->rows, rowid, &kept, &flen, text, len);
+	}
+	return 1;
+}
+
 /* The language whose function words the snippets of a query leave
  * unmarked, beside the English ones the tokeniser knows: its record's
  * "language", else the one its own function words show (langid.h), when
@@ -528,6 +562,7 @@ query_lang(const struct ev_lex *lex, const json_t *rec, const char *text)
 	return lang == EV_LEX_EN ? -1 : lang;
 }
 
+/* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
 static int
 write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_t *ids, int n,
 	struct ev_err *err)
@@ -545,15 +580,15 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 			return -1;
 	}
 	for (int i = 0; i < n && ids[i] >= 0; i++) {
-		char *chunk_text = NULL;
-		size_t mark = b->len;
+		const char *chunk_text;
+		size_t mark = b->len, chunk_len;
 		int r, bad;
 
 		if (vs->o.has_min_score && sc[i] < vs->o.min_score)
 			break;
 		if (ev_buf_add(b, vs->prefix.p, vs->prefix.len) == -1)
 			return ev_err_nomem(err);
-		r = ev_hitfields_json(vs->st, ids[i], b, vs->sn ? &chunk_text : NULL, err);
+		r = chunk_fields(vs, ids[i], b, &chunk_text, &chunk_len, err);
 		if (r != 1) {
 			b->len = mark;
 			b->p[mark] = '\0';
@@ -561,24 +596,16 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 				continue;
 			return -1;
 		}
-		if (add_page(vs, ids[i], b, err) == -1) {
-			free(chunk_text);
-			return -1;
-		}
 		ev_buf_reset(&vs->num);
 		bad = ev_jscan_put_real(&vs->num, sc[i]);
 		bad |= add_lane_fields(vs, q, b, ev_buf_str(&vs->num), ++rank);
 		if (!bad && vs->sn) {
 			ev_buf_reset(&vs->snip);
-			if (ev_snippet_make(vs->sn, chunk_text ? chunk_text : "",
-				chunk_text ? strlen(chunk_text) : 0, &vs->snip, err) == -1) {
-				free(chunk_text);
+			if (ev_snippet_make(vs->sn, chunk_text, chunk_len, &vs->snip, err) == -1)
 				return -1;
-			}
 			bad = ev_buf_adds(b, ",\"snippet\":") |
 				ev_jscan_put_str(b, ev_buf_str(&vs->snip), vs->snip.len);
 		}
-		free(chunk_text);
 		if (bad || ev_buf_add(b, "}\n", 2) == -1)
 			return ev_err_nomem(err);
 		if (b->len >= OUT_CHUNK && write_out(vs, 0, err) == -1)
@@ -662,6 +689,7 @@ ev_vsearch_flush(struct ev_vsearch *vs, struct ev_err *err)
 	ret = write_out(vs, 1, err);
 out:
 	ev_vindex_batch_end(vs->ix);
+	ev_rowmemo_clear(vs->rows);	/* the transaction's snapshot ends */
 	for (int i = 0; i < vs->n; i++) {
 		json_decref(vs->q[i].rec);
 		free(vs->q[i].feedback);
@@ -689,6 +717,8 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	ev_buf_release(&vs->snip);
 	ev_buf_release(&vs->num);
 	ev_buf_release(&vs->lines);
+	ev_rowmemo_free(vs->rows);
+	free(vs->chunk_text);
 	ev_snippet_free(vs->sn);
 	ev_lex_close(vs->lex);
 	ev_tok_close(vs->tok);

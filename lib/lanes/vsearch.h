@@ -7,7 +7,9 @@
  * Layer above vindex and snippet: includes err.h, store.h, vindex.h and
  * Jansson.  The command (ev-search-vec) reads the records, decides when a
  * batch is cut (full, or its input idle) and reports; this module does the
- * rest.
+ * rest.  A batch is read in one transaction, and each chunk it hits is
+ * read from the store once (up to EV_VSEARCH_ROWS_BYTES of chunks kept):
+ * many queries of a batch hit the same chunks.
  *
  * A hit record is the query record's fields without its "vector" and the
  * fields a hit sets itself, then the chunk's fields (ev_hitfields_json()),
@@ -39,6 +41,7 @@
 
 #define EV_VSEARCH_BATCH_MAX 1024	/* queries searched together at most */
 #define EV_VSEARCH_BATCH_CELLS 4000000	/* at most queries × k result cells at once */
+#define EV_VSEARCH_ROWS_BYTES ((size_t)32 << 20)	/* a batch's chunks kept, read once (about) */
 #define EV_VSEARCH_FEEDBACK_MAX EV_PLAN_MAX(EV_PLAN_VECTOR_FEEDBACK)	/* chunks folded into a query at most (1000) */
 
 struct ev_vsearch_opts {
