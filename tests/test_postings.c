@@ -423,6 +423,84 @@ Test(postings, counts_read_in_either_encoding_and_refused_when_corrupt)
 	}
 }
 
+/* The bits of rows 0 to 299 marked in bits, as a string of the rows set. */
+static const char *
+rows_marked(const uint64_t *bits, struct ev_buf *b)
+{
+	ev_buf_reset(b);
+	for (int r = 0; r < 300; r++)
+		if (bits[r / 64] & (uint64_t)1 << (r % 64))
+			cr_assert_eq(ev_buf_printf(b, "%s%d", b->len ? " " : "", r), 0);
+	return ev_buf_str(b);
+}
+
+Test(postings, the_rows_of_several_lists_are_marked_and_each_counted_once)
+{
+	static const struct {
+		const char *term;
+		long long fresh;	/* rows not marked before */
+	} marks[] = {
+		{ "alpha", 2 },		/* rows 1 and 2 */
+		{ "beta", 1 },		/* 1 again, and 4 */
+		{ "gamma", 0 },		/* 1 and 2 again */
+		{ "kappa", 0 },		/* 4 again, its counts escaped (2 in the title) */
+		{ "\x1f" "fr" "\x1f" "zet", 1 },	/* 5, escaped (40 in the text) */
+		{ "\x1f\x1fzeta", 0 },	/* 5 again: the word itself */
+		{ "nosuch", 0 },
+		{ "omega", 200 },	/* 100 to 299, over four blocks and their skips */
+	};
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_postings *p;
+	struct ev_postings_cursor c;
+	uint64_t bits[5] = { 0 };	/* rows 0 to 319 */
+
+	build();
+	p = open_fresh();
+	cr_assert_eq(ev_postings_maxrowid(p), 299);
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+		ev_postings_term(p, marks[i].term, (int)strlen(marks[i].term), &c);
+		cr_assert_eq(ev_postings_mark_rows(p, &c, bits), marks[i].fresh, "%s", marks[i].term);
+		if (i == 5)
+			cr_assert_str_eq(rows_marked(bits, &b), "1 2 4 5");
+	}
+	for (int r = 100; r < 300; r++)
+		cr_assert(bits[r / 64] & (uint64_t)1 << (r % 64), "row %d", r);
+	cr_assert_eq(bits[4] >> (300 - 256), 0, "no row past 299 marked");
+	ev_postings_close(p);
+	ev_buf_release(&b);
+}
+
+Test(postings, a_corrupt_list_is_refused_when_marked_and_nothing_past_the_rows_is_written)
+{
+	static const struct {
+		const char *what;
+		unsigned char bytes[8];
+		int n;
+	} cases[] = {
+		/* row 300 (0xac 0x02): past the largest rowid, 299 */
+		{ "a row past the last", { 0x05, 0x01, 0xa7, 0x02, 0x01 }, 5 },
+		{ "counts cut short", { 0x05 }, 1 },
+		{ "a row's varint cut short", { 0x05, 0x01, 0x85 }, 3 },
+		{ "escaped counts cut short", { 0x05, 0x80, 0x01 }, 3 },
+	};
+	struct ev_postings *p;
+
+	build();
+	p = open_fresh();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct ev_postings_cursor c;
+		uint64_t bits[6] = { 0 };
+
+		memset(&c, 0, sizeof c);
+		c.ncol = 3;
+		c.p = c.base = cases[i].bytes;
+		c.end = c.p + cases[i].n;
+		cr_assert_eq(ev_postings_mark_rows(p, &c, bits), -1, "%s", cases[i].what);
+		cr_assert_eq(bits[4] >> (300 - 256) | bits[5], 0, "%s: nothing past row 299", cases[i].what);
+	}
+	ev_postings_close(p);
+}
+
 /* Rows 400 to 539 hold psi (140 entries: two blocks of 64 and one of 12)
  * after (row mod 7) words "nu", twice in a row when row mod 3 is 0: its
  * positions differ from row to row. */

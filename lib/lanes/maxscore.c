@@ -32,6 +32,32 @@
 static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
 	const struct sweep_params *sp, struct ev_err *err);
 
+/* A word's alternatives are counted as a union by marking their rows in a
+ * bitmap (union_marked()) when the others hold at least a MARK_SHARE-th of
+ * the rows of the longest (a word stemmed and as itself: two lists of
+ * nearly the same rows), else by looking each other one's rows up in the
+ * longer lists (a few rows of a word in another language). */
+#define MARK_SHARE 64
+
+/* The rows of the lists of the cursors c[0..n) (started, not stepped)
+ * together: each marked in sw->rowbits (ev_postings_mark_rows()), the
+ * bits cleared after.  Returns the count, -1 with *err set (corrupt), or
+ * -2 when there is no memory for the bits (nothing done). */
+static long long
+union_marked(struct ev_bm25_sweep *sw, const struct ev_postings_cursor *c, int n, struct ev_err *err)
+{
+	size_t words = (size_t)(sw->nrow + 63) / 64;
+	long long total = 0, m = 0;
+
+	if (sw->rowbits == NULL && (sw->rowbits = calloc(words, sizeof *sw->rowbits)) == NULL)
+		return -2;
+	for (int i = 0; i < n && m >= 0; i++)
+		if ((m = ev_postings_mark_rows(sw->p, &c[i], sw->rowbits)) >= 0)
+			total += m;
+	memset(sw->rowbits, 0, words * sizeof *sw->rowbits);
+	return m < 0 ? ev_sweep_corrupt(err) : total;
+}
+
 /* The rows holding the phrase ph: the dictionary's count for one token,
  * else counted (a word's alternatives as a union, the rows of the rarest
  * looked up in the others; a phrase of several positions walked).  Returns
@@ -62,6 +88,10 @@ phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
 			idx[j] = idx[j - 1];
 		idx[j] = i;
 	}
+	for (int i = 1; i < ph->nalt[0]; i++)
+		n += rows[idx[i]];
+	if (n * MARK_SHARE >= rows[idx[0]] && (n = union_marked(sw, a[0].c, ph->nalt[0], err)) != -2)
+		return n;
 	n = rows[idx[0]];
 	for (int i = 1; i < ph->nalt[0]; i++) {
 		struct ev_postings_cursor *ci = &a[0].c[idx[i]];

@@ -204,6 +204,7 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->top);
 	free(sw->toprow);
 	free(sw->oldrow);
+	free(sw->rowbits);
 	ev_bm25_sweep_forget(sw);
 	free(sw->kept);
 	ev_buf_release(&sw->key);
@@ -357,42 +358,85 @@ cmp_key(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The n keys in[0..n) rising and each once into out (not overlapping in):
+ * sorted, then each kept once. */
+static int
+sort_unique(uint64_t *out, const uint64_t *in, int n)
+{
+	int w = n > 0;
+
+	memcpy(out, in, (size_t)n * sizeof *out);
+	qsort(out, (size_t)n, sizeof *out, cmp_key);
+	for (int i = 1; i < n; i++)
+		if (out[i] != out[w - 1])
+			out[w++] = out[i];
+	return w;
+}
+
+/* The keys of the runs in[start[r] .. start[r + 1]) for r from 0 to
+ * nrun - 1, each rising (one alternative's positions), merged into out
+ * (not overlapping in), rising and each once: what sort_unique() makes of
+ * them, in one pass.  A run that is not rising (a corrupt list) shows as a
+ * key below the last one written, and the runs are sorted whole then.
+ * Returns the keys written. */
+static int
+merge_runs(uint64_t *out, const uint64_t *in, const int *start, int nrun)
+{
+	int at[EV_BM25_MAX_ALT], w = 0;
+
+	memcpy(at, start, (size_t)nrun * sizeof *at);
+	for (;;) {
+		int best = -1;
+		uint64_t key;
+
+		for (int r = 0; r < nrun; r++)
+			if (at[r] < start[r + 1] && (best < 0 || in[at[r]] < in[at[best]]))
+				best = r;
+		if (best < 0)
+			return w;
+		key = in[at[best]++];
+		if (w > 0 && key < out[w - 1])
+			return sort_unique(out, in, start[nrun]);
+		if (w == 0 || key != out[w - 1])
+			out[w++] = key;
+	}
+}
+
 /* The positions at the current row, every alternative's, rising and each
  * once, into sw->keys from *at; returns their number, or -1 (corrupt) or
- * -2 (out of memory). */
+ * -2 (out of memory).  Several alternatives' positions are read after
+ * room for them all, and merged from there. */
 static int
 alts_positions(struct ev_bm25_sweep *sw, struct alts *a, size_t *at)
 {
-	size_t need = *at, n0 = *at;
-	int k = 0, here = 0;
+	size_t total = 0, n0 = *at;
+	int k = 0, here = 0, start[EV_BM25_MAX_ALT + 1];
+	uint64_t *runs;
 
 	for (int i = 0; i < a->n; i++)
 		if (a->live[i] && a->c[i].rowid == a->rowid) {
 			here++;
 			for (int col = 0; col < a->c[i].ncol; col++)
-				need += a->c[i].count[col];
+				total += a->c[i].count[col];
 		}
-	if (need > sw->capkeys && ev_grow(&sw->keys, &sw->capkeys, need, sizeof *sw->keys, 1024) == -1)
+	if (n0 + (here > 1 ? 2 : 1) * total > sw->capkeys && ev_grow(&sw->keys, &sw->capkeys,
+	    n0 + (here > 1 ? 2 : 1) * total, sizeof *sw->keys, 1024) == -1)
 		return -2;
+	runs = sw->keys + n0 + (here > 1 ? total : 0);
+	here = 0;
 	for (int i = 0; i < a->n; i++) {
 		int m;
 
 		if (!a->live[i] || a->c[i].rowid != a->rowid)
 			continue;
-		if ((m = ev_postings_positions(&a->c[i], sw->keys + n0 + k)) < 0)
+		start[here++] = k;
+		if ((m = ev_postings_positions(&a->c[i], runs + k)) < 0)
 			return -1;
 		k += m;
 	}
-	if (here > 1 && k > 1) {	/* (one list's positions are rising already) */
-		uint64_t *key = sw->keys + n0;
-		int w = 1;
-
-		qsort(key, (size_t)k, sizeof *key, cmp_key);
-		for (int i = 1; i < k; i++)
-			if (key[i] != key[w - 1])
-				key[w++] = key[i];
-		k = w;
-	}
+	start[here] = k;
+	if (here > 1)	/* (one list's positions are rising already) */
+		k = merge_runs(sw->keys + n0, runs, start, here);
 	*at = n0 + (size_t)k;
 	return k;
 }

@@ -85,6 +85,7 @@ struct ev_bm25_sweep {
 	double *kept_f;			/* after the other, and their frequencies */
 	size_t kept_rows, kept_cap;
 	struct ev_buf key;		/* a phrase's key (walked_key()) */
+	uint64_t *rowbits;		/* a bit a row, all 0 between counts (union_marked()) */
 };
 
 /* A phrase walked in this query (ev_bm25_sweep_forget()): its rows and

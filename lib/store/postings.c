@@ -1033,6 +1033,35 @@ ev_postings_seek_far(struct ev_postings_cursor *c, long long target)
 }
 
 long long
+ev_postings_mark_rows(const struct ev_postings *p, const struct ev_postings_cursor *c, uint64_t *bits)
+{
+	const unsigned char *q = c->p, *end = c->end;
+	uint64_t row = (uint64_t)c->rowid, v, most = p->h.maxrowid;
+	uint32_t count[EV_POSTINGS_MAX_COLS];
+	long long fresh = 0;
+
+	if (q == NULL)
+		return 0;	/* no such term */
+	while (q < end) {
+		uint64_t bit, *word;
+
+		if (ev_varint_get(&q, end, &v) == -1 || v > most - row)
+			return -1;
+		row += v;
+		/* the counts: a byte, or the escape and a varint a column */
+		if (q < end && *q < EV_POSTINGS_COUNTS_ESCAPE)
+			q++;
+		else if (ev_postings_counts(&q, end, c->ncol, count) == -1)
+			return -1;
+		word = &bits[row / 64];
+		bit = (uint64_t)1 << (row % 64);
+		fresh += (*word & bit) == 0;	/* (no branch: either is common) */
+		*word |= bit;
+	}
+	return fresh;
+}
+
+long long
 ev_postings_nterms(const struct ev_postings *p)
 {
 	return (long long)p->h.nterms;

@@ -255,6 +255,17 @@ ev_postings_seek(struct ev_postings_cursor *c, long long target)
 	return r;
 }
 
+/* Mark the rows of the list of cursor c (started by ev_postings_term(), not
+ * yet stepped) in bits, a bit a row (row r: bit r % 64 of bits[r / 64],
+ * for every row up to ev_postings_maxrowid(p)), and count those not marked
+ * before: the rows of several lists together are the sum of each one's
+ * count, marked one after the other into the same bits.  Reads only the
+ * rows, in a loop of its own: a list's rows cost a few instructions each.
+ * Returns the count, or -1 when the list is corrupt (cut short, or a row
+ * past the largest rowid: those before it are marked). */
+long long ev_postings_mark_rows(const struct ev_postings *p, const struct ev_postings_cursor *c,
+	uint64_t *bits);
+
 /* The positions of the current entry, column by column, into key[0..n)
  * (n = the sum of c->count), each column x 2^32 + its offset, rising.
  * Returns n, or -1 when they are corrupt.  Reading the positions of entries
