@@ -2,7 +2,9 @@
  * file built from a small index holds, entry by entry (rows, counts in each
  * column, positions, lengths, terms, languages); both encodings of the
  * counts, and corrupt ones refused; lists of several blocks walked and
- * sought, near and far, over their skips, with each entry's positions;
+ * sought, near and far, over their skips, with each entry's positions (over
+ * entries of escaped counts too); lists' rows marked in a bitmap, and a
+ * corrupt one refused there;
  * willneed's hint; a file made stale by a write to the index, cut short or
  * of another format, which is never read; when a store wants its file; and a
  * build that leaves no temporary file. */
@@ -573,6 +575,47 @@ Test(postings, seeks_far_and_near_land_on_each_entry_and_its_positions)
 	cr_assert_eq(c.skip_at, 1);
 	assert_psi_entry(&c, 464);
 	cr_assert_eq(ev_postings_seek_far(&c, PSI_LAST + 1), 0);
+	ev_postings_close(p);
+}
+
+/* Rows 600 to 699 hold chi in the text after (row mod 5) words "nu", and
+ * every fourth twice in the title too: those entries' counts are escaped
+ * (2 in a column but the last), and a seek steps over them, their
+ * positions counted, to land on the entry after. */
+Test(postings, seeks_step_over_entries_of_escaped_counts_and_their_positions)
+{
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+
+	tu_exec_ok(st, "BEGIN");
+	for (long long r = 600; r < 700; r++) {
+		char text[64] = "";
+
+		for (int i = 0; i < r % 5; i++)
+			strcat(text, "nu ");
+		strcat(text, "chi");
+		add_chunk(r, r % 4 == 0 ? "chi chi" : NULL, text, "en");
+	}
+	tu_exec_ok(st, "COMMIT");
+	build();
+	p = open_fresh();
+	for (int step = 1; step <= 7; step += 3) {
+		cr_assert_eq(ev_postings_term(p, "chi", 3, &c), 100);
+		for (long long r = 600 + step; r < 700; r += step) {
+			uint64_t key[4];
+			int title = r % 4 == 0 ? 2 : 0;
+
+			cr_assert_eq(ev_postings_seek(&c, r), 1, "row %lld", r);
+			cr_assert_eq(c.rowid, r);
+			cr_assert_eq(c.count[0], (uint32_t)title, "row %lld", r);
+			cr_assert_eq(c.count[2], 1, "row %lld", r);
+			cr_assert_eq(ev_postings_positions(&c, key), title + 1, "row %lld", r);
+			for (int i = 0; i < title; i++)
+				cr_assert_eq(key[i], (uint64_t)i, "row %lld", r);
+			cr_assert_eq(key[title], ((uint64_t)2 << 32) + (uint64_t)(r % 5), "row %lld", r);
+		}
+		cr_assert_eq(ev_postings_seek(&c, 700), 0);
+	}
 	ev_postings_close(p);
 }
 

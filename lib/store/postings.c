@@ -1027,9 +1027,9 @@ ev_postings_seek_far(struct ev_postings_cursor *c, long long target)
 		c->pos_at = NULL;
 	}
 	c->skip_at = lo;
-	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)
-		;
-	return r;
+	if ((r = ev_postings_next(c)) != 1 || c->rowid >= target)
+		return r;
+	return ev_postings_step_to(c, target);
 }
 
 long long

@@ -233,6 +233,65 @@ ev_postings_next(struct ev_postings_cursor *c)
 	return 1;
 }
 
+/* The instances an entry's counts of one byte h (below the escape) say, for
+ * ncol columns: the last column's in the low 8 - ncol bits, and a bit for
+ * each other. */
+static inline unsigned
+ev_postings_byte_sum(unsigned h, int ncol)
+{
+	unsigned low = 8u - (unsigned)ncol, x = h >> low;
+
+	/* (the bits of x counted: at most seven) */
+	x = x - ((x >> 1) & 0x55u);
+	x = (x & 0x33u) + ((x >> 2) & 0x33u);
+	return (h & ((1u << low) - 1)) + ((x + (x >> 4)) & 0x0fu);
+}
+
+/* Step *c to the first entry at or after row target in what is left of
+ * its list, as ev_postings_next() would one entry after another: the
+ * entries before it have only their rows and their counts' sum read (their
+ * positions stepped over); the one it stops on is read whole.  Returns 1,
+ * 0 at the end of the list, or -1 when it is corrupt. */
+static inline int
+ev_postings_step_to(struct ev_postings_cursor *c, long long target)
+{
+	const unsigned char *p = c->p, *end = c->end;
+	long long row = c->rowid, since = c->pos_since + c->pos_count;
+	uint32_t count[EV_POSTINGS_MAX_COLS];
+	uint64_t v;
+
+	if (p == NULL)
+		return c->at = 0;
+	while (p < end) {
+		const unsigned char *entry = p;
+		long long n;
+
+		if (ev_varint_get(&p, end, &v) == -1)
+			return c->at = 0, -1;
+		if (row + (long long)v >= target) {
+			/* (ev_postings_next() reads it from its start) */
+			c->p = entry;
+			c->rowid = row;
+			c->pos_since = since;
+			c->pos_count = 0;
+			return ev_postings_next(c);
+		}
+		row += (long long)v;
+		if (p < end && *p < EV_POSTINGS_COUNTS_ESCAPE)
+			since += ev_postings_byte_sum(*p++, c->ncol);
+		else if ((n = ev_postings_counts(&p, end, c->ncol, count)) == -1)
+			return c->at = 0, -1;
+		else
+			since += n;
+	}
+	/* past its last entry, as ev_postings_next() leaves it there */
+	c->p = p;
+	c->rowid = row;
+	c->pos_since = since;
+	c->pos_count = 0;
+	return c->at = 0;
+}
+
 /* ev_postings_seek() when target is past the block of the cursor's last
  * seek: the blocks that end before target are skipped. */
 int ev_postings_seek_far(struct ev_postings_cursor *c, long long target);
@@ -250,9 +309,9 @@ ev_postings_seek(struct ev_postings_cursor *c, long long target)
 		return 1;
 	if (c->skip_at < c->nskip && c->skips[c->skip_at].last_rowid < target)
 		return ev_postings_seek_far(c, target);
-	while ((r = ev_postings_next(c)) == 1 && c->rowid < target)
-		;
-	return r;
+	if ((r = ev_postings_next(c)) != 1 || c->rowid >= target)
+		return r;
+	return ev_postings_step_to(c, target);
 }
 
 /* Mark the rows of the list of cursor c (started by ev_postings_term(), not
