@@ -188,7 +188,7 @@ share_theta(struct ev_bm25_sweep *sw, double theta)
 
 /* The limit-th best score of the candidates that are hits (mark has
  * want): *theta, returning 1; 0 when there are fewer.  (It uses the running
- * top's heap, which only the walks before the candidates need.) */
+ * top's heap, which only the walks and look-ups before it need.) */
 static int
 kth_score(struct ev_bm25_sweep *sw, unsigned char want, long long limit, double *theta)
 {
@@ -395,10 +395,12 @@ walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned cha
 /* Add phrase ph (info p; a filter phrase when marker) to the candidates'
  * scores and marks: its rows walked when there are fewer than twice the
  * candidates, else each candidate looked up in them (ask_at(): in its
- * rows kept, or in its lists over the skips).  Returns 0 or -1. */
+ * rows kept, or in its lists over the skips).  Each candidate it is in
+ * is offered to the running top as walk_add() offers a row (want: the
+ * marks of a hit).  Returns 0 or -1. */
 static int
 look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct phrase_info *p,
-    int marker, const struct sweep_params *sp, struct ev_err *err)
+    int marker, const struct sweep_params *sp, unsigned char want, struct ev_err *err)
 {
 	const uint32_t *len = ev_postings_lengths(sw->p);
 	unsigned char bits = marker ? IN_FILTER : IN_OTHERS | (p->also_filter ? IN_FILTER : 0);
@@ -411,7 +413,7 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	rows = q.row != NULL ? (double)q.n :
 	    (double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow;
 	if (rows <= 2.0 * (double)sw->ncand)
-		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, 0, err);
+		return walk_add(sw, ph, bits, marker ? 0.0 : p->w, p->idf, sp, 1, want, err);
 	for (size_t i = 0; i < sw->ncand; i++) {
 		long long r = sw->cand[i];
 		double f;
@@ -424,6 +426,9 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 		sw->mark[r] |= bits;
 		if (!marker && f > 0.0)
 			sw->acc[r] += sweep_term(sp, p->w, p->idf, f, len[r]);
+		/* (a row of the last top is offered by ev_sweep_walk_top()) */
+		if ((sw->mark[r] & (want | IN_TOP)) == want)
+			top_offer(sw, (size_t)sp->limit, sw->acc[r], r);
 	}
 	return 0;
 }
@@ -838,13 +843,17 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		if (sw->ncand <= (size_t)sp->limit && !marks_filter(sw, ph, o, m, sp))
 			break;
 
-		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, err) == -1)
+		if (look_up(sw, &ph[i], &sw->info[i], ph[i].filter, sp, want, err) == -1)
 			return -1;
-		if (ph[i].filter)
-			continue;
-		rest -= sw->info[i].ub;
-		/* the scores grew: a higher theta leaves more behind */
-		if (kth_score(sw, want, sp->limit, &t) && (!found || t > theta)) {
+		if (!ph[i].filter)
+			rest -= sw->info[i].ub;
+		/* the scores grew, or more rows are hits: a higher theta leaves
+		 * more behind.  The running top, as over the walks: only the
+		 * rows the look-up changed were offered.  (A row of it may have
+		 * left the candidates, by the other half's theta: it is a hit
+		 * all the same, scoring at least what it has summed, so the
+		 * limit-th best of the top is still a floor.) */
+		if (ev_sweep_walk_top(sw, want, (size_t)sp->limit, &t) && (!found || t > theta)) {
 			theta = t;
 			found = 1;
 			share_theta(sw, theta);

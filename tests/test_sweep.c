@@ -1,0 +1,126 @@
+/* Tests of lib/lanes/maxscore.c, the pruned sweep of a postings file, on a
+ * store made for one of its paths: the look-ups after the walks, whose
+ * running top must hold only hits.  (The sweep's hits are compared with
+ * FTS5's over many queries in test_textsearch.c.) */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "bm25.h"
+#include "postings.h"
+#include "store.h"
+#include "sweep.h"
+#include "test_util.h"
+
+TU_SUITE_WITH_DIR(sweep_lookups, "evkit-sweep");
+static struct ev_store *st;
+
+/* Rows lo to hi, each a chunk (and its document) of the English text
+ * text, indexed as a writer indexes them (through chunks_src). */
+static void
+add_rows(long long lo, long long hi, const char *text)
+{
+	static const char *const sql[] = {
+		"INSERT INTO documents(doc_id, title, content_hash) SELECT 'd' || i, NULL, 'x' FROM r",
+		"INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title, text, content_hash,"
+		    " language) SELECT i, 'd' || i || ':s:0', 'd' || i, 'd' || i || ':s', 0, NULL, '%s',"
+		    " 'x', 'en' FROM r",
+		"INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+		    " section_title, text FROM chunks_src WHERE rowid IN r",
+	};
+
+	for (size_t i = 0; i < sizeof sql / sizeof *sql; i++) {
+		char q[640], body[512];
+
+		snprintf(body, sizeof body, sql[i], text);
+		snprintf(q, sizeof q, "WITH RECURSIVE r(i) AS (SELECT %lld UNION ALL SELECT i + 1 FROM r"
+		    " WHERE i < %lld) %s", lo, hi, body);
+		tu_exec_ok(st, q);
+	}
+}
+
+/* The store in the suite's folder: three rows of "alpha" (the third
+ * longer, so scoring less), 20 of "tango" four times and "tulip", 60 of
+ * "tulip bravo", 70 of "bravo" and 90 of neither; and its postings file. */
+static void
+make_store(void)
+{
+	struct ev_err err = { 0 };
+
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "BEGIN");
+	add_rows(1, 2, "alpha");
+	add_rows(3, 3, "alpha filler filler filler filler");
+	add_rows(10, 29, "tango tango tango tango tulip");
+	add_rows(30, 89, "tulip bravo");
+	add_rows(90, 159, "bravo");
+	add_rows(160, 249, "filler");
+	tu_exec_ok(st, "COMMIT");
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+}
+
+/* The phrases of "(alpha OR bravo) AND (alpha OR bravo OR tango OR tulip)",
+ * numbered as FTS5 numbers them, and their weights: the first two, the
+ * filter group, weigh nothing; with extra, a last phrase alpha weighing
+ * nothing too (a sweep with a scoring phrase of weight 0 is not pruned). */
+static const char *const words[] = { "alpha", "bravo", "alpha", "bravo", "tango", "tulip", "alpha" };
+static const int lens[] = { 5, 5, 5, 5, 5, 5, 5 }, nalts[] = { 1, 1, 1, 1, 1, 1, 1 };
+static double weights[] = { 0, 0, 1, 1, 1, 1, 0 };
+
+static long long
+sweep(struct ev_bm25_sweep *sw, int extra, long long limit, const struct ev_bm25_hit **h)
+{
+	struct ev_bm25_phrase ph[7];
+	struct ev_bm25_weights pw = { 7, weights, 0, 0, 0, NULL, 0, 0, 0, 0 };
+	double colw[3] = { 1, 1, 1 };
+	struct ev_err err = { 0 };
+	long long n;
+
+	for (int i = 0; i < 7; i++) {
+		ph[i].ntok = 1;
+		ph[i].nalt = &nalts[i];
+		ph[i].tok = &words[i];
+		ph[i].len = &lens[i];
+		ph[i].filter = i < 2;
+	}
+	ev_bm25_sweep_forget(sw);
+	n = ev_bm25_sweep(sw, ph, extra ? 7 : 6, colw, 3, &pw, limit, h, &err);
+	cr_assert_geq(n, 0, "%s", err.msg);
+	return n;
+}
+
+/* The best 3: the rows of alpha, the third last.  The walks take alpha and
+ * tango (the highest bounds) and stop there, tulip and bravo left to look
+ * up; tulip raises the score of the 20 rows of tango above the third alpha
+ * row's, but those rows hold neither alpha nor bravo: they are no hits, and
+ * were they taken for hits in the running top, the theta they made would
+ * drop the third alpha row, a hit, before its exact score. */
+Test(sweep_lookups, rows_that_are_no_hits_never_raise_theta_over_a_hit)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_hit *h;
+	struct ev_bm25_hit all[3];
+	int stale = 0;
+
+	make_store();
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	for (int split = 0; split <= 1; split++) {
+		ev_bm25_sweep_split(sw, split);	/* (1: in two halves, on two threads) */
+		cr_assert_eq(sweep(sw, 1, 3, &h), 3);
+		cr_assert_eq(ev_bm25_sweep_pruned(sw), 0);
+		memcpy(all, h, sizeof all);
+		cr_assert_eq(sweep(sw, 0, 3, &h), 3, "split %d", split);
+		if (!split)
+			cr_assert_eq(ev_bm25_sweep_pruned(sw), 2, "tulip and bravo looked up");
+		for (int i = 0; i < 3; i++) {
+			cr_assert_eq(h[i].rowid, (long long)(i + 1), "split %d: hit %d", split, i + 1);
+			cr_assert_eq(h[i].rowid, all[i].rowid);
+			cr_assert_eq(h[i].s, all[i].s, "split %d: hit %d's score", split, i + 1);
+		}
+	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
