@@ -25,6 +25,11 @@ db = os.path.join(work, "kb.db")
 index = os.path.join(work, "kb.faiss")
 xdb = os.path.join(work, "xapian.db")
 rows = []		# (stage, evkit, peer, target, verdict)
+# TIME_ONLY=1: time WORK's store as it is (time_only()); BEFORE=BINDIR:
+# another evkit's ev-search-text timed beside this one's.
+time_only_mode = os.environ.get("TIME_ONLY", "0") == "1"
+before = os.environ.get("BEFORE", "")
+BEFORE_NAME = "ev-search-text of BEFORE"
 # The query sets drawn from, as written; AILA's case descriptions (198 to
 # 1,023 words) are timed apart.
 QUERY_SETS = ("cranfield/jsonl", "med", "cacm", "npl", "time", "cf")
@@ -292,14 +297,16 @@ def disk_mb(*paths):
 
 
 def latency(systems, queries):
-    """Each query run alone by each system in turn; per system, the wall
-    and the CPU times in ms, and the queries it refused (a system that may
-    refuse is named with a trailing '?': Xapian's query parser refuses
-    some queries as written, e.g. 'NOT' in upper case)."""
+    """Each query run alone by each system in turn (the first of a turn
+    changing from query to query: none is always the one that finds the
+    page cache as another left it); per system, the wall and the CPU times
+    in ms, and the queries it refused (a system that may refuse is named
+    with a trailing '?': Xapian's query parser refuses some queries as
+    written, e.g. 'NOT' in upper case)."""
     times = {name: ([], []) for name, _ in systems}
     refused = {name: 0 for name, _ in systems}
     for i, q in enumerate(queries):
-        for name, make in systems:
+        for name, make in systems[i % len(systems):] + systems[:i % len(systems)]:
             cmd, data = make(q)
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.monotonic()
@@ -434,14 +441,17 @@ def query_vectors(qfile, con):
     return qv, plain
 
 
-def text_systems(long):
+def text_systems(long, full=True):
     """The text lane and its peers, as (name, make) pairs; for AILA's long
-    queries only the text lane and quest (FTS5 takes minutes for each)."""
-    def text(*extra):
-        return lambda q: ([ev("ev-search-text"), "--db", db, "-k", "100"] + list(extra),
+    queries (and unless full) only the text lane, BEFORE's and quest (FTS5
+    takes minutes for each)."""
+    def text(*extra, prog=ev("ev-search-text")):
+        return lambda q: ([prog, "--db", db, "-k", "100"] + list(extra),
                           json.dumps(q).encode())
     systems = [("ev-search-text", text())]
-    if not long:
+    if before:
+        systems.append((BEFORE_NAME, text(prog=os.path.join(before, "ev-search-text"))))
+    if full and not long:
         systems.append(("ev-search-text --feedback 0 --proximity 0",
                         text("--feedback", "0", "--proximity", "0")))
         systems.append(("ev-search-text --exhaustive (FTS5, no pruning)", text("--exhaustive")))
@@ -449,7 +459,7 @@ def text_systems(long):
         systems.append(("quest -m 100 -s english -o or?",
                         lambda q: (["quest", "-d", xdb, "-m", "100", "-s", "english", "-o", "or",
                                     q["query"]], None)))
-    if peers and not long:
+    if peers and full and not long:
         systems.append(("sqlite3 shell, bm25() + snippet()",
                         lambda q: (["sqlite3", "-batch", "-bail", "-cmd",
                                     ".load " + ev("evkit_fts5"), db],
@@ -510,7 +520,58 @@ def no_slower(a, b, t, peer="quest -m 100 -s english -o or?"):
     return peer not in t or (a <= pct(t[peer][0], 50) and b <= pct(t[peer][0], 95))
 
 
+def ratio_row(label, t, a, b):
+    """A row of the ratios of system a's latencies to system b's, when both
+    were timed: p50 and p95, wall and CPU."""
+    if a not in t or b not in t:
+        return
+    r = [pct(t[a][k], p) / max(pct(t[b][k], p), 1e-9) for k in (0, 1) for p in (50, 95)]
+    row("%s: %s / %s" % (label, a, b.rstrip("?")), "p50 %.2f, p95 %.2f (CPU %.2f, %.2f)" % tuple(r),
+        "", "", None)
+
+
+def time_only():
+    """TIME_ONLY=1: the text lane (and BEFORE's) and quest on WORK's store,
+    Xapian database and queries as they are, taking turns query by query:
+    queries.jsonl, long.jsonl (when there) and the one-word query "flow" 30
+    times."""
+    sets = [("%s queries", os.path.join(work, "queries.jsonl")),
+            ("AILA's %d", os.path.join(work, "long.jsonl"))]
+    for label, path in sets:
+        if not os.path.exists(path):
+            continue
+        queries = [json.loads(line) for line in open(path)]
+        say("latency: %d queries of %s, one process each" % (len(queries), path))
+        t, refused = latency(text_systems(label.startswith("AILA"), False), queries)
+        latency_rows(label % len(queries), t, refused, {})
+        ratio_row(label % len(queries), t, "ev-search-text", "quest -m 100 -s english -o or?")
+        ratio_row(label % len(queries), t, "ev-search-text", BEFORE_NAME)
+        ratio_row(label % len(queries), t, BEFORE_NAME, "quest -m 100 -s english -o or?")
+    flow = [{"query_id": "flow:%d" % i, "query": "flow"} for i in range(30)]
+    say("latency: the one-word query \"flow\", 30 times")
+    t, refused = latency(text_systems(True, False), flow)
+    latency_rows("\"flow\" 30 times", t, refused, {})
+    ratio_row("\"flow\"", t, "ev-search-text", "quest -m 100 -s english -o or?")
+    ratio_row("\"flow\"", t, "ev-search-text", BEFORE_NAME)
+    ratio_row("\"flow\"", t, BEFORE_NAME, "quest -m 100 -s english -o or?")
+    con = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+    nchunks = con.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    con.close()
+    print("bench-scale (TIME_ONLY): %s, %d chunks; k=100; each query run alone by each system in"
+          " turn; wall (CPU) ms; ratios of p50 and p95" % (db, nchunks))
+    print_table()
+
+
+def print_table():
+    w = [max(len(r[i]) for r in rows + [("stage", "evkit", "peer, same run", "target", "")])
+         for i in range(5)]
+    for r in [("stage", "evkit", "peer, same run", "target", "")] + rows:
+        print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())
+
+
 def main():
+    if time_only_mode:
+        return time_only()
     os.makedirs(work, exist_ok=True)
     docs, info = make_corpus()
     mb = os.path.getsize(docs) / 1e6
@@ -545,10 +606,7 @@ def main():
           " seed %d from %s as written, and AILA's %d apart; k=100; wall (CPU) ms"
           % (ndocs_in, mb, nchunks, len(queries), seed, ", ".join(QUERY_SETS), len(long)))
     print("corpus: " + info)
-    w = [max(len(r[i]) for r in rows + [("stage", "evkit", "peer, same run", "target", "")])
-         for i in range(5)]
-    for r in [("stage", "evkit", "peer, same run", "target", "")] + rows:
-        print("  ".join(c.ljust(w[i]) for i, c in enumerate(r)).rstrip())
+    print_table()
 
 
 main()
