@@ -169,6 +169,18 @@ skip(void *ctx, const struct ev_err *err)
 
 static struct ev_embedwrite_io io = { NULL, ev_cli_note_cb, NULL };
 
+/* The ToolRun line's "embedder": the model a run used or made (dim 0:
+ * unknown). */
+static void
+log_embedder(struct ev_cli *cli, const char *id, int dim)
+{
+	json_t *m = json_pack("{s:s,s:s}", "method", "lsa", "model", id);
+
+	if (m != NULL && dim > 0)
+		json_object_set_new(m, "dim", json_integer(dim));
+	ev_cli_log_set(cli, "embedder", m);
+}
+
 /* Records from files or stdin, each written with its vector. */
 static int
 run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
@@ -185,6 +197,8 @@ run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
 		ev_cli_skip_done(cli, &sk);
 		ev_embedwrite_zero_note(&r, &io);
 	}
+	if (r.e != NULL)
+		log_embedder(cli, ev_embed_model_id(r.e), ev_embed_dim(r.e));
 	ev_cli_count(cli, "records_in", nread);
 	ev_cli_count(cli, "records_out", n);
 	ev_jsonl_close(in);
@@ -209,6 +223,8 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 	}
 	if (pending) {
 		rc = ev_embedwrite_pending(st, !chunks, model, &io, &res, err);
+		if (rc == 0 && !chunks && res.model != NULL)
+			log_embedder(cli, res.model, res.dim);
 		ev_cli_count(cli, "records_out", res.written);
 		free(res.model);
 		return rc;
@@ -221,6 +237,7 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 	if ((rc = ev_embedwrite_train(st, db, &p, &io, &info, err)) == 0) {
 		ev_cli_count(cli, "chunks", info.chunks);
 		ev_cli_count(cli, "terms", info.terms);
+		log_embedder(cli, info.model_id, info.dim);
 	}
 	return rc;
 }
@@ -238,6 +255,7 @@ main(int argc, char *argv[])
 	seed = (long)p.seed;
 	argi = ev_opt_parse(&cli, &command, options);
 	check_usage(&cli, argc, argv, argi);
+	ev_cli_trace(&cli);	/* (--log: the queries and chunks embedded) */
 	io.out = stdout;
 	if ((st = ev_store_open(db, train || model_from ? EV_STORE_WRITE : EV_STORE_READ, &err)) == NULL)
 		rc = -1;

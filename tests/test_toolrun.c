@@ -133,10 +133,40 @@ Test(toolrun, a_pack_given_as_a_record_is_kept_as_the_same_pack_written)
 	ev_toolrun_free(u);
 }
 
+Test(toolrun, an_embedded_query_keeps_its_vector_dimension_norm_and_model_a_chunk_its_id)
+{
+	const char *out = "{\"query_id\":1,\"query\":\"a\",\"vector\":[0.6,0.8],\"model\":\"m\"}\n"
+	    "{\"id\":\"c1\",\"text\":\"t\",\"vector\":[0,0,0],\"model\":\"m\"}\n";
+
+	assert_written_gives(out, "{\"inputs_logged\":{\"queries\":[{\"query_id\":1,\"query\":\"a\"}]},"
+	    "\"outputs\":[{\"query_id\":1,\"vector\":{\"dim\":2,\"norm\":1.0},\"model\":\"m\"},"
+	    "{\"id\":\"c1\",\"vector\":{\"dim\":3,\"norm\":0.0},\"model\":\"m\"}]}");
+}
+
+Test(toolrun, chunks_beyond_the_first_hundred_are_counted_not_kept)
+{
+	struct ev_toolrun *t = ev_toolrun_new();
+	json_t *run = json_object();
+	char line[64];
+	int i;
+
+	for (i = 1; i <= EV_TOOLRUN_MAX_RECORDS + 3; i++) {
+		snprintf(line, sizeof line, "{\"id\":\"c%d\",\"vector\":[1]}\n", i);
+		ev_toolrun_wrote(t, line, strlen(line));
+	}
+	cr_assert_eq(ev_toolrun_add(t, run, NULL), 0);
+	cr_assert_eq(json_array_size(json_object_get(run, "outputs")), EV_TOOLRUN_MAX_RECORDS);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(run,
+	    "outputs"), EV_TOOLRUN_MAX_RECORDS - 1), "id")), "c100");
+	cr_assert_eq(json_integer_value(json_object_get(run, "outputs_left_off")), 3);
+	json_decref(run);
+	ev_toolrun_free(t);
+}
+
 Test(toolrun, a_routed_query_keeps_its_routing_and_a_record_with_nothing_to_keep_no_output)
 {
 	const char *out = "{\"query_id\":1,\"query\":\"a map\",\"routing\":{\"lanes\":[\"vector\"]}}\n"
-	    "{\"query_id\":2,\"query\":\"b\",\"vector\":[0.5]}\n"
+	    "{\"query_id\":2,\"query\":\"b\",\"language\":\"en\"}\n"
 	    "{\"id\":\"chunk, not a query's\",\"score\":1}\n";
 
 	assert_written_gives(out, "{\"inputs_logged\":{\"queries\":[{\"query_id\":1,\"query\":\"a map\","

@@ -2,6 +2,7 @@
  * toolrun.h. */
 #include "toolrun.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ struct ev_toolrun {
 	json_t *frame_order;	/* the frames, first seen first */
 	json_t *outputs;	/* query_id text -> output entry */
 	json_t *output_order;
+	long long records_logged;	/* records of no query (chunks) kept */
+	long long records_left_off;	/* those beyond EV_TOOLRUN_MAX_RECORDS */
 	struct ev_buf partial;	/* written bytes not yet ended by a newline */
 };
 
@@ -177,6 +180,36 @@ append_to(json_t *out, const char *key, json_t *item)
 	json_array_append_new(arr, item);
 }
 
+/* An embedded record's vector as {"dim", "norm"} (the norm to 4 decimals:
+ * 1 for the unit vectors embedders write, 0 for a text they could not
+ * place), or NULL when it has none. */
+static json_t *
+vector_summary(const json_t *rec)
+{
+	const json_t *vec = json_object_get(rec, "vector"), *x;
+	double sum = 0;
+	size_t i;
+
+	if (!json_is_array(vec))
+		return NULL;
+	json_array_foreach(vec, i, x)
+		sum += json_number_value(x) * json_number_value(x);
+	return json_pack("{s:I,s:f}", "dim", (json_int_t)json_array_size(vec),
+	    "norm", round(sqrt(sum) * 1e4) / 1e4);
+}
+
+/* Keep an embedded record's vector ("vector": {"dim", "norm"}) and its
+ * "model" in its entry out. */
+static void
+keep_vector(json_t *out, const json_t *rec)
+{
+	json_t *v = vector_summary(rec);
+
+	if (v != NULL && json_object_set_new(out, "vector", v) == 0 &&
+	    json_is_string(json_object_get(rec, "model")))
+		json_object_set(out, "model", json_object_get(rec, "model"));
+}
+
 /* Keep a written record's ids, ranks and scores in its query's entry. */
 static void
 keep_output(json_t *out, const json_t *rec)
@@ -199,6 +232,7 @@ keep_output(json_t *out, const json_t *rec)
 	} else if (json_is_object(json_object_get(rec, "routing"))) {
 		json_object_set(out, "routing", json_object_get(rec, "routing"));
 	}
+	keep_vector(out, rec);
 }
 
 /* Does rec hold something keep_output() keeps? */
@@ -207,7 +241,8 @@ is_output(const json_t *rec)
 {
 	return json_is_array(json_object_get(rec, "evidences")) ||
 	    (json_object_get(rec, "id") != NULL && json_object_get(rec, "score") != NULL) ||
-	    json_is_object(json_object_get(rec, "routing"));
+	    json_is_object(json_object_get(rec, "routing")) ||
+	    json_is_array(json_object_get(rec, "vector"));
 }
 
 /* Keep rec as an output of its query (the lock held). */
@@ -222,12 +257,40 @@ output_record(struct ev_toolrun *t, const json_t *rec)
 		keep_output(out, rec);
 }
 
+/* A written line of no query that holds a vector (an embedded chunk):
+ * {"id", "vector", "model"?} appended to the outputs, for the first
+ * EV_TOOLRUN_MAX_RECORDS of them; the others are counted. */
+static void
+wrote_embedded(struct ev_toolrun *t, const char *line, size_t len)
+{
+	struct ev_err err = { 0 };
+	json_t *rec, *out;
+
+	if (memmem(line, len, "\"vector\"", 8) == NULL)
+		return;
+	if (t->records_logged >= EV_TOOLRUN_MAX_RECORDS) {
+		t->records_left_off++;
+		return;
+	}
+	rec = ev_json_parse_line(line, len, "log", &err);
+	if (json_is_string(json_object_get(rec, "id")) &&
+	    json_is_array(json_object_get(rec, "vector")) &&
+	    (out = json_pack("{s:O}", "id", json_object_get(rec, "id"))) != NULL) {
+		keep_vector(out, rec);
+		if (json_array_append_new(t->output_order, out) == 0)
+			t->records_logged++;
+	}
+	json_decref(rec);
+}
+
 /* One whole line written. */
 static void
 wrote_line(struct ev_toolrun *t, const char *line, size_t len)
 {
 	json_t *rec = parse_record(line, len);
 
+	if (rec == NULL)
+		wrote_embedded(t, line, len);
 	output_record(t, rec);
 	json_decref(rec);
 }
@@ -277,7 +340,9 @@ ev_toolrun_add(struct ev_toolrun *t, json_t *run, const json_t *plan)
 		r = -1;
 	} else {
 		r = json_object_set_new(run, "inputs_logged", inputs) == -1 ||
-		    json_object_set(run, "outputs", t->output_order) == -1 ? -1 : 0;
+		    json_object_set(run, "outputs", t->output_order) == -1 ||
+		    (t->records_left_off > 0 && json_object_set_new(run, "outputs_left_off",
+		    json_integer(t->records_left_off)) == -1) ? -1 : 0;
 	}
 	pthread_mutex_unlock(&t->lock);
 	return r;

@@ -20,6 +20,9 @@
 
 struct ev_toolrun;
 
+/* The records of no query (embedded chunks) a run logs, the first of them. */
+#define EV_TOOLRUN_MAX_RECORDS 100
+
 /* An empty record of a run.  Returns NULL when out of memory. */
 struct ev_toolrun *ev_toolrun_new(void);
 
@@ -39,9 +42,14 @@ void ev_toolrun_read(void *t, const char *line, size_t len, size_t lineno);
  * whole line is kept as an output of its query: a hit record as
  * {"id", "rank", "score", "lane"} in its query's "hits"; an EvidencePack as
  * {"id", "rank" (its place, from 1), "signals"} in its query's "evidences";
- * a query record with a "routing" object as that object.  A query first
- * seen here gets its frame from the record too.  Returns 0 (never fails: a
- * line it cannot read is not logged). */
+ * a query record with a "routing" object as that object; an embedded query
+ * record's "vector" as {"dim", "norm"} (norm to 4 decimals), with its
+ * "model".  A query first seen here gets its frame from the record too.  A
+ * line of no query with an "id" and a "vector" (an embedded chunk) is an
+ * output of its own, {"id", "vector": {"dim", "norm"}, "model"}, for the
+ * first EV_TOOLRUN_MAX_RECORDS such lines; the others are counted in
+ * "outputs_left_off".  Returns 0 (never fails: a line it cannot read is not
+ * logged). */
 int ev_toolrun_wrote(struct ev_toolrun *t, const char *p, size_t n);
 
 /* A record the command wrote in another form than a JSON line (ev-pack's
@@ -51,8 +59,10 @@ void ev_toolrun_output(struct ev_toolrun *t, const json_t *rec);
 
 /* Add to run (a ToolRun object): "inputs_logged": {"plan"?: plan (copied;
  * NULL leaves it out), "queries": [frame, ...]} and "outputs": [{"query_id",
- * "hits"?, "evidences"?, "routing"?}, ...], queries in the order first
- * seen.  Returns 0, or -1 when out of memory. */
+ * "hits"?, "evidences"?, "routing"?, "vector"?, "model"?} or {"id",
+ * "vector", "model"?}, ...], in the order first seen, and
+ * "outputs_left_off" when records were. Returns 0, or -1 when out of
+ * memory. */
 int ev_toolrun_add(struct ev_toolrun *t, json_t *run, const json_t *plan);
 
 #endif

@@ -275,6 +275,7 @@ ev_embedwrite_pending(struct ev_store *st, int embed, const char *model,
 	if (embed) {
 		if (ev_embedwrite_open(&r, st, err) == -1)	/* begins the read transaction */
 			goto out;
+		res->dim = ev_embed_dim(r.e);
 		if ((res->model = strdup(ev_embed_model_id(r.e))) == NULL) {
 			ev_err_nomem(err);
 			goto out;

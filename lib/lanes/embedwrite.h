@@ -84,6 +84,7 @@ int ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
 struct ev_embedwrite_pending {
 	char *model;		/* the model pending for (malloc'd; the caller frees),
 				 * NULL when the store has no vectors yet */
+	int dim;		/* the store's model's dimension, when it embedded */
 	long long written;	/* records written */
 	long long zero;		/* of them, vectors all zeros */
 };

@@ -1,9 +1,9 @@
 # --log DIR: each stage of the request appends its ToolRun line to one file
 # of DIR: its retrieval frames (the query, its filters, the lanes read) and
-# what it returned (ids, ranks, scores), ev-rerank's model, configuration and
-# top-k; the lines are valid ToolRun records (schema/).  A DIR that is
-# missing or not a directory is refused before anything runs (no --keep
-# directory made, no pack written), exit 2.
+# what it returned (ids, ranks, scores), ev-embed's vectors and model,
+# ev-rerank's model, configuration and top-k; the lines are valid ToolRun
+# records (schema/).  A DIR that is missing or not a directory is refused
+# before anything runs (no --keep directory made, no pack written), exit 2.
 . "$CASEDIR/store.inc"
 cat >plan.yaml <<'END'
 fusion:
@@ -22,6 +22,8 @@ log=$(ls logs/*)
 jq -c '[.tool, .exit, .config == "plan.yaml" or .config == null]' "$log" | sort
 echo "-- the text lane"
 jq -c 'select(.tool == "ev-search-text") | .inputs_logged, .outputs' "$log"
+echo "-- the embedder: the query's vector and the model"
+jq -c 'select(.tool == "ev-embed") | [.embedder.method, .embedder.dim, (.outputs[] | [.query_id, .vector, .model == $m])]' --arg m "$(jq -r 'select(.tool == "ev-embed") | .embedder.model' "$log")" "$log"
 echo "-- fusion, rerank, pack"
 jq -c 'select(.tool == "ev-fuse") | [.inputs_logged.queries[].lanes, [.outputs[].hits[] | [.id, .rank]]]' "$log"
 jq -c 'select(.tool == "ev-rerank") | .rerank, [.outputs[].hits[] | [.id, .rank]]' "$log"
