@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -66,9 +68,41 @@ ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err)
 	exit(ev_cli_report(err) == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE);
 }
 
-/* A --log that cannot be written (a missing directory, no permission) is
- * bad usage, said before anything runs and any result is written: exits 2.
- * The file itself is not made here. */
+/* Would a line written to the log at path (existing, or to be made in
+ * dir) find room?  A device that refuses every write (/dev/full) says so to
+ * a write of no bytes, which changes nothing (nor does it to a regular
+ * file); a file system with no free block (none the user may take) has
+ * none.  A pipe or socket is
+ * not tried (opening one could wait for a reader).  Returns 1, or 0 with
+ * errno set. */
+static int
+log_has_room(const char *path, const char *dir)
+{
+	struct statvfs fs;
+	struct stat sb;
+	int fd, ok = 1;
+
+	if (dir == NULL && stat(path, &sb) == 0 && S_ISCHR(sb.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC)) == -1)
+			return 0;
+		ok = write(fd, "", 0) == 0;
+		close(fd);
+		return ok;
+	}
+	if (dir == NULL && (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)))
+		return 1;
+	if (statvfs(dir ? dir : path, &fs) == 0 && fs.f_blocks > 0 &&
+	    (geteuid() == 0 ? fs.f_bfree : fs.f_bavail) == 0) {
+		errno = ENOSPC;
+		return 0;
+	}
+	return 1;
+}
+
+/* A --log that cannot be written (a missing directory, a path through a
+ * regular file, no permission, no room: see log_has_room()) is bad usage,
+ * said before anything runs and any result is written: exits 2.  The file
+ * itself is not made here. */
 static void
 check_log(const struct ev_cli *cli)
 {
@@ -79,16 +113,18 @@ check_log(const struct ev_cli *cli)
 	if (path == NULL || *path == '\0')
 		return;
 	if (access(path, F_OK) == 0)
-		ok = access(path, W_OK) == 0;
+		ok = access(path, W_OK) == 0 && log_has_room(path, NULL);
 	else if (errno != ENOENT)
 		ok = 0;
 	else if ((slash = strrchr(path, '/')) == NULL)
-		ok = access(".", W_OK | X_OK) == 0;
+		ok = access(".", W_OK | X_OK) == 0 && log_has_room(path, ".");
 	else if ((dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL)
 		return;		/* (found out when the log is written) */
 	else {
-		ok = access(dir, W_OK | X_OK) == 0;
+		ok = access(dir, W_OK | X_OK) == 0 && log_has_room(path, dir);
+		e = errno;
 		free(dir);
+		errno = e;
 	}
 	if (ok)
 		return;
