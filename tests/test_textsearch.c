@@ -55,55 +55,71 @@ open_ts(struct ev_textsearch_opts *o)
 	cr_assert_not_null(ts, "%s", err.msg);
 }
 
+/* Run the INSERT sql once: ?1 bound to rowid when rowid > 0, the next
+ * parameters to text[0..n). */
+static void
+insert_row(const char *sql, long long rowid, const char *const *text, int n)
+{
+	sqlite3_stmt *s;
+	int p = 1;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), sql, -1, &s, NULL), SQLITE_OK);
+	if (rowid > 0)
+		sqlite3_bind_int64(s, p++, rowid);
+	for (int i = 0; i < n; i++)
+		sqlite3_bind_text(s, p++, text[i], -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+}
+
 /* Put docs[0..n) in the store st, a chunk each, and index them. */
 static void
 fill_store(const struct doc *docs_, size_t n)
 {
-	sqlite3 *db = ev_store_db(st);
-	sqlite3_stmt *s;
-
 	for (size_t i = 0; i < n; i++) {
 		const struct doc *d = &docs_[i];
-		long long rowid = (long long)i + 1;
 
-		cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, source_uri,"
-		    " metadata, published_date, content_hash) VALUES(?1, ?2, 'file:' || ?1, ?3, ?4, 'x')",
-		    -1, &s, NULL), SQLITE_OK);
-		sqlite3_bind_text(s, 1, d->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 2, d->title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, d->metadata, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, d->date, -1, SQLITE_STATIC);
-		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
-		sqlite3_finalize(s);
-		cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
-		    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
-		    " content_hash) VALUES(?1, ?2 || ':s:0', ?2, ?2 || ':s', 0, ?3, ?4, ?4, ?5, 0,"
-		    " length(?5), 'sha256:' || ?2)", -1, &s, NULL), SQLITE_OK);
-		sqlite3_bind_int64(s, 1, rowid);
-		sqlite3_bind_text(s, 2, d->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 3, d->title, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 4, d->section, -1, SQLITE_STATIC);
-		sqlite3_bind_text(s, 5, d->text, -1, SQLITE_STATIC);
-		cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
-		sqlite3_finalize(s);
+		insert_row("INSERT INTO documents(doc_id, title, source_uri, metadata, published_date,"
+		    " content_hash) VALUES(?1, ?2, 'file:' || ?1, ?3, ?4, 'x')", 0,
+		    (const char *const[]){ d->id, d->title, d->metadata, d->date }, 4);
+		insert_row("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title,"
+		    " section_title, section_path, text, offset_start, offset_end, content_hash)"
+		    " VALUES(?1, ?2 || ':s:0', ?2, ?2 || ':s', 0, ?3, ?4, ?4, ?5, 0, length(?5),"
+		    " 'sha256:' || ?2)", (long long)i + 1,
+		    (const char *const[]){ d->id, d->title, d->section, d->text }, 4);
 	}
 	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
 	    " SELECT rowid, title, section_title, text FROM chunks");
 }
 
+/* A new store in a new directory /tmp/evkit-KIND.XXXXXX (dir, path, st). */
 static void
-setup(void)
+new_store(const char *kind, struct ev_err *err)
+{
+	snprintf(dir, sizeof dir, "/tmp/evkit-%s.XXXXXX", kind);
+	tu_mkdir(dir, NULL, 0);
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	st = tu_store_create(path, err);
+}
+
+/* A new store (new_store()) of docs_[0..n), and a searcher of it with the
+ * default options. */
+static void
+store_of(const char *kind, const struct doc *docs_, size_t n)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 	struct ev_err err = { 0 };
 
-	snprintf(dir, sizeof dir, "/tmp/evkit-ts.XXXXXX");
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = tu_store_create(path, &err);
-	fill_store(docs, sizeof docs / sizeof docs[0]);
+	new_store(kind, &err);
+	fill_store(docs_, n);
 	hits = json_array();
 	open_ts(&o);
+}
+
+static void
+setup(void)
+{
+	store_of("ts", docs, sizeof docs / sizeof docs[0]);
 }
 
 static void
@@ -165,6 +181,23 @@ hit(size_t i)
 	return json_array_get(hits, i);
 }
 
+/* Reopen the searcher with o and search text; returns the number of hits. */
+static int
+search_with(struct ev_textsearch_opts *o, const char *text)
+{
+	open_ts(o);
+	return search(text);
+}
+
+/* Search text, with the searcher reopened with o first unless o is NULL:
+ * n hits, of the documents docs in rank order ("d3 d4"). */
+static void
+expect_docs(struct ev_textsearch_opts *o, const char *text, int n, const char *docs)
+{
+	cr_assert_eq(o != NULL ? search_with(o, text) : search(text), n, "'%s'", text);
+	cr_assert_str_eq(docs_of_hits(), docs, "'%s'", text);
+}
+
 Test(textsearch, every_fts5_special_character_is_searched_as_text)
 {
 	static const char *const qs[] = {
@@ -203,8 +236,7 @@ Test(textsearch, a_query_of_stop_words_and_punctuation_has_no_terms)
 
 Test(textsearch, words_are_or_ed_and_ranked_by_bm25)
 {
-	cr_assert_eq(search("slipstream viscosity"), 2);
-	cr_assert_str_eq(docs_of_hits(), "d1 d2");
+	expect_docs(NULL, "slipstream viscosity", 2, "d1 d2");
 }
 
 Test(textsearch, all_terms_requires_every_word)
@@ -213,24 +245,22 @@ Test(textsearch, all_terms_requires_every_word)
 
 	cr_assert_eq(search("flat plate wing"), 4);
 	o.all_terms = 1;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 1);
-	cr_assert_str_eq(docs_of_hits(), "d3");
+	expect_docs(&o, "flat plate wing", 1, "d3");
 	cr_assert_eq(search("flat plate wing zeppelin"), 0);
 }
 
 Test(textsearch, title_weight_lifts_title_matches)
 {
+	static const struct { double w_title; const char *query, *docs; } runs[] = {
+		{ 0, "heat boundary", "d4 d3" },
+		{ 50, "boundary", "d3 d4" },
+	};
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	o.w_title = 0;
-	open_ts(&o);
-	cr_assert_eq(search("heat boundary"), 2);
-	cr_assert_str_eq(docs_of_hits(), "d4 d3");
-	o.w_title = 50;
-	open_ts(&o);
-	cr_assert_eq(search("boundary"), 2);
-	cr_assert_str_eq(docs_of_hits(), "d3 d4");
+	for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+		o.w_title = runs[i].w_title;
+		expect_docs(&o, runs[i].query, 2, runs[i].docs);
+	}
 }
 
 Test(textsearch, raw_fts_passes_an_expression)
@@ -238,9 +268,7 @@ Test(textsearch, raw_fts_passes_an_expression)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.raw_fts = 1;
-	open_ts(&o);
-	cr_assert_eq(search("plate NOT shear"), 2);
-	cr_assert_str_eq(docs_of_hits(), "d6 d3");
+	expect_docs(&o, "plate NOT shear", 2, "d6 d3");
 	cr_assert_eq(search("title:wing"), 1);
 	cr_assert_eq(search("bound*"), 2);
 }
@@ -280,8 +308,7 @@ Test(textsearch, a_word_missing_from_the_index_is_expanded_and_says_so)
 
 Test(textsearch, transpositions_count_one_edit)
 {
-	cr_assert_eq(search("visocsity"), 1);
-	cr_assert_str_eq(docs_of_hits(), "d2");
+	expect_docs(NULL, "visocsity", 1, "d2");
 }
 
 Test(textsearch, long_words_tolerate_two_edits_short_ones_one_and_tiny_none)
@@ -298,8 +325,7 @@ Test(textsearch, fuzzy_zero_turns_expansion_off)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.fuzzy = 0;
-	open_ts(&o);
-	cr_assert_eq(search("slipstrem"), 0);
+	cr_assert_eq(search_with(&o, "slipstrem"), 0);
 }
 
 /* A word list for the searcher: dir/dict/american-english holding words. */
@@ -400,8 +426,7 @@ Test(textsearch, matched_terms_name_the_query_words_found_in_title_or_text)
 {
 	json_t *m;
 
-	cr_assert_eq(search("Results, viscosity and WINGS"), 3);
-	cr_assert_str_eq(docs_of_hits(), "d1 d2 d3");
+	expect_docs(NULL, "Results, viscosity and WINGS", 3, "d1 d2 d3");
 	m = json_object_get(json_array_get(json_object_get(hit(0), "evidence"), 0), "matched_terms");
 	cr_assert_eq(json_array_size(m), 2);
 	cr_assert_str_eq(json_string_value(json_array_get(m, 0)), "Results");
@@ -435,8 +460,7 @@ Test(textsearch, normalisation_does_not_inflate_scores_below_one)
 
 	o.w_title = o.w_section = 0;
 	o.w_text = 0.001;
-	open_ts(&o);
-	cr_assert_eq(search("hypersonic"), 1);
+	cr_assert_eq(search_with(&o, "hypersonic"), 1);
 	sig = json_object_get(hit(0), "signals");
 	cr_assert_lt(json_real_value(json_object_get(sig, "fts_score")), 1);
 	cr_assert_float_eq(json_real_value(json_object_get(sig, "fts_norm")),
@@ -448,9 +472,7 @@ Test(textsearch, k_limits_the_hits)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.k = 1;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 1);
-	cr_assert_str_eq(docs_of_hits(), "d6");
+	expect_docs(&o, "plate", 1, "d6");
 }
 
 static int
@@ -582,8 +604,7 @@ Test(textsearch, request_words_are_dropped_unless_they_are_the_whole_query)
 	cr_assert_eq(search("find the plates"), 3, "'plates' is searched");
 	cr_assert_eq(search("known"), 0, "alone, a request word is searched (and absent)");
 	o.drop_request_words = 0;
-	open_ts(&o);
-	cr_assert_eq(search("plate or documents"), 3);
+	cr_assert_eq(search_with(&o, "plate or documents"), 3);
 }
 
 Test(textsearch, stem_collisions_with_stop_words_are_searched)
@@ -742,6 +763,15 @@ fts5_bm25(const char *expr, long long rowid)
 	return v;
 }
 
+/* FTS5's own bm25() parameters in o (k1 1.2, b 0.75), for scores compared
+ * with FTS5's. */
+static void
+fts5_k1_b(struct ev_textsearch_opts *o)
+{
+	o->k1 = EV_BM25_K1;
+	o->b = EV_BM25_B;
+}
+
 static const char *
 evidence_str(size_t i, const char *key, size_t j)
 {
@@ -756,10 +786,8 @@ Test(textsearch, without_proximity_or_feedback_scores_are_fts5_bm25s)
 
 	o.proximity = 0;
 	o.feedback_docs = 0;
-	o.k1 = 1.2;
-	o.b = 0.75;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	fts5_k1_b(&o);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	cr_assert_eq(score_of("d2"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 2));
 	cr_assert_eq(score_of("d3"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 3));
 	cr_assert_eq(score_of("d1"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 1));
@@ -775,8 +803,7 @@ d2_score(double k1, double b)
 	o.feedback_docs = 0;
 	o.k1 = k1;
 	o.b = b;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	return score_of("d2");
 }
 
@@ -795,19 +822,26 @@ Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)
 	double d2, d3, d6;
 
 	o.proximity = 0;
-	o.k1 = 1.2;
-	o.b = 0.75;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate"), 3);
+	fts5_k1_b(&o);
+	cr_assert_eq(search_with(&o, "flat plate"), 3);
 	d2 = score_of("d2"), d3 = score_of("d3"), d6 = score_of("d6");
 	o.proximity = 0.5;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate"), 3);
+	cr_assert_eq(search_with(&o, "flat plate"), 3);
 	/* d2 and d3 hold "flat plate"; d6 only "plate". */
 	cr_assert_float_eq(score_of("d2"), d2 + 0.5 * fts5_bm25("\"flat plate\"", 2), 1e-12);
 	cr_assert_float_eq(score_of("d3"), d3 + 0.5 * fts5_bm25("\"flat plate\"", 3), 1e-12);
 	cr_assert_gt(score_of("d2"), d2);
 	cr_assert_eq(score_of("d6"), d6);
+}
+
+Test(textsearch, proximity_keeps_all_terms_and)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.all_terms = 1;
+	o.proximity = 1;
+	/* "flat plate" side by side in d2 does not admit it: no "wing". */
+	expect_docs(&o, "flat plate wing", 1, "d3");
 }
 
 Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pairs)
@@ -816,27 +850,23 @@ Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pa
 	double plain, paired;
 
 	o.proximity = 0;
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	plain = score_of("d2");
 	cr_assert_null(json_object_get(json_object_get(hit(0), "signals"), "query_as_document"));
 	o.proximity = 0.5;
 	o.long_query = 3;	/* three searched words: a request */
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	paired = score_of("d2");
 	cr_assert_gt(paired, plain);
 	cr_assert_null(json_object_get(json_object_get(hit(0), "signals"), "query_as_document"));
 	o.long_query = 2;	/* more than two: a document, no pairs */
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	cr_assert_float_eq(score_of("d2"), plain, 1e-12);
 	for (size_t i = 0; i < 4; i++)
 		cr_assert(json_is_true(json_object_get(json_object_get(hit(i), "signals"),
 		    "query_as_document")));
 	o.long_query = 0;	/* never */
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
 	cr_assert_float_eq(score_of("d2"), paired, 1e-12);
 }
 
@@ -850,31 +880,17 @@ Test(textsearch, a_long_query_weighs_a_repeated_word_by_one_plus_the_log_of_its_
 	o.proximity = 0;
 	o.feedback_docs = 0;
 	o.long_query = 0;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(search_with(&o, "plate"), 3);
 	plate = score_of("d2");
 	cr_assert_eq(search("flat wing"), 3);
 	flat_wing = score_of("d2");
 	cr_assert_eq(search("flat plate wing plate plate"), 4);	/* a request */
 	cr_assert_float_eq(score_of("d2"), flat_wing + plate, 1e-9);
 	o.long_query = 2;	/* three words: a document */
-	open_ts(&o);
-	cr_assert_eq(search("flat plate wing plate plate"), 4);
+	cr_assert_eq(search_with(&o, "flat plate wing plate plate"), 4);
 	cr_assert_float_eq(score_of("d2"), flat_wing + (1.0 + log(3.0)) * plate, 1e-9);
 	cr_assert_eq(search("flat plates wing plating plate"), 4);	/* one stem, three times */
 	cr_assert_float_eq(score_of("d2"), flat_wing + (1.0 + log(3.0)) * plate, 1e-9);
-}
-
-Test(textsearch, proximity_keeps_all_terms_and)
-{
-	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
-
-	o.all_terms = 1;
-	o.proximity = 1;
-	open_ts(&o);
-	/* "flat plate" side by side in d2 does not admit it: no "wing". */
-	cr_assert_eq(search("flat plate wing"), 1);
-	cr_assert_str_eq(docs_of_hits(), "d3");
 }
 
 Test(textsearch, feedback_reranks_by_the_best_chunks_words_and_lists_them)
@@ -882,13 +898,9 @@ Test(textsearch, feedback_reranks_by_the_best_chunks_words_and_lists_them)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.feedback_docs = 0;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
-	cr_assert_str_eq(docs_of_hits(), "d6 d2 d3");
+	expect_docs(&o, "plate", 3, "d6 d2 d3");
 	o.feedback_docs = 2;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
-	cr_assert_str_eq(docs_of_hits(), "d2 d3 d6");
+	expect_docs(&o, "plate", 3, "d2 d3 d6");
 	for (size_t i = 0; i < 3; i++)
 		cr_assert_str_eq(evidence_str(i, "matched_terms", 0), "plate");
 	/* d2's words, the most frequent first, then by stem; each as the
@@ -911,13 +923,12 @@ Test(textsearch, feedback_never_admits_a_chunk_without_a_query_word)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
+	/* d1's words (lift, propel, slipstream, ...) feed back, weighing as
+	 * much as the query; d3 holds "wing" but d4, with none of them, is
+	 * never found. */
 	o.feedback_docs = 1;
 	o.feedback_weight = 1;
-	open_ts(&o);
-	/* d1's words (lift, propel, slipstream, ...) feed back; d3 holds
-	 * "wing" but d4, with none of them, is never found. */
-	cr_assert_eq(search("slipstream"), 1);
-	cr_assert_str_eq(docs_of_hits(), "d1");
+	expect_docs(&o, "slipstream", 1, "d1");
 }
 
 Test(textsearch, feedback_needs_as_many_chunks_as_it_learns_from)
@@ -926,12 +937,10 @@ Test(textsearch, feedback_needs_as_many_chunks_as_it_learns_from)
 	double d2, d3, d6;
 
 	o.feedback_docs = 0;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(search_with(&o, "plate"), 3);
 	d2 = score_of("d2"), d3 = score_of("d3"), d6 = score_of("d6");
 	o.feedback_docs = 4;	/* only 3 chunks hold "plate" */
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(search_with(&o, "plate"), 3);
 	cr_assert_eq(score_of("d2"), d2);
 	cr_assert_eq(score_of("d3"), d3);
 	cr_assert_eq(score_of("d6"), d6);
@@ -944,13 +953,11 @@ Test(textsearch, feedback_is_off_with_all_terms_and_raw_fts)
 
 	o.feedback_docs = 1;
 	o.all_terms = 1;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(search_with(&o, "plate"), 3);
 	cr_assert_null(evidence_str(0, "feedback_terms", 0));
 	o.all_terms = 0;
 	o.raw_fts = 1;
-	open_ts(&o);
-	cr_assert_eq(search("plate"), 3);
+	cr_assert_eq(search_with(&o, "plate"), 3);
 	cr_assert_null(evidence_str(0, "feedback_terms", 0));
 }
 
@@ -976,14 +983,18 @@ prune_word(unsigned i, char *w)
 	strcat(w, "x");	/* no word of English, whatever the syllables */
 }
 
-/* A new store in a new directory /tmp/evkit-KIND.XXXXXX (dir, path, st). */
-static void
-new_store(const char *kind, struct ev_err *err)
+/* A new store (new_store()) in a transaction, and insert_sql, the
+ * statement that puts its chunks, prepared. */
+static sqlite3_stmt *
+begin_store(const char *kind, const char *insert_sql)
 {
-	snprintf(dir, sizeof dir, "/tmp/evkit-%s.XXXXXX", kind);
-	tu_mkdir(dir, NULL, 0);
-	snprintf(path, sizeof path, "%s/store.db", dir);
-	st = tu_store_create(path, err);
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+
+	new_store(kind, &err);
+	tu_exec_ok(st, "BEGIN");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), insert_sql, -1, &s, NULL), SQLITE_OK);
+	return s;
 }
 
 /* A word drawn with a skew: low indices (common words) far more often. */
@@ -1001,18 +1012,14 @@ static void
 prune_setup(void)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
-	struct ev_err err = { 0 };
 	unsigned long long rng = 88172645463325252ULL;
 	struct ev_buf text = EV_BUF_INIT, title = EV_BUF_INIT;
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = begin_store("prune", "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	    " chunk_index, title, section_title, section_path, text, offset_start, offset_end,"
+	    " content_hash) VALUES(?1, 'p' || ?1 || ':s:0', 'p' || ?1, 'p' || ?1 || ':s', 0, ?2, NULL,"
+	    " NULL, ?3, 0, length(?3), 'sha256:' || ?1)");
 	char w[32];
 
-	new_store("prune", &err);
-	tu_exec_ok(st, "BEGIN");
-	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
-	    " section_id, chunk_index, title, section_title, section_path, text, offset_start,"
-	    " offset_end, content_hash) VALUES(?1, 'p' || ?1 || ':s:0', 'p' || ?1, 'p' || ?1 || ':s',"
-	    " 0, ?2, NULL, NULL, ?3, 0, length(?3), 'sha256:' || ?1)", -1, &s, NULL), SQLITE_OK);
 	for (int i = 1; i <= PRUNE_CHUNKS; i++) {
 		int n = 20 + (int)(tu_xorshift(&rng) % 120);
 
@@ -1131,6 +1138,18 @@ same_as_exhaustive(struct ev_textsearch_opts *o, int nq, int nw)
 	return queries_as_exhaustive(o, nq, nw, 2463534242ULL, skewed_words, 1, 0);
 }
 
+/* same_as_exhaustive() of 12 queries at k 10, then at k 100 without
+ * feedback: more than 6 of them pruned each time. */
+static void
+at_k_10_then_without_feedback(struct ev_textsearch_opts *o)
+{
+	o->k = 10;
+	cr_assert_gt(same_as_exhaustive(o, 12, 12), 6);
+	o->k = 100;
+	o->feedback_docs = 0;
+	cr_assert_gt(same_as_exhaustive(o, 12, 12), 6);
+}
+
 Test(prune, with_the_defaults_the_hits_are_those_of_ranking_every_chunk)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
@@ -1142,11 +1161,7 @@ Test(prune, at_k_10_and_without_feedback_or_proximity_too)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	o.k = 10;
-	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
-	o.k = 100;
-	o.feedback_docs = 0;
-	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	at_k_10_then_without_feedback(&o);
 	o.proximity = 0;
 	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
 }
@@ -1155,8 +1170,7 @@ Test(prune, all_terms_and_fts5_defaults_too)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	o.k1 = 1.2;
-	o.b = 0.75;
+	fts5_k1_b(&o);
 	o.feedback_docs = 0;
 	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
 	o.all_terms = 1;
@@ -1406,16 +1420,12 @@ Test(sweep, a_background_job_runs_beside_its_caller_and_ends_before_the_next_swe
 static void
 vocab_setup(void)
 {
-	struct ev_err err = { 0 };
 	struct ev_buf text = EV_BUF_INIT;
-	sqlite3_stmt *s;
+	sqlite3_stmt *s = begin_store("vocab", "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	    " chunk_index, title, text, content_hash) VALUES(?1, 'v' || ?1, 'v' || ?1, 'v' || ?1 ||"
+	    " ':s', 0, 'words', ?2, 'x')");
 	char w[32];
 
-	new_store("vocab", &err);
-	tu_exec_ok(st, "BEGIN");
-	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "INSERT INTO chunks(rowid, id, doc_id,"
-	    " section_id, chunk_index, title, text, content_hash) VALUES(?1, 'v' || ?1, 'v' || ?1,"
-	    " 'v' || ?1 || ':s', 0, 'words', ?2, 'x')", -1, &s, NULL), SQLITE_OK);
 	for (int i = 0; i < VOCAB_CHUNKS; i++) {
 		ev_buf_reset(&text);
 		prune_word((unsigned)i, w);
@@ -1544,14 +1554,9 @@ Test(sweep, at_k_10_without_feedback_or_proximity_and_with_fts5s_k1_and_b)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	o.k = 10;
-	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
-	o.k = 100;
-	o.feedback_docs = 0;
-	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
+	at_k_10_then_without_feedback(&o);
 	o.proximity = 0;
-	o.k1 = 1.2;
-	o.b = 0.75;
+	fts5_k1_b(&o);
 	o.w_title = 0.3;
 	cr_assert_gt(same_as_exhaustive(&o, 12, 12), 6);
 	/* the words weighing 0 after feedback: that pass walks every phrase */
@@ -1821,13 +1826,7 @@ static const struct doc typo_docs[] = {
 static void
 typo_setup(void)
 {
-	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
-	struct ev_err err = { 0 };
-
-	new_store("typo", &err);
-	fill_store(typo_docs, sizeof typo_docs / sizeof typo_docs[0]);
-	hits = json_array();
-	open_ts(&o);
+	store_of("typo", typo_docs, sizeof typo_docs / sizeof typo_docs[0]);
 }
 
 TestSuite(typo, .init = typo_setup, .fini = teardown);
@@ -1852,8 +1851,7 @@ Test(typo, two_letters_missing_from_a_long_word_are_repaired_by_the_word_as_type
 {
 	/* its stem "replcaton" is 5 edits from the indexed stem "replic", the
 	 * word 2 from "replic" + "ation" */
-	cr_assert_eq(search("replcaton"), 1);
-	cr_assert_str_eq(docs_of_hits(), "r1");
+	expect_docs(NULL, "replcaton", 1, "r1");
 	cr_assert_str_eq(repair(), "replcaton>replication (replic) 2 word");
 	cr_assert_eq(search("vulnerabilty"), 1);
 	cr_assert_str_eq(repair(), "vulnerabilty>vulnerability (vulner) 1 word");
