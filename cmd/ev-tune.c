@@ -94,7 +94,7 @@ load_plan(struct ev_err *err)
 	json_t *plan = ev_config_load(o.plan, err);
 
 	if (plan != NULL)
-		ev_config_unknown(plan, ev_plan_keys, ev_cli_warn_unknown_key, (void *)o.plan);
+		ev_config_unknown(plan, ev_plan_known_keys, ev_cli_warn_unknown_key, (void *)o.plan);
 	return plan;
 }
 

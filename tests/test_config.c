@@ -222,6 +222,23 @@ Test(config, a_scalar_where_a_section_is_known_is_unknown)
 	json_decref(v);
 }
 
+/* A key of two forms ("text.feedback": a number, or a mapping of docs and
+ * terms): the number passes, and the mapping's keys are checked. */
+Test(config, a_known_key_given_as_a_mapping_has_its_keys_checked)
+{
+	static const char *const known[] = { "text.feedback", "text.feedback.docs",
+		"text.feedback.terms", NULL };
+	json_t *v = parse_ok("text:\n  feedback:\n    docs: 3\n    termz: 40\n");
+	char seen[64] = "";
+
+	cr_assert_eq(ev_config_unknown(v, known, collect, seen), 1);
+	cr_assert_str_eq(seen, "text.feedback.termz ");
+	json_decref(v);
+	v = parse_ok("text:\n  feedback: 15\n");
+	cr_assert_eq(ev_config_unknown(v, known, collect, seen), 0);
+	json_decref(v);
+}
+
 Test(config, load_reads_a_file_and_names_it)
 {
 	char path[] = "/tmp/test_config_XXXXXX";

@@ -480,10 +480,13 @@ walk_unknown(const json_t *obj, char *path, size_t len, size_t cap, const char *
 
 		if (n < 0 || (size_t)n >= cap - len)
 			continue;
-		if (is_known(path, known))
-			;
-		else if (json_is_object(v) && is_section(path, known))
+		/* a mapping with known keys below it is walked, even when its
+		 * own key is known too (a key of two forms: a number, or a
+		 * mapping of those keys) */
+		if (json_is_object(v) && is_section(path, known))
 			count += walk_unknown(v, path, len + (size_t)n, cap, known, warn, ctx);
+		else if (is_known(path, known))
+			;
 		else {
 			warn(path, ctx);
 			count++;

@@ -52,7 +52,10 @@ int ev_config_bool(const json_t *cfg, const char *path, int *out,
 
 /* Call warn(path, ctx) for every key of cfg, at any depth, whose dotted path
  * is not in known[] (a NULL-terminated list).  A known entry "a.b.*" accepts
- * any key below a.b.  Returns the number of unknown keys. */
+ * any key below a.b.  A mapping whose path known[] has entries below is
+ * walked, even when known[] holds its path too ("a.b" given as a mapping
+ * when known[] has "a.b" and "a.b.c": its keys are checked).  Returns the
+ * number of unknown keys. */
 int ev_config_unknown(const json_t *cfg, const char *const *known,
 	void (*warn)(const char *path, void *ctx), void *ctx);
 

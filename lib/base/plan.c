@@ -20,6 +20,17 @@ const char *const ev_plan_keys[] = {
 	NULL
 };
 
+const char *const ev_plan_form_keys[] = {
+	EV_PLAN_FORMS(KEY)
+	NULL
+};
+
+const char *const ev_plan_known_keys[] = {
+	EV_PLAN_ENTRIES(KEY)
+	EV_PLAN_FORMS(KEY)
+	NULL
+};
+
 const struct ev_plan_key *
 ev_plan_find(const char *key)
 {

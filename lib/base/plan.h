@@ -364,8 +364,20 @@ struct ev_plan_key {
  * NULL. */
 extern const struct ev_plan_key ev_plan_schema[];
 
-/* Every key of EV_PLAN_ENTRIES, NULL-terminated (for ev_config_unknown()). */
+/* Every key of EV_PLAN_ENTRIES, NULL-terminated: the keys of a plan's
+ * shape (for ev_config_check_shape()). */
 extern const char *const ev_plan_keys[];
+
+/* Every key of EV_PLAN_FORMS, NULL-terminated: the entries of the mappings
+ * that keys of two forms take (ev_plan_two_forms()). */
+extern const char *const ev_plan_form_keys[];
+
+/* Every key of EV_PLAN_ENTRIES, then of EV_PLAN_FORMS, NULL-terminated: the
+ * keys a plan may hold (for ev_config_unknown(), which then checks the
+ * keys of "lanes.text.feedback" given as a mapping; never for
+ * ev_config_check_shape(), which would take the key for a section that
+ * must be a mapping). */
+extern const char *const ev_plan_known_keys[];
 
 /* The entry of key ("lanes.text.k"), or NULL. */
 const struct ev_plan_key *ev_plan_find(const char *key);

@@ -205,11 +205,11 @@ ev_cli_warn_unknown_key(const char *path, void *file)
 }
 
 void
-ev_cli_check_config(struct ev_cli *cli, const char *const *known)
+ev_cli_check_config(struct ev_cli *cli, const char *const *shape, const char *const *known)
 {
 	struct ev_err err = { 0 };
 
-	if (ev_config_check_shape(cli->config, known, cli->config_path, &err) == -1)
+	if (ev_config_check_shape(cli->config, shape, cli->config_path, &err) == -1)
 		ev_cli_config_error(cli, &err);
 	ev_config_unknown(cli->config, known, ev_cli_warn_unknown_key, (void *)cli->config_path);
 }

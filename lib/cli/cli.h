@@ -84,10 +84,13 @@ void ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int ar
  * ':') exits 2 after getopt's own message and a hint. */
 void ev_cli_common(struct ev_cli *cli, int ch);
 
-/* Refuse (exit 2) a config whose known sections are not mappings (see
+/* Refuse (exit 2) a config whose sections of shape[] are not mappings (see
  * ev_config_check_shape()), then warn once per key about keys not in known[]
- * (NULL-terminated, see ev_config_unknown()). */
-void ev_cli_check_config(struct ev_cli *cli, const char *const *known);
+ * (see ev_config_unknown()); both NULL-terminated.  known[] is shape[] and
+ * the mapping entries of its keys of two forms (ev_plan_form_keys), which
+ * shape[] must not hold. */
+void ev_cli_check_config(struct ev_cli *cli, const char *const *shape,
+	const char *const *known);
 
 /* Warn that the key path of the configuration or plan file (a C string)
  * is unknown and ignored: ev_config_unknown()'s callback for every stage. */

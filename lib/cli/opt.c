@@ -471,6 +471,38 @@ known_keys(const struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct 
 	return keys;
 }
 
+/* keys (NULL-terminated, as known_keys() makes them) and the entries of
+ * the mapping each key of two forms among them takes ("lanes.text.feedback":
+ * "lanes.text.feedback.docs", ...): the keys the unknown-key check accepts.
+ * NULL when out of memory. */
+static const char **
+with_forms(const char **keys)
+{
+	size_t n = 0, nf = 0, k;
+	const char **all;
+
+	while (keys[n] != NULL)
+		n++;
+	while (ev_plan_form_keys[nf] != NULL)
+		nf++;
+	if ((all = malloc((n + nf + 1) * sizeof *all)) == NULL)
+		return NULL;
+	memcpy(all, keys, n * sizeof *all);
+	k = n;
+	for (size_t f = 0; f < nf; f++) {
+		const char *form = ev_plan_form_keys[f];
+		size_t len = (size_t)(strrchr(form, '.') - form);
+
+		for (size_t i = 0; i < n; i++)
+			if (strlen(keys[i]) == len && strncmp(keys[i], form, len) == 0) {
+				all[k++] = form;
+				break;
+			}
+	}
+	all[k] = NULL;
+	return all;
+}
+
 /* The option's default as --help shows it, in buf; NULL for none. */
 static const char *
 default_text(const struct ev_opt *o, char *buf, size_t size)
@@ -769,11 +801,12 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	size_t n = count_opts(opts), i, nl = 0, nc = sizeof common / sizeof common[0];
 	struct option *longopts;
 	char *shortopts, *s;
-	const char **keys;
+	const char **keys, **known = NULL;
 	int ch;
 
 	if ((longopts = calloc(n + nc + 1, sizeof *longopts)) == NULL ||
-	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cli, cmd, opts)) == NULL) {
+	    (shortopts = malloc(3 * n + 2)) == NULL || (keys = known_keys(cli, cmd, opts)) == NULL ||
+	    (known = with_forms(keys)) == NULL) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
 	}
@@ -800,8 +833,9 @@ ev_opt_parse(struct ev_cli *cli, const struct ev_opt_cmd *cmd, const struct ev_o
 	*s = '\0';
 	memcpy(longopts + nl, common, sizeof common);
 
-	ev_cli_check_config(cli, keys);
+	ev_cli_check_config(cli, keys, known);
 	free(keys);
+	free(known);
 	apply_config(cli, opts);
 	while ((ch = getopt_long(cli->argc, cli->argv, shortopts, longopts, NULL)) != -1) {
 		const struct ev_opt *o = NULL;

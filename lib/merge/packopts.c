@@ -70,7 +70,7 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 		return 0;
 	if (ignored != NULL) {
 		struct ignored_ctx c = { ignored, 0 };
-		ev_config_unknown(plan, ev_plan_keys, add_ignored, &c);
+		ev_config_unknown(plan, ev_plan_known_keys, add_ignored, &c);
 		if (c.bad)
 			return ev_err_nomem(err);
 	}

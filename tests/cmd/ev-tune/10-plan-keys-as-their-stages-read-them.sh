@@ -19,7 +19,8 @@ printf 'version: "0.1"\nfusion:\n  method: weighted\n  weights:\n    text: "0.25
 ev-tune --db kb.db --index kb.faiss --plan ok.yaml --qrels "$CASEDIR/samples.qrels" --folds 2 \
 	"$SAMPLES/queries.jsonl" >tuned.yaml 2>err.txt; echo "ev-tune: status $?"
 grep -c '^fusion:' tuned.yaml
-# a key no stage reads is warned about, as every stage warns
-printf 'lanes:\n  text:\n    feedbak: 3\n' >typo.yaml
+# a key no stage reads is warned about, as every stage warns, also one in
+# the mapping the text lane's feedback may be
+printf 'lanes:\n  text:\n    feedbak: 3\n    feedback:\n      termz: 40\n' >typo.yaml
 ev-tune --db kb.db --index kb.faiss --plan typo.yaml --qrels "$CASEDIR/samples.qrels" --folds 2 \
 	"$SAMPLES/queries.jsonl" 2>&1 >/dev/null | grep unknown
