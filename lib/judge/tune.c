@@ -555,8 +555,11 @@ out:
 
 /* ---- The grid ------------------------------------------------------------ */
 
-/* The text lane's grid: proximity x feedback x title weight, around the
- * defaults (which come first). */
+/* The text lane's grid: proximity x feedback x title weight (the section
+ * title weighing as the title, the text 1), fixed points that need not hold
+ * the lane's defaults (plan.h): grid_text() tries the plan's own values
+ * first (the defaults where the plan gives none), then each point of the
+ * grid that differs from them. */
 static const double grid_proximity[] = { 0, 0.2, 0.4 };
 static const struct { int docs, terms; double weight; } grid_feedback[] = {
 	{ 0, 20, 0.5 }, { 10, 20, 0.3 }, { 10, 20, 0.5 }
