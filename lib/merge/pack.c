@@ -273,6 +273,13 @@ ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long
 	return 0;
 }
 
+void
+ev_pack_query_filters(struct ev_pack *p, const json_t *filters)
+{
+	if (p->cur >= 0 && p->q[p->cur].filters == NULL && json_is_object(filters))
+		p->q[p->cur].filters = json_incref((json_t *)filters);
+}
+
 /* A zeroed item at p->it[p->n] (p->n is not moved), or NULL when out of
  * memory. */
 static struct item *

@@ -99,6 +99,13 @@ int ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err);
 int ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query,
 	long long query_index, const json_t *routing, const char *where, struct ev_err *err);
 
+/* The filters of the query named last by ev_pack_query(), from its record
+ * (borrowed; an object, else nothing is kept): the filters the lanes applied
+ * to it (they refuse any they cannot apply), said by explain.filters_applied
+ * even when no lane found anything for it.  Its hits' filters are then
+ * passed over, as a query's are once its first hit gave them. */
+void ev_pack_query_filters(struct ev_pack *p, const json_t *filters);
+
 /* The request_id of the request begun (copied), when the caller knows it
  * (a queries file); else the first a hit gives is taken.  Returns 0, or -1
  * with *err set (out of memory). */

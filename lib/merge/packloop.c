@@ -239,6 +239,7 @@ begin_file_request(struct ev_packloop *r, size_t i, const char *where, struct ev
 		    json_is_integer(qi) ? json_integer_value(qi) : -1,
 		    json_object_get(q, "routing"), where, err) == -1)
 			return -1;
+		ev_pack_query_filters(r->p, json_object_get(q, "filters"));
 	}
 	return 0;
 }
@@ -379,6 +380,7 @@ ev_packloop_line(struct ev_packloop *r, const char *line, size_t len, const char
 			    json_is_integer(qi) ? json_integer_value(qi) : li.query_index,
 			    json_object_get(q, "routing"), where, err) == -1)
 				goto out;
+			ev_pack_query_filters(r->p, json_object_get(q, "filters"));
 		} else {
 			id = li.query_id_int ? json_integer(strtoll(li.query_id, NULL, 10)) :
 			    json_string(li.query_id);
