@@ -201,30 +201,6 @@ set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad)
 	ev_buf_release(&out);
 }
 
-/* Whether sig names a score the hit was ranked by: a lane's (LANE_score)
- * or a fusion's (rrf_score, fused_score), not one the packer adds. */
-static int
-has_ranking_score(const json_t *sig)
-{
-	static const char *const added[] = { "rerank_score", "mmr_score", "recency_score",
-		"tag_score", "topic_score", NULL };
-	const char *key;
-	const json_t *v;
-	size_t n;
-	int i;
-
-	json_object_foreach((json_t *)sig, key, v) {
-		n = strlen(key);
-		if (n <= 6 || strcmp(key + n - 6, "_score") != 0)
-			continue;
-		for (i = 0; added[i] != NULL && strcmp(key, added[i]) != 0; i++)
-			;
-		if (added[i] == NULL)
-			return 1;
-	}
-	return 0;
-}
-
 /* The signals of item it: the numbers the lanes gave; a single-lane hit
  * names its own score and rank (LANE_score, LANE_rank; fts_* for text); a
  * fused hit, or one naming no lane, that brought no lane's or fusion's
@@ -256,7 +232,7 @@ item_signals(const struct item *it, const struct ev_pack_extra *x, const char *n
 	}
 	x->seen->found_text |= (it->lanes & LANE_TEXT) != 0;
 	x->seen->found_vector |= (it->lanes & LANE_VECTOR) != 0;
-	if (!has_ranking_score(sig)) {
+	if (ev_pack_ranking_score(sig) == NULL) {
 		set_ref(bad, sig, "fused_score", json_object_get(hit, "score"));
 		x->seen->unsignalled++;
 	}

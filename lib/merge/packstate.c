@@ -138,3 +138,25 @@ ev_pack_item_text(const struct item *it)
 		s = json_string_value(json_object_get(it->hit, "snippet"));
 	return s ? s : "";
 }
+
+const char *
+ev_pack_ranking_score(const json_t *sig)
+{
+	static const char *const added[] = { "rerank_score", "mmr_score", "recency_score",
+		"tag_score", "topic_score", NULL };
+	const char *key;
+	const json_t *v;
+	size_t n;
+	int i;
+
+	json_object_foreach((json_t *)sig, key, v) {
+		n = strlen(key);
+		if (n <= 6 || strcmp(key + n - 6, "_score") != 0)
+			continue;
+		for (i = 0; added[i] != NULL && strcmp(key, added[i]) != 0; i++)
+			;
+		if (added[i] == NULL)
+			return key;
+	}
+	return NULL;
+}

@@ -147,6 +147,11 @@ int ev_pack_materialize(struct ev_pack *p, struct item *it, struct ev_err *err);
 /* The text a candidate is compared by: its "text", else its "snippet", else "". */
 const char *ev_pack_item_text(const struct item *it);
 
+/* The first signal of sig that is a score the hit was ranked by: a lane's
+ * (LANE_score) or a fusion's (rrf_score, fused_score), not one the packer
+ * adds (rerank, mmr, recency, tag, topic); NULL when there is none. */
+const char *ev_pack_ranking_score(const json_t *sig);
+
 /* ---- building records ---- */
 
 static inline json_t *

@@ -342,6 +342,8 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 			static const char *const keys[] = { "fused_score", "fts_score", "vector_score",
 				"vector_feedback_score" };
 			static const char *const names[] = { "score", "fts", "vector", "feedback" };
+			const char *own;
+			size_t had = line.len;
 			int j;
 			for (j = 0; j < 4; j++) {
 				v = json_object_get(sig, keys[j]);
@@ -350,6 +352,11 @@ ev_pack_render_text(const json_t *pack, size_t width, struct ev_buf *b)
 				if (json_is_number(v))
 					bad |= ev_buf_printf(&line, "  %s %.4g", names[j], json_number_value(v));
 			}
+			/* a lane of no score above (structured, an expansion, the
+			 * caller's own): its own, "structured 4" */
+			if (line.len == had && (own = ev_pack_ranking_score(sig)) != NULL)
+				bad |= ev_buf_printf(&line, "  %.*s %.4g", (int)(strlen(own) - 6), own,
+				    json_number_value(json_object_get(sig, own)));
 		}
 		for (k = 0; k < indent; k++)
 			bad |= ev_buf_addc(b, ' ');

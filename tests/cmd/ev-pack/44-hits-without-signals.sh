@@ -18,5 +18,5 @@ echo "hits of ev-fuse keep their rrf_score, and say nothing of fused_score:"
 ev-fuse "$CASEDIR/../ev-fuse/text.jsonl" "$CASEDIR/../ev-fuse/vector.jsonl" | ev-pack -k 2 >fused.json
 $V fused.json
 jq -c '[.evidences[].signals | has("rrf_score", "fused_score")], [.explain.ignored_fields[] | select(test("rrf"))]' fused.json
-echo "the text report shows the score:"
-COLUMNS=80 ev-pack --format text hits.jsonl | grep -E 'score|associative$'
+echo "the text report shows the score, a lane of its own its own:"
+COLUMNS=80 ev-pack --format text hits.jsonl | grep -E 'score|associative'
