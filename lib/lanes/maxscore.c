@@ -30,7 +30,7 @@
 #define SWEEP_MARGIN 1e-9	/* relative slack for sums in another order */
 
 static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
-	const struct sweep_params *sp, struct ev_err *err);
+	const struct sweep_params *sp, int only_candidates, struct ev_err *err);
 
 /* A word's alternatives are counted as a union by marking their rows in a
  * bitmap (union_marked()) when the others hold at least a MARK_SHARE-th of
@@ -74,7 +74,7 @@ phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
 	if (ph->ntok == 1 && ph->nalt[0] == 1)
 		return ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 	if (ph->ntok > 1) {
-		if (walk_phrase(sw, ph, sp, err) == -1)
+		if (walk_phrase(sw, ph, sp, 0, err) == -1)
 			return -1;
 		return (long long)sw->np;
 	}
@@ -329,10 +329,12 @@ ask_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct asking 
  * sw->pf: after the rows kept so far when they have room for as many as
  * the dictionary says it may have (kept then), else into own_row / own_f.
  * When it was walked before in this query, they point at the rows kept
- * then instead.  Returns 0 or -1. */
+ * then instead.  With only_candidates, the rows that are not candidates
+ * are passed over (sw->pass_over: their positions not read), and the rows
+ * are not kept.  Returns 0 or -1. */
 static int
 walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct sweep_params *sp,
-    struct ev_err *err)
+    int only_candidates, struct ev_err *err)
 {
 	struct ev_postings_cursor c;
 	long long most;
@@ -346,7 +348,7 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		return 0;
 	}
 	most = phrase_rows_bound(sw, ph);
-	if (most <= (long long)(sw->kept_cap - sw->kept_rows)) {
+	if (!only_candidates && most <= (long long)(sw->kept_cap - sw->kept_rows)) {
 		sw->prow = sw->kept_row + sw->kept_rows;
 		sw->pf = sw->kept_f + sw->kept_rows;
 		sw->capp = (size_t)most;
@@ -355,6 +357,7 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		sw->pf = sw->own_f;
 		sw->capp = (size_t)(sw->hi - sw->lo);
 	}
+	sw->pass_over = only_candidates;
 	if (ph->ntok == 1 && ph->nalt[0] == 1) {
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 		r = ev_sweep_one_token(sw, &c, sp->colw, sp->ncolw, err);
@@ -364,7 +367,8 @@ walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const str
 		r = ev_sweep_alt_rows(sw, ph, sp->colw, sp->ncolw, err);
 	else
 		r = ev_sweep_phrase_rows(sw, ph, sp->colw, sp->ncolw, err);
-	if (r == 0)
+	sw->pass_over = 0;
+	if (r == 0 && !only_candidates)
 		keep_walked(sw);
 	return r;
 }
@@ -387,7 +391,7 @@ walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned cha
 		ev_postings_term(sw->p, ph->tok[0], ph->len[0], &c);
 		return ev_sweep_add_token(sw, &c, &a, sp, err);
 	}
-	if (walk_phrase(sw, ph, sp, err) == -1)
+	if (walk_phrase(sw, ph, sp, only_candidates, err) == -1)
 		return -1;
 	return ev_sweep_add_rows(sw, &a, sp) == -1 ? ev_sweep_corrupt(err) : 0;
 }
@@ -1005,7 +1009,7 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		double w = ev_bm25_weight(pw, i), idf = 0.0;
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
 
-		if (walk_phrase(sw, &ph[i], sp, err) == -1)
+		if (walk_phrase(sw, &ph[i], sp, 0, err) == -1)
 			return -1;
 		if (w != 0.0) {
 			if (known != NULL && *known > 0.0)

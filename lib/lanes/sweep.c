@@ -713,14 +713,16 @@ ev_sweep_major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, c
 			return 1;
 		if (m <= at) {
 			/* a row of a minor: every alternative */
-			if (every_alternative(sw, ph, m, colw, ncolw, err) == -1)
+			if (!passed_over(sw, m) && every_alternative(sw, ph, m, colw, ncolw, err) == -1)
 				return -1;
 			mi++;
 			if (at == m)
 				rx = ev_postings_next(&x);
 			continue;
 		}
-		if (ph->ntok == 1)
+		if (passed_over(sw, at))
+			r = 0;
+		else if (ph->ntok == 1)
 			r = cursor_freq(&x, colw, ncolw, &f);
 		else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
 			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
@@ -745,7 +747,7 @@ ev_sweep_alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, con
 	while (a->rowid >= 0 && a->rowid < sw->hi) {
 		long long row = a->rowid;
 		double f;
-		int r = row_freq(sw, 1, colw, ncolw, &f);
+		int r = passed_over(sw, row) ? 0 : row_freq(sw, 1, colw, ncolw, &f);
 
 		if (r < 0)
 			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
@@ -792,7 +794,9 @@ ev_sweep_phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, 
 		}
 		if (!all)
 			continue;
-		if ((r = row_freq(sw, nt, colw, ncolw, &f)) < 0)
+		if (passed_over(sw, target))
+			r = 0;
+		else if ((r = row_freq(sw, nt, colw, ncolw, &f)) < 0)
 			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, target, f) == -1)
 			return ev_sweep_corrupt(err);

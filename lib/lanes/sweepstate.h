@@ -85,6 +85,7 @@ struct ev_bm25_sweep {
 	double *kept_f;			/* after the other, and their frequencies */
 	size_t kept_rows, kept_cap;
 	struct ev_buf key;		/* a phrase's key (walked_key()) */
+	int pass_over;			/* a walk passes over the rows that are not candidates */
 	uint64_t *rowbits;		/* a bit a row, all 0 between counts (union_marked()) */
 };
 
@@ -221,6 +222,16 @@ top_offer(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
 		top_insert(sw, limit, v, r);
 }
 
+
+/* Whether a walk passes over row r (sw->pass_over): it is not a candidate,
+ * so that its frequency, costly to find in a phrase of several lists, is
+ * never wanted.  (A row past the last is not passed over: adding it
+ * finds the list corrupt.) */
+static inline int
+passed_over(const struct ev_bm25_sweep *sw, long long r)
+{
+	return sw->pass_over && r >= 0 && r < sw->nrow && !(sw->mark[r] & CANDIDATE);
+}
 
 /* Add a phrase's rows as walked into sw->prow and sw->pf (walk_phrase()).
  * Returns 0, or -1 (corrupt). */
