@@ -45,9 +45,10 @@ endif
 # The C++ modules of evkit's own: they reach what Faiss's C API cannot (the
 # prefetch threads; an IVF scan whose sums must stay in Faiss's order, so
 # never contracted into fused multiply-adds; large allocations, the index's
-# quantizer among them, on huge pages).
+# quantizer among them, on huge pages; a Flat index's vectors searched where
+# they lie in the mapped file).
 LIB_OBJ  += $(BUILD)/lib/store/faiss_prefetch.o $(BUILD)/lib/store/faiss_scan.o \
-	$(BUILD)/lib/store/faiss_alloc.o
+	$(BUILD)/lib/store/faiss_alloc.o $(BUILD)/lib/store/faiss_flatmap.o
 $(BUILD)/lib/store/faiss_scan.o: CXXFLAGS += -ffp-contract=off
 
 # libfaiss is linked statically with its OpenMP needs; --as-needed keeps

@@ -24,17 +24,6 @@ enum { N = 3001, D = 37, NQ = 25, KMAX = 400 };
 
 static float vecs[N * D], queries[NQ * D];
 
-/* Fixed pseudo-random values in [-1, 1), some repeated exactly so that
- * scores tie. */
-static void
-fill(float *x, int n, unsigned seed)
-{
-	for (int i = 0; i < n; i++) {
-		seed = seed * 1103515245u + 12345u;
-		x[i] = (float)((seed >> 8) % 20001) / 10000.0f - 1.0f;
-	}
-}
-
 /* Set index's nprobe. */
 static void
 set_nprobe(FaissIndex *idx, int nprobe)
@@ -54,7 +43,7 @@ ivf_index(const char *factory, int nprobe, const char *path)
 	static idx_t ids[N];
 	FaissIndex *idx, *back;
 
-	fill(vecs, N * D, 11);
+	tu_fill_floats(vecs, N * D, 11);
 	memcpy(vecs + 100 * D, vecs + 40 * D, D * sizeof *vecs);	/* a tie */
 	for (int i = 0; i < N; i++)
 		ids[i] = 7 * i;
@@ -81,7 +70,7 @@ assert_as_faiss(FaissIndex *idx, int n, int k)
 	static int64_t l1[NQ * KMAX];
 	static idx_t l2[NQ * KMAX];
 
-	fill(queries, NQ * D, 5);
+	tu_fill_floats(queries, NQ * D, 5);
 	memcpy(queries + D, vecs + 40 * D, D * sizeof *queries);	/* meets the tie */
 	cr_assert_eq(ev_faiss_scan_search(idx, n, queries, k, d1, l1), 1, "n %d k %d", n, k);
 	cr_assert_eq(faiss_Index_search(idx, n, queries, k, d2, l2), 0);
@@ -133,7 +122,7 @@ Test(faiss_scan, other_indexes_are_left_to_faiss)
 	float d[10];
 	int64_t l[10];
 
-	fill(queries, NQ * D, 5);
+	tu_fill_floats(queries, NQ * D, 5);
 	cr_assert_eq(faiss_index_factory(&idx, D, "Flat", METRIC_INNER_PRODUCT), 0);
 	cr_assert_eq(ev_faiss_scan_search(idx, 1, queries, 10, d, l), 0, "flat");
 	faiss_Index_free(idx);

@@ -187,6 +187,17 @@ tu_xorshift(unsigned long long *state)
 	return *state;
 }
 
+/* Fixed pseudo-random floats in [-1, 1) into x[0..n), from seed: the
+ * vector tests' repeatable data (a linear congruential generator). */
+static inline void
+tu_fill_floats(float *x, int n, unsigned seed)
+{
+	for (int i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		x[i] = (float)((seed >> 8) % 20001) / 10000.0f - 1.0f;
+	}
+}
+
 /* What tu_note() was told, a line each (cut short when full); a test's
  * setup empties it. */
 static char tu_notes[4096] __attribute__((unused));

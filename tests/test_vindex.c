@@ -959,7 +959,7 @@ mapped(const char *file)
 	return found;
 }
 
-Test(vindex, a_searched_ivf_index_maps_its_lists_from_the_file_instead_of_reading_them)
+Test(vindex, a_searched_index_maps_its_vectors_from_the_file_instead_of_reading_them)
 {
 	enum { N = 3000, D = 8, K = 5 };
 	static float v[N * D];
@@ -972,9 +972,10 @@ Test(vindex, a_searched_ivf_index_maps_its_lists_from_the_file_instead_of_readin
 	load_random(v, N, D, "Flat", &stats);
 	random_unit(q, D);
 	ix = open_ix();
-	cr_assert(!mapped(idx), "a Flat index is read whole");
+	cr_assert(mapped(idx), "a Flat index's vectors are mapped (faiss_flatmap.h)");
 	cr_assert_eq(ev_vindex_search(ix, 1, q, K, exact, exact_ids, &err), 0, "%s", err.msg);
 	ev_vindex_close(ix);
+	cr_assert(!mapped(idx), "and unmapped when it is closed");
 	load(v, N, D, "m1", "IVF64,Flat", &stats);
 	cr_assert(!mapped(idx));
 	ix = open_ix();

@@ -15,6 +15,7 @@
 #include <faiss/IndexFlat.h>
 #include <faiss/IndexIVFFlat.h>
 #include <faiss/invlists/InvertedLists.h>
+#include <faiss/impl/ResultHandler.h>
 #include <faiss/invlists/OnDiskInvertedLists.h>
 #include <faiss/utils/Heap.h>
 #include <faiss/utils/distances.h>
@@ -175,7 +176,56 @@ scan_list(const faiss::IndexIVFFlat *ivf, int64_t key, const float *x, int64_t k
 	    (size_t)ivf->d, k, simi, idxi);
 }
 
+/* ev_faiss_scan_flat_ip() with Faiss's result handler res, offered each
+ * query's scores one vector after another, as exhaustive_inner_product_seq()
+ * offers them. */
+template <class Handler>
+void
+scan_flat(Handler &res, int64_t n, const float *x, const unsigned char *xb, size_t ntotal,
+    size_t d)
+{
+	typename Handler::SingleResultHandler resi(res);
+
+	for (int64_t i = 0; i < n; i++) {
+		resi.begin((size_t)i);
+		for (size_t j = 0; j < ntotal; j += 8) {
+			size_t b = ntotal - j < 8 ? ntotal - j : 8;
+			float ip[8];
+
+			inner_products(x + (size_t)i * d, xb + j * d * sizeof(float), d, b, ip);
+			for (size_t v = 0; v < b; v++)
+				resi.add_result(ip[v], (Id)(j + v));
+		}
+		resi.end();
+	}
+}
+
 }  // namespace
+
+extern "C" int
+ev_faiss_scan_flat_ip(int64_t n, const float *x, const void *xb, int64_t ntotal, int64_t d,
+    int64_t k, float *distances, int64_t *labels)
+{
+	const unsigned char *y = static_cast<const unsigned char *>(xb);
+
+	if (n < 0 || n >= faiss::distance_compute_blas_threshold || k < 1 || d < 1 || ntotal < 0)
+		return 0;
+	try {
+		if (k < faiss::distance_compute_min_k_reservoir) {
+			faiss::HeapResultHandler<HeapForIP> res((size_t)n, distances, labels, (size_t)k);
+
+			scan_flat(res, n, x, y, (size_t)ntotal, (size_t)d);
+		} else {
+			faiss::ReservoirResultHandler<HeapForIP> res((size_t)n, distances, labels,
+			    (size_t)k);
+
+			scan_flat(res, n, x, y, (size_t)ntotal, (size_t)d);
+		}
+		return 1;
+	} catch (const std::exception &) {
+		return 0;
+	}
+}
 
 extern "C" int
 ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t k,

@@ -35,6 +35,18 @@ extern "C" {
 int ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t k,
 	float *distances, int64_t *labels);
 
+/* The k best of the ntotal vectors xb (d floats each, aligned or not) by
+ * inner product for each of the n queries x, into distances and labels (n x
+ * k each; labels 0 .. ntotal-1, -1 for missing hits), as Faiss's
+ * knn_inner_product() finds them when it scores pair by pair (n below its
+ * BLAS threshold): Faiss's own result handler (a heap for k below its
+ * distance_compute_min_k_reservoir, else its reservoir) offered the same
+ * scores in the same order, so ids, scores and order are Faiss's to the
+ * bit.  Returns 1, or 0 when n is not below the threshold or memory runs
+ * out (nothing of use written: search through Faiss).  Never throws. */
+int ev_faiss_scan_flat_ip(int64_t n, const float *x, const void *xb, int64_t ntotal, int64_t d,
+	int64_t k, float *distances, int64_t *labels);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <faiss/c_api/index_io_c.h>
 
 #include "buf.h"
+#include "faiss_flatmap.h"
 #include "faiss_prefetch.h"
 #include "jsonl.h"
 #include "vfile.h"
@@ -268,6 +269,12 @@ ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissIn
 		fclose(f);
 		return r;
 	}
+	/* A Flat index whose vectors are aligned in the file: mapped, not read. */
+	if ((io_flags & FAISS_IO_FLAG_MMAP) && fstat(fileno(f), &sb) == 0 &&
+	    ev_faiss_flat_map(fileno(f), ftell(f), sb.st_size, out) == 1) {
+		fclose(f);
+		goto check;
+	}
 	if (faiss_read_index(f, io_flags, out) != 0) {
 		int ferr = ferror(f);
 		fclose(f);
@@ -297,6 +304,7 @@ ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissIn
 		return -2;
 	}
 	fclose(f);
+check:
 	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
 		faiss_Index_free(*out);
 		*out = NULL;
@@ -372,13 +380,17 @@ ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, 
 	return 0;
 }
 
-FILE *
-ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **tmp,
+/* ev_vfile_create_tmp(), the header line padded with spaces (before its
+ * newline) so that what begins prefix bytes after it begins at a multiple
+ * of EV_FAISS_FLAT_ALIGN in the file; no padding when prefix < 0. */
+static FILE *
+create_tmp(const char *path, const char *magic, json_t *header, long prefix, char **tmp,
 	struct ev_err *err)
 {
 	size_t n = strlen(path) + 32;
 	char *line = header != NULL ? json_dumps(header, JSON_COMPACT) : NULL;
 	FILE *f = NULL;
+	long pad = 0;
 
 	json_decref(header);
 	if (line == NULL || (*tmp = malloc(n)) == NULL) {
@@ -389,7 +401,11 @@ ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **
 	snprintf(*tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	if ((f = fopen(*tmp, "wb")) == NULL)
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", *tmp, strerror(errno));
-	else if (fputs(magic, f) == EOF || fputs(line, f) == EOF || putc('\n', f) == EOF) {
+	else if (prefix >= 0)
+		pad = (EV_FAISS_FLAT_ALIGN - (long)((strlen(magic) + strlen(line) + 1 + (size_t)prefix) %
+		    EV_FAISS_FLAT_ALIGN)) % EV_FAISS_FLAT_ALIGN;
+	if (f != NULL && (fputs(magic, f) == EOF || fputs(line, f) == EOF ||
+	    fprintf(f, "%*s", (int)pad, "") < 0 || putc('\n', f) == EOF)) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", *tmp, strerror(errno));
 		fclose(f);
 		f = NULL;
@@ -400,6 +416,13 @@ ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **
 		*tmp = NULL;
 	}
 	return f;
+}
+
+FILE *
+ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **tmp,
+	struct ev_err *err)
+{
+	return create_tmp(path, magic, header, -1, tmp, err);
 }
 
 int
@@ -433,10 +456,11 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 	struct ev_err *err)
 {
 	char *tmp = NULL;
-	FILE *f = ev_vfile_create_tmp(path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}",
+	/* a Flat index's vectors aligned, so that a search maps them */
+	FILE *f = create_tmp(path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}",
 		"store_id", h->store_id, "generation", (json_int_t)h->generation,
 		"dim", (json_int_t)h->dim, "count", (json_int_t)h->count, "model", h->model,
-		"factory", h->factory, "metric", "inner_product"), &tmp, err);
+		"factory", h->factory, "metric", "inner_product"), ev_faiss_flat_prefix(idx), &tmp, err);
 
 	if (f == NULL)
 		return NULL;
