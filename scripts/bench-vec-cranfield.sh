@@ -12,7 +12,9 @@
 #     (query_id, id, rank, score, lane).
 # Each is the best of three runs by CPU time (user + system), the wall time
 # beside it; the ratio is evkit's CPU time over the peer's (target: at most
-# 1).  Needs ../shared/data/cranfield (skips, saying so, without it).
+# 1).  OLD_BIN=DIR also times the ev-search-vec of DIR (an older build) in
+# the same run, so that before and after are measured under the same load.
+# Needs ../shared/data/cranfield (skips, saying so, without it).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${1:-$top/bin}" && pwd)
@@ -64,6 +66,15 @@ set -- $("$py" "$top/scripts/bench-time.py" 3 evn.jsonl \
 evn_w=$1 evn_c=$2
 set -- $("$py" "$top/scripts/bench-time.py" 3 peer.jsonl "$py" peer.py kb.db qv.jsonl)
 py_w=$1 py_c=$2
+if [ -n "${OLD_BIN:-}" ]; then
+	set -- $("$py" "$top/scripts/bench-time.py" 3 old.jsonl \
+		"$OLD_BIN/ev-search-vec" --db kb.db --index kb.faiss -k 100 qv.jsonl)
+	old_w=$1 old_c=$2
+	set -- $("$py" "$top/scripts/bench-time.py" 3 oldn.jsonl \
+		"$OLD_BIN/ev-search-vec" --db kb.db --index kb.faiss -k 100 --no-snippet qv.jsonl)
+	oldn_w=$1 oldn_c=$2
+	cmp -s old.jsonl ev.jsonl || echo "bench-vec-cranfield: the hits of OLD_BIN differ from those of BIN"
+fi
 
 # The same neighbours: the share of the peer's (query, chunk) pairs evkit gave.
 same=$(jq -r '"\(.query_id) \(.id)"' evn.jsonl | sort > a.txt
@@ -75,6 +86,12 @@ printf 'vector lane on Cranfield: %d queries, k=100, Flat, %d hits; best of 3, C
 printf '  %-40s %7s (%s)\n' "ev-search-vec" "$ev_c" "$ev_w"
 printf '  %-40s %7s (%s)\n' "ev-search-vec --no-snippet" "$evn_c" "$evn_w"
 printf '  %-40s %7s (%s)\n' "python3-faiss, the same job (peer)" "$py_c" "$py_w"
+[ -z "${OLD_BIN:-}" ] || {
+	printf '  %-40s %7s (%s)\n' "before (OLD_BIN): ev-search-vec" "$old_c" "$old_w"
+	printf '  %-40s %7s (%s)\n' "before: ev-search-vec --no-snippet" "$oldn_c" "$oldn_w"
+	awk -v a="$old_c" -v n="$oldn_c" -v b="$py_c" 'BEGIN {
+		printf "  before (OLD_BIN): ratio to the peer by CPU: %.2f with snippets, %.2f without\n", a / b, n / b }'
+}
 awk -v a="$ev_c" -v n="$evn_c" -v b="$py_c" 'BEGIN {
 	printf "  ratio to the peer by CPU: %.2f with snippets, %.2f without (target <= 1)\n", a / b, n / b }'
 printf '  same neighbours as the peer: %s of its hits\n' "$same"
