@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "ingest.h"
 #include "opt.h"
+#include "lenstats.h"
 #include "postings.h"
 #include "ingestpass.h"
 #include "store.h"
@@ -126,15 +127,17 @@ make_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 	return r;
 }
 
-/* After a run that wrote to the store: its postings file made again when it
- * has one (stale now) or is large enough to want one, unless --no-postings.
- * The documents are stored by then: a file that cannot be made is warned
- * about (searches rank through FTS5 meanwhile), not an error of the run.
- * Returns 0, or -1 with *err set (the store cannot be read). */
+/* After a run that wrote to the store: the spread of its chunk lengths
+ * kept (lenstats.h), and its postings file made again when it has one
+ * (stale now) or is large enough to want one, unless --no-postings.  The
+ * documents are stored by then: a file that cannot be made is warned about
+ * (searches rank through FTS5 meanwhile), not an error of the run.
+ * Returns 0, or -1 with *err set (the store cannot be read or written). */
 static int
 refresh_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 {
-	int wanted = no_postings ? 0 : ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, err);
+	int wanted = ev_lenstats_keep(st, err) == -1 ? -1 : no_postings ? 0 :
+	    ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, err);
 
 	if (wanted != 1)
 		return wanted;

@@ -98,6 +98,11 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 }
 
 
+/* A plan entry's default as --help shows it. */
+#define SHOWN(e) STR(EV_PLAN_DEFAULT(e))
+#define STR(v) STR_(v)
+#define STR_(v) #v
+
 /* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The
  * first entry, a plan's top-level k, is dropped in a file with lanes.  The
  * feedback is a number of chunks or a mapping of docs, terms, weight and
@@ -117,7 +122,8 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_DROP_REQUEST_WORDS, &ts.drop_request_words),
 	EV_OPT_FUNC(0, "weight", NULL, NULL, set_weight, "FIELD=W",
 	    "BM25 weight of title, section_title or text, from 0 to 1000; repeatable",
-	    "2.5, 2.5, 1"),
+	    SHOWN(EV_PLAN_TEXT_WEIGHT_TITLE) ", " SHOWN(EV_PLAN_TEXT_WEIGHT_SECTION) ", "
+	    SHOWN(EV_PLAN_TEXT_WEIGHT_TEXT)),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_TITLE, &ts.w_title),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_SECTION, &ts.w_section),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_TEXT, &ts.w_text),
@@ -135,7 +141,11 @@ static struct ev_opt options[] = {
 	    "a query of more than N searched words is read as a document: no feedback, no"
 	    " proximity; 0 never"),
 	EV_OPT_PLAN(0, "k1", EV_PLAN_TEXT_K1, &ts.k1, "K1", "BM25's term frequency saturation"),
-	EV_OPT_PLAN(0, "b", EV_PLAN_TEXT_B, &ts.b, "B", "BM25's length normalisation"),
+	EV_OPT_PLAN_SHOWN(0, "b", EV_PLAN_TEXT_B, &ts.b, "B", "BM25's length normalisation",
+	    "from the store's chunk lengths"),
+	EV_OPT_PLAN(0, "norm-spread", EV_PLAN_TEXT_NORM_SPREAD, &ts.norm_spread, "S",
+	    "without --b, b is the smaller of " STR(EV_TEXTSEARCH_B_MAX)
+	    " and S / the spread of the chunk lengths"),
 	EV_OPT_FUNC(0, "mark", NULL, NULL, set_mark, "OPEN,CLOSE",
 	    "what surrounds a matched word in snippets", "\xc2\xab,\xc2\xbb"),
 	EV_OPT_STR(0, NULL, EV_PLAN_KEY(EV_PLAN_TEXT_SNIPPET_OPEN), &ts.snippet.open, NULL, NULL),

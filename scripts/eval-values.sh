@@ -25,7 +25,7 @@ collections="cranfield med cacm npl time cf aila"
 
 # A constant, its option, and the values tried beside the plan's.
 grid="k1|--k1|0.9 1.3
-b|--b|0.5 0.8
+norm-spread|--norm-spread|0.2 0.4
 title|--weight title=V --weight section_title=V|2.5 6
 proximity|--proximity|0.1 0.4
 feedback|--feedback|10 25

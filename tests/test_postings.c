@@ -21,35 +21,6 @@
 static char dir[64], path[128], file[160];
 static struct ev_store *st;
 
-/* A chunk (and its document) at rowid, indexed as a writer indexes it
- * (through chunks_src: its columns stemmed for its language). */
-static void
-add_chunk(long long rowid, const char *title, const char *text, const char *language)
-{
-	sqlite3 *db = ev_store_db(st);
-	sqlite3_stmt *s;
-	char sql[200];
-
-	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, content_hash)"
-	    " VALUES('d' || ?1, ?2, 'x')", -1, &s, NULL), SQLITE_OK);
-	sqlite3_bind_int64(s, 1, rowid);
-	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
-	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
-	sqlite3_finalize(s);
-	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
-	    " chunk_index, title, text, content_hash, language) VALUES(?1, 'd' || ?1 || ':s:0',"
-	    " 'd' || ?1, 'd' || ?1 || ':s', 0, ?2, ?3, 'x', ?4)", -1, &s, NULL), SQLITE_OK);
-	sqlite3_bind_int64(s, 1, rowid);
-	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(s, 4, language, -1, SQLITE_STATIC);
-	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
-	sqlite3_finalize(s);
-	snprintf(sql, sizeof sql, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
-	    " SELECT rowid, title, section_title, text FROM chunks_src WHERE rowid = %lld", rowid);
-	tu_exec_ok(st, sql);
-}
-
 /* 40 times zeta */
 #define ZETA10 "zeta zeta zeta zeta zeta zeta zeta zeta zeta zeta "
 #define ZETA40 ZETA10 ZETA10 ZETA10 ZETA10
@@ -68,12 +39,12 @@ setup(void)
 	st = tu_store_create(path, &err);
 	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
 	tu_exec_ok(st, "BEGIN");
-	add_chunk(1, "alpha", "beta gamma beta", "en");
-	add_chunk(2, "gamma", "alpha alpha delta", "en");
-	add_chunk(4, "kappa kappa", "beta", NULL);		/* the title's count: 2 */
-	add_chunk(5, NULL, ZETA40, "fr");	/* the text's: 40 */
+	tu_add_chunk(st, 1, "alpha", "beta gamma beta", "en");
+	tu_add_chunk(st, 2, "gamma", "alpha alpha delta", "en");
+	tu_add_chunk(st, 4, "kappa kappa", "beta", NULL);		/* the title's count: 2 */
+	tu_add_chunk(st, 5, NULL, ZETA40, "fr");	/* the text's: 40 */
 	for (long long r = 100; r < 300; r++)
-		add_chunk(r, NULL, "omega", "en");
+		tu_add_chunk(st, r, NULL, "omega", "en");
 	tu_exec_ok(st, "COMMIT");
 }
 
@@ -304,7 +275,7 @@ Test(postings, a_write_to_the_index_makes_the_file_stale_until_it_is_built_again
 
 	build();
 	p = open_fresh();
-	add_chunk(3, "alpha", "epsilon", "en");
+	tu_add_chunk(st, 3, "alpha", "epsilon", "en");
 	/* the open file no longer describes the index, and is not opened */
 	cr_assert_eq(ev_postings_fresh(p, st, &err), 0, "%s", err.msg);
 	ev_postings_close(p);
@@ -518,7 +489,7 @@ add_psi_rows(void)
 		for (int i = 0; i < r % 7; i++)
 			strcat(text, "nu ");
 		strcat(text, r % 3 == 0 ? "psi psi" : "psi");
-		add_chunk(r, NULL, text, "en");
+		tu_add_chunk(st, r, NULL, text, "en");
 	}
 	tu_exec_ok(st, "COMMIT");
 }
@@ -594,7 +565,7 @@ Test(postings, seeks_step_over_entries_of_escaped_counts_and_their_positions)
 		for (int i = 0; i < r % 5; i++)
 			strcat(text, "nu ");
 		strcat(text, "chi");
-		add_chunk(r, r % 4 == 0 ? "chi chi" : NULL, text, "en");
+		tu_add_chunk(st, r, r % 4 == 0 ? "chi chi" : NULL, text, "en");
 	}
 	tu_exec_ok(st, "COMMIT");
 	build();
@@ -654,7 +625,7 @@ Test(postings, a_store_wants_its_file_when_stale_or_when_it_has_enough_chunks)
 	build();
 	cr_assert_eq(ev_postings_wanted(st, 0, &err), 0, "%s", err.msg);
 	/* a stale one: always */
-	add_chunk(3, "alpha", "epsilon", "en");
+	tu_add_chunk(st, 3, "alpha", "epsilon", "en");
 	cr_assert_eq(ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, &err), 1, "%s", err.msg);
 	build();
 	cr_assert_eq(ev_postings_wanted(st, 1, &err), 0, "%s", err.msg);

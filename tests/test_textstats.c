@@ -5,9 +5,9 @@
 
 #include "textstats.h"
 
-#define A "evkit-text-stats\t1\nrows\t3\ntokens\t30\nterm\twing\t2\nterm\tflow\t1\n" \
+#define A "evkit-text-stats\t2\nrows\t3\ntokens\t30\nsquares\t400\nterm\twing\t2\nterm\tflow\t1\n" \
 	"phrase\tflat plate\t1\nlanguage\ten\t2\n"
-#define B "evkit-text-stats\t1\nrows\t2\ntokens\t12\nterm\tflow\t2\nterm\tzeta\t1\n" \
+#define B "evkit-text-stats\t2\nrows\t2\ntokens\t12\nsquares\t80\nterm\tflow\t2\nterm\tzeta\t1\n" \
 	"phrase\tflat plate\t0\nphrase\tshear flow\t1\n"
 
 static struct ev_textstats *
@@ -35,6 +35,7 @@ Test(textstats, two_files_sum_to_the_statistics_of_both)
 	cr_assert_eq(ev_textstats_read(s, pb, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_textstats_rows(s), 5);
 	cr_assert_eq(ev_textstats_tokens(s), 42);
+	cr_assert_eq(ev_textstats_squares(s), 480);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "flow"), 3);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "wing"), 2);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "zeta"), 1);
@@ -83,6 +84,7 @@ Test(textstats, written_file_reads_back_the_same)
 	t = ev_textstats_new(&err);
 	cr_assert_eq(ev_textstats_read(t, path, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_textstats_rows(t), 3);
+	cr_assert_eq(ev_textstats_squares(t), 400);
 	cr_assert_eq(ev_textstats_get(t, EV_STATS_TERM, "flow"), 1);
 	cr_assert_eq(ev_textstats_get(t, EV_STATS_PHRASE, "flat plate"), 1);
 	cr_assert_eq(ev_textstats_count(t, EV_STATS_TERM), 2);
@@ -96,14 +98,16 @@ Test(textstats, bad_files_are_refused_naming_the_line)
 	static const struct { const char *text, *where, *msg; } bad[] = {
 		{ "", "", "empty" },
 		{ "rows\t3\n", ":1", "not a statistics file" },
-		{ "evkit-text-stats\t1\nrows\t3x\n", ":2", "rows takes a count" },
-		{ "evkit-text-stats\t1\nterm\twing\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t1\nterm\t\t3\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t1\nterm\twing\t-1\n", ":2", "bad count" },
-		{ "evkit-text-stats\t1\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
-		{ "evkit-text-stats\t1\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
-		{ "evkit-text-stats\t1\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
-		{ "evkit-text-stats\t1\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
+		{ "evkit-text-stats\t1\nrows\t3\n", ":1", "made by an earlier evkit" },
+		{ "evkit-text-stats\t2\nsquares\t-4\n", ":2", "squares takes a count" },
+		{ "evkit-text-stats\t2\nrows\t3x\n", ":2", "rows takes a count" },
+		{ "evkit-text-stats\t2\nterm\twing\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t2\nterm\t\t3\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t2\nterm\twing\t-1\n", ":2", "bad count" },
+		{ "evkit-text-stats\t2\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
+		{ "evkit-text-stats\t2\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
+		{ "evkit-text-stats\t2\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
+		{ "evkit-text-stats\t2\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

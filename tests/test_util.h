@@ -75,6 +75,36 @@ tu_exec_ok(struct ev_store *st, const char *sql)
 	cr_assert_eq(ev_store_exec(st, sql, &err), 0, "%s: %s", sql, err.msg);
 }
 
+/* A chunk (and its document) at rowid of st, indexed as a writer indexes it
+ * (through chunks_src: its columns stemmed for its language). */
+static inline void
+tu_add_chunk(struct ev_store *st, long long rowid, const char *title, const char *text,
+    const char *language)
+{
+	sqlite3 *db = ev_store_db(st);
+	sqlite3_stmt *s;
+	char sql[200];
+
+	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO documents(doc_id, title, content_hash)"
+	    " VALUES('d' || ?1, ?2, 'x')", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	cr_assert_eq(sqlite3_prepare_v2(db, "INSERT INTO chunks(rowid, id, doc_id, section_id,"
+	    " chunk_index, title, text, content_hash, language) VALUES(?1, 'd' || ?1 || ':s:0',"
+	    " 'd' || ?1, 'd' || ?1 || ':s', 0, ?2, ?3, 'x', ?4)", -1, &s, NULL), SQLITE_OK);
+	sqlite3_bind_int64(s, 1, rowid);
+	sqlite3_bind_text(s, 2, title, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 4, language, -1, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(s), SQLITE_DONE);
+	sqlite3_finalize(s);
+	snprintf(sql, sizeof sql, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks_src WHERE rowid = %lld", rowid);
+	tu_exec_ok(st, sql);
+}
+
 /* Makes the folder dir (a template, as tu_mkdir() takes it) and the store
  * "DIR/kb.db" in it (its path into db), runs sql on the store and returns it. */
 static inline struct ev_store *

@@ -213,26 +213,6 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 	sqlite3_result_double(ctx, -1.0 * score);
 }
 
-/* ev_bm25_totals(table, 0 | 1): the index's rows or tokens. */
-static void
-ev_bm25_totals(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int nval,
-	sqlite3_value **val)
-{
-	sqlite3_int64 n = 0;
-	int rc;
-
-	if (nval != 1 || sqlite3_value_type(val[0]) != SQLITE_INTEGER) {
-		sqlite3_result_error(ctx, EV_BM25_TOTALS "() takes 0 (rows) or 1 (tokens)", -1);
-		return;
-	}
-	rc = sqlite3_value_int(val[0]) == 0 ? api->xRowCount(fts, &n) :
-	    api->xColumnTotalSize(fts, -1, &n);
-	if (rc != SQLITE_OK)
-		sqlite3_result_error_code(ctx, rc);
-	else
-		sqlite3_result_int64(ctx, n);
-}
-
 int
 ev_bm25_register(sqlite3 *db, struct ev_err *err)
 {
@@ -241,8 +221,7 @@ ev_bm25_register(sqlite3 *db, struct ev_err *err)
 	if (api == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 		    "this SQLite has no FTS5; install libsqlite3 with FTS5");
-	if (api->xCreateFunction(api, EV_BM25_FUNCTION, NULL, ev_bm25, NULL) != SQLITE_OK ||
-	    api->xCreateFunction(api, EV_BM25_TOTALS, NULL, ev_bm25_totals, NULL) != SQLITE_OK)
+	if (api->xCreateFunction(api, EV_BM25_FUNCTION, NULL, ev_bm25, NULL) != SQLITE_OK)
 		return ev_err_nomem(err);
 	return 0;
 }

@@ -33,12 +33,8 @@
  * With `global` set, the average length comes from `rows` and `tokens`
  * (those of a whole sharded collection, textstats.h) instead of this
  * index's, and the caller gives every weighed phrase's IDF in `idf`, made
- * by ev_bm25_idf() from the collection's counts.
- *
- *   ev_bm25_totals(chunks_fts, 0)   the index's rows
- *   ev_bm25_totals(chunks_fts, 1)   its tokens, over every column
- *
- * give an index's own totals (on any row of the table, MATCH or not). */
+ * by ev_bm25_idf() from the collection's counts.  (An index's own totals
+ * are lenstats.h's.) */
 #ifndef EV_BM25_H
 #define EV_BM25_H
 
@@ -48,7 +44,6 @@
 
 #define EV_BM25_FUNCTION "ev_bm25"
 #define EV_BM25_POINTER "ev_bm25_weights"
-#define EV_BM25_TOTALS "ev_bm25_totals"
 
 struct ev_bm25_weights {
 	int n;			/* phrases weighed */
@@ -100,7 +95,7 @@ double ev_bm25_weight(const struct ev_bm25_weights *pw, int i);
 #define EV_BM25_K1 1.2
 #define EV_BM25_B 0.75
 
-/* Register ev_bm25() and ev_bm25_totals() on the connection db.  Returns 0, or -1 with *err set
+/* Register ev_bm25() on the connection db.  Returns 0, or -1 with *err set
  * (code 1: no FTS5, or out of memory). */
 int ev_bm25_register(sqlite3 *db, struct ev_err *err);
 

@@ -26,7 +26,11 @@ struct ev_textsearch_opts {
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
 	double feedback_focus;	/* the power of a feedback chunk's relative score, 0 to 10 */
 	double k1;		/* BM25's term frequency saturation, 0 to 10 */
-	double b;		/* BM25's length normalisation, 0 to 1 */
+	double b;		/* BM25's length normalisation, 0 to 1; NAN: from the
+				 * store, min(EV_TEXTSEARCH_B_MAX, norm_spread / the
+				 * spread of its chunk lengths (lenstats.h)) */
+	double norm_spread;	/* the spread of BM25's length normalisation across the
+				 * store's chunks that sets b when b is NAN */
 	struct ev_snippet_opts snippet;
 	const char *dict_dir;	/* the word lists' directory (lexicon.h; borrowed: it must
 				 * outlive the searcher); NULL: /usr/share/dict */
@@ -38,6 +42,10 @@ struct ev_textsearch_opts {
 	int long_query;		/* a query of more searched words than this is read
 				 * as a document: no feedback, no proximity; 0: never */
 };
+
+/* The largest b the store's spread sets: BM25's customary value, which
+ * the spread lowers where chunk lengths vary widely. */
+#define EV_TEXTSEARCH_B_MAX 0.75
 
 #define EV_TEXTSEARCH_LONG_QUERY EV_PLAN_DEFAULT(EV_PLAN_TEXT_LONG_QUERY)	/* 64: searched words
 				 * of the longest query read as a request */
@@ -58,6 +66,7 @@ struct ev_textsearch_opts {
 	.feedback_focus = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_FOCUS), \
 	.k1 = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1), \
 	.b = EV_PLAN_DEFAULT(EV_PLAN_TEXT_B), \
+	.norm_spread = EV_PLAN_DEFAULT(EV_PLAN_TEXT_NORM_SPREAD), \
 	.snippet = EV_SNIPPET_OPTS_INIT, \
 	.long_query = EV_TEXTSEARCH_LONG_QUERY }
 

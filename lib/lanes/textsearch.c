@@ -1,6 +1,7 @@
 /* textsearch.c: the text lane.  See textsearch.h. */
 #include "textsearch.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "bm25.h"
 #include "buf.h"
 #include "editdist.h"
+#include "lenstats.h"
 #include "lexicon.h"
 #include "postings.h"
 #include "qfilter.h"
@@ -52,6 +54,28 @@ ev_textsearch_resize(void *pv, int n, size_t elem)
 	return 0;
 }
 
+/* BM25's b from the spread of the chunk lengths (textsearch.h) of the
+ * statistics ranked with, else of the store: the normalisation's own spread
+ * across the chunks, b x the lengths', held to norm_spread, b at most
+ * EV_TEXTSEARCH_B_MAX.  Returns 0 or -1. */
+static int
+textsearch_store_b(struct ev_textsearch *ts, struct ev_err *err)
+{
+	struct ev_lenstats ls;
+	double spread;
+
+	if (ts->o.stats != NULL) {
+		ls.rows = ev_textstats_rows(ts->o.stats);
+		ls.tokens = ev_textstats_tokens(ts->o.stats);
+		ls.squares = ev_textstats_squares(ts->o.stats);
+	} else if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
+		return -1;
+	spread = ev_lenstats_spread(ls.rows, ls.tokens, ls.squares);
+	ts->o.b = spread > ts->o.norm_spread / EV_TEXTSEARCH_B_MAX ?
+	    ts->o.norm_spread / spread : EV_TEXTSEARCH_B_MAX;
+	return 0;
+}
+
 struct ev_textsearch *
 ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, struct ev_err *err)
 {
@@ -81,6 +105,10 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 		}
 		if (ts->sweep != NULL && ts->o.split_rows != 0)
 			ev_bm25_sweep_split(ts->sweep, ts->o.split_rows < 0 ? 0 : ts->o.split_rows);
+	}
+	if (isnan(ts->o.b) && textsearch_store_b(ts, err) == -1) {
+		ev_textsearch_close(ts);
+		return NULL;
 	}
 	if ((ts->tok = ev_tok_open(ev_store_db(st), err)) == NULL ||
 	    (ts->sn = ev_snippet_new(ts->tok, &ts->o.snippet, err)) == NULL ||
@@ -250,22 +278,11 @@ add_counts(struct ev_textsearch *ts, const char *sql, enum ev_stats_kind kind, c
 int
 ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *err)
 {
-	sqlite3_stmt *s;
-	long long tot[2] = { 0, 0 };
-	int rc;
+	struct ev_lenstats ls;
 
-	for (int i = 0; i < 2; i++) {
-		if ((s = ev_store_prepare(ts->st, i == 0 ?
-		    "SELECT " EV_BM25_TOTALS "(chunks_fts, 0) FROM chunks_fts LIMIT 1" :
-		    "SELECT " EV_BM25_TOTALS "(chunks_fts, 1) FROM chunks_fts LIMIT 1", err)) == NULL)
-			return -1;
-		if ((rc = sqlite3_step(s)) == SQLITE_ROW)
-			tot[i] = sqlite3_column_int64(s, 0);
-		sqlite3_reset(s);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-			return ev_store_error(ts->st, "counting the text index", err);
-	}
-	ev_textstats_add_totals(out, tot[0], tot[1]);
+	if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
+		return -1;
+	ev_textstats_add_totals(out, ls.rows, ls.tokens, ls.squares);
 	if (add_counts(ts, "SELECT term, doc FROM chunks_vocab", EV_STATS_TERM, "reading the vocabulary",
 	    out, err) == -1)
 		return -1;

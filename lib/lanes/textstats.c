@@ -10,7 +10,8 @@
 
 #include "buf.h"
 
-#define HEADER "evkit-text-stats\t1"
+#define HEADER "evkit-text-stats\t2"
+#define HEADER_1 "evkit-text-stats\t1"	/* without squares */
 
 static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language", "chunk-language" };
 
@@ -25,8 +26,12 @@ struct entries {
 	int sorted;		/* e is in key order, each key once */
 };
 
+/* The totals, in the file's order. */
+enum { ROWS, TOKENS, SQUARES, NTOTAL };
+static const char *const total_names[NTOTAL] = { "rows", "tokens", "squares" };
+
 struct ev_textstats {
-	long long rows, tokens;
+	long long total[NTOTAL];
 	struct entries k[EV_STATS_NKIND];
 };
 
@@ -56,10 +61,12 @@ ev_textstats_free(struct ev_textstats *s)
 }
 
 void
-ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens)
+ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens,
+    long long squares)
 {
-	s->rows += rows;
-	s->tokens += tokens;
+	s->total[ROWS] += rows;
+	s->total[TOKENS] += tokens;
+	s->total[SQUARES] += squares;
 }
 
 int
@@ -109,13 +116,19 @@ seal(struct entries *es)
 long long
 ev_textstats_rows(const struct ev_textstats *s)
 {
-	return s->rows;
+	return s->total[ROWS];
 }
 
 long long
 ev_textstats_tokens(const struct ev_textstats *s)
 {
-	return s->tokens;
+	return s->total[TOKENS];
+}
+
+long long
+ev_textstats_squares(const struct ev_textstats *s)
+{
+	return s->total[SQUARES];
 }
 
 long long
@@ -167,7 +180,7 @@ read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *
 {
 	char *f[3], *p = line;
 	int nf = 0, kind;
-	long long n, sum;
+	long long n;
 
 	for (;;) {
 		if (nf == 3)
@@ -177,21 +190,23 @@ read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *
 			break;
 		*p++ = '\0';
 	}
-	if (nf == 2 && (strcmp(f[0], "rows") == 0 || strcmp(f[0], "tokens") == 0)) {
+	for (int t = 0; nf == 2 && t < NTOTAL; t++) {
+		if (strcmp(f[0], total_names[t]) != 0)
+			continue;
 		if (parse_count(f[1], &n) == -1)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "%s takes a count (0 or more): '%s'", f[0], f[1]);
-		sum = f[0][0] == 'r' ? s->rows : s->tokens;
-		if (n > LLONG_MAX - sum)
+		if (n > LLONG_MAX - s->total[t])
 			return ev_err_set(err, EV_EXIT_USAGE, where, "%s: the sum is too large", f[0]);
-		ev_textstats_add_totals(s, f[0][0] == 'r' ? n : 0, f[0][0] == 't' ? n : 0);
+		s->total[t] += n;
 		return 0;
 	}
 	for (kind = 0; kind < EV_STATS_NKIND && strcmp(f[0], kind_names[kind]) != 0; kind++)
 		;
 	if (kind == EV_STATS_NKIND)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "unknown entry '%.40s' (rows, tokens, term, phrase, language or chunk-language)", f[0]);
+		    "unknown entry '%.40s' (rows, tokens, squares, term, phrase, language or"
+		    " chunk-language)", f[0]);
 	if (nf != 3 || f[1][0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "%s takes a key and a count", f[0]);
 	if (parse_count(f[2], &n) == -1)
@@ -220,9 +235,13 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 			line[--len] = '\0';
 		if ((size_t)len != strlen(line))
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "a NUL byte");
+		else if (lineno == 1 && strcmp(line, HEADER_1) == 0)
+			r = ev_err_set(err, EV_EXIT_USAGE, where, "statistics made by an earlier"
+			    " evkit, without the chunk lengths' squares: make them again"
+			    " (ev-search-text --stats-out)");
 		else if (lineno == 1 && strcmp(line, HEADER) != 0)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
-			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>1'");
+			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>2'");
 		else if (lineno > 1)
 			r = read_line(s, line, where, err);
 	}
@@ -240,7 +259,9 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 int
 ev_textstats_write(struct ev_textstats *s, FILE *f, const char *name, struct ev_err *err)
 {
-	fprintf(f, "%s\nrows\t%lld\ntokens\t%lld\n", HEADER, s->rows, s->tokens);
+	fprintf(f, "%s\n", HEADER);
+	for (int t = 0; t < NTOTAL; t++)
+		fprintf(f, "%s\t%lld\n", total_names[t], s->total[t]);
 	for (int kind = 0; kind < EV_STATS_NKIND; kind++) {
 		struct entries *es = &s->k[kind];
 

@@ -10,6 +10,8 @@
  * dfs_query_then_fetch and Solr's ExactStatsCache do).  The set holds:
  *   rows                      chunks indexed
  *   tokens                    their tokens, over every column
+ *   squares                   the sum of their lengths' squares (the
+ *                             spread of the lengths: lenstats.h)
  *   term STEM -> N            chunks holding the stem (the whole vocabulary)
  *   phrase "STEM STEM" -> N   chunks holding the two stems side by side
  *                             (those of the queries the set was made for)
@@ -22,8 +24,8 @@
  * gives the statistics of the two together.
  *
  * The file is text, one entry a line, fields separated by tabs, after the
- * line "evkit-text-stats<TAB>1":
- *   rows<TAB>N, tokens<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>STEM STEM<TAB>N,
+ * line "evkit-text-stats<TAB>2" (version 1 had no squares: refused):
+ *   rows<TAB>N, tokens<TAB>N, squares<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>STEM STEM<TAB>N,
  *   language<TAB>CODE<TAB>N, chunk-language<TAB>CODE<TAB>N
  * written sorted by kind and key, so that a file made twice is the same. */
 #ifndef EV_TEXTSTATS_H
@@ -50,8 +52,9 @@ struct ev_textstats *ev_textstats_new(struct ev_err *err);
 /* Free the set (NULL-safe). */
 void ev_textstats_free(struct ev_textstats *s);
 
-/* Add rows and tokens to the totals. */
-void ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens);
+/* Add rows, tokens and squares to the totals. */
+void ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens,
+    long long squares);
 
 /* Add n (>= 0) to the count of the entry key[0..len) of kind (a key holds
  * no tab, newline or NUL).  Returns 0, or -1 with *err set (out of memory). */
@@ -82,6 +85,7 @@ int ev_textstats_read_all(struct ev_textstats *s, const char *const *paths, size
 /* The totals. */
 long long ev_textstats_rows(const struct ev_textstats *s);
 long long ev_textstats_tokens(const struct ev_textstats *s);
+long long ev_textstats_squares(const struct ev_textstats *s);
 
 /* The count of the entry key of kind, or -1 when the set has no such entry. */
 long long ev_textstats_get(struct ev_textstats *s, enum ev_stats_kind kind, const char *key);

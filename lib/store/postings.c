@@ -95,10 +95,8 @@ sqlite_varint(const unsigned char *p, size_t n, uint64_t *v)
 	return 0;
 }
 
-/* The stamp of st's index now: the SHA-256 of FTS5's totals record (id 1)
- * and structure record (id 10), which every write to the index changes. */
-static int
-index_stamp(struct ev_store *st, unsigned char stamp[32], struct ev_err *err)
+int
+ev_postings_index_stamp(struct ev_store *st, unsigned char stamp[32], struct ev_err *err)
 {
 	sqlite3_stmt *s = ev_store_prepare(st, "SELECT id, block FROM chunks_fts_data WHERE id IN (1, 10)"
 	    " ORDER BY id", err);
@@ -164,10 +162,20 @@ index_totals(struct ev_store *st, struct header *h, struct ev_err *err)
 	return 0;
 }
 
-/* Every row's length (its docsize record's columns summed) into *out,
- * indexed by rowid. */
-static int
-row_lengths(struct ev_store *st, struct header *h, uint32_t **out, struct ev_err *err)
+int
+ev_postings_totals(struct ev_store *st, long long *rows, long long *tokens, struct ev_err *err)
+{
+	struct header h;
+
+	if (index_totals(st, &h, err) == -1)
+		return -1;
+	*rows = (long long)h.rows;
+	*tokens = (long long)h.tokens;
+	return 0;
+}
+
+int
+ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out, struct ev_err *err)
 {
 	sqlite3_stmt *s = ev_store_prepare(st, "SELECT max(id) FROM chunks_fts_docsize", err);
 	uint32_t *len;
@@ -176,12 +184,12 @@ row_lengths(struct ev_store *st, struct header *h, uint32_t **out, struct ev_err
 	if (s == NULL)
 		return -1;
 	rc = sqlite3_step(s);
-	h->maxrowid = rc == SQLITE_ROW && sqlite3_column_int64(s, 0) > 0 ?
+	*maxrowid = rc == SQLITE_ROW && sqlite3_column_int64(s, 0) > 0 ?
 	    (uint64_t)sqlite3_column_int64(s, 0) : 0;
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW)
 		return ev_store_error(st, "reading the text index's row lengths", err);
-	if ((len = calloc(h->maxrowid + 1, sizeof *len)) == NULL)
+	if ((len = calloc(*maxrowid + 1, sizeof *len)) == NULL)
 		return ev_err_nomem(err);
 	if ((s = ev_store_prepare(st, "SELECT id, sz FROM chunks_fts_docsize", err)) == NULL) {
 		free(len);
@@ -198,7 +206,7 @@ row_lengths(struct ev_store *st, struct header *h, uint32_t **out, struct ev_err
 				break;
 			sum += v;
 		}
-		if (id >= 0 && (uint64_t)id <= h->maxrowid)
+		if (id >= 0 && (uint64_t)id <= *maxrowid)
 			len[id] = (uint32_t)sum;
 	}
 	sqlite3_reset(s);
@@ -593,8 +601,8 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 	if (ev_store_exec(st, "BEGIN", err) == -1)
 		goto out;
 	began = 1;
-	if (index_stamp(st, b.h.stamp, err) == -1 || index_totals(st, &b.h, err) == -1 ||
-	    column_names(st, &b, names, err) == -1 || row_lengths(st, &b.h, &lengths, err) == -1 ||
+	if (ev_postings_index_stamp(st, b.h.stamp, err) == -1 || index_totals(st, &b.h, err) == -1 ||
+	    column_names(st, &b, names, err) == -1 || ev_postings_row_lengths(st, &b.h.maxrowid, &lengths, err) == -1 ||
 	    chunk_languages(st, &b, err) == -1)
 		goto out;
 	if ((b.f = fopen(tmp, "wb")) == NULL) {
@@ -784,7 +792,7 @@ ev_postings_fresh(const struct ev_postings *p, struct ev_store *st, struct ev_er
 {
 	unsigned char stamp[32];
 
-	if (index_stamp(st, stamp, err) == -1)
+	if (ev_postings_index_stamp(st, stamp, err) == -1)
 		return -1;
 	return memcmp(stamp, p->h.stamp, sizeof stamp) == 0;
 }

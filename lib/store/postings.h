@@ -103,6 +103,21 @@ struct ev_postings_cursor {
 	const unsigned char *pos_at;
 };
 
+/* The stamp of st's text index now: the SHA-256 of FTS5's totals record
+ * and structure record, which every write to the index changes.  Returns 0,
+ * or -1 with *err set (code 1). */
+int ev_postings_index_stamp(struct ev_store *st, unsigned char stamp[32], struct ev_err *err);
+
+/* FTS5's totals of st's text index: its rows and their tokens over every
+ * column.  Returns 0, or -1 with *err set (code 1). */
+int ev_postings_totals(struct ev_store *st, long long *rows, long long *tokens, struct ev_err *err);
+
+/* Every row's length in tokens (its columns summed) into *out (malloc'd,
+ * the caller frees), indexed by rowid from 0 to *maxrowid, 0 for no row.
+ * Returns 0, or -1 with *err set (code 1: the store; or out of memory). */
+int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
+    struct ev_err *err);
+
 /* Build (or rebuild) the postings file of the open store st from its FTS5
  * index, in one read transaction of its own (st must not be in one).
  * progress, when not NULL, is called now and then with the rows of the

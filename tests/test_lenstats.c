@@ -1,0 +1,175 @@
+/* Tests of lib/store/lenstats.c over a real store: the totals of the
+ * chunks' lengths counted from the text index (every column, empty chunks
+ * too), kept in meta with the index's stamp and read from there while the
+ * index is the same, counted again once a write changed the index, a kept
+ * value that is not three counts ignored, a run that changed nothing writing
+ * nothing, a postings file's lengths counted when it is given; and the spread
+ * the totals give. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lenstats.h"
+#include "store.h"
+#include "test_util.h"
+
+static char dir[64], path[128];
+static struct ev_store *st;
+
+static void
+setup(void)
+{
+	struct ev_err err = { 0 };
+
+	snprintf(dir, sizeof dir, "/tmp/evkit-lenstats.XXXXXX");
+	tu_mkdir(dir, path, sizeof path);
+	st = tu_store_create(path, &err);
+	/* chunks of 2, 4 and 6 words, a title's words counted as a text's */
+	tu_add_chunk(st, 1, NULL, "alpha beta", "en");
+	tu_add_chunk(st, 2, "gamma", "delta alpha beta", "en");
+	tu_add_chunk(st, 3, "kappa lambda", "alpha beta gamma delta", "en");
+}
+
+static void
+teardown(void)
+{
+	ev_store_close(st);
+	st = NULL;
+	tu_rmdir(dir);
+}
+
+TestSuite(lenstats, .init = setup, .fini = teardown);
+
+/* The store's totals, "ROWS TOKENS SQUARES", into buf. */
+static const char *
+totals(char *buf, size_t n)
+{
+	struct ev_err err = { 0 };
+	struct ev_lenstats ls = { -1, -1, -1 };
+
+	cr_assert_eq(ev_lenstats_get(st, NULL, &ls, &err), 0, "%s", err.msg);
+	snprintf(buf, n, "%lld %lld %lld", ls.rows, ls.tokens, ls.squares);
+	return buf;
+}
+
+static void
+keep(void)
+{
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_lenstats_keep(st, &err), 0, "%s", err.msg);
+}
+
+/* The counts meta keeps after the stamp, or "" when none. */
+static const char *
+kept_value(char *buf, size_t n)
+{
+	char *v = NULL;
+	struct ev_err err = { 0 };
+	int r = ev_store_meta_get(st, EV_LENSTATS_META, &v, &err);
+
+	cr_assert_geq(r, 0, "%s", err.msg);
+	snprintf(buf, n, "%s", r == 1 && strlen(v) > 65 ? v + 65 : "");
+	free(v);
+	return buf;
+}
+
+/* Meta's value with its stamp kept and the counts after it replaced. */
+static void
+replace_kept_counts(const char *counts)
+{
+	char *v = NULL, sql[256];
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_store_meta_get(st, EV_LENSTATS_META, &v, &err), 1);
+	snprintf(sql, sizeof sql, "UPDATE meta SET value = '%.65s%s' WHERE key = '%s'", v, counts,
+	    EV_LENSTATS_META);
+	free(v);
+	tu_exec_ok(st, sql);
+}
+
+Test(lenstats, the_totals_are_counted_from_every_columns_lengths)
+{
+	char buf[64];
+
+	cr_assert_str_eq(totals(buf, sizeof buf), "3 12 56");
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "", "reading keeps nothing");
+}
+
+Test(lenstats, an_empty_chunk_counts_and_an_empty_index_has_none)
+{
+	char buf[64];
+
+	tu_add_chunk(st, 4, NULL, "", "en");
+	cr_assert_str_eq(totals(buf, sizeof buf), "4 12 56");
+	tu_exec_ok(st, "DELETE FROM chunks_fts");
+	cr_assert_str_eq(totals(buf, sizeof buf), "0 0 0");
+}
+
+Test(lenstats, kept_totals_are_read_while_the_index_is_the_same)
+{
+	char buf[64];
+
+	keep();
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "3 12 56");
+	replace_kept_counts("7 8 9");
+	cr_assert_str_eq(totals(buf, sizeof buf), "7 8 9", "read from meta, not counted");
+	keep();
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "7 8 9", "current totals are not written again");
+}
+
+Test(lenstats, a_write_to_the_index_makes_the_kept_totals_stale)
+{
+	char buf[64];
+
+	keep();
+	replace_kept_counts("7 8 9");
+	tu_add_chunk(st, 4, NULL, "one two three four", "en");
+	cr_assert_str_eq(totals(buf, sizeof buf), "4 16 72");
+	keep();
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "4 16 72");
+}
+
+Test(lenstats, kept_counts_that_are_not_three_counts_are_ignored)
+{
+	const char *bad[] = { "x", "", "1 2", "1 2 3 4", "1 2 3x", "-1 2 3", "1 2 -3" };
+	char buf[64];
+
+	keep();
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		replace_kept_counts(bad[i]);
+		cr_assert_str_eq(totals(buf, sizeof buf), "3 12 56", "kept '%s'", bad[i]);
+	}
+}
+
+Test(lenstats, the_spread_is_the_standard_deviation_over_the_mean)
+{
+	cr_assert_float_eq(ev_lenstats_spread(3, 12, 56), sqrt(8.0 / 3.0) / 4.0, 1e-15);
+	cr_assert_float_eq(ev_lenstats_spread(4, 16, 72), sqrt(2.0) / 4.0, 1e-15);
+	cr_assert_float_eq(ev_lenstats_spread(3, 12, 48), 0.0, 0, "one length");
+	cr_assert_float_eq(ev_lenstats_spread(0, 0, 0), 0.0, 0, "no chunks");
+	cr_assert_float_eq(ev_lenstats_spread(2, 0, 0), 0.0, 0, "empty chunks");
+}
+
+Test(lenstats, a_postings_files_lengths_are_counted_when_it_is_given)
+{
+	struct ev_err err = { 0 };
+	struct ev_lenstats ls = { -1, -1, -1 };
+	struct ev_postings *p;
+	int stale = -1;
+	char buf[64];
+
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_eq(ev_lenstats_get(st, p, &ls, &err), 0, "%s", err.msg);
+	cr_assert_eq(ls.rows, 3);
+	cr_assert_eq(ls.tokens, 12);
+	cr_assert_eq(ls.squares, 56);
+	/* the file's lengths, not the index's: a chunk added since is not in them */
+	tu_add_chunk(st, 4, NULL, "one two three four", "en");
+	cr_assert_eq(ev_lenstats_get(st, p, &ls, &err), 0, "%s", err.msg);
+	cr_assert_eq(ls.squares, 56);
+	cr_assert_str_eq(totals(buf, sizeof buf), "4 16 72");
+	ev_postings_close(p);
+}
