@@ -81,6 +81,10 @@ enum ev_plan_type {
 /* the text lane's older section name (lanes.text wins) */
 #define EV_PLAN_TEXT		("text.*", EV_PLAN_ANY, 0, 0, NAN, NULL, "ev-search-text")
 
+/* An entry named key with e's type, range, default, words and stage. */
+#define EV_PLAN_SAME_AS(key, e) (key, EV_PLAN_TYPE(e), EV_PLAN_MIN(e), EV_PLAN_MAX(e), \
+	EV_PLAN_DEFAULT(e), EV_PLAN_WORDS(e), EV_PLAN_STAGE(e))
+
 /* ---- The text lane: lanes.text.* ---- */
 #define EV_PLAN_TEXT_K		("lanes.text.k", EV_PLAN_INT, 1, EV_PLAN_MAX_K, 100, NULL, \
 				 "ev-search-text")
@@ -95,14 +99,15 @@ enum ev_plan_type {
 				 "ev-search-text")
 #define EV_PLAN_TEXT_FEEDBACK_FOCUS ("lanes.text.feedback_focus", EV_PLAN_NUM, 0, 10, 3.0, NULL, \
 				 "ev-search-text")
-#define EV_PLAN_TEXT_FEEDBACK_DOCS_M ("lanes.text.feedback.docs", EV_PLAN_INT, 0, 1000, 15, NULL, \
-				 "ev-search-text")
-#define EV_PLAN_TEXT_FEEDBACK_TERMS_M ("lanes.text.feedback.terms", EV_PLAN_INT, 1, 1000, 30, \
-				 NULL, "ev-search-text")
-#define EV_PLAN_TEXT_FEEDBACK_WEIGHT_M ("lanes.text.feedback.weight", EV_PLAN_NUM, 0, 1, 0.5, \
-				 NULL, "ev-search-text")
-#define EV_PLAN_TEXT_FEEDBACK_FOCUS_M ("lanes.text.feedback.focus", EV_PLAN_NUM, 0, 10, 3.0, \
-				 NULL, "ev-search-text")
+/* the mapping's entries: the same ranges and defaults as the flat keys' */
+#define EV_PLAN_TEXT_FEEDBACK_DOCS_M EV_PLAN_SAME_AS("lanes.text.feedback.docs", \
+				 EV_PLAN_TEXT_FEEDBACK)
+#define EV_PLAN_TEXT_FEEDBACK_TERMS_M EV_PLAN_SAME_AS("lanes.text.feedback.terms", \
+				 EV_PLAN_TEXT_FEEDBACK_TERMS)
+#define EV_PLAN_TEXT_FEEDBACK_WEIGHT_M EV_PLAN_SAME_AS("lanes.text.feedback.weight", \
+				 EV_PLAN_TEXT_FEEDBACK_WEIGHT)
+#define EV_PLAN_TEXT_FEEDBACK_FOCUS_M EV_PLAN_SAME_AS("lanes.text.feedback.focus", \
+				 EV_PLAN_TEXT_FEEDBACK_FOCUS)
 #define EV_PLAN_TEXT_FUZZY	("lanes.text.fuzzy", EV_PLAN_INT, 0, 3, 2, NULL, "ev-search-text")
 #define EV_PLAN_TEXT_FUZZY_EXPANSIONS ("lanes.text.fuzzy_expansions", EV_PLAN_INT, 1, 100, 1, \
 				 NULL, "ev-search-text")
