@@ -127,8 +127,7 @@ static void
 check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 {
 	if (p.log_entropy && !json_is_true(ev_config_get(cli->config,
-	    EV_PLAN_KEY(EV_PLAN_EMBED_LOG_ENTROPY))) &&
-	    training_flag == NULL)
+	    EV_PLAN_KEY(EV_PLAN_EMBED_LOG_ENTROPY))) && training_flag == NULL)
 		training_flag = "--log-entropy";	/* a flag, as the config does not say
 							 * so (a bool has no handler to tell) */
 	if (db == NULL)
@@ -161,25 +160,7 @@ check_usage(struct ev_cli *cli, int argc, char **argv, int argi)
 		ev_cli_usage_error(cli, "%s is an option of --train", training_flag);
 }
 
-static int
-skip(void *ctx, const struct ev_err *err)
-{
-	return ev_cli_skip(ctx, err);
-}
-
 static struct ev_embedwrite_io io = { NULL, ev_cli_note_cb, NULL };
-
-/* The ToolRun line's "embedder": the model a run used or made (dim 0:
- * unknown). */
-static void
-log_embedder(struct ev_cli *cli, const char *id, int dim)
-{
-	json_t *m = json_pack("{s:s,s:s}", "method", "lsa", "model", id);
-
-	if (m != NULL && dim > 0)
-		json_object_set_new(m, "dim", json_integer(dim));
-	ev_cli_log_set(cli, "embedder", m);
-}
 
 /* Records from files or stdin, each written with its vector. */
 static int
@@ -193,12 +174,13 @@ run_stream(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles,
 	int rc = -1;
 
 	if (ev_embedwrite_open(&r, st, err) == 0 && (in = ev_jsonl_open(files, nfiles, err)) != NULL) {
-		rc = ev_embedwrite_stream(&r, in, role, &io, skip, &sk, &nread, &n, err);
+		rc = ev_embedwrite_stream(&r, in, role, &io, ev_cli_skip_cb, &sk, &nread, &n, err);
 		ev_cli_skip_done(cli, &sk);
 		ev_embedwrite_zero_note(&r, &io);
 	}
 	if (r.e != NULL)
-		log_embedder(cli, ev_embed_model_id(r.e), ev_embed_dim(r.e));
+		ev_cli_log_set(cli, "embedder", ev_embedwrite_log_model(ev_embed_model_id(r.e),
+		    ev_embed_dim(r.e)));
 	ev_cli_count(cli, "records_in", nread);
 	ev_cli_count(cli, "records_out", n);
 	ev_jsonl_close(in);
@@ -224,7 +206,7 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 	if (pending) {
 		rc = ev_embedwrite_pending(st, !chunks, model, &io, &res, err);
 		if (rc == 0 && !chunks && res.model != NULL)
-			log_embedder(cli, res.model, res.dim);
+			ev_cli_log_set(cli, "embedder", ev_embedwrite_log_model(res.model, res.dim));
 		ev_cli_count(cli, "records_out", res.written);
 		free(res.model);
 		return rc;
@@ -237,7 +219,7 @@ run(struct ev_cli *cli, struct ev_store *st, char **files, int nfiles, struct ev
 	if ((rc = ev_embedwrite_train(st, db, &p, &io, &info, err)) == 0) {
 		ev_cli_count(cli, "chunks", info.chunks);
 		ev_cli_count(cli, "terms", info.terms);
-		log_embedder(cli, info.model_id, info.dim);
+		ev_cli_log_set(cli, "embedder", ev_embedwrite_log_model(info.model_id, info.dim));
 	}
 	return rc;
 }

@@ -130,7 +130,7 @@ Test(embedwrite, a_record_by_its_fields_or_its_role)
 static int skipped;
 
 static int
-skip(void *ctx, const struct ev_err *e)
+skip(void *ctx, struct ev_err *e)
 {
 	(void)ctx, (void)e;
 	skipped++;
@@ -253,4 +253,19 @@ Test(embedwrite, a_model_copied_from_another_store_is_reported_and_embeds_alike)
 	ev_store_close(dst);
 	st = ev_store_open(db, EV_STORE_WRITE, &err);
 	cr_assert_not_null(st, "%s", err.msg);
+}
+
+Test(embedwrite, the_logged_model_names_method_model_and_a_known_dimension)
+{
+	json_t *m = ev_embedwrite_log_model("lsa-abc", 8);
+	char *s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+
+	cr_assert_str_eq(s, "{\"dim\":8,\"method\":\"lsa\",\"model\":\"lsa-abc\"}");
+	free(s);
+	json_decref(m);
+	m = ev_embedwrite_log_model("lsa-abc", 0);
+	s = json_dumps(m, JSON_COMPACT | JSON_SORT_KEYS);
+	cr_assert_str_eq(s, "{\"method\":\"lsa\",\"model\":\"lsa-abc\"}", "dim 0: unknown, left out");
+	free(s);
+	json_decref(m);
 }

@@ -209,7 +209,7 @@ ev_embedwrite_one(struct ev_embedwrite *r, json_t *v, int role, size_t lineno, c
 int
 ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
 	const struct ev_embedwrite_io *io,
-	int (*skip)(void *ctx, const struct ev_err *err), void *ctx, long long *nread,
+	int (*skip)(void *ctx, struct ev_err *err), void *ctx, long long *nread,
 	long long *nwritten, struct ev_err *err)
 {
 	json_t *v, *rec;
@@ -387,4 +387,16 @@ ev_embedwrite_copy_model(struct ev_store *st, const char *from,
 	}
 	ev_store_close(src);
 	return r;
+}
+
+json_t *
+ev_embedwrite_log_model(const char *id, int dim)
+{
+	json_t *m = json_pack("{s:s,s:s}", "method", "lsa", "model", id);
+
+	if (m != NULL && dim > 0 && json_object_set_new(m, "dim", json_integer(dim)) == -1) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
 }

@@ -77,8 +77,13 @@ void ev_embedwrite_zero_note(const struct ev_embedwrite *r, const struct ev_embe
  * read, *nwritten the records written.  Returns 0, or -1 with *err set. */
 int ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
 	const struct ev_embedwrite_io *io,
-	int (*skip)(void *ctx, const struct ev_err *err), void *ctx, long long *nread,
+	int (*skip)(void *ctx, struct ev_err *err), void *ctx, long long *nread,
 	long long *nwritten, struct ev_err *err);
+
+/* The ToolRun line's "embedder" of a run: the built-in method, the model
+ * id and, when dim > 0, its dimensions ({"method": "lsa", "model": ID,
+ * "dim": N}).  Returns a new object, or NULL when out of memory. */
+json_t *ev_embedwrite_log_model(const char *id, int dim);
 
 /* What ev_embedwrite_pending() did. */
 struct ev_embedwrite_pending {
