@@ -127,7 +127,7 @@ make_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 	return r;
 }
 
-/* After a run that wrote to the store: the spread of its chunk lengths
+/* After a run that wrote to the store: the totals of its chunk lengths
  * kept (lenstats.h), and its postings file made again when it has one
  * (stale now) or is large enough to want one, unless --no-postings.  The
  * documents are stored by then: a file that cannot be made is warned about

@@ -54,7 +54,7 @@ ev_textsearch_resize(void *pv, int n, size_t elem)
 	return 0;
 }
 
-/* BM25's b from the spread of the chunk lengths (textsearch.h) of the
+/* BM25's b from the spread of the chunk lengths (textopts.h) of the
  * statistics ranked with, else of the store: the normalisation's own spread
  * across the chunks, b x the lengths', held to norm_spread, b at most
  * EV_TEXTSEARCH_B_MAX.  Returns 0 or -1. */
