@@ -132,14 +132,14 @@ make_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
  * (stale now) or is large enough to want one, unless --no-postings.  The
  * documents are stored by then: a file that cannot be made is warned about
  * (searches rank through FTS5 meanwhile), not an error of the run.
- * Returns 0, or -1 with *err set (the store cannot be read or written). */
+ * Returns 0, or -1 with *err set (the store cannot be read). */
 static int
 refresh_postings(struct ev_cli *cli, struct ev_store *st, struct ev_err *err)
 {
-	int wanted = ev_lenstats_keep(st, err) == -1 ? -1 : no_postings ? 0 :
-	    ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, err);
+	int wanted;
 
-	if (wanted != 1)
+	ev_lenstats_refresh(st, db, ev_cli_note_cb, NULL);
+	if ((wanted = no_postings ? 0 : ev_postings_wanted(st, EV_POSTINGS_AUTO_ROWS, err)) != 1)
 		return wanted;
 	if (make_postings(cli, st, err) == -1) {
 		ev_warn("%s: the documents are stored, but the postings file could not be made (%s):"

@@ -173,3 +173,32 @@ Test(lenstats, a_postings_files_lengths_are_counted_when_it_is_given)
 	cr_assert_str_eq(totals(buf, sizeof buf), "4 16 72");
 	ev_postings_close(p);
 }
+
+/* A note's text, kept. */
+static char noted[512];
+
+static void
+keep_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	snprintf(noted, sizeof noted, "%s", msg);
+}
+
+Test(lenstats, totals_that_cannot_be_kept_are_said_not_an_error)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *ro;
+	char buf[64];
+
+	ev_lenstats_refresh(st, "kb.db", keep_note, NULL);
+	cr_assert_str_eq(noted, "", "kept: nothing to say");
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "3 12 56");
+	tu_add_chunk(st, 4, NULL, "one two three four", "en");
+	cr_assert_not_null(ro = ev_store_open(path, EV_STORE_READ, &err), "%s", err.msg);
+	ev_lenstats_refresh(ro, "kb.db", keep_note, NULL);	/* a store it cannot write */
+	ev_store_close(ro);
+	cr_assert(strncmp(noted, "kb.db: the documents are stored, but the totals of their chunks'"
+	    " lengths could not be kept (", 92) == 0, "%s", noted);
+	cr_assert_str_eq(kept_value(buf, sizeof buf), "3 12 56", "the stale totals stay");
+	cr_assert_str_eq(totals(buf, sizeof buf), "4 16 72", "and are not read");
+}

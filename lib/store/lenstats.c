@@ -112,3 +112,14 @@ ev_lenstats_keep(struct ev_store *st, struct ev_err *err)
 	snprintf(value, sizeof value, "%s %lld %lld %lld", hex, ls.rows, ls.tokens, ls.squares);
 	return ev_store_meta_set(st, EV_LENSTATS_META, value, err);
 }
+
+void
+ev_lenstats_refresh(struct ev_store *st, const char *name, ev_note_fn *note, void *ctx)
+{
+	struct ev_err err = { 0 };
+
+	if (ev_lenstats_keep(st, &err) == -1)
+		ev_note(note, ctx, "%s: the documents are stored, but the totals of their chunks' lengths"
+		    " could not be kept (%s): each search counts them, more slowly, until the next"
+		    " ingest keeps them", name, err.msg);
+}

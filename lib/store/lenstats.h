@@ -15,11 +15,12 @@
  * takes them from there when the stamp is the index's now, else counts them
  * from the index (a pass over every chunk's length) without writing.
  *
- * Middle layer: includes err.h, postings.h and store.h. */
+ * Middle layer: includes err.h, note.h, postings.h and store.h. */
 #ifndef EV_LENSTATS_H
 #define EV_LENSTATS_H
 
 #include "err.h"
+#include "note.h"
 #include "postings.h"
 #include "store.h"
 
@@ -50,5 +51,11 @@ int ev_lenstats_get(struct ev_store *st, const struct ev_postings *p, struct ev_
  * for writing, outside a transaction: the write is its own).  Returns 0, or
  * -1 with *err set (code 1). */
 int ev_lenstats_keep(struct ev_store *st, struct ev_err *err);
+
+/* ev_lenstats_keep(), for a command that has just written to st (named
+ * name): the totals are a cache, which a reader counts for itself when it
+ * is missing or stale, so a failure to keep them is said through
+ * note(ctx, ...) and is not an error of the write. */
+void ev_lenstats_refresh(struct ev_store *st, const char *name, ev_note_fn *note, void *ctx);
 
 #endif
