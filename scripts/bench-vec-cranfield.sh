@@ -58,20 +58,22 @@ for line in open(sys.argv[2]):
                                   "score": float(s), "lane": "vector"}) + "\n")
 EOF
 
-set -- $("$py" "$top/scripts/bench-time.py" 3 ev.jsonl \
-	"$bin/ev-search-vec" --db kb.db --index kb.faiss -k 100 qv.jsonl)
+# vec_time BINDIR OUT [OPTION]: best of three of that ev-search-vec over the
+# query vectors into OUT; prints "WALL CPU".
+vec_time() {
+	"$py" "$top/scripts/bench-time.py" 3 "$2" \
+		"$1/ev-search-vec" --db kb.db --index kb.faiss -k 100 ${3:+"$3"} qv.jsonl
+}
+set -- $(vec_time "$bin" ev.jsonl)
 ev_w=$1 ev_c=$2
-set -- $("$py" "$top/scripts/bench-time.py" 3 evn.jsonl \
-	"$bin/ev-search-vec" --db kb.db --index kb.faiss -k 100 --no-snippet qv.jsonl)
+set -- $(vec_time "$bin" evn.jsonl --no-snippet)
 evn_w=$1 evn_c=$2
 set -- $("$py" "$top/scripts/bench-time.py" 3 peer.jsonl "$py" peer.py kb.db qv.jsonl)
 py_w=$1 py_c=$2
 if [ -n "${OLD_BIN:-}" ]; then
-	set -- $("$py" "$top/scripts/bench-time.py" 3 old.jsonl \
-		"$OLD_BIN/ev-search-vec" --db kb.db --index kb.faiss -k 100 qv.jsonl)
+	set -- $(vec_time "$OLD_BIN" old.jsonl)
 	old_w=$1 old_c=$2
-	set -- $("$py" "$top/scripts/bench-time.py" 3 oldn.jsonl \
-		"$OLD_BIN/ev-search-vec" --db kb.db --index kb.faiss -k 100 --no-snippet qv.jsonl)
+	set -- $(vec_time "$OLD_BIN" oldn.jsonl --no-snippet)
 	oldn_w=$1 oldn_c=$2
 	cmp -s old.jsonl ev.jsonl || echo "bench-vec-cranfield: the hits of OLD_BIN differ from those of BIN"
 fi
