@@ -456,6 +456,11 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
 	size_t k = 0, n = sw->ncand;
 
+	/* A score so far is never below 0 (a pruned sweep's phrases weigh
+	 * more than 0, each IDF is at least MIN_IDF): while the bounds to
+	 * come reach theta alone, every candidate can, and none is read. */
+	if (rest * (1.0 + SWEEP_MARGIN) >= theta)
+		return;
 	/* (no branch: which rows stay is not to be predicted) */
 	for (size_t i = 0; i < n; i++) {
 		long long r = cand[i];
