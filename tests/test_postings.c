@@ -6,8 +6,9 @@
  * entries of escaped counts too); lists' rows marked in a bitmap, and a
  * corrupt one refused there;
  * willneed's hint; a file made stale by a write to the index, cut short or
- * of another format, which is never read; when a store wants its file; and a
- * build that leaves no temporary file. */
+ * of another format, which is never read; a term's entry out of the file's
+ * sections, found corrupt when it is read, the others read as they are;
+ * when a store wants its file; and a build that leaves no temporary file. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -361,6 +362,113 @@ Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
 	build();
 	cr_assert_eq(opened_after(0, -1, &stale), 0);	/* empty */
 	cr_assert_eq(stale, 1);
+}
+
+/* The little-endian uint64 at b + at. */
+static uint64_t
+u64_at(const unsigned char *b, size_t at)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | b[at + (size_t)i];
+	return v;
+}
+
+static void
+put_u64(unsigned char *b, size_t at, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		b[at + (size_t)i] = (unsigned char)v;
+}
+
+/* The index (in the dictionary's order) of term. */
+static long long
+term_index(struct ev_postings *p, const char *term)
+{
+	for (long long i = 0; i < ev_postings_nterms(p); i++) {
+		long long rows;
+		int len;
+		const char *t = ev_postings_term_at(p, i, &len, &rows);
+
+		if (t != NULL && (size_t)len == strlen(term) && memcmp(t, term, (size_t)len) == 0)
+			return i;
+	}
+	cr_assert_fail("no term %s", term);
+	return -1;
+}
+
+/* The header's offsets (postings.c's struct header: nterms at byte 40,
+ * off_terms at 72, off_strings at 80) and each entry's (str at 0, post
+ * at 16). */
+#define NTERMS_AT 40
+#define OFF_TERMS_AT 72
+#define OFF_STRINGS_AT 80
+#define ENTRY_STR 0
+#define ENTRY_POST 16
+
+/* The file as built, but for field `field` of term's entry set to v;
+ * opened (not stale).  Returns it. */
+static struct ev_postings *
+opened_with_entry(const char *term, size_t field, uint64_t v)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	size_t len, terms, entry;
+	long long i;
+	unsigned char *bytes;
+	int stale = -1;
+
+	build();
+	p = open_fresh();
+	i = term_index(p, term);
+	ev_postings_close(p);
+	bytes = file_bytes(&len);
+	terms = (size_t)u64_at(bytes, OFF_TERMS_AT);
+	entry = (size_t)((u64_at(bytes, OFF_STRINGS_AT) - terms) / u64_at(bytes, NTERMS_AT));
+	put_u64(bytes, terms + (size_t)i * entry + field, v);
+	tu_write_file(file, bytes, len);
+	free(bytes);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_eq(stale, 0);
+	return p;
+}
+
+Test(postings, a_terms_entry_out_of_the_file_is_found_corrupt_when_read_and_the_others_read)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+	struct ev_err err = { 0 };
+	long long rows;
+	int n;
+
+	/* delta's list past the postings: the others read as they are, delta's
+	 * a list found corrupt at its first step */
+	p = opened_with_entry("delta", ENTRY_POST, (uint64_t)1 << 40);
+	cr_assert_str_eq(list_of(p, "alpha", &rows, &b), "1:1/0/0[0.0] 2:0/0/2[2.0,2.1]");
+	cr_assert_eq(rows, 2);
+	list_of(p, "omega", &rows, &b);	/* (read whole: no corrupt list) */
+	cr_assert_eq(rows, 200);
+	cr_assert_eq(ev_postings_term(p, "delta", 5, &c), 1);
+	cr_assert_eq(ev_postings_next(&c), -1);
+	cr_assert_eq(ev_postings_term(p, "delta", 5, &c), 1);
+	cr_assert_eq(ev_postings_seek(&c, 2), -1);
+	ev_postings_close(p);
+	/* beta's string past the strings: no term at its index, and a search
+	 * that meets it finds a corrupt list */
+	p = opened_with_entry("beta", ENTRY_STR, (uint64_t)1 << 40);
+	/* (beta next to alpha in the dictionary's order: no term between) */
+	cr_assert_null(ev_postings_term_at(p, term_index(p, "alpha") + 1, &n, &rows));
+	cr_assert_eq(n, 0);
+	cr_assert_eq(rows, 0);
+	cr_assert_eq(ev_postings_term(p, "beta", 4, &c), 1);
+	cr_assert_eq(ev_postings_next(&c), -1);
+	ev_postings_close(p);
+	cr_assert_eq(ev_postings_corrupt(&err), -1);
+	cr_assert_eq(err.code, EV_EXIT_RUNTIME);
+	cr_assert_not_null(strstr(err.msg, "the postings file is corrupt"));
+	ev_buf_release(&b);
 }
 
 Test(postings, counts_read_in_either_encoding_and_refused_when_corrupt)

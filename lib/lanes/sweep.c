@@ -237,8 +237,7 @@ ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 int
 ev_sweep_corrupt(struct ev_err *err)
 {
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the postings file is corrupt; remove it, or"
-	    " rebuild it with 'ev-ingest --postings'");
+	return ev_postings_corrupt(err);
 }
 
 /* Keep the row r with frequency f as one of the phrase's.  Returns 0, or

@@ -111,6 +111,8 @@ load_vocab(struct ev_textsearch *ts, struct ev_err *err)
 		for (long long i = 0; i < n; i++) {
 			const char *t = ev_postings_term_at(ts->post, i, &len, &rows);
 
+			if (t == NULL)
+				return ev_postings_corrupt(err);
 			if (vocab_add(ts, &cap, t, len, rows) == -1)
 				return ev_err_nomem(err);
 		}

@@ -676,8 +676,37 @@ out:
 	return r;
 }
 
+/* Whether the string of term entry t lies among p's strings. */
+static int
+term_string_ok(const struct ev_postings *p, const struct term *t)
+{
+	const struct header *h = &p->h;
+
+	return t->str <= h->off_langs - h->off_strings && t->len <= h->off_langs - h->off_strings - t->str;
+}
+
+/* Whether term entry t's list, skips and positions lie in p's sections
+ * (map_file() checked the sections themselves). */
+static int
+term_lists_ok(const struct ev_postings *p, const struct term *t)
+{
+	const struct header *h = &p->h;
+
+	return t->post <= h->off_positions - h->off_postings &&
+	    t->postlen <= h->off_positions - h->off_postings - t->post &&
+	    !(t->nskip > 0 && t->skips % 8 != 0) && t->skips <= h->off_positions - h->off_postings &&
+	    t->nskip <= (h->off_positions - h->off_postings - t->skips) /
+	    sizeof(struct ev_postings_skip) &&
+	    t->pos % 8 == 0 && t->pos <= h->off_lengths - h->off_positions &&
+	    t->nskip <= t->pos / sizeof(uint64_t) &&
+	    t->poslen <= h->off_lengths - h->off_positions - t->pos;
+}
+
 /* Map the file at path and check its sections; NULL when it is absent,
- * not a postings file, or cut short. */
+ * not a postings file, or cut short.  The terms' entries are checked as
+ * they are read (ev_postings_term(), ev_postings_term_at()): a query
+ * reads a few of tens of thousands, and checking them all read every
+ * page of the dictionary for each process. */
 static struct ev_postings *
 map_file(const char *path)
 {
@@ -736,23 +765,6 @@ map_file(const char *path)
 			ev_postings_close(p);
 			return NULL;
 		}
-	for (uint64_t i = 0; i < h->nterms; i++) {
-		const struct term *t = &p->terms[i];
-
-		if (t->str > h->off_langs - h->off_strings ||
-		    t->len > h->off_langs - h->off_strings - t->str ||
-		    t->post > h->off_positions - h->off_postings ||
-		    t->postlen > h->off_positions - h->off_postings - t->post ||
-		    (t->nskip > 0 && t->skips % 8 != 0) || t->skips > h->off_positions - h->off_postings ||
-		    t->nskip > (h->off_positions - h->off_postings - t->skips) /
-		    sizeof(struct ev_postings_skip) ||
-		    t->pos % 8 != 0 || t->pos > h->off_lengths - h->off_positions ||
-		    t->nskip > t->pos / sizeof(uint64_t) ||
-		    t->poslen > h->off_lengths - h->off_positions - t->pos) {
-			ev_postings_close(p);
-			return NULL;
-		}
-	}
 	return p;
 }
 
@@ -872,6 +884,21 @@ ev_postings_lengths(const struct ev_postings *p)
 	return p->lengths;
 }
 
+/* A list of one entry cut short: a cursor on it finds the file corrupt at
+ * its first step (ev_postings_next(), ev_postings_seek(),
+ * ev_postings_mark_rows() return -1). */
+static const unsigned char cut_short[] = { 0x80 };
+
+/* Start *c on the list cut_short, for a term entry found corrupt; returns
+ * 1, a row to be read. */
+static long long
+corrupt_cursor(struct ev_postings_cursor *c)
+{
+	c->p = c->base = cut_short;
+	c->end = cut_short + sizeof cut_short;
+	return 1;
+}
+
 long long
 ev_postings_term(const struct ev_postings *p, const char *term, int len,
     struct ev_postings_cursor *c)
@@ -883,9 +910,13 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		const struct term *t = &p->terms[mid];
-		int cmp = term_cmp(p->strings + t->str, t->len, term, (size_t)len);
+		int cmp;
 
-		if (cmp == 0) {
+		if (!term_string_ok(p, t))
+			return corrupt_cursor(c);
+		if ((cmp = term_cmp(p->strings + t->str, t->len, term, (size_t)len)) == 0) {
+			if (!term_lists_ok(p, t))
+				return corrupt_cursor(c);
 			c->p = c->base = p->postings + t->post;
 			c->end = c->p + t->postlen;
 			c->skips = (const struct ev_postings_skip *)(p->postings + t->skips);
@@ -1069,6 +1100,13 @@ ev_postings_mark_rows(const struct ev_postings *p, const struct ev_postings_curs
 	return fresh;
 }
 
+int
+ev_postings_corrupt(struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the postings file is corrupt; remove it, or"
+	    " rebuild it with 'ev-ingest --postings'");
+}
+
 long long
 ev_postings_nterms(const struct ev_postings *p)
 {
@@ -1080,6 +1118,10 @@ ev_postings_term_at(const struct ev_postings *p, long long i, int *len, long lon
 {
 	const struct term *t = &p->terms[i];
 
+	*len = 0;
+	*rows = 0;
+	if (!term_string_ok(p, t))
+		return NULL;
 	*len = (int)t->len;
 	*rows = t->rows;
 	return p->strings + t->str;

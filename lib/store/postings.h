@@ -173,15 +173,22 @@ const uint32_t *ev_postings_lengths(const struct ev_postings *p);
 int ev_postings_nlangs(const struct ev_postings *p);
 const char *ev_postings_lang(const struct ev_postings *p, int i, long long *chunks);
 
+/* Set *err to say the postings file is corrupt (and how to mend it);
+ * returns -1. */
+int ev_postings_corrupt(struct ev_err *err);
+
 /* The index's terms: ev_postings_nterms() of them, term i (in the index's
  * order) its bytes *len long (not NUL-terminated) and *rows the rows
- * holding it. */
+ * holding it; NULL (*len and *rows 0) when its entry is corrupt (the
+ * entries are checked as they are read, not as the file is opened). */
 long long ev_postings_nterms(const struct ev_postings *p);
 const char *ev_postings_term_at(const struct ev_postings *p, long long i, int *len, long long *rows);
 
 /* Start *c on the posting list of the term term[0..len).  Returns the
  * number of rows holding it (0, the cursor empty, when the index has no
- * such term). */
+ * such term).  A dictionary entry found corrupt on the way (its bytes out
+ * of the file's sections) gives 1 and a cursor whose first step finds the
+ * list corrupt (-1), as a damaged list does. */
 long long ev_postings_term(const struct ev_postings *p, const char *term, int len,
 	struct ev_postings_cursor *c);
 
