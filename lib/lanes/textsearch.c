@@ -166,9 +166,8 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	free(ts->previdf);
 	free(ts->prevstart);
 	free(ts->prevlen);
-	for (int i = 0; i < ts->nvocab; i++)
-		free(ts->vocab[i].term);
 	free(ts->vocab);
+	ev_buf_release(&ts->vocab_bytes);
 	ev_snippet_free(ts->sn);
 	ev_lex_close(ts->lex);
 	ev_tok_close(ts->tok);

@@ -56,7 +56,9 @@ struct fbterm {
 
 /* A stem of the index's vocabulary, a candidate of typo repair. */
 struct vterm {
-	char *term;		/* as the index holds it (analyze.h) */
+	char *term;		/* as the index holds it (analyze.h), in vocab_bytes */
+	size_t at;		/* term's offset in vocab_bytes */
+	int tag;		/* the bytes of term before s */
 	const char *s;		/* its stem: term without its language's tag */
 	int len;		/* of s */
 	int cplen;
@@ -87,6 +89,7 @@ struct ev_textsearch {
 	int truncated;
 	int as_document;	/* the query is long: read as a document (long_query) */
 	struct vterm *vocab;
+	struct ev_buf vocab_bytes;	/* the terms, NUL-terminated, one after another */
 	int nvocab;
 	int vocab_loaded;
 	char vns[MAX_VNS][EV_ANALYZE_CODE_MAX];	/* the vocabulary's tags' codes */
