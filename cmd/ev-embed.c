@@ -74,7 +74,7 @@ set_query_tf(struct ev_cli *cli, const char *src, const char *arg, void *value)
 #define TRAIN(l, e, v, argh, help) \
 	{ EV_PLAN_TYPE(e) == EV_PLAN_NUM ? EV_OPT_TYPE_NUM : EV_OPT_TYPE_INT, 0, (l), EV_PLAN_KEY(e), \
 	  (v), EV_PLAN_MIN(e), EV_PLAN_MAX(e), (argh), (help), given, NULL }
-/* a number whose default comes from the store's size (ev_embed_size_rule()) */
+/* a number whose default comes from the store's size (ev_embed_min_df_rule(), ev_embed_dim_rule()) */
 #define TRAIN_SIZED(l, e, v, help) \
 	{ EV_OPT_TYPE_INT, 0, (l), EV_PLAN_KEY(e), (v), EV_PLAN_MIN(e), EV_PLAN_MAX(e), "N", (help), \
 	  given, "from the store's size" }

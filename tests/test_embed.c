@@ -369,21 +369,34 @@ Test(embed, a_negative_dimension_is_refused)
 	ev_store_close(st);
 }
 
-Test(embed, min_df_and_dimension_from_the_store_size)
+Test(embed, min_df_from_the_store_size)
 {
-	int min_df, dim;
+	cr_expect_eq(ev_embed_min_df_rule(12), 1);
+	cr_expect_eq(ev_embed_min_df_rule(999), 1);
+	cr_expect_eq(ev_embed_min_df_rule(1000), 2);
+}
 
-	ev_embed_size_rule(12, &min_df, &dim);
-	cr_expect_eq(min_df, 1);
-	cr_expect_eq(dim, 12);
-	ev_embed_size_rule(999, &min_df, &dim);
-	cr_expect_eq(min_df, 1);
-	cr_expect_eq(dim, EV_EMBED_DIM_DEFAULT);
-	ev_embed_size_rule(1000, &min_df, &dim);
-	cr_expect_eq(min_df, 2);
-	cr_expect_eq(dim, EV_EMBED_DIM_DEFAULT);
-	ev_embed_size_rule(0, &min_df, &dim);
-	cr_expect_eq(dim, 1);
+/* A small store keeps every direction it has; a larger one a quarter of its
+ * rank bound, min(chunks, terms), from 256 up to 768. */
+Test(embed, dimension_from_the_store_size)
+{
+	static const struct {
+		long long chunks, terms;
+		int dim;
+	} rule[] = {
+		{ 0, 0, 1 }, { 12, 40, 12 }, { 255, 9000, 255 },
+		{ 256, 9000, 256 },	/* a quarter of 256 is less than 256 */
+		{ 999, 5000, 256 },
+		{ 1381, 5071, 345 },	/* chunks bound the rank */
+		{ 1668, 9088, 417 },
+		{ 9000, 1200, 300 },	/* terms bound it */
+		{ 3261, 3471, 768 },	/* 815, capped */
+		{ 62142, 35515, 768 },
+	};
+
+	for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++)
+		cr_expect_eq(ev_embed_dim_rule(rule[i].chunks, rule[i].terms), rule[i].dim,
+		    "%lld chunks, %lld terms", rule[i].chunks, rule[i].terms);
 }
 
 Test(embed, the_defaults_keep_a_word_of_one_chunk_and_say_nothing_asked)

@@ -200,11 +200,22 @@ ev_embed_params_init(struct ev_embed_params *p)
 	p->log_entropy = EV_PLAN_DEFAULT(EV_PLAN_EMBED_LOG_ENTROPY);
 }
 
-void
-ev_embed_size_rule(long long chunks, int *min_df, int *dim)
+int
+ev_embed_min_df_rule(long long chunks)
 {
-	*min_df = chunks < EV_EMBED_SMALL_STORE ? 1 : 2;
-	*dim = chunks < 1 ? 1 : chunks < EV_EMBED_DIM_DEFAULT ? (int)chunks : EV_EMBED_DIM_DEFAULT;
+	return chunks < EV_EMBED_SMALL_STORE ? 1 : 2;
+}
+
+int
+ev_embed_dim_rule(long long chunks, long long terms)
+{
+	long long rank = chunks < terms ? chunks : terms, dim = rank / EV_EMBED_DIM_SHARE;
+
+	if (chunks < EV_EMBED_DIM_DEFAULT)
+		return chunks < 1 ? 1 : (int)chunks;
+	if (dim < EV_EMBED_DIM_DEFAULT)
+		return EV_EMBED_DIM_DEFAULT;
+	return dim > EV_EMBED_DIM_CAP ? EV_EMBED_DIM_CAP : (int)dim;
 }
 
 static double
@@ -715,15 +726,12 @@ ev_embed_train(struct ev_store *st, const struct ev_embed_params *given,
 			t.chunks);
 		goto out;
 	}
-	ev_embed_size_rule(t.chunks, &used.min_df, &used.dim);
-	if (given->min_df > 0)
-		used.min_df = given->min_df;
-	if (given->dim > 0)
-		used.dim = given->dim;
+	used.min_df = given->min_df > 0 ? given->min_df : ev_embed_min_df_rule(t.chunks);
 	info->min_df = used.min_df;
 	if (choose_vocab(&t, p, err) == -1)
 		goto out;
 	info->terms = t.nvocab;
+	used.dim = given->dim > 0 ? given->dim : ev_embed_dim_rule(t.chunks, t.nvocab);
 	if (t.nvocab == 0) {
 		ev_err_set(err, EV_EXIT_USAGE, ev_store_path(st),
 			"no term occurs in %d chunks or more, so there is nothing to learn from "
