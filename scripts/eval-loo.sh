@@ -54,7 +54,10 @@ for c in $collections; do
 	t0=$(date +%s)
 	for adapt in agreement none; do
 		for w in 0 0.25 0.5 0.75 1 1.5; do
-			n=$(ev-fuse --config "$plan" --adapt "$adapt" --weight vector_feedback="$w" \
+			# Every weight is given: a lane --weight leaves out weighs 1,
+			# and the pipeline's plain vector lane weighs 0 (ev-fuse(1)).
+			n=$(ev-fuse --config "$plan" --adapt "$adapt" --weight text=1 --weight vector=0 \
+				--weight vector_feedback="$w" \
 				"$r/text.jsonl" "$r/vector.jsonl" "$r/vector_feedback.jsonl" 2>/dev/null |
 				ev-eval --qrels "$d/qrels.tsv" | sed 's/.*"ndcg@10":\([0-9.]*\).*/\1/')
 			printf '%s\t%s,%s\t%s\n' "$c" "$adapt" "$w" "$n" >>"$grid"
