@@ -68,7 +68,7 @@ done
 
 # Leave one out: a choice (a column of a table "c choice ndcg") is made on
 # the other collections and scored on the held-out one.
-awk -F'\t' -v cols="$collections" -v plan_fusion="agreement,1" '
+awk -F'\t' -v cols="$collections" -v plan_fusion="none,1" '
 FILENAME ~ /loo-times.tsv$/ { secs[$1] += $2; next }
 FILENAME ~ /ablation.tsv$/ { text[$1, $2] = $3; if ($2 != "-fuzzy") tchoice[$2] = 1; next }
 { fus[$1, $2] = $3; fchoice[$2] = 1 }

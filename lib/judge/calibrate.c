@@ -268,12 +268,12 @@ static const char pipeline[] =
 	"{\"lanes\": {\"vector\": {\"k\": 100, \"feedback\": 3, \"feedback_weight\": 1}},"
 	" \"fusion\": {\"method\": \"weighted\", \"normalization\": \"minmax\","
 	" \"weights\": {\"text\": 1, \"vector_feedback\": 1, \"vector\": 0},"
-	" \"adapt\": \"agreement\", \"anchor\": \"text\", \"agreement_depth\": 10,"
+	" \"adapt\": \"none\", \"anchor\": \"text\", \"agreement_depth\": 10,"
 	" \"agreement_full\": 1, \"agreement_from\": {\"vector_feedback\": \"vector\"},"
 	" \"group\": \"chunk\", \"floor\": {\"text\": \"zero\"}}}";
 
-/* The feedback lane's weights tried beside the text lane's 1, each with and
- * without agreement; the defaults (1, with agreement) first. */
+/* The feedback lane's weights tried beside the text lane's 1, each without
+ * and with agreement; the defaults (1, without agreement) first. */
 static const double grid_feedback[] = { 1, 0, 0.25, 0.5, 1.5, 2, 3 };
 #define NGRID (2 * sizeof grid_feedback / sizeof grid_feedback[0])
 
@@ -301,7 +301,7 @@ make_grid(const struct ev_fuse_opts *def, struct ev_fuse_opts *grid, struct ev_e
 {
 	for (size_t i = 0; i < NGRID; i++) {
 		grid[i] = *def;
-		grid[i].adapt = i < NGRID / 2 ? EV_ADAPT_AGREEMENT : EV_ADAPT_NONE;
+		grid[i].adapt = i < NGRID / 2 ? EV_ADAPT_NONE : EV_ADAPT_AGREEMENT;
 		if (ev_fuse_weight_set(&grid[i], "vector_feedback", grid_feedback[i % (NGRID / 2)],
 		    err) == -1)
 			return -1;
