@@ -396,6 +396,90 @@ Test(vsearch, a_bad_feedback_record_is_refused_naming_its_line)
 	ev_vsearch_free(vs);
 }
 
+/* The i-th id the feedback folded into the vector of the query of hit
+ * record `hit` of h. */
+static const char *
+folded(json_t *h, size_t hit, size_t i)
+{
+	json_t *ev = json_array_get(json_object_get(json_array_get(h, hit), "evidence"), 0);
+
+	return json_string_value(json_array_get(json_object_get(ev, "feedback"), i));
+}
+
+Test(vsearch, feedback_reads_every_form_of_a_hit_line_as_jansson_reads_it)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch *vs;
+	json_t *h;
+	int rc;
+
+	/* the plain lines are scanned, the others (an escaped key, a rank of
+	 * 1.0) read by Jansson: a rank that is null or not an integer is the
+	 * line's number; query_id 7 is "7", -0 is "0"; escapes decoded */
+	vs = feedback_searcher(1, 3, 1,
+	    "{\"query_id\":7,\"id\":\"d2:s1:\\u0030\",\"rank\":2,\"score\":1}\n"
+	    "{\"query_id\":\"7\",\"id\":\"d1:s1:0\",\"rank\":null,\"score\":2.5,\"lane\":null,"
+	    "\"signals\":null,\"evidence\":[],\"snippet\":\"x\"}\n"
+	    "{\"query_id\":\"7\",\"\\u0069d\":\"d1:s1:1\",\"rank\":1,\"score\":0}\n"
+	    "\n"
+	    "{\"query_id\":\"7\",\"id\":\"d2:s1:1\",\"rank\":1.0,\"score\":1e2}\n"
+	    "{\"query_id\":-0,\"id\":\"d2:s1:1\",\"score\":-1}\n", &err, &rc);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":7,\"vector\":[1,0,0,0]}", 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(add(vs, "{\"query_id\":\"0\",\"vector\":[1,0,0,0]}", 2, &err), 0, "%s",
+	    err.msg);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_eq(json_array_size(h), 2);
+	cr_assert_str_eq(folded(h, 0, 0), "d1:s1:1");
+	cr_assert_str_eq(folded(h, 0, 1), "d2:s1:0");
+	cr_assert_str_eq(folded(h, 0, 2), "d1:s1:0");
+	cr_assert_str_eq(folded(h, 1, 0), "d2:s1:1");
+	cr_assert_null(folded(h, 1, 1));
+	json_decref(h);
+	ev_vsearch_free(vs);
+}
+
+Test(vsearch, feedback_refuses_what_ev_hit_check_refuses)
+{
+	static const char *const bad[][2] = {
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":\"5\"}", "field 'score' must be a number" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1e999}", "real number overflow" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"rank\":0}", "at least 1" },
+		{ "{\"query_id\":\"a\",\"id\":\"\",\"score\":1}", "must not be empty" },
+		{ "{\"query_id\":\"a\",\"id\":null,\"score\":1}", "missing field 'id'" },
+		{ "{\"query_id\":1.5,\"id\":\"d2:s1:0\",\"score\":1}", "'query_id' must be" },
+		{ "{\"id\":\"d2:s1:0\",\"score\":1}", "'query_id' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"lane\":3}", "'lane' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"id\":\"x\"}", "duplicate" },
+		{ "[1]", "hit must be a JSON object" },
+	};
+	char lines[600], qid[400];
+
+	memset(qid, 'q', 300);
+	qid[300] = '\0';
+	for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; i++) {
+		struct ev_err err = { 0 };
+		struct ev_vsearch *vs;
+		int rc;
+
+		if (i < sizeof bad / sizeof bad[0])
+			snprintf(lines, sizeof lines, "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1}\n%s\n",
+			    bad[i][0]);
+		else	/* a query_id longer than any query's */
+			snprintf(lines, sizeof lines, "{\"query_id\":\"%s\",\"id\":\"d2:s1:0\",\"score\":1}\n",
+			    qid);
+		vs = feedback_searcher(1, 3, 1, lines, &err, &rc);
+		cr_assert_eq(rc, -1, "line %zu", i);
+		cr_assert_eq(err.code, EV_EXIT_USAGE, "line %zu", i);
+		cr_assert(strstr(err.where, i < sizeof bad / sizeof bad[0] ? "text.jsonl:2" :
+		    "text.jsonl:1") != NULL, "line %zu: %s", i, err.where);
+		cr_assert(strstr(err.msg, i < sizeof bad / sizeof bad[0] ? bad[i][1] : "'query_id' must be")
+		    != NULL, "line %zu: %s", i, err.msg);
+		ev_vsearch_free(vs);
+	}
+}
+
 /* What ev_vsearch_add() (by == 0) or ev_vsearch_add_line() (1) makes of
  * the line: the searched hits, or the error's place and message. */
 static char *

@@ -177,12 +177,171 @@ keep_first(json_t *list, long long rank, const char *id, int n)
 	return 0;
 }
 
+/* What the feedback takes of a hit line: its query's id, its rank (or the
+ * line number when it has none) and its chunk's id. */
+struct fb_hit {
+	char qid[256];
+	long long rank;
+	const char *id;
+};
+
+/* Is the raw key k[0..n) (no escapes) the C string lit? */
+static int
+key_is(const char *k, size_t n, const char *lit)
+{
+	return strlen(lit) == n && memcmp(k, lit, n) == 0;
+}
+
+/* Whether member e of a hit line has a type ev_hit_check() and the
+ * query_id rule accept, in the plain forms read here (0: the line goes to
+ * Jansson, which reads the other forms and says what is wrong): kept[] gets
+ * the members the feedback reads (id, score, query_id, rank). */
+static int
+scan_member(const struct ev_jmem *e, const struct ev_jmem **kept)
+{
+	static const char *const read[4] = { "id", "score", "query_id", "rank" };
+	static const char *const strings[] = { "lane", "snippet", "doc_id", "query" };
+	int t = e->type, absent = t == EV_JNULL;
+
+	if (e->kesc)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		if (!key_is(e->key, e->klen, read[i]))
+			continue;
+		kept[i] = absent ? NULL : e;
+		switch (i) {
+		case 0:		/* a string, not empty */
+			return t == EV_JSTR && e->vlen > 2;
+		case 1:
+			return t == EV_JINT || t == EV_JREAL;
+		case 2:
+			return t == EV_JSTR || t == EV_JINT;
+		default:	/* (a rank of 3.0 is Jansson's to read) */
+			return absent || t == EV_JINT;
+		}
+	}
+	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
+		if (key_is(e->key, e->klen, strings[i]))
+			return absent || t == EV_JSTR;
+	if (key_is(e->key, e->klen, "signals"))
+		return absent || t == EV_JOBJ;
+	if (key_is(e->key, e->klen, "evidence"))
+		return absent || t == EV_JARR;
+	return 1;
+}
+
+/* The number text v[0..n) as a C string in buf (size 64), or NULL when it
+ * is longer. */
+static const char *
+number_text(const char *v, size_t n, char *buf)
+{
+	if (n >= 64)
+		return NULL;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Read the hit line[0..len) as ev_jsonl_next_hit() reads it, without
+ * building its tree, when it is in the plain form ev-search-text writes:
+ * 1 with *h set (h->id kept in ids), 0 when Jansson must read it, -1 out of
+ * memory.  (The feedback takes three ids of a file of hits with snippets:
+ * building each line's tree was half of its process's instructions.) */
+static int
+scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids,
+	struct fb_hit *h)
+{
+	const struct ev_jmem *kept[4] = { NULL, NULL, NULL, NULL }, *q;
+	struct ev_err pe = { 0 };
+	char num[64];
+	const char *t;
+	long long n;
+
+	if (ev_jscan_value(&vs->js, line, len, NULL, &pe) != EV_JOBJ)
+		return pe.code == EV_EXIT_RUNTIME ? -1 : 0;
+	for (size_t i = 0; i < vs->js.top.n; i++)
+		if (!scan_member(&vs->js.top.m[i], kept))
+			return 0;
+	if (kept[0] == NULL || kept[1] == NULL || (q = kept[2]) == NULL ||
+	    (t = number_text(kept[1]->val, kept[1]->vlen, num)) == NULL || !isfinite(strtod(t, NULL)))
+		return 0;
+	if (kept[3] != NULL) {
+		if ((t = number_text(kept[3]->val, kept[3]->vlen, num)) == NULL)
+			return 0;
+		errno = 0;
+		if ((h->rank = strtoll(t, NULL, 10)) < 1 || errno != 0)
+			return 0;
+	}
+	ev_buf_reset(ids);
+	if (q->type == EV_JINT) {	/* as ev_json_id_text() writes it */
+		if ((t = number_text(q->val, q->vlen, num)) == NULL)
+			return 0;
+		errno = 0;
+		n = strtoll(t, NULL, 10);
+		if (errno != 0)
+			return 0;
+		snprintf(h->qid, sizeof h->qid, "%lld", n);
+	} else {
+		if (ev_jscan_decode(ids, q->val + 1, q->vlen - 2) == -1 || ev_buf_add(ids, "", 1) == -1)
+			return -1;
+		if (ids->len > sizeof h->qid || strlen(ids->p) != ids->len - 1)
+			return 0;
+		memcpy(h->qid, ids->p, ids->len);
+		ev_buf_reset(ids);
+	}
+	if (ev_jscan_decode(ids, kept[0]->val + 1, kept[0]->vlen - 2) == -1 ||
+	    ev_buf_add(ids, "", 1) == -1)
+		return -1;
+	h->id = ids->p;
+	return strlen(h->id) == ids->len - 1;
+}
+
+/* Read the next hit of in into *h, as ev_jsonl_next_hit() does (the same
+ * errors for a line that is not a hit): 1, 0 at the end, -1 with *err set. */
+static int
+next_fb_hit(struct ev_vsearch *vs, struct ev_jsonl *in, struct ev_buf *ids, struct fb_hit *h,
+	struct ev_err *err)
+{
+	const char *line;
+	size_t len;
+	json_t *hit, *rank;
+	int r;
+
+	do
+		if ((r = ev_jsonl_next_line(in, &line, &len, err)) != 1)
+			return r;
+	while (ev_jsonl_blank(line, len));
+	h->rank = (long long)ev_jsonl_lineno(in);	/* unranked: in the order given */
+	if ((r = scan_hit(vs, line, len, ids, h)) != 0)
+		return r == 1 ? 1 : ev_err_nomem(err);
+	/* any other line as Jansson reads it, which says what is wrong with it */
+	if ((hit = ev_json_parse_line(line, len, ev_jsonl_where(in), err)) == NULL)
+		return -1;
+	json_t *q = json_is_object(hit) ? json_object_get(hit, "query_id") : NULL;
+	if (ev_hit_check(hit, ev_jsonl_where(in), err) == -1 ||
+	    ((q == NULL || ev_json_id_text(q, h->qid, sizeof h->qid) == -1) &&
+	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
+		"field 'query_id' must be a string or an integer") == -1)) {
+		json_decref(hit);
+		return -1;
+	}
+	if (json_is_integer(rank = json_object_get(hit, "rank")))
+		h->rank = json_integer_value(rank);
+	ev_buf_reset(ids);
+	r = ev_buf_add(ids, json_string_value(json_object_get(hit, "id")),
+	    strlen(json_string_value(json_object_get(hit, "id"))) + 1);
+	json_decref(hit);
+	h->id = ids->p;
+	return r == -1 ? ev_err_nomem(err) : 1;
+}
+
 int
 ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struct ev_err *err)
 {
 	struct ev_jsonl *in;
-	char qid[256];
-	json_t *hit, *list;
+	struct ev_buf ids = { 0 };
+	struct fb_hit h;
+	json_t *list;
 	int r;
 
 	vs->lane = "vector_feedback";
@@ -192,23 +351,16 @@ ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struc
 		return ev_err_nomem(err);
 	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
 		return -1;
-	while ((r = ev_jsonl_next_hit(in, &hit, qid, sizeof qid, err)) == 1) {
-		json_t *rank = json_object_get(hit, "rank");
-		long long rk = json_is_integer(rank) ? json_integer_value(rank) :
-		    (long long)ev_jsonl_lineno(in);	/* unranked: in the order given */
-
-		if ((list = json_object_get(vs->fb, qid)) == NULL &&
-		    json_object_set_new(vs->fb, qid, list = json_array()) == -1)
+	while ((r = next_fb_hit(vs, in, &ids, &h, err)) == 1) {
+		if ((list = json_object_get(vs->fb, h.qid)) == NULL &&
+		    json_object_set_new(vs->fb, h.qid, list = json_array()) == -1)
 			r = -1;
-		if (r == -1 || list == NULL ||
-		    keep_first(list, rk, json_string_value(json_object_get(hit, "id")),
-		    vs->o.feedback) == -1) {
-			json_decref(hit);
-			ev_jsonl_close(in);
-			return ev_err_nomem(err);
+		if (r == -1 || list == NULL || keep_first(list, h.rank, h.id, vs->o.feedback) == -1) {
+			r = ev_err_nomem(err);
+			break;
 		}
-		json_decref(hit);
 	}
+	ev_buf_release(&ids);
 	ev_jsonl_close(in);
 	return r == -1 ? -1 : 0;
 }
