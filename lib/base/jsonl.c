@@ -284,10 +284,51 @@ ev_out_init(void)
  * and for float32 vectors, and far shorter than %.17g. */
 #define EV_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(10))
 
+/* A record's bytes gathered before they are written: Jansson gives a
+ * record in pieces (a key, a colon, a string...), a hundred and more of
+ * them, each its own fwrite() (its lock, its checks) when dumped to the
+ * file itself. */
+struct gathered {
+	FILE *out;
+	size_t n;
+	char b[4096];
+};
+
+/* Write what g holds.  Returns 0 or -1. */
+static int
+gathered_flush(struct gathered *g)
+{
+	size_t n = g->n;
+
+	g->n = 0;
+	return n == 0 || fwrite(g->b, 1, n, g->out) == n ? 0 : -1;
+}
+
+static int
+dump_gathered(const char *s, size_t n, void *data)
+{
+	struct gathered *g = data;
+
+	if (n > sizeof g->b - g->n) {
+		if (gathered_flush(g) == -1)
+			return -1;
+		if (n > sizeof g->b)
+			return fwrite(s, 1, n, g->out) == n ? 0 : -1;
+	}
+	memcpy(g->b + g->n, s, n);
+	g->n += n;
+	return 0;
+}
+
 int
 ev_jsonl_write(FILE *out, const json_t *v, struct ev_err *err)
 {
-	if (json_dumpf(v, out, EV_JSON_FLAGS) == -1 || putc('\n', out) == EOF ||
+	struct gathered g;
+
+	g.out = out;
+	g.n = 0;
+	if (json_dump_callback(v, dump_gathered, &g, EV_JSON_FLAGS) == -1 ||
+	    dump_gathered("\n", 1, &g) == -1 || gathered_flush(&g) == -1 ||
 	    ((out != stdout || flush_each_record) && fflush(out) == EOF) || ferror(out))
 		return ev_err_set(err, EV_EXIT_RUNTIME, out == stdout ? "stdout" : NULL,
 		    "write error: %s", strerror(errno ? errno : EIO));
