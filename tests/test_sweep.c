@@ -1,7 +1,8 @@
 /* Tests of lib/lanes/maxscore.c, the pruned sweep of a postings file, on a
  * store made for one of its paths: the look-ups after the walks, whose
- * running top must hold only hits.  (The sweep's hits are compared with
- * FTS5's over many queries in test_textsearch.c.) */
+ * running top must hold only hits; and of the merge of alternatives'
+ * positions (sweep.c), two runs or more, rising or not.  (The sweep's hits
+ * are compared with FTS5's over many queries in test_textsearch.c.) */
 #include <criterion/criterion.h>
 #include <stdio.h>
 
@@ -9,6 +10,7 @@
 #include "postings.h"
 #include "store.h"
 #include "sweep.h"
+#include "sweepstate.h"
 #include "test_util.h"
 
 TU_SUITE_WITH_DIR(sweep_lookups, "evkit-sweep");
@@ -123,4 +125,47 @@ Test(sweep_lookups, rows_that_are_no_hits_never_raise_theta_over_a_hit)
 	ev_bm25_sweep_free(sw);
 	ev_postings_close(p);
 	ev_store_close(st);
+}
+
+/* The runs of in (start[0..nrun]) merged, as "K K K" into b. */
+static const char *
+merged(const uint64_t *in, const int *start, int nrun, char *b, size_t cap)
+{
+	uint64_t out[32];
+	int n = ev_sweep_merge_runs(out, in, start, nrun);
+	size_t at = 0;
+
+	b[0] = '\0';
+	for (int i = 0; i < n && at < cap; i++)
+		at += (size_t)snprintf(b + at, cap - at, "%s%llu", i ? " " : "", (unsigned long long)out[i]);
+	return b;
+}
+
+Test(merge, the_alternatives_positions_come_out_rising_and_each_once)
+{
+	/* two runs interleaved, sharing 5 and 9; one run ending first; each
+	 * empty in turn */
+	static const uint64_t a[] = { 1, 5, 9, 12, 2, 5, 7, 9 };
+	static const uint64_t b[] = { 3, 4, 1, 2, 8, 10 };
+	static const uint64_t c[] = { 6, 6 };
+	static const int sa[] = { 0, 4, 8 }, sb[] = { 0, 2, 6 }, sc0[] = { 0, 0, 1 },
+	    sc1[] = { 0, 1, 1 }, sc2[] = { 0, 1, 2 };
+	char buf[256];
+
+	cr_assert_str_eq(merged(a, sa, 2, buf, sizeof buf), "1 2 5 7 9 12");
+	cr_assert_str_eq(merged(b, sb, 2, buf, sizeof buf), "1 2 3 4 8 10");
+	cr_assert_str_eq(merged(c, sc0, 2, buf, sizeof buf), "6");
+	cr_assert_str_eq(merged(c, sc1, 2, buf, sizeof buf), "6");
+	cr_assert_str_eq(merged(c, sc2, 2, buf, sizeof buf), "6");
+}
+
+Test(merge, three_runs_and_a_run_not_rising_come_out_as_sorting_makes_them)
+{
+	static const uint64_t a[] = { 1, 5, 9, 2, 5, 7, 3, 9, 11 };
+	static const uint64_t bad[] = { 1, 5, 9, 7, 2, 8 };	/* 7, 2: not rising */
+	static const int sa[] = { 0, 3, 6, 9 }, sbad[] = { 0, 3, 6 };
+	char buf[256];
+
+	cr_assert_str_eq(merged(a, sa, 3, buf, sizeof buf), "1 2 3 5 7 9 11");
+	cr_assert_str_eq(merged(bad, sbad, 2, buf, sizeof buf), "1 2 5 7 8 9");
 }

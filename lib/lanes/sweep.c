@@ -372,17 +372,33 @@ sort_unique(uint64_t *out, const uint64_t *in, int n)
 	return w;
 }
 
-/* The keys of the runs in[start[r] .. start[r + 1]) for r from 0 to
- * nrun - 1, each rising (one alternative's positions), merged into out
- * (not overlapping in), rising and each once: what sort_unique() makes of
- * them, in one pass.  A run that is not rising (a corrupt list) shows as a
- * key below the last one written, and the runs are sorted whole then.
- * Returns the keys written. */
+/* ev_sweep_merge_runs() of two runs (a word and its stem: the common case), the
+ * lesser key of the two heads taken each time, as the general merge takes
+ * it: the same keys out. */
 static int
-merge_runs(uint64_t *out, const uint64_t *in, const int *start, int nrun)
+merge_two(uint64_t *out, const uint64_t *in, const int *start)
+{
+	int i = start[0], ie = start[1], j = start[1], je = start[2], w = 0;
+
+	while (i < ie || j < je) {
+		/* (the first run's head on a tie, as the general merge) */
+		uint64_t key = j == je || (i < ie && in[i] <= in[j]) ? in[i++] : in[j++];
+
+		if (w > 0 && key < out[w - 1])
+			return sort_unique(out, in, start[2]);
+		if (w == 0 || key != out[w - 1])
+			out[w++] = key;
+	}
+	return w;
+}
+
+int
+ev_sweep_merge_runs(uint64_t *out, const uint64_t *in, const int *start, int nrun)
 {
 	int at[EV_BM25_MAX_ALT], w = 0;
 
+	if (nrun == 2)
+		return merge_two(out, in, start);
 	memcpy(at, start, (size_t)nrun * sizeof *at);
 	for (;;) {
 		int best = -1;
@@ -435,7 +451,7 @@ alts_positions(struct ev_bm25_sweep *sw, struct alts *a, size_t *at)
 	}
 	start[here] = k;
 	if (here > 1)	/* (one list's positions are rising already) */
-		k = merge_runs(sw->keys + n0, runs, start, here);
+		k = ev_sweep_merge_runs(sw->keys + n0, runs, start, here);
 	*at = n0 + (size_t)k;
 	return k;
 }

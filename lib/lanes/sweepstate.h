@@ -259,6 +259,15 @@ void ev_sweep_clear_touched(struct ev_bm25_sweep *sw);
 
 int ev_sweep_corrupt(struct ev_err *err);
 
+/* The keys of the runs in[start[r] .. start[r + 1]) for r from 0 to
+ * nrun - 1 (at most EV_BM25_MAX_ALT), each rising (one alternative's
+ * positions), merged into out (not overlapping in), rising and each once:
+ * what sorting them all and keeping each once makes of them, in one pass
+ * (two runs, the common case, merged head to head).  A run that is not
+ * rising (a corrupt list) shows as a key below the last one written, and
+ * the runs are sorted whole then.  Returns the keys written. */
+int ev_sweep_merge_runs(uint64_t *out, const uint64_t *in, const int *start, int nrun);
+
 /* The rows of phrase ph, of one or two positions (a word of several stems,
  * or a pair of words), and its frequency in each, as ev_sweep_phrase_rows() or
  * ev_sweep_alt_rows() make them, walked along its majors.  Returns 1, 0 when its
