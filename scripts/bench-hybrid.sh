@@ -1,18 +1,24 @@
 #!/bin/sh
 # bench-hybrid.sh [BIN [DIR]]: one request at a time, as a user runs it: each
-# query a process (the vector lane alone, and the whole scripts/ev-hybrid)
-# beside python3-faiss doing the vector search of the same query in a
-# process of its own (faiss.read_index of the same index, the query's
-# vector, index.search, the hits printed as JSON lines).
+# query a process (the vector lane alone, the pipeline from the query's
+# text `ev-embed --role query | ev-search-vec`, and the whole
+# scripts/ev-hybrid with a plan) beside python3-faiss doing the vector
+# search of the same query in a process of its own (faiss.read_index of
+# the same index, the query's vector, index.search, the hits printed as
+# JSON lines).
 #
 #   DIR: a store to read (kb.db, kb.faiss, queries.jsonl; nothing is written
 #        there); without it, Cranfield's store is made in a temporary
 #        directory (needs ../shared/data/cranfield; skips, saying so,
 #        without it).
+#   INDEX=FILE: the index to search (default DIR/kb.faiss).
+#   PLAN=FILE: ev-hybrid's plan (default samples/plan.yaml, as make
+#        bench-scale runs it; PLAN= for none).
 #   QUERIES=N: the first N queries (default 50); RUNS=R: each query R times.
 #   OLD_BIN=DIR: also time the programs of DIR (an older build) in the same
 #        run, each query by each build in turn, so that before and after
-#        are measured under the same load.
+#        are measured under the same load (with DIR/../scripts/ev-hybrid,
+#        that build's script, when there is one).
 # Prints p50 and p95 of wall and CPU (user + system, the children's
 # included) milliseconds a request, and each evkit figure's ratio to the
 # peer's at p50.
@@ -38,13 +44,17 @@ else
 fi
 head -n "${QUERIES:-50}" "$dir/queries.jsonl" > "$tmp/q.jsonl"
 "$bin/ev-embed" --db "$dir/kb.db" --role query "$tmp/q.jsonl" > "$tmp/qv.jsonl"
-tail -n +3 "$dir/kb.faiss" > "$tmp/plain.faiss"	# Faiss's own file, for the peer
+index=${INDEX:-$dir/kb.faiss}
+tail -n +3 "$index" > "$tmp/plain.faiss"	# Faiss's own file, for the peer
+plan=${PLAN-$top/samples/plan.yaml}
 
-"$py" - "$bin" "${OLD_BIN:-}" "$dir" "$tmp" "${RUNS:-1}" "$top/scripts/ev-hybrid" <<'EOF'
+"$py" - "$bin" "${OLD_BIN:-}" "$dir" "$tmp" "${RUNS:-1}" "$top/scripts/ev-hybrid" "$index" \
+    "$plan" <<'EOF'
 import json, os, subprocess, sys, time
-new, old, d, tmp, runs, hybrid = sys.argv[1:7]
+new, old, d, tmp, runs, hybrid, index, plan = sys.argv[1:9]
 runs = int(runs)
-db, index = os.path.join(d, "kb.db"), os.path.join(d, "kb.faiss")
+db = os.path.join(d, "kb.db")
+planargs = ["--plan", plan] if plan else []
 peer = r"""
 import json, sys
 import faiss, numpy as np
@@ -62,11 +72,17 @@ vectors = open(os.path.join(tmp, "qv.jsonl")).read().splitlines()
 
 def systems(b, tag):
     env = dict(os.environ, EV_BIN=b)
+    script = os.path.join(b, "..", "scripts", "ev-hybrid")
+    script = script if b != new and os.path.exists(script) else hybrid
+    pipe = "'%s' --db '%s' --role query | '%s' --db '%s' --index '%s' -k 100" % (
+        os.path.join(b, "ev-embed"), db, os.path.join(b, "ev-search-vec"), db, index)
     return [
         (tag + "ev-search-vec", lambda i: ([os.path.join(b, "ev-search-vec"), "--db", db,
                                            "--index", index, "-k", "100"], vectors[i], env)),
-        (tag + "scripts/ev-hybrid", lambda i: ([hybrid, "--db", db, "--index", index,
-                                               queries[i]["query"]], None, env)),
+        (tag + "ev-embed --role query | ev-search-vec",
+         lambda i: (["/bin/sh", "-c", pipe], json.dumps(queries[i]), env)),
+        (tag + "scripts/ev-hybrid", lambda i: ([script, "--db", db, "--index", index] +
+                                               planargs + [queries[i]["query"]], None, env)),
     ]
 
 timed = systems(new, "")
@@ -99,10 +115,10 @@ for r in range(runs):
             t[name][0].append(w)
             t[name][1].append(c)
 peer = t["python3-faiss (read_index, search)"]
-print("one request a process: %d queries x %d, k=100, store %s; ms, p50 / p95" %
-      (len(queries), runs, d))
+print("one request a process: %d queries x %d, k=100, store %s, index %s, plan %s; "
+      "ms, p50 / p95" % (len(queries), runs, d, index, plan or "none"))
 for name, (w, c) in t.items():
-    print("  %-40s wall %6.0f / %6.0f   CPU %6.0f / %6.0f   p50 / peer's: wall %.2f, CPU %.2f" %
+    print("  %-48s wall %6.0f / %6.0f   CPU %6.0f / %6.0f   p50 / peer's: wall %.2f, CPU %.2f" %
           (name, pct(w, 50), pct(w, 95), pct(c, 50), pct(c, 95),
            pct(w, 50) / pct(peer[0], 50), pct(c, 50) / pct(peer[1], 50)))
 EOF
