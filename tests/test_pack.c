@@ -483,6 +483,10 @@ Test(pack, fixed_clock_and_uuid_seed_for_tests)
 	setenv("EV_FIXED_TIME", "2026-02-20T12:00:00Z", 1);
 	cr_assert_eq(ev_pack_now(now, sizeof now), 1);
 	cr_assert_str_eq(now, "2026-02-20T12:00:00Z");
+	setenv("EV_FIXED_TIME", "2026-11-29T02:10:33.123Z", 1);	/* the lanes' form */
+	cr_assert_eq(ev_pack_now(now, sizeof now), 1);
+	cr_assert_str_eq(now, "2026-11-29T02:10:33.123Z");
+	cr_assert(ev_pack_time_ok("2026-11-29T03:10:33+01:00"));
 	setenv("EV_FIXED_TIME", "yesterday", 1);
 	cr_assert_eq(ev_pack_now(now, sizeof now), 0);
 	cr_assert_eq(strlen(now), 20);

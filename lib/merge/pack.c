@@ -1,7 +1,6 @@
 /* pack.c: EvidencePack v0.1.  See pack.h. */
 #include "pack.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +9,7 @@
 #include <time.h>
 
 #include "assemble.h"
+#include "clock.h"
 #include "evidence.h"
 #include "jscan.h"
 #include "jsoncopy.h"
@@ -22,14 +22,9 @@
 int
 ev_pack_time_ok(const char *s)
 {
-	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
-	size_t i;
+	long long ms;
 
-	for (i = 0; pat[i]; i++) {
-		if (pat[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pat[i])
-			return 0;
-	}
-	return s[i] == '\0';
+	return ev_clock_parse(s, &ms) == 0;
 }
 
 int

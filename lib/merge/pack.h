@@ -29,7 +29,8 @@
 
 /* The current time as RFC 3339 UTC ("2026-02-20T12:00:00Z") into buf (at
  * least 32 bytes).  A testing aid: the environment variable EV_FIXED_TIME,
- * when it holds such a time, is used instead.  Returns 1 when the clock was
+ * when it holds an RFC 3339 time (ev_pack_time_ok()), is used instead, as
+ * written (clock.h: the lanes' stamps read it too).  Returns 1 when the clock was
  * fixed that way, else 0. */
 int ev_pack_now(char *buf, size_t size);
 
@@ -38,7 +39,8 @@ int ev_pack_now(char *buf, size_t size);
  * when EV_FIXED_TIME fixes the clock (see ev_pack_now()). */
 void ev_pack_time_of(long long epoch_ms, char *buf, size_t size);
 
-/* Whether s is a time of the form ev_pack_now() writes. */
+/* Whether s is an RFC 3339 time (clock.h, ev_clock_parse()): the form
+ * ev_pack_now() writes, and the lanes' "retrieved_at" with milliseconds. */
 int ev_pack_time_ok(const char *s);
 
 /* One query's hits being packed.  Memory is bounded by one query's hits. */

@@ -1,0 +1,130 @@
+/* clock.c: RFC 3339 times.  See clock.h. */
+#include "clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The n digits at s as a number, or -1 when one is not a digit. */
+static int
+digits(const char *s, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Days from 1970-01-01 to the date y-m-d of the proleptic Gregorian
+ * calendar (negative before). */
+static long long
+days_from_civil(long long y, int m, int d)
+{
+	long long era, yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+static int
+month_days(int y, int m)
+{
+	static const int n[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return m == 2 ? 28 + leap : n[m - 1];
+}
+
+int
+ev_clock_parse(const char *s, long long *ms)
+{
+	int y, mo, d, h, mi, sec, frac = 0, scale = 100, off = 0;
+	long long t;
+
+	if (s == NULL)
+		return -1;
+	y = digits(s, 4);
+	mo = digits(s + 5, 2);
+	d = digits(s + 8, 2);
+	if (y < 0 || s[4] != '-' || mo < 1 || mo > 12 || s[7] != '-' || d < 1 ||
+	    d > month_days(y, mo) || (s[10] != 'T' && s[10] != 't'))
+		return -1;
+	h = digits(s + 11, 2);
+	mi = digits(s + 14, 2);
+	sec = digits(s + 17, 2);
+	if (h < 0 || h > 23 || s[13] != ':' || mi < 0 || mi > 59 || s[16] != ':' ||
+	    sec < 0 || sec > 60)
+		return -1;
+	s += 19;
+	if (*s == '.') {
+		int n = 0;
+
+		for (s++; *s >= '0' && *s <= '9'; s++, n++) {
+			frac += (*s - '0') * scale;
+			scale /= 10;
+		}
+		if (n < 1 || n > 9)
+			return -1;
+	}
+	if (sec == 60) {	/* a leap second: the last moment of the minute */
+		sec = 59;
+		frac = 999;
+	}
+	if ((*s == 'Z' || *s == 'z') && s[1] == '\0') {
+		off = 0;
+	} else if (*s == '+' || *s == '-') {
+		int oh = digits(s + 1, 2), om = digits(s + 4, 2);
+
+		if (oh < 0 || oh > 23 || s[3] != ':' || om < 0 || om > 59 || s[6] != '\0')
+			return -1;
+		off = (oh * 60 + om) * (*s == '-' ? -1 : 1);
+	} else {
+		return -1;
+	}
+	t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off * 60;
+	*ms = t * 1000 + frac;
+	return 0;
+}
+
+void
+ev_clock_format_ms(long long ms, char *buf, size_t size)
+{
+	long long sec = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(ms - sec * 1000));
+}
+
+long long
+ev_clock_now_ms(int *fixed)
+{
+	const char *env = getenv("EV_FIXED_TIME");
+	struct timespec ts;
+	long long ms;
+
+	if (env != NULL && ev_clock_parse(env, &ms) == 0) {
+		if (fixed != NULL)
+			*fixed = 1;
+		return ms;
+	}
+	if (fixed != NULL)
+		*fixed = 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+ev_clock_stamp(char *buf, size_t size)
+{
+	ev_clock_format_ms(ev_clock_now_ms(NULL), buf, size);
+}

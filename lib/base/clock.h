@@ -1,0 +1,41 @@
+/* clock.h: the wall clock as RFC 3339 UTC times, for the times a record
+ * carries: when a lane retrieved its hits ("retrieved_at", with
+ * milliseconds: "2026-11-29T02:10:33.123Z") and when a pack was made.
+ *
+ * A testing aid fixes the clock for every command alike: the environment
+ * variable EV_FIXED_TIME, when it holds an RFC 3339 time (ev_clock_parse()),
+ * is taken as now.
+ *
+ * Bottom layer: includes nothing of evkit. */
+#ifndef EV_CLOCK_H
+#define EV_CLOCK_H
+
+#include <stddef.h>
+
+/* Room for any time ev_clock_format_ms() writes, with its '\0'. */
+#define EV_CLOCK_STAMP_MAX 32
+
+/* The time s, RFC 3339 ("2026-11-29T02:10:33Z", "2026-11-29T02:10:33.123Z",
+ * "2026-11-29T03:10:33.5+01:00": a date, 'T' (or 't'), a time of day, an
+ * optional fraction of a second of 1 to 9 digits, and 'Z' (or 'z') or an
+ * offset), as Unix time in milliseconds (the fraction cut to milliseconds)
+ * into *ms.  Months, days, hours, minutes and seconds must be in range (a
+ * leap second, :60, is read as :59.999).  Returns 0, or -1 when s is not
+ * such a time (*ms unchanged). */
+int ev_clock_parse(const char *s, long long *ms);
+
+/* Unix time ms (milliseconds, years 0 to 9999) as RFC 3339 UTC with
+ * milliseconds, "YYYY-MM-DDTHH:MM:SS.mmmZ", into buf (size at least
+ * EV_CLOCK_STAMP_MAX). */
+void ev_clock_format_ms(long long ms, char *buf, size_t size);
+
+/* Now as Unix time in milliseconds: EV_FIXED_TIME's when it fixes the
+ * clock (*fixed set to 1), else the system's real-time clock (*fixed 0).
+ * fixed may be NULL. */
+long long ev_clock_now_ms(int *fixed);
+
+/* Now (ev_clock_now_ms()) as ev_clock_format_ms() writes it: the stamp a
+ * lane gives the hits of one query, made once per query. */
+void ev_clock_stamp(char *buf, size_t size);
+
+#endif

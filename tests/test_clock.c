@@ -1,0 +1,83 @@
+/* Unit tests: clock.c (RFC 3339 times, the lanes' retrieved_at stamps). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+
+static long long
+parsed(const char *s)
+{
+	long long ms = -42;
+
+	cr_assert_eq(ev_clock_parse(s, &ms), 0, "%s", s);
+	return ms;
+}
+
+Test(clock, parse_reads_rfc3339_to_the_millisecond)
+{
+	cr_assert_eq(parsed("1970-01-01T00:00:00Z"), 0);
+	cr_assert_eq(parsed("2026-11-29T02:10:33Z"), 1795918233000LL);
+	cr_assert_eq(parsed("2026-11-29T02:10:33.123Z"), 1795918233123LL);
+	cr_assert_eq(parsed("2026-11-29T02:10:33.1239z"), 1795918233123LL);	/* cut, not rounded */
+	cr_assert_eq(parsed("2026-11-29t03:10:33.5+01:00"), 1795918233500LL);
+	cr_assert_eq(parsed("2026-11-28T21:40:33-04:30"), 1795918233000LL);
+	cr_assert_eq(parsed("2024-02-29T00:00:00Z"), 1709164800000LL);	/* a leap day */
+	cr_assert_eq(parsed("2016-12-31T23:59:60Z"), 1483228799999LL);	/* a leap second */
+	cr_assert_eq(parsed("1969-12-31T23:59:59.250Z"), -750);
+}
+
+Test(clock, parse_refuses_what_is_not_such_a_time)
+{
+	static const char *const bad[] = {
+		"", "yesterday", "2026-11-29", "2026-11-29 02:10:33Z", "2026-11-29T02:10:33",
+		"2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2026-11-31T00:00:00Z",
+		"2026-11-29T24:00:00Z", "2026-11-29T02:60:00Z", "2026-11-29T02:10:61Z",
+		"2026-11-29T02:10:33.Z", "2026-11-29T02:10:33.1234567890Z", "2026-11-29T02:10:33ZZ",
+		"2026-11-29T02:10:33+0100", "2026-11-29T02:10:33+01:00x", "+2026-11-29T02:10:33Z",
+		"2026-1-29T02:10:33Z",
+	};
+	long long ms = 7;
+
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		cr_assert_eq(ev_clock_parse(bad[i], &ms), -1, "%s", bad[i]);
+	cr_assert_eq(ev_clock_parse(NULL, &ms), -1);
+	cr_assert_eq(ms, 7);
+}
+
+Test(clock, format_writes_utc_with_milliseconds_and_reads_back)
+{
+	char buf[EV_CLOCK_STAMP_MAX];
+	static const char *const t[] = {
+		"1970-01-01T00:00:00.000Z", "2026-11-29T02:10:33.123Z", "1969-12-31T23:59:59.250Z",
+		"9999-12-31T23:59:59.999Z",
+	};
+
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		ev_clock_format_ms(parsed(t[i]), buf, sizeof buf);
+		cr_assert_str_eq(buf, t[i]);
+	}
+}
+
+Test(clock, ev_fixed_time_fixes_the_stamp_else_it_is_now)
+{
+	char buf[EV_CLOCK_STAMP_MAX];
+	long long before, after, ms;
+	int fixed = -1;
+
+	setenv("EV_FIXED_TIME", "2026-02-20T12:00:00Z", 1);
+	ev_clock_stamp(buf, sizeof buf);
+	cr_assert_str_eq(buf, "2026-02-20T12:00:00.000Z");
+	setenv("EV_FIXED_TIME", "2026-11-29T03:10:33.5+01:00", 1);
+	cr_assert_eq(ev_clock_now_ms(&fixed), 1795918233500LL);
+	cr_assert_eq(fixed, 1);
+	setenv("EV_FIXED_TIME", "yesterday", 1);	/* not a time: the clock runs */
+	before = ev_clock_now_ms(&fixed);
+	cr_assert_eq(fixed, 0);
+	ev_clock_stamp(buf, sizeof buf);
+	after = ev_clock_now_ms(NULL);
+	cr_assert_eq(strlen(buf), 24);
+	ms = parsed(buf);
+	cr_assert(before <= ms && ms <= after, "%lld <= %lld <= %lld", before, ms, after);
+	unsetenv("EV_FIXED_TIME");
+}
