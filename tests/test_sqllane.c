@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <sqlite3.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,23 +50,25 @@ Test(sqllane, score_column_orders_ties_keep_the_statement_order)
 	struct ev_buf out = EV_BUF_INIT;
 
 	cr_assert_not_null(s, "%s", err.msg);
+	setenv("EV_FIXED_TIME", "2026-11-29T02:10:33.123Z", 1);	/* the rows' retrieved_at */
 	cr_assert_eq(ev_sqllane_search(s, q, &out, "t", &err), 3);
+	unsetenv("EV_FIXED_TIME");
 	cr_assert_str_eq(out.p,
 	    "{\"query_id\":\"q\",\"query\":\"x\",\"id\":\"t:2\",\"doc_id\":\"t:2\",\"rank\":1,"
 	    "\"score\":2.0,\"lane\":\"structured\",\"signals\":{\"structured_score\":2.0,"
 	    "\"structured_rank\":1},\"snippet\":\"name: beta\",\"evidence\":[{\"lane\":"
 	    "\"structured\",\"table\":\"t\",\"row\":2,\"columns\":{\"id\":2,\"name\":\"beta\","
-	    "\"score\":2.0}}]}\n"
+	    "\"score\":2.0},\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"}]}\n"
 	    "{\"query_id\":\"q\",\"query\":\"x\",\"id\":\"t:3\",\"doc_id\":\"t:3\",\"rank\":2,"
 	    "\"score\":2.0,\"lane\":\"structured\",\"signals\":{\"structured_score\":2.0,"
 	    "\"structured_rank\":2},\"snippet\":\"name: gamma\",\"evidence\":[{\"lane\":"
 	    "\"structured\",\"table\":\"t\",\"row\":3,\"columns\":{\"id\":3,\"name\":\"gamma\","
-	    "\"score\":2.0}}]}\n"
+	    "\"score\":2.0},\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"}]}\n"
 	    "{\"query_id\":\"q\",\"query\":\"x\",\"id\":\"t:1\",\"doc_id\":\"t:1\",\"rank\":3,"
 	    "\"score\":0.5,\"lane\":\"structured\",\"signals\":{\"structured_score\":0.5,"
 	    "\"structured_rank\":3},\"snippet\":\"name: alpha\",\"evidence\":[{\"lane\":"
 	    "\"structured\",\"table\":\"t\",\"row\":1,\"columns\":{\"id\":1,\"name\":\"alpha\","
-	    "\"score\":0.5}}]}\n");
+	    "\"score\":0.5},\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"}]}\n");
 	ev_buf_release(&out);
 	json_decref(q);
 	ev_sqllane_close(s);

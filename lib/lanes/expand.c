@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
 
@@ -23,6 +24,7 @@ struct query {
 	long added;
 	const struct ev_expand_opts *o;
 	struct ev_store *st;
+	json_t *stamp;		/* when the query's expansion retrieved its chunks */
 };
 
 static struct item *
@@ -74,7 +76,9 @@ clip(const char *s, size_t len, size_t max)
 }
 
 /* Add chunk `rowid`'s hit, brought by `from` with evidence ev (stolen; its
- * "score" set to what the step brings), or add ev to the hit already there.  *budget counts what `from` may still add. */
+ * "score" set to what the step brings, its "retrieved_at" to q's stamp),
+ * or add ev to the hit already there.  *budget counts what `from` may still
+ * add. */
 static int
 bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double distance,
 	json_t *ev, long *budget, struct ev_err *err)
@@ -96,7 +100,8 @@ bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double dist
 	}
 	/* the entry's own score: what this step brings, also where the
 	 * chunk was found already (its hit's score is another lane's) */
-	if (json_object_set_new(ev, "score", json_real(score)) == -1) {
+	if (json_object_set_new(ev, "score", json_real(score)) == -1 ||
+	    json_object_set(ev, "retrieved_at", q->stamp) == -1) {
 		json_decref(ev);
 		return ev_err_nomem(err);
 	}
@@ -428,9 +433,14 @@ long
 ev_expand_query(struct ev_store *st, const struct ev_expand_opts *o, json_t *hits,
 	struct ev_buf *out, const char *where, struct ev_err *err)
 {
-	struct query q = { NULL, 0, 0, 0, o, st };
+	struct query q = { NULL, 0, 0, 0, o, st, NULL };
 	size_t i, nold = json_array_size(hits);
 	long rc = -1;
+	char now[EV_CLOCK_STAMP_MAX];
+
+	ev_clock_stamp(now, sizeof now);	/* once for what the query's expansion adds */
+	if ((q.stamp = json_string(now)) == NULL)
+		return ev_err_nomem(err);
 
 	for (i = 0; i < nold; i++) {
 		json_t *h = json_array_get(hits, i), *sc = json_object_get(h, "score");
@@ -477,5 +487,6 @@ out:
 	for (i = 0; i < q.n; i++)
 		json_decref(q.items[i].hit);
 	free(q.items);
+	json_decref(q.stamp);
 	return rc;
 }

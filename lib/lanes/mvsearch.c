@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
 #include "qfilter.h"
@@ -49,6 +50,7 @@ struct ev_mvsearch {
 	int32_t *best;		/* nq per hit kept: the best vectors */
 	size_t bcap;
 	long long hits, scored;
+	char stamp[EV_CLOCK_STAMP_MAX];	/* when the query's hits were retrieved */
 };
 
 double
@@ -437,8 +439,9 @@ write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int 
 	for (int i = 0; i < nq; i++)
 		if (json_array_append_new(bv, json_integer(best[i])) == -1)
 			goto nomem;
-	ev = json_pack("[{s:s,s:f,s:s,s:i,s:O}]", "lane", ms->lane, "maxsim", c->score,
-	    "model", ev_mvindex_model(ms->ix), "query_vectors", nq, "best_vectors", bv);
+	ev = json_pack("[{s:s,s:f,s:s,s:i,s:O,s:s}]", "lane", ms->lane, "maxsim", c->score,
+	    "model", ev_mvindex_model(ms->ix), "query_vectors", nq, "best_vectors", bv,
+	    "retrieved_at", ms->stamp);
 	if (ev == NULL || add_place(json_array_get(ev, 0), fields) == -1 ||
 	    json_object_set_new(hit, "rank", json_integer(rank)) == -1 ||
 	    json_object_set_new(hit, "score", json_real(c->score)) == -1 ||
@@ -491,6 +494,7 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 		ms->c[u].score = ev_mvsearch_maxsim(ms->q, nq, d, n, ms->dim, ms->scratch, NULL);
 	}
 	ms->scored += nc;
+	ev_clock_stamp(ms->stamp, sizeof ms->stamp);	/* once for the query's hits */
 	qsort(ms->c, (size_t)nc, sizeof *ms->c, cmp_score);
 	k = nc < ms->o.k ? (int)nc : ms->o.k;
 	if (ev_grow(&ms->best, &ms->bcap, (size_t)nq - 1, sizeof *ms->best, 64) == -1) {

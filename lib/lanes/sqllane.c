@@ -8,6 +8,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "clock.h"
+#include "hitfields.h"
 #include "jscan.h"
 #include "jsonl.h"
 
@@ -386,6 +388,8 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 	struct ev_err *err)
 {
 	struct row *rows = NULL;
+	json_t *stamp = NULL;
+	char now[EV_CLOCK_STAMP_MAX];
 	long n = 0, i, rc = -1;
 	int step = SQLITE_DONE;	/* when k is 0 */
 
@@ -413,11 +417,17 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 	}
 	if (s->scorecol >= 0)
 		qsort(rows, (size_t)n, sizeof *rows, row_cmp);
+	ev_clock_stamp(now, sizeof now);	/* when the rows were retrieved */
+	if ((stamp = json_string(now)) == NULL) {
+		ev_err_nomem(err);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		json_t *h = rows[i].hit;
 		json_t *sig = json_object_get(h, "signals");
 
-		if (json_object_set_new(h, "rank", json_integer(i + 1)) == -1 ||
+		if (ev_hitfields_stamp(h, stamp) == -1 ||
+		    json_object_set_new(h, "rank", json_integer(i + 1)) == -1 ||
 		    json_object_set_new(h, "score", json_real(rows[i].score)) == -1 ||
 		    json_object_set_new(sig, "structured_rank", json_integer(i + 1)) == -1 ||
 		    ev_json_dump(out, h) == -1 || ev_buf_addc(out, '\n') == -1) {
@@ -430,6 +440,7 @@ out:
 	for (i = 0; i < n; i++)
 		json_decref(rows[i].hit);
 	free(rows);
+	json_decref(stamp);
 	sqlite3_reset(s->stmt);
 	return rc;
 }

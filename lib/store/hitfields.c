@@ -262,3 +262,15 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 	sqlite3_reset(s);
 	return bad ? ev_err_nomem(err) : 1;
 }
+
+int
+ev_hitfields_stamp(json_t *hit, json_t *stamp)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(json_object_get(hit, "evidence"), i, e)
+		if (json_is_object(e) && json_object_set(e, "retrieved_at", stamp) == -1)
+			return -1;
+	return 0;
+}

@@ -32,4 +32,11 @@ int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **tex
 int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err);
 
+/* Stamp hit with when its lane retrieved it: stamp (a string, clock.h's
+ * ev_clock_stamp(), made once per query; the hit takes a reference) as
+ * "retrieved_at" of each entry (an object) of the hit's "evidence" array,
+ * for a lane that made the hit and all its entries.  Returns 0, or -1 when
+ * out of memory. */
+int ev_hitfields_stamp(json_t *hit, json_t *stamp);
+
 #endif

@@ -1,6 +1,7 @@
 # The lanes.structured section of a retrieval plan configures the lane; the
 # plan's other sections belong to other stages and are not warned about;
 # an unknown top-level key is.  Flags override the plan.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 sqlite3 p.db <"$CASEDIR/policies.sql"
 cat >plan.yaml <<'YAML'
 version: "0.1"
