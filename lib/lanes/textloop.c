@@ -1,6 +1,8 @@
 /* textloop.c: the text lane's query loop.  See textloop.h. */
 #include "textloop.h"
 
+#include "clock.h"
+#include "hitfields.h"
 #include "lexicon.h"
 
 static void
@@ -44,7 +46,8 @@ answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t
     struct ev_textloop *loop, unsigned *warned, struct ev_err *err)
 {
 	size_t i;
-	json_t *h;
+	json_t *h, *stamp;
+	char now[EV_CLOCK_STAMP_MAX];
 	int r, flags = 0;
 
 	json_array_clear(hits);
@@ -52,6 +55,16 @@ answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t
 	json_decref(q);
 	if (r == -1)
 		return -1;
+	/* when the hits were retrieved: one stamp for the query's hits */
+	ev_clock_stamp(now, sizeof now);
+	if ((stamp = json_string(now)) == NULL)
+		return ev_err_nomem(err);
+	json_array_foreach(hits, i, h)
+		if (ev_hitfields_stamp(h, stamp) == -1) {
+			json_decref(stamp);
+			return ev_err_nomem(err);
+		}
+	json_decref(stamp);
 	if (flags & EV_TS_NO_TERMS)
 		warn(loop, where, "query has no words to search for (only stop words or punctuation):"
 		    " no hits");

@@ -1,5 +1,6 @@
 # Field weights, marks and snippet length from flags and --config; a flag
 # overrides the file; unknown config keys are warned about; bad values exit 2.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
 echo '"boundary"' | ev-search-text --db kb.db --weight title=0 | jq -r .doc_id | tr '\n' ' '; echo

@@ -3,6 +3,7 @@
 # other stages' sections (a plan's top-level k is ev-pack's, not the lane's)
 # without a word, and warns about keys nobody knows.  samples/plan.yaml reads
 # cleanly.  --k1 and --b (lanes.text.bm25.k1, .b) change BM25's scores.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
 cat >plan.yaml <<'Y'

@@ -3,6 +3,7 @@
 # the same hits, ranks, scores and snippets as one store holding all six, typo
 # repair included (the vocabulary is the sum's); each shard's own statistics
 # rank differently.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore all.db
 sed -n '1p;3p;5p' "$CASEDIR/docs.jsonl" | ev-ingest --db a.db --quiet || exit 1

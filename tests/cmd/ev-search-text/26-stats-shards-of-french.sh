@@ -2,6 +2,7 @@
 # repair's stem ("ruch", of "ruchess") is counted in the statistics under
 # its language's tag, as the index holds it, and its IDF is the sum of its
 # forms (untagged, or tagged with a stemming language), as one store's is.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 mkdir a b all
 printf '# Abeilles\n\nLes abeilles vont au champ. La propolis protège la ruche.\n' >a/abeilles.md
 printf '# Miel\n\nLe miel est récolté quand la ruche est pleine.\n' >b/miel.md

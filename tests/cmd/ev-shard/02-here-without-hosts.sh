@@ -2,6 +2,7 @@
 # id alone (a reversed corpus splits the same), the model is trained on shard
 # 2 and copied into each, and the text lane's merged hits are one store's.
 # Bad usage is refused (exit 2).
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 exec 2>&1
 shard=$CASEDIR/../../../scripts/ev-shard
 cat "$CASEDIR"/../ev-search-text/docs.jsonl "$CASEDIR"/../ev-search-text/bees.jsonl > corpus.jsonl
