@@ -350,7 +350,9 @@ Test(vsearch, feedback_folds_the_first_chunks_of_another_lane_into_the_query)
 	cr_assert_eq(add(vs, "{\"query_id\":\"a\",\"vector\":[1,0,0,0]}", 1, &err), 0, "%s", err.msg);
 	cr_assert_eq(add(vs, "{\"query_id\":\"c\",\"vector\":[0,0,0,0]}", 2, &err), 0, "%s", err.msg);
 	cr_assert_eq(add(vs, "{\"query_id\":\"d\",\"vector\":[0,0,0,1]}", 3, &err), 0, "%s", err.msg);
+	setenv("EV_FIXED_TIME", "2026-11-29T03:10:33.5+01:00", 1);
 	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	unsetenv("EV_FIXED_TIME");
 	h = hits();
 	cr_assert_eq(json_array_size(h), 6);
 	cr_assert_str_eq(str(json_array_get(h, 0), "id"), "d2:s1:0");
@@ -367,6 +369,8 @@ Test(vsearch, feedback_folds_the_first_chunks_of_another_lane_into_the_query)
 	cr_assert_eq(json_array_size(json_object_get(ev, "feedback")), 1);
 	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(ev, "feedback"), 0)),
 	    "d2:s1:0");
+	/* when the feedback lane retrieved it: UTC, to the millisecond */
+	cr_assert_str_eq(str(ev, "retrieved_at"), "2026-11-29T02:10:33.500Z");
 	/* c: the zero vector took the feedback chunk's direction */
 	cr_assert_str_eq(str(json_array_get(h, 2), "query_id"), "c");
 	cr_assert_str_eq(str(json_array_get(h, 2), "id"), "d1:s1:1");
@@ -525,6 +529,7 @@ Test(vsearch, a_line_read_whole_gives_what_its_record_gives)
 		"{\"vector\":[1,0,0,0],\"query_id\":1.5}", "[1,0,0,0]",
 	};
 
+	setenv("EV_FIXED_TIME", "2026-11-29T02:10:33.123Z", 1);	/* the two runs' stamps alike */
 	for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
 		char *want = answer(lines[i], 0), *got = answer(lines[i], 1);
 
@@ -608,7 +613,9 @@ Test(vsearch, a_chunk_many_queries_of_a_batch_hit_is_read_once_and_read_again_ne
 	cr_assert_eq(add(vs, "{\"query_id\":\"b\",\"query\":\"transfer\",\"vector\":[0,0,1,0]}", 2,
 	    &err), 0);
 	cr_assert_eq(add(vs, "{\"query_id\":\"c\",\"query\":\"shock\",\"vector\":[0,0,1,0]}", 3, &err), 0);
+	setenv("EV_FIXED_TIME", "2026-11-29T03:10:33.5+01:00", 1);
 	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	unsetenv("EV_FIXED_TIME");
 	h = hits();
 	cr_assert_eq(json_array_size(h), 6);
 	cr_assert_str_eq(str(json_array_get(h, 0), "snippet"), "\xc2\xab" "heat\xc2\xbb transfer");

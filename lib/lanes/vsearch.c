@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "clock.h"
 #include "hitfields.h"
 #include "jscan.h"
 #include "jsoncopy.h"
@@ -48,6 +49,7 @@ struct ev_vsearch {
 	struct ev_buf buf;	/* hit records not yet written */
 	struct ev_buf prefix;	/* the current query's fields */
 	struct ev_buf snip;	/* the current hit's snippet */
+	char stamp[EV_CLOCK_STAMP_MAX];	/* when the current query's hits were retrieved */
 	struct ev_buf num;	/* the current hit's score as text */
 	long long hits;
 	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
@@ -632,7 +634,8 @@ add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_bu
 		ev_buf_adds(b, "},\"evidence\":[{\"lane\":\"") | ev_buf_adds(b, lane) |
 		ev_buf_adds(b, "\",\"score\":") | ev_buf_adds(b, num) |
 		(q->feedback ? ev_buf_adds(b, ",\"feedback\":") | ev_buf_adds(b, q->feedback) : 0) |
-		ev_buf_adds(b, "}]");
+		ev_buf_adds(b, ",\"retrieved_at\":\"") | ev_buf_adds(b, vs->stamp) |
+		ev_buf_adds(b, "\"}]");
 }
 
 /* The chunk of a paged document (region.h) whose fields
@@ -725,6 +728,7 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 
 	if (query_prefix(q->rec, &vs->prefix) == -1)
 		return ev_err_nomem(err);
+	ev_clock_stamp(vs->stamp, sizeof vs->stamp);	/* once for the query's hits */
 	if (vs->sn) {
 		ev_snippet_reset(vs->sn);
 		if (text && ev_snippet_add_query_in(vs->sn, text, strlen(text), vs->lex,

@@ -4,6 +4,7 @@
 # naming the chunks folded in.  q1 [1,0,0,0] with d2:s1:0 [0,0,1,0] (rank 1;
 # rank 2 has no vector, rank 3 is beyond --feedback 2): [1,0,1,0]/sqrt(2).
 # q2 has no feedback hits: its own vector.  A bad hit line: exit 2 naming it.
+export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
 exec 2>&1
 . "$CASEDIR/../ev-embed-load/mkstore"; mkstore kb.db 6
 ev-embed-load --db kb.db --index kb.faiss "$CASEDIR/../ev-embed-load/vectors.jsonl" 2>/dev/null

@@ -70,5 +70,10 @@ ev-embed --db one.db --pending 2>/dev/null | run ev-embed-load --db one.db --ind
 run ev-search-text --db one.db -k 5 --feedback 0 q.jsonl | ev-fuse --method merge > one-text.jsonl
 run ev-embed --db one.db --role query q.jsonl |
 	run ev-search-vec --db one.db --index one.faiss -k 5 --pairwise | ev-fuse --method merge > one-vector.jsonl
-cmp text.jsonl one-text.jsonl && echo "text lane: the hits of one store, byte for byte ($(wc -l < text.jsonl) hits)"
-cmp vector.jsonl one-vector.jsonl && echo "vector lane: the hits of one store, byte for byte ($(wc -l < vector.jsonl) hits)"
+# byte for byte but when each lane retrieved them (the shards' lanes ran on
+# the host, at their own time: every hit says it)
+jq -e -s 'all(.[].evidence[]; .retrieved_at | type == "string")' text.jsonl vector.jsonl >/dev/null &&
+	echo "every hit says when a shard's lane retrieved it"
+for f in text vector one-text one-vector; do jq -c 'del(.evidence[].retrieved_at)' $f.jsonl >$f.bare; done
+cmp text.bare one-text.bare && echo "text lane: the hits of one store, byte for byte but the stamps ($(wc -l < text.jsonl) hits)"
+cmp vector.bare one-vector.bare && echo "vector lane: the hits of one store, byte for byte but the stamps ($(wc -l < vector.jsonl) hits)"
