@@ -142,7 +142,7 @@ struct build {
 	json_t *first;		/* the first candidate's hit, or NULL */
 	json_t *evs;		/* the evidences returned (borrowed) */
 	struct ev_pack_sigseen seen;	/* what they had, for the signals they lack */
-	char retrieved_at[64];	/* when the lanes ran: the request's start, else now */
+	char retrieved_at[64];	/* for hits no lane stamped: the request's start, else now */
 	int multi, fq, no_uri, bad;
 };
 
@@ -402,7 +402,9 @@ build_explain(const struct ev_pack *p, struct build *b)
 	ign = p->ignored ? ev_jsoncopy_deep(p->ignored) : json_array();
 	if (ign == NULL || ev_pack_signals_ignored(ign, b->evs, &b->seen,
 	    json_string_value(json_object_get(b->fusion, "method"))) == -1 ||
-	    ev_pack_snippets_ignored(ign, b->evs, p->o.snippet_policy) == -1)
+	    ev_pack_snippets_ignored(ign, b->evs, p->o.snippet_policy) == -1 ||
+	    ev_pack_retrieved_ignored(ign, json_array_size(b->evs), &b->seen,
+	    p->request_ms > 0) == -1)
 		*bad = 1;
 	set_new(bad, ex, "ignored_fields", ign);
 	for (i = 0; i < p->nq && routing == NULL; i++)

@@ -353,3 +353,19 @@ ev_pack_signals_ignored(json_t *ignored, const json_t *evs, const struct ev_pack
 	}
 	return 0;
 }
+
+int
+ev_pack_retrieved_ignored(json_t *ignored, size_t nevs, const struct ev_pack_sigseen *seen,
+    int request_start)
+{
+	char msg[512];
+
+	if (seen->unstamped <= 0)
+		return 0;
+	snprintf(msg, sizeof msg, "provenance.retrieved_at: %lld of %zu evidence%s came from hits"
+	    " that do not say when a lane retrieved them (no retrieved_at, or one that is not an"
+	    " RFC 3339 time: hits written by hand or by an older evkit); theirs is %s", seen->unstamped, nevs, nevs == 1 ? "" : "s",
+	    request_start ? "when the request began (ev-pack --started)" :
+	    "when the pack was made (generated_at)");
+	return json_array_append_new(ignored, json_string(msg));
+}

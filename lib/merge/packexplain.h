@@ -44,6 +44,8 @@ struct ev_pack_sigseen {
 	int found_text, found_vector;	/* the text, the vector lane found one */
 	long long unsignalled;	/* fused hits (or hits of no lane) without a
 				 * lane's or fusion's score: given fused_score */
+	long long unstamped;	/* evidences no lane said it retrieved when
+				 * (no retrieved_at): given the fallback time */
 };
 
 /* Add to sig the signals the packer computes for hit, when it can:
@@ -64,5 +66,14 @@ int ev_pack_more_signals(json_t *sig, const json_t *hit, const char *now,
  * memory. */
 int ev_pack_signals_ignored(json_t *ignored, const json_t *evs,
 	const struct ev_pack_sigseen *seen, const char *fusion_method);
+
+/* When seen counts evidences whose hits no lane stamped (unstamped: no
+ * valid retrieved_at: hits written by hand or by an older evkit), append to
+ * ignored "provenance.retrieved_at: N of M evidences ...; theirs is ..." --
+ * when the request began (request_start: ev-pack --started) or when the
+ * pack was made (generated_at).  nevs is the pack's evidences.  Returns 0,
+ * or -1 when out of memory. */
+int ev_pack_retrieved_ignored(json_t *ignored, size_t nevs, const struct ev_pack_sigseen *seen,
+	int request_start);
 
 #endif

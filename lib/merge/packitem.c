@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "evidence.h"
 #include "jsoncopy.h"
 #include "pack.h"
@@ -126,14 +127,41 @@ item_evidence(const struct ev_pack *p, const struct item *it)
 	return a;
 }
 
-/* When the hit was retrieved: its own "retrieved_at" (a lane or a caller
- * may stamp it), else when the request's lanes ran. */
+/* When the candidate was retrieved: the earliest time among its evidence
+ * entries' "retrieved_at" (each lane stamps the entries it writes) and the
+ * hit's own "retrieved_at" (a caller may stamp a hit so), or NULL when none
+ * says.  An entry's "retrieved_at" that is not an RFC 3339 time is removed
+ * (the pack's entries are valid); *bad set when out of memory. */
 static const char *
-retrieved_at(json_t *hit, const char *lanes_ran)
+earliest_retrieved(json_t *evidence, const json_t *hit, int *bad)
 {
-	const char *t = json_string_value(json_object_get(hit, "retrieved_at"));
+	const char *best = NULL, *t;
+	long long best_ms = 0, ms;
+	json_t *e;
+	size_t i;
 
-	return t != NULL && ev_pack_time_ok(t) ? t : lanes_ran;
+	t = json_string_value(json_object_get(hit, "retrieved_at"));
+	if (t != NULL && ev_clock_parse(t, &ms) == 0) {
+		best = t;
+		best_ms = ms;
+	}
+	json_array_foreach(evidence, i, e) {
+		json_t *v = json_object_get(e, "retrieved_at");
+
+		if (v == NULL)
+			continue;
+		t = json_string_value(v);
+		if (t == NULL || ev_clock_parse(t, &ms) == -1) {
+			if (json_object_del(e, "retrieved_at") == -1)
+				*bad = 1;
+			continue;
+		}
+		if (best == NULL || ms < best_ms) {
+			best = t;
+			best_ms = ms;
+		}
+	}
+	return best;
 }
 
 /* A query text longer than this (a document pasted as a question) is said
@@ -250,7 +278,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	json_t *hit = it->hit, *e, *meta, *raw, *v, *evidence;
 	const char *id = json_string_value(json_object_get(hit, "id"));
 	const char *uri = json_string_value(json_object_get(hit, "source_uri"));
-	const char *lang, *qt, *stype;
+	const char *lang, *qt, *stype, *when;
 	int is_doc = json_is_array(json_object_get(hit, "chunks"));	/* ev-fuse --group doc */
 	int bad = 0;
 	char ref[1024];
@@ -278,9 +306,16 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 
 	set_new(&bad, e, "signals", item_signals(it, x, now, &bad));
 
+	evidence = item_evidence(p, it);
+	if (evidence == NULL)
+		bad = 1;
+	when = earliest_retrieved(evidence, hit, &bad);
+	if (when == NULL) {
+		when = x->retrieved_at;	/* no lane said: explain.ignored_fields says so */
+		x->seen->unstamped++;
+	}
 	v = json_pack("{s:s,s:I,s:s}", "mode", ev_pack_mode(it->lanes),
-	    "query_index", (json_int_t)x->query_index, "retrieved_at",
-	    retrieved_at(hit, x->retrieved_at));
+	    "query_index", (json_int_t)x->query_index, "retrieved_at", when);
 	qt = x->query_text != NULL ? x->query_text : json_string_value(json_object_get(hit, "query"));
 	if (said_in_provenance(qt))
 		set_new(&bad, v, "query_text", json_string(qt));
@@ -314,9 +349,6 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	set_if(&bad, raw, "content_hash", str_or_null(json_object_get(hit, "content_hash")));
 	set_new(&bad, e, "raw", raw);
 
-	evidence = item_evidence(p, it);
-	if (evidence == NULL)
-		bad = 1;
 	set_new(&bad, e, "badges", ev_pack_badges(evidence, x->cv, x->best_id, &bad));
 	set_new(&bad, e, "evidence", evidence);
 	set_new(&bad, e, "countervailing", json_boolean(x->cv != NULL));

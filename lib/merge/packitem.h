@@ -21,7 +21,7 @@ struct ev_pack_extra {
 	const char *best_id;	/* the first evidence's id (NULL for the first) */
 	int mmr;		/* MMR chose it: its score goes into signals */
 	struct ev_pack_sigseen *seen;	/* what the evidences had, for explain */
-	const char *retrieved_at;	/* when the lanes ran, if the hit does not say */
+	const char *retrieved_at;	/* when the lanes ran, for a hit no lane stamped */
 };
 
 /* The evidence object of candidate it (parsed), with what x adds (x's
