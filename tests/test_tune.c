@@ -80,6 +80,10 @@ Test(tune, cross_validation_reports_held_out_figures_never_the_fitted_one)
 	cr_assert_eq(r.fold_queries[0], 2);
 	cr_assert_eq(r.folds, 2);
 	cr_assert_eq(r.fold_agree, 0);
+	/* what each fold chose: fold 0 held out, the others' queries 2 and 3
+	 * pick trial 2; fold 1 held out, trial 1 */
+	cr_assert_eq(r.fold_trial[0], 2);
+	cr_assert_eq(r.fold_trial[1], 1);
 }
 
 Test(tune, cross_validation_credits_a_trial_better_everywhere)
@@ -156,6 +160,33 @@ Test(tune, a_written_plan_reads_back_as_the_same_trial)
 	cr_assert_eq(json_integer_value(ev_config_get(plan, "k")), 10);
 	cr_assert(json_is_true(ev_config_get(plan, "diversity.near_duplicates")));
 	json_decref(plan);
+	ev_buf_release(&b);
+}
+
+Test(tune, a_trial_is_described_by_what_the_grid_varies)
+{
+	struct ev_tune_trial t = a_trial();
+	struct ev_buf b = EV_BUF_INIT;
+
+	/* the section title keeps the lane's default weight, 4: after a slash */
+	cr_assert_eq(ev_tune_describe(&b, &t), 0);
+	cr_assert_str_eq(ev_buf_str(&b),
+	    "proximity 0.4, feedback 0, titles 1/4; weighted zscore, vector 0.7, text 0.3");
+	ev_buf_reset(&b);
+	t.text.feedback_docs = 10;
+	t.text.feedback_terms = 20;
+	t.text.feedback_weight = 0.3;
+	t.text.w_section = 2.5;
+	t.fuse.method = EV_FUSE_RRF;
+	t.fuse.rrf_k = 20;
+	t.fused = 0;
+	cr_assert_eq(ev_tune_describe(&b, &t), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "proximity 0.4, feedback 10/20/0.3, titles 1/2.5");
+	ev_buf_reset(&b);
+	t.fused = 1;
+	cr_assert_eq(ev_tune_describe(&b, &t), 0);
+	cr_assert_str_eq(ev_buf_str(&b),
+	    "proximity 0.4, feedback 10/20/0.3, titles 1/2.5; rrf k 20, vector 0.7, text 0.3");
 	ev_buf_release(&b);
 }
 

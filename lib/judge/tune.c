@@ -211,6 +211,7 @@ ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const int *fol
 		r->fold_queries[f] = n;
 		r->fold_tuned[f] = n ? t / (double)n : 0;
 		r->fold_defaults[f] = n ? d / (double)n : 0;
+		r->fold_trial[f] = c;
 		r->fold_agree += c == best;
 	}
 	r->tuned = nq ? tuned / (double)nq : 0;
@@ -1154,6 +1155,39 @@ search_free(struct search *S)
 	json_decref(S->judged);
 }
 
+/* Each fold's choice that is not the plan's trial best, described into
+ * r->fold_choice ("the defaults" for trial 0; r->best holding the rest of
+ * the trial). */
+static int
+describe_folds(struct ev_tune_result *r, size_t best, const struct ev_textsearch_opts *texts,
+    const struct ev_fuse_opts *fuses, size_t nf, struct ev_err *err)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	int rc = 0;
+
+	for (int f = 0; f < r->folds && rc == 0; f++) {
+		struct ev_tune_trial t = r->best;
+
+		r->fold_choice[f][0] = '\0';
+		if (r->fold_trial[f] == best)
+			continue;
+		if (r->fold_trial[f] == 0) {
+			snprintf(r->fold_choice[f], sizeof r->fold_choice[f], "the defaults");
+			continue;
+		}
+		t.text = texts[r->fold_trial[f] / nf];
+		if (fuses != NULL)
+			t.fuse = fuses[r->fold_trial[f] % nf];
+		ev_buf_reset(&b);
+		if (ev_tune_describe(&b, &t) == -1)
+			rc = ev_err_nomem(err);
+		else
+			snprintf(r->fold_choice[f], sizeof r->fold_choice[f], "%s", ev_buf_str(&b));
+	}
+	ev_buf_release(&b);
+	return rc;
+}
+
 int
 ev_tune_search(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
     const struct ev_qrels *qrels, const struct ev_tune_trial *defaults,
@@ -1218,6 +1252,9 @@ ev_tune_search(struct ev_store *st, struct ev_vindex *ix, json_t *queries,
 	if (ix != NULL)
 		r->best.fuse = fuses[best % nf];
 	r->best.fused = ix != NULL;
+	r->best_defaults = best == 0;
+	if (describe_folds(r, best, texts, ix != NULL ? fuses : NULL, nf, err) == -1)
+		goto out;
 	r->seconds = now_s() - start;
 	rc = 0;
 out:
@@ -1393,6 +1430,30 @@ ev_tune_yaml_write(struct ev_buf *b, const json_t *doc)
 }
 
 int
+ev_tune_describe(struct ev_buf *b, const struct ev_tune_trial *t)
+{
+	const struct ev_textsearch_opts *x = &t->text;
+	const struct ev_fuse_opts *f = &t->fuse;
+	int bad = ev_buf_printf(b, "proximity %g, feedback %d", x->proximity, x->feedback_docs);
+
+	if (x->feedback_docs > 0)
+		bad |= ev_buf_printf(b, "/%d/%g", x->feedback_terms, x->feedback_weight);
+	bad |= ev_buf_printf(b, ", titles %g", x->w_title);
+	if (x->w_section != x->w_title)
+		bad |= ev_buf_printf(b, "/%g", x->w_section);
+	if (!t->fused)
+		return bad ? -1 : 0;
+	if (f->method == EV_FUSE_RRF)
+		bad |= ev_buf_printf(b, "; rrf k %g", f->rrf_k);
+	else
+		bad |= ev_buf_printf(b, "; %s %s", ev_fuse_method_name(f->method),
+		    ev_fuse_norm_name(ev_fuse_norm_effective(f)));
+	for (int i = 0; i < f->nweights; i++)
+		bad |= ev_buf_printf(b, ", %s %g", f->weights[i].lane, f->weights[i].w);
+	return bad ? -1 : 0;
+}
+
+int
 ev_tune_report(struct ev_buf *b, const char *pre, const struct ev_tune_opts *o, const char *qrels,
     const struct ev_tune_result *r, long pseudo)
 {
@@ -1413,8 +1474,12 @@ ev_tune_report(struct ev_buf *b, const char *pre, const struct ev_tune_opts *o, 
 	    r->defaults > 0 ? 100 * (r->tuned / r->defaults - 1) : 0.0, pre);
 	for (int f = 0; f < r->folds; f++)
 		bad |= ev_buf_printf(b, " %.4f/%.4f", r->fold_tuned[f], r->fold_defaults[f]);
-	bad |= ev_buf_printf(b, "\n%sthis plan (the best on all queries) was the choice of %d of %d"
-	    " folds;\n%s%lld of %lld configurations searched%s\n", pre, r->fold_agree, r->folds, pre,
-	    r->trials, r->grid, r->budget_hit ? " (the budget ran out)" : "");
+	bad |= ev_buf_printf(b, "\n%sthis plan (the best on all queries%s) was the choice of %d of %d"
+	    " folds;\n", pre, r->best_defaults ? ": the defaults" : "", r->fold_agree, r->folds);
+	for (int f = 0; f < r->folds; f++)
+		if (r->fold_choice[f][0] != '\0')
+			bad |= ev_buf_printf(b, "%sfold %d chose: %s\n", pre, f + 1, r->fold_choice[f]);
+	bad |= ev_buf_printf(b, "%s%lld of %lld configurations searched%s\n", pre, r->trials, r->grid,
+	    r->budget_hit ? " (the budget ran out)" : "");
 	return bad ? -1 : 0;
 }

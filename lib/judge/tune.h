@@ -41,6 +41,7 @@
 #include "vindex.h"
 
 #define EV_TUNE_MAX_FOLDS 20
+#define EV_TUNE_CHOICE_MAX 256	/* bytes of a trial described (ev_tune_describe()) */
 
 /* What a trial is judged by. */
 enum ev_tune_metric {
@@ -93,6 +94,12 @@ struct ev_tune_result {
 	double fold_tuned[EV_TUNE_MAX_FOLDS], fold_defaults[EV_TUNE_MAX_FOLDS];
 	size_t fold_queries[EV_TUNE_MAX_FOLDS];
 	int fold_agree;		/* folds whose choice is the plan's trial */
+	int best_defaults;	/* the plan's trial is the defaults (trial 0) */
+	size_t fold_trial[EV_TUNE_MAX_FOLDS];	/* each fold's choice, by its place in the trials */
+	/* each fold's choice described (ev_tune_describe(); "the defaults"
+	 * for trial 0), "" where it is the plan's trial (ev_tune_search()
+	 * fills it) */
+	char fold_choice[EV_TUNE_MAX_FOLDS][EV_TUNE_CHOICE_MAX];
 	struct ev_tune_trial best;	/* the trial best over every query */
 	long long trials;	/* trials judged */
 	long long grid;		/* trials in the grid */
@@ -134,8 +141,8 @@ size_t ev_tune_select(const double *fig, size_t ncfg, size_t nq, const int *fold
 
 /* Cross-validate over per-query figures fig[c * nq + q] of ncfg trials
  * (trial 0 the defaults) with the folds of fold[] (k of them): fill r's
- * tuned, defaults, fold_* and fold_agree, and return the index of the trial
- * best over every query. */
+ * tuned, defaults, fold_* (but fold_choice) and fold_agree, and return the
+ * index of the trial best over every query. */
 size_t ev_tune_cross_validate(const double *fig, size_t ncfg, size_t nq, const int *fold, int k,
 	struct ev_tune_result *r);
 
@@ -196,11 +203,21 @@ int ev_tune_plan_write(struct ev_buf *b, const json_t *base, const struct ev_tun
  * (out of memory). */
 int ev_tune_yaml_write(struct ev_buf *b, const json_t *doc);
 
+/* Append to b what trial t searches that the grid varies, on one line
+ * without its end: "proximity P, feedback D/T/W, titles T" (feedback 0
+ * when off; the section title's weight after a slash when it is not the
+ * title's) and, when t is fused, "; " then "METHOD NORM" ("rrf k K" for
+ * rrf) and each lane's weight as "LANE W".  Returns 0 or -1 (out of
+ * memory). */
+int ev_tune_describe(struct ev_buf *b, const struct ev_tune_trial *t);
+
 /* Append the account of a search to b, each line starting with pre ("# "
  * makes YAML comments): pseudo (when not 0) pseudo-queries stood for
  * judgements, else qrels names the judgements; the cross-validated figure
- * beside the defaults', per fold, how many folds chose the plan's trial, and
- * how much of the grid was searched.  Nothing in it depends on the clock,
+ * beside the defaults', per fold, how many folds chose the plan's trial and
+ * what each other fold chose (fold_choice), whether the plan is the
+ * defaults, and how much of the grid was
+ * searched.  Nothing in it depends on the clock,
  * so that the same seed gives the same plan.  Returns 0 or -1 (out of
  * memory). */
 int ev_tune_report(struct ev_buf *b, const char *pre, const struct ev_tune_opts *o,

@@ -22,3 +22,5 @@ ev-fuse --config tuned.yaml text.jsonl vector.jsonl feedback.jsonl |
 	ev-pack --plan tuned.yaml >packs.jsonl
 echo "status $? with the tuned plan, $(wc -l <packs.jsonl) packs"
 grep -c '^#' tuned.yaml
+# The folds whose choice is not the plan's say what they chose, fusion too.
+grep '^# fold ' tuned.yaml
