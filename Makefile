@@ -86,7 +86,7 @@ LDLIBS_test_fuse_nomem = $(LDLIBS_test_strmap)
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo check test layers unit golden eval eval-ablation eval-loo eval-lang bench install uninstall clean asan fuzz bench-scale \
+.PHONY: all deps demo check test layers unit golden eval eval-ablation eval-loo eval-tune eval-lang bench install uninstall clean asan fuzz bench-scale \
 	hostile crash alloc valgrind reliability man-options
 
 all: $(COMMANDS:%=$(BIN)/%) $(BIN)/evkit_fts5.so
@@ -182,6 +182,11 @@ eval-ablation: all
 # The measured defaults chosen again on six collections, scored on the seventh.
 eval-loo: all
 	@scripts/eval-loo.sh $(BIN)
+
+# The fusion weights each store's own calibration chooses beside those
+# ev-tune fits to the judgements (cross-validated), and what each scores.
+eval-tune: all
+	@scripts/eval-tune.sh $(BIN)
 
 # The text lane on the manual pages Debian ships in five languages (skipped
 # without manpages-fr, manpages-de, manpages-ja and manpages-zh).
