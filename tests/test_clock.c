@@ -35,12 +35,19 @@ Test(clock, parse_refuses_what_is_not_such_a_time)
 		"2026-11-29T24:00:00Z", "2026-11-29T02:60:00Z", "2026-11-29T02:10:61Z",
 		"2026-11-29T02:10:33.Z", "2026-11-29T02:10:33.1234567890Z", "2026-11-29T02:10:33ZZ",
 		"2026-11-29T02:10:33+0100", "2026-11-29T02:10:33+01:00x", "+2026-11-29T02:10:33Z",
-		"2026-1-29T02:10:33Z",
+		"2026-1-29T02:10:33Z", "2026", "2026-11-29T02:10:33+0", "2026-11-29T02:10:33+01:0",
+		"2026-11-29T02:10:33.5-",
 	};
 	long long ms = 7;
 
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		cr_assert_eq(ev_clock_parse(bad[i], &ms), -1, "%s", bad[i]);
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		/* a copy of its own size: a read past its end is an overflow
+		 * the address sanitizer sees (make asan) */
+		char *own = strdup(bad[i]);
+
+		cr_assert_eq(ev_clock_parse(own, &ms), -1, "%s", bad[i]);
+		free(own);
+	}
 	cr_assert_eq(ev_clock_parse(NULL, &ms), -1);
 	cr_assert_eq(ms, 7);
 }

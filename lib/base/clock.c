@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* The n digits at s as a number, or -1 when one is not a digit. */
@@ -48,7 +49,9 @@ ev_clock_parse(const char *s, long long *ms)
 	int y, mo, d, h, mi, sec, frac = 0, scale = 100, off = 0;
 	long long t;
 
-	if (s == NULL)
+	/* the shortest such time, "2026-11-29T02:10:33Z", has 20 bytes: every
+	 * fixed place read below is within the string */
+	if (s == NULL || strlen(s) < 20)
 		return -1;
 	y = digits(s, 4);
 	mo = digits(s + 5, 2);
@@ -79,10 +82,10 @@ ev_clock_parse(const char *s, long long *ms)
 	}
 	if ((*s == 'Z' || *s == 'z') && s[1] == '\0') {
 		off = 0;
-	} else if (*s == '+' || *s == '-') {
+	} else if ((*s == '+' || *s == '-') && strlen(s) == 6) {
 		int oh = digits(s + 1, 2), om = digits(s + 4, 2);
 
-		if (oh < 0 || oh > 23 || s[3] != ':' || om < 0 || om > 59 || s[6] != '\0')
+		if (oh < 0 || oh > 23 || s[3] != ':' || om < 0 || om > 59)
 			return -1;
 		off = (oh * 60 + om) * (*s == '-' ? -1 : 1);
 	} else {
