@@ -27,33 +27,36 @@ ev_pack_time_ok(const char *s)
 	return ev_clock_parse(s, &ms) == 0;
 }
 
+/* Unix time ms as RFC 3339 UTC to the second, the form of a pack's times. */
+static void
+format_seconds(long long ms, char *buf, size_t size)
+{
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int
 ev_pack_now(char *buf, size_t size)
 {
-	const char *env = getenv("EV_FIXED_TIME");
-	time_t t;
-	struct tm tm;
+	int fixed;
+	long long ms = ev_clock_now_ms(&fixed);
 
-	if (env != NULL && ev_pack_time_ok(env)) {
-		snprintf(buf, size, "%s", env);
+	if (fixed) {	/* EV_FIXED_TIME, as written */
+		snprintf(buf, size, "%s", getenv("EV_FIXED_TIME"));
 		return 1;
 	}
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	format_seconds(ms, buf, size);
 	return 0;
 }
 
 void
 ev_pack_time_of(long long epoch_ms, char *buf, size_t size)
 {
-	time_t t = (time_t)(epoch_ms / 1000);
-	struct tm tm;
-
-	if (ev_pack_now(buf, size))
-		return;
-	gmtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!ev_pack_now(buf, size))
+		format_seconds(epoch_ms, buf, size);
 }
 
 void
