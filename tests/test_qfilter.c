@@ -153,6 +153,33 @@ Test(qfilter, source_type_and_language_match_the_document_exactly)
 	passes("{\"language\": [\"fr\", \"de\"], \"source_type\": \"html\"}", "d4");
 }
 
+/* A chunk passes "language" by its own language too (its document's
+ * declared one, else the one its words showed when it was ingested): a
+ * document that declares none is found by what its chunks are; a document
+ * passes as a document when any of its chunks does. */
+Test(qfilter, language_also_matches_the_chunks_own_language)
+{
+	struct ev_err err = { 0 };
+	json_t *f = json_loads("{\"language\": \"fr\"}", 0, NULL);
+	int64_t *ids;
+	size_t n;
+	char got[64];
+
+	tu_exec_ok(st, "UPDATE chunks SET language = 'en' WHERE doc_id IN ('d1', 'd3', 'd5')");
+	tu_exec_ok(st, "UPDATE chunks SET language = 'fr' WHERE id = 'd4:s:1'");
+	passes("{\"language\": \"en\"}", "d1 d3 d5");
+	passes("{\"language\": [\"de\", \"en\"], \"source_type\": \"html\"}", "d3 d4");
+	cr_assert_eq(ev_qfilter_rowids(st, f, "q:1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(n, 3);
+	cr_assert_eq(ids[0], 3);	/* d2's two chunks, declared French */
+	cr_assert_eq(ids[1], 4);
+	cr_assert_eq(ids[2], 8);	/* d4:s:1, German declared, French found */
+	doc_ids_pass(f, got, sizeof got);
+	cr_assert_str_eq(got, "d2 d4");
+	free(ids);
+	json_decref(f);
+}
+
 Test(qfilter, metadata_compares_with_the_type_and_a_list_means_any)
 {
 	passes("{\"metadata\": {\"year\": 1958}}", "d1");

@@ -40,24 +40,39 @@ filter_fail(struct filters *f, const char *fmt, const char *key)
 	return ev_err_set(f->err, EV_EXIT_USAGE, f->where, fmt, key);
 }
 
-/* column = one string, or any of an array of strings. */
-static int
-filter_strings(struct filters *f, const char *key, const char *column, json_t *v)
+/* column equals parameter n (one string) or is among its strings. */
+static void
+string_test(struct filters *f, int one, const char *column, size_t n)
 {
-	size_t i;
-	json_t *e;
+	if (one)
+		SQL_ADD(f, ev_buf_printf(f->sql, "%s = ?%zu", column, n));
+	else
+		SQL_ADD(f, ev_buf_printf(f->sql, "%s IN (SELECT value FROM json_each(?%zu))", column, n));
+}
 
-	if (json_is_string(v)) {
-		SQL_ADD(f, ev_buf_printf(f->sql, " AND %s = ?%zu", column, next_param(f)));
-		return bind_value(f, v);
-	}
-	if (!json_is_array(v) || json_array_size(v) == 0)
+/* column = one string, or any of an array of strings; with column2 (not
+ * NULL), a row passes when either column does. */
+static int
+filter_strings(struct filters *f, const char *key, const char *column, const char *column2,
+    json_t *v)
+{
+	size_t i, n;
+	json_t *e;
+	int one = json_is_string(v);
+
+	if (!one && (!json_is_array(v) || json_array_size(v) == 0))
 		return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
 	json_array_foreach(v, i, e)
 		if (!json_is_string(e))
 			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
-	SQL_ADD(f, ev_buf_printf(f->sql, " AND %s IN (SELECT value FROM json_each(?%zu))", column,
-	    next_param(f)));
+	n = next_param(f);
+	SQL_ADD(f, ev_buf_adds(f->sql, column2 != NULL ? " AND (" : " AND "));
+	string_test(f, one, column, n);
+	if (column2 != NULL) {
+		SQL_ADD(f, ev_buf_adds(f->sql, " OR "));
+		string_test(f, one, column2, n);
+		SQL_ADD(f, ev_buf_addc(f->sql, ')'));
+	}
 	return bind_value(f, v);
 }
 
@@ -184,15 +199,15 @@ build_filters(struct filters *f, const json_t *filters)
 		int r;
 
 		if (strcmp(key, "doc_id") == 0 || strcmp(key, "doc_ids") == 0)
-			r = filter_strings(f, key, "fc.doc_id", v);
+			r = filter_strings(f, key, "fc.doc_id", NULL, v);
 		else if (strcmp(key, "metadata") == 0)
 			r = filter_metadata(f, v);
 		else if (strcmp(key, "published_date") == 0)
 			r = filter_dates(f, v);
 		else if (strcmp(key, "source_type") == 0)
-			r = filter_strings(f, key, "fd.source_type", v);
-		else if (strcmp(key, "language") == 0)
-			r = filter_strings(f, key, "fd.language", v);
+			r = filter_strings(f, key, "fd.source_type", NULL, v);
+		else if (strcmp(key, "language") == 0)	/* declared, or the chunk's */
+			r = filter_strings(f, key, "fd.language", "fc.language", v);
 		else
 			return filter_fail(f, "unknown filter '%s' (known: doc_id, doc_ids, metadata, "
 			    "published_date, source_type, language)", key);
@@ -355,9 +370,11 @@ ev_qfilter_doc_ids(struct ev_store *st, const json_t *filters, const char *where
 		ev_err_nomem(err);
 		return NULL;
 	}
-	/* every document, with or without chunks: fc stands for the document */
-	if (select_passing(st, filters, where, "SELECT fd.doc_id FROM documents fd JOIN "
-	    "(SELECT doc_id FROM documents) fc ON fc.doc_id = fd.doc_id", "", add_doc_id, set,
+	/* every document, with or without chunks: fc stands for the document,
+	 * once with each of its chunks' languages and once with none */
+	if (select_passing(st, filters, where, "SELECT DISTINCT fd.doc_id FROM documents fd JOIN "
+	    "(SELECT doc_id, language FROM chunks UNION SELECT doc_id, NULL FROM documents) fc"
+	    " ON fc.doc_id = fd.doc_id", "", add_doc_id, set,
 	    err) == -1) {
 		json_decref(set);
 		return NULL;

@@ -3,10 +3,14 @@
 # (--db) that passes them are all scored exactly, so -k hits come back when
 # that many pass, whatever --candidates.  A record without a doc_id passes
 # no filter.  Filters without --db, and a bad filter, are refused (exit 2,
-# naming file and line, nothing written for that query).
+# naming file and line, nothing written for that query).  "language" passes
+# a document that declares it or one of whose chunks is in it: "en" passes
+# the documents that declare none, their chunks' words being English.
 exec 2>&1
 . "$CASEDIR/../ev-embed-load/mkstore"; mkstore kb.db 6
-sqlite3 kb.db "UPDATE documents SET language = 'de', source_type = 'pdf' WHERE doc_id = 'd2'"
+# (as ev-ingest does with a declared language, each chunk takes its document's)
+sqlite3 kb.db "UPDATE documents SET language = 'de', source_type = 'pdf' WHERE doc_id = 'd2';
+  UPDATE chunks SET language = 'de' WHERE doc_id = 'd2'"
 { cat "$CASEDIR/records.jsonl"; echo '{"id":"p9","vectors":[[5,5,5]],"model":"colpali-test"}'; } >records.jsonl
 ev-mv-load --index pages.mvi records.jsonl 2>/dev/null
 for f in '{"doc_id":"d2"}' '{"doc_ids":["d1","d2"]}' '{"metadata":{"topic":"odd"}}' \

@@ -7,8 +7,10 @@
 exec 2>&1
 . "$CASEDIR/../ev-embed-load/mkstore"; mkstore kb.db 6
 ev-embed-load --db kb.db --index kb.faiss "$CASEDIR/../ev-embed-load/vectors.jsonl" 2>/dev/null
+# (as ev-ingest does with a declared language, each chunk takes its document's)
 sqlite3 kb.db "UPDATE documents SET source_type = CASE doc_id WHEN 'd2' THEN 'html' ELSE 'pdf' END,
-  language = CASE doc_id WHEN 'd3' THEN 'fr' ELSE 'en' END"
+  language = CASE doc_id WHEN 'd3' THEN 'fr' ELSE 'en' END;
+  UPDATE chunks SET language = CASE doc_id WHEN 'd3' THEN 'fr' ELSE 'en' END"
 for f in '{"source_type":"html"}' '{"language":["fr"]}' '{"source_type":"pdf","language":"en"}' \
     '{"doc_id":["d1","d3"]}' '{"doc_ids":"d2"}' '{"doc_id":"d1","doc_ids":["d1","d3"]}' \
     '{"metadata":{"topic":["odd","none"]}}' '{"metadata":{"lab":null}}' \
