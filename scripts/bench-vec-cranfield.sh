@@ -83,8 +83,8 @@ same=$(jq -r '"\(.query_id) \(.id)"' evn.jsonl | sort > a.txt
 	jq -r '"\(.query_id) \(.id)"' peer.jsonl | sort > b.txt
 	awk 'NR == FNR { a[$0]; next } ($0 in a) { n++ } END { printf "%.4f", n / FNR }' a.txt b.txt)
 
-printf 'vector lane on Cranfield: %d queries, k=100, Flat, %d hits; best of 3, CPU (wall) s\n' \
-	"$nq" "$(wc -l < ev.jsonl)"
+printf 'vector lane on Cranfield: %d queries, k=100, Flat, %d dimensions, %d hits; best of 3, CPU (wall) s\n' \
+	"$nq" "$(head -n 1 qv.jsonl | jq '.vector | length')" "$(wc -l < ev.jsonl)"
 printf '  %-40s %7s (%s)\n' "ev-search-vec" "$ev_c" "$ev_w"
 printf '  %-40s %7s (%s)\n' "ev-search-vec --no-snippet" "$evn_c" "$evn_w"
 printf '  %-40s %7s (%s)\n' "python3-faiss, the same job (peer)" "$py_c" "$py_w"
