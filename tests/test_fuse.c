@@ -900,3 +900,57 @@ Test(fuse, adapt_and_anchor_names_are_checked)
 	cr_assert_eq(ev_fuse_anchor_set(&o, "bad lane", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 }
+
+/* A text hit of query "q" whose signals say whether the text lane read the
+ * query as a document. */
+static json_t *
+text_hit(const char *id, long long rank, double score, int as_document)
+{
+	json_t *h = hit("text", id, rank, score);
+
+	json_object_set_new(h, "signals", json_pack("{s:f,s:b}", "fts_score", score,
+	    "query_as_document", as_document));
+	return h;
+}
+
+Test(fuse, the_feedback_lane_weighs_0_for_a_query_read_as_a_document)
+{
+	struct fusion t = { .o = opts_of(EV_FUSE_WEIGHTED, EV_NORM_MINMAX) };
+	json_t *x;
+
+	cr_assert_eq(ev_fuse_weight_set(&t.o, EV_FUSE_FEEDBACK_LANE, 2, &t.err), 0);
+	cr_assert_eq(ev_fuse_weight_set(&t.o, "other", 1, &t.err), 0);
+	/* text (s-2)/8: a 1, b .5, c 0; vector_feedback (s-.2)/.6: c 1, b 0;
+	 * other (s-.1)/.8: c 1, a 0 */
+	fuse_hits(&t, 0, (json_t *[]){ text_hit("a:1", 1, 10, 0), text_hit("b:1", 2, 6, 0),
+	    text_hit("c:1", 3, 2, 0), hit(EV_FUSE_FEEDBACK_LANE, "c:1", 1, 0.8),
+	    hit(EV_FUSE_FEEDBACK_LANE, "b:1", 2, 0.2), hit("other", "c:1", 1, 0.9),
+	    hit("other", "a:1", 2, 0.1), NULL });
+	/* read as a query: c 0 + 2 + 1, a 1, b .5 */
+	expect_ranking(t.out, RANKING({ "c:1", 3.0 }, { "a:1", 1.0 }, { "b:1", 0.5 }));
+	cr_assert_null(field_at(t.out, 0, 1, "feedback_off"));
+	done(&t);
+	/* read as a document: the feedback lane weighs 0, the other lane as given */
+	fuse_hits(&t, 0, (json_t *[]){ text_hit("a:1", 1, 10, 1), text_hit("b:1", 2, 6, 1),
+	    text_hit("c:1", 3, 2, 1), hit(EV_FUSE_FEEDBACK_LANE, "c:1", 1, 0.8),
+	    hit(EV_FUSE_FEEDBACK_LANE, "b:1", 2, 0.2), hit("other", "c:1", 1, 0.9),
+	    hit("other", "a:1", 2, 0.1), NULL });
+	expect_ranking(t.out, RANKING({ "a:1", 1.0 }, { "c:1", 1.0 }, { "b:1", 0.5 }));
+	x = field_at(t.out, 0, 1, "feedback_off");
+	cr_assert_not_null(x);
+	cr_assert_str_eq(json_string_value(json_object_get(x, "lane")), EV_FUSE_FEEDBACK_LANE);
+	cr_assert(NEAR(json_number_value(json_object_get(x, "weight_given")), 2));
+	cr_assert(NEAR(json_number_value(json_object_get(x, "weight")), 0));
+	x = field_at(t.out, 0, 1, "weights");
+	cr_assert(NEAR(json_number_value(json_object_get(x, EV_FUSE_FEEDBACK_LANE)), 0));
+	cr_assert(NEAR(json_number_value(json_object_get(x, "other")), 1));
+	/* the feedback lane still gives its evidence */
+	cr_assert_eq(json_integer_value(json_object_get(field_at(t.out, 1, 0, "signals"),
+	    "vector_feedback_rank")), 1);
+	done(&t);
+	/* the next query, read as a query again, weighs it as given */
+	fuse_hits(&t, 0, (json_t *[]){ text_hit("a:1", 1, 10, 0), text_hit("b:1", 2, 6, 0),
+	    hit(EV_FUSE_FEEDBACK_LANE, "b:1", 1, 0.8), NULL });
+	expect_at(t.out, 0, "b:1", 2.0);
+	done(&t);
+}

@@ -117,6 +117,7 @@ lane_index(struct ev_fuse *f, const char *name, const char *where, struct ev_err
 	ln->snlen = pn + sizeof "_score" - 1;
 	ln->rnlen = pn + sizeof "_rank" - 1;
 	ln->istext = strcmp(name, "text") == 0;
+	ln->as_document = -1;
 	ln->xc = -1;
 	ln->w = ln->w0 = ev_fuse_weight_get(&f->o, name);
 	ln->floor_rule = ev_fuse_floor_get(&f->o, name);
@@ -380,6 +381,25 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	return 0;
 }
 
+/* Whether the signals of text hit h (member h->isig, or -1) say the text
+ * lane read its query as a document ("query_as_document": true).  Returns 1,
+ * 0, or -1 when out of memory. */
+static int
+read_as_document(struct ev_fuse *f, const struct rhit *h)
+{
+	const struct ev_jmem *sig;
+	int i;
+
+	if (h->isig < 0)
+		return 0;
+	sig = &h->m[h->isig];
+	f->mems.n = 0;
+	if (ev_jscan_members(sig->val, sig->vlen, &f->mems) == -1)
+		return -1;
+	i = ev_fuse_member(f->mems.m, (int)f->mems.n, "query_as_document");
+	return i >= 0 && f->mems.m[i].type == EV_JTRUE;
+}
+
 /* Add the hit whose text is line[0..len) and whose members (pointing into
  * line) are m[0..nm). */
 int
@@ -431,6 +451,10 @@ ev_fuse_add_scanned(struct ev_fuse *f, const char *line, size_t len, const struc
 		goto fail;
 	}
 	h->li = li;
+	/* the text lane marks every hit of a query alike: its first one says */
+	if (f->lanes[li].as_document == -1 && f->lanes[li].istext &&
+	    (f->lanes[li].as_document = read_as_document(f, h)) == -1)
+		goto nomem;
 	idlen = strlen(h->id);
 	hid = ev_strmap_hash(h->id, idlen);
 	if (ev_strmap_find_h(&f->ids[li], h->id, idlen, hid) != -1) {

@@ -25,6 +25,10 @@ struct lane {
 	int shared, depth;	/* ... as shared candidates out of depth */
 	int prio;
 	int istext;		/* the lane "text" */
+	int as_document;	/* the text lane: -1 not known yet, 1 when its hits say it read
+				 * this query as a document (signals.query_as_document) */
+	int feedback_off;	/* this query: the feedback lane weighs 0, as the text lane
+				 * read the query as a document */
 	int xc;			/* its slot of explanations kept, or -1 */
 	size_t nfoff, nflen;	/* its account of not finding a candidate, in nfb */
 	/* per query, over the candidates the lane found */

@@ -10,6 +10,11 @@
 
 #define EV_FUSE_MAXLANES 16	/* distinct lanes in one query */
 #define EV_FUSE_LANE_MAX 31	/* bytes in a lane's name */
+/* The feedback lane (ev-search-vec --feedback-hits), which starts from the
+ * text lane's first hits: for a query the text lane read as a document
+ * (its hits' signals.query_as_document), it weighs 0, as the text lane then
+ * does no feedback of its own. */
+#define EV_FUSE_FEEDBACK_LANE "vector_feedback"
 
 enum ev_fuse_method {
 	EV_FUSE_RRF,		/* sum of w / (rrf_k + rank) */

@@ -152,25 +152,17 @@ first_docs(struct ev_fuse *f, int l, size_t *ix, struct ev_strmap *m, const stru
 	return k;
 }
 
-/* Adaptive weights (fuse.h, ev_fuse_opts.adapt): each lane's weight for
- * this query, from how many of its first documents are among the anchor's
- * first (documents, not chunks: two lanes agree on a document even when they
- * found different passages of it).  ix has room for every candidate.
- * Returns 0, or -1 when out of memory. */
-int
-ev_fuse_adapt_weights(struct ev_fuse *f, size_t *ix)
+/* The agreement rule (fuse.h, ev_fuse_opts.adapt): each lane's weight for
+ * this query, from how many of its first documents are among the first of
+ * anchor lane a, which found something (documents, not chunks: two lanes
+ * agree on a document even when they found different passages of it).  ix
+ * has room for every candidate.  Returns 0, or -1 when out of memory. */
+static int
+agreement_weights(struct ev_fuse *f, size_t *ix, int a)
 {
 	long na, nl;
-	int l, a = -1;
+	int l;
 
-	for (l = 0; l < f->nlanes; l++) {
-		f->lanes[l].w = f->lanes[l].w0;
-		f->lanes[l].agree = -1;
-		if (strcmp(f->lanes[l].name, f->o.anchor) == 0)
-			a = l;
-	}
-	if (f->o.adapt == EV_ADAPT_NONE || a < 0 || f->lanes[a].n == 0)
-		return 0;
 	if ((na = first_docs(f, a, ix, &f->adocs, NULL, NULL)) == -1)
 		return -1;
 	for (l = 0; l < f->nlanes; l++) {
@@ -193,6 +185,36 @@ ev_fuse_adapt_weights(struct ev_fuse *f, size_t *ix)
 		if (ln->agree < f->o.agree_full)
 			ln->w = ln->w0 * ln->agree / f->o.agree_full;
 	}
+	return 0;
+}
+
+/* Each lane's weight for this query (fuse.h): the agreement rule's, then
+ * the feedback lane's 0 for a query read as a document.  ix has room for
+ * every candidate.  Returns 0, or -1 when out of memory. */
+int
+ev_fuse_adapt_weights(struct ev_fuse *f, size_t *ix)
+{
+	int l, a = -1, as_document = 0;
+
+	for (l = 0; l < f->nlanes; l++) {
+		f->lanes[l].w = f->lanes[l].w0;
+		f->lanes[l].agree = -1;
+		f->lanes[l].feedback_off = 0;
+		if (strcmp(f->lanes[l].name, f->o.anchor) == 0)
+			a = l;
+		as_document |= f->lanes[l].istext && f->lanes[l].as_document == 1;
+	}
+	if (f->o.adapt != EV_ADAPT_NONE && a >= 0 && f->lanes[a].n > 0 &&
+	    agreement_weights(f, ix, a) == -1)
+		return -1;
+	/* A query the text lane read as a document gets no pseudo-relevance
+	 * feedback from it (ev-search-text(1)); nor from the feedback lane,
+	 * which starts from the text lane's first hits. */
+	for (l = 0; as_document && l < f->nlanes; l++)
+		if (strcmp(f->lanes[l].name, EV_FUSE_FEEDBACK_LANE) == 0 && f->lanes[l].w0 > 0) {
+			f->lanes[l].w = 0;
+			f->lanes[l].feedback_off = 1;
+		}
 	return 0;
 }
 

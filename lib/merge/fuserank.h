@@ -15,9 +15,10 @@ int ev_fuse_rerank_docs(struct ev_fuse *f, struct ev_err *err);
  * candidates it found, for normalisation norm. */
 void ev_fuse_lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm);
 
-/* Adaptive weights (fuse.h, ev_fuse_opts.adapt): each lane's weight for
- * this query.  ix has room for every candidate.  Returns 0, or -1 when out
- * of memory. */
+/* Each lane's weight for this query: adapted by agreement (fuse.h,
+ * ev_fuse_opts.adapt), and 0 for the feedback lane (EV_FUSE_FEEDBACK_LANE)
+ * when the text lane read the query as a document.  ix has room for every
+ * candidate.  Returns 0, or -1 when out of memory. */
 int ev_fuse_adapt_weights(struct ev_fuse *f, size_t *ix);
 
 /* Each candidate's normalised scores, contributions and fused score. */

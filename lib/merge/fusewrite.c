@@ -619,6 +619,27 @@ explain_adapt(struct ev_fuse *f, const int *ord, struct ev_buf *v)
 	return ev_buf_putc(v, '}');
 }
 
+/* The account of a feedback lane weighing 0 for a query the text lane read
+ * as a document (fuserank.h), into v: ,"feedback_off":{...}; nothing when
+ * no lane was. */
+static int
+explain_feedback_off(struct ev_fuse *f, struct ev_buf *v)
+{
+	for (int l = 0; l < f->nlanes; l++) {
+		const struct lane *ln = &f->lanes[l];
+
+		if (!ln->feedback_off)
+			continue;
+		return ADDL(v, ",\"feedback_off\":{\"lane\":") == -1 || put_text(v, ln->name) == -1 ||
+		    ADDL(v, ",\"weight_given\":") == -1 || put_real(f, v, ln->w0) == -1 ||
+		    ADDL(v, ",\"weight\":0,\"why\":\"lane 'text' read the query as a document"
+		    " (query_as_document) and does no feedback: lane '") == -1 ||
+		    ev_buf_puts(v, ln->name) == -1 ||
+		    ADDL(v, "', which starts from its first hits, weighs 0\"}") == -1 ? -1 : 0;
+	}
+	return 0;
+}
+
 /* What every fused hit of the query shares: the head of "explain" (method,
  * weights, up to "lanes") and the accounts of lanes not finding a
  * candidate; the cache slot of each lane's accounts. */
@@ -651,7 +672,7 @@ explain_prepare(struct ev_fuse *f, const int *ord, enum ev_fuse_norm norm)
 	    EV_FUSE_FROM_PLAN ? "plan" : f->o.weights_from == EV_FUSE_FROM_STORE ? "store" :
 	    "default") == -1)) || explain_floors(f, ord, v) == -1 ||
 	    (f->o.adapt == EV_ADAPT_AGREEMENT && explain_adapt(f, ord, v) == -1) ||
-	    ADDL(v, ",\"lanes\":[") == -1)
+	    explain_feedback_off(f, v) == -1 || ADDL(v, ",\"lanes\":[") == -1)
 		return -1;
 	f->gen++;
 	for (l = 0; l < f->nlanes; l++) {
