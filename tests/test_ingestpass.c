@@ -382,3 +382,48 @@ Test(ingestpass, two_threads_store_and_print_what_one_does)
 	free((char *)runs[0]);
 	free((char *)runs[1]);
 }
+
+/* The structure record of the store's full-text index, in hex (a 32-bit
+ * cookie, then varints: levels, segments, ...); malloc'd. */
+static char *
+fts_structure(void)
+{
+	sqlite3_stmt *s;
+	char *hex;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT hex(block) FROM chunks_fts_data"
+	    " WHERE id = 10", -1, &s, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	hex = strdup((const char *)sqlite3_column_text(s, 0));
+	sqlite3_finalize(s);
+	return hex;
+}
+
+Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
+{
+	const char *three = "{\"id\":\"1\",\"text\":\"one\"}\n{\"id\":\"2\",\"text\":\"two\"}\n"
+	    "{\"id\":\"3\",\"text\":\"three\"}\n";
+	char *before, *after;
+
+	/* a batch, and so a segment, a document: merged into one at the end */
+	so.batch = 1;
+	ev_ingestpass_free(spool_file("b.jsonl", three));
+	before = fts_structure();
+	cr_assert_eq(strncmp(before + 10, "01", 2), 0, "one segment: %s", before);
+	cr_assert_eq(stored("SELECT count(*) FROM chunks_fts_config WHERE (k = 'automerge' AND v = 4)"
+	    " OR (k = 'crisismerge' AND v = 16)"), 2, "FTS5's defaults, written back");
+	/* the same documents again: nothing written, the index as it was (its
+	 * postings file still fresh) */
+	ev_ingestpass_free(spool_file("b.jsonl", three));
+	after = fts_structure();
+	cr_assert_str_eq(after, before);
+	free(after);
+	/* fewer documents than the store holds: FTS5 merges as it writes, and
+	 * the segments are left as they are */
+	ev_ingestpass_free(spool_file("c.jsonl", "{\"id\":\"4\",\"text\":\"four\"}\n"));
+	after = fts_structure();
+	cr_assert_eq(strncmp(after + 10, "02", 2), 0, "two segments: %s", after);
+	cr_assert_eq(stored("SELECT count(*) FROM documents"), 4);
+	free(after);
+	free(before);
+}

@@ -32,6 +32,9 @@ struct ev_ingest {
 	struct ev_analyzer *an;	/* the store's tokeniser (replays recorded tokens) */
 	struct ev_ingest_preparer *self;	/* prepares on this thread */
 	struct ev_ingest_prep *prep;	/* a document prepared here */
+	int bulk;		/* this run loads in bulk (ev_ingest_plan()) */
+	int merging_set;	/* the index's merge settings are this run's */
+	long long planned_at;	/* stats.written when the run was planned */
 };
 
 static struct ev_ingest_preparer *preparer_new(const struct ev_ingest_opts *o,
@@ -362,11 +365,52 @@ ev_ingest_stats(const struct ev_ingest *ig)
 }
 
 int
+ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(ig->st, "SELECT count(*) FROM documents", err);
+	long long stored;
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	rc = sqlite3_step(s);
+	stored = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW)
+		return ev_store_error(ig->st, "counting the documents", err);
+	ig->bulk = docs >= stored;
+	ig->merging_set = 0;
+	ig->planned_at = ig->stats.written;
+	return 0;
+}
+
+int
 ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
 {
 	if (ev_corpus_sync(ig->corpus, err) == -1)
 		return -1;
+	/* FTS5 writes the batch's segment and merges at the commit: its
+	 * settings are this run's by then, once the run writes */
+	if (!ig->merging_set && (ig->stats.written > ig->planned_at || !ig->bulk)) {
+		if (ev_store_fts_bulk(ig->st, ig->bulk, err) == -1)
+			return -1;
+		ig->merging_set = 1;
+	}
 	return ev_store_commit(ig->st, err);
+}
+
+int
+ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err)
+{
+	if (!ig->bulk || !ig->merging_set)
+		return 0;
+	if (ev_store_begin(ig->st, err) == -1 || ev_store_fts_bulk(ig->st, 0, err) == -1 ||
+	    ev_store_fts_optimize(ig->st, err) == -1 || ev_store_commit(ig->st, err) == -1) {
+		ev_store_rollback(ig->st);
+		return -1;
+	}
+	ig->merging_set = 0;
+	return 0;
 }
 
 int

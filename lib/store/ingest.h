@@ -246,6 +246,23 @@ int ev_ingest_reindex(const char *db, struct ev_err *err);
 int ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long long *renamed,
 	long long *merged, struct ev_err *err);
 
+/* How the full-text index merges in this run, decided before it writes:
+ * docs, the documents it will put, at least as many as the store holds
+ * makes it a bulk load (ev_store_fts_bulk(): segments are not merged as
+ * they are written, and ev_ingest_finish() merges them into one at the
+ * end), which costs less CPU and leaves one segment that the postings file
+ * is read from quickly; else FTS5 merges as it writes, as always.  The
+ * settings are written with the first batch that writes a document, so a
+ * run that changes nothing changes nothing.  Returns 0, or -1 with *err. */
+int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
+
+/* After a run's last batch: a bulk load's index merged into one segment
+ * and FTS5's own merge settings written back, in a transaction of its own
+ * (a run killed during it keeps its batches, and the next run that writes
+ * restores the settings).  Nothing otherwise.  Returns 0, or -1 with *err
+ * set. */
+int ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err);
+
 /* Commit the caller's transaction (ev_store_commit()), having first written
  * what the documents put in it leave pending (see ev_corpus_sync()).  Every
  * transaction that ev_ingest_put() wrote in must end so or roll back.

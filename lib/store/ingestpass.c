@@ -961,6 +961,8 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: %s", strerror(errno));
 		return -1;
 	}
+	if (ev_ingest_plan(ig, sp->st.docs, err) == -1)
+		return -1;
 	if (feed_start(&feed, sp, ig, err) == -1) {
 		feed_stop(&feed);
 		return -1;
@@ -1022,7 +1024,7 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 			goto out;
 		in_txn = 0;
 	}
-	if (flush_out(sp->o.out, &out, err) == -1)
+	if (flush_out(sp->o.out, &out, err) == -1 || ev_ingest_finish(ig, err) == -1)
 		goto out;
 	if (empty > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);

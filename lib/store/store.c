@@ -177,6 +177,56 @@ ev_store_rollback(struct ev_store *st)
 	return r;
 }
 
+/* The FTS5 setting key of the index as an integer into *v: 1, or 0 when
+ * the index keeps none (FTS5's default applies), -1 with *err set. */
+static int
+fts_setting(struct ev_store *st, const char *key, long long *v, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT v FROM chunks_fts_config WHERE k = ?1", err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		*v = sqlite3_column_int64(s, 0);
+	sqlite3_reset(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the text index's settings", err);
+	return rc == SQLITE_ROW;
+}
+
+int
+ev_store_fts_bulk(struct ev_store *st, int bulk, struct ev_err *err)
+{
+	/* FTS5's defaults, and a bulk load's */
+	static const char *const keys[] = { "automerge", "crisismerge" };
+	const long long want[2][2] = { { 4, 16 }, { 0, EV_STORE_BULK_CRISIS } };
+	int wrote = 0;
+
+	for (int i = 0; i < 2; i++) {
+		long long have = want[0][i];
+		char sql[160];
+
+		if (fts_setting(st, keys[i], &have, err) == -1)
+			return -1;
+		if (have == want[bulk != 0][i])
+			continue;
+		snprintf(sql, sizeof sql, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('%s', %lld)",
+		    keys[i], want[bulk != 0][i]);
+		if (ev_store_exec(st, sql, err) == -1)
+			return -1;
+		wrote = 1;
+	}
+	return wrote;
+}
+
+int
+ev_store_fts_optimize(struct ev_store *st, struct ev_err *err)
+{
+	return ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')", err);
+}
+
 int
 ev_store_meta_get(struct ev_store *st, const char *key, char **value, struct ev_err *err)
 {
