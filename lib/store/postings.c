@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fts5seg.h"
 #include "sha256.h"
 
 #define MAGIC "EVPOST01"
@@ -387,29 +388,27 @@ out_of_order(struct ev_err *err)
 	    " row, column and offset order: the postings file cannot be made from it");
 }
 
-/* One row of the instance table. */
+/* A new term, after the one before in FTS5's order: the one before closed. */
 static int
-add_instance(struct build *b, const char *term, size_t tlen, long long rowid, const char *col,
-    long long off, struct ev_err *err)
+start_term(struct build *b, const char *term, size_t tlen, struct ev_err *err)
 {
-	uint32_t c;
-	int cmp = b->have_term ? term_cmp(term, tlen, b->term.p, b->term.len) : 1;
-
-	for (c = 0; c < b->h.ncol && strcmp(col, b->colname[c]) != 0; c++)
-		;
-	if (c == b->h.ncol)
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index has an unknown column '%s'",
-		    col);
-	if (cmp < 0)
+	if (b->have_term && term_cmp(term, tlen, b->term.p, b->term.len) <= 0)
 		return out_of_order(err);
-	if (cmp > 0) {
-		if (end_term(b, err) == -1)
-			return -1;
-		ev_buf_reset(&b->term);
-		if (ev_buf_add(&b->term, term, tlen) == -1)
-			return ev_err_nomem(err);
-		b->have_term = 1;
-	}
+	if (end_term(b, err) == -1)
+		return -1;
+	ev_buf_reset(&b->term);
+	if (ev_buf_add(&b->term, term, tlen) == -1)
+		return ev_err_nomem(err);
+	b->have_term = 1;
+	return 0;
+}
+
+/* An instance of the current term: its row, column c and offset. */
+static int
+add_position(struct build *b, long long rowid, uint32_t c, long long off, struct ev_err *err)
+{
+	if (!b->have_term || c >= b->h.ncol)
+		return out_of_order(err);
 	if (rowid != b->rowid) {
 		if (rowid <= b->prev_rowid || (b->rowid >= 0 && rowid < b->rowid))
 			return out_of_order(err);
@@ -429,6 +428,26 @@ add_instance(struct build *b, const char *term, size_t tlen, long long rowid, co
 	b->off = off;
 	b->count[c]++;
 	return 0;
+}
+
+/* One row of the instance table. */
+static int
+add_instance(struct build *b, const char *term, size_t tlen, long long rowid, const char *col,
+    long long off, struct ev_err *err)
+{
+	uint32_t c;
+	int cmp = b->have_term ? term_cmp(term, tlen, b->term.p, b->term.len) : 1;
+
+	for (c = 0; c < b->h.ncol && strcmp(col, b->colname[c]) != 0; c++)
+		;
+	if (c == b->h.ncol)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the text index has an unknown column '%s'",
+		    col);
+	if (cmp < 0)
+		return out_of_order(err);
+	if (cmp > 0 && start_term(b, term, tlen, err) == -1)
+		return -1;
+	return add_position(b, rowid, c, off, err);
 }
 
 /* The column names, in order, into b->colname (borrowed from the statement
@@ -544,15 +563,48 @@ file_path(struct ev_store *st, const char *suffix)
 	return p;
 }
 
-/* The instances, read and written. */
+/* What the segment reader (fts5seg.h) hands the build. */
+struct seg_sink {
+	struct build *b;
+	void (*progress)(void *, long long);
+	void *ctx;
+	long long n;
+};
+
 static int
-read_instances(struct ev_store *st, struct build *b, void (*progress)(void *, long long), void *ctx,
-    struct ev_err *err)
+seg_term(void *ctx, const char *term, size_t len, struct ev_err *err)
+{
+	return start_term(((struct seg_sink *)ctx)->b, term, len, err);
+}
+
+static int
+seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *err)
+{
+	struct seg_sink *k = ctx;
+
+	if (k->progress != NULL && ++k->n % PROGRESS_EVERY == 0)
+		k->progress(k->ctx, k->n);
+	return add_position(k->b, rowid, (uint32_t)col, off, err);
+}
+
+/* The instances, read and written: with fast, from the index's segment
+ * when it is one (fts5seg.h), returning 1 when it is not (the build is
+ * then to be made again without fast); else through fts5vocab. */
+static int
+read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(void *, long long),
+    void *ctx, struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	long long n = 0;
 	int rc;
 
+	if (fast) {
+		struct seg_sink k = { b, progress, ctx, 0 };
+		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k };
+
+		rc = ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
+		return rc == 1 ? end_term(b, err) : rc == 0 ? 1 : -1;
+	}
 	if (ev_store_exec(st, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ev_postings_instances USING"
 	    " fts5vocab(main, chunks_fts, instance)", err) == -1 ||
 	    (s = ev_store_prepare(st, "SELECT term, doc, col, offset FROM temp.ev_postings_instances",
@@ -581,8 +633,10 @@ read_instances(struct ev_store *st, struct build *b, void (*progress)(void *, lo
 	return end_term(b, err);
 }
 
-int
-ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void *ctx,
+/* ev_postings_build(), the instances read as read_instances() says: 0, 1
+ * when fast could not read them, or -1 with *err set. */
+static int
+build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), void *ctx,
     struct ev_err *err)
 {
 	struct build b = { 0 };
@@ -631,8 +685,10 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 		    strerror(errno));
 		goto out;
 	}
-	if (read_instances(st, &b, progress, ctx, err) == -1 || finish_file(&b, lengths, err) == -1)
+	if ((r = read_instances(st, &b, fast, progress, ctx, err)) != 0 ||
+	    (r = finish_file(&b, lengths, err)) == -1)
 		goto out;
+	r = -1;
 	if (fclose(b.f) != 0) {
 		b.f = NULL;
 		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
@@ -653,7 +709,7 @@ out:
 		fclose(b.pf);
 	free(wbuf);	/* (after fclose: the streams' buffers) */
 	free(pwbuf);
-	if (r == -1 && tmp != NULL)
+	if (r != 0 && tmp != NULL)
 		unlink(tmp);
 	if (began) {
 		struct ev_err ignored = { 0 };
@@ -674,6 +730,15 @@ out:
 	free(tmp);
 	free(postmp);
 	return r;
+}
+
+int
+ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void *ctx,
+    struct ev_err *err)
+{
+	int r = build_file(st, 1, progress, ctx, err);
+
+	return r == 1 ? build_file(st, 0, progress, ctx, err) : r;
 }
 
 /* Whether the string of term entry t lies among p's strings. */

@@ -13,7 +13,8 @@
  * ev_bm25() scores from FTS5.
  *
  * The file is DB.postings beside the store DB.  It is made from the index
- * (fts5vocab's 'instance' table and FTS5's own tables), so it holds what
+ * (its one segment's pages when it is one, fts5seg.h, else fts5vocab's
+ * 'instance' table; and FTS5's own tables), so it holds what
  * FTS5 holds, token for token, and it is stamped with FTS5's structure and
  * totals records: any write to the index (an ingest, a deletion, a merge)
  * changes them, and a file whose stamp differs is stale and never read.  It

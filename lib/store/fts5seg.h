@@ -1,0 +1,54 @@
+/* fts5seg.h: an FTS5 index read straight from its segment's leaves, the
+ * way FTS5 itself stores them, for the postings file (postings.h): every
+ * instance of every term, in the order of fts5vocab's 'instance' table,
+ * without a row of SQL for each.  fts5vocab gives the same instances at
+ * several times the cost (most of building the postings file of a large
+ * store went into stepping its rows).
+ *
+ * Low layer: includes err.h and SQLite.
+ *
+ * Only an index of one segment is read (a bulk load's, which ev-ingest
+ * merges into one at its end, ingest.h), in the format SQLite 3.x writes
+ * (fts5_index.c): the structure record (a 32-bit cookie, then varints: the
+ * levels, the segments, the write counter; each level's merging and
+ * segments; each segment's id and first and last leaf); the leaves, each a
+ * 4-byte header (the offset of the page's first rowid before its first
+ * term, or 0; the offset of its footer), the terms and doclists, and a
+ * footer of the terms' offsets.  A term is "0" then its bytes (the main
+ * index); the first term of a page is whole, the others share a prefix
+ * with the one before.  A doclist is rowids (the first of a term's
+ * doclist, and the first on a page, whole; the others as the difference),
+ * each followed by its position list: its size times 2 (plus 1 for a
+ * delete mark), then varints: 1 and a column number to change column, or
+ * an offset's distance from the previous one in its column plus 2.  A
+ * position list, but no varint, runs over from one page to the next.
+ *
+ * An index of more than one segment, of another structure version, with a
+ * delete mark, or with anything this reader does not expect is not read:
+ * the caller reads it through fts5vocab instead. */
+#ifndef EV_FTS5SEG_H
+#define EV_FTS5SEG_H
+
+#include <stddef.h>
+#include <sqlite3.h>
+
+#include "err.h"
+
+/* Where the instances go.  term: a new term (its bytes, without FTS5's
+ * prefix byte), in FTS5's order; instance: one of its instances, in row,
+ * column and offset order.  Each returns 0, or -1 with *err set to stop. */
+struct ev_fts5seg_sink {
+	int (*term)(void *ctx, const char *term, size_t len, struct ev_err *err);
+	int (*instance)(void *ctx, long long rowid, int col, long long off, struct ev_err *err);
+	void *ctx;
+};
+
+/* Read every instance of the FTS5 table named fts (its %_data table
+ * fts_data) of db, in the caller's read transaction, into sink.  Returns 1
+ * when the index was read whole; 0 when it is not one this reader reads
+ * (above: the sink may have been given part of it, which the caller
+ * discards); -1 with *err set (SQLite's error, or the sink's). */
+int ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_sink *sink,
+	struct ev_err *err);
+
+#endif
