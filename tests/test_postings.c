@@ -1,6 +1,7 @@
 /* Tests of lib/store/postings.c, the postings file, over a real store: what a
  * file built from a small index holds, entry by entry (rows, counts in each
- * column, positions, lengths, terms, languages); both encodings of the
+ * column, positions, lengths, terms, languages, each word itself's
+ * narrowed list); both encodings of the
  * counts, and corrupt ones refused; lists of several blocks walked and
  * sought, near and far, over their skips, with each entry's positions (over
  * entries of escaped counts too); lists' rows marked in a bitmap, and a
@@ -198,6 +199,42 @@ Test(postings, the_terms_are_in_byte_order_with_their_rows)
 		cr_assert_eq(rows, want_rows[i], "%s", want[i]);
 	}
 	ev_postings_close(p);
+}
+
+/* A word itself held by a chunk out of the Porter namespace (row 4, of no
+ * language; row 5, French) has its narrowed list: its entries in those
+ * chunks alone, counts and positions as they are; one held by English
+ * chunks alone has none, and the narrowed lists are no terms of the
+ * dictionary's. */
+Test(postings, a_word_itself_has_its_rows_out_of_the_porter_namespace_narrowed)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_postings_cursor c;
+	struct ev_postings *p;
+	long long rows;
+
+	build();
+	p = open_fresh();
+	cr_assert_str_eq(list_of(p, "\x1f\x1f" "beta", &rows, &b), "1:0/0/2[2.0,2.2] 4:0/0/1[2.0]");
+	cr_assert_str_eq(list_of(p, "\xff\x1f\x1f" "beta", &rows, &b), "4:0/0/1[2.0]");
+	cr_assert_eq(rows, 1);
+	cr_assert_str_eq(list_of(p, "\xff\x1f\x1f" "kappa", &rows, &b), "4:2/0/0[0.0,0.1]");
+	cr_assert_eq(rows, 1);
+	cr_assert_eq(ev_postings_term(p, "\xff\x1f\x1f" "zeta", 7, &c), 1);
+	cr_assert_eq(ev_postings_next(&c), 1);
+	cr_assert_eq(c.rowid, 5);
+	cr_assert_eq(c.count[2], 40);
+	cr_assert_eq(ev_postings_next(&c), 0);
+	/* English chunks alone */
+	cr_assert_eq(ev_postings_term(p, "\xff\x1f\x1f" "alpha", 8, &c), 0);
+	cr_assert_eq(ev_postings_next(&c), 0);
+	cr_assert_eq(ev_postings_term(p, "\xff\x1f\x1f" "omega", 8, &c), 0);
+	/* no stem has one, nor a narrowed name of nothing */
+	cr_assert_eq(ev_postings_term(p, "\xff" "beta", 5, &c), 0);
+	cr_assert_eq(ev_postings_term(p, "\xff", 1, &c), 0);
+	cr_assert_eq(ev_postings_nterms(p), 14);
+	ev_postings_close(p);
+	ev_buf_release(&b);
 }
 
 Test(postings, a_list_of_four_blocks_is_walked_and_sought_over_its_skips)
@@ -399,11 +436,12 @@ term_index(struct ev_postings *p, const char *term)
 }
 
 /* The header's offsets (postings.c's struct header: nterms at byte 40,
- * off_terms at 72, off_strings at 80) and each entry's (str at 0, post
- * at 16). */
+ * off_terms at 72, off_strings at 80, nnarrowed at 144) and each entry's
+ * (str at 0, post at 16). */
 #define NTERMS_AT 40
 #define OFF_TERMS_AT 72
 #define OFF_STRINGS_AT 80
+#define NNARROWED_AT 144
 #define ENTRY_STR 0
 #define ENTRY_POST 16
 
@@ -425,7 +463,8 @@ opened_with_entry(const char *term, size_t field, uint64_t v)
 	ev_postings_close(p);
 	bytes = file_bytes(&len);
 	terms = (size_t)u64_at(bytes, OFF_TERMS_AT);
-	entry = (size_t)((u64_at(bytes, OFF_STRINGS_AT) - terms) / u64_at(bytes, NTERMS_AT));
+	entry = (size_t)((u64_at(bytes, OFF_STRINGS_AT) - terms) /
+	    (u64_at(bytes, NTERMS_AT) + u64_at(bytes, NNARROWED_AT)));
 	put_u64(bytes, terms + (size_t)i * entry + field, v);
 	tu_write_file(file, bytes, len);
 	free(bytes);

@@ -1340,6 +1340,62 @@ Test(sweep_few_german, words_walked_along_their_major_stems_rank_as_fts5)
 	cr_assert_eq(real_queries(&o, 16), 16);
 }
 
+/* Each word itself's narrowed list (postings.h) holds its entries in the
+ * chunks out of the Porter namespace (the German ones and the made-up
+ * words' chunks, of no language), counts and positions as its whole list
+ * has them, and only those.  (A query word
+ * searched as its English stem or itself reads the stem's list and this
+ * one: the rankings above are FTS5's.) */
+Test(sweep_few_german, each_word_itselfs_narrowed_list_is_its_entries_out_of_english_chunks)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	sqlite3_stmt *s;
+	int stale, words = 0, narrowed = 0;	/* (narrowed: to fewer rows than its whole list's) */
+
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	tu_exec_ok(st, "CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
+	    " instance)");
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT v.term, (SELECT count(DISTINCT i.doc)"
+	    " FROM temp.test_instances i JOIN chunks c ON c.rowid = i.doc WHERE i.term = v.term AND"
+	    " (c.language IS NULL OR c.language = 'de')) FROM chunks_vocab v WHERE v.term GLOB char(31) || char(31) || '*'",
+	    -1, &s, NULL), SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		struct ev_postings_cursor whole, c;
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		int len = sqlite3_column_bytes(s, 0), r;
+		long long german = sqlite3_column_int64(s, 1), seen = 0;
+		char name[256];
+		uint64_t kw[2000], kn[2000];
+
+		cr_assert_lt(len + 1, (int)sizeof name);
+		name[0] = EV_POSTINGS_NARROWED;
+		memcpy(name + 1, t, (size_t)len);
+		cr_assert_eq(ev_postings_term(p, name, len + 1, &c), german, "%s", t + 2);
+		narrowed += german < ev_postings_term(p, t, len, &whole);
+		while ((r = ev_postings_next(&c)) == 1) {
+			int m;
+
+			cr_assert_eq(ev_postings_seek(&whole, c.rowid), 1);
+			cr_assert_eq(whole.rowid, c.rowid, "%s", t + 2);
+			cr_assert_eq(memcmp(whole.count, c.count, sizeof c.count), 0, "%s", t + 2);
+			cr_assert_geq(m = ev_postings_positions(&c, kn), 0);
+			cr_assert_eq(ev_postings_positions(&whole, kw), m);
+			cr_assert_eq(memcmp(kw, kn, (size_t)m * sizeof *kn), 0, "%s", t + 2);
+			seen++;
+		}
+		cr_assert_eq(r, 0);
+		cr_assert_eq(seen, german, "%s", t + 2);
+		words++;
+	}
+	sqlite3_finalize(s);
+	ev_postings_close(p);
+	/* the real words and the real chunks' title, "real": in English chunks
+	 * too; the made-up words in no English chunk */
+	cr_assert_eq(narrowed, (int)SWEEP_NWORDS + 1, "%d of %d", narrowed, words);
+	cr_assert_gt(words, 500);
+}
+
 /* A job of ev_bm25_sweep_background(): it says it has begun, waits (5 s at
  * most) for its caller to say go, which the caller says only once the call
  * returned, and ends 20 ms later. */

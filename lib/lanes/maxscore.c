@@ -1071,6 +1071,8 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return 0;
 	ev_bm25_sweep_wait(sw);
 	ev_sweep_start_worker(sw);	/* (when it could not be had before) */
+	if ((ph = ev_sweep_narrow(sw, ph, n)) == NULL)
+		return ev_err_nomem(err);
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;

@@ -205,6 +205,12 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->toprow);
 	free(sw->oldrow);
 	free(sw->rowbits);
+	free(sw->nph);
+	free(sw->ntok);
+	free(sw->nlen);
+	free(sw->noff);
+	free(sw->nnalt);
+	ev_buf_release(&sw->nstr);
 	ev_bm25_sweep_forget(sw);
 	free(sw->kept);
 	ev_buf_release(&sw->key);
@@ -1097,3 +1103,107 @@ ev_sweep_walk_top(struct ev_bm25_sweep *sw, unsigned char want, size_t limit, do
 	return 1;
 }
 
+
+/* ---- The narrowed words (postings.h) ------------------------------------- */
+
+/* Whether tok[0..len) is a word itself ("\x1f\x1f" and the word). */
+static int
+is_itself(const char *tok, int len)
+{
+	return len >= 2 && tok[0] == EV_ANALYZE_TAG && tok[1] == EV_ANALYZE_TAG;
+}
+
+/* Room in sw's narrowed phrases for n phrases, ntok tokens and npos
+ * positions.  Returns 0 or -1. */
+static int
+narrow_room(struct ev_bm25_sweep *sw, size_t n, size_t ntok, size_t npos)
+{
+	size_t cap = 2 * ntok;
+	void *t, *l, *o;
+
+	if (ev_grow(&sw->nph, &sw->capnph, n, sizeof *sw->nph, 64) == -1 ||
+	    ev_grow(&sw->nnalt, &sw->capnpos, npos, sizeof *sw->nnalt, 64) == -1)
+		return -1;
+	if (ntok <= sw->capntok)
+		return 0;
+	/* (each one grown kept, so that none is shorter than capntok says) */
+	if ((t = realloc(sw->ntok, cap * sizeof *sw->ntok)) != NULL)
+		sw->ntok = t;
+	if ((l = realloc(sw->nlen, cap * sizeof *sw->nlen)) != NULL)
+		sw->nlen = l;
+	if ((o = realloc(sw->noff, cap * sizeof *sw->noff)) != NULL)
+		sw->noff = o;
+	if (t == NULL || l == NULL || o == NULL)
+		return -1;
+	sw->capntok = cap;
+	return 0;
+}
+
+/* The alternatives tok[0..nalt) of one position, narrowed, appended at
+ * sw->ntok[*k]: a word itself beside its untagged stem as its narrowed
+ * list (its name in sw->nstr), or left out when it has none.  Returns how
+ * many, or -1 when out of memory. */
+static int
+narrow_position(struct ev_bm25_sweep *sw, const char *const *tok, const int *len, int nalt, size_t *k)
+{
+	struct ev_postings_cursor c;
+	int stem = 0, kept = 0;
+
+	for (int i = 0; i < nalt; i++)
+		stem |= len[i] > 0 && tok[i][0] != EV_ANALYZE_TAG;	/* its untagged stem */
+	for (int i = 0; i < nalt; i++) {
+		size_t at = sw->nstr.len;
+
+		sw->ntok[*k] = tok[i];
+		sw->nlen[*k] = len[i];
+		sw->noff[*k] = -1;
+		if (stem && is_itself(tok[i], len[i])) {
+			if (ev_buf_addc(&sw->nstr, EV_POSTINGS_NARROWED) == -1 ||
+			    ev_buf_add(&sw->nstr, tok[i], (size_t)len[i]) == -1)
+				return -1;
+			if (ev_postings_term(sw->p, sw->nstr.p + at, len[i] + 1, &c) == 0) {
+				sw->nstr.len = at;	/* held by the stem's chunks alone */
+				continue;
+			}
+			sw->noff[*k] = (int)at;
+			sw->nlen[*k] = len[i] + 1;
+		}
+		(*k)++;
+		kept++;
+	}
+	return kept;
+}
+
+const struct ev_bm25_phrase *
+ev_sweep_narrow(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n)
+{
+	size_t ntok = 0, npos = 0, k = 0, pos = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < ph[i].ntok; j++, npos++)
+			ntok += (size_t)ph[i].nalt[j];
+	if (narrow_room(sw, (size_t)n, ntok, npos) == -1)
+		return NULL;
+	ev_buf_reset(&sw->nstr);
+	for (int i = 0; i < n; i++) {
+		const char *const *tok = ph[i].tok;
+		const int *len = ph[i].len;
+		size_t first = k;
+
+		sw->nph[i] = ph[i];
+		sw->nph[i].nalt = sw->nnalt + pos;
+		for (int j = 0; j < ph[i].ntok; j++, pos++) {
+			if ((sw->nnalt[pos] = narrow_position(sw, tok, len, ph[i].nalt[j], &k)) == -1)
+				return NULL;
+			tok += ph[i].nalt[j];
+			len += ph[i].nalt[j];
+		}
+		sw->nph[i].tok = sw->ntok + first;
+		sw->nph[i].len = sw->nlen + first;
+	}
+	/* the names' bytes, now that nstr is whole */
+	for (size_t t = 0; t < k; t++)
+		if (sw->noff[t] >= 0)
+			sw->ntok[t] = sw->nstr.p + sw->noff[t];
+	return sw->nph;
+}

@@ -143,6 +143,18 @@ ev_analyze_has_stemmer(const char *code)
 	return code != NULL && analysis_of(code, strlen(code)) != A_PLAIN;
 }
 
+int
+ev_analyze_porter_tag(const char *code)
+{
+	size_t n = code != NULL ? strlen(code) : EV_ANALYZE_CODE_MAX;
+
+	/* (x_tokenize() takes the code between the tags when its closing tag
+	 * is among the EV_ANALYZE_CODE_MAX bytes after the opening one) */
+	if (n >= EV_ANALYZE_CODE_MAX || memchr(code, EV_ANALYZE_TAG, n) != NULL)
+		return 0;
+	return analysis_of(code, n) == A_PORTER;
+}
+
 void
 ev_analyze_set_lang(struct ev_analyzer *an, const char *code)
 {

@@ -168,6 +168,17 @@ int ev_analyze_norm(const char *code, size_t len, char out[EV_ANALYZE_CODE_MAX])
  * English (Porter) and every Snowball language, else 0. */
 int ev_analyze_has_stemmer(const char *code);
 
+/* Whether a text tagged with the language code (a chunk's language as the
+ * store keeps it: chunks_src tags every indexed column with it) has the
+ * words of its spaced runs indexed as their untagged Porter stem, each
+ * with the word itself colocated (English, Chinese, Japanese, Korean, and
+ * a tag no language is read from): 1 or 0.  NULL (an untagged text, read
+ * in the analyzer's current language) and a code the tokeniser would not
+ * take for a tag (EV_ANALYZE_CODE_MAX bytes or more, or holding
+ * EV_ANALYZE_TAG) give 0.  In such a text, a word itself at a position
+ * always has its untagged Porter stem beside it (postings.h). */
+int ev_analyze_porter_tag(const char *code);
+
 /* The code the index tags the stems of the i-th Snowball stemmer with
  * (above: "fr" in "\x1f" "fr" "\x1f" "au"), for i from 0; NULL past the
  * last.  With the untagged stem (English's, or any language's in an index

@@ -11,12 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "fts5seg.h"
 #include "sha256.h"
 
 #define MAGIC "EVPOST01"
-#define VERSION 4	/* 3: the counts packed in a byte; 4: the positions apart (postings.h) */
+/* 3: the counts packed in a byte; 4: the positions apart; 5: the narrowed
+ * words (postings.h) */
+#define VERSION 5
 #define HEADER_BYTES 160
 #define PROGRESS_EVERY (1 << 22)	/* instance rows between progress calls */
 #define WRITE_BUFFER ((size_t)8 << 20)	/* the file is written this much at a time */
@@ -39,6 +42,7 @@ struct header {
 	uint64_t off_postings, off_positions, off_lengths, off_terms, off_strings, off_langs, size;
 	uint64_t nlangs;
 	unsigned char stamp[32];
+	uint64_t nnarrowed;		/* the narrowed words' entries, after the nterms */
 };
 
 /* One of the chunks' languages. */
@@ -245,35 +249,122 @@ struct build {
 	uint64_t pos_written;		/* its bytes */
 	struct lang *langs;
 	size_t nlangs, caplangs;
+	uint64_t *other;		/* a bit a rowid: a chunk out of the Porter namespace */
+	FILE *nf;			/* the narrowed words' instances, until their turn */
+	struct ev_buf nf_term;		/* the last one's term */
+	size_t nreal;			/* the terms before the narrowed words */
+	int narrowing;			/* reading nf back: nothing more goes there */
+	int itself;			/* the current term is a word itself to narrow */
 };
 
-/* The chunks' languages (EV_STORE_LANGS_SQL) into b->langs. */
+/* One of the chunks' languages as chunk_languages() reads them. */
+struct lang_seen {
+	char *code;		/* its whole code, NUL-terminated */
+	size_t len;
+	long long chunks;
+	int porter;		/* ev_analyze_porter_tag() */
+};
+
+/* EV_STORE_LANGS_SQL's order: the most chunks first, ties by code's bytes. */
+static int
+cmp_lang_seen(const void *x, const void *y)
+{
+	const struct lang_seen *a = x, *b = y;
+	int c;
+
+	if (a->chunks != b->chunks)
+		return a->chunks > b->chunks ? -1 : 1;
+	c = memcmp(a->code, b->code, a->len < b->len ? a->len : b->len);
+	return c != 0 ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* The language code[0..len) among seen[0..*n), added when new (*last: the
+ * one found before, tried first).  Returns it, or NULL out of memory. */
+static struct lang_seen *
+lang_seen(struct lang_seen **seen, size_t *n, size_t *cap, size_t *last, const char *code,
+    size_t len)
+{
+	struct lang_seen *l;
+
+	if (*last < *n && (*seen)[*last].len == len && memcmp((*seen)[*last].code, code, len) == 0)
+		return &(*seen)[*last];
+	for (*last = 0; *last < *n; (*last)++)
+		if ((*seen)[*last].len == len && memcmp((*seen)[*last].code, code, len) == 0)
+			return &(*seen)[*last];
+	if (ev_grow(seen, cap, *n, sizeof **seen, 8) == -1)
+		return NULL;
+	l = &(*seen)[*n];
+	if ((l->code = malloc(len + 1)) == NULL)
+		return NULL;
+	memcpy(l->code, code, len);
+	l->code[len] = '\0';
+	l->len = len;
+	l->chunks = 0;
+	l->porter = strlen(l->code) == len && ev_analyze_porter_tag(l->code);
+	(*n)++;
+	return l;
+}
+
+/* The languages seen, in EV_STORE_LANGS_SQL's order, into b->langs. */
+static int
+keep_languages(struct build *b, struct lang_seen *seen, size_t n)
+{
+	qsort(seen, n, sizeof *seen, cmp_lang_seen);
+	if (n > 0 && (b->langs = calloc(n, sizeof *b->langs)) == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(seen[i].code) < sizeof b->langs[i].code)
+			memcpy(b->langs[i].code, seen[i].code, strlen(seen[i].code));
+		b->langs[i].chunks = seen[i].chunks;
+	}
+	b->nlangs = b->caplangs = n;
+	return 0;
+}
+
+/* The chunks' languages (as EV_STORE_LANGS_SQL counts them) into b->langs,
+ * and the rows of the chunks out of the Porter namespace (of no language,
+ * or of one ev_analyze_porter_tag() refuses) into b->other (NULL when there
+ * are none): one scan of the chunks.  (After b->h.maxrowid is known.) */
 static int
 chunk_languages(struct ev_store *st, struct build *b, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(st, EV_STORE_LANGS_SQL, err);
-	int rc;
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT rowid, language FROM chunks", err);
+	struct lang_seen *seen = NULL, *l;
+	size_t n = 0, cap = 0, last = 0;
+	int rc, r = 0;
 
 	if (s == NULL)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(s, 0);
-		struct lang *l;
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long row = sqlite3_column_int64(s, 0);
+		const char *c = (const char *)sqlite3_column_text(s, 1);
+		int other = c == NULL;
 
-		if (ev_grow(&b->langs, &b->caplangs, b->nlangs, sizeof *b->langs, 8) == -1) {
-			sqlite3_reset(s);
-			return ev_err_nomem(err);
+		if (c != NULL) {
+			if ((l = lang_seen(&seen, &n, &cap, &last, c, (size_t)sqlite3_column_bytes(s, 1)))
+			    == NULL) {
+				r = -1;
+				break;
+			}
+			l->chunks++;
+			other = !l->porter;
 		}
-		l = &b->langs[b->nlangs++];
-		memset(l, 0, sizeof *l);
-		if (c != NULL && strlen(c) < sizeof l->code)
-			memcpy(l->code, c, strlen(c));
-		l->chunks = sqlite3_column_int64(s, 1);
+		if (!other || row < 0 || (uint64_t)row > b->h.maxrowid)
+			continue;
+		if (b->other == NULL && (b->other = calloc(b->h.maxrowid / 64 + 1, sizeof *b->other)) == NULL)
+			r = -1;
+		else
+			b->other[row / 64] |= (uint64_t)1 << (row % 64);
 	}
 	sqlite3_reset(s);
-	if (rc != SQLITE_DONE)
-		return ev_store_error(st, "reading the chunks' languages", err);
-	return 0;
+	if (r == 0 && rc != SQLITE_DONE)
+		r = ev_store_error(st, "reading the chunks' languages", err);
+	else if (r == -1 || keep_languages(b, seen, n) == -1)
+		r = ev_err_nomem(err);
+	for (size_t i = 0; i < n; i++)
+		free(seen[i].code);
+	free(seen);
+	return r;
 }
 
 /* The current entry's counts, in a byte when they fit one (postings.h).
@@ -381,6 +472,68 @@ term_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return c != 0 ? c : (alen > blen) - (alen < blen);
 }
 
+/* Write v to f, 7 bits a byte, the lowest first, the high bit set on all
+ * but the last.  Returns 0, or EOF on a write error. */
+static int
+put_varint(FILE *f, uint64_t v)
+{
+	int r = 0;
+
+	for (; v >= 0x80 && r != EOF; v >>= 7)
+		r = putc((int)(v & 0x7f) | 0x80, f);
+	return r == EOF ? EOF : putc((int)v, f) == EOF ? EOF : 0;
+}
+
+/* A varint of put_varint() from f into *v.  Returns 1, 0 at the end of f
+ * (no byte read), or -1 when cut short or too long. */
+static int
+get_varint(FILE *f, uint64_t *v)
+{
+	int c = getc(f);
+
+	*v = 0;
+	if (c == EOF)
+		return 0;
+	for (unsigned shift = 0;; shift += 7) {
+		if (c == EOF || shift > 63)
+			return -1;
+		*v |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80))
+			return 1;
+		c = getc(f);
+	}
+}
+
+/* Keep the instance of the word itself term[0..tlen) in row rowid, a chunk
+ * out of the Porter namespace, at offset off of column col, for its
+ * narrowed list (postings.h), made once every term's is: in b->nf (a term,
+ * when it is not the one before, and the row, column and offset). */
+static int
+keep_narrowed(struct build *b, const char *term, size_t tlen, long long rowid, uint32_t col,
+    long long off, struct ev_err *err)
+{
+	int same = b->nf_term.len == tlen && memcmp(b->nf_term.p, term, tlen) == 0, r;
+
+	if (!same) {
+		ev_buf_reset(&b->nf_term);
+		if (ev_buf_add(&b->nf_term, term, tlen) == -1)
+			return ev_err_nomem(err);
+	}
+	r = put_varint(b->nf, same ? 0 : tlen + 1);
+	if (r == 0 && !same && fwrite(term, 1, tlen, b->nf) != tlen)
+		r = EOF;
+	if (r == 0)
+		r = put_varint(b->nf, (uint64_t)rowid);
+	if (r == 0)
+		r = put_varint(b->nf, col);
+	if (r == 0)
+		r = put_varint(b->nf, (uint64_t)off);
+	if (r != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+	return 0;
+}
+
 static int
 out_of_order(struct ev_err *err)
 {
@@ -400,6 +553,10 @@ start_term(struct build *b, const char *term, size_t tlen, struct ev_err *err)
 	if (ev_buf_add(&b->term, term, tlen) == -1)
 		return ev_err_nomem(err);
 	b->have_term = 1;
+	/* a word itself, whose instances in the chunks out of the Porter
+	 * namespace are kept for its narrowed list too */
+	b->itself = !b->narrowing && b->other != NULL && tlen >= 2 && term[0] == EV_ANALYZE_TAG &&
+	    term[1] == EV_ANALYZE_TAG;
 	return 0;
 }
 
@@ -427,6 +584,8 @@ add_position(struct build *b, long long rowid, uint32_t c, long long off, struct
 	b->col = (int)c;
 	b->off = off;
 	b->count[c]++;
+	if (b->itself && (b->other[rowid / 64] >> (rowid % 64) & 1))
+		return keep_narrowed(b, b->term.p, b->term.len, rowid, c, off, err);
 	return 0;
 }
 
@@ -532,7 +691,8 @@ finish_file(struct build *b, const uint32_t *lengths, struct ev_err *err)
 	h->off_langs = (h->off_strings + b->strings.len + 7) & ~(uint64_t)7;
 	h->nlangs = b->nlangs;
 	h->size = h->off_langs + b->nlangs * sizeof *b->langs;
-	h->nterms = b->nterms;
+	h->nterms = b->nreal;
+	h->nnarrowed = b->nterms - b->nreal;
 	memcpy(h->magic, MAGIC, sizeof h->magic);
 	h->version = VERSION;
 	memcpy(head, h, sizeof *h);
@@ -563,6 +723,42 @@ file_path(struct ev_store *st, const char *suffix)
 	return p;
 }
 
+/* The narrowed words' lists (postings.h), from the instances kept in b->nf,
+ * after every term's: entries of the dictionary past the b->nreal terms. */
+static int
+add_narrowed(struct build *b, struct ev_err *err)
+{
+	uint64_t tlen, row, col, off;
+	int r;
+
+	b->narrowing = 1;
+	ev_buf_reset(&b->nf_term);
+	errno = 0;
+	if (fflush(b->nf) != 0 || fseeko(b->nf, 0, SEEK_SET) != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+	while ((r = get_varint(b->nf, &tlen)) == 1) {
+		if (tlen > 0) {
+			ev_buf_reset(&b->nf_term);
+			if (ev_buf_reserve(&b->nf_term, tlen) == -1)
+				return ev_err_nomem(err);
+			if (fread(b->nf_term.p, 1, tlen - 1, b->nf) != tlen - 1)
+				break;
+			b->nf_term.len = tlen - 1;
+		}
+		if (get_varint(b->nf, &row) != 1 || get_varint(b->nf, &col) != 1 ||
+		    get_varint(b->nf, &off) != 1 || col >= b->h.ncol)
+			break;
+		if (add_instance(b, b->nf_term.p, b->nf_term.len, (long long)row, b->colname[col],
+		    (long long)off, err) == -1)
+			return -1;
+	}
+	if (r != 0)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    ferror(b->nf) ? strerror(errno) : "the narrowed words' instances were cut short");
+	return end_term(b, err);
+}
+
 /* What the segment reader (fts5seg.h) hands the build. */
 struct seg_sink {
 	struct build *b;
@@ -587,24 +783,15 @@ seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *
 	return add_position(k->b, rowid, (uint32_t)col, off, err);
 }
 
-/* The instances, read and written: with fast, from the index's segment
- * when it is one (fts5seg.h), returning 1 when it is not (the build is
- * then to be made again without fast); else through fts5vocab. */
+/* The instances through fts5vocab's instance table, read and written. */
 static int
-read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(void *, long long),
-    void *ctx, struct ev_err *err)
+vocab_instances(struct ev_store *st, struct build *b, void (*progress)(void *, long long), void *ctx,
+    struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	long long n = 0;
 	int rc;
 
-	if (fast) {
-		struct seg_sink k = { b, progress, ctx, 0 };
-		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k };
-
-		rc = ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
-		return rc == 1 ? end_term(b, err) : rc == 0 ? 1 : -1;
-	}
 	if (ev_store_exec(st, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ev_postings_instances USING"
 	    " fts5vocab(main, chunks_fts, instance)", err) == -1 ||
 	    (s = ev_store_prepare(st, "SELECT term, doc, col, offset FROM temp.ev_postings_instances",
@@ -630,7 +817,30 @@ read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return ev_store_error(st, "reading the text index's instances", err);
-	return end_term(b, err);
+	return 0;
+}
+
+/* The instances, read and written: with fast, from the index's segment
+ * when it is one (fts5seg.h), returning 1 when it is not (the build is
+ * then to be made again without fast); else through fts5vocab.  Then the
+ * narrowed words' lists. */
+static int
+read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(void *, long long),
+    void *ctx, struct ev_err *err)
+{
+	if (fast) {
+		struct seg_sink k = { b, progress, ctx, 0 };
+		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k };
+		int rc = ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
+
+		if (rc != 1)
+			return rc == 0 ? 1 : -1;
+	} else if (vocab_instances(st, b, progress, ctx, err) == -1)
+		return -1;
+	if (end_term(b, err) == -1)
+		return -1;
+	b->nreal = b->nterms;
+	return add_narrowed(b, err);
 }
 
 /* ev_postings_build(), the instances read as read_instances() says: 0, 1
@@ -645,9 +855,10 @@ build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), v
 	char *wbuf = NULL, *pwbuf = NULL;
 	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
 	char *postmp = file_path(st, EV_POSTINGS_SUFFIX ".positions.tmp");
+	char *nftmp = file_path(st, EV_POSTINGS_SUFFIX ".narrowed.tmp");
 	int r = -1, began = 0;
 
-	if (path == NULL || tmp == NULL || postmp == NULL) {
+	if (path == NULL || tmp == NULL || postmp == NULL || nftmp == NULL) {
 		ev_err_nomem(err);
 		goto out;
 	}
@@ -672,6 +883,12 @@ build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), v
 		goto out;
 	}
 	unlink(postmp);
+	if ((b.nf = fopen(nftmp, "w+b")) == NULL) {
+		ev_err_set(err, EV_EXIT_RUNTIME, nftmp, "cannot write the postings file: %s",
+		    strerror(errno));
+		goto out;
+	}
+	unlink(nftmp);
 	if ((pwbuf = malloc(WRITE_BUFFER)) != NULL)
 		setvbuf(b.pf, pwbuf, _IOFBF, WRITE_BUFFER);
 	/* Written in large pieces, the file sits in the page cache in large
@@ -707,6 +924,8 @@ out:
 		fclose(b.f);
 	if (b.pf != NULL)
 		fclose(b.pf);
+	if (b.nf != NULL)
+		fclose(b.nf);
 	free(wbuf);	/* (after fclose: the streams' buffers) */
 	free(pwbuf);
 	if (r != 0 && tmp != NULL)
@@ -719,6 +938,8 @@ out:
 	free(lengths);
 	free(b.terms);
 	free(b.langs);
+	free(b.other);
+	ev_buf_release(&b.nf_term);
 	free(b.skips);
 	free(b.pos_skips);
 	ev_buf_release(&b.term);
@@ -729,6 +950,7 @@ out:
 	free(path);
 	free(tmp);
 	free(postmp);
+	free(nftmp);
 	return r;
 }
 
@@ -812,7 +1034,8 @@ map_file(const char *path)
 	    h->off_terms < h->off_lengths + (h->maxrowid + 1) * sizeof(uint32_t) ||
 	    h->off_terms % 8 != 0 || h->off_terms > p->len ||
 	    h->nterms > (p->len - h->off_terms) / sizeof(struct term) ||
-	    h->off_strings != h->off_terms + h->nterms * sizeof(struct term) ||
+	    h->nnarrowed > (p->len - h->off_terms) / sizeof(struct term) - h->nterms ||
+	    h->off_strings != h->off_terms + (h->nterms + h->nnarrowed) * sizeof(struct term) ||
 	    h->off_strings > p->len || h->off_langs < h->off_strings || h->off_langs % 8 != 0 ||
 	    h->off_langs > p->len || (p->len - h->off_langs) % sizeof(struct lang) != 0 ||
 	    h->nlangs != (p->len - h->off_langs) / sizeof(struct lang)) {
@@ -972,6 +1195,13 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 
 	memset(c, 0, sizeof *c);
 	c->ncol = (int)p->h.ncol;
+	if (len > 0 && term[0] == EV_POSTINGS_NARROWED) {
+		/* a narrowed word's entry, among those after the terms */
+		lo = hi;
+		hi += p->h.nnarrowed;
+		term++;
+		len--;
+	}
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 		const struct term *t = &p->terms[mid];

@@ -26,9 +26,28 @@
  * tokens, the largest rowid, the number of terms, the sections' offsets,
  * the stamp); the postings; the positions; every rowid's length (uint32, 0
  * for no row); the terms, sorted by their bytes, each with its string, its
- * number of rows and its lists' extents; the terms' strings; the chunks'
- * languages and their chunks (for the text lane's query languages, which
- * would otherwise cost a scan of every chunk at each start).
+ * number of rows and its lists' extents, then the narrowed words (below),
+ * sorted so too; the terms' strings; the chunks' languages and their
+ * chunks (for the text lane's query languages, which would otherwise cost a
+ * scan of every chunk at each start).
+ *
+ * The narrowed words.  An index of analysis version 2 (analyze.h) holds
+ * each word of a chunk twice at one position: its stem in the chunk's
+ * language and the word itself ("\x1f\x1f" and the word), which a query
+ * word searches beside its stem when some chunks are of a language it was
+ * not stemmed for.  In a chunk whose words are stemmed by Porter into the
+ * untagged namespace (ev_analyze_porter_tag(): English, Chinese, Japanese,
+ * Korean), the word itself is always beside its untagged stem, so that
+ * there the two together hold exactly the stem's rows and positions; the
+ * word itself adds only the rows of the other chunks.  So every word
+ * itself that some other chunk holds (of another language, or of none
+ * recorded) has a second entry, its narrowed list: the same entries, in
+ * those chunks alone; ev_postings_term() reads it for the word itself
+ * written after EV_POSTINGS_NARROWED.  A word itself without one is held
+ * by chunks of the Porter namespace alone.  A word searched as its untagged
+ * stem or itself is thus the stem's list and the itself's narrowed one:
+ * the same rows, counts and positions together, and in a store of one such
+ * language nearly half the entries to read.
  *
  * A term's postings are one entry per row: the rowid's distance from the
  * previous entry's, then the term's counts in the columns (below), all
@@ -66,6 +85,10 @@
 #define EV_POSTINGS_SUFFIX ".postings"
 #define EV_POSTINGS_MAX_COLS 8
 #define EV_POSTINGS_COUNTS_ESCAPE 0x80	/* the counts follow as varints */
+/* In front of a word itself ("\x1f\x1f" and the word), this byte (never
+ * the first of a term: the index's terms are UTF-8) names its narrowed
+ * list (above). */
+#define EV_POSTINGS_NARROWED '\xff'
 
 /* ev-ingest makes a store's postings file once it holds this many chunks:
  * below, FTS5 ranks a query in milliseconds anyway. */
@@ -185,9 +208,10 @@ int ev_postings_corrupt(struct ev_err *err);
 long long ev_postings_nterms(const struct ev_postings *p);
 const char *ev_postings_term_at(const struct ev_postings *p, long long i, int *len, long long *rows);
 
-/* Start *c on the posting list of the term term[0..len).  Returns the
+/* Start *c on the posting list of the term term[0..len) (a word itself
+ * after EV_POSTINGS_NARROWED: its narrowed list, above).  Returns the
  * number of rows holding it (0, the cursor empty, when the index has no
- * such term).  A dictionary entry found corrupt on the way (its bytes out
+ * such term, or the word itself no narrowed list).  A dictionary entry found corrupt on the way (its bytes out
  * of the file's sections) gives 1 and a cursor whose first step finds the
  * list corrupt (-1), as a damaged list does. */
 long long ev_postings_term(const struct ev_postings *p, const char *term, int len,
