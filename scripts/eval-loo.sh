@@ -12,7 +12,7 @@
 #     request words, long queries), among the runs measured: the default
 #     and each one turned off (typo repair is left out: it was chosen on
 #     queries with typos, which these collections do not have);
-#   - the fusion: the feedback lane's weight (0, 0.25, 0.5, 0.75, 1, 1.5),
+#   - the fusion: the feedback lane's weight (0, 0.25, 0.5, 0.75, 1, 1.25, 1.5),
 #     with the per-query agreement rule or without it, over the lanes
 #     eval.sh kept;
 # and scores the held-out collection with what was chosen; then the values
@@ -53,7 +53,7 @@ for c in $collections; do
 	r=$work/$c/run
 	t0=$(date +%s)
 	for adapt in agreement none; do
-		for w in 0 0.25 0.5 0.75 1 1.5; do
+		for w in 0 0.25 0.5 0.75 1 1.25 1.5; do
 			# Every weight is given: a lane --weight leaves out weighs 1,
 			# and the pipeline's plain vector lane weighs 0 (ev-fuse(1)).
 			n=$(ev-fuse --config "$plan" --adapt "$adapt" --weight text=1 --weight vector=0 \
@@ -68,7 +68,7 @@ done
 
 # Leave one out: a choice (a column of a table "c choice ndcg") is made on
 # the other collections and scored on the held-out one.
-awk -F'\t' -v cols="$collections" -v plan_fusion="none,1" '
+awk -F'\t' -v cols="$collections" -v plan_fusion="none,1.25" '
 FILENAME ~ /loo-times.tsv$/ { secs[$1] += $2; next }
 FILENAME ~ /ablation.tsv$/ { text[$1, $2] = $3; if ($2 != "-fuzzy") tchoice[$2] = 1; next }
 { fus[$1, $2] = $3; fchoice[$2] = 1 }

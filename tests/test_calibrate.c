@@ -128,7 +128,7 @@ Test(calibrate, a_row_sets_what_the_plan_left_unset)
 	ev_fuse_opts_init(&o);
 	o.adapt = EV_ADAPT_AGREEMENT;
 	cr_assert_eq(ev_calib_apply(NULL, 1, 1, &o, &err), 0, "%s", err.msg);
-	cr_assert_float_eq(ev_fuse_weight_get(&o, "vector_feedback"), 1, 1e-12);
+	cr_assert_float_eq(ev_fuse_weight_get(&o, "vector_feedback"), 1.25, 1e-12);
 	cr_assert_float_eq(ev_fuse_weight_get(&o, "vector"), 0, 1e-12);
 	cr_assert_eq(o.adapt, EV_ADAPT_NONE);
 	/* a weight that is not a number: refused, naming the row */

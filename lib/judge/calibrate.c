@@ -267,14 +267,14 @@ out:
 static const char pipeline[] =
 	"{\"lanes\": {\"vector\": {\"k\": 100, \"feedback\": 3, \"feedback_weight\": 1}},"
 	" \"fusion\": {\"method\": \"weighted\", \"normalization\": \"minmax\","
-	" \"weights\": {\"text\": 1, \"vector_feedback\": 1, \"vector\": 0},"
+	" \"weights\": {\"text\": 1, \"vector_feedback\": 1.25, \"vector\": 0},"
 	" \"adapt\": \"none\", \"anchor\": \"text\", \"agreement_depth\": 10,"
 	" \"agreement_full\": 1, \"agreement_from\": {\"vector_feedback\": \"vector\"},"
 	" \"group\": \"chunk\", \"floor\": {\"text\": \"zero\"}}}";
 
 /* The feedback lane's weights tried beside the text lane's 1, each without
- * and with agreement; the defaults (1, without agreement) first. */
-static const double grid_feedback[] = { 1, 0, 0.25, 0.5, 1.5, 2, 3 };
+ * and with agreement; the defaults (1.25, without agreement) first. */
+static const double grid_feedback[] = { 1.25, 0, 0.25, 0.5, 1, 1.5, 2, 3 };
 #define NGRID (2 * sizeof grid_feedback / sizeof grid_feedback[0])
 
 static int

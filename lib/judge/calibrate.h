@@ -71,7 +71,7 @@ int ev_calib_load(struct ev_store *st, json_t **row, struct ev_err *err);
 
 /* Set in *o what a plan did not: the lanes' weights when weights is set,
  * the adaptive rule when adapt is set; from row (a calibration), or from
- * the pipeline's defaults (text 1, vector_feedback 1, vector 0, agreement)
+ * the pipeline's defaults (text 1, vector_feedback 1.25, vector 0, no agreement)
  * when row is NULL.  Returns 0, or -1 with *err set (a row with a bad
  * value, code 2). */
 int ev_calib_apply(const json_t *row, int weights, int adapt, struct ev_fuse_opts *o,
