@@ -1,5 +1,6 @@
 /* Tests of lib/base/buf.c and lib/base/err.c. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,39 @@ Test(buf, refuses_an_impossible_reservation)
 	ev_buf_adds(&b, "x");
 	cr_assert_eq(ev_buf_reserve(&b, (size_t)-1 / 2), -1);
 	cr_assert_str_eq(ev_buf_str(&b), "x");
+	ev_buf_release(&b);
+}
+
+Test(buf, varints_are_leb128_and_read_back_across_growth)
+{
+	static const uint64_t v[] = { 0, 1, 127, 128, 300, 16383, 16384, (uint64_t)1 << 35,
+		UINT64_MAX };
+	struct ev_buf b = EV_BUF_INIT;
+	const unsigned char *p, *end;
+	uint64_t got;
+
+	cr_assert_eq(ev_buf_add_varint(&b, 300), 0);
+	cr_assert_eq(b.len, 2);
+	cr_assert_eq((unsigned char)b.p[0], 0xac);
+	cr_assert_eq((unsigned char)b.p[1], 0x02);
+	cr_assert_eq(b.p[2], '\0');
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_buf_add_varint(&b, UINT64_MAX), 0);
+	cr_assert_eq(b.len, 10);
+	ev_buf_reset(&b);
+	/* thousands, so that the buffer grows under every length of varint */
+	for (int r = 0; r < 1000; r++)
+		for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+			cr_assert_eq(ev_buf_add_varint(&b, v[i]), 0);
+	cr_assert_eq(b.p[b.len], '\0');
+	p = (const unsigned char *)b.p;
+	end = p + b.len;
+	for (int r = 0; r < 1000; r++)
+		for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+			cr_assert_eq(ev_varint_get(&p, end, &got), 0);
+			cr_assert_eq(got, v[i]);
+		}
+	cr_assert_eq(p, end);
 	ev_buf_release(&b);
 }
 

@@ -44,17 +44,19 @@ ev_buf_add(struct ev_buf *b, const void *s, size_t n)
 int
 ev_buf_add_varint(struct ev_buf *b, uint64_t v)
 {
-	unsigned char tmp[10];
-	int n = 0;
+	unsigned char *p;
 
-	do {
-		tmp[n] = v & 0x7f;
-		v >>= 7;
-		if (v)
-			tmp[n] |= 0x80;
-		n++;
-	} while (v);
-	return ev_buf_add(b, tmp, (size_t)n);
+	/* written in place: ingest records two varints or more for every
+	 * token it indexes, and the postings file's build for every entry */
+	if (b->cap - b->len < 12 && ev_buf_reserve(b, 10) == -1)
+		return -1;
+	p = (unsigned char *)b->p + b->len;
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (unsigned char)(v | 0x80);
+	*p++ = (unsigned char)v;
+	b->len = (size_t)(p - (unsigned char *)b->p);
+	b->p[b->len] = '\0';
+	return 0;
 }
 
 int
