@@ -48,15 +48,16 @@
 # corpus and, with REUSE=1, its store, index and Xapian database, to time
 # the queries again), NICE (default 10: the machine is shared), PEERS=0
 # (leave the peers out), VECTORS=0 (the text lane alone: no training,
-# embedding, index or hybrid), TIME_ONLY=1 with WORK=DIR (time the text
+# embedding, index or hybrid), FULL=0 (leave the text lane --exhaustive and
+# the sqlite3 shell out of the latency run: seconds a query at 1 M), TIME_ONLY=1 with WORK=DIR (time the text
 # lane and quest alone on DIR's kb.db, xapian.db, queries.jsonl and
 # long.jsonl as they are, and the one-word query "flow" 30 times: nothing
 # is built or written), BEFORE=BINDIR (another evkit's ev-search-text timed
 # beside this one's, in the same turns, and the ratios of the two printed).
 # Each figure is also printed on standard error as soon as it is measured.
-# At 1 M documents the run takes more than an hour (Xapian's indexing half
-# an hour more) and needs about 25 GB of disk at its peak (the store, the
-# vectors' JSON Lines, the peers' indexes).
+# At 1 M documents the run takes more than two hours on two cores (Xapian's
+# indexing half an hour more) and needs about 30 GB of disk at its peak (the
+# store, the vectors' JSON Lines: 17 GB at 768 dimensions, the peers' indexes).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${1:-$top/bin}" && pwd)
