@@ -309,8 +309,10 @@ lang_seen(struct lang_seen **seen, size_t *n, size_t *cap, size_t *last, const c
 static int
 keep_languages(struct build *b, struct lang_seen *seen, size_t n)
 {
+	if (n == 0)		/* a store of no chunks: seen is NULL */
+		return 0;
 	qsort(seen, n, sizeof *seen, cmp_lang_seen);
-	if (n > 0 && (b->langs = calloc(n, sizeof *b->langs)) == NULL)
+	if ((b->langs = calloc(n, sizeof *b->langs)) == NULL)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (strlen(seen[i].code) < sizeof b->langs[i].code)
