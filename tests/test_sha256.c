@@ -51,3 +51,18 @@ Test(sha256, hashes_a_million_a_fed_in_odd_pieces)
 	cr_assert_eq(d[1], 0xc7);
 	cr_assert_eq(d[31], 0xd0);
 }
+
+/* Bytes as lowercase hex, two digits each, every value's own, then a NUL;
+ * nothing written past 2n + 1. */
+Test(sha256, hex_lower_writes_two_digits_a_byte_and_a_nul)
+{
+	const unsigned char b[] = { 0x00, 0x09, 0x0a, 0x7f, 0x80, 0xab, 0xff };
+	char out[20];
+
+	memset(out, '#', sizeof out);
+	ev_hex_lower(b, sizeof b, out);
+	cr_assert_str_eq(out, "00090a7f80abff");
+	cr_assert_eq(out[15], '#');
+	ev_hex_lower(b, 0, out);
+	cr_assert_str_eq(out, "");
+}

@@ -203,17 +203,23 @@ ev_sha256_text(const void *data, size_t n, char out[EV_SHA256_TEXT])
 }
 
 void
-ev_sha256_final_text(struct ev_sha256 *s, char out[EV_SHA256_TEXT])
+ev_hex_lower(const unsigned char *bytes, size_t n, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		out[2 * i] = hex[bytes[i] >> 4];
+		out[2 * i + 1] = hex[bytes[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+void
+ev_sha256_final_text(struct ev_sha256 *s, char out[EV_SHA256_TEXT])
+{
 	unsigned char d[32];
-	int i;
 
 	ev_sha256_final(s, d);
 	memcpy(out, "sha256:", 7);
-	for (i = 0; i < 32; i++) {
-		out[7 + 2 * i] = hex[d[i] >> 4];
-		out[8 + 2 * i] = hex[d[i] & 15];
-	}
-	out[71] = '\0';
+	ev_hex_lower(d, sizeof d, out + 7);
 }

@@ -27,4 +27,8 @@ void ev_sha256_text(const void *data, size_t n, char out[EV_SHA256_TEXT]);
 /* Finish *s and write "sha256:<64 lowercase hex>" and a NUL into out. */
 void ev_sha256_final_text(struct ev_sha256 *s, char out[EV_SHA256_TEXT]);
 
+/* Write bytes[0..n) as 2n lowercase hex digits and a NUL into out (a
+ * digest, or any bytes, as text); out holds at least 2n + 1 bytes. */
+void ev_hex_lower(const unsigned char *bytes, size_t n, char *out);
+
 #endif

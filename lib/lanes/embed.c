@@ -572,7 +572,7 @@ model_hash(const struct trainer *t, const char *params, int dim, char id[EV_EMBE
 {
 	struct ev_sha256 h;
 	unsigned char dg[32];
-	int c, i;
+	int c;
 
 	ev_sha256_init(&h);
 	ev_sha256_update(&h, params, strlen(params) + 1);
@@ -589,8 +589,7 @@ model_hash(const struct trainer *t, const char *params, int dim, char id[EV_EMBE
 	ev_sha256_update(&h, t->a.val, (size_t)t->a.rowptr[t->a.rows] * sizeof *t->a.val);
 	ev_sha256_final(&h, dg);
 	snprintf(id, EV_EMBED_ID_SIZE, "lsa%d-", dim);
-	for (i = 0; i < 8; i++)
-		snprintf(id + strlen(id), 3, "%02x", dg[i]);
+	ev_hex_lower(dg, 8, id + strlen(id));
 }
 
 /* The projection V Σ^(p-1), as float32. */

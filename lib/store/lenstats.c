@@ -6,6 +6,7 @@
 
 #include "lenstats.h"
 #include "postings.h"
+#include "sha256.h"
 
 double
 ev_lenstats_spread(long long rows, long long tokens, long long squares)
@@ -28,8 +29,7 @@ stamp_hex(struct ev_store *st, char hex[65], struct ev_err *err)
 
 	if (ev_postings_index_stamp(st, stamp, err) == -1)
 		return -1;
-	for (int i = 0; i < 32; i++)
-		snprintf(hex + 2 * i, 3, "%02x", stamp[i]);
+	ev_hex_lower(stamp, sizeof stamp, hex);
 	return 0;
 }
 

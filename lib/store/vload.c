@@ -12,6 +12,7 @@
 #include <faiss/c_api/Index_c.h>
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 
+#include "sha256.h"
 #include "vfile.h"
 #include "vload.h"
 
@@ -651,8 +652,7 @@ make_store_id(struct ev_vload *ld, struct ev_err *err)
 			strerror(errno));
 	}
 	fclose(r);
-	for (int i = 0; i < 16; i++)
-		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	ev_hex_lower(raw, sizeof raw, id);
 	if (ev_store_meta_set(ld->st, "vindex.store_id", id, err) == -1)
 		return -1;
 	if ((ld->store_id = strdup(id)) == NULL)
