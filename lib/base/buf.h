@@ -91,6 +91,33 @@ ev_varint_get(const unsigned char **p, const unsigned char *end, uint64_t *v)
 	return -1;
 }
 
+/* Read one SQLite varint (SQLite's records and FTS5's index: big-endian
+ * groups of 7 bits, the high bit set on all but the last, the ninth byte
+ * whole) from p[0..n) into *v.  Returns its bytes (1 to 9), or 0 when it
+ * runs past n (*v then untouched). */
+static inline int
+ev_sqlite_varint(const unsigned char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (n > 0 && p[0] < 0x80) {	/* one byte: most of them */
+		*v = p[0];
+		return 1;
+	}
+	for (size_t i = 0; i < n && i < 9; i++) {
+		if (i == 8) {
+			*v = (x << 8) | p[i];
+			return 9;
+		}
+		x = (x << 7) | (p[i] & 0x7f);
+		if (!(p[i] & 0x80)) {
+			*v = x;
+			return (int)i + 1;
+		}
+	}
+	return 0;
+}
+
 /* Append printf-style text. */
 int ev_buf_printf(struct ev_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

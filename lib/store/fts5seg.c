@@ -1,6 +1,7 @@
 /* fts5seg.c: an FTS5 index of one segment read from its leaves.  See
  * fts5seg.h. */
 #include "fts5seg.h"
+#include "buf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -25,34 +26,17 @@ struct reader {
 	size_t termlen, termcap;
 };
 
-/* A varint of p[*at..end) (SQLite's: big-endian groups of 7 bits, the
- * ninth byte whole) into *v, *at moved past it.  Returns 0, or -1 when it
- * runs past end. */
+/* A varint of p[*at..end) (SQLite's, buf.h) into *v, *at moved past it.
+ * Returns 0, or -1 when it runs past end. */
 static int
 get_varint(const unsigned char *p, int *at, int end, uint64_t *v)
 {
-	uint64_t x = 0;
-	int i = *at;
+	int k = *at < end ? ev_sqlite_varint(p + *at, (size_t)(end - *at), v) : 0;
 
-	if (i < end && p[i] < 0x80) {
-		*v = p[i];
-		*at = i + 1;
-		return 0;
-	}
-	for (int k = 0; i < end && k < 9; k++, i++) {
-		if (k == 8) {
-			*v = (x << 8) | p[i];
-			*at = i + 1;
-			return 0;
-		}
-		x = (x << 7) | (p[i] & 0x7f);
-		if (!(p[i] & 0x80)) {
-			*v = x;
-			*at = i + 1;
-			return 0;
-		}
-	}
-	return -1;
+	if (k == 0)
+		return -1;
+	*at += k;
+	return 0;
 }
 
 /* The next leaf: 1, 0 past the last (or a leaf missing, or not as FTS5

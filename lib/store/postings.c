@@ -78,28 +78,6 @@ struct ev_postings {
 
 _Static_assert(sizeof(struct header) <= HEADER_BYTES, "the header fits its bytes");
 
-/* FTS5's varints are SQLite's: big-endian groups of 7 bits, the high bit
- * set on all but the last, the ninth byte whole.  One from p[0..n) into *v;
- * returns the bytes read, or 0 when cut short. */
-static int
-sqlite_varint(const unsigned char *p, size_t n, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	for (size_t i = 0; i < n && i < 9; i++) {
-		if (i == 8) {
-			*v = (x << 8) | p[i];
-			return 9;
-		}
-		x = (x << 7) | (p[i] & 0x7f);
-		if (!(p[i] & 0x80)) {
-			*v = x;
-			return (int)i + 1;
-		}
-	}
-	return 0;
-}
-
 int
 ev_postings_index_stamp(struct ev_store *st, unsigned char stamp[32], struct ev_err *err)
 {
@@ -145,7 +123,7 @@ index_totals(struct ev_store *st, struct header *h, struct ev_err *err)
 		n = sqlite3_column_bytes(s, 0);
 		b = sqlite3_column_blob(s, 0);
 		for (int at = 0, k; b != NULL && at < n; at += k) {
-			if ((k = sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
+			if ((k = ev_sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
 				break;
 			if (at == 0)
 				h->rows = v;
@@ -207,7 +185,7 @@ ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
 		uint64_t v, sum = 0;
 
 		for (int at = 0; b != NULL && at < n; at += k) {
-			if ((k = sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
+			if ((k = ev_sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
 				break;
 			sum += v;
 		}

@@ -81,27 +81,17 @@ get32(const unsigned char *p)
 	return (unsigned)p[0] << 24 | (unsigned)p[1] << 16 | (unsigned)p[2] << 8 | p[3];
 }
 
-/* An SQLite varint at p (before end) in *v.  Returns its length, 0 when it
- * runs past end. */
+/* An SQLite varint at p (before end) in *v (buf.h).  Returns its length,
+ * 0 when it runs past end. */
 static int
 get_varint(const unsigned char *p, const unsigned char *end, unsigned long long *v)
 {
-	unsigned long long x = 0;
+	uint64_t x;
+	int n = ev_sqlite_varint(p, p < end ? (size_t)(end - p) : 0, &x);
 
-	for (int i = 0; i < 9; i++) {
-		if (p + i >= end)
-			return 0;
-		if (i == 8) {
-			*v = x << 8 | p[i];
-			return 9;
-		}
-		x = x << 7 | (p[i] & 0x7f);
-		if (!(p[i] & 0x80)) {
-			*v = x;
-			return i + 1;
-		}
-	}
-	return 0;
+	if (n > 0)
+		*v = x;
+	return n;
 }
 
 /* The bytes a value of serial type t takes in a record. */
