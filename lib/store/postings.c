@@ -230,6 +230,7 @@ struct build {
 	uint64_t *other;		/* a bit a rowid: a chunk out of the Porter namespace */
 	FILE *nf;			/* the narrowed words' instances, until their turn */
 	struct ev_buf nf_term;		/* the last one's term */
+	struct ev_buf nf_rec;		/* one instance's record, as written */
 	size_t nreal;			/* the terms before the narrowed words */
 	int narrowing;			/* reading nf back: nothing more goes there */
 	int itself;			/* the current term is a word itself to narrow */
@@ -452,38 +453,6 @@ term_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return c != 0 ? c : (alen > blen) - (alen < blen);
 }
 
-/* Write v to f, 7 bits a byte, the lowest first, the high bit set on all
- * but the last.  Returns 0, or EOF on a write error. */
-static int
-put_varint(FILE *f, uint64_t v)
-{
-	int r = 0;
-
-	for (; v >= 0x80 && r != EOF; v >>= 7)
-		r = putc((int)(v & 0x7f) | 0x80, f);
-	return r == EOF ? EOF : putc((int)v, f) == EOF ? EOF : 0;
-}
-
-/* A varint of put_varint() from f into *v.  Returns 1, 0 at the end of f
- * (no byte read), or -1 when cut short or too long. */
-static int
-get_varint(FILE *f, uint64_t *v)
-{
-	int c = getc(f);
-
-	*v = 0;
-	if (c == EOF)
-		return 0;
-	for (unsigned shift = 0;; shift += 7) {
-		if (c == EOF || shift > 63)
-			return -1;
-		*v |= (uint64_t)(c & 0x7f) << shift;
-		if (!(c & 0x80))
-			return 1;
-		c = getc(f);
-	}
-}
-
 /* Keep the instance of the word itself term[0..tlen) in row rowid, a chunk
  * out of the Porter namespace, at offset off of column col, for its
  * narrowed list (postings.h), made once every term's is: in b->nf (a term,
@@ -492,23 +461,21 @@ static int
 keep_narrowed(struct build *b, const char *term, size_t tlen, long long rowid, uint32_t col,
     long long off, struct ev_err *err)
 {
-	int same = b->nf_term.len == tlen && memcmp(b->nf_term.p, term, tlen) == 0, r;
+	int same = b->nf_term.len == tlen && memcmp(b->nf_term.p, term, tlen) == 0;
+	struct ev_buf *rec = &b->nf_rec;
 
 	if (!same) {
 		ev_buf_reset(&b->nf_term);
 		if (ev_buf_add(&b->nf_term, term, tlen) == -1)
 			return ev_err_nomem(err);
 	}
-	r = put_varint(b->nf, same ? 0 : tlen + 1);
-	if (r == 0 && !same && fwrite(term, 1, tlen, b->nf) != tlen)
-		r = EOF;
-	if (r == 0)
-		r = put_varint(b->nf, (uint64_t)rowid);
-	if (r == 0)
-		r = put_varint(b->nf, col);
-	if (r == 0)
-		r = put_varint(b->nf, (uint64_t)off);
-	if (r != 0)
+	ev_buf_reset(rec);
+	if (ev_buf_add_varint(rec, same ? 0 : tlen + 1) == -1 ||
+	    (!same && ev_buf_add(rec, term, tlen) == -1) ||
+	    ev_buf_add_varint(rec, (uint64_t)rowid) == -1 || ev_buf_add_varint(rec, col) == -1 ||
+	    ev_buf_add_varint(rec, (uint64_t)off) == -1)
+		return ev_err_nomem(err);
+	if (fwrite(rec->p, 1, rec->len, b->nf) != rec->len)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
 	return 0;
@@ -708,34 +675,50 @@ file_path(struct ev_store *st, const char *suffix)
 static int
 add_narrowed(struct build *b, struct ev_err *err)
 {
+	const unsigned char *map = NULL, *p, *end;
+	const char *term = NULL;
 	uint64_t tlen, row, col, off;
-	int r;
+	size_t termlen = 0;
+	off_t size;
+	int r = 0, cut = 0;
 
 	b->narrowing = 1;
-	ev_buf_reset(&b->nf_term);
 	errno = 0;
-	if (fflush(b->nf) != 0 || fseeko(b->nf, 0, SEEK_SET) != 0)
+	if (fflush(b->nf) != 0 || (size = ftello(b->nf)) == -1)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
-	while ((r = get_varint(b->nf, &tlen)) == 1) {
-		if (tlen > 0) {
-			ev_buf_reset(&b->nf_term);
-			if (ev_buf_reserve(&b->nf_term, tlen) == -1)
-				return ev_err_nomem(err);
-			if (fread(b->nf_term.p, 1, tlen - 1, b->nf) != tlen - 1)
-				break;
-			b->nf_term.len = tlen - 1;
-		}
-		if (get_varint(b->nf, &row) != 1 || get_varint(b->nf, &col) != 1 ||
-		    get_varint(b->nf, &off) != 1 || col >= b->h.ncol)
+	if (size > 0 && (map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fileno(b->nf), 0))
+	    == MAP_FAILED)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading back the narrowed words'"
+		    " instances: %s", strerror(errno));
+	/* each instance: the term's length + 1 and its bytes (0: the one
+	 * before), the row, the column and the offset, as keep_narrowed()
+	 * wrote them */
+	for (p = map, end = map + size; r == 0 && p < end; ) {
+		if (ev_varint_get(&p, end, &tlen) == -1 || (tlen == 0 && term == NULL) ||
+		    (tlen > 0 && tlen - 1 > (uint64_t)(end - p))) {
+			cut = 1;
 			break;
-		if (add_instance(b, b->nf_term.p, b->nf_term.len, (long long)row, b->colname[col],
-		    (long long)off, err) == -1)
-			return -1;
+		}
+		if (tlen > 0) {
+			term = (const char *)p;
+			termlen = (size_t)tlen - 1;
+			p += termlen;
+		}
+		if (ev_varint_get(&p, end, &row) == -1 || ev_varint_get(&p, end, &col) == -1 ||
+		    ev_varint_get(&p, end, &off) == -1 || col >= b->h.ncol) {
+			cut = 1;
+			break;
+		}
+		r = add_instance(b, term, termlen, (long long)row, b->colname[col], (long long)off, err);
 	}
-	if (r != 0)
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
-		    ferror(b->nf) ? strerror(errno) : "the narrowed words' instances were cut short");
+	if (map != NULL)
+		munmap((void *)map, (size_t)size);
+	if (r == -1)
+		return -1;
+	if (cut)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: the narrowed"
+		    " words' instances were cut short");
 	return end_term(b, err);
 }
 
@@ -920,6 +903,7 @@ out:
 	free(b.langs);
 	free(b.other);
 	ev_buf_release(&b.nf_term);
+	ev_buf_release(&b.nf_rec);
 	free(b.skips);
 	free(b.pos_skips);
 	ev_buf_release(&b.term);
