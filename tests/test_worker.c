@@ -146,7 +146,9 @@ Test(worker, between_jobs_it_sleeps_rather_than_polls)
 		sleep_ms(20);
 		idle += process_cpu_ms() - before;
 	}
-	cr_assert_lt(idle, 1.5, "%.3f ms of CPU in 5 gaps of 20 ms", idle);
+	/* a poller spends about 15 ms here; a sleeper its wake-ups, under
+	 * ASan and a busy machine up to about 2 ms */
+	cr_assert_lt(idle, 5.0, "%.3f ms of CPU in 5 gaps of 20 ms", idle);
 	ev_worker_free(w);
 }
 
