@@ -145,12 +145,30 @@ Test(qfilter, doc_id_and_doc_ids_each_take_a_string_or_a_list)
 	passes("{\"doc_id\": [\"d1\", \"d2\"], \"doc_ids\": [\"d2\", \"d3\"]}", "d2");
 }
 
-Test(qfilter, source_type_and_language_match_the_document_exactly)
+Test(qfilter, source_type_and_language_match_the_document)
 {
 	passes("{\"source_type\": \"pdf\"}", "d1 d2 d6");
 	passes("{\"source_type\": [\"html\", \"epub\"]}", "d3 d4");
-	passes("{\"language\": \"en\"}", "d1 d3");
+	passes("{\"source_type\": \"PDF\"}", "");	/* a source type is as written */
+	passes("{\"language\": \"en\"}", "d1 d3 d6");	/* d6 declares "EN" */
 	passes("{\"language\": [\"fr\", \"de\"], \"source_type\": \"html\"}", "d4");
+}
+
+/* A language code is compared regardless of case, as language tags are,
+ * and one naming a language alone matches a chunk's own (normalised)
+ * language in any of its forms; one with a region matches what a document
+ * declares, never a chunk whose region no one said. */
+Test(qfilter, a_language_code_is_read_in_any_of_its_forms)
+{
+	tu_exec_ok(st, "UPDATE documents SET language = 'en-GB' WHERE doc_id = 'd3'");
+	tu_exec_ok(st, "UPDATE chunks SET language = 'en' WHERE doc_id IN ('d3', 'd5')");
+	tu_exec_ok(st, "UPDATE chunks SET language = 'fr' WHERE doc_id = 'd2'");
+	passes("{\"language\": \"EN\"}", "d1 d3 d5 d6");
+	passes("{\"language\": \"eng\"}", "d3 d5");	/* the chunks' "en"; no document declares "eng" */
+	passes("{\"language\": \"en-gb\"}", "d3");
+	passes("{\"language\": [\"EN-GB\", \"fra\"]}", "d2 d3");
+	passes("{\"language\": \"fr-CA\"}", "");
+	passes("{\"language\": \"english\"}", "");	/* no code, and no document declares it */
 }
 
 /* A chunk passes "language" by its own language too (its document's
@@ -167,7 +185,7 @@ Test(qfilter, language_also_matches_the_chunks_own_language)
 
 	tu_exec_ok(st, "UPDATE chunks SET language = 'en' WHERE doc_id IN ('d1', 'd3', 'd5')");
 	tu_exec_ok(st, "UPDATE chunks SET language = 'fr' WHERE id = 'd4:s:1'");
-	passes("{\"language\": \"en\"}", "d1 d3 d5");
+	passes("{\"language\": \"en\"}", "d1 d3 d5 d6");
 	passes("{\"language\": [\"de\", \"en\"], \"source_type\": \"html\"}", "d3 d4");
 	cr_assert_eq(ev_qfilter_rowids(st, f, "q:1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 3);

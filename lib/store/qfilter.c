@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
+
 /* A compilation of filters into the conditions and values of q. */
 struct filters {
 	struct ev_qfilter *q;
@@ -50,30 +52,87 @@ string_test(struct filters *f, int one, const char *column, size_t n)
 		SQL_ADD(f, ev_buf_printf(f->sql, "%s IN (SELECT value FROM json_each(?%zu))", column, n));
 }
 
-/* column = one string, or any of an array of strings; with column2 (not
- * NULL), a row passes when either column does. */
+/* 0 when v is a string or a non-empty array of strings, else -1 with the
+ * error set. */
 static int
-filter_strings(struct filters *f, const char *key, const char *column, const char *column2,
-    json_t *v)
+strings_given(struct filters *f, const char *key, const json_t *v)
 {
-	size_t i, n;
+	size_t i;
 	json_t *e;
-	int one = json_is_string(v);
 
-	if (!one && (!json_is_array(v) || json_array_size(v) == 0))
+	if (!json_is_string(v) && (!json_is_array(v) || json_array_size(v) == 0))
 		return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
 	json_array_foreach(v, i, e)
 		if (!json_is_string(e))
 			return filter_fail(f, "filter '%s' must be a string or a non-empty array of strings", key);
-	n = next_param(f);
-	SQL_ADD(f, ev_buf_adds(f->sql, column2 != NULL ? " AND (" : " AND "));
-	string_test(f, one, column, n);
-	if (column2 != NULL) {
-		SQL_ADD(f, ev_buf_adds(f->sql, " OR "));
-		string_test(f, one, column2, n);
-		SQL_ADD(f, ev_buf_addc(f->sql, ')'));
-	}
+	return 0;
+}
+
+/* column = one string, or any of an array of strings. */
+static int
+filter_strings(struct filters *f, const char *key, const char *column, json_t *v)
+{
+	if (strings_given(f, key, v) == -1)
+		return -1;
+	SQL_ADD(f, ev_buf_adds(f->sql, " AND "));
+	string_test(f, json_is_string(v), column, next_param(f));
 	return bind_value(f, v);
+}
+
+/* The language codes of v (a string or an array of them) that name a
+ * language alone, normalised as a chunk's language is ("EN", "eng" ->
+ * "en"), into the array codes; a code with a region or script ("en-GB") or
+ * that is no code is left out. */
+static int
+bare_language_codes(struct filters *f, json_t *v, json_t *codes)
+{
+	size_t i, n = json_is_string(v) ? 1 : json_array_size(v);
+
+	for (i = 0; i < n; i++) {
+		json_t *e = json_is_string(v) ? v : json_array_get(v, i);
+		const char *code = json_string_value(e);
+		char norm[EV_ANALYZE_CODE_MAX];
+
+		if (strpbrk(code, "-_") != NULL
+		    || ev_analyze_norm(code, json_string_length(e), norm) == -1)
+			continue;
+		if (json_array_append_new(codes, json_string(norm)) == -1)
+			return ev_err_nomem(f->err);
+	}
+	return 0;
+}
+
+/* "language": a chunk passes when its document declares one of the codes,
+ * compared regardless of case as language tags are ("en-gb" is "en-GB"),
+ * or when the chunk's own language (its document's, normalised, else the
+ * one its words showed) is that of a code naming a language alone. */
+static int
+filter_languages(struct filters *f, json_t *v)
+{
+	json_t *all, *bare;
+	int r;
+
+	if (strings_given(f, "language", v) == -1)
+		return -1;
+	if ((all = json_is_string(v) ? json_pack("[O]", v) : json_incref(v)) == NULL
+	    || (bare = json_array()) == NULL) {
+		json_decref(all);
+		return ev_err_nomem(f->err);
+	}
+	SQL_ADD(f, ev_buf_printf(f->sql, " AND (lower(fd.language) IN"
+	    " (SELECT lower(value) FROM json_each(?%zu))", next_param(f)));
+	r = bind_value(f, all);
+	if (r == 0)
+		r = bare_language_codes(f, v, bare);
+	if (r == 0 && json_array_size(bare) > 0) {
+		SQL_ADD(f, ev_buf_printf(f->sql, " OR fc.language IN"
+		    " (SELECT value FROM json_each(?%zu))", next_param(f)));
+		r = bind_value(f, bare);
+	}
+	SQL_ADD(f, ev_buf_addc(f->sql, ')'));
+	json_decref(all);
+	json_decref(bare);
+	return r;
 }
 
 /* One metadata value test, over json_each row m. */
@@ -199,15 +258,15 @@ build_filters(struct filters *f, const json_t *filters)
 		int r;
 
 		if (strcmp(key, "doc_id") == 0 || strcmp(key, "doc_ids") == 0)
-			r = filter_strings(f, key, "fc.doc_id", NULL, v);
+			r = filter_strings(f, key, "fc.doc_id", v);
 		else if (strcmp(key, "metadata") == 0)
 			r = filter_metadata(f, v);
 		else if (strcmp(key, "published_date") == 0)
 			r = filter_dates(f, v);
 		else if (strcmp(key, "source_type") == 0)
-			r = filter_strings(f, key, "fd.source_type", NULL, v);
-		else if (strcmp(key, "language") == 0)	/* declared, or the chunk's */
-			r = filter_strings(f, key, "fd.language", "fc.language", v);
+			r = filter_strings(f, key, "fd.source_type", v);
+		else if (strcmp(key, "language") == 0)
+			r = filter_languages(f, v);
 		else
 			return filter_fail(f, "unknown filter '%s' (known: doc_id, doc_ids, metadata, "
 			    "published_date, source_type, language)", key);

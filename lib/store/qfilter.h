@@ -9,10 +9,11 @@
  * (a chunk passes every key given), and any other key, or a value of
  * another shape, is bad input, never ignored.
  *
- * Low layer: includes buf.h, err.h, store.h, SQLite and Jansson.  Knows
- * nothing of a lane: a lane joins `chunks fc` and `documents fd ON
- * fd.doc_id = fc.doc_id`, appends the conditions to its WHERE clause and
- * binds their values (or asks for the rowids that pass). */
+ * Low layer: includes buf.h, err.h, store.h, SQLite and Jansson (its code
+ * analyze.h, for language codes).  Knows nothing of a lane: a lane joins
+ * `chunks fc` and `documents fd ON fd.doc_id = fc.doc_id`, appends the
+ * conditions to its WHERE clause and binds their values (or asks for the
+ * rowids that pass). */
 #ifndef EV_QFILTER_H
 #define EV_QFILTER_H
 
