@@ -120,6 +120,40 @@ clause_meta(sqlite3_stmt *s, json_t **meta)
 	return json_object_set_new(*meta, "clause_id", json_stringn(clause, n));
 }
 
+/* How many times the query's words occurred in the fields scanned since
+ * the last ev_snippet_make(). */
+static long
+words_found(const struct ev_textsearch *ts)
+{
+	long n = 0;
+
+	for (int i = 0; i < ts->nwords; i++)
+		n += ev_snippet_found(ts->sn, i);
+	return n;
+}
+
+/* The chunk's fields that hold words of the query, from the counts after
+ * its text, its title and its section title were scanned in turn, as
+ * ["text", "title", "section_title"] or fewer; NULL when out of memory. */
+static json_t *
+matched_fields(long in_text, long in_title, long in_stitle)
+{
+	json_t *a = json_array();
+	int bad = a == NULL;
+
+	if (!bad && in_text > 0)
+		bad = json_array_append_new(a, json_string("text")) == -1;
+	if (!bad && in_title > in_text)
+		bad = json_array_append_new(a, json_string("title")) == -1;
+	if (!bad && in_stitle > in_title)
+		bad = json_array_append_new(a, json_string("section_title")) == -1;
+	if (bad) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
 /* The hit record of the current row. */
 json_t *
 ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
@@ -127,9 +161,10 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 {
 	double score = sqlite3_column_double(s, 1);
 	json_t *hit, *signals, *ev, *matched = NULL, *fuzzy = NULL, *fed = NULL, *meta = NULL;
-	json_t *regions = NULL;
+	json_t *regions = NULL, *fields = NULL;
 	const char *key, *text, *title, *stitle;
 	size_t textlen, titlelen, stitlelen;
+	long in_text, in_title, in_stitle;
 	json_t *v;
 	int r;
 
@@ -137,14 +172,20 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	if (ev_texthit_column_text(s, 9, &text, &textlen) == -1 || ev_texthit_column_text(s, 6, &title, &titlelen) == -1 ||
 	    ev_texthit_column_text(s, 7, &stitle, &stitlelen) == -1)
 		goto nomem;
-	/* the chunk's words as they were indexed: stemmed for its language */
+	/* the chunk's words as they were indexed: stemmed for its language;
+	 * each field's words counted after the fields before it */
 	ev_tok_set_lang(ts->tok, (const char *)sqlite3_column_text(s, 16));
-	r = ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1 ||
-	    ev_snippet_scan(ts->sn, title, titlelen, err) == -1 ||
-	    ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1;
+	r = ev_snippet_make(ts->sn, text, textlen, &ts->snip, err) == -1;
+	in_text = r ? 0 : words_found(ts);
+	r = r || ev_snippet_scan(ts->sn, title, titlelen, err) == -1;
+	in_title = r ? 0 : words_found(ts);
+	r = r || ev_snippet_scan(ts->sn, stitle, stitlelen, err) == -1;
+	in_stitle = r ? 0 : words_found(ts);
 	ev_tok_set_lang(ts->tok, NULL);
 	if (r)
 		return NULL;
+	if (in_stitle > in_text && (fields = matched_fields(in_text, in_title, in_stitle)) == NULL)
+		goto nomem;
 	if ((matched = json_array()) == NULL)
 		goto nomem;
 	for (int i = 0; i < ts->nwords; i++) {
@@ -192,6 +233,7 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	if (clause_meta(s, &meta) == -1)
 		goto nomem;
 	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1) {
+		json_decref(fields);
 		json_decref(matched);
 		json_decref(fuzzy);
 		json_decref(fed);
@@ -209,16 +251,18 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	ev = json_pack("{s:s,s:s,s:o}", "lane", "text", "snippet", ev_buf_str(&ts->snip),
 	    "matched_terms", matched);
 	matched = NULL;
-	if (ev != NULL && ((fuzzy != NULL && json_object_set(ev, "fuzzy", fuzzy) == -1) ||
+	if (ev != NULL && ((fields != NULL && json_object_set(ev, "matched_fields", fields) == -1) ||
+	    (fuzzy != NULL && json_object_set(ev, "fuzzy", fuzzy) == -1) ||
 	    (fed != NULL && json_object_set(ev, "feedback_terms", fed) == -1) ||
 	    (regions != NULL && json_object_set(ev, "regions", regions) == -1))) {
 		json_decref(ev);
 		ev = NULL;	/* the hit below then fails as out of memory */
 	}
+	json_decref(fields);
 	json_decref(fuzzy);
 	json_decref(fed);
 	json_decref(regions);
-	fuzzy = fed = regions = NULL;
+	fields = fuzzy = fed = regions = NULL;
 	hit = json_pack("{s:O,s:O,s:o,s:o,s:I,s:f,s:s,s:o,s:s,s:[o]}",
 	    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
 	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,
@@ -259,6 +303,7 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	return hit;
 nomem:
 	ev_err_nomem(err);
+	json_decref(fields);
 	json_decref(matched);
 	json_decref(fuzzy);
 	json_decref(fed);

@@ -69,6 +69,31 @@ repaired(const json_t *e, const char *word)
 	return 0;
 }
 
+/* Where a text entry e's words of the query are, for its badge's label,
+ * when none is in the chunk's text (so its snippet, cut from the text,
+ * shows none): " in its title", " in its section title" or " in its title
+ * and section title", from the lane's "matched_fields"; else "". */
+static const char *
+fields_label(const json_t *e)
+{
+	static const char *const labels[4] = { "", " in its title", " in its section title",
+	    " in its title and section title" };
+	json_t *f;
+	size_t i;
+	unsigned set = 0;
+
+	json_array_foreach(json_object_get(e, "matched_fields"), i, f) {
+		const char *name = json_string_value(f);
+
+		if (name == NULL)
+			continue;
+		if (strcmp(name, "text") == 0)
+			return "";
+		set |= strcmp(name, "title") == 0 ? 1u : strcmp(name, "section_title") == 0 ? 2u : 0u;
+	}
+	return labels[set];
+}
+
 /* The badges of a text entry e: exact_match with the query's words found as
  * the query wrote them, and typo_repair with each word found only as typo
  * repair read it (the word as typed, the indexed word and stem it was read
@@ -82,7 +107,7 @@ text_badges(int *bad, json_t *a, json_t *e)
 
 	if (terms == NULL || fixes == NULL)
 		*bad = 1;
-	n = (size_t)snprintf(label, sizeof label, "holds words of the query");
+	n = (size_t)snprintf(label, sizeof label, "holds words of the query%s", fields_label(e));
 	json_array_foreach(json_object_get(e, "matched_terms"), i, b) {
 		if (!json_is_string(b) || repaired(e, json_string_value(b)))
 			continue;
@@ -95,6 +120,8 @@ text_badges(int *bad, json_t *a, json_t *e)
 		if ((b = badge_add(bad, a, "exact_match", NULL, label)) != NULL &&
 		    json_is_array(json_object_get(e, "matched_terms")))
 			set_ref(bad, b, "terms", terms);
+		if (b != NULL && json_is_array(json_object_get(e, "matched_fields")))
+			set_ref(bad, b, "fields", json_object_get(e, "matched_fields"));
 	}
 	n = (size_t)snprintf(label, sizeof label, "typo repaired");
 	json_array_foreach(json_object_get(e, "fuzzy"), i, f) {
