@@ -232,14 +232,8 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	}
 	if (clause_meta(s, &meta) == -1)
 		goto nomem;
-	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1) {
-		json_decref(fields);
-		json_decref(matched);
-		json_decref(fuzzy);
-		json_decref(fed);
-		json_decref(meta);
-		return NULL;
-	}
+	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1)
+		goto fail;	/* err set */
 	signals = json_pack("{s:f,s:I,s:f}", "fts_score", score, "fts_rank", (json_int_t)rank,
 	    "fts_norm", score / (best > 1.0 ? best : 1.0));
 	if (signals != NULL && ts->as_document &&
@@ -303,6 +297,7 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	return hit;
 nomem:
 	ev_err_nomem(err);
+fail:
 	json_decref(fields);
 	json_decref(matched);
 	json_decref(fuzzy);
