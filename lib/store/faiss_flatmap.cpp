@@ -7,12 +7,16 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <new>
 #include <typeinfo>
+#include <vector>
 
 #include <faiss/IndexFlat.h>
 #include <faiss/IndexIDMap.h>
+#include <faiss/IndexIVFFlat.h>
 #include <faiss/impl/FaissAssert.h>
+#include <faiss/invlists/OnDiskInvertedLists.h>
 #include <faiss/utils/distances.h>
 
 namespace {
@@ -23,7 +27,7 @@ namespace {
 struct MappedFlat : faiss::Index {
 	const float *xb;	/* ntotal × d, in the mapping */
 	const unsigned char *ids;	/* ntotal 64-bit ids (aligned or not), or nullptr */
-	void *map;
+	void *map;	/* the mapping holding them, or nullptr when another owns it */
 	size_t maplen;
 
 	MappedFlat(idx_t dim, idx_t n, faiss::MetricType metric, const float *x,
@@ -36,7 +40,8 @@ struct MappedFlat : faiss::Index {
 
 	~MappedFlat() override
 	{
-		munmap(map, maplen);
+		if (map != nullptr)
+			munmap(map, maplen);
 	}
 
 	void add(idx_t, const float *) override
@@ -173,6 +178,195 @@ read_layout(int fd, int64_t at, int64_t size, layout *l)
 	return l->vectors % EV_FAISS_FLAT_ALIGN == 0;
 }
 
+/* The bytes of Faiss's serialisation of an IVF-Flat index before its
+ * quantizer's vectors (the centroids): its code and header, nlist and
+ * nprobe, then the quantizer's code, header and count of floats. */
+const int64_t IVF_PREFIX = 4 + HEADER + 8 + 8 + 4 + HEADER + 8;
+
+/* Reads a mapped file, never past its size. */
+struct cursor {
+	const unsigned char *base;
+	int64_t at, size;
+
+	bool take(void *out, int64_t n)
+	{
+		if (n < 0 || size - at < n)
+			return false;
+		std::memcpy(out, base + at, (size_t)n);
+		at += n;
+		return true;
+	}
+
+	bool code(const char *c)
+	{
+		if (size - at < 4 || std::memcmp(base + at, c, 4) != 0)
+			return false;
+		at += 4;
+		return true;
+	}
+
+	/* an index header, of a trained index by inner product or L2 */
+	bool header(int32_t *d, int64_t *n, int32_t *metric)
+	{
+		if (size - at < HEADER || !read_header(base + at, d, n, metric) || base[at + 28] != 1)
+			return false;
+		at += HEADER;
+		return true;
+	}
+};
+
+/* The list sizes of inverted lists as Faiss writes them ("full": every
+ * size; "sprs": (list, size) pairs of the lists not empty) into sizes. */
+bool
+read_sizes(cursor &c, std::vector<uint64_t> &sizes)
+{
+	uint64_t count, pair[2];
+
+	if (c.code("full"))
+		return c.take(&count, 8) && count == sizes.size() &&
+		    c.take(sizes.data(), (int64_t)(8 * count));
+	if (!c.code("sprs") || !c.take(&count, 8) || count % 2 != 0)
+		return false;
+	for (uint64_t i = 0; i < count; i += 2) {
+		if (!c.take(pair, 16) || pair[0] >= sizes.size())
+			return false;
+		sizes[pair[0]] = pair[1];
+	}
+	return true;
+}
+
+/* What map_ivf() found in the file. */
+struct ivf_layout {
+	int32_t d, metric;
+	int64_t n, nlist, nprobe;
+	int64_t centroids;	/* their offset in the file */
+	std::vector<uint64_t> sizes, offsets;	/* each list's */
+};
+
+/* Read the layout of the IVF-Flat index at byte c.at of the mapped file:
+ * a quantizer of nlist centroids by the same metric, aligned, no direct
+ * map, and array inverted lists lying whole within the file, holding n
+ * vectors.  Returns whether it is one. */
+bool
+read_ivf_layout(cursor &c, ivf_layout &l)
+{
+	int32_t qd, qmetric;
+	int64_t qn, count, nlist, code_size, dm_size;
+	char dm;
+	uint64_t total = 0;
+
+	if (!c.code("IwFl") || !c.header(&l.d, &l.n, &l.metric) || !c.take(&l.nlist, 8) ||
+	    !c.take(&l.nprobe, 8) || l.nlist < 1 ||
+	    !c.code(l.metric == faiss::METRIC_INNER_PRODUCT ? "IxFI" : "IxF2") ||
+	    !c.header(&qd, &qn, &qmetric) || qd != l.d || qn != l.nlist || qmetric != l.metric ||
+	    !c.take(&count, 8) || l.nlist > (c.size - c.at) / 4 / l.d || count != l.nlist * l.d ||
+	    c.at % EV_FAISS_FLAT_ALIGN != 0)
+		return false;
+	l.centroids = c.at;
+	c.at += count * 4;
+	code_size = (int64_t)l.d * 4;
+	if (!c.take(&dm, 1) || dm != 0 || !c.take(&dm_size, 8) || dm_size != 0 ||
+	    !c.code("ilar") || !c.take(&nlist, 8) || nlist != l.nlist || !c.take(&count, 8) ||
+	    count != code_size)
+		return false;
+	l.sizes.assign((size_t)nlist, 0);
+	l.offsets.assign((size_t)nlist, 0);
+	if (!read_sizes(c, l.sizes))
+		return false;
+	/* each list's codes, then its ids, one list after another */
+	for (size_t i = 0; i < l.sizes.size(); i++) {
+		if (l.sizes[i] > (uint64_t)(c.size - c.at) / (uint64_t)(code_size + 8))
+			return false;
+		l.offsets[i] = (uint64_t)c.at;
+		c.at += (int64_t)l.sizes[i] * (code_size + 8);
+		total += l.sizes[i];
+	}
+	return total == (uint64_t)l.n;
+}
+
+/* The IVF-Flat index of layout l in the file mapped at map (size bytes,
+ * from its start), searched where it lies: its centroids a MappedFlat, its
+ * lists Faiss's OnDiskInvertedLists over the mapping, as Faiss's reader
+ * makes them with IO_FLAG_MMAP.  It owns the mapping.  Throws on no memory
+ * (the mapping then still the caller's). */
+faiss::IndexIVFFlat *
+new_mapped_ivf(const ivf_layout &l, void *map, int64_t size)
+{
+	const char *base = static_cast<const char *>(map);
+	std::unique_ptr<faiss::OnDiskInvertedLists> lists(new faiss::OnDiskInvertedLists());
+	std::unique_ptr<MappedFlat> centroids(new MappedFlat(l.d, l.nlist,
+	    faiss::MetricType(l.metric), reinterpret_cast<const float *>(base + l.centroids), nullptr,
+	    nullptr, 0));
+	std::unique_ptr<faiss::IndexIVFFlat> ivf(new faiss::IndexIVFFlat());
+
+	lists->nlist = (size_t)l.nlist;
+	lists->code_size = (size_t)l.d * sizeof(float);
+	lists->read_only = true;
+	lists->lists.resize((size_t)l.nlist);
+	for (size_t i = 0; i < lists->lists.size(); i++) {
+		lists->lists[i].size = lists->lists[i].capacity = l.sizes[i];
+		lists->lists[i].offset = l.offsets[i];
+	}
+	ivf->d = l.d;
+	ivf->ntotal = l.n;
+	ivf->is_trained = true;
+	ivf->metric_type = faiss::MetricType(l.metric);
+	ivf->nlist = (size_t)l.nlist;
+	ivf->nprobe = (size_t)l.nprobe;
+	ivf->code_size = lists->code_size;
+	ivf->quantizer = centroids.release();
+	ivf->own_fields = true;
+	lists->ptr = static_cast<uint8_t *>(map);	/* from here on the lists own it */
+	lists->totsize = (size_t)size;
+	ivf->invlists = lists.release();
+	ivf->own_invlists = true;
+	return ivf.release();
+}
+
+/* The page table entries of the mapped bytes [from, from + len) filled in
+ * one call, waiting for those not in the page cache to be read, where
+ * each fault would map a few pages; on a kernel without
+ * MADV_POPULATE_READ (before 5.14), read ahead.  A range it cannot fill
+ * is faulted in when read. */
+void
+populate(const char *from, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), start = (uintptr_t)from & ~(page - 1);
+
+	len += (uintptr_t)from - start;
+#ifdef MADV_POPULATE_READ
+	if (madvise((void *)start, len, MADV_POPULATE_READ) == 0)
+		return;
+#endif
+	(void)madvise((void *)start, len, MADV_WILLNEED);
+}
+
+/* ev_faiss_flat_map() of an IVF-Flat index. */
+int
+map_ivf(int fd, int64_t at, int64_t size, FaissIndex **out)
+{
+	void *map = mmap(nullptr, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+	ivf_layout l = {};
+
+	if (map == MAP_FAILED)
+		return 0;
+	try {
+		cursor c = { static_cast<const unsigned char *>(map), at, size };
+
+		if (read_ivf_layout(c, l)) {
+			faiss::IndexIVFFlat *ivf = new_mapped_ivf(l, map, size);
+
+			/* every search scans all the centroids: their pages at once */
+			populate(static_cast<char *>(map) + l.centroids, (size_t)(l.nlist * l.d * 4));
+			*out = reinterpret_cast<FaissIndex *>(ivf);
+			return 1;
+		}
+	} catch (...) {
+	}
+	munmap(map, (size_t)size);
+	return 0;
+}
+
 } // namespace
 
 long
@@ -187,6 +381,14 @@ ev_faiss_flat_prefix(const FaissIndex *index)
 
 		return sub != nullptr && plain_flat(sub) ? 2 * (4 + HEADER) + 8 : -1;
 	}
+	if (typeid(*idx) == typeid(faiss::IndexIVFFlat)) {
+		const faiss::IndexIVFFlat *ivf = static_cast<const faiss::IndexIVFFlat *>(idx);
+		const faiss::Index *q = ivf->quantizer;
+
+		return q != nullptr && plain_flat(q) && q->metric_type == ivf->metric_type &&
+		    ivf->direct_map.no() && ivf->invlists != nullptr &&
+		    typeid(*ivf->invlists) == typeid(faiss::ArrayInvertedLists) ? IVF_PREFIX : -1;
+	}
 	return plain_flat(idx) ? 4 + HEADER + 8 : -1;
 }
 
@@ -198,8 +400,14 @@ ev_faiss_flat_map(int fd, int64_t at, int64_t size, FaissIndex **out)
 	int64_t page = sysconf(_SC_PAGESIZE), from;
 	size_t len;
 
+	char code[4];
+
 	*out = nullptr;
-	if (at < 0 || size <= at || page <= 0 || !read_layout(fd, at, size, &l) || l.n == 0)
+	if (at < 0 || size - at < 4 || page <= 0 || pread(fd, code, 4, at) != 4)
+		return 0;
+	if (std::memcmp(code, "IwFl", 4) == 0)
+		return map_ivf(fd, at, size, out);
+	if (!read_layout(fd, at, size, &l) || l.n == 0)
 		return 0;
 	/* the pages holding the vectors (and ids), read ahead: a search reads them all */
 	from = l.vectors / page * page;
@@ -226,5 +434,7 @@ ev_faiss_flat_mapped(const FaissIndex *index)
 {
 	const faiss::Index *idx = reinterpret_cast<const faiss::Index *>(index);
 
+	if (idx != nullptr && typeid(*idx) == typeid(faiss::IndexIVFFlat))
+		idx = static_cast<const faiss::IndexIVFFlat *>(idx)->quantizer;
 	return idx != nullptr && typeid(*idx) == typeid(MappedFlat);
 }

@@ -29,10 +29,9 @@ int ev_faiss_prefetch_threads(FaissIndex *index, int n);
 int ev_faiss_prefetch_get(const FaissIndex *index);
 
 /* The prefetch threads evkit uses on this machine: as many as its
- * processors, from 1 to 4.  On two cores, with every probed list asked of
- * the kernel at once before the scan (faiss_scan.cpp), two threads mapping
- * the lists' pages beside the scan beat one: 30 queries of a 1.58 M-vector
- * IVF4096 index, five rounds, one process a query, p50 20.0 -> 19.0 ms. */
+ * processors, from 1 to 4.  They serve Faiss's own search of mapped lists
+ * (an IVF index faiss_scan.h does not search: by L2, of PQ codes, ...);
+ * faiss_scan.h's own search of an IVF-Flat index starts none. */
 int ev_faiss_prefetch_default(void);
 
 #ifdef __cplusplus

@@ -314,7 +314,6 @@ ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t
 
 		pick_lists(ivf, n, x, nprobe, coarse.data(), keys.data());
 		read_ahead(ivf, keys.data(), keys.size());
-		ivf->invlists->prefetch_lists(keys.data(), (int)(n * (int64_t)nprobe));
 #pragma omp parallel for if (n > 1) reduction(| : failed)
 		for (int64_t i = 0; i < n; i++) {
 			float *simi = distances + i * k;

@@ -456,7 +456,7 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 	struct ev_err *err)
 {
 	char *tmp = NULL;
-	/* a Flat index's vectors aligned, so that a search maps them */
+	/* a Flat index's vectors (an IVF-Flat's centroids) aligned, so that a search maps them */
 	FILE *f = create_tmp(path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}",
 		"store_id", h->store_id, "generation", (json_int_t)h->generation,
 		"dim", (json_int_t)h->dim, "count", (json_int_t)h->count, "model", h->model,

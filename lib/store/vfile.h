@@ -91,8 +91,10 @@ int ev_vfile_size_check(const char *path, const char *store_id, long long gen,
 
 /* Read the index file at path: header and Faiss index, read with Faiss's
  * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
- * from the file, not read, and the index is read-only; a search then reads
- * them ahead with ev_faiss_prefetch_default() threads, faiss_prefetch.h).
+ * from the file, not read, and the index is read-only; a Flat index's
+ * vectors and an IVF-Flat index's centroids are mapped too when aligned,
+ * faiss_flatmap.h; Faiss's own search reads mapped lists ahead with
+ * ev_faiss_prefetch_default() threads, faiss_prefetch.h).
  * Returns 1 with *out set, 0 when the file does not exist, -2 with *err set
  * (code 1) when it is an evkit index but damaged, -1 with *err set
  * otherwise. */

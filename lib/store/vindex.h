@@ -22,8 +22,9 @@
  * (faiss_write_index(), so that "tail -n +3 FILE" is a plain Faiss index):
  *   "evkit-vindex 1\n"
  *   {"store_id","generation","dim","count","model","factory","metric"}, one
- *   compact JSON line (spaces before its newline put a Flat index's vectors
- *   at a multiple of 64 bytes in the file, to be mapped: faiss_flatmap.h).  A file whose store id or
+ *   compact JSON line (spaces before its newline put a Flat index's vectors,
+ *   or an IVF-Flat index's centroids, at a multiple of 64 bytes in the
+ *   file, to be mapped: faiss_flatmap.h).  A file whose store id or
  * generation is not the store's is refused as belonging to another store or
  * being out of date.  Files are written to a temporary name beside the index,
  * synced, and renamed over it only after the store's transaction commits. */
