@@ -140,6 +140,9 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN(0, "long-query", EV_PLAN_TEXT_LONG_QUERY, &ts.long_query, "N",
 	    "a query of more than N searched words is read as a document: no feedback, no"
 	    " proximity; 0 never"),
+	EV_OPT_PLAN_SHOWN(0, "document-weight", EV_PLAN_TEXT_DOC_WEIGHT, &ts.doc_weight, "X",
+	    "a hit's share of its document's BM25 as a whole; 0 its chunk's alone",
+	    "from the store for a query read as a document, else 0"),
 	EV_OPT_PLAN(0, "k1", EV_PLAN_TEXT_K1, &ts.k1, "K1", "BM25's term frequency saturation"),
 	EV_OPT_PLAN_SHOWN(0, "b", EV_PLAN_TEXT_B, &ts.b, "B", "BM25's length normalisation",
 	    "from the store's chunk lengths"),

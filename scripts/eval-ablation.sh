@@ -9,8 +9,9 @@
 # lane of the plan (samples/plan.yaml by default) over each collection's
 # queries once as the plan has it and once with each addition turned off:
 # pseudo-relevance feedback, proximity pairs, title weights, BM25's k1 and b
-# (back to FTS5's 1.2 and 0.75), typo repair, request-word dropping and the
-# reading of a long query as a document, and once with all of them off
+# (back to FTS5's 1.2 and 0.75), typo repair, request-word dropping, the
+# reading of a long query as a document and the scoring of a hit's document
+# as a whole, and once with all of them off
 # ("bm25": FTS5's bm25() over the same chunks).  Prints nDCG@10 of each run
 # and, for each addition, what turning it off changes (negative: the
 # addition helps), beside plain FTS5's figure from DIR/README.md.
@@ -35,7 +36,8 @@ variants="default|$plan|
 -fuzzy|$plan|--fuzzy 0
 -request|$noreq|
 -longq|$plan|--long-query 0
-bm25|$noreq|--feedback 0 --proximity 0 --weight title=1 --weight section_title=1 --k1 1.2 --b 0.75 --fuzzy 0 --long-query 0"
+-docs|$plan|--document-weight 0
+bm25|$noreq|--feedback 0 --proximity 0 --weight title=1 --weight section_title=1 --k1 1.2 --b 0.75 --fuzzy 0 --long-query 0 --document-weight 0"
 
 results=$work/ablation.tsv
 : >"$results"
@@ -60,7 +62,7 @@ done
 
 awk -F'|' 'NF >= 7 && $3 ~ /FTS5/ { c = $2; n = $4; gsub(/ /, "", c); gsub(/ /, "", n); print c "\tfts5\t" n }' \
 	"$data/README.md" >"$work/ablation-peers.tsv"
-awk -F'\t' -v cols="$collections" -v vs="default -feedback -proximity -titles -k1b -fuzzy -request -longq bm25" '
+awk -F'\t' -v cols="$collections" -v vs="default -feedback -proximity -titles -k1b -fuzzy -request -longq -docs bm25" '
 FNR == NR { fts[$1] = $3; next }
 { v[$1, $2] = $3; t[$1] += $4 }
 END {

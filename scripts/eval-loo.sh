@@ -9,7 +9,8 @@
 # the largest mean nDCG@10 over them:
 #   - the text lane's additions over plain BM25, on or off (the runs of
 #     eval-ablation.sh: feedback, proximity, title weights, k1 and b,
-#     request words, long queries), among the runs measured: the default
+#     request words, long queries, documents scored as a whole), among the
+#     runs measured: the default
 #     and each one turned off (typo repair is left out: it was chosen on
 #     queries with typos, which these collections do not have);
 #   - the fusion: the feedback lane's weight (0, 0.25, 0.5, 0.75, 1, 1.25, 1.5),
@@ -17,7 +18,8 @@
 #     eval.sh kept;
 # and scores the held-out collection with what was chosen; then the values
 # of the text lane's constants (BM25's k1 and b, title weight, proximity,
-# feedback depth, terms, weight and focus, the long-query length), one at a
+# feedback depth, terms, weight and focus, the long-query length, the share
+# of a hit's document as a whole), one at a
 # time, by scripts/eval-values.sh.  Prints, for each
 # collection, nDCG@10 of the text lane and of the hybrid with the defaults
 # and with the leave-one-out choice, what was chosen and the seconds its

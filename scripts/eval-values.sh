@@ -32,7 +32,8 @@ feedback|--feedback|10 25
 fb-terms|--feedback-terms|30 80
 fb-weight|--feedback-weight|0.3 0.7
 fb-focus|--feedback-focus|1 5
-long-query|--long-query|32 128"
+long-query|--long-query|32 128
+doc-weight|--document-weight|0.5 1"
 
 results=$work/values.tsv
 if [ -n "$reuse" ] && [ -f "$results" ]; then

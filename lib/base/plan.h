@@ -122,6 +122,12 @@ enum ev_plan_type {
 /* a query of more searched words is read as a document; 0: never */
 #define EV_PLAN_TEXT_LONG_QUERY	("lanes.text.long_query", EV_PLAN_INT, 0, 100000, 64, NULL, \
 				 "ev-search-text")
+/* a hit's share of its document's BM25 as a whole (chunk-to-document
+ * scoring); default NAN: for a query read as a document (long_query), 1 -
+ * the store's documents / its chunks, for others 0 (textsearch.h); 0: its
+ * chunk's alone */
+#define EV_PLAN_TEXT_DOC_WEIGHT	("lanes.text.document_weight", EV_PLAN_NUM, 0, 1, NAN, NULL, \
+				 "ev-search-text")
 #define EV_PLAN_TEXT_K1		("lanes.text.bm25.k1", EV_PLAN_NUM, 0, 10, 1.1, NULL, \
 				 "ev-search-text")
 /* BM25's b; default NAN: from the spread of the store's chunk lengths
@@ -320,7 +326,8 @@ enum ev_plan_type {
 	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
 	X(EV_PLAN_TEXT_DROP_REQUEST_WORDS) X(EV_PLAN_TEXT_WEIGHT_TITLE) \
 	X(EV_PLAN_TEXT_WEIGHT_SECTION) X(EV_PLAN_TEXT_WEIGHT_TEXT) X(EV_PLAN_TEXT_K1) \
-	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_NORM_SPREAD) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_ALL_TERMS) \
+	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_NORM_SPREAD) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_DOC_WEIGHT) \
+	X(EV_PLAN_TEXT_ALL_TERMS) \
 	X(EV_PLAN_TEXT_RAW_FTS) X(EV_PLAN_TEXT_SNIPPET_OPEN) X(EV_PLAN_TEXT_SNIPPET_CLOSE) \
 	X(EV_PLAN_TEXT_SNIPPET_TOKENS) X(EV_PLAN_TEXT_EXHAUSTIVE) X(EV_PLAN_TEXT_THREADS) \
 	X(EV_PLAN_TEXT_SKIP_INVALID) \

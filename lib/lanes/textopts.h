@@ -41,6 +41,10 @@ struct ev_textsearch_opts {
 				 * -1: never */
 	int long_query;		/* a query of more searched words than this is read
 				 * as a document: no feedback, no proximity; 0: never */
+	double doc_weight;	/* a hit's share of its document's score as a whole
+				 * (textsearch.h), 0 to 1; 0: its chunk's alone; NAN:
+				 * for a query read as a document, 1 - the store's
+				 * documents / its chunks, for others 0 */
 };
 
 /* The largest b the store's spread sets: BM25's customary value, which
@@ -68,6 +72,7 @@ struct ev_textsearch_opts {
 	.b = EV_PLAN_DEFAULT(EV_PLAN_TEXT_B), \
 	.norm_spread = EV_PLAN_DEFAULT(EV_PLAN_TEXT_NORM_SPREAD), \
 	.snippet = EV_SNIPPET_OPTS_INIT, \
-	.long_query = EV_TEXTSEARCH_LONG_QUERY }
+	.long_query = EV_TEXTSEARCH_LONG_QUERY, \
+	.doc_weight = EV_PLAN_DEFAULT(EV_PLAN_TEXT_DOC_WEIGHT) }
 
 #endif

@@ -181,6 +181,7 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_bm25_sweep_free(ts->sweep);	/* (its job ended: ts->ra is free) */
 	free(ts->ra.rowid);
 	ev_postings_close(ts->post);
+	ev_textdoc_free(ts->doc);
 	ev_buf_release(&ts->toks);
 	free(ts->ph);
 	free(ts->tokoff);
@@ -416,6 +417,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	const char *text;
 	size_t textlen;
 	int own = 0, rc, n = 0, r = -1, began = 0;
+	size_t first = json_array_size(hits);
 	double best = 0, pair_weight;
 
 	*flags = 0;
@@ -537,6 +539,8 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		ev_textpass_step_error(ts, rc, text, where, err);
 		goto out;
 	}
+	if (ev_textdoc_rescore(ts, hits, first, err) == -1)
+		goto out;
 	r = n;
 out:
 	if (own)

@@ -18,7 +18,7 @@
  *     AND, OR, NOT, NEAR, ...) is searched for as words, never an FTS5 error.
  *   - Scores are BM25 as FTS5's bm25() computes it, with the options' k1
  *     and b and each phrase's weight (ev_bm25(), bm25.h), signed so that a
- *     higher score is better.
+ *     higher score is better (mixed with the document's, below).
  *   - Pruning (unless exhaustive) and the postings file (postings.h, read
  *     only when it was made from the index as it is) change the work, never
  *     the result: the hits, their ranks and scores are exactly those of
@@ -29,7 +29,12 @@
  *   - A query of more than long_query searched words is read as a
  *     document: no feedback, no proximity pairs, each word weighing
  *     1 + ln(its occurrences in the query), and each of its hits carries
- *     the signal "query_as_document": true. */
+ *     the signal "query_as_document": true.
+ *   - A hit's score mixes its chunk's BM25 with its document's as a whole
+ *     (doc_weight; by default for a query read as a document only): its
+ *     chunk's stays in signals.fts_score and fts_rank, the document's is
+ *     signals.doc_score, and the hits are those of the chunk ranking,
+ *     ordered again (textstate.h, ev_textdoc_rescore()). */
 #ifndef EV_TEXTSEARCH_H
 #define EV_TEXTSEARCH_H
 

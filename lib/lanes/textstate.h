@@ -29,6 +29,7 @@ struct ev_tok;
 struct ev_lex;
 struct ev_postings;
 struct ev_bm25_sweep;
+struct ev_textdoc;
 
 #define MAX_REQUEST 32		/* request words */
 
@@ -153,6 +154,7 @@ struct ev_textsearch {
 	long long nswept, next_swept;
 	int used_sweep;		/* the last query's last pass was swept */
 	struct read_ahead ra;	/* the job asking for their pages */
+	struct ev_textdoc *doc;	/* chunk-to-document scoring (textdoc.c), made when first used */
 };
 
 /* textsearch.c */
@@ -278,5 +280,20 @@ int ev_texthit_column_text(sqlite3_stmt *s, int i, const char **t, size_t *len);
 /* The hit record of the current row. */
 json_t * ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
     struct ev_err *err);
+
+/* textdoc.c: chunk-to-document scoring */
+
+/* Score the query's hits hits[first..] anew when doc_weight is set (or,
+ * NAN, for a query read as a document, with 1 - the store's documents / its
+ * chunks): each (1 - share) x its chunk's score + share x its document's BM25 as
+ * a whole (every chunk's frequencies of the last pass's weighed phrases and
+ * lengths summed, against the average document's length), scaled by the
+ * best chunk's over the best document's; hits reordered by it (ties: the
+ * earlier first), "rank" and "score" set, signals.doc_score added.
+ * Returns 0, or -1 with *err set. */
+int ev_textdoc_rescore(struct ev_textsearch *ts, json_t *hits, size_t first, struct ev_err *err);
+
+/* Free the state (NULL-safe). */
+void ev_textdoc_free(struct ev_textdoc *d);
 
 #endif
