@@ -377,7 +377,8 @@ Test(embed, min_df_from_the_store_size)
 }
 
 /* A small store keeps every direction it has; a larger one a quarter of its
- * rank bound, min(chunks, terms), from 256 up to 768. */
+ * rank bound, min(chunks, terms), from 256 up to 768; one searched through an
+ * inverted file (more than 200,000 chunks) 256. */
 Test(embed, dimension_from_the_store_size)
 {
 	static const struct {
@@ -392,6 +393,9 @@ Test(embed, dimension_from_the_store_size)
 		{ 9000, 1200, 300 },	/* terms bound it */
 		{ 3261, 3471, 768 },	/* 815, capped */
 		{ 62142, 35515, 768 },
+		{ 200000, 16955, 768 },	/* the last size searched exactly */
+		{ 200001, 16955, 256 },	/* searched through an inverted file */
+		{ 1358377, 16955, 256 },
 	};
 
 	for (size_t i = 0; i < sizeof rule / sizeof rule[0]; i++)

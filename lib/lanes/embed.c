@@ -16,6 +16,7 @@
 #include "strmap.h"
 #include "svd.h"
 #include "token.h"
+#include "vload.h"
 
 #define MAX_TERM_LEN 64		/* longer tokens (hashes, junk) are not words */
 #define CACHE_MAX_TERMS 2000000	/* the embedding cache is emptied beyond this */
@@ -213,7 +214,7 @@ ev_embed_dim_rule(long long chunks, long long terms)
 
 	if (chunks < EV_EMBED_DIM_DEFAULT)
 		return chunks < 1 ? 1 : (int)chunks;
-	if (dim < EV_EMBED_DIM_DEFAULT)
+	if (dim < EV_EMBED_DIM_DEFAULT || chunks > EV_VLOAD_FLAT_MAX)
 		return EV_EMBED_DIM_DEFAULT;
 	return dim > EV_EMBED_DIM_CAP ? EV_EMBED_DIM_CAP : (int)dim;
 }
