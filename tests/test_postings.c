@@ -543,6 +543,36 @@ Test(postings, counts_read_in_either_encoding_and_refused_when_corrupt)
 	}
 }
 
+/* Every one-byte count, for every number of columns the byte can hold
+ * (three, evkit's, read by a branch of its own): the last column's count in
+ * the low 8 - ncol bits, column i's in bit 8 - ncol + i, as the format
+ * says, and ev_postings_byte_sum() the same sum. */
+Test(postings, every_one_byte_count_reads_as_the_format_says_for_any_columns)
+{
+	for (int ncol = 1; ncol <= 7; ncol++)
+		for (unsigned h = 0; h < EV_POSTINGS_COUNTS_ESCAPE; h++) {
+			unsigned char byte = (unsigned char)h;
+			const unsigned char *p = &byte;
+			uint32_t count[EV_POSTINGS_MAX_COLS] = { 0 }, want[EV_POSTINGS_MAX_COLS] = { 0 };
+			unsigned low = 8u - (unsigned)ncol;
+			long long sum = 0;
+
+			want[ncol - 1] = h % (1u << low);
+			for (int i = 0; i < ncol - 1; i++)
+				want[i] = (h / (1u << (low + (unsigned)i))) % 2;
+			for (int i = 0; i < ncol; i++)
+				sum += want[i];
+			cr_assert_eq(ev_postings_counts(&p, &byte + 1, ncol, count), sum,
+			    "byte 0x%02x, %d columns", h, ncol);
+			cr_assert_eq(p, &byte + 1);
+			for (int i = 0; i < ncol; i++)
+				cr_assert_eq(count[i], want[i], "byte 0x%02x, %d columns: column %d", h,
+				    ncol, i);
+			cr_assert_eq(ev_postings_byte_sum(h, ncol), (unsigned)sum, "byte 0x%02x, %d columns",
+			    h, ncol);
+		}
+}
+
 /* The bits of rows 0 to 299 marked in bits, as a string of the rows set. */
 static const char *
 rows_marked(const uint64_t *bits, struct ev_buf *b)
