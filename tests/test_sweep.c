@@ -60,34 +60,48 @@ make_store(void)
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 }
 
+/* The words word[0..n), each a phrase of one token, the first nfilter of
+ * them the filter group, weighing w[i] each, swept for the best limit
+ * into *h (a fresh query). */
+static long long
+sweep_words(struct ev_bm25_sweep *sw, const char *const *word, double *w, int n, int nfilter,
+    long long limit, const struct ev_bm25_hit **h)
+{
+	static const int one[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct ev_bm25_phrase ph[8];
+	int len[8];
+	struct ev_bm25_weights pw = { n, w, 0, 0, 0, NULL, 0, 0, 0, 0 };
+	double colw[3] = { 1, 1, 1 };
+	struct ev_err err = { 0 };
+	long long got;
+
+	cr_assert_leq(n, 8);
+	for (int i = 0; i < n; i++) {
+		len[i] = (int)strlen(word[i]);
+		ph[i].ntok = 1;
+		ph[i].nalt = &one[i];
+		ph[i].tok = &word[i];
+		ph[i].len = &len[i];
+		ph[i].filter = i < nfilter;
+	}
+	ev_bm25_sweep_forget(sw);
+	got = ev_bm25_sweep(sw, ph, n, colw, 3, &pw, limit, h, &err);
+	cr_assert_geq(got, 0, "%s", err.msg);
+	return got;
+}
+
 /* The phrases of "(alpha OR bravo) AND (alpha OR bravo OR tango OR tulip)",
  * numbered as FTS5 numbers them, and their weights: the first two, the
  * filter group, weigh nothing; with extra, a last phrase alpha weighing
  * nothing too (a sweep with a scoring phrase of weight 0 is not pruned). */
-static const char *const words[] = { "alpha", "bravo", "alpha", "bravo", "tango", "tulip", "alpha" };
-static const int lens[] = { 5, 5, 5, 5, 5, 5, 5 }, nalts[] = { 1, 1, 1, 1, 1, 1, 1 };
-static double weights[] = { 0, 0, 1, 1, 1, 1, 0 };
-
 static long long
 sweep(struct ev_bm25_sweep *sw, int extra, long long limit, const struct ev_bm25_hit **h)
 {
-	struct ev_bm25_phrase ph[7];
-	struct ev_bm25_weights pw = { 7, weights, 0, 0, 0, NULL, 0, 0, 0, 0 };
-	double colw[3] = { 1, 1, 1 };
-	struct ev_err err = { 0 };
-	long long n;
+	static const char *const words[] = { "alpha", "bravo", "alpha", "bravo", "tango", "tulip",
+	    "alpha" };
+	static double weights[] = { 0, 0, 1, 1, 1, 1, 0 };
 
-	for (int i = 0; i < 7; i++) {
-		ph[i].ntok = 1;
-		ph[i].nalt = &nalts[i];
-		ph[i].tok = &words[i];
-		ph[i].len = &lens[i];
-		ph[i].filter = i < 2;
-	}
-	ev_bm25_sweep_forget(sw);
-	n = ev_bm25_sweep(sw, ph, extra ? 7 : 6, colw, 3, &pw, limit, h, &err);
-	cr_assert_geq(n, 0, "%s", err.msg);
-	return n;
+	return sweep_words(sw, words, weights, extra ? 7 : 6, 2, limit, h);
 }
 
 /* The best 3: the rows of alpha, the third last.  The walks take alpha and
@@ -121,6 +135,52 @@ Test(sweep_lookups, rows_that_are_no_hits_never_raise_theta_over_a_hit)
 			cr_assert_eq(h[i].rowid, all[i].rowid);
 			cr_assert_eq(h[i].s, all[i].s, "split %d: hit %d's score", split, i + 1);
 		}
+	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
+
+/* Rows 1 and 2 hold the four words, 190 more the three but alpha, 548 are
+ * of six words of filler: alpha's IDF (5.7) is nearly twice the other
+ * three's together (3 x 1.05).  The best 2 are rows 1 and 2.  Alpha walked
+ * first (the highest bound), the scores so far put its two rows on top, at
+ * alpha's term alone (6.3), below the bounds of the three words left
+ * (6.9): MaxScore would walk bravo too.  Their exact scores (9.8, every
+ * word's term; 8 look-ups, against 192 rows of bravo to walk) are a floor
+ * of the second best that the bounds left are below: the three are looked
+ * up in the two rows instead, for the same hits. */
+Test(sweep_lookups, the_exact_scores_of_the_top_rows_are_a_floor_that_prunes_sooner)
+{
+	static const char *const word[] = { "alpha", "bravo", "tango", "tulip", "alpha" };
+	static double w[] = { 1, 1, 1, 1, 0 };
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_hit *h;
+	struct ev_bm25_hit all[2];
+	int stale = 0;
+
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "BEGIN");
+	add_rows(1, 2, "alpha bravo tango tulip");
+	add_rows(10, 199, "bravo tango tulip");
+	add_rows(200, 747, "filler filler filler filler filler filler");
+	tu_exec_ok(st, "COMMIT");
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	ev_bm25_sweep_split(sw, 0);
+	/* (with a fifth phrase weighing nothing, the sweep is not pruned) */
+	cr_assert_eq(sweep_words(sw, word, w, 5, 0, 2, &h), 2);
+	cr_assert_eq(ev_bm25_sweep_pruned(sw), 0, "a phrase of weight 0: every one walked");
+	memcpy(all, h, sizeof all);
+	cr_assert_eq(sweep_words(sw, word, w, 4, 0, 2, &h), 2);
+	cr_assert_eq(ev_bm25_sweep_pruned(sw), 3, "bravo, tango and tulip looked up");
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(h[i].rowid, (long long)(i + 1), "hit %d", i + 1);
+		cr_assert_eq(h[i].rowid, all[i].rowid);
+		cr_assert_eq(h[i].s, all[i].s, "hit %d's score", i + 1);
 	}
 	ev_bm25_sweep_free(sw);
 	ev_postings_close(p);

@@ -29,6 +29,16 @@
 
 #define SWEEP_MARGIN 1e-9	/* relative slack for sums in another order */
 
+/* A floor of theta (seed_floor()) is sought after a walk when its
+ * look-ups cost at most a quarter of the next walk's entries: a look-up
+ * of a row in a list (a seek over its skips, the rows sparse) costs about
+ * as many instructions as adding six entries of a list walked whole (1,150
+ * against 200 at 1,000,000 chunks, callgrind), and a floor saves a walk
+ * only now and then.  Over 30 of the 300 queries at 1,000,000 chunks, one
+ * process, one thread: 14.26 G instructions without a floor, 14.36 G
+ * sought at a sixth, 14.02 G at a quarter. */
+#define SEED_LOOKUP_ENTRIES (6 * 4)
+
 static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
 	const struct sweep_params *sp, int only_candidates, struct ev_err *err);
 
@@ -154,13 +164,17 @@ same_phrase(const struct ev_bm25_phrase *x, const struct ev_bm25_phrase *y)
 	return 1;
 }
 
-/* The theta a sweeper prunes with: its own (theta, when found), or the
- * other half's of a split sweep when higher (either half's limit-th best
- * is a floor of the whole's limit-th best); 0 when there is none yet. */
+/* The theta a sweeper prunes with: its own (theta, when found, or its
+ * floor, seed_floor(), when higher), or the other half's of a split sweep
+ * when higher (either half's limit-th best is a floor of the whole's
+ * limit-th best); 0 when there is none yet. */
 static double
 sweep_theta(const struct ev_bm25_sweep *sw, int found, double theta)
 {
 	double own = found ? theta : 0.0, other = 0.0;
+
+	if (sw->floor > own)
+		own = sw->floor;
 
 	if (sw->shared != NULL) {
 		uint64_t bits = __atomic_load_n(sw->shared, __ATOMIC_RELAXED);
@@ -473,15 +487,56 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	sw->ncand = k;
 }
 
-/* The candidates' exact scores, phrase by phrase in FTS5's order, and the
- * best limit of those that are hits into sw->heap; rest is the sum of the
- * bounds of the phrases not yet added to their scores so far.  Returns
- * their number, or -1 with *err set. */
+/* The exact scores of the k rows row[0..k) (rising) into score[0..k):
+ * each scoring phrase of ph[0..n) added, in FTS5's order, as ev_bm25()
+ * adds it (ask_at(): from the rows kept of its walk, or its lists).
+ * Returns 0, or -1 with *err set. */
+static int
+exact_scores(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, const long long *row, size_t k, double *score, struct ev_err *err)
+{
+	const uint32_t *len = ev_postings_lengths(sw->p);
+
+	if (k > 0)	/* (score is NULL until a sweep has a candidate) */
+		memset(score, 0, k * sizeof *score);
+	for (int i = 0; i < n; i++) {
+		const struct phrase_info *p = &sw->info[i];
+		struct asking q;
+
+		if (p->w == 0.0)
+			continue;
+		if (ask_start(sw, &ph[i], &q) == -1)
+			return ev_sweep_corrupt(err);
+		for (size_t j = 0; j < k; j++) {
+			double f;
+			int in = ask_at(sw, &ph[i], &q, row[j], sp->colw, sp->ncolw, &f);
+
+			if (in < 0)
+				return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			if (in && f > 0.0)
+				score[j] += sweep_term(sp, p->w, p->idf, f, len[row[j]]);
+		}
+	}
+	return 0;
+}
+
+/* Room for k exact scores in sw->exact.  Returns 0 or -1 (out of memory). */
+static int
+reserve_exact(struct ev_bm25_sweep *sw, size_t k)
+{
+	if (k > sw->capexact && ev_grow(&sw->exact, &sw->capexact, k, sizeof *sw->exact, 256) == -1)
+		return -1;
+	return 0;
+}
+
+/* The candidates' exact scores (exact_scores()), and the best limit of
+ * those that are hits into sw->heap; rest is the sum of the bounds of the
+ * phrases not yet added to their scores so far.  Returns their number, or
+ * -1 with *err set. */
 static long long
 exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const struct sweep_params *sp, unsigned char want, double rest, struct ev_err *err)
 {
-	const uint32_t *len = ev_postings_lengths(sw->p);
 	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
 	double theta = 0.0;
 	int found;
@@ -498,28 +553,10 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 			sw->cand[k++] = r;
 	}
 	sw->ncand = k;
-	if (k > sw->capexact && ev_grow(&sw->exact, &sw->capexact, k, sizeof *sw->exact, 256) == -1)
+	if (reserve_exact(sw, k) == -1)
 		return ev_err_nomem(err);
-	if (k > 0)	/* (exact is NULL until a sweep has a candidate) */
-		memset(sw->exact, 0, k * sizeof *sw->exact);
-	for (int i = 0; i < n; i++) {
-		const struct phrase_info *p = &sw->info[i];
-		struct asking q;
-
-		if (p->w == 0.0)
-			continue;
-		if (ask_start(sw, &ph[i], &q) == -1)
-			return ev_sweep_corrupt(err);
-		for (size_t j = 0; j < k; j++) {
-			double f;
-			int in = ask_at(sw, &ph[i], &q, sw->cand[j], sp->colw, sp->ncolw, &f);
-
-			if (in < 0)
-				return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
-			if (in && f > 0.0)
-				sw->exact[j] += sweep_term(sp, p->w, p->idf, f, len[sw->cand[j]]);
-		}
-	}
+	if (exact_scores(sw, ph, n, sp, sw->cand, k, sw->exact, err) == -1)
+		return -1;
 	if (cap > k)
 		cap = k;
 	if (ev_sweep_reserve_hits(sw, cap) == -1)
@@ -531,6 +568,58 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	}
 	ev_sweep_sort_hits(sw, nh);
 	return (long long)nh;
+}
+
+/* A floor of the limit-th best score from the rows of the running top,
+ * once it holds limit hits (ev_sweep_walk_top(): in sw->oldrow): each
+ * one's exact score (exact_scores()), the best limit of those of every
+ * top so far kept in a min-heap (sw->fscore), whose least is the floor
+ * once it holds limit.  Those rows are hits scoring that much, so the
+ * limit-th best of all scores at least as much: a threshold MaxScore may
+ * prune with (Turtle and Flood, 1995), known a few walks in, where the
+ * scores summed so far reach it only as the walks add up (the last pass
+ * of "does the boundary layer ... induce a pressure gradient" at 1,000,000
+ * chunks: 19.2 after seven walks, against a floor of 26.0 after three and
+ * a limit-th best of 26.6).  Only the rows not scored before (marked
+ * SCORED) are scored, sorted in sw->cand and scored in sw->exact, neither
+ * in use until the walks are done; and only when their look-ups, one a
+ * row and scoring phrase, are at most budget (nothing done else).
+ * Returns 0, or -1 with *err set. */
+static int
+seed_floor(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, long long budget, struct ev_err *err)
+{
+	size_t k = 0, limit = (size_t)sp->limit;
+	long long scoring = 0;
+
+	if (sw->nold < limit)
+		return 0;
+	for (size_t i = 0; i < sw->nold; i++)
+		if (!(sw->mark[sw->oldrow[i]] & SCORED))	/* (a top's rows are apart) */
+			sw->cand[k++] = sw->oldrow[i];
+	for (int i = 0; i < n; i++)
+		scoring += sw->info[i].w != 0.0;
+	if (k == 0 || (long long)k * scoring > budget)
+		return 0;
+	if (limit > sw->capfloor && (ev_grow(&sw->fscore, &sw->capfloor, limit, sizeof *sw->fscore,
+	    16) == -1 || (sw->capfloor = 0, ev_grow(&sw->frow, &sw->capfloor, limit,
+	    sizeof *sw->frow, 16)) == -1))
+		return ev_err_nomem(err);
+	qsort(sw->cand, k, sizeof *sw->cand, ev_sweep_cmp_row);
+	if (reserve_exact(sw, k) == -1)
+		return ev_err_nomem(err);
+	if (exact_scores(sw, ph, n, sp, sw->cand, k, sw->exact, err) == -1)
+		return -1;
+	for (size_t j = 0; j < k; j++) {
+		sw->mark[sw->cand[j]] |= SCORED;
+		heap_insert(sw->fscore, sw->frow, &sw->nfloor, limit, sw->exact[j], sw->cand[j]);
+	}
+	/* (less a margin: a floor must not pass the limit-th best score as
+	 * a sum in another order would find it) */
+	if (sw->nfloor == limit)
+		sw->floor = sw->fscore[0] * (1.0 - SWEEP_MARGIN);
+	share_theta(sw, sw->floor);
+	return 0;
 }
 
 /* Room for the plan of n phrases (sw->info, sw->order, sw->count).
@@ -811,6 +900,8 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 	if (reserve_top(sw, (size_t)sp->limit) == -1)
 		return ev_err_nomem(err);
 	sw->ntop = sw->nold = 0;
+	sw->floor = 0.0;
+	sw->nfloor = 0;
 	for (o = 0; o < m; o++)
 		rest += sw->info[sw->order[o]].ub;
 	/* walk whole, highest bound first, while a row none of them holds
@@ -826,6 +917,11 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 		rest -= sw->info[i].ub;
 		if ((found = ev_sweep_walk_top(sw, want, (size_t)sp->limit, &theta)))
 			share_theta(sw, theta);
+		/* when the walks so far have limit hits and more are to come,
+		 * if its look-ups cost less than the next walk */
+		if (found && o + 1 < m && seed_floor(sw, ph, n, sp,
+		    sw->info[sw->order[o + 1]].rows / SEED_LOOKUP_ENTRIES, err) == -1)
+			return -1;
 		eff = sweep_theta(sw, found, theta);
 		if (eff > 0.0 && rest * (1.0 + SWEEP_MARGIN) < eff) {
 			o++;
@@ -930,7 +1026,7 @@ run_half(void *arg)
 	struct half_run *h = arg;
 
 	h->nhit = sweep_pruned(h->sw, h->ph, h->n, h->m, h->sp, &h->err);
-	ev_sweep_clear_touched(h->sw);
+	h->sw->dirty = 1;
 }
 
 /* The pruned sweep split in two: the rows below the middle swept here, those
@@ -954,7 +1050,6 @@ sweep_split(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, in
 	if (sw->worker != NULL)
 		ev_worker_run(sw->worker, run_half, &hr);
 	nlow = sweep_pruned(sw, ph, n, m, sp, err);
-	ev_sweep_clear_touched(sw);
 	if (sw->worker != NULL)
 		ev_worker_wait(sw->worker);
 	else
@@ -1033,6 +1128,25 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return ev_err_nomem(err);
 	return nhit;
 }
+/* Clear what the last sweep left in the accumulators of sw and its
+ * upper half's, if anything: at the start of the next sweep rather than
+ * at the end of each, so that a process's last sweep (a query of the text
+ * lane, as a user runs it) leaves its rows as they are, the process
+ * exiting (at 1,000,000 chunks, two arrays of 11 MB and 1.4 MB
+ * written whole, the rows touched being many). */
+static void
+clear_rows(struct ev_bm25_sweep *sw)
+{
+	if (sw->half != NULL && sw->half->dirty) {
+		ev_sweep_clear_touched(sw->half);
+		sw->half->dirty = 0;
+	}
+	if (sw->dirty) {
+		ev_sweep_clear_touched(sw);
+		sw->dirty = 0;
+	}
+}
+
 long long
 ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
@@ -1070,6 +1184,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	if (limit < 1)
 		return 0;
 	ev_bm25_sweep_wait(sw);
+	clear_rows(sw);
 	ev_sweep_start_worker(sw);	/* (when it could not be had before) */
 	if ((ph = ev_sweep_narrow(sw, ph, n)) == NULL)
 		return ev_err_nomem(err);
@@ -1081,7 +1196,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		nhit = sweep_split(sw, ph, n, m, &sp, err);
 	else
 		nhit = m == 0 ? sweep_all(sw, ph, n, &sp, err) : sweep_pruned(sw, ph, n, m, &sp, err);
-	ev_sweep_clear_touched(sw);
+	sw->dirty = 1;
 	if (nhit >= 0)
 		*hits = split ? sw->out : sw->heap;
 	return nhit;

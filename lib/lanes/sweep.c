@@ -204,6 +204,8 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	free(sw->top);
 	free(sw->toprow);
 	free(sw->oldrow);
+	free(sw->fscore);
+	free(sw->frow);
 	free(sw->rowbits);
 	free(sw->nph);
 	free(sw->ntok);

@@ -41,6 +41,7 @@ struct ev_bm25_sweep {
 	unsigned char *mark;		/* per rowid: TOUCHED, IN_FILTER, IN_OTHERS */
 	size_t rows_size;		/* acc and mark: one mapping (row_arrays()), */
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
+	int dirty;			/* they hold the last sweep's rows (clear_rows()) */
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
@@ -78,6 +79,10 @@ struct ev_bm25_sweep {
 	long long *toprow;		/* their rows (walk_top()), */
 	long long *oldrow;		/* and the rows of the last such heap */
 	size_t ntop, nold, captop;
+	double floor;			/* a floor of the limit-th best score (seed_floor()), */
+	double *fscore;			/* the limit best exact scores of rows of the */
+	long long *frow;		/* running tops (a min-heap: seed_floor()), */
+	size_t nfloor, capfloor;	/* and those rows */
 	int pruned;			/* phrases the last sweep looked up, not walked */
 	struct walked *kept;		/* phrases walked in this query, their rows kept */
 	size_t nkept, capkept;
@@ -126,6 +131,7 @@ struct phrase_info {
 #define IN_OTHERS 4
 #define CANDIDATE 8
 #define IN_TOP 16	/* among the rows of the last running top (walk_top()) */
+#define SCORED 32	/* its exact score is among the floor's (seed_floor()) */
 
 /* Zeroed memory of *size bytes (rounded up to whole pages; NULL when out
  * of memory), its pages mapped as they are first used, and never in huge
@@ -185,17 +191,15 @@ sweep_term(const struct sweep_params *sp, double w, double idf, double f, uint32
 	return w * idf * ((f * (sp->k1 + 1.0)) / (f + nd));
 }
 
-/* Put row r of score v in the running top (a min-heap of at most limit
- * scores, sw->top, and their rows, sw->toprow), if it belongs there. */
+/* Put row r of score v in the min-heap of at most limit scores h[0..*n)
+ * and their rows hr[0..*n), if it belongs there. */
 static inline void
-top_insert(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
+heap_insert(double *h, long long *hr, size_t *size, size_t limit, double v, long long r)
 {
-	double *h = sw->top;
-	long long *hr = sw->toprow;
-	size_t j, n = sw->ntop;
+	size_t j, n = *size;
 
 	if (n < limit) {
-		for (j = sw->ntop++; j > 0 && h[(j - 1) / 2] > v; j = (j - 1) / 2) {
+		for (j = (*size)++; j > 0 && h[(j - 1) / 2] > v; j = (j - 1) / 2) {
 			h[j] = h[(j - 1) / 2];
 			hr[j] = hr[(j - 1) / 2];
 		}
@@ -217,6 +221,14 @@ top_insert(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
 		return;
 	h[j] = v;
 	hr[j] = r;
+}
+
+/* Put row r of score v in the running top (sw->top, and their rows,
+ * sw->toprow), if it belongs there. */
+static inline void
+top_insert(struct ev_bm25_sweep *sw, size_t limit, double v, long long r)
+{
+	heap_insert(sw->top, sw->toprow, &sw->ntop, limit, v, r);
 }
 
 /* Offer row r of score v to the running top: most rows are not among
