@@ -35,8 +35,9 @@
  * as many instructions as adding six entries of a list walked whole (1,150
  * against 200 at 1,000,000 chunks, callgrind), and a floor saves a walk
  * only now and then.  Over 30 of the 300 queries at 1,000,000 chunks, one
- * process, one thread: 14.26 G instructions without a floor, 14.36 G
- * sought at a sixth, 14.02 G at a quarter. */
+ * process, one thread (with a drop loop since left out): 14.26 G
+ * instructions without a floor, 14.02 G sought at a quarter; sought at a
+ * sixth, it cost more than it saved. */
 #define SEED_LOOKUP_ENTRIES (6 * 4)
 
 static int walk_phrase(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
