@@ -229,3 +229,27 @@ Test(merge, three_runs_and_a_run_not_rising_come_out_as_sorting_makes_them)
 	cr_assert_str_eq(merged(a, sa, 3, buf, sizeof buf), "1 2 3 5 7 9 11");
 	cr_assert_str_eq(merged(bad, sbad, 2, buf, sizeof buf), "1 2 5 7 8 9");
 }
+/* Column weights are whole when each is a whole number from 0 to
+ * EV_SWEEP_WHOLE_MAX: a row's frequency is then a sum of products, the
+ * same to the bit as the instances' weights added one by one (the sweep's
+ * hits with the defaults, 4, 4 and 1, and with a title weight of 0.3, are
+ * compared with FTS5's in test_textsearch.c). */
+Test(merge, column_weights_are_whole_when_each_is_a_whole_number_up_to_the_bound)
+{
+	static const struct {
+		double w[3];
+		int whole;
+	} cases[] = {
+		{ { 4, 4, 1 }, 1 },			/* the defaults */
+		{ { 0, 1000, 0 }, 1 },
+		{ { 1048576, 1, 1 }, 1 },		/* EV_SWEEP_WHOLE_MAX */
+		{ { 1048577, 1, 1 }, 0 },		/* past it */
+		{ { 4, 0.3, 1 }, 0 },
+		{ { 4, 4, -1 }, 0 },
+		{ { 4, 4, 1e300 }, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		cr_assert_eq(ev_sweep_whole_weights(cases[i].w, 3), cases[i].whole, "case %zu", i);
+	cr_assert_eq(ev_sweep_whole_weights(cases[0].w, 0), 1, "no weights: every column weighs 1");
+}

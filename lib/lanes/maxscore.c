@@ -994,6 +994,7 @@ new_half(struct ev_bm25_sweep *sw)
 	}
 	h->lo = 0;
 	h->hi = h->nrow;
+	h->whole_weights = sw->whole_weights;
 	return h;
 }
 
@@ -1172,6 +1173,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
 	ev_sweep_sweep_norms(sw->norm, &sp);
 	sp.norm = sw->norm;
+	sw->whole_weights = ev_sweep_whole_weights(colw, ncolw);
 	for (int i = 0; i < n; i++) {
 		sp.has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)

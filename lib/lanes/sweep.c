@@ -266,13 +266,35 @@ col_weight(const double *colw, int ncolw, int col)
 	return col < ncolw ? colw[col] : 1.0;
 }
 
+int
+ev_sweep_whole_weights(const double *colw, int ncolw)
+{
+	for (int i = 0; i < ncolw; i++)
+		if (!(colw[i] >= 0.0 && colw[i] <= (double)EV_SWEEP_WHOLE_MAX && colw[i] == floor(colw[i])))
+			return 0;
+	return 1;
+}
+
 /* The instances of the cursor c's term in its row, and their frequency *f
- * (token_freq()).  Returns their number. */
+ * (token_freq()): a column's count times its weight, when sw's weights
+ * are whole (EV_SWEEP_WHOLE_MAX), the same to the bit.  Returns their
+ * number. */
 static inline int
-cursor_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw, double *f)
+cursor_freq(const struct ev_bm25_sweep *sw, const struct ev_postings_cursor *c, const double *colw,
+    int ncolw, double *f)
 {
 	int hits = 0;
 
+	if (sw->whole_weights && c->pos_count < EV_SWEEP_WHOLE_MAX) {
+		double sum = 0.0;
+
+		for (int col = 0; col < c->ncol; col++) {
+			sum += (double)c->count[col] * col_weight(colw, ncolw, col);
+			hits += (int)c->count[col];
+		}
+		*f = sum;
+		return hits;
+	}
 	*f = 0.0;
 	for (int col = 0; col < c->ncol; col++)
 		for (uint32_t k = 0; k < c->count[col]; k++) {
@@ -285,11 +307,12 @@ cursor_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw, d
 /* A one-token phrase's frequency in the row of the cursor c: every
  * instance counts its column's weight, in the order FTS5 visits them. */
 static inline double
-token_freq(const struct ev_postings_cursor *c, const double *colw, int ncolw)
+token_freq(const struct ev_bm25_sweep *sw, const struct ev_postings_cursor *c, const double *colw,
+    int ncolw)
 {
 	double f;
 
-	cursor_freq(c, colw, ncolw, &f);
+	cursor_freq(sw, c, colw, ncolw, &f);
 	return f;
 }
 
@@ -301,7 +324,7 @@ ev_sweep_one_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, const
 	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
 
 	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
-		if (phrase_row(sw, c->rowid, token_freq(c, colw, ncolw)) == -1)
+		if (phrase_row(sw, c->rowid, token_freq(sw, c, colw, ncolw)) == -1)
 			return ev_sweep_corrupt(err);
 	return r == -1 ? ev_sweep_corrupt(err) : 0;
 }
@@ -514,7 +537,7 @@ row_freq(struct ev_bm25_sweep *sw, int nt, const double *colw, int ncolw, double
 
 	*f = 0.0;
 	if (nt == 1 && (r = alts_one(&a[0])) >= 0)
-		return cursor_freq(&a[0].c[r], colw, ncolw, f);	/* its counts say it all */
+		return cursor_freq(sw, &a[0].c[r], colw, ncolw, f);	/* its counts say it all */
 	for (int j = 0; j < nt; j++) {
 		start[j] = at;
 		if ((r = cnt[j] = alts_positions(sw, &a[j], &at)) < 0)
@@ -746,7 +769,7 @@ ev_sweep_major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, c
 		if (passed_over(sw, at))
 			r = 0;
 		else if (ph->ntok == 1)
-			r = cursor_freq(&x, colw, ncolw, &f);
+			r = cursor_freq(sw, &x, colw, ncolw, &f);
 		else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
 			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, at, f) == -1)
@@ -847,7 +870,7 @@ ev_sweep_phrase_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, lo
 				sw->alts[0].rowid = -1;	/* (kept by alts_min() otherwise) */
 			return n == -1 ? -1 : 0;
 		}
-		return cursor_freq(c, colw, ncolw, f) > 0;
+		return cursor_freq(sw, c, colw, ncolw, f) > 0;
 	}
 	for (int j = 0; j < ph->ntok; j++) {
 		if (sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
@@ -1067,7 +1090,7 @@ ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struc
 	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
 
 	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
-		if (add_row(sw, a, sp, c->rowid, token_freq(c, sp->colw, sp->ncolw)) == -1) {
+		if (add_row(sw, a, sp, c->rowid, token_freq(sw, c, sp->colw, sp->ncolw)) == -1) {
 			r = -1;
 			break;
 		}

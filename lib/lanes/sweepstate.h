@@ -42,6 +42,7 @@ struct ev_bm25_sweep {
 	size_t rows_size;		/* acc and mark: one mapping (row_arrays()), */
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
 	int dirty;			/* they hold the last sweep's rows (clear_rows()) */
+	int whole_weights;		/* the sweep's column weights are whole (cursor_freq()) */
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */
 	struct ev_bm25_sweep *half;	/* the upper half's sweeper, once a sweep is split */
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
@@ -173,6 +174,19 @@ struct adding {
 	unsigned char set, want, in_top;
 	int only_candidates, scores;
 };
+
+/* A term's frequency in a row sums its column's weight once for each of
+ * its instances there, in FTS5's order.  When every column weight is a
+ * whole number up to EV_SWEEP_WHOLE_MAX and the instances are fewer than
+ * it, every partial sum is a whole number below 2^40, exact in a double,
+ * so each column's count times its weight, summed, is the same to the bit
+ * (cursor_freq()): a multiplication a column rather than an addition an
+ * instance. */
+#define EV_SWEEP_WHOLE_MAX (1u << 20)
+
+/* Whether the column weights colw[0..ncolw) are all whole numbers from 0
+ * to EV_SWEEP_WHOLE_MAX (a column past them weighs 1). */
+int ev_sweep_whole_weights(const double *colw, int ncolw);
 
 /* Whether hit a ranks after hit b (ORDER BY s, rowid). */
 static inline int
