@@ -75,14 +75,6 @@ order_bounds(struct query_stats *qs, const struct ev_bm25_weights *pw, double k1
 		qs->rest[j] = qs->rest[j + 1] + qs->f[qs->order[j]];
 }
 
-/* One phrase's term of a row's score: weight w, IDF idf, frequency f (its
- * instances, each counting its column's weight), the row's length dl. */
-static inline double
-bm25_term(double w, double idf, double f, double k1, double b, double dl, double avgdl)
-{
-	return w * idf * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * dl / avgdl)));
-}
-
 double
 ev_bm25_idf(double rows, double hits)
 {
@@ -208,7 +200,7 @@ ev_bm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx, int
 		double w = ev_bm25_weight(pw, i), f = qs->f[i];
 
 		if (w != 0.0 && f > 0.0)
-			score += bm25_term(w, qs->idf[i], f, k1, b, dl, qs->avgdl);
+			score += ev_bm25_term(w, qs->idf[i], f, k1, b, dl, qs->avgdl);
 	}
 	sqlite3_result_double(ctx, -1.0 * score);
 }

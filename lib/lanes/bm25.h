@@ -65,6 +65,15 @@ struct ev_bm25_weights {
  * it: log((rows - hits + 0.5) / (hits + 0.5)), floored at 1e-6. */
 double ev_bm25_idf(double rows, double hits);
 
+/* One phrase's term of a row's score: weight w, IDF idf, frequency f (its
+ * instances, each counting its column's weight), the row's length dl
+ * against the average avgdl. */
+static inline double
+ev_bm25_term(double w, double idf, double f, double k1, double b, double dl, double avgdl)
+{
+	return w * idf * ((f * (k1 + 1.0)) / (f + k1 * (1.0 - b + b * dl / avgdl)));
+}
+
 /* One phrase of a query swept over a postings file: its positions, as FTS5
  * tokenises the phrase's string in a query, each with its alternatives (a
  * word stemmed for several languages: FTS5's colocated tokens, any of which

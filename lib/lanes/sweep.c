@@ -1006,7 +1006,7 @@ ev_sweep_clear_touched(struct ev_bm25_sweep *sw)
 	sw->ntouched = 0;
 }
 
-/* The table of sp->norm: each length's term computed as bm25_term()
+/* The table of sp->norm: each length's term computed as ev_bm25_term()
  * computes it, so that a score is the same to the bit. */
 void
 ev_sweep_sweep_norms(double *norm, const struct sweep_params *sp)

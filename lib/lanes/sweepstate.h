@@ -195,7 +195,7 @@ after(const struct ev_bm25_hit *a, const struct ev_bm25_hit *b)
 	return a->s > b->s || (a->s == b->s && a->rowid > b->rowid);
 }
 
-/* bm25_term() for a row of length dl in a sweep. */
+/* ev_bm25_term() for a row of length dl in a sweep. */
 static inline double
 sweep_term(const struct sweep_params *sp, double w, double idf, double f, uint32_t dl)
 {
@@ -350,7 +350,7 @@ void ev_sweep_sort_hits(struct ev_bm25_sweep *sw, size_t n);
  * the halves are swept one after the other. */
 void ev_sweep_start_worker(struct ev_bm25_sweep *sw);
 
-/* The table of sp->norm: each length's term computed as bm25_term()
+/* The table of sp->norm: each length's term computed as ev_bm25_term()
  * computes it, so that a score is the same to the bit. */
 void ev_sweep_sweep_norms(double *norm, const struct sweep_params *sp);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bm25.h"
 #include "lenstats.h"
 #include "strmap.h"
 #include "textstats.h"
@@ -253,8 +254,7 @@ doc_score(struct ev_textsearch *ts, struct ev_textdoc *d, const char *doc_id, do
 		double f = d->sum[i];
 
 		if (f > 0.0)
-			*score += d->w[i] * d->idf[i] * (f * (k1 + 1.0)) /
-			    (f + k1 * (1.0 - b + b * len / avgdl));
+			*score += ev_bm25_term(d->w[i], d->idf[i], f, k1, b, len, avgdl);
 	}
 	return 0;
 }
