@@ -253,3 +253,27 @@ Test(merge, column_weights_are_whole_when_each_is_a_whole_number_up_to_the_bound
 		cr_assert_eq(ev_sweep_whole_weights(cases[i].w, 3), cases[i].whole, "case %zu", i);
 	cr_assert_eq(ev_sweep_whole_weights(cases[0].w, 0), 1, "no weights: every column weighs 1");
 }
+
+/* The per-row arrays (a score and a mark a row), every page of which is
+ * written as the sweeper is made, begin on a 2 MB boundary and ask for
+ * huge pages: one fault a huge page, not 512. */
+Test(sweep_lookups, the_row_arrays_are_on_a_huge_page_boundary_and_ask_for_huge_pages)
+{
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	int stale = 0;
+
+	make_store();
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	cr_assert_eq((uintptr_t)sw->acc % ((size_t)2 << 20), 0, "%p", (void *)sw->acc);
+	cr_assert_eq((unsigned char *)sw->mark, (unsigned char *)(sw->acc + sw->nrow));
+	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+		cr_assert_not_null(strstr(tu_vm_flags(sw->acc), " hg"), "VmFlags:%s",
+		    tu_vm_flags(sw->acc));
+	cr_assert_null(strstr(tu_vm_flags(sw->scratch), " hg"), "the scratch arrays: sparse");
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
