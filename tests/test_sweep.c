@@ -277,3 +277,19 @@ Test(sweep_lookups, the_row_arrays_are_on_a_huge_page_boundary_and_ask_for_huge_
 	ev_postings_close(p);
 	ev_store_close(st);
 }
+
+/* The two threads populate halves of the per-row arrays split at the huge
+ * page boundary nearest the middle (12.2 MB, a million chunks' arrays:
+ * 6 MB each, where rounding down gave one 4 MB and the other 8), or the
+ * page boundary nearest it below two huge pages. */
+Test(sweep_lookups, the_row_arrays_split_between_the_threads_at_the_nearest_boundary)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), mb = (size_t)1 << 20;
+
+	cr_assert_eq(ev_sweep_rows_half(12226560), 6 * mb);
+	cr_assert_eq(ev_sweep_rows_half(14 * mb + page), 8 * mb);
+	cr_assert_eq(ev_sweep_rows_half(4 * mb), 2 * mb);
+	cr_assert_eq(ev_sweep_rows_half(10 * page), 5 * page);
+	cr_assert_eq(ev_sweep_rows_half(11 * page), 6 * page);
+	cr_assert_eq(ev_sweep_rows_half(page), page);
+}

@@ -69,16 +69,20 @@ populate(void *p, size_t n)
 #endif
 }
 
-/* Where the upper half of the pages of sw's per-row arrays begins, in
- * bytes: on a huge page's boundary when they span two or more (each
- * thread then maps huge pages of its own). */
+size_t
+ev_sweep_rows_half(size_t size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t unit = size >= 2 * HUGE_BYTES ? HUGE_BYTES : page;
+
+	return (size / 2 + unit / 2) / unit * unit;
+}
+
+/* Where the upper half of the pages of sw's per-row arrays begins, in bytes. */
 static size_t
 rows_half(const struct ev_bm25_sweep *sw)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t unit = sw->rows_size >= 2 * HUGE_BYTES ? HUGE_BYTES : page;
-
-	return sw->rows_size / 2 / unit * unit;
+	return ev_sweep_rows_half(sw->rows_size);
 }
 
 /* The upper half of the pages of sw's per-row arrays (populate()), as a job
