@@ -9,13 +9,15 @@
  * willneed's hint; a file made stale by a write to the index, cut short or
  * of another format, which is never read; a term's entry out of the file's
  * sections, found corrupt when it is read, the others read as they are;
- * when a store wants its file; and a build that leaves no temporary file. */
+ * when a store wants its file; a build that leaves no temporary file; and an
+ * index of several segments merged into one before it is read. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fts5seg.h"
 #include "postings.h"
 #include "store.h"
 #include "test_util.h"
@@ -326,6 +328,53 @@ Test(postings, a_write_to_the_index_makes_the_file_stale_until_it_is_built_again
 	cr_assert_eq(ev_postings_fresh(p, st, &err), 1);
 	cr_assert_eq(ev_postings_term(p, "epsilon", 7, &(struct ev_postings_cursor){ 0 }), 1);
 	cr_assert_eq(ev_postings_lengths(p)[3], 2);
+	cr_assert_eq(ev_postings_rows(p), 205);
+	ev_postings_close(p);
+}
+
+static int
+seg_term(void *ctx, const char *term, size_t len, struct ev_err *err)
+{
+	(void)ctx, (void)term, (void)len, (void)err;
+	return 0;
+}
+
+static int
+seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *err)
+{
+	(void)rowid, (void)col, (void)off, (void)err;
+	++*(long long *)ctx;
+	return 0;
+}
+
+/* Whether st's index is one segment (fts5seg.h reads it): 1 or 0. */
+static int
+one_segment(void)
+{
+	struct ev_err err = { 0 };
+	long long n = 0;
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &n };
+	int r;
+
+	tu_exec_ok(st, "BEGIN");
+	r = ev_fts5seg_read(ev_store_db(st), "chunks_fts", 3, &sink, &err);
+	tu_exec_ok(st, "COMMIT");
+	cr_assert_geq(r, 0, "%s", err.msg);
+	return r;
+}
+
+Test(postings, a_build_merges_an_index_of_several_segments_into_one_first)
+{
+	struct ev_postings *p;
+
+	build();
+	cr_assert_eq(one_segment(), 1);
+	tu_add_chunk(st, 3, "alpha", "epsilon", "en");	/* a segment of its own */
+	cr_assert_eq(one_segment(), 0);
+	build();
+	cr_assert_eq(one_segment(), 1);
+	p = open_fresh();
+	cr_assert_eq(ev_postings_term(p, "epsilon", 7, &(struct ev_postings_cursor){ 0 }), 1);
 	cr_assert_eq(ev_postings_rows(p), 205);
 	ev_postings_close(p);
 }

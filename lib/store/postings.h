@@ -151,7 +151,9 @@ int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **
     struct ev_err *err);
 
 /* Build (or rebuild) the postings file of the open store st from its FTS5
- * index, in one read transaction of its own (st must not be in one).
+ * index, in one read transaction of its own (st must not be in one); an
+ * index of several segments is merged into one first (FTS5's optimize, in
+ * a write transaction of its own), as the file is read far faster from one.
  * progress, when not NULL, is called now and then with the rows of the
  * instance table read so far.  Returns 0, or -1 with *err set (code 1: the
  * store, the disk; the previous file, if any, is left as it was). */
