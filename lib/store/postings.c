@@ -1250,7 +1250,10 @@ skip_varints(const unsigned char **p, const unsigned char *end, long long n)
 		int last;
 
 		memcpy(&w, q, sizeof w);
-		last = __builtin_popcountll(~w & 0x8080808080808080u);	/* varints' last bytes */
+		/* the varints' last bytes (their high bit clear), summed by a
+		 * multiply: __builtin_popcountll() is a call to libgcc where
+		 * the build targets no POPCNT instruction */
+		last = (int)((((~w & 0x8080808080808080u) >> 7) * 0x0101010101010101u) >> 56);
 		if (last > n)
 			break;
 		n -= last;
