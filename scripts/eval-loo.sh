@@ -17,7 +17,8 @@
 #     with the per-query agreement rule or without it, over the lanes
 #     eval.sh kept;
 # and scores the held-out collection with what was chosen; then the values
-# of the text lane's constants (BM25's k1 and b, title weight, proximity,
+# of the text lane's constants (the scale of BM25's k1 and the spread that
+# sets b, title weight, proximity,
 # feedback depth, terms, weight and focus, the long-query length, the share
 # of a hit's document as a whole), one at a
 # time, by scripts/eval-values.sh.  Prints, for each

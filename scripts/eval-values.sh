@@ -24,7 +24,7 @@ collections="cranfield med cacm npl time cf aila"
 . "$top/scripts/eval-common.sh"
 
 # A constant, its option, and the values tried beside the plan's.
-grid="k1|--k1|0.9 1.3
+grid="k1-scale|--k1-scale|0.2 0.3
 norm-spread|--norm-spread|0.2 0.4
 title|--weight title=V --weight section_title=V|2.5 6
 proximity|--proximity|0.1 0.4

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bm25.h"
 #include "store.h"
 #include "test_util.h"
 #include "textsearch.h"
@@ -119,13 +120,14 @@ num(size_t i, const char *signal)
 	    json_object_get(json_object_get(h, "signals"), signal));
 }
 
-/* Plain BM25 without length normalisation (b 0), no feedback, no pairs:
- * a chunk's score grows with its words' counts alone. */
+/* Plain BM25 (FTS5's k1) without length normalisation (b 0), no feedback,
+ * no pairs: a chunk's score grows with its words' counts alone. */
 static struct ev_textsearch_opts
 plain(double doc_weight)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
+	o.k1 = EV_BM25_K1;
 	o.b = 0;
 	o.feedback_docs = 0;
 	o.proximity = 0;

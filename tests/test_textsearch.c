@@ -16,6 +16,7 @@
 
 #include "bm25.h"
 #include "editdist.h"
+#include "lenstats.h"
 #include "sweep.h"
 #include "postings.h"
 #include "store.h"
@@ -814,6 +815,40 @@ Test(textsearch, k1_and_b_reach_the_ranking)
 	cr_assert_eq(d2_score(1.2, 0.75), fts5);
 	cr_assert_neq(d2_score(1.2, 0.3), fts5);
 	cr_assert_neq(d2_score(2.0, 0.75), fts5);
+}
+
+/* Without a k1, the store sets it: k1_scale x ln(the mean chunk length in
+ * tokens).  The six chunks hold 75 tokens (titles, section titles and
+ * texts): a mean of 12.5, so k1 0.25 x ln 12.5 = 0.631 by default. */
+Test(textsearch, k1_is_from_the_mean_chunk_length_unless_set)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_lenstats ls;
+	struct ev_err err = { 0 };
+	double got;
+
+	cr_assert_eq(ev_lenstats_get(st, NULL, &ls, &err), 0, "%s", err.msg);
+	cr_assert_eq(ls.rows, 6);
+	cr_assert_eq(ls.tokens, 75);
+	cr_assert(isnan(o.k1));
+	cr_assert_eq(o.k1_scale, 0.25);
+	o.proximity = 0;
+	o.feedback_docs = 0;
+	o.b = 0.75;
+	/* each score is read before d2_score() searches again */
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
+	got = score_of("d2");
+	cr_assert_eq(got, d2_score(0.25 * log(75.0 / 6.0), 0.75));
+	cr_assert_neq(got, d2_score(1.1, 0.75));
+	o.k1_scale = 0.5;
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
+	got = score_of("d2");
+	cr_assert_eq(got, d2_score(0.5 * log(75.0 / 6.0), 0.75));
+	o.k1 = 2;
+	cr_assert_eq(search_with(&o, "flat plate wing"), 4);
+	got = score_of("d2");
+	cr_assert_eq(got, d2_score(2, 0.75));
+	cr_assert_neq(got, d2_score(0.5 * log(75.0 / 6.0), 0.75));
 }
 
 Test(textsearch, proximity_adds_the_pair_of_words_side_by_side)

@@ -128,7 +128,11 @@ enum ev_plan_type {
  * chunk's alone */
 #define EV_PLAN_TEXT_DOC_WEIGHT	("lanes.text.document_weight", EV_PLAN_NUM, 0, 1, NAN, NULL, \
 				 "ev-search-text")
-#define EV_PLAN_TEXT_K1		("lanes.text.bm25.k1", EV_PLAN_NUM, 0, 10, 1.1, NULL, \
+/* BM25's k1; default NAN: from the mean length of the store's chunks
+ * (textsearch.h), which lanes.text.bm25.k1_scale sets */
+#define EV_PLAN_TEXT_K1		("lanes.text.bm25.k1", EV_PLAN_NUM, 0, 10, NAN, NULL, \
+				 "ev-search-text")
+#define EV_PLAN_TEXT_K1_SCALE	("lanes.text.bm25.k1_scale", EV_PLAN_NUM, 0.01, 10, 0.25, NULL, \
 				 "ev-search-text")
 /* BM25's b; default NAN: from the spread of the store's chunk lengths
  * (textsearch.h), which lanes.text.bm25.norm_spread sets */
@@ -326,7 +330,7 @@ enum ev_plan_type {
 	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
 	X(EV_PLAN_TEXT_DROP_REQUEST_WORDS) X(EV_PLAN_TEXT_WEIGHT_TITLE) \
 	X(EV_PLAN_TEXT_WEIGHT_SECTION) X(EV_PLAN_TEXT_WEIGHT_TEXT) X(EV_PLAN_TEXT_K1) \
-	X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_NORM_SPREAD) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_DOC_WEIGHT) \
+	X(EV_PLAN_TEXT_K1_SCALE) X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_NORM_SPREAD) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_DOC_WEIGHT) \
 	X(EV_PLAN_TEXT_ALL_TERMS) \
 	X(EV_PLAN_TEXT_RAW_FTS) X(EV_PLAN_TEXT_SNIPPET_OPEN) X(EV_PLAN_TEXT_SNIPPET_CLOSE) \
 	X(EV_PLAN_TEXT_SNIPPET_TOKENS) X(EV_PLAN_TEXT_EXHAUSTIVE) X(EV_PLAN_TEXT_THREADS) \

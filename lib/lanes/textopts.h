@@ -25,7 +25,10 @@ struct ev_textsearch_opts {
 	int feedback_terms;	/* terms they add, 1 to 1000 */
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
 	double feedback_focus;	/* the power of a feedback chunk's relative score, 0 to 10 */
-	double k1;		/* BM25's term frequency saturation, 0 to 10 */
+	double k1;		/* BM25's term frequency saturation, 0 to 10; NAN:
+				 * from the store, k1_scale x ln(the mean length of
+				 * its chunks in tokens), 0 when that is 1 or less */
+	double k1_scale;	/* what sets k1 when k1 is NAN */
 	double b;		/* BM25's length normalisation, 0 to 1; NAN: from the
 				 * store, min(EV_TEXTSEARCH_B_MAX, norm_spread / the
 				 * spread of its chunk lengths (lenstats.h)) */
@@ -69,6 +72,7 @@ struct ev_textsearch_opts {
 	.feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_WEIGHT), \
 	.feedback_focus = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_FOCUS), \
 	.k1 = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1), \
+	.k1_scale = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1_SCALE), \
 	.b = EV_PLAN_DEFAULT(EV_PLAN_TEXT_B), \
 	.norm_spread = EV_PLAN_DEFAULT(EV_PLAN_TEXT_NORM_SPREAD), \
 	.snippet = EV_SNIPPET_OPTS_INIT, \

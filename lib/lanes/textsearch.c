@@ -54,15 +54,18 @@ ev_textsearch_resize(void *pv, int n, size_t elem)
 	return 0;
 }
 
-/* BM25's b from the spread of the chunk lengths (textopts.h) of the
- * statistics ranked with, else of the store: the normalisation's own spread
- * across the chunks, b x the lengths', held to norm_spread, b at most
- * EV_TEXTSEARCH_B_MAX.  Returns 0 or -1. */
+/* BM25's k1 and b, those that are NAN, from the chunk lengths of the
+ * statistics ranked with, else of the store (textopts.h).  b: the
+ * normalisation's own spread across the chunks, b x the lengths', held to
+ * norm_spread, b at most EV_TEXTSEARCH_B_MAX.  k1: k1_scale x ln(the mean
+ * length), which grows as the chunks lengthen and a word's repeats become
+ * commoner (docs/quality.md measures it), 0 for a mean of 1 or less.
+ * Returns 0 or -1. */
 static int
-textsearch_store_b(struct ev_textsearch *ts, struct ev_err *err)
+textsearch_store_bm25(struct ev_textsearch *ts, struct ev_err *err)
 {
 	struct ev_lenstats ls;
-	double spread;
+	double spread, mean;
 
 	if (ts->o.stats != NULL) {
 		ls.rows = ev_textstats_rows(ts->o.stats);
@@ -70,9 +73,15 @@ textsearch_store_b(struct ev_textsearch *ts, struct ev_err *err)
 		ls.squares = ev_textstats_squares(ts->o.stats);
 	} else if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
 		return -1;
-	spread = ev_lenstats_spread(ls.rows, ls.tokens, ls.squares);
-	ts->o.b = spread > ts->o.norm_spread / EV_TEXTSEARCH_B_MAX ?
-	    ts->o.norm_spread / spread : EV_TEXTSEARCH_B_MAX;
+	if (isnan(ts->o.b)) {
+		spread = ev_lenstats_spread(ls.rows, ls.tokens, ls.squares);
+		ts->o.b = spread > ts->o.norm_spread / EV_TEXTSEARCH_B_MAX ?
+		    ts->o.norm_spread / spread : EV_TEXTSEARCH_B_MAX;
+	}
+	if (isnan(ts->o.k1)) {
+		mean = ls.rows > 0 ? (double)ls.tokens / (double)ls.rows : 0;
+		ts->o.k1 = mean > 1 ? ts->o.k1_scale * log(mean) : 0;
+	}
 	return 0;
 }
 
@@ -106,7 +115,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 		if (ts->sweep != NULL && ts->o.split_rows != 0)
 			ev_bm25_sweep_split(ts->sweep, ts->o.split_rows < 0 ? 0 : ts->o.split_rows);
 	}
-	if (isnan(ts->o.b) && textsearch_store_b(ts, err) == -1) {
+	if ((isnan(ts->o.b) || isnan(ts->o.k1)) && textsearch_store_bm25(ts, err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}

@@ -17,7 +17,7 @@
  *     the one tokeniser (token.h), and FTS5's syntax in it (quotes, '*', ':',
  *     AND, OR, NOT, NEAR, ...) is searched for as words, never an FTS5 error.
  *   - Scores are BM25 as FTS5's bm25() computes it, with the options' k1
- *     and b and each phrase's weight (ev_bm25(), bm25.h), signed so that a
+ *     and b (those NAN set from the chunk lengths: textopts.h) and each phrase's weight (ev_bm25(), bm25.h), signed so that a
  *     higher score is better (mixed with the document's, below).
  *   - Pruning (unless exhaustive) and the postings file (postings.h, read
  *     only when it was made from the index as it is) change the work, never
