@@ -225,6 +225,31 @@ Test(corpus, put_stores_the_document_its_chunks_and_their_index)
 	expect_index(NULL, "turbine");
 }
 
+/* Columns the caller tagged (fts_ready), bound with their NUL after them or
+ * by their length, are indexed as chunks_src reads them: the index checks
+ * out against the chunks, and holds the French stem and the word itself. */
+Test(corpus, columns_the_caller_tagged_are_indexed_as_chunks_src_reads_them)
+{
+	static const char *const cols[3] = { "\x1f" "fr" "\x1f" "Guide",
+	    "\x1f" "fr" "\x1f" "Réglage", "\x1f" "fr" "\x1f" "les abeilles volent" };
+	struct doc x;
+
+	make(&x, "d1", "Guide", "src", "sha256:1");
+	chunk(&x, "d1:s:0", "Réglage", "les abeilles volent", 0);
+	x.c[0].lang = "fr";
+	x.c[0].fts_ready = 1;
+	for (int i = 0; i < 3; i++) {
+		x.c[0].fts[i] = cols[i];
+		x.c[0].fts_len[i] = strlen(cols[i]);
+		x.c[0].fts_z[i] = i != 1;
+	}
+	put(&x);
+	cr_assert_eq(num("SELECT count(*) FROM chunks_vocab WHERE term = char(31) || 'fr' || char(31)"
+	    " || 'abeil'"), 1);
+	cr_assert_eq(num("SELECT count(*) FROM chunks_vocab WHERE term = char(31, 31) || 'abeilles'"), 1);
+	fts_consistent();
+}
+
 Test(corpus, an_unchanged_chunk_keeps_its_rowid_and_is_not_marked)
 {
 	struct doc x;

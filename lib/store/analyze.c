@@ -740,7 +740,8 @@ cued(struct ev_analyzer *an, const char *text, int n)
 		size_t i = (an->next_cue + k) % an->ncues;
 		const struct ev_analyze_cue *q = &an->cues[i];
 
-		if (q->n == n && q->tape->lang == an->lang && memcmp(q->text, text, (size_t)n) == 0) {
+		if (q->n == n && q->tape->lang == an->lang &&
+		    (q->text == text || memcmp(q->text, text, (size_t)n) == 0)) {
 			an->next_cue = i + 1;
 			return q;
 		}

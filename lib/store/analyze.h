@@ -131,7 +131,8 @@ int ev_analyze_record(struct ev_analyzer *an, const char *text, int n, struct ev
  * recording one's), hand it the cue's tokens instead of making them.  The
  * cues (and their tapes and texts) must stay valid until then; n == 0
  * clears them.  The result is the same either way: a cue only saves the
- * work. */
+ * work.  A text FTS5 hands over where the cue's lies (a value bound with
+ * its NUL after it) is the cue's without comparing its bytes. */
 void ev_analyze_expect(struct ev_analyzer *an, const struct ev_analyze_cue *cues, size_t n);
 
 /* The language of untagged text from now on: code (ev_analyze_norm()

@@ -11,8 +11,8 @@
 
 /* The statements of a put, prepared once (ev_store_prepare() keeps them). */
 enum {
-	S_UNCHANGED, S_LOAD_OLD, S_FTS_INSERT, S_ROWID_MAX, S_PUT_DOC, S_INSERT_CHUNK, S_SEEN,
-	S_COUNT
+	S_UNCHANGED, S_LOAD_OLD, S_FTS_INSERT, S_FTS_INSERT_TAGGED, S_ROWID_MAX, S_PUT_DOC,
+	S_INSERT_CHUNK, S_SEEN, S_COUNT
 };
 
 struct ev_corpus {
@@ -304,6 +304,30 @@ fts_insert(struct ev_corpus *c, sqlite3_int64 rowid, const char *lang, const cha
 	return run(c, s, "indexing a chunk in chunks_fts", err);
 }
 
+/* Index chunk k in chunks_fts from its columns as the caller tagged them
+ * (k->fts_ready): the same values as fts_insert()'s, without SQL making a
+ * copy of the text.  A value bound with its NUL after it reaches the
+ * tokeniser where it lies, so that the tokeniser finds its recorded
+ * tokens (ev_analyze_expect()) without comparing the text. */
+static int
+fts_insert_tagged(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_chunk *k,
+	struct ev_err *err)
+{
+	sqlite3_stmt *s = stmt(c, S_FTS_INSERT_TAGGED, "INSERT INTO chunks_fts(rowid, title,"
+	    " section_title, text) VALUES(?1, ?2, ?3, ?4)", err);
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, rowid);
+	for (int i = 0; i < 3; i++)
+		if (k->fts[i] == NULL)
+			sqlite3_bind_null(s, i + 2);
+		else
+			sqlite3_bind_text(s, i + 2, k->fts[i], k->fts_z[i] ? -1 : (int)k->fts_len[i],
+			    SQLITE_STATIC);
+	return run(c, s, "indexing a chunk in chunks_fts", err);
+}
+
 /* Delete a stored chunk: from chunks_fts, from chunks, rowid to tombstones. */
 static int
 drop_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const char *title, const char *stitle,
@@ -448,6 +472,8 @@ insert_chunk(struct ev_corpus *c, sqlite3_int64 rowid, const struct ev_corpus_do
 	sqlite3_bind_text(s, 13, lang, -1, SQLITE_STATIC);
 	if (run(c, s, "storing a chunk", err) == -1)
 		return -1;
+	if (k->fts_ready && k->lang != NULL)
+		return fts_insert_tagged(c, rowid, k, err);
 	return fts_insert(c, rowid, lang, chunk_title(d, k), k->section_title, k->text, k->len, err);
 }
 

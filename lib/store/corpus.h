@@ -45,6 +45,15 @@ struct ev_corpus_chunk {
 	int title_is_text;	/* the text is the document's title (a document of a
 				 * title alone): the chunk has no title of its own,
 				 * so the title's words are indexed once */
+	/* With fts_ready set (and lang): the title, section_title and text
+	 * columns as chunks_fts receives them, tagged with lang as chunks_src
+	 * tags them (EV_STORE_TAG: NULL stays NULL when lang is ""), made by
+	 * the caller, which saves the put from making them.  fts_z[i]: the
+	 * byte after fts[i][0..fts_len[i]) is NUL and none before it is. */
+	int fts_ready;
+	const char *fts[3];
+	size_t fts_len[3];
+	int fts_z[3];
 };
 
 struct ev_corpus;

@@ -1088,24 +1088,39 @@ tagged_len(const char *lang, const char *col, size_t n)
 	return (lang[0] != '\0' ? strlen(lang) + 2 : 0) + n;
 }
 
-/* Record the tokens of one column (tagged with lang) as a cue. */
+/* Column i of chunk k (col[0..n)) as chunks_fts receives it, tagged with
+ * k->lang as EV_STORE_TAG tags it, into p->tagged (room reserved), followed
+ * by a NUL; and its tokens recorded as a cue when it has any.  Returns 1,
+ * 0 when the column is too long to be indexed (nothing made), or -1 when
+ * out of memory. */
 static int
-cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, const char *lang, const char *col,
-	size_t n)
+cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, struct ev_corpus_chunk *k, int i,
+	const char *col, size_t n)
 {
 	struct ev_analyze_cue *q;
-	size_t len = tagged_len(lang, col, n), at = p->tagged.len, from = p->tape.b.len;
+	size_t len = tagged_len(k->lang, col, n), at = p->tagged.len, from = p->tape.b.len;
 
-	if (len == 0)
-		return 0;
 	if (len > INT32_MAX)
 		return 0;	/* FTS5 refuses it first: nothing to record */
-	if (lang[0] != '\0') {
+	if (k->lang[0] == '\0' && len == 0) {
+		k->fts[i] = col;	/* as it is: NULL, or no text */
+		k->fts_len[i] = 0;
+		k->fts_z[i] = col != NULL;
+		return 1;
+	}
+	if (k->lang[0] != '\0') {	/* room reserved: these cannot fail */
 		ev_buf_addc(&p->tagged, EV_ANALYZE_TAG);
-		ev_buf_adds(&p->tagged, lang);
+		ev_buf_adds(&p->tagged, k->lang);
 		ev_buf_addc(&p->tagged, EV_ANALYZE_TAG);
 	}
-	ev_buf_add(&p->tagged, col, n);	/* room reserved: these cannot fail */
+	if (len > 0)
+		ev_buf_add(&p->tagged, col, n);
+	ev_buf_addc(&p->tagged, '\0');
+	k->fts[i] = p->tagged.p + at;
+	k->fts_len[i] = p->tagged.len - 1 - at;
+	k->fts_z[i] = memchr(k->fts[i], '\0', k->fts_len[i]) == NULL;
+	if (len == 0)
+		return 1;	/* the tag alone: no tokens */
 	if (ev_analyze_record(an, p->tagged.p + at, (int)len, &p->tape) == -1)
 		return -1;
 	q = &p->cues[p->ncues++];
@@ -1114,10 +1129,11 @@ cue_column(struct ev_analyzer *an, struct ev_ingest_prep *p, const char *lang, c
 	q->tape = &p->tape;
 	q->at = from;
 	q->end = p->tape.b.len;
-	return 0;
+	return 1;
 }
 
-/* The tokens of every column of p's chunks, recorded with an. */
+/* The columns of p's chunks as chunks_fts receives them, and their tokens,
+ * recorded with an. */
 static int
 prep_tokens(struct ev_analyzer *an, struct ev_ingest_prep *p)
 {
@@ -1129,20 +1145,22 @@ prep_tokens(struct ev_analyzer *an, struct ev_ingest_prep *p)
 
 		room += tagged_len(k->lang, title, title ? strlen(title) : 0) +
 		    tagged_len(k->lang, k->section_title, k->section_title ? strlen(k->section_title) : 0) +
-		    tagged_len(k->lang, k->text, k->len);
+		    tagged_len(k->lang, k->text, k->len) + 3 * (strlen(k->lang) + 3);
 	}
 	if (ev_buf_reserve(&p->tagged, room) == -1 ||
 	    ev_grow(&p->cues, &p->cap_cues, 3 * p->nch, sizeof *p->cues, 16) == -1)
 		return -1;
 	for (size_t i = 0; i < p->nch; i++) {
-		const struct ev_corpus_chunk *k = &p->ch[i];
+		struct ev_corpus_chunk *k = &p->ch[i];
 		const char *title = k->title_is_text ? NULL : p->title;
+		int a, b, c;
 
-		if (cue_column(an, p, k->lang, title, title ? strlen(title) : 0) == -1 ||
-		    cue_column(an, p, k->lang, k->section_title,
-		    k->section_title ? strlen(k->section_title) : 0) == -1 ||
-		    cue_column(an, p, k->lang, k->text, k->len) == -1)
+		if ((a = cue_column(an, p, k, 0, title, title ? strlen(title) : 0)) == -1 ||
+		    (b = cue_column(an, p, k, 1, k->section_title,
+		    k->section_title ? strlen(k->section_title) : 0)) == -1 ||
+		    (c = cue_column(an, p, k, 2, k->text, k->len)) == -1)
 			return -1;
+		k->fts_ready = a && b && c;
 	}
 	return 0;
 }
