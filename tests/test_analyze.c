@@ -123,6 +123,18 @@ Test(analyze, english_is_exactly_porter_unicode61)
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9 +||flows@4-9");
 }
 
+/* The word itself of an English word is folded as unicode61 folds it
+ * (capitals and digits; accents and letters of other scripts; apostrophes
+ * and hyphens between words), whether the word is ASCII or not. */
+Test(analyze, the_word_itself_is_folded_as_unicode61_folds_it)
+{
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "X86 ABC123 l'Avion co-OP"),
+	    "x86@0-3 +||x86@0-3 abc123@4-10 +||abc123@4-10 l@11-12 +||l@11-12 avion@13-18"
+	    " +||avion@13-18 co@19-21 +||co@19-21 op@22-24 +||op@22-24");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Naïve ÉTÉ Ωmega"),
+	    "naiv@0-6 +||naive@0-6 et@7-12 +||ete@7-12 ωmega@13-19 +||ωmega@13-19");
+}
+
 Test(analyze, a_tag_chooses_the_snowball_stemmer_accents_folded)
 {
 	/* French: "ruches" -> "ruch", "élevées" -> stem "élev" -> "elev",

@@ -399,18 +399,25 @@ run_room(struct ev_analyzer *an, size_t n)
 	return 0;
 }
 
+/* Room for n bytes in *buf (of *cap): 0, or -1 when out of memory. */
 static int
-term_room(struct ev_analyzer *an, size_t n)
+room(char **buf, size_t *cap, size_t n)
 {
 	char *p;
 
-	if (n <= an->tcap)
+	if (n <= *cap)
 		return 0;
-	if ((p = realloc(an->term, n * 2)) == NULL)
+	if ((p = realloc(*buf, n * 2)) == NULL)
 		return -1;
-	an->term = p;
-	an->tcap = n * 2;
+	*buf = p;
+	*cap = n * 2;
 	return 0;
+}
+
+static int
+term_room(struct ev_analyzer *an, size_t n)
+{
+	return room(&an->term, &an->tcap, n);
 }
 
 /* A token of a sub-tokeniser over a segment: its offsets moved to the text. */
@@ -536,14 +543,8 @@ namespaced(struct ev_analyzer *an, int a, const char *t, int len)
 			break;
 		}
 	cl = strlen(code);
-	if ((size_t)len + cl + 2 > an->tagcap) {
-		char *p = realloc(an->tagged, ((size_t)len + cl + 2) * 2);
-
-		if (p == NULL)
-			return -1;
-		an->tagged = p;
-		an->tagcap = ((size_t)len + cl + 2) * 2;
-	}
+	if (room(&an->tagged, &an->tagcap, (size_t)len + cl + 2) == -1)
+		return -1;
 	an->tagged[0] = EV_ANALYZE_TAG;
 	memcpy(an->tagged + 1, code, cl);
 	an->tagged[cl + 1] = EV_ANALYZE_TAG;
@@ -583,20 +584,51 @@ indexed_raw_token(void *pctx, int tflags, const char *raw, int rlen, int start, 
 	return indexed_word(pctx, raw, rlen, start, end);
 }
 
+/* The word itself of the token w[0..n) as written, into an->tagged, when
+ * its bytes are ASCII letters and digits: unicode61 reads them as one token
+ * and folds them to lowercase, the term namespaced() makes of A_PLAIN's
+ * (word_term()) without tokenising the word again.  Returns the term's
+ * length; 0 when w holds another byte (or none), -1 when out of memory. */
+static int
+ascii_word_itself(struct ev_analyzer *an, const char *w, int n)
+{
+	char *t;
+
+	if (n <= 0 || room(&an->tagged, &an->tagcap, (size_t)n + 2) == -1)
+		return n <= 0 ? 0 : -1;
+	t = an->tagged + 2;
+	for (int i = 0; i < n; i++) {
+		unsigned ch = (unsigned char)w[i];
+
+		if (ch - '0' < 10u || ch - 'a' < 26u)
+			t[i] = (char)ch;
+		else if (ch - 'A' < 26u)
+			t[i] = (char)(ch + 32);
+		else
+			return 0;
+	}
+	an->tagged[0] = an->tagged[1] = EV_ANALYZE_TAG;
+	return n + 2;
+}
+
 /* A Porter stem of the run (English's), then the word itself beside it. */
 static int
 indexed_porter_token(void *pctx, int tflags, const char *term, int len, int start, int end)
 {
 	struct call *c = pctx;
+	const char *w = c->text + c->base + start;
 	int rc;
 
 	(void)tflags;
 	if ((rc = c->cb(c->ctx, 0, term, len, c->base + start, c->base + end)) != SQLITE_OK ||
 	    !c->bare)
 		return rc;
-	if ((len = word_term(c->an, A_PLAIN, c->text + c->base + start, end - start, NULL, 0)) <= 0)
-		return len == 0 ? SQLITE_OK : SQLITE_NOMEM;
-	if ((len = namespaced(c->an, A_PLAIN, c->an->term, len)) == -1)
+	if ((len = ascii_word_itself(c->an, w, end - start)) == 0) {
+		if ((len = word_term(c->an, A_PLAIN, w, end - start, NULL, 0)) <= 0)
+			return len == 0 ? SQLITE_OK : SQLITE_NOMEM;
+		len = namespaced(c->an, A_PLAIN, c->an->term, len);
+	}
+	if (len == -1)
 		return SQLITE_NOMEM;
 	return c->cb(c->ctx, FTS5_TOKEN_COLOCATED, c->an->tagged, len, c->base + start, c->base + end);
 }
