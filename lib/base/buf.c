@@ -50,10 +50,7 @@ ev_buf_add_varint(struct ev_buf *b, uint64_t v)
 	 * token it indexes, and the postings file's build for every entry */
 	if (b->cap - b->len < 12 && ev_buf_reserve(b, 10) == -1)
 		return -1;
-	p = (unsigned char *)b->p + b->len;
-	for (; v >= 0x80; v >>= 7)
-		*p++ = (unsigned char)(v | 0x80);
-	*p++ = (unsigned char)v;
+	p = ev_varint_put((unsigned char *)b->p + b->len, v);
 	b->len = (size_t)(p - (unsigned char *)b->p);
 	b->p[b->len] = '\0';
 	return 0;

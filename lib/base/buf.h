@@ -61,8 +61,19 @@ ev_buf_puts(struct ev_buf *b, const char *s)
 	return ev_buf_put(b, s, strlen(s));
 }
 
-/* Append v as an unsigned LEB128 varint (7 bits a byte, low first, the
- * high bit set on every byte but the last): 1 to 10 bytes. */
+/* Write v at p as an unsigned LEB128 varint (7 bits a byte, low first, the
+ * high bit set on every byte but the last): 1 to 10 bytes, which the caller
+ * makes room for.  Returns the byte after it. */
+static inline unsigned char *
+ev_varint_put(unsigned char *p, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*p++ = (unsigned char)(v | 0x80);
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+/* Append v as a varint (ev_varint_put()). */
 int ev_buf_add_varint(struct ev_buf *b, uint64_t v);
 
 /* Read one varint that ev_buf_add_varint() wrote from *p (not past end)
