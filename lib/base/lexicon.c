@@ -114,6 +114,9 @@ struct ev_lex {
 	unsigned *langs;	/* per stop word: the languages it is one of (EV_LEX_BIT) */
 	size_t caplangs;
 	size_t longest;		/* bytes of the longest stop word */
+	/* per length: the classes (byte_class()) of the stop words' first and
+	 * last bytes, which turn most other words away before a look-up */
+	uint32_t first[MAX_WORD], last[MAX_WORD];
 	struct dict dicts[EV_LEX_NLANG];
 	char *dir;
 };
@@ -121,23 +124,35 @@ struct ev_lex {
 /* word[0..len) lowercased into out (MAX_WORD bytes, NUL-terminated): ASCII
  * and the Latin-1 capitals (UTF-8 C3 80 to C3 9E, but for the multiplication
  * sign).  Returns its length, or -1 when it is too long. */
+static inline unsigned char
+lowered(const char *word, size_t i)
+{
+	unsigned char c = (unsigned char)word[i];
+
+	if (c >= 'A' && c <= 'Z')
+		return (unsigned char)(c + 32);
+	if (i > 0 && (unsigned char)word[i - 1] == 0xC3 && c >= 0x80 && c <= 0x9E && c != 0x97)
+		return (unsigned char)(c + 32);
+	return c;
+}
+
 static int
 lower(const char *word, size_t len, char *out)
 {
 	if (len == 0 || len >= MAX_WORD)
 		return -1;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)word[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c + 32);
-		else if (i > 0 && (unsigned char)word[i - 1] == 0xC3 && c >= 0x80 && c <= 0x9E &&
-		    c != 0x97)
-			c = (unsigned char)(c + 32);
-		out[i] = (char)c;
-	}
+	for (size_t i = 0; i < len; i++)
+		out[i] = (char)lowered(word, i);
 	out[len] = '\0';
 	return (int)len;
+}
+
+/* A byte's class, 0 to 31: an ASCII letter's (either case alike), or one
+ * of four for the bytes of other characters. */
+static inline unsigned
+byte_class(unsigned char c)
+{
+	return c < 0x80 ? (unsigned)(c | 0x20) & 31u : 27u + (c & 3u);
 }
 
 struct ev_lex *
@@ -164,6 +179,10 @@ ev_lex_open(const char *dict_dir, struct ev_err *err)
 				lex->langs[id] = 0;
 			if (n > lex->longest)
 				lex->longest = n;
+			if (n > 0) {
+				lex->first[n] |= 1u << byte_class((unsigned char)s[0]);
+				lex->last[n] |= 1u << byte_class((unsigned char)s[n - 1]);
+			}
 			lex->langs[id] |= EV_LEX_BIT(l);
 			s += n;
 			s += *s == ' ';
@@ -229,7 +248,11 @@ ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 	int32_t id;
 	int n;
 
-	if (len > lex->longest)		/* most words of a text: no stop word */
+	if (len == 0 || len > lex->longest)	/* most words of a text: no stop word */
+		return 0;
+	/* the lowercased word's first and last bytes, as a stop word's */
+	if (!((lex->first[len] >> byte_class(lowered(word, 0))) &
+	    (lex->last[len] >> byte_class(lowered(word, len - 1))) & 1u))
 		return 0;
 	if ((n = lower(word, len, w)) < 0 || (id = ev_strmap_find(&lex->stops, w, (size_t)n)) < 0)
 		return 0;
