@@ -39,6 +39,9 @@ struct ev_textsearch_opts {
 				 * outlive the searcher); NULL: /usr/share/dict */
 	struct ev_textstats *stats;	/* NULL, or the statistics to rank with (borrowed) */
 	int exhaustive;		/* rank every chunk holding a query word: no pruning */
+	long long prune_rows;	/* prune a pass only when the store holds this many
+				 * chunks or more for each hit it asks for; 0:
+				 * textpass.c's default, -1: always */
 	long long split_rows;	/* sweep stores of this many chunks or more on two
 				 * threads (ev_bm25_sweep_split()); 0: bm25.h's default,
 				 * -1: never */

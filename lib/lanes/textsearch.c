@@ -97,6 +97,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	ts->st = st;
 	ts->o = *opts;
 	ts->regions = -1;
+	ts->nchunks = -1;
 	if (ts->o.stats != NULL && ts->o.raw_fts) {
 		ev_err_set(err, EV_EXIT_USAGE, NULL, "--stats cannot score an FTS5 expression"
 		    " (--raw-fts): its phrases have no statistics");

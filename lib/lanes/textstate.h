@@ -143,6 +143,8 @@ struct ev_textsearch {
 	int filtered;		/* this query has filters: no sweep */
 	int fresh;		/* the postings file describes this query's snapshot: 1,
 				 * 0, or -1 not yet known */
+	long long nchunks;	/* the store's chunks, counted once (-1 not yet): whether
+				 * pruning pays (textpass.c) */
 	struct ev_buf toks;	/* the swept phrases' tokens */
 	struct ev_bm25_phrase *ph;
 	int *tokoff, *toklen;	/* each token's bytes in toks */
