@@ -1159,13 +1159,6 @@ ev_sweep_walk_top(struct ev_bm25_sweep *sw, unsigned char want, size_t limit, do
 
 /* ---- The narrowed words (postings.h) ------------------------------------- */
 
-/* Whether tok[0..len) is a word itself ("\x1f\x1f" and the word). */
-static int
-is_itself(const char *tok, int len)
-{
-	return len >= 2 && tok[0] == EV_ANALYZE_TAG && tok[1] == EV_ANALYZE_TAG;
-}
-
 /* Room in sw's narrowed phrases for n phrases, ntok tokens and npos
  * positions.  Returns 0 or -1. */
 static int
@@ -1210,7 +1203,7 @@ narrow_position(struct ev_bm25_sweep *sw, const char *const *tok, const int *len
 		sw->ntok[*k] = tok[i];
 		sw->nlen[*k] = len[i];
 		sw->noff[*k] = -1;
-		if (stem && is_itself(tok[i], len[i])) {
+		if (stem && ev_analyze_is_itself(tok[i], (size_t)len[i])) {
 			if (ev_buf_addc(&sw->nstr, EV_POSTINGS_NARROWED) == -1 ||
 			    ev_buf_add(&sw->nstr, tok[i], (size_t)len[i]) == -1)
 				return -1;

@@ -169,6 +169,15 @@ int ev_analyze_norm(const char *code, size_t len, char out[EV_ANALYZE_CODE_MAX])
  * English (Porter) and every Snowball language, else 0. */
 int ev_analyze_has_stemmer(const char *code);
 
+/* Whether the term term[0..len) is a word itself (EV_ANALYZE_TAG twice,
+ * then the word: "\x1f\x1f" "aux"), as the index holds it beside the
+ * word's stem: 1 or 0. */
+static inline int
+ev_analyze_is_itself(const char *term, size_t len)
+{
+	return len >= 2 && term[0] == EV_ANALYZE_TAG && term[1] == EV_ANALYZE_TAG;
+}
+
 /* Whether a text tagged with the language code (a chunk's language as the
  * store keeps it: chunks_src tags every indexed column with it) has the
  * words of its spaced runs indexed as their untagged Porter stem, each

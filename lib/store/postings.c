@@ -502,8 +502,7 @@ start_term(struct build *b, const char *term, size_t tlen, struct ev_err *err)
 	b->have_term = 1;
 	/* a word itself, whose instances in the chunks out of the Porter
 	 * namespace are kept for its narrowed list too */
-	b->itself = !b->narrowing && b->other != NULL && tlen >= 2 && term[0] == EV_ANALYZE_TAG &&
-	    term[1] == EV_ANALYZE_TAG;
+	b->itself = !b->narrowing && b->other != NULL && ev_analyze_is_itself(term, tlen);
 	return 0;
 }
 
