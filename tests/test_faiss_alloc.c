@@ -10,11 +10,35 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "test_util.h"
-
 void *_Znwm(size_t n);	/* operator new(std::size_t) */
 
 #define HUGE_PAGE ((size_t)2 << 20)
+
+/* The VmFlags line of /proc/self/smaps for the mapping holding p ("" when
+ * none was found). */
+static const char *
+vm_flags(const void *p)
+{
+	static char flags[512];
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "r");
+	int in = 0;
+
+	cr_assert_not_null(f);
+	flags[0] = '\0';
+	while (fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(flags, sizeof flags, "%s", line + 8);
+			break;
+		}
+	}
+	fclose(f);
+	return flags;
+}
 
 /* AddressSanitizer's allocator, and its operator new, replace both. */
 #ifdef __SANITIZE_ADDRESS__
@@ -34,7 +58,7 @@ Test(faiss_alloc, a_large_block_is_aligned_and_marked_for_huge_pages)
 	cr_assert_eq((uintptr_t)p % HUGE_PAGE, 0, "%p is not on a 2 MB boundary", (void *)p);
 	memset(p, 1, 4 << 20);	/* usable to its end */
 	if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
-		cr_assert_not_null(strstr(tu_vm_flags(p), " hg"), "VmFlags:%s", tu_vm_flags(p));
+		cr_assert_not_null(strstr(vm_flags(p), " hg"), "VmFlags:%s", vm_flags(p));
 	free(p);	/* what operator delete does */
 }
 
@@ -46,6 +70,6 @@ Test(faiss_alloc, a_small_block_is_mallocs)
 	p = _Znwm(1000);
 
 	cr_assert_not_null(p);
-	cr_assert_null(strstr(tu_vm_flags(p), " hg"), "VmFlags:%s", tu_vm_flags(p));
+	cr_assert_null(strstr(vm_flags(p), " hg"), "VmFlags:%s", vm_flags(p));
 	free(p);
 }

@@ -10,7 +10,6 @@
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,32 +241,6 @@ tu_note(void *ctx, const char *msg)
 
 	(void)ctx;
 	snprintf(tu_notes + n, sizeof tu_notes - n, "%s\n", msg);
-}
-
-/* The VmFlags line of /proc/self/smaps for the mapping holding p ("" when
- * none was found): " hg" in it says the mapping asks for huge pages. */
-static inline const char *
-tu_vm_flags(const void *p)
-{
-	static char flags[512];
-	char line[512];
-	FILE *f = fopen("/proc/self/smaps", "r");
-	int in = 0;
-
-	cr_assert_not_null(f);
-	flags[0] = '\0';
-	while (fgets(line, sizeof line, f)) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-		else if (in && strncmp(line, "VmFlags:", 8) == 0) {
-			snprintf(flags, sizeof flags, "%s", line + 8);
-			break;
-		}
-	}
-	fclose(f);
-	return flags;
 }
 
 #endif

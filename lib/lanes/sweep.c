@@ -14,37 +14,18 @@
 #include "sweepstate.h"
 #include "worker.h"
 
-#define HUGE_BYTES ((size_t)2 << 20)	/* a huge page of x86-64 and arm64's 4 KB pages */
-
-/* A private mapping of *size bytes (rounded up to whole pages, *size set to
- * it), zeroed; NULL when there is no memory.  With huge, for arrays whose
- * every page is written at once (populate()), it begins on a 2 MB boundary
- * and asks for huge pages (a hint): each 2 MB is one fault, one allocation
- * and one entry to tear down at exit, where 4 KB pages are 512 of each;
- * else it asks for none (sparse arrays, a page written now and then: a
- * huge page would zero 2 MB for each). */
 static void *
-map_zeroed(size_t *size, int huge)
+map_zeroed(size_t *size)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), want = (*size + page - 1) / page * page;
-	size_t extra = huge ? HUGE_BYTES : 0;
-	unsigned char *p = mmap(NULL, want + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return NULL;
-	if (huge) {
-		/* the pages before the first boundary, and after want, given back */
-		size_t lead = (HUGE_BYTES - (uintptr_t)p % HUGE_BYTES) % HUGE_BYTES;
-
-		if (lead > 0)
-			munmap(p, lead);
-		munmap(p + lead + want, extra - lead);
-		p += lead;
-	}
 	*size = want;
-#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
-	(void)madvise(p, want, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);	/* (hints) */
+#ifdef MADV_NOHUGEPAGE
+	(void)madvise(p, want, MADV_NOHUGEPAGE);	/* (a hint; "always" mode too) */
 #endif
 	return p;
 }
@@ -69,20 +50,13 @@ populate(void *p, size_t n)
 #endif
 }
 
-size_t
-ev_sweep_rows_half(size_t size)
-{
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t unit = size >= 2 * HUGE_BYTES ? HUGE_BYTES : page;
-
-	return (size / 2 + unit / 2) / unit * unit;
-}
-
 /* Where the upper half of the pages of sw's per-row arrays begins, in bytes. */
 static size_t
 rows_half(const struct ev_bm25_sweep *sw)
 {
-	return ev_sweep_rows_half(sw->rows_size);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return sw->rows_size / 2 / page * page;
 }
 
 /* The upper half of the pages of sw's per-row arrays (populate()), as a job
@@ -95,15 +69,13 @@ populate_upper(void *arg)
 	populate((unsigned char *)sw->acc + rows_half(sw), sw->rows_size - rows_half(sw));
 }
 
-/* The per-row arrays acc and mark of sw (map_zeroed()), in one mapping of
- * huge pages (every page of it is written as the sweeper is made): at
- * 1,000,000 chunks, 12.4 MB, six huge pages where it was 3,000 pages of
- * 4 KB, each allocated, charged and mapped alone.  Returns 0 or -1. */
+/* The per-row arrays acc and mark of sw (map_zeroed()), in one mapping.
+ * Returns 0 or -1. */
 static int
 row_arrays(struct ev_bm25_sweep *sw)
 {
 	sw->rows_size = (size_t)sw->nrow * (sizeof *sw->acc + 1);
-	if ((sw->acc = map_zeroed(&sw->rows_size, 1)) == NULL)
+	if ((sw->acc = map_zeroed(&sw->rows_size)) == NULL)
 		return -1;
 	sw->mark = (unsigned char *)(sw->acc + sw->nrow);
 	sw->owns_rows = 1;
@@ -129,7 +101,7 @@ ev_sweep_scratch(struct ev_bm25_sweep *sw)
 	sw->touched_cap = n / 16 + 1;
 	sw->scratch_size = (sw->touched_cap + 1) * row + n * (2 * row + f) +
 	    sw->kept_cap * (row + f);
-	if ((p = sw->scratch = map_zeroed(&sw->scratch_size, 0)) == NULL)
+	if ((p = sw->scratch = map_zeroed(&sw->scratch_size)) == NULL)
 		return -1;
 	sw->touched = (long long *)p;
 	sw->cand = (long long *)(p += (sw->touched_cap + 1) * row);

@@ -341,12 +341,6 @@ int ev_sweep_reserve_hits(struct ev_bm25_sweep *sw, size_t cap);
  * Returns 0 or -1. */
 int ev_sweep_scratch(struct ev_bm25_sweep *sw);
 
-/* Where the upper half of size bytes of per-row arrays begins, each
- * thread populating one half: the boundary of pages nearest the middle, of
- * 2 MB huge pages when size spans two or more (each thread then maps huge
- * pages of its own). */
-size_t ev_sweep_rows_half(size_t size);
-
 /* The n hits kept, best first. */
 void ev_sweep_sort_hits(struct ev_bm25_sweep *sw, size_t n);
 
