@@ -21,6 +21,8 @@
 
 enum { REC_DOC = 0, REC_SEEN = 1 };
 
+#define SPOOL_BUFFER (1 << 20)	/* the spool file's stdio buffer */
+
 /* A spooled record: this header, then len bytes (a document packed by
  * ev_ingest_rec_pack(), or for REC_SEEN the id of an invalid record). */
 struct spool_hdr {
@@ -31,6 +33,7 @@ struct spool_hdr {
 struct ev_ingestpass {
 	struct ev_ingestpass_opts o;
 	FILE *f;
+	char *fbuf;		/* f's buffer (SPOOL_BUFFER bytes), or NULL: stdio's */
 	char **inputs;		/* names for messages, by index */
 	size_t ninputs;
 	char **sources;		/* distinct sources, by index */
@@ -61,6 +64,10 @@ ev_ingestpass_new(const struct ev_ingestpass_opts *o, struct ev_err *err)
 		ev_ingestpass_free(sp);
 		return NULL;
 	}
+	/* the spool holds as many bytes as the input: written and read back in
+	 * large pieces, not stdio's 4 KB (a system call each) */
+	if ((sp->fbuf = malloc(SPOOL_BUFFER)) != NULL)
+		setvbuf(sp->f, sp->fbuf, _IOFBF, SPOOL_BUFFER);
 	return sp;
 }
 
@@ -79,6 +86,7 @@ ev_ingestpass_free(struct ev_ingestpass *sp)
 		return;
 	if (sp->f != NULL)
 		fclose(sp->f);
+	free(sp->fbuf);
 	json_decref(sp->ids);
 	json_decref(sp->texts);
 	free_names(sp->inputs, sp->ninputs);
