@@ -2,8 +2,9 @@
  * over real stores: every instance, term by term, exactly as fts5vocab's
  * 'instance' table gives it (lists and position lists running over many
  * pages, long terms, the languages' tagged stems, rows deleted before
- * the merge); an index of several segments (and delete marks) left to
- * fts5vocab; an empty index; a sink that stops the reading. */
+ * the merge), an instance or a row a call; an index of several segments
+ * (and delete marks) left to fts5vocab; an empty index; a sink that stops
+ * the reading. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,14 +49,48 @@ dump_instance(void *ctx, long long rowid, int col, long long off, struct ev_err 
 	return 0;
 }
 
-/* ev_fts5seg_read() of st into d; its result. */
+/* A row given whole, written as dump_instance() writes its instances;
+ * d->n counts the rows. */
 static int
-seg_read(struct ev_store *st, struct dump *d, struct ev_err *err)
+dump_row(void *ctx, long long rowid, const uint32_t *counts, const unsigned char *pos, size_t len,
+    struct ev_err *err)
 {
-	struct ev_fts5seg_sink sink = { dump_term, dump_instance, d };
+	struct dump *d = ctx;
+	const unsigned char *end = pos + len;
+
+	(void)err;
+	d->n++;
+	for (int c = 0; c < 3; c++) {
+		long long off = 0;
+
+		for (uint32_t i = 0; i < counts[c]; i++) {
+			uint64_t v;
+
+			cr_assert_eq(ev_varint_get(&pos, end, &v), 0);
+			off += (long long)v;
+			cr_assert_eq(ev_buf_add(&d->b, d->term, d->len), 0);
+			cr_assert_eq(ev_buf_printf(&d->b, "|%lld|%d|%lld\n", rowid, c, off), 0);
+		}
+	}
+	cr_assert_eq(pos, end, "row %lld: bytes after its counts' offsets", rowid);
+	return 0;
+}
+
+/* ev_fts5seg_read() of st into d, an instance or (by_row) a row a call;
+ * its result. */
+static int
+seg_read_as(struct ev_store *st, struct dump *d, int by_row, struct ev_err *err)
+{
+	struct ev_fts5seg_sink sink = { dump_term, dump_instance, d, by_row ? dump_row : NULL };
 
 	ev_buf_reset(&d->b);
 	return ev_fts5seg_read(ev_store_db(st), "chunks_fts", 3, &sink, err);
+}
+
+static int
+seg_read(struct ev_store *st, struct dump *d, struct ev_err *err)
+{
+	return seg_read_as(st, d, 0, err);
 }
 
 /* fts5vocab's instances of st, as dump_instance() writes them, into b. */
@@ -159,6 +194,26 @@ Test(fts5seg, one_segment_reads_as_fts5vocab_gives_it_term_by_term)
 	cr_assert_gt(d.n, 100000);
 	cr_assert_eq(d.b.len, want.len);
 	cr_assert(memcmp(d.b.p, want.p, want.len) == 0);
+	cr_assert_not_null(strstr(ev_buf_str(&d.b), "often|7|2|4999\n"));
+	ev_buf_release(&d.b);
+	ev_buf_release(&want);
+	ev_store_close(st);
+}
+
+Test(fts5seg, rows_given_whole_hold_the_instances_fts5vocab_gives)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = tu_store_create(path, &err);
+	struct dump d = { EV_BUF_INIT, NULL, 0, 0, 0 };
+	struct ev_buf want = EV_BUF_INIT;
+
+	fill(st, 1, 1500);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
+	cr_assert_eq(seg_read_as(st, &d, 1, &err), 1, "%s", err.msg);
+	vocab_read(st, &want);
+	cr_assert_gt(d.n, 10000);
+	cr_assert_str_eq(ev_buf_str(&d.b), ev_buf_str(&want));
+	/* "often" 5,000 times in a row: a position list over several pages */
 	cr_assert_not_null(strstr(ev_buf_str(&d.b), "often|7|2|4999\n"));
 	ev_buf_release(&d.b);
 	ev_buf_release(&want);

@@ -353,7 +353,7 @@ one_segment(void)
 {
 	struct ev_err err = { 0 };
 	long long n = 0;
-	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &n };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &n, NULL };
 	int r;
 
 	tu_exec_ok(st, "BEGIN");

@@ -24,14 +24,21 @@ struct reader {
 	size_t nterms, capterms, ti;	/* ti: the next term's index */
 	char *term;			/* the current term, with its prefix byte */
 	size_t termlen, termcap;
+	struct ev_buf row;		/* a row's offsets for the sink's row() */
 };
 
 /* A varint of p[*at..end) (SQLite's, buf.h) into *v, *at moved past it.
  * Returns 0, or -1 when it runs past end. */
-static int
+static inline int
 get_varint(const unsigned char *p, int *at, int end, uint64_t *v)
 {
-	int k = *at < end ? ev_sqlite_varint(p + *at, (size_t)(end - *at), v) : 0;
+	int k;
+
+	if (*at < end && p[*at] < 0x80) {	/* one byte: most of them */
+		*v = p[(*at)++];
+		return 0;
+	}
+	k = *at < end ? ev_sqlite_varint(p + *at, (size_t)(end - *at), v) : 0;
 
 	if (k == 0)
 		return -1;
@@ -97,7 +104,7 @@ run_end(const struct reader *r)
 /* A varint that may begin on the next page (an item's data running on),
  * and its bytes into *used.  Returns 1, 0 when the index is not as
  * expected, -1 with *err set. */
-static int
+static inline int
 run_varint(sqlite3 *db, struct reader *r, uint64_t *v, uint64_t *used, struct ev_err *err)
 {
 	int got, from;
@@ -174,6 +181,56 @@ read_positions(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, in
 	return 1;
 }
 
+/* The position list of rowid, its size read, as read_positions(), into
+ * sink->row(): its instances counted by column, and their offsets as
+ * distances in ev_varint_put()'s varints (fts5seg.h).  Returns 1, 0 when
+ * the index is not as expected, -1 with *err set. */
+static int
+read_row(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, int ncol,
+    const struct ev_fts5seg_sink *sink, struct ev_err *err)
+{
+	uint32_t counts[EV_FTS5SEG_MAX_COLS] = { 0 };
+	unsigned char *o;
+	uint64_t v, used;
+	int col = 0, got;
+
+	/* an offset's varint here is never longer than FTS5's for it but
+	 * above 2^63 (10 bytes for 9); r->row.len stays 0 */
+	if (r->row.cap < (size_t)size + (size_t)size / 8 + 16 &&
+	    ev_buf_reserve(&r->row, (size_t)size + (size_t)size / 8 + 16) == -1)
+		return ev_err_nomem(err);
+	o = (unsigned char *)r->row.p;
+	while (size > 0) {
+		/* a varint of one byte on this page: most of them */
+		if (r->off < r->szleaf && r->p[r->off] < 0x80 && r->off < run_end(r)) {
+			v = r->p[r->off++];
+			used = 1;
+		} else if ((got = run_varint(db, r, &v, &used, err)) != 1)
+			return got;
+		if (used > size)
+			return 0;
+		size -= used;
+		if (v == 1) {
+			if ((got = run_varint(db, r, &v, &used, err)) != 1)
+				return got;
+			if (used > size || v <= (uint64_t)col || v >= (uint64_t)ncol)
+				return 0;
+			size -= used;
+			col = (int)v;
+			continue;
+		}
+		if (v < 2)
+			return 0;
+		if (v - 2 < 0x80)
+			*o++ = (unsigned char)(v - 2);
+		else
+			o = ev_varint_put(o, v - 2);
+		counts[col]++;
+	}
+	return sink->row(sink->ctx, rowid, counts, (const unsigned char *)r->row.p,
+	    (size_t)(o - (unsigned char *)r->row.p), err) == -1 ? -1 : 1;
+}
+
 /* Every term and doclist of the segment's leaves.  Returns 1, 0 when the
  * index is not as expected, -1 with *err set. */
 static int
@@ -214,7 +271,10 @@ read_leaves(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_sin
 			return got;
 		if ((size & 1) != 0 || size == 0)	/* a delete mark, or no position */
 			return 0;
-		if ((got = read_positions(db, r, rowid, size >> 1, ncol, sink, err)) != 1)
+		got = sink->row != NULL && ncol <= EV_FTS5SEG_MAX_COLS ?
+		    read_row(db, r, rowid, size >> 1, ncol, sink, err) :
+		    read_positions(db, r, rowid, size >> 1, ncol, sink, err);
+		if (got != 1)
 			return got;
 	}
 }
@@ -302,5 +362,6 @@ ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_
 	sqlite3_finalize(r.s);
 	free(r.terms);
 	free(r.term);
+	ev_buf_release(&r.row);
 	return got;
 }

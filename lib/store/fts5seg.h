@@ -30,17 +30,29 @@
 #define EV_FTS5SEG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sqlite3.h>
 
 #include "err.h"
 
+#define EV_FTS5SEG_MAX_COLS 8	/* the columns row (below) is given for, at most */
+
 /* Where the instances go.  term: a new term (its bytes, without FTS5's
  * prefix byte), in FTS5's order; instance: one of its instances, in row,
- * column and offset order.  Each returns 0, or -1 with *err set to stop. */
+ * column and offset order.  row, when not NULL and the index has at most
+ * EV_FTS5SEG_MAX_COLS columns, is called in place of instance, once for
+ * each row of the term, in row order: counts[c] its instances in column c
+ * (c < ncol), and their offsets at pos[0..len) (valid during the call),
+ * column by column, each the distance from the one before in its column
+ * (the first from 0) as an ev_varint_put() varint (buf.h): a cheaper way to
+ * the same instances, a call a row rather than one an instance.  Each
+ * returns 0, or -1 with *err set to stop. */
 struct ev_fts5seg_sink {
 	int (*term)(void *ctx, const char *term, size_t len, struct ev_err *err);
 	int (*instance)(void *ctx, long long rowid, int col, long long off, struct ev_err *err);
 	void *ctx;
+	int (*row)(void *ctx, long long rowid, const uint32_t *counts, const unsigned char *pos,
+	    size_t len, struct ev_err *err);
 };
 
 /* Read every instance of the FTS5 table named fts (its %_data table

@@ -348,39 +348,57 @@ chunk_languages(struct ev_store *st, struct build *b, struct ev_err *err)
 	return r;
 }
 
-/* The current entry's counts, in a byte when they fit one (postings.h).
- * Returns 0, or -1 out of memory. */
-static int
-add_counts(struct build *b)
+/* Room for n more bytes in x, inline: an entry's few bytes are written
+ * in place (an entry for every row of every term: tens of millions at
+ * 100,000 documents).  Returns 0, or -1 out of memory. */
+static inline int
+room(struct ev_buf *x, size_t n)
 {
-	unsigned ncol = b->h.ncol, low = 8u - ncol, byte = b->count[ncol - 1];
-	int fits = b->count[ncol - 1] < (1u << low), r = 0;
-
-	for (unsigned c = 0; c + 1 < ncol; c++) {
-		fits &= b->count[c] <= 1;
-		byte |= (b->count[c] & 1u) << (low + c);
-	}
-	if (fits)
-		return ev_buf_addc(&b->list, (int)byte);
-	r |= ev_buf_addc(&b->list, EV_POSTINGS_COUNTS_ESCAPE);
-	for (unsigned c = 0; c < ncol; c++)
-		r |= ev_buf_add_varint(&b->list, b->count[c]);
-	return r ? -1 : 0;
+	return x->cap - x->len > n ? 0 : ev_buf_reserve(x, n);
 }
 
-/* Close the current entry into the term's list. */
-static int
-end_entry(struct build *b)
+/* Counts count[0..ncol) of an entry at p, in a byte when they fit one
+ * (postings.h).  Returns the byte after them; p has room for 1 + 10 ncol. */
+static unsigned char *
+put_counts(unsigned char *p, const uint32_t *count, unsigned ncol)
 {
-	int r = 0;
+	unsigned low = 8u - ncol, byte = count[ncol - 1];
+	int fits = count[ncol - 1] < (1u << low);
 
-	if (b->rowid < 0)
-		return 0;
-	r |= ev_buf_add_varint(&b->list, (uint64_t)(b->rowid - b->prev_rowid));
-	r |= add_counts(b);
-	r |= ev_buf_add(&b->poslist, b->pos.p, b->pos.len);
-	b->prev_rowid = b->rowid;
-	b->rowid = -1;
+	for (unsigned c = 0; c + 1 < ncol; c++) {
+		fits &= count[c] <= 1;
+		byte |= (count[c] & 1u) << (low + c);
+	}
+	if (fits) {
+		*p++ = (unsigned char)byte;
+		return p;
+	}
+	*p++ = EV_POSTINGS_COUNTS_ESCAPE;
+	for (unsigned c = 0; c < ncol; c++)
+		p = ev_varint_put(p, count[c]);
+	return p;
+}
+
+/* An entry of the term's list: row rowid, count[c] instances in column c,
+ * their offsets at pos[0..len) as b->pos holds them. */
+static int
+put_entry(struct build *b, long long rowid, const uint32_t *count, const unsigned char *pos,
+    size_t len)
+{
+	unsigned char *p;
+
+	if (room(&b->list, 11 + 10 * (size_t)b->h.ncol) == -1 || room(&b->poslist, len) == -1)
+		return -1;
+	p = (unsigned char *)b->list.p + b->list.len;
+	p = ev_varint_put(p, (uint64_t)(rowid - b->prev_rowid));
+	p = put_counts(p, count, b->h.ncol);
+	*p = '\0';	/* an ev_buf's terminator */
+	b->list.len = (size_t)(p - (unsigned char *)b->list.p);
+	if (len > 0)
+		memcpy(b->poslist.p + b->poslist.len, pos, len);
+	b->poslist.len += len;
+	b->poslist.p[b->poslist.len] = '\0';
+	b->prev_rowid = rowid;
 	if (++b->rows % EV_POSTINGS_BLOCK == 0) {
 		if (ev_grow(&b->skips, &b->capskip, b->nskip, sizeof *b->skips, 64) == -1 ||
 		    ev_grow(&b->pos_skips, &b->cap_pos_skips, b->nskip, sizeof *b->pos_skips, 64) == -1)
@@ -389,9 +407,21 @@ end_entry(struct build *b)
 		b->skips[b->nskip].next = b->list.len;
 		b->pos_skips[b->nskip++] = b->poslist.len;
 	}
+	return 0;
+}
+
+/* Close the current entry into the term's list. */
+static int
+end_entry(struct build *b)
+{
+	if (b->rowid < 0)
+		return 0;
+	if (put_entry(b, b->rowid, b->count, (const unsigned char *)b->pos.p, b->pos.len) == -1)
+		return -1;
+	b->rowid = -1;
 	ev_buf_reset(&b->pos);
 	memset(b->count, 0, sizeof b->count);
-	return r ? -1 : 0;
+	return 0;
 }
 
 /* Close the current term: its list written, its dictionary entry kept. */
@@ -532,6 +562,40 @@ add_position(struct build *b, long long rowid, uint32_t c, long long off, struct
 	b->count[c]++;
 	if (b->itself && (b->other[rowid / 64] >> (rowid % 64) & 1))
 		return keep_narrowed(b, b->term.p, b->term.len, rowid, c, off, err);
+	return 0;
+}
+
+/* A row of the current term given whole (fts5seg.h, the sink's row()):
+ * counts[c] its instances in column c, their offsets at pos[0..len) as
+ * b->pos holds them.  The same as add_position() for each instance in
+ * turn, at a call a row. */
+static int
+add_row(struct build *b, long long rowid, const uint32_t *counts, const unsigned char *pos,
+    size_t len, struct ev_err *err)
+{
+	const unsigned char *end = pos + len;
+
+	if (!b->have_term || rowid <= b->prev_rowid || (b->rowid >= 0 && rowid <= b->rowid))
+		return out_of_order(err);
+	if (b->itself && (b->other[rowid / 64] >> (rowid % 64) & 1)) {
+		/* its instances are kept for the narrowed list too, one by one */
+		for (uint32_t c = 0; c < b->h.ncol; c++) {
+			long long off = 0;
+
+			for (uint32_t i = 0; i < counts[c]; i++) {
+				uint64_t d;
+
+				if (ev_varint_get(&pos, end, &d) == -1)
+					return out_of_order(err);
+				off += (long long)d;
+				if (add_position(b, rowid, c, off, err) == -1)
+					return -1;
+			}
+		}
+		return pos == end ? 0 : out_of_order(err);
+	}
+	if (end_entry(b) == -1 || put_entry(b, rowid, counts, pos, len) == -1)
+		return ev_err_nomem(err);
 	return 0;
 }
 
@@ -745,6 +809,20 @@ seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *
 	return add_position(k->b, rowid, (uint32_t)col, off, err);
 }
 
+static int
+seg_row(void *ctx, long long rowid, const uint32_t *counts, const unsigned char *pos, size_t len,
+    struct ev_err *err)
+{
+	struct seg_sink *k = ctx;
+	long long n = k->n;
+
+	for (uint32_t c = 0; c < k->b->h.ncol; c++)
+		k->n += counts[c];
+	if (k->progress != NULL && k->n / PROGRESS_EVERY != n / PROGRESS_EVERY)
+		k->progress(k->ctx, k->n);
+	return add_row(k->b, rowid, counts, pos, len, err);
+}
+
 /* The instances through fts5vocab's instance table, read and written. */
 static int
 vocab_instances(struct ev_store *st, struct build *b, void (*progress)(void *, long long), void *ctx,
@@ -792,7 +870,7 @@ read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(
 {
 	if (fast) {
 		struct seg_sink k = { b, progress, ctx, 0 };
-		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k };
+		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
 		int rc = ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
 
 		if (rc != 1)
