@@ -62,16 +62,15 @@ make_store(void)
 
 /* The words word[0..n), each a phrase of one token, the first nfilter of
  * them the filter group, weighing w[i] each, swept for the best limit
- * into *h (a fresh query). */
+ * into *h (a fresh query), the columns weighing colw[0..3). */
 static long long
-sweep_words(struct ev_bm25_sweep *sw, const char *const *word, double *w, int n, int nfilter,
-    long long limit, const struct ev_bm25_hit **h)
+sweep_weighed(struct ev_bm25_sweep *sw, const char *const *word, double *w, int n, int nfilter,
+    long long limit, const double *colw, const struct ev_bm25_hit **h)
 {
 	static const int one[8] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct ev_bm25_phrase ph[8];
 	int len[8];
 	struct ev_bm25_weights pw = { n, w, 0, 0, 0, NULL, 0, 0, 0, 0 };
-	double colw[3] = { 1, 1, 1 };
 	struct ev_err err = { 0 };
 	long long got;
 
@@ -88,6 +87,16 @@ sweep_words(struct ev_bm25_sweep *sw, const char *const *word, double *w, int n,
 	got = ev_bm25_sweep(sw, ph, n, colw, 3, &pw, limit, h, &err);
 	cr_assert_geq(got, 0, "%s", err.msg);
 	return got;
+}
+
+/* sweep_weighed() with every column weighing 1. */
+static long long
+sweep_words(struct ev_bm25_sweep *sw, const char *const *word, double *w, int n, int nfilter,
+    long long limit, const struct ev_bm25_hit **h)
+{
+	static const double colw[3] = { 1, 1, 1 };
+
+	return sweep_weighed(sw, word, w, n, nfilter, limit, colw, h);
 }
 
 /* The phrases of "(alpha OR bravo) AND (alpha OR bravo OR tango OR tulip)",
@@ -182,6 +191,52 @@ Test(sweep_lookups, the_exact_scores_of_the_top_rows_are_a_floor_that_prunes_soo
 		cr_assert_eq(h[i].rowid, all[i].rowid);
 		cr_assert_eq(h[i].s, all[i].s, "hit %d's score", i + 1);
 	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
+
+/* A word walked whole by the pruned sweep has each row's frequency read
+ * off its entry's one byte of counts (sp->byte_f), or off its counts when
+ * they are escaped (kilo 40 times in rows 1 to 3 and 300 to 302), into
+ * the scores so far, which a process's last sweep leaves: for a query of
+ * that word alone they are the hits' exact scores, to the bit, with whole
+ * column weights and others, on one thread or two (the upper half's
+ * first row not the list's first). */
+Test(sweep_lookups, a_walked_words_one_byte_and_escaped_counts_sum_its_exact_scores)
+{
+	static const char *const word[] = { "kilo" };
+	static double w[] = { 1 };
+	static const double colw[][3] = { { 1, 1, 1 }, { 4, 4, 1 }, { 4, 0.3, 0.7 } };
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_hit *h;
+	char forty[512] = "";
+	int stale = 0;
+
+	for (int i = 0; i < 40; i++)
+		strcat(forty, i ? " kilo" : "kilo");
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "BEGIN");
+	add_rows(1, 3, forty);
+	add_rows(10, 99, "kilo lima kilo");
+	add_rows(100, 299, "lima mike");
+	add_rows(300, 302, forty);
+	add_rows(303, 350, "kilo");
+	tu_exec_ok(st, "COMMIT");
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	for (size_t c = 0; c < sizeof colw / sizeof colw[0]; c++)
+		for (int split = 0; split <= 1; split++) {
+			ev_bm25_sweep_split(sw, split);
+			cr_assert_eq(sweep_weighed(sw, word, w, 1, 0, 200, colw[c], &h), 144);
+			cr_assert_eq(h[0].rowid, 1, "the rows of forty kilos first");
+			for (int i = 0; i < 144; i++)
+				cr_assert_eq(sw->acc[h[i].rowid], -h[i].s, "weights %zu split %d row %lld",
+				    c, split, h[i].rowid);
+		}
 	ev_bm25_sweep_free(sw);
 	ev_postings_close(p);
 	ev_store_close(st);

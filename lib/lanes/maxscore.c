@@ -1154,7 +1154,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
     const struct ev_bm25_hit **hits, struct ev_err *err)
 {
-	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL };
+	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL, NULL };
 	double tokens;
 	long long nhit;
 	int m, split;
@@ -1174,6 +1174,8 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	ev_sweep_sweep_norms(sw->norm, &sp);
 	sp.norm = sw->norm;
 	sw->whole_weights = ev_sweep_whole_weights(colw, ncolw);
+	ev_sweep_byte_freqs(sw->byte_f, sw, colw, ncolw);
+	sp.byte_f = sw->byte_f;
 	for (int i = 0; i < n; i++) {
 		sp.has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)

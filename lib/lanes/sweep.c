@@ -1015,6 +1015,21 @@ ev_sweep_sweep_norms(double *norm, const struct sweep_params *sp)
 		norm[dl] = sp->k1 * (1.0 - sp->b + sp->b * (double)dl / sp->avgdl);
 }
 
+void
+ev_sweep_byte_freqs(double *byte_f, const struct ev_bm25_sweep *sw, const double *colw,
+    int ncolw)
+{
+	struct ev_postings_cursor c = { .ncol = ev_postings_ncol(sw->p) };
+
+	for (unsigned h = 0; h < EV_POSTINGS_COUNTS_ESCAPE; h++) {
+		unsigned char b = (unsigned char)h;
+		const unsigned char *q = &b;
+
+		c.pos_count = ev_postings_counts(&q, q + 1, c.ncol, c.count);
+		cursor_freq(sw, &c, colw, ncolw, &byte_f[h]);
+	}
+}
+
 
 void
 ev_sweep_adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned char bits, double w, double idf,
@@ -1038,7 +1053,7 @@ ev_sweep_adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned char 
 
 /* Add row r, where the phrase's frequency is f.  Returns 0, or -1 (a row
  * out of range: corrupt). */
-static inline int
+static inline EV_POSTINGS_HOT int
 add_row(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *sp, long long r,
     double f)
 {
@@ -1088,12 +1103,31 @@ ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struc
     const struct sweep_params *sp, struct ev_err *err)
 {
 	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
+	const unsigned char *p = c->p, *end = c->end;
+	long long row = c->rowid;
+	uint64_t v;
 
-	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
-		if (add_row(sw, a, sp, c->rowid, token_freq(sw, c, sp->colw, sp->ncolw)) == -1) {
+	if (r == 1 && row < sw->hi)
+		r = add_row(sw, a, sp, row, token_freq(sw, c, sp->colw, sp->ncolw)) == -1 ? -1 : 2;
+	/* the entries after it read here, as ev_postings_next() reads them,
+	 * their positions never wanted: a one-byte count's frequency from
+	 * sp->byte_f, the cursor left behind */
+	while (r == 2 && p != NULL && p < end) {
+		double f;
+
+		if (ev_varint_get(&p, end, &v) == -1)
 			r = -1;
+		else if (row += (long long)v, p < end && *p < EV_POSTINGS_COUNTS_ESCAPE)
+			f = sp->byte_f[*p++];
+		else if ((c->pos_count = ev_postings_counts(&p, end, c->ncol, c->count)) == -1)
+			r = -1;
+		else
+			f = token_freq(sw, c, sp->colw, sp->ncolw);
+		if (r == -1 || row >= sw->hi)
 			break;
-		}
+		if (add_row(sw, a, sp, row, f) == -1)
+			r = -1;
+	}
 	sw->ntouched = a->ntouched;
 	return r == -1 ? ev_sweep_corrupt(err) : 0;
 }

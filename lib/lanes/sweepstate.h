@@ -48,6 +48,7 @@ struct ev_bm25_sweep {
 	struct ev_worker *worker;	/* the thread that sweeps it, or NULL */
 	int background;			/* a job of ev_bm25_sweep_background() on it */
 	double norm[NORM_LENGTHS];	/* the sweep's (sweep_params) */
+	double byte_f[EV_POSTINGS_COUNTS_ESCAPE];	/* the sweep's (sweep_params) */
 	uint64_t theta_bits;		/* the halves' best theta (a double's bits; 0: none) */
 	uint64_t *shared;		/* &theta_bits of the split sweep this sweeper is in */
 	struct ev_bm25_hit *out;	/* the merged hits of a split sweep */
@@ -155,6 +156,9 @@ struct sweep_params {
 	int has_filter;
 	long long limit;
 	const double *norm;	/* NORM_LENGTHS: k1 x (1 - b + b x dl / avgdl) for each dl */
+	/* EV_POSTINGS_COUNTS_ESCAPE: a term's frequency in a row whose entry's
+	 * counts are the one byte h (postings.h), as cursor_freq() sums it */
+	const double *byte_f;
 };
 /* How a phrase's rows are added to the scores so far (adding_start(),
  * add_row()): its term (weight w, IDF idf; none when w is 0) and its mark
@@ -353,6 +357,12 @@ void ev_sweep_start_worker(struct ev_bm25_sweep *sw);
 /* The table of sp->norm: each length's term computed as ev_bm25_term()
  * computes it, so that a score is the same to the bit. */
 void ev_sweep_sweep_norms(double *norm, const struct sweep_params *sp);
+
+/* The table of sp->byte_f for sw's postings file and the column weights
+ * colw[0..ncolw) (sw->whole_weights set for them): each one-byte count's
+ * frequency as cursor_freq() sums it, the same to the bit. */
+void ev_sweep_byte_freqs(double *byte_f, const struct ev_bm25_sweep *sw, const double *colw,
+    int ncolw);
 
 /* Bring the running top up to date after a phrase was walked and its rows
  * offered by ev_sweep_add_rows(): the rows of the last top are offered with their
