@@ -74,6 +74,7 @@ struct ev_postings {
 	const unsigned char *postings;
 	const unsigned char *positions;
 	const struct lang *langs;
+	unsigned char sums[EV_POSTINGS_COUNTS_ESCAPE];	/* ev_postings_byte_sum() of each byte */
 };
 
 _Static_assert(sizeof(struct header) <= HEADER_BYTES, "the header fits its bytes");
@@ -1109,6 +1110,8 @@ map_file(const char *path)
 	p->postings = p->map + h->off_postings;
 	p->positions = p->map + h->off_positions;
 	p->langs = (const struct lang *)(p->map + h->off_langs);
+	for (unsigned b = 0; b < EV_POSTINGS_COUNTS_ESCAPE; b++)
+		p->sums[b] = (unsigned char)ev_postings_byte_sum(b, (int)h->ncol);
 	for (uint64_t i = 0; i < h->nlangs; i++)
 		if (memchr(p->langs[i].code, '\0', sizeof p->langs[i].code) == NULL) {
 			ev_postings_close(p);
@@ -1256,6 +1259,7 @@ ev_postings_term(const struct ev_postings *p, const char *term, int len,
 
 	memset(c, 0, sizeof *c);
 	c->ncol = (int)p->h.ncol;
+	c->sums = p->sums;
 	if (len > 0 && term[0] == EV_POSTINGS_NARROWED) {
 		/* a narrowed word's entry, among those after the terms */
 		lo = hi;

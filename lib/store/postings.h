@@ -121,6 +121,7 @@ struct ev_postings_cursor {
 	size_t skip_at;			/* no later seek's block is before this one */
 	int at;				/* on an entry (rowid, count valid) */
 	int ncol;
+	const unsigned char *sums;	/* each one-byte count's ev_postings_byte_sum() */
 	long long rowid;		/* the current entry's row */
 	uint32_t count[EV_POSTINGS_MAX_COLS];	/* the term's instances in each column */
 	/* the list's positions (ev_postings_positions()): where they begin and
@@ -321,7 +322,7 @@ ev_postings_byte_sum(unsigned h, int ncol)
 static inline EV_POSTINGS_HOT int
 ev_postings_step_to(struct ev_postings_cursor *c, long long target)
 {
-	const unsigned char *p = c->p, *end = c->end;
+	const unsigned char *p = c->p, *end = c->end, *entry;
 	long long row = c->rowid, since = c->pos_since + c->pos_count;
 	uint32_t count[EV_POSTINGS_MAX_COLS];
 	uint64_t v;
@@ -329,22 +330,26 @@ ev_postings_step_to(struct ev_postings_cursor *c, long long target)
 	if (p == NULL)
 		return c->at = 0;
 	while (p < end) {
-		const unsigned char *entry = p;
 		long long n;
 
+		entry = p;
+		/* a row's step of one byte and counts of one byte (most
+		 * entries), read together */
+		if (end - p > 1 && (p[0] | p[1]) < EV_POSTINGS_COUNTS_ESCAPE) {
+			if (row + p[0] >= target)
+				goto found;
+			row += p[0];
+			since += c->sums[p[1]];
+			p += 2;
+			continue;
+		}
 		if (ev_varint_get(&p, end, &v) == -1)
 			return c->at = 0, -1;
-		if (row + (long long)v >= target) {
-			/* (ev_postings_next() reads it from its start) */
-			c->p = entry;
-			c->rowid = row;
-			c->pos_since = since;
-			c->pos_count = 0;
-			return ev_postings_next(c);
-		}
+		if (row + (long long)v >= target)
+			goto found;
 		row += (long long)v;
 		if (p < end && *p < EV_POSTINGS_COUNTS_ESCAPE)
-			since += ev_postings_byte_sum(*p++, c->ncol);
+			since += c->sums[*p++];
 		else if ((n = ev_postings_counts(&p, end, c->ncol, count)) == -1)
 			return c->at = 0, -1;
 		else
@@ -356,6 +361,13 @@ ev_postings_step_to(struct ev_postings_cursor *c, long long target)
 	c->pos_since = since;
 	c->pos_count = 0;
 	return c->at = 0;
+found:
+	/* (ev_postings_next() reads it from its start) */
+	c->p = entry;
+	c->rowid = row;
+	c->pos_since = since;
+	c->pos_count = 0;
+	return ev_postings_next(c);
 }
 
 /* ev_postings_seek() when target is past the block of the cursor's last
