@@ -242,6 +242,56 @@ Test(sweep_lookups, a_walked_words_one_byte_and_escaped_counts_sum_its_exact_sco
 	ev_store_close(st);
 }
 
+/* A position's alternatives of no rows are left out when another has
+ * rows (alpha's "zulu", and "yankee" beside tango in the pair), never all
+ * of them (both of "zulu yankee"); and alpha so narrowed, a word of one
+ * list then, ranks as alpha alone. */
+Test(sweep_lookups, an_alternative_of_no_rows_is_left_out_unless_all_are)
+{
+	static const char *const tok[] = { "alpha", "zulu", "zulu", "yankee", "yankee", "tango",
+	    "tulip" };
+	static const int len[] = { 5, 4, 4, 6, 6, 5, 5 }, nalt[] = { 2, 2, 2, 1 };
+	static const char *const alone[] = { "alpha" };
+	static double w[] = { 1 };
+	struct ev_bm25_phrase ph[3] = {
+		{ 1, &nalt[0], &tok[0], &len[0], 0 },
+		{ 1, &nalt[1], &tok[2], &len[2], 0 },
+		{ 2, &nalt[2], &tok[4], &len[4], 0 },
+	};
+	struct ev_bm25_hit all[3];
+	const struct ev_bm25_phrase *np;
+	const struct ev_bm25_hit *h;
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	int stale = 0;
+
+	make_store();
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	cr_assert_not_null(np = ev_sweep_narrow(sw, ph, 3));
+	cr_assert_eq(np[0].nalt[0], 1);
+	cr_assert_str_eq(np[0].tok[0], "alpha");
+	cr_assert_eq(np[1].nalt[0], 2, "every one empty: all kept");
+	cr_assert_eq(np[2].nalt[0], 1);
+	cr_assert_eq(np[2].nalt[1], 1);
+	cr_assert_str_eq(np[2].tok[0], "tango");
+	cr_assert_str_eq(np[2].tok[1], "tulip");
+	ev_bm25_sweep_split(sw, 0);
+	cr_assert_eq(sweep_words(sw, alone, w, 1, 0, 3, &h), 3);
+	memcpy(all, h, sizeof all);
+	cr_assert_eq(ev_bm25_sweep(sw, ph, 1, (const double[]){ 1, 1, 1 }, 3,
+	    &(struct ev_bm25_weights){ 1, w, 0, 0, 0, NULL, 0, 0, 0, 0 }, 3, &h, &err), 3, "%s",
+	    err.msg);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(h[i].rowid, all[i].rowid);
+		cr_assert_eq(h[i].s, all[i].s);
+	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
+
 /* The runs of in (start[0..nrun]) merged, as "K K K" into b. */
 static const char *
 merged(const uint64_t *in, const int *start, int nrun, char *b, size_t cap)

@@ -1193,13 +1193,20 @@ narrow_room(struct ev_bm25_sweep *sw, size_t n, size_t ntok, size_t npos)
 
 /* The alternatives tok[0..nalt) of one position, narrowed, appended at
  * sw->ntok[*k]: a word itself beside its untagged stem as its narrowed
- * list (its name in sw->nstr), or left out when it has none.  Returns how
- * many, or -1 when out of memory. */
+ * list (its name in sw->nstr), or left out when it has none; and any
+ * whose list is empty left out when another's is not (a stem of another
+ * language of the store than the query's, in none of its chunks): the
+ * union of the others is the same rows, counts and positions, and a
+ * word of one list left is walked as one token is, its entries read
+ * straight into the scores (ev_sweep_add_token()).  Returns how many, or
+ * -1 when out of memory. */
 static int
 narrow_position(struct ev_bm25_sweep *sw, const char *const *tok, const int *len, int nalt, size_t *k)
 {
 	struct ev_postings_cursor c;
-	int stem = 0, kept = 0;
+	size_t first = *k;
+	int stem = 0, kept = 0, held = 0;
+	char empty[EV_BM25_MAX_ALT] = { 0 };
 
 	for (int i = 0; i < nalt; i++)
 		stem |= len[i] > 0 && tok[i][0] != EV_ANALYZE_TAG;	/* its untagged stem */
@@ -1219,11 +1226,23 @@ narrow_position(struct ev_bm25_sweep *sw, const char *const *tok, const int *len
 			}
 			sw->noff[*k] = (int)at;
 			sw->nlen[*k] = len[i] + 1;
-		}
+		} else if (ev_postings_term(sw->p, tok[i], len[i], &c) == 0)
+			empty[kept] = 1;
+		held |= !empty[kept];
 		(*k)++;
 		kept++;
 	}
-	return kept;
+	if (!held)
+		return kept;
+	*k = first;
+	for (int i = 0; i < kept; i++)
+		if (!empty[i]) {
+			sw->ntok[*k] = sw->ntok[first + (size_t)i];
+			sw->nlen[*k] = sw->nlen[first + (size_t)i];
+			sw->noff[*k] = sw->noff[first + (size_t)i];
+			(*k)++;
+		}
+	return (int)(*k - first);
 }
 
 const struct ev_bm25_phrase *
