@@ -73,6 +73,29 @@ Test(lexicon, function_words_by_language_case_and_accents_folded)
 	cr_assert_eq(stop("averyveryveryverylongwordthatisnostopword"), 0);
 }
 
+Test(lexicon, a_texts_function_words_are_counted_word_by_word_into_each_language)
+{
+	/* words: runs of letters and of non-ASCII bytes, cut at an apostrophe
+	 * and at anything else; those of one byte ("l", "d", "a", "x") left out */
+	static const char text[] = "À la maison, l'eau d'une ÉTÉ; Über der 7 a x The\n";
+	static const char *const words[] = {
+		"À", "la", "maison", "eau", "une", "ÉTÉ", "Über", "der", "The", NULL
+	};
+	unsigned got[EV_LEX_NLANG], want[EV_LEX_NLANG];
+
+	for (int l = 0; l < EV_LEX_NLANG; l++)
+		got[l] = want[l] = (unsigned)l;	/* added to, not set */
+	for (int i = 0; words[i] != NULL; i++)
+		for (int l = 0; l < EV_LEX_NLANG; l++)
+			want[l] += (stop(words[i]) & EV_LEX_BIT(l)) != 0;
+	ev_lex_count_stops(lex, text, strlen(text), got);
+	for (int l = 0; l < EV_LEX_NLANG; l++)
+		cr_assert_eq(got[l], want[l], "%s: %u, not %u", ev_lex_code(l), got[l], want[l]);
+	cr_assert_geq(want[EV_LEX_FR], EV_LEX_FR + 4u, "à, la, une, été");
+	cr_assert_geq(want[EV_LEX_DE], EV_LEX_DE + 2u, "über, der");
+	cr_assert_geq(want[EV_LEX_EN], EV_LEX_EN + 1u, "the");
+}
+
 Test(lexicon, a_text_is_the_language_of_most_of_its_function_words)
 {
 	unsigned c[EV_LEX_NLANG] = { 0 };

@@ -117,6 +117,11 @@ struct ev_lex {
 	/* per length: the classes (byte_class()) of the stop words' first and
 	 * last bytes, which turn most other words away before a look-up */
 	uint32_t first[MAX_WORD], last[MAX_WORD];
+	/* and per length and class of the first byte, the classes of the second:
+	 * the first two bytes of the stop words of each length, which turn
+	 * away most words the first and last let through (the stop lists of
+	 * every language hold most first and last letters of short words) */
+	uint32_t second[MAX_WORD][32];
 	struct dict dicts[EV_LEX_NLANG];
 	char *dir;
 };
@@ -183,6 +188,9 @@ ev_lex_open(const char *dict_dir, struct ev_err *err)
 				lex->first[n] |= 1u << byte_class((unsigned char)s[0]);
 				lex->last[n] |= 1u << byte_class((unsigned char)s[n - 1]);
 			}
+			if (n > 1)
+				lex->second[n][byte_class((unsigned char)s[0])] |=
+				    1u << byte_class((unsigned char)s[1]);
 			lex->langs[id] |= EV_LEX_BIT(l);
 			s += n;
 			s += *s == ' ';
@@ -241,8 +249,8 @@ ev_lex_dict_package(int lang)
 	return lang >= 0 && lang < EV_LEX_NLANG ? dict_packages[lang] : "?";
 }
 
-unsigned
-ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
+static inline unsigned
+stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 {
 	char w[MAX_WORD];
 	int32_t id;
@@ -254,9 +262,57 @@ ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 	if (!((lex->first[len] >> byte_class(lowered(word, 0))) &
 	    (lex->last[len] >> byte_class(lowered(word, len - 1))) & 1u))
 		return 0;
+	if (len > 1 && !((lex->second[len][byte_class(lowered(word, 0))] >>
+	    byte_class(lowered(word, 1))) & 1u))
+		return 0;
 	if ((n = lower(word, len, w)) < 0 || (id = ev_strmap_find(&lex->stops, w, (size_t)n)) < 0)
 		return 0;
 	return lex->langs[id];
+}
+
+unsigned
+ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len)
+{
+	return stop_langs(lex, word, len);
+}
+
+/* Bytes of a word (ev_lex_count_stops()): ASCII letters and every byte of a
+ * non-ASCII character. */
+#define L16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+static const unsigned char word_byte[256] = {
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1,
+	['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1,
+	['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1,
+	['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1,
+	['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1,
+	['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+	[0x80] = L16, L16, L16, L16, L16, L16, L16, L16
+};
+#undef L16
+
+void
+ev_lex_count_stops(const struct ev_lex *lex, const char *text, size_t n, unsigned *counts)
+{
+	size_t i = 0;
+
+	/* each word of a text is tested (ingest detects every chunk's
+	 * language): inline, where most are turned away by their length and
+	 * their first and last bytes */
+	while (i < n) {
+		size_t s;
+
+		while (i < n && !word_byte[(unsigned char)text[i]])
+			i++;
+		s = i;
+		while (i < n && word_byte[(unsigned char)text[i]])
+			i++;
+		if (i > s + 1)
+			for (unsigned langs = stop_langs(lex, text + s, i - s); langs != 0;
+			    langs &= langs - 1)
+				counts[__builtin_ctz(langs)]++;
+	}
 }
 
 int

@@ -55,6 +55,14 @@ const char *ev_lex_code(int lang);
 /* The languages (EV_LEX_BIT() set) whose stop lists hold word[0..len). */
 unsigned ev_lex_stop_langs(const struct ev_lex *lex, const char *word, size_t len);
 
+/* Add to counts[EV_LEX_NLANG] the words of text[0..n) that are function
+ * words of each language (ev_lex_stop_langs()): its words are runs of ASCII
+ * letters and of bytes of non-ASCII characters (an apostrophe ends one:
+ * French l', d', qu' are stop words), those of one byte left out ("a",
+ * "e", "y" are function words of half the languages, and "N", "t" name
+ * things in formulas). */
+void ev_lex_count_stops(const struct ev_lex *lex, const char *text, size_t n, unsigned *counts);
+
 /* The language of a text from the function words it holds: given
  * counts[EV_LEX_NLANG], the number of its words that are function words of
  * each language (ev_lex_stop_langs()), the language with the most, at least
