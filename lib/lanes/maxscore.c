@@ -470,22 +470,29 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	const double *acc = sw->acc;
 	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
 	size_t k = 0, n = sw->ncand;
+	double least = HUGE_VAL;
 
-	/* A score so far is never below 0 (a pruned sweep's phrases weigh
-	 * more than 0, each IDF is at least MIN_IDF): while the bounds to
-	 * come reach theta alone, every candidate can, and none is read. */
-	if (rest * (1.0 + SWEEP_MARGIN) >= theta)
+	/* A score so far only grows (a pruned sweep's phrases weigh more
+	 * than 0, each IDF is at least MIN_IDF), and none is below the least
+	 * of the candidates kept last time (0 at first): while that one
+	 * reaches theta with the bounds to come, every candidate does, and
+	 * none is read ("flow" at 1,000,000 chunks: 6 passes over 394,856
+	 * candidates that drop none, of 37). */
+	if (can_reach(sw->cand_least, 0, 0, rest, theta))
 		return;
 	/* (no branch: which rows stay is not to be predicted) */
 	for (size_t i = 0; i < n; i++) {
 		long long r = cand[i];
-		int keep = can_reach(acc[r], 0, 0, rest, theta);
+		double a = acc[r];
+		int keep = can_reach(a, 0, 0, rest, theta);
 
 		cand[k] = r;
 		k += (size_t)keep;
 		mark[r] &= (unsigned char)(keep ? 0xff : ~CANDIDATE);
+		least = keep && a < least ? a : least;
 	}
 	sw->ncand = k;
+	sw->cand_least = least;
 }
 
 /* The exact scores of the k rows row[0..k) (rising) into score[0..k):
@@ -873,6 +880,7 @@ collect_candidates(struct ev_bm25_sweep *sw, unsigned char need, double rest, do
 			n += (size_t)keep;
 		}
 	sw->ncand = n;
+	sw->cand_least = 0.0;
 }
 
 /* Whether a phrase of sw->order[o..m) marks the rows it is in as of the

@@ -75,6 +75,7 @@ struct ev_bm25_sweep {
 	int capinfo;
 	long long *cand;		/* nrow: the candidates (pruned sweep), rising */
 	size_t ncand;
+	double cand_least;		/* no candidate's score so far is below it */
 	double *exact;			/* and their exact scores */
 	size_t capexact;
 	double *top;			/* a min-heap of the best scores so far, */
