@@ -469,6 +469,7 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 	long long *cand = sw->cand;
 	const double *acc = sw->acc;
 	unsigned char *mark = sw->mark;	/* (locals: mark's writes alias sw) */
+	static const double unless_kept[2] = { HUGE_VAL, 0.0 };
 	size_t k = 0, n = sw->ncand;
 	double least = HUGE_VAL;
 
@@ -489,7 +490,8 @@ drop_hopeless(struct ev_bm25_sweep *sw, double rest, double theta)
 		cand[k] = r;
 		k += (size_t)keep;
 		mark[r] &= (unsigned char)(keep ? 0xff : ~CANDIDATE);
-		least = keep && a < least ? a : least;
+		a += unless_kept[keep];	/* (no branch either) */
+		least = a < least ? a : least;
 	}
 	sw->ncand = k;
 	sw->cand_least = least;
