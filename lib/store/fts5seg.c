@@ -146,6 +146,42 @@ read_term(struct reader *r, struct ev_err *err)
 	return r->termlen > 0 && r->term[0] == MAIN_PREFIX;
 }
 
+/* The next entry of a position list with *size bytes left (*size less
+ * what it reads): 1 with *delta the distance to the next offset in the
+ * column, 2 when the list moves on to column *col (after FTS5's 0x01, a
+ * column above the last and below ncol), 0 when the index is not as
+ * expected, -1 with *err set. */
+static inline int
+next_position(sqlite3 *db, struct reader *r, uint64_t *size, int *col, int ncol,
+    uint64_t *delta, struct ev_err *err)
+{
+	uint64_t v, used;
+	int got;
+
+	/* a varint of one byte on this page: most of them */
+	if (r->off < r->szleaf && r->p[r->off] < 0x80 && r->off < run_end(r)) {
+		v = r->p[r->off++];
+		used = 1;
+	} else if ((got = run_varint(db, r, &v, &used, err)) != 1)
+		return got;
+	if (used > *size)
+		return 0;
+	*size -= used;
+	if (v == 1) {
+		if ((got = run_varint(db, r, &v, &used, err)) != 1)
+			return got;
+		if (used > *size || v <= (uint64_t)*col || v >= (uint64_t)ncol)
+			return 0;
+		*size -= used;
+		*col = (int)v;
+		return 2;
+	}
+	if (v < 2)
+		return 0;
+	*delta = v - 2;
+	return 1;
+}
+
 /* The position list of rowid, its size read: its instances into sink.
  * Returns 1, 0 when the index is not as expected, -1 with *err set. */
 static int
@@ -153,28 +189,17 @@ read_positions(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, in
     const struct ev_fts5seg_sink *sink, struct ev_err *err)
 {
 	long long off = 0;
-	uint64_t v, used;
+	uint64_t delta;
 	int col = 0, got;
 
 	while (size > 0) {
-		if ((got = run_varint(db, r, &v, &used, err)) != 1)
-			return got;
-		if (used > size)
-			return 0;
-		size -= used;
-		if (v == 1) {
-			if ((got = run_varint(db, r, &v, &used, err)) != 1)
-				return got;
-			if (used > size || v <= (uint64_t)col || v >= (uint64_t)ncol)
-				return 0;
-			size -= used;
-			col = (int)v;
+		if ((got = next_position(db, r, &size, &col, ncol, &delta, err)) == 2) {
 			off = 0;
 			continue;
 		}
-		if (v < 2)
-			return 0;
-		off += (long long)(v - 2);
+		if (got != 1)
+			return got;
+		off += (long long)delta;
 		if (sink->instance(sink->ctx, rowid, col, off, err) == -1)
 			return -1;
 	}
@@ -191,7 +216,7 @@ read_row(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, int ncol
 {
 	uint32_t counts[EV_FTS5SEG_MAX_COLS] = { 0 };
 	unsigned char *o;
-	uint64_t v, used;
+	uint64_t delta;
 	int col = 0, got;
 
 	/* an offset's varint here is never longer than FTS5's for it but
@@ -201,30 +226,14 @@ read_row(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, int ncol
 		return ev_err_nomem(err);
 	o = (unsigned char *)r->row.p;
 	while (size > 0) {
-		/* a varint of one byte on this page: most of them */
-		if (r->off < r->szleaf && r->p[r->off] < 0x80 && r->off < run_end(r)) {
-			v = r->p[r->off++];
-			used = 1;
-		} else if ((got = run_varint(db, r, &v, &used, err)) != 1)
-			return got;
-		if (used > size)
-			return 0;
-		size -= used;
-		if (v == 1) {
-			if ((got = run_varint(db, r, &v, &used, err)) != 1)
-				return got;
-			if (used > size || v <= (uint64_t)col || v >= (uint64_t)ncol)
-				return 0;
-			size -= used;
-			col = (int)v;
+		if ((got = next_position(db, r, &size, &col, ncol, &delta, err)) == 2)
 			continue;
-		}
-		if (v < 2)
-			return 0;
-		if (v - 2 < 0x80)
-			*o++ = (unsigned char)(v - 2);
+		if (got != 1)
+			return got;
+		if (delta < 0x80)
+			*o++ = (unsigned char)delta;
 		else
-			o = ev_varint_put(o, v - 2);
+			o = ev_varint_put(o, delta);
 		counts[col]++;
 	}
 	return sink->row(sink->ctx, rowid, counts, (const unsigned char *)r->row.p,
