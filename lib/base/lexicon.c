@@ -129,31 +129,28 @@ struct ev_lex {
 /* word[0..len) lowercased into out (MAX_WORD bytes, NUL-terminated): ASCII
  * and the Latin-1 capitals (UTF-8 C3 80 to C3 9E, but for the multiplication
  * sign).  Returns its length, or -1 when it is too long. */
-static inline unsigned char
-lowered(const char *word, size_t i)
-{
-	unsigned char c = (unsigned char)word[i];
-
-	if (c >= 'A' && c <= 'Z')
-		return (unsigned char)(c + 32);
-	if (i > 0 && (unsigned char)word[i - 1] == 0xC3 && c >= 0x80 && c <= 0x9E && c != 0x97)
-		return (unsigned char)(c + 32);
-	return c;
-}
-
 static int
 lower(const char *word, size_t len, char *out)
 {
 	if (len == 0 || len >= MAX_WORD)
 		return -1;
-	for (size_t i = 0; i < len; i++)
-		out[i] = (char)lowered(word, i);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)word[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c + 32);
+		else if (i > 0 && (unsigned char)word[i - 1] == 0xC3 && c >= 0x80 && c <= 0x9E &&
+		    c != 0x97)
+			c = (unsigned char)(c + 32);
+		out[i] = (char)c;
+	}
 	out[len] = '\0';
 	return (int)len;
 }
 
 /* A byte's class, 0 to 31: an ASCII letter's (either case alike), or one
- * of four for the bytes of other characters. */
+ * of four for the bytes of other characters (by their last two bits, which
+ * lower()'s + 32 keeps): a byte and its lowercase have one class. */
 static inline unsigned
 byte_class(unsigned char c)
 {
@@ -255,15 +252,17 @@ stop_langs(const struct ev_lex *lex, const char *word, size_t len)
 	char w[MAX_WORD];
 	int32_t id;
 	int n;
+	unsigned first;
 
 	if (len == 0 || len > lex->longest)	/* most words of a text: no stop word */
 		return 0;
-	/* the lowercased word's first and last bytes, as a stop word's */
-	if (!((lex->first[len] >> byte_class(lowered(word, 0))) &
-	    (lex->last[len] >> byte_class(lowered(word, len - 1))) & 1u))
+	/* the word's first, last and second bytes, as a stop word's (their
+	 * classes are those of its lowercase's) */
+	first = byte_class((unsigned char)word[0]);
+	if (!((lex->first[len] >> first) &
+	    (lex->last[len] >> byte_class((unsigned char)word[len - 1])) & 1u))
 		return 0;
-	if (len > 1 && !((lex->second[len][byte_class(lowered(word, 0))] >>
-	    byte_class(lowered(word, 1))) & 1u))
+	if (len > 1 && !((lex->second[len][first] >> byte_class((unsigned char)word[1])) & 1u))
 		return 0;
 	if ((n = lower(word, len, w)) < 0 || (id = ev_strmap_find(&lex->stops, w, (size_t)n)) < 0)
 		return 0;
