@@ -1140,23 +1140,44 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return ev_err_nomem(err);
 	return nhit;
 }
+/* Clear what the last sweep left in a sweeper's accumulators (arg), as a
+ * job of clear_rows(). */
+static void
+clear_half(void *arg)
+{
+	ev_sweep_clear_touched(arg);
+}
+
 /* Clear what the last sweep left in the accumulators of sw and its
  * upper half's, if anything: at the start of the next sweep rather than
  * at the end of each, so that a process's last sweep (a query of the text
  * lane, as a user runs it) leaves its rows as they are, the process
  * exiting (at 1,000,000 chunks, two arrays of 11 MB and 1.4 MB
- * written whole, the rows touched being many). */
+ * written whole, the rows touched being many).  After a split sweep,
+ * each half's rows are cleared by the thread that swept them, the two
+ * at once (before, this thread wrote both arrays whole and then the
+ * upper half's again). */
 static void
 clear_rows(struct ev_bm25_sweep *sw)
 {
-	if (sw->half != NULL && sw->half->dirty) {
-		ev_sweep_clear_touched(sw->half);
-		sw->half->dirty = 0;
-	}
+	struct ev_bm25_sweep *up = sw->half != NULL && sw->half->dirty ? sw->half : NULL;
+	long long hi = sw->hi;
+
+	if (up != NULL && sw->worker != NULL)
+		ev_worker_run(sw->worker, clear_half, up);
+	else if (up != NULL)
+		clear_half(up);
 	if (sw->dirty) {
+		if (up != NULL)
+			sw->hi = up->lo;	/* (what sw swept of the split sweep) */
 		ev_sweep_clear_touched(sw);
+		sw->hi = hi;
 		sw->dirty = 0;
 	}
+	if (up != NULL && sw->worker != NULL)
+		ev_worker_wait(sw->worker);
+	if (up != NULL)
+		up->dirty = 0;
 }
 
 long long

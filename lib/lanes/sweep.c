@@ -180,11 +180,45 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 	return sw;
 }
 
+/* Give back the pages of the upper half of sw's per-row arrays and of
+ * its upper half's work arrays (as a job of its second thread:
+ * release_pages()). */
+static void
+release_upper(void *arg)
+{
+	struct ev_bm25_sweep *sw = arg;
+
+	(void)madvise((unsigned char *)sw->acc + rows_half(sw), sw->rows_size - rows_half(sw),
+	    MADV_DONTNEED);
+	if (sw->half != NULL && sw->half->scratch != NULL)
+		(void)madvise(sw->half->scratch, sw->half->scratch_size, MADV_DONTNEED);
+}
+
+/* Give back the pages sw's arrays hold, half on each thread, before they
+ * are unmapped: a process's exit (or munmap(), which holds the mapping's
+ * lock for writing) frees them one thread after the other, a page at a
+ * time, where MADV_DONTNEED holds it for reading, so that both threads
+ * free theirs at once.  (At 1,000,000 chunks, 12.4 MB of per-row arrays
+ * and the work arrays' pages the query wrote.) */
+static void
+release_pages(struct ev_bm25_sweep *sw)
+{
+	if (sw->worker == NULL || !sw->owns_rows || sw->acc == NULL)
+		return;
+	ev_bm25_sweep_wait(sw);
+	ev_worker_run(sw->worker, release_upper, sw);
+	(void)madvise(sw->acc, rows_half(sw), MADV_DONTNEED);
+	if (sw->scratch != NULL)
+		(void)madvise(sw->scratch, sw->scratch_size, MADV_DONTNEED);
+	ev_worker_wait(sw->worker);
+}
+
 void
 ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 {
 	if (sw == NULL)
 		return;
+	release_pages(sw);
 	ev_bm25_sweep_free(sw->half);
 	ev_worker_free(sw->worker);
 	sw->half = NULL;
