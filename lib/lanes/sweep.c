@@ -181,8 +181,8 @@ ev_bm25_sweep_new(const struct ev_postings *p, struct ev_err *err)
 }
 
 /* Give back the pages of the upper half of sw's per-row arrays and of
- * its upper half's work arrays (as a job of its second thread:
- * release_pages()). */
+ * its upper half's work arrays, and unmap the first half of the postings
+ * file's (as a job of its second thread: release_pages()). */
 static void
 release_upper(void *arg)
 {
@@ -192,14 +192,16 @@ release_upper(void *arg)
 	    MADV_DONTNEED);
 	if (sw->half != NULL && sw->half->scratch != NULL)
 		(void)madvise(sw->half->scratch, sw->half->scratch_size, MADV_DONTNEED);
+	ev_postings_unmap_pages(sw->p, 0, 2);
 }
 
-/* Give back the pages sw's arrays hold, half on each thread, before they
- * are unmapped: a process's exit (or munmap(), which holds the mapping's
- * lock for writing) frees them one thread after the other, a page at a
- * time, where MADV_DONTNEED holds it for reading, so that both threads
- * free theirs at once.  (At 1,000,000 chunks, 12.4 MB of per-row arrays
- * and the work arrays' pages the query wrote.) */
+/* Give back the pages sw's arrays hold, and unmap those of the postings
+ * file, half on each thread, before they are unmapped: a process's exit
+ * (or munmap(), which holds the mapping's lock for writing) frees them on
+ * one thread, a page at a time, where MADV_DONTNEED holds it for reading,
+ * so that both threads free theirs at once.  (At 1,000,000 chunks, 12.4
+ * MB of per-row arrays, the work arrays' pages the query wrote, and the
+ * file's pages it mapped.) */
 static void
 release_pages(struct ev_bm25_sweep *sw)
 {
@@ -210,6 +212,7 @@ release_pages(struct ev_bm25_sweep *sw)
 	(void)madvise(sw->acc, rows_half(sw), MADV_DONTNEED);
 	if (sw->scratch != NULL)
 		(void)madvise(sw->scratch, sw->scratch_size, MADV_DONTNEED);
+	ev_postings_unmap_pages(sw->p, 1, 2);
 	ev_worker_wait(sw->worker);
 }
 

@@ -1198,6 +1198,19 @@ ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *err)
 }
 
 void
+ev_postings_unmap_pages(const struct ev_postings *p, int part, int nparts)
+{
+	size_t unit = (size_t)2 << 20, from, to;	/* (a huge folio's: none is split) */
+
+	if (p == NULL || nparts < 1 || part < 0 || part >= nparts)
+		return;
+	from = p->len / (size_t)nparts * (size_t)part / unit * unit;
+	to = part + 1 == nparts ? p->len : p->len / (size_t)nparts * (size_t)(part + 1) / unit * unit;
+	if (to > from)
+		(void)madvise((unsigned char *)p->map + from, to - from, MADV_DONTNEED);
+}
+
+void
 ev_postings_close(struct ev_postings *p)
 {
 	if (p == NULL)

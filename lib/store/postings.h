@@ -190,6 +190,13 @@ int ev_postings_fresh(const struct ev_postings *p, struct ev_store *st, struct e
 /* Unmap and free (NULL-safe). */
 void ev_postings_close(struct ev_postings *p);
 
+/* Unmap the pages of the file p that are mapped in its part-th of nparts
+ * equal parts (MADV_DONTNEED: the page cache keeps them, and a later read
+ * maps them again), so that threads can each unmap their part at once, in
+ * parallel, where ev_postings_close() or the process's exit unmaps them
+ * all on one thread (at 1,000,000 chunks, 1.7-1.9 ms a query). */
+void ev_postings_unmap_pages(const struct ev_postings *p, int part, int nparts);
+
 /* The index's rows and tokens (every column), as FTS5's xRowCount() and
  * xColumnTotalSize(-1) give them; its columns. */
 double ev_postings_rows(const struct ev_postings *p);
