@@ -1,8 +1,8 @@
-# eval-common.sh: what scripts/eval.sh and scripts/eval-ablation.sh share,
-# sourced by them after they set prog (their name), top (the checkout) and
-# collections (their default list).  Reads their options (--plan, --data,
-# --keep, --reuse, --collections, then BIN), puts BIN first on PATH, defines
-# coldir(), says where the collections belong and exits 0 when they are not
+# eval-common.sh: what the scripts/eval*.sh share, sourced by them after
+# they set prog (their name), top (the checkout) and collections (their
+# default list).  Reads their options (--plan, --data, --keep, --reuse,
+# --collections, then BIN), puts BIN first on PATH, defines coldir() and
+# judge(), says where the collections belong and exits 0 when they are not
 # there, and sets work: the --keep directory, else a scratch directory
 # removed at exit.
 data=$top/../shared/data
@@ -49,3 +49,13 @@ else
 	work=$(mktemp -d "${TMPDIR:-/tmp}/evkit-$prog.XXXXXX")
 	trap 'rm -rf "$work"' EXIT INT TERM
 fi
+
+# judge C RUN FILE: FILE's hits judged against collection C's judgements.
+# Prints their nDCG@10 and appends a line per judged query to $perquery (C,
+# RUN, the query id, its nDCG@10), as scripts/loo-choose.awk reads them.
+judge() {
+	ev-eval --per-query --qrels "$(coldir "$1")/qrels.tsv" "$3" >"$work/judge.jsonl"
+	grep '"query_id"' "$work/judge.jsonl" |
+		jq -r --arg c "$1" --arg r "$2" '"\($c)\t\($r)\t\(.query_id)\t\(.["ndcg@10"])"' >>"$perquery"
+	grep -v '"query_id"' "$work/judge.jsonl" | sed 's/.*"ndcg@10":\([0-9.]*\).*/\1/'
+}

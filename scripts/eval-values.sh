@@ -8,15 +8,17 @@
 # DIR left it; made with ev-ingest when absent) with the text lane of the plan
 # ("plan"), then with one constant at a time set to each value of its grid
 # below, the others as the plan has them.  For each collection held out and
-# each constant, the value of the largest mean nDCG@10 over the other
-# collections is chosen (a tie keeps the plan's), and the held-out
-# collection's nDCG@10 with that value is printed beside the plan's: a
-# constant whose choice loses more than 1 % on the collection held out does
-# not carry, and is flagged.  Then each held-out collection is searched once
-# with every choice made for it at once ("all chosen").  Writes
-# DIR/values.tsv (collection, run, nDCG@10, seconds) and prints the tables;
-# with --reuse, a collection whose runs DIR/values.tsv already holds is not
-# searched again (delete its lines to measure it again).
+# each constant, the value is chosen on the other collections as
+# scripts/loo-choose.awk chooses (the largest mean nDCG@10 over them, when
+# its gain over the plan's value is significant; else the plan's), and the
+# held-out collection's nDCG@10 with that value is printed beside the plan's:
+# a constant whose choice loses more than 1 % on the collection held out
+# does not carry, and is flagged.  Then each held-out collection is searched
+# once with every choice made for it at once ("all chosen").  Writes
+# DIR/values.tsv (collection, run, nDCG@10, seconds) and DIR/values-pq.tsv
+# (a line per query and run) and prints the tables; with --reuse, a
+# collection whose runs DIR/values-pq.tsv already holds is not searched
+# again (delete its lines to measure it again).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 prog=eval-values.sh
@@ -36,12 +38,15 @@ long-query|--long-query|32 128
 doc-weight|--document-weight|0.5 1"
 
 results=$work/values.tsv
-if [ -n "$reuse" ] && [ -f "$results" ]; then
-	grep -v '	all chosen	' "$results" >"$results.new" || :
-	mv "$results.new" "$results"
-else
-	: >"$results"
-fi
+perquery=$work/values-pq.tsv
+for f in "$results" "$perquery"; do
+	if [ -n "$reuse" ] && [ -f "$f" ]; then
+		grep -v '	all chosen	' "$f" >"$f.new" || :
+		mv "$f.new" "$f"
+	else
+		: >"$f"
+	fi
+done
 
 # search C NAME OPTS...: the text lane over C's queries with the plan and
 # OPTS; its line in values.tsv.
@@ -53,7 +58,7 @@ search() {
 	start=$(date +%s)
 	ev-search-text --db "$w/store.db" --config "$plan" "$@" "$d/queries.jsonl" \
 		2>/dev/null >"$w/values.jsonl"
-	n=$(ev-eval --qrels "$d/qrels.tsv" "$w/values.jsonl" | sed 's/.*"ndcg@10":\([0-9.]*\).*/\1/')
+	n=$(judge "$c" "$name" "$w/values.jsonl")
 	printf '%s\t%s\t%s\t%s\n' "$c" "$name" "$n" "$(($(date +%s) - start))" >>"$results"
 	echo "$c $name $n" >&2
 }
@@ -71,9 +76,13 @@ opts_of() {
 
 for c in $collections; do
 	w=$work/$c
-	if grep -q "^$c	plan	" "$results"; then
+	if grep -q "^$c	plan	" "$perquery"; then
 		continue
 	fi
+	for f in "$results" "$perquery"; do
+		grep -v "^$c	" "$f" >"$f.new" || :
+		mv "$f.new" "$f"
+	done
 	if [ ! -f "$w/store.db" ]; then
 		mkdir -p "$w"
 		ev-ingest --db "$w/store.db" "$(coldir "$c")/corpus.jsonl" >"$w/chunks.jsonl" 2>/dev/null
@@ -87,32 +96,19 @@ for c in $collections; do
 	done
 done
 
-# Leave one out, constant by constant: "held-out constant choice" lines.
+# Leave one out, constant by constant: "held-out constant choice candidate
+# gain p" lines.
 choices=$work/values-choices.tsv
-awk -F'\t' -v cols="$collections" '
-{ nd[$1, $2] = $3; if ($2 != "plan") { split($2, kv, "="); vals[kv[1]] = vals[kv[1]] " " kv[2] } }
-END {
-	n = split(cols, c, " ")
-	for (k in vals) {
-		nv = split(vals[k], v, " ")
-		for (i = 1; i <= n; i++) {
-			best = "plan"; bs = -1
-			for (j = 0; j <= nv; j++) {
-				run = j ? k "=" v[j] : "plan"
-				s = 0; m = 0
-				for (o = 1; o <= n; o++) if (o != i) { s += nd[c[o], run]; m++ }
-				s = sprintf("%.6f", s / m) + 0
-				if (s > bs) { bs = s; best = run }
-			}
-			print c[i] "\t" k "\t" best
-		}
-	}
-}' "$results" | sort >"$choices"
+echo "$grid" | while IFS='|' read -r k o vs; do
+	# shellcheck disable=SC2086 # the values are words
+	awk -F'\t' -v cols="$collections" -v shipped=plan -v runs="plan $(printf " $k=%s" $vs)" \
+		-f "$top/scripts/loo-choose.awk" "$perquery" | awk -F'\t' -v OFS='\t' -v k="$k" '{ $1 = $1 OFS k; print }'
+done | sort >"$choices"
 
 # Each held-out collection with every choice made for it at once.
 for c in $collections; do
 	set --
-	while IFS='	' read -r held k run; do
+	while IFS='	' read -r held k run _; do
 		[ "$held" = "$c" ] && [ "$run" != plan ] || continue
 		# shellcheck disable=SC2046 # the options are words
 		set -- "$@" $(opts_of "$k" "${run#*=}")
@@ -126,7 +122,12 @@ for c in $collections; do
 done
 
 awk -F'\t' -v cols="$collections" -v grid="$grid" '
-FILENAME ~ /choices/ { ch[$1, $2] = $3; next }
+FILENAME ~ /choices/ {
+	ch[$1, $2] = $3
+	if ($4 != $3)
+		noise = noise sprintf("  %s held out: %s (%s over the others, p %s)\n", $1, $4, $5, $6)
+	next
+}
 { nd[$1, $2] = $3; secs[$1] += $4 }
 END {
 	n = split(cols, c, " ")
@@ -154,4 +155,6 @@ END {
 	printf "\n%-11s", "seconds"
 	for (i = 1; i <= n; i++) printf " %16d", secs[c[i]]
 	printf "\n"
+	if (noise != "")
+		printf "Best on the others but not chosen, the gain not significant (p >= 0.05):\n%s", noise
 }' "$choices" "$results"
