@@ -252,6 +252,7 @@ ev_bm25_sweep_free(struct ev_bm25_sweep *sw)
 	ev_buf_release(&sw->nstr);
 	ev_bm25_sweep_forget(sw);
 	free(sw->kept);
+	free(sw->asked);
 	ev_buf_release(&sw->key);
 	free(sw);
 }
@@ -263,6 +264,7 @@ ev_bm25_sweep_forget(struct ev_bm25_sweep *sw)
 		free(sw->kept[i].key);
 	sw->nkept = 0;
 	sw->kept_rows = 0;
+	sw->nasked = 0;
 	if (sw->half != NULL)
 		ev_bm25_sweep_forget(sw->half);
 }

@@ -101,6 +101,8 @@ struct ev_bm25_sweep {
 	int *nnalt;			/* and alternatives at each position */
 	size_t capnph, capntok, capnpos;
 	struct ev_buf nstr;		/* the narrowed words' names */
+	const void **asked;		/* the lists and positions asked for in this */
+	size_t nasked, capasked;	/* query (ask_lists()), by their starts */
 };
 
 /* A phrase walked in this query (ev_bm25_sweep_forget()): its rows and
