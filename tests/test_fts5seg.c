@@ -1,10 +1,11 @@
-/* Tests of lib/store/fts5seg.c, FTS5's index read from its one segment,
- * over real stores: every instance, term by term, exactly as fts5vocab's
- * 'instance' table gives it (lists and position lists running over many
- * pages, long terms, the languages' tagged stems, rows deleted before
- * the merge), an instance or a row a call; an index of several segments
- * (and delete marks) left to fts5vocab; an empty index; a sink that stops
- * the reading. */
+/* Tests of lib/store/fts5seg.c, FTS5's index read from its segments'
+ * leaves, over real stores: every instance, term by term, exactly as
+ * fts5vocab's 'instance' table gives it (lists and position lists running
+ * over many pages, long terms, the languages' tagged stems, rows deleted
+ * before the merge; one segment, several, on one level or two), an
+ * instance or a row a call; segments whose rows do not ascend from the
+ * older to the younger, and delete marks, left to fts5vocab; an empty
+ * index; a sink that stops the reading. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -179,24 +180,52 @@ fill(struct ev_store *st, int from, int n)
 	tu_exec_ok(st, "COMMIT");
 }
 
-Test(fts5seg, one_segment_reads_as_fts5vocab_gives_it_term_by_term)
+/* Whether st's index read by ev_fts5seg_read(), an instance or (by_row) a
+ * row a call, is what fts5vocab gives, instance for instance: the
+ * instances' count. */
+static long long
+reads_as_fts5vocab(struct ev_store *st, int by_row)
 {
 	struct ev_err err = { 0 };
-	struct ev_store *st = tu_store_create(path, &err);
 	struct dump d = { EV_BUF_INIT, NULL, 0, 0, 0 };
 	struct ev_buf want = EV_BUF_INIT;
 
-	fill(st, 1, 1500);
-	fill(st, 1501, 1500);
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
-	cr_assert_eq(seg_read(st, &d, &err), 1, "%s", err.msg);
+	cr_assert_eq(seg_read_as(st, &d, by_row, &err), 1, "%s", err.msg);
 	vocab_read(st, &want);
-	cr_assert_gt(d.n, 100000);
 	cr_assert_eq(d.b.len, want.len);
 	cr_assert(memcmp(d.b.p, want.p, want.len) == 0);
 	cr_assert_not_null(strstr(ev_buf_str(&d.b), "often|7|2|4999\n"));
 	ev_buf_release(&d.b);
 	ev_buf_release(&want);
+	return d.n;
+}
+
+Test(fts5seg, one_segment_or_two_read_as_fts5vocab_gives_it_term_by_term)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = tu_store_create(path, &err);
+
+	fill(st, 1, 1500);
+	fill(st, 1501, 1500);
+	/* two segments: each term's rows of the older, then the younger's */
+	cr_assert_gt(reads_as_fts5vocab(st, 0), 100000);
+	cr_assert_gt(reads_as_fts5vocab(st, 1), 10000);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
+	cr_assert_gt(reads_as_fts5vocab(st, 0), 100000);
+	ev_store_close(st);
+}
+
+Test(fts5seg, segments_on_two_levels_read_the_older_level_first)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = tu_store_create(path, &err);
+
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('automerge', 0)");
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts, rank) VALUES('crisismerge', 3)");
+	/* the third segment merges level 0's three into one on level 1 */
+	for (int i = 0; i < 5; i++)
+		fill(st, 1 + 300 * i, 300);
+	cr_assert_gt(reads_as_fts5vocab(st, 1), 10000);
 	ev_store_close(st);
 }
 
@@ -247,7 +276,7 @@ Test(fts5seg, rows_deleted_and_written_again_then_merged_read_as_fts5vocab_gives
 	ev_store_close(st);
 }
 
-Test(fts5seg, two_segments_are_left_to_fts5vocab_and_an_empty_index_reads_as_nothing)
+Test(fts5seg, segments_whose_rows_do_not_ascend_are_left_to_fts5vocab_and_an_empty_index_reads_as_nothing)
 {
 	struct ev_err err = { 0 };
 	struct ev_store *st = tu_store_create(path, &err);
@@ -255,13 +284,13 @@ Test(fts5seg, two_segments_are_left_to_fts5vocab_and_an_empty_index_reads_as_not
 
 	cr_assert_eq(seg_read(st, &d, &err), 1, "%s", err.msg);
 	cr_assert_eq(d.n, 0);
-	fill(st, 1, 50);
+	fill(st, 51, 50);
 	cr_assert_eq(seg_read(st, &d, &err), 1, "%s", err.msg);
 	cr_assert_gt(d.n, 0);
-	fill(st, 51, 50);
-	d.n = 0;
+	/* the younger segment holds the earlier rows */
+	fill(st, 1, 50);
+	d.b.len = 0;
 	cr_assert_eq(seg_read(st, &d, &err), 0, "%s", err.msg);
-	cr_assert_eq(d.n, 0);
 	ev_buf_release(&d.b);
 	ev_store_close(st);
 }

@@ -9,6 +9,7 @@
 #include "chunk.h"
 #include "ingest.h"
 #include "ingestpass.h"
+#include "postings.h"
 #include "store.h"
 #include "test_util.h"
 
@@ -37,7 +38,7 @@ static void
 setup(void)
 {
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED, 0 };
+		EV_INGEST_CHANGED, 0, 0 };
 	char *base;
 
 	tu_mkdir(dir, db, sizeof db);
@@ -206,7 +207,7 @@ static void
 reopen(void)
 {
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED, 0 };
+		EV_INGEST_CHANGED, 0, 0 };
 
 	ev_ingest_free(ig);
 	ig = ev_ingest_open(st, &o, &err);
@@ -300,7 +301,7 @@ contents_at(const char *path)
 static struct ev_ingest_stats
 ingest_with(const char *path, const char *in, int threads, char **printed)
 {
-	struct ev_ingest_opts o = { 200, 40, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1 };
+	struct ev_ingest_opts o = { 200, 40, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1, 0 };
 	struct ev_store *s = ev_store_open(path, EV_STORE_CREATE, &err);
 	struct ev_ingest *g;
 	struct ev_ingestpass *sp;
@@ -383,6 +384,9 @@ Test(ingestpass, two_threads_store_and_print_what_one_does)
 	free((char *)runs[1]);
 }
 
+static const char three[] = "{\"id\":\"1\",\"text\":\"one\"}\n{\"id\":\"2\",\"text\":\"two\"}\n"
+    "{\"id\":\"3\",\"text\":\"three\"}\n";
+
 /* The structure record of the store's full-text index, in hex (a 32-bit
  * cookie, then varints: levels, segments, ...); malloc'd. */
 static char *
@@ -399,19 +403,30 @@ fts_structure(void)
 	return hex;
 }
 
-Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
+/* Three documents loaded in bulk, a batch (and so a segment) each: the
+ * index then of segs segments ("01": two hex digits of the structure
+ * record's count), FTS5's own merge settings written back.  Its structure
+ * (fts_structure()). */
+static char *
+bulk_load_three(const char *segs)
 {
-	const char *three = "{\"id\":\"1\",\"text\":\"one\"}\n{\"id\":\"2\",\"text\":\"two\"}\n"
-	    "{\"id\":\"3\",\"text\":\"three\"}\n";
-	char *before, *after;
+	char *s;
 
-	/* a batch, and so a segment, a document: merged into one at the end */
 	so.batch = 1;
 	ev_ingestpass_free(spool_file("b.jsonl", three));
-	before = fts_structure();
-	cr_assert_eq(strncmp(before + 10, "01", 2), 0, "one segment: %s", before);
+	s = fts_structure();
+	cr_assert_eq(strncmp(s + 10, segs, 2), 0, "%s segments: %s", segs, s);
 	cr_assert_eq(stored("SELECT count(*) FROM chunks_fts_config WHERE (k = 'automerge' AND v = 4)"
-	    " OR (k = 'crisismerge' AND v = 16)"), 2, "FTS5's defaults, written back");
+	    " OR (k = 'crisismerge' AND v = 64)"), 2, "a run's own settings, written back");
+	return s;
+}
+
+Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
+{
+	char *before, *after;
+
+	/* a segment a document: merged into one at the end */
+	before = bulk_load_three("01");
 	/* the same documents again: nothing written, the index as it was (its
 	 * postings file still fresh) */
 	ev_ingestpass_free(spool_file("b.jsonl", three));
@@ -424,6 +439,30 @@ Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
 	after = fts_structure();
 	cr_assert_eq(strncmp(after + 10, "02", 2), 0, "two segments: %s", after);
 	cr_assert_eq(stored("SELECT count(*) FROM documents"), 4);
+	free(after);
+	free(before);
+}
+
+Test(ingestpass, a_bulk_load_whose_postings_file_follows_leaves_its_segments_to_it)
+{
+	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+		EV_INGEST_CHANGED, 0, 1 };
+	char *before, *after;
+
+	/* a store of one document (one segment) with its postings file */
+	ev_ingestpass_free(spool_file("a.jsonl", "{\"id\":\"0\",\"text\":\"zero\"}\n"));
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	ev_ingest_free(ig);
+	ig = ev_ingest_open(st, &o, &err);
+	cr_assert_not_null(ig, "%s", err.msg);
+	/* a bulk load, its file (stale now) to be made after it: the
+	 * segments are left as they are */
+	before = bulk_load_three("04");
+	/* and the file is made from them as they are */
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	after = fts_structure();
+	cr_assert_str_eq(after, before);
+	cr_assert_eq(ev_postings_state(st, &err), 1);
 	free(after);
 	free(before);
 }

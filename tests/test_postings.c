@@ -10,7 +10,8 @@
  * of another format, which is never read; a term's entry out of the file's
  * sections, found corrupt when it is read, the others read as they are;
  * when a store wants its file; a build that leaves no temporary file; and an
- * index of several segments merged into one before it is read. */
+ * index of several segments read as it is, or merged into one first when
+ * the segment reader cannot read it. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -347,9 +348,9 @@ seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *
 	return 0;
 }
 
-/* Whether st's index is one segment (fts5seg.h reads it): 1 or 0. */
+/* Whether st's index is one the segment reader reads (fts5seg.h): 1 or 0. */
 static int
-one_segment(void)
+seg_readable(void)
 {
 	struct ev_err err = { 0 };
 	long long n = 0;
@@ -363,19 +364,48 @@ one_segment(void)
 	return r;
 }
 
-Test(postings, a_build_merges_an_index_of_several_segments_into_one_first)
+/* The segments of st's index. */
+static long long
+segments(void)
 {
+	sqlite3_stmt *s;
+	long long n;
+
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT count(DISTINCT id >> 37)"
+	    " FROM chunks_fts_data WHERE id >> 37 > 0", -1, &s, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+Test(postings, a_build_reads_segments_as_they_are_or_merges_them_into_one_first)
+{
+	struct ev_postings_cursor c = { 0 };
 	struct ev_postings *p;
 
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
+	cr_assert_eq(segments(), 1);
+	/* a segment of its own, its row after every other: read as it is */
+	tu_add_chunk(st, 300, "alpha", "epsilon", "en");
+	cr_assert_eq(seg_readable(), 1);
 	build();
-	cr_assert_eq(one_segment(), 1);
-	tu_add_chunk(st, 3, "alpha", "epsilon", "en");	/* a segment of its own */
-	cr_assert_eq(one_segment(), 0);
-	build();
-	cr_assert_eq(one_segment(), 1);
+	cr_assert_eq(segments(), 2);
 	p = open_fresh();
-	cr_assert_eq(ev_postings_term(p, "epsilon", 7, &(struct ev_postings_cursor){ 0 }), 1);
+	cr_assert_eq(ev_postings_term(p, "epsilon", 7, &c), 1);
+	cr_assert_eq(ev_postings_term(p, "alpha", 5, &c), 3);
 	cr_assert_eq(ev_postings_rows(p), 205);
+	ev_postings_close(p);
+	/* omega's row 3 in the younger segment, before the older one's: the
+	 * reader leaves it, and the build merges the index first */
+	tu_add_chunk(st, 3, "alpha", "omega", "en");
+	cr_assert_eq(seg_readable(), 0);
+	build();
+	cr_assert_eq(segments(), 1);
+	p = open_fresh();
+	cr_assert_eq(ev_postings_term(p, "omega", 5, &c), 201);
+	cr_assert_eq(ev_postings_term(p, "alpha", 5, &c), 4);
+	cr_assert_eq(ev_postings_rows(p), 206);
 	ev_postings_close(p);
 }
 

@@ -1,5 +1,5 @@
-/* fts5seg.c: an FTS5 index of one segment read from its leaves.  See
- * fts5seg.h. */
+/* fts5seg.c: an FTS5 index read from its segments' leaves, their terms
+ * merged.  See fts5seg.h. */
 #include "fts5seg.h"
 #include "buf.h"
 
@@ -25,6 +25,13 @@ struct reader {
 	char *term;			/* the current term, with its prefix byte */
 	size_t termlen, termcap;
 	struct ev_buf row;		/* a row's offsets for the sink's row() */
+	int ord;			/* the segment's age: 0 the oldest */
+	int done;			/* past its last leaf */
+};
+
+/* A segment of the structure record: its id and first and last leaves. */
+struct seg {
+	long long id, first, last;
 };
 
 /* A varint of p[*at..end) (SQLite's, buf.h) into *v, *at moved past it.
@@ -240,32 +247,31 @@ read_row(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, int ncol
 	    (size_t)(o - (unsigned char *)r->row.p), err) == -1 ? -1 : 1;
 }
 
-/* Every term and doclist of the segment's leaves.  Returns 1, 0 when the
- * index is not as expected, -1 with *err set. */
+/* The doclist of r's term (its term read): its rows into sink, each after
+ * *last (the term's last row given so far, when *any), until the next term
+ * (read, r->term) or the segment's end (r->done).  Returns 1, 0 when the
+ * index is not as expected (a row not after *last among them), -1 with
+ * *err set. */
 static int
-read_leaves(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_sink *sink,
-    struct ev_err *err)
+read_doclist(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_sink *sink,
+    long long *last, int *any, struct ev_err *err)
 {
 	long long rowid = 0;
-	int first = 0, got;
+	int first = 1, got;
 	uint64_t v, size, used;
 
-	if ((got = next_page(db, r, err)) != 1 || r->nterms == 0 || r->terms[0] != 4)
-		return got == 1 ? 0 : got;
 	for (;;) {
 		if (r->off >= r->szleaf) {
-			if ((got = next_page(db, r, err)) != 1)
-				return got == 0 && r->page == r->last ? 1 : got;
-			continue;
-		}
-		if (r->ti < r->nterms && r->off == r->terms[r->ti]) {
-			if ((got = read_term(r, err)) != 1)
+			if ((got = next_page(db, r, err)) == 0 && r->page == r->last) {
+				r->done = 1;
+				return 1;
+			}
+			if (got != 1)
 				return got;
-			if (sink->term(sink->ctx, r->term + 1, r->termlen - 1, err) == -1)
-				return -1;
-			first = 1;
 			continue;
 		}
+		if (r->ti < r->nterms && r->off == r->terms[r->ti])
+			return first ? 0 : read_term(r, err);
 		/* a rowid: whole when the doclist's first or the page's */
 		{
 			int whole = first || r->off == r->rowid_off;
@@ -274,6 +280,10 @@ read_leaves(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_sin
 			    (!whole && v == 0))
 				return 0;
 			rowid = whole ? (long long)v : rowid + (long long)v;
+			if (*any && rowid <= *last)
+				return 0;
+			*last = rowid;
+			*any = 1;
 			first = 0;
 		}
 		if ((got = run_varint(db, r, &size, &used, err)) != 1)
@@ -288,57 +298,150 @@ read_leaves(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_sin
 	}
 }
 
-/* The one segment of the structure record p[0..n): 1 with its id and
- * leaves, 0 when the index is not one segment of a structure this reader
- * knows, 2 when it is empty. */
+/* FTS5's order of the terms a[0..alen) and b[0..blen): memcmp, then the
+ * shorter first.  < 0, 0 or > 0. */
 static int
-one_segment(const unsigned char *p, int n, long long *segid, long long *first, long long *last)
+term_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	uint64_t nlevel, nseg, counter, merging, inlevel, id, a, b;
-	int at = 4, found = 0;
+	int c = memcmp(a, b, alen < blen ? alen : blen);
 
+	if (c != 0 || alen == blen)
+		return c;
+	return alen < blen ? -1 : 1;
+}
+
+/* The order of readers a and b: by their terms, then the older segment
+ * first. */
+static int
+before(const struct reader *a, const struct reader *b)
+{
+	int c = term_cmp(a->term, a->termlen, b->term, b->termlen);
+
+	return c != 0 ? c : a->ord - b->ord;
+}
+
+/* Restore the heap h[0..n) (the least term first) from slot i down. */
+static void
+sift_down(struct reader **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && before(h[l], h[m]) < 0)
+			m = l;
+		if (l + 1 < n && before(h[l + 1], h[m]) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct reader *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Every term of the segments' readers h[0..n) (each at its first term),
+ * once each, in FTS5's order, with the rows of every segment holding it,
+ * the older segment's first: the rows must ascend from one segment to the
+ * next, as a load's batches give them.  Returns 1, 0 when the index is not
+ * as expected, -1 with *err set. */
+static int
+merge_terms(sqlite3 *db, struct reader **h, size_t n, int ncol, const struct ev_fts5seg_sink *sink,
+    struct ev_err *err)
+{
+	struct ev_buf cur = EV_BUF_INIT;
+	long long last = 0;
+	int any = 0, got = 1, have = 0;
+
+	for (size_t i = n; i-- > 0; )
+		sift_down(h, n, i);
+	while (n > 0 && got == 1) {
+		struct reader *r = h[0];
+		int c = have ? term_cmp(r->term, r->termlen, cur.p, cur.len) : 1;
+
+		if (c < 0) {
+			got = 0;	/* a segment's terms out of order */
+			break;
+		}
+		if (c > 0) {
+			cur.len = 0;
+			if (ev_buf_add(&cur, r->term, r->termlen) == -1) {
+				got = ev_err_nomem(err);
+				break;
+			}
+			/* the copy: valid until the next term, whoever reads on */
+			if (sink->term(sink->ctx, cur.p + 1, cur.len - 1, err) == -1) {
+				got = -1;
+				break;
+			}
+			have = 1;
+			any = 0;
+		}
+		if ((got = read_doclist(db, r, ncol, sink, &last, &any, err)) == 1 && r->done)
+			h[0] = h[--n];
+		sift_down(h, n, 0);
+	}
+	ev_buf_release(&cur);
+	return got;
+}
+
+/* The segments of the structure record p[0..n), the oldest first (the
+ * highest level's, each level's in its order), into *segs (malloc'd) and
+ * *nseg: 1, 0 when the index is not of a structure this reader knows (or
+ * a level is being merged), -1 with *err set (out of memory). */
+static int
+segments(const unsigned char *p, int n, struct seg **segs, size_t *nseg, struct ev_err *err)
+{
+	uint64_t nlevel, total, counter, merging, inlevel, id, a, b;
+	int at = 4;
+	size_t k;
+
+	*segs = NULL;
+	*nseg = 0;
 	if (n < 7 || (n >= 8 && memcmp(p + 4, STRUCTURE_V2, 4) == 0) ||
-	    get_varint(p, &at, n, &nlevel) == -1 || get_varint(p, &at, n, &nseg) == -1 ||
-	    get_varint(p, &at, n, &counter) == -1)
+	    get_varint(p, &at, n, &nlevel) == -1 || get_varint(p, &at, n, &total) == -1 ||
+	    get_varint(p, &at, n, &counter) == -1 || total > (uint64_t)n)
 		return 0;
-	if (nseg == 0)
-		return 2;
-	if (nseg != 1)
-		return 0;
+	if (total > 0 && (*segs = malloc((size_t)total * sizeof **segs)) == NULL)
+		return ev_err_nomem(err);
+	k = (size_t)total;
 	for (uint64_t l = 0; l < nlevel; l++) {
+		size_t from;
+
 		if (get_varint(p, &at, n, &merging) == -1 || get_varint(p, &at, n, &inlevel) == -1 ||
-		    merging != 0 || inlevel > 1)
+		    merging != 0 || inlevel > k)
 			return 0;
+		/* the levels are filled from the end: the last level's first */
+		k -= (size_t)inlevel;
+		from = k;
 		for (uint64_t i = 0; i < inlevel; i++) {
 			if (get_varint(p, &at, n, &id) == -1 || get_varint(p, &at, n, &a) == -1 ||
 			    get_varint(p, &at, n, &b) == -1 || id == 0 || id > 0xffff || a == 0 || b < a ||
 			    b >= ((uint64_t)1 << 31))
 				return 0;
-			*segid = (long long)id;
-			*first = (long long)a;
-			*last = (long long)b;
-			found++;
+			(*segs)[from + i] = (struct seg){ (long long)id, (long long)a, (long long)b };
 		}
 	}
-	return found == 1 && at == n;
+	*nseg = (size_t)total;
+	return k == 0 && at == n;
 }
 
-/* The index's structure record: as one_segment(), or -1 with *err set. */
+/* The index's structure record: as segments(), or -1 with *err set. */
 static int
-structure(sqlite3 *db, const char *data, long long *segid, long long *first, long long *last,
-    struct ev_err *err)
+structure(sqlite3 *db, const char *data, struct seg **segs, size_t *nseg, struct ev_err *err)
 {
 	char sql[256];
 	sqlite3_stmt *s;
 	int rc, r = 0;
 
+	*segs = NULL;
+	*nseg = 0;
 	snprintf(sql, sizeof sql, "SELECT block FROM \"%s\" WHERE id = %d", data, STRUCTURE_ROWID);
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
 		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
 		    "reading the text index's structure: %s", sqlite3_errmsg(db));
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_BLOB)
-		r = one_segment(sqlite3_column_blob(s, 0), sqlite3_column_bytes(s, 0), segid, first,
-		    last);
+		r = segments(sqlite3_column_blob(s, 0), sqlite3_column_bytes(s, 0), segs, nseg, err);
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		r = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
 		    "reading the text index's structure: %s", sqlite3_errmsg(db));
@@ -346,31 +449,62 @@ structure(sqlite3 *db, const char *data, long long *segid, long long *first, lon
 	return r;
 }
 
+/* Start r on the leaves of segment g (the ord-th oldest) of the index's
+ * data table data, at its first term.  Returns 1, 0 when the segment is not
+ * as expected, -1 with *err set. */
+static int
+open_reader(sqlite3 *db, const char *data, const struct seg *g, int ord, struct reader *r,
+    struct ev_err *err)
+{
+	char sql[320];
+	int got;
+
+	snprintf(sql, sizeof sql, "SELECT id, block FROM \"%s\" WHERE id BETWEEN %lld AND %lld"
+	    " ORDER BY id", data, g->id << SEGID_SHIFT | g->first, g->id << SEGID_SHIFT | g->last);
+	if (sqlite3_prepare_v2(db, sql, -1, &r->s, NULL) != SQLITE_OK)
+		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+	r->base = g->id << SEGID_SHIFT;
+	r->page = g->first - 1;
+	r->last = g->last;
+	r->ord = ord;
+	if ((got = next_page(db, r, err)) != 1 || r->nterms == 0 || r->terms[0] != 4)
+		return got == 1 ? 0 : got;
+	return read_term(r, err);
+}
+
 int
 ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_sink *sink,
     struct ev_err *err)
 {
-	struct reader r = { 0 };
-	char data[160], sql[320];
-	long long segid = 0, first = 0, last = 0;
+	struct reader *rd = NULL, **h = NULL;
+	struct seg *segs = NULL;
+	char data[160];
+	size_t nseg = 0, i = 0;
 	int got;
 
 	if (snprintf(data, sizeof data, "%s_data", fts) >= (int)sizeof data || strchr(fts, '"'))
 		return 0;
-	if ((got = structure(db, data, &segid, &first, &last, err)) != 1)
-		return got == 2 ? 1 : got;
-	snprintf(sql, sizeof sql, "SELECT id, block FROM \"%s\" WHERE id BETWEEN %lld AND %lld"
-	    " ORDER BY id", data, segid << SEGID_SHIFT | first, segid << SEGID_SHIFT | last);
-	if (sqlite3_prepare_v2(db, sql, -1, &r.s, NULL) != SQLITE_OK)
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
-	r.base = segid << SEGID_SHIFT;
-	r.page = first - 1;
-	r.last = last;
-	got = read_leaves(db, &r, ncol, sink, err);
-	sqlite3_finalize(r.s);
-	free(r.terms);
-	free(r.term);
-	ev_buf_release(&r.row);
+	if ((got = structure(db, data, &segs, &nseg, err)) != 1 || nseg == 0) {
+		free(segs);
+		return got;
+	}
+	if ((rd = calloc(nseg, sizeof *rd)) == NULL || (h = malloc(nseg * sizeof *h)) == NULL)
+		got = ev_err_nomem(err);
+	for (; got == 1 && i < nseg; i++) {
+		got = open_reader(db, data, &segs[i], (int)i, &rd[i], err);
+		h[i] = &rd[i];
+	}
+	if (got == 1)
+		got = merge_terms(db, h, nseg, ncol, sink, err);
+	for (i = 0; rd != NULL && i < nseg; i++) {
+		sqlite3_finalize(rd[i].s);
+		free(rd[i].terms);
+		free(rd[i].term);
+		ev_buf_release(&rd[i].row);
+	}
+	free(rd);
+	free(h);
+	free(segs);
 	return got;
 }

@@ -1,4 +1,4 @@
-/* fts5seg.h: an FTS5 index read straight from its segment's leaves, the
+/* fts5seg.h: an FTS5 index read straight from its segments' leaves, the
  * way FTS5 itself stores them, for the postings file (postings.h): every
  * instance of every term, in the order of fts5vocab's 'instance' table,
  * without a row of SQL for each.  fts5vocab gives the same instances at
@@ -7,8 +7,14 @@
  *
  * Low layer: includes err.h and SQLite.
  *
- * Only an index of one segment is read (a bulk load's, which ev-ingest
- * merges into one at its end, ingest.h), in the format SQLite 3.x writes
+ * The segments are read side by side, their terms merged (a heap of
+ * readers, the least term first): a term's rows are each segment's holding
+ * it, the oldest segment's first (the highest level's, then each level's in
+ * the structure's order), and they must ascend from one segment to the
+ * next, as the batches of a load give them (ev-ingest leaves a bulk load's
+ * segments unmerged when its postings file follows, ingest.h): merging
+ * them here costs the reading alone, where FTS5's merge wrote the index
+ * again.  The format is the one SQLite 3.x writes
  * (fts5_index.c): the structure record (a 32-bit cookie, then varints: the
  * levels, the segments, the write counter; each level's merging and
  * segments; each segment's id and first and last leaf); the leaves, each a
@@ -23,9 +29,10 @@
  * an offset's distance from the previous one in its column plus 2.  A
  * position list, but no varint, runs over from one page to the next.
  *
- * An index of more than one segment, of another structure version, with a
- * delete mark, or with anything this reader does not expect is not read:
- * the caller reads it through fts5vocab instead. */
+ * An index whose rows do not ascend so, with a level being merged, of
+ * another structure version, with a delete mark, or with anything this
+ * reader does not expect is not read: the caller reads it otherwise
+ * (postings.c merges it into one segment with FTS5's optimize first). */
 #ifndef EV_FTS5SEG_H
 #define EV_FTS5SEG_H
 
@@ -38,7 +45,7 @@
 #define EV_FTS5SEG_MAX_COLS 8	/* the columns row (below) is given for, at most */
 
 /* Where the instances go.  term: a new term (its bytes, without FTS5's
- * prefix byte), in FTS5's order; instance: one of its instances, in row,
+ * prefix byte, valid until the next term), in FTS5's order; instance: one of its instances, in row,
  * column and offset order.  row, when not NULL and the index has at most
  * EV_FTS5SEG_MAX_COLS columns, is called in place of instance, once for
  * each row of the term, in row order: counts[c] its instances in column c

@@ -1016,9 +1016,10 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 {
 	int r = build_file(st, 1, progress, ctx, err);
 
-	/* An index of several segments (a few documents written into a large
-	 * store leave a small one beside its large one) is merged into one
-	 * first: merging and reading the one segment cost a fraction of
+	/* An index the segment reader does not read (a document changed in
+	 * a large store leaves delete marks in a small segment beside its
+	 * large one) is merged into one first: merging and reading the one
+	 * segment cost a fraction of
 	 * reading the index row by row through fts5vocab. */
 	if (r == 1 && (r = merge_index(st, err)) == 0)
 		r = build_file(st, 1, progress, ctx, err);

@@ -13,8 +13,8 @@
  * ev_bm25() scores from FTS5.
  *
  * The file is DB.postings beside the store DB.  It is made from the index
- * (its one segment's pages when it is one, fts5seg.h, else fts5vocab's
- * 'instance' table; and FTS5's own tables), so it holds what
+ * (its segments' pages, fts5seg.h, else fts5vocab's 'instance' table; and
+ * FTS5's own tables), so it holds what
  * FTS5 holds, token for token, and it is stamped with FTS5's structure and
  * totals records: any write to the index (an ingest, a deletion, a merge)
  * changes them, and a file whose stamp differs is stale and never read.  It
@@ -153,8 +153,10 @@ int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **
 
 /* Build (or rebuild) the postings file of the open store st from its FTS5
  * index, in one read transaction of its own (st must not be in one); an
- * index of several segments is merged into one first (FTS5's optimize, in
- * a write transaction of its own), as the file is read far faster from one.
+ * index whose segments the segment reader does not read (fts5seg.h: a row
+ * deleted or written again, say) is merged into one first (FTS5's
+ * optimize, in a write transaction of its own), as the file is read far
+ * faster from one.
  * progress, when not NULL, is called now and then with the rows of the
  * instance table read so far.  Returns 0, or -1 with *err set (code 1: the
  * store, the disk; the previous file, if any, is left as it was). */

@@ -199,13 +199,14 @@ fts_setting(struct ev_store *st, const char *key, long long *v, struct ev_err *e
 int
 ev_store_fts_bulk(struct ev_store *st, int bulk, struct ev_err *err)
 {
-	/* FTS5's defaults, and a bulk load's */
+	/* FTS5's defaults; any other run's, and a bulk load's */
 	static const char *const keys[] = { "automerge", "crisismerge" };
-	const long long want[2][2] = { { 4, 16 }, { 0, EV_STORE_BULK_CRISIS } };
+	static const long long fts5_default[2] = { 4, 16 };
+	const long long want[2][2] = { { 4, EV_STORE_CRISIS }, { 0, EV_STORE_CRISIS } };
 	int wrote = 0;
 
 	for (int i = 0; i < 2; i++) {
-		long long have = want[0][i];
+		long long have = fts5_default[i];
 		char sql[160];
 
 		if (fts_setting(st, keys[i], &have, err) == -1)

@@ -134,13 +134,16 @@ int ev_store_reanalyze(struct ev_store *st, struct ev_err *err);
 /* FTS5's merge settings for the writes that follow, in the caller's
  * transaction: bulk 1, a bulk load's (no merging as each batch's segment is
  * written, but a level's segments merged at once when it holds
- * EV_STORE_BULK_CRISIS of them; ev_store_fts_optimize() merges all at the
- * end); bulk 0, FTS5's defaults (a level's segments merged 4 at a time as
- * they are written).  A setting is written only when it differs from the
- * index's: a write changes the index's structure record (and so makes the
- * postings file stale).  Returns 1 when written, 0 when the index had them
- * already, -1 with *err set. */
-#define EV_STORE_BULK_CRISIS 64
+ * EV_STORE_CRISIS of them; ev_store_fts_optimize() may merge all at the
+ * end); bulk 0, FTS5's automerge of 4 (a level's segments merged 4 at a
+ * time, a little at each write), with the same crisis merge at
+ * EV_STORE_CRISIS (FTS5's is 16: the first small run after a bulk load
+ * that left its segments, ingest.h, would merge them all at once, and
+ * the postings build then merge the index again).  A setting is written
+ * only when it differs from the index's: a write changes the index's
+ * structure record (and so makes the postings file stale).  Returns 1 when
+ * written, 0 when the index had them already, -1 with *err set. */
+#define EV_STORE_CRISIS 64
 int ev_store_fts_bulk(struct ev_store *st, int bulk, struct ev_err *err);
 
 /* Merge every segment of the full-text index into one (FTS5's 'optimize'),
