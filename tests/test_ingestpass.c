@@ -403,21 +403,21 @@ fts_structure(void)
 	return hex;
 }
 
-/* Three documents loaded in bulk, a batch (and so a segment) each: the
- * index then of segs segments ("01": two hex digits of the structure
- * record's count), FTS5's own merge settings written back.  Its structure
- * (fts_structure()). */
+/* The documents docs (JSON Lines) loaded in bulk, a batch (and so a
+ * segment) each: the index then of segs segments ("01": two hex digits of
+ * the structure record's count), every other run's merge settings written
+ * back.  Its structure (fts_structure()). */
 static char *
-bulk_load_three(const char *segs)
+bulk_load(const char *docs, const char *segs)
 {
 	char *s;
 
 	so.batch = 1;
-	ev_ingestpass_free(spool_file("b.jsonl", three));
+	ev_ingestpass_free(spool_file("b.jsonl", docs));
 	s = fts_structure();
 	cr_assert_eq(strncmp(s + 10, segs, 2), 0, "%s segments: %s", segs, s);
 	cr_assert_eq(stored("SELECT count(*) FROM chunks_fts_config WHERE (k = 'automerge' AND v = 4)"
-	    " OR (k = 'crisismerge' AND v = 64)"), 2, "a run's own settings, written back");
+	    " OR (k = 'crisismerge' AND v = 1000)"), 2, "a run's own settings, written back");
 	return s;
 }
 
@@ -426,7 +426,7 @@ Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
 	char *before, *after;
 
 	/* a segment a document: merged into one at the end */
-	before = bulk_load_three("01");
+	before = bulk_load(three, "01");
 	/* the same documents again: nothing written, the index as it was (its
 	 * postings file still fresh) */
 	ev_ingestpass_free(spool_file("b.jsonl", three));
@@ -447,17 +447,22 @@ Test(ingestpass, a_bulk_load_whose_postings_file_follows_leaves_its_segments_to_
 {
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
 		EV_INGEST_CHANGED, 0, 1 };
-	char *before, *after;
+	char *before, *after, docs[70 * 40];
+	size_t at = 0;
 
+	for (int i = 1; i <= 70; i++)
+		at += (size_t)snprintf(docs + at, sizeof docs - at,
+		    "{\"id\":\"%d\",\"text\":\"word%d\"}\n", i, i);
 	/* a store of one document (one segment) with its postings file */
 	ev_ingestpass_free(spool_file("a.jsonl", "{\"id\":\"0\",\"text\":\"zero\"}\n"));
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 	ev_ingest_free(ig);
 	ig = ev_ingest_open(st, &o, &err);
 	cr_assert_not_null(ig, "%s", err.msg);
-	/* a bulk load, its file (stale now) to be made after it: the
-	 * segments are left as they are */
-	before = bulk_load_three("04");
+	/* a bulk load of 70 documents, its file (stale now) to be made
+	 * after it: the 71 segments are left as they are (FTS5's crisis
+	 * merge of a level's segments comes at EV_STORE_CRISIS) */
+	before = bulk_load(docs, "47");
 	/* and the file is made from them as they are */
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 	after = fts_structure();

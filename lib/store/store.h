@@ -139,11 +139,15 @@ int ev_store_reanalyze(struct ev_store *st, struct ev_err *err);
  * time, a little at each write), with the same crisis merge at
  * EV_STORE_CRISIS (FTS5's is 16: the first small run after a bulk load
  * that left its segments, ingest.h, would merge them all at once, and
- * the postings build then merge the index again).  A setting is written
- * only when it differs from the index's: a write changes the index's
- * structure record (and so makes the postings file stale).  Returns 1 when
- * written, 0 when the index had them already, -1 with *err set. */
-#define EV_STORE_CRISIS 64
+ * the postings build then merge the index again).  EV_STORE_CRISIS is
+ * far above the segments a bulk load of a million documents leaves
+ * (about 300, a batch each), whose postings build reads them as they are
+ * (fts5seg.h), and below the 2,000 segments FTS5 holds at most.  A
+ * setting is written only when it differs from the index's: a write
+ * changes the index's structure record (and so makes the postings file
+ * stale).  Returns 1 when written, 0 when the index had them already, -1
+ * with *err set. */
+#define EV_STORE_CRISIS 1000
 int ev_store_fts_bulk(struct ev_store *st, int bulk, struct ev_err *err);
 
 /* Merge every segment of the full-text index into one (FTS5's 'optimize'),
