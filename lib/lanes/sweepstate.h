@@ -37,7 +37,7 @@ struct ev_bm25_sweep {
 	const struct ev_postings *p;
 	long long nrow;			/* maxrowid + 1 */
 	long long lo, hi;		/* the rows this sweeper walks: [lo, hi) */
-	double *acc;			/* per rowid: the score so far */
+	double *acc;			/* per rowid: the score so far (where mark is not 0) */
 	unsigned char *mark;		/* per rowid: TOUCHED, IN_FILTER, IN_OTHERS */
 	size_t rows_size;		/* acc and mark: one mapping (row_arrays()), */
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
@@ -291,9 +291,9 @@ void ev_sweep_adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned 
 int ev_sweep_alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const double *colw, int ncolw,
     struct ev_err *err);
 
-/* Clear what a sweep left in the accumulators: row by row, or both arrays
- * whole when the rows are many (one pass over memory beats scattered
- * writes). */
+/* Clear what a sweep left in the accumulators: the marks, row by row, or
+ * whole when the rows are many (a row's score is valid only where its
+ * mark is not 0). */
 void ev_sweep_clear_touched(struct ev_bm25_sweep *sw);
 
 int ev_sweep_corrupt(struct ev_err *err);
