@@ -1008,12 +1008,17 @@ search_text(struct search *S, const struct ev_textsearch_opts *x, struct ev_err 
 		json_array_foreach(hits, j, h) {
 			const char *id = json_string_value(json_object_get(h, "id"));
 			const char *doc = json_string_value(json_object_get(h, "doc_id"));
+			json_t *signals = json_object_get(h, "signals");
 
-			/* written as ev-search-text writes them: reals to 10 digits */
+			/* written as ev-search-text writes them: reals to 10
+			 * digits; and the signal by which the fusion gives the
+			 * feedback lane no weight for a query read as a document */
 			if (id_fields(&fields, id, doc) == -1 ||
 			    hit_line(&S->q[i].text, "text", fields.p, fields.len, (long)(j + 1)) == -1 ||
 			    ev_jscan_put_real(&S->q[i].text,
 			    json_number_value(json_object_get(h, "score"))) == -1 ||
+			    (json_is_true(json_object_get(signals, "query_as_document")) &&
+			    ev_buf_adds(&S->q[i].text, ",\"signals\":{\"query_as_document\":true}") == -1) ||
 			    ev_buf_adds(&S->q[i].text, "}\n") == -1) {
 				ev_err_nomem(err);
 				goto out;
