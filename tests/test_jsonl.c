@@ -99,6 +99,51 @@ Test(jsonl, reads_one_value_per_line)
 	ev_jsonl_close(in);
 }
 
+/* The end is told at the last record of the last input, not before; the
+ * byte read to tell is put back. */
+Test(jsonl, the_end_is_told_at_the_last_record)
+{
+	char *paths[2];
+	struct ev_err err = { 0 };
+	struct ev_jsonl *in;
+
+	paths[0] = (char *)temp_file(0, T("{\"n\":1}\n"));
+	paths[1] = (char *)temp_file(1, T("{\"n\":2}\n{\"n\":3}"));
+	in = ev_jsonl_open(paths, 2, &err);
+	cr_assert_eq(ev_jsonl_at_end(in), 0, "nothing read yet");
+	cr_assert_eq(next_n(in), 1);
+	cr_assert_eq(ev_jsonl_at_end(in), 0, "an input follows");
+	cr_assert_eq(next_n(in), 2);
+	cr_assert_eq(ev_jsonl_at_end(in), 0, "a line follows");
+	cr_assert_eq(ev_jsonl_at_end(in), 0, "and still does");
+	cr_assert_eq(next_n(in), 3, "its first byte put back");
+	cr_assert_eq(ev_jsonl_at_end(in), 1);
+	cr_assert_eq(next_n(in), -1);
+	ev_jsonl_close(in);
+}
+
+/* A pipe whose writer may still write is not at its end; once the writer
+ * has closed it, it is. */
+Test(jsonl, a_pipe_is_at_its_end_only_once_closed)
+{
+	static char *const stdin_only[] = { "-" };
+	struct ev_err err = { 0 };
+	struct ev_jsonl *in;
+	int fd[2];
+
+	cr_assert_eq(pipe(fd), 0);
+	cr_assert_eq(write(fd[1], "{\"n\":1}\n", 8), 8);
+	cr_assert_neq(dup2(fd[0], 0), -1);
+	close(fd[0]);
+	in = ev_jsonl_open((char *const *)stdin_only, 1, &err);
+	cr_assert_eq(next_n(in), 1);
+	cr_assert_eq(ev_jsonl_at_end(in), 0, "the writer may write more");
+	close(fd[1]);
+	cr_assert_eq(ev_jsonl_at_end(in), 1);
+	cr_assert_eq(next_n(in), -1);
+	ev_jsonl_close(in);
+}
+
 Test(jsonl, crlf_line_ends_are_ignored)
 {
 	struct ev_jsonl *in = open1(temp_file(0, T("{\"n\":1}\r\n{\"n\":2}\r\n")));

@@ -113,6 +113,20 @@ sweep(struct ev_bm25_sweep *sw, int extra, long long limit, const struct ev_bm25
 	return sweep_words(sw, words, weights, extra ? 7 : 6, 2, limit, h);
 }
 
+/* A sweeper over the postings file (*p) of a new make_store(). */
+static struct ev_bm25_sweep *
+open_sweeper(struct ev_postings **p)
+{
+	struct ev_err err = { 0 };
+	struct ev_bm25_sweep *sw;
+	int stale = 0;
+
+	make_store();
+	cr_assert_not_null(*p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(*p, &err), "%s", err.msg);
+	return sw;
+}
+
 /* The best 3: the rows of alpha, the third last.  The walks take alpha and
  * tango (the highest bounds) and stop there, tulip and bravo left to look
  * up; tulip raises the score of the 20 rows of tango above the third alpha
@@ -121,16 +135,11 @@ sweep(struct ev_bm25_sweep *sw, int extra, long long limit, const struct ev_bm25
  * drop the third alpha row, a hit, before its exact score. */
 Test(sweep_lookups, rows_that_are_no_hits_never_raise_theta_over_a_hit)
 {
-	struct ev_err err = { 0 };
 	struct ev_postings *p;
-	struct ev_bm25_sweep *sw;
+	struct ev_bm25_sweep *sw = open_sweeper(&p);
 	const struct ev_bm25_hit *h;
 	struct ev_bm25_hit all[3];
-	int stale = 0;
 
-	make_store();
-	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
-	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
 	for (int split = 0; split <= 1; split++) {
 		ev_bm25_sweep_split(sw, split);	/* (1: in two halves, on two threads) */
 		cr_assert_eq(sweep(sw, 1, 3, &h), 3);
@@ -144,6 +153,35 @@ Test(sweep_lookups, rows_that_are_no_hits_never_raise_theta_over_a_hit)
 			cr_assert_eq(h[i].rowid, all[i].rowid);
 			cr_assert_eq(h[i].s, all[i].s, "split %d: hit %d's score", split, i + 1);
 		}
+	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
+
+/* Pages given back after a sweep (ev_bm25_sweep_release(), on the thread
+ * of a split sweeper) are mapped again, zeroed, by the next sweep, whose
+ * hits and scores are those of a sweeper that kept them: the rows' scores
+ * and marks written by the first sweep are gone (0), not stale. */
+Test(sweep_lookups, a_sweep_after_the_pages_are_given_back_gives_the_same_hits)
+{
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw = open_sweeper(&p);
+	const struct ev_bm25_hit *h;
+	struct ev_bm25_hit all[3];
+
+	ev_bm25_sweep_split(sw, 1);	/* (a second thread: the pages are given back) */
+	cr_assert_eq(sweep(sw, 1, 3, &h), 3);
+	memcpy(all, h, sizeof all);
+	cr_assert_neq(sw->acc[all[0].rowid], 0, "the first sweep wrote the row's score");
+	ev_bm25_sweep_release(sw);
+	cr_assert_eq(sw->acc[all[0].rowid], 0, "the pages were given back");
+	for (int i = 0; i < 3; i++)
+		cr_assert_eq(h[i].rowid, all[i].rowid, "the hits stay");
+	cr_assert_eq(sweep(sw, 1, 3, &h), 3);
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(h[i].rowid, all[i].rowid, "hit %d", i + 1);
+		cr_assert_eq(h[i].s, all[i].s, "hit %d's score", i + 1);
 	}
 	ev_bm25_sweep_free(sw);
 	ev_postings_close(p);

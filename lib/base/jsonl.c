@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,26 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 			observer(observer_ctx, *line, *len, in->lineno);
 		return 1;
 	}
+}
+
+int
+ev_jsonl_at_end(struct ev_jsonl *in)
+{
+	struct pollfd pfd;
+	int c;
+
+	if (in->fp == NULL || in->next_path < in->npaths)
+		return 0;
+	/* ready: reading the stream's next byte cannot wait (its buffer
+	 * holds one, or the file, pipe or terminal has one or its end) */
+	pfd.fd = fileno(in->fp);
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) != 1)
+		return 0;
+	if ((c = getc(in->fp)) != EOF)
+		return ungetc(c, in->fp), 0;
+	return feof(in->fp) != 0;
 }
 
 void

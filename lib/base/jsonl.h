@@ -43,6 +43,13 @@ int ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, stru
 typedef void ev_jsonl_observer(void *ctx, const char *line, size_t len, size_t lineno);
 void ev_jsonl_observe(ev_jsonl_observer *fn, void *ctx);
 
+/* Whether the reader is known, without waiting, to have read its last
+ * line: the current input is the last one and reading it now would give
+ * its end.  0 when that cannot be told at once (a pipe or terminal with
+ * nothing to read yet) or when more follows.  A byte it had to read to
+ * tell is put back: the next read is unchanged. */
+int ev_jsonl_at_end(struct ev_jsonl *in);
+
 /* Is the line s[0..n) blank (spaces and tabs only), a line ev_jsonl_next()
  * passes over? */
 int ev_jsonl_blank(const char *s, size_t n);

@@ -1244,6 +1244,7 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	if (limit < 1)
 		return 0;
 	ev_bm25_sweep_wait(sw);
+	sw->released = 0;
 	clear_rows(sw);
 	ev_sweep_start_worker(sw);	/* (when it could not be had before) */
 	if ((ph = ev_sweep_narrow(sw, ph, n)) == NULL)

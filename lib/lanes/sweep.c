@@ -195,25 +195,55 @@ release_upper(void *arg)
 	ev_postings_unmap_pages(sw->p, 0, 2);
 }
 
+/* The other half of release_upper(): the lower half of the pages of sw's
+ * per-row arrays, its own work arrays', and the second half of the
+ * postings file's. */
+static void
+release_lower(struct ev_bm25_sweep *sw)
+{
+	(void)madvise(sw->acc, rows_half(sw), MADV_DONTNEED);
+	if (sw->scratch != NULL)
+		(void)madvise(sw->scratch, sw->scratch_size, MADV_DONTNEED);
+	ev_postings_unmap_pages(sw->p, 1, 2);
+}
+
+/* Whether sw's pages are given back before they are unmapped. */
+static int
+releases(const struct ev_bm25_sweep *sw)
+{
+	return sw->worker != NULL && sw->owns_rows && sw->acc != NULL;
+}
+
 /* Give back the pages sw's arrays hold, and unmap those of the postings
  * file, half on each thread, before they are unmapped: a process's exit
  * (or munmap(), which holds the mapping's lock for writing) frees them on
  * one thread, a page at a time, where MADV_DONTNEED holds it for reading,
  * so that both threads free theirs at once.  (At 1,000,000 chunks, 12.4
  * MB of per-row arrays, the work arrays' pages the query wrote, and the
- * file's pages it mapped.) */
+ * file's pages it mapped.)  Not again when ev_bm25_sweep_release() gave
+ * them back after the last sweep: going over the file's mapping again
+ * would take as long as the first time. */
 static void
 release_pages(struct ev_bm25_sweep *sw)
 {
-	if (sw->worker == NULL || !sw->owns_rows || sw->acc == NULL)
+	if (!releases(sw))
 		return;
 	ev_bm25_sweep_wait(sw);
+	if (sw->released)
+		return;
 	ev_worker_run(sw->worker, release_upper, sw);
-	(void)madvise(sw->acc, rows_half(sw), MADV_DONTNEED);
-	if (sw->scratch != NULL)
-		(void)madvise(sw->scratch, sw->scratch_size, MADV_DONTNEED);
-	ev_postings_unmap_pages(sw->p, 1, 2);
+	release_lower(sw);
 	ev_worker_wait(sw->worker);
+}
+
+void
+ev_bm25_sweep_release(struct ev_bm25_sweep *sw)
+{
+	if (!releases(sw))
+		return;
+	release_upper(sw);
+	release_lower(sw);
+	sw->released = 1;
 }
 
 void

@@ -64,6 +64,15 @@ int ev_bm25_sweep_pruned(const struct ev_bm25_sweep *sw);
  * 0 when it ran here. */
 int ev_bm25_sweep_background(struct ev_bm25_sweep *sw, void (*fn)(void *), void *arg);
 
+/* Give back, on the calling thread, the pages of sw's per-row and work
+ * arrays and unmap those of the postings file, as ev_bm25_sweep_free()
+ * does, when sw has a second thread (else nothing: the process's exit
+ * frees them): for a job of ev_bm25_sweep_background() after the last
+ * sweep, so that the freeing ends while the caller reads the hits rather
+ * than after.  The hits stay; a later sweep maps the pages again, zeroed
+ * as a new sweeper's, and gives the same hits. */
+void ev_bm25_sweep_release(struct ev_bm25_sweep *sw);
+
 /* Wait until the job of ev_bm25_sweep_background(), if any, has ended;
  * its writes are then seen by the caller. */
 void ev_bm25_sweep_wait(struct ev_bm25_sweep *sw);

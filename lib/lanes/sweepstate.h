@@ -41,6 +41,7 @@ struct ev_bm25_sweep {
 	unsigned char *mark;		/* per rowid: TOUCHED, IN_FILTER, IN_OTHERS */
 	size_t rows_size;		/* acc and mark: one mapping (row_arrays()), */
 	int owns_rows;			/* this sweeper's (a half borrows its main's) */
+	int released;			/* its pages given back since its last sweep */
 	int dirty;			/* they hold the last sweep's rows (clear_rows()) */
 	int whole_weights;		/* the sweep's column weights are whole (cursor_freq()) */
 	long long split_rows;		/* split sweeps of this many rows or more (0: never) */

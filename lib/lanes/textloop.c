@@ -38,19 +38,21 @@ skipped(struct ev_textloop *loop, struct ev_err *err)
 	return loop->skip != NULL && loop->skip(loop->ctx, err);
 }
 
-/* Search one query record q (consumed) and write its hits.  Returns 0, -1
- * with *err set for a bad query or a database failure, -2 for a write
- * error. */
+/* Search one query record q (consumed), read from in, and write its hits.
+ * Returns 0, -1 with *err set for a bad query or a database failure, -2 for
+ * a write error. */
 static int
-answer(struct ev_textsearch *ts, json_t *q, const char *where, FILE *out, json_t *hits,
+answer(struct ev_textsearch *ts, json_t *q, struct ev_jsonl *in, FILE *out, json_t *hits,
     struct ev_textloop *loop, unsigned *warned, struct ev_err *err)
 {
+	const char *where = ev_jsonl_where(in);
 	size_t i;
 	json_t *h, *stamp;
 	char now[EV_CLOCK_STAMP_MAX];
 	int r, flags = 0;
 
 	json_array_clear(hits);
+	ev_textsearch_last_query(ts, ev_jsonl_at_end(in));
 	r = ev_textsearch_query(ts, q, where, hits, &flags, err);
 	json_decref(q);
 	if (r == -1)
@@ -102,7 +104,7 @@ ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, str
 				json_decref(q);
 				loop->queries += r == 0;
 			} else {
-				r = q == NULL ? -1 : answer(ts, q, ev_jsonl_where(in), out, hits, loop,
+				r = q == NULL ? -1 : answer(ts, q, in, out, hits, loop,
 				    &warned, err);
 			}
 		}

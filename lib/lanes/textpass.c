@@ -391,7 +391,10 @@ run_read_ahead(void *arg)
 {
 	struct read_ahead *ra = arg;
 
-	ev_store_readahead_walk(ra->st, ra->rowid, ra->n, NULL);
+	if (ra->n > 0)
+		ev_store_readahead_walk(ra->st, ra->rowid, ra->n, NULL);
+	if (ra->release != NULL)
+		ev_bm25_sweep_release(ra->release);
 }
 
 /* Ask for the pages of the swept hits' rows, read next one by one
@@ -399,22 +402,27 @@ run_read_ahead(void *arg)
  * reads them side by side (store.h).  On the sweeper's second thread when
  * it has one, while this one reads the rows: the asking (the trees walked
  * in the page cache) takes a millisecond for 100 hits, all of it lost when
- * the pages are there already.  Out of memory, they are not asked for. */
+ * the pages are there already.  Out of memory, they are not asked for.
+ * After the last sweep of the last query (ts->last_sweep), the same job
+ * then gives back the sweeper's pages (ev_bm25_sweep_release()), which
+ * closing it would give back after the hits were written. */
 static void
 read_ahead(struct ev_textsearch *ts)
 {
 	struct read_ahead *ra = &ts->ra;
 
 	/* (the last job ended: the sweep that made these hits waited for it) */
-	if (!ev_store_readahead_ready(ts->st) ||
-	    ((size_t)ts->nswept > ra->cap && ev_grow(&ra->rowid, &ra->cap, (size_t)ts->nswept,
-	    sizeof *ra->rowid, 128) == -1))
-		return;
 	ra->st = ts->st;
-	ra->n = (size_t)ts->nswept;
-	for (size_t i = 0; i < ra->n; i++)
-		ra->rowid[i] = ts->swept[i].rowid;
-	ev_bm25_sweep_background(ts->sweep, run_read_ahead, ra);
+	ra->n = 0;
+	ra->release = ts->last_sweep ? ts->sweep : NULL;
+	if (ev_store_readahead_ready(ts->st) && ((size_t)ts->nswept <= ra->cap ||
+	    ev_grow(&ra->rowid, &ra->cap, (size_t)ts->nswept, sizeof *ra->rowid, 128) == 0)) {
+		ra->n = (size_t)ts->nswept;
+		for (size_t i = 0; i < ra->n; i++)
+			ra->rowid[i] = ts->swept[i].rowid;
+	}
+	if (ra->n > 0 || ra->release != NULL)
+		ev_bm25_sweep_background(ts->sweep, run_read_ahead, ra);
 }
 
 /* Sweep the pass of `limit` chunks over ts->expr through the postings file

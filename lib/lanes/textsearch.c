@@ -147,6 +147,12 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	return ts;
 }
 
+void
+ev_textsearch_last_query(struct ev_textsearch *ts, int last)
+{
+	ts->last_query = last;
+}
+
 unsigned
 ev_textsearch_no_dict(const struct ev_textsearch *ts)
 {
@@ -530,7 +536,10 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		ev_err_nomem(err);
 		goto out;
 	}
-	if (ev_textpass_prepare_pass(ts, s, &bw, ts->o.k, text, where, err) == -1)
+	ts->last_sweep = ts->last_query;
+	rc = ev_textpass_prepare_pass(ts, s, &bw, ts->o.k, text, where, err);
+	ts->last_sweep = 0;
+	if (rc == -1)
 		goto out;
 	while ((rc = ev_textpass_step_pass(ts, s, &row)) == SQLITE_ROW) {
 		json_t *hit;

@@ -80,6 +80,12 @@ struct ev_textsearch *ev_textsearch_open(struct ev_store *st, const struct ev_te
 int ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
 	int *flags, struct ev_err *err);
 
+/* Tell ts whether the next ev_textsearch_query() is the last before
+ * ev_textsearch_close() (last 1; 0 when not known): its last pass then
+ * gives back the sweeper's pages while its hits are read, not after.  The
+ * hits are the same either way. */
+void ev_textsearch_last_query(struct ev_textsearch *ts, int last);
+
 /* The languages (EV_LEX_BIT() of lexicon.h) found so far to have no word
  * list on this machine: their real words missing from the index may be
  * taken for typos. */

@@ -78,6 +78,7 @@ struct read_ahead {
 	struct ev_store *st;
 	long long *rowid;
 	size_t n, cap;
+	struct ev_bm25_sweep *release;	/* then to give back its pages, or NULL */
 };
 
 struct ev_textsearch {
@@ -141,6 +142,8 @@ struct ev_textsearch {
 	int post_stale;		/* the store has a postings file, stale */
 	int nfilter;		/* the phrases of expr's filter group (ev_textquery_build_expr()) */
 	int filtered;		/* this query has filters: no sweep */
+	int last_query;		/* no query follows this one (ev_textsearch_last_query()) */
+	int last_sweep;		/* the pass to be swept is the last query's last */
 	int fresh;		/* the postings file describes this query's snapshot: 1,
 				 * 0, or -1 not yet known */
 	long long nchunks;	/* the store's chunks, counted once (-1 not yet): whether
