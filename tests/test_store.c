@@ -58,6 +58,43 @@ Test(store, creates_the_schema_in_wal_mode)
 	ev_store_close(st);
 }
 
+static int
+page_size_of(const char *db)
+{
+	sqlite3 *h;
+	sqlite3_stmt *s;
+	int n;
+
+	cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_prepare_v2(h, "PRAGMA page_size", -1, &s, NULL), SQLITE_OK);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	n = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(h);
+	return n;
+}
+
+Test(store, makes_a_new_store_of_16_kb_pages_and_keeps_an_older_stores_own)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	sqlite3 *h;
+
+	cr_assert_not_null(st, "%s", err.msg);
+	ev_store_close(st);
+	cr_assert_eq(page_size_of(path), 16384);
+	/* a store of 4 KB pages (made before) is written as it is */
+	cr_assert_eq(sqlite3_open(path, &h), SQLITE_OK);
+	cr_assert_eq(sqlite3_exec(h, "PRAGMA journal_mode=DELETE; PRAGMA page_size=4096; VACUUM;"
+	    " PRAGMA journal_mode=WAL", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	cr_assert_eq(page_size_of(path), 4096);
+	cr_assert_not_null(st = ev_store_open(path, EV_STORE_CREATE, &err), "%s", err.msg);
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO meta VALUES ('k', 'v')", &err), 0);
+	ev_store_close(st);
+	cr_assert_eq(page_size_of(path), 4096);
+}
+
 Test(store, keeps_meta_values_across_opens)
 {
 	struct ev_err err = { 0 };

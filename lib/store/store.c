@@ -566,6 +566,7 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 	struct ev_store *st;
 	struct stat sb = { 0 };
 	int have = 0, empty, one = 1;
+	char pragma[40];
 
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
@@ -609,6 +610,10 @@ ready:
 	 * store and its directory can still search it with the usual locks. */
 	if (mode != EV_STORE_READ) {
 		sqlite3_file_control(st->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+		/* a new store's page size: set before WAL mode, which fixes it */
+		snprintf(pragma, sizeof pragma, "PRAGMA page_size=%d", EV_STORE_PAGE_SIZE);
+		if (!have && ev_store_exec(st, pragma, err) == -1)
+			goto fail;
 		if (ev_store_exec(st, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 		    " PRAGMA foreign_keys=OFF; PRAGMA journal_size_limit=67108864;", err) == -1)
 			goto fail;
