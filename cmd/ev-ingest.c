@@ -173,7 +173,6 @@ main(int argc, char *argv[])
 	o.format = so.format == EV_DOCREAD_KIND_JSONL ? EV_INGEST_AUTO : so.format;
 	o.output = all ? EV_INGEST_ALL : quiet ? EV_INGEST_NONE : EV_INGEST_CHANGED;
 	o.no_prune = !so.prune;
-	o.postings = !no_postings;
 	so.batch = batch;
 	so.kill_after = kill ? strtol(kill, NULL, 10) : 0;
 	so.out = stdout;
