@@ -1164,6 +1164,7 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return ev_err_nomem(err);
 	return nhit;
 }
+
 /* Clear what the last sweep left in a sweeper's accumulators (arg), as a
  * job of clear_rows(). */
 static void
