@@ -22,6 +22,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "textsearch.h"
+#include "textstate.h"
 
 static char dir[64], path[128];
 static struct ev_store *st;
@@ -1995,4 +1996,148 @@ Test(typo, a_number_or_a_code_is_never_repaired)
 {
 	/* 2 edits from replic + ation, but a code */
 	cr_assert_eq(search("replic4ton"), 0);
+}
+
+/* ---- Typo repair's look-ups: the postings file's answers are FTS5's -------- */
+
+/* Chunks whose words share stems in several forms, in every column, in
+ * English and in German (language, title, section title, text). */
+static const char *const typo_rows[][4] = {
+	{ "en", "Connecting rods", "Connections", "the rod connected to a wing connects the plates" },
+	{ "en", "Plates", "Connected flows", "connecting heated plates: the connection of flowing layers" },
+	{ "de", "Verbindungen der Platten", "Verbindung", "die Platten verbinden die Wellen, verbunden mit Strömungen" },
+	{ "de", "Strömung", "Strömungen und Wellen", "die Wellen verbinden Strömungen der Messungen" },
+	{ "en", "Heating", NULL, "heats heated heating heater measured measurements" },
+};
+#define TYPO_ROWS (sizeof typo_rows / sizeof *typo_rows)
+#define FILLER_ROWS 10050	/* "alpha beta": more than typo repair counts */
+#define FILLER_GAMMA 335	/* every so many of them "gamma" too */
+
+/* The sweep store (English and German chunks, and made-up words), then
+ * typo_rows and FILLER_ROWS chunks after it, and its postings file. */
+static void
+typo_postings_setup(void)
+{
+	sweep_setup();
+	tu_exec_ok(st, "BEGIN");
+	for (size_t i = 0; i < TYPO_ROWS; i++) {
+		char rowid[24];
+
+		snprintf(rowid, sizeof rowid, "%zu", PRUNE_CHUNKS + SWEEP_REAL + 1 + i);
+		insert_row("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title,"
+		    " section_title, text, content_hash, language) VALUES(?1, 't' || ?1, 't' || ?1,"
+		    " 't' || ?1 || ':s', 0, ?3, ?4, ?5, 'x', ?2)", atoll(rowid),
+		    (const char *const[]){ typo_rows[i][0], typo_rows[i][1], typo_rows[i][2],
+		    typo_rows[i][3] }, 4);
+	}
+	tu_exec_ok(st, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10050)"
+	    " INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, title, text, content_hash,"
+	    " language) SELECT 5000 + i, 'f' || i, 'f' || i, 'f' || i || ':s', 0, 'filler',"
+	    " CASE WHEN i % 335 = 0 THEN 'alpha gamma beta' ELSE 'alpha beta' END, 'x', 'en' FROM n");
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, title, content_hash) SELECT doc_id, title, 'x' FROM"
+	    " chunks WHERE rowid > 4300");
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid, title,"
+	    " section_title, text FROM chunks_src WHERE rowid > 4300");
+	tu_exec_ok(st, "COMMIT");
+	build_postings();
+}
+
+TestSuite(typo_postings, .init = typo_postings_setup, .fini = teardown);
+_Static_assert(PRUNE_CHUNKS + SWEEP_REAL + TYPO_ROWS < 5000 && FILLER_ROWS == 10050 &&
+    FILLER_GAMMA == 335, "typo_postings_setup() names the rows");
+
+/* Two searchers of the store: *fts without its postings file (moved
+ * away while it opens), *post with it. */
+static void
+both_searchers(struct ev_textsearch **fts, struct ev_textsearch **post)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+	char file[160], away[170];
+
+	snprintf(file, sizeof file, "%s%s", path, EV_POSTINGS_SUFFIX);
+	snprintf(away, sizeof away, "%s.away", file);
+	cr_assert_eq(rename(file, away), 0);
+	cr_assert_not_null(*fts = ev_textsearch_open(st, &o, &err), "%s", err.msg);
+	cr_assert_eq(rename(away, file), 0);
+	cr_assert_not_null(*post = ev_textsearch_open(st, &o, &err), "%s", err.msg);
+	cr_assert_null((*fts)->post);
+	cr_assert_not_null((*post)->post);
+}
+
+/* The word of the index found for each of its terms (stems, German ones,
+ * the words themselves) is the same from the postings file as from FTS5's
+ * instance table: the first instance's, by rowid, column, then offset. */
+Test(typo_postings, every_terms_first_word_is_fts5s)
+{
+	struct ev_textsearch *fts, *post;
+	struct ev_err err = { 0 };
+	sqlite3_stmt *s;
+	int terms = 0, found = 0, german = 0;
+
+	both_searchers(&fts, &post);
+	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT term FROM chunks_vocab", -1, &s, NULL),
+	    SQLITE_OK);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(s, 0);
+		char *a = NULL, *b = NULL;
+		int ra = ev_texttypo_surface_of(fts, t, &a, &err), rb;
+
+		cr_assert_neq(ra, -1, "%s", err.msg);
+		cr_assert_eq(rb = ev_texttypo_surface_of(post, t, &b, &err), ra, "%s: %s", t, err.msg);
+		if (ra == 1)
+			cr_assert_str_eq(b, a, "%s", t);
+		terms++;
+		found += ra;
+		german += ra && strncmp(t, "\x1f" "de\x1f", 4) == 0;
+		free(a);
+		free(b);
+	}
+	sqlite3_finalize(s);
+	cr_assert_gt(terms, 100);
+	cr_assert_gt(found, terms / 2);
+	cr_assert_gt(german, 10);
+	/* the first of the stem's forms: the title's, before the others' */
+	{
+		char *w = NULL;
+
+		cr_assert_eq(ev_texttypo_surface_of(post, "connect", &w, &err), 1, "%s", err.msg);
+		cr_assert_str_eq(w, "Connecting");
+		free(w);
+	}
+	ev_textsearch_close(fts);
+	ev_textsearch_close(post);
+}
+
+/* The chunks holding two words, each as a query searches it (its stems in
+ * the store's languages and itself), counted from the postings file as
+ * FTS5 counts them, up to 10,000. */
+Test(typo_postings, the_chunks_holding_two_words_are_fts5s_count)
+{
+	static const char *const words[] = { "measurements", "measured", "flows", "flowing",
+		"connecting", "Connections", "plates", "Platten", "Strömungen", "verbinden", "Wellen",
+		"waves", "heating", "turbulent", "kakax", "lokax", "boundary-layer", "nosuchword",
+		"alpha", "beta", "gamma", "die" };
+	struct ev_textsearch *fts, *post;
+	struct ev_err err = { 0 };
+	long long sum = 0;
+	size_t nw = sizeof words / sizeof *words;
+
+	both_searchers(&fts, &post);
+	for (size_t i = 0; i < nw; i++)
+		for (size_t j = 0; j < nw; j++) {
+			long long a = ev_texttypo_together(fts, words[i], words[j], &err), b;
+
+			cr_assert_geq(a, 0, "%s", err.msg);
+			b = ev_texttypo_together(post, words[i], words[j], &err);
+			cr_assert_eq(b, a, "%s %s: %lld, FTS5 %lld (%s)", words[i], words[j], b, a, err.msg);
+			sum += a;
+		}
+	cr_assert_gt(sum, 20000);
+	cr_assert_eq(ev_texttypo_together(post, "alpha", "beta", &err), 10000);
+	cr_assert_eq(ev_texttypo_together(post, "gamma", "beta", &err), FILLER_ROWS / FILLER_GAMMA);
+	/* "measurements" in German chunks as its German stem and itself */
+	cr_assert_eq(ev_texttypo_together(post, "Messungen", "measurements", &err), 0);
+	ev_textsearch_close(fts);
+	ev_textsearch_close(post);
 }

@@ -877,6 +877,31 @@ ev_sweep_alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, con
 	return 0;
 }
 
+long long
+ev_bm25_sweep_count_both(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *x,
+    const struct ev_bm25_phrase *y, long long max, struct ev_err *err)
+{
+	struct alts *a = &sw->alts[0], *b = &sw->alts[1];
+	long long n = 0;
+	int r = 0;
+
+	if (alts_start(a, sw->p, x->tok, x->len, x->nalt[0]) == -1 ||
+	    alts_start(b, sw->p, y->tok, y->len, y->nalt[0]) == -1)
+		return ev_sweep_corrupt(err);
+	/* each list stepped to the other's row, over the rows between */
+	while (r == 0 && n < max && a->rowid >= 0 && b->rowid >= 0) {
+		if (a->rowid < b->rowid)
+			r = alts_seek(a, b->rowid);
+		else if (b->rowid < a->rowid)
+			r = alts_seek(b, a->rowid);
+		else {
+			n++;
+			r = alts_seek(a, a->rowid + 1);
+		}
+	}
+	return r == -1 ? ev_sweep_corrupt(err) : n;
+}
+
 /* The rows of the phrase ph (any but a one-token one without
  * alternatives), and its frequency in each, into sw->prow and sw->pf. */
 int

@@ -39,6 +39,15 @@ long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *p
 	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
 	const struct ev_bm25_hit **hits, struct ev_err *err);
 
+/* How many rows hold both x and y (each a phrase of one position: a word
+ * as a query searches it, its alternatives' rows together), counting up to
+ * max: FTS5's count of "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH
+ * 'X AND Y' LIMIT max", from the postings file.  Reads only x's and y's
+ * lists, each skipped to the other's rows.  Returns the count, or -1 with
+ * *err set (the postings file is corrupt). */
+long long ev_bm25_sweep_count_both(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *x,
+	const struct ev_bm25_phrase *y, long long max, struct ev_err *err);
+
 /* Forget the phrases' rows the sweeper keeps from one sweep to the next
  * (a query's passes walk the same words and pairs): call it before each
  * query, or whenever the postings file or the column weights change. */

@@ -318,6 +318,57 @@ on_phrase_token(void *ctx, const char *term, int len, int start, int end)
 	return 0;
 }
 
+/* Room for n phrases in ts->ph, and no tokens yet.  Returns 0, or -1
+ * with *err set. */
+static int
+begin_phrases(struct ev_textsearch *ts, int n, struct ev_err *err)
+{
+	ev_buf_reset(&ts->toks);
+	ts->ntok = 0;
+	ts->npos = 0;
+	if (n > ts->capph) {
+		if (ev_textsearch_resize(&ts->ph, n, sizeof *ts->ph) == -1)
+			return ev_err_nomem(err);
+		ts->capph = n;
+	}
+	return 0;
+}
+
+/* Phrase i of ts->ph: the string s[0..len) (an FTS5 string's inside, its
+ * quotes undone) as the tokens FTS5 searches for.  Returns 1, 0 when it
+ * cannot be swept (more positions or alternatives than a sweep takes, or
+ * no token), or -1 with *err set. */
+static int
+phrase_of(struct ev_textsearch *ts, int i, const char *s, size_t len, struct ev_err *err)
+{
+	struct phrase_toks pt = { ts, 0, -1, 0, 0 };
+
+	ts->ph[i].ntok = 0;
+	if (ev_tok_run_query(ts->tok, s, len, on_phrase_token, &pt, err) == -1)
+		return err->code != 0 ? -1 : ev_err_nomem(err);
+	if (pt.oom)
+		return ev_err_nomem(err);
+	ts->ph[i].ntok = pt.n;
+	return !pt.too_many && pt.n > 0;
+}
+
+/* Point ts->ph[0..n) at their tokens, now that ts->toks is whole. */
+static void
+end_phrases(struct ev_textsearch *ts, int n)
+{
+	int k = 0;
+
+	for (int t = 0; t < ts->ntok; t++)
+		ts->tokp[t] = ts->toks.p + ts->tokoff[t];
+	for (int i = 0, pos = 0; i < n; i++) {
+		ts->ph[i].tok = ts->tokp + k;
+		ts->ph[i].len = ts->toklen + k;
+		ts->ph[i].nalt = ts->nalt + pos;
+		for (int j = 0; j < ts->ph[i].ntok; j++)
+			k += ts->nalt[pos++];
+	}
+}
+
 /* Each phrase of ts->expr as the tokens FTS5 searches for, into ts->ph.
  * Returns 1, 0 when a phrase cannot be swept (a word with alternatives,
  * a phrase of no token), or -1 with *err set. */
@@ -326,60 +377,52 @@ sweep_phrases(struct ev_textsearch *ts, struct ev_err *err)
 {
 	const char *e = ev_buf_str(&ts->expr);
 	struct ev_buf inner = EV_BUF_INIT;
-	int r = 1, k = 0;
+	int r = 1;
 
-	ev_buf_reset(&ts->toks);
-	ts->ntok = 0;
-	ts->npos = 0;
-	if (ts->npw > ts->capph) {
-		if (ev_textsearch_resize(&ts->ph, ts->npw, sizeof *ts->ph) == -1)
-			return ev_err_nomem(err);
-		ts->capph = ts->npw;
-	}
+	if (begin_phrases(ts, ts->npw, err) == -1)
+		return -1;
 	for (int i = 0; i < ts->npw && r == 1; i++) {
 		/* the string's inside, its doubled quotes undone */
 		const char *p = e + ts->pstart[i] + 1, *end = e + ts->pstart[i] + ts->plen[i] - 1;
-		struct phrase_toks pt = { ts, 0, -1, 0, 0 };
 
 		ev_buf_reset(&inner);
 		for (; p < end && r == 1; p++) {
 			if (*p == '"')
 				p++;
 			if (ev_buf_addc(&inner, *p) == -1)
-				r = -1;
+				r = ev_err_nomem(err);
 		}
-		if (r == 1 && ev_tok_run_query(ts->tok, ev_buf_str(&inner), inner.len, on_phrase_token,
-		    &pt, err) == -1)
-			r = -1;
-		else if (r == 1 && pt.oom)
-			r = -1;
-		else if (r == 1 && (pt.too_many || pt.n == 0))
-			r = 0;
-		ts->ph[i].ntok = pt.n;
+		if (r == 1)
+			r = phrase_of(ts, i, ev_buf_str(&inner), inner.len, err);
 		ts->ph[i].filter = i < ts->nfilter;
 	}
 	ev_buf_release(&inner);
-	if (r == -1 && err->code == 0)
-		ev_err_nomem(err);
 	if (r != 1)
 		return r;
-	/* the tokens' bytes, now that toks is whole */
-	for (int t = 0; t < ts->ntok; t++)
-		ts->tokp[t] = ts->toks.p + ts->tokoff[t];
-	for (int i = 0, pos = 0; i < ts->npw; i++) {
-		ts->ph[i].tok = ts->tokp + k;
-		ts->ph[i].len = ts->toklen + k;
-		ts->ph[i].nalt = ts->nalt + pos;
-		for (int j = 0; j < ts->ph[i].ntok; j++)
-			k += ts->nalt[pos++];
-	}
+	end_phrases(ts, ts->npw);
 	return 1;
+}
+
+int
+ev_textpass_word_phrases(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err)
+{
+	int r;
+
+	if (begin_phrases(ts, 2, err) == -1)
+		return -1;
+	if ((r = phrase_of(ts, 0, a, strlen(a), err)) == 1)
+		r = phrase_of(ts, 1, b, strlen(b), err);
+	if (r != 1)
+		return r;
+	end_phrases(ts, 2);
+	ts->ph[0].filter = ts->ph[1].filter = 0;
+	return ts->ph[0].ntok == 1 && ts->ph[1].ntok == 1;
 }
 
 /* Whether the postings file holds the index this query reads (once per
  * query, in its transaction).  Returns 1 or 0, or -1 with *err set. */
-static int
-postings_fresh(struct ev_textsearch *ts, struct ev_err *err)
+int
+ev_textpass_postings_fresh(struct ev_textsearch *ts, struct ev_err *err)
 {
 	if (ts->fresh == -1)
 		ts->fresh = ev_postings_fresh(ts->post, ts->st, err);
@@ -440,7 +483,7 @@ try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
 
 	if (ts->sweep == NULL || ts->filtered || ts->o.all_terms || ts->o.raw_fts || ts->npw == 0)
 		return 0;
-	if ((r = postings_fresh(ts, err)) != 1 || (r = sweep_phrases(ts, err)) != 1)
+	if ((r = ev_textpass_postings_fresh(ts, err)) != 1 || (r = sweep_phrases(ts, err)) != 1)
 		return r;
 	if ((n = ev_bm25_sweep(ts->sweep, ts->ph, ts->npw, colw, 3, bw, limit, &ts->swept, err)) < 0)
 		return -1;

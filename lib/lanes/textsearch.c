@@ -98,6 +98,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	ts->o = *opts;
 	ts->regions = -1;
 	ts->nchunks = -1;
+	ts->fresh = -1;
 	if (ts->o.stats != NULL && ts->o.raw_fts) {
 		ev_err_set(err, EV_EXIT_USAGE, NULL, "--stats cannot score an FTS5 expression"
 		    " (--raw-fts): its phrases have no statistics");
@@ -443,8 +444,11 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	text = json_string_value(json_object_get(q, "query"));
 	textlen = json_string_length(json_object_get(q, "query"));
 
-	/* The words, their vocabulary look-ups and expansions. */
+	/* The words, their vocabulary look-ups and expansions (typo repair
+	 * reads the postings file when it holds the index: asked again here,
+	 * and again in the transaction below). */
 	ev_snippet_reset(ts->sn);
+	ts->fresh = -1;
 	if (ev_textquery_query_words(ts, q, text, textlen, err) == -1)
 		return -1;
 	if (ts->truncated)

@@ -230,6 +230,21 @@ int ev_texttypo_in_vocab(struct ev_textsearch *ts, const struct word *w, struct 
  * typed and by its stem (textsearch.h "Typo tolerance"). */
 int ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err);
 
+/* How many chunks hold both the word a and the word b (each as the query
+ * string "a" searches it), up to 10,000: FTS5's count for MATCH '"a" AND
+ * "b"', or the same from the postings file when it holds the index as it
+ * is (ev_textpass_postings_fresh()).  Returns it, or -1 with *err set. */
+long long ev_texttypo_together(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err);
+
+/* A word of the indexed text whose stem is the index term `stem`: the
+ * token at its first instance (the smallest rowid, then column, then
+ * offset: fts5vocab's instance table, or the postings file when it holds
+ * the index as it is), read from that chunk's column (a query string is
+ * stemmed again by FTS5, and Porter does not always give a stem back
+ * unchanged: "viscos" -> "visco"; a word that stems to it does).  Returns
+ * 1 with *out (malloc'd), 0 when none is found, -1 with *err set. */
+int ev_texttypo_surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err *err);
+
 /* Whether the query word w, missing from the index, is a real word of one
  * of the store's languages (their word lists): 1, 0, or -1 with *err set.
  * A language without a word list on this machine is noted in ts->no_dict. */
@@ -241,6 +256,19 @@ int ev_texttypo_is_real_word(struct ev_textsearch *ts, const struct word *w, str
 int ev_texttypo_allowed_distance(const struct ev_textsearch *ts, int n);
 
 /* textpass.c: a pass over the index */
+
+/* Whether the postings file holds the index as this query reads it: asked
+ * once a query (ts->fresh, -1 until asked; in its transaction, once one is
+ * begun).  Returns 1 or 0, or -1 with *err set. */
+int ev_textpass_postings_fresh(struct ev_textsearch *ts, struct ev_err *err);
+
+/* The quoted words a and b (their bytes, no quote doubled) as the tokens
+ * FTS5 searches "a" and "b" for in a query, into ts->ph[0] and ts->ph[1]
+ * (its tokens' arrays reused: not during a pass).  Returns 1 when each is
+ * one position (its alternatives: the word's stems and itself), 0 when
+ * either is several or none, or more alternatives than a sweep takes, or
+ * -1 with *err set. */
+int ev_textpass_word_phrases(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err);
 
 /* Keep the phrases of this pass and the IDFs counted for them, for the
  * next pass of the query (the feedback pass's words and pairs are searched

@@ -257,22 +257,65 @@ on_nth_token(void *ctx, const char *term, int len, int start, int end)
 	return 1;
 }
 
-/* A word of the indexed text whose stem is `stem`, found through FTS5's
- * instance vocabulary (a query string is stemmed again by FTS5, and Porter
- * does not always give a stem back unchanged: "viscos" -> "visco"; a word that
- * stems to it does).  Returns 1 with *out (malloc'd), 0 when none is found,
- * -1 with *err set. */
+/* first_instance() from the postings file: the term's first entry, and
+ * its first position (they rise: column, then offset). */
 static int
-surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err *err)
+first_posting(struct ev_textsearch *ts, const char *stem, long long *rowid, int *col, int *offset,
+    struct ev_err *err)
+{
+	struct ev_postings_cursor c;
+	uint64_t *key;
+	long long n = 0;
+	int r;
+
+	if (ev_postings_term(ts->post, stem, (int)strlen(stem), &c) == 0)
+		return 0;
+	if ((r = ev_postings_next(&c)) != 1)
+		return r == 0 ? 0 : ev_postings_corrupt(err);
+	for (int i = 0; i < c.ncol; i++)
+		n += c.count[i];
+	if (n == 0)
+		return 0;
+	if ((key = malloc((size_t)n * sizeof *key)) == NULL)
+		return ev_err_nomem(err);
+	if (ev_postings_positions(&c, key) != n) {
+		free(key);
+		return ev_postings_corrupt(err);
+	}
+	*rowid = c.rowid;
+	*col = (int)(key[0] >> 32);
+	*offset = (int)(key[0] & 0xffffffffu);
+	free(key);
+	return 1;
+}
+
+/* Whether typo repair reads the postings file rather than FTS5 for the
+ * chunks holding words (together(), first_instance()): when it has one
+ * that holds the index as it is (FTS5 reads every segment of its index
+ * for them, and a store bulk-loaded before its postings file was made
+ * keeps hundreds).  Returns 1 or 0, or -1 with *err set. */
+static int
+by_postings(struct ev_textsearch *ts, struct ev_err *err)
+{
+	return ts->post != NULL ? ev_textpass_postings_fresh(ts, err) : 0;
+}
+
+/* The first instance of the index term `stem` (of the smallest rowid, then
+ * column, then offset: the first row of fts5vocab's instance table for
+ * it) into *rowid, *col (0 title, 1 section_title, 2 text) and *offset.
+ * Returns 1, 0 when the index has no such term, -1 with *err set. */
+static int
+first_instance(struct ev_textsearch *ts, const char *stem, long long *rowid, int *col, int *offset,
+    struct ev_err *err)
 {
 	static const char *const cols[] = { "title", "section_title", "text" };
 	sqlite3_stmt *s;
-	struct nth_token t = { 0, 0, -1, -1 };
-	long long rowid;
-	int rc, col = -1;
+	int rc;
 	const char *colname;
 
-	*out = NULL;
+	*col = -1;
+	if ((rc = by_postings(ts, err)) != 0)
+		return rc == -1 ? -1 : first_posting(ts, stem, rowid, col, offset, err);
 	if (!ts->instance_vocab) {
 		if (ev_store_exec(ts->st, "CREATE VIRTUAL TABLE IF NOT EXISTS temp.ev_text_instances"
 		    " USING fts5vocab(main, chunks_fts, instance)", err) == -1)
@@ -288,14 +331,28 @@ surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err
 		sqlite3_reset(s);
 		return rc == SQLITE_DONE ? 0 : ev_store_error(ts->st, "reading the vocabulary", err);
 	}
-	rowid = sqlite3_column_int64(s, 0);
+	*rowid = sqlite3_column_int64(s, 0);
 	colname = (const char *)sqlite3_column_text(s, 1);
 	for (int i = 0; i < 3 && colname != NULL; i++)
 		if (strcmp(colname, cols[i]) == 0)
-			col = i;
-	t.want = sqlite3_column_int(s, 2);
+			*col = i;
+	*offset = sqlite3_column_int(s, 2);
 	sqlite3_reset(s);
-	if (col < 0)
+	return 1;
+}
+
+int
+ev_texttypo_surface_of(struct ev_textsearch *ts, const char *stem, char **out, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	struct nth_token t = { 0, 0, -1, -1 };
+	long long rowid;
+	int rc, col;
+
+	*out = NULL;
+	if ((rc = first_instance(ts, stem, &rowid, &col, &t.want, err)) != 1)
+		return rc;
+	if (col < 0 || col > 2)
 		return 0;
 	if ((s = ev_store_prepare(ts->st, col == 0 ? "SELECT title FROM chunks WHERE rowid = ?1" :
 	    col == 1 ? "SELECT section_title FROM chunks WHERE rowid = ?1" :
@@ -532,15 +589,25 @@ closest_terms(struct ev_textsearch *ts, struct vocab_scan *vs)
 #define FIT_CANDIDATES 8	/* the closest stems looked at */
 #define FIT_NEIGHBOURS 4	/* the query's words nearest the typo asked about */
 
-/* How many chunks hold both indexed word a and query word b (up to 10,000),
- * or -1 with *err set. */
-static long long
-together(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err)
+/* together() counts this many chunks at most. */
+#define TOGETHER_MAX 10000
+
+long long
+ev_texttypo_together(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *err)
 {
 	struct ev_buf m = EV_BUF_INIT;
 	sqlite3_stmt *s;
 	long long n = -1;
+	int r;
 
+	/* from the postings file, each word as FTS5 tokenises it in the
+	 * MATCH below (a word of several positions is a phrase: FTS5's) */
+	if ((r = by_postings(ts, err)) == 1)
+		r = ev_textpass_word_phrases(ts, a, b, err);
+	if (r == -1)
+		return -1;
+	if (r == 1)
+		return ev_bm25_sweep_count_both(ts->sweep, &ts->ph[0], &ts->ph[1], TOGETHER_MAX, err);
 	if (ev_buf_addc(&m, '"') == -1 || ev_textquery_add_fts_chars(&m, a) == -1 ||
 	    ev_buf_adds(&m, "\" AND \"") == -1 || ev_textquery_add_fts_chars(&m, b) == -1 ||
 	    ev_buf_addc(&m, '"') == -1) {
@@ -548,11 +615,12 @@ together(struct ev_textsearch *ts, const char *a, const char *b, struct ev_err *
 		return ev_err_nomem(err);
 	}
 	if ((s = ev_store_prepare(ts->st, "SELECT count(*) FROM (SELECT 1 FROM chunks_fts"
-	    " WHERE chunks_fts MATCH ?1 LIMIT 10000)", err)) == NULL) {
+	    " WHERE chunks_fts MATCH ?1 LIMIT ?2)", err)) == NULL) {
 		ev_buf_release(&m);
 		return -1;
 	}
 	sqlite3_bind_text(s, 1, ev_buf_str(&m), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 2, TOGETHER_MAX);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_reset(s);
@@ -602,7 +670,7 @@ fit_of(struct ev_textsearch *ts, int wi, const struct vocab_scan *vs, const char
 			if (o < 0 || o >= ts->nwords)
 				continue;
 			asked++;
-			if ((n = together(ts, cand, ts->words[o].surface, err)) == -1)
+			if ((n = ev_texttypo_together(ts, cand, ts->words[o].surface, err)) == -1)
 				return -1;
 			f->met += n > 0;
 			f->chunks += n;
@@ -630,7 +698,7 @@ order_by_fit(struct ev_textsearch *ts, int wi, struct vocab_scan *vs, char **wor
 	if (tie < 2)
 		return 0;
 	for (int c = 0; c < tie; c++) {
-		if (surface_of(ts, ts->vocab[vs->best[c]].term, &words[c], err) == -1)
+		if (ev_texttypo_surface_of(ts, ts->vocab[vs->best[c]].term, &words[c], err) == -1)
 			return -1;
 		if (words[c] == NULL)
 			fit[c] = (struct fit){ -1, -1, 0 };
@@ -711,7 +779,7 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	if ((tie = order_by_fit(ts, wi, &vs, words, err)) == -1)
 		goto out;
 	for (int j = 0; j < got && w->nexp < ts->o.fuzzy_expansions; j++) {
-		if (j >= tie && surface_of(ts, ts->vocab[best[j]].term, &words[j], err) == -1)
+		if (j >= tie && ev_texttypo_surface_of(ts, ts->vocab[best[j]].term, &words[j], err) == -1)
 			goto out;
 		if (words[j] == NULL || is_expansion(w, ts->vocab[best[j]].s))
 			continue;	/* (one stem of two languages: once) */
