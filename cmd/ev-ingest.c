@@ -1,7 +1,6 @@
-/* ev-ingest: documents in, chunks into the store, the new or changed chunk
- * records out.  Two passes (lib/store/ingestpass.h): every input is checked and spooled
- * before the store changes, then written in batched transactions, a batch's
- * chunk records printed once it is committed.  See man/ev-ingest.1. */
+/* ev-ingest: documents in, chunks into the store, the new or changed chunk records out.  Two
+ * passes (lib/store/ingestpass.h): every input is checked and spooled before the store changes, then
+ * written in batched transactions, a batch's chunk records printed once it is committed (man/ev-ingest.1). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +172,7 @@ main(int argc, char *argv[])
 	o.format = so.format == EV_DOCREAD_KIND_JSONL ? EV_INGEST_AUTO : so.format;
 	o.output = all ? EV_INGEST_ALL : quiet ? EV_INGEST_NONE : EV_INGEST_CHANGED;
 	o.no_prune = !so.prune;
+	o.postings = !no_postings;
 	so.batch = batch;
 	so.kill_after = kill ? strtol(kill, NULL, 10) : 0;
 	so.out = stdout;

@@ -161,7 +161,7 @@ Test(ingest, walk_finds_plain_documents_recursively_in_name_order)
 static struct ev_ingest *
 open_ingest(int output)
 {
-	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, output, 0 };
+	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, output, 0, 0 };
 	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
 
 	cr_assert_not_null(ig, "%s", err.msg);
@@ -369,7 +369,7 @@ Test(ingest, a_changed_document_prints_only_its_changed_chunks)
 Test(ingest, a_new_chunk_size_rechunks_an_unchanged_document)
 {
 	struct ev_ingest *ig = open_ingest(EV_INGEST_CHANGED);
-	struct ev_ingest_opts o = { 64, 0, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0 };
+	struct ev_ingest_opts o = { 64, 0, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0, 0 };
 	const char *d = "{\"id\":\"a\",\"text\":\"one two three four five six seven eight nine ten"
 	    " eleven twelve thirteen fourteen fifteen sixteen\"}";
 
@@ -382,7 +382,7 @@ Test(ingest, a_new_chunk_size_rechunks_an_unchanged_document)
 
 Test(ingest, open_refuses_an_overlap_above_half_the_size)
 {
-	struct ev_ingest_opts o = { 100, 51, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0 };
+	struct ev_ingest_opts o = { 100, 51, EV_INGEST_AUTO, EV_INGEST_CHANGED, 0, 0 };
 
 	cr_assert_null(ev_ingest_open(st, &o, &err));
 	cr_assert_eq(err.code, 2);
@@ -485,7 +485,7 @@ Test(ingest, parse_hands_deep_nesting_to_jansson)
 
 Test(ingest, chunk_hashes_are_sha256_of_the_text_across_block_boundaries)
 {
-	struct ev_ingest_opts o = { 64, 0, EV_CHUNK_TEXT, EV_INGEST_ALL, 1 };
+	struct ev_ingest_opts o = { 64, 0, EV_CHUNK_TEXT, EV_INGEST_ALL, 1, 0 };
 	struct ev_ingest *ig;
 	char want[EV_SHA256_TEXT];
 
@@ -515,7 +515,7 @@ Test(ingest, chunk_hashes_are_sha256_of_the_text_across_block_boundaries)
 
 Test(ingest, prune_is_refused_when_documents_were_not_marked_seen)
 {
-	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1 };
+	struct ev_ingest_opts o = { 1200, 200, EV_INGEST_AUTO, EV_INGEST_CHANGED, 1, 0 };
 	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
 	long long n = 0;
 
@@ -585,7 +585,7 @@ Test(ingest, a_title_without_text_is_one_chunk_and_nothing_is_counted_empty)
 	json_t *d = json_pack("{s:s,s:s,s:s}", "id", "t1", "text", "", "title", "Quarterly report");
 	json_t *e = json_pack("{s:s,s:s}", "id", "e1", "text", "  ");
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED, 1 };
+		EV_INGEST_CHANGED, 1, 0 };
 	struct ev_ingest *ig = ev_ingest_open(st, &o, &err);
 
 	cr_assert_not_null(ig, "%s", err.msg);

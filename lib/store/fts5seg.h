@@ -11,9 +11,10 @@
  * readers, the least term first): a term's rows are each segment's holding
  * it, the oldest segment's first (the highest level's, then each level's in
  * the structure's order), and they must ascend from one segment to the
- * next, as runs that only add documents leave them (or a bulk load killed
- * before its last merge, ingest.h): merging them here costs the reading
- * alone, where FTS5's merge would write the index again.  The format is the one SQLite 3.x writes
+ * next, as the batches of a load give them (ev-ingest leaves a bulk load's
+ * segments unmerged when its postings file follows, ingest.h): merging
+ * them here costs the reading alone, where FTS5's merge wrote the index
+ * again.  The format is the one SQLite 3.x writes
  * (fts5_index.c): the structure record (a 32-bit cookie, then varints: the
  * levels, the segments, the write counter; each level's merging and
  * segments; each segment's id and first and last leaf); the leaves, each a

@@ -17,6 +17,7 @@
 #include "jscan.h"
 #include "langid.h"
 #include "lexicon.h"
+#include "postings.h"
 #include "sha256.h"
 
 #define CHUNKER_VERSION "evkit-chunker/2"	/* 2: numbered clauses are sections */
@@ -402,10 +403,14 @@ ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
 int
 ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err)
 {
+	int wanted = 0;	/* the postings file made next, from the segments */
+
 	if (!ig->bulk || !ig->merging_set)
 		return 0;
+	if (ig->o.postings && (wanted = ev_postings_wanted(ig->st, EV_POSTINGS_AUTO_ROWS, err)) == -1)
+		return -1;
 	if (ev_store_begin(ig->st, err) == -1 || ev_store_fts_bulk(ig->st, 0, err) == -1 ||
-	    ev_store_fts_optimize(ig->st, err) == -1 || ev_store_commit(ig->st, err) == -1) {
+	    (!wanted && ev_store_fts_optimize(ig->st, err) == -1) || ev_store_commit(ig->st, err) == -1) {
 		ev_store_rollback(ig->st);
 		return -1;
 	}

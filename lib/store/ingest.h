@@ -41,6 +41,10 @@ struct ev_ingest_opts {
 	int output;		/* enum ev_ingest_output */
 	int no_prune;		/* 1: no ev_ingest_prune() will follow, so documents
 				 * need not be marked seen (saves a write each) */
+	int postings;		/* 1: the caller makes the postings file after the
+				 * run when ev_postings_wanted() (postings.h) says
+				 * so: ev_ingest_finish() leaves a bulk load's
+				 * segments for it to read */
 };
 
 struct ev_ingest_stats {
@@ -250,10 +254,9 @@ int ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long lon
  * docs, the documents it will put, at least as many as the store holds
  * makes it a bulk load (ev_store_fts_bulk(): segments are not merged as
  * they are written, and ev_ingest_finish() merges them into one at the
- * end), which costs less CPU and leaves one segment, which the postings
- * file is read from quickly and FTS5's own look-ups (typo repair's
- * counts) read once, not once a segment; else FTS5 merges as it writes,
- * as always.  The
+ * end unless the postings file is made from them), which costs less CPU
+ * and leaves segments that the postings file is read from quickly; else
+ * FTS5 merges as it writes, as always.  The
  * settings are written with the first batch that writes a document, so a
  * run that changes nothing changes nothing.  Returns 0, or -1 with *err. */
 int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
@@ -261,8 +264,14 @@ int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
 /* After a run's last batch: a bulk load's index merged into one segment
  * and FTS5's own merge settings written back, in a transaction of its own
  * (a run killed during it keeps its batches, and the next run that writes
- * restores the settings).  Nothing otherwise.  Returns 0, or -1 with *err
- * set. */
+ * restores the settings).  The merge is left out when the options'
+ * postings is set and the store wants its postings file made
+ * (ev_postings_wanted() with EV_POSTINGS_AUTO_ROWS): the build reads the
+ * segments as they are, merging their lists (fts5seg.h), and merges the
+ * index itself only when it cannot; the text lane's searches, typo
+ * repair's look-ups included, then read that file, not the segments
+ * (textsearch.h).  Nothing otherwise.  Returns 0, or -1
+ * with *err set. */
 int ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err);
 
 /* Commit the caller's transaction (ev_store_commit()), having first written

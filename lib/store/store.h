@@ -134,14 +134,15 @@ int ev_store_reanalyze(struct ev_store *st, struct ev_err *err);
 /* FTS5's merge settings for the writes that follow, in the caller's
  * transaction: bulk 1, a bulk load's (no merging as each batch's segment is
  * written, but a level's segments merged at once when it holds
- * EV_STORE_CRISIS of them; ev_store_fts_optimize() merges all at the
- * end, ingest.h); bulk 0, FTS5's automerge of 4 (a level's segments
- * merged 4 at a time, a little at each write), with the same crisis merge
- * at EV_STORE_CRISIS (FTS5's is 16: the first small run after a bulk load
- * killed before its last merge would merge all its segments at once).
- * EV_STORE_CRISIS is far above the segments a bulk load of a million
- * documents writes (about 300, a batch each), so that none is merged
- * before the last, and below the 2,000 segments FTS5 holds at most.  A
+ * EV_STORE_CRISIS of them; ev_store_fts_optimize() may merge all at the
+ * end); bulk 0, FTS5's automerge of 4 (a level's segments merged 4 at a
+ * time, a little at each write), with the same crisis merge at
+ * EV_STORE_CRISIS (FTS5's is 16: the first small run after a bulk load
+ * that left its segments, ingest.h, would merge them all at once, and
+ * the postings build then merge the index again).  EV_STORE_CRISIS is
+ * far above the segments a bulk load of a million documents leaves
+ * (about 300, a batch each), whose postings build reads them as they are
+ * (fts5seg.h), and below the 2,000 segments FTS5 holds at most.  A
  * setting is written only when it differs from the index's: a write
  * changes the index's structure record (and so makes the postings file
  * stale).  Returns 1 when written, 0 when the index had them already, -1
