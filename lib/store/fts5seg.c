@@ -341,13 +341,14 @@ sift_down(struct reader **h, size_t n, size_t i)
 }
 
 /* Every term of the segments' readers h[0..n) (each at its first term),
- * once each, in FTS5's order, with the rows of every segment holding it,
- * the older segment's first: the rows must ascend from one segment to the
- * next, as a load's batches give them.  Returns 1, 0 when the index is not
- * as expected, -1 with *err set. */
+ * once each, in FTS5's order, up to (not with) hi[0..hilen) when hi is not
+ * NULL (with FTS5's prefix byte), with the rows of every segment holding
+ * it, the older segment's first: the rows must ascend from one segment to
+ * the next, as a load's batches give them.  Returns 1, 0 when the index is
+ * not as expected, -1 with *err set. */
 static int
-merge_terms(sqlite3 *db, struct reader **h, size_t n, int ncol, const struct ev_fts5seg_sink *sink,
-    struct ev_err *err)
+merge_terms(sqlite3 *db, struct reader **h, size_t n, int ncol, const char *hi, size_t hilen,
+    const struct ev_fts5seg_sink *sink, struct ev_err *err)
 {
 	struct ev_buf cur = EV_BUF_INIT;
 	long long last = 0;
@@ -359,6 +360,8 @@ merge_terms(sqlite3 *db, struct reader **h, size_t n, int ncol, const struct ev_
 		struct reader *r = h[0];
 		int c = have ? term_cmp(r->term, r->termlen, cur.p, cur.len) : 1;
 
+		if (c > 0 && hi != NULL && term_cmp(r->term, r->termlen, hi, hilen) >= 0)
+			break;	/* the least term left is past the range */
 		if (c < 0) {
 			got = 0;	/* a segment's terms out of order */
 			break;
@@ -449,41 +452,117 @@ structure(sqlite3 *db, const char *data, struct seg **segs, size_t *nseg, struct
 	return r;
 }
 
-/* Start r on the leaves of segment g (the ord-th oldest) of the index's
- * data table data, at its first term.  Returns 1, 0 when the segment is not
- * as expected, -1 with *err set. */
-static int
-open_reader(sqlite3 *db, const char *data, const struct seg *g, int ord, struct reader *r,
+/* The page of segment g where its terms from lo[0..lolen) (with FTS5's
+ * prefix byte) begin, at the latest, from the index's table idx (FTS5's
+ * %_idx: a row for each leaf that holds a term, keyed by a prefix of its
+ * first term longer than any of the leaf before's, its page number times 2
+ * plus a flag): its last leaf keyed at or before lo, else the segment's
+ * first.  Returns the page, or -1 with *err set. */
+static long long
+start_page(sqlite3 *db, const char *idx, const struct seg *g, const char *lo, size_t lolen,
     struct ev_err *err)
 {
-	char sql[320];
+	char sql[256];
+	sqlite3_stmt *s;
+	long long page = g->first;
+	int rc;
+
+	snprintf(sql, sizeof sql, "SELECT pgno FROM \"%s\" WHERE segid = ?1 AND term <= ?2"
+	    " ORDER BY term DESC LIMIT 1", idx);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_bind_int64(s, 1, g->id) != SQLITE_OK ||
+	    sqlite3_bind_blob(s, 2, lo, (int)lolen, SQLITE_STATIC) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+	}
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW && (sqlite3_column_int64(s, 0) >> 1) > g->first &&
+	    (sqlite3_column_int64(s, 0) >> 1) <= g->last)
+		page = sqlite3_column_int64(s, 0) >> 1;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+	return page;
+}
+
+/* Move r, on a page from which it reads no doclist, to its next term
+ * (the page's next, else the first of the next leaf holding one).  Returns
+ * 1, 2 past the segment's last term (r->done), 0 when the index is not as
+ * expected, -1 with *err set. */
+static int
+skip_term(sqlite3 *db, struct reader *r, struct ev_err *err)
+{
 	int got;
 
+	while (r->ti >= r->nterms) {
+		if ((got = next_page(db, r, err)) == 0 && r->page == r->last) {
+			r->done = 1;
+			return 2;
+		}
+		if (got != 1)
+			return got;
+	}
+	r->off = r->terms[r->ti];
+	return read_term(r, err);
+}
+
+/* Start r on the leaves of segment g (the ord-th oldest) of the index's
+ * data table data, at its first term, or with lo (not NULL) at its first
+ * term from lo[0..lolen) on (with FTS5's prefix byte; idx: the index's
+ * %_idx table).  Returns 1, 2 when it holds no such term, 0 when the
+ * segment is not as expected, -1 with *err set. */
+static int
+open_reader(sqlite3 *db, const char *data, const char *idx, const struct seg *g, int ord,
+    const char *lo, size_t lolen, struct reader *r, struct ev_err *err)
+{
+	char sql[320];
+	long long from = lo != NULL ? start_page(db, idx, g, lo, lolen, err) : g->first;
+	int got;
+
+	if (from == -1)
+		return -1;
 	snprintf(sql, sizeof sql, "SELECT id, block FROM \"%s\" WHERE id BETWEEN %lld AND %lld"
-	    " ORDER BY id", data, g->id << SEGID_SHIFT | g->first, g->id << SEGID_SHIFT | g->last);
+	    " ORDER BY id", data, g->id << SEGID_SHIFT | from, g->id << SEGID_SHIFT | g->last);
 	if (sqlite3_prepare_v2(db, sql, -1, &r->s, NULL) != SQLITE_OK)
 		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
 		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
 	r->base = g->id << SEGID_SHIFT;
-	r->page = g->first - 1;
+	r->page = from - 1;
 	r->last = g->last;
 	r->ord = ord;
-	if ((got = next_page(db, r, err)) != 1 || r->nterms == 0 || r->terms[0] != 4)
-		return got == 1 ? 0 : got;
-	return read_term(r, err);
+	if ((got = next_page(db, r, err)) != 1)
+		return got;
+	if (from == g->first && (r->nterms == 0 || r->terms[0] != 4))
+		return 0;	/* a segment begins with a term */
+	/* the page's terms (or the next leaf's) up to the first from lo on */
+	while ((got = skip_term(db, r, err)) == 1 && lo != NULL &&
+	    term_cmp(r->term, r->termlen, lo, lolen) < 0)
+		;
+	return got;
 }
 
-int
-ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_sink *sink,
-    struct ev_err *err)
+/* The index's tables' names, fts's %_data and %_idx, into data and idx.
+ * Returns 1, or 0 for a name this reader does not read. */
+static int
+table_names(const char *fts, char data[160], char idx[160])
+{
+	return snprintf(data, 160, "%s_data", fts) < 160 && snprintf(idx, 160, "%s_idx", fts) < 160 &&
+	    strchr(fts, '"') == NULL;
+}
+
+/* ev_fts5seg_read_range() with its bounds given FTS5's prefix byte. */
+static int
+read_range(sqlite3 *db, const char *fts, int ncol, const char *lo, size_t lolen, const char *hi,
+    size_t hilen, const struct ev_fts5seg_sink *sink, struct ev_err *err)
 {
 	struct reader *rd = NULL, **h = NULL;
 	struct seg *segs = NULL;
-	char data[160];
-	size_t nseg = 0, i = 0;
+	char data[160], idx[160];
+	size_t nseg = 0, i = 0, n = 0;
 	int got;
 
-	if (snprintf(data, sizeof data, "%s_data", fts) >= (int)sizeof data || strchr(fts, '"'))
+	if (!table_names(fts, data, idx))
 		return 0;
 	if ((got = structure(db, data, &segs, &nseg, err)) != 1 || nseg == 0) {
 		free(segs);
@@ -492,11 +571,14 @@ ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_
 	if ((rd = calloc(nseg, sizeof *rd)) == NULL || (h = malloc(nseg * sizeof *h)) == NULL)
 		got = ev_err_nomem(err);
 	for (; got == 1 && i < nseg; i++) {
-		got = open_reader(db, data, &segs[i], (int)i, &rd[i], err);
-		h[i] = &rd[i];
+		/* (a segment holding no term of the range is left out) */
+		if ((got = open_reader(db, data, idx, &segs[i], (int)i, lo, lolen, &rd[i], err)) == 1)
+			h[n++] = &rd[i];
+		else if (got == 2)
+			got = 1;
 	}
 	if (got == 1)
-		got = merge_terms(db, h, nseg, ncol, sink, err);
+		got = merge_terms(db, h, n, ncol, hi, hilen, sink, err);
 	for (i = 0; rd != NULL && i < nseg; i++) {
 		sqlite3_finalize(rd[i].s);
 		free(rd[i].terms);
@@ -506,5 +588,93 @@ ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_
 	free(rd);
 	free(h);
 	free(segs);
+	return got;
+}
+
+/* A bound of the sink's terms, b[0..len), with FTS5's prefix byte before
+ * it, into *out (malloc'd; NULL for b NULL).  Returns 0, or -1 with *err
+ * set. */
+static int
+bound(const char *b, size_t len, char **out, struct ev_err *err)
+{
+	*out = NULL;
+	if (b == NULL)
+		return 0;
+	if ((*out = malloc(len + 1)) == NULL)
+		return ev_err_nomem(err);
+	(*out)[0] = MAIN_PREFIX;
+	if (len > 0)
+		memcpy(*out + 1, b, len);
+	return 0;
+}
+
+int
+ev_fts5seg_read_range(sqlite3 *db, const char *fts, int ncol, const char *lo, size_t lolen,
+    const char *hi, size_t hilen, const struct ev_fts5seg_sink *sink, struct ev_err *err)
+{
+	char *l = NULL, *u = NULL;
+	int got = -1;
+
+	if (bound(lo, lolen, &l, err) == 0 && bound(hi, hilen, &u, err) == 0)
+		got = read_range(db, fts, ncol, l, lolen + 1, u, hilen + 1, sink, err);
+	free(l);
+	free(u);
+	return got;
+}
+
+int
+ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_sink *sink,
+    struct ev_err *err)
+{
+	return read_range(db, fts, ncol, NULL, 0, NULL, 0, sink, err);
+}
+
+int
+ev_fts5seg_split(sqlite3 *db, const char *fts, char **split, size_t *len, struct ev_err *err)
+{
+	struct seg *segs = NULL, *big = NULL;
+	char data[160], idx[160], sql[256];
+	sqlite3_stmt *s = NULL;
+	size_t nseg = 0;
+	int got, rc;
+
+	*split = NULL;
+	*len = 0;
+	if (!table_names(fts, data, idx))
+		return 0;
+	if ((got = structure(db, data, &segs, &nseg, err)) != 1)
+		goto out;
+	for (size_t i = 0; i < nseg; i++)
+		if (big == NULL || segs[i].last - segs[i].first > big->last - big->first)
+			big = &segs[i];
+	got = 0;
+	if (big == NULL)
+		goto out;
+	/* the key of the first leaf holding a term from the largest segment's
+	 * middle leaf on */
+	snprintf(sql, sizeof sql, "SELECT term FROM \"%s\" WHERE segid = %lld AND pgno >= %lld"
+	    " ORDER BY pgno LIMIT 1", idx, big->id, 2 * (big->first + (big->last - big->first) / 2));
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+		got = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_bytes(s, 0) > 1 &&
+	    ((const char *)sqlite3_column_blob(s, 0))[0] == MAIN_PREFIX) {
+		*len = (size_t)sqlite3_column_bytes(s, 0) - 1;
+		if ((*split = malloc(*len)) == NULL)
+			got = ev_err_nomem(err);
+		else {
+			memcpy(*split, (const char *)sqlite3_column_blob(s, 0) + 1, *len);
+			got = 1;
+		}
+	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		got = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+out:
+	sqlite3_finalize(s);
+	free(segs);
+	if (got != 1)
+		*len = 0;
 	return got;
 }

@@ -70,4 +70,21 @@ struct ev_fts5seg_sink {
 int ev_fts5seg_read(sqlite3 *db, const char *fts, int ncol, const struct ev_fts5seg_sink *sink,
 	struct ev_err *err);
 
+/* ev_fts5seg_read() of the terms from lo[0..lolen) (with it) up to
+ * hi[0..hilen) (without it) alone, in FTS5's order of their bytes (no
+ * prefix byte); lo NULL: from the first, hi NULL: to the last.  Each
+ * segment's reading begins at the leaf FTS5's %_idx table says the range's
+ * first term is on, at the latest: two ranges that meet read the index on
+ * two threads (each with a connection of its own), in about half the time.
+ * Returns as ev_fts5seg_read(). */
+int ev_fts5seg_read_range(sqlite3 *db, const char *fts, int ncol, const char *lo, size_t lolen,
+	const char *hi, size_t hilen, const struct ev_fts5seg_sink *sink, struct ev_err *err);
+
+/* A term bound (no prefix byte) that splits the index's terms about in half
+ * by the bytes of their leaves: the key of the first leaf holding a term
+ * from the largest segment's middle on, into *split (malloc'd, the caller
+ * frees) and *len.  Returns 1; 0 when there is none (an index of one leaf,
+ * or one this reader does not read: *split NULL); -1 with *err set. */
+int ev_fts5seg_split(sqlite3 *db, const char *fts, char **split, size_t *len, struct ev_err *err);
+
 #endif

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "fts5seg.h"
 #include "sha256.h"
+#include "worker.h"
 
 #define MAGIC "EVPOST01"
 /* 3: the counts packed in a byte; 4: the positions apart; 5: the narrowed
@@ -225,6 +226,9 @@ struct build {
 	struct ev_buf strings;
 	uint64_t written;		/* postings bytes */
 	FILE *pf;			/* the positions, until they follow the postings */
+	FILE *pf_first;			/* after a split (read_split()), the positions
+					 * of the terms before it, before pf's */
+	char *pf_buf;			/* pf's buffer, then (pf_first's is the caller's) */
 	uint64_t pos_written;		/* its bytes */
 	struct lang *langs;
 	size_t nlangs, caplangs;
@@ -654,7 +658,7 @@ write_at(FILE *f, uint64_t at, const void *p, size_t n, struct ev_err *err)
 	return 0;
 }
 
-/* The positions, from b->pf, after the postings (at the end of b->f, 8
+/* The positions, from b->pf_first (if any) and b->pf, after the postings (at the end of b->f, 8
  * bytes' alignment on). */
 static int
 append_positions(struct build *b, struct ev_err *err)
@@ -668,15 +672,24 @@ append_positions(struct build *b, struct ev_err *err)
 	if (piece == NULL)
 		return ev_err_nomem(err);
 	errno = 0;
-	if (fflush(b->pf) != 0 || fseeko(b->pf, 0, SEEK_SET) != 0 ||
-	    (pad > 0 && fwrite(zero, 1, pad, b->f) != pad))
+	if (pad > 0 && fwrite(zero, 1, pad, b->f) != pad)
 		r = -1;
-	while (r == 0 && (n = fread(piece, 1, WRITE_BUFFER, b->pf)) > 0) {
-		if (fwrite(piece, 1, n, b->f) != n)
+	for (int i = 0; i < 2 && r == 0; i++) {
+		FILE *from = i == 0 ? b->pf_first : b->pf;
+
+		if (from == NULL)
+			continue;
+		if (fflush(from) != 0 || fseeko(from, 0, SEEK_SET) != 0)
 			r = -1;
-		copied += n;
+		while (r == 0 && (n = fread(piece, 1, WRITE_BUFFER, from)) > 0) {
+			if (fwrite(piece, 1, n, b->f) != n)
+				r = -1;
+			copied += n;
+		}
+		if (r == 0 && ferror(from))
+			r = -1;
 	}
-	if (r == 0 && (ferror(b->pf) || copied != b->pos_written))
+	if (r == 0 && copied != b->pos_written)
 		r = -1;
 	free(piece);
 	if (r == -1)
@@ -786,13 +799,36 @@ add_narrowed(struct build *b, struct ev_err *err)
 	return end_term(b, err);
 }
 
-/* What the segment reader (fts5seg.h) hands the build. */
+/* What the segment reader (fts5seg.h) hands the build: its instances
+ * counted in n, and added to *shared (when not NULL: the builds of a split
+ * share it, read_split()) at each progress step, when progress (if not
+ * NULL) is told the sum. */
 struct seg_sink {
 	struct build *b;
 	void (*progress)(void *, long long);
 	void *ctx;
 	long long n;
+	long long *shared;
+	long long told;		/* of n, added to *shared */
 };
+
+/* n instances more read by k. */
+static void
+count_read(struct seg_sink *k, long long n)
+{
+	long long was = k->n, all;
+
+	k->n += n;
+	if (k->n / PROGRESS_EVERY == was / PROGRESS_EVERY)
+		return;
+	all = k->n;
+	if (k->shared != NULL) {
+		all = __atomic_add_fetch(k->shared, k->n - k->told, __ATOMIC_RELAXED);
+		k->told = k->n;
+	}
+	if (k->progress != NULL)
+		k->progress(k->ctx, all);
+}
 
 static int
 seg_term(void *ctx, const char *term, size_t len, struct ev_err *err)
@@ -805,8 +841,7 @@ seg_instance(void *ctx, long long rowid, int col, long long off, struct ev_err *
 {
 	struct seg_sink *k = ctx;
 
-	if (k->progress != NULL && ++k->n % PROGRESS_EVERY == 0)
-		k->progress(k->ctx, k->n);
+	count_read(k, 1);
 	return add_position(k->b, rowid, (uint32_t)col, off, err);
 }
 
@@ -815,12 +850,11 @@ seg_row(void *ctx, long long rowid, const uint32_t *counts, const unsigned char 
     struct ev_err *err)
 {
 	struct seg_sink *k = ctx;
-	long long n = k->n;
+	long long n = 0;
 
 	for (uint32_t c = 0; c < k->b->h.ncol; c++)
-		k->n += counts[c];
-	if (k->progress != NULL && k->n / PROGRESS_EVERY != n / PROGRESS_EVERY)
-		k->progress(k->ctx, k->n);
+		n += counts[c];
+	count_read(k, n);
 	return add_row(k->b, rowid, counts, pos, len, err);
 }
 
@@ -861,21 +895,285 @@ vocab_instances(struct ev_store *st, struct build *b, void (*progress)(void *, l
 	return 0;
 }
 
-/* The instances, read and written: with fast, from the index's segment
- * when it is one (fts5seg.h), returning 1 when it is not (the build is
- * then to be made again without fast); else through fts5vocab.  Then the
- * narrowed words' lists. */
+/* A file of the build's, path, open for writing and reading into *f, and
+ * gone from the directory at once (nothing is left behind by a build that
+ * is killed), with a buffer of WRITE_BUFFER bytes into *buf when memory
+ * allows (stdio's own otherwise).  Returns 0, or -1 with *err set. */
 static int
-read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(void *, long long),
-    void *ctx, struct ev_err *err)
+open_gone(const char *path, FILE **f, char **buf, struct ev_err *err)
+{
+	if (path == NULL)
+		return ev_err_nomem(err);
+	if ((*f = fopen(path, "w+b")) == NULL)
+		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot write the postings file: %s",
+		    strerror(errno));
+	unlink(path);
+	if ((*buf = malloc(WRITE_BUFFER)) != NULL)
+		setvbuf(*f, *buf, _IOFBF, WRITE_BUFFER);
+	return 0;
+}
+
+/* The terms from a split on (read_split()), read by the worker into a build
+ * of their own, b, over a connection of its own, for join_upper(): its
+ * postings, positions and narrowed instances in files of their own, its
+ * offsets from their starts. */
+struct upper {
+	struct build b;
+	const char *path;		/* the store's */
+	const unsigned char *stamp;	/* the index the caller reads */
+	const char *lo;			/* the split */
+	size_t lolen;
+	char *buf[3];			/* the files' buffers */
+	long long *shared;		/* the instances read (struct seg_sink) */
+	int r;				/* 1 read, 0 the index not readable so, 2
+					 * another index (a write came between), -1 */
+	struct ev_err err;
+};
+
+/* The worker's job: u's terms read into u->b (u->r, u->err). */
+static void
+upper_job(void *arg)
+{
+	struct upper *u = arg;
+	struct seg_sink k = { &u->b, NULL, NULL, 0, u->shared, 0 };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
+	struct ev_store *st = ev_store_open(u->path, EV_STORE_READ, &u->err);
+	unsigned char stamp[32];
+
+	u->r = -1;
+	if (st == NULL || ev_store_exec(st, "BEGIN", &u->err) == -1 ||
+	    ev_postings_index_stamp(st, stamp, &u->err) == -1)
+		goto out;
+	if (memcmp(stamp, u->stamp, sizeof stamp) != 0) {
+		u->r = 2;
+		goto out;
+	}
+	u->r = ev_fts5seg_read_range(ev_store_db(st), "chunks_fts", (int)u->b.h.ncol, u->lo, u->lolen,
+	    NULL, 0, &sink, &u->err);
+	if (u->r == 1 && end_term(&u->b, &u->err) == -1)
+		u->r = -1;
+	if (u->r == 1 && fflush(u->b.f) != 0)
+		u->r = ev_err_set(&u->err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    strerror(errno));
+out:
+	ev_store_close(st);	/* (its read transaction rolled back) */
+}
+
+/* u made ready to read b's store's terms from lo[0..len) on, its files
+ * opened.  Returns 0, or -1 with *err set (u is released either way by
+ * upper_release()). */
+static int
+upper_init(struct upper *u, struct ev_store *st, struct build *b, const char *lo, size_t len,
+    long long *shared, struct ev_err *err)
+{
+	static const char *const suffix[3] = { EV_POSTINGS_SUFFIX ".upper.tmp",
+	    EV_POSTINGS_SUFFIX ".upper.positions.tmp", EV_POSTINGS_SUFFIX ".upper.narrowed.tmp" };
+	FILE **f[3] = { &u->b.f, &u->b.pf, &u->b.nf };
+	int r = 0;
+
+	u->b.h = b->h;
+	memcpy(u->b.colname, b->colname, sizeof b->colname);
+	u->b.other = b->other;		/* (read alone, by both) */
+	u->b.rowid = -1;
+	u->path = ev_store_path(st);
+	u->stamp = b->h.stamp;
+	u->lo = lo;
+	u->lolen = len;
+	u->shared = shared;
+	for (int i = 0; i < 3 && r == 0; i++) {
+		char *path = file_path(st, suffix[i]);
+
+		r = open_gone(path, f[i], &u->buf[i], err);
+		free(path);
+	}
+	return r;
+}
+
+/* Free what u holds (but its borrowed b.other). */
+static void
+upper_release(struct upper *u)
+{
+	struct build *b = &u->b;
+
+	if (b->f != NULL)
+		fclose(b->f);
+	if (b->pf != NULL)
+		fclose(b->pf);
+	if (b->nf != NULL)
+		fclose(b->nf);
+	for (int i = 0; i < 3; i++)
+		free(u->buf[i]);
+	free(b->terms);
+	free(b->skips);
+	free(b->pos_skips);
+	ev_buf_release(&b->term);
+	ev_buf_release(&b->list);
+	ev_buf_release(&b->poslist);
+	ev_buf_release(&b->pos);
+	ev_buf_release(&b->strings);
+	ev_buf_release(&b->nf_term);
+	ev_buf_release(&b->nf_rec);
+}
+
+/* The narrowed words' instances of from (from its start) after b->nf's.
+ * Returns 0, or -1 (errno set, or 0 when from was cut short). */
+static int
+append_narrowed(struct build *b, FILE *from)
+{
+	char piece[1 << 16];
+	size_t n;
+
+	errno = 0;
+	if (fflush(from) != 0 || fseeko(from, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = fread(piece, 1, sizeof piece, from)) > 0)
+		if (fwrite(piece, 1, n, b->nf) != n)
+			return -1;
+	return ferror(from) ? -1 : 0;
+}
+
+/* The terms of u (after b's, all read and closed) joined to b's, as if b
+ * had read them itself: their postings copied after b's (each list's skips
+ * aligned to 8 bytes from b->f's postings, as end_term() aligns them),
+ * their strings, positions (b->pf, b->pf_first) and narrowed instances.  Returns 0,
+ * or -1 with *err set. */
+static int
+join_upper(struct build *b, struct upper *u, struct ev_err *err)
+{
+	static const unsigned char zero[8];
+	struct build *v = &u->b;
+	const unsigned char *map = NULL;
+	uint64_t strbase = b->strings.len;
+	int r = 0;
+
+	if (v->written > 0 && (map = mmap(NULL, (size_t)v->written, PROT_READ, MAP_PRIVATE,
+	    fileno(v->f), 0)) == MAP_FAILED)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading back the postings file's"
+		    " lists: %s", strerror(errno));
+	errno = 0;
+	for (size_t i = 0; r == 0 && i < v->nterms; i++) {
+		struct term t = v->terms[i];
+		size_t pad = t.nskip > 0 ? (size_t)((8 - (b->written + t.postlen) % 8) % 8) : 0;
+
+		if ((t.postlen > 0 && fwrite(map + t.post, 1, (size_t)t.postlen, b->f) != t.postlen) ||
+		    (pad > 0 && fwrite(zero, 1, pad, b->f) != pad) ||
+		    (t.nskip > 0 && fwrite(map + t.skips, sizeof(struct ev_postings_skip),
+		    (size_t)t.nskip, b->f) != t.nskip)) {
+			r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+			    strerror(errno));
+			break;
+		}
+		t.str += strbase;
+		t.post = b->written;
+		t.skips = b->written + t.postlen + pad;
+		t.pos += b->pos_written;
+		b->written = t.skips + t.nskip * sizeof(struct ev_postings_skip);
+		if (ev_grow(&b->terms, &b->capterms, b->nterms, sizeof *b->terms, 4096) == -1)
+			r = ev_err_nomem(err);
+		else
+			b->terms[b->nterms++] = t;
+	}
+	if (map != NULL)
+		munmap((void *)map, (size_t)v->written);
+	if (r == 0 && ev_buf_add(&b->strings, v->strings.p, v->strings.len) == -1)
+		r = ev_err_nomem(err);
+	if (r == 0 && append_narrowed(b, v->nf) == -1)
+		r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
+		    errno != 0 ? strerror(errno) : "the narrowed words' instances were cut short");
+	if (r == 0) {
+		b->pos_written += v->pos_written;
+		/* the upper terms' positions file goes on with the narrowed
+		 * words', after the lower terms' */
+		b->pf_first = b->pf;
+		b->pf = v->pf;
+		b->pf_buf = u->buf[1];
+		v->pf = NULL;
+		u->buf[1] = NULL;
+	}
+	return r;
+}
+
+/* The instances of the terms before split[0..len) read into b, on this
+ * thread, and the others (read_range()'s split), on a worker, at the same
+ * time (k: the sink of b's).  Returns as read_segments(). */
+static int
+read_split(struct ev_store *st, struct build *b, const char *split, size_t len,
+    struct seg_sink *k, struct ev_err *err)
+{
+	struct upper u = { 0 };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, k, seg_row };
+	struct ev_worker *w = NULL;
+	long long shared = 0;
+	int r = -1;
+
+	k->shared = &shared;
+	if (upper_init(&u, st, b, split, len, &shared, err) == -1)
+		goto out;
+	/* (with no thread to be had, the caller reads the others after) */
+	if ((w = ev_worker_new()) != NULL)
+		ev_worker_run(w, upper_job, &u);
+	r = ev_fts5seg_read_range(ev_store_db(st), "chunks_fts", (int)b->h.ncol, NULL, 0, split, len,
+	    &sink, err);
+	if (w != NULL)
+		ev_worker_wait(w);
+	else
+		upper_job(&u);
+	if (r == 1 && u.r != 1 && (r = u.r) == -1)
+		*err = u.err;
+	if (r == 1 && (end_term(b, err) == -1 || join_upper(b, &u, err) == -1))
+		r = -1;
+out:
+	ev_worker_free(w);
+	upper_release(&u);
+	k->shared = NULL;
+	return r;
+}
+
+/* The instances from the index's segments (fts5seg.h) into b: on this
+ * thread alone when split is NULL; else split in two at the term
+ * split[0..len) (read_split()), or where ev_fts5seg_split() says when
+ * len is SIZE_MAX and the process may run on two processors.  Returns 1
+ * when read, 0 when the index is not one the segment reader reads, 2 when
+ * the second thread found the index written since (read it on one), or -1
+ * with *err set. */
+static int
+read_segments(struct ev_store *st, struct build *b, const char *split, size_t len,
+    void (*progress)(void *, long long), void *ctx, struct ev_err *err)
+{
+	struct seg_sink k = { b, progress, ctx, 0, NULL, 0 };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
+	char *mid = NULL;
+	int r;
+
+	if (split != NULL && len == SIZE_MAX) {
+		if (ev_worker_processors() < 2 ||
+		    (r = ev_fts5seg_split(ev_store_db(st), "chunks_fts", &mid, &len, err)) == 0)
+			split = NULL;
+		else if (r == -1)
+			return -1;
+		else
+			split = mid;
+	}
+	r = split != NULL ? read_split(st, b, split, len, &k, err) :
+	    ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
+	free(mid);
+	return r;
+}
+
+/* The instances, read and written: with fast, from the index's segments
+ * when it has segments the reader reads (read_segments(): split as it
+ * says), returning 1 when it has not (the build is then to be made again
+ * without fast) and 2 when it is to be made again on one thread; else
+ * through fts5vocab.  Then the narrowed words' lists. */
+static int
+read_instances(struct ev_store *st, struct build *b, int fast, const char *split, size_t len,
+    void (*progress)(void *, long long), void *ctx, struct ev_err *err)
 {
 	if (fast) {
-		struct seg_sink k = { b, progress, ctx, 0 };
-		struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
-		int rc = ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
+		int rc = read_segments(st, b, split, len, progress, ctx, err);
 
 		if (rc != 1)
-			return rc == 0 ? 1 : -1;
+			return rc == 0 ? 1 : rc;
 	} else if (vocab_instances(st, b, progress, ctx, err) == -1)
 		return -1;
 	if (end_term(b, err) == -1)
@@ -884,22 +1182,23 @@ read_instances(struct ev_store *st, struct build *b, int fast, void (*progress)(
 	return add_narrowed(b, err);
 }
 
-/* ev_postings_build(), the instances read as read_instances() says: 0, 1
- * when fast could not read them, or -1 with *err set. */
+/* ev_postings_build(), the instances read as read_instances() says: 0; 1
+ * when fast could not read them, 2 when they are to be read on one thread;
+ * or -1 with *err set. */
 static int
-build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), void *ctx,
-    struct ev_err *err)
+build_file(struct ev_store *st, int fast, const char *split, size_t len,
+    void (*progress)(void *, long long), void *ctx, struct ev_err *err)
 {
 	struct build b = { 0 };
 	char names[EV_POSTINGS_MAX_COLS][32];
 	uint32_t *lengths = NULL;
-	char *wbuf = NULL, *pwbuf = NULL;
+	char *wbuf = NULL, *pwbuf = NULL, *nwbuf = NULL;
 	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
 	char *postmp = file_path(st, EV_POSTINGS_SUFFIX ".positions.tmp");
 	char *nftmp = file_path(st, EV_POSTINGS_SUFFIX ".narrowed.tmp");
 	int r = -1, began = 0;
 
-	if (path == NULL || tmp == NULL || postmp == NULL || nftmp == NULL) {
+	if (path == NULL || tmp == NULL) {
 		ev_err_nomem(err);
 		goto out;
 	}
@@ -916,22 +1215,10 @@ build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), v
 		    strerror(errno));
 		goto out;
 	}
-	/* the positions wait in a file of their own, gone from the directory
-	 * at once (nothing is left behind by a build that is killed) */
-	if ((b.pf = fopen(postmp, "w+b")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, postmp, "cannot write the postings file: %s",
-		    strerror(errno));
+	/* the positions and the narrowed words' instances wait in files of
+	 * their own */
+	if (open_gone(postmp, &b.pf, &pwbuf, err) == -1 || open_gone(nftmp, &b.nf, &nwbuf, err) == -1)
 		goto out;
-	}
-	unlink(postmp);
-	if ((b.nf = fopen(nftmp, "w+b")) == NULL) {
-		ev_err_set(err, EV_EXIT_RUNTIME, nftmp, "cannot write the postings file: %s",
-		    strerror(errno));
-		goto out;
-	}
-	unlink(nftmp);
-	if ((pwbuf = malloc(WRITE_BUFFER)) != NULL)
-		setvbuf(b.pf, pwbuf, _IOFBF, WRITE_BUFFER);
 	/* Written in large pieces, the file sits in the page cache in large
 	 * folios, which a search maps 2 MB at a time (written 4 KB at a time,
 	 * a query of many words took a sixth longer, mapping and unmapping
@@ -943,7 +1230,7 @@ build_file(struct ev_store *st, int fast, void (*progress)(void *, long long), v
 		    strerror(errno));
 		goto out;
 	}
-	if ((r = read_instances(st, &b, fast, progress, ctx, err)) != 0 ||
+	if ((r = read_instances(st, &b, fast, split, len, progress, ctx, err)) != 0 ||
 	    (r = finish_file(&b, lengths, err)) == -1)
 		goto out;
 	r = -1;
@@ -965,10 +1252,14 @@ out:
 		fclose(b.f);
 	if (b.pf != NULL)
 		fclose(b.pf);
+	if (b.pf_first != NULL)
+		fclose(b.pf_first);
 	if (b.nf != NULL)
 		fclose(b.nf);
 	free(wbuf);	/* (after fclose: the streams' buffers) */
 	free(pwbuf);
+	free(nwbuf);
+	free(b.pf_buf);
 	if (r != 0 && tmp != NULL)
 		unlink(tmp);
 	if (began) {
@@ -1010,11 +1301,12 @@ merge_index(struct ev_store *st, struct ev_err *err)
 	return 0;
 }
 
-int
-ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void *ctx,
-    struct ev_err *err)
+/* ev_postings_build() with the instances read as read_segments() says. */
+static int
+build_split(struct ev_store *st, const char *split, size_t len, void (*progress)(void *, long long),
+    void *ctx, struct ev_err *err)
 {
-	int r = build_file(st, 1, progress, ctx, err);
+	int r = build_file(st, 1, split, len, progress, ctx, err);
 
 	/* An index the segment reader does not read (a document changed in
 	 * a large store leaves delete marks in a small segment beside its
@@ -1022,8 +1314,23 @@ ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void
 	 * segment cost a fraction of
 	 * reading the index row by row through fts5vocab. */
 	if (r == 1 && (r = merge_index(st, err)) == 0)
-		r = build_file(st, 1, progress, ctx, err);
-	return r == 1 ? build_file(st, 0, progress, ctx, err) : r;
+		r = build_file(st, 1, split, len, progress, ctx, err);
+	if (r == 2)	/* a write came between the two threads' reads */
+		r = build_file(st, 1, NULL, 0, progress, ctx, err);
+	return r == 1 ? build_file(st, 0, NULL, 0, progress, ctx, err) : r;
+}
+
+int
+ev_postings_build(struct ev_store *st, void (*progress)(void *, long long), void *ctx,
+    struct ev_err *err)
+{
+	return build_split(st, "", SIZE_MAX, progress, ctx, err);
+}
+
+int
+ev_postings_build_split(struct ev_store *st, const char *split, size_t len, struct ev_err *err)
+{
+	return build_split(st, split, split != NULL ? len : 0, NULL, NULL, err);
 }
 
 /* Whether the string of term entry t lies among p's strings. */

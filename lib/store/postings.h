@@ -163,6 +163,17 @@ int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **
 int ev_postings_build(struct ev_store *st, void (*progress)(void *ctx, long long done), void *ctx,
 	struct ev_err *err);
 
+/* ev_postings_build() reads the index's terms on two threads when the
+ * process may run on two processors: those before a term bound that splits
+ * the index's leaves about in half (ev_fts5seg_split()) on the caller's,
+ * the others on a worker's, over a connection of its own (a write to the
+ * index between their reads is found by the stamp, and the file is then
+ * made on one thread), and their lists put together in order: the same
+ * file, byte for byte, in about half the time.  This one reads them split
+ * at split[0..len) (FTS5's order of the terms' bytes), or on one thread
+ * alone when split is NULL: for tests, which compare the two files. */
+int ev_postings_build_split(struct ev_store *st, const char *split, size_t len, struct ev_err *err);
+
 /* Whether the store st has a postings file: 1 when it has one made from
  * its index as it is now, 0 when it has none, -1 when the one it has is
  * stale (or unreadable).  Returns -2 with *err set when the store cannot be
