@@ -42,7 +42,7 @@ word(unsigned i, char *w)
 static void
 add_chunks(long long from, long long to)
 {
-	static const char *const lang[3] = { "en", "fr", NULL };
+	static const char *const lang[3] = { "en", NULL, "fr" };
 	unsigned x = (unsigned)from * 2654435761u + 12345u;
 
 	tu_exec_ok(st, "BEGIN");

@@ -307,6 +307,96 @@ keep_languages(struct build *b, struct lang_seen *seen, size_t n)
 	return 0;
 }
 
+/* The chunks' languages seen by a scan (scan_languages()), and the rows
+ * out of the Porter namespace (NULL when it saw none). */
+struct lang_scan {
+	struct lang_seen *seen;
+	size_t n, cap, last;
+	uint64_t *other;	/* a bit a rowid, up to maxrowid */
+};
+
+static void
+scan_release(struct lang_scan *ls)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		free(ls->seen[i].code);
+	free(ls->seen);
+	free(ls->other);
+}
+
+/* The languages of the chunks of rowid lo to hi (as EV_STORE_LANGS_SQL
+ * counts them) into ls, and the rows among them out of the Porter
+ * namespace (of no language, or of one ev_analyze_porter_tag() refuses),
+ * up to maxrowid, into ls->other.  Returns 0, or -1 with *err set. */
+static int
+scan_languages(struct ev_store *st, uint64_t maxrowid, long long lo, long long hi,
+    struct lang_scan *ls, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT rowid, language FROM chunks"
+	    " WHERE rowid BETWEEN ?1 AND ?2", err);
+	struct lang_seen *l;
+	int rc, r = 0;
+
+	if (s == NULL)
+		return -1;
+	sqlite3_bind_int64(s, 1, lo);
+	sqlite3_bind_int64(s, 2, hi);
+	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		long long row = sqlite3_column_int64(s, 0);
+		const char *c = (const char *)sqlite3_column_text(s, 1);
+		int other = c == NULL;
+
+		if (c != NULL) {
+			if ((l = lang_seen(&ls->seen, &ls->n, &ls->cap, &ls->last, c,
+			    (size_t)sqlite3_column_bytes(s, 1))) == NULL) {
+				r = -1;
+				break;
+			}
+			l->chunks++;
+			other = !l->porter;
+		}
+		if (!other || row < 0 || (uint64_t)row > maxrowid)
+			continue;
+		if (ls->other == NULL && (ls->other = calloc(maxrowid / 64 + 1, sizeof *ls->other)) == NULL)
+			r = -1;
+		else
+			ls->other[row / 64] |= (uint64_t)1 << (row % 64);
+	}
+	sqlite3_reset(s);
+	if (r == 0 && rc != SQLITE_DONE)
+		return ev_store_error(st, "reading the chunks' languages", err);
+	return r == -1 ? ev_err_nomem(err) : 0;
+}
+
+/* The languages of the scans a and (when not NULL) z, of chunks apart,
+ * summed into b->langs in EV_STORE_LANGS_SQL's order, and their rows out of
+ * the Porter namespace into b->other (a's and z's given to b).  Returns 0,
+ * or -1 with *err set (out of memory). */
+static int
+keep_scans(struct build *b, struct lang_scan *a, struct lang_scan *z, uint64_t maxrowid,
+    struct ev_err *err)
+{
+	for (size_t i = 0; z != NULL && i < z->n; i++) {
+		struct lang_seen *l = lang_seen(&a->seen, &a->n, &a->cap, &a->last, z->seen[i].code,
+		    z->seen[i].len);
+
+		if (l == NULL)
+			return ev_err_nomem(err);
+		l->chunks += z->seen[i].chunks;
+	}
+	if (z != NULL && z->other != NULL && a->other == NULL) {
+		a->other = z->other;
+		z->other = NULL;
+	}
+	for (uint64_t i = 0; z != NULL && z->other != NULL && i <= maxrowid / 64; i++)
+		a->other[i] |= z->other[i];
+	if (keep_languages(b, a->seen, a->n) == -1)
+		return ev_err_nomem(err);
+	b->other = a->other;
+	a->other = NULL;
+	return 0;
+}
+
 /* The chunks' languages (as EV_STORE_LANGS_SQL counts them) into b->langs,
  * and the rows of the chunks out of the Porter namespace (of no language,
  * or of one ev_analyze_porter_tag() refuses) into b->other (NULL when there
@@ -314,42 +404,12 @@ keep_languages(struct build *b, struct lang_seen *seen, size_t n)
 static int
 chunk_languages(struct ev_store *st, struct build *b, struct ev_err *err)
 {
-	sqlite3_stmt *s = ev_store_prepare(st, "SELECT rowid, language FROM chunks", err);
-	struct lang_seen *seen = NULL, *l;
-	size_t n = 0, cap = 0, last = 0;
-	int rc, r = 0;
+	struct lang_scan ls = { 0 };
+	int r = scan_languages(st, b->h.maxrowid, INT64_MIN, INT64_MAX, &ls, err);
 
-	if (s == NULL)
-		return -1;
-	while (r == 0 && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		long long row = sqlite3_column_int64(s, 0);
-		const char *c = (const char *)sqlite3_column_text(s, 1);
-		int other = c == NULL;
-
-		if (c != NULL) {
-			if ((l = lang_seen(&seen, &n, &cap, &last, c, (size_t)sqlite3_column_bytes(s, 1)))
-			    == NULL) {
-				r = -1;
-				break;
-			}
-			l->chunks++;
-			other = !l->porter;
-		}
-		if (!other || row < 0 || (uint64_t)row > b->h.maxrowid)
-			continue;
-		if (b->other == NULL && (b->other = calloc(b->h.maxrowid / 64 + 1, sizeof *b->other)) == NULL)
-			r = -1;
-		else
-			b->other[row / 64] |= (uint64_t)1 << (row % 64);
-	}
-	sqlite3_reset(s);
-	if (r == 0 && rc != SQLITE_DONE)
-		r = ev_store_error(st, "reading the chunks' languages", err);
-	else if (r == -1 || keep_languages(b, seen, n) == -1)
-		r = ev_err_nomem(err);
-	for (size_t i = 0; i < n; i++)
-		free(seen[i].code);
-	free(seen);
+	if (r == 0)
+		r = keep_scans(b, &ls, NULL, b->h.maxrowid, err);
+	scan_release(&ls);
 	return r;
 }
 
@@ -913,58 +973,92 @@ open_gone(const char *path, FILE **f, char **buf, struct ev_err *err)
 	return 0;
 }
 
-/* The terms from a split on (read_split()), read by the worker into a build
- * of their own, b, over a connection of its own, for join_upper(): its
- * postings, positions and narrowed instances in files of their own, its
- * offsets from their starts. */
+/* The second thread's part of a build split in two (split_languages(),
+ * read_split()): over a connection of its own, the chunks' languages from a
+ * row on, then the terms from a split on, into a build of its own, b, for
+ * join_upper(): its postings, positions and narrowed instances in files of
+ * their own, its offsets from their starts. */
 struct upper {
 	struct build b;
+	struct ev_store *st;		/* its connection, in a read transaction */
 	const char *path;		/* the store's */
 	const unsigned char *stamp;	/* the index the caller reads */
-	const char *lo;			/* the split */
+	char *lo;			/* the split (malloc'd) */
 	size_t lolen;
+	long long from_row;		/* the chunks it scans, from this rowid */
+	struct lang_scan scan;
 	char *buf[3];			/* the files' buffers */
-	long long *shared;		/* the instances read (struct seg_sink) */
-	int r;				/* 1 read, 0 the index not readable so, 2
+	long long shared;		/* the instances read (struct seg_sink) */
+	struct ev_worker *w;		/* NULL: its jobs run on the caller's thread */
+	void (*job)(void *);
+	int r;				/* 1 done, 0 the index not readable so, 2
 					 * another index (a write came between), -1 */
 	struct ev_err err;
 };
 
-/* The worker's job: u's terms read into u->b (u->r, u->err). */
+/* u's first job: its connection opened, on the index the caller reads, and
+ * the languages of the chunks from u->from_row on scanned (u->r, u->err). */
 static void
-upper_job(void *arg)
+upper_scan(void *arg)
 {
 	struct upper *u = arg;
-	struct seg_sink k = { &u->b, NULL, NULL, 0, u->shared, 0 };
-	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
-	struct ev_store *st = ev_store_open(u->path, EV_STORE_READ, &u->err);
 	unsigned char stamp[32];
 
 	u->r = -1;
-	if (st == NULL || ev_store_exec(st, "BEGIN", &u->err) == -1 ||
-	    ev_postings_index_stamp(st, stamp, &u->err) == -1)
-		goto out;
-	if (memcmp(stamp, u->stamp, sizeof stamp) != 0) {
+	if ((u->st = ev_store_open(u->path, EV_STORE_READ, &u->err)) == NULL ||
+	    ev_store_exec(u->st, "BEGIN", &u->err) == -1 ||
+	    ev_postings_index_stamp(u->st, stamp, &u->err) == -1)
+		return;
+	if (memcmp(stamp, u->stamp, sizeof stamp) != 0)
 		u->r = 2;
-		goto out;
-	}
-	u->r = ev_fts5seg_read_range(ev_store_db(st), "chunks_fts", (int)u->b.h.ncol, u->lo, u->lolen,
-	    NULL, 0, &sink, &u->err);
+	else if (scan_languages(u->st, u->b.h.maxrowid, u->from_row, INT64_MAX, &u->scan,
+	    &u->err) == 0)
+		u->r = 1;
+}
+
+/* u's second job: its terms read into u->b (u->r, u->err). */
+static void
+upper_read(void *arg)
+{
+	struct upper *u = arg;
+	struct seg_sink k = { &u->b, NULL, NULL, 0, &u->shared, 0 };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
+
+	u->r = ev_fts5seg_read_range(ev_store_db(u->st), "chunks_fts", (int)u->b.h.ncol, u->lo,
+	    u->lolen, NULL, 0, &sink, &u->err);
 	if (u->r == 1 && end_term(&u->b, &u->err) == -1)
 		u->r = -1;
 	if (u->r == 1 && fflush(u->b.f) != 0)
 		u->r = ev_err_set(&u->err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    strerror(errno));
-out:
-	ev_store_close(st);	/* (its read transaction rolled back) */
 }
 
-/* u made ready to read b's store's terms from lo[0..len) on, its files
- * opened.  Returns 0, or -1 with *err set (u is released either way by
- * upper_release()). */
+/* Give u the job fn, on its worker (or, without one, when upper_wait() is
+ * called: after the caller's part). */
+static void
+upper_start(struct upper *u, void (*fn)(void *))
+{
+	u->job = fn;
+	if (u->w != NULL)
+		ev_worker_run(u->w, fn, u);
+}
+
+/* Wait for u's job to end. */
+static void
+upper_wait(struct upper *u)
+{
+	if (u->w != NULL)
+		ev_worker_wait(u->w);
+	else
+		u->job(u);
+}
+
+/* u made ready for the terms from lo[0..len) (copied) on of b's store st,
+ * its files opened and its worker made (when one can be).  Returns 0, or -1
+ * with *err set (u is released either way by upper_release()). */
 static int
 upper_init(struct upper *u, struct ev_store *st, struct build *b, const char *lo, size_t len,
-    long long *shared, struct ev_err *err)
+    struct ev_err *err)
 {
 	static const char *const suffix[3] = { EV_POSTINGS_SUFFIX ".upper.tmp",
 	    EV_POSTINGS_SUFFIX ".upper.positions.tmp", EV_POSTINGS_SUFFIX ".upper.narrowed.tmp" };
@@ -973,27 +1067,34 @@ upper_init(struct upper *u, struct ev_store *st, struct build *b, const char *lo
 
 	u->b.h = b->h;
 	memcpy(u->b.colname, b->colname, sizeof b->colname);
-	u->b.other = b->other;		/* (read alone, by both) */
 	u->b.rowid = -1;
 	u->path = ev_store_path(st);
 	u->stamp = b->h.stamp;
-	u->lo = lo;
+	if ((u->lo = malloc(len + 1)) == NULL)
+		return ev_err_nomem(err);
+	memcpy(u->lo, lo, len);
 	u->lolen = len;
-	u->shared = shared;
 	for (int i = 0; i < 3 && r == 0; i++) {
 		char *path = file_path(st, suffix[i]);
 
 		r = open_gone(path, f[i], &u->buf[i], err);
 		free(path);
 	}
+	u->w = r == 0 ? ev_worker_new() : NULL;
 	return r;
 }
 
-/* Free what u holds (but its borrowed b.other). */
+/* Free what u holds (but its borrowed b.other), its worker's job ended
+ * first. */
 static void
 upper_release(struct upper *u)
 {
 	struct build *b = &u->b;
+
+	ev_worker_free(u->w);
+	ev_store_close(u->st);	/* (its read transaction rolled back) */
+	scan_release(&u->scan);
+	free(u->lo);
 
 	if (b->f != NULL)
 		fclose(b->f);
@@ -1093,84 +1194,89 @@ join_upper(struct build *b, struct upper *u, struct ev_err *err)
 	return r;
 }
 
-/* The instances of the terms before split[0..len) read into b, on this
- * thread, and the others (read_range()'s split), on a worker, at the same
- * time (k: the sink of b's).  Returns as read_segments(). */
+/* The languages of b's chunks into b (as chunk_languages()), read on two
+ * threads when the index's terms are to be read on two too: split at
+ * split[0..len), or (len SIZE_MAX) where ev_fts5seg_split() says when the
+ * process may run on two processors; u then made ready for read_split(),
+ * its chunks from the middle rowid on scanned by its worker over its
+ * connection while this thread scans the others.  Returns 1 with u ready,
+ * 0 (split NULL, or no split to be had) read on this thread alone, 2 when
+ * u found the index written since (the build is to be made on one thread),
+ * or -1 with *err set. */
 static int
-read_split(struct ev_store *st, struct build *b, const char *split, size_t len,
-    struct seg_sink *k, struct ev_err *err)
+split_languages(struct ev_store *st, struct build *b, struct upper *u, const char *split,
+    size_t len, struct ev_err *err)
 {
-	struct upper u = { 0 };
-	struct ev_fts5seg_sink sink = { seg_term, seg_instance, k, seg_row };
-	struct ev_worker *w = NULL;
-	long long shared = 0;
-	int r = -1;
-
-	k->shared = &shared;
-	if (upper_init(&u, st, b, split, len, &shared, err) == -1)
-		goto out;
-	/* (with no thread to be had, the caller reads the others after) */
-	if ((w = ev_worker_new()) != NULL)
-		ev_worker_run(w, upper_job, &u);
-	r = ev_fts5seg_read_range(ev_store_db(st), "chunks_fts", (int)b->h.ncol, NULL, 0, split, len,
-	    &sink, err);
-	if (w != NULL)
-		ev_worker_wait(w);
-	else
-		upper_job(&u);
-	if (r == 1 && u.r != 1 && (r = u.r) == -1)
-		*err = u.err;
-	if (r == 1 && (end_term(b, err) == -1 || join_upper(b, &u, err) == -1))
-		r = -1;
-out:
-	ev_worker_free(w);
-	upper_release(&u);
-	k->shared = NULL;
-	return r;
-}
-
-/* The instances from the index's segments (fts5seg.h) into b: on this
- * thread alone when split is NULL; else split in two at the term
- * split[0..len) (read_split()), or where ev_fts5seg_split() says when
- * len is SIZE_MAX and the process may run on two processors.  Returns 1
- * when read, 0 when the index is not one the segment reader reads, 2 when
- * the second thread found the index written since (read it on one), or -1
- * with *err set. */
-static int
-read_segments(struct ev_store *st, struct build *b, const char *split, size_t len,
-    void (*progress)(void *, long long), void *ctx, struct ev_err *err)
-{
-	struct seg_sink k = { b, progress, ctx, 0, NULL, 0 };
-	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
+	struct lang_scan mine = { 0 };
 	char *mid = NULL;
-	int r;
+	int r = 0;
 
 	if (split != NULL && len == SIZE_MAX) {
-		if (ev_worker_processors() < 2 ||
-		    (r = ev_fts5seg_split(ev_store_db(st), "chunks_fts", &mid, &len, err)) == 0)
-			split = NULL;
-		else if (r == -1)
-			return -1;
-		else
+		split = NULL;
+		if (ev_worker_processors() >= 2 &&
+		    (r = ev_fts5seg_split(ev_store_db(st), "chunks_fts", &mid, &len, err)) == 1)
 			split = mid;
 	}
-	r = split != NULL ? read_split(st, b, split, len, &k, err) :
-	    ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
+	if (split == NULL || r == -1) {
+		free(mid);
+		return r == -1 || chunk_languages(st, b, err) == -1 ? -1 : 0;
+	}
+	r = upper_init(u, st, b, split, len, err);
 	free(mid);
+	if (r == -1)
+		return -1;
+	u->from_row = (long long)(b->h.maxrowid / 2 / 64 * 64);
+	upper_start(u, upper_scan);
+	r = scan_languages(st, b->h.maxrowid, INT64_MIN, u->from_row - 1, &mine, err);
+	upper_wait(u);
+	if (r == 0 && u->r != 1) {
+		r = u->r;
+		if (r == -1)
+			*err = u->err;
+	}
+	if (r == 0 && (r = keep_scans(b, &mine, &u->scan, b->h.maxrowid, err)) == 0)
+		u->b.other = b->other;	/* (read alone, by both) */
+	scan_release(&mine);
+	return r == 0 ? 1 : r;
+}
+
+/* The instances of the terms before u's split read into b, on this thread,
+ * and the others, on u's worker, at the same time (k: the sink of b's), and
+ * joined.  Returns as read_instances(). */
+static int
+read_split(struct ev_store *st, struct build *b, struct upper *u, struct seg_sink *k,
+    struct ev_err *err)
+{
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, k, seg_row };
+	int r;
+
+	k->shared = &u->shared;
+	upper_start(u, upper_read);
+	r = ev_fts5seg_read_range(ev_store_db(st), "chunks_fts", (int)b->h.ncol, NULL, 0, u->lo,
+	    u->lolen, &sink, err);
+	upper_wait(u);
+	if (r == 1 && u->r != 1 && (r = u->r) == -1)
+		*err = u->err;
+	if (r == 1 && (end_term(b, err) == -1 || join_upper(b, u, err) == -1))
+		r = -1;
 	return r;
 }
 
 /* The instances, read and written: with fast, from the index's segments
- * when it has segments the reader reads (read_segments(): split as it
- * says), returning 1 when it has not (the build is then to be made again
- * without fast) and 2 when it is to be made again on one thread; else
- * through fts5vocab.  Then the narrowed words' lists. */
+ * when it has segments the reader reads (fts5seg.h; on two threads when u
+ * is not NULL, read_split()), returning 1 when it has not (the build is
+ * then to be made again without fast) and 2 when it is to be made again
+ * on one thread; else through fts5vocab.  Then the narrowed words' lists. */
 static int
-read_instances(struct ev_store *st, struct build *b, int fast, const char *split, size_t len,
+read_instances(struct ev_store *st, struct build *b, int fast, struct upper *u,
     void (*progress)(void *, long long), void *ctx, struct ev_err *err)
 {
+	struct seg_sink k = { b, progress, ctx, 0, NULL, 0 };
+	struct ev_fts5seg_sink sink = { seg_term, seg_instance, &k, seg_row };
+
 	if (fast) {
-		int rc = read_segments(st, b, split, len, progress, ctx, err);
+		int rc = u != NULL ? read_split(st, b, u, &k, err) :
+		    ev_fts5seg_read(ev_store_db(st), "chunks_fts", (int)b->h.ncol, &sink, err);
 
 		if (rc != 1)
 			return rc == 0 ? 1 : rc;
@@ -1190,13 +1296,14 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
     void (*progress)(void *, long long), void *ctx, struct ev_err *err)
 {
 	struct build b = { 0 };
+	struct upper u = { 0 };
 	char names[EV_POSTINGS_MAX_COLS][32];
 	uint32_t *lengths = NULL;
 	char *wbuf = NULL, *pwbuf = NULL, *nwbuf = NULL;
 	char *path = file_path(st, EV_POSTINGS_SUFFIX), *tmp = file_path(st, EV_POSTINGS_SUFFIX ".tmp");
 	char *postmp = file_path(st, EV_POSTINGS_SUFFIX ".positions.tmp");
 	char *nftmp = file_path(st, EV_POSTINGS_SUFFIX ".narrowed.tmp");
-	int r = -1, began = 0;
+	int r = -1, began = 0, two = 0;
 
 	if (path == NULL || tmp == NULL) {
 		ev_err_nomem(err);
@@ -1207,9 +1314,13 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
 		goto out;
 	began = 1;
 	if (ev_postings_index_stamp(st, b.h.stamp, err) == -1 || index_totals(st, &b.h, err) == -1 ||
-	    column_names(st, &b, names, err) == -1 || ev_postings_row_lengths(st, &b.h.maxrowid, &lengths, err) == -1 ||
-	    chunk_languages(st, &b, err) == -1)
+	    column_names(st, &b, names, err) == -1 || ev_postings_row_lengths(st, &b.h.maxrowid, &lengths, err) == -1)
 		goto out;
+	if ((two = fast ? split_languages(st, &b, &u, split, len, err) :
+	    chunk_languages(st, &b, err)) == -1 || two == 2) {
+		r = two;
+		goto out;
+	}
 	if ((b.f = fopen(tmp, "wb")) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, tmp, "cannot write the postings file: %s",
 		    strerror(errno));
@@ -1230,7 +1341,7 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
 		    strerror(errno));
 		goto out;
 	}
-	if ((r = read_instances(st, &b, fast, split, len, progress, ctx, err)) != 0 ||
+	if ((r = read_instances(st, &b, fast, two ? &u : NULL, progress, ctx, err)) != 0 ||
 	    (r = finish_file(&b, lengths, err)) == -1)
 		goto out;
 	r = -1;
@@ -1248,6 +1359,7 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
 	}
 	r = 0;
 out:
+	upper_release(&u);
 	if (b.f != NULL)
 		fclose(b.f);
 	if (b.pf != NULL)
