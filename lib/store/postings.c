@@ -718,40 +718,80 @@ write_at(FILE *f, uint64_t at, const void *p, size_t n, struct ev_err *err)
 	return 0;
 }
 
-/* The positions, from b->pf_first (if any) and b->pf, after the postings (at the end of b->f, 8
- * bytes' alignment on). */
+/* The bytes [at, at + n) of the file from (its written bytes flushed
+ * first) after those written to to, which is flushed and left positioned
+ * past them: copied by the kernel (copy_file_range(2)), page cache to page
+ * cache, else (a kernel or a file system that cannot) read and written
+ * back a piece at a time.  Returns 0, or -1 with errno set (0: from was cut
+ * short). */
+static int
+copy_range(FILE *to, FILE *from, uint64_t at, uint64_t n)
+{
+	off_t in = (off_t)at, out;
+	char *piece = NULL;
+	ssize_t k = 0;
+
+	if (fflush(from) != 0 || fflush(to) != 0 || (out = ftello(to)) == -1)
+		return -1;
+	while (n > 0) {
+		size_t want = n < ((size_t)1 << 30) ? (size_t)n : (size_t)1 << 30;
+
+		if (piece == NULL &&
+		    (k = copy_file_range(fileno(from), &in, fileno(to), &out, want, 0)) > 0) {
+			n -= (uint64_t)k;
+			continue;
+		}
+		if (k == -1 && piece == NULL && errno != EXDEV && errno != ENOSYS &&
+		    errno != EINVAL && errno != EOPNOTSUPP)
+			break;
+		if (piece == NULL && (piece = malloc(WRITE_BUFFER)) == NULL)
+			break;
+		want = want < WRITE_BUFFER ? want : WRITE_BUFFER;
+		if ((k = pread(fileno(from), piece, want, in)) <= 0 ||
+		    pwrite(fileno(to), piece, (size_t)k, out) != k)
+			break;
+		in += k;
+		out += k;
+		n -= (uint64_t)k;
+	}
+	free(piece);
+	if (n > 0) {
+		if (k == 0)
+			errno = 0;
+		return -1;
+	}
+	return fseeko(to, out, SEEK_SET);
+}
+
+/* The positions, from b->pf_first (if any) and b->pf, after the postings
+ * (at the end of b->f, 8 bytes' alignment on). */
 static int
 append_positions(struct build *b, struct ev_err *err)
 {
 	static const unsigned char zero[8];
-	size_t pad = (size_t)((8 - (HEADER_BYTES + b->written) % 8) % 8), n;
-	char *piece = malloc(WRITE_BUFFER);
+	size_t pad = (size_t)((8 - (HEADER_BYTES + b->written) % 8) % 8);
 	uint64_t copied = 0;
 	int r = 0;
 
-	if (piece == NULL)
-		return ev_err_nomem(err);
 	errno = 0;
 	if (pad > 0 && fwrite(zero, 1, pad, b->f) != pad)
 		r = -1;
 	for (int i = 0; i < 2 && r == 0; i++) {
 		FILE *from = i == 0 ? b->pf_first : b->pf;
+		off_t n;
 
 		if (from == NULL)
 			continue;
-		if (fflush(from) != 0 || fseeko(from, 0, SEEK_SET) != 0)
+		if (fflush(from) != 0 || (n = ftello(from)) == -1 ||
+		    copy_range(b->f, from, 0, (uint64_t)n) == -1)
 			r = -1;
-		while (r == 0 && (n = fread(piece, 1, WRITE_BUFFER, from)) > 0) {
-			if (fwrite(piece, 1, n, b->f) != n)
-				r = -1;
-			copied += n;
-		}
-		if (r == 0 && ferror(from))
-			r = -1;
+		else
+			copied += (uint64_t)n;
 	}
-	if (r == 0 && copied != b->pos_written)
+	if (r == 0 && copied != b->pos_written) {
+		errno = 0;
 		r = -1;
-	free(piece);
+	}
 	if (r == -1)
 		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
 		    errno != 0 ? strerror(errno) : "its positions were cut short");
@@ -1116,82 +1156,72 @@ upper_release(struct upper *u)
 	ev_buf_release(&b->nf_rec);
 }
 
-/* The narrowed words' instances of from (from its start) after b->nf's.
- * Returns 0, or -1 (errno set, or 0 when from was cut short). */
-static int
-append_narrowed(struct build *b, FILE *from)
-{
-	char piece[1 << 16];
-	size_t n;
-
-	errno = 0;
-	if (fflush(from) != 0 || fseeko(from, 0, SEEK_SET) != 0)
-		return -1;
-	while ((n = fread(piece, 1, sizeof piece, from)) > 0)
-		if (fwrite(piece, 1, n, b->nf) != n)
-			return -1;
-	return ferror(from) ? -1 : 0;
-}
-
 /* The terms of u (after b's, all read and closed) joined to b's, as if b
- * had read them itself: their postings copied after b's (each list's skips
- * aligned to 8 bytes from b->f's postings, as end_term() aligns them),
- * their strings, positions (b->pf, b->pf_first) and narrowed instances.  Returns 0,
+ * had read them itself: their postings copied after b's, their strings,
+ * positions (b->pf, b->pf_first) and narrowed instances.  A list's skips
+ * are aligned to 8 bytes from the start of the postings (end_term()): u's
+ * from the start of its own file, which b's postings shift by b->written.
+ * The zeros before the first skips of u's are then as many as make them
+ * aligned in b, and from there on u's lists lie 8-aligned in both, their
+ * bytes the same: u's postings are copied in two runs at most.  Returns 0,
  * or -1 with *err set. */
 static int
 join_upper(struct build *b, struct upper *u, struct ev_err *err)
 {
 	static const unsigned char zero[8];
 	struct build *v = &u->b;
-	const unsigned char *map = NULL;
-	uint64_t strbase = b->strings.len;
+	uint64_t strbase = b->strings.len, shift = b->written, from = 0;
 	int r = 0;
 
-	if (v->written > 0 && (map = mmap(NULL, (size_t)v->written, PROT_READ, MAP_PRIVATE,
-	    fileno(v->f), 0)) == MAP_FAILED)
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading back the postings file's"
-		    " lists: %s", strerror(errno));
 	errno = 0;
 	for (size_t i = 0; r == 0 && i < v->nterms; i++) {
 		struct term t = v->terms[i];
-		size_t pad = t.nskip > 0 ? (size_t)((8 - (b->written + t.postlen) % 8) % 8) : 0;
 
-		if ((t.postlen > 0 && fwrite(map + t.post, 1, (size_t)t.postlen, b->f) != t.postlen) ||
-		    (pad > 0 && fwrite(zero, 1, pad, b->f) != pad) ||
-		    (t.nskip > 0 && fwrite(map + t.skips, sizeof(struct ev_postings_skip),
-		    (size_t)t.nskip, b->f) != t.nskip)) {
-			r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
-			    strerror(errno));
-			break;
-		}
 		t.str += strbase;
-		t.post = b->written;
-		t.skips = b->written + t.postlen + pad;
+		t.post += shift;
 		t.pos += b->pos_written;
-		b->written = t.skips + t.nskip * sizeof(struct ev_postings_skip);
-		if (ev_grow(&b->terms, &b->capterms, b->nterms, sizeof *b->terms, 4096) == -1)
-			r = ev_err_nomem(err);
-		else
+		if (t.nskip > 0 && shift % 8 != 0) {
+			/* the run up to its list's end, then its zeros anew */
+			uint64_t end = v->terms[i].post + t.postlen;
+			size_t pad = (size_t)((8 - (end + shift) % 8) % 8);
+
+			if (copy_range(b->f, v->f, from, end - from) == -1 ||
+			    (pad > 0 && fwrite(zero, 1, pad, b->f) != pad)) {
+				r = -1;
+				break;
+			}
+			from = t.skips;
+			shift = end + shift + pad - t.skips;
+		}
+		t.skips += shift;
+		if (ev_grow(&b->terms, &b->capterms, b->nterms, sizeof *b->terms, 4096) == -1) {
+			errno = ENOMEM;
+			r = -1;
+		} else
 			b->terms[b->nterms++] = t;
 	}
-	if (map != NULL)
-		munmap((void *)map, (size_t)v->written);
-	if (r == 0 && ev_buf_add(&b->strings, v->strings.p, v->strings.len) == -1)
-		r = ev_err_nomem(err);
-	if (r == 0 && append_narrowed(b, v->nf) == -1)
-		r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "writing the postings file: %s",
-		    errno != 0 ? strerror(errno) : "the narrowed words' instances were cut short");
-	if (r == 0) {
-		b->pos_written += v->pos_written;
-		/* the upper terms' positions file goes on with the narrowed
-		 * words', after the lower terms' */
-		b->pf_first = b->pf;
-		b->pf = v->pf;
-		b->pf_buf = u->buf[1];
-		v->pf = NULL;
-		u->buf[1] = NULL;
+	if (r == 0 && copy_range(b->f, v->f, from, v->written - from) == -1)
+		r = -1;
+	if (r == 0 && ev_buf_add(&b->strings, v->strings.p, v->strings.len) == -1) {
+		errno = ENOMEM;
+		r = -1;
 	}
-	return r;
+	if (r == 0 && (fflush(v->nf) != 0 || copy_range(b->nf, v->nf, 0, (uint64_t)ftello(v->nf)) == -1))
+		r = -1;
+	if (r == -1)
+		return errno == ENOMEM ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_RUNTIME, NULL,
+		    "writing the postings file: %s", errno != 0 ? strerror(errno) :
+		    "a temporary file was cut short");
+	b->written = v->written + shift;
+	b->pos_written += v->pos_written;
+	/* the upper terms' positions file goes on with the narrowed words',
+	 * after the lower terms' */
+	b->pf_first = b->pf;
+	b->pf = v->pf;
+	b->pf_buf = u->buf[1];
+	v->pf = NULL;
+	u->buf[1] = NULL;
+	return 0;
 }
 
 /* The languages of b's chunks into b (as chunk_languages()), read on two
