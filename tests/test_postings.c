@@ -409,25 +409,6 @@ Test(postings, a_build_reads_segments_as_they_are_or_merges_them_into_one_first)
 	ev_postings_close(p);
 }
 
-/* The file's bytes, into *len (malloc'ed). */
-static unsigned char *
-file_bytes(size_t *len)
-{
-	FILE *f = fopen(file, "rb");
-	unsigned char *buf;
-	long n;
-
-	cr_assert_not_null(f);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	cr_assert_gt(n = ftell(f), 0);
-	rewind(f);
-	cr_assert_not_null(buf = malloc((size_t)n));
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* The file as bytes, then n of them kept (from the start) and the byte at
  * flip (when not -1) changed, then whether it is opened. */
 static int
@@ -436,7 +417,7 @@ opened_after(size_t n, long flip, int *stale)
 	struct ev_err err = { 0 };
 	struct ev_postings *p;
 	size_t len;
-	unsigned char *bytes = file_bytes(&len);
+	unsigned char *bytes = tu_file_bytes(file, &len);
 
 	cr_assert_leq(n, len);
 	if (flip >= 0)
@@ -455,10 +436,10 @@ Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
 	int stale;
 
 	build();
-	free(file_bytes(&len));
+	free(tu_file_bytes(file, &len));
 	/* its format, named by its first eight bytes */
 	{
-		unsigned char *b = file_bytes(&len);
+		unsigned char *b = tu_file_bytes(file, &len);
 
 		cr_assert_eq(memcmp(b, "EVPOST01", 8), 0);
 		free(b);
@@ -540,7 +521,7 @@ opened_with_entry(const char *term, size_t field, uint64_t v)
 	p = open_fresh();
 	i = term_index(p, term);
 	ev_postings_close(p);
-	bytes = file_bytes(&len);
+	bytes = tu_file_bytes(file, &len);
 	terms = (size_t)u64_at(bytes, OFF_TERMS_AT);
 	entry = (size_t)((u64_at(bytes, OFF_STRINGS_AT) - terms) /
 	    (u64_at(bytes, NTERMS_AT) + u64_at(bytes, NNARROWED_AT)));

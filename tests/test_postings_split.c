@@ -87,25 +87,6 @@ teardown(void)
 
 TestSuite(postings_split, .init = setup, .fini = teardown);
 
-/* The file's bytes, into *len (malloc'ed). */
-static unsigned char *
-file_bytes(size_t *len)
-{
-	FILE *f = fopen(file, "rb");
-	unsigned char *buf;
-	long n;
-
-	cr_assert_not_null(f);
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	cr_assert_gt(n = ftell(f), 0);
-	rewind(f);
-	cr_assert_not_null(buf = malloc((size_t)n));
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* The file built split at split (NULL: on one thread), as bytes. */
 static unsigned char *
 built(const char *split, size_t *len)
@@ -115,38 +96,12 @@ built(const char *split, size_t *len)
 	unlink(file);
 	cr_assert_eq(ev_postings_build_split(st, split, split != NULL ? strlen(split) : 0, &err), 0,
 	    "%s", err.msg);
-	return file_bytes(len);
+	return tu_file_bytes(file, len);
 }
 
-/* The segments of st's index. */
-static long long
-segments(void)
-{
-	sqlite3_stmt *s;
-	long long n;
-
-	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT count(DISTINCT id >> 37)"
-	    " FROM chunks_fts_data WHERE id >> 37 > 0", -1, &s, NULL), SQLITE_OK);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
-
-/* The leaves of st's index. */
-static long long
-leaves(void)
-{
-	sqlite3_stmt *s;
-	long long n;
-
-	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT count(*) FROM chunks_fts_data"
-	    " WHERE id >> 37 > 0", -1, &s, NULL), SQLITE_OK);
-	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
-	n = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return n;
-}
+/* The segments of st's index, and their leaves. */
+#define SEGMENTS "SELECT count(DISTINCT id >> 37) FROM chunks_fts_data WHERE id >> 37 > 0"
+#define LEAVES "SELECT count(*) FROM chunks_fts_data WHERE id >> 37 > 0"
 
 /* The one-thread build's file, and the same bytes from every split. */
 static void
@@ -177,12 +132,12 @@ assert_every_split_the_same(void)
 	unlink(file);
 	cr_assert_eq(ev_postings_build_split(st, mid, n, &err), 0, "%s", err.msg);
 	free(mid);
-	two = file_bytes(&n);
+	two = tu_file_bytes(file, &n);
 	cr_assert_eq(n, len);
 	cr_assert_eq(memcmp(one, two, len), 0, "split where the build splits: other bytes");
 	free(two);
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
-	two = file_bytes(&n);
+	two = tu_file_bytes(file, &n);
 	cr_assert_eq(n, len);
 	cr_assert_eq(memcmp(one, two, len), 0, "ev_postings_build(): other bytes");
 	free(two);
@@ -194,8 +149,8 @@ Test(postings_split, an_index_of_one_segment_gives_the_same_file_split_anywhere)
 	add_chunks(1, 1500);
 	add_chunks(1500, 3000);
 	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')");
-	cr_assert_eq(segments(), 1);
-	cr_assert_gt(leaves(), 100);
+	cr_assert_eq(tu_count(ev_store_db(st), SEGMENTS, NULL), 1);
+	cr_assert_gt(tu_count(ev_store_db(st), LEAVES, NULL), 100);
 	assert_every_split_the_same();
 }
 
@@ -205,9 +160,9 @@ Test(postings_split, an_index_of_several_segments_gives_the_same_file_split_anyw
 
 	for (long long r = 1; r < 3000; r += 600)
 		add_chunks(r, r + 600);
-	cr_assert_geq(n = segments(), 5);
+	cr_assert_geq(n = tu_count(ev_store_db(st), SEGMENTS, NULL), 5);
 	assert_every_split_the_same();
-	cr_assert_eq(segments(), n);	/* read as they are */
+	cr_assert_eq(tu_count(ev_store_db(st), SEGMENTS, NULL), n);	/* read as they are */
 }
 
 Test(postings_split, a_split_build_leaves_no_temporary_file)

@@ -183,6 +183,26 @@ tu_write_file(const char *path, const void *s, size_t n)
 	cr_assert_eq(close(fd), 0);
 }
 
+/* The bytes of the file path, into *len (malloc'ed, the caller frees); the
+ * test fails if it cannot be read or is empty. */
+static inline unsigned char *
+tu_file_bytes(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	cr_assert_not_null(f, "open %s", path);
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	cr_assert_gt(n = ftell(f), 0);
+	rewind(f);
+	cr_assert_not_null(buf = malloc((size_t)n));
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
 /* Fills buf with the first n bytes of the file path (zeros past its end). */
 static inline void
 tu_read_file_into(const char *path, void *buf, size_t n)
