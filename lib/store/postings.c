@@ -1037,16 +1037,21 @@ struct upper {
 };
 
 /* u's first job: its connection opened, on the index the caller reads, and
- * the languages of the chunks from u->from_row on scanned (u->r, u->err). */
+ * the languages of the chunks from u->from_row on scanned (u->r: 2 when it
+ * cannot be opened, or the index is another; u->err). */
 static void
 upper_scan(void *arg)
 {
 	struct upper *u = arg;
 	unsigned char stamp[32];
 
+	/* a store this thread cannot open as a reader (one the caller opened
+	 * to upgrade it, say) is read on the caller's thread alone */
+	u->r = 2;
+	if ((u->st = ev_store_open(u->path, EV_STORE_READ, &u->err)) == NULL)
+		return;
 	u->r = -1;
-	if ((u->st = ev_store_open(u->path, EV_STORE_READ, &u->err)) == NULL ||
-	    ev_store_exec(u->st, "BEGIN", &u->err) == -1 ||
+	if (ev_store_exec(u->st, "BEGIN", &u->err) == -1 ||
 	    ev_postings_index_stamp(u->st, stamp, &u->err) == -1)
 		return;
 	if (memcmp(stamp, u->stamp, sizeof stamp) != 0)
