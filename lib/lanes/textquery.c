@@ -435,6 +435,9 @@ ev_textquery_query_words(struct ev_textsearch *ts, json_t *q, const char *text, 
 	struct collect c = { ts, text };
 
 	ev_textquery_clear_words(ts);
+	/* whether the postings file holds the index is asked anew for each
+	 * query (typo repair reads it too), and again in its transaction */
+	ts->fresh = -1;
 	ts->err = err;
 	if (ev_tok_run_terms(ts->tok, text, len, on_query_token, &c, err) == -1 ||
 	    err->code != 0)

@@ -444,11 +444,8 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	text = json_string_value(json_object_get(q, "query"));
 	textlen = json_string_length(json_object_get(q, "query"));
 
-	/* The words, their vocabulary look-ups and expansions (typo repair
-	 * reads the postings file when it holds the index: asked again here,
-	 * and again in the transaction below). */
+	/* The words, their vocabulary look-ups and expansions. */
 	ev_snippet_reset(ts->sn);
-	ts->fresh = -1;
 	if (ev_textquery_query_words(ts, q, text, textlen, err) == -1)
 		return -1;
 	if (ts->truncated)

@@ -189,7 +189,8 @@ int ev_textquery_sole_language(struct ev_textsearch *ts, struct ev_err *err);
 
 /* The words of the query q (text[0..len)) into ts->words: stop words left
  * out, request words and the function words of the query's language dropped
- * (not with raw_fts).  Returns 0 or -1 with *err. */
+ * (not with raw_fts); ts->fresh set to -1 (not asked yet) for the new
+ * query.  Returns 0 or -1 with *err. */
 int ev_textquery_query_words(struct ev_textsearch *ts, json_t *q, const char *text, size_t len,
     struct ev_err *err);
 
