@@ -443,6 +443,42 @@ Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
 	free(before);
 }
 
+Test(ingestpass, a_bulk_load_takes_its_merge_settings_before_its_first_segment)
+{
+	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+		EV_INGEST_CHANGED, 0, 1 };
+	char *before, *after, docs[70 * 40];
+	size_t at = 0;
+
+	for (int i = 1; i <= 70; i++)
+		at += (size_t)snprintf(docs + at, sizeof docs - at,
+		    "{\"id\":\"%d\",\"text\":\"word%d\"}\n", i, i);
+	/* a store of one document (one segment) with its postings file */
+	ev_ingestpass_free(spool_file("a.jsonl", "{\"id\":\"0\",\"text\":\"zero\"}\n"));
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	ev_ingest_free(ig);
+	ig = ev_ingest_open(st, &o, &err);
+	cr_assert_not_null(ig, "%s", err.msg);
+	/* FTS5 writes a segment a document within the one batch (its pending
+	 * terms past a hash of 64 bytes), as a large load's batch writes
+	 * several: FTS5's own automerge of 4, still set, would begin merging
+	 * the first four, a merge the bulk settings leave half done, which
+	 * the postings build cannot read and merges the whole index for */
+	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts, rank)"
+	    " VALUES('hashsize', 64)", &err), 0, "%s", err.msg);
+	so.batch = 1000;
+	ev_ingestpass_free(spool_file("b.jsonl", docs));
+	before = fts_structure();
+	cr_assert_eq(strncmp(before + 8, "014700", 6), 0, "one level of 71 segments, none merging: %s",
+	    before);
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	after = fts_structure();
+	cr_assert_str_eq(after, before, "the segments read as they are, not merged");
+	cr_assert_eq(ev_postings_state(st, &err), 1);
+	free(after);
+	free(before);
+}
+
 Test(ingestpass, a_bulk_load_whose_postings_file_follows_leaves_its_segments_to_it)
 {
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,

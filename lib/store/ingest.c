@@ -385,6 +385,19 @@ ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err)
 	return 0;
 }
 
+/* The index's merge settings made this run's (ev_store_fts_bulk()), once.
+ * Returns 0, or -1 with *err set. */
+static int
+merge_settings(struct ev_ingest *ig, struct ev_err *err)
+{
+	if (ig->merging_set)
+		return 0;
+	if (ev_store_fts_bulk(ig->st, ig->bulk, err) == -1)
+		return -1;
+	ig->merging_set = 1;
+	return 0;
+}
+
 int
 ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
 {
@@ -392,11 +405,8 @@ ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
 		return -1;
 	/* FTS5 writes the batch's segment and merges at the commit: its
 	 * settings are this run's by then, once the run writes */
-	if (!ig->merging_set && (ig->stats.written > ig->planned_at || !ig->bulk)) {
-		if (ev_store_fts_bulk(ig->st, ig->bulk, err) == -1)
-			return -1;
-		ig->merging_set = 1;
-	}
+	if ((ig->stats.written > ig->planned_at || !ig->bulk) && merge_settings(ig, err) == -1)
+		return -1;
 	return ev_store_commit(ig->st, err);
 }
 
@@ -1457,6 +1467,14 @@ ev_ingest_put_prepared(struct ev_ingest *ig, const struct ev_ingest_rec *r,
 			r->published_date, r->metadata, p->dhash, r->text_len
 		};
 
+		/* the settings before the run's first write: FTS5 writes its
+		 * pending terms as a segment whenever they pass its hash size,
+		 * within a batch too, and with its own automerge four such
+		 * segments begin a merge that a bulk load's settings would then
+		 * leave half done, an index the postings build cannot read
+		 * segment by segment (fts5seg.h) */
+		if (merge_settings(ig, err) == -1)
+			return -1;
 		if (ig->an != NULL)
 			ev_analyze_expect(ig->an, p->cues, p->ncues);
 		rc = ev_corpus_put(ig->corpus, &d, p->ch, p->nch, p->changed, err);

@@ -257,8 +257,11 @@ int ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long lon
  * end unless the postings file is made from them), which costs less CPU
  * and leaves segments that the postings file is read from quickly; else
  * FTS5 merges as it writes, as always.  The
- * settings are written with the first batch that writes a document, so a
- * run that changes nothing changes nothing.  Returns 0, or -1 with *err. */
+ * settings are written just before the run's first document is, so that a
+ * run that changes nothing changes nothing, and FTS5's own automerge never
+ * begins a merge among a bulk load's first segments (those written within
+ * its first batch, as its pending terms pass FTS5's hash size) that the
+ * bulk settings would leave half done.  Returns 0, or -1 with *err. */
 int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
 
 /* After a run's last batch: a bulk load's index merged into one segment
