@@ -27,9 +27,9 @@
 # all of AILA's 50 case descriptions (198 to 1,023 words), timed apart for
 # the text lane and quest alone.
 #
-# Stages: ingest (--no-postings) and the postings file (ev-ingest
-# --postings, which a plain ev-ingest run makes at its end), timed together
-# against the peers' loading; re-ingest of the unchanged corpus; ev-embed
+# Stages: ingest, which makes the postings file at its end (one
+# `ev-ingest --db kb.db --quiet docs.jsonl`, as a user runs it), against
+# the peers' loading; re-ingest of the unchanged corpus; ev-embed
 # --train; ev-embed --pending (every chunk); ev-embed-load (the default
 # factory for the size); recall@10 of ev-search-vec against exact search;
 # then each query run alone, one process per query as a user runs it, for
