@@ -443,22 +443,46 @@ Test(ingestpass, a_bulk_load_ends_in_one_segment_with_fts5s_own_merge_settings)
 	free(before);
 }
 
-Test(ingestpass, a_bulk_load_takes_its_merge_settings_before_its_first_segment)
+/* Seventy documents ("word1" to "word70") into docs (JSON Lines), for a
+ * bulk load into a store of one document (one segment) with its postings
+ * file, which ig, opened again, makes after each run. */
+static void
+seventy_for_a_store_with_its_postings_file(char *docs, size_t cap)
 {
 	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
 		EV_INGEST_CHANGED, 0, 1 };
-	char *before, *after, docs[70 * 40];
 	size_t at = 0;
 
 	for (int i = 1; i <= 70; i++)
-		at += (size_t)snprintf(docs + at, sizeof docs - at,
-		    "{\"id\":\"%d\",\"text\":\"word%d\"}\n", i, i);
-	/* a store of one document (one segment) with its postings file */
+		at += (size_t)snprintf(docs + at, cap - at, "{\"id\":\"%d\",\"text\":\"word%d\"}\n",
+		    i, i);
 	ev_ingestpass_free(spool_file("a.jsonl", "{\"id\":\"0\",\"text\":\"zero\"}\n"));
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 	ev_ingest_free(ig);
 	ig = ev_ingest_open(st, &o, &err);
 	cr_assert_not_null(ig, "%s", err.msg);
+}
+
+/* The index's segments, as fts_structure() gave them in before, are those
+ * the postings file is made from, not merged first. */
+static void
+postings_file_made_from(char *before)
+{
+	char *after;
+
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	after = fts_structure();
+	cr_assert_str_eq(after, before, "the segments read as they are, not merged");
+	cr_assert_eq(ev_postings_state(st, &err), 1);
+	free(after);
+	free(before);
+}
+
+Test(ingestpass, a_bulk_load_takes_its_merge_settings_before_its_first_segment)
+{
+	char *before, docs[70 * 40];
+
+	seventy_for_a_store_with_its_postings_file(docs, sizeof docs);
 	/* FTS5 writes a segment a document within the one batch (its pending
 	 * terms past a hash of 64 bytes), as a large load's batch writes
 	 * several: FTS5's own automerge of 4, still set, would begin merging
@@ -471,39 +495,16 @@ Test(ingestpass, a_bulk_load_takes_its_merge_settings_before_its_first_segment)
 	before = fts_structure();
 	cr_assert_eq(strncmp(before + 8, "014700", 6), 0, "one level of 71 segments, none merging: %s",
 	    before);
-	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
-	after = fts_structure();
-	cr_assert_str_eq(after, before, "the segments read as they are, not merged");
-	cr_assert_eq(ev_postings_state(st, &err), 1);
-	free(after);
-	free(before);
+	postings_file_made_from(before);
 }
 
 Test(ingestpass, a_bulk_load_whose_postings_file_follows_leaves_its_segments_to_it)
 {
-	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED, 0, 1 };
-	char *before, *after, docs[70 * 40];
-	size_t at = 0;
+	char docs[70 * 40];
 
-	for (int i = 1; i <= 70; i++)
-		at += (size_t)snprintf(docs + at, sizeof docs - at,
-		    "{\"id\":\"%d\",\"text\":\"word%d\"}\n", i, i);
-	/* a store of one document (one segment) with its postings file */
-	ev_ingestpass_free(spool_file("a.jsonl", "{\"id\":\"0\",\"text\":\"zero\"}\n"));
-	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
-	ev_ingest_free(ig);
-	ig = ev_ingest_open(st, &o, &err);
-	cr_assert_not_null(ig, "%s", err.msg);
+	seventy_for_a_store_with_its_postings_file(docs, sizeof docs);
 	/* a bulk load of 70 documents, its file (stale now) to be made
 	 * after it: the 71 segments are left as they are (FTS5's crisis
 	 * merge of a level's segments comes at EV_STORE_CRISIS) */
-	before = bulk_load(docs, "47");
-	/* and the file is made from them as they are */
-	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
-	after = fts_structure();
-	cr_assert_str_eq(after, before);
-	cr_assert_eq(ev_postings_state(st, &err), 1);
-	free(after);
-	free(before);
+	postings_file_made_from(bulk_load(docs, "47"));
 }
