@@ -995,6 +995,29 @@ vocab_instances(struct ev_store *st, struct build *b, void (*progress)(void *, l
 	return 0;
 }
 
+/* Close b's files and free its lists and buffers (not its languages and
+ * rows out of the Porter namespace, which a split's builds share). */
+static void
+build_release(struct build *b)
+{
+	FILE *files[4] = { b->f, b->pf, b->pf_first, b->nf };
+
+	for (int i = 0; i < 4; i++)
+		if (files[i] != NULL)
+			fclose(files[i]);
+	b->f = b->pf = b->pf_first = b->nf = NULL;
+	free(b->terms);
+	free(b->skips);
+	free(b->pos_skips);
+	ev_buf_release(&b->term);
+	ev_buf_release(&b->list);
+	ev_buf_release(&b->poslist);
+	ev_buf_release(&b->pos);
+	ev_buf_release(&b->strings);
+	ev_buf_release(&b->nf_term);
+	ev_buf_release(&b->nf_rec);
+}
+
 /* A file of the build's, path, open for writing and reading into *f, and
  * gone from the directory at once (nothing is left behind by a build that
  * is killed), with a buffer of WRITE_BUFFER bytes into *buf when memory
@@ -1140,25 +1163,9 @@ upper_release(struct upper *u)
 	ev_store_close(u->st);	/* (its read transaction rolled back) */
 	scan_release(&u->scan);
 	free(u->lo);
-
-	if (b->f != NULL)
-		fclose(b->f);
-	if (b->pf != NULL)
-		fclose(b->pf);
-	if (b->nf != NULL)
-		fclose(b->nf);
+	build_release(b);
 	for (int i = 0; i < 3; i++)
-		free(u->buf[i]);
-	free(b->terms);
-	free(b->skips);
-	free(b->pos_skips);
-	ev_buf_release(&b->term);
-	ev_buf_release(&b->list);
-	ev_buf_release(&b->poslist);
-	ev_buf_release(&b->pos);
-	ev_buf_release(&b->strings);
-	ev_buf_release(&b->nf_term);
-	ev_buf_release(&b->nf_rec);
+		free(u->buf[i]);	/* (after fclose: the streams' buffers) */
 }
 
 /* The terms of u (after b's, all read and closed) joined to b's, as if b
@@ -1395,14 +1402,7 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
 	r = 0;
 out:
 	upper_release(&u);
-	if (b.f != NULL)
-		fclose(b.f);
-	if (b.pf != NULL)
-		fclose(b.pf);
-	if (b.pf_first != NULL)
-		fclose(b.pf_first);
-	if (b.nf != NULL)
-		fclose(b.nf);
+	build_release(&b);
 	free(wbuf);	/* (after fclose: the streams' buffers) */
 	free(pwbuf);
 	free(nwbuf);
@@ -1415,18 +1415,8 @@ out:
 		ev_store_exec(st, "ROLLBACK", &ignored);	/* it only read */
 	}
 	free(lengths);
-	free(b.terms);
 	free(b.langs);
 	free(b.other);
-	ev_buf_release(&b.nf_term);
-	ev_buf_release(&b.nf_rec);
-	free(b.skips);
-	free(b.pos_skips);
-	ev_buf_release(&b.term);
-	ev_buf_release(&b.list);
-	ev_buf_release(&b.poslist);
-	ev_buf_release(&b.pos);
-	ev_buf_release(&b.strings);
 	free(path);
 	free(tmp);
 	free(postmp);
