@@ -17,8 +17,9 @@
 /* ---- The pruned sweep (bm25.h): MaxScore, term at a time --------------------
  *
  * A phrase adds at most its bound, w x IDF x (k1 + 1), to a row's score.
- * The phrases are walked whole, highest bound first, each row's score so
- * far summed; once the bounds of the phrases left sum below theta, the
+ * The phrases are walked whole, the most bound for each row of its list
+ * first (walks_before()), each row's score so far summed; once the bounds of
+ * the phrases left sum below theta, the
  * limit-th best score so far among the rows that are hits (a score the
  * limit best reach), a row none of those walked holds cannot be among the
  * best.  The phrases left are then only looked up in the rows that can
@@ -737,8 +738,27 @@ count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	return 0;
 }
 
+/* Whether scoring phrase x (sw->info) comes before y in the walk: its
+ * bound for each row of its list (ub / rows) is higher, then its bound.
+ * Walking phrases whole until the bounds left sum below theta, and looking
+ * those left up in the candidates, the order that reads the fewest entries
+ * for the bound it spends puts the short lists of high bounds first and the
+ * long lists of low bounds last: with feedback, dozens of common words of
+ * small weights, whose bounds sum above theta until most are spent, and
+ * which, last, are looked up in the few candidates that can still reach it
+ * rather than read whole.  (By bound alone, the 300 queries of make
+ * bench-scale over its 1,000,000 documents, one process each, took 7 %
+ * more CPU time; the same hits.) */
+static int
+walks_before(const struct phrase_info *x, const struct phrase_info *y)
+{
+	double px = x->ub / (double)(x->rows > 1 ? x->rows : 1), py = y->ub / (double)(y->rows > 1 ? y->rows : 1);
+
+	return px != py ? px > py : x->ub > y->ub;
+}
+
 /* Each phrase's weight, IDF, bound and filter twin into sw->info, and the
- * order of the walk into sw->order (scoring phrases, highest bound first,
+ * order of the walk into sw->order (scoring phrases, walks_before(),
  * then the filter phrases without a twin).  Returns the number ordered, 0
  * when the sweep cannot be pruned (a scoring phrase weighs 0 or less, or a
  * filter phrase weighs something), or -1 with *err set. */
@@ -793,7 +813,7 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 
 		if (ph[i].filter)
 			continue;
-		for (j = m; j > 0 && sw->info[sw->order[j - 1]].ub < sw->info[i].ub; j--)
+		for (j = m; j > 0 && walks_before(&sw->info[i], &sw->info[sw->order[j - 1]]); j--)
 			sw->order[j] = sw->order[j - 1];
 		sw->order[j] = i;
 		m++;
@@ -915,7 +935,7 @@ sweep_pruned(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n, i
 	sw->nfloor = 0;
 	for (o = 0; o < m; o++)
 		rest += sw->info[sw->order[o]].ub;
-	/* walk whole, highest bound first, while a row none of them holds
+	/* walk whole, in walks_before()'s order, while a row none of them holds
 	 * could still be among the best */
 	for (o = 0; o < m; o++) {
 		int i = sw->order[o];

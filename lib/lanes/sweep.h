@@ -25,8 +25,8 @@ void ev_bm25_sweep_free(struct ev_bm25_sweep *sw);
 /* What "SELECT rowid, ev_bm25(chunks_fts, colw..., pw) FROM chunks_fts WHERE
  * chunks_fts MATCH E ORDER BY 2, rowid LIMIT limit" returns, computed from
  * the postings file instead of FTS5, pruned by MaxScore (bm25.c: the
- * phrases of highest bounds walked whole, the others looked up only in the
- * chunks that can still be among the best).  E is the OR of the phrases ph[0..n) when none is of the filter group, else
+ * phrases of the highest bounds for their lists' lengths walked whole, the
+ * others looked up only in the chunks that can still be among the best).  E is the OR of the phrases ph[0..n) when none is of the filter group, else
  * "(the filter group's, OR-ed) AND (the others, OR-ed)"; the phrases are
  * numbered as FTS5 numbers E's.  colw[0..ncolw) are the column weights; pw
  * as for ev_bm25(), its floor ignored (IDFs counted are stored in pw->idf as
