@@ -52,20 +52,23 @@ namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *ste
  * again at the end, were half the time of a query with a typo).  Returns 0
  * or -1 (out of memory). */
 static int
-vocab_add(struct ev_textsearch *ts, int *cap, const char *t, int len, long long df)
+vocab_add(struct ev_textsearch *ts, const char *t, int len, long long df)
 {
 	struct vterm *v;
-	int stem, ns = namespace_of(ts, t, len, 1, &stem);
+	int stem, ns;
 
-	if (ns == -1 || stem == len)
+	/* the words themselves are read apart (load_vocab()) */
+	if ((len >= 2 && t[0] == EV_ANALYZE_TAG && t[1] == EV_ANALYZE_TAG) != ts->vocab_reading_words)
 		return 0;
-	if (ts->nvocab == *cap) {
-		int c = *cap ? 2 * *cap : 4096;
+	if ((ns = namespace_of(ts, t, len, 1, &stem)) == -1 || stem == len)
+		return 0;
+	if (ts->nvocab == ts->capvocab) {
+		int c = ts->capvocab ? 2 * ts->capvocab : 4096;
 
 		if ((v = realloc(ts->vocab, (size_t)c * sizeof *v)) == NULL)
 			return -1;
 		ts->vocab = v;
-		*cap = c;
+		ts->capvocab = c;
 	}
 	v = &ts->vocab[ts->nvocab];
 	/* the bytes after those of the terms before (the pointers set once
@@ -89,13 +92,12 @@ static int
 vocab_of_stats(struct ev_textsearch *ts, struct ev_err *err)
 {
 	size_t n = ev_textstats_count(ts->o.stats, EV_STATS_TERM);
-	int cap = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		long long df;
 		const char *t = ev_textstats_key(ts->o.stats, EV_STATS_TERM, i, &df);
 
-		if (df > 0 && vocab_add(ts, &cap, t, (int)strlen(t), df) == -1)
+		if (df > 0 && vocab_add(ts, t, (int)strlen(t), df) == -1)
 			return ev_err_nomem(err);
 	}
 	return 0;
@@ -105,7 +107,7 @@ static int
 read_vocab(struct ev_textsearch *ts, struct ev_err *err)
 {
 	sqlite3_stmt *s;
-	int rc, cap = 0;
+	int rc;
 
 	if (ts->o.stats != NULL)
 		return vocab_of_stats(ts, err);
@@ -120,7 +122,7 @@ read_vocab(struct ev_textsearch *ts, struct ev_err *err)
 
 			if (t == NULL)
 				return ev_postings_corrupt(err);
-			if (vocab_add(ts, &cap, t, len, rows) == -1)
+			if (vocab_add(ts, t, len, rows) == -1)
 				return ev_err_nomem(err);
 		}
 		return 0;
@@ -131,7 +133,7 @@ read_vocab(struct ev_textsearch *ts, struct ev_err *err)
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		int len = sqlite3_column_bytes(s, 0);
 
-		if (t != NULL && vocab_add(ts, &cap, t, len, sqlite3_column_int64(s, 1)) == -1)
+		if (t != NULL && vocab_add(ts, t, len, sqlite3_column_int64(s, 1)) == -1)
 			goto nomem;
 	}
 	sqlite3_reset(s);
@@ -143,12 +145,16 @@ nomem:
 	return ev_err_nomem(err);
 }
 
-/* Read the vocabulary (read_vocab()), then point each term at its bytes,
- * which no longer move.  Returns 0, or -1 with *err set. */
+/* Read the vocabulary's stems (read_vocab()), or with words its words
+ * themselves, after the stems (VNS_WORD: in a store of stemmed languages,
+ * half of its terms, looked for only for a word of a language without a
+ * stemmer); then point each term at its bytes, which no longer move.
+ * Returns 0, or -1 with *err set. */
 static int
-load_vocab(struct ev_textsearch *ts, struct ev_err *err)
+load_vocab(struct ev_textsearch *ts, int words, struct ev_err *err)
 {
-	ts->vocab_loaded = 1;
+	ts->vocab_loaded |= words ? VOCAB_WORDS : VOCAB_STEMS;
+	ts->vocab_reading_words = words;
 	if (read_vocab(ts, err) == -1)
 		return -1;
 	for (int i = 0; i < ts->nvocab; i++) {
@@ -782,15 +788,17 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 		return 0;
 	vs.smax = ev_texttypo_allowed_distance(ts, vs.ns) < vs.max ? ev_texttypo_allowed_distance(ts, vs.ns) : vs.max;
 	vs.want = ts->o.fuzzy_expansions > FIT_CANDIDATES ? ts->o.fuzzy_expansions : FIT_CANDIDATES;
-	if (!ts->vocab_loaded && load_vocab(ts, err) == -1)
+	if (!(ts->vocab_loaded & VOCAB_STEMS) && load_vocab(ts, 0, err) == -1)
 		return -1;
-	vs.hi = ts->nvocab;
 	/* the stems of the languages the word is searched in (analyze.h: a
 	 * word reaches another language's chunks only as itself) */
 	if (ev_tok_run_query(ts->tok, w->surface, strlen(w->surface), on_query_namespace, &nss,
 	    err) == -1)
 		return -1;
 	vs.mask = nss.mask == 1u << VNS_WORD ? nss.mask : nss.mask & ~(1u << VNS_WORD);
+	if ((vs.mask & 1u << VNS_WORD) && !(ts->vocab_loaded & VOCAB_WORDS) && load_vocab(ts, 1, err) == -1)
+		return -1;
+	vs.hi = ts->nvocab;
 	ev_editdist_lower(cw, vs.n);
 	ev_editdist_ending_costs(cw, vs.n, vs.max, tail);
 	vs.setq = code_point_set(cq, vs.ns);

@@ -8,7 +8,8 @@
 # were no candidates); a query in German is not repaired to the French
 # "ruch".  A language without a stemmer (Polish) is indexed as its words
 # themselves, and a typo is repaired to the closest of them ("nektarr" to
-# "nektar"; nothing was found when the words themselves were no candidates).
+# "nektar"; nothing was found when the words themselves were no candidates),
+# also in a process that repaired a stem first.
 . "$CASEDIR/mknotes"; mknotes notes
 cat >notes/miel.md <<'EOF2'
 # Miel
@@ -29,3 +30,11 @@ ev-ingest --db pl.db --quiet <<'JSONL' || exit 1
 {"id":"miod","title":"Miód","language":"pl","text":"Pszczelarz odbiera miód z ula jesienią."}
 JSONL
 printf '"%s"\n' nektarr pszczelarzz | ev-search-text --db pl.db | jq -c '[.doc_id, .evidence[0].fuzzy]'
+echo '--- one process: stems repaired first, then a word itself (the words read when first looked for)'
+ev-ingest --db mix.db --quiet <<'JSONL' || exit 1
+{"id":"bees","title":"Bees","language":"en","text":"Bees gather nectar and pollen from flowers all summer."}
+{"id":"pszczoly","title":"Pszczoły","language":"pl","text":"Pszczoły zbierają nektar i pyłek z kwiatów przez całe lato."}
+JSONL
+printf '%s\n' '{"query_id":"en","query":"pollen flowrs","language":"en"}' \
+	'{"query_id":"pl","query":"nektarr","language":"pl"}' |
+	ev-search-text --db mix.db | jq -c '[.query_id, .doc_id, .evidence[0].fuzzy]'
