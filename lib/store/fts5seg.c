@@ -53,6 +53,15 @@ get_varint(const unsigned char *p, int *at, int end, uint64_t *v)
 	return 0;
 }
 
+/* A failed read of the index's `what` ("leaves", "structure") into *err.
+ * Returns -1. */
+static int
+index_error(sqlite3 *db, const char *what, struct ev_err *err)
+{
+	return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
+	    "reading the text index's %s: %s", what, sqlite3_errmsg(db));
+}
+
 /* The next leaf: 1, 0 past the last (or a leaf missing, or not as FTS5
  * writes them: the index is not read), -1 with *err set. */
 static int
@@ -66,8 +75,7 @@ next_page(sqlite3 *db, struct reader *r, struct ev_err *err)
 	if ((rc = sqlite3_step(r->s)) != SQLITE_ROW) {
 		if (rc == SQLITE_DONE)
 			return 0;
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		return index_error(db, "leaves", err);
 	}
 	r->page++;
 	r->p = sqlite3_column_blob(r->s, 1);
@@ -247,6 +255,20 @@ read_row(sqlite3 *db, struct reader *r, long long rowid, uint64_t size, int ncol
 	    (size_t)(o - (unsigned char *)r->row.p), err) == -1 ? -1 : 1;
 }
 
+/* r on to its next leaf (next_page()): 1; 2 past its segment's last leaf
+ * (r->done set); 0 when the index is not as expected, -1 with *err set. */
+static int
+next_leaf(sqlite3 *db, struct reader *r, struct ev_err *err)
+{
+	int got = next_page(db, r, err);
+
+	if (got == 0 && r->page == r->last) {
+		r->done = 1;
+		return 2;
+	}
+	return got;
+}
+
 /* The doclist of r's term (its term read): its rows into sink, each after
  * *last (the term's last row given so far, when *any), until the next term
  * (read, r->term) or the segment's end (r->done).  Returns 1, 0 when the
@@ -262,12 +284,8 @@ read_doclist(sqlite3 *db, struct reader *r, int ncol, const struct ev_fts5seg_si
 
 	for (;;) {
 		if (r->off >= r->szleaf) {
-			if ((got = next_page(db, r, err)) == 0 && r->page == r->last) {
-				r->done = 1;
-				return 1;
-			}
-			if (got != 1)
-				return got;
+			if ((got = next_leaf(db, r, err)) != 1)
+				return got == 2 ? 1 : got;
 			continue;
 		}
 		if (r->ti < r->nterms && r->off == r->terms[r->ti])
@@ -441,13 +459,11 @@ structure(sqlite3 *db, const char *data, struct seg **segs, size_t *nseg, struct
 	*nseg = 0;
 	snprintf(sql, sizeof sql, "SELECT block FROM \"%s\" WHERE id = %d", data, STRUCTURE_ROWID);
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's structure: %s", sqlite3_errmsg(db));
+		return index_error(db, "structure", err);
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_type(s, 0) == SQLITE_BLOB)
 		r = segments(sqlite3_column_blob(s, 0), sqlite3_column_bytes(s, 0), segs, nseg, err);
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		r = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's structure: %s", sqlite3_errmsg(db));
+		r = index_error(db, "structure", err);
 	sqlite3_finalize(s);
 	return r;
 }
@@ -473,16 +489,14 @@ start_page(sqlite3 *db, const char *idx, const struct seg *g, const char *lo, si
 	    sqlite3_bind_int64(s, 1, g->id) != SQLITE_OK ||
 	    sqlite3_bind_blob(s, 2, lo, (int)lolen, SQLITE_STATIC) != SQLITE_OK) {
 		sqlite3_finalize(s);
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		return index_error(db, "leaves", err);
 	}
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW && (sqlite3_column_int64(s, 0) >> 1) > g->first &&
 	    (sqlite3_column_int64(s, 0) >> 1) <= g->last)
 		page = sqlite3_column_int64(s, 0) >> 1;
 	sqlite3_finalize(s);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		return index_error(db, "leaves", err);
 	return page;
 }
 
@@ -495,14 +509,9 @@ skip_term(sqlite3 *db, struct reader *r, struct ev_err *err)
 {
 	int got;
 
-	while (r->ti >= r->nterms) {
-		if ((got = next_page(db, r, err)) == 0 && r->page == r->last) {
-			r->done = 1;
-			return 2;
-		}
-		if (got != 1)
+	while (r->ti >= r->nterms)
+		if ((got = next_leaf(db, r, err)) != 1)
 			return got;
-	}
 	r->off = r->terms[r->ti];
 	return read_term(r, err);
 }
@@ -525,8 +534,7 @@ open_reader(sqlite3 *db, const char *data, const char *idx, const struct seg *g,
 	snprintf(sql, sizeof sql, "SELECT id, block FROM \"%s\" WHERE id BETWEEN %lld AND %lld"
 	    " ORDER BY id", data, g->id << SEGID_SHIFT | from, g->id << SEGID_SHIFT | g->last);
 	if (sqlite3_prepare_v2(db, sql, -1, &r->s, NULL) != SQLITE_OK)
-		return ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		return index_error(db, "leaves", err);
 	r->base = g->id << SEGID_SHIFT;
 	r->page = from - 1;
 	r->last = g->last;
@@ -655,8 +663,7 @@ ev_fts5seg_split(sqlite3 *db, const char *fts, char **split, size_t *len, struct
 	snprintf(sql, sizeof sql, "SELECT term FROM \"%s\" WHERE segid = %lld AND pgno >= %lld"
 	    " ORDER BY pgno LIMIT 1", idx, big->id, 2 * (big->first + (big->last - big->first) / 2));
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-		got = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		got = index_error(db, "leaves", err);
 		goto out;
 	}
 	if ((rc = sqlite3_step(s)) == SQLITE_ROW && sqlite3_column_bytes(s, 0) > 1 &&
@@ -669,8 +676,7 @@ ev_fts5seg_split(sqlite3 *db, const char *fts, char **split, size_t *len, struct
 			got = 1;
 		}
 	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		got = ev_err_set(err, EV_EXIT_RUNTIME, sqlite3_db_filename(db, "main"),
-		    "reading the text index's leaves: %s", sqlite3_errmsg(db));
+		got = index_error(db, "leaves", err);
 out:
 	sqlite3_finalize(s);
 	free(segs);

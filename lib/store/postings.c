@@ -1438,7 +1438,8 @@ merge_index(struct ev_store *st, struct ev_err *err)
 	return 0;
 }
 
-/* ev_postings_build() with the instances read as read_segments() says. */
+/* ev_postings_build() with the terms split as split_languages() takes
+ * split[0..len) (len SIZE_MAX: where the index says, NULL: not split). */
 static int
 build_split(struct ev_store *st, const char *split, size_t len, void (*progress)(void *, long long),
     void *ctx, struct ev_err *err)
