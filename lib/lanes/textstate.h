@@ -72,8 +72,8 @@ struct vterm {
  * namespace of the words themselves ("\x1f\x1f" word: analyze.h). */
 #define MAX_VNS 30
 #define VNS_WORD 31
-#define VOCAB_STEMS 1	/* ts->vocab_loaded: the stems read, */
-#define VOCAB_WORDS 2	/* the words themselves read */
+#define VOCAB_STEMS 1	/* the vocabulary's kinds of terms (load_vocab()): */
+#define VOCAB_WORDS 2	/* its stems, its words themselves */
 
 /* A job asking for the store pages of a pass's swept hits (read_ahead()). */
 struct read_ahead {
@@ -96,7 +96,6 @@ struct ev_textsearch {
 	struct ev_buf vocab_bytes;	/* the terms, NUL-terminated, one after another */
 	int nvocab;
 	int vocab_loaded;	/* VOCAB_STEMS, VOCAB_WORDS: what load_vocab() read */
-	int vocab_reading_words;	/* read_vocab() reads the words themselves, not the stems */
 	int capvocab;
 	char vns[MAX_VNS][EV_ANALYZE_CODE_MAX];	/* the vocabulary's tags' codes */
 	int nvns;

@@ -47,19 +47,19 @@ namespace_of(struct ev_textsearch *ts, const char *t, int len, int add, int *ste
 /* Append the index term t[0..len) with df to the vocabulary: a stem
  * (untagged, or tagged with its language: analyze.h), or a word itself (a
  * candidate only for a word searched as itself alone: a language without a
- * stemmer).  Its bytes go after the others' in ts->vocab_bytes (one
+ * stemmer), when its kind is among kinds (VOCAB_STEMS, VOCAB_WORDS).  Its
+ * bytes go after the others' in ts->vocab_bytes (one
  * buffer, not an allocation a term: tens of thousands of them, each freed
  * again at the end, were half the time of a query with a typo).  Returns 0
  * or -1 (out of memory). */
 static int
-vocab_add(struct ev_textsearch *ts, const char *t, int len, long long df)
+vocab_add(struct ev_textsearch *ts, int kinds, const char *t, int len, long long df)
 {
 	struct vterm *v;
-	int stem, ns;
+	int stem, ns, word = len >= 2 && t[0] == EV_ANALYZE_TAG && t[1] == EV_ANALYZE_TAG;
 
-	/* the words themselves are read apart (load_vocab()) */
-	if ((len >= 2 && t[0] == EV_ANALYZE_TAG && t[1] == EV_ANALYZE_TAG) != ts->vocab_reading_words)
-		return 0;
+	if (!(kinds & (word ? VOCAB_WORDS : VOCAB_STEMS)))
+		return 0;	/* of a kind not read now (load_vocab()) */
 	if ((ns = namespace_of(ts, t, len, 1, &stem)) == -1 || stem == len)
 		return 0;
 	if (ts->nvocab == ts->capvocab) {
@@ -87,9 +87,10 @@ vocab_add(struct ev_textsearch *ts, const char *t, int len, long long df)
 	return 0;
 }
 
-/* The vocabulary of the global statistics (in the order of the store's). */
+/* The vocabulary of the global statistics (in the order of the store's),
+ * its terms of kinds (VOCAB_STEMS, VOCAB_WORDS). */
 static int
-vocab_of_stats(struct ev_textsearch *ts, struct ev_err *err)
+vocab_of_stats(struct ev_textsearch *ts, int kinds, struct ev_err *err)
 {
 	size_t n = ev_textstats_count(ts->o.stats, EV_STATS_TERM);
 
@@ -97,20 +98,24 @@ vocab_of_stats(struct ev_textsearch *ts, struct ev_err *err)
 		long long df;
 		const char *t = ev_textstats_key(ts->o.stats, EV_STATS_TERM, i, &df);
 
-		if (df > 0 && vocab_add(ts, t, (int)strlen(t), df) == -1)
+		if (df > 0 && vocab_add(ts, kinds, t, (int)strlen(t), df) == -1)
 			return ev_err_nomem(err);
 	}
 	return 0;
 }
 
+/* The vocabulary's terms of kinds (VOCAB_STEMS, VOCAB_WORDS) appended to
+ * ts->vocab: the statistics' with opts.stats, else the postings file's
+ * when the store has one, else FTS5's vocabulary table's.  Returns 0, or
+ * -1 with *err set. */
 static int
-read_vocab(struct ev_textsearch *ts, struct ev_err *err)
+read_vocab(struct ev_textsearch *ts, int kinds, struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	int rc;
 
 	if (ts->o.stats != NULL)
-		return vocab_of_stats(ts, err);
+		return vocab_of_stats(ts, kinds, err);
 	if (ts->post != NULL) {
 		/* the postings file's terms: FTS5's vocabulary table counts
 		 * every term's rows by walking every list */
@@ -122,7 +127,7 @@ read_vocab(struct ev_textsearch *ts, struct ev_err *err)
 
 			if (t == NULL)
 				return ev_postings_corrupt(err);
-			if (vocab_add(ts, t, len, rows) == -1)
+			if (vocab_add(ts, kinds, t, len, rows) == -1)
 				return ev_err_nomem(err);
 		}
 		return 0;
@@ -133,7 +138,7 @@ read_vocab(struct ev_textsearch *ts, struct ev_err *err)
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		int len = sqlite3_column_bytes(s, 0);
 
-		if (t != NULL && vocab_add(ts, t, len, sqlite3_column_int64(s, 1)) == -1)
+		if (t != NULL && vocab_add(ts, kinds, t, len, sqlite3_column_int64(s, 1)) == -1)
 			goto nomem;
 	}
 	sqlite3_reset(s);
@@ -145,17 +150,20 @@ nomem:
 	return ev_err_nomem(err);
 }
 
-/* Read the vocabulary's stems (read_vocab()), or with words its words
- * themselves, after the stems (VNS_WORD: in a store of stemmed languages,
- * half of its terms, looked for only for a word of a language without a
- * stemmer); then point each term at its bytes, which no longer move.
+/* Read the vocabulary's terms of kind (read_vocab()): its stems, or its
+ * words themselves (VNS_WORD: in a store of stemmed languages, half of its
+ * terms, looked for only for a word of a language without a stemmer),
+ * after the terms read before; both at once from FTS5's vocabulary table
+ * or the statistics, whose every reading costs as much (FTS5's counts
+ * every list).  Then point each term at its bytes, which no longer move.
  * Returns 0, or -1 with *err set. */
 static int
-load_vocab(struct ev_textsearch *ts, int words, struct ev_err *err)
+load_vocab(struct ev_textsearch *ts, int kind, struct ev_err *err)
 {
-	ts->vocab_loaded |= words ? VOCAB_WORDS : VOCAB_STEMS;
-	ts->vocab_reading_words = words;
-	if (read_vocab(ts, err) == -1)
+	int kinds = ts->o.stats == NULL && ts->post != NULL ? kind : VOCAB_STEMS | VOCAB_WORDS;
+
+	ts->vocab_loaded |= kinds;
+	if (read_vocab(ts, kinds, err) == -1)
 		return -1;
 	for (int i = 0; i < ts->nvocab; i++) {
 		struct vterm *v = &ts->vocab[i];
@@ -788,7 +796,7 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 		return 0;
 	vs.smax = ev_texttypo_allowed_distance(ts, vs.ns) < vs.max ? ev_texttypo_allowed_distance(ts, vs.ns) : vs.max;
 	vs.want = ts->o.fuzzy_expansions > FIT_CANDIDATES ? ts->o.fuzzy_expansions : FIT_CANDIDATES;
-	if (!(ts->vocab_loaded & VOCAB_STEMS) && load_vocab(ts, 0, err) == -1)
+	if (!(ts->vocab_loaded & VOCAB_STEMS) && load_vocab(ts, VOCAB_STEMS, err) == -1)
 		return -1;
 	/* the stems of the languages the word is searched in (analyze.h: a
 	 * word reaches another language's chunks only as itself) */
@@ -796,7 +804,7 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	    err) == -1)
 		return -1;
 	vs.mask = nss.mask == 1u << VNS_WORD ? nss.mask : nss.mask & ~(1u << VNS_WORD);
-	if ((vs.mask & 1u << VNS_WORD) && !(ts->vocab_loaded & VOCAB_WORDS) && load_vocab(ts, 1, err) == -1)
+	if ((vs.mask & 1u << VNS_WORD) && !(ts->vocab_loaded & VOCAB_WORDS) && load_vocab(ts, VOCAB_WORDS, err) == -1)
 		return -1;
 	vs.hi = ts->nvocab;
 	ev_editdist_lower(cw, vs.n);

@@ -30,11 +30,16 @@ ev-ingest --db pl.db --quiet <<'JSONL' || exit 1
 {"id":"miod","title":"Miód","language":"pl","text":"Pszczelarz odbiera miód z ula jesienią."}
 JSONL
 printf '"%s"\n' nektarr pszczelarzz | ev-search-text --db pl.db | jq -c '[.doc_id, .evidence[0].fuzzy]'
-echo '--- one process: stems repaired first, then a word itself (the words read when first looked for)'
+echo '--- one process: stems repaired first, then a word itself (from FTS5, then from the'
+echo '--- postings file, whose words themselves are read when first looked for)'
 ev-ingest --db mix.db --quiet <<'JSONL' || exit 1
 {"id":"bees","title":"Bees","language":"en","text":"Bees gather nectar and pollen from flowers all summer."}
 {"id":"pszczoly","title":"Pszczoły","language":"pl","text":"Pszczoły zbierają nektar i pyłek z kwiatów przez całe lato."}
 JSONL
-printf '%s\n' '{"query_id":"en","query":"pollen flowrs","language":"en"}' \
-	'{"query_id":"pl","query":"nektarr","language":"pl"}' |
-	ev-search-text --db mix.db | jq -c '[.query_id, .doc_id, .evidence[0].fuzzy]'
+for pass in fts5 postings; do
+	[ "$pass" = postings ] && { ev-ingest --db mix.db --postings || exit 1; }
+	printf '%s\n' '{"query_id":"en","query":"pollen flowrs","language":"en"}' \
+		'{"query_id":"pl","query":"nektarr","language":"pl"}' |
+		ev-search-text --db mix.db | jq -c '[.query_id, .doc_id, .evidence[0].fuzzy]'
+done
+ls mix.db.postings
