@@ -40,6 +40,22 @@ add_rows(long long lo, long long hi, const char *text)
 	}
 }
 
+/* Rows lo to hi as add_rows() makes them, of the language lang (SQL: 'de',
+ * or NULL for none recorded). */
+static void
+add_rows_in(long long lo, long long hi, const char *text, const char *lang)
+{
+	char q[256];
+
+	add_rows(lo, hi, text);
+	snprintf(q, sizeof q, "UPDATE chunks SET language = %s WHERE rowid BETWEEN %lld AND %lld",
+	    lang, lo, hi);
+	tu_exec_ok(st, "DELETE FROM chunks_fts");
+	tu_exec_ok(st, q);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text) SELECT rowid,"
+	    " title, section_title, text FROM chunks_src");
+}
+
 /* The store in the suite's folder: three rows of "alpha" (the third
  * longer, so scoring less), 20 of "tango" four times and "tulip", 60 of
  * "tulip bravo", 70 of "bravo" and 90 of neither; and its postings file. */
@@ -324,6 +340,62 @@ Test(sweep_lookups, an_alternative_of_no_rows_is_left_out_unless_all_are)
 	for (int i = 0; i < 3; i++) {
 		cr_assert_eq(h[i].rowid, all[i].rowid);
 		cr_assert_eq(h[i].s, all[i].s);
+	}
+	ev_bm25_sweep_free(sw);
+	ev_postings_close(p);
+	ev_store_close(st);
+}
+
+/* A word searched as its English stem and as itself (its narrowed list:
+ * postings.h) is added as the stem's list is read, the narrowed rows taken
+ * apart: those before the stem's first row, between its rows, after its
+ * last, and those of chunks of no language recorded, which hold the stem
+ * too (their frequency found from both lists): a sixteenth of the stem's
+ * rows or fewer (as is common).  Its scores are those of the word itself's
+ * whole list (the same rows, counts and positions), to the bit, on one
+ * thread or two (the halves' rows each their own). */
+Test(sweep_lookups, a_word_and_its_narrowed_rows_add_up_as_its_whole_list)
+{
+	static const char *const both[] = { "kilo", "\xff\x1f\x1fkilo" };
+	static const char *const whole[] = { "\x1f\x1fkilo" };
+	static const int nalt[] = { 2, 1 }, len[] = { 4, 7 }, wlen[] = { 6 };
+	static double w[] = { 1 };
+	struct ev_bm25_phrase ph = { 1, &nalt[0], both, len, 0 }, wph = { 1, &nalt[1], whole, wlen, 0 };
+	struct ev_bm25_weights pw = { 1, w, 0, 0, 0, NULL, 0, 0, 0, 0 };
+	static const double colw[3] = { 1, 1, 1 };
+	struct ev_bm25_hit want[200];
+	const struct ev_bm25_hit *h;
+	struct ev_err err = { 0 };
+	struct ev_postings *p;
+	struct ev_bm25_sweep *sw;
+	int stale = 0;
+
+	st = tu_store_create(path, &err);
+	tu_exec_ok(st, "BEGIN");
+	add_rows_in(1, 3, "kilo kilo lima", "'de'");
+	add_rows(10, 19, "kilo lima");
+	add_rows_in(20, 22, "kilo mike kilo", "NULL");
+	add_rows(23, 30, "lima kilo kilo kilo");
+	add_rows_in(31, 31, "kilo", "'de'");
+	add_rows(32, 200, "lima kilo mike");
+	add_rows_in(201, 203, "mike kilo", "'de'");
+	tu_exec_ok(st, "COMMIT");
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
+	cr_assert_not_null(sw = ev_bm25_sweep_new(p, &err), "%s", err.msg);
+	cr_assert_eq(ev_postings_term(p, both[1], len[1], &(struct ev_postings_cursor){ 0 }), 10,
+	    "the narrowed rows: the German ones and those of no language");
+	for (int split = 0; split <= 1; split++) {
+		ev_bm25_sweep_split(sw, split);
+		ev_bm25_sweep_forget(sw);
+		cr_assert_eq(ev_bm25_sweep(sw, &wph, 1, colw, 3, &pw, 200, &h, &err), 197, "%s", err.msg);
+		memcpy(want, h, 197 * sizeof *h);
+		ev_bm25_sweep_forget(sw);
+		cr_assert_eq(ev_bm25_sweep(sw, &ph, 1, colw, 3, &pw, 200, &h, &err), 197, "%s", err.msg);
+		for (int i = 0; i < 197; i++) {
+			cr_assert_eq(h[i].rowid, want[i].rowid, "split %d hit %d", split, i);
+			cr_assert_eq(h[i].s, want[i].s, "split %d row %lld", split, h[i].rowid);
+		}
 	}
 	ev_bm25_sweep_free(sw);
 	ev_postings_close(p);

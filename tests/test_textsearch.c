@@ -1369,7 +1369,8 @@ Test(sweep, split_over_two_threads_the_hits_are_the_same)
 /* The sweep store with one real chunk in 40 German: a query word's German
  * stem (its minor alternative) holds a few rows, its English one (the
  * major) most, and the phrases are walked along their majors but for the
- * minors' rows (bm25.c, major_rows()). */
+ * minors' rows (sweep.c: a word added as its major's list is read,
+ * ev_sweep_add_alternatives(); a pair walked so, ev_sweep_major_rows()). */
 static void
 few_german_setup(void)
 {

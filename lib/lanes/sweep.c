@@ -750,23 +750,33 @@ minor_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const int 
 	return (long long)w;
 }
 
-/* Row r of phrase ph as ev_sweep_phrase_rows() takes it: every alternative of each
- * position (sw->alts, started by ev_sweep_phrase_start()) stepped to it.  Returns
- * 0, or -1 with *err set. */
+/* Whether phrase ph is in row r, every alternative of each position
+ * (sw->alts, started by ev_sweep_phrase_start(), asked in rising order)
+ * stepped to it, and its frequency *f there (row_freq()).  Returns its
+ * instances there (0: not in it), or -1 (corrupt) or -2 (out of memory). */
+static int
+alternatives_at(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r,
+    const double *colw, int ncolw, double *f)
+{
+	for (int j = 0; j < ph->ntok; j++) {
+		if (sw->alts[j].rowid >= 0 && sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
+			return -1;
+		if (sw->alts[j].rowid != r)
+			return 0;
+	}
+	return row_freq(sw, ph->ntok, colw, ncolw, f);
+}
+
+/* Row r of phrase ph as ev_sweep_phrase_rows() takes it (alternatives_at()).
+ * Returns 0, or -1 with *err set. */
 static int
 every_alternative(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, long long r,
     const double *colw, int ncolw, struct ev_err *err)
 {
 	double f;
-	int n;
+	int n = alternatives_at(sw, ph, r, colw, ncolw, &f);
 
-	for (int j = 0; j < ph->ntok; j++) {
-		if (sw->alts[j].rowid >= 0 && sw->alts[j].rowid < r && alts_seek(&sw->alts[j], r) == -1)
-			return ev_sweep_corrupt(err);
-		if (sw->alts[j].rowid != r)
-			return 0;
-	}
-	if ((n = row_freq(sw, ph->ntok, colw, ncolw, &f)) < 0)
+	if (n < 0)
 		return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
 	return n > 0 && phrase_row(sw, r, f) == -1 ? ev_sweep_corrupt(err) : 0;
 }
@@ -1197,20 +1207,56 @@ ev_sweep_add_rows(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep
 	return r;
 }
 
-/* Add a one-token phrase's rows as its list is read (the cursor c, at its
- * start): nothing is written but the scores, for a list that may hold most
- * rows.  Returns 0, or -1 with *err set (corrupt). */
-int
-ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *a,
-    const struct sweep_params *sp, struct ev_err *err)
+/* A walk's minor rows (struct minors) in [sw->lo, sw->hi), when the word's
+ * alternatives are walked along their major's list (add_list()): the rows
+ * of the others, sw->minor[0..n), rising, their frequency found from every
+ * alternative (alternatives_at(): sw->alts started on phrase ph). */
+struct minors {
+	const struct ev_bm25_phrase *ph;
+	size_t at, n;
+	long long next;		/* sw->minor[at], or LLONG_MAX past the last */
+};
+
+/* Add the minor rows of m before row `row` (LLONG_MAX: every one left),
+ * and when row is one of them, its frequency from every alternative into
+ * *f.  Returns 0, or -1 with *err set. */
+static int
+add_minors(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params *sp,
+    struct minors *m, long long row, double *f, struct ev_err *err)
+{
+	for (; m->at < m->n && m->next <= row; m->next = ++m->at < m->n ? sw->minor[m->at] : LLONG_MAX) {
+		double g;
+		int n = alternatives_at(sw, m->ph, m->next, sp->colw, sp->ncolw, &g);
+
+		if (n < 0)
+			return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+		if (m->next == row)
+			*f = g;		/* (in the major's list: added with it) */
+		else if (n > 0 && add_row(sw, a, sp, m->next, g) == -1)
+			return ev_sweep_corrupt(err);
+	}
+	return 0;
+}
+
+/* Add a list's rows as it is read (the cursor c, at its start), and the
+ * minor rows of m beside them: nothing is written but the scores, for a
+ * list that may hold most rows.  Returns 0, or -1 with *err set. */
+static int
+add_list(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *a,
+    const struct sweep_params *sp, struct minors *m, struct ev_err *err)
 {
 	int r = sw->lo > 0 ? ev_postings_seek(c, sw->lo) : ev_postings_next(c);
 	const unsigned char *p = c->p, *end = c->end;
 	long long row = c->rowid;
 	uint64_t v;
 
-	if (r == 1 && row < sw->hi)
-		r = add_row(sw, a, sp, row, token_freq(sw, c, sp->colw, sp->ncolw)) == -1 ? -1 : 2;
+	if (r == 1 && row < sw->hi) {
+		double f = token_freq(sw, c, sp->colw, sp->ncolw);
+
+		if (row >= m->next && add_minors(sw, a, sp, m, row, &f, err) == -1)
+			return -1;
+		r = add_row(sw, a, sp, row, f) == -1 ? -1 : 2;
+	}
 	/* the entries after it read here, as ev_postings_next() reads them,
 	 * their positions never wanted: a one-byte count's frequency from
 	 * sp->byte_f, the cursor left behind */
@@ -1227,11 +1273,46 @@ ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struc
 			f = token_freq(sw, c, sp->colw, sp->ncolw);
 		if (r == -1 || row >= sw->hi)
 			break;
+		if (row >= m->next && add_minors(sw, a, sp, m, row, &f, err) == -1)
+			return -1;
 		if (add_row(sw, a, sp, row, f) == -1)
 			r = -1;
 	}
+	if (r != -1 && m->next != LLONG_MAX && add_minors(sw, a, sp, m, LLONG_MAX, NULL, err) == -1)
+		return -1;
 	sw->ntouched = a->ntouched;
 	return r == -1 ? ev_sweep_corrupt(err) : 0;
+}
+
+int
+ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *a,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct minors none = { NULL, 0, 0, LLONG_MAX };
+
+	return add_list(sw, c, a, sp, &none, err);
+}
+
+int
+ev_sweep_add_alternatives(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct adding *a,
+    const struct sweep_params *sp, struct ev_err *err)
+{
+	struct minors m = { ph, 0, 0, LLONG_MAX };
+	struct ev_postings_cursor c;
+	long long minors, rows, n = 0;
+	int major;
+
+	minors = major_of(sw->p, ph->tok, ph->len, ph->nalt[0], &major, &rows);
+	if (ph->ntok != 1 || minors * MINOR_SHARE > rows)
+		return 0;
+	if (minors > 0 && (n = minor_rows(sw, ph, &major, (size_t)minors)) < 0)
+		return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+	if (n > 0 && ev_sweep_phrase_start(sw, ph) == -1)
+		return ev_sweep_corrupt(err);
+	m.n = (size_t)n;
+	m.next = n > 0 ? sw->minor[0] : LLONG_MAX;
+	ev_postings_term(sw->p, ph->tok[major], ph->len[major], &c);
+	return add_list(sw, &c, a, sp, &m, err) == -1 ? -1 : 1;
 }
 
 /* Bring the running top up to date after a phrase was walked and its rows

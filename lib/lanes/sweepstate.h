@@ -283,6 +283,15 @@ int ev_sweep_add_rows(struct ev_bm25_sweep *sw, struct adding *a, const struct s
 int ev_sweep_add_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *a,
     const struct sweep_params *sp, struct ev_err *err);
 
+/* Add a one-token phrase ph of several alternatives (a word stemmed and as
+ * itself) as ev_sweep_add_token() adds one list: its major's (the list of
+ * most rows) read so, the rows of the others (minor_rows()) taken apart, a
+ * row they hold getting its frequency from every alternative, as
+ * ev_sweep_major_rows() finds it.  Returns 1, 0 when the minors are too
+ * many for it to pay (nothing done), or -1 with *err set. */
+int ev_sweep_add_alternatives(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, struct adding *a,
+    const struct sweep_params *sp, struct ev_err *err);
+
 void ev_sweep_adding_start(struct ev_bm25_sweep *sw, struct adding *a, unsigned char bits, double w, double idf,
     int only_candidates, unsigned char want);
 
