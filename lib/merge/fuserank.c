@@ -3,6 +3,7 @@
  * fuserank.h. */
 #include "fuserank.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,18 @@ normalise(const struct lane *ln, enum ev_fuse_norm norm, double s)
 	case EV_NORM_MAX:
 		return s / (ln->max > 1.0 ? ln->max : 1.0);
 	case EV_NORM_MINMAX:
-		return ln->max > ln->min ? (s - ln->min) / (ln->max - ln->min) : 1.0;
+		if (!(ln->max > ln->min))
+			return 1.0;
+		if (isfinite(ln->max - ln->min))
+			return (s - ln->min) / (ln->max - ln->min);
+		/* a range wider than a double holds: halved, exactly, so no inf/inf */
+		return (s / 2 - ln->min / 2) / (ln->max / 2 - ln->min / 2);
 	case EV_NORM_ZSCORE:
-		return ln->sd > 0 ? (s - ln->mean) / ln->sd : 0.0;
+		if (!(ln->sd > 0))
+			return 0.0;
+		if (isfinite(s - ln->mean))
+			return (s - ln->mean) / ln->sd;
+		return (s / 2 - ln->mean / 2) / (ln->sd / 2);
 	default:
 		return s;
 	}
@@ -59,6 +69,29 @@ ev_fuse_rerank_docs(struct ev_fuse *f, struct ev_err *err)
 	}
 	free(ix);
 	return 0;
+}
+
+/* Lane l's mean and deviation again, for when their plain sums overflowed
+ * (scores near the largest double): each score scaled by the largest
+ * magnitude K first, so that no sum leaves the range of a double; the mean is
+ * then the sum of s/n and the deviation K times that of the scaled scores,
+ * both finite, as the true figures lie within [min, max] and below K. */
+static void
+lane_stats_scaled(struct ev_fuse *f, struct lane *ln, int l)
+{
+	double k = fmax(fabs(ln->max), fabs(ln->min)), mean = 0, var = 0, d;
+	size_t i;
+
+	for (i = 0; i < f->nc; i++)
+		if (f->c[i].hit[l] >= 0)
+			mean += f->c[i].score[l] / (double)ln->n;
+	for (i = 0; i < f->nc; i++)
+		if (f->c[i].hit[l] >= 0) {
+			d = f->c[i].score[l] / k - mean / k;
+			var += d * d;
+		}
+	ln->mean = mean;
+	ln->sd = k * sqrt(var / (double)ln->n);
 }
 
 void
@@ -92,9 +125,11 @@ ev_fuse_lane_stats(struct ev_fuse *f, enum ev_fuse_norm norm)
 				var += s * s;
 			}
 		ln->sd = ln->n > 0 ? sqrt(var / (double)ln->n) : 0;
+		if (ln->n > 0 && (!isfinite(ln->mean) || !isfinite(ln->sd)))
+			lane_stats_scaled(f, ln, l);
 		ln->floor = 0;
 		if (norm == EV_NORM_ZSCORE && ln->sd > 0)
-			ln->floor = (ln->min - ln->mean) / ln->sd;
+			ln->floor = normalise(ln, norm, ln->min);
 		ln->floor_zero = 0;
 		if (ln->floor_rule == EV_FLOOR_ZERO && ln->n > 0 && f->o.method != EV_FUSE_RRF &&
 		    ln->max > ln->min) {
@@ -218,6 +253,40 @@ ev_fuse_adapt_weights(struct ev_fuse *f, size_t *ix)
 	return 0;
 }
 
+/* Held to the range of a double: v, or +-DBL_MAX beyond it. */
+static double
+clamp_real(long double v)
+{
+	return v > DBL_MAX ? DBL_MAX : v < -DBL_MAX ? -DBL_MAX : (double)v;
+}
+
+/* Candidate c's contributions, fused and RRF scores again, for when a sum
+ * over its lanes overflowed a double (weights or raw scores near the largest
+ * double): summed in long double and each held to +-DBL_MAX, so that every
+ * figure written is a number and the order is that of the true sums as far
+ * as a double can tell them apart. */
+static void
+score_cand_clamped(const struct ev_fuse *f, struct cand *c)
+{
+	long double fused = 0, rrf = 0;
+	int l;
+
+	for (l = 0; l < f->nlanes; l++) {
+		long double w = f->lanes[l].w;
+
+		if (c->hit[l] >= 0)
+			rrf += w / ((long double)f->o.rrf_k + (long double)c->rank[l]);
+		if (c->hit[l] >= 0 || f->o.method != EV_FUSE_RRF) {
+			fused += w * (long double)c->norm[l];
+			c->contrib[l] = clamp_real(w * (long double)c->norm[l]);
+		}
+	}
+	if (f->o.method == EV_FUSE_COMBMNZ)
+		fused *= c->nfound;
+	c->fused = clamp_real(fused);
+	c->rrf = clamp_real(rrf);
+}
+
 void
 ev_fuse_score_cands(struct ev_fuse *f, enum ev_fuse_norm norm)
 {
@@ -251,6 +320,8 @@ ev_fuse_score_cands(struct ev_fuse *f, enum ev_fuse_norm norm)
 		}
 		if (f->o.method == EV_FUSE_COMBMNZ)
 			c->fused *= c->nfound;
+		if (!isfinite(c->fused) || !isfinite(c->rrf))
+			score_cand_clamped(f, c);
 	}
 }
 
