@@ -68,6 +68,10 @@ ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *f
 
 	if (plan == NULL)
 		return 0;
+	/* a section given as a single value ("diversity: 3") is refused, as
+	 * --config refuses it, not taken for an unknown key and passed over */
+	if (ev_config_check_shape(plan, ev_plan_keys, file, err) == -1)
+		return -1;
 	if (ignored != NULL) {
 		struct ignored_ctx c = { ignored, 0 };
 		ev_config_unknown(plan, ev_plan_known_keys, add_ignored, &c);

@@ -56,7 +56,8 @@ void ev_pack_opts_init(struct ev_pack_opts *o);
  * 1 to EV_PLAN_MAX_K; and append to ignored (an array, or NULL) one string
  * "KEY not supported" for every plan key the schema does not know.  file
  * names the plan in messages.  Returns 0, or -1 with *err set (code 2) for a
- * value of the wrong type or out of range. */
+ * value of the wrong type or out of range, or a section of the schema
+ * ("diversity", "lanes.text") that is not a mapping. */
 int ev_pack_opts_from_plan(struct ev_pack_opts *o, const json_t *plan, const char *file,
 	json_t *ignored, int (*keep)(const void *value), struct ev_err *err);
 
