@@ -1121,6 +1121,12 @@ ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const cha
 	item->language[0] = '\0';
 	if (!json_is_object(rec))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "an answer record must be an object");
+	/* the item's name in the score record, the gates' messages and the
+	 * summary: an id, as every other record has it */
+	v = json_object_get(rec, "query_id");
+	if (v != NULL && !json_is_null(v) && !json_is_string(v) && !json_is_integer(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'query_id' must be a string or an integer");
 	/* a language code, or an EvidencePack's "other" (found from the text) */
 	v = json_object_get(rec, "language");
 	if (v != NULL && !json_is_null(v) && (!json_is_string(v) ||

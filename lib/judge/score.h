@@ -169,7 +169,8 @@ void ev_score_result_release(struct ev_score_result *res);
  * instead of "text"), or an EvidencePack with an added "answer", whose
  * evidences are the citations (their "snippet") and whose query is a
  * top-level "query", else the first evidence's provenance.query_text, else
- * plan.query.  where names the record ("stdin:3") in messages.  Returns 0,
+ * plan.query; its query_id, when given, is a string or an integer.  where
+ * names the record ("stdin:3") in messages.  Returns 0,
  * or -1 with *err set (code 2: "field 'citations' must be an array",
  * "citation 2: field 'text' must be a string", ...). */
 int ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const char *where,
