@@ -150,7 +150,7 @@ Test(query_hits, each_run_of_one_query_id_is_flushed_once_with_its_last_line)
 {
 	long long n, skipped;
 
-	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q1", "b") HIT("q2", "c") HIT("q1", "d"), 0,
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q1", "b") HIT("q2", "c") HIT("q3", "d"), 0,
 	    &n, &skipped), EV_EXIT_OK);
 	cr_assert_str_eq(flushed, "2: a b\n3: c\n4: d\n");
 	cr_assert_eq(n, 4);
@@ -159,6 +159,20 @@ Test(query_hits, each_run_of_one_query_id_is_flushed_once_with_its_last_line)
 	cr_assert_str_eq(flushed, "", "no hits, no query");
 	fflush(stdout);
 	cr_assert_stdout_eq_str("2: a b\n3: c\n4: d\n", "what flush put in out, written");
+}
+
+Test(query_hits, a_query_that_comes_back_is_a_bad_record)
+{
+	long long n, skipped;
+
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q2", "b") HIT("q1", "c"), 0, &n, &skipped),
+	    EV_EXIT_USAGE);
+	cr_assert_str_eq(flushed, "1: a\n2: b\n", "the queries before it, not q1 a second time");
+	cr_assert_eq(skipped, 0);
+	cr_assert_eq(query_hits(HIT("q1", "a") HIT("q2", "b") HIT("q1", "c") HIT("q2", "d")
+	    HIT("q3", "e"), 1, &n, &skipped), EV_EXIT_OK);
+	cr_assert_str_eq(flushed, "1: a\n2: b\n5: e\n", "q2 after the skipped q1 comes back too");
+	cr_assert_eq(skipped, 2);
 }
 
 Test(query_hits, a_bad_record_ends_the_loop_unless_skipped)
