@@ -159,13 +159,25 @@ read_vector(const struct ev_vsearch *vs, const json_t *vec, float *x, int *zero,
 }
 
 /* Keep the hit (rank, chunk id) in list (best first) if it is among the
- * first n by rank.  Returns 0 or -1 when out of memory. */
+ * first n chunks by rank, each chunk once, at its best rank (a chunk the
+ * lane listed twice is not folded in twice).  Returns 0 or -1 when out of
+ * memory. */
 static int
 keep_first(json_t *list, long long rank, const char *id, int n)
 {
 	size_t i, len = json_array_size(list);
 	json_t *e;
 
+	for (i = 0; i < len; i++) {
+		e = json_array_get(list, i);
+		if (strcmp(json_string_value(json_array_get(e, 1)), id) != 0)
+			continue;
+		if (json_integer_value(json_array_get(e, 0)) <= rank)
+			return 0;	/* there already, as good or better */
+		json_array_remove(list, i);	/* to be put at its better rank */
+		len--;
+		break;
+	}
 	for (i = 0; i < len; i++)
 		if (rank < json_integer_value(json_array_get(json_array_get(list, i), 0)))
 			break;
