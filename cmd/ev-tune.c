@@ -87,12 +87,17 @@ write_plan(const struct ev_buf *out, struct ev_err *err)
 	return 0;
 }
 
-/* The plan --plan names, its unknown keys warned about; NULL with *err set. */
+/* The plan --plan names, its unknown keys warned about; NULL with *err set,
+ * also for a section that is not a mapping ("lanes: {text: 3}"), as ev-pack. */
 static json_t *
 load_plan(struct ev_err *err)
 {
 	json_t *plan = ev_config_load(o.plan, err);
 
+	if (plan != NULL && ev_config_check_shape(plan, ev_plan_keys, o.plan, err) == -1) {
+		json_decref(plan);
+		return NULL;
+	}
 	if (plan != NULL)
 		ev_config_unknown(plan, ev_plan_known_keys, ev_cli_warn_unknown_key, (void *)o.plan);
 	return plan;
