@@ -561,22 +561,39 @@ split_words(struct parser *p, size_t s, size_t e)
 	return add_unit(p, U_TEXT, s, e, 0, 0);
 }
 
+/* The length of the sentence end at t[i] (i < e): 1 for '.', '!' or '?'
+ * before a space or e; 3 for the ideographic full stop or the full-width
+ * exclamation or question mark (U+3002, U+FF01, U+FF1F), which Chinese and
+ * Japanese put no space after; else 0. */
+static size_t
+sentence_end(const char *t, size_t i, size_t e)
+{
+	const unsigned char *u = (const unsigned char *)t + i;
+
+	if (*u == '.' || *u == '!' || *u == '?')
+		return i + 1 == e || isws(u[1]) ? 1 : 0;
+	if (e - i < 3)
+		return 0;
+	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x82)
+		return 3;
+	return u[0] == 0xef && u[1] == 0xbc && (u[2] == 0x81 || u[2] == 0x9f) ? 3 : 0;
+}
+
 /* Sentences; a sentence longer than size is cut between words. */
 static int
 split_sentences(struct parser *p, size_t s, size_t e)
 {
 	const char *t = p->t;
-	size_t cur = s;
+	size_t cur = s, n;
 
 	for (size_t i = s; i < e; i++) {
-		if ((t[i] == '.' || t[i] == '!' || t[i] == '?') &&
-		    (i + 1 == e || isws((unsigned char)t[i + 1]))) {
-			int r = i + 1 - cur > p->size ? split_words(p, cur, i + 1) :
-			    add_unit(p, U_TEXT, cur, i + 1, 0, 0);
+		if ((n = sentence_end(t, i, e)) > 0) {
+			int r = i + n - cur > p->size ? split_words(p, cur, i + n) :
+			    add_unit(p, U_TEXT, cur, i + n, 0, 0);
 
 			if (r == -1)
 				return -1;
-			cur = i = skip_ws(t, i + 1, e);
+			cur = i = skip_ws(t, i + n, e);
 			if (cur >= e)
 				return 0;
 			i--;
