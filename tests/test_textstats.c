@@ -5,9 +5,9 @@
 
 #include "textstats.h"
 
-#define A "evkit-text-stats\t2\nrows\t3\ntokens\t30\nsquares\t400\nterm\twing\t2\nterm\tflow\t1\n" \
+#define A "evkit-text-stats\t3\nrows\t3\ntokens\t30\nsquares\t400\nterm\twing\t2\nterm\tflow\t1\n" \
 	"phrase\tflat plate\t1\nlanguage\ten\t2\n"
-#define B "evkit-text-stats\t2\nrows\t2\ntokens\t12\nsquares\t80\nterm\tflow\t2\nterm\tzeta\t1\n" \
+#define B "evkit-text-stats\t3\nrows\t2\ntokens\t12\nsquares\t80\nterm\tflow\t2\nterm\tzeta\t1\n" \
 	"phrase\tflat plate\t0\nphrase\tshear flow\t1\n"
 
 static struct ev_textstats *
@@ -99,15 +99,16 @@ Test(textstats, bad_files_are_refused_naming_the_line)
 		{ "", "", "empty" },
 		{ "rows\t3\n", ":1", "not a statistics file" },
 		{ "evkit-text-stats\t1\nrows\t3\n", ":1", "made by an earlier evkit" },
-		{ "evkit-text-stats\t2\nsquares\t-4\n", ":2", "squares takes a count" },
-		{ "evkit-text-stats\t2\nrows\t3x\n", ":2", "rows takes a count" },
-		{ "evkit-text-stats\t2\nterm\twing\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t2\nterm\t\t3\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t2\nterm\twing\t-1\n", ":2", "bad count" },
-		{ "evkit-text-stats\t2\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
-		{ "evkit-text-stats\t2\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
-		{ "evkit-text-stats\t2\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
-		{ "evkit-text-stats\t2\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
+		{ "evkit-text-stats\t2\nrows\t3\n", ":1", "do not say their languages" },
+		{ "evkit-text-stats\t3\nsquares\t-4\n", ":2", "squares takes a count" },
+		{ "evkit-text-stats\t3\nrows\t3x\n", ":2", "rows takes a count" },
+		{ "evkit-text-stats\t3\nterm\twing\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t3\nterm\t\t3\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t3\nterm\twing\t-1\n", ":2", "bad count" },
+		{ "evkit-text-stats\t3\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
+		{ "evkit-text-stats\t3\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
+		{ "evkit-text-stats\t3\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
+		{ "evkit-text-stats\t3\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
 	};
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

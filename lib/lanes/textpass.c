@@ -11,12 +11,12 @@
 #include "textstats.h"
 #include "token.h"
 
-/* The key of the pair a b in the statistics, into ts->key.  Returns 0 or -1. */
 int
-ev_textpass_pair_key(struct ev_textsearch *ts, const char *a, const char *b)
+ev_textpass_phrase_key(struct ev_textsearch *ts, const char *a, const char *b)
 {
 	ev_buf_reset(&ts->key);
-	return ev_buf_printf(&ts->key, "%s %s", a, b);
+	return ev_buf_printf(&ts->key, "%s %s%s%s", ts->lang_key, a, b != NULL ? " " : "",
+	    b != NULL ? b : "");
 }
 
 /* The query's word whose stem is stem, as the query wrote it. */
@@ -61,14 +61,15 @@ global_idf(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 
 		if (ts->pw[i] == 0.0)
 			continue;	/* a filter: no score */
+		if (ev_textpass_phrase_key(ts, ts->pka[i], ts->pkb[i]) == -1)
+			return ev_err_nomem(err);
+		n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ev_buf_str(&ts->key));
 		if (ts->pkb[i] == NULL) {
 			/* a query word as its queries were counted; else its stem's */
-			if ((n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ts->pka[i])) < 0)
+			if (n < 0)
 				n = stem_rows(ts->o.stats, ts->pka[i]);
 		} else {
-			if (ev_textpass_pair_key(ts, ts->pka[i], ts->pkb[i]) == -1)
-				return ev_err_nomem(err);
-			if ((n = ev_textstats_get(ts->o.stats, EV_STATS_PHRASE, ev_buf_str(&ts->key))) < 0)
+			if (n < 0)
 				return ev_err_set(err, EV_EXIT_USAGE, where, "the statistics (--stats) do not"
 				    " count '%s %s' side by side: make them (--stats-out) from these queries",
 				    surface_of_stem(ts, ts->pka[i]), surface_of_stem(ts, ts->pkb[i]));

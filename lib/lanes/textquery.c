@@ -395,8 +395,9 @@ ev_textquery_weigh_as_document(struct ev_textsearch *ts)
 /* The query languages of q: its own "language", else the store's (set when
  * the searcher opened); and the language q is written in (token.h,
  * ev_tok_set_query_lang()): its "language", else the store's sole one,
- * else the one its words show (langid.h), else none known.  Returns 1 when
- * q set its own, 0, or -1 with *err set (bad input, or out of memory). */
+ * else the one its words show (langid.h), else none known; the first
+ * named in ts->lang_key.  Returns 1 when q set its own, 0, or -1 with *err set (bad
+ * input, or out of memory). */
 int
 ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where, struct ev_err *err)
 {
@@ -415,6 +416,7 @@ ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where,
 		    json_string_length(text), code) == 0)
 			codes[0] = NULL;
 		ev_tok_set_query_lang(ts->tok, codes[0]);
+		strcpy(ts->lang_key, "[*]");
 		return 0;
 	}
 	if (!json_is_string(l) || ev_analyze_norm(json_string_value(l), json_string_length(l), code) == -1)
@@ -422,6 +424,7 @@ ev_textquery_query_langs(struct ev_textsearch *ts, json_t *q, const char *where,
 		    " code such as \"en\", \"fr\" or \"zh\"");
 	ev_tok_set_query_langs(ts->tok, codes, 1);
 	ev_tok_set_query_lang(ts->tok, code);
+	snprintf(ts->lang_key, sizeof ts->lang_key, "[%s]", code);
 	return 1;
 }
 

@@ -96,6 +96,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	}
 	ts->st = st;
 	ts->o = *opts;
+	strcpy(ts->lang_key, "[*]");	/* (each query sets its own) */
 	ts->regions = -1;
 	ts->nchunks = -1;
 	ts->fresh = -1;
@@ -373,14 +374,13 @@ count_pairs(struct ev_textsearch *ts, struct ev_textstats *out, struct ev_err *e
 	for (int i = 0; i < ts->nwords; i++) {
 		const struct word *w = &ts->words[i];
 
-		ev_buf_reset(&ts->key);
-		if (ev_buf_adds(&ts->key, w->stem) == -1)
+		if (ev_textpass_phrase_key(ts, w->stem, NULL) == -1)
 			return ev_err_nomem(err);
 		if (count_phrase(ts, out, w->surface, NULL, err) == -1)
 			return -1;
 		if (i + 1 == ts->nwords)
 			break;
-		if (ev_textpass_pair_key(ts, w->stem, ts->words[i + 1].stem) == -1)
+		if (ev_textpass_phrase_key(ts, w->stem, ts->words[i + 1].stem) == -1)
 			return ev_err_nomem(err);
 		if (count_phrase(ts, out, w->surface, ts->words[i + 1].surface, err) == -1)
 			return -1;

@@ -118,7 +118,11 @@ struct ev_textsearch {
 	double *idf;		/* and its IDF once counted (> 0), else 0 */
 	int *pstart, *plen;	/* and its bytes in expr */
 	int npw, cappw;
-	struct ev_buf key;	/* a pair's statistics key */
+	struct ev_buf key;	/* a phrase's statistics key (ev_textpass_phrase_key()) */
+	/* the current query's languages as that key names them: "[de]" (its
+	 * own), or "[*]" (the store's: each shard's own, so that the shards'
+	 * counts of a query add up under one key) */
+	char lang_key[EV_ANALYZE_CODE_MAX + 2];
 	struct ev_buf expr, sql, snip;
 	/* A pruned pass (textsearch.h "Dynamic pruning"): "(SOME) AND (expr)",
 	 * the phrases of SOME first, weighing nothing. */
@@ -294,8 +298,13 @@ int ev_textpass_step_pass(struct ev_textsearch *ts, sqlite3_stmt *s, sqlite3_stm
 int ev_textpass_step_error(struct ev_textsearch *ts, int rc, const char *text, const char *where,
     struct ev_err *err);
 
-/* The key of the pair a b in the statistics, into ts->key.  Returns 0 or -1. */
-int ev_textpass_pair_key(struct ev_textsearch *ts, const char *a, const char *b);
+/* The key in the statistics of the phrase of the query word a, or of the
+ * pair a b (b not NULL), into ts->key: its stems after the current query's
+ * languages (ts->lang_key), which say which of a word's stems it searches,
+ * so that a word counted for a query of one language is never taken for
+ * the same word in another: "[*] flat plate".  Returns 0 or -1 (out of
+ * memory). */
+int ev_textpass_phrase_key(struct ev_textsearch *ts, const char *a, const char *b);
 
 /* textfeedback.c: pseudo-relevance feedback */
 

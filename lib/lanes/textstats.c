@@ -10,8 +10,9 @@
 
 #include "buf.h"
 
-#define HEADER "evkit-text-stats\t2"
+#define HEADER "evkit-text-stats\t3"
 #define HEADER_1 "evkit-text-stats\t1"	/* without squares */
+#define HEADER_2 "evkit-text-stats\t2"	/* query words without their languages */
 
 static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language", "chunk-language" };
 
@@ -239,9 +240,13 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "statistics made by an earlier"
 			    " evkit, without the chunk lengths' squares: make them again"
 			    " (ev-search-text --stats-out)");
+		else if (lineno == 1 && strcmp(line, HEADER_2) == 0)
+			r = ev_err_set(err, EV_EXIT_USAGE, where, "statistics made by an earlier"
+			    " evkit, whose query words do not say their languages: make them again"
+			    " (ev-search-text --stats-out)");
 		else if (lineno == 1 && strcmp(line, HEADER) != 0)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
-			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>2'");
+			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>3'");
 		else if (lineno > 1)
 			r = read_line(s, line, where, err);
 	}

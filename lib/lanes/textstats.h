@@ -13,10 +13,13 @@
  *   squares                   the sum of their lengths' squares (the
  *                             spread of the lengths: lenstats.h)
  *   term STEM -> N            chunks holding the stem (the whole vocabulary)
- *   phrase "STEM STEM" -> N   chunks holding the two stems side by side
- *                             (those of the queries the set was made for)
- *   phrase STEM -> N          chunks a query word matches (any of its stems
- *                             in the languages queries are stemmed for)
+ *   phrase "[L] STEM STEM"    chunks holding the two stems side by side
+ *     -> N                    (those of the queries the set was made for)
+ *   phrase "[L] STEM" -> N    chunks a query word matches (any of its stems
+ *                             in the languages the query is stemmed for)
+ * where L is the query's own language ("*": none given, the store's
+ * languages), which decides the stems a word searches: the same word
+ * counted for queries of two languages is two entries.
  *   language CODE -> N        documents declaring the language
  *   chunk-language CODE -> N  chunks analysed in the language (declared or
  *                             detected: the languages a query is stemmed for)
@@ -24,8 +27,9 @@
  * gives the statistics of the two together.
  *
  * The file is text, one entry a line, fields separated by tabs, after the
- * line "evkit-text-stats<TAB>2" (version 1 had no squares: refused):
- *   rows<TAB>N, tokens<TAB>N, squares<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>STEM STEM<TAB>N,
+ * line "evkit-text-stats<TAB>3" (version 1 had no squares, version 2 no
+ * languages in its phrases: refused):
+ *   rows<TAB>N, tokens<TAB>N, squares<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>[L] STEM STEM<TAB>N,
  *   language<TAB>CODE<TAB>N, chunk-language<TAB>CODE<TAB>N
  * written sorted by kind and key, so that a file made twice is the same. */
 #ifndef EV_TEXTSTATS_H

@@ -1,6 +1,7 @@
 # Statistics that cannot rank a query are refused, never half used: a pair of
 # words they did not count, a file that is not statistics, one made by an
-# earlier evkit (version 1, without the squares of the lengths), a bad line (named
+# earlier evkit (version 1, without the squares of the lengths; version 2,
+# its query words' counts without their languages), a bad line (named
 # FILE:LINE), an FTS5 expression; --stats-out needs a store or files to sum.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db
@@ -9,8 +10,10 @@ echo '"boundary layer"' | ev-search-text --db kb.db --stats kb.stats; echo "exit
 echo '"plate"' | ev-search-text --db kb.db --stats kb.stats | jq -c '[.id, .rank]'
 echo '{"id":"x"}' > bad.stats
 echo '"plate"' | ev-search-text --db kb.db --stats bad.stats; echo "exit $?"
-sed '1s/\t2$/\t1/; /^squares/d' kb.stats > old.stats
+sed '1s/\t3$/\t1/; /^squares/d' kb.stats > old.stats
 echo '"plate"' | ev-search-text --db kb.db --stats old.stats; echo "exit $?"
+sed '1s/\t3$/\t2/; s/^\(phrase\t\)\[\*\] /\1/' kb.stats > v2.stats
+echo '"plate"' | ev-search-text --db kb.db --stats v2.stats; echo "exit $?"
 { head -3 kb.stats; printf 'term\tplate\n'; } > short.stats
 echo '"plate"' | ev-search-text --db kb.db --stats short.stats; echo "exit $?"
 { head -3 kb.stats; printf 'term\tplate\t-4\n'; } > neg.stats
