@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "jsoncopy.h"
 #include "jsonl.h"
+#include "hitfields.h"
 #include "qfilter.h"
 
 /* BLAS (OpenBLAS, as Faiss links it). */
@@ -462,6 +463,20 @@ out:
 	return rc;
 }
 
+/* Delete from base (a query record's shallow copy) the fields of a hit of
+ * its own (ev_hitfields_owned()), its "vectors" among them. */
+static void
+drop_owned(json_t *base)
+{
+	const char *key;
+	json_t *v;
+	void *tmp;
+
+	json_object_foreach_safe(base, tmp, key, v)
+		if (ev_hitfields_owned(key))
+			json_object_del(base, key);
+}
+
 int
 ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, const char *where,
 	struct ev_err *err)
@@ -477,8 +492,9 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	    ev_json_id_text(json_object_get(rec, "query_id"), qid, sizeof qid) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or a whole number");
-	if ((base = ev_jsoncopy_shallow(rec)) == NULL || json_object_del(base, "vectors") == -1 ||
-	    (json_object_get(base, "query_id") == NULL &&
+	if ((base = ev_jsoncopy_shallow(rec)) != NULL)
+		drop_owned(base);
+	if (base == NULL || (json_object_get(base, "query_id") == NULL &&
 	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
 		json_decref(base);
 		return ev_err_nomem(err);

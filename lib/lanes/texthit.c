@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chunk.h"
+#include "hitfields.h"
 #include "jsonl.h"
 #include "region.h"
 #include "snippet.h"
@@ -284,11 +285,10 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 		r |= json_object_set_new(hit, "published_date", column_json(s, 18));
 	if (meta != NULL)
 		r |= json_object_set_new(hit, "metadata", meta);
-	/* every field of the query but its vector, its filters too: they were
-	 * applied (a filter the lane cannot apply is refused) */
+	/* every field of the query but a hit's own, its filters too: they
+	 * were applied (a filter the lane cannot apply is refused) */
 	json_object_foreach(q, key, v)
-		if (strcmp(key, "vector") != 0 &&
-		    json_object_get(hit, key) == NULL)
+		if (!ev_hitfields_owned(key) && json_object_get(hit, key) == NULL)
 			r |= json_object_set(hit, key, v);
 	if (r != 0) {
 		json_decref(hit);

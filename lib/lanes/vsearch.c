@@ -599,25 +599,21 @@ write_out(struct ev_vsearch *vs, int flush, struct ev_err *err)
 	return 0;
 }
 
-/* Fields of a query record that a hit sets itself. */
-static const char *const hit_keys[] = {
-	"vector", "id", "doc_id", "section_id", "title", "section_title", "section_path",
-	"source_uri", "chunk_index", "offset_start", "offset_end", "content_hash", "metadata",
-	"language", "source_type", "published_date", "rank", "score", "lane", "signals", "evidence",
-	"snippet", NULL
-};
-
-/* The query's own fields as the start of a hit record: "{...," (or "{"). */
+/* The query's own fields as the start of a hit record: "{...," (or "{"),
+ * but a hit's (ev_hitfields_owned()). */
 static int
 query_prefix(const json_t *rec, struct ev_buf *pre)
 {
-	json_t *c = ev_jsoncopy_shallow(rec);
+	json_t *c = ev_jsoncopy_shallow(rec), *v;
+	const char *key;
+	void *tmp;
 	int rc;
 
 	if (c == NULL)
 		return -1;
-	for (int i = 0; hit_keys[i]; i++)
-		json_object_del(c, hit_keys[i]);
+	json_object_foreach_safe(c, tmp, key, v)
+		if (ev_hitfields_owned(key))
+			json_object_del(c, key);
 	ev_buf_reset(pre);
 	rc = ev_json_dump(pre, c);
 	json_decref(c);

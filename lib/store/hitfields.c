@@ -264,6 +264,23 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 }
 
 int
+ev_hitfields_owned(const char *key)
+{
+	static const char *const owned[] = {
+		"id", "doc_id", "section_id", "title", "section_title", "section_path", "source_uri",
+		"source_type", "chunk_index", "offset_start", "offset_end", "content_hash",
+		"content_ref", "published_date", "language", "metadata", "text", "page", "page_end",
+		"bbox", "bbox_norm", "chunks", "rank", "score", "lane", "signals", "evidence",
+		"snippet", "vector", "vectors", NULL
+	};
+
+	for (int i = 0; owned[i] != NULL; i++)
+		if (strcmp(key, owned[i]) == 0)
+			return 1;
+	return 0;
+}
+
+int
 ev_hitfields_stamp(json_t *hit, json_t *stamp)
 {
 	json_t *e;

@@ -32,6 +32,16 @@ int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **tex
 int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	struct ev_err *err);
 
+/* Whether key names a field of a hit record of its own (its chunk's, its
+ * document's, its lane's: "id", "text", "language", "metadata", "page",
+ * ...; and the query's "vector" and "vectors", not repeated in its hits).
+ * A lane copies every other field of a query record into the query's hits;
+ * one of these it never copies, even when the hit has none of its own: a
+ * hit of a chunk without metadata or a language must not carry the
+ * query's, as if they were its document's, nor one without a "text" the
+ * query's "text" (ev-pack reads a hit's "text" as its chunk's). */
+int ev_hitfields_owned(const char *key);
+
 /* Stamp hit with when its lane retrieved it: stamp (a string, clock.h's
  * ev_clock_stamp(), made once per query; the hit takes a reference) as
  * "retrieved_at" of each entry (an object) of the hit's "evidence" array,
