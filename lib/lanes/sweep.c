@@ -1286,9 +1286,11 @@ add_list(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *
 				r = r == -1 ? -1 : 3;
 				break;
 			}
-			__builtin_prefetch(&a->acc[row], 1);	/* (a hint: never a fault) */
-			__builtin_prefetch(&a->mark[row], 1);
-			__builtin_prefetch(&a->len[row], 0);
+			if (row >= 0 && row < a->nrow) {	/* (add_row() finds others corrupt) */
+				__builtin_prefetch(&a->acc[row], 1);
+				__builtin_prefetch(&a->mark[row], 1);
+				__builtin_prefetch(&a->len[row], 0);
+			}
 			brow[nb++] = row;
 		}
 		for (int i = 0; i < nb; i++) {
@@ -1324,8 +1326,10 @@ ev_sweep_add_alternatives(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase 
 	long long minors, rows, n = 0;
 	int major;
 
+	if (ph->ntok != 1)
+		return 0;
 	minors = major_of(sw->p, ph->tok, ph->len, ph->nalt[0], &major, &rows);
-	if (ph->ntok != 1 || minors * MINOR_SHARE > rows)
+	if (minors * MINOR_SHARE > rows)
 		return 0;
 	if (minors > 0 && (n = minor_rows(sw, ph, &major, (size_t)minors)) < 0)
 		return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
