@@ -488,6 +488,25 @@ ev_json_id_text(const json_t *id, char *buf, size_t size)
 }
 
 int
+ev_json_id_buf(const json_t *id, struct ev_buf *b)
+{
+	int r;
+
+	ev_buf_reset(b);
+	if (json_is_string(id))
+		r = ev_buf_adds(b, json_string_value(id));
+	else if (json_is_integer(id))
+		r = ev_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
+	else
+		return -1;
+	if (r == -1) {
+		ev_buf_reset(b);
+		return -2;
+	}
+	return 0;
+}
+
+int
 ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
 {
 	const char *id = NULL, *s = NULL;
@@ -547,7 +566,7 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 }
 
 int
-ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, char *qid, size_t size, struct ev_err *err)
+ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err)
 {
 	const json_t *q;
 	json_t *v;
@@ -558,9 +577,10 @@ ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, char *qid, size_t size, str
 		return r;
 	q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
 	if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
-	    ((q == NULL || ev_json_id_text(q, qid, size) == -1) &&
+	    ((r = ev_json_id_buf(q, qid)) == -1 &&
 	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-		"field 'query_id' must be a string or an integer") == -1)) {
+		"field 'query_id' must be a string or an integer") == -1) ||
+	    (r == -2 && ev_err_nomem(err) == -1)) {
 		json_decref(v);
 		return -1;
 	}

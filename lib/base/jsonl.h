@@ -106,6 +106,10 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * or does not fit in size bytes. */
 int ev_json_id_text(const json_t *id, char *buf, size_t size);
 
+/* The same text, of any length, into b (emptied first).  Returns 0, -1 when
+ * id is of another type, or -2 out of memory (b is then empty). */
+int ev_json_id_buf(const json_t *id, struct ev_buf *b);
+
 /* Check a hit record's shape: an object with a non-empty string "id", a
  * finite number "score", and where present a whole "rank" from 1, string
  * "lane", "snippet", "doc_id" and "query", an object "signals" and an array
@@ -114,11 +118,10 @@ int ev_json_id_text(const json_t *id, char *buf, size_t size);
 int ev_hit_check(const json_t *hit, const char *where, struct ev_err *err);
 
 /* Read the next hit record of in (checked by ev_hit_check()) into *out and
- * its query_id as text (ev_json_id_text()) into qid[0..size).  Returns 1, 0
- * at the end, or -1 with *err set (code 2 naming FILE:LINE for a bad
+ * its query_id as text, of any length (ev_json_id_buf()), into qid.  Returns
+ * 1, 0 at the end, or -1 with *err set (code 2 naming FILE:LINE for a bad
  * record, *out then NULL: the caller may skip it and read on). */
-int ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, char *qid, size_t size,
-	struct ev_err *err);
+int ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err);
 
 /* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its

@@ -323,7 +323,8 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	struct ev_skip skip = { skip_invalid, 0 };
 	struct ev_buf out = EV_BUF_INIT;
 	json_t *hits = json_array(), *done = json_object(), *v;
-	char qid[256] = "", id[256], where[300] = "";
+	struct ev_buf qid = EV_BUF_INIT, id = EV_BUF_INIT;
+	char where[300] = "";
 	int r, rc;
 
 	if (hits == NULL || done == NULL) {
@@ -331,7 +332,7 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 		json_decref(done);
 		return ev_cli_loop_end(cli, &skip, ev_err_nomem(&err), &err);
 	}
-	while ((r = ev_jsonl_next_hit(in, &v, id, sizeof id, &err)) != 0) {
+	while ((r = ev_jsonl_next_hit(in, &v, &id, &err)) != 0) {
 		if (r == -1) {
 			if (ev_cli_skip(&skip, &err))
 				continue;
@@ -339,25 +340,31 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 		}
 		/* a query's hits are consecutive records with its query_id: one
 		 * that comes back after them would be answered twice, apart */
-		if (strcmp(id, qid) != 0 && ((json_array_size(hits) > 0 &&
-		    json_object_set_new(done, qid, json_true()) == -1 && ev_err_nomem(&err)) ||
+		if (strcmp(ev_buf_str(&id), ev_buf_str(&qid)) != 0 && ((json_array_size(hits) > 0 &&
+		    json_object_set_new(done, ev_buf_str(&qid), json_true()) == -1 &&
+		    ev_err_nomem(&err)) ||
 		    flush_hits(flush, ctx, hits, where, &out, &err) == -1)) {
 			json_decref(v);
 			r = -1;
 			break;
 		}
-		if (json_object_get(done, id) != NULL) {
+		if (json_object_get(done, ev_buf_str(&id)) != NULL) {
 			json_decref(v);
 			ev_err_set(&err, EV_EXIT_USAGE, ev_jsonl_where(in), "query '%s' comes back"
 			    " after its hits were written: a query's hits must be consecutive records",
-			    id);
-			qid[0] = '\0';	/* skipped: the next record starts afresh */
+			    ev_buf_str(&id));
+			ev_buf_reset(&qid);	/* skipped: the next record starts afresh */
 			if (ev_cli_skip(&skip, &err))
 				continue;
 			r = -1;
 			break;
 		}
-		snprintf(qid, sizeof qid, "%s", id);
+		ev_buf_reset(&qid);
+		if (ev_buf_adds(&qid, ev_buf_str(&id)) == -1) {
+			json_decref(v);
+			r = ev_err_nomem(&err);
+			break;
+		}
 		snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
 		(*nhits)++;
 		if (json_array_append_new(hits, v) == -1) {
@@ -369,6 +376,8 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 		r = -1;
 	rc = ev_cli_loop_end(cli, &skip, r, &err);
 	ev_buf_release(&out);
+	ev_buf_release(&qid);
+	ev_buf_release(&id);
 	json_decref(hits);
 	json_decref(done);
 	return rc;
