@@ -485,7 +485,9 @@ walk_unknown(const json_t *obj, char *path, size_t len, size_t cap, const char *
 		 * mapping of those keys) */
 		if (json_is_object(v) && is_section(path, known))
 			count += walk_unknown(v, path, len + (size_t)n, cap, known, warn, ctx);
-		else if (is_known(path, known))
+		/* a section left empty ("diversity:" with only comments
+		 * under it) is null: absent, as ev_config_get() takes it */
+		else if (is_known(path, known) || (json_is_null(v) && is_section(path, known)))
 			;
 		else {
 			warn(path, ctx);
