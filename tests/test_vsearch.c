@@ -458,30 +458,48 @@ Test(vsearch, feedback_refuses_what_ev_hit_check_refuses)
 		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"id\":\"x\"}", "duplicate" },
 		{ "[1]", "hit must be a JSON object" },
 	};
-	char lines[600], qid[400];
+	char lines[600];
 
-	memset(qid, 'q', 300);
-	qid[300] = '\0';
-	for (size_t i = 0; i <= sizeof bad / sizeof bad[0]; i++) {
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct ev_err err = { 0 };
 		struct ev_vsearch *vs;
 		int rc;
 
-		if (i < sizeof bad / sizeof bad[0])
-			snprintf(lines, sizeof lines, "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1}\n%s\n",
-			    bad[i][0]);
-		else	/* a query_id longer than any query's */
-			snprintf(lines, sizeof lines, "{\"query_id\":\"%s\",\"id\":\"d2:s1:0\",\"score\":1}\n",
-			    qid);
+		snprintf(lines, sizeof lines, "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1}\n%s\n",
+		    bad[i][0]);
 		vs = feedback_searcher(1, 3, 1, lines, &err, &rc);
 		cr_assert_eq(rc, -1, "line %zu", i);
 		cr_assert_eq(err.code, EV_EXIT_USAGE, "line %zu", i);
-		cr_assert(strstr(err.where, i < sizeof bad / sizeof bad[0] ? "text.jsonl:2" :
-		    "text.jsonl:1") != NULL, "line %zu: %s", i, err.where);
-		cr_assert(strstr(err.msg, i < sizeof bad / sizeof bad[0] ? bad[i][1] : "'query_id' must be")
-		    != NULL, "line %zu: %s", i, err.msg);
+		cr_assert(strstr(err.where, "text.jsonl:2") != NULL, "line %zu: %s", i, err.where);
+		cr_assert(strstr(err.msg, bad[i][1]) != NULL, "line %zu: %s", i, err.msg);
 		ev_vsearch_free(vs);
 	}
+}
+
+/* A query_id of any length, as ev-search-text and ev-fuse take it (the hits
+ * of the scanned form and of Jansson's, and the query's own). */
+Test(vsearch, feedback_takes_a_query_id_of_any_length)
+{
+	struct ev_err err = { 0 };
+	struct ev_vsearch *vs;
+	char qid[301], lines[1000], q[400];
+	json_t *h;
+	int rc;
+
+	memset(qid, 'q', 300);
+	qid[300] = '\0';
+	snprintf(lines, sizeof lines, "{\"query_id\":\"%s\",\"id\":\"d2:s1:0\",\"score\":2}\n"
+	    "{\"query_id\":\"%s\",\"id\":\"d1:s1:0\",\"score\":1.0,\"rank\":2.0}\n", qid, qid);
+	vs = feedback_searcher(1, 3, 1, lines, &err, &rc);
+	cr_assert_eq(rc, 0, "%s", err.msg);
+	snprintf(q, sizeof q, "{\"query_id\":\"%s\",\"vector\":[1,0,0,0]}", qid);
+	cr_assert_eq(add(vs, q, 1, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vsearch_flush(vs, &err), 0, "%s", err.msg);
+	h = hits();
+	cr_assert_str_eq(folded(h, 0, 0), "d2:s1:0");
+	cr_assert_str_eq(folded(h, 0, 1), "d1:s1:0");
+	json_decref(h);
+	ev_vsearch_free(vs);
 }
 
 /* What ev_vsearch_add() (by == 0) or ev_vsearch_add_line() (1) makes of

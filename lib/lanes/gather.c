@@ -65,8 +65,10 @@ hits_ahead(struct ev_gather_src *h, struct ev_err *err)
 	if ((v = ev_json_parse_line(h->line, h->len, ev_jsonl_where(h->in), err)) == NULL)
 		return -1;
 	if (ev_hit_check(v, ev_jsonl_where(h->in), err) == -1 ||
-	    ev_json_id_text(json_object_get(v, "query_id"), h->qid, sizeof h->qid) == -1) {
-		if (err->msg[0] == '\0')
+	    (r = ev_json_id_buf(json_object_get(v, "query_id"), &h->qid)) < 0) {
+		if (r == -2)
+			ev_err_nomem(err);
+		else if (err->msg[0] == '\0')
 			ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->in),
 			    "field 'query_id' must be a string or an integer");
 		json_decref(v);
@@ -90,30 +92,35 @@ int
 ev_gather_query(struct ev_gather *g, const json_t *q, const char *where, FILE *out,
     long long *written, struct ev_err *err)
 {
-	char qid[256];
+	struct ev_buf id = EV_BUF_INIT;
+	const char *qid;
+	int r;
 
 	if (!json_is_array(json_object_get(q, "lanes")))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "query without 'lanes': --hits reads queries routed by ev-route");
-	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) == -1)
-		return ev_err_set(err, EV_EXIT_USAGE, where,
+	if ((r = ev_json_id_buf(json_object_get(q, "query_id"), &id)) < 0)
+		return r == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
+	qid = ev_buf_str(&id);
+	r = 0;
 	for (int i = 0; i < g->n; i++) {
 		struct ev_gather_src *h = &g->src[i];
 		int keep = ev_routed_to(q, h->lane) != h->negate;
 
-		while (h->line != NULL && strcmp(h->qid, qid) == 0) {
-			if (keep) {
-				if (fwrite(h->line, 1, h->len, out) != h->len || putc('\n', out) == EOF)
-					return ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "cannot write: %s",
-					    strerror(errno));
+		while (r == 0 && h->line != NULL && strcmp(ev_buf_str(&h->qid), qid) == 0) {
+			if (keep && (fwrite(h->line, 1, h->len, out) != h->len ||
+			    putc('\n', out) == EOF))
+				r = ev_err_set(err, EV_EXIT_RUNTIME, "stdout", "cannot write: %s",
+				    strerror(errno));
+			else if (keep)
 				++*written;
-			}
-			if (hits_ahead(h, err) == -1)
-				return -1;
+			if (r == 0)
+				r = hits_ahead(h, err);
 		}
 	}
-	return 0;
+	ev_buf_release(&id);
+	return r;
 }
 
 int
@@ -124,7 +131,7 @@ ev_gather_end(const struct ev_gather *g, struct ev_err *err)
 			return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(g->src[i].in),
 			    "hits of query '%s', which is not among the routed queries or comes out of "
 			    "their order (each file of hits must list the queries in their order)",
-			    g->src[i].qid);
+			    ev_buf_str(&g->src[i].qid));
 	return 0;
 }
 
@@ -135,6 +142,7 @@ ev_gather_close(struct ev_gather *g)
 		ev_jsonl_close(g->src[i].in);
 		free(g->src[i].lane);
 		free(g->src[i].path);
+		ev_buf_release(&g->src[i].qid);
 	}
 	g->n = 0;
 }

@@ -25,7 +25,7 @@ struct ev_gather_src {
 	struct ev_jsonl *in;
 	const char *line;	/* the line read ahead (valid until the next read), or NULL */
 	size_t len;
-	char qid[256];		/* its query id */
+	struct ev_buf qid;	/* its query id, of any length */
 };
 
 /* The sources; zero-initialised is empty. */

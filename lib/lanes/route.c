@@ -586,7 +586,8 @@ ev_route_measure(int m, const double *top, int ntop, long n)
 json_t *
 ev_route_read_answers(const char *path, struct ev_err *err)
 {
-	char *paths[] = { (char *)path }, qid[256];
+	char *paths[] = { (char *)path };
+	struct ev_buf qid = EV_BUF_INIT;
 	struct ev_jsonl *in = ev_jsonl_open(paths, 1, err);
 	json_t *by = json_object(), *v, *t;
 	int r;
@@ -603,8 +604,10 @@ ev_route_read_answers(const char *path, struct ev_err *err)
 		size_t k, n;
 
 		if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
-		    ev_json_id_text(json_object_get(v, "query_id"), qid, sizeof qid) == -1) {
-			if (err->msg[0] == '\0')
+		    (r = ev_json_id_buf(json_object_get(v, "query_id"), &qid)) < 0) {
+			if (r == -2)
+				ev_err_nomem(err);
+			else if (err->msg[0] == '\0')
 				ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
 				    "field 'query_id' must be a string or an integer");
 			json_decref(v);
@@ -613,8 +616,9 @@ ev_route_read_answers(const char *path, struct ev_err *err)
 		}
 		s = json_number_value(json_object_get(v, "score"));
 		json_decref(v);
-		if ((t = json_object_get(by, qid)) == NULL &&
-		    (json_object_set_new(by, qid, t = json_pack("[i]", 0)) == -1 || t == NULL)) {
+		if ((t = json_object_get(by, ev_buf_str(&qid))) == NULL &&
+		    (json_object_set_new(by, ev_buf_str(&qid), t = json_pack("[i]", 0)) == -1 ||
+		    t == NULL)) {
 			r = ev_err_nomem(err);
 			break;
 		}
@@ -630,6 +634,7 @@ ev_route_read_answers(const char *path, struct ev_err *err)
 		if (json_array_size(t) > 11)
 			json_array_remove(t, 11);
 	}
+	ev_buf_release(&qid);
 	ev_jsonl_close(in);
 	if (r == -1) {
 		json_decref(by);
@@ -757,7 +762,8 @@ ev_router_gate_answers(const struct ev_router *r, json_t *q, const char *const *
     json_t *const *answers, int n, struct ev_err *err)
 {
 	struct ev_gate gate;
-	char qid[256];
+	struct ev_buf id = EV_BUF_INIT;
+	const char *qid;
 	json_t *by_lane, *t;
 	double top[2];
 	long hits;
@@ -765,26 +771,32 @@ ev_router_gate_answers(const struct ev_router *r, json_t *q, const char *const *
 
 	if (n == 0 || json_object_get(json_object_get(q, "routing"), "gate") != NULL)
 		return 0;
-	if (ev_json_id_text(json_object_get(q, "query_id"), qid, sizeof qid) < 0)
-		qid[0] = '\0';
+	if (ev_json_id_buf(json_object_get(q, "query_id"), &id) == -2)
+		return ev_err_nomem(err);
+	qid = ev_buf_str(&id);
 	ev_router_gate(r, &gate);
 	if (gate.nlanes == 0) {	/* one lane on another's confidence */
 		t = json_object_get(answers[0], qid);
+		ev_buf_release(&id);
 		hits = (long)json_integer_value(json_array_get(t, 0));
 		top[0] = json_number_value(json_array_get(t, 1));
 		top[1] = json_number_value(json_array_get(t, 2));
 		return ev_router_apply_gate(r, q, hits, ev_route_measure(EV_CONF_MARGIN, top,
 		    hits < 2 ? (int)hits : 2, hits), err);
 	}
-	if ((by_lane = json_object()) == NULL)
+	if ((by_lane = json_object()) == NULL) {
+		ev_buf_release(&id);
 		return ev_err_nomem(err);
+	}
 	for (int i = 0; i < n; i++) {
 		t = json_object_get(answers[i], qid);
 		if (json_object_set_new(by_lane, lanes[i], t ? json_incref(t) : json_pack("[i]", 0)) == -1) {
 			json_decref(by_lane);
+			ev_buf_release(&id);
 			return ev_err_nomem(err);
 		}
 	}
+	ev_buf_release(&id);
 	rc = ev_router_apply_lanes_gate(r, q, by_lane, err);
 	json_decref(by_lane);
 	return rc;

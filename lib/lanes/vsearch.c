@@ -194,7 +194,7 @@ keep_first(json_t *list, long long rank, const char *id, int n)
 /* What the feedback takes of a hit line: its query's id, its rank (or the
  * line number when it has none) and its chunk's id. */
 struct fb_hit {
-	char qid[256];
+	struct ev_buf qid;	/* of any length */
 	long long rank;
 	const char *id;
 };
@@ -294,14 +294,15 @@ scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids
 		n = strtoll(t, NULL, 10);
 		if (errno != 0)
 			return 0;
-		snprintf(h->qid, sizeof h->qid, "%lld", n);
-	} else {
-		if (ev_jscan_decode(ids, q->val + 1, q->vlen - 2) == -1 || ev_buf_add(ids, "", 1) == -1)
+		ev_buf_reset(&h->qid);
+		if (ev_buf_printf(&h->qid, "%lld", n) == -1)
 			return -1;
-		if (ids->len > sizeof h->qid || strlen(ids->p) != ids->len - 1)
+	} else {
+		ev_buf_reset(&h->qid);
+		if (ev_jscan_decode(&h->qid, q->val + 1, q->vlen - 2) == -1)
+			return -1;
+		if (strlen(ev_buf_str(&h->qid)) != h->qid.len)
 			return 0;
-		memcpy(h->qid, ids->p, ids->len);
-		ev_buf_reset(ids);
 	}
 	if (ev_jscan_decode(ids, kept[0]->val + 1, kept[0]->vlen - 2) == -1 ||
 	    ev_buf_add(ids, "", 1) == -1)
@@ -333,9 +334,10 @@ next_fb_hit(struct ev_vsearch *vs, struct ev_jsonl *in, struct ev_buf *ids, stru
 		return -1;
 	json_t *q = json_is_object(hit) ? json_object_get(hit, "query_id") : NULL;
 	if (ev_hit_check(hit, ev_jsonl_where(in), err) == -1 ||
-	    ((q == NULL || ev_json_id_text(q, h->qid, sizeof h->qid) == -1) &&
+	    ((r = ev_json_id_buf(q, &h->qid)) == -1 &&
 	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-		"field 'query_id' must be a string or an integer") == -1)) {
+		"field 'query_id' must be a string or an integer") == -1) ||
+	    (r == -2 && ev_err_nomem(err) == -1)) {
 		json_decref(hit);
 		return -1;
 	}
@@ -354,7 +356,7 @@ ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struc
 {
 	struct ev_jsonl *in;
 	struct ev_buf ids = { 0 };
-	struct fb_hit h;
+	struct fb_hit h = { EV_BUF_INIT, 0, NULL };
 	json_t *list;
 	int r;
 
@@ -366,8 +368,8 @@ ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struc
 	if ((in = ev_jsonl_open(paths, npaths, err)) == NULL)
 		return -1;
 	while ((r = next_fb_hit(vs, in, &ids, &h, err)) == 1) {
-		if ((list = json_object_get(vs->fb, h.qid)) == NULL &&
-		    json_object_set_new(vs->fb, h.qid, list = json_array()) == -1)
+		if ((list = json_object_get(vs->fb, ev_buf_str(&h.qid))) == NULL &&
+		    json_object_set_new(vs->fb, ev_buf_str(&h.qid), list = json_array()) == -1)
 			r = -1;
 		if (r == -1 || list == NULL || keep_first(list, h.rank, h.id, vs->o.feedback) == -1) {
 			r = ev_err_nomem(err);
@@ -375,6 +377,7 @@ ev_vsearch_feedback(struct ev_vsearch *vs, char *const *paths, int npaths, struc
 		}
 	}
 	ev_buf_release(&ids);
+	ev_buf_release(&h.qid);
 	ev_jsonl_close(in);
 	return r == -1 ? -1 : 0;
 }
@@ -453,6 +456,7 @@ add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const
 	struct query *q = &vs->q[vs->n];
 	json_t *vec, *id, *filters;
 	const char *model = NULL, *text;
+	int r;
 
 	if (vs->n >= vs->batch_max)
 		return ev_err_set(err, EV_EXIT_RUNTIME, where, "the batch is full");
@@ -477,13 +481,16 @@ add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const
 		return -1;
 	q->feedback = NULL;
 	if (vs->fb != NULL) {
-		char qid[256];
+		struct ev_buf qid = EV_BUF_INIT;
 
-		if (id == NULL || json_is_null(id))
-			snprintf(qid, sizeof qid, "%zu", lineno);
-		else if (ev_json_id_text(id, qid, sizeof qid) == -1)
-			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query_id' is too long");
-		if (fold_feedback(vs, q, qid, vs->vec + (size_t)vs->n * vs->dim, err) == -1)
+		if ((id == NULL || json_is_null(id) ? ev_buf_printf(&qid, "%zu", lineno) :
+		    ev_json_id_buf(id, &qid)) < 0) {
+			ev_buf_release(&qid);
+			return ev_err_nomem(err);
+		}
+		r = fold_feedback(vs, q, ev_buf_str(&qid), vs->vec + (size_t)vs->n * vs->dim, err);
+		ev_buf_release(&qid);
+		if (r == -1)
 			return -1;
 	}
 	if ((q->rec = ev_jsoncopy_deep(v)) == NULL) {
