@@ -126,24 +126,16 @@ struct ev_lex {
 	char *dir;
 };
 
-/* word[0..len) lowercased into out (MAX_WORD bytes, NUL-terminated): ASCII
- * and the Latin-1 capitals (UTF-8 C3 80 to C3 9E, but for the multiplication
- * sign).  Returns its length, or -1 when it is too long. */
+/* word[0..len) lowercased into out (MAX_WORD bytes, NUL-terminated):
+ * ev_lex_fold().  Returns its length, or -1 when it is too long. */
 static int
 lower(const char *word, size_t len, char *out)
 {
 	if (len == 0 || len >= MAX_WORD)
 		return -1;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)word[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (unsigned char)(c + 32);
-		else if (i > 0 && (unsigned char)word[i - 1] == 0xC3 && c >= 0x80 && c <= 0x9E &&
-		    c != 0x97)
-			c = (unsigned char)(c + 32);
-		out[i] = (char)c;
-	}
+	for (size_t i = 0; i < len; i++)
+		out[i] = (char)ev_lex_fold(i > 0 ? (unsigned char)word[i - 1] : 0,
+		    (unsigned char)word[i]);
 	out[len] = '\0';
 	return (int)len;
 }

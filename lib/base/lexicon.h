@@ -80,4 +80,16 @@ int ev_lex_is_word(struct ev_lex *lex, int lang, const char *word, size_t len, s
 /* The Debian package holding lang's word list ("wamerican", ...). */
 const char *ev_lex_dict_package(int lang);
 
+/* Byte c of UTF-8 text, prev the byte before it (0 at the start), in lower
+ * case as the lexicon folds words: the ASCII capitals and the Latin-1 ones
+ * (U+00C0 to U+00DE, C3 80 to C3 9E, but the multiplication sign), whose
+ * lower case is one byte on; any other byte as it is. */
+static inline unsigned char
+ev_lex_fold(unsigned char prev, unsigned char c)
+{
+	if ((c >= 'A' && c <= 'Z') || (prev == 0xC3 && c >= 0x80 && c <= 0x9E && c != 0x97))
+		return (unsigned char)(c + 32);
+	return c;
+}
+
 #endif

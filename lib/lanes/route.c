@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jsonl.h"
+#include "lexicon.h"
 
 #define LANE_MAX	32
 
@@ -72,7 +73,7 @@ lane_list(const json_t *v, const char *key, const char *file, struct ev_err *err
 }
 
 /* Text in lower case (ASCII and Latin-1 letters, as the lexicon folds
- * them: "École" is "école"), its words (ASCII letters and digits, and every
+ * them, ev_lex_fold(): "École" is "école"), its words (ASCII letters and digits, and every
  * byte of a multibyte character) separated by single spaces, with a space
  * at each end: " how do i read the site plan ". */
 static char *
@@ -88,13 +89,8 @@ normalise(const char *s)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == 0xc3 && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9e &&
-		    (unsigned char)s[i + 1] != 0x97) {	/* U+00C0..U+00DE but U+00D7 */
-			out[j++] = (char)c;
-			out[j++] = (char)(s[++i] + 0x20);
-			gap = 0;
-		} else if (isalnum(c) || c >= 0x80) {
-			out[j++] = (char)tolower(c);
+		if (isalnum(c) || c >= 0x80) {
+			out[j++] = (char)ev_lex_fold(i > 0 ? (unsigned char)s[i - 1] : 0, c);
 			gap = 0;
 		} else if (!gap) {
 			out[j++] = ' ';
