@@ -168,10 +168,13 @@ Test(vecinput, npy_headers)
 	    "{'descr': '<f8', 'fortran_order': False, 'shape': (3, 7), }          \n";
 	static const char fortran[] = "\x93NUMPY\x01\x00\x46\x00"
 	    "{'descr': '<f4', 'fortran_order': True, 'shape': (3, 7), }           \n";
+	static const char three[] = "\x93NUMPY\x01\x00\x46\x00"
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }       \n";
 	long long rows = 0, cols = 0;
 	FILE *f;
 
 	cr_assert_eq(sizeof good - 1, 10 + 0x46);
+	cr_assert_eq(sizeof three - 1, 10 + 0x46);
 	f = fmemopen((void *)good, sizeof good - 1, "rb");
 	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), 0, "%s", err.msg);
 	cr_assert_eq(rows, 3);
@@ -185,6 +188,11 @@ Test(vecinput, npy_headers)
 	f = fmemopen((void *)fortran, sizeof fortran - 1, "rb");
 	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);
 	cr_assert_str_eq(err.msg, ".npy data must be in C order");
+	fclose(f);
+	/* a 3-dimensional array was read as its first two dimensions */
+	f = fmemopen((void *)three, sizeof three - 1, "rb");
+	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);
+	cr_assert_str_eq(err.msg, ".npy data must have shape (N, D)");
 	fclose(f);
 	f = fmemopen((void *)"PK\x03\x04 not npy", 14, "rb");
 	cr_assert_eq(ev_vecinput_npy_header(f, "a.npy", &rows, &cols, &err), -1);

@@ -175,6 +175,7 @@ ev_vecinput_npy_header(FILE *f, const char *name, long long *rows, long long *co
 	char hdr[4096];
 	size_t hlen;
 	const char *p;
+	int end = 0;
 
 	if (read_full(f, pre, 10) != 1 || memcmp(pre, "\x93NUMPY", 6) != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, name, "not a .npy file");
@@ -195,7 +196,8 @@ ev_vecinput_npy_header(FILE *f, const char *name, long long *rows, long long *co
 	if (strstr(hdr, "'fortran_order': False") == NULL)
 		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must be in C order");
 	if ((p = strstr(hdr, "'shape': (")) == NULL ||
-	    sscanf(p + 10, "%lld, %lld)", rows, cols) != 2 || *rows < 0 || *cols < 1)
+	    sscanf(p + 10, "%lld, %lld)%n", rows, cols, &end) != 2 || end == 0 ||
+	    *rows < 0 || *cols < 1)	/* end: the ')' matched, so not (N, D, ...) */
 		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must have shape (N, D)");
 	return 0;
 }
