@@ -199,3 +199,26 @@ Test(vecinput, npy_headers)
 	cr_assert_str_eq(err.msg, "not a .npy file");
 	fclose(f);
 }
+
+Test(vecinput, npy_data_past_its_shape_is_refused)
+{
+	/* shape (2, 1), but three float32 numbers follow the header: the
+	 * third was ignored and the load went ahead */
+	static const char in[] = "\x93NUMPY\x01\x00\x46\x00"
+	    "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 1), }          \n"
+	    "\x00\x00\x80\x3f" "\x00\x00\x80\x3f" "\x00\x00\x80\x3f";
+	struct ev_vecinput L = EV_VECINPUT_INIT;
+	char *paths[] = { file("v.npy", in, sizeof in - 1) };
+
+	L.format = EV_VECINPUT_NPY;
+	L.model = "m";
+	L.ids = file("ids.txt", "d1:s1:0\nd1:s1:1\n", 16);
+	cr_assert_eq(load(&L, paths, 1), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.msg, "the .npy data runs on past its shape (2, 1)");
+
+	/* without the extra number it loads */
+	ev_err_clear(&err);
+	paths[0] = file("v.npy", in, sizeof in - 1 - 4);
+	cr_assert_eq(load(&L, paths, 1), 2, "%s", err.msg);
+}

@@ -275,6 +275,10 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 			if (L->progress != NULL)
 				L->progress(L->ctx, 0);
 		}
+		/* data past the shape: the header is not this data's */
+		if (L->format == EV_VECINPUT_NPY && err->code == 0 && getc(f) != EOF)
+			ev_err_set(err, EV_EXIT_USAGE, name,
+				"the .npy data runs on past its shape (%lld, %lld)", rows, cols);
 		if (f != stdin)
 			fclose(f);
 		if (err->code)
