@@ -508,6 +508,12 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 		long long n;
 		const float *d = ev_mvindex_record(ms->ix, ms->c[u].rec, &n);
 		ms->c[u].score = ev_mvsearch_maxsim(ms->q, nq, d, n, ms->dim, ms->scratch, NULL);
+		if (!isfinite(ms->c[u].score)) {	/* finite numbers whose products overflow */
+			ev_err_set(err, EV_EXIT_USAGE, where, "the MaxSim of record '%s' overflows a "
+			    "float: the query's vectors (or the record's) are too large",
+			    ev_mvindex_id(ms->ix, ms->c[u].rec));
+			goto out;
+		}
 	}
 	ms->scored += nc;
 	ev_clock_stamp(ms->stamp, sizeof ms->stamp);	/* once for the query's hits */

@@ -70,8 +70,10 @@ struct ev_mvsearch *ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsea
  * optional "model" that must be the index's, "query_id" (a string or an
  * integer; lineno when absent) and any other fields, passed on to the hits.
  * "filters" (see above) needs o->st.  Writes its hits and flushes
- * out.  Returns the number of hits, or -1 with *err set (code 2 and where for
- * a bad query, nothing written; code 1 for a write error, where "stdout"). */
+ * out.  A query whose MaxSim with a candidate overflows a float (finite
+ * numbers too large) is bad.  Returns the number of hits, or -1 with *err
+ * set (code 2 and where for a bad query, nothing written; code 1 for a write
+ * error, where "stdout"). */
 int ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno,
 	const char *where, struct ev_err *err);
 
