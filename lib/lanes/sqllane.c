@@ -119,6 +119,24 @@ choose_snippet(struct ev_sqllane *s, const char *path, struct ev_err *err)
 	return 0;
 }
 
+/* Whether the SQL text tail, after the first statement, holds another
+ * statement: anything SQLite does not read as nothing (blanks, semicolons
+ * and comments), a statement it cannot prepare included.  Prepares and
+ * finalizes; runs nothing. */
+static int
+another_statement(sqlite3 *db, const char *tail)
+{
+	sqlite3_stmt *next = NULL;
+	int rc;
+
+	tail += strspn(tail, " \t\r\n;");
+	if (*tail == '\0')
+		return 0;
+	rc = sqlite3_prepare_v2(db, tail, -1, &next, NULL);
+	sqlite3_finalize(next);
+	return rc != SQLITE_OK || next != NULL;
+}
+
 struct ev_sqllane *
 ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err *err)
 {
@@ -151,8 +169,7 @@ ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err
 		ev_err_set(err, EV_EXIT_USAGE, path, "--sql holds no statement");
 		goto fail;
 	}
-	tail += strspn(tail, " \t\r\n;");
-	if (*tail != '\0') {
+	if (another_statement(s->db, tail)) {
 		ev_err_set(err, EV_EXIT_USAGE, path, "--sql holds more than one statement");
 		goto fail;
 	}
