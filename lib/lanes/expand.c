@@ -126,7 +126,7 @@ bring(struct query *q, const struct item *from, sqlite3_int64 rowid, double dist
 		return 0;
 	}
 	text = (const char *)sqlite3_column_text(s, 7);
-	hit = json_pack("{s:O,s:O,s:s,s:s,s:i,s:f,s:O,s:{s:f},s:s%,s:[o],s:b,"
+	hit = json_pack("{s:O,s:O*,s:s,s:s,s:i,s:f,s:O,s:{s:f},s:s%,s:[o],s:b,"
 	    "s:s,s:I,s:s?,s:s?,s:s?,s:s,s:I,s:I}",
 	    "query_id", json_object_get(src, "query_id"), "query", json_object_get(src, "query"),
 	    "id", id, "doc_id", (const char *)sqlite3_column_text(s, 1), "rank", 0, "score", score,
