@@ -119,7 +119,7 @@ load(const float *vectors, int n, int dim, const char *model, const char *factor
 	cr_assert_not_null(ld, "%s", err.msg);
 	for (int i = 0; i < n; i++) {
 		chunk_id(i, id, sizeof id);
-		cr_assert_eq(ev_vload_add(ld, id, model, vectors + (size_t)i * dim, dim, "t", &err), 0,
+		cr_assert_eq(ev_vload_add(ld, id, NULL, model, vectors + (size_t)i * dim, dim, "t", &err), 0,
 			"%s", err.msg);
 	}
 	cr_assert_eq(ev_vload_commit(ld, stats, &err), 0, "%s", err.msg);
@@ -310,7 +310,7 @@ refused(const char *id, const char *model, const float *v, int dim, const char *
 	struct ev_vload *ld = ev_vload_begin(st, idx, NULL, &err);
 
 	cr_assert_not_null(ld, "%s", err.msg);
-	cr_assert_eq(ev_vload_add(ld, id, model, v, dim, "in.jsonl:7", &err), -1);
+	cr_assert_eq(ev_vload_add(ld, id, NULL, model, v, dim, "in.jsonl:7", &err), -1);
 	cr_assert_eq(err.code, 2);
 	cr_assert_str_eq(err.where, "in.jsonl:7");
 	cr_assert_str_eq(err.msg, want);
@@ -335,7 +335,7 @@ Test(vindex, bad_vectors_are_refused_naming_both_sides_and_change_nothing)
 		struct ev_err err = { 0 };
 		struct ev_vload *ld = ev_vload_begin(st, idx, NULL, &err);
 		char want[512];
-		cr_assert_eq(ev_vload_add(ld, "d9:s1:0", "m1", v, 3, "in.jsonl:8", &err), -1);
+		cr_assert_eq(ev_vload_add(ld, "d9:s1:0", NULL, "m1", v, 3, "in.jsonl:8", &err), -1);
 		snprintf(want, sizeof want, "unknown chunk 'd9:s1:0' (not in store '%s'; ingest it first)",
 			db);
 		cr_assert_eq(err.code, 2);
@@ -360,10 +360,10 @@ Test(vindex, a_new_batch_is_checked_against_its_first_vector)
 
 	make_store(4);
 	ld = ev_vload_begin(st, idx, NULL, &err);
-	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "m1", a, 3, "x:1", &err), 0);
-	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", "m1", b, 2, "x:2", &err), -1);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", NULL, "m1", a, 3, "x:1", &err), 0);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", NULL, "m1", b, 2, "x:2", &err), -1);
 	cr_assert_str_eq(err.msg, "vector has 2 dimensions, but the first vector of this input has 3");
-	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", "m2", a, 3, "x:3", &err), -1);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:1", NULL, "m2", a, 3, "x:3", &err), -1);
 	cr_assert_str_eq(err.msg,
 		"vector of model 'm2', but the first vector of this input is of model 'm1'");
 	ev_vload_free(ld);
@@ -392,7 +392,7 @@ Test(vindex, a_failed_load_leaves_the_old_index_usable)
 	ld = ev_vload_begin(st, idx, &o, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
 	random_unit(q, D);
-	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "m1", q, D, "x:1", &err), 0);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", NULL, "m1", q, D, "x:1", &err), 0);
 	cr_assert_eq(ev_vload_commit(ld, &stats, &err), -1);
 	cr_assert(strstr(err.msg, "training the index") != NULL, "%s", err.msg);
 	ev_vload_free(ld);
@@ -486,7 +486,7 @@ Test(vindex, a_load_of_the_retrained_model_replaces_the_stale_vectors)
 	/* another model than the store's new one is still refused */
 	ld = ev_vload_begin(st, idx, NULL, &err);
 	cr_assert_not_null(ld, "%s", err.msg);
-	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", "other", w, 2, "t", &err), -1);
+	cr_assert_eq(ev_vload_add(ld, "d1:s1:0", NULL, "other", w, 2, "t", &err), -1);
 	cr_assert_eq(err.code, 2);
 	cr_assert(strstr(err.msg, "stale since the store's model was retrained as 'lsa2-bbbb'"),
 		"%s", err.msg);
@@ -717,9 +717,9 @@ Test(vindex, two_loads_begun_together_both_land)
 	b = ev_vload_begin(st, idx, NULL, &err);
 	cr_assert_not_null(a);
 	cr_assert_not_null(b);
-	cr_assert_eq(ev_vload_add(a, "d2:s1:0", "m1", v + 4, 2, "a:1", &err), 0);
+	cr_assert_eq(ev_vload_add(a, "d2:s1:0", NULL, "m1", v + 4, 2, "a:1", &err), 0);
 	cr_assert_eq(ev_vload_commit(a, &stats, &err), 0, "%s", err.msg);
-	cr_assert_eq(ev_vload_add(b, "d2:s1:1", "m1", v + 6, 2, "b:1", &err), 0);
+	cr_assert_eq(ev_vload_add(b, "d2:s1:1", NULL, "m1", v + 6, 2, "b:1", &err), 0);
 	cr_assert_eq(ev_vload_commit(b, &stats, &err), 0, "%s", err.msg);
 	ev_vload_free(a);
 	ev_vload_free(b);
@@ -852,7 +852,7 @@ Test(vindex, out_of_memory_while_loading_fails_cleanly_and_changes_nothing)
 		oom_arm(n);
 		/* chunk 0 gets another vector: an update in place */
 		if ((ld = ev_vload_begin(st, idx, &o, &err)) != NULL &&
-		    ev_vload_add(ld, "d1:s1:0", "m1", w, 4, "t:1", &err) == 0)
+		    ev_vload_add(ld, "d1:s1:0", NULL, "m1", w, 4, "t:1", &err) == 0)
 			r = ev_vload_commit(ld, &stats, &err);
 		ev_vload_free(ld);
 		oom_armed = 0;

@@ -75,7 +75,7 @@ setup(void)
 		v[i] = 1;
 		if (i == 3)
 			v[2] = 0.5f;	/* chunk 3 leans towards chunk 2 */
-		cr_assert_eq(ev_vload_add(ld, ids[i], "m1", v, 4, "t", &err), 0, "%s", err.msg);
+		cr_assert_eq(ev_vload_add(ld, ids[i], NULL, "m1", v, 4, "t", &err), 0, "%s", err.msg);
 	}
 	cr_assert_eq(ev_vload_commit(ld, &stats, &err), 0, "%s", err.msg);
 	ev_vload_free(ld);

@@ -251,6 +251,7 @@ ev_vecline_parse(struct ev_vecline *r, const char *line, size_t len)
 
 	r->dim = 0;
 	r->has_model = 0;
+	r->has_hash = 0;
 	ws(&c);
 	if (c.p >= c.end || *c.p != '{')
 		return 0;
@@ -275,17 +276,20 @@ ev_vecline_parse(struct ev_vecline *r, const char *line, size_t len)
 					return v;
 				have_vector = 1;
 			} else if (!esc && ((e - s == 2 && memcmp(s, "id", 2) == 0) ||
-			    (e - s == 5 && memcmp(s, "model", 5) == 0))) {
-				int is_id = e - s == 2;
+			    (e - s == 5 && memcmp(s, "model", 5) == 0) ||
+			    (e - s == 12 && memcmp(s, "content_hash", 12) == 0))) {
+				size_t klen = (size_t)(e - s);
 				if (c.p >= c.end || *c.p != '"' || !string(&c, &vs, &ve, &vesc) || vesc)
 					return 0;
-				if (is_id ? keep(&r->id, &r->id_cap, vs, ve) :
-				    keep(&r->model, &r->model_cap, vs, ve))
+				if (klen == 2 ? keep(&r->id, &r->id_cap, vs, ve) : klen == 5 ?
+				    keep(&r->model, &r->model_cap, vs, ve) : keep(&r->hash, &r->hash_cap, vs, ve))
 					return -1;
-				if (is_id)
+				if (klen == 2)
 					have_id = 1;
-				else
+				else if (klen == 5)
 					r->has_model = 1;
+				else
+					r->has_hash = 1;
 			} else if (esc) {
 				return 0;	/* an escaped key might spell one of ours */
 			} else if (!value(&c, 1)) {
@@ -318,5 +322,6 @@ ev_vecline_release(struct ev_vecline *r)
 	free(r->id);
 	free(r->model);
 	free(r->v);
+	free(r->hash);
 	memset(r, 0, sizeof *r);
 }

@@ -17,14 +17,16 @@ struct ev_vecline {
 	int has_model;
 	float *v;		/* the "vector": dim floats */
 	size_t dim;
+	char *hash;		/* the "content_hash" when has_hash */
+	int has_hash;
 	/* private */
-	size_t id_cap, model_cap, v_cap;
+	size_t id_cap, model_cap, v_cap, hash_cap;
 };
 
-#define EV_VECLINE_INIT { NULL, NULL, 0, NULL, 0, 0, 0, 0 }
+#define EV_VECLINE_INIT { NULL, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0 }
 
 /* Parse line[0..len).  Returns 1 when it is a JSON object (valid by RFC 8259)
- * with an "id" and a "vector", and maybe a "model", the strings without
+ * with an "id" and a "vector", and maybe a "model" and a "content_hash", the strings without
  * escapes and the vector an array of numbers: their values are then in *r
  * (valid until the next call), the other members skipped.  Returns 0 for anything else (other
  * types, \u escapes, integers beyond 64 bits, real overflow, nesting deeper

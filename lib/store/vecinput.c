@@ -55,7 +55,7 @@ bad(struct ev_vecinput *L, struct ev_err *err)
 static int
 add_json(struct ev_vecinput *L, json_t *rec, const char *where, struct ev_err *err)
 {
-	const char *id, *model = L->model;
+	const char *id, *model = L->model, *hash;
 	json_t *vec, *x;
 	size_t i, n;
 
@@ -78,7 +78,9 @@ add_json(struct ev_vecinput *L, json_t *rec, const char *where, struct ev_err *e
 				"component %zu of field 'vector' must be a number", i);
 		L->v[i] = (float)json_number_value(x);
 	}
-	return ev_vload_add(L->ld, id, model, L->v, (long long)n, where, err);
+	/* the text it was made from: a string, else not said (null, as for a query) */
+	hash = json_string_value(json_object_get(rec, "content_hash"));
+	return ev_vload_add(L->ld, id, hash, model, L->v, (long long)n, where, err);
 }
 
 /* Read JSON Lines: the common shape by the fast reader (lib/base/vecline.h),
@@ -114,8 +116,8 @@ read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 				r = ev_err_set(err, EV_EXIT_USAGE, where,
 					"record has no field 'model' (give --model ID for such records)");
 			else
-				r = ev_vload_add(L->ld, rec.id, model, rec.v, (long long)rec.dim, where,
-					err);
+				r = ev_vload_add(L->ld, rec.id, rec.has_hash ? rec.hash : NULL, model,
+					rec.v, (long long)rec.dim, where, err);
 		} else {
 			json_t *v = ev_json_parse_line(line, len, where, err);
 			r = v ? add_json(L, v, where, err) : -1;
@@ -269,7 +271,7 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 						"fewer ids (%lld) than vectors", ids.lineno);
 				break;
 			}
-			if (ev_vload_add(L->ld, id, L->model, L->v, d, where, err) == -1 &&
+			if (ev_vload_add(L->ld, id, NULL, L->model, L->v, d, where, err) == -1 &&
 			    bad(L, err) == -1)
 				break;
 			if (L->progress != NULL)

@@ -137,8 +137,8 @@ ev_vload_count(const struct ev_vload *ld)
 }
 
 int
-ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const float *v,
-	long long dim, const char *where, struct ev_err *err)
+ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *content_hash,
+	const char *model, const float *v, long long dim, const char *where, struct ev_err *err)
 {
 	sqlite3_stmt *q, *ins;
 	double norm = 0;
@@ -189,6 +189,15 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model, const
 			ev_store_path(ld->st));
 	}
 	rowid = sqlite3_column_int64(q, 0);
+	if (content_hash != NULL && sqlite3_column_type(q, 1) == SQLITE_TEXT &&
+	    strcmp(content_hash, (const char *)sqlite3_column_text(q, 1)) != 0) {
+		ev_err_set(err, EV_EXIT_USAGE, where,
+			"chunk '%s' changed since its vector was made (content_hash '%s', the store's "
+			"'%s'): embed it again ('ev-embed --db %s --pending' does)", chunk_id,
+			content_hash, (const char *)sqlite3_column_text(q, 1), ev_store_path(ld->st));
+		sqlite3_reset(q);
+		return -1;
+	}
 	if (ld->unit_dim < dim) {
 		float *u = realloc(ld->unit, dim * sizeof *u);
 		if (u == NULL) {

@@ -66,8 +66,10 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
 	const struct ev_vload_opts *opts, struct ev_err *err);
 
 /* Check one vector record and stage it.  chunk_id names a chunk of the store;
- * model must be the index's (or, for a new index or with reset, the batch's
- * first); v[0..dim) must be finite, not all zero, and of the index's (or the
+ * content_hash, when not NULL, is the content hash of the text the vector
+ * was made from, and must be the chunk's (a chunk changed since is refused:
+ * its vector would pass for current); model must be the index's (or, for a
+ * new index or with reset, the batch's first); v[0..dim) must be finite, not all zero, and of the index's (or the
  * batch's first) dimension.  An index whose vectors are of the store's own
  * ev-embed model as it was before a retraining is stale: vectors of the
  * store's current model are then accepted and, at commit, replace every
@@ -78,8 +80,8 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
  * staged twice keeps its last vector.  Returns 0, or -1 with *err set (code 2,
  * where = `where`, naming both dimensions or both models) and nothing staged. */
-int ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *model,
-	const float *v, long long dim, const char *where, struct ev_err *err);
+int ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *content_hash,
+	const char *model, const float *v, long long dim, const char *where, struct ev_err *err);
 
 /* Records staged so far. */
 long long ev_vload_count(const struct ev_vload *ld);
