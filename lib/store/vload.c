@@ -643,6 +643,29 @@ store_batch(struct ev_vload *ld, struct ev_vload_stats *stats, long long *count,
 	return count_row(st, "SELECT count(*) FROM vec_vectors", count, NULL, err);
 }
 
+/* A batch that staged nothing while its model was unknown (--reset; the
+ * index's model stale since a retraining) takes the model and dimension of
+ * the index the store records, so that the vectors the load dropped leave
+ * the index too.  Returns 1 when the store records an index (ld->model and
+ * ld->dim then set), 0 when not, or -1 with *err set. */
+static int
+recorded_model(struct ev_vload *ld, struct ev_err *err)
+{
+	char *m = NULL;
+	long long dim = 0;
+	int r;
+
+	if ((r = ev_store_meta_get(ld->st, "vindex.model", &m, err)) != 1 ||
+	    ev_vfile_meta_ll(ld->st, "vindex.dim", &dim, err) == -1 || dim < 1) {
+		free(m);
+		return r == -1 || err->code ? -1 : 0;
+	}
+	free(ld->model);
+	ld->model = m;
+	ld->dim = dim;
+	return 1;
+}
+
 /* Give the store its random index id (meta vindex.store_id) when it has
  * none yet.  Returns 0, or -1 with *err set. */
 static int
@@ -698,7 +721,10 @@ record_index(struct ev_vload *ld, const struct ev_vfile_header *h, const char *t
 		return -1;
 	if (ev_vfile_store_model(st, &sm, err) == -1)
 		return -1;
-	linked = sm != NULL && strcmp(sm, h->model) == 0;
+	/* stale vectors the load kept are still those of the store's model
+	 * before its retraining */
+	linked = (sm != NULL && strcmp(sm, h->model) == 0) ||
+		(ld->stale_model != NULL && strcmp(ld->stale_model, h->model) == 0);
 	free(sm);
 	return ev_store_meta_set(st, "vindex.embed_linked", linked ? "1" : "0", err);
 }
@@ -714,7 +740,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	const char *factory;
 	char deffactory[64];
 	long long count = 0;
-	int in_txn = 0, ret = -1;
+	int in_txn = 0, ret = -1, r;
 
 	memset(stats, 0, sizeof *stats);
 	ev_err_clear(err);
@@ -731,10 +757,11 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	if (catch_up(ld, err) == -1 || drop_stale(ld, &rem, stats, err) == -1 ||
 	    store_batch(ld, stats, &count, err) == -1)
 		goto out;
-	if (ld->model == NULL || ld->dim == 0) {
+	if ((ld->model == NULL || ld->dim == 0) && (r = recorded_model(ld, err)) != 1) {
 		/* Nothing ever loaded and nothing staged: there is no index to
 		 * write, but the tombstones are consumed all the same. */
-		ret = finish_quietly(st, &in_txn, err);
+		if (r == 0)
+			ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
 	ev_vload_default_factory(count, deffactory, sizeof deffactory);
