@@ -293,6 +293,9 @@ bind_all(struct ev_sqllane *s, const json_t *q, const char *where, struct ev_err
 	const json_t *filters = json_object_get(q, "filters");
 	int i, rc = SQLITE_OK;
 
+	/* as in the other lanes: ignored, they would leave every :NAME NULL */
+	if (filters != NULL && !json_is_object(filters))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'filters' must be an object");
 	sqlite3_reset(s->stmt);
 	sqlite3_clear_bindings(s->stmt);
 	for (i = 1; i <= sqlite3_bind_parameter_count(s->stmt) && rc == SQLITE_OK; i++) {
@@ -302,7 +305,7 @@ bind_all(struct ev_sqllane *s, const json_t *q, const char *where, struct ev_err
 		if (strcmp(name, "query") == 0)
 			v = json_object_get(q, "query");
 		else
-			v = json_is_object(filters) ? json_object_get(filters, name) : NULL;
+			v = filters != NULL ? json_object_get(filters, name) : NULL;
 		if (v == NULL || json_is_null(v))
 			continue;	/* NULL */
 		if (json_is_string(v))
