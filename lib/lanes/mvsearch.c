@@ -481,15 +481,13 @@ int
 ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, const char *where,
 	struct ev_err *err)
 {
-	json_t *base = NULL;
+	json_t *base = NULL, *qid = json_object_get(rec, "query_id");
 	long long nc;
 	int nq, k, rc = -1;
-	char qid[64];
 
 	if ((nq = query_vectors(ms, rec, where, err)) == -1)
 		return -1;
-	if (json_object_get(rec, "query_id") != NULL &&
-	    ev_json_id_text(json_object_get(rec, "query_id"), qid, sizeof qid) == -1)
+	if (qid != NULL && !json_is_string(qid) && !json_is_integer(qid))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or a whole number");
 	if ((base = ev_jsoncopy_shallow(rec)) != NULL)
