@@ -463,20 +463,6 @@ out:
 	return rc;
 }
 
-/* Delete from base (a query record's shallow copy) the fields of a hit of
- * its own (ev_hitfields_owned()), its "vectors" among them. */
-static void
-drop_owned(json_t *base)
-{
-	const char *key;
-	json_t *v;
-	void *tmp;
-
-	json_object_foreach_safe(base, tmp, key, v)
-		if (ev_hitfields_owned(key))
-			json_object_del(base, key);
-}
-
 int
 ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, const char *where,
 	struct ev_err *err)
@@ -490,9 +476,8 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	if (qid != NULL && !json_is_string(qid) && !json_is_integer(qid))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or a whole number");
-	if ((base = ev_jsoncopy_shallow(rec)) != NULL)
-		drop_owned(base);
-	if (base == NULL || (json_object_get(base, "query_id") == NULL &&
+	if ((base = ev_hitfields_query_fields(rec)) == NULL ||
+	    (json_object_get(base, "query_id") == NULL &&
 	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
 		json_decref(base);
 		return ev_err_nomem(err);

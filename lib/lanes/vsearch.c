@@ -607,20 +607,15 @@ write_out(struct ev_vsearch *vs, int flush, struct ev_err *err)
 }
 
 /* The query's own fields as the start of a hit record: "{...," (or "{"),
- * but a hit's (ev_hitfields_owned()). */
+ * but a hit's (ev_hitfields_query_fields()). */
 static int
 query_prefix(const json_t *rec, struct ev_buf *pre)
 {
-	json_t *c = ev_jsoncopy_shallow(rec), *v;
-	const char *key;
-	void *tmp;
+	json_t *c = ev_hitfields_query_fields(rec);
 	int rc;
 
 	if (c == NULL)
 		return -1;
-	json_object_foreach_safe(c, tmp, key, v)
-		if (ev_hitfields_owned(key))
-			json_object_del(c, key);
 	ev_buf_reset(pre);
 	rc = ev_json_dump(pre, c);
 	json_decref(c);

@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "hitfields.h"
 #include "jscan.h"
+#include "jsoncopy.h"
 #include "jsonl.h"
 
 
@@ -278,6 +279,20 @@ ev_hitfields_owned(const char *key)
 		if (strcmp(key, owned[i]) == 0)
 			return 1;
 	return 0;
+}
+
+json_t *
+ev_hitfields_query_fields(const json_t *q)
+{
+	json_t *c = ev_jsoncopy_shallow(q), *v;
+	const char *key;
+	void *tmp;
+
+	if (c != NULL)
+		json_object_foreach_safe(c, tmp, key, v)
+			if (ev_hitfields_owned(key))
+				json_object_del(c, key);
+	return c;
 }
 
 int

@@ -42,6 +42,11 @@ int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char
  * query's "text" (ev-pack reads a hit's "text" as its chunk's). */
 int ev_hitfields_owned(const char *key);
 
+/* A shallow copy of the query record q without the fields of a hit's own
+ * (ev_hitfields_owned()): what a lane copies into each of q's hits.
+ * Returns it (the caller owns it), or NULL when out of memory. */
+json_t *ev_hitfields_query_fields(const json_t *q);
+
 /* Stamp hit with when its lane retrieved it: stamp (a string, clock.h's
  * ev_clock_stamp(), made once per query; the hit takes a reference) as
  * "retrieved_at" of each entry (an object) of the hit's "evidence" array,
