@@ -57,13 +57,15 @@ show(struct run *r, const char *ref, size_t n, const char *where, struct ev_err 
 	free(parsed.id);
 	if (got == -1)
 		return -1;
+	ev_buf_reset(&r->out);
 	if (got == 0) {
 		r->missing++;
+		if (ev_show_put_ref(&r->out, ref, n) == -1)
+			return ev_err_nomem(err);
 		fprintf(stderr, "ev-show: %s: '%s' is not in the store (deleted, or stored again"
-		    " under another id: search for it again)\n", where, ref);
+		    " under another id: search for it again)\n", where, r->out.p);
 		return 0;
 	}
-	ev_buf_reset(&r->out);
 	if (format == 1 ? ev_show_text(rec, &r->out) == -1 :
 	    ev_json_dump(&r->out, rec) == -1 || ev_buf_addc(&r->out, '\n') == -1) {
 		json_decref(rec);

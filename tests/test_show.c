@@ -97,7 +97,7 @@ Test(show, a_malformed_reference_is_refused_naming_where_and_why)
 {
 	static const char *const bad[] = { "doc::a::page-0", "doc::a::page-01", "doc::a::page-",
 	    "doc::a::page-1::bbox-1,2,3", "doc::a::page-1::bbox-4,0,1,1", "doc::a::page-1::bbox-a,b,c,d",
-	    "doc::a", "doc::::page-1", "chunk:", "doc:", "", "chunk:a\tb", NULL };
+	    "doc::a", "doc::::page-1", "chunk:", "doc:", "", NULL };
 	struct ev_err err = { 0 };
 	struct ev_ref r;
 
@@ -108,6 +108,24 @@ Test(show, a_malformed_reference_is_refused_naming_where_and_why)
 	}
 	ev_ref_parse("doc::a::page-0", 14, &r, "stdin:3", &err);
 	cr_assert_str_eq(err.msg, "malformed reference 'doc::a::page-0': a page is a number from 1");
+}
+
+Test(show, an_id_may_hold_control_characters_as_ev_ingest_stores_them)
+{
+	struct ev_err err = { 0 };
+	struct ev_buf b = EV_BUF_INIT;
+	struct ev_ref r;
+
+	cr_assert_eq(ev_ref_parse("chunk:a\tb\n\x01:_top:0", 18, &r, "x", &err), 0, "%s", err.msg);
+	cr_assert_eq(r.kind, EV_REF_CHUNK);
+	cr_assert_str_eq(r.id, "a\tb\n\x01:_top:0");
+	free(r.id);
+	cr_assert_eq(ev_ref_parse("doc::a\tb::page-0", 16, &r, "stdin:2", &err), -1);
+	cr_assert_str_eq(err.msg, "malformed reference '\"doc::a\\tb::page-0\"': a page is a number from 1");
+	cr_assert_eq(ev_show_put_ref(&b, "a\tb\x01", 4), 0);
+	cr_assert_eq(ev_show_put_ref(&b, " c:d", 4), 0);
+	cr_assert_str_eq(b.p, "\"a\\tb\\u0001\" c:d", "quoted only when it holds a control character");
+	ev_buf_release(&b);
 }
 
 Test(show, records_give_their_references)

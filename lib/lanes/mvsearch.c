@@ -351,7 +351,7 @@ filtered_candidates(struct ev_mvsearch *ms, const json_t *filters, const char *w
 }
 
 /* The reference of a record of a page (or of a region of one): its fields
- * hold "doc_id" (a string without control characters) and "page" (an
+ * hold "doc_id" (a non-empty string: any id ev-show reads) and "page" (an
  * integer from 1), and for a region "bbox" ([x0, y0, x1, y1], x0 <= x1,
  * y0 <= y1): "doc::DOC::page-N" or "doc::DOC::page-N::bbox-X0,Y0,X1,Y1",
  * as a new string; NULL when it is none (or out of memory). */
@@ -368,9 +368,6 @@ page_ref(const json_t *fields)
 	    json_string_length(doc) == 0)
 		return NULL;
 	d = json_string_value(doc);
-	for (size_t i = 0; i < json_string_length(doc); i++)
-		if ((unsigned char)d[i] < 0x20 || d[i] == 0x7f)
-			return NULL;
 	for (int i = 0; box && i < 4; i++) {
 		box = json_is_number(json_array_get(bbox, (size_t)i));
 		b[i] = json_number_value(json_array_get(bbox, (size_t)i));

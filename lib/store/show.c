@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "chunk.h"
+#include "jscan.h"
 #include "jsonl.h"
 #include "region.h"
 
@@ -48,17 +49,20 @@ box_of(const char *s, size_t n, double box[4])
 	return box[0] <= box[2] && box[1] <= box[3] ? 0 : -1;
 }
 
-/* Whether id[0..n) is a usable id: 1 to EV_SHOW_ID_MAX bytes, no control
- * characters. */
+/* Does s[0..n) hold a control character (a tab, a new line, U+0001 ...)? */
 static int
-id_ok(const char *id, size_t n)
+has_control(const char *s, size_t n)
 {
-	if (n == 0 || n > EV_SHOW_ID_MAX)
-		return 0;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)id[i] < 0x20 || id[i] == 0x7f)
-			return 0;
-	return 1;
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
+int
+ev_show_put_ref(struct ev_buf *b, const char *ref, size_t n)
+{
+	return has_control(ref, n) ? ev_jscan_put_str(b, ref, n) : ev_buf_add(b, ref, n);
 }
 
 /* The last occurrence of needle (nl bytes) in s[0..n), or NULL. */
@@ -99,10 +103,24 @@ parse_page(const char *s, size_t n, struct ev_ref *out, const char **why)
 	return (size_t)(pg - s);
 }
 
+/* Set *err (code 2, at where) to "malformed reference 'REF': why", REF s[0..n)
+ * cut to 200 bytes and written as ev_show_put_ref() writes it.  Returns -1. */
+static int
+malformed(const char *s, size_t n, const char *why, const char *where, struct ev_err *err)
+{
+	struct ev_buf q = EV_BUF_INIT;
+
+	if (ev_show_put_ref(&q, s, n > 200 ? 200 : n) == -1)
+		return ev_err_nomem(err);
+	ev_err_set(err, EV_EXIT_USAGE, where, "malformed reference '%s': %s", q.p ? q.p : "", why);
+	ev_buf_release(&q);
+	return -1;
+}
+
 int
 ev_ref_parse(const char *s, size_t n, struct ev_ref *out, const char *where, struct ev_err *err)
 {
-	const char *id = s, *why = "an id is 1 to 4096 bytes without control characters";
+	const char *id = s, *why = "an id must not be empty";
 	size_t idn = n;
 
 	memset(out, 0, sizeof *out);
@@ -122,7 +140,7 @@ ev_ref_parse(const char *s, size_t n, struct ev_ref *out, const char *where, str
 		id = s + 4;
 		idn = n - 4;
 	}
-	if (!id_ok(id, idn))
+	if (idn == 0)	/* any other id ev-ingest stores: tabs, control characters, any length */
 		goto bad;
 	if ((out->id = malloc(idn + 1)) == NULL)
 		return ev_err_nomem(err);
@@ -130,8 +148,7 @@ ev_ref_parse(const char *s, size_t n, struct ev_ref *out, const char *where, str
 	out->id[idn] = '\0';
 	return 0;
 bad:
-	return ev_err_set(err, EV_EXIT_USAGE, where, "malformed reference '%.*s': %s",
-	    n > 200 ? 200 : (int)n, s, why);
+	return malformed(s, n, why, where, err);
 }
 
 int
@@ -539,9 +556,11 @@ ev_show_text(const json_t *rec, struct ev_buf *out)
 {
 	const json_t *boxes = json_object_get(rec, "boxes"), *bx, *text = json_object_get(rec, "text");
 	const json_t *clause = json_object_get(json_object_get(rec, "metadata"), "clause_id");
+	const json_t *ref = json_object_get(rec, "ref");
 	size_t i;
 
-	if (ev_buf_printf(out, "%s\n", json_string_value(json_object_get(rec, "ref"))) == -1 ||
+	if (ev_show_put_ref(out, json_string_value(ref), json_string_length(ref)) == -1 ||
+	    ev_buf_addc(out, '\n') == -1 ||
 	    text_field(out, rec, "kind", "kind") == -1 || text_field(out, rec, "title", "title") == -1 ||
 	    text_field(out, rec, "source_uri", "source") == -1 ||
 	    text_field(out, rec, "section_path", "section") == -1 ||

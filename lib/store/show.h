@@ -1,8 +1,8 @@
 /* show.h: references to stored evidence, resolved to what the store holds
  * (ev-show).
  *
- * Layer 5: includes err.h, buf.h, store.h and Jansson (region.h and chunk.h
- * in show.c).
+ * Layer 5: includes err.h, buf.h, store.h and Jansson (region.h, chunk.h and
+ * jscan.h in show.c).
  *
  * A reference is one of
  *	chunk:ID                     a chunk (ev-pack's raw.content_ref)
@@ -12,7 +12,8 @@
  *	                             the lines of page N inside that box (PDF
  *	                             points, origin at the page's top left)
  *	ID                           a chunk's id, else a document's
- * An ID is 1 to EV_SHOW_ID_MAX bytes without control characters. */
+ * An ID is any non-empty string, as ev-ingest stores any: it may hold tabs,
+ * new lines and other control characters, and be of any length. */
 #ifndef EV_SHOW_H
 #define EV_SHOW_H
 
@@ -21,8 +22,6 @@
 #include "buf.h"
 #include "err.h"
 #include "store.h"
-
-#define EV_SHOW_ID_MAX 4096
 
 enum ev_ref_kind { EV_REF_BARE, EV_REF_CHUNK, EV_REF_DOC, EV_REF_PAGE, EV_REF_REGION };
 
@@ -56,10 +55,16 @@ int ev_show_refs_of(const json_t *rec, json_t *refs, const char *where, struct e
 int ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
 	struct ev_err *err);
 
-/* Append record rec (ev_show_resolve()'s) to out as text: the reference,
- * then "  FIELD: value" lines for the title, source, section, page, offsets,
- * boxes, and the text indented by four spaces, and a blank line.  Returns 0
- * or -1 (out of memory). */
+/* Append reference ref (n bytes) to b for a reader: as it is, or, when it
+ * holds a control character (a tab, a new line, U+0001 ...), as a JSON string
+ * ("a\tb:_top:0"), which ev-show reads back on stdin.  Returns 0 or -1 (out
+ * of memory). */
+int ev_show_put_ref(struct ev_buf *b, const char *ref, size_t n);
+
+/* Append record rec (ev_show_resolve()'s) to out as text: the reference (as
+ * ev_show_put_ref() writes it), then "  FIELD: value" lines for the title,
+ * source, section, page, offsets, boxes, and the text indented by four
+ * spaces, and a blank line.  Returns 0 or -1 (out of memory). */
 int ev_show_text(const json_t *rec, struct ev_buf *out);
 
 #endif
