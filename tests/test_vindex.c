@@ -12,6 +12,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "qfilter.h"
+#include "vfile.h"
 #include "vindex.h"
 #include "vload.h"
 
@@ -907,6 +908,35 @@ Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_at_most_4_sqrt
 	cr_assert_str_eq(f, "IVF4096,Flat");	/* 4 sqrt = 4561 */
 	ev_vload_default_factory(10000000, f, sizeof f);
 	cr_assert_str_eq(f, "IVF8192,Flat");	/* 4 sqrt = 12649 */
+}
+
+Test(vindex, a_factory_faiss_cannot_make_or_work_with_is_bad_usage)
+{
+	static const char *const good[] = { "Flat", "HNSW32", "IVF1024,Flat", "IVF256,PQ32",
+	    "IVF1,PQ1x1", "OPQ16_64,IVF1024,PQ16", "PQ48", "PQ7", "IVF16384_HNSW32,Flat", "SQfp16",
+	    "PQ16x4fs", NULL };
+	static const char *const bad[] = { "Nonsense,Flat", "IVF0,Flat", "HNSW0", "HNSW1",
+	    "IVF1_HNSW1,Flat", "PQ0", "PQ1x0", "IVF8,PQ0", "PCAR0,Flat", "NSG0", "HNSW32_0",
+	    "IVF00,Flat", "Flat ", NULL };
+	struct ev_err err = { 0 };
+
+	for (int i = 0; good[i]; i++)
+		cr_assert_eq(ev_vfile_factory_check(good[i], 0, &err), 0, "%s: %s", good[i], err.msg);
+	for (int i = 0; bad[i]; i++) {
+		ev_err_clear(&err);
+		cr_assert_eq(ev_vfile_factory_check(bad[i], 0, &err), -1, "%s", bad[i]);
+		cr_assert_eq(err.code, EV_EXIT_USAGE, "%s: %s", bad[i], err.msg);
+		cr_assert(strncmp(err.msg, "--factory '", 11) == 0 && strstr(err.msg, ": write a Faiss"
+		    " index factory string such as Flat") != NULL, "%s", err.msg);
+	}
+	cr_assert_eq(ev_vfile_factory_check("PQ3", 4, &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "for vectors of 4 dimensions") != NULL, "%s", err.msg);
+	cr_assert_eq(ev_vfile_factory_check("PQ3", 6, &err), 0);
+	ev_vfile_factory_check("IVF0,Flat", 4, &err);
+	cr_assert_str_eq(err.msg, "--factory 'IVF0,Flat': 'IVF0' has a count of 0, which Faiss takes"
+	    " but cannot work with (counts start at 1): write a Faiss index factory string such as"
+	    " Flat, HNSW32, IVF1024,Flat or IVF1024,PQ16, or leave --factory out for the default");
 }
 
 Test(vindex, an_ivf_index_is_written_visiting_64_of_its_lists_or_all_when_fewer)

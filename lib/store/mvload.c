@@ -219,6 +219,10 @@ ev_mvload_begin(const char *path, const struct ev_mvload_opts *opts, struct ev_e
 				goto fail;
 		}
 	}
+	/* A bad factory refused before anything is read or written (at the
+	 * index's dimension when there is one: else again at the commit). */
+	if (opts->factory != NULL && ev_vfile_factory_check(opts->factory, ld->dim, err) == -1)
+		goto fail;
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	/* A new generation, and a data file of a name not taken (the old
 	 * index's, when generations repeat: EV_UUID_SEED in tests). */

@@ -503,6 +503,10 @@ ev_vfile_sync_dir(const char *path)
 /* ---- Faiss helpers shared with other indexes ------------------------ */
 
 
+/* What to write instead of a factory string Faiss refuses. */
+#define FACTORY_HINT "write a Faiss index factory string such as Flat, HNSW32, IVF1024,Flat or" \
+	" IVF1024,PQ16, or leave --factory out for the default"
+
 int
 ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
 {
@@ -519,11 +523,89 @@ ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, stru
 	if (faiss_index_factory(&idx, dim, eff, METRIC_INNER_PRODUCT) != 0) {
 		if (ev_vfile_faiss_oom())
 			return ev_err_nomem(err);
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "bad --factory '%s': %s", factory,
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--factory '%s': Faiss cannot make an index"
+			" of it for vectors of %d dimensions (%s): " FACTORY_HINT, factory, dim,
 			ev_vfile_faiss_error());
 	}
 	*out = idx;
 	return 0;
+}
+
+/* The first count in factory that Faiss would take but cannot work with, in
+ * *at (its token, "IVF0", "HNSW1"), and why; NULL when there is none.  Faiss
+ * parses a count of 0 (IVF0, HNSW0, PQ0, PCAR0, RQ1x0, NSG0 ...) or an HNSW
+ * graph of 1 link per vector (HNSW1) without a word, then divides by it,
+ * dereferences the lists it did not make, or never ends its level draw: such
+ * a string is refused here, before Faiss sees it. */
+static const char *
+factory_bad_count(const char *factory, char *at, size_t atsize)
+{
+	for (const char *p = factory, *tok = factory; *p != '\0'; p++) {
+		const char *e = p;
+		unsigned long v = 0;
+
+		if (*p == ',' || *p == '(' || *p == ')')
+			tok = p + 1;
+		if (*p < '0' || *p > '9' || (p > factory && p[-1] >= '0' && p[-1] <= '9'))
+			continue;
+		for (; *e >= '0' && *e <= '9'; e++)
+			if (v < 100000000)
+				v = v * 10 + (unsigned long)(*e - '0');
+		snprintf(at, atsize, "%.*s", (int)(e - tok), tok);
+		if (v == 0)
+			return "a count of 0, which Faiss takes but cannot work with (counts start at 1)";
+		if (v == 1 && p - tok >= 4 && strncmp(p - 4, "HNSW", 4) == 0)
+			return "1 link per vector, an HNSW graph Faiss never finishes building (2 at"
+			    " least; HNSW32 is usual)";
+	}
+	return NULL;
+}
+
+int
+ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err)
+{
+	/* Dimensions a factory is tried at besides the index's: 960 and 1008
+	 * are divided by every usual number of subquantizers (PQ16, PQ48,
+	 * PQ64, PQ96, OPQ7 ...), and an empty index of either costs a few
+	 * megabytes at most. */
+	static const int some_dims[] = { 960, 1008 };
+	struct ev_err at_dim = { 0 };
+	const char *why;
+	char at[64], first[400] = "";
+
+	if ((why = factory_bad_count(factory, at, sizeof at)) != NULL)
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--factory '%s': '%s' has %s: " FACTORY_HINT,
+			factory, at, why);
+	/* Faiss's C API says only that index_factory() failed, with its
+	 * message: a string it cannot parse and one it cannot make at this
+	 * dimension (PQ3 of 4 dimensions) both throw, and both are the
+	 * string's fault, for this store (code 2); only running out of memory
+	 * is not (code 1).  Which of the two it is, is told by trying the
+	 * string at other dimensions too, for the message.  Training and
+	 * adding, where the data decide (IVF100 of 6 vectors), are runtime
+	 * failures at the load's commit (code 1). */
+	for (int i = dim > 0 ? -1 : 0; i < (int)(sizeof some_dims / sizeof *some_dims); i++) {
+		FaissIndex *idx = NULL;
+		struct ev_err e = { 0 };
+
+		if (ev_vfile_faiss_new(i < 0 ? (int)dim : some_dims[i], factory, &idx, &e) == 0) {
+			faiss_Index_free(idx);
+			if (dim <= 0 || i < 0)
+				return 0;
+			*err = at_dim;	/* it fits another dimension, not the index's */
+			return -1;
+		}
+		if (e.code != EV_EXIT_USAGE) {
+			*err = e;
+			return -1;
+		}
+		if (i < 0)
+			at_dim = e;
+		else if (i == 0)	/* (Faiss's reason, the first dimension's) */
+			snprintf(first, sizeof first, "%s", ev_vfile_faiss_error());
+	}
+	return ev_err_set(err, EV_EXIT_USAGE, NULL, "--factory '%s': Faiss cannot make an index of"
+		" it (%s): " FACTORY_HINT, factory, first);
 }
 
 

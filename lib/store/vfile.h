@@ -142,10 +142,20 @@ void ev_vfile_sync_dir(const char *path);
 /* A new, empty inner-product Faiss index of dim dimensions made by the
  * factory string (indexes without ids of their own, such as Flat or HNSW, are
  * wrapped in an IDMap, so that add_with_ids works).  Returns 0 with *out set
- * (faiss_Index_free() it), or -1 with *err set (code 2 naming the factory
- * when Faiss refuses it, code 1 when out of memory). */
+ * (faiss_Index_free() it), or -1 with *err set (code 2 naming --factory, the
+ * string and what to write instead when Faiss refuses it, code 1 when out of
+ * memory). */
 int ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
 	struct ev_err *err);
+
+/* Check a user's factory string (--factory) before a load reads or writes
+ * anything: a count Faiss takes but cannot work with (IVF0, HNSW0, PQ0,
+ * HNSW1: it would divide by zero, fault or never end) is refused, and Faiss
+ * must make an empty index of it at dim dimensions (dim 0, not known yet: at
+ * one of a few dimensions that every usual string fits).  Returns 0, or -1
+ * with *err set: code 2 naming the option, the string and what to write
+ * instead, code 1 when out of memory. */
+int ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err);
 
 struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
 

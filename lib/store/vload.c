@@ -90,8 +90,7 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 		goto fail;
 	free(ld->store_id);
 	ld->store_id = NULL;
-	if (ev_store_exec(st, schema_sql, err) == -1 ||
-	    ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
+	if (ev_store_exec(st, "CREATE TEMP TABLE IF NOT EXISTS vec_batch(rowid INTEGER PRIMARY KEY,"
 		" content_hash TEXT, vector BLOB); DELETE FROM temp.vec_batch;", err) == -1)
 		goto fail;
 	if (ev_store_meta_get(st, "vindex.store_id", &ld->store_id, err) == -1 ||
@@ -116,13 +115,11 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 			ld->have_index = 1;
 		}
 	}
-	if (ld->factory_opt && ld->dim) {
-		/* Refuse a bad factory before the input is read. */
-		FaissIndex *idx;
-		if ((idx = rebuild_empty(ld, ld->factory_opt, err)) == NULL)
-			goto fail;
-		faiss_Index_free(idx);
-	}
+	/* Refuse a bad factory before the input is read (at the index's
+	 * dimension when there is one: else again at the commit, the first
+	 * vector's). */
+	if (ld->factory_opt && ev_vfile_factory_check(ld->factory_opt, ld->dim, err) == -1)
+		goto fail;
 	return ld;
 fail:
 	free(v);
@@ -754,7 +751,10 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	if (ev_store_begin(st, err) == -1)
 		return -1;
 	in_txn = 1;
-	if (catch_up(ld, err) == -1 || drop_stale(ld, &rem, stats, err) == -1 ||
+	/* (its tables made here, in the transaction, so that a load that
+	 * fails leaves the store exactly as it was) */
+	if (ev_store_exec(st, schema_sql, err) == -1 || catch_up(ld, err) == -1 ||
+	    drop_stale(ld, &rem, stats, err) == -1 ||
 	    store_batch(ld, stats, &count, err) == -1)
 		goto out;
 	if ((ld->model == NULL || ld->dim == 0) && (r = recorded_model(ld, err)) != 1) {
