@@ -112,8 +112,10 @@ score_one(struct ev_scorer *sc, struct ev_judge *jd, struct ev_score_item *item,
 {
 	struct ev_score_result res = { 0 };
 	json_t *out = NULL, *qid = ev_score_record_id(rec, lineno), *wv;
+	struct ev_buf id = EV_BUF_INIT;
 	double axes[EV_NAXES];
 	int failed[EV_NAXES], bad, r = -1;
+	char msg[512];
 	size_t i;
 
 	if (jd != NULL)
@@ -133,10 +135,11 @@ score_one(struct ev_scorer *sc, struct ev_judge *jd, struct ev_score_item *item,
 		goto out;
 	}
 	if (bad && o.g.failed_items < GATE_MESSAGES) {
-		char id[128] = "?", msg[512];
-
-		ev_json_id_text(qid, id, sizeof(id));
-		ev_warn("%s: query '%s' fails a gate: %s", where, id,
+		if (ev_json_id_buf(qid, &id) == -2) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		ev_warn("%s: query '%s' fails a gate: %s", where, ev_buf_str(&id),
 		    ev_gates_text(&o.g, axes, failed, msg, sizeof msg));
 	}
 	if ((bad && ev_gates_count(&o.g, failed, qid, err) == -1) ||
@@ -146,6 +149,7 @@ score_one(struct ev_scorer *sc, struct ev_judge *jd, struct ev_score_item *item,
 out:
 	json_decref(out);
 	json_decref(qid);
+	ev_buf_release(&id);
 	ev_score_result_release(&res);
 	return r;
 }

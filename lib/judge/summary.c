@@ -132,6 +132,7 @@ int
 ev_summary_text(FILE *fp, const char *prefix, const struct ev_summary *s,
     const struct ev_gates *g, struct ev_err *err)
 {
+	struct ev_buf id = EV_BUF_INIT;
 	double *col, f[4];
 	int a;
 
@@ -162,15 +163,19 @@ ev_summary_text(FILE *fp, const char *prefix, const struct ev_summary *s,
 		fprintf(fp, "%sFAILED %s %s %g: %lld of %zu item%s:", prefix, ev_axis_name[a],
 		    PASSES(a), g->bound[a], g->below[a], s->n, s->n == 1 ? "" : "s");
 		for (k = 0; k < g->below[a] && k < EV_SUMMARY_IDS; k++) {
-			char id[128] = "?";
+			int r = ev_json_id_buf(json_array_get(g->ids[a], (size_t)k), &id);
 
-			ev_json_id_text(json_array_get(g->ids[a], (size_t)k), id, sizeof(id));
-			fprintf(fp, "%s %s", k ? "," : "", id);
+			if (r == -2) {
+				ev_buf_release(&id);
+				return ev_err_nomem(err);
+			}
+			fprintf(fp, "%s %s", k ? "," : "", r == 0 ? ev_buf_str(&id) : "?");
 		}
 		if (g->below[a] > EV_SUMMARY_IDS)
 			fprintf(fp, ", ... and %lld more", g->below[a] - EV_SUMMARY_IDS);
 		fputc('\n', fp);
 	}
+	ev_buf_release(&id);
 	return 0;
 }
 
