@@ -21,7 +21,7 @@ struct cand {
 };
 
 struct query {
-	char qid[256];
+	char *qid;		/* of any length (owned) */
 	struct cand *c;
 	size_t n, cap;
 };
@@ -30,6 +30,7 @@ struct ev_rerank_set {
 	struct query *q;
 	size_t nq, capq;
 	json_t *seen;		/* query ids met, so that a split query is caught */
+	struct ev_buf qid, doc;	/* a hit's query_id and doc_id as text (scratch) */
 };
 
 struct ev_rerank_set *
@@ -54,9 +55,12 @@ ev_rerank_set_free(struct ev_rerank_set *s)
 		for (size_t j = 0; j < s->q[i].n; j++)
 			free(s->q[i].c[j].doc);
 		free(s->q[i].c);
+		free(s->q[i].qid);
 	}
 	free(s->q);
 	json_decref(s->seen);
+	ev_buf_release(&s->qid);
+	ev_buf_release(&s->doc);
 	free(s);
 }
 
@@ -66,17 +70,20 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 {
 	const json_t *rr = json_object_get(json_object_get(hit, "explain"), "rerank");
 	const json_t *feat = json_object_get(rr, "features"), *doc = json_object_get(hit, "doc_id");
-	char qid[256], dbuf[256];
+	const char *qid;
 	struct query *q;
 	struct cand *c;
-	int i;
+	int i, r;
 
-	if (ev_json_id_text(json_object_get(hit, "query_id"), qid, sizeof qid) < 0)
+	if ((r = ev_json_id_buf(json_object_get(hit, "query_id"), &s->qid)) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
-	if (!json_is_string(doc) && ev_json_id_text(doc, dbuf, sizeof dbuf) < 0)
+	if (r == -2 || (r = ev_json_id_buf(doc, &s->doc)) == -2)
+		return ev_err_nomem(err);
+	if (r == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'doc_id' must be a string or an integer");
+	qid = ev_buf_str(&s->qid);
 	if (!json_is_object(feat) && !json_is_false(json_object_get(rr, "reranked")))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "a hit without explain.rerank.features "
 		    "(give ev-tune --rerank the hits ev-rerank writes, with its built-in model)");
@@ -88,7 +95,8 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 		    ev_grow(&s->q, &s->capq, s->nq, sizeof *s->q, 64) == -1)
 			return ev_err_nomem(err);
 		memset(&s->q[s->nq], 0, sizeof *s->q);
-		snprintf(s->q[s->nq].qid, sizeof s->q[s->nq].qid, "%s", qid);
+		if ((s->q[s->nq].qid = strdup(qid)) == NULL)
+			return ev_err_nomem(err);
 		s->nq++;
 	}
 	q = &s->q[s->nq - 1];
@@ -97,7 +105,7 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	c = &q->c[q->n];
 	memset(c, 0, sizeof *c);
 	c->order = q->n;
-	if ((c->doc = strdup(json_is_string(doc) ? json_string_value(doc) : dbuf)) == NULL)
+	if ((c->doc = strdup(ev_buf_str(&s->doc))) == NULL)
 		return ev_err_nomem(err);
 	q->n++;
 	if ((c->reranked = json_is_object(feat)))

@@ -678,7 +678,7 @@ grid_fuse(const struct ev_fuse_opts *def, const char *lane, struct ev_fuse_opts 
  * compact hit lines (newline-separated). */
 struct tq {
 	json_t *rec;
-	char qid[256];
+	char *qid;		/* of any length (owned) */
 	struct ev_buf text, vector, feedback;
 };
 
@@ -735,9 +735,10 @@ pick_queries(struct search *S, json_t *queries, size_t *unjudged, struct ev_err 
 {
 	struct ev_run *run = ev_run_new(err);
 	struct ev_eval_summary sum;
+	struct ev_buf id = EV_BUF_INIT;
 	size_t i;
 	json_t *v;
-	int rc = -1;
+	int rc = -1, r;
 
 	*unjudged = 0;
 	if (run == NULL)
@@ -752,16 +753,23 @@ pick_queries(struct search *S, json_t *queries, size_t *unjudged, struct ev_err 
 	json_array_foreach(queries, i, v) {
 		struct tq *t = &S->q[S->nq];
 
-		if (ev_json_id_text(json_object_get(v, "query_id"), t->qid, sizeof t->qid) < 0 ||
-		    json_object_get(S->judged, t->qid) == NULL) {
+		if ((r = ev_json_id_buf(json_object_get(v, "query_id"), &id)) == -2) {
+			ev_err_nomem(err);
+			goto out;
+		}
+		if (r == -1 || json_object_get(S->judged, ev_buf_str(&id)) == NULL) {
 			(*unjudged)++;
 			continue;
 		}
-		if (json_object_get(S->index, t->qid) != NULL) {
-			rc = ev_err_set(err, EV_EXIT_USAGE, t->qid, "query id given twice");
+		if (json_object_get(S->index, ev_buf_str(&id)) != NULL) {
+			rc = ev_err_set(err, EV_EXIT_USAGE, NULL,
+			    "query '%s' is given twice: query ids must be unique", ev_buf_str(&id));
 			goto out;
 		}
-		if (json_object_set_new(S->index, t->qid, json_integer((json_int_t)S->nq)) == -1) {
+		if ((t->qid = strdup(ev_buf_str(&id))) == NULL ||
+		    json_object_set_new(S->index, t->qid, json_integer((json_int_t)S->nq)) == -1) {
+			free(t->qid);
+			t->qid = NULL;
 			ev_err_nomem(err);
 			goto out;
 		}
@@ -770,6 +778,7 @@ pick_queries(struct search *S, json_t *queries, size_t *unjudged, struct ev_err 
 	}
 	rc = 0;
 out:
+	ev_buf_release(&id);
 	ev_run_free(run);
 	return rc;
 }
@@ -1150,6 +1159,7 @@ static void
 search_free(struct search *S)
 {
 	for (size_t i = 0; S->q != NULL && i < S->nq; i++) {
+		free(S->q[i].qid);
 		ev_buf_release(&S->q[i].text);
 		ev_buf_release(&S->q[i].vector);
 		ev_buf_release(&S->q[i].feedback);
