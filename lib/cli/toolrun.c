@@ -19,6 +19,7 @@ struct ev_toolrun {
 	long long records_logged;	/* records of no query (chunks) kept */
 	long long records_left_off;	/* those beyond EV_TOOLRUN_MAX_RECORDS */
 	struct ev_buf partial;	/* written bytes not yet ended by a newline */
+	struct ev_buf qid;	/* a record's query_id as text (scratch, the lock held) */
 };
 
 /* The fields of a record that frame its query, in the frame's order. */
@@ -56,6 +57,7 @@ ev_toolrun_free(struct ev_toolrun *t)
 	json_decref(t->outputs);
 	json_decref(t->output_order);
 	ev_buf_release(&t->partial);
+	ev_buf_release(&t->qid);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -119,11 +121,13 @@ note_lane(json_t *frame, const json_t *rec)
 	json_array_append(lanes, lane);
 }
 
-/* The query_id of rec as text into qid; 0, or -1 when it has none. */
-static int
-query_id(const json_t *rec, char *qid, size_t size)
+/* The query_id of rec as text, of any length, in t->qid (the lock held).
+ * Returns it, or NULL when rec has none or memory runs out. */
+static const char *
+query_id(struct ev_toolrun *t, const json_t *rec)
 {
-	return ev_json_id_text(json_object_get(rec, "query_id"), qid, size) < 0 ? -1 : 0;
+	return ev_json_id_buf(json_object_get(rec, "query_id"), &t->qid) == 0 ?
+	    ev_buf_str(&t->qid) : NULL;
 }
 
 void
@@ -131,7 +135,7 @@ ev_toolrun_read(void *ctx, const char *line, size_t len, size_t lineno)
 {
 	struct ev_toolrun *t = ctx;
 	json_t *rec = parse_record(line, len), *frame;
-	char qid[256];
+	const char *qid;
 
 	if (rec == NULL)
 		return;
@@ -142,7 +146,7 @@ ev_toolrun_read(void *ctx, const char *line, size_t len, size_t lineno)
 		rec = q;
 	}
 	pthread_mutex_lock(&t->lock);
-	if (json_is_object(rec) && query_id(rec, qid, sizeof qid) == 0 &&
+	if (json_is_object(rec) && (qid = query_id(t, rec)) != NULL &&
 	    (frame = frame_of(t, qid, rec)) != NULL)
 		note_lane(frame, rec);
 	pthread_mutex_unlock(&t->lock);
@@ -249,10 +253,10 @@ is_output(const json_t *rec)
 static void
 output_record(struct ev_toolrun *t, const json_t *rec)
 {
+	const char *qid;
 	json_t *out;
-	char qid[256];
 
-	if (json_is_object(rec) && is_output(rec) && query_id(rec, qid, sizeof qid) == 0 &&
+	if (json_is_object(rec) && is_output(rec) && (qid = query_id(t, rec)) != NULL &&
 	    frame_of(t, qid, rec) != NULL && (out = output_of(t, qid, rec)) != NULL)
 		keep_output(out, rec);
 }
