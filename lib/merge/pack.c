@@ -185,6 +185,7 @@ ev_pack_free(struct ev_pack *p)
 	ev_contra_free(p->contra);
 	ev_buf_release(&p->raw);
 	ev_buf_release(&p->idb);
+	ev_buf_release(&p->qidb);
 	ev_buf_release(&p->reqb);
 	ev_jscan_release(&p->js);
 	free(p->sub.m);
@@ -209,21 +210,22 @@ int
 ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long long query_index,
     const json_t *routing, const char *where, struct ev_err *err)
 {
-	char buf[64], ibuf[32];
+	char ibuf[32];
 	const char *key;
 	struct pq *x;
 	json_t *v;
 	size_t i;
+	int r;
 
 	if (query_id == NULL || json_is_null(query_id)) {
 		/* a hit given without a query_id (ev_pack_add()): a query without a name */
 		query_id = json_null();
-		buf[0] = '\0';
-	} else if (ev_json_id_text(query_id, buf, sizeof buf) < 0 && !json_is_string(query_id)) {
-		return ev_err_set(err, EV_EXIT_USAGE, where,
+		ev_buf_reset(&p->qidb);
+	} else if ((r = ev_json_id_buf(query_id, &p->qidb)) != 0) {
+		return r == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
 	}
-	key = json_is_string(query_id) ? json_string_value(query_id) : buf;
+	key = ev_buf_str(&p->qidb);
 	v = json_object_get(p->qkeys, key);
 	i = v ? (size_t)json_integer_value(v) : p->nq;
 	if (query_index >= 0) {

@@ -116,9 +116,10 @@ file_request(struct ev_packloop *r, size_t pos, const char *id, json_t *q, const
 int
 ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 {
-	char *paths[1] = { (char *)path }, idbuf[64];
+	char *paths[1] = { (char *)path };
+	struct ev_buf idb = EV_BUF_INIT;
 	struct ev_jsonl *in;
-	json_t *v, *q, *qid;
+	json_t *v, *q;
 	const char *id;
 	size_t pos;
 	int rc;
@@ -136,11 +137,10 @@ ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 			rc = -1;
 			break;
 		}
-		qid = json_object_get(q, "query_id");
-		if (ev_json_id_text(qid, idbuf, sizeof idbuf) < 0 && !json_is_string(qid)) {
+		if ((rc = ev_json_id_buf(json_object_get(q, "query_id"), &idb)) != 0) {
 			json_decref(q);
-			rc = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-			    "field 'query_id' must be a string or an integer");
+			rc = rc == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE,
+			    ev_jsonl_where(in), "field 'query_id' must be a string or an integer");
 			break;
 		}
 		if (check_query_fields(q, ev_jsonl_where(in), err) == -1) {
@@ -148,11 +148,11 @@ ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 			rc = -1;
 			break;
 		}
-		id = json_is_string(qid) ? json_string_value(qid) : idbuf;
+		id = ev_buf_str(&idb);
 		if (json_object_get(r->index, id) != NULL) {
+			json_decref(q);
 			rc = ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
 			    "query '%s' is given twice: query ids must be unique", id);
-			json_decref(q);	/* id is q's */
 			break;
 		}
 		pos = json_array_size(r->queries);
@@ -167,6 +167,7 @@ ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 		}
 	}
 	ev_jsonl_close(in);
+	ev_buf_release(&idb);
 	return rc == 0 ? 0 : -1;
 }
 

@@ -248,14 +248,15 @@ static void
 add_query_line(struct ev_buf *b, struct ev_buf *line, const json_t *id, const char *text,
 	size_t width, int *bad)
 {
-	char qid[64];
+	struct ev_buf qid = EV_BUF_INIT;
+	int r = ev_json_id_buf(id, &qid);
 
-	if (ev_json_id_text(id, qid, sizeof qid) < 0)
-		snprintf(qid, sizeof qid, "%s", json_is_string(id) ? "(long id)" : "?");
+	*bad |= r == -2;
 	ev_buf_reset(line);
-	*bad |= ev_buf_printf(line, "query %s: %s",
-	    json_is_string(id) ? json_string_value(id) : qid, text ? text : "");
+	*bad |= ev_buf_printf(line, "query %s: %s", r == 0 ? ev_buf_str(&qid) : "?",
+	    text ? text : "");
 	add_wrapped(b, ev_buf_str(line), 0, 4, width, bad);
+	ev_buf_release(&qid);
 }
 
 int
