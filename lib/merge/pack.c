@@ -363,21 +363,24 @@ current_query(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *
 static int
 item_group(struct ev_pack *p, struct item *it, const char *modality, struct ev_err *err)
 {
-	char name[256];
+	char lanes[256];	/* the lanes' names, at most 70 bytes */
+	const char *name;
 	json_t *v;
 	size_t i;
 
 	if (p->o.group_by == EV_PACK_GROUP_NONE)
 		return 0;
-	if (p->o.group_by == EV_PACK_GROUP_LANE)
-		ev_pack_lanes_text(it->lanes, name, sizeof name);
-	else if (modality != NULL && modality[0] != '\0')
-		snprintf(name, sizeof name, "%s", modality);
-	else
-		snprintf(name, sizeof name, "%s", it->lanes & (LANE_REGION | LANE_VISUAL) ? "visual" :
-		    it->lanes == LANE_STRUCTURED ? "structured" : "text");
+	if (p->o.group_by == EV_PACK_GROUP_LANE) {
+		ev_pack_lanes_text(it->lanes, lanes, sizeof lanes);
+		name = lanes;
+	} else if (modality != NULL && modality[0] != '\0') {
+		name = modality;	/* of any length */
+	} else {
+		name = it->lanes & (LANE_REGION | LANE_VISUAL) ? "visual" :
+		    it->lanes == LANE_STRUCTURED ? "structured" : "text";
+	}
 	if (name[0] == '\0')
-		snprintf(name, sizeof name, "none");
+		name = "none";
 	json_array_foreach(p->groups, i, v)
 		if (strcmp(json_string_value(v), name) == 0)
 			break;
