@@ -478,30 +478,40 @@ Test(jsonl, typed_fields_say_what_is_wrong)
 	json_decref(o);
 }
 
-Test(jsonl, id_text_of_strings_and_integers)
+Test(jsonl, id_buf_of_strings_and_integers)
 {
-	char buf[32];
+	struct ev_buf b = EV_BUF_INIT;
 	json_t *s = json_string("q7"), *i = json_integer(-12), *r = json_real(1.5);
 
-	cr_assert_eq(ev_json_id_text(s, buf, sizeof buf), 2);
-	cr_assert_str_eq(buf, "q7");
-	cr_assert_eq(ev_json_id_text(i, buf, sizeof buf), 3);
-	cr_assert_str_eq(buf, "-12");
-	cr_assert_eq(ev_json_id_text(r, buf, sizeof buf), -1);
+	ev_buf_adds(&b, "left over");
+	cr_assert_eq(ev_json_id_buf(s, &b), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "q7");
+	cr_assert_eq(ev_json_id_buf(i, &b), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "-12");
+	cr_assert_eq(ev_json_id_buf(r, &b), -1);
+	cr_assert_eq(ev_json_id_buf(NULL, &b), -1);
+	cr_assert_eq(b.len, 0);
+	ev_buf_release(&b);
 	json_decref(s);
 	json_decref(i);
 	json_decref(r);
 }
 
-/* jsonl.h: "Returns the length written into buf"; a longer id must not be
- * reported as written in full (a caller would read past the terminator). */
-Test(jsonl, id_text_longer_than_the_buffer_is_not_claimed_written)
+/* jsonl.h: "The same text, of any length": a query id of 300 bytes whole,
+ * neither refused nor cut, as the fixed buffers of old did at 256. */
+Test(jsonl, id_buf_of_any_length)
 {
-	char buf[8];
-	json_t *s = json_string("a-very-long-query-id");
-	int n = ev_json_id_text(s, buf, sizeof buf);
+	struct ev_buf b = EV_BUF_INIT;
+	char id[301];
+	json_t *s;
 
-	cr_assert(n == -1 || (size_t)n < sizeof buf, "returned %d for an 8-byte buffer", n);
+	memset(id, 'q', 300);
+	id[300] = '\0';
+	s = json_string(id);
+	cr_assert_eq(ev_json_id_buf(s, &b), 0);
+	cr_assert_eq(b.len, 300);
+	cr_assert_str_eq(ev_buf_str(&b), id);
+	ev_buf_release(&b);
 	json_decref(s);
 }
 

@@ -56,6 +56,7 @@ static const char *
 packs(void)
 {
 	static char ids[1024];
+	struct ev_buf id = EV_BUF_INIT;
 	char *line, *save = NULL;
 
 	fclose(fp);
@@ -63,14 +64,14 @@ packs(void)
 	ids[0] = '\0';
 	for (line = strtok_r(out, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
 		json_t *pk = json_loads(line, 0, NULL);
-		char id[64];
 
 		cr_assert_not_null(pk, "%s", line);
-		ev_json_id_text(json_object_get(pk, "query_id"), id, sizeof id);
+		cr_assert_eq(ev_json_id_buf(json_object_get(pk, "query_id"), &id), 0, "%s", line);
 		snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "%s%s:%zu", ids[0] ? " " : "",
-		    id, json_array_size(json_object_get(pk, "evidences")));
+		    ev_buf_str(&id), json_array_size(json_object_get(pk, "evidences")));
 		json_decref(pk);
 	}
+	ev_buf_release(&id);
 	return ids;
 }
 

@@ -474,20 +474,6 @@ ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
 }
 
 int
-ev_json_id_text(const json_t *id, char *buf, size_t size)
-{
-	int n;
-
-	if (json_is_string(id))
-		n = snprintf(buf, size, "%s", json_string_value(id));
-	else if (json_is_integer(id))
-		n = snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
-	else
-		return -1;
-	return n < 0 || (size_t)n >= size ? -1 : n;
-}
-
-int
 ev_json_id_buf(const json_t *id, struct ev_buf *b)
 {
 	int r;

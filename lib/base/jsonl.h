@@ -101,13 +101,9 @@ int ev_field_obj(const json_t *obj, const char *key, int required, json_t **out,
 int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
 	const char *where, struct ev_err *err);
 
-/* A query id as text: a string as it is, an integer in decimal.  Returns the
- * length written into buf (NUL-terminated), or -1 when id is of another type
- * or does not fit in size bytes. */
-int ev_json_id_text(const json_t *id, char *buf, size_t size);
-
-/* The same text, of any length, into b (emptied first).  Returns 0, -1 when
- * id is of another type, or -2 out of memory (b is then empty). */
+/* A query id (or another id) as text, of any length, into b (emptied
+ * first): a string as it is, an integer in decimal.  Returns 0, -1 when id
+ * is absent or of another type, or -2 out of memory (b is then empty). */
 int ev_json_id_buf(const json_t *id, struct ev_buf *b);
 
 /* Check a hit record's shape: an object with a non-empty string "id", a

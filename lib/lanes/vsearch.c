@@ -287,7 +287,7 @@ scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids
 			return 0;
 	}
 	ev_buf_reset(ids);
-	if (q->type == EV_JINT) {	/* as ev_json_id_text() writes it */
+	if (q->type == EV_JINT) {	/* as ev_json_id_buf() writes it */
 		if ((t = number_text(q->val, q->vlen, num)) == NULL)
 			return 0;
 		errno = 0;

@@ -29,19 +29,19 @@ static void
 use_value(json_t *v, size_t lineno, const char *where)
 {
 	struct ev_err err = { 0 };
-	struct ev_buf b = EV_BUF_INIT;
+	struct ev_buf b = EV_BUF_INIT, id = EV_BUF_INIT;
 	const char *s;
 	double d;
 	long long ll;
 	json_t *o, *q;
-	char id[64];
 
 	ev_field_str(v, "text", 0, &s, where, &err);
 	ev_field_num(v, "score", 0, &d, where, &err);
 	ev_field_int(v, "rank", 0, &ll, where, &err);
 	ev_field_obj(v, "metadata", 0, &o, where, &err);
 	ev_field_arr(v, "vector", 0, &o, where, &err);
-	ev_json_id_text(json_object_get(v, "query_id"), id, sizeof id);
+	ev_json_id_buf(json_object_get(v, "query_id"), &id);
+	ev_buf_release(&id);
 	ev_err_clear(&err);
 	if ((q = ev_query_record(v, lineno, where, &err)) == NULL)
 		check_err(&err);
