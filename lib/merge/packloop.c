@@ -96,12 +96,18 @@ file_request(struct ev_packloop *r, size_t pos, const char *id, json_t *q, const
 		json_array_foreach(members, j, k) {
 			json_t *o = json_array_get(r->queries, (size_t)json_integer_value(k));
 			json_t *oi = json_object_get(o, "query_index");
-			if (json_is_integer(oi) && json_integer_value(oi) == json_integer_value(qi))
-				return ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' of "
-				    "request '%s' both have query_index %lld: each query of a request "
-				    "needs its own", json_string_value(json_object_get(o, "query_id")) ?
-				    json_string_value(json_object_get(o, "query_id")) : "(a number)", id,
-				    key_name(key), (long long)json_integer_value(qi));
+			struct ev_buf other = EV_BUF_INIT;
+
+			if (!json_is_integer(oi) || json_integer_value(oi) != json_integer_value(qi))
+				continue;
+			/* (the other's id as it was read: a string, or an integer) */
+			if (ev_json_id_buf(json_object_get(o, "query_id"), &other) == -2)
+				return ev_err_nomem(err);
+			ev_err_set(err, EV_EXIT_USAGE, where, "queries '%s' and '%s' of request '%s'"
+			    " both have query_index %lld: each query of a request needs its own",
+			    ev_buf_str(&other), id, key_name(key), (long long)json_integer_value(qi));
+			ev_buf_release(&other);
+			return -1;
 		}
 	}
 	if (json_array_append_new(members, json_integer((json_int_t)pos)) == -1)

@@ -28,6 +28,9 @@ done 2>&1
 printf '%s\n' '{"query_id":"a","query":"x","request_id":"R","query_index":1}' \
     '{"query_id":"b","query":"y","request_id":"R","query_index":1}' >q.jsonl
 ev-pack --queries q.jsonl </dev/null 2>&1; echo "status $?"
+printf '%s\n' '{"query_id":7,"query":"x","request_id":"R","query_index":1}' \
+    '{"query_id":8,"query":"y","request_id":"R","query_index":1}' >q.jsonl
+ev-pack --queries q.jsonl </dev/null 2>&1; echo "status $?"
 echo "options:"
 for args in "--mmr-lambda 1.5" "--mmr-lambda nan" "--mmr-depth 0" "--group-by doc" "--db db" \
     "--index idx" "--db no-such.db --index idx --mmr-lambda 0.5"; do
