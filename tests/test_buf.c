@@ -179,3 +179,37 @@ Test(err, formats_where_and_what)
 	cr_assert_eq(e.code, 0);
 	cr_assert_eq(ev_err_set(NULL, 1, NULL, "ignored"), -1);
 }
+
+Test(err, a_field_too_long_keeps_its_beginning_and_its_end)
+{
+	static const char hint[] = "\xc3\xa9' is given twice: query ids must be unique";
+	struct ev_err e = { 0 };
+	char id[1201], path[401];
+	size_t n;
+
+	/* an id of 600 two-byte characters, a path of 400 bytes */
+	for (int i = 0; i < 600; i++)
+		memcpy(id + 2 * i, "\xc3\xa9", 2);
+	id[1200] = '\0';
+	memset(path, 'p', 400);
+	path[400] = '\0';
+	path[399] = '7';
+	ev_err_set(&e, EV_EXIT_USAGE, path, "query '%s' is given twice: query ids must be unique", id);
+	n = strlen(e.msg);
+	cr_assert_lt(n, sizeof e.msg);
+	cr_assert_eq(strncmp(e.msg, "query '\xc3\xa9", 9), 0);
+	cr_assert_not_null(strstr(e.msg, "\xc3\xa9 ... \xc3\xa9"), "%s", e.msg);
+	cr_assert_str_eq(e.msg + n - strlen(hint), hint);
+	/* whole characters only: no byte of one is cut from its others */
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)e.msg[i] & 0xe0) == 0xc0)
+			cr_assert_eq((unsigned char)e.msg[i + 1] & 0xc0, 0x80, "byte %zu", i);
+	cr_assert_lt(strlen(e.where), sizeof e.where);
+	cr_assert_eq(strncmp(e.where, "ppp", 3), 0);
+	cr_assert_eq(e.where[strlen(e.where) - 1], '7');
+	cr_assert_not_null(strstr(e.where, "p ... p"));
+	/* one that fits is as it was */
+	ev_err_set(&e, EV_EXIT_USAGE, "a.jsonl:2", "query '%s' is given twice", "q1");
+	cr_assert_str_eq(e.msg, "query 'q1' is given twice");
+	cr_assert_str_eq(e.where, "a.jsonl:2");
+}

@@ -25,7 +25,9 @@ struct ev_err {
 };
 
 /* Set *err (which may be NULL) to code, where (may be NULL) and a printf-style
- * message.  Returns -1, so that `return ev_err_set(...)` reads naturally. */
+ * message.  A where or a message too long for its field keeps its beginning
+ * and its end, " ... " between them.  Returns -1, so that `return
+ * ev_err_set(...)` reads naturally. */
 int ev_err_set(struct ev_err *err, int code, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
