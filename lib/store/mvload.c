@@ -490,7 +490,8 @@ build(struct ev_mvload *ld, const char *factory, const struct load_record *recs,
 	long long fill = 0;
 	size_t i;
 
-	if (ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == -1)
+	if (ev_vfile_factory_fits(factory, total, err) == -1 ||
+	    ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == -1)
 		return NULL;
 	if (!faiss_Index_is_trained(idx)) {
 		/* A sample spread evenly over every vector. */

@@ -531,6 +531,11 @@ ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, stru
 	return 0;
 }
 
+/* The fewest vectors Faiss builds an NSG graph of: it samples
+ * min(100, n) points of n as n - 100 would allow, dividing by zero below. */
+#define NSG_MIN 101
+#define NSG_MIN_S "101"
+
 /* The first count in factory that Faiss would take but cannot work with, in
  * *at (its token, "IVF0", "HNSW1"), and why; NULL when there is none.  Faiss
  * parses a count of 0 (IVF0, HNSW0, PQ0, PCAR0, RQ1x0, NSG0 ...) or an HNSW
@@ -557,6 +562,16 @@ factory_bad_count(const char *factory, char *at, size_t atsize)
 		if (v == 1 && p - tok >= 4 && strncmp(p - 4, "HNSW", 4) == 0)
 			return "1 link per vector, an HNSW graph Faiss never finishes building (2 at"
 			    " least; HNSW32 is usual)";
+		if (v == 1 && p - tok >= 3 && strncmp(p - 3, "NSG", 3) == 0)
+			return "1 link per vector, an NSG graph Faiss never finishes building (2 at"
+			    " least; NSG32 is usual)";
+		/* IVF<nlist>_NSG<R>: the coarse quantizer is an NSG graph of
+		 * the nlist centroids, which Faiss divides by zero building
+		 * below NSG_MIN of them, whatever the data. */
+		if (v <= NSG_MIN - 1 && p - tok == 3 && strncmp(tok, "IVF", 3) == 0 &&
+		    strncmp(e, "_NSG", 4) == 0)
+			return "an NSG graph over its lists, which Faiss needs " NSG_MIN_S " lists at"
+			    " least to build (IVF1024_NSG32 or IVF1024_HNSW32 is usual)";
 	}
 	return NULL;
 }
@@ -608,6 +623,22 @@ ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err)
 		" it (%s): " FACTORY_HINT, factory, first);
 }
 
+int
+ev_vfile_factory_fits(const char *factory, long long n, struct ev_err *err)
+{
+	/* An NSG index of the vectors themselves: a token starting "NSG"
+	 * (NSG32, NSG32,Flat, PCA8,NSG32, NSG32,RFlat), not IVF<k>_NSG<R>,
+	 * whose graph holds the lists and is checked with the string. */
+	for (const char *tok = factory; tok != NULL; tok = strpbrk(tok, ",()")) {
+		if (*tok == ',' || *tok == '(' || *tok == ')')
+			tok++;
+		if (strncmp(tok, "NSG", 3) == 0 && n < NSG_MIN)
+			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "factory '%s' builds an NSG graph,"
+				" which Faiss needs " NSG_MIN_S " vectors at least to build; the index"
+				" would hold %lld: use Flat or HNSW32 for so few", factory, n);
+	}
+	return 0;
+}
 
 int
 ev_vfile_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,

@@ -150,12 +150,20 @@ int ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
 
 /* Check a user's factory string (--factory) before a load reads or writes
  * anything: a count Faiss takes but cannot work with (IVF0, HNSW0, PQ0,
- * HNSW1: it would divide by zero, fault or never end) is refused, and Faiss
+ * HNSW1, NSG1, IVF100_NSG32: it would divide by zero, fault or never end) is
+ * refused, and Faiss
  * must make an empty index of it at dim dimensions (dim 0, not known yet: at
  * one of a few dimensions that every usual string fits).  Returns 0, or -1
  * with *err set: code 2 naming the option, the string and what to write
  * instead, code 1 when out of memory. */
 int ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err);
+
+/* Check, before Faiss trains or fills an index of factory with n vectors,
+ * that it can build one of so few: an NSG graph (NSG32, NSG32,PQ8 ...)
+ * needs 101 vectors at least, Faiss dividing by zero below that.  The string
+ * is fine for more vectors, so this is the data's doing.  Returns 0, or -1
+ * with *err set (code 1) naming the factory, the count and what to use. */
+int ev_vfile_factory_fits(const char *factory, long long n, struct ev_err *err);
 
 struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
 

@@ -778,7 +778,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	if (make_store_id(ld, err) == -1)
+	if (ev_vfile_factory_fits(factory, count, err) == -1 || make_store_id(ld, err) == -1)
 		goto out;
 	idx = update(ld, factory, &rem, err);
 	if (idx == NULL && err->code)
