@@ -25,12 +25,14 @@
 #include <faiss/Index.h>
 #include <faiss/impl/FaissException.h>
 #include <faiss/impl/IDSelector.h>
+#include <faiss/IndexIDMap.h>
 #include <faiss/index_factory.h>
 #include <faiss/index_io.h>
 #include <faiss/utils/distances.h>
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
+#include <faiss/c_api/MetaIndexes_c.h>
 #include <faiss/c_api/error_c.h>
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 #include <faiss/c_api/index_factory_c.h>
@@ -104,6 +106,36 @@ faiss_index_factory(FaissIndex **p_index, int d, const char *description, FaissM
 			static_cast<faiss::MetricType>(metric)));
 	}
 	EV_CATCH
+}
+
+int
+faiss_IndexIDMap_new(FaissIndexIDMap **p_index, FaissIndex *index)
+{
+	try {
+		*p_index = reinterpret_cast<FaissIndexIDMap *>(new faiss::IndexIDMap(ix(index)));
+	}
+	EV_CATCH
+}
+
+int
+faiss_IndexIDMap2_new(FaissIndexIDMap2 **p_index, FaissIndex *index)
+{
+	try {
+		*p_index = reinterpret_cast<FaissIndexIDMap2 *>(new faiss::IndexIDMap2(ix(index)));
+	}
+	EV_CATCH
+}
+
+void
+faiss_IndexIDMap_set_own_fields(FaissIndexIDMap *obj, int own)
+{
+	reinterpret_cast<faiss::IndexIDMap *>(obj)->own_fields = own != 0;
+}
+
+void
+faiss_IndexIDMap2_set_own_fields(FaissIndexIDMap2 *obj, int own)
+{
+	reinterpret_cast<faiss::IndexIDMap2 *>(obj)->own_fields = own != 0;
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
+#include <faiss/c_api/MetaIndexes_c.h>
 #include <faiss/c_api/error_c.h>
 #include <faiss/c_api/index_factory_c.h>
 #include <faiss/c_api/index_io_c.h>
@@ -507,20 +508,64 @@ ev_vfile_sync_dir(const char *path)
 #define FACTORY_HINT "write a Faiss index factory string such as Flat, HNSW32, IVF1024,Flat or" \
 	" IVF1024,PQ16, or leave --factory out for the default"
 
+/* Whether factory ends in a refine stage (X,RFlat or X,Refine(Y)), which
+ * Faiss parses first, whatever comes before. */
+static int
+factory_refined(const char *factory)
+{
+	size_t len = strlen(factory);
+
+	return (len > 6 && strcmp(factory + len - 6, ",RFlat") == 0) ||
+	    (len > 0 && factory[len - 1] == ')' && strstr(factory, ",Refine(") != NULL);
+}
+
+/* idx (owned, freed on failure) wrapped in an IDMap (IDMap2 when two) that
+ * owns it, in *out.  Returns 0, or -1 with Faiss's error. */
+static int
+wrap_idmap(FaissIndex *idx, int two, FaissIndex **out)
+{
+	FaissIndexIDMap *m = NULL;
+	FaissIndexIDMap2 *m2 = NULL;
+
+	if (two ? faiss_IndexIDMap2_new(&m2, idx) != 0 : faiss_IndexIDMap_new(&m, idx) != 0) {
+		faiss_Index_free(idx);
+		return -1;
+	}
+	if (two)
+		faiss_IndexIDMap2_set_own_fields(m2, 1);
+	else
+		faiss_IndexIDMap_set_own_fields(m, 1);
+	*out = two ? (FaissIndex *)m2 : (FaissIndex *)m;
+	return 0;
+}
+
 int
 ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out, struct ev_err *err)
 {
 	FaissIndex *idx = NULL;
-	char eff[300];
+	const char *eff = factory;
+	char buf[300];
+	int refined = factory_refined(factory), two = 0;
 
 	/* Faiss ids are chunk rowids: indexes without ids of their own (Flat,
-	 * HNSW, PQ, ...) are wrapped in an IDMap; IVF indexes keep ids. */
-	if (strncmp(factory, "IDMap", 5) == 0 || strstr(factory, "IVF") != NULL)
-		snprintf(eff, sizeof eff, "%s", factory);
-	else
-		snprintf(eff, sizeof eff, "IDMap,%s", factory);
+	 * HNSW, PQ, ...) are wrapped in an IDMap; IVF indexes keep ids.  A
+	 * refine stage (IVF1024,Flat,RFlat, HNSW32,Refine(SQ8)) keeps none, IVF
+	 * or not, and Faiss parses it before an IDMap prefix, which then lands
+	 * inside it, where no one hands it ids: the index is made without the
+	 * prefix and wrapped in an IDMap outside the refine stage instead. */
+	if (refined) {
+		two = strncmp(factory, "IDMap2,", 7) == 0;
+		if (two)
+			eff = factory + 7;
+		else if (strncmp(factory, "IDMap,", 6) == 0)
+			eff = factory + 6;
+	} else if (strncmp(factory, "IDMap", 5) != 0 && strstr(factory, "IVF") == NULL) {
+		snprintf(buf, sizeof buf, "IDMap,%s", factory);
+		eff = buf;
+	}
 	*out = NULL;
-	if (faiss_index_factory(&idx, dim, eff, METRIC_INNER_PRODUCT) != 0) {
+	if (faiss_index_factory(&idx, dim, eff, METRIC_INNER_PRODUCT) != 0 ||
+	    (refined && wrap_idmap(idx, two, &idx) == -1)) {
 		if (ev_vfile_faiss_oom())
 			return ev_err_nomem(err);
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--factory '%s': Faiss cannot make an index"

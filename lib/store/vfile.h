@@ -141,7 +141,9 @@ void ev_vfile_sync_dir(const char *path);
 
 /* A new, empty inner-product Faiss index of dim dimensions made by the
  * factory string (indexes without ids of their own, such as Flat or HNSW, are
- * wrapped in an IDMap, so that add_with_ids works).  Returns 0 with *out set
+ * wrapped in an IDMap, so that add_with_ids works; one with a refine stage,
+ * IVF1024,Flat,RFlat or HNSW32,Refine(SQ8), IVF or not, in an IDMap outside
+ * the refine stage).  Returns 0 with *out set
  * (faiss_Index_free() it), or -1 with *err set (code 2 naming --factory, the
  * string and what to write instead when Faiss refuses it, code 1 when out of
  * memory). */
