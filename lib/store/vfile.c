@@ -669,19 +669,26 @@ ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err)
 }
 
 int
-ev_vfile_factory_fits(const char *factory, long long n, struct ev_err *err)
+ev_vfile_factory_nsg(const char *factory)
 {
-	/* An NSG index of the vectors themselves: a token starting "NSG"
-	 * (NSG32, NSG32,Flat, PCA8,NSG32, NSG32,RFlat), not IVF<k>_NSG<R>,
-	 * whose graph holds the lists and is checked with the string. */
+	/* A token starting "NSG" (NSG32, NSG32,Flat, PCA8,NSG32, NSG32,RFlat),
+	 * not IVF<k>_NSG<R>, whose graph holds the lists, not the vectors. */
 	for (const char *tok = factory; tok != NULL; tok = strpbrk(tok, ",()")) {
 		if (*tok == ',' || *tok == '(' || *tok == ')')
 			tok++;
-		if (strncmp(tok, "NSG", 3) == 0 && n < NSG_MIN)
-			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "factory '%s' builds an NSG graph,"
-				" which Faiss needs " NSG_MIN_S " vectors at least to build; the index"
-				" would hold %lld: use Flat or HNSW32 for so few", factory, n);
+		if (strncmp(tok, "NSG", 3) == 0)
+			return 1;
 	}
+	return 0;
+}
+
+int
+ev_vfile_factory_fits(const char *factory, long long n, struct ev_err *err)
+{
+	if (ev_vfile_factory_nsg(factory) && n < NSG_MIN)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "factory '%s' builds an NSG graph,"
+			" which Faiss needs " NSG_MIN_S " vectors at least to build; the index"
+			" would hold %lld: use Flat or HNSW32 for so few", factory, n);
 	return 0;
 }
 

@@ -160,6 +160,10 @@ int ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
  * instead, code 1 when out of memory. */
 int ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err);
 
+/* Whether factory makes an NSG graph of the vectors (NSG32, NSG32,PQ8,
+ * PCA8,NSG32), which Faiss builds once, of all of them, and cannot add to. */
+int ev_vfile_factory_nsg(const char *factory);
+
 /* Check, before Faiss trains or fills an index of factory with n vectors,
  * that it can build one of so few: an NSG graph (NSG32, NSG32,PQ8 ...)
  * needs 101 vectors at least, Faiss dividing by zero below that.  The string

@@ -468,6 +468,9 @@ update(struct ev_vload *ld, const char *factory, const struct ev_vfile_ids *rem,
 	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
 	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
 		goto rebuild;
+	/* An NSG graph is built once, of all its vectors: Faiss adds to none. */
+	if (ld->staged > 0 && ev_vfile_factory_nsg(factory))
+		goto rebuild;
 	if (rem->n > 0) {
 		FaissIDSelectorBatch *sel = NULL;
 		if (faiss_IDSelectorBatch_new(&sel, rem->n, (const idx_t *)rem->v) != 0)
