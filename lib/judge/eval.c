@@ -196,7 +196,7 @@ ev_qrels_load(const char *path, struct ev_err *err)
 	struct ev_buf line = EV_BUF_INIT;
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
 	char where[256];
-	size_t lineno = 0;
+	size_t lineno = 0, skip;
 	int c, failed = 0, judged = 0;
 
 	if (strcmp(path, "-") == 0)
@@ -251,7 +251,11 @@ ev_qrels_load(const char *path, struct ev_err *err)
 			    QRELS_MAX_LINE);
 			goto fail;
 		}
-		if (ev_qrels_add_line(q, line.len ? line.p : "", line.len, where, err) == -1)
+		/* A byte order mark (as Windows editors save a file) is no part
+		 * of the first query's id. */
+		skip = lineno == 1 && line.len >= 3 && memcmp(line.p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+		if (ev_qrels_add_line(q, line.len ? line.p + skip : "", line.len - skip, where,
+		    err) == -1)
 			goto fail;
 		judged = 1;
 		if (eof)

@@ -77,7 +77,8 @@ struct ev_qrels *ev_qrels_new(struct ev_err *err);
 int ev_qrels_add_line(struct ev_qrels *q, const char *line, size_t len, const char *where,
 	struct ev_err *err);
 
-/* Read a qrels file ("-" is stdin).  Returns the judgements, or NULL with
+/* Read a qrels file ("-" is stdin), each line as ev_qrels_add_line() reads
+ * it, a UTF-8 byte order mark at its start dropped.  Returns the judgements, or NULL with
  * *err set: "FILE:LINE" and code 2 for a malformed line or a line longer than
  * 64 KiB; code 2 when the file is missing, unreadable or a directory; code 1
  * for a read error or memory running out.  A file without a single judgement
