@@ -6,6 +6,7 @@
 
 #include "chunk.h"
 #include "cli.h"
+#include "config.h"
 #include "ingest.h"
 #include "opt.h"
 #include "lenstats.h"
@@ -75,7 +76,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_LONG(0, "size", "chunk.size", &size, EV_CHUNK_SIZE_MIN, EV_CHUNK_SIZE_MAX, "N",
 	    "target chunk size in bytes"),
 	EV_OPT_LONG(0, "overlap", "chunk.overlap", &overlap, 0, EV_CHUNK_SIZE_MAX / 2, "N",
-	    "overlap of consecutive chunks in bytes, at most half of --size"),
+	    "overlap of consecutive chunks in bytes, at most half of --size (which caps the default)"),
 	EV_OPT_LONG(0, "batch", "ingest.batch", &batch, 1, 1000000, "N",
 	    "documents per transaction"),
 	EV_OPT_INT(0, "threads", "ingest.threads", &so.threads, 1, 2, "N",
@@ -94,9 +95,8 @@ check_usage(struct ev_cli *cli, int nargs)
 		ev_cli_usage_error(cli, "--db DB is required");
 	if (all && quiet)
 		ev_cli_usage_error(cli, "--all and --quiet exclude each other");
-	if (overlap > size / 2)
-		ev_cli_usage_error(cli, "--overlap must be at most half of --size (%ld): '%ld'",
-		    size / 2, overlap);
+	if (overlap > size / 2 && (ev_opt_given(&overlap) || ev_config_get(cli->config, "chunk.overlap")))
+		ev_cli_usage_error(cli, "--overlap must be at most half of --size (%ld): '%ld'", size / 2, overlap);
 	if (so.source != NULL && *so.source == '\0')
 		ev_cli_usage_error(cli, "--source must not be empty");
 	if (del && del_source)
@@ -168,7 +168,7 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse(&cli, &command, options);
 	check_usage(&cli, argc - argi);
 	o.size = (size_t)size;
-	o.overlap = (size_t)overlap;
+	o.overlap = (size_t)(overlap < size / 2 ? overlap : size / 2);	/* by default, 200 or half --size */
 	o.format = so.format == EV_DOCREAD_KIND_JSONL ? EV_INGEST_AUTO : so.format;
 	o.output = all ? EV_INGEST_ALL : quiet ? EV_INGEST_NONE : EV_INGEST_CHANGED;
 	o.no_prune = !so.prune;
