@@ -292,6 +292,24 @@ accept_file(struct ev_ingestpass *sp, json_t *doc, const char *path, size_t sour
 	return accept(sp, doc, 1, source, input, 1, path, err);
 }
 
+/* The id of the operand path, as ev_ingest_ids_of() gives it, except for a
+ * pipe or a device (a process substitution such as <(...), /dev/stdin):
+ * resolved, its name would change from run to run (/dev/fd/63 is
+ * /proc/PID/fd/63), so that --prune never found the documents of an earlier
+ * run; it is named as given.  malloc'd, or NULL with *err set. */
+static char *
+operand_id(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
+{
+	struct stat sb;
+	char *id;
+
+	if (stat(path, &sb) == -1 || S_ISREG(sb.st_mode) || S_ISDIR(sb.st_mode))
+		return ev_ingest_ids_of(sp->o.ids_of, path, err);
+	if ((id = strdup(path)) == NULL)
+		ev_err_nomem(err);
+	return id;
+}
+
 /* A plain document; walked: found in a directory, where a file with no
  * extension that is not UTF-8 text (a program) is skipped, not refused. */
 static int
@@ -299,7 +317,7 @@ read_plain(struct ev_ingestpass *sp, const char *path, size_t source, int walked
 	struct ev_err *err)
 {
 	const char *name = strrchr(path, '/');
-	char *id = ev_ingest_ids_of(sp->o.ids_of, path, err);
+	char *id = walked ? ev_ingest_ids_of(sp->o.ids_of, path, err) : operand_id(sp, path, err);
 	json_t *doc;
 	int rc;
 
@@ -619,7 +637,7 @@ ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err *err
 
 		if (d != NULL)
 			memcpy(d, arg, n), memcpy(d + n, "/", 2);
-		src = id = ev_ingest_ids_of(sp->o.ids_of, d ? d : arg, err);
+		src = id = operand_id(sp, d ? d : arg, err);
 		free(d);
 		if (id == NULL)
 			return -1;
