@@ -116,8 +116,21 @@ walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 		struct stat sb, lsb;
 		char *p = here.v[i];
 
-		if (stat(p, &sb) == -1 || lstat(p, &lsb) == -1)
-			continue;	/* a dangling link */
+		if (stat(p, &sb) == -1 || lstat(p, &lsb) == -1) {
+			int k = ev_docread_kind(p);
+
+			/* a dangling link: of a document's name, among the skipped
+			 * files (whose reader says so), else ignored */
+			if (w->skipped == NULL || lstat(p, &lsb) == -1 || !S_ISLNK(lsb.st_mode) ||
+			    (k != EV_CHUNK_MARKDOWN && k != EV_CHUNK_TEXT && k != EV_DOCREAD_KIND_EXTRACT))
+				continue;
+			here.v[i] = NULL;
+			if (walk_add(w->skipped, p) == -1) {
+				rc = ev_err_nomem(err);
+				goto out;
+			}
+			continue;
+		}
 		if (S_ISDIR(sb.st_mode)) {
 			if (!S_ISLNK(lsb.st_mode) && walk_dir(p, w, depth + 1, err) == -1) {
 				rc = -1;

@@ -63,8 +63,9 @@ struct ev_ingest_stats {
  * directory dir, recursively, sorted by name, as "dir/sub/name.md" (entries
  * starting with '.' and symbolic links to directories are skipped).  Returns
  * 0 with *paths (each and the array malloc'd; the caller frees) and *n set,
- * and when skipped is not NULL the other regular files in *skipped and
- * *nskipped (freed the same way); or -1 with *err set. */
+ * and when skipped is not NULL the other regular files, and the symbolic
+ * links of a document's name that lead nowhere (stat() fails on them), in
+ * *skipped and *nskipped (freed the same way); or -1 with *err set. */
 int ev_ingest_walk(const char *dir, char ***paths, size_t *n, char ***skipped,
 	size_t *nskipped, struct ev_err *err);
 

@@ -588,7 +588,7 @@ read_dir(struct ev_ingestpass *sp, const char *arg, size_t source, struct ev_err
 {
 	char **paths, **skipped;
 	size_t n, nskipped;
-	long long before = sp->st.skipped, more;
+	long long before = sp->st.skipped, more, dangling = 0;
 	int rc = 0;
 
 	if (ev_ingest_walk(arg, &paths, &n, &skipped, &nskipped, err) == -1)
@@ -601,14 +601,22 @@ read_dir(struct ev_ingestpass *sp, const char *arg, size_t source, struct ev_err
 		free(paths[i]);
 	}
 	for (size_t i = 0; i < nskipped; i++) {
-		if (sp->o.verbose)
+		struct stat sb;
+
+		/* a link to a document that is not there (an unmounted share) is
+		 * always named: with --prune, its document is deleted */
+		if (stat(skipped[i], &sb) == -1) {
+			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: a symbolic link to nothing (%s)",
+			    skipped[i], strerror(errno));
+			dangling++;
+		} else if (sp->o.verbose)
 			ev_note(sp->o.note, sp->o.ctx, "%s: skipped: not a document by its name", skipped[i]);
 		free(skipped[i]);
 	}
 	free(paths);
 	free(skipped);
 	sp->st.skipped += (long long)nskipped;
-	more = sp->st.skipped - before;
+	more = sp->st.skipped - before - dangling;
 	if (rc == 0 && !sp->o.verbose && more > 0)
 		ev_note(sp->o.note, sp->o.ctx, "%s: skipped %lld file%s that %s not documents (--verbose names them)",
 		    arg, more, more == 1 ? "" : "s", more == 1 ? "is" : "are");
