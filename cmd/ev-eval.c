@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "config.h"
@@ -155,6 +157,25 @@ write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
 	return rc;
 }
 
+/* --trec naming an input (the qrels, a RUN, standard input's file) would
+ * overwrite it with the TREC run: bad usage. */
+static void
+check_trec(struct ev_cli *cli, char **runs, int nruns)
+{
+	struct stat t, s;
+
+	if (o.trec == NULL || stat(o.trec, &t) == -1 || !S_ISREG(t.st_mode))
+		return;
+	for (int i = -1; i < (nruns > 0 ? nruns : 1); i++) {	/* no RUN: standard input */
+		const char *p = i < 0 ? o.qrels : nruns > 0 ? runs[i] : "-";
+
+		if ((strcmp(p, "-") == 0 ? fstat(STDIN_FILENO, &s) : stat(p, &s)) == 0 &&
+		    s.st_dev == t.st_dev && s.st_ino == t.st_ino)
+			ev_cli_usage_error(cli, "--trec %s is an input (%s): it would be overwritten",
+			    o.trec, strcmp(p, "-") == 0 ? "standard input" : p);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -185,6 +206,7 @@ main(int argc, char *argv[])
 		    o.eval.level);
 	if (o.tag != NULL && (o.tag[0] == '\0' || strpbrk(o.tag, " \t\n") != NULL))
 		ev_cli_usage_error(&cli, "--tag takes one word: '%s'", o.tag);
+	check_trec(&cli, argv + argi, argc - argi);
 	for (i = 0; i < o.nmins; i++) {
 		struct ev_eval_figures zero = { 0 };
 		double x;
