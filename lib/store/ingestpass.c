@@ -41,6 +41,7 @@ struct ev_ingestpass {
 	unsigned char *source_blind;	/* a source had invalid records without ids */
 	json_t *ids;		/* id -> where first seen */
 	json_t *texts;		/* sha256 of a file's text -> its id */
+	json_t *jsonl_files;	/* "DEV:INODE" of a JSON Lines file read -> its name */
 	struct ev_buf pack, meta, extra, pages;	/* a record being spooled */
 	struct ev_regions regs;	/* its pages and lines (ev_docread_parse_paged()) */
 	struct ev_ingestpass_stats st;
@@ -52,7 +53,7 @@ ev_ingestpass_new(const struct ev_ingestpass_opts *o, struct ev_err *err)
 	struct ev_ingestpass *sp = calloc(1, sizeof *sp);
 
 	if (sp == NULL || (sp->ids = json_object()) == NULL ||
-	    (sp->texts = json_object()) == NULL) {
+	    (sp->texts = json_object()) == NULL || (sp->jsonl_files = json_object()) == NULL) {
 		ev_ingestpass_free(sp);
 		ev_err_nomem(err);
 		return NULL;
@@ -89,6 +90,7 @@ ev_ingestpass_free(struct ev_ingestpass *sp)
 	free(sp->fbuf);
 	json_decref(sp->ids);
 	json_decref(sp->texts);
+	json_decref(sp->jsonl_files);
 	free_names(sp->inputs, sp->ninputs);
 	free_names(sp->sources, sp->nsources);
 	free(sp->source_blind);
@@ -200,6 +202,29 @@ accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size
 	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
 }
 
+/* A JSON Lines file named twice (x.jsonl and ./x.jsonl, or a glob and a
+ * name) is read once, as a document file is: 1 (noted) when path is a file
+ * read before, 0 when it is not (now recorded), -1 out of memory. */
+static int
+jsonl_twice(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
+{
+	struct stat sb;
+	char key[64];
+	json_t *first;
+
+	if (strcmp(path, "-") == 0 || stat(path, &sb) == -1 || !S_ISREG(sb.st_mode))
+		return 0;
+	snprintf(key, sizeof key, "%ju:%ju", (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
+	if ((first = json_object_get(sp->jsonl_files, key)) != NULL) {
+		if (sp->st.again++ < EV_INGESTPASS_NAMED)
+			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
+			    json_string_value(first));
+		return 1;
+	}
+	return json_object_set_new(sp->jsonl_files, key, json_string(path)) == -1 ?
+	    ev_err_nomem(err) : 0;
+}
+
 static int
 read_jsonl(struct ev_ingestpass *sp, const char *path, size_t source, struct ev_err *err)
 {
@@ -209,6 +234,8 @@ read_jsonl(struct ev_ingestpass *sp, const char *path, size_t source, struct ev_
 	size_t len, input;
 	int got, rc = 0;
 
+	if ((got = jsonl_twice(sp, path, err)) != 0)
+		return got == 1 ? 0 : -1;
 	if (add_name(&sp->inputs, &sp->ninputs, strcmp(path, "-") == 0 ? "stdin" : path, 0,
 	    &input) == -1)
 		return ev_err_nomem(err);
