@@ -5,6 +5,7 @@
  * This program links poppler and is therefore distributed under the GPL
  * (README "Licence"); the rest of evkit keeps its own licence. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -40,7 +41,7 @@ struct run {
 	struct ev_cli *cli;
 	struct ev_progress prog;
 	struct ev_xrec rec;
-	json_t *seen;		/* the ids written, as keys */
+	json_t *seen;		/* the files written, as keys (resolved()) */
 	long long docs, failed, pages;
 };
 
@@ -61,13 +62,31 @@ progress_cb(void *ctx, long done, long total, size_t bytes)
 	ev_progress_step(&run->prog, done - run->prog.done, (long long)bytes - run->prog.bytes);
 }
 
+/* The file at path as ev-ingest's ids take it, malloc'd: its directory
+ * resolved (symbolic links, "..") and its own name; NULL when the directory
+ * cannot be resolved or memory runs out. */
+static char *
+resolved(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+	    strndup(path, (size_t)(slash - path));
+	char *real = dir ? realpath(dir, NULL) : NULL, *key = NULL;
+
+	if (real != NULL && asprintf(&key, "%s/%s", real, slash ? slash + 1 : path) == -1)
+		key = NULL;
+	free(dir);
+	free(real);
+	return key;
+}
+
 /* Extract one file.  Returns 0, or -1 with *err set; a bad file (code 2) is
  * reported by the caller, which goes on. */
 static int
 one(struct run *run, const char *path, struct ev_err *err)
 {
 	struct ev_extract_cb cb = { warn_cb, progress_cb, run };
-	char id[4096];
+	char id[4096], *key;
 	int rc;
 
 	memset(&run->prog, 0, sizeof run->prog);
@@ -75,12 +94,17 @@ one(struct run *run, const char *path, struct ev_err *err)
 	if (ev_utf8_bad(id, strlen(id)) < strlen(id))
 		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8");
 	/* ev-ingest refuses an id twice in one run: a file named twice (or
-	 * also found in a directory named) is written once */
-	if (json_object_get(run->seen, id)) {
+	 * also found in a directory named), however spelled (sub/../sub/a.html),
+	 * is written once */
+	key = resolved(path);
+	if (json_object_get(run->seen, key ? key : id)) {
 		ev_warn("%s: named twice: extracted once", path);
+		free(key);
 		return 0;
 	}
-	if (json_object_set_new(run->seen, id, json_true()) == -1)
+	rc = json_object_set_new(run->seen, key ? key : id, json_true());
+	free(key);
+	if (rc == -1)
 		return ev_err_nomem(err);
 	switch (ev_extract_kind(path)) {
 	case EV_EXTRACT_PDF:
