@@ -144,13 +144,13 @@ print_query(const char *qid, const struct ev_eval_figures *f, void *ctx, struct 
 static int
 write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
 {
-	FILE *fp = fopen(o->trec, "w");
+	FILE *fp = NULL;
 	int rc;
 
-	if (fp == NULL)
+	if ((rc = ev_run_trec_check(run, err)) == 0 && (fp = fopen(o->trec, "w")) == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "cannot create: %s", strerror(errno));
-	rc = ev_run_write_trec(run, fp, o->tag, err);
-	if (fclose(fp) == EOF && rc == 0)
+	rc = rc == 0 ? ev_run_write_trec(run, fp, o->tag, err) : -1;	/* no file made for bad ids */
+	if (fp != NULL && fclose(fp) == EOF && rc == 0)
 		rc = ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "write error: %s", strerror(errno));
 	if (rc == -1 && err->where[0] == '\0')
 		snprintf(err->where, sizeof err->where, "%s", o->trec);

@@ -695,6 +695,22 @@ out:
 }
 
 int
+ev_run_trec_check(const struct ev_run *run, struct ev_err *err)
+{
+	static const char blanks[] = " \t\n\r\v\f";
+
+	for (size_t i = 0; i < run->nq; i++)
+		if (strpbrk(run->qids[i], blanks) != NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "query_id '%s' holds white space, "
+			    "which TREC format cannot carry", run->qids[i]);
+	for (size_t i = 0; i < run->nhits; i++)
+		if (run->hits[i].doc != NULL && strpbrk(run->hits[i].doc, blanks) != NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "doc_id '%s' holds white space, "
+			    "which TREC format cannot carry", run->hits[i].doc);
+	return 0;
+}
+
+int
 ev_run_write_trec(struct ev_run *run, FILE *out, const char *tag, struct ev_err *err)
 {
 	size_t i;

@@ -143,6 +143,11 @@ int ev_eval_measure(const struct ev_qrels *q, struct ev_run *run, const struct e
  * error. */
 int ev_run_write_trec(struct ev_run *run, FILE *out, const char *tag, struct ev_err *err);
 
+/* Whether every query and document id of run can be written in TREC's
+ * format, whose fields are separated by white space: 0, or -1 with *err set
+ * (code 2) naming the first id that holds white space. */
+int ev_run_trec_check(const struct ev_run *run, struct ev_err *err);
+
 /* Append the JSON line (no newline) of one query's figures (qid != NULL) or
  * of the summary (qid == NULL, sum given) to b, every figure with four
  * decimals; the keys name the cut-offs ("ndcg@10", "recall@100", "p@10").
