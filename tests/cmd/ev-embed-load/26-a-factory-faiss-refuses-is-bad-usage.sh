@@ -7,15 +7,9 @@
 # leave its table of vectors behind), and one that holds an index.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db 6
-state() { echo "$(sqlite3 kb.db .dump | cksum) $(cat kb.faiss 2>/dev/null | cksum)"; }
-try() {
-	before=$(state)
-	ev-embed-load --db kb.db --index kb.faiss --factory "$1" "$CASEDIR/vectors.jsonl"
-	echo "exit $?"
-	[ "$(state)" = "$before" ] && echo "store and index unchanged"
-}
-for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 PQ3 'IVF100,Flat'; do try "$f"; done
+. "$CASEDIR/tryload"
+for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 PQ3 'IVF100,Flat'; do tryload "$f"; done
 [ -e kb.faiss ] || echo "no index written"
 ev-embed-load --db kb.db --index kb.faiss "$CASEDIR/vectors.jsonl"
-for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 'IVF1,PQ1x0' PQ3 'IVF100,Flat'; do try "$f"; done
+for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 'IVF1,PQ1x0' PQ3 'IVF100,Flat'; do tryload "$f"; done
 ev-embed-load --db kb.db --index kb.faiss --factory HNSW8 < /dev/null; echo "exit $?"

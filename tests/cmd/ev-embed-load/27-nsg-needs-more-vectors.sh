@@ -5,14 +5,8 @@
 # store and the index are left exactly as they were, new or loaded.
 exec 2>&1
 . "$CASEDIR/mkstore"; mkstore kb.db 6
-state() { echo "$(sqlite3 kb.db .dump | cksum) $(cat kb.faiss 2>/dev/null | cksum)"; }
-try() {
-	before=$(state)
-	ev-embed-load --db kb.db --index kb.faiss --factory "$1" "$CASEDIR/vectors.jsonl"
-	echo "exit $?"
-	[ "$(state)" = "$before" ] && echo "store and index unchanged"
-}
-for f in NSG32 NSG16,Flat; do try "$f"; done
+. "$CASEDIR/tryload"
+for f in NSG32 NSG16,Flat; do tryload "$f"; done
 [ -e kb.faiss ] || echo "no index written"
 ev-embed-load --db kb.db --index kb.faiss "$CASEDIR/vectors.jsonl"
-for f in NSG32 NSG64; do try "$f"; done
+for f in NSG32 NSG64; do tryload "$f"; done

@@ -6,15 +6,9 @@
 # data files are left exactly as they were, whether there was none or one.
 exec 2>&1
 export EV_UUID_SEED=1
-state() { echo "$(ls pages.mvi* 2>/dev/null | tr '\n' ' ')$(cat pages.mvi* 2>/dev/null | cksum)"; }
-try() {
-	before=$(state)
-	ev-mv-load --index pages.mvi --factory "$1" "$CASEDIR/records.jsonl"
-	echo "exit $?"
-	[ "$(state)" = "$before" ] && echo "index unchanged"
-}
-for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 PQ2 'IVF100,Flat'; do try "$f"; done
+. "$CASEDIR/tryload"
+for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 PQ2 'IVF100,Flat'; do tryload "$f"; done
 echo "files: $(ls)"
 ev-mv-load --index pages.mvi "$CASEDIR/records.jsonl"
-for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 'IVF1,PQ1x0' PQ2 'IVF100,Flat'; do try "$f"; done
+for f in 'Nonsense,Flat' 'IVF0,Flat' HNSW0 'IVF1,PQ1x0' PQ2 'IVF100,Flat'; do tryload "$f"; done
 ev-mv-load --index pages.mvi --factory HNSW8 < /dev/null; echo "exit $?"

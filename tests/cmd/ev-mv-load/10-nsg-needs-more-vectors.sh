@@ -10,17 +10,11 @@
 exec 2>&1
 case_body() {
 	export EV_UUID_SEED=1
-	state() { echo "$(ls pages.mvi* 2>/dev/null | tr '\n' ' ')$(cat pages.mvi* 2>/dev/null | cksum)"; }
-	try() {
-		before=$(state)
-		ev-mv-load --index pages.mvi --factory "$1" "$2"
-		echo "exit $?"
-		[ "$(state)" = "$before" ] && echo "index unchanged"
-	}
-	for f in NSG32 NSG64 NSG16,Flat PCA2,NSG32 NSG1 IVF100_NSG32,Flat; do try "$f" "$CASEDIR/records.jsonl"; done
+	. "$CASEDIR/tryload"
+	for f in NSG32 NSG64 NSG16,Flat PCA2,NSG32 NSG1 IVF100_NSG32,Flat; do tryload "$f" "$CASEDIR/records.jsonl"; done
 	echo "files: $(ls)"
 	ev-mv-load --index pages.mvi "$CASEDIR/records.jsonl"
-	try NSG32 "$CASEDIR/records.jsonl"
+	tryload NSG32 "$CASEDIR/records.jsonl"
 	# 101 records of a vector each are enough.
 	awk 'BEGIN { for (i = 1; i <= 101; i++)
 		printf "{\"id\":\"q%d\",\"vectors\":[[%d,%d,1]],\"model\":\"colpali-test\",\"doc_id\":\"d\",\"page\":%d}\n",
