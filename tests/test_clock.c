@@ -88,3 +88,25 @@ Test(clock, ev_fixed_time_fixes_the_stamp_else_it_is_now)
 	cr_assert(before <= ms && ms <= after, "%lld <= %lld <= %lld", before, ms, after);
 	unsetenv("EV_FIXED_TIME");
 }
+
+Test(clock, date_ok_takes_the_days_and_times_of_the_calendar)
+{
+	static const char *const good[] = {
+		"1999", "2025-06", "2025-01-31", "2024-02-29", "2000-02-29", "2025-01-01T10",
+		"2025-01-01T00:00", "2025-01-01 23:59:59", "2016-12-31T23:59:60Z",
+		"2025-01-01T10:30:00.5+01:00", "2025-01-01t10Z", NULL
+	};
+	static const char *const bad[] = {
+		"", "199", "19999", "2025-", "2025-00", "2025-13", "2025-1", "2025-01-00",
+		"2025-02-30", "2023-02-29", "1900-02-29", "2025-04-31", "2025-01-32",
+		"2025-01-01T", "2025-01-01T1", "2025-01-01Tnoon", "2025-01-01T24:00",
+		"2025-01-01T25:00", "2025-01-01T23:60", "2025-01-01 10:00:61", "2025-01-01T10:300",
+		"2025-01-01X", "last week", NULL
+	};
+
+	for (int i = 0; good[i]; i++)
+		cr_assert_eq(ev_clock_date_ok(good[i]), 1, "%s", good[i]);
+	for (int i = 0; bad[i]; i++)
+		cr_assert_eq(ev_clock_date_ok(bad[i]), 0, "%s", bad[i]);
+	cr_assert_eq(ev_clock_date_ok(NULL), 0);
+}

@@ -96,6 +96,49 @@ ev_clock_parse(const char *s, long long *ms)
 	return 0;
 }
 
+/* The 2-digit field at s, when it is in lo..hi, else -1. */
+static int
+field(const char *s, int lo, int hi)
+{
+	int v = digits(s, 2);
+
+	return v < lo || v > hi ? -1 : v;
+}
+
+int
+ev_clock_date_ok(const char *s)
+{
+	int y, mo, d;
+
+	if (s == NULL || (y = digits(s, 4)) < 0)
+		return 0;
+	if (s[4] == '\0')
+		return 1;
+	if (s[4] != '-' || (mo = field(s + 5, 1, 12)) < 0)
+		return 0;
+	if (s[7] == '\0')
+		return 1;
+	if (s[7] != '-' || (d = digits(s + 8, 2)) < 1 || d > month_days(y, mo))
+		return 0;
+	s += 10;
+	if (*s == '\0')
+		return 1;
+	if ((*s != 'T' && *s != 't' && *s != ' ') || field(s + 1, 0, 23) < 0)
+		return 0;
+	s += 3;
+	if (*s == ':') {
+		if (field(s + 1, 0, 59) < 0)
+			return 0;
+		s += 3;
+		if (*s == ':') {
+			if (field(s + 1, 0, 60) < 0)
+				return 0;
+			s += 3;
+		}
+	}
+	return *s != ':' && (*s < '0' || *s > '9');
+}
+
 void
 ev_clock_format_ms(long long ms, char *buf, size_t size)
 {

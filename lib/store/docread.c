@@ -10,39 +10,9 @@
 
 #include "buf.h"
 #include "chunk.h"
+#include "clock.h"
 #include "jscan.h"
 #include "jsonl.h"
-
-static int
-digits(const char *s, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return 1;
-}
-
-/* YYYY, YYYY-MM, YYYY-MM-DD, then nothing or 'T'/' ' and anything. */
-static int
-date_ok(const char *s)
-{
-	if (!digits(s, 4))
-		return 0;
-	s += 4;
-	if (*s == '\0')
-		return 1;
-	if (s[0] != '-' || !digits(s + 1, 2) || s[1] > '1' || (s[1] == '1' && s[2] > '2') ||
-	    (s[1] == '0' && s[2] == '0'))
-		return 0;
-	s += 3;
-	if (*s == '\0')
-		return 1;
-	if (s[0] != '-' || !digits(s + 1, 2) || s[1] > '3' || (s[1] == '3' && s[2] > '1') ||
-	    (s[1] == '0' && s[2] == '0'))
-		return 0;
-	s += 3;
-	return *s == '\0' || *s == 'T' || *s == ' ';
-}
 
 int
 ev_docread_check(const json_t *doc, const char *where, struct ev_err *err)
@@ -65,7 +35,7 @@ ev_docread_check(const json_t *doc, const char *where, struct ev_err *err)
 		if (ev_field_str(doc, strs[i], 0, &s, where, err) == -1)
 			return -1;
 	s = NULL;
-	if (ev_field_str(doc, "published_date", 0, &s, where, err) == 1 && !date_ok(s))
+	if (ev_field_str(doc, "published_date", 0, &s, where, err) == 1 && !ev_clock_date_ok(s))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'published_date' must be a date (YYYY-MM-DD): '%.40s'", s);
 	if (ev_field_obj(doc, "metadata", 0, &m, where, err) == -1)

@@ -19,8 +19,7 @@ enum {
 
 /* Check a document record: an object with "id" (a non-empty string) and
  * "text" (a string); "title", "source_uri", "source_type", "language" strings,
- * "published_date" a date string (YYYY, YYYY-MM or YYYY-MM-DD, then anything
- * after 'T' or a space), "metadata" an object whose "pages" and "lines",
+ * "published_date" a date string as ev_clock_date_ok() takes one, "metadata" an object whose "pages" and "lines",
  * when present, are as ev_regions_read() reads them; null is the same as
  * absent.  Returns 0, or -1 with *err set (code 2, at where). */
 int ev_docread_check(const json_t *doc, const char *where, struct ev_err *err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "clock.h"
 
 /* A compilation of filters into the conditions and values of q. */
 struct filters {
@@ -203,16 +204,6 @@ filter_metadata(struct filters *f, json_t *obj)
 	return 0;
 }
 
-/* YYYY, then anything that starts like ISO 8601 (-MM, -MM-DD, T...). */
-static int
-looks_like_date(const char *s)
-{
-	for (int i = 0; i < 4; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return 0;
-	return s[4] == '\0' || (s[4] == '-' && s[5] >= '0' && s[5] <= '9');
-}
-
 static int
 filter_dates(struct filters *f, json_t *obj)
 {
@@ -230,7 +221,7 @@ filter_dates(struct filters *f, json_t *obj)
 			    "(known: from, to)", key);
 		if (json_is_null(v))
 			continue;
-		if (!json_is_string(v) || !looks_like_date(json_string_value(v)))
+		if (!json_is_string(v) || !ev_clock_date_ok(json_string_value(v)))
 			return filter_fail(f, "'published_date.%s' must be a date such as "
 			    "\"2021-06-30\"", key);
 		if (to)
