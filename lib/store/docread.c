@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analyze.h"
 #include "buf.h"
 #include "chunk.h"
 #include "clock.h"
@@ -21,6 +22,7 @@ ev_docread_check(const json_t *doc, const char *where, struct ev_err *err)
 		"title", "source_uri", "source_type", "language", "published_date", NULL
 	};
 	const char *id, *text, *s;
+	char code[EV_ANALYZE_CODE_MAX];
 	json_t *m = NULL;	/* ev_field_obj() leaves it when absent */
 
 	if (!json_is_object(doc))
@@ -34,6 +36,11 @@ ev_docread_check(const json_t *doc, const char *where, struct ev_err *err)
 	for (int i = 0; strs[i]; i++)
 		if (ev_field_str(doc, strs[i], 0, &s, where, err) == -1)
 			return -1;
+	s = NULL;
+	if (ev_field_str(doc, "language", 0, &s, where, err) == 1 &&
+	    ev_analyze_norm(s, strlen(s), code) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'language' must be a language"
+		    " code such as \"en\", \"fr\" or \"zh\": '%.40s'", s);
 	s = NULL;
 	if (ev_field_str(doc, "published_date", 0, &s, where, err) == 1 && !ev_clock_date_ok(s))
 		return ev_err_set(err, EV_EXIT_USAGE, where,

@@ -18,7 +18,8 @@ enum {
 };
 
 /* Check a document record: an object with "id" (a non-empty string) and
- * "text" (a string); "title", "source_uri", "source_type", "language" strings,
+ * "text" (a string); "title", "source_uri", "source_type" strings, "language" a
+ * language code (ev_analyze_norm() takes it),
  * "published_date" a date string as ev_clock_date_ok() takes one, "metadata" an object whose "pages" and "lines",
  * when present, are as ev_regions_read() reads them; null is the same as
  * absent.  Returns 0, or -1 with *err set (code 2, at where). */

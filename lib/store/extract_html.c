@@ -11,6 +11,7 @@
 #include <uchardet.h>
 
 #include "extract_html.h"
+#include "analyze.h"
 #include "jscan.h"
 #include "jsonl.h"
 
@@ -635,7 +636,7 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 	json_t *head = NULL, *tail = NULL, *meta = NULL;
 	struct ev_buf title = EV_BUF_INIT;
 	htmlDocPtr doc;
-	char *lang;
+	char *lang, code[EV_ANALYZE_CODE_MAX];
 
 	if ((doc = read_page(path, cb, err)) == NULL)
 		return -1;
@@ -678,7 +679,9 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 		goto out_nomem;
 	json_object_set_new(tail, "source_uri", json_string(id));
 	json_object_set_new(tail, "source_type", json_string("markdown"));
-	if ((lang = attr(root, "lang")) != NULL && *lang)
+	/* a page's lang that is no language code is left out: its text's
+	 * language is found, as ev-ingest would refuse the record */
+	if ((lang = attr(root, "lang")) != NULL && ev_analyze_norm(lang, strlen(lang), code) == 0)
 		json_object_set_new(tail, "language", json_string(lang));
 	xmlFree(lang);
 	json_object_set_new(meta, "format", json_string("html"));

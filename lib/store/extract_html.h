@@ -28,7 +28,8 @@
  * White space outside <pre> is collapsed as a browser does.
  *
  * The record's title is <title>, else the first <h1>; "language" is the
- * <html lang> attribute; metadata: "format": "html". */
+ * <html lang> attribute when it is a language code (ev_analyze_norm()),
+ * else absent; metadata: "format": "html". */
 #ifndef EV_EXTRACT_HTML_H
 #define EV_EXTRACT_HTML_H
 
