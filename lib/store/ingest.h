@@ -53,7 +53,7 @@ struct ev_ingest_stats {
 	long long chunks;	/* chunks new or changed */
 	long long printed;	/* chunk records written out */
 	long long bytes;	/* document text read */
-	long long empty;	/* documents written with no chunk (no text, no title):
+	long long empty;	/* documents written with no chunk (no text, no title in the record):
 				 * stored, but no search can find them */
 	long long ahead;	/* documents put as ev_ingest_prepare() chunked them
 				 * (on another thread) */

@@ -1056,8 +1056,9 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 			goto out;
 		}
 		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_INGESTPASS_NAMED)
-			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk (no text, no title):"
-			    " no search can find it", where, doc->id);
+			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk: %s; no search"
+			    " can find it", where, doc->id, doc->from_file ? "the file has no text (a"
+			    " title taken from its name is no chunk)" : "it has no text and no title");
 		feed_done(&feed, s);
 		if (sp->o.progress != NULL)
 			sp->o.progress(sp->o.ctx, 1, len);
