@@ -37,8 +37,7 @@ static long k = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K);
 static struct ev_textsearch_opts ts = EV_TEXTSEARCH_OPTS_INIT;
 static int threads = EV_PLAN_DEFAULT(EV_PLAN_TEXT_THREADS);		/* --threads: 1 never splits a sweep */
 static char *marks;		/* --mark's copy, split at the comma */
-static const char *stats_out;
-static const char **stats_in;	/* --stats FILEs */
+static const char *stats_out, **stats_in;	/* --stats-out FILE, --stats FILEs */
 static size_t nstats_in, capstats_in;
 static struct ev_skip skip;
 
@@ -97,16 +96,14 @@ set_mark(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	ts.snippet.close = comma + 1;
 }
 
-
 /* A plan entry's default as --help shows it. */
 #define SHOWN(e) STR(EV_PLAN_DEFAULT(e))
 #define STR(v) STR_(v)
 #define STR_(v) #v
 
-/* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The
- * first entry, a plan's top-level k, is dropped in a file with lanes.  The
- * feedback is a number of chunks or a mapping of docs, terms, weight and
- * focus (ev_opt_fit_forms()). */
+/* Each option's key is under lanes.text; ev_opt_alias() adds text.*.  The first entry, a
+ * plan's top-level k, is dropped in a file with lanes.  The feedback is a number of
+ * chunks or a mapping of docs, terms, weight, focus and pool (ev_opt_fit_forms()). */
 static struct ev_opt options[] = {
 	{ EV_OPT_TYPE_LONG, 0, NULL, "k", &k, 1, EV_PLAN_MAX_K, NULL, NULL, NULL, NULL },
 	EV_OPT_STR(0, "db", "db", &db, "DB", "the store (made by ev-ingest)"),
@@ -137,6 +134,8 @@ static struct ev_opt options[] = {
 	    "their share of the query"),
 	EV_OPT_PLAN(0, "feedback-focus", EV_PLAN_TEXT_FEEDBACK_FOCUS, &ts.feedback_focus, "P",
 	    "a feedback chunk weighs (its score / the best score)^P"),
+	EV_OPT_PLAN(0, "feedback-pool", EV_PLAN_TEXT_FEEDBACK_POOL, &ts.feedback_pool, "N",
+	    "the second pass ranks the first pass's best N chunks (at least k); 0 every chunk"),
 	EV_OPT_PLAN(0, "long-query", EV_PLAN_TEXT_LONG_QUERY, &ts.long_query, "N",
 	    "a query of more than N searched words is read as a document: no feedback, no"
 	    " proximity; 0 never"),
@@ -174,6 +173,7 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_TERMS_M, &ts.feedback_terms),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M, &ts.feedback_weight),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_FOCUS_M, &ts.feedback_focus),
+	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FEEDBACK_POOL_M, &ts.feedback_pool),
 	EV_OPT_END
 };
 

@@ -1321,10 +1321,88 @@ Test(sweep, with_the_defaults_the_hits_are_fts5s_to_the_bit)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
-	/* most of them pruned (MaxScore over the postings) */
-	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
-	/* every query but the filtered ones (a third) */
+	/* every query but the filtered ones (a third), the feedback pass
+	 * scoring its pool */
+	same_as_exhaustive(&o, 24, 12);
 	cr_assert_eq(swept_queries, 16);
+	/* the feedback pass over every chunk: most of them pruned (MaxScore
+	 * over the postings) */
+	o.feedback_pool = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
+	cr_assert_eq(swept_queries, 32);
+}
+
+/* The ids of the hits of query text with o, as a JSON array. */
+static json_t *
+hit_ids(struct ev_textsearch_opts *o, const char *text)
+{
+	json_t *rec = json_pack("{s:s,s:s}", "query_id", "q", "query", text), *ids = json_array();
+	struct ev_err err = { 0 };
+	int f;
+
+	open_ts(o);
+	json_array_clear(hits);
+	cr_assert_geq(ev_textsearch_query(ts, rec, "q", hits, &f, &err), 0, "%s", err.msg);
+	for (size_t i = 0; i < json_array_size(hits); i++)
+		json_array_append(ids, json_object_get(json_array_get(hits, i), "id"));
+	json_decref(rec);
+	return ids;
+}
+
+/* Whether every id of a is one of b's. */
+static int
+ids_within(const json_t *a, const json_t *b)
+{
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		size_t j = 0;
+
+		while (j < json_array_size(b) && !json_equal(json_array_get(a, i), json_array_get(b, j)))
+			j++;
+		if (j == json_array_size(b))
+			return 0;
+	}
+	return 1;
+}
+
+/* Each of 12 queries (skewed words) at k 5, the feedback pass (weighing
+ * 0.9) ranking the first pass's best 8 chunks (its 5 feedback chunks among them): its
+ * hits are FTS5's (filtered queries and --exhaustive rank the same pool),
+ * and all among the best 8 of the query without feedback (the first
+ * pass); over every chunk, some are not. */
+Test(sweep, the_feedback_pass_ranks_only_the_first_pass_s_best_chunks)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT, first = EV_TEXTSEARCH_OPTS_INIT;
+	unsigned long long rng = 2463534242ULL;
+	int outside = 0;
+
+	o.k = 5;
+	o.feedback_docs = 5;
+	o.feedback_weight = 0.9;	/* (the terms reorder the chunks most) */
+	o.feedback_pool = 8;
+	same_as_exhaustive(&o, 12, 12);
+	cr_assert_eq(swept_queries, 8);
+	first.k = 8;
+	first.feedback_docs = 0;
+	for (int q = 0; q < 12; q++) {
+		struct ev_buf text = EV_BUF_INIT;
+		json_t *pool, *ids;
+
+		skewed_words(&rng, q, 12, &text);
+		pool = hit_ids(&first, ev_buf_str(&text));
+		cr_assert_eq(json_array_size(pool), 8);
+		ids = hit_ids(&o, ev_buf_str(&text));
+		cr_assert_eq(json_array_size(ids), 5);
+		cr_assert(ids_within(ids, pool), "%s", ev_buf_str(&text));
+		json_decref(ids);
+		o.feedback_pool = 0;
+		ids = hit_ids(&o, ev_buf_str(&text));
+		outside += !ids_within(ids, pool);
+		o.feedback_pool = 8;
+		json_decref(ids);
+		json_decref(pool);
+		ev_buf_release(&text);
+	}
+	cr_assert_gt(outside, 0);
 }
 
 /* With the feedback all of the last pass's weight, the user's words weigh
@@ -1357,8 +1435,11 @@ Test(sweep, split_over_two_threads_the_hits_are_the_same)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.split_rows = 1;	/* this small store too: its rows in two halves */
-	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
+	same_as_exhaustive(&o, 24, 12);	/* (the pool's scores split too) */
 	cr_assert_eq(swept_queries, 16);
+	o.feedback_pool = 0;
+	cr_assert_gt(same_as_exhaustive(&o, 24, 12), 12);
+	cr_assert_eq(swept_queries, 32);
 	cr_assert_eq(real_queries(&o, 12), 12);
 	o.k = 10;
 	o.feedback_docs = 0;
@@ -1642,6 +1723,7 @@ Test(sweep, once_the_query_words_rows_are_walked_no_other_row_is_a_candidate)
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
 	o.k = 1000;
+	o.feedback_pool = 0;	/* (the feedback pass over every chunk) */
 	cr_assert_eq(rare_word_queries(&o, 8), 8);
 	o.split_rows = 1;
 	cr_assert_eq(rare_word_queries(&o, 8), 8);
@@ -1662,6 +1744,7 @@ Test(sweep, at_k_10_without_feedback_or_proximity_and_with_fts5s_k1_and_b)
 {
 	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 
+	o.feedback_pool = 0;	/* (the feedback pass over every chunk) */
 	at_k_10_then_without_feedback(&o);
 	o.proximity = 0;
 	fts5_k1_b(&o);

@@ -99,6 +99,8 @@ enum ev_plan_type {
 				 "ev-search-text")
 #define EV_PLAN_TEXT_FEEDBACK_FOCUS ("lanes.text.feedback_focus", EV_PLAN_NUM, 0, 10, 3.0, NULL, \
 				 "ev-search-text")
+#define EV_PLAN_TEXT_FEEDBACK_POOL ("lanes.text.feedback_pool", EV_PLAN_INT, 0, EV_PLAN_MAX_K, 300, \
+				 NULL, "ev-search-text")
 /* the mapping's entries: the same ranges and defaults as the flat keys' */
 #define EV_PLAN_TEXT_FEEDBACK_DOCS_M EV_PLAN_SAME_AS("lanes.text.feedback.docs", \
 				 EV_PLAN_TEXT_FEEDBACK)
@@ -108,6 +110,8 @@ enum ev_plan_type {
 				 EV_PLAN_TEXT_FEEDBACK_WEIGHT)
 #define EV_PLAN_TEXT_FEEDBACK_FOCUS_M EV_PLAN_SAME_AS("lanes.text.feedback.focus", \
 				 EV_PLAN_TEXT_FEEDBACK_FOCUS)
+#define EV_PLAN_TEXT_FEEDBACK_POOL_M EV_PLAN_SAME_AS("lanes.text.feedback.pool", \
+				 EV_PLAN_TEXT_FEEDBACK_POOL)
 #define EV_PLAN_TEXT_FUZZY	("lanes.text.fuzzy", EV_PLAN_INT, 0, 3, 2, NULL, "ev-search-text")
 #define EV_PLAN_TEXT_FUZZY_EXPANSIONS ("lanes.text.fuzzy_expansions", EV_PLAN_INT, 1, 100, 1, \
 				 NULL, "ev-search-text")
@@ -327,7 +331,7 @@ enum ev_plan_type {
 	X(EV_PLAN_TEXT) \
 	X(EV_PLAN_TEXT_K) X(EV_PLAN_TEXT_PROXIMITY) X(EV_PLAN_TEXT_FEEDBACK) \
 	X(EV_PLAN_TEXT_FEEDBACK_TERMS) X(EV_PLAN_TEXT_FEEDBACK_WEIGHT) \
-	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
+	X(EV_PLAN_TEXT_FEEDBACK_FOCUS) X(EV_PLAN_TEXT_FEEDBACK_POOL) X(EV_PLAN_TEXT_FUZZY) X(EV_PLAN_TEXT_FUZZY_EXPANSIONS) \
 	X(EV_PLAN_TEXT_DROP_REQUEST_WORDS) X(EV_PLAN_TEXT_WEIGHT_TITLE) \
 	X(EV_PLAN_TEXT_WEIGHT_SECTION) X(EV_PLAN_TEXT_WEIGHT_TEXT) X(EV_PLAN_TEXT_K1) \
 	X(EV_PLAN_TEXT_K1_SCALE) X(EV_PLAN_TEXT_B) X(EV_PLAN_TEXT_NORM_SPREAD) X(EV_PLAN_TEXT_LONG_QUERY) X(EV_PLAN_TEXT_DOC_WEIGHT) \
@@ -369,7 +373,8 @@ enum ev_plan_type {
  * plan gives one form or the other. */
 #define EV_PLAN_FORMS(X) \
 	X(EV_PLAN_TEXT_FEEDBACK_DOCS_M) X(EV_PLAN_TEXT_FEEDBACK_TERMS_M) \
-	X(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M) X(EV_PLAN_TEXT_FEEDBACK_FOCUS_M)
+	X(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M) X(EV_PLAN_TEXT_FEEDBACK_FOCUS_M) \
+	X(EV_PLAN_TEXT_FEEDBACK_POOL_M)
 
 struct ev_plan_key {
 	const char *key;	/* its dotted path ("diversity.mmr_lambda") */

@@ -292,7 +292,7 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 	struct ev_textsearch_opts *x = &t->text;
 	struct ev_fuse_opts *f = &t->fuse;
 	/* feedback as a number of chunks with its flat keys, or as a mapping
-	 * (docs, terms, weight, focus), as ev-search-text reads it */
+	 * (docs, terms, weight, focus, pool), as ev-search-text reads it */
 	const struct ev_plan_field fields[] = {
 		EV_PLAN_FIELD(EV_PLAN_TEXT_K, &x->k),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_PROXIMITY, &x->proximity),
@@ -300,10 +300,12 @@ ev_tune_plan_read(const json_t *plan, const char *file, struct ev_tune_trial *t,
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_TERMS, &x->feedback_terms),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_WEIGHT, &x->feedback_weight),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_FOCUS, &x->feedback_focus),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_POOL, &x->feedback_pool),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_DOCS_M, &x->feedback_docs),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_TERMS_M, &x->feedback_terms),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_WEIGHT_M, &x->feedback_weight),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_FOCUS_M, &x->feedback_focus),
+		EV_PLAN_FIELD(EV_PLAN_TEXT_FEEDBACK_POOL_M, &x->feedback_pool),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FUZZY, &x->fuzzy),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_FUZZY_EXPANSIONS, &x->fuzzy_expansions),
 		EV_PLAN_FIELD(EV_PLAN_TEXT_DROP_REQUEST_WORDS, &x->drop_request_words),

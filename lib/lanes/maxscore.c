@@ -1249,35 +1249,35 @@ clear_rows(struct ev_bm25_sweep *sw)
 		up->dirty = 0;
 }
 
-long long
-ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
-    const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
-    const struct ev_bm25_hit **hits, struct ev_err *err)
+/* What ev_bm25_sweep() and ev_bm25_sweep_rows() share: sp set for the
+ * phrases ph[0..n) (checked), the last sweep's rows cleared, and the
+ * phrases narrowed (ev_sweep_narrow()) into *narrowed.  Returns 1, 0 when
+ * limit is below 1 (nothing to do), or -1 with *err set. */
+static int
+sweep_begin(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    struct sweep_params *sp, const struct ev_bm25_phrase **narrowed, struct ev_err *err)
 {
-	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL, NULL };
+	struct ev_bm25_weights *pw = sp->pw;
 	double tokens;
-	long long nhit;
-	int m, split;
 
-	*hits = NULL;
 	sw->pruned = 0;
 	if (pw != NULL && pw->tuned)
-		sp.k1 = pw->k1, sp.b = pw->b;
+		sp->k1 = pw->k1, sp->b = pw->b;
 	if (pw != NULL && pw->global) {
-		sp.rows = pw->rows;
+		sp->rows = pw->rows;
 		tokens = pw->tokens;
 	} else {
-		sp.rows = ev_postings_rows(sw->p);
+		sp->rows = ev_postings_rows(sw->p);
 		tokens = ev_postings_tokens(sw->p);
 	}
-	sp.avgdl = sp.rows > 0 ? tokens / sp.rows : 1.0;
-	ev_sweep_sweep_norms(sw->norm, &sp);
-	sp.norm = sw->norm;
-	sw->whole_weights = ev_sweep_whole_weights(colw, ncolw);
-	ev_sweep_byte_freqs(sw->byte_f, sw, colw, ncolw);
-	sp.byte_f = sw->byte_f;
+	sp->avgdl = sp->rows > 0 ? tokens / sp->rows : 1.0;
+	ev_sweep_sweep_norms(sw->norm, sp);
+	sp->norm = sw->norm;
+	sw->whole_weights = ev_sweep_whole_weights(sp->colw, sp->ncolw);
+	ev_sweep_byte_freqs(sw->byte_f, sw, sp->colw, sp->ncolw);
+	sp->byte_f = sw->byte_f;
 	for (int i = 0; i < n; i++) {
-		sp.has_filter |= ph[i].filter;
+		sp->has_filter |= ph[i].filter;
 		if (ph[i].ntok < 1 || ph[i].ntok > EV_BM25_MAX_PHRASE)
 			return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d tokens",
 			    ph[i].ntok);
@@ -1286,14 +1286,29 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 				return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "a swept phrase has %d"
 				    " alternatives at a position", ph[i].nalt[j]);
 	}
-	if (limit < 1)
+	if (sp->limit < 1)
 		return 0;
 	ev_bm25_sweep_wait(sw);
 	sw->released = 0;
 	clear_rows(sw);
 	ev_sweep_start_worker(sw);	/* (when it could not be had before) */
-	if ((ph = ev_sweep_narrow(sw, ph, n)) == NULL)
+	if ((*narrowed = ev_sweep_narrow(sw, ph, n)) == NULL)
 		return ev_err_nomem(err);
+	return 1;
+}
+
+long long
+ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
+    const struct ev_bm25_hit **hits, struct ev_err *err)
+{
+	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL, NULL };
+	long long nhit;
+	int m, split, r;
+
+	*hits = NULL;
+	if ((r = sweep_begin(sw, ph, n, &sp, &ph, err)) <= 0)
+		return r;
 	ask_lists(sw, ph, n);
 	if ((m = plan_sweep(sw, ph, n, &sp, err)) == -1)
 		return -1;
@@ -1306,6 +1321,117 @@ ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	if (nhit >= 0)
 		*hits = split ? sw->out : sw->heap;
 	return nhit;
+}
+
+/* exact_scores() of some rows, as a thread runs it. */
+struct rows_run {
+	struct ev_bm25_sweep *sw;
+	const struct ev_bm25_phrase *ph;
+	int n;
+	const struct sweep_params *sp;
+	const long long *row;
+	size_t k;
+	double *score;
+	int ret;
+	struct ev_err err;
+};
+
+static void
+run_rows(void *arg)
+{
+	struct rows_run *r = arg;
+
+	r->ret = exact_scores(r->sw, r->ph, r->n, r->sp, r->row, r->k, r->score, &r->err);
+}
+
+/* Rows to score (ev_bm25_sweep_rows()) below which one thread scores them
+ * all: a second thread's start costs about as much as 20 look-ups. */
+#define SPLIT_ROWS_MIN 64
+
+/* exact_scores() of the k rows sw->cand[0..k) (rising) into sw->exact,
+ * when sw's sweeps are split, the rows of each half of the store on its
+ * thread (the upper half's sweeper, with sw's plan of n phrases: the rows
+ * each kept from its walks are those of its half).  Returns 0, or -1 with
+ * *err set. */
+static int
+score_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const struct sweep_params *sp, size_t k, struct ev_err *err)
+{
+	struct ev_bm25_sweep *up;
+	struct rows_run hr;
+	long long mid = sw->nrow / 2;
+	size_t j = rows_from(sw->cand, k, mid);
+	int ret;
+
+	if (k < SPLIT_ROWS_MIN || !ev_sweep_splits(sw) || sw->worker == NULL ||
+	    (up = upper_half(sw, n)) == NULL)
+		return exact_scores(sw, ph, n, sp, sw->cand, k, sw->exact, err);
+	hr = (struct rows_run){ up, ph, n, sp, sw->cand + j, k - j, sw->exact + j, 0, { 0 } };
+	sw->hi = up->lo = mid;
+	up->hi = sw->nrow;
+	ev_worker_run(sw->worker, run_rows, &hr);
+	ret = exact_scores(sw, ph, n, sp, sw->cand, j, sw->exact, err);
+	ev_worker_wait(sw->worker);
+	sw->hi = sw->nrow;
+	if (ret == 0 && hr.ret == -1) {
+		*err = hr.err;
+		ret = -1;
+	}
+	return ret;
+}
+
+long long
+ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+    const double *colw, int ncolw, struct ev_bm25_weights *pw, const long long *rows,
+    size_t nrows, long long limit, const struct ev_bm25_hit **hits, struct ev_err *err)
+{
+	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL, NULL };
+	size_t nh = 0, cap = (size_t)limit, k = 0;
+	int r;
+
+	*hits = NULL;
+	if ((r = sweep_begin(sw, ph, n, &sp, &ph, err)) <= 0)
+		return r;
+	if (reserve_plan(sw, n) == -1 || reserve_exact(sw, nrows) == -1)
+		return ev_err_nomem(err);
+	for (int i = 0; i < n; i++) {
+		struct phrase_info *p = &sw->info[i];
+		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
+		long long c;
+
+		p->w = ev_bm25_weight(pw, i);
+		p->idf = 0.0;
+		if (ph[i].filter || p->w == 0.0)
+			continue;	/* (the rows hold one of the filter group's) */
+		if (known != NULL && *known > 0.0)
+			p->idf = *known;
+		else {
+			if ((c = phrase_count(sw, &ph[i], &sp, err)) < 0)
+				return -1;
+			p->idf = ev_bm25_idf(sp.rows, (double)c);
+			if (known != NULL)
+				*known = p->idf;
+		}
+	}
+	/* (sw->cand: no walk is made) */
+	for (size_t j = 0; j < nrows && k < (size_t)sw->nrow; j++)
+		if (rows[j] >= 0 && rows[j] < sw->nrow)
+			sw->cand[k++] = rows[j];
+	qsort(sw->cand, k, sizeof *sw->cand, ev_sweep_cmp_row);
+	if (score_rows(sw, ph, n, &sp, k, err) == -1)
+		return -1;
+	if (cap > k)
+		cap = k;
+	if (ev_sweep_reserve_hits(sw, cap) == -1)
+		return ev_err_nomem(err);
+	for (size_t j = 0; j < k; j++) {
+		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
+
+		ev_sweep_offer_hit(sw, &nh, cap, h);
+	}
+	ev_sweep_sort_hits(sw, nh);
+	*hits = sw->heap;
+	return (long long)nh;
 }
 
 int

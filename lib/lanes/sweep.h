@@ -39,6 +39,16 @@ long long ev_bm25_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *p
 	const double *colw, int ncolw, struct ev_bm25_weights *pw, long long limit,
 	const struct ev_bm25_hit **hits, struct ev_err *err);
 
+/* What ev_bm25_sweep() returns for the same phrases when only the rows
+ * rows[0..nrows) (any order, each once) may be hits: each one's exact
+ * score, as ev_bm25() computes it, its phrases looked up in the lists at
+ * that row, and the best limit of them, ranked as FTS5 ranks them.  Returns
+ * the number of hits, at most limit and nrows, in *hits (as for
+ * ev_bm25_sweep()), or -1 with *err set. */
+long long ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
+	const double *colw, int ncolw, struct ev_bm25_weights *pw, const long long *rows,
+	size_t nrows, long long limit, const struct ev_bm25_hit **hits, struct ev_err *err);
+
 /* How many rows hold both x and y (each a phrase of one position: a word
  * as a query searches it, its alternatives' rows together), counting up to
  * max: FTS5's count of "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH

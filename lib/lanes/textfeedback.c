@@ -159,10 +159,46 @@ cmp_fbterm(const void *a, const void *b)
 	return strcmp(x->stem, y->stem);
 }
 
+/* The size of the first pass when the feedback pass ranks only its best
+ * chunks: ts->o.feedback_pool, at least k and the feedback chunks; else 0. */
+static long long
+pool_size(const struct ev_textsearch *ts)
+{
+	long long n = ts->o.feedback_pool;
+
+	if (n <= 0)
+		return 0;
+	n = n > ts->o.k ? n : ts->o.k;
+	return n > ts->o.feedback_docs ? n : ts->o.feedback_docs;
+}
+
+/* Room for n rows in ts->pool.  Returns 0 or -1 (out of memory). */
+static int
+pool_room(struct ev_textsearch *ts, size_t n)
+{
+	return n <= ts->cappool ? 0 : ev_grow(&ts->pool, &ts->cappool, n, sizeof *ts->pool, 256);
+}
+
+/* The pool (ts->pool) as a JSON array of its rows into ts->pooljson, for
+ * the search statement's rowid test (textsearch.c).  Returns 0 or -1. */
+static int
+pool_json(struct ev_textsearch *ts)
+{
+	int r;
+
+	ev_buf_reset(&ts->pooljson);
+	r = ev_buf_addc(&ts->pooljson, '[');
+	for (size_t i = 0; i < ts->npool && r == 0; i++)
+		r = ev_buf_printf(&ts->pooljson, i ? ",%lld" : "%lld", ts->pool[i]);
+	return r == 0 ? ev_buf_addc(&ts->pooljson, ']') : -1;
+}
+
 /* Pseudo-relevance feedback (textsearch.h): the first pass over s, then the
  * words' weights and the feedback terms (ts->fb[0..nfeedback)) set, and the
- * feedback terms added to the snippet maker.  Returns 1, 0 when the first
- * pass found nothing to feed back (nothing changed), or -1 with *err. */
+ * feedback terms added to the snippet maker; with a pool (pool_size()), the
+ * first pass's best chunks kept in ts->pool for the next pass
+ * (ts->use_pool).  Returns 1, 0 when the first pass found nothing to feed
+ * back (nothing changed), or -1 with *err. */
 int
 ev_textfeedback_run(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw, const char *text,
     const char *where, struct ev_err *err)
@@ -170,19 +206,44 @@ ev_textfeedback_run(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_we
 	struct fb_chunk c = { ts, NULL, 0, NULL, NULL, 0, 0, { 0 }, 0 };
 	sqlite3_stmt *row;
 	double best = 0, z = 0, lambda = ts->o.feedback_weight, nq = ts->nwords;
+	long long pool = pool_size(ts);
 	int rc, n = 0, keep = 0, r = -1, lang, failed;
 
 	if (ev_textquery_build_expr(ts, ts->o.proximity) == -1)
 		return ev_err_nomem(err);
 	if (ts->lex == NULL && (ts->lex = ev_lex_open(ts->o.dict_dir, err)) == NULL)
 		return -1;
-	if (ev_textpass_prepare_pass(ts, s, bw, ts->o.feedback_docs, text, where, err) == -1)
+	/* With a pool, the pass finds its best chunks, and only the first
+	 * feedback_docs are read (a swept pass's rows taken as they are). */
+	ts->npool = 0;
+	ts->read_max = ts->o.feedback_docs;
+	rc = ev_textpass_prepare_pass(ts, s, bw, pool > 0 ? pool : ts->o.feedback_docs, text, where,
+	    err);
+	ts->read_max = 0;
+	if (rc == -1)
 		return -1;
+	if (pool > 0 && ts->swept != NULL) {
+		if (pool_room(ts, (size_t)ts->nswept) == -1)
+			return ev_err_nomem(err);
+		for (long long i = 0; i < ts->nswept; i++)
+			ts->pool[ts->npool++] = ts->swept[i].rowid;
+		if (ts->nswept > ts->o.feedback_docs)
+			ts->nswept = ts->o.feedback_docs;
+	}
 	while ((rc = ev_textpass_step_pass(ts, s, &row)) == SQLITE_ROW) {
 		double score = sqlite3_column_double(row, 1), cw;
 		const char *title, *body;
 		size_t tlen, blen;
 
+		if (pool > 0 && ts->swept == NULL) {
+			if (pool_room(ts, ts->npool + 1) == -1) {
+				ev_err_nomem(err);
+				goto out;
+			}
+			ts->pool[ts->npool++] = sqlite3_column_int64(row, 0);
+		}
+		if (n == ts->o.feedback_docs)
+			continue;	/* (a row of the pool only) */
 		if (n++ == 0)
 			best = score;
 		if (ev_texthit_column_text(row, 6, &title, &tlen) == -1 || ev_texthit_column_text(row, 9, &body, &blen) == -1) {
@@ -239,7 +300,12 @@ ev_textfeedback_run(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_we
 		z += ts->fb[i].weight;
 	if (z <= 0)
 		goto out;
+	if (ts->npool > 0 && pool_json(ts) == -1) {
+		ev_err_nomem(err);
+		goto out;
+	}
 	r = 1;
+	ts->use_pool = ts->npool > 0;
 	for (int i = 0; i < ts->nwords; i++)
 		ts->words[i].weight = 1.0 - lambda;
 	/* A term that is a query word adds to the word; the others are kept

@@ -25,6 +25,8 @@ struct ev_textsearch_opts {
 	int feedback_terms;	/* terms they add, 1 to 1000 */
 	double feedback_weight;	/* the feedback's share of the query, 0 to 1 */
 	double feedback_focus;	/* the power of a feedback chunk's relative score, 0 to 10 */
+	long long feedback_pool;	/* the feedback pass ranks only the first pass's best
+				 * max(feedback_pool, k) chunks; 0: every chunk */
 	double k1;		/* BM25's term frequency saturation, 0 to 10; NAN:
 				 * from the store, k1_scale x ln(the mean length of
 				 * its chunks in tokens), 0 when that is 1 or less */
@@ -74,6 +76,7 @@ struct ev_textsearch_opts {
 	.feedback_terms = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_TERMS), \
 	.feedback_weight = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_WEIGHT), \
 	.feedback_focus = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_FOCUS), \
+	.feedback_pool = EV_PLAN_DEFAULT(EV_PLAN_TEXT_FEEDBACK_POOL), \
 	.k1 = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1), \
 	.k1_scale = EV_PLAN_DEFAULT(EV_PLAN_TEXT_K1_SCALE), \
 	.b = EV_PLAN_DEFAULT(EV_PLAN_TEXT_B), \

@@ -79,8 +79,8 @@ global_idf(struct ev_textsearch *ts, const char *where, struct ev_err *err)
 	return 0;
 }
 
-/* Bind the expression e, its n phrases' weights w and IDFs idf, and the
- * limit to s (reset). */
+/* Bind the expression e, its n phrases' weights w and IDFs idf, the limit
+ * and the feedback pass's pool (?7, when the statement has it) to s (reset). */
 static void
 bind_expr(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
     const struct ev_buf *e, double *w, double *idf, int n, long long limit)
@@ -104,6 +104,12 @@ bind_expr(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_weights *bw,
 	sqlite3_bind_double(s, 4, ts->o.w_text);
 	sqlite3_bind_int64(s, 5, limit);
 	sqlite3_bind_pointer(s, 6, bw, EV_BM25_POINTER, NULL);
+	if (sqlite3_bind_parameter_count(s) >= 7) {	/* (not the probe) */
+		if (ts->use_pool)
+			sqlite3_bind_text(s, 7, ev_buf_str(&ts->pooljson), (int)ts->pooljson.len, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(s, 7);
+	}
 }
 
 /* Bind the pass over ts->expr, unpruned. */
@@ -454,14 +460,15 @@ static void
 read_ahead(struct ev_textsearch *ts)
 {
 	struct read_ahead *ra = &ts->ra;
+	long long want = ts->read_max > 0 && ts->read_max < ts->nswept ? ts->read_max : ts->nswept;
 
 	/* (the last job ended: the sweep that made these hits waited for it) */
 	ra->st = ts->st;
 	ra->n = 0;
 	ra->release = ts->last_sweep ? ts->sweep : NULL;
-	if (ev_store_readahead_ready(ts->st) && ((size_t)ts->nswept <= ra->cap ||
-	    ev_grow(&ra->rowid, &ra->cap, (size_t)ts->nswept, sizeof *ra->rowid, 128) == 0)) {
-		ra->n = (size_t)ts->nswept;
+	if (ev_store_readahead_ready(ts->st) && ((size_t)want <= ra->cap ||
+	    ev_grow(&ra->rowid, &ra->cap, (size_t)want, sizeof *ra->rowid, 128) == 0)) {
+		ra->n = (size_t)want;
 		for (size_t i = 0; i < ra->n; i++)
 			ra->rowid[i] = ts->swept[i].rowid;
 	}
@@ -486,7 +493,12 @@ try_sweep(struct ev_textsearch *ts, struct ev_bm25_weights *bw, long long limit,
 		return 0;
 	if ((r = ev_textpass_postings_fresh(ts, err)) != 1 || (r = sweep_phrases(ts, err)) != 1)
 		return r;
-	if ((n = ev_bm25_sweep(ts->sweep, ts->ph, ts->npw, colw, 3, bw, limit, &ts->swept, err)) < 0)
+	if (ts->use_pool)
+		n = ev_bm25_sweep_rows(ts->sweep, ts->ph, ts->npw, colw, 3, bw, ts->pool, ts->npool,
+		    limit, &ts->swept, err);
+	else
+		n = ev_bm25_sweep(ts->sweep, ts->ph, ts->npw, colw, 3, bw, limit, &ts->swept, err);
+	if (n < 0)
 		return -1;
 	ts->nswept = n;
 	ts->next_swept = 0;

@@ -198,6 +198,8 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	ev_buf_release(&ts->prevexpr);
 	ev_bm25_sweep_free(ts->sweep);	/* (its job ended: ts->ra is free) */
 	free(ts->ra.rowid);
+	free(ts->pool);
+	ev_buf_release(&ts->pooljson);
 	ev_postings_close(ts->post);
 	ev_textdoc_free(ts->doc);
 	ev_buf_release(&ts->toks);
@@ -218,12 +220,16 @@ ev_textsearch_close(struct ev_textsearch *ts)
 	" ORDER BY s, r LIMIT ?5) AS t JOIN chunks c ON c.rowid = t.r" \
 	" LEFT JOIN documents d ON d.doc_id = c.doc_id ORDER BY t.s, t.r"
 
-static const char sql_plain[] = SELECT_HITS " WHERE chunks_fts MATCH ?1" SELECT_TAIL;
+/* (the feedback pass's pool: textstate.h) */
+#define IN_POOL " AND (?7 IS NULL OR chunks_fts.rowid IN (SELECT value FROM json_each(?7)))"
+
+static const char sql_plain[] = SELECT_HITS " WHERE chunks_fts MATCH ?1" IN_POOL SELECT_TAIL;
 
 /* The parameters of the search statement: ?1 the MATCH expression, ?2 to ?4
- * the column weights, ?5 the limit, ?6 the phrase weights (a pointer), then
- * the filters' values (qfilter.h). */
-#define FIRST_FILTER_PARAM 7
+ * the column weights, ?5 the limit, ?6 the phrase weights (a pointer), ?7
+ * NULL or the rows it may rank (a JSON array), then the filters' values
+ * (qfilter.h). */
+#define FIRST_FILTER_PARAM 8
 
 /* The search statement into *s: the cached one without filters, or one made
  * for these filters (*own set: the caller finalizes it), compiled into f
@@ -241,7 +247,7 @@ prepare_search(struct ev_textsearch *ts, json_t *filters, struct ev_qfilter *f, 
 		return -1;
 	ev_buf_reset(&ts->sql);
 	if (ev_buf_adds(&ts->sql, SELECT_HITS " JOIN chunks fc ON fc.rowid = chunks_fts.rowid"
-	    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1") == -1 ||
+	    " LEFT JOIN documents fd ON fd.doc_id = fc.doc_id WHERE chunks_fts MATCH ?1" IN_POOL) == -1 ||
 	    ev_buf_add(&ts->sql, f->sql.p, f->sql.len) == -1 || ev_buf_adds(&ts->sql, SELECT_TAIL) == -1)
 		return ev_err_nomem(err);
 	if (sqlite3_prepare_v2(ev_store_db(ts->st), ev_buf_str(&ts->sql), -1, s, NULL) != SQLITE_OK)
@@ -438,6 +444,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	double best = 0, pair_weight;
 
 	*flags = 0;
+	ts->use_pool = 0;
 	ev_err_clear(err);
 	if (!json_is_string(json_object_get(q, "query")))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
@@ -448,8 +455,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	ev_snippet_reset(ts->sn);
 	if (ev_textquery_query_words(ts, q, text, textlen, err) == -1)
 		return -1;
-	if (ts->truncated)
-		*flags |= EV_TS_TRUNCATED;
+	*flags |= ts->truncated ? EV_TS_TRUNCATED : 0;
 	for (int i = 0; i < ts->nwords && !ts->o.raw_fts; i++) {
 		struct word *w = &ts->words[i];
 		int in;
@@ -472,8 +478,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		if (!in && ev_texttypo_expand(ts, i, err) == -1)
 			return -1;
 	}
-	if (ts->no_dict_now)
-		*flags |= EV_TS_NO_DICT;
+	*flags |= ts->no_dict_now ? EV_TS_NO_DICT : 0;
 	for (int i = 0; i < ts->nwords; i++)
 		if (ev_snippet_add_term(ts->sn, ts->words[i].stem, (int)strlen(ts->words[i].stem), i, err) == -1)
 			return -1;
@@ -540,6 +545,7 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 	ts->last_sweep = ts->last_query;
 	rc = ev_textpass_prepare_pass(ts, s, &bw, ts->o.k, text, where, err);
 	ts->last_sweep = 0;
+	ts->use_pool = 0;
 	if (rc == -1)
 		goto out;
 	while ((rc = ev_textpass_step_pass(ts, s, &row)) == SQLITE_ROW) {

@@ -167,6 +167,13 @@ struct ev_textsearch {
 	int used_sweep;		/* the last query's last pass was swept */
 	struct read_ahead ra;	/* the job asking for their pages */
 	struct ev_textdoc *doc;	/* chunk-to-document scoring (textdoc.c), made when first used */
+	/* The feedback pass's pool (textfeedback.c): the first pass's best
+	 * chunks, the only ones the next pass ranks when use_pool is set. */
+	long long *pool;	/* their rows, best first */
+	size_t npool, cappool;
+	struct ev_buf pooljson;	/* the rows as a JSON array (the statement's ?7) */
+	int use_pool;
+	long long read_max;	/* a swept pass's rows read ahead (read_ahead()); 0: all */
 };
 
 /* textsearch.c */
