@@ -1394,10 +1394,14 @@ ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 		return r;
 	if (reserve_plan(sw, n) == -1 || reserve_exact(sw, nrows) == -1)
 		return ev_err_nomem(err);
+	/* the IDFs not known yet (a feedback term of several alternatives:
+	 * their union counted) on both threads */
+	if (count_phrases(sw, ph, n, &sp, err) == -1)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		struct phrase_info *p = &sw->info[i];
 		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
-		long long c;
+		long long c = sw->count[i];
 
 		p->w = ev_bm25_weight(pw, i);
 		p->idf = 0.0;
@@ -1406,7 +1410,7 @@ ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 		if (known != NULL && *known > 0.0)
 			p->idf = *known;
 		else {
-			if ((c = phrase_count(sw, &ph[i], &sp, err)) < 0)
+			if (c < 0 && (c = phrase_count(sw, &ph[i], &sp, err)) < 0)
 				return -1;
 			p->idf = ev_bm25_idf(sp.rows, (double)c);
 			if (known != NULL)
