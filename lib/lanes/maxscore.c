@@ -547,6 +547,27 @@ reserve_exact(struct ev_bm25_sweep *sw, size_t k)
 	return 0;
 }
 
+/* The best cap of the k rows sw->cand[0..k) by their exact scores
+ * sw->exact[0..k) into sw->heap, in order.  Returns their number, or
+ * SIZE_MAX (out of memory). */
+static size_t
+rank_exact(struct ev_bm25_sweep *sw, size_t k, size_t cap)
+{
+	size_t nh = 0;
+
+	if (cap > k)
+		cap = k;
+	if (ev_sweep_reserve_hits(sw, cap) == -1)
+		return SIZE_MAX;
+	for (size_t j = 0; j < k; j++) {
+		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
+
+		ev_sweep_offer_hit(sw, &nh, cap, h);
+	}
+	ev_sweep_sort_hits(sw, nh);
+	return nh;
+}
+
 /* The candidates' exact scores (exact_scores()), and the best limit of
  * those that are hits into sw->heap; rest is the sum of the bounds of the
  * phrases not yet added to their scores so far.  Returns their number, or
@@ -555,7 +576,7 @@ static long long
 exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
     const struct sweep_params *sp, unsigned char want, double rest, struct ev_err *err)
 {
-	size_t k = 0, nh = 0, cap = (size_t)sp->limit;
+	size_t k = 0, nh, cap = (size_t)sp->limit;
 	double theta = 0.0;
 	int found;
 
@@ -575,17 +596,7 @@ exact_best(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return ev_err_nomem(err);
 	if (exact_scores(sw, ph, n, sp, sw->cand, k, sw->exact, err) == -1)
 		return -1;
-	if (cap > k)
-		cap = k;
-	if (ev_sweep_reserve_hits(sw, cap) == -1)
-		return ev_err_nomem(err);
-	for (size_t j = 0; j < k; j++) {
-		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
-
-		ev_sweep_offer_hit(sw, &nh, cap, h);
-	}
-	ev_sweep_sort_hits(sw, nh);
-	return (long long)nh;
+	return (nh = rank_exact(sw, k, cap)) == SIZE_MAX ? ev_err_nomem(err) : (long long)nh;
 }
 
 /* A floor of the limit-th best score from the rows of the running top,
@@ -1386,7 +1397,7 @@ ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
     size_t nrows, long long limit, const struct ev_bm25_hit **hits, struct ev_err *err)
 {
 	struct sweep_params sp = { colw, ncolw, pw, EV_BM25_K1, EV_BM25_B, 0, 0, 0, limit, NULL, NULL };
-	size_t nh = 0, cap = (size_t)limit, k = 0;
+	size_t nh, k = 0;
 	int r;
 
 	*hits = NULL;
@@ -1424,16 +1435,8 @@ ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 	qsort(sw->cand, k, sizeof *sw->cand, ev_sweep_cmp_row);
 	if (score_rows(sw, ph, n, &sp, k, err) == -1)
 		return -1;
-	if (cap > k)
-		cap = k;
-	if (ev_sweep_reserve_hits(sw, cap) == -1)
+	if ((nh = rank_exact(sw, k, (size_t)limit)) == SIZE_MAX)
 		return ev_err_nomem(err);
-	for (size_t j = 0; j < k; j++) {
-		struct ev_bm25_hit h = { sw->cand[j], -1.0 * sw->exact[j] };
-
-		ev_sweep_offer_hit(sw, &nh, cap, h);
-	}
-	ev_sweep_sort_hits(sw, nh);
 	*hits = sw->heap;
 	return (long long)nh;
 }
