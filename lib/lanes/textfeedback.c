@@ -300,8 +300,10 @@ ev_textfeedback_run(struct ev_textsearch *ts, sqlite3_stmt *s, struct ev_bm25_we
 		z += ts->fb[i].weight;
 	if (z <= 0)
 		goto out;
+	/* (r is 0 by now: a failure must say -1, or the query would go on
+	 * without its feedback, its hits those of another ranking) */
 	if (ts->npool > 0 && pool_json(ts) == -1) {
-		ev_err_nomem(err);
+		r = ev_err_nomem(err);
 		goto out;
 	}
 	r = 1;
