@@ -135,7 +135,7 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN(0, "feedback-focus", EV_PLAN_TEXT_FEEDBACK_FOCUS, &ts.feedback_focus, "P",
 	    "a feedback chunk weighs (its score / the best score)^P"),
 	EV_OPT_PLAN(0, "feedback-pool", EV_PLAN_TEXT_FEEDBACK_POOL, &ts.feedback_pool, "N",
-	    "the second pass ranks the first pass's best N chunks (at least k); 0 every chunk"),
+	    "the second pass ranks the first pass's best N chunks (at least k and --feedback); 0 all"),
 	EV_OPT_PLAN(0, "long-query", EV_PLAN_TEXT_LONG_QUERY, &ts.long_query, "N",
 	    "a query of more than N searched words is read as a document: no feedback, no"
 	    " proximity; 0 never"),
