@@ -112,9 +112,12 @@ split_lanes(const char *list, char *buf, size_t size, const char **out)
 static int
 route(const struct ev_router *router, json_t *q, const char *where, struct ev_err *err)
 {
-	if ((!json_is_array(json_object_get(q, "lanes")) || !json_is_object(json_object_get(q, "routing"))) &&
-	    ev_router_route(router, q, where, err) == -1)
+	if (!json_is_array(json_object_get(q, "lanes")) || !json_is_object(json_object_get(q, "routing"))) {
+		if (ev_router_route(router, q, where, err) == -1)
+			return -1;
+	} else if (ev_routed_check(q, where, err) == -1) {
 		return -1;
+	}
 	return ev_router_gate_answers(router, q, (const char *const *)gate_lanes, gate_answers,
 	    ngates, err);
 }

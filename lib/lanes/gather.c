@@ -39,6 +39,25 @@ ev_routed_to(const json_t *q, const char *lane)
 	return 0;
 }
 
+int
+ev_routed_check(const json_t *q, const char *where, struct ev_err *err)
+{
+	const json_t *lanes = json_object_get(q, "lanes"), *l;
+	size_t i;
+
+	if (!json_is_array(lanes))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "query without 'lanes': --hits reads queries routed by ev-route");
+	/* the gate and --lane compare each lane by name: a number there would be
+	 * read as no string at all */
+	json_array_foreach(lanes, i, l)
+		if (!json_is_string(l))
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'lanes' must be a list "
+			    "of lane names (strings); delete 'lanes' and 'routing' to route the "
+			    "query anew");
+	return 0;
+}
+
 static int
 blank(const char *s, size_t n)
 {
@@ -96,9 +115,8 @@ ev_gather_query(struct ev_gather *g, const json_t *q, const char *where, FILE *o
 	const char *qid;
 	int r;
 
-	if (!json_is_array(json_object_get(q, "lanes")))
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "query without 'lanes': --hits reads queries routed by ev-route");
+	if (ev_routed_check(q, where, err) == -1)
+		return -1;
 	if ((r = ev_json_id_buf(json_object_get(q, "query_id"), &id)) < 0)
 		return r == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or an integer");
