@@ -69,6 +69,31 @@ Test(route, cues_are_whole_words_or_phrases_in_any_case)
 	ev_router_free(r);
 }
 
+/* Curly quotes, dashes, no-break spaces and guillemets, as a query pasted
+ * from a word processor has them, part words as ASCII punctuation does: the
+ * cue "map" was missed in “map” and map—where, whose bytes were taken for
+ * letters of the word. */
+Test(route, unicode_punctuation_and_spaces_part_words)
+{
+	struct ev_router *r = router("routing:\n  rules:\n    - lanes: [visual]\n"
+	    "      cues: [map, site plan, \u00e9t\u00e9]\n");
+	const char *matched[] = { "the \u201cMap\u201d", "map\u2014where", "\u00abmap\u00bb",
+	    "site\u00a0plan", "site\u2009plan\u2026", "\uff08map\uff09", "\u00c9T\u00c9!" };
+
+	for (size_t i = 0; i < sizeof matched / sizeof matched[0]; i++) {
+		char *got = route(r, matched[i]);
+
+		cr_assert(strstr(got, "\"by\":\"rule\"") != NULL, "%s: %s", matched[i], got);
+		free(got);
+	}
+	/* a letter is not a separator: "mapé" is not "map" */
+	routes_to(r, "map\u00e9",
+	    "{\"lanes\":[\"text\",\"vector\"],\"routing\":{\"by\":\"default\"}}");
+	routes_to(r, "\u00b5map",
+	    "{\"lanes\":[\"text\",\"vector\"],\"routing\":{\"by\":\"default\"}}");
+	ev_router_free(r);
+}
+
 Test(route, the_first_matching_rule_decides)
 {
 	struct ev_router *r = router("routing:\n  default: [text]\n  rules:\n"

@@ -72,14 +72,53 @@ lane_list(const json_t *v, const char *key, const char *file, struct ev_err *err
 	return json_incref((json_t *)v);
 }
 
+/* Code points that are spaces or punctuation, not parts of words: Latin-1's
+ * no-break space, signs and punctuation (but the ordinals, the micro sign
+ * and the digits and fractions), its signs of multiplication and division,
+ * General Punctuation (its spaces, dashes, quotation marks, ellipsis; but
+ * the joiners U+200C and U+200D, which sit inside words of Persian and
+ * emoji), the byte order mark, and the punctuation of CJK text and of the
+ * fullwidth forms.  A query pasted from a word processor writes “map” or
+ * map—where with these around its words. */
+static const unsigned punct_ranges[][2] = {
+	{ 0x80, 0xA9 }, { 0xAB, 0xB1 }, { 0xB4, 0xB4 }, { 0xB6, 0xB8 }, { 0xBB, 0xBB },
+	{ 0xBF, 0xBF }, { 0xD7, 0xD7 }, { 0xF7, 0xF7 }, { 0x2000, 0x200B }, { 0x200E, 0x206F },
+	{ 0x3000, 0x3003 }, { 0x3008, 0x3011 }, { 0x3014, 0x301F }, { 0xFEFF, 0xFEFF },
+	{ 0xFF01, 0xFF0F }, { 0xFF1A, 0xFF20 }, { 0xFF3B, 0xFF40 }, { 0xFF5B, 0xFF65 },
+};
+
+/* The length of the UTF-8 character at s[0..n) when it is one of
+ * punct_ranges, else 0 (a letter, or bytes that are not UTF-8: kept as
+ * parts of a word). */
+static size_t
+punct_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+	unsigned cp;
+
+	if (len == 0 || len > n)
+		return 0;
+	cp = s[0] & (0x7Fu >> len);
+	for (size_t k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3Fu);
+	}
+	for (size_t k = 0; k < sizeof punct_ranges / sizeof punct_ranges[0]; k++)
+		if (cp >= punct_ranges[k][0] && cp <= punct_ranges[k][1])
+			return len;
+	return 0;
+}
+
 /* Text in lower case (ASCII and Latin-1 letters, as the lexicon folds
- * them, ev_lex_fold(): "École" is "école"), its words (ASCII letters and digits, and every
- * byte of a multibyte character) separated by single spaces, with a space
- * at each end: " how do i read the site plan ". */
+ * them, ev_lex_fold(): "École" is "école"), its words (ASCII letters and
+ * digits, and every byte of a multibyte character but spaces and
+ * punctuation, punct_ranges) separated by single spaces, with a space at
+ * each end: " how do i read the site plan ". */
 static char *
 normalise(const char *s)
 {
-	size_t n = strlen(s), j = 0, i;
+	size_t n = strlen(s), j = 0, i, skip;
 	char *out = malloc(n + 3);
 	int gap = 1;
 
@@ -89,10 +128,14 @@ normalise(const char *s)
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (isalnum(c) || c >= 0x80) {
+		if (c >= 0x80 && (skip = punct_len((const unsigned char *)s + i, n - i)) > 0) {
+			i += skip - 1;	/* a separator, as ASCII punctuation is */
+		} else if (isalnum(c) || c >= 0x80) {
 			out[j++] = (char)ev_lex_fold(i > 0 ? (unsigned char)s[i - 1] : 0, c);
 			gap = 0;
-		} else if (!gap) {
+			continue;
+		}
+		if (!gap) {
 			out[j++] = ' ';
 			gap = 1;
 		}
