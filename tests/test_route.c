@@ -94,6 +94,27 @@ Test(route, unicode_punctuation_and_spaces_part_words)
 	ev_router_free(r);
 }
 
+/* A pattern matches in any case of its Latin-1 letters too, as a cue does:
+ * REG_ICASE in the C locale folds ASCII alone, so "École 12" and "ÉCOLE 12"
+ * were missed by the pattern "école [0-9]+".  \W keeps its meaning. */
+Test(route, a_pattern_matches_in_any_case_of_its_latin1_letters)
+{
+	struct ev_router *r = router("routing:\n  default: [text]\n  rules:\n"
+	    "    - {lanes: [a], pattern: '\u00e9cole [0-9]+'}\n"
+	    "    - {lanes: [b], pattern: '^\u00c9T\u00c9\\W'}\n");
+	const char *a = "{\"lanes\":[\"a\"],\"routing\":{\"by\":\"rule\",\"rule\":0,"
+	    "\"matched\":\"pattern\"}}";
+	const char *b = "{\"lanes\":[\"b\"],\"routing\":{\"by\":\"rule\",\"rule\":1,"
+	    "\"matched\":\"pattern\"}}";
+
+	routes_to(r, "\u00c9cole 12", a);
+	routes_to(r, "\u00c9COLE 12", a);
+	routes_to(r, "l'\u00e9cole 12", a);
+	routes_to(r, "\u00e9t\u00e9 !", b);
+	routes_to(r, "\u00e9t\u00e9s", "{\"lanes\":[\"text\"],\"routing\":{\"by\":\"default\"}}");
+	ev_router_free(r);
+}
+
 Test(route, the_first_matching_rule_decides)
 {
 	struct ev_router *r = router("routing:\n  default: [text]\n  rules:\n"

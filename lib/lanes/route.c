@@ -146,6 +146,24 @@ normalise(const char *s)
 	return out;
 }
 
+/* A copy of s with its Latin-1 capitals in lower case (ev_lex_fold(): the
+ * bytes after the first of a non-ASCII character), or NULL when out of
+ * memory.  regcomp()'s REG_ICASE folds ASCII alone in the C locale, so a
+ * pattern and the text it is matched with are both folded so: "école"
+ * matches "ÉCOLE".  ASCII is left as it is, so that a pattern's escapes
+ * (\W is not \w) keep their meaning. */
+static char *
+fold_latin1(const char *s)
+{
+	char *out = strdup(s);
+
+	for (size_t i = 0; out != NULL && s[i] != '\0'; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			out[i] = (char)ev_lex_fold(i > 0 ? (unsigned char)s[i - 1] : 0,
+			    (unsigned char)s[i]);
+	return out;
+}
+
 static int
 load_rule(struct rule *r, const json_t *v, size_t k, const char *file, struct ev_err *err)
 {
@@ -182,13 +200,17 @@ load_rule(struct rule *r, const json_t *v, size_t k, const char *file, struct ev
 		}
 	}
 	if (pat != NULL) {
+		char *folded;
 		int rc;
 
 		if (!json_is_string(pat))
 			return ev_err_set(err, EV_EXIT_USAGE, file,
 			    "'routing.rules[%zu].pattern' must be a string", k);
-		if ((rc = regcomp(&r->re, json_string_value(pat),
-		    REG_EXTENDED | REG_ICASE | REG_NOSUB)) != 0) {
+		if ((folded = fold_latin1(json_string_value(pat))) == NULL)
+			return ev_err_nomem(err);
+		rc = regcomp(&r->re, folded, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+		free(folded);
+		if (rc != 0) {
 			char msg[200];
 
 			regerror(rc, &r->re, msg, sizeof msg);
@@ -444,7 +466,8 @@ ev_router_free(struct ev_router *r)
 	free(r);
 }
 
-/* The first rule query text matches, with what matched in *matched. */
+/* The first rule query text matches (folded, fold_latin1(); norm, its
+ * normalise()), with what matched in *matched. */
 static long
 match_rule(const struct ev_router *r, const char *text, const char *norm, const char **matched)
 {
@@ -483,13 +506,16 @@ ev_router_route(const struct ev_router *r, json_t *q, const char *where, struct 
 			how = json_pack("{s:s,s:s,s:O}", "by", "field", "field", r->field, "value", v);
 	}
 	if (lanes == NULL && r->nrules > 0 && text != NULL) {
-		char *norm = normalise(text);
+		char *norm = normalise(text), *folded = fold_latin1(text);
 		const char *matched = NULL;
 		long i;
 
-		if (norm == NULL)
+		if (norm == NULL || folded == NULL) {
+			free(norm);
+			free(folded);
 			return ev_err_nomem(err);
-		if ((i = match_rule(r, text, norm, &matched)) >= 0) {
+		}
+		if ((i = match_rule(r, folded, norm, &matched)) >= 0) {
 			/* a cue is kept as " cue ": show it without the spaces */
 			int n = matched ? (int)strlen(matched) - 2 : 7;
 
@@ -498,6 +524,7 @@ ev_router_route(const struct ev_router *r, json_t *q, const char *where, struct 
 			    "matched", matched ? matched + 1 : "pattern", n);
 		}
 		free(norm);
+		free(folded);
 	}
 	if (lanes == NULL) {
 		lanes = r->fallback;
