@@ -92,16 +92,21 @@ static const struct ev_opt options[] = {
 };
 
 /* Split a copy of list (LANE,LANE...) into buf and out[] (NULL-terminated,
- * at most MAX_LANES).  Returns how many. */
+ * at most MAX_LANES).  Returns how many, or -1 when there are more or list
+ * does not fit buf (the lanes past them were dropped unsaid). */
 static int
 split_lanes(const char *list, char *buf, size_t size, const char **out)
 {
 	int n = 0;
 	char *p;
 
-	snprintf(buf, size, "%s", list);
-	for (p = strtok(buf, ","); p != NULL && n < MAX_LANES; p = strtok(NULL, ","))
+	if ((size_t)snprintf(buf, size, "%s", list) >= size)
+		return -1;
+	for (p = strtok(buf, ","); p != NULL; p = strtok(NULL, ",")) {
+		if (n == MAX_LANES)
+			return -1;
 		out[n++] = p;
+	}
 	out[n] = NULL;
 	return n;
 }
@@ -170,10 +175,11 @@ main(int argc, char *argv[])
 	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
 	skip.on = skip_invalid;
-	if (split_lanes(default_lanes, fbuf, sizeof fbuf, fallback) == 0)
-		ev_cli_usage_error(&cli, "--default takes one or more lanes, separated by commas");
-	if (known_lanes != NULL && split_lanes(known_lanes, kbuf, sizeof kbuf, known) == 0)
-		ev_cli_usage_error(&cli, "--known takes one or more lanes, separated by commas");
+	if (split_lanes(default_lanes, fbuf, sizeof fbuf, fallback) <= 0)
+		ev_cli_usage_error(&cli, "--default takes 1 to %d lanes, separated by commas",
+		    MAX_LANES);
+	if (known_lanes != NULL && split_lanes(known_lanes, kbuf, sizeof kbuf, known) <= 0)
+		ev_cli_usage_error(&cli, "--known takes 1 to %d lanes, separated by commas", MAX_LANES);
 	if (hits.n > 0 && (ngates > 0 || select_lane != NULL))
 		ev_cli_usage_error(&cli, "--hits gathers the hits of queries routed already: "
 		    "give --gate-hits and --lane to the run that routes them");

@@ -388,8 +388,16 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 	} else {
 		if ((r->fallback = json_array()) == NULL)
 			goto nomem;
-		for (i = 0; fallback[i] != NULL; i++)
-			json_array_append_new(r->fallback, json_string(fallback[i]));
+		for (i = 0; fallback[i] != NULL; i++) {
+			/* a lane of the command line is held to the plan's names */
+			if (!lane_name_ok(fallback[i])) {
+				ev_err_set(err, EV_EXIT_USAGE, NULL, "--default: '%s' is not a lane: a "
+				    "lane is 1 to %d letters, digits, '_' or '-'", fallback[i], LANE_MAX);
+				goto fail;
+			}
+			if (json_array_append_new(r->fallback, json_string(fallback[i])) == -1)
+				goto nomem;
+		}
 	}
 	if (routing == NULL)
 		return load_stakes(r, NULL, file, err) == -1 ? ev_router_free(r), NULL : r;
