@@ -259,6 +259,27 @@ ev_expand_link_target(const char *from_doc, const char *link, size_t len, struct
 	return j > 0 ? 0 : -1;
 }
 
+/* The destination of the Markdown link whose "](" is just before p, its
+ * length in *len, or NULL when p starts no link: "b.md)", "b.md \"Title\")"
+ * (a title, quoted or in parentheses, after a space) or "<b c.md>)" (in
+ * angle brackets, spaces allowed).  A link with a title is as common as one
+ * without, and was passed over when only the first was read. */
+static const char *
+link_dest(const char *p, size_t *len)
+{
+	const char *dest = p + (p[0] == '<'), *after;
+
+	*len = strcspn(dest, p[0] == '<' ? ">\n" : ") \t\n");
+	if (p[0] == '<' && dest[*len] != '>')
+		return NULL;
+	after = dest + *len + (p[0] == '<');
+	if (*after == ')')
+		return dest;
+	after += strspn(after, " \t\n");
+	return after > dest + *len + (p[0] == '<') && (*after == '"' || *after == '\'' ||
+	    *after == '(') ? dest : NULL;
+}
+
 /* Append to *ids (a JSON array of doc ids) the documents doc links to: its
  * Markdown links between ingested documents and its metadata's "links". */
 static int
@@ -284,9 +305,11 @@ links_of(struct query *q, const char *doc, json_t *ids, struct ev_err *err)
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 
 		while ((t = strstr(t, "](")) != NULL) {
-			size_t n = strcspn(t + 2, ") \t\n");
+			const char *dest;
+			size_t n;
 
-			if (t[2 + n] == ')' && ev_expand_link_target(doc, t + 2, n, &target) == 0)
+			if ((dest = link_dest(t + 2, &n)) != NULL &&
+			    ev_expand_link_target(doc, dest, n, &target) == 0)
 				json_array_append_new(found, json_string(target.p));
 			t += 2;
 		}

@@ -9,6 +9,7 @@
  * chunks, places in time order, or hops); a chunk that was also found
  * directly keeps its own score and gains the expansion's evidence beside its
  * own.  Links are Markdown links between ingested documents ("[text](path)",
+ * with a title or not, the path in angle brackets or not;
  * resolved against the linking document's id as a path) and the document
  * ids listed in a document's metadata "links".  Layer 6; includes store.h,
  * plan.h (the defaults), buf.h and Jansson. */
