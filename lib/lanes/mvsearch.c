@@ -149,14 +149,17 @@ static int
 query_vectors(struct ev_mvsearch *ms, const json_t *rec, const char *where, struct ev_err *err)
 {
 	json_t *vecs, *row, *x;
-	const char *model = NULL;
+	const char *model = NULL, *text;
 	size_t i, j, n;
 
 	if (!json_is_object(rec))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "a query of the multi-vector lane must be an object with 'vectors'");
+	/* "query" is optional, but goes into every hit, where the next stage
+	 * (ev-fuse, ev-rerank, ev-pack) holds it to be a string */
 	if (ev_field_arr(rec, "vectors", 1, &vecs, where, err) == -1 ||
-	    ev_field_str(rec, "model", 0, &model, where, err) == -1)
+	    ev_field_str(rec, "model", 0, &model, where, err) == -1 ||
+	    ev_field_str(rec, "query", 0, &text, where, err) == -1)
 		return -1;
 	if (json_object_get(rec, "filters") != NULL && ms->o.st == NULL)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "'filters' need the store of the "
