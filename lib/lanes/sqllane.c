@@ -403,6 +403,39 @@ row_hit(struct ev_sqllane *s, const json_t *q, double *score)
 	return hit;
 }
 
+/* The failure of a step of the statement into *err.  The database's own
+ * troubles (busy, locked, I/O, corrupt, out of memory) are the system's,
+ * code 1; any other (an error a function raises, as json_extract() on text
+ * that is not JSON, or an integer overflow) comes of the statement and the
+ * values this query bound to it, code 2 naming the query, so that
+ * --skip-invalid can pass over the query and the others are answered. */
+static void
+step_error(struct ev_sqllane *s, int step, const char *where, struct ev_err *err)
+{
+	switch (step & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_IOERR:
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+	case SQLITE_CANTOPEN:
+	case SQLITE_FULL:
+	case SQLITE_PROTOCOL:
+	case SQLITE_INTERRUPT:
+	case SQLITE_SCHEMA:
+		ev_err_set(err, EV_EXIT_RUNTIME, where, "the structured lane's query failed: %s",
+		    sqlite3_errmsg(s->db));
+		break;
+	case SQLITE_NOMEM:
+		ev_err_nomem(err);
+		break;
+	default:
+		ev_err_set(err, EV_EXIT_USAGE, where, "the structured lane's query failed on this "
+		    "query's values: %s (check --sql against its :query and filters)",
+		    sqlite3_errmsg(s->db));
+	}
+}
+
 long
 ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, const char *where,
 	struct ev_err *err)
@@ -431,8 +464,7 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 		n++;
 	}
 	if (n < s->o.k && step != SQLITE_DONE) {
-		ev_err_set(err, EV_EXIT_RUNTIME, where,
-		    "the structured lane's query failed: %s", sqlite3_errmsg(s->db));
+		step_error(s, step, where, err);
 		goto out;
 	}
 	if (s->scorecol >= 0)

@@ -54,7 +54,8 @@ struct ev_sqllane *ev_sqllane_open(const char *path, const struct ev_sqllane_opt
  * when there is one (highest first, ties in the statement's order), else
  * each scores 1 (an exact match).  A filter that is an array or object is
  * bound as its JSON text.  Returns the number of hits, or -1 with *err set
- * (code 2 naming where for a filter of a bad type). */
+ * (code 2 naming where for a filter of a bad type, or an error the statement
+ * raises on the values bound; code 1 for the database's own failures). */
 long ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out,
 	const char *where, struct ev_err *err);
 
