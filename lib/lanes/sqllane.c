@@ -348,13 +348,27 @@ row_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The hit of the current row (rank and score are set later). */
+/* The hit of the current row, the n-th (rank and score are set later), or
+ * NULL with *err set: out of memory, or code 2 naming where when the row's
+ * id is NULL (rows without one would share the id "TABLE:null", and the
+ * stages after merge hits by id). */
 static json_t *
-row_hit(struct ev_sqllane *s, const json_t *q, double *score)
+row_hit(struct ev_sqllane *s, const json_t *q, long n, double *score, const char *where,
+    struct ev_err *err)
 {
 	struct ev_buf id = EV_BUF_INIT, snip = EV_BUF_INIT;
-	json_t *cols = json_object(), *rowid = column_value(s->stmt, s->idcol), *hit = NULL;
-	int i, ok = cols != NULL && rowid != NULL;
+	json_t *cols, *rowid, *hit = NULL;
+	int i, ok;
+
+	if (sqlite3_column_type(s->stmt, s->idcol) == SQLITE_NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "row %ld of the statement has no id: its column"
+		    " '%s' is NULL; every hit needs one (add '%s IS NOT NULL' to the statement's"
+		    " WHERE)", n + 1, s->o.id_column, s->o.id_column);
+		return NULL;
+	}
+	cols = json_object();
+	rowid = column_value(s->stmt, s->idcol);
+	ok = cols != NULL && rowid != NULL;
 
 	*score = 1;
 	if (ok && s->scorecol >= 0 && sqlite3_column_type(s->stmt, s->scorecol) != SQLITE_NULL)
@@ -400,6 +414,8 @@ row_hit(struct ev_sqllane *s, const json_t *q, double *score)
 	json_decref(rowid);
 	ev_buf_release(&id);
 	ev_buf_release(&snip);
+	if (hit == NULL)
+		ev_err_nomem(err);
 	return hit;
 }
 
@@ -456,10 +472,8 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 			goto out;
 		}
 		rows = more;
-		if ((rows[n].hit = row_hit(s, q, &rows[n].score)) == NULL) {
-			ev_err_nomem(err);
+		if ((rows[n].hit = row_hit(s, q, n, &rows[n].score, where, err)) == NULL)
 			goto out;
-		}
 		rows[n].seq = n;
 		n++;
 	}
