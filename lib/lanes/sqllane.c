@@ -286,6 +286,29 @@ column_value(sqlite3_stmt *stmt, int i)
 	}
 }
 
+/* The value of the id column i of the current row: column_value(), but a
+ * blob as the text of its SQL literal, x'00ff', so that blobs of one length
+ * are not one id.  NULL when out of memory. */
+static json_t *
+id_value(sqlite3_stmt *stmt, int i)
+{
+	const unsigned char *b;
+	struct ev_buf hex = EV_BUF_INIT;
+	json_t *v;
+	int n, r;
+
+	if (sqlite3_column_type(stmt, i) != SQLITE_BLOB)
+		return column_value(stmt, i);
+	b = sqlite3_column_blob(stmt, i);
+	n = sqlite3_column_bytes(stmt, i);
+	r = ev_buf_adds(&hex, "x'");
+	for (int k = 0; k < n && r == 0; k++)
+		r = ev_buf_printf(&hex, "%02x", b[k]);
+	v = r == 0 && ev_buf_addc(&hex, '\'') == 0 ? json_string(ev_buf_str(&hex)) : NULL;
+	ev_buf_release(&hex);
+	return v;
+}
+
 /* Bind :query and every :NAME from the query record. */
 static int
 bind_all(struct ev_sqllane *s, const json_t *q, const char *where, struct ev_err *err)
@@ -367,7 +390,7 @@ row_hit(struct ev_sqllane *s, const json_t *q, long n, double *score, const char
 		return NULL;
 	}
 	cols = json_object();
-	rowid = column_value(s->stmt, s->idcol);
+	rowid = id_value(s->stmt, s->idcol);
 	ok = cols != NULL && rowid != NULL;
 
 	*score = 1;
