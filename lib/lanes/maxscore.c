@@ -756,6 +756,29 @@ count_phrases(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 	return 0;
 }
 
+/* The IDF of phrase i of ph into *idf: the one the weights sp->pw know
+ * already, else counted from the rows holding it (rows, or phrase_count()
+ * when rows < 0) and kept in sp->pw for the passes after.  Returns 0, or
+ * -1 with *err set. */
+static int
+phrase_idf(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int i,
+    const struct sweep_params *sp, long long rows, double *idf, struct ev_err *err)
+{
+	struct ev_bm25_weights *pw = sp->pw;
+	double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
+
+	if (known != NULL && *known > 0.0) {
+		*idf = *known;
+		return 0;
+	}
+	if (rows < 0 && (rows = phrase_count(sw, &ph[i], sp, err)) < 0)
+		return -1;
+	*idf = ev_bm25_idf(sp->rows, (double)rows);
+	if (known != NULL)
+		*known = *idf;
+	return 0;
+}
+
 /* Whether scoring phrase x (sw->info) comes before y in the walk: its
  * bound for each row of its list (ub / rows) is higher, then its bound.
  * Walking phrases whole until the bounds left sum below theta, and looking
@@ -803,7 +826,6 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		return -1;
 	for (int i = 0; i < n; i++) {
 		struct phrase_info *p = &sw->info[i];
-		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
 		long long rows = sw->count[i];
 
 		p->rows = phrase_rows_bound(sw, &ph[i]);
@@ -815,15 +837,8 @@ plan_sweep(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 				sw->info[p->twin].also_filter = 1;
 			continue;
 		}
-		if (known != NULL && *known > 0.0)
-			p->idf = *known;
-		else {
-			if (rows < 0 && (rows = phrase_count(sw, &ph[i], sp, err)) < 0)
-				return -1;
-			p->idf = ev_bm25_idf(sp->rows, (double)rows);
-			if (known != NULL)
-				*known = p->idf;
-		}
+		if (phrase_idf(sw, ph, i, sp, rows, &p->idf, err) == -1)
+			return -1;
 		p->ub = p->w * p->idf * (sp->k1 + 1.0);
 	}
 	for (int i = 0; i < n; i++) {
@@ -1411,22 +1426,13 @@ ev_bm25_sweep_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, in
 		return -1;
 	for (int i = 0; i < n; i++) {
 		struct phrase_info *p = &sw->info[i];
-		double *known = pw != NULL && pw->idf != NULL && i < pw->n ? &pw->idf[i] : NULL;
-		long long c = sw->count[i];
 
 		p->w = ev_bm25_weight(pw, i);
 		p->idf = 0.0;
 		if (ph[i].filter || p->w == 0.0)
 			continue;	/* (the rows hold one of the filter group's) */
-		if (known != NULL && *known > 0.0)
-			p->idf = *known;
-		else {
-			if (c < 0 && (c = phrase_count(sw, &ph[i], &sp, err)) < 0)
-				return -1;
-			p->idf = ev_bm25_idf(sp.rows, (double)c);
-			if (known != NULL)
-				*known = p->idf;
-		}
+		if (phrase_idf(sw, ph, i, &sp, sw->count[i], &p->idf, err) == -1)
+			return -1;
 	}
 	/* (sw->cand: no walk is made) */
 	for (size_t j = 0; j < nrows && k < (size_t)sw->nrow; j++)
