@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "jsonl.h"
 #include "opt.h"
+#include "qidset.h"
 #include "sqllane.h"
 
 static const struct ev_opt_cmd command = {
@@ -45,6 +46,7 @@ main(int argc, char *argv[])
 	struct ev_sqllane *s = NULL;
 	struct ev_jsonl *in = NULL;
 	struct ev_buf out = EV_BUF_INIT;
+	struct ev_qidset ids = EV_QIDSET_INIT;
 	long long queries = 0, hits = 0;
 	json_t *v;
 	int argi, r, rc = EV_EXIT_OK;
@@ -67,11 +69,13 @@ main(int argc, char *argv[])
 	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
 		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), &err);
 		long n = -1;
+		int fresh = q != NULL && ev_qidset_add(&ids, json_object_get(q, "query_id"),
+		    ev_jsonl_lineno(in), ev_jsonl_where(in), &err) == 0;
 
 		json_decref(v);
 		ev_buf_reset(&out);
-		if (q != NULL)
-			n = ev_sqllane_search(s, q, &out, ev_jsonl_where(in), &err);
+		if (fresh && (n = ev_sqllane_search(s, q, &out, ev_jsonl_where(in), &err)) == -1)
+			ev_qidset_drop_last(&ids);	/* its id is free again */
 		json_decref(q);
 		if (n == -1) {
 			if (ev_cli_skip(&skip, &err))
@@ -94,5 +98,6 @@ out:
 	ev_jsonl_close(in);
 	ev_sqllane_close(s);
 	ev_buf_release(&out);
+	ev_qidset_release(&ids);
 	return ev_cli_finish(&cli, rc);
 }

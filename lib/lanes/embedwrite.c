@@ -52,6 +52,7 @@ void
 ev_embedwrite_close(struct ev_embedwrite *r)
 {
 	free(r->vec);
+	ev_qidset_release(&r->qids);
 	ev_lex_close(r->lex);
 	r->lex = NULL;
 	ev_embed_close(r->e);
@@ -196,10 +197,16 @@ ev_embedwrite_one(struct ev_embedwrite *r, json_t *v, int role, size_t lineno, c
 	if (is_query) {
 		if ((rec = ev_query_record(v, lineno, where, err)) == NULL)
 			return NULL;
+		if (ev_qidset_add(&r->qids, json_object_get(rec, "query_id"), lineno, where, err) == -1) {
+			json_decref(rec);
+			return NULL;
+		}
 	} else {
 		rec = json_incref(v);
 	}
 	if (ev_embedwrite_add(r, rec, is_query, where, err) == -1) {
+		if (is_query)
+			ev_qidset_drop_last(&r->qids);
 		json_decref(rec);
 		return NULL;
 	}
@@ -215,6 +222,7 @@ ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
 	json_t *v, *rec;
 	int got;
 
+	ev_qidset_release(&r->qids);	/* (the ids of this input's queries) */
 	while ((got = ev_jsonl_next(in, &v, err)) != 0) {
 		rec = NULL;
 		if (got == 1) {

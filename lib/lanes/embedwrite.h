@@ -15,6 +15,7 @@
 #include "err.h"
 #include "jsonl.h"
 #include "note.h"
+#include "qidset.h"
 #include "store.h"
 
 /* A record's role decided by its fields: "text" a chunk, "query" (or a JSON
@@ -40,6 +41,8 @@ struct ev_embedwrite {
 				 * in the model's vocabulary): all zeros (a
 				 * query's is not counted: the vector lane,
 				 * which reads it, says it has no hits) */
+	struct ev_qidset qids;	/* the ids of the queries of the input being
+				 * embedded (ev_embedwrite_stream()) */
 };
 
 /* Open the model of st (see ev_embed_open(): its read transaction lasts
@@ -61,9 +64,10 @@ int ev_embedwrite_add(struct ev_embedwrite *r, json_t *rec, int is_query, const 
 
 /* Embed one input value v (read at line lineno, where) for role
  * (EV_EMBED_DOCUMENT, EV_EMBED_QUERY or EV_EMBEDWRITE_AUTO): an object, or a
- * string (a query, see ev_query_record()).  Returns the record to write (a
- * new reference: v itself, or the query record made of it), or NULL with
- * *err set (code 2 for a bad record). */
+ * string (a query, see ev_query_record()).  A query whose query_id an
+ * earlier query of the same input took is a bad record (qidset.h).  Returns
+ * the record to write (a new reference: v itself, or the query record made
+ * of it), or NULL with *err set (code 2 for a bad record). */
 json_t *ev_embedwrite_one(struct ev_embedwrite *r, json_t *v, int role, size_t lineno,
 	const char *where, struct ev_err *err);
 

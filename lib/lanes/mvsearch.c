@@ -11,6 +11,7 @@
 #include "jsonl.h"
 #include "hitfields.h"
 #include "qfilter.h"
+#include "qidset.h"
 
 /* BLAS (OpenBLAS, as Faiss links it). */
 extern void sgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
@@ -52,6 +53,7 @@ struct ev_mvsearch {
 	size_t bcap;
 	long long hits, scored;
 	char stamp[EV_CLOCK_STAMP_MAX];	/* when the query's hits were retrieved */
+	struct ev_qidset qids;	/* the ids of the queries searched (qidset.h) */
 };
 
 double
@@ -138,6 +140,7 @@ ev_mvsearch_free(struct ev_mvsearch *ms)
 	for (long long r = 0; ms->docs != NULL && r < ev_mvindex_records(ms->ix); r++)
 		free(ms->docs[r]);
 	free(ms->docs);
+	ev_qidset_release(&ms->qids);
 	free(ms);
 }
 
@@ -476,11 +479,14 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	if (qid != NULL && !json_is_string(qid) && !json_is_integer(qid))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_id' must be a string or a whole number");
+	/* (a query whose id came before is bad input: qidset.h) */
+	if (ev_qidset_add(&ms->qids, qid, lineno, where, err) == -1)
+		return -1;
 	if ((base = ev_hitfields_query_fields(rec)) == NULL ||
 	    (json_object_get(base, "query_id") == NULL &&
 	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
-		json_decref(base);
-		return ev_err_nomem(err);
+		ev_err_nomem(err);
+		goto out;
 	}
 	nc = json_object_get(rec, "filters") != NULL ?
 	    filtered_candidates(ms, json_object_get(rec, "filters"), where, err) :
@@ -521,6 +527,8 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	}
 	rc = k;
 out:
+	if (rc == -1)
+		ev_qidset_drop_last(&ms->qids);	/* its id is free again */
 	json_decref(base);
 	return rc;
 }

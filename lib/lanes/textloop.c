@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "hitfields.h"
 #include "lexicon.h"
+#include "qidset.h"
 
 static void
 warn(const struct ev_textloop *loop, const char *where, const char *what)
@@ -87,6 +88,7 @@ int
 ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, struct ev_textloop *loop,
     struct ev_err *err)
 {
+	struct ev_qidset ids = EV_QIDSET_INIT;
 	json_t *v, *q, *hits = json_array();
 	unsigned warned = 0;
 	int r;
@@ -97,16 +99,25 @@ ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, str
 		if ((r = ev_jsonl_next(in, &v, err)) == 0)
 			break;
 		if (r == 1) {
+			int fresh;
+
 			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
 			json_decref(v);
-			if (q != NULL && loop->stats_out != NULL) {
+			/* (a query whose id came before is bad input: qidset.h) */
+			fresh = q != NULL && ev_qidset_add(&ids, json_object_get(q, "query_id"),
+			    ev_jsonl_lineno(in), ev_jsonl_where(in), err) == 0;
+			if (!fresh) {
+				json_decref(q);
+				r = -1;
+			} else if (loop->stats_out != NULL) {
 				r = ev_textsearch_stats_query(ts, q, ev_jsonl_where(in), loop->stats_out, err);
 				json_decref(q);
 				loop->queries += r == 0;
 			} else {
-				r = q == NULL ? -1 : answer(ts, q, in, out, hits, loop,
-				    &warned, err);
+				r = answer(ts, q, in, out, hits, loop, &warned, err);
 			}
+			if (fresh && r < 0)
+				ev_qidset_drop_last(&ids);	/* its id is free again */
 		}
 		if (r == -2 || (r == -1 && !skipped(loop, err))) {
 			r = -1;
@@ -115,6 +126,7 @@ ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, str
 		r = 0;
 	}
 	json_decref(hits);
+	ev_qidset_release(&ids);
 	return r;
 }
 

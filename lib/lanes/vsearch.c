@@ -19,6 +19,7 @@
 #include "snippet.h"
 #include "token.h"
 #include "qfilter.h"
+#include "qidset.h"
 
 #define OUT_CHUNK 65536		/* output is written in pieces of about this size */
 
@@ -61,6 +62,7 @@ struct ev_vsearch {
 	char *chunk_text;	/* a chunk's text read but not kept in rows, or NULL */
 	struct ev_jscan js;	/* ev_vsearch_add_line(): the line's members */
 	struct ev_buf rest;	/* ev_vsearch_add_line(): the line, its vector emptied */
+	struct ev_qidset qids;	/* the ids of the queries added (qidset.h) */
 };
 
 struct ev_vsearch *
@@ -504,6 +506,12 @@ add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const
 		free(q->feedback);
 		return ev_err_nomem(err);
 	}
+	/* (a query whose id came before is bad input: qidset.h) */
+	if (ev_qidset_add(&vs->qids, id, lineno, where, err) == -1) {
+		json_decref(q->rec);
+		free(q->feedback);
+		return -1;
+	}
 	q->filters = json_object_get(q->rec, "filters");
 	snprintf(q->where, sizeof q->where, "%s", where);
 	vs->n++;
@@ -878,6 +886,7 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	free(vs->fbvec);
 	ev_jscan_release(&vs->js);
 	ev_buf_release(&vs->rest);
+	ev_qidset_release(&vs->qids);
 	ev_buf_release(&vs->buf);
 	ev_buf_release(&vs->prefix);
 	ev_buf_release(&vs->snip);

@@ -12,6 +12,6 @@ for bad in '"text only"' '{"query":"x"}' '{"vectors":[]}' '{"vectors":[[1,2]]}' 
 	ev-search-mv --index pages.mvi -k 1 q.jsonl > hits.jsonl; echo "exit $?"
 	jq -c '[.query_id, .id]' hits.jsonl
 done
-printf '%s\n%s\n%s\n' "$ok" '{"vectors":[]}' "$ok" > q.jsonl
+printf '%s\n%s\n%s\n' "$ok" '{"vectors":[]}' '{"query_id":"ok2","vectors":[[0,0,1]]}' > q.jsonl
 ev-search-mv --index pages.mvi -k 1 --skip-invalid q.jsonl > hits.jsonl; echo "exit $?"
 jq -c '[.query_id, .id]' hits.jsonl
