@@ -371,10 +371,43 @@ row_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The "score" column of the current row, the n-th, into *score.  Returns 0,
+ * or -1 with *err set (code 2 naming where) when it is not a finite number:
+ * NULL, a text or a blob would rank the row as some number of our choosing
+ * (NULL was 1, a text 0), which the statement never said. */
+static int
+row_score(struct ev_sqllane *s, long n, double *score, const char *where, struct ev_err *err)
+{
+	const char *kind;
+
+	switch (sqlite3_column_type(s->stmt, s->scorecol)) {
+	case SQLITE_INTEGER:
+	case SQLITE_FLOAT:
+		*score = sqlite3_column_double(s->stmt, s->scorecol);
+		if (isfinite(*score))
+			return 0;
+		kind = "infinite";
+		break;
+	case SQLITE_NULL:
+		kind = "NULL";
+		break;
+	case SQLITE_TEXT:
+		kind = "a text";
+		break;
+	default:
+		kind = "a blob";
+		break;
+	}
+	return ev_err_set(err, EV_EXIT_USAGE, where, "row %ld of the statement has no score to rank"
+	    " it by: its column 'score' is %s; select a finite number as 'score' (for example"
+	    " coalesce(CAST(x AS REAL), 0) AS score)", n + 1, kind);
+}
+
 /* The hit of the current row, the n-th (rank and score are set later), or
  * NULL with *err set: out of memory, or code 2 naming where when the row's
  * id is NULL (rows without one would share the id "TABLE:null", and the
- * stages after merge hits by id). */
+ * stages after merge hits by id) or its score no finite number
+ * (row_score()). */
 static json_t *
 row_hit(struct ev_sqllane *s, const json_t *q, long n, double *score, const char *where,
     struct ev_err *err)
@@ -389,15 +422,12 @@ row_hit(struct ev_sqllane *s, const json_t *q, long n, double *score, const char
 		    " WHERE)", n + 1, s->o.id_column, s->o.id_column);
 		return NULL;
 	}
+	*score = 1;
+	if (s->scorecol >= 0 && row_score(s, n, score, where, err) == -1)
+		return NULL;
 	cols = json_object();
 	rowid = id_value(s->stmt, s->idcol);
 	ok = cols != NULL && rowid != NULL;
-
-	*score = 1;
-	if (ok && s->scorecol >= 0 && sqlite3_column_type(s->stmt, s->scorecol) != SQLITE_NULL)
-		*score = sqlite3_column_double(s->stmt, s->scorecol);
-	if (!isfinite(*score))
-		*score = 0;
 	for (i = 0; ok && i < s->ncols; i++) {
 		json_t *v = column_value(s->stmt, i);
 		const char *name = sqlite3_column_name(s->stmt, i);
