@@ -175,9 +175,10 @@ parse_count(const char *s, long long *out)
 	return errno != 0 || *end != '\0' ? -1 : 0;
 }
 
-/* One line of a statistics file (no newline), into s. */
+/* One line of a statistics file (no newline), into s; a total's bit set in
+ * *seen. */
 static int
-read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *err)
+read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where, struct ev_err *err)
 {
 	char *f[3], *p = line;
 	int nf = 0, kind;
@@ -200,6 +201,7 @@ read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *
 		if (n > LLONG_MAX - s->total[t])
 			return ev_err_set(err, EV_EXIT_USAGE, where, "%s: the sum is too large", f[0]);
 		s->total[t] += n;
+		*seen |= 1u << t;
 		return 0;
 	}
 	for (kind = 0; kind < EV_STATS_NKIND && strcmp(f[0], kind_names[kind]) != 0; kind++)
@@ -216,6 +218,39 @@ read_line(struct ev_textstats *s, char *line, const char *where, struct ev_err *
 	return ev_textstats_add(s, (enum ev_stats_kind)kind, f[1], strlen(f[1]), n, err);
 }
 
+/* Whether s, with the file path just added, holds together: the file gave
+ * every total; no term or phrase is in more rows than the rows counted, and
+ * the lengths' squares are at least what their sum over the rows makes
+ * (rows x squares >= tokens^2).  What --stats-out writes always does, each
+ * file and so their sums: a sum that does not was made so by path.
+ * Returns 0, or -1 with *err set (code 2, naming path). */
+static int
+holds_together(struct ev_textstats *s, unsigned seen, const char *path, struct ev_err *err)
+{
+	static const char *const why = "not a statistics file as ev-search-text --stats-out writes"
+	    " it: make it again";
+
+	for (int t = 0; t < NTOTAL; t++)
+		if (!(seen & 1u << t))
+			return ev_err_set(err, EV_EXIT_USAGE, path, "no '%s' line: %s", total_names[t], why);
+	if ((unsigned __int128)s->total[ROWS] * (unsigned __int128)s->total[SQUARES] <
+	    (unsigned __int128)s->total[TOKENS] * (unsigned __int128)s->total[TOKENS])
+		return ev_err_set(err, EV_EXIT_USAGE, path, "squares %lld is too small for %lld tokens"
+		    " over %lld rows (the chunk lengths' squares sum to at least tokens^2 / rows): %s",
+		    s->total[SQUARES], s->total[TOKENS], s->total[ROWS], why);
+	for (int kind = EV_STATS_TERM; kind <= EV_STATS_PHRASE; kind++) {
+		struct entries *es = &s->k[kind];
+
+		seal(es);
+		for (size_t i = 0; i < es->n; i++)
+			if (es->e[i].n > s->total[ROWS])
+				return ev_err_set(err, EV_EXIT_USAGE, path, "%s '%.80s' is in %lld rows,"
+				    " more than the %lld counted: %s", kind_names[kind], es->e[i].key,
+				    es->e[i].n, s->total[ROWS], why);
+	}
+	return 0;
+}
+
 int
 ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 {
@@ -224,6 +259,7 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 	size_t cap = 0;
 	ssize_t len;
 	long long lineno = 0;
+	unsigned seen = 0;
 	int r = 0;
 
 	if (fp == NULL)
@@ -248,13 +284,15 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
 			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>3'");
 		else if (lineno > 1)
-			r = read_line(s, line, where, err);
+			r = read_line(s, line, &seen, where, err);
 	}
 	if (r == 0 && ferror(fp))
 		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "read error: %s", strerror(errno));
 	else if (r == 0 && lineno == 0)
 		r = ev_err_set(err, EV_EXIT_USAGE, path, "empty: not a statistics file (made by"
 		    " ev-search-text --stats-out)");
+	else if (r == 0)
+		r = holds_together(s, seen, path, err);
 	free(line);
 	if (fp != stdin)
 		fclose(fp);
