@@ -590,6 +590,8 @@ Test(textsearch, edit_distance)
 	cr_assert_eq(ev_editdist("kitten", 6, "sitting", 7, 2), 3, "over max: max + 1");
 	cr_assert_eq(ev_editdist("abcd", 4, "acbd", 4, 3), 1, "a transposition");
 	cr_assert_eq(ev_editdist("caf\xc3\xa9", 5, "cafe", 4, 3), 1, "code points, not bytes");
+	cr_assert_eq(ev_editdist("\xe2" "ab", 3, "ab", 2, 3), 1,
+	    "an invalid byte is one character, never swallowing the letters after it");
 	cr_assert_eq(ev_editdist("", 0, "abc", 3, 3), 3);
 	cr_assert_eq(ev_editdist("same", 4, "same", 4, 0), 0);
 }

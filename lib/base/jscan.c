@@ -90,55 +90,6 @@ hex4(const char *p, const char *end)
 	return v;
 }
 
-size_t
-ev_utf8_len(const unsigned char *p, size_t n)
-{
-	const unsigned char *end = p + n;
-	unsigned c = p[0];
-
-	if (c >= 0xC2 && c <= 0xDF)
-		return end - p >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xE0 && p[1] < 0xA0)
-			return 0;	/* overlong */
-		if (c == 0xED && p[1] >= 0xA0)
-			return 0;	/* a surrogate */
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if (end - p < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 ||
-		    (p[3] & 0xC0) != 0x80)
-			return 0;
-		if (c == 0xF0 && p[1] < 0x90)
-			return 0;
-		if (c == 0xF4 && p[1] >= 0x90)
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
-size_t
-ev_utf8_bad(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, k;
-
-	while (i < n) {
-		if (p[i] == 0)
-			return i;
-		if (p[i] < 0x80)
-			i++;
-		else if ((k = ev_utf8_len(p + i, n - i)) == 0)
-			return i;
-		else
-			i += k;
-	}
-	return n;
-}
-
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FIRST_FLAGGED(t) ((unsigned)__builtin_ctzll(t) >> 3)	/* the lowest byte flagged */
 #endif

@@ -4,7 +4,9 @@
  *
  * With it, the one JSON writer (ev_jscan_put_str(), _real(), _int()).
  *
- * Bottom layer: includes err.h and buf.h only.  The scanner accepts what
+ * Bottom layer: includes err.h, buf.h and utf8.h only (whose ev_utf8_len()
+ * and ev_utf8_bad() check text by the rule of Jansson and of this scanner:
+ * no overlong form, surrogate or code point past U+10FFFF).  The scanner accepts what
  * Jansson accepts with JSON_DECODE_ANY | JSON_REJECT_DUPLICATES (RFC 8259,
  * valid UTF-8, no NUL byte and no "\u0000", no control characters in
  * strings, paired surrogates, nesting at most 2048 deep, integers that fit in
@@ -17,6 +19,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "utf8.h"
 
 /* The bytes of x (eight bytes of a JSON string's text, as memcpy() loads
  * them) that end a run of plain characters: '"', '\\', controls (below
@@ -127,13 +130,5 @@ int ev_jscan_put_int(struct ev_buf *b, long long v);
  * as ev_jscan_put_real() writes them, members in their order.  Returns 0
  * or -1 (out of memory). */
 int ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n);
-
-/* UTF-8 as Jansson accepts it (no overlong form, surrogate or code point past
- * U+10FFFF), for every module that checks text without building JSON.
- * ev_utf8_len(): the length of the valid sequence at p (whose first byte is
- * 0x80 or more) within n bytes, or 0.  ev_utf8_bad(): the offset of the first
- * NUL byte or invalid sequence in s[0..n), or n when there is none. */
-size_t ev_utf8_len(const unsigned char *p, size_t n);
-size_t ev_utf8_bad(const char *s, size_t n);
 
 #endif

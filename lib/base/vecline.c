@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "utf8.h"
 #include "vecline.h"
 
 #define DEPTH_MAX 64
@@ -26,6 +27,7 @@ static int
 string(struct cur *c, const unsigned char **s, const unsigned char **e, int *esc)
 {
 	const unsigned char *p = c->p + 1;
+	size_t len;
 
 	*esc = 0;
 	*s = p;
@@ -45,26 +47,11 @@ string(struct cur *c, const unsigned char **s, const unsigned char **e, int *esc
 			p += 2;
 			continue;
 		}
-		if (ch < 0x80) {
-			p++;
-			continue;
-		}
-		{
-			size_t len = ch >= 0xc2 && ch <= 0xdf ? 2 : ch >= 0xe0 && ch <= 0xef ? 3 :
-				ch >= 0xf0 && ch <= 0xf4 ? 4 : 0;
-			unsigned cp = ch & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
-			if (len == 0 || (size_t)(c->end - p) < len)
-				return 0;
-			for (size_t i = 1; i < len; i++) {
-				if ((p[i] & 0xc0) != 0x80)
-					return 0;
-				cp = cp << 6 | (p[i] & 0x3f);
-			}
-			if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-			    (cp >= 0xd800 && cp <= 0xdfff))
-				return 0;
-			p += len;
-		}
+		if (ch < 0x80)
+			len = 1;
+		else if ((len = ev_utf8_len(p, (size_t)(c->end - p))) == 0)
+			return 0;	/* invalid UTF-8 */
+		p += len;
 	}
 	return 0;
 }

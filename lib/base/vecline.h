@@ -2,10 +2,11 @@
  * {"id": ..., "vector": [...], "model": ...} that ev-embed writes and
  * ev-embed-load reads by the hundred thousand.
  *
- * Low layer: its code includes buf.h (ev_grow()) only.  It recognises the common case
- * only, and says so; the caller parses every other line with Jansson
- * (ev_json_parse_line()), which then gives the record or the exact error.
- * So a line is never accepted here that Jansson would refuse. */
+ * Low layer: its code includes buf.h (ev_grow()) and utf8.h only.  It
+ * recognises the common case only, and says so; the caller parses every
+ * other line with Jansson (ev_json_parse_line()), which then gives the
+ * record or the exact error.  So a line is never accepted here that Jansson
+ * would refuse. */
 #ifndef EV_VECLINE_H
 #define EV_VECLINE_H
 

@@ -3,26 +3,23 @@
 
 #include <string.h>
 
-/* UTF-8 into code points (an invalid byte counts as one).  Returns the count,
- * or -1 when over max. */
+#include "utf8.h"
+
+/* UTF-8 into code points by ev_utf8_decode()'s rule (an invalid byte counts
+ * as one).  Returns the count, or -1 when over max. */
 int
 ev_editdist_decode(const char *s, int len, uint32_t *out, int max)
 {
+	const char *end = s + len;
 	int n = 0;
 
-	for (int i = 0; i < len; n++) {
-		unsigned char c = (unsigned char)s[i];
-		int k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-		uint32_t cp = k == 1 ? c : (uint32_t)(c & (0x7f >> k));
-
+	while (s < end) {
 		if (n == max)
 			return -1;
-		if (i + k > len)
-			k = 1, cp = c;
-		for (int j = 1; j < k; j++)
-			cp = (cp << 6) | ((unsigned char)s[i + j] & 0x3f);
-		out[n] = cp;
-		i += k;
+		if ((unsigned char)*s < 0x80)	/* ASCII, the most, without a call */
+			out[n++] = (unsigned char)*s++;
+		else
+			s += ev_utf8_decode_multi(s, (size_t)(end - s), &out[n++]);
 	}
 	return n;
 }
@@ -165,9 +162,5 @@ ev_editdist_word(const char *word, int wlen, const char *stem, int slen, int max
 int
 ev_editdist_cplen(const char *s, int len)
 {
-	int n = 0;
-
-	for (int i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
+	return (int)ev_utf8_count(s, (size_t)len);
 }

@@ -2,7 +2,8 @@
  * Unicode code points), as the text lane's typo repair measures them
  * (ev-search-text(1) "Typo repair").
  *
- * Low layer: includes stdint.h only.  Knows nothing of the index. */
+ * Low layer: includes stdint.h only (its code, utf8.h).  Knows nothing of
+ * the index. */
 #ifndef EV_EDITDIST_H
 #define EV_EDITDIST_H
 
@@ -24,8 +25,9 @@ int ev_editdist_word(const char *word, int wlen, const char *stem, int slen, int
 /* The same over code points, for a caller that compares one word with
  * many. */
 
-/* UTF-8 s[0..len) into code points out[] (an invalid byte counts as one).
- * Returns the count, or -1 when over max. */
+/* UTF-8 s[0..len) into code points out[] as ev_utf8_decode() reads them (an
+ * invalid byte counts as one, EV_UTF8_BAD()).  Returns the count, or -1 when
+ * over max. */
 int ev_editdist_decode(const char *s, int len, uint32_t *out, int max);
 
 /* The distance between a[0..n) and b[0..m), both at most
@@ -47,7 +49,8 @@ int ev_editdist_stem_ending(const uint32_t *v, int m, const uint32_t *w, int n, 
  * the index's stems are. */
 void ev_editdist_lower(uint32_t *c, int n);
 
-/* The code points of UTF-8 s[0..len). */
+/* The number of code points in UTF-8 s[0..len), as ev_editdist_decode()
+ * counts them. */
 int ev_editdist_cplen(const char *s, int len);
 
 #endif

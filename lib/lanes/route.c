@@ -9,6 +9,7 @@
 
 #include "jsonl.h"
 #include "lexicon.h"
+#include "utf8.h"
 
 #define LANE_MAX	32
 
@@ -87,23 +88,17 @@ static const unsigned punct_ranges[][2] = {
 	{ 0xFF01, 0xFF0F }, { 0xFF1A, 0xFF20 }, { 0xFF3B, 0xFF40 }, { 0xFF5B, 0xFF65 },
 };
 
-/* The length of the UTF-8 character at s[0..n) when it is one of
- * punct_ranges, else 0 (a letter, or bytes that are not UTF-8: kept as
- * parts of a word). */
+/* The length of the UTF-8 character at s[0..n) (its first byte 0x80 or
+ * more) when it is one of punct_ranges, else 0 (a letter, or bytes that are
+ * not UTF-8 by ev_utf8_decode()'s rule: kept as parts of a word). */
 static size_t
 punct_len(const unsigned char *s, size_t n)
 {
-	size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-	unsigned cp;
+	uint32_t cp;
+	size_t len = ev_utf8_decode((const char *)s, n, &cp);
 
-	if (len == 0 || len > n)
-		return 0;
-	cp = s[0] & (0x7Fu >> len);
-	for (size_t k = 1; k < len; k++) {
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[k] & 0x3Fu);
-	}
+	if (len == 1)
+		return 0;	/* an invalid byte */
 	for (size_t k = 0; k < sizeof punct_ranges / sizeof punct_ranges[0]; k++)
 		if (cp >= punct_ranges[k][0] && cp <= punct_ranges[k][1])
 			return len;

@@ -5,58 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "jscan.h"
 #include "jsonl.h"
 #include "packstate.h"
+#include "utf8.h"
 
 size_t
 ev_utf8_prefix(const char *s, size_t len, size_t max)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, chars = 0, j;
+	size_t i = 0, chars = 0;
+	uint32_t c;
 
 	while (i < len && chars < max) {
-		if (p[i] < 0x80)
-			n = 1;
-		else if ((p[i] & 0xe0) == 0xc0)
-			n = 2;
-		else if ((p[i] & 0xf0) == 0xe0)
-			n = 3;
-		else if ((p[i] & 0xf8) == 0xf0)
-			n = 4;
-		else
-			n = 1;
-		if (i + n > len)
-			n = 1;
-		for (j = 1; j < n; j++)
-			if ((p[i + j] & 0xc0) != 0x80) {
-				n = 1;
-				break;
-			}
-		i += n;
+		i += ev_utf8_decode(s + i, len - i, &c);
 		chars++;
 	}
 	return i;
-}
-
-/* The code point of the UTF-8 sequence at s (valid: the pack's strings are),
- * and its length in *n. */
-static unsigned
-utf8_next(const unsigned char *s, size_t len, size_t *n)
-{
-	size_t m = ev_utf8_len(s, len);
-
-	if (s[0] < 0x80 || m == 0) {
-		*n = 1;
-		return s[0];
-	}
-	*n = m;
-	if (m == 2)
-		return (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
-	if (m == 3)
-		return (unsigned)(s[0] & 0x0f) << 12 | (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
-	return (unsigned)(s[0] & 0x07) << 18 | (unsigned)(s[1] & 0x3f) << 12 |
-	    (unsigned)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
 }
 
 /* Columns a code point takes on a terminal, without the locale (tests run
@@ -93,12 +56,12 @@ ev_pack_char_width(unsigned c)
 size_t
 ev_pack_text_width(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n, w = 0;
+	size_t i = 0, w = 0;
+	uint32_t c;
 
 	while (i < len) {
-		w += (size_t)ev_pack_char_width(utf8_next(p + i, len - i, &n));
-		i += n;
+		i += ev_utf8_decode(s + i, len - i, &c);
+		w += (size_t)ev_pack_char_width(c);
 	}
 	return w;
 }
@@ -139,7 +102,7 @@ add_wrapped(struct ev_buf *b, const char *s, size_t col0, size_t indent, size_t 
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = s ? strlen(s) : 0, i = 0, n, start, brk, skip = 0, col = col0, w, k;
-	unsigned c;
+	uint32_t c;
 
 	if (width < indent + 10)
 		width = indent + 10;
@@ -148,7 +111,7 @@ add_wrapped(struct ev_buf *b, const char *s, size_t col0, size_t indent, size_t 
 	start = i;
 	brk = start;	/* brk > start: where the line may break */
 	while (i < len) {
-		c = utf8_next(p + i, len - i, &n);
+		n = ev_utf8_decode(s + i, len - i, &c);
 		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
 			brk = i;
 			skip = 1;

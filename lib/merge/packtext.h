@@ -13,7 +13,8 @@
 #include "buf.h"
 
 /* The number of bytes of s that hold its first max characters, never ending
- * inside a UTF-8 sequence (invalid bytes count as one character each). */
+ * inside a UTF-8 sequence (characters as ev_utf8_decode() reads them: an
+ * invalid byte counts as one). */
 size_t ev_utf8_prefix(const char *s, size_t len, size_t max);
 
 /* Render a pack as a readable report into b, wrapped to width columns: the

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "utf8.h"
 
 enum { B_PARA, B_LIST, B_CODE, B_TABLE };
 enum { U_TEXT, U_CODE, U_TABLE, U_TCONT };
@@ -441,16 +442,13 @@ ev_chunk_slug(const char *s, size_t n, char out[61])
 		} else
 			dash = 1;
 	}
-	/* Drop a character cut at the limit. */
+	/* Drop a character cut at the limit (the last that begins with a lead
+	 * byte, invalid where it stands). */
 	for (j = k; j > 0 && ((unsigned char)out[j - 1] & 0xC0) == 0x80; j--)
 		;
-	if (j > 0 && (unsigned char)out[j - 1] >= 0xC0) {
-		unsigned char lead = (unsigned char)out[j - 1];
-		size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-
-		if (k - (j - 1) < want)
-			k = j - 1;
-	}
+	if (j > 0 && (unsigned char)out[j - 1] >= 0xC0 &&
+	    ev_utf8_len((const unsigned char *)out + j - 1, k - (j - 1)) == 0)
+		k = j - 1;
 	while (k > 0 && out[k - 1] == '-')
 		k--;
 	if (k == 0) {

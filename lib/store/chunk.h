@@ -1,8 +1,8 @@
 /* chunk.h: splitting a document's text into chunks that follow its structure.
  *
- * Bottom layer: includes err.h and buf.h; knows nothing of JSON, the store or
- * the lanes.  Pure functions of (text, options): the same text always gives
- * the same sections, chunks and ids.
+ * Bottom layer: includes err.h, buf.h and utf8.h; knows nothing of JSON, the
+ * store or the lanes.  Pure functions of (text, options): the same text
+ * always gives the same sections, chunks and ids.
  *
  * Markdown: ATX headings ("## Linux") and one-line setext headings open
  * sections; a section's id is the slug of its heading path ("setup/linux"),
