@@ -83,7 +83,6 @@ static int
 open_next(struct ev_jsonl *in, struct ev_err *err)
 {
 	const char *path;
-	struct stat sb;
 
 	close_current(in);
 	if (in->next_path >= in->npaths)
@@ -97,14 +96,28 @@ open_next(struct ev_jsonl *in, struct ev_err *err)
 		return 1;
 	}
 	in->name = path;
-	if ((in->fp = fopen(path, "r")) == NULL)	/* bad usage, unless memory ran out */
-		return ev_err_set(err, errno == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
-		    "cannot open: %s", strerror(errno));
-	if (fstat(fileno(in->fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		close_current(in);
-		return ev_err_set(err, EV_EXIT_USAGE, path, "is a directory, not a JSON Lines file");
-	}
+	if ((in->fp = ev_input_open(path, "r", "a JSON Lines file", err)) == NULL)
+		return -1;
 	return 1;
+}
+
+FILE *
+ev_input_open(const char *path, const char *mode, const char *what, struct ev_err *err)
+{
+	struct stat sb;
+	FILE *fp;
+
+	if ((fp = fopen(path, mode)) == NULL) {	/* bad usage, unless memory ran out */
+		ev_err_set(err, errno == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
+		    "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		fclose(fp);
+		ev_err_set(err, EV_EXIT_USAGE, path, "is a directory, not %s", what);
+		return NULL;
+	}
+	return fp;
 }
 
 int

@@ -25,6 +25,13 @@ struct ev_jsonl;
  * Returns NULL with *err set when out of memory. */
 struct ev_jsonl *ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err);
 
+/* Open the named input file path with fopen()'s mode, as every reader of
+ * named inputs does: NULL with *err set, code 2 (bad usage, as a missing
+ * JSON Lines input is) when it cannot be opened or is a directory (the
+ * message then says it is not `what`, such as "a JSON Lines file"), code 1
+ * when memory runs out. */
+FILE *ev_input_open(const char *path, const char *mode, const char *what, struct ev_err *err);
+
 /* Read the next value.  Returns 1 with *out set (the caller owns it:
  * json_decref()), 0 at the end of the last input, or -1 with *err set and
  * err->where naming FILE:LINE.  After an error, the next call goes on with

@@ -107,9 +107,8 @@ npy_map(const char *path, struct npy *m, struct ev_err *err)
 	long off;
 
 	memset(m, 0, sizeof *m);
-	if ((f = fopen(path, "rb")) == NULL)
-		return ev_err_set(err, errno == ENOENT ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path,
-		    "cannot open: %s", strerror(errno));
+	if ((f = ev_input_open(path, "rb", "a .npy file", err)) == NULL)
+		return -1;
 	if (ev_vecinput_npy_header(f, path, &m->nrows, &m->dim, err) == -1)
 		goto fail;
 	if ((off = ftell(f)) < 0 || fstat(fileno(f), &sb) == -1) {

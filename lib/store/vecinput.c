@@ -212,22 +212,22 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 	char *stdin_only[] = { "-" };
 	int ret = -1;
 
-	if ((ids.f = fopen(ids.path, "r")) == NULL)
-		return ev_err_set(err, EV_EXIT_RUNTIME, ids.path, "cannot open: %s", strerror(errno));
+	if ((ids.f = ev_input_open(ids.path, "r", "a file of ids", err)) == NULL)
+		return -1;
 	if (npaths == 0) {
 		paths = stdin_only;
 		npaths = 1;
 	}
 	for (int fi = 0; fi < npaths; fi++) {
 		const char *name = strcmp(paths[fi], "-") == 0 ? "stdin" : paths[fi];
-		FILE *f = strcmp(paths[fi], "-") == 0 ? stdin : fopen(paths[fi], "rb");
+		FILE *f = strcmp(paths[fi], "-") == 0 ? stdin :
+		    ev_input_open(paths[fi], "rb", L->format == EV_VECINPUT_NPY ? "a .npy file" :
+		    "an fvecs file", err);
 		long long rows = -1, cols = 0, nrec = 0;
 		char where[300];
 
-		if (f == NULL) {
-			ev_err_set(err, EV_EXIT_RUNTIME, name, "cannot open: %s", strerror(errno));
+		if (f == NULL)
 			goto out;
-		}
 		if (L->format == EV_VECINPUT_NPY && ev_vecinput_npy_header(f, name, &rows, &cols, err) == -1) {
 			if (f != stdin)
 				fclose(f);
