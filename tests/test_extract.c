@@ -238,6 +238,32 @@ Test(extract_html, encoding_from_bom_then_meta_then_utf8_then_a_guess)
 	cr_assert(strcmp(got, "ISO-8859-1") == 0 || strcmp(got, "WINDOWS-1252") == 0, "%s", got);
 }
 
+/* A byte the page's encoding has no character for is one U+FFFD, as in a
+ * browser, and the text after it is read in the same encoding: libxml2 read
+ * the rest of a page declared (or marked by its BOM as) UTF-8 as Latin-1
+ * after such a byte ("Ã©tÃ©"), and dropped all the rest of a page in a
+ * legacy encoding after a byte its converter refuses (0x81 in
+ * windows-1252, 0xFF in Shift_JIS), saying "encoding error" on stderr. */
+Test(extract_html, a_byte_the_encoding_lacks_is_one_replacement_character_and_the_text_goes_on)
+{
+	text_is("<meta charset=utf-8><p>caf\xc3\xa9</p><p>stray \xff byte</p><p>\xc3\xa9t\xc3\xa9</p>",
+	    "caf\xc3\xa9\n\nstray \xEF\xBF\xBD byte\n\n\xc3\xa9t\xc3\xa9");
+	text_is("\xEF\xBB\xBF<p>a \xff b</p><p>\xc3\xa9t\xc3\xa9</p>", "a \xEF\xBF\xBD b\n\n\xc3\xa9t\xc3\xa9");
+	text_is("<meta charset=windows-1252><p>caf\xe9 \x81 x</p><h2>Second</h2><p>after</p>",
+	    "caf\xc3\xa9 \xEF\xBF\xBD x\n\n## Second\n\nafter");
+	text_is("<meta charset=shift_jis><p>\x82\xa0 ok \xff bad</p><p>after</p>",
+	    "\xe3\x81\x82 ok \xEF\xBF\xBD bad\n\nafter");
+}
+
+/* A declared encoding iconv does not know is passed over, as a browser
+ * passes over a label it does not know; one declaring UTF-16 means UTF-8. */
+Test(extract_html, an_unknown_or_utf16_declaration_is_passed_over)
+{
+	assert_encoding("<meta charset=x-bogus><p>caf\xc3\xa9</p>", EV_HTML_UTF8, "UTF-8");
+	assert_encoding("<meta charset=utf-16le><p>caf\xc3\xa9</p>", EV_HTML_DECLARED, "UTF-8");
+	text_is("<meta charset=utf-16><p>caf\xc3\xa9</p>", "caf\xc3\xa9");
+}
+
 Test(extract_html, binary_bytes_are_found_text_bytes_are_not)
 {
 	static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";

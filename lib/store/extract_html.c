@@ -2,6 +2,7 @@
  * HTML parser.  See extract_html.h. */
 #include <ctype.h>
 #include <errno.h>
+#include <iconv.h>
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +15,7 @@
 #include "analyze.h"
 #include "jscan.h"
 #include "jsonl.h"
+#include "utf8.h"
 
 #define MAX_DEPTH 512		/* deeper elements are left out */
 #define PRESCAN 1024		/* the bytes searched for a <meta> charset, or binary bytes */
@@ -512,6 +514,18 @@ declared_charset(const char *s, size_t n, char *name, size_t size)
 	return 0;
 }
 
+/* Whether iconv decodes the encoding name (a <meta> may declare any). */
+static int
+known_encoding(const char *name)
+{
+	iconv_t cd = iconv_open("UTF-8", name);
+
+	if (cd == (iconv_t)-1)
+		return 0;
+	iconv_close(cd);
+	return 1;
+}
+
 enum ev_html_found
 ev_html_encoding(const char *s, size_t n, char *name, size_t size)
 {
@@ -526,8 +540,12 @@ ev_html_encoding(const char *s, size_t n, char *name, size_t size)
 		snprintf(name, size, s[0] == '\xFE' ? "UTF-16BE" : "UTF-16LE");
 		return EV_HTML_BOM;
 	}
-	if (declared_charset(s, n < PRESCAN ? n : PRESCAN, name, size))
-		return EV_HTML_DECLARED;
+	if (declared_charset(s, n < PRESCAN ? n : PRESCAN, name, size)) {
+		if (strncasecmp(name, "UTF-16", 6) == 0)
+			snprintf(name, size, "UTF-8");	/* a <meta> that can be read is not UTF-16 */
+		if (known_encoding(name))
+			return EV_HTML_DECLARED;
+	}
 	if (ev_utf8_bad(s, n) == n) {
 		snprintf(name, size, "UTF-8");
 		return EV_HTML_UTF8;
@@ -583,16 +601,66 @@ read_whole(const char *path, struct ev_buf *b, struct ev_err *err)
 	return 0;
 }
 
+/* The page s[0..n) (its byte-order mark left out), in the encoding name
+ * (one iconv knows), into out as UTF-8, as a browser decodes it: a byte that
+ * is no character of the encoding (an invalid or cut sequence, a byte its
+ * table lacks) is one U+FFFD, and the text goes on after it (two bytes for
+ * UTF-16, whose units they are).  Returns 0, or -1 with *err set. */
+static int
+decode_page(const char *path, const char *s, size_t n, const char *name, struct ev_buf *out,
+	struct ev_err *err)
+{
+	static const char repl[] = "\xEF\xBF\xBD";
+	size_t unit = strncasecmp(name, "UTF-16", 6) == 0 ? 2 : 1, left = n, k;
+	char buf[16384], *in = (char *)s, *o;
+	iconv_t cd;
+	int bad = 0;
+	uint32_t cp;
+
+	if (strcasecmp(name, "UTF-8") == 0 || strcasecmp(name, "UTF8") == 0) {
+		for (size_t i = 0; i < n && !bad; i += k) {
+			k = ev_utf8_decode(s + i, n - i, &cp);
+			bad = EV_UTF8_IS_BAD(cp) ? ev_buf_add(out, repl, 3) : ev_buf_add(out, s + i, k);
+		}
+		return bad ? ev_err_nomem(err) : 0;
+	}
+	if ((cd = iconv_open("UTF-8", name)) == (iconv_t)-1)
+		return errno == ENOMEM ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_RUNTIME, path,
+		    "cannot decode '%s': %s", name, strerror(errno));
+	while (left > 0 && !bad) {
+		size_t room = sizeof buf, r;
+
+		o = buf;
+		r = iconv(cd, &in, &left, &o, &room);
+		bad = ev_buf_add(out, buf, (size_t)(o - buf));
+		if (r != (size_t)-1 || errno == E2BIG)
+			continue;
+		if (errno != EILSEQ && errno != EINVAL) {
+			iconv_close(cd);
+			return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot decode '%s': %s", name,
+			    strerror(errno));
+		}
+		/* EILSEQ: no character of the encoding; EINVAL: cut by the end */
+		bad |= ev_buf_add(out, repl, 3);
+		k = left < unit ? left : unit;
+		in += k;
+		left -= k;
+		iconv(cd, NULL, NULL, NULL, NULL);	/* a stateful encoding starts afresh */
+	}
+	iconv_close(cd);
+	return bad ? ev_err_nomem(err) : 0;
+}
+
 /* The page at path parsed, its encoding found as ev_html_encoding() says
  * (a guess told to cb).  Returns the tree, or NULL with *err set. */
 static htmlDocPtr
 read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
 {
-	struct ev_buf b = EV_BUF_INIT;
+	struct ev_buf b = EV_BUF_INIT, u = EV_BUF_INIT;
 	char name[64], where[4200], msg[200];
 	htmlDocPtr doc = NULL;
 	enum ev_html_found how;
-	size_t bad, line = 1, col = 1;
+	size_t bad, bom, line = 1, col = 1;
 
 	if (read_whole(path, &b, err) == -1)
 		goto out;
@@ -611,18 +679,25 @@ read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
 		    " (declare it with <meta charset>)", name);
 		cb->warn(cb->ctx, path, msg);
 	}
-	if (b.len > 0 && b.len <= INT_MAX)
-		doc = htmlReadMemory(b.p, (int)b.len, path, how == EV_HTML_UTF8 ||
-		    how == EV_HTML_GUESSED ? name : NULL, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-		    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
+	/* decoded here, so that libxml2 (which reads the rest of a UTF-8 page
+	 * as Latin-1 after a bad byte, and stops at a byte its converter
+	 * refuses) is given UTF-8 that is valid, and told to keep to it */
+	bom = how != EV_HTML_BOM ? 0 : strcmp(name, "UTF-8") == 0 ? 3 : 2;
+	if (decode_page(path, b.p + bom, b.len - bom, name, &u, err) == -1)
+		goto out;
+	if (u.len > 0 && u.len <= INT_MAX)
+		doc = htmlReadMemory(u.p, (int)u.len, path, "UTF-8", HTML_PARSE_RECOVER |
+		    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+		    HTML_PARSE_IGNORE_ENC);
 	if (doc == NULL || xmlDocGetRootElement(doc) == NULL) {
 		xmlFreeDoc(doc);
 		doc = NULL;
-		ev_err_set(err, EV_EXIT_USAGE, path, b.len > INT_MAX ? "too large to read as HTML"
+		ev_err_set(err, EV_EXIT_USAGE, path, u.len > INT_MAX ? "too large to read as HTML"
 		    " (2 GB at most)" : "not readable as HTML (empty?)");
 	}
 out:
 	ev_buf_release(&b);
+	ev_buf_release(&u);
 	return doc;
 }
 

@@ -9,9 +9,13 @@
  * byte-order mark, else the <meta charset> or <meta http-equiv
  * content="...; charset=X"> of the first 1024 bytes, else UTF-8 when the
  * file is valid UTF-8, else uchardet's guess (windows-1252 when it has
- * none), which is told as a warning.  A file with binary bytes (NUL, or a
- * control character other than tab, new line, form feed, carriage return
- * and escape in its first 1024 bytes) is refused whatever its name.
+ * none), which is told as a warning; a declared encoding iconv does not
+ * know is passed over, one declaring UTF-16 means UTF-8.  The page is
+ * decoded before libxml2 reads it: a byte that is no character of the
+ * encoding is one U+FFFD, the text after it read on.  A file with binary
+ * bytes (NUL, or a control character other than tab, new line, form feed,
+ * carriage return and escape in its first 1024 bytes) is refused whatever
+ * its name.
  *
  * What is kept: the text of <main> when the page has one (all of them), else
  * of its <article> elements, else of <body>.  Left out wherever they are:
