@@ -287,9 +287,13 @@ ev_docread_parse_paged(const char *line, size_t len, const char *where, struct e
 	if ((doc = ev_docread_parse(shell.p, shell.len, where, err)) == NULL)
 		goto out;
 	ev_buf_release(&shell);
+	/* the arrays taken out (null now) leave the metadata; a "pages" or
+	 * "lines" of another type stays, for ev_docread_check() to refuse */
 	meta = json_object_get(doc, "metadata");
-	json_object_del(meta, "pages");
-	json_object_del(meta, "lines");
+	if (json_is_null(json_object_get(meta, "pages")))
+		json_object_del(meta, "pages");
+	if (json_is_null(json_object_get(meta, "lines")))
+		json_object_del(meta, "lines");
 	/* a record without its text is refused by ev_docread_check() */
 	if (!json_is_string(text = json_object_get(doc, "text")))
 		goto out;

@@ -37,7 +37,8 @@ json_t *ev_docread_parse(const char *line, size_t len, const char *where, struct
  * checks them, and left out of the value returned, so that a long PDF's
  * line boxes (hundreds of thousands) never become a tree of JSON values,
  * some ten times their size.  *regs is empty for a record without them;
- * one whose text is not a string is returned without them (for
+ * one whose text is not a string is returned without them, and a "pages" or
+ * "lines" that is not an array (nor null) is left in the metadata (both for
  * ev_docread_check() to refuse).  Returns the value, or NULL with *err set
  * (code 2: not JSON, or a bad entry; code 1: out of memory). */
 json_t *ev_docread_parse_paged(const char *line, size_t len, const char *where,
