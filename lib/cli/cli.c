@@ -253,7 +253,7 @@ ev_cli_skip(struct ev_skip *s, const struct ev_err *err)
 		return 0;
 	if (++s->count <= EV_SKIP_SHOWN)
 		ev_cli_report(err);
-	if (s->count == EV_SKIP_SHOWN)
+	else if (s->count == EV_SKIP_SHOWN + 1)	/* said once there is one */
 		ev_warn("further skipped records not shown");
 	return 1;
 }

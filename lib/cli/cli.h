@@ -118,8 +118,8 @@ int ev_parse_double(const char *s, double min, double max, double *out);
 
 /* --skip-invalid: bad records are skipped and counted instead of failing the
  * run.  ev_cli_skip() returns 1 when *err is bad input (code 2) and skipping
- * is on: the first EV_SKIP_SHOWN are reported on stderr, then one note that
- * the rest are not; it returns 0 for any other error, which the caller then
+ * is on: the first EV_SKIP_SHOWN are reported on stderr, then, at the next,
+ * one note that the rest are not; it returns 0 for any other error, which the caller then
  * reports.  ev_cli_skip_done() says how many were skipped, when any, and
  * counts them for the ToolRun line. */
 #define EV_SKIP_SHOWN 20
