@@ -264,6 +264,20 @@ Test(extract_html, an_unknown_or_utf16_declaration_is_passed_over)
 	text_is("<meta charset=utf-16><p>caf\xc3\xa9</p>", "caf\xc3\xa9");
 }
 
+/* The labels of ASCII and ISO-8859-1 (-9, -11) are read as windows-1252
+ * (-1254, -874), as browsers read them (the WHATWG Encoding Standard): the
+ * curly quotes, dashes and euro signs most such pages hold were C1 control
+ * characters, and a page "in us-ascii" lost all its text after its first
+ * byte from 0x80. */
+Test(extract_html, latin1_and_ascii_labels_are_read_as_windows_1252)
+{
+	assert_encoding("<meta charset=ISO-8859-1><p>x</p>", EV_HTML_DECLARED, "WINDOWS-1252");
+	assert_encoding("<meta charset=latin5><p>x</p>", EV_HTML_DECLARED, "WINDOWS-1254");
+	text_is("<meta charset=iso-8859-1><p>\x93q\x94 \x96 \x80</p>",
+	    "\xe2\x80\x9cq\xe2\x80\x9d \xe2\x80\x93 \xe2\x82\xac");
+	text_is("<meta charset=us-ascii><p>caf\xe9</p><p>after</p>", "caf\xc3\xa9\n\nafter");
+}
+
 Test(extract_html, binary_bytes_are_found_text_bytes_are_not)
 {
 	static const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";

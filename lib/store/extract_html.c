@@ -514,6 +514,40 @@ declared_charset(const char *s, size_t n, char *name, size_t size)
 	return 0;
 }
 
+/* name as a browser decodes it: the labels the WHATWG Encoding Standard
+ * gives windows-1252, -1254 and -874 (ASCII and ISO-8859-1, -9 and -11
+ * among them: a page "in ISO-8859-1" whose bytes 0x93 and 0x94 are curly
+ * quotes, as most are, means them, not C1 controls) by that encoding's
+ * name, which iconv knows; any other name as it is. */
+static void
+browser_encoding(char *name, size_t size)
+{
+	static const char *const map[][2] = {
+		{ "ansi_x3.4-1968", "WINDOWS-1252" }, { "ascii", "WINDOWS-1252" },
+		{ "cp1252", "WINDOWS-1252" }, { "cp819", "WINDOWS-1252" },
+		{ "csisolatin1", "WINDOWS-1252" }, { "ibm819", "WINDOWS-1252" },
+		{ "iso-8859-1", "WINDOWS-1252" }, { "iso-ir-100", "WINDOWS-1252" },
+		{ "iso8859-1", "WINDOWS-1252" }, { "iso88591", "WINDOWS-1252" },
+		{ "iso_8859-1", "WINDOWS-1252" }, { "iso_8859-1:1987", "WINDOWS-1252" },
+		{ "l1", "WINDOWS-1252" }, { "latin1", "WINDOWS-1252" },
+		{ "us-ascii", "WINDOWS-1252" }, { "x-cp1252", "WINDOWS-1252" },
+		{ "cp1254", "WINDOWS-1254" }, { "csisolatin5", "WINDOWS-1254" },
+		{ "iso-8859-9", "WINDOWS-1254" }, { "iso-ir-148", "WINDOWS-1254" },
+		{ "iso8859-9", "WINDOWS-1254" }, { "iso88599", "WINDOWS-1254" },
+		{ "iso_8859-9", "WINDOWS-1254" }, { "iso_8859-9:1989", "WINDOWS-1254" },
+		{ "l5", "WINDOWS-1254" }, { "latin5", "WINDOWS-1254" },
+		{ "x-cp1254", "WINDOWS-1254" }, { "dos-874", "WINDOWS-874" },
+		{ "iso-8859-11", "WINDOWS-874" }, { "iso8859-11", "WINDOWS-874" },
+		{ "iso885911", "WINDOWS-874" }, { "tis-620", "WINDOWS-874" },
+	};
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcasecmp(name, map[i][0]) == 0) {
+			snprintf(name, size, "%s", map[i][1]);
+			return;
+		}
+}
+
 /* Whether iconv decodes the encoding name (a <meta> may declare any). */
 static int
 known_encoding(const char *name)
@@ -543,6 +577,7 @@ ev_html_encoding(const char *s, size_t n, char *name, size_t size)
 	if (declared_charset(s, n < PRESCAN ? n : PRESCAN, name, size)) {
 		if (strncasecmp(name, "UTF-16", 6) == 0)
 			snprintf(name, size, "UTF-8");	/* a <meta> that can be read is not UTF-16 */
+		browser_encoding(name, size);
 		if (known_encoding(name))
 			return EV_HTML_DECLARED;
 	}
@@ -559,6 +594,7 @@ ev_html_encoding(const char *s, size_t n, char *name, size_t size)
 	}
 	snprintf(name, size, "%s", guess != NULL && *guess ? guess : "WINDOWS-1252");
 	uchardet_delete(ud);
+	browser_encoding(name, size);
 	return EV_HTML_GUESSED;
 }
 

@@ -10,7 +10,9 @@
  * content="...; charset=X"> of the first 1024 bytes, else UTF-8 when the
  * file is valid UTF-8, else uchardet's guess (windows-1252 when it has
  * none), which is told as a warning; a declared encoding iconv does not
- * know is passed over, one declaring UTF-16 means UTF-8.  The page is
+ * know is passed over, one declaring UTF-16 means UTF-8, and the labels of
+ * ASCII and ISO-8859-1 (-9, -11), declared or guessed, name windows-1252
+ * (-1254, -874), as browsers read them.  The page is
  * decoded before libxml2 reads it: a byte that is no character of the
  * encoding is one U+FFFD, the text after it read on.  A file with binary
  * bytes (NUL, or a control character other than tab, new line, form feed,
@@ -50,7 +52,8 @@ enum ev_html_found {
 };
 
 /* The encoding of the page s[0..n), as above: its name (as declared, or
- * "UTF-8", "UTF-16LE", "UTF-16BE", or uchardet's, else "WINDOWS-1252")
+ * "UTF-8", "UTF-16LE", "UTF-16BE", or uchardet's, else "WINDOWS-1252";
+ * the labels above by the encoding browsers read them as)
  * into name (size bytes, cut short to fit) and how it was found. */
 enum ev_html_found ev_html_encoding(const char *s, size_t n, char *name, size_t size);
 
