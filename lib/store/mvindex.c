@@ -58,6 +58,21 @@ ev_mvindex_lane_ok(const char *s)
 	return 1;
 }
 
+const char *
+ev_mvindex_lane_taken(const char *s)
+{
+	static const char *const taken[][2] = {
+		{ "text", "ev-search-text" }, { "vector", "ev-search-vec" },
+		{ "vector_feedback", "ev-search-vec" }, { "fused", "ev-fuse" },
+		{ "structured", "ev-search-sql" },
+	};
+
+	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
+		if (strcmp(s, taken[i][0]) == 0)
+			return taken[i][1];
+	return NULL;
+}
+
 /* ---- Reading an index ---------------------------------------------------- */
 
 static void

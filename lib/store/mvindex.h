@@ -47,6 +47,13 @@
  * '-' ("visual", "colpali_p2"). */
 int ev_mvindex_lane_ok(const char *s);
 
+/* The command that writes hits of lane s, when s names a lane of another
+ * evkit command ("text": ev-search-text; "vector", "vector_feedback":
+ * ev-search-vec; "fused": ev-fuse; "structured": ev-search-sql), else NULL.
+ * A multi-vector lane may not take such a name: ev-fuse would fuse its hits
+ * as that lane's, or refuse them ("fused"). */
+const char *ev_mvindex_lane_taken(const char *s);
+
 struct ev_mvindex;
 
 /* Open the index at path for searching: header, records and Faiss index
