@@ -86,6 +86,9 @@ claimable(const char *path, int *exists, struct ev_err *err)
 	FILE *f;
 
 	*exists = 0;
+	if (*path == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--index names no file: give the index's"
+		    " file name");
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return ev_err_set(err, EV_EXIT_USAGE, path,
 		    "is a directory, not an evkit multi-vector index; --index takes a file");

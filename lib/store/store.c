@@ -568,6 +568,10 @@ ev_store_open(const char *path, int mode, struct ev_err *err)
 	int have = 0, empty, one = 1;
 	char pragma[40];
 
+	if (*path == '\0') {	/* SQLite would open a temporary database */
+		ev_err_set(err, EV_EXIT_USAGE, NULL, "--db names no file: give the store's file name");
+		return NULL;
+	}
 	if (stat(path, &sb) == -1 && mode != EV_STORE_CREATE) {
 		ev_err_set(err, EV_EXIT_USAGE, path,
 		    "no such store; create it with 'ev-ingest --db %s FILE...'", path);

@@ -71,8 +71,9 @@ struct ev_store;
 
 /* Open the store at path.  Returns the store, or NULL with *err set: code 1
  * when it cannot be opened, 2 when the file is not an evkit store or one of
- * an older schema (with what to do next).  A missing store in READ/WRITE
- * mode says to run ev-ingest. */
+ * an older schema (with what to do next), or path is empty (SQLite's
+ * temporary database).  A missing store in READ/WRITE mode says to run
+ * ev-ingest. */
 struct ev_store *ev_store_open(const char *path, int mode, struct ev_err *err);
 
 /* Close the store (NULL-safe).  An open transaction is rolled back. */

@@ -324,6 +324,9 @@ ev_vfile_not_dir(const char *path, struct ev_err *err)
 {
 	struct stat sb;
 
+	if (*path == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--index names no file: give the index's"
+			" file name");
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return ev_err_set(err, EV_EXIT_USAGE, path,
 			"is a directory, not an evkit vector index; --index takes a file");

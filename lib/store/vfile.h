@@ -101,8 +101,8 @@ int ev_vfile_size_check(const char *path, const char *store_id, long long gen,
 int ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h,
 	FaissIndex **out, struct ev_err *err);
 
-/* A directory named as the index file: bad usage.  Returns 0, or -1 with
- * *err set (code 2). */
+/* A directory, or an empty name, named as the index file: bad usage.
+ * Returns 0, or -1 with *err set (code 2). */
 int ev_vfile_not_dir(const char *path, struct ev_err *err);
 
 /* Whether the file at path may be (re)written as the index of the store
