@@ -374,6 +374,10 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
 	if ((h->iev = field(h, ix[F_EV], F_EV, EV_JARR, 0, where, err)) == -2)
 		return -1;
+	/* passed through to the next stage (ev-rerank, ev-pack), which holds it
+	 * to be a string: refused here, where the line is the query's */
+	if ((i = ev_fuse_member(h->m, h->nm, "query")) >= 0 && h->m[i].type != EV_JSTR)
+		return wrong_type("query", "a string", where, err);
 	i = h->iev;
 	if (i >= 0 && ev_jscan_elements(h->m[i].val, h->m[i].vlen, evidence_check, NULL) != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,

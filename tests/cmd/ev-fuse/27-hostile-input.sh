@@ -11,6 +11,7 @@ t "{\"query_id\":\"q1\",\"id\":7,\"lane\":\"text\",\"rank\":1,\"score\":1}\\n"
 t "{\"query_id\":\"q1\",\"id\":\"a\",\"lane\":\"fused\",\"rank\":1,\"score\":1}\\n"
 t "{\"query_id\":\"q1\",\"id\":\"a\",\"lane\":\"text\",\"rank\":1,\"score\":1,\"signals\":[]}\\n"
 t "[1,2,3]\\n"
+t "{\"query_id\":\"q1\",\"query\":5,\"id\":\"a\",\"lane\":\"text\",\"rank\":1,\"score\":1}\\n"
 awk "BEGIN { for (i = 0; i < 5000; i++) printf \"[\"; print \"\" }" | ev-fuse; echo "status $?"
 awk "BEGIN { printf \"{\\\"query_id\\\":\\\"q1\\\",\\\"id\\\":\\\"\"; for (i = 0; i < 200000; i++) printf \"x\"; print \"\\\",\\\"lane\\\":\\\"text\\\",\\\"rank\\\":1,\\\"score\\\":1}\" }" |
 	ev-fuse --no-explain | jq -r ".id | length"
