@@ -28,24 +28,33 @@ static double timeout = EV_PLAN_DEFAULT(EV_PLAN_RERANK_TIMEOUT);
 static long batch = EV_PLAN_DEFAULT(EV_PLAN_RERANK_BATCH);
 static int skip_invalid;
 
-/* --weight NAME=X (and each entry of rerank.weights) */
+/* --weight NAME=X, or an entry NAME: X of the plan's rerank.weights (src
+ * then names the key, and arg is "NAME=X" as ev_opt made it). */
 static void
 set_weight(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
 	const char *eq = strchr(arg, '=');
 	char want[400] = "NAME=X, X from -1000 to 1000 and NAME one of";
+	struct ev_err err = { 0 };
 	double w;
 	int i;
 
 	(void)value;
-	if (eq == NULL || (i = ev_rerank_feature_index(arg, (size_t)(eq - arg))) < 0 ||
-	    ev_parse_double(eq + 1, -1000, 1000, &w) == -1) {
-		for (i = 0; i < EV_RF_COUNT; i++)
-			snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
-			    i ? "," : "", ev_rerank_feature_names[i]);
-		ev_opt_bad_value(cli, src, want, arg);
+	i = eq != NULL ? ev_rerank_feature_index(arg, (size_t)(eq - arg)) : -1;
+	if (i >= 0 && ev_parse_double(eq + 1, -1000, 1000, &w) == 0) {
+		ro.w[i] = w;
+		return;
 	}
-	ro.w[i] = w;
+	for (int j = 0; j < EV_RF_COUNT; j++)
+		snprintf(want + strlen(want), sizeof want - strlen(want), "%s %s",
+		    j ? "," : "", ev_rerank_feature_names[j]);
+	if (src[0] == '-')
+		ev_opt_bad_value(cli, src, want, arg);
+	if (i >= 0)	/* the plan's key names the feature: its value is wrong */
+		ev_opt_bad_value(cli, src, "a number from -1000 to 1000", eq + 1);
+	ev_err_set(&err, EV_EXIT_USAGE, NULL, "%s: no such feature; the features are%s", src,
+	    strstr(want, " one of") + strlen(" one of"));
+	ev_cli_config_error(cli, &err);
 }
 
 static const struct ev_opt options[] = {
