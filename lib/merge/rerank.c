@@ -2,6 +2,7 @@
  * of reranked hits.  See rerank.h. */
 #include "rerank.h"
 
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -775,6 +776,20 @@ write_hits(struct ev_rerank *rr, struct cand *c, size_t n, struct ev_buf *out,
 	return 0;
 }
 
+/* The distance below lo, the lowest reranked score, of the first of ntail
+ * hits past the top, which fall evenly from lo - gap to lo - 2 gap: 1, or
+ * more when lo is so large that steps of 1 / ntail would be lost, in the
+ * double or in the ten significant digits a score is written with (a tail
+ * of equal scores, or one equal to a reranked hit's, would contradict the
+ * ranks). */
+static double
+tail_gap(double lo, size_t ntail)
+{
+	double gap = 1e-8 * fabs(lo) * (double)ntail;
+
+	return gap > 1 ? gap : 1;
+}
+
 /* The candidates of hits, in incoming order, with their incoming figures
  * in explain.rerank: the first n as reranked (scores[i], and with f the
  * features), the rest below them. */
@@ -784,7 +799,7 @@ candidates(struct ev_rerank *rr, json_t *hits, size_t n, const double *scores, c
 {
 	size_t i, j, all = json_array_size(hits);
 	struct cand *c = calloc(all ? all : 1, sizeof *c);
-	double lo = INFINITY;
+	double lo = n > 0 ? INFINITY : 0, gap;
 
 	if (c == NULL) {
 		ev_err_nomem(err);
@@ -792,6 +807,7 @@ candidates(struct ev_rerank *rr, json_t *hits, size_t n, const double *scores, c
 	}
 	for (i = 0; i < n; i++)
 		lo = scores[i] < lo ? scores[i] : lo;
+	gap = tail_gap(lo, all - n);
 	for (i = 0; i < all; i++) {
 		json_t *h = json_array_get(hits, i), *ex, *rk = json_object_get(h, "rank");
 		json_int_t inrank = json_is_integer(rk) ? json_integer_value(rk) : (json_int_t)i + 1;
@@ -826,7 +842,9 @@ candidates(struct ev_rerank *rr, json_t *hits, size_t n, const double *scores, c
 			}
 		} else {
 			/* below every reranked hit, falling with the incoming rank */
-			c[i].score = (n > 0 ? lo : 0) - 1 - (double)(i - n) / (double)(all - n);
+			c[i].score = lo - gap - gap * (double)(i - n) / (double)(all - n);
+			if (!isfinite(c[i].score))
+				c[i].score = -DBL_MAX;
 			ex = json_pack("{s:b,s:I,s:f}", "reranked", 0, "incoming_rank", inrank,
 			    "incoming_score", inscore);
 		}
