@@ -30,6 +30,7 @@ static const struct ev_opt_cmd command = {
 struct gate {
 	char name[32];
 	double min;
+	char src[300];	/* what set it: "--min", or the config's "FILE:LINE: 'min.NAME'" */
 };
 
 struct opts {
@@ -51,7 +52,7 @@ set_k(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	o.eval.ndcg_k = o.eval.p_k = *(long *)value;
 }
 
-/* --cutoff METRIC=N: the k of one metric. */
+/* --cutoff METRIC=N, or the config's cutoff.METRIC: the k of one metric. */
 static void
 set_cutoff(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
@@ -61,8 +62,8 @@ set_cutoff(struct ev_cli *cli, const char *src, const char *arg, void *value)
 
 	(void)value;
 	if (eq == NULL || ev_parse_count(eq + 1, 1, MAX_CUTOFF, &k) == -1)
-		ev_cli_usage_error(cli, "%s takes METRIC=N with N from 1 to %d: '%s'",
-		    src, MAX_CUTOFF, arg);
+		ev_opt_bad_value(cli, src, src[0] == '-' ? "METRIC=N with N from 1 to 1000000" :
+		    "a whole number from 1 to 1000000", src[0] == '-' || eq == NULL ? arg : eq + 1);
 	n = (size_t)(eq - arg);
 	if (n == 4 && strncmp(arg, "ndcg", 4) == 0)
 		o.eval.ndcg_k = (long)k;
@@ -75,7 +76,8 @@ set_cutoff(struct ev_cli *cli, const char *src, const char *arg, void *value)
 		    src, (int)n, arg);
 }
 
-/* --min METRIC=X: a gate (a later one for the same metric replaces it). */
+/* --min METRIC=X, or the config's min.METRIC: a gate (a later one for the
+ * same metric replaces it). */
 static void
 add_min(struct ev_cli *cli, const char *src, const char *arg, void *value)
 {
@@ -86,7 +88,8 @@ add_min(struct ev_cli *cli, const char *src, const char *arg, void *value)
 
 	(void)value;
 	if (eq == NULL || ev_parse_double(eq + 1, 0, 1, &x) == -1)
-		ev_cli_usage_error(cli, "%s takes METRIC=X with X from 0 to 1: '%s'", src, arg);
+		ev_opt_bad_value(cli, src, src[0] == '-' ? "METRIC=X with X from 0 to 1" :
+		    "a number from 0 to 1", src[0] == '-' || eq == NULL ? arg : eq + 1);
 	if (len == 0 || len >= sizeof o.mins[0].name)
 		ev_cli_usage_error(cli, "%s takes METRIC=X, METRIC a name such as ndcg@10 or map",
 		    src);
@@ -98,6 +101,7 @@ add_min(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	memcpy(o.mins[i].name, arg, len);
 	o.mins[i].name[len] = '\0';
 	o.mins[i].min = x;
+	snprintf(o.mins[i].src, sizeof o.mins[i].src, "%s", src);
 	if (i == o.nmins)
 		o.nmins++;
 }
@@ -184,6 +188,8 @@ main(int argc, char *argv[])
 	struct ev_qrels *qrels = NULL;
 	struct ev_run *run = NULL;
 	struct ev_eval_summary sum;
+	struct ev_eval_figures zero = { 0 };	/* for the names of the metrics */
+	double x;
 	struct ev_buf line = EV_BUF_INIT;
 	long long nhits = 0;
 	int argi, i, rc = EV_EXIT_OK;
@@ -207,14 +213,11 @@ main(int argc, char *argv[])
 	if (o.tag != NULL && (o.tag[0] == '\0' || strpbrk(o.tag, " \t\n") != NULL))
 		ev_cli_usage_error(&cli, "--tag takes one word: '%s'", o.tag);
 	check_trec(&cli, argv + argi, argc - argi);
-	for (i = 0; i < o.nmins; i++) {
-		struct ev_eval_figures zero = { 0 };
-		double x;
-
+	for (i = 0; i < o.nmins; i++)
 		if (ev_eval_metric(&zero, &o.eval, o.mins[i].name, &x) == -1)
-			ev_cli_usage_error(&cli, "--min: unknown metric '%s' (ndcg@%ld, map, recall@%ld, "
-			    "mrr, p@%ld)", o.mins[i].name, o.eval.ndcg_k, o.eval.recall_k, o.eval.p_k);
-	}
+			ev_cli_usage_error(&cli, "%s: unknown metric '%s' (ndcg@%ld, map, recall@%ld, "
+			    "mrr, p@%ld)", o.mins[i].src, o.mins[i].name, o.eval.ndcg_k,
+			    o.eval.recall_k, o.eval.p_k);
 
 	if ((qrels = ev_qrels_load(o.qrels, &err)) == NULL ||
 	    (run = ev_run_new(&err)) == NULL ||
@@ -233,8 +236,6 @@ main(int argc, char *argv[])
 	ev_cli_count(&cli, "hits", nhits);
 	ev_cli_count(&cli, "queries", sum.queries);
 	for (i = 0; i < o.nmins; i++) {
-		double x;
-
 		ev_eval_metric(&sum.mean, &o.eval, o.mins[i].name, &x);
 		if (x < o.mins[i].min) {
 			ev_warn("%s is %.4f, below the minimum %g", o.mins[i].name, x, o.mins[i].min);
