@@ -87,14 +87,15 @@ write_plan(const struct ev_buf *out, struct ev_err *err)
 	return 0;
 }
 
-/* The plan --plan names, its unknown keys warned about; NULL with *err set,
- * also for a section that is not a mapping ("lanes: {text: 3}"), as ev-pack. */
+/* The plan --plan names, its unknown keys warned about; NULL with *err set, also
+ * for a section not a mapping ("lanes: 3") and a bad key it copies ("k: x"). */
 static json_t *
 load_plan(struct ev_err *err)
 {
 	json_t *plan = ev_config_load(o.plan, err);
 
-	if (plan != NULL && ev_config_check_shape(plan, ev_plan_keys, o.plan, err) == -1) {
+	if (plan != NULL && (ev_config_check_shape(plan, ev_plan_keys, o.plan, err) == -1 ||
+	    ev_plan_check(plan, o.plan, err) == -1)) {
 		json_decref(plan);
 		return NULL;
 	}

@@ -208,3 +208,26 @@ Test(plan, a_mapping_s_entries_reach_the_setter_as_a_flag_s_argument)
 		json_decref(plan);
 	}
 }
+
+/* ev_plan_check(): every typed key of every stage, whichever reads the
+ * plan; the sections their stages check (routing.rules) are passed over. */
+Test(plan, check_refuses_a_bad_key_of_any_stage_and_passes_a_good_plan)
+{
+	json_t *good = parse("k: 5\nrerank:\n  window: 4\n  weights:\n    title: 0.1\n"
+	    "lanes:\n  text:\n    feedback:\n      docs: 4\n");
+	json_t *bad = parse("k: 5\nrerank:\n  window: 1\n");
+	json_t *map = parse("fusion:\n  weights:\n    text: [1]\n");
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_plan_check(good, "p.yaml", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_plan_check(NULL, "p.yaml", &err), 0);
+	cr_assert_eq(ev_plan_check(bad, "p.yaml", &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(err.where, "p.yaml:3");
+	cr_assert_str_eq(err.msg, "'rerank.window' must be a whole number from 2 to 64");
+	cr_assert_eq(ev_plan_check(map, "p.yaml", &err), -1);
+	cr_assert_str_eq(err.msg, "'fusion.weights.text' must be a single value");
+	json_decref(good);
+	json_decref(bad);
+	json_decref(map);
+}

@@ -254,6 +254,18 @@ ev_plan_read_stages(const json_t *plan, const char *file, const char *const *sta
 }
 
 int
+ev_plan_check(const json_t *plan, const char *file, struct ev_err *err)
+{
+	for (const struct ev_plan_key *e = ev_plan_schema; plan != NULL && e->key != NULL; e++) {
+		const struct ev_plan_field f = { e->key, NULL, EV_PLAN_C_INT, NULL };
+
+		if (e->type != EV_PLAN_ANY && read_field(plan, file, &f, 0, err) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
 ev_plan_word_index(const char *words, const char *word)
 {
 	size_t n = strlen(word);

@@ -458,6 +458,15 @@ int ev_plan_read_stages(const json_t *plan, const char *file, const char *const 
 	const struct ev_plan_field *fields, size_t n, int (*keep)(const void *value),
 	struct ev_err *err);
 
+/* Check every key of plan that the schema types (all but the sections and
+ * values their stages check themselves, EV_PLAN_ANY) against its entry, as
+ * ev_plan_read() does, keeping none: for a reader that copies the keys of
+ * other stages into a plan it writes (ev-tune), so that a bad one is its
+ * bad input, not the next reader's.  A mapping's entries are checked to be
+ * single values (their stages check the rest).  Returns 0 (also for plan
+ * NULL), or -1 with *err set as ev_plan_read() sets it. */
+int ev_plan_check(const json_t *plan, const char *file, struct ev_err *err);
+
 /* A scalar plan value as the text a flag would carry ("0.5", "true",
  * "rrf"), in buf; NULL when v is not a single value. */
 const char *ev_plan_scalar_text(const json_t *v, char *buf, size_t size);
