@@ -152,6 +152,10 @@ main(int argc, char *argv[])
 		json_object_set_new(v, "k", json_integer(ro.k));
 	ev_cli_log_set(&cli, "rerank", v);
 	rc = ev_cli_query_hits(&cli, in, skip_invalid, rerank_query, &run, &nhits);
+	if (ev_rerank_queries_cut(run.rr) > 0)
+		ev_warn("%lld quer%s had more than %d distinct words: the features use the first %d",
+		    ev_rerank_queries_cut(run.rr), ev_rerank_queries_cut(run.rr) == 1 ? "y" : "ies",
+		    EV_RERANK_MAX_TERMS, EV_RERANK_MAX_TERMS);
 	if (run.missing > 0)
 		ev_warn("%ld hit%s not in the store '%s': ranked by their lanes' features alone "
 		    "(is --db the store the hits come from?)", run.missing,

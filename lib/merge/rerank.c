@@ -12,7 +12,7 @@
 #include "snippet.h"
 #include "token.h"
 
-#define MAX_TERMS	64
+#define MAX_TERMS	EV_RERANK_MAX_TERMS
 #define BM25_K1		1.2
 #define BM25_B		0.75
 
@@ -85,6 +85,8 @@ struct ev_rerank {
 	int term_len[MAX_TERMS];
 	double idf[MAX_TERMS];
 	int nterms;
+	int cut;		/* the query had more words than MAX_TERMS */
+	long long ncut;		/* queries cut so */
 	/* the text being read */
 	int *toks;
 	size_t ntoks, captoks;
@@ -173,6 +175,12 @@ ev_rerank_close(struct ev_rerank *rr)
 	ev_tok_close(rr->tok);
 	json_decref(rr->info);
 	free(rr);
+}
+
+long long
+ev_rerank_queries_cut(const struct ev_rerank *rr)
+{
+	return rr != NULL ? rr->ncut : 0;
 }
 
 json_t *
@@ -315,9 +323,13 @@ on_query_token(void *ctx, const char *term, int len, int start, int end)
 	struct ev_rerank *rr = ctx;
 	char *s;
 
-	if (rr->nterms == MAX_TERMS || term_of(rr, term, len) >= 0 ||
+	if (term_of(rr, term, len) >= 0 ||
 	    ev_snippet_is_stop(rr->tok, term, len, rr->query + start, end - start))
 		return 0;
+	if (rr->nterms == MAX_TERMS) {
+		rr->cut = 1;
+		return 0;
+	}
 	if ((s = malloc((size_t)len + 1)) == NULL) {
 		ev_err_nomem(rr->err);
 		return 1;
@@ -339,9 +351,11 @@ read_query(struct ev_rerank *rr, const char *query, struct ev_err *err)
 	clear_query(rr);
 	rr->query = query;
 	rr->err = err;
+	rr->cut = 0;
 	err->code = 0;
 	if (ev_tok_run(rr->tok, query, strlen(query), on_query_token, rr, err) == -1 || err->code)
 		return -1;
+	rr->ncut += rr->cut;
 	if (load_stats(rr, err) == -1)
 		return -1;
 	for (t = 0; t < rr->nterms; t++) {

@@ -8,7 +8,7 @@
  * The built-in model needs no training data.  For each of a query's best
  * top_n candidates (by incoming rank) it computes these features, each a
  * number from 0 to 1 (the query's words are its non-stop words, stemmed by
- * the store's tokeniser; idf(t) = log(1 + (N - df + 0.5) / (df + 0.5)) over
+ * the store's tokeniser, the first EV_RERANK_MAX_TERMS distinct ones; idf(t) = log(1 + (N - df + 0.5) / (df + 0.5)) over
  * the store's N chunks):
  *   incoming     the incoming score, min-max scaled over the candidates
  *   bm25         the chunk's BM25 (k1 1.2, b 0.75; title, section title and
@@ -62,6 +62,7 @@ extern const char *const ev_rerank_feature_names[EV_RF_COUNT];
 #define EV_RERANK_MODEL "evkit-linear-1"
 
 #define EV_RERANK_MAX_N EV_PLAN_MAX_K	/* the lanes' k limit (plan.h) */
+#define EV_RERANK_MAX_TERMS 64	/* a query's distinct words the features use */
 
 struct ev_rerank_opts {
 	long top_n;		/* candidates reranked per query, 1 to EV_RERANK_MAX_N */
@@ -90,6 +91,10 @@ struct ev_rerank *ev_rerank_open(struct ev_store *st, const struct ev_rerank_opt
 
 /* Free the reranker (NULL-safe). */
 void ev_rerank_close(struct ev_rerank *rr);
+
+/* The queries whose features used only their first EV_RERANK_MAX_TERMS
+ * distinct words, having more (0 for rr NULL). */
+long long ev_rerank_queries_cut(const struct ev_rerank *rr);
 
 /* The "rerank" object each hit carries (borrowed): {"model", "config",
  * "top_n"}, where config is the weights and windows, or for a command
