@@ -198,15 +198,8 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse(&cli, &command, options);
 	if (o.qrels == NULL)
 		ev_cli_usage_error(&cli, "--qrels FILE is required");
-	/* Standard input can be read once: as the qrels, or as the run. */
-	if (strcmp(o.qrels, "-") == 0) {
-		if (argi == argc)
-			ev_cli_usage_error(&cli, "--qrels - reads the judgements from standard input: "
-			    "name the run's files");
-		for (i = argi; i < argc; i++)
-			if (strcmp(argv[i], "-") == 0)
-				ev_cli_usage_error(&cli, "--qrels - and a run '-' both read standard input");
-	}
+	ev_cli_stdin_once(&cli, "--qrels", o.qrels, "the judgements", "the run", argv + argi,
+	    argc - argi);
 	if (!o.eval.binary && o.eval.level < 1)
 		ev_cli_usage_error(&cli, "--level %ld needs --binary: gains must be positive",
 		    o.eval.level);

@@ -182,15 +182,8 @@ main(int argc, char *argv[])
 			goto fail;
 		goto out;
 	}
-	/* standard input can be read once: as the queries, or as the hits */
-	if (f.queries != NULL && strcmp(f.queries, "-") == 0) {
-		if (argi == argc)
-			ev_cli_usage_error(&cli, "--queries - reads the queries from standard input: "
-			    "name the hits' files");
-		for (r = argi; r < argc; r++)
-			if (strcmp(argv[r], "-") == 0)
-				ev_cli_usage_error(&cli, "--queries - and hits '-' both read standard input");
-	}
+	ev_cli_stdin_once(&cli, "--queries", f.queries, "the queries", "the hits", argv + argi,
+	    argc - argi);
 	pid = plan ? json_string_value(json_object_get(plan, "plan_id")) : NULL;
 	if (pid != NULL)
 		snprintf(plan_id, sizeof plan_id, "%s", pid);

@@ -66,8 +66,7 @@ static const struct ev_opt options[] = {
 static void
 progress(void *ctx, long long done, long long total)
 {
-	(void)done;
-	(void)total;
+	(void)done, (void)total;
 	ev_progress_step(ctx, 1, 0);
 }
 
@@ -135,8 +134,10 @@ tune_rerank(char **paths, int npaths, struct ev_err *err)
 
 /* The checks of the options both modes share; exits 2 on a bad one. */
 static void
-check_judging(struct ev_cli *cli)
+check_judging(struct ev_cli *cli, char *const *ops, int n)
 {
+	ev_cli_stdin_once(cli, "--qrels", o.qrels, "the judgements",
+	    o.rerank ? "the hits" : "the queries", ops, n);
 	if (ev_tune_metric_parse(o.metric, &o.t) == -1)
 		ev_cli_usage_error(cli, "--metric must be ndcg@K, map, recall@K, p@K or mrr: '%s'",
 		    o.metric);
@@ -171,19 +172,18 @@ main(int argc, char *argv[])
 	optind = ev_opt_parse(&cli, &command, options);
 	o.t.folds = (int)o.folds;
 	o.t.seed = (uint64_t)o.seed;
-	if (isnan(o.t.budget))
-		o.t.budget = 0;	/* no limit */
+	o.t.budget = isnan(o.t.budget) ? 0 : o.t.budget;	/* 0: no limit */
 	if (o.rerank) {
 		if (o.qrels == NULL)
 			ev_cli_usage_error(&cli, "--rerank needs --qrels FILE to judge the hits");
-		check_judging(&cli);
+		check_judging(&cli, argv + optind, argc - optind);
 		rc = tune_rerank(argv + optind, argc - optind, &err) == -1 ? ev_cli_report(&err) :
 		    EV_EXIT_OK;
 		return ev_cli_finish(&cli, rc);
 	}
 	if (o.db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
-	check_judging(&cli);
+	check_judging(&cli, argv + optind, argc - optind);
 	if (o.qrels == NULL && optind < argc)
 		ev_cli_usage_error(&cli, "QUERIES need --qrels to judge them (without --qrels, "
 		    "ev-tune makes pseudo-queries from the store)");

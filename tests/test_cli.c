@@ -203,3 +203,31 @@ Test(query_hits, a_failed_flush_ends_the_loop_and_is_reported)
 	fflush(stderr);
 	cr_assert_stderr_eq_str("t: t.faiss: disk full\n");
 }
+
+/* Standard input read once: a flag's "-" passes only with files for the
+ * operands; each refusal is a usage error, exit 2, saying which. */
+Test(stdin_once, a_flag_s_stdin_passes_with_files_and_with_no_dash)
+{
+	struct ev_cli cli = { .prog = "t" };
+	char *files[] = { "a.jsonl", "b.jsonl" }, *none[] = { NULL };
+
+	ev_cli_stdin_once(&cli, "--qrels", "-", "the judgements", "the run", files, 2);
+	ev_cli_stdin_once(&cli, "--qrels", "q.txt", "the judgements", "the run", none, 0);
+	ev_cli_stdin_once(&cli, "--qrels", NULL, "the judgements", "the run", none, 0);
+}
+
+Test(stdin_once, no_operand_is_refused, .init = cr_redirect_stderr, .exit_code = 2)
+{
+	struct ev_cli cli = { .prog = "t" };
+	char *none[] = { NULL };
+
+	ev_cli_stdin_once(&cli, "--qrels", "-", "the judgements", "the run", none, 0);
+}
+
+Test(stdin_once, an_operand_dash_is_refused, .init = cr_redirect_stderr, .exit_code = 2)
+{
+	struct ev_cli cli = { .prog = "t" };
+	char *files[] = { "a.jsonl", "-" };
+
+	ev_cli_stdin_once(&cli, "--queries", "-", "the queries", "the hits", files, 2);
+}

@@ -62,6 +62,21 @@ ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
 }
 
 void
+ev_cli_stdin_once(struct ev_cli *cli, const char *flag, const char *path, const char *what,
+    const char *operand, char *const *ops, int n)
+{
+	if (path == NULL || strcmp(path, "-") != 0)
+		return;
+	if (n == 0)
+		ev_cli_usage_error(cli, "%s - reads %s from standard input: %s must come from files",
+		    flag, what, operand);
+	for (int i = 0; i < n; i++)
+		if (strcmp(ops[i], "-") == 0)
+			ev_cli_usage_error(cli, "%s - and %s from '-' both read standard input", flag,
+			    operand);
+}
+
+void
 ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err)
 {
 	(void)cli;

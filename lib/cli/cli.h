@@ -101,6 +101,14 @@ void ev_cli_warn_unknown_key(const char *path, void *file);
 void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* Standard input can be read once: when path, the argument of flag (which
+ * reads what from it, "the judgements"), is "-", the operands ops[0..n)
+ * (what they hold: operand, "the run"; none reads standard input) must be
+ * files, none of them "-".  Otherwise a usage error (exit 2) says so; path
+ * NULL or a file passes. */
+void ev_cli_stdin_once(struct ev_cli *cli, const char *flag, const char *path, const char *what,
+	const char *operand, char *const *ops, int n);
+
 /* Report a configuration error (*err) and exit 2. */
 void ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err) __attribute__((noreturn));
 

@@ -19,4 +19,7 @@ ev-tune --db kb.db --qrels missing.qrels "$q"; echo "status $?"
 printf '{"query_id":"q1","query":"docker"}\n{"query_id":"q2","query":"x"\n' >trunc.jsonl
 ev-tune --db kb.db --qrels "$CASEDIR/samples.qrels" trunc.jsonl; echo "status $?"
 printf 'true\n' | ev-tune --db kb.db --qrels "$CASEDIR/samples.qrels"; echo "status $?"
+# --qrels - reads standard input: the queries (or --rerank's hits) cannot
+ev-tune --db kb.db --qrels - <"$CASEDIR/samples.qrels"; echo "status $?"
+ev-tune --rerank --qrels - - <"$CASEDIR/samples.qrels"; echo "status $?"
 [ "$(sqlite3 kb.db .dump | cksum)" = "$before" ] && echo "store unchanged"
