@@ -196,6 +196,23 @@ ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadlin
 }
 
 int
+ev_child_unasked(struct ev_child *c, struct ev_err *err)
+{
+	struct pollfd p = { c->from, POLLIN, 0 };
+	int r;
+
+	if (c->in.len == c->used && !c->eof) {
+		while ((r = poll(&p, 1, 0)) == -1 && errno == EINTR)
+			;
+		if (r == -1)
+			return fail(strerror(errno), err);
+		if (r == 1 && (p.revents & (POLLIN | POLLHUP)) && take_input(c, err) == -1)
+			return -1;
+	}
+	return c->in.len > c->used;
+}
+
+int
 ev_child_stop(struct ev_child *c, double deadline, struct ev_err *err)
 {
 	int status = 0, r = 0, killed = 0;

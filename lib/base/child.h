@@ -42,6 +42,13 @@ int ev_child_send(struct ev_child *c, const char *s, size_t len, double deadline
 int ev_child_line(struct ev_child *c, const char **line, size_t *len, double deadline,
 	struct ev_err *err);
 
+/* Whether the child has written what nobody asked for yet: bytes past the
+ * line returned last, or output ready now (read without waiting).  Called
+ * before a request to a child that answers one line per request line, it
+ * tells an extra line (which would shift every later answer) from none.
+ * Returns 1, 0, or -1 with *err set (code 1, as ev_child_line()). */
+int ev_child_unasked(struct ev_child *c, struct ev_err *err);
+
 /* Close the pipes, wait for the child until the deadline (0: for as long
  * as it takes), then kill it and what it runs, and free c (NULL is a
  * no-op).  Returns 0, or -1 with *err set (code 1) when it exited with a

@@ -100,6 +100,11 @@ ev_judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cit
 		    "to 1, true, false, {\"support\": N} or {\"supported\": B})", j->cmd, j->asked,
 		    (int)(llen > 60 ? 60 : llen), line);
 	json_decref(v);
+	/* a line too many would be read as the next claim's verdict */
+	if (r == 0 && (n = ev_child_unasked(j->child, &cerr)) != 0)
+		r = ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the judge '%s' %s after claim %lld",
+		    j->cmd, n == 1 ? "answered more lines than it was asked (one verdict a claim)" :
+		    cerr.msg, j->asked);
 	return r;
 }
 

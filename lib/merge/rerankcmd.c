@@ -18,6 +18,7 @@ struct ev_rerank_cmd {
 	long batch;
 	char failure[800];
 	long long degraded;
+	long long batches;	/* answered */
 	struct ev_buf req;
 };
 
@@ -148,6 +149,20 @@ failed(struct ev_rerank_cmd *x, const char *fmt, ...)
 	return 1;
 }
 
+/* A line the command wrote that no candidate asked for: it would be read as
+ * the next candidate's score, and every later one shifted.  Returns 0, or 1
+ * when the command failed so (or could not be read). */
+static int
+extra_line(struct ev_rerank_cmd *x, struct ev_err *cerr)
+{
+	int r = ev_child_unasked(x->child, cerr);
+
+	if (r == 0)
+		return 0;
+	return failed(x, "the reranking command '%s' %s", x->cmd, r == 1 ? "answered more lines "
+	    "than it was sent candidates (one line per candidate)" : cerr->msg);
+}
+
 /* Score hits[from..to) into scores[from..to).  Returns 0, 1 when the
  * command failed, or -1 with *err set. */
 static int
@@ -165,6 +180,10 @@ score_batch(struct ev_rerank_cmd *x, json_t *hits, size_t from, size_t to, doubl
 	for (i = from; i < to; i++)
 		if (add_request(x, json_array_get(hits, i), err) == -1)
 			return -1;
+	/* (before the first batch, what it wrote unasked is read as an answer,
+	 * and told as such when it is no score) */
+	if (x->batches > 0 && (r = extra_line(x, &cerr)) != 0)
+		return r;
 	/* A command that quit before it read every candidate may have answered
 	 * first: what it answered is read, so that nonsense is told as such. */
 	if (ev_child_send(x->child, x->req.p, x->req.len, deadline, &cerr) == -1 &&
@@ -195,7 +214,8 @@ score_batch(struct ev_rerank_cmd *x, json_t *hits, size_t from, size_t to, doubl
 		scores[i] = json_number_value(f);
 		json_decref(v);
 	}
-	return 0;
+	x->batches++;
+	return extra_line(x, &cerr);	/* a line too many, written with the answers */
 }
 
 int

@@ -13,7 +13,8 @@
  * number, or an object with a numeric "score" (and, if it says "id", the
  * candidate's id), higher being better.  A batch must be answered within the
  * timeout.  When the command cannot be started, quits, answers late or
- * answers something else, it is stopped, and that query and every later one
+ * answers something else (a line more than it was asked for among them),
+ * it is stopped, and that query and every later one
  * keep their incoming order, each hit saying why in "warnings". */
 #ifndef EV_RERANKCMD_H
 #define EV_RERANKCMD_H
