@@ -249,12 +249,12 @@ ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_er
 	}
 	if (v == NULL) {
 		/* Jansson names its flag for a \u0000, which no user can set */
-		const char *near = strstr(je.text, "JSON_ALLOW_NUL") != NULL ?
-		    strstr(je.text, " near ") : NULL;
+		const char *nul = strstr(je.text, "JSON_ALLOW_NUL");
+		const char *near = nul != NULL ? strstr(je.text, " near ") : NULL;
 
 		if (je.position >= (int)len && len > 0 && strstr(je.text, "end of file") != NULL)
 			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON: truncated record (%s)", je.text);
-		else if (strstr(je.text, "JSON_ALLOW_NUL") != NULL)
+		else if (nul != NULL)
 			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %d: \\u0000 (a NUL "
 			    "character) in a string%s", je.column > 0 ? je.column : je.position + 1,
 			    near != NULL ? near : "");
