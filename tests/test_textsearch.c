@@ -746,18 +746,17 @@ score_of(const char *doc)
 	return 0;
 }
 
-/* -bm25() of one row for an FTS5 expression, with the lane's default column
- * weights. */
+/* -bm25() of one row for an FTS5 expression, with the column weights of
+ * the title, the section title and the text. */
 static double
-fts5_bm25(const char *expr, long long rowid)
+fts5_bm25_weighed(const char *expr, long long rowid, double title, double section, double text)
 {
-	const struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
 	sqlite3_stmt *s;
 	double v = 0;
 	char sql[200];
 
 	snprintf(sql, sizeof sql, "SELECT -bm25(chunks_fts, %.17g, %.17g, %.17g) FROM chunks_fts"
-	    " WHERE chunks_fts MATCH ?1 AND rowid = ?2", o.w_title, o.w_section, o.w_text);
+	    " WHERE chunks_fts MATCH ?1 AND rowid = ?2", title, section, text);
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), sql, -1, &s, NULL), SQLITE_OK);
 	sqlite3_bind_text(s, 1, expr, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 2, rowid);
@@ -765,6 +764,16 @@ fts5_bm25(const char *expr, long long rowid)
 		v = sqlite3_column_double(s, 0);
 	sqlite3_finalize(s);
 	return v;
+}
+
+/* -bm25() of one row for an FTS5 expression, with the lane's default column
+ * weights. */
+static double
+fts5_bm25(const char *expr, long long rowid)
+{
+	const struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	return fts5_bm25_weighed(expr, rowid, o.w_title, o.w_section, o.w_text);
 }
 
 /* FTS5's own bm25() parameters in o (k1 1.2, b 0.75), for scores compared
@@ -795,6 +804,33 @@ Test(textsearch, without_proximity_or_feedback_scores_are_fts5_bm25s)
 	cr_assert_eq(score_of("d2"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 2));
 	cr_assert_eq(score_of("d3"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 3));
 	cr_assert_eq(score_of("d1"), fts5_bm25("\"flat\" OR \"plate\" OR \"wing\"", 1));
+}
+
+/* A title or section title weighs w_text + (w - w_text) x the share of the
+ * chunks that have one: d1 alone has a section title, and a seventh chunk
+ * without a title makes the titled six of seven. */
+Test(textsearch, a_field_weighs_by_the_share_of_the_chunks_that_have_it)
+{
+	static const char expr[] = "\"results\" OR \"wing\"";
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.proximity = 0;
+	o.feedback_docs = 0;
+	fts5_k1_b(&o);
+	cr_assert_eq(search_with(&o, "results wing"), 2);
+	cr_assert_float_eq(score_of("d1"), fts5_bm25_weighed(expr, 1, 4, 1 + 3 * (1.0 / 6), 1), 1e-12);
+	cr_assert_float_neq(score_of("d1"), fts5_bm25_weighed(expr, 1, 4, 4, 1), 1e-6);
+	o.w_text = 2;
+	cr_assert_eq(search_with(&o, "results wing"), 2);
+	cr_assert_float_eq(score_of("d1"), fts5_bm25_weighed(expr, 1, 4, 2 + 2 * (1.0 / 6), 2), 1e-12);
+	insert_row("INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash)"
+	    " VALUES(7, 'd1:s:1', 'd1', 'd1:s', 1, 'an untitled wing', 'x')", 0, NULL, 0);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(rowid, title, section_title, text)"
+	    " SELECT rowid, title, section_title, text FROM chunks WHERE rowid = 7");
+	o.w_text = 1;
+	cr_assert_eq(search_with(&o, "results wing"), 3);
+	cr_assert_float_eq(score_of("d1"),
+	    fts5_bm25_weighed(expr, 1, 1 + 3 * (6.0 / 7), 1 + 3 * (1.0 / 7), 1), 1e-12);
 }
 
 /* d2's score for "flat plate wing" with BM25's k1 and b, and no more. */

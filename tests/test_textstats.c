@@ -5,9 +5,11 @@
 
 #include "textstats.h"
 
-#define A "evkit-text-stats\t3\nrows\t3\ntokens\t30\nsquares\t400\nterm\twing\t2\nterm\tflow\t1\n" \
+#define A "evkit-text-stats\t4\nrows\t3\ntokens\t30\nsquares\t400\ntitled\t2\nsectioned\t0\n" \
+	"term\twing\t2\nterm\tflow\t1\n" \
 	"phrase\tflat plate\t1\nlanguage\ten\t2\n"
-#define B "evkit-text-stats\t3\nrows\t2\ntokens\t12\nsquares\t80\nterm\tflow\t2\nterm\tzeta\t1\n" \
+#define B "evkit-text-stats\t4\nrows\t2\ntokens\t12\nsquares\t80\ntitled\t0\nsectioned\t1\n" \
+	"term\tflow\t2\nterm\tzeta\t1\n" \
 	"phrase\tflat plate\t0\nphrase\tshear flow\t1\n"
 
 static struct ev_textstats *
@@ -36,6 +38,8 @@ Test(textstats, two_files_sum_to_the_statistics_of_both)
 	cr_assert_eq(ev_textstats_rows(s), 5);
 	cr_assert_eq(ev_textstats_tokens(s), 42);
 	cr_assert_eq(ev_textstats_squares(s), 480);
+	cr_assert_eq(ev_textstats_titled(s), 2);
+	cr_assert_eq(ev_textstats_sectioned(s), 1);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "flow"), 3);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "wing"), 2);
 	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "zeta"), 1);
@@ -85,6 +89,7 @@ Test(textstats, written_file_reads_back_the_same)
 	cr_assert_eq(ev_textstats_read(t, path, &err), 0, "%s", err.msg);
 	cr_assert_eq(ev_textstats_rows(t), 3);
 	cr_assert_eq(ev_textstats_squares(t), 400);
+	cr_assert_eq(ev_textstats_titled(t), 2);
 	cr_assert_eq(ev_textstats_get(t, EV_STATS_TERM, "flow"), 1);
 	cr_assert_eq(ev_textstats_get(t, EV_STATS_PHRASE, "flat plate"), 1);
 	cr_assert_eq(ev_textstats_count(t, EV_STATS_TERM), 2);
@@ -93,25 +98,15 @@ Test(textstats, written_file_reads_back_the_same)
 	ev_textstats_free(t);
 }
 
-Test(textstats, bad_files_are_refused_naming_the_line)
-{
-	static const struct { const char *text, *where, *msg; } bad[] = {
-		{ "", "", "empty" },
-		{ "rows\t3\n", ":1", "not a statistics file" },
-		{ "evkit-text-stats\t1\nrows\t3\n", ":1", "made by an earlier evkit" },
-		{ "evkit-text-stats\t2\nrows\t3\n", ":1", "do not say their languages" },
-		{ "evkit-text-stats\t3\nsquares\t-4\n", ":2", "squares takes a count" },
-		{ "evkit-text-stats\t3\nrows\t3x\n", ":2", "rows takes a count" },
-		{ "evkit-text-stats\t3\nterm\twing\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t3\nterm\t\t3\n", ":2", "term takes a key and a count" },
-		{ "evkit-text-stats\t3\nterm\twing\t-1\n", ":2", "bad count" },
-		{ "evkit-text-stats\t3\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
-		{ "evkit-text-stats\t3\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
-		{ "evkit-text-stats\t3\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
-		{ "evkit-text-stats\t3\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
-	};
+struct bad_file {
+	const char *text, *where, *msg;
+};
 
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+/* Each of the n files bad[] refused as bad usage, naming its line. */
+static void
+refused(const struct bad_file *bad, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		struct ev_err err = { 0 };
 		int r;
 		struct ev_textstats *s = read_text(bad[i].text, &err, &r);
@@ -122,6 +117,45 @@ Test(textstats, bad_files_are_refused_naming_the_line)
 		cr_assert_not_null(strstr(err.msg, bad[i].msg), "case %zu: '%s'", i, err.msg);
 		ev_textstats_free(s);
 	}
+}
+
+Test(textstats, bad_files_are_refused_naming_the_line)
+{
+	static const struct bad_file bad[] = {
+		{ "", "", "empty" },
+		{ "rows\t3\n", ":1", "not a statistics file" },
+		{ "evkit-text-stats\t4\nsquares\t-4\n", ":2", "squares takes a count" },
+		{ "evkit-text-stats\t4\nrows\t3x\n", ":2", "rows takes a count" },
+		{ "evkit-text-stats\t4\nterm\twing\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t4\nterm\t\t3\n", ":2", "term takes a key and a count" },
+		{ "evkit-text-stats\t4\nterm\twing\t-1\n", ":2", "bad count" },
+		{ "evkit-text-stats\t4\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
+		{ "evkit-text-stats\t4\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
+		{ "evkit-text-stats\t4\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
+		{ "evkit-text-stats\t4\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
+	};
+
+	refused(bad, sizeof bad / sizeof bad[0]);
+}
+
+Test(textstats, earlier_versions_and_counts_past_the_rows_are_refused)
+{
+	static const struct bad_file bad[] = {
+		{ "evkit-text-stats\t1\nrows\t3\n", ":1", "made by an earlier evkit" },
+		{ "evkit-text-stats\t2\nrows\t3\n", ":1", "do not say their languages" },
+		{ "evkit-text-stats\t3\nrows\t3\n", ":1",
+		    "without the counts of the chunks that have titles: make them again" },
+		{ "evkit-text-stats\t5\nrows\t3\n", ":1",
+		    "its first line is not 'evkit-text-stats<TAB>4'" },
+		{ "evkit-text-stats\t4\nrows\t3\ntokens\t3\nsquares\t3\ntitled\t4\nsectioned\t0\n",
+		    "", "titled 4 is more than the 3 rows counted" },
+		{ "evkit-text-stats\t4\nrows\t3\ntokens\t3\nsquares\t3\ntitled\t0\nsectioned\t9\n",
+		    "", "sectioned 9 is more than the 3 rows counted" },
+		{ "evkit-text-stats\t4\nrows\t3\ntokens\t3\nsquares\t3\ntitled\t0\n", "",
+		    "no 'sectioned' line" },
+	};
+
+	refused(bad, sizeof bad / sizeof bad[0]);
 }
 
 Test(textstats, an_empty_set_has_nothing)

@@ -12,8 +12,9 @@ struct ev_textstats;
 
 struct ev_textsearch_opts {
 	long long k;		/* hits per query, 1 to EV_PLAN_MAX_K */
-	double w_title;		/* BM25 weight of the chunk's title column */
-	double w_section;	/* of its section title */
+	double w_title;		/* BM25 weight of the chunk's title column, */
+	double w_section;	/* of its section title (both where every chunk */
+				/* has one: textsearch.c scales them to the store) */
 	double w_text;		/* of its text */
 	int all_terms;		/* AND the words instead of OR-ing them */
 	int raw_fts;		/* the query text is an FTS5 expression */

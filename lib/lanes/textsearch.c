@@ -54,15 +54,30 @@ ev_textsearch_resize(void *pv, int n, size_t elem)
 	return 0;
 }
 
-/* BM25's k1 and b, those that are NAN, from the chunk lengths of the
- * statistics ranked with, else of the store (textopts.h).  b: the
- * normalisation's own spread across the chunks, b x the lengths', held to
- * norm_spread, b at most EV_TEXTSEARCH_B_MAX.  k1: k1_scale x ln(the mean
- * length), which grows as the chunks lengthen and a word's repeats become
- * commoner (docs/quality.md measures it), 0 for a mean of 1 or less.
+/* A field's weight w (a word found in it counts w times) where only with
+ * of rows chunks have the field: text + (w - text) x with / rows, where
+ * text is the text's weight: w itself when every chunk has the field, a
+ * word of the text's when none has.  A weight above the text's rewards a
+ * chunk for having the field at all: in a store where some documents have
+ * titles and others not, it would rank the titled ones above the others
+ * whether or not they are what the query asks for. */
+static double
+field_weight(double w, double text, long long with, long long rows)
+{
+	return rows > 0 ? text + (w - text) * ((double)with / (double)rows) : text;
+}
+
+/* What the text lane takes from the chunks of the statistics ranked with,
+ * else of the store (textopts.h): BM25's k1 and b, those that are NAN, and
+ * the title's and section title's weights.  b: the normalisation's own
+ * spread across the chunks, b x the lengths', held to norm_spread, b at
+ * most EV_TEXTSEARCH_B_MAX.  k1: k1_scale x ln(the mean length), which
+ * grows as the chunks lengthen and a word's repeats become commoner
+ * (docs/quality.md measures it), 0 for a mean of 1 or less.  The weights:
+ * field_weight(), from the chunks that have a title, and a section title.
  * Returns 0 or -1. */
 static int
-textsearch_store_bm25(struct ev_textsearch *ts, struct ev_err *err)
+textsearch_store_calibrated(struct ev_textsearch *ts, struct ev_err *err)
 {
 	struct ev_lenstats ls;
 	double spread, mean;
@@ -71,8 +86,12 @@ textsearch_store_bm25(struct ev_textsearch *ts, struct ev_err *err)
 		ls.rows = ev_textstats_rows(ts->o.stats);
 		ls.tokens = ev_textstats_tokens(ts->o.stats);
 		ls.squares = ev_textstats_squares(ts->o.stats);
+		ls.titled = ev_textstats_titled(ts->o.stats);
+		ls.sectioned = ev_textstats_sectioned(ts->o.stats);
 	} else if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
 		return -1;
+	ts->o.w_title = field_weight(ts->o.w_title, ts->o.w_text, ls.titled, ls.rows);
+	ts->o.w_section = field_weight(ts->o.w_section, ts->o.w_text, ls.sectioned, ls.rows);
 	if (isnan(ts->o.b)) {
 		spread = ev_lenstats_spread(ls.rows, ls.tokens, ls.squares);
 		ts->o.b = spread > ts->o.norm_spread / EV_TEXTSEARCH_B_MAX ?
@@ -118,7 +137,9 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 		if (ts->sweep != NULL && ts->o.split_rows != 0)
 			ev_bm25_sweep_split(ts->sweep, ts->o.split_rows < 0 ? 0 : ts->o.split_rows);
 	}
-	if ((isnan(ts->o.b) || isnan(ts->o.k1)) && textsearch_store_bm25(ts, err) == -1) {
+	if ((isnan(ts->o.b) || isnan(ts->o.k1) || ts->o.w_title != ts->o.w_text ||
+	    ts->o.w_section != ts->o.w_text) &&
+	    textsearch_store_calibrated(ts, err) == -1) {
 		ev_textsearch_close(ts);
 		return NULL;
 	}
@@ -306,7 +327,7 @@ ev_textsearch_stats_store(struct ev_textsearch *ts, struct ev_textstats *out, st
 
 	if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
 		return -1;
-	ev_textstats_add_totals(out, ls.rows, ls.tokens, ls.squares);
+	ev_textstats_add_totals(out, ls.rows, ls.tokens, ls.squares, ls.titled, ls.sectioned);
 	if (add_counts(ts, "SELECT term, doc FROM chunks_vocab", EV_STATS_TERM, "reading the vocabulary",
 	    out, err) == -1)
 		return -1;

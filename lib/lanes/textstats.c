@@ -10,9 +10,14 @@
 
 #include "buf.h"
 
-#define HEADER "evkit-text-stats\t3"
-#define HEADER_1 "evkit-text-stats\t1"	/* without squares */
-#define HEADER_2 "evkit-text-stats\t2"	/* query words without their languages */
+#define HEADER "evkit-text-stats\t4"
+#define HEADER_OLDER "evkit-text-stats\t"	/* and an earlier version: */
+static const char *const older[] = {
+	NULL,
+	"without the chunk lengths' squares",			/* 1 */
+	"whose query words do not say their languages",		/* 2 */
+	"without the counts of the chunks that have titles",	/* 3 */
+};
 
 static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "language", "chunk-language" };
 
@@ -28,8 +33,9 @@ struct entries {
 };
 
 /* The totals, in the file's order. */
-enum { ROWS, TOKENS, SQUARES, NTOTAL };
-static const char *const total_names[NTOTAL] = { "rows", "tokens", "squares" };
+enum { ROWS, TOKENS, SQUARES, TITLED, SECTIONED, NTOTAL };
+static const char *const total_names[NTOTAL] = { "rows", "tokens", "squares", "titled",
+	"sectioned" };
 
 struct ev_textstats {
 	long long total[NTOTAL];
@@ -63,11 +69,13 @@ ev_textstats_free(struct ev_textstats *s)
 
 void
 ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens,
-    long long squares)
+    long long squares, long long titled, long long sectioned)
 {
 	s->total[ROWS] += rows;
 	s->total[TOKENS] += tokens;
 	s->total[SQUARES] += squares;
+	s->total[TITLED] += titled;
+	s->total[SECTIONED] += sectioned;
 }
 
 int
@@ -130,6 +138,18 @@ long long
 ev_textstats_squares(const struct ev_textstats *s)
 {
 	return s->total[SQUARES];
+}
+
+long long
+ev_textstats_titled(const struct ev_textstats *s)
+{
+	return s->total[TITLED];
+}
+
+long long
+ev_textstats_sectioned(const struct ev_textstats *s)
+{
+	return s->total[SECTIONED];
 }
 
 long long
@@ -208,8 +228,8 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
 		;
 	if (kind == EV_STATS_NKIND)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "unknown entry '%.40s' (rows, tokens, squares, term, phrase, language or"
-		    " chunk-language)", f[0]);
+		    "unknown entry '%.40s' (rows, tokens, squares, titled, sectioned, term,"
+		    " phrase, language or chunk-language)", f[0]);
 	if (nf != 3 || f[1][0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "%s takes a key and a count", f[0]);
 	if (parse_count(f[2], &n) == -1)
@@ -219,9 +239,9 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
 }
 
 /* Whether s, with the file path just added, holds together: the file gave
- * every total; no term or phrase is in more rows than the rows counted, and
- * the lengths' squares are at least what their sum over the rows makes
- * (rows x squares >= tokens^2).  What --stats-out writes always does, each
+ * every total; no term or phrase, and no more titled or sectioned chunks,
+ * are in more rows than the rows counted, and the lengths' squares are at
+ * least what their sum over the rows makes (rows x squares >= tokens^2).  What --stats-out writes always does, each
  * file and so their sums: a sum that does not was made so by path.
  * Returns 0, or -1 with *err set (code 2, naming path). */
 static int
@@ -238,6 +258,10 @@ holds_together(struct ev_textstats *s, unsigned seen, const char *path, struct e
 		return ev_err_set(err, EV_EXIT_USAGE, path, "squares %lld is too small for %lld tokens"
 		    " over %lld rows (the chunk lengths' squares sum to at least tokens^2 / rows): %s",
 		    s->total[SQUARES], s->total[TOKENS], s->total[ROWS], why);
+	for (int t = TITLED; t <= SECTIONED; t++)
+		if (s->total[t] > s->total[ROWS])
+			return ev_err_set(err, EV_EXIT_USAGE, path, "%s %lld is more than the %lld rows"
+			    " counted: %s", total_names[t], s->total[t], s->total[ROWS], why);
 	for (int kind = EV_STATS_TERM; kind <= EV_STATS_PHRASE; kind++) {
 		struct entries *es = &s->k[kind];
 
@@ -251,6 +275,21 @@ holds_together(struct ev_textstats *s, unsigned seen, const char *path, struct e
 	return 0;
 }
 
+/* The version of an earlier statistics file whose first line is line, or
+ * 0 when it is none. */
+static int
+older_version(const char *line)
+{
+	size_t n = strlen(HEADER_OLDER);
+
+	if (strncmp(line, HEADER_OLDER, n) != 0)
+		return 0;
+	for (int v = 1; v < (int)(sizeof older / sizeof *older); v++)
+		if (line[n] == '0' + v && line[n + 1] == '\0')
+			return v;
+	return 0;
+}
+
 int
 ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 {
@@ -260,7 +299,7 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 	ssize_t len;
 	long long lineno = 0;
 	unsigned seen = 0;
-	int r = 0;
+	int r = 0, version;
 
 	if (fp == NULL)
 		return ev_err_set(err, errno == ENOENT ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path,
@@ -272,17 +311,12 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 			line[--len] = '\0';
 		if ((size_t)len != strlen(line))
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "a NUL byte");
-		else if (lineno == 1 && strcmp(line, HEADER_1) == 0)
+		else if (lineno == 1 && (version = older_version(line)) > 0)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "statistics made by an earlier"
-			    " evkit, without the chunk lengths' squares: make them again"
-			    " (ev-search-text --stats-out)");
-		else if (lineno == 1 && strcmp(line, HEADER_2) == 0)
-			r = ev_err_set(err, EV_EXIT_USAGE, where, "statistics made by an earlier"
-			    " evkit, whose query words do not say their languages: make them again"
-			    " (ev-search-text --stats-out)");
+			    " evkit, %s: make them again (ev-search-text --stats-out)", older[version]);
 		else if (lineno == 1 && strcmp(line, HEADER) != 0)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
-			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>3'");
+			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>4'");
 		else if (lineno > 1)
 			r = read_line(s, line, &seen, where, err);
 	}

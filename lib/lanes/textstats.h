@@ -12,6 +12,9 @@
  *   tokens                    their tokens, over every column
  *   squares                   the sum of their lengths' squares (the
  *                             spread of the lengths: lenstats.h)
+ *   titled, sectioned         the chunks whose title, and whose section
+ *                             title, holds a word (the weights of those
+ *                             fields follow from them: textsearch.h)
  *   term STEM -> N            chunks holding the stem (the whole vocabulary)
  *   phrase "[L] STEM STEM"    chunks holding the two stems side by side
  *     -> N                    (those of the queries the set was made for)
@@ -27,9 +30,10 @@
  * gives the statistics of the two together.
  *
  * The file is text, one entry a line, fields separated by tabs, after the
- * line "evkit-text-stats<TAB>3" (version 1 had no squares, version 2 no
- * languages in its phrases: refused):
- *   rows<TAB>N, tokens<TAB>N, squares<TAB>N, term<TAB>STEM<TAB>N, phrase<TAB>[L] STEM STEM<TAB>N,
+ * line "evkit-text-stats<TAB>4" (version 1 had no squares, version 2 no
+ * languages in its phrases, version 3 no titled chunks: refused):
+ *   rows<TAB>N, tokens<TAB>N, squares<TAB>N, titled<TAB>N, sectioned<TAB>N,
+ *   term<TAB>STEM<TAB>N, phrase<TAB>[L] STEM STEM<TAB>N,
  *   language<TAB>CODE<TAB>N, chunk-language<TAB>CODE<TAB>N
  * written sorted by kind and key, so that a file made twice is the same. */
 #ifndef EV_TEXTSTATS_H
@@ -56,9 +60,9 @@ struct ev_textstats *ev_textstats_new(struct ev_err *err);
 /* Free the set (NULL-safe). */
 void ev_textstats_free(struct ev_textstats *s);
 
-/* Add rows, tokens and squares to the totals. */
+/* Add rows, tokens, squares, titled and sectioned chunks to the totals. */
 void ev_textstats_add_totals(struct ev_textstats *s, long long rows, long long tokens,
-    long long squares);
+    long long squares, long long titled, long long sectioned);
 
 /* Add n (>= 0) to the count of the entry key[0..len) of kind (a key holds
  * no tab, newline or NUL).  Returns 0, or -1 with *err set (out of memory). */
@@ -90,6 +94,8 @@ int ev_textstats_read_all(struct ev_textstats *s, const char *const *paths, size
 long long ev_textstats_rows(const struct ev_textstats *s);
 long long ev_textstats_tokens(const struct ev_textstats *s);
 long long ev_textstats_squares(const struct ev_textstats *s);
+long long ev_textstats_titled(const struct ev_textstats *s);
+long long ev_textstats_sectioned(const struct ev_textstats *s);
 
 /* The count of the entry key of kind, or -1 when the set has no such entry. */
 long long ev_textstats_get(struct ev_textstats *s, enum ev_stats_kind kind, const char *key);

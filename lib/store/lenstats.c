@@ -45,14 +45,19 @@ squares_of(const uint32_t *len, uint64_t maxrowid)
 }
 
 /* The totals of st's index, counted from every row's length (p's when
- * given), into *ls.  Returns 0 or -1. */
+ * given) and its columns' sizes, into *ls.  Returns 0 or -1. */
 static int
 count(struct ev_store *st, const struct ev_postings *p, struct ev_lenstats *ls,
     struct ev_err *err)
 {
+	long long with[EV_POSTINGS_MAX_COLS];
 	uint32_t *len;
 	uint64_t maxrowid;
 
+	if (ev_postings_column_rows(st, with, err) == -1)
+		return -1;
+	ls->titled = with[EV_LENSTATS_TITLE_COLUMN];
+	ls->sectioned = with[EV_LENSTATS_SECTION_COLUMN];
 	if (p != NULL) {
 		ls->rows = (long long)ev_postings_rows(p);
 		ls->tokens = (long long)ev_postings_tokens(p);
@@ -69,7 +74,8 @@ count(struct ev_store *st, const struct ev_postings *p, struct ev_lenstats *ls,
 
 /* The totals meta keeps for the index of stamp hex into *ls: 1 when it
  * keeps them for that index, 0 when not (none, another index's, or not
- * three counts), -1 with *err set. */
+ * five counts, the titled and sectioned chunks no more than the rows), -1
+ * with *err set. */
 static int
 kept(struct ev_store *st, const char hex[65], struct ev_lenstats *ls, struct ev_err *err)
 {
@@ -78,8 +84,10 @@ kept(struct ev_store *st, const char hex[65], struct ev_lenstats *ls, struct ev_
 
 	if (r == 1)
 		r = strncmp(value, hex, 64) == 0 && value[64] == ' ' &&
-		    sscanf(value + 65, "%lld %lld %lld%c", &ls->rows, &ls->tokens, &ls->squares,
-		    &tail) == 3 && ls->rows >= 0 && ls->tokens >= 0 && ls->squares >= 0;
+		    sscanf(value + 65, "%lld %lld %lld %lld %lld%c", &ls->rows, &ls->tokens,
+		    &ls->squares, &ls->titled, &ls->sectioned, &tail) == 5 && ls->rows >= 0 &&
+		    ls->tokens >= 0 && ls->squares >= 0 && ls->titled >= 0 &&
+		    ls->titled <= ls->rows && ls->sectioned >= 0 && ls->sectioned <= ls->rows;
 	free(value);
 	return r;
 }
@@ -99,7 +107,7 @@ ev_lenstats_get(struct ev_store *st, const struct ev_postings *p, struct ev_lens
 int
 ev_lenstats_keep(struct ev_store *st, struct ev_err *err)
 {
-	char hex[65], value[160];
+	char hex[65], value[200];
 	struct ev_lenstats ls;
 	int r;
 
@@ -109,7 +117,8 @@ ev_lenstats_keep(struct ev_store *st, struct ev_err *err)
 		return 0;	/* (a run that changed nothing writes nothing) */
 	if (count(st, NULL, &ls, err) == -1)
 		return -1;
-	snprintf(value, sizeof value, "%s %lld %lld %lld", hex, ls.rows, ls.tokens, ls.squares);
+	snprintf(value, sizeof value, "%s %lld %lld %lld %lld %lld", hex, ls.rows, ls.tokens,
+	    ls.squares, ls.titled, ls.sectioned);
 	return ev_store_meta_set(st, EV_LENSTATS_META, value, err);
 }
 

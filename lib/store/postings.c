@@ -159,9 +159,44 @@ ev_postings_totals(struct ev_store *st, long long *rows, long long *tokens, stru
 	return 0;
 }
 
+/* Read every row of the index's docsize table: each row's length (its
+ * columns summed) into len[rowid] when len is not NULL (rowids above
+ * maxrowid left out), and, when with is not NULL, the rows whose column i
+ * holds a token added to with[i] for i below EV_POSTINGS_MAX_COLS.
+ * Returns 0, or -1 with *err set (code 1). */
+static int
+scan_docsize(struct ev_store *st, uint32_t *len, uint64_t maxrowid, long long *with,
+    const char *what, struct ev_err *err)
+{
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT id, sz FROM chunks_fts_docsize", err);
+	int rc;
+
+	if (s == NULL)
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(s, 0);
+		const unsigned char *b = sqlite3_column_blob(s, 1);
+		int n = sqlite3_column_bytes(s, 1), k, col = 0;
+		uint64_t v, sum = 0;
+
+		for (int at = 0; b != NULL && at < n; at += k, col++) {
+			if ((k = ev_sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
+				break;
+			sum += v;
+			if (with != NULL && v > 0 && col < EV_POSTINGS_MAX_COLS)
+				with[col]++;
+		}
+		if (len != NULL && id >= 0 && (uint64_t)id <= maxrowid)
+			len[id] = (uint32_t)sum;
+	}
+	sqlite3_reset(s);
+	return rc == SQLITE_DONE ? 0 : ev_store_error(st, what, err);
+}
+
 int
 ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out, struct ev_err *err)
 {
+	static const char what[] = "reading the text index's row lengths";
 	sqlite3_stmt *s = ev_store_prepare(st, "SELECT max(id) FROM chunks_fts_docsize", err);
 	uint32_t *len;
 	int rc;
@@ -173,34 +208,23 @@ ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
 	    (uint64_t)sqlite3_column_int64(s, 0) : 0;
 	sqlite3_reset(s);
 	if (rc != SQLITE_ROW)
-		return ev_store_error(st, "reading the text index's row lengths", err);
+		return ev_store_error(st, what, err);
 	if ((len = calloc(*maxrowid + 1, sizeof *len)) == NULL)
 		return ev_err_nomem(err);
-	if ((s = ev_store_prepare(st, "SELECT id, sz FROM chunks_fts_docsize", err)) == NULL) {
+	if (scan_docsize(st, len, *maxrowid, NULL, what, err) == -1) {
 		free(len);
 		return -1;
 	}
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(s, 0);
-		const unsigned char *b = sqlite3_column_blob(s, 1);
-		int n = sqlite3_column_bytes(s, 1), k;
-		uint64_t v, sum = 0;
-
-		for (int at = 0; b != NULL && at < n; at += k) {
-			if ((k = ev_sqlite_varint(b + at, (size_t)(n - at), &v)) == 0)
-				break;
-			sum += v;
-		}
-		if (id >= 0 && (uint64_t)id <= *maxrowid)
-			len[id] = (uint32_t)sum;
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_DONE) {
-		free(len);
-		return ev_store_error(st, "reading the text index's row lengths", err);
-	}
 	*out = len;
 	return 0;
+}
+
+int
+ev_postings_column_rows(struct ev_store *st, long long with[EV_POSTINGS_MAX_COLS],
+    struct ev_err *err)
+{
+	memset(with, 0, EV_POSTINGS_MAX_COLS * sizeof *with);
+	return scan_docsize(st, NULL, 0, with, "counting the text index's rows by column", err);
 }
 
 /* The build's state: the term being read, its row, and what is written. */

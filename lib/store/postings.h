@@ -151,6 +151,12 @@ int ev_postings_totals(struct ev_store *st, long long *rows, long long *tokens, 
 int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
     struct ev_err *err);
 
+/* The rows of st's text index whose column i holds a token, into with[i]
+ * for every i below EV_POSTINGS_MAX_COLS (0 past the index's columns).
+ * Returns 0, or -1 with *err set (code 1). */
+int ev_postings_column_rows(struct ev_store *st, long long with[EV_POSTINGS_MAX_COLS],
+    struct ev_err *err);
+
 /* Build (or rebuild) the postings file of the open store st from its FTS5
  * index, in one read transaction of its own (st must not be in one); an
  * index whose segments the segment reader does not read (fts5seg.h: a row

@@ -13,7 +13,7 @@ printf '%s\n' '{"query_id":"q1","query":"flat plate boundary layer"}' \
 	'{"query_id":"q4","query":"slipstraem"}' > q.jsonl
 ev-search-text --db a.db --stats-out a.stats q.jsonl && ev-search-text --db b.db --stats-out b.stats q.jsonl &&
 ev-search-text --stats a.stats --stats b.stats --stats-out all.stats || exit 1
-head -4 all.stats; grep '^phrase' all.stats
+head -6 all.stats; grep '^phrase' all.stats
 ev-search-text --db all.db --stats-out one.stats q.jsonl && cmp all.stats one.stats && echo "the sum is the statistics of one store"
 for s in a b; do ev-search-text --db $s.db --stats all.stats q.jsonl > $s.hits || exit 1; done
 ev-search-text --db all.db q.jsonl | ev-fuse --method merge > one.hits
