@@ -224,10 +224,7 @@ main(int argc, char *argv[])
 	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)) {
 		rc = ev_cli_report(&err);
 	} else if (stats_out == NULL) {
-		if (ev_textsearch_postings_stale(search))
-			ev_warn("%s: its postings file is stale (the store was written since, or"
-			    " another version of evkit made it): queries rank through FTS5, more"
-			    " slowly; run 'ev-ingest --db %s --postings' to make it again", db, db);
+		ev_textsearch_advise(search, db, ev_cli_note_cb, NULL);
 		if (ev_textloop_search(search, in, stdout, &loop, &err) == -1)
 			rc = ev_cli_report(&err);
 	} else if (ev_textloop_stats(search, in, &loop, stats_in, nstats_in, stats_out, &err) == -1) {

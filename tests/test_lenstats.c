@@ -47,7 +47,7 @@ static const char *
 totals(char *buf, size_t n)
 {
 	struct ev_err err = { 0 };
-	struct ev_lenstats ls = { -1, -1, -1, -1, -1 };
+	struct ev_lenstats ls = { -1, -1, -1, -1, -1, -1 };
 
 	cr_assert_eq(ev_lenstats_get(st, NULL, &ls, &err), 0, "%s", err.msg);
 	snprintf(buf, n, "%lld %lld %lld %lld %lld", ls.rows, ls.tokens, ls.squares, ls.titled,
@@ -107,6 +107,26 @@ Test(lenstats, an_empty_chunk_counts_and_an_empty_index_has_none)
 	cr_assert_str_eq(totals(buf, sizeof buf), "4 12 56 2 0");
 	tu_exec_ok(st, "DELETE FROM chunks_fts");
 	cr_assert_str_eq(totals(buf, sizeof buf), "0 0 0 0 0");
+}
+
+/* Whether the last ev_lenstats_get() of the store counted its totals. */
+static int
+counted(void)
+{
+	struct ev_err err = { 0 };
+	struct ev_lenstats ls = { -1, -1, -1, -1, -1, -1 };
+
+	cr_assert_eq(ev_lenstats_get(st, NULL, &ls, &err), 0, "%s", err.msg);
+	return ls.counted;
+}
+
+Test(lenstats, a_reader_is_told_whether_the_totals_were_counted_or_kept)
+{
+	cr_assert_eq(counted(), 1);
+	keep();
+	cr_assert_eq(counted(), 0);
+	tu_add_chunk(st, 4, NULL, "one", "en");
+	cr_assert_eq(counted(), 1, "stale: counted again");
 }
 
 Test(lenstats, kept_totals_are_read_while_the_index_is_the_same)
@@ -169,7 +189,7 @@ Test(lenstats, the_spread_is_the_standard_deviation_over_the_mean)
 Test(lenstats, a_postings_files_lengths_are_counted_when_it_is_given)
 {
 	struct ev_err err = { 0 };
-	struct ev_lenstats ls = { -1, -1, -1, -1, -1 };
+	struct ev_lenstats ls = { -1, -1, -1, -1, -1, -1 };
 	struct ev_postings *p;
 	int stale = -1;
 	char buf[64];

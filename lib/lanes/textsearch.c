@@ -88,8 +88,11 @@ textsearch_store_calibrated(struct ev_textsearch *ts, struct ev_err *err)
 		ls.squares = ev_textstats_squares(ts->o.stats);
 		ls.titled = ev_textstats_titled(ts->o.stats);
 		ls.sectioned = ev_textstats_sectioned(ts->o.stats);
-	} else if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1)
+	} else if (ev_lenstats_get(ts->st, ts->post, &ls, err) == -1) {
 		return -1;
+	} else {
+		ts->totals_counted = ls.counted && ls.rows >= EV_POSTINGS_AUTO_ROWS;
+	}
 	ts->o.w_title = field_weight(ts->o.w_title, ts->o.w_text, ls.titled, ls.rows);
 	ts->o.w_section = field_weight(ts->o.w_section, ts->o.w_text, ls.sectioned, ls.rows);
 	if (isnan(ts->o.b)) {
@@ -289,10 +292,18 @@ ev_textsearch_swept(const struct ev_textsearch *ts)
 	return ts->used_sweep;
 }
 
-int
-ev_textsearch_postings_stale(const struct ev_textsearch *ts)
+void
+ev_textsearch_advise(const struct ev_textsearch *ts, const char *db, ev_note_fn *note, void *ctx)
 {
-	return ts->post_stale;
+	if (ts->post_stale)
+		ev_note(note, ctx, "%s: its postings file is stale (the store was written since, or"
+		    " another version of evkit made it): queries rank through FTS5, more slowly; run"
+		    " 'ev-ingest --db %s --postings' to make it again", db, db);
+	if (ts->totals_counted)
+		ev_note(note, ctx, "%s: the store keeps no totals of its chunks (their lengths and"
+		    " titles) for its index as it is (another version of evkit wrote it, or another"
+		    " program): each search counts them, a second a million chunks; run"
+		    " 'ev-ingest --db %s < /dev/null' to keep them", db, db);
 }
 
 static int search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,

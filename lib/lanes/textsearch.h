@@ -4,7 +4,7 @@
  * analysis, typo repair, feedback, the filter grammar, pruning, the postings
  * file); this header states what a caller may rely on.
  *
- * High layer: includes err.h, store.h, textopts.h (the options) and
+ * High layer: includes err.h, note.h, store.h, textopts.h (the options) and
  * Jansson.  Implemented by textsearch.c (the searcher and a query's
  * course) over its private textstate.h, with textquery.c (a query's words
  * and the MATCH expression), texttypo.c (typo repair), textpass.c (a pass:
@@ -41,6 +41,7 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "note.h"
 #include "store.h"
 #include "textopts.h"
 
@@ -116,10 +117,16 @@ int ev_textsearch_stats_query(struct ev_textsearch *ts, json_t *q, const char *w
 int ev_textsearch_pruned(const struct ev_textsearch *ts);
 
 /* Whether the last pass of the last query was swept through the store's
- * postings file (above): 1 or 0.  And whether the store has a postings file
- * that is stale (the searcher ranks through FTS5 then): 1 or 0. */
+ * postings file (above): 1 or 0. */
 int ev_textsearch_swept(const struct ev_textsearch *ts);
-int ev_textsearch_postings_stale(const struct ev_textsearch *ts);
+
+/* What makes the searcher of the store db slower than it could be, and
+ * what to run, through note(ctx, ...): a postings file that is stale (the
+ * searcher ranks through FTS5 then); a large store that keeps no totals of
+ * its chunks (lenstats.h) for its index as it is, which each search then
+ * counts.  Nothing when neither. */
+void ev_textsearch_advise(const struct ev_textsearch *ts, const char *db, ev_note_fn *note,
+	void *ctx);
 
 /* Free the searcher (NULL-safe). */
 void ev_textsearch_close(struct ev_textsearch *ts);

@@ -147,6 +147,8 @@ struct ev_textsearch {
 	struct ev_postings *post;
 	struct ev_bm25_sweep *sweep;
 	int post_stale;		/* the store has a postings file, stale */
+	int totals_counted;	/* a store of EV_POSTINGS_AUTO_ROWS chunks or more */
+				/* keeps no totals of them (lenstats.h): counted */
 	int nfilter;		/* the phrases of expr's filter group (ev_textquery_build_expr()) */
 	int filtered;		/* this query has filters: no sweep */
 	int last_query;		/* no query follows this one (ev_textsearch_last_query()) */

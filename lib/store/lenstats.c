@@ -101,6 +101,7 @@ ev_lenstats_get(struct ev_store *st, const struct ev_postings *p, struct ev_lens
 
 	if (stamp_hex(st, hex, err) == -1 || (r = kept(st, hex, ls, err)) == -1)
 		return -1;
+	ls->counted = r != 1;
 	return r == 1 ? 0 : count(st, p, ls, err);
 }
 

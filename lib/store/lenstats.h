@@ -42,6 +42,8 @@ struct ev_lenstats {
 	long long squares;	/* the sum of their lengths' squares */
 	long long titled;	/* the chunks whose title holds a word */
 	long long sectioned;	/* and whose section title does */
+	int counted;		/* 1: counted now, as the store keeps none for */
+				/* its index as it is; 0: the store's */
 };
 
 /* The spread of the lengths the totals describe: 0 when there are no
