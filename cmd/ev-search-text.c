@@ -118,7 +118,8 @@ static struct ev_opt options[] = {
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_FUZZY_EXPANSIONS, &ts.fuzzy_expansions),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_DROP_REQUEST_WORDS, &ts.drop_request_words),
 	EV_OPT_FUNC(0, "weight", NULL, NULL, set_weight, "FIELD=W",
-	    "BM25 weight of title, section_title or text, from 0 to 1000; repeatable",
+	    "BM25 weight of title, section_title or text, from 0 to 1000 (a title's where every"
+	    " chunk has one: scaled to the share that has); repeatable",
 	    SHOWN(EV_PLAN_TEXT_WEIGHT_TITLE) ", " SHOWN(EV_PLAN_TEXT_WEIGHT_SECTION) ", "
 	    SHOWN(EV_PLAN_TEXT_WEIGHT_TEXT)),
 	EV_OPT_PLAN_KEY(EV_PLAN_TEXT_WEIGHT_TITLE, &ts.w_title),
