@@ -330,6 +330,27 @@ flush_hits(ev_cli_query_fn *flush, void *ctx, json_t *hits, const char *where,
 	return 0;
 }
 
+/* Whether hit v repeats the id of an earlier hit of its query qid, seen
+ * mapping those ids to where they were read: 1 with *err set (code 2), else
+ * 0 with v's id added to seen, or -1 out of memory. */
+static int
+seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
+	struct ev_err *err)
+{
+	const char *id = json_string_value(json_object_get(v, "id"));
+	const json_t *first = json_object_get(seen, id);
+
+	if (first != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in query '%s' (first at"
+		    " %s): fuse the hits of several lanes with ev-fuse first", id, qid,
+		    json_string_value(first));
+		return 1;
+	}
+	if (json_object_set_new(seen, id, json_string(where)) == -1)
+		return ev_err_nomem(err);
+	return 0;
+}
+
 int
 ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	ev_cli_query_fn *flush, void *ctx, long long *nhits)
@@ -337,14 +358,15 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	struct ev_err err = { 0 };
 	struct ev_skip skip = { skip_invalid, 0 };
 	struct ev_buf out = EV_BUF_INIT;
-	json_t *hits = json_array(), *done = json_object(), *v;
+	json_t *hits = json_array(), *done = json_object(), *seen = json_object(), *v;
 	struct ev_buf qid = EV_BUF_INIT, id = EV_BUF_INIT;
 	char where[300] = "";
 	int r, rc;
 
-	if (hits == NULL || done == NULL) {
+	if (hits == NULL || done == NULL || seen == NULL) {
 		json_decref(hits);
 		json_decref(done);
+		json_decref(seen);
 		return ev_cli_loop_end(cli, &skip, ev_err_nomem(&err), &err);
 	}
 	while ((r = ev_jsonl_next_hit(in, &v, &id, &err)) != 0) {
@@ -374,10 +396,19 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 			r = -1;
 			break;
 		}
+		if (strcmp(ev_buf_str(&id), ev_buf_str(&qid)) != 0)
+			json_object_clear(seen);
 		ev_buf_reset(&qid);
 		if (ev_buf_adds(&qid, ev_buf_str(&id)) == -1) {
 			json_decref(v);
 			r = ev_err_nomem(&err);
+			break;
+		}
+		if ((r = seen_before(seen, v, ev_buf_str(&qid), ev_jsonl_where(in), &err)) != 0) {
+			json_decref(v);
+			if (r == 1 && ev_cli_skip(&skip, &err))
+				continue;
+			r = -1;
 			break;
 		}
 		snprintf(where, sizeof where, "%s", ev_jsonl_where(in));
@@ -395,6 +426,7 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	ev_buf_release(&id);
 	json_decref(hits);
 	json_decref(done);
+	json_decref(seen);
 	return rc;
 }
 
