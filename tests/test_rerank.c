@@ -191,3 +191,29 @@ Test(rerank, without_scores_the_incoming_order_stays_and_each_hit_says_why)
 	json_decref(got);
 	json_decref(hits);
 }
+
+/* The scores of a query left in its incoming order never rise with rank,
+ * and each hit's explanation says it was not reranked, with what it had. */
+Test(rerank, without_scores_a_score_above_the_one_before_it_is_lowered)
+{
+	json_t *hits = hits_of("{\"id\":\"a\",\"score\":1,\"rank\":1}\n"
+	    "{\"id\":\"b\",\"score\":5,\"rank\":2}\n"
+	    "{\"id\":\"c\",\"score\":0.5,\"rank\":3}\n"), *got, *ex;
+	double want[] = { 1, 1, 0.5 };
+
+	got = applied(hits, 3, NULL, NULL);
+	cr_assert_eq(json_array_size(got), 3);
+	for (size_t i = 0; i < 3; i++) {
+		json_t *h = json_array_get(got, i);
+
+		cr_assert_eq(json_integer_value(json_object_get(h, "rank")), (json_int_t)i + 1);
+		cr_assert_float_eq(json_number_value(json_object_get(h, "score")), want[i], 1e-12);
+	}
+	ex = json_object_get(json_object_get(json_array_get(got, 1), "explain"), "rerank");
+	cr_assert(json_is_false(json_object_get(ex, "reranked")));
+	cr_assert_eq(json_integer_value(json_object_get(ex, "incoming_rank")), 2);
+	cr_assert_float_eq(json_number_value(json_object_get(ex, "incoming_score")), 5, 1e-12);
+	cr_assert_null(json_object_get(json_array_get(got, 0), "warnings"));
+	json_decref(got);
+	json_decref(hits);
+}

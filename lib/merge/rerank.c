@@ -921,14 +921,15 @@ ev_rerank_apply(struct ev_rerank *rr, json_t *hits, size_t n, const double *scor
 		free(c);
 		return r;
 	}
-	/* the incoming order and scores, and why */
-	if ((c = calloc(all ? all : 1, sizeof *c)) == NULL)
-		return ev_err_nomem(err);
+	/* the incoming order, and the incoming scores made to fall with it, and why */
+	if ((c = candidates(rr, hits, 0, NULL, NULL, err)) == NULL)
+		return -1;
 	for (i = 0; i < all; i++) {
-		json_t *h = json_array_get(hits, i), *w = json_object_get(h, "warnings");
+		json_t *h = c[i].hit, *w = json_object_get(h, "warnings");
 
-		c[i].hit = h;
 		c[i].score = json_number_value(json_object_get(h, "score"));
+		if (i > 0 && c[i].score > c[i - 1].score)
+			c[i].score = c[i - 1].score;
 		if (warning != NULL) {
 			if (!json_is_array(w) && (json_object_set_new(h, "warnings",
 			    w = json_array()) == -1 || w == NULL))

@@ -130,9 +130,12 @@ int ev_rerank_query(struct ev_rerank *rr, json_t *hits, long *missing, struct ev
 
 /* As ev_rerank_query() with the scores of the first n hits given (an
  * external model's): explain.rerank holds {"incoming_rank",
- * "incoming_score", "score"}.  With scores NULL the incoming order is kept
- * (scores rewritten to fall with rank) and each hit gets "warnings":
- * [warning] (added to any it has) when warning is not NULL. */
+ * "incoming_score", "score"}.  With scores NULL the incoming order is kept,
+ * each hit keeping its incoming score but for one above the score before
+ * it, lowered to that (so that scores never rise with rank), with
+ * explain.rerank {"reranked": false, "incoming_rank", "incoming_score"};
+ * and each hit gets "warnings": [warning] (added to any it has) when
+ * warning is not NULL.  Returns 0, or -1 with *err set (memory). */
 int ev_rerank_apply(struct ev_rerank *rr, json_t *hits, size_t n, const double *scores,
 	const char *warning, struct ev_buf *out, struct ev_err *err);
 
