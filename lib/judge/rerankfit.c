@@ -64,6 +64,27 @@ ev_rerank_set_free(struct ev_rerank_set *s)
 	free(s);
 }
 
+/* Every feature of a reranked hit's explain.rerank.features feat into
+ * f[0..EV_RF_COUNT), each a number (none may lack: the fit would take it
+ * for 0).  Returns 0, or -1 with *err set (code 2 naming where). */
+static int
+read_features(const json_t *feat, double *f, const char *where, struct ev_err *err)
+{
+	for (int i = 0; i < EV_RF_COUNT; i++) {
+		const json_t *v = json_object_get(feat, ev_rerank_feature_names[i]);
+
+		if (v == NULL)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "explain.rerank.features lacks"
+			    " feature '%s' (give ev-tune --rerank the hits ev-rerank writes, each"
+			    " with every feature)", ev_rerank_feature_names[i]);
+		if (!json_is_number(v))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "feature '%s' must be a number", ev_rerank_feature_names[i]);
+		f[i] = json_number_value(v);
+	}
+	return 0;
+}
+
 int
 ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
     struct ev_err *err)
@@ -71,9 +92,10 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	const json_t *rr = json_object_get(json_object_get(hit, "explain"), "rerank");
 	const json_t *feat = json_object_get(rr, "features"), *doc = json_object_get(hit, "doc_id");
 	const char *qid;
+	double f[EV_RF_COUNT] = { 0 };
 	struct query *q;
 	struct cand *c;
-	int i, r;
+	int r;
 
 	if ((r = ev_json_id_buf(json_object_get(hit, "query_id"), &s->qid)) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -87,6 +109,8 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	if (!json_is_object(feat) && !json_is_false(json_object_get(rr, "reranked")))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "a hit without explain.rerank.features "
 		    "(give ev-tune --rerank the hits ev-rerank writes, with its built-in model)");
+	if (json_is_object(feat) && read_features(feat, f, where, err) == -1)
+		return -1;
 	if (s->nq == 0 || strcmp(s->q[s->nq - 1].qid, qid) != 0) {
 		if (json_object_get(s->seen, qid) != NULL)
 			return ev_err_set(err, EV_EXIT_USAGE, where, "the hits of query '%s' are not "
@@ -108,15 +132,8 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	if ((c->doc = strdup(ev_buf_str(&s->doc))) == NULL)
 		return ev_err_nomem(err);
 	q->n++;
-	if ((c->reranked = json_is_object(feat)))
-		for (i = 0; i < EV_RF_COUNT; i++) {
-			const json_t *v = json_object_get(feat, ev_rerank_feature_names[i]);
-
-			if (v != NULL && !json_is_number(v))
-				return ev_err_set(err, EV_EXIT_USAGE, where,
-				    "feature '%s' must be a number", ev_rerank_feature_names[i]);
-			c->f[i] = json_number_value(v);
-		}
+	c->reranked = json_is_object(feat);
+	memcpy(c->f, f, sizeof f);
 	return 0;
 }
 

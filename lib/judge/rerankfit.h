@@ -40,8 +40,8 @@ void ev_rerank_set_free(struct ev_rerank_set *s);
 /* Add one hit record of ev-rerank's output: query_id, doc_id, and
  * explain.rerank with its features (a reranked hit) or reranked false.  A
  * query's hits come together, in rank order.  Returns 0, or -1 with *err
- * set (code 2 naming where: a hit without features, or a query whose hits
- * are not together; code 1: memory). */
+ * set (code 2 naming where: a hit without features, or lacking one, or a
+ * query whose hits are not together; code 1: memory). */
 int ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	struct ev_err *err);
 
