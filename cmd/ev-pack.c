@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -120,6 +121,7 @@ pack_options(struct ev_cli *cli, json_t *plan, json_t *ignored)
 {
 	const struct ev_plan_field format = EV_PLAN_FIELD(EV_PLAN_OUTPUT_FORMAT, &f.format);
 	struct ev_err err = { 0 };
+	struct timespec now;
 	size_t i;
 
 	if (ev_pack_opts_from_plan(&o, cli->config, cli->config_path, NULL, ev_opt_given,
@@ -132,6 +134,12 @@ pack_options(struct ev_cli *cli, json_t *plan, json_t *ignored)
 	o.has_min_score = !isnan(o.min_score);
 	if (f.no_dedupe)
 		o.near_duplicates = 0;
+	/* the request began before now, by the real clock (not EV_FIXED_TIME's) */
+	if (f.started > 0 && clock_gettime(CLOCK_REALTIME, &now) == 0 &&
+	    f.started > (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000)
+		ev_cli_usage_error(cli, "--started %ld is later than now: give the Unix time in "
+		    "milliseconds when the request began, by this machine's clock (date +%%s%%3N)",
+		    f.started);
 }
 
 /* ev_pack_vector_fn over the store's vectors. */
