@@ -503,6 +503,68 @@ Test(score, cjk_full_stops_end_a_claim)
 	assert_claims("湍流。层流！为什么？", "[\"湍流。\",\"层流！\",\"为什么？\"]");
 }
 
+/* Citation markers */
+
+/* The length of the marker at the first '[' of s (ids: those of ids[], NULL
+ * ended). */
+static size_t
+marker(const char *s, const char *const *ids)
+{
+	struct ev_strmap m = EV_STRMAP_INIT;
+	size_t n;
+
+	for (; ids != NULL && *ids != NULL; ids++)
+		cr_assert_neq(ev_strmap_add(&m, *ids, strlen(*ids), NULL), -1);
+	n = ev_score_marker(s, strlen(s), (size_t)(strchr(s, '[') - s), &m);
+	ev_strmap_release(&m);
+	return n;
+}
+
+Test(score, citation_markers_are_bracketed_lists_of_references)
+{
+	static const char *const ids[] = { "d1:s:0", NULL };
+
+	cr_assert_eq(marker("drag [1].", NULL), 3);
+	cr_assert_eq(marker("[c12]", NULL), 5);
+	cr_assert_eq(marker("[12, 13]", NULL), 8);
+	cr_assert_eq(marker("[ 5 ; 6 ]", NULL), 9);
+	cr_assert_eq(marker("[^4]", NULL), 4);
+	cr_assert_eq(marker("[#ref3]", NULL), 7);
+	cr_assert_eq(marker("[1-3]", NULL), 5);
+	cr_assert_eq(marker("[1\xe2\x80\x93" "3]", NULL), 7);	/* an en dash */
+	cr_assert_eq(marker("[d1:s:0]", ids), 8);
+	cr_assert_eq(marker("[1][2]", NULL), 3);
+	/* not markers: words, an id not cited, more than three letters, a
+	 * number with a letter after it, empty, unclosed, over a line */
+	cr_assert_eq(marker("[sic]", NULL), 0);
+	cr_assert_eq(marker("[see 1]", NULL), 0);
+	cr_assert_eq(marker("[d1:s:0]", NULL), 0);
+	cr_assert_eq(marker("[COVID-19]", NULL), 0);
+	cr_assert_eq(marker("[12a]", NULL), 0);
+	cr_assert_eq(marker("[1-]", NULL), 0);
+	cr_assert_eq(marker("[]", NULL), 0);
+	cr_assert_eq(marker("[ , ]", NULL), 0);
+	cr_assert_eq(marker("[1", NULL), 0);
+	cr_assert_eq(marker("[1\n]", NULL), 0);
+}
+
+Test(score, citation_markers_are_no_words_of_a_claim)
+{
+	static const char *const both[] = { "Drag is caused by turbulent flow.", "Drag rises." };
+	struct ev_score_result r = scored("turbulent flow",
+	    "Turbulent flows cause drag [1]. Drag rises [c1][2, 3]. Drag [sic] falls.", both, 2);
+
+	expect_detail(&r, "claims",
+	    "[{\"text\":\"Turbulent flows cause drag [1].\",\"terms\":4,\"support\":1.0,"
+	    "\"citation\":{\"index\":0,\"id\":\"c0\",\"support\":1.0},\"unsupported\":[]},"
+	    "{\"text\":\"Drag rises [c1][2, 3].\",\"terms\":2,\"support\":1.0,"
+	    "\"citation\":{\"index\":1,\"id\":\"c1\",\"support\":1.0},\"unsupported\":[]},"
+	    "{\"text\":\"Drag [sic] falls.\",\"terms\":3,\"support\":0.3333333333,"
+	    "\"citation\":{\"index\":0,\"id\":\"c0\",\"support\":0.3333333333},"
+	    "\"unsupported\":[\"sic\",\"falls\"]}]");
+	ev_score_result_release(&r);
+}
+
 /* Reading records */
 
 static int

@@ -79,6 +79,7 @@ struct ev_scorer {
 	size_t capcites, capposts, capagids;
 	struct range *claims;
 	size_t nclaims, capclaims;
+	struct ev_strmap ids;	/* the item's citation ids, for its markers */
 
 	struct ev_err *err;	/* for the tokeniser callback */
 	int failed;
@@ -308,6 +309,7 @@ ev_score_close(struct ev_scorer *sc)
 	free(sc->posts);
 	free(sc->agids);
 	free(sc->claims);
+	ev_strmap_release(&sc->ids);
 	ev_lex_close(sc->lex);
 	free(sc);
 }
@@ -607,6 +609,120 @@ judge(struct ev_scorer *sc, const struct ev_score_item *item, const struct range
 	return 0;
 }
 
+/* Citation markers. */
+
+static int
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+#define MAX_MARKER 256	/* bytes of a marker, brackets included */
+
+/* The length of a reference s[0..n) of a marker's: up to three ASCII
+ * letters then digits ("12", "c12"), or else 0. */
+static size_t
+ref_len(const char *s, size_t n)
+{
+	size_t k = 0, d;
+
+	while (k < n && k < 3 && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z')))
+		k++;
+	for (d = k; d < n && s[d] >= '0' && s[d] <= '9'; d++)
+		;
+	return d > k ? d : 0;
+}
+
+/* Whether s[0..n), an item of a marker's list, is a reference: after an
+ * optional '^' or '#', a key of ids (NULL: none), or a reference or a range
+ * of two ("1-3", "1–3"). */
+static int
+marker_item(const char *s, size_t n, const struct ev_strmap *ids)
+{
+	size_t k;
+
+	if (n > 0 && (s[0] == '^' || s[0] == '#')) {
+		s++;
+		n--;
+	}
+	if ((k = ref_len(s, n)) == 0)
+		return n > 0 && ids != NULL && ev_strmap_find(ids, s, n) != -1;
+	if (k == n)
+		return 1;
+	if (s[k] == '-')
+		k++;
+	else if (n - k >= 3 && memcmp(s + k, "\xe2\x80\x93", 3) == 0)
+		k += 3;
+	else
+		return n > 0 && ids != NULL && ev_strmap_find(ids, s, n) != -1;
+	return (k < n && ref_len(s + k, n - k) == n - k) ||
+	    (ids != NULL && ev_strmap_find(ids, s, n) != -1);
+}
+
+size_t
+ev_score_marker(const char *s, size_t len, size_t i, const struct ev_strmap *ids)
+{
+	size_t end, a, b, items = 0;
+
+	if (i >= len || s[i] != '[')
+		return 0;
+	for (end = i + 1; end < len && end - i < MAX_MARKER && s[end] != ']'; end++)
+		if (s[end] == '[' || s[end] == '\n')
+			return 0;
+	if (end >= len || s[end] != ']')
+		return 0;
+	for (a = i + 1; a < end; a = b) {
+		while (a < end && (s[a] == ',' || s[a] == ';' || is_space((unsigned char)s[a])))
+			a++;
+		for (b = a; b < end && s[b] != ',' && s[b] != ';' && !is_space((unsigned char)s[b]); b++)
+			;
+		if (b > a && !marker_item(s + a, b - a, ids))
+			return 0;
+		items += b > a;
+	}
+	return items > 0 ? end + 1 - i : 0;
+}
+
+/* Drop from sc->toks (the answer's) the tokens inside its citation markers,
+ * the item's citation ids put in sc->ids first.  Returns 0, or -1 with *err
+ * set (memory). */
+static int
+drop_markers(struct ev_scorer *sc, const struct ev_score_item *item, struct ev_err *err)
+{
+	const char *s = item->answer, *p;
+	size_t t, k = 0, at = 0, mstart = 0, mend = 0, n, len = item->answer_len;
+
+	if (memchr(s, '[', len) == NULL)
+		return 0;
+	ev_strmap_reset(&sc->ids);
+	for (t = 0; t < item->ncites; t++)
+		if (item->cites[t].id != NULL && ev_strmap_add(&sc->ids, item->cites[t].id,
+		    strlen(item->cites[t].id), NULL) == -1)
+			return ev_err_nomem(err);
+	for (t = 0; t < sc->ntoks; t++) {
+		const struct tokrec *r = &sc->toks[t];
+
+		/* the first marker ending after the token's start */
+		while (mend <= r->start && at < len) {
+			if ((p = memchr(s + at, '[', len - at)) == NULL) {
+				at = len;
+				break;
+			}
+			at = (size_t)(p - s);
+			if ((n = ev_score_marker(s, len, at, &sc->ids)) > 0) {
+				mstart = at;
+				mend = at += n;
+			} else
+				at++;
+		}
+		if (r->start >= mstart && r->start < mend)
+			continue;
+		sc->toks[k++] = *r;
+	}
+	sc->ntoks = k;
+	return 0;
+}
+
 static int
 score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_t *d,
     struct ev_score_result *res, struct ev_err *err)
@@ -619,6 +735,8 @@ score_faithfulness(struct ev_scorer *sc, const struct ev_score_item *item, json_
 	const struct range *r;
 
 	if (read_text(sc, item->answer, item->answer_len, err) == -1)
+		return -1;
+	if (drop_markers(sc, item, err) == -1)
 		return -1;
 	if (build_postings(sc, item, &nag, err) == -1)
 		return -1;
@@ -905,12 +1023,6 @@ ev_score_result_release(struct ev_score_result *res)
 }
 
 /* Claims. */
-
-static int
-is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
 
 static int
 is_alnum(unsigned char c)

@@ -3,7 +3,8 @@
  * passages address (coverage), and how much the passages repeat one another
  * (redundancy), combined into one overall score.
  *
- * Upper layer: includes analyze.h, err.h, token.h, store.h and Jansson.
+ * Upper layer: includes analyze.h, err.h, strmap.h, token.h, store.h and
+ * Jansson.
  * Tokens are the text lane's (lib/store/token.h: stemmed for the item's
  * language, stop words known by their stems), so "caused" in an answer is
  * supported by "causes" in a passage, and "mangeaient" by "manger" in a
@@ -16,7 +17,9 @@
  *   faithfulness  the answer is split into claims (sentences: text up to '.',
  *                 '!', '?' or '...' followed by a space or the end, or up to
  *                 a blank line or a list item); a claim's support is the share
- *                 of its distinct content terms found in any citation;
+ *                 of its distinct content terms found in any citation (the
+ *                 words of citation markers, "[1]", left out:
+ *                 ev_score_marker());
  *                 faithfulness is the mean support of the claims that have
  *                 content terms.  0 when there are none or no citations.
  *   coverage      the share of the query's distinct content terms found
@@ -51,6 +54,7 @@
 #include "analyze.h"
 #include "err.h"
 #include "store.h"
+#include "strmap.h"
 #include "token.h"
 
 /* How the pairwise similarities become the redundancy axis. */
@@ -184,6 +188,16 @@ void ev_score_item_release(struct ev_score_item *item);
  * are skipped.  Returns the number of claims. */
 size_t ev_score_claims(const char *text, size_t len,
 	void (*fn)(void *ctx, size_t start, size_t end), void *ctx);
+
+/* The length of the citation marker that starts at s[i] (s of len bytes),
+ * or 0 when none does.  A marker is a bracketed list ("[1]", "[1, 2]",
+ * "[1-3]", "[c12]", "[^4]") of at most 256 bytes on one line, its items
+ * between commas, semicolons and white space, each (after an optional '^'
+ * or '#') up to three ASCII letters then digits, a range of two such
+ * joined by '-' or an en dash, or a key of ids (the item's citation ids, as
+ * "[d1:s:0]"; NULL: none).  The words of the answer's markers are no
+ * claim's: faithfulness and --coverage used leave them out. */
+size_t ev_score_marker(const char *s, size_t len, size_t i, const struct ev_strmap *ids);
 
 /* Combine the three axes with weights w (see above). */
 double ev_score_overall(double faithfulness, double coverage, double redundancy,
