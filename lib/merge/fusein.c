@@ -29,6 +29,8 @@ struct ev_fuse_in {
 	int pos;		/* the input being read for it */
 	long long records;
 	struct ev_buf tmp;
+	struct ev_buf query;	/* the query text of the query being gathered */
+	char qwhere[256];	/* where it was first read, or "" when not yet */
 };
 
 struct ev_fuse_in *
@@ -81,6 +83,7 @@ ev_fuse_in_close(struct ev_fuse_in *in)
 	json_decref(in->done);
 	free(in->cur);
 	ev_buf_release(&in->tmp);
+	ev_buf_release(&in->query);
 	free(in);
 }
 
@@ -175,6 +178,34 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	return 0;
 }
 
+/* Whether the record at h's head gives the query being gathered another
+ * query text than a record before it (runs of different queries under one
+ * query_id): returns 1 with *err set (code 2, naming both places), else 0
+ * with the text noted when it is the first, or -1 out of memory. */
+static int
+query_differs(struct ev_fuse_in *in, const struct head *h, struct ev_err *err)
+{
+	int i = ev_fuse_member(h->js.top.m, (int)h->js.top.n, "query");
+	const struct ev_jmem *m = i >= 0 ? &h->js.top.m[i] : NULL;
+	struct ev_buf *t = in->qwhere[0] == '\0' ? &in->query : &in->tmp;
+
+	if (m == NULL || m->type != EV_JSTR)	/* none, or a bad one that ev_fuse_add refuses */
+		return 0;
+	ev_buf_reset(t);
+	if (ev_jscan_decode(t, m->val + 1, m->vlen - 2) == -1 || ev_buf_addc(t, '\0') == -1)
+		return ev_err_nomem(err);
+	if (t == &in->query) {
+		snprintf(in->qwhere, sizeof in->qwhere, "%s", ev_jsonl_where(h->r));
+		return 0;
+	}
+	if (t->len == in->query.len && memcmp(t->p, in->query.p, t->len) == 0)
+		return 0;
+	ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r), "query '%s' is '%s' here but '%s' at"
+	    " %s: runs of different queries cannot be fused; give each query its own query_id",
+	    in->cur, t->p, in->query.p, in->qwhere);
+	return 1;
+}
+
 int
 ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 {
@@ -196,6 +227,7 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 		if (ev_fuse_begin(f, in->cur, err) == -1)
 			return -1;
 		in->pos = 0;
+		in->qwhere[0] = '\0';
 	}
 	for (; in->pos < in->n; in->pos++) {
 		h = &in->h[in->pos];
@@ -204,6 +236,10 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 				return -1;
 			if (h->line == NULL || strcmp(h->qid, in->cur) != 0)
 				break;
+			if ((r = query_differs(in, h, err)) != 0) {
+				head_drop(h);	/* skipped with --skip-invalid */
+				return -1;
+			}
 			r = ev_fuse_add_scanned(f, h->line, h->len, h->js.top.m, h->js.top.n, NULL, err);
 			if (r == -1 && err->code == EV_EXIT_USAGE)
 				snprintf(err->where, sizeof err->where, "%s", ev_jsonl_where(h->r));
