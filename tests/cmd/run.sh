@@ -6,7 +6,10 @@
 #   CASEDIR   the case's own directory       SHARED   ../shared (may be absent)
 # Its standard output is compared with NN-what.out, its standard error with
 # NN-what.err when that file exists, and its exit status with the number in
-# NN-what.status (0 when there is none).  Run: tests/cmd/run.sh BIN [PATTERN]
+# NN-what.status (0 when there is none).  A case without its NN-what.out
+# fails (a case that compares nothing would pass whatever it did); a file a
+# folder's cases share is named otherwise (store.inc, mkstore), never .sh.
+# Run: tests/cmd/run.sh BIN [PATTERN]
 #
 # A case that cannot run here (it needs $SHARED, the Cranfield collection
 # beside the checkout, or an optional tool) skips: it exits 77 with the reason
@@ -35,6 +38,12 @@ for case in "$top"/tests/cmd/*/*.sh; do
 	name=${name%.sh}
 	case "$name" in *"$pattern"*) ;; *) continue ;; esac
 	base=${case%.sh}
+	if [ ! -f "$base.out" ]; then
+		fail=$((fail + 1))
+		printf 'FAIL %s: no expected output %s.out (a file the cases share is not named .sh)\n' \
+			"$name" "$name"
+		continue
+	fi
 	work="$scratch/$(echo "$name" | tr / _)"
 	mkdir -p "$work"
 	want_status=0
@@ -51,7 +60,7 @@ for case in "$top"/tests/cmd/*/*.sh; do
 	fi
 	why=""
 	[ "$status" = "$want_status" ] || why="exit status $status, expected $want_status"
-	if [ -z "$why" ] && [ -f "$base.out" ] && ! cmp -s "$base.out" "$work/.stdout"; then
+	if [ -z "$why" ] && ! cmp -s "$base.out" "$work/.stdout"; then
 		why="standard output differs:
 $(diff "$base.out" "$work/.stdout" | head -20)"
 	fi

@@ -4,7 +4,7 @@
 # hit copies the query text when its bringing hit has one, and leaves it
 # out otherwise.
 exec 2>&1
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"id":"news-1:_top:0","score":1}' '{"query_id":2,"query":"q","id":"news-1:_top:0","score":1}' |
 	ev-expand --db kb.db --neighbours 0 --hops 0 --timeline 1 > hits.jsonl
 echo "exit $?"

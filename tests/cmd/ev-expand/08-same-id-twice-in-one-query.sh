@@ -1,6 +1,6 @@
 # A chunk listed twice among one query's hits is bad input (exit 2) naming
 # both places; --skip-invalid keeps the first.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"id":"news-1:_top:0","score":2}' '{"query_id":1,"id":"news-2:_top:0","score":1}' \
 	'{"query_id":1,"id":"news-1:_top:0","score":0.5}' >hits.jsonl
 ev-expand --db kb.db --neighbours 0 --timeline 0 hits.jsonl

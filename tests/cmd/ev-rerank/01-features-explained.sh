@@ -2,7 +2,7 @@
 # and score rewritten (score falling as rank rises) and explains each
 # feature and the contributions of the weights that are not 0; the "rerank"
 # object names the model, its weights and top_n.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 echo '{"query_id":"q1","query":"varroa mites"}' | ev-search-text --db kb.db -k 10 --feedback 0 >text.jsonl
 ev-rerank --db kb.db --log run.log text.jsonl >out.jsonl
 echo "exit $?"

@@ -4,7 +4,7 @@
 # their order, below them,
 # marked reranked false; -k keeps the first k; the plan's rerank section
 # sets the same.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 echo '{"query_id":"q1","query":"varroa mites"}' | ev-search-text --db kb.db -k 10 --feedback 0 >text.jsonl
 echo "incoming:"; jq -c '[.rank, .id]' text.jsonl
 echo "incoming 0, title 1:"

@@ -2,7 +2,7 @@
 # id, the chunk's title and text from the store) and answers a score per
 # line, in batches; here the score is the text's length, so the longest
 # text comes first.  Each hit says the model is the command.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 echo '{"query_id":"q1","query":"varroa mites"}' | ev-search-text --db kb.db -k 10 --feedback 0 >text.jsonl
 cat >score.sh <<'SH'
 #!/bin/sh

@@ -2,7 +2,7 @@
 # the hits keep their incoming order and each says why in "warnings"; one
 # message on standard error.  Too slow (killed at the timeout), a bad
 # answer, an answer for another candidate, a command that is not there.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":"q1","query":"varroa mites"}' '{"query_id":"q2","query":"honey"}' |
 	ev-search-text --db kb.db -k 3 --feedback 0 >text.jsonl
 for cmd in 'sleep 10' "jq --unbuffered -c '\"high\"'" "jq --unbuffered -c '{id: \"other\", score: 1}'" 'no-such-reranker 2>/dev/null'; do

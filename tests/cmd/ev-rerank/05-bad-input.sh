@@ -3,7 +3,7 @@
 # unknown feature are bad usage (a plan's key named as such, not as the
 # flag's NAME=X); hits whose chunk the store lacks are ranked
 # by their lanes alone, with a warning.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"id":"honey:_top:0","score":1,"query":"honey"}' '{"query_id":1,"id":"x","score":"high"}' >bad.jsonl
 ev-rerank --db kb.db bad.jsonl >/dev/null
 echo "exit $?"

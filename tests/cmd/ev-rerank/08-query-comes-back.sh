@@ -3,7 +3,7 @@
 # exit 2 naming the line, after the queries before it; it is not reranked a
 # second time apart, with ranks 1, 2 ... again.  --skip-invalid skips its
 # records, and those of a query that comes back after the skipped ones.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":"q1","id":"honey:_top:0","score":2,"query":"honey"}' \
 	'{"query_id":"q2","id":"honey:_top:0","score":1,"query":"bees"}' \
 	'{"query_id":"q1","id":"gone","score":1,"query":"honey"}' \

@@ -2,7 +2,7 @@
 # ev-pack take it: ev-rerank and ev-expand read the hits of a 300-byte one
 # (they refused it as "must be a string or an integer"), and tell two long
 # ids that differ only in their last byte apart.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 long=$(printf 'q%.0s' $(seq 299))
 for end in A B A; do
 	printf '{"query_id":"%s%s","id":"honey:_top:0","score":1,"query":"honey"}\n' "$long" "$end"

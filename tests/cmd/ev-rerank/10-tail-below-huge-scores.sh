@@ -3,7 +3,7 @@
 # scores: with a score of 2e16, a step of 1 is lost in the double, and
 # every hit came out at 2e16.  (The scores as ev-rerank writes them: the
 # first "score" of each line, the hit's own.)
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 for i in 1 2 3 4; do
 	echo "{\"query_id\":1,\"query\":\"varroa\",\"id\":\"h$i\",\"rank\":$i,\"score\":$((5 - i))}"
 done >hits.jsonl

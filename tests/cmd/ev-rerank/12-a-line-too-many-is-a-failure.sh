@@ -3,7 +3,7 @@
 # (candidate 2 got 99 here).  A line that no candidate asked for is a
 # failure of the command: the query keeps its incoming order, each hit
 # says why, and so does standard error, once.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"query":"honey","id":"honey:_top:0","rank":1,"score":2}' \
 	'{"query_id":1,"query":"honey","id":"apart:_top:0","rank":2,"score":1}' >hits.jsonl
 ev-rerank --db kb.db --batch 1 --command 'while read -r l; do printf "1\n99\n"; done' hits.jsonl |

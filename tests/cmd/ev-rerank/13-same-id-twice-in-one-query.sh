@@ -2,7 +2,7 @@
 # in the new order and once below it.  It is bad input (exit 2) naming both
 # places, as ev-fuse refuses an id twice in one lane; --skip-invalid keeps
 # the first.  The same id in another query is no repeat.
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"query":"honey","id":"honey:_top:0","rank":1,"score":2}' \
 	'{"query_id":1,"query":"honey","id":"apart:_top:0","rank":2,"score":1}' \
 	'{"query_id":1,"query":"honey","id":"honey:_top:0","rank":3,"score":0.5}' \

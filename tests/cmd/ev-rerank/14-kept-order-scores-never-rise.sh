@@ -3,7 +3,7 @@
 # rise with rank.  Each hit's explain.rerank says it was not reranked and
 # gives its incoming rank and score (the third hit, without a rank, came
 # third).
-. "$CASEDIR/make-store.sh"
+. "$CASEDIR/store.inc"
 printf '%s\n' '{"query_id":1,"query":"honey","id":"honey:_top:0","rank":1,"score":1}' \
 	'{"query_id":1,"query":"honey","id":"apart:_top:0","rank":2,"score":5}' \
 	'{"query_id":1,"query":"honey","id":"titled:_top:0","score":0.25}' >hits.jsonl

@@ -4,7 +4,7 @@
 # key and then copied into the plan ev-tune writes, or tuned from the
 # defaults in its place.
 exec 2>&1
-. "$TESTDATA/../cmd/ev-rerank/make-store.sh"
+. "$TESTDATA/../cmd/ev-rerank/store.inc"
 printf '%s\n' '{"query_id":"q1","query":"varroa mites"}' '{"query_id":"q2","query":"varroa colony"}' |
 	ev-search-text --db kb.db -k 10 --feedback 0 | ev-rerank --db kb.db >hits.jsonl
 printf 'q1 long 1\nq2 long 1\n' >qrels.txt

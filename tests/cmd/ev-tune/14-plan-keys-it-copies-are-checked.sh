@@ -3,7 +3,7 @@
 # its stage checks it: exit 2 naming the file, line and key, not a plan
 # written with exit 0 that ev-pack or ev-rerank then refuses.
 exec 2>&1
-. "$TESTDATA/../cmd/ev-rerank/make-store.sh"
+. "$TESTDATA/../cmd/ev-rerank/store.inc"
 printf '%s\n' '{"query_id":"q1","query":"varroa mites"}' '{"query_id":"q2","query":"varroa colony"}' >queries.jsonl
 ev-search-text --db kb.db -k 10 --feedback 0 queries.jsonl | ev-rerank --db kb.db >hits.jsonl
 printf 'q1 long 1\nq2 long 1\n' >qrels.txt

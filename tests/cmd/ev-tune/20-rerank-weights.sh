@@ -4,7 +4,7 @@
 # figure is cross-validated against the starting weights (those the hits
 # carry), and the weights are written as a plan's rerank section, or into
 # the plan given.  Hits without features, and no --qrels, are refused.
-. "$TESTDATA/../cmd/ev-rerank/make-store.sh"
+. "$TESTDATA/../cmd/ev-rerank/store.inc"
 printf '%s\n' '{"query_id":"q1","query":"varroa mites"}' '{"query_id":"q2","query":"varroa colony"}' \
 	'{"query_id":"q3","query":"mites treat"}' '{"query_id":"q4","query":"colony varroa mites"}' |
 	ev-search-text --db kb.db -k 10 --feedback 0 | ev-rerank --db kb.db --weight title=0 --weight coverage=0 >hits.jsonl

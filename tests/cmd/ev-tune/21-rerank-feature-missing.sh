@@ -1,7 +1,7 @@
 # --rerank: a reranked hit whose explain.rerank.features lacks a feature is
 # bad input naming its file and line (exit 2): taken for 0, it would bend
 # the fit without a word.  A feature that is not a number is refused too.
-. "$TESTDATA/../cmd/ev-rerank/make-store.sh"
+. "$TESTDATA/../cmd/ev-rerank/store.inc"
 printf '%s\n' '{"query_id":"q1","query":"varroa mites"}' '{"query_id":"q2","query":"varroa colony"}' |
 	ev-search-text --db kb.db -k 3 --feedback 0 | ev-rerank --db kb.db >hits.jsonl
 printf '%s\n' 'q1 long 1' 'q2 long 1' >qrels.txt
