@@ -330,23 +330,39 @@ flush_hits(ev_cli_query_fn *flush, void *ctx, json_t *hits, const char *where,
 	return 0;
 }
 
-/* Whether hit v repeats the id of an earlier hit of its query qid, seen
- * mapping those ids to where they were read: 1 with *err set (code 2), else
- * 0 with v's id added to seen, or -1 out of memory. */
+/* Whether hit v repeats the id of an earlier hit of its lane in its query
+ * qid (the same chunk from two lanes is no repeat: ev-fuse would fuse them),
+ * or gives another query text than an earlier hit: seen maps "N:LANEID" (N
+ * the length of the lane, "" without one) to where each earlier hit was
+ * read, and "" to [the first query text, where]; key is scratch.  1 with
+ * *err set (code 2), else 0 with v noted in seen, or -1 out of memory. */
 static int
 seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
-	struct ev_err *err)
+	struct ev_buf *key, struct ev_err *err)
 {
 	const char *id = json_string_value(json_object_get(v, "id"));
-	const json_t *first = json_object_get(seen, id);
+	const char *lane = json_string_value(json_object_get(v, "lane"));
+	const json_t *q = json_object_get(v, "query"), *fq = json_object_get(seen, ""), *first;
 
-	if (first != NULL) {
-		ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in query '%s' (first at"
-		    " %s): fuse the hits of several lanes with ev-fuse first", id, qid,
-		    json_string_value(first));
+	ev_buf_reset(key);
+	if (ev_buf_printf(key, "%zu:%s%s", lane ? strlen(lane) : 0, lane ? lane : "", id) == -1)
+		return ev_err_nomem(err);
+	if ((first = json_object_get(seen, ev_buf_str(key))) != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in %s%s%squery '%s'"
+		    " (first at %s): a lane lists a chunk at most once per query", id, lane ? "lane '" : "",
+		    lane ? lane : "", lane ? "' of " : "", qid, json_string_value(first));
 		return 1;
 	}
-	if (json_object_set_new(seen, id, json_string(where)) == -1)
+	if (q != NULL && fq != NULL && !json_equal(q, json_array_get(fq, 0))) {
+		ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' is '%s' here but '%s' at %s: the"
+		    " hits of one query_id must be of one query; give each query its own query_id",
+		    qid, json_string_value(q), json_string_value(json_array_get(fq, 0)),
+		    json_string_value(json_array_get(fq, 1)));
+		return 1;
+	}
+	if (json_object_set_new(seen, ev_buf_str(key), json_string(where)) == -1 ||
+	    (q != NULL && fq == NULL && json_object_set_new(seen, "", json_pack("[O,s]", q,
+	    where)) == -1))
 		return ev_err_nomem(err);
 	return 0;
 }
@@ -359,7 +375,7 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	struct ev_skip skip = { skip_invalid, 0 };
 	struct ev_buf out = EV_BUF_INIT;
 	json_t *hits = json_array(), *done = json_object(), *seen = json_object(), *v;
-	struct ev_buf qid = EV_BUF_INIT, id = EV_BUF_INIT;
+	struct ev_buf qid = EV_BUF_INIT, id = EV_BUF_INIT, key = EV_BUF_INIT;
 	char where[300] = "";
 	int r, rc;
 
@@ -404,7 +420,8 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 			r = ev_err_nomem(&err);
 			break;
 		}
-		if ((r = seen_before(seen, v, ev_buf_str(&qid), ev_jsonl_where(in), &err)) != 0) {
+		if ((r = seen_before(seen, v, ev_buf_str(&qid), ev_jsonl_where(in), &key,
+		    &err)) != 0) {
 			json_decref(v);
 			if (r == 1 && ev_cli_skip(&skip, &err))
 				continue;
@@ -424,6 +441,7 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	ev_buf_release(&out);
 	ev_buf_release(&qid);
 	ev_buf_release(&id);
+	ev_buf_release(&key);
 	json_decref(hits);
 	json_decref(done);
 	json_decref(seen);

@@ -180,7 +180,8 @@ void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);
 /* The record loop of a command that works on each query's hits (ev-expand,
  * ev-rerank): reads the hit records of in, a query's hits being consecutive
  * records with one query_id (a query that comes back after them is a bad
- * record, code 2, as is a hit whose id an earlier hit of its query has),
+ * record, code 2, as is a hit whose id an earlier hit of its lane and query
+ * has, or whose query text is not that of an earlier one),
  * and calls flush(ctx, hits, where, out, err)
  * once a query, with its hits as an array (where: the place of its last
  * record) that is cleared when flush returns, and out an empty buffer that
