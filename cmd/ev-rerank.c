@@ -156,6 +156,10 @@ main(int argc, char *argv[])
 		ev_warn("%lld quer%s had more than %d distinct words: the features use the first %d",
 		    ev_rerank_queries_cut(run.rr), ev_rerank_queries_cut(run.rr) == 1 ? "y" : "ies",
 		    EV_RERANK_MAX_TERMS, EV_RERANK_MAX_TERMS);
+	if (ev_rerank_queries_textless(run.rr) > 0)
+		ev_warn("%lld quer%s no query text (no hit has a \"query\"): ranked by their lanes'"
+		    " features alone", ev_rerank_queries_textless(run.rr),
+		    ev_rerank_queries_textless(run.rr) == 1 ? "y had" : "ies had");
 	if (run.missing > 0)
 		ev_warn("%ld hit%s not in the store '%s': ranked by their lanes' features alone "
 		    "(is --db the store the hits come from?)", run.missing,

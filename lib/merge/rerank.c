@@ -87,6 +87,7 @@ struct ev_rerank {
 	int nterms;
 	int cut;		/* the query had more words than MAX_TERMS */
 	long long ncut;		/* queries cut so */
+	long long ntextless;	/* queries whose hits gave no query text */
 	/* the text being read */
 	int *toks;
 	size_t ntoks, captoks;
@@ -181,6 +182,12 @@ long long
 ev_rerank_queries_cut(const struct ev_rerank *rr)
 {
 	return rr != NULL ? rr->ncut : 0;
+}
+
+long long
+ev_rerank_queries_textless(const struct ev_rerank *rr)
+{
+	return rr != NULL ? rr->ntextless : 0;
 }
 
 json_t *
@@ -675,7 +682,11 @@ ev_rerank_features(struct ev_rerank *rr, json_t *hits, size_t n, double *f, long
 	memset(f, 0, n * EV_RF_COUNT * sizeof *f);
 	if (n == 0)
 		return 0;
-	query = json_string_value(json_object_get(json_array_get(hits, 0), "query"));
+	/* the query's text: of the first hit that gives one (ev_cli_query_hits()
+	 * holds every hit that does to the same) */
+	for (i = 0; query == NULL && i < json_array_size(hits); i++)
+		query = json_string_value(json_object_get(json_array_get(hits, i), "query"));
+	rr->ntextless += query == NULL;
 	if (rr->st != NULL && read_query(rr, query != NULL ? query : "", err) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {

@@ -96,6 +96,10 @@ void ev_rerank_close(struct ev_rerank *rr);
  * distinct words, having more (0 for rr NULL). */
 long long ev_rerank_queries_cut(const struct ev_rerank *rr);
 
+/* The queries ev_rerank_features() saw none of whose hits gave a query
+ * text: their query features are 0 (0 for rr NULL). */
+long long ev_rerank_queries_textless(const struct ev_rerank *rr);
+
 /* The "rerank" object each hit carries (borrowed): {"model", "config",
  * "top_n"}, where config is the weights and windows, or for a command
  * what ev_rerank_set_command() said. */
@@ -111,7 +115,8 @@ int ev_rerank_set_command(struct ev_rerank *rr, json_t *config, struct ev_err *e
 int ev_rerank_incoming(json_t *hits, struct ev_err *err);
 
 /* The candidates' features: for hits[0..n) (in incoming order; n at most
- * the array's size), f[i * EV_RF_COUNT + j] gets feature j of hit i.
+ * the array's size), f[i * EV_RF_COUNT + j] gets feature j of hit i, the
+ * query being the "query" of the first hit of the array that has one.
  * *missing counts the hits whose chunk the store lacks (their store
  * features are 0).  Returns 0, or -1 with *err set (code 1: the store). */
 int ev_rerank_features(struct ev_rerank *rr, json_t *hits, size_t n, double *f,
