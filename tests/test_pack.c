@@ -611,16 +611,16 @@ Test(pack, out_of_memory_fails_the_pack_and_never_drops_a_field)
 	json_decref(want);
 }
 
-/* A hit of query qid (named with ev_pack_query()). */
+/* A hit of query qid, whose text is qid too (named with ev_pack_query()). */
 static void
 add_to(struct ev_pack *p, const char *qid, long long qi, const char *id, double score)
 {
 	struct ev_err err = { 0 };
-	json_t *q = json_string(qid);
+	json_t *q = json_string(qid), *h = hit(id, score, "text");
 
 	cr_assert_eq(ev_pack_query(p, q, qid, qi, NULL, "t:1", &err), 0, "%s", err.msg);
-	json_decref(q);
-	add(p, hit(id, score, "text"));
+	json_object_set_new(h, "query", q);
+	add(p, h);
 }
 
 Test(pack, queries_of_a_request_keep_each_chunk_once_at_its_best)

@@ -468,8 +468,14 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	if (qi != NULL && !json_is_null(qi) && (!json_is_integer(qi) || json_integer_value(qi) < 0))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "field 'query_index' must be a whole number from 0");
-	if (current_query(p, hit, where, err) == -1 ||
-	    take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
+	if (current_query(p, hit, where, err) == -1)
+		return -1;
+	if ((v = json_object_get(hit, "query")) != NULL && p->q[p->cur].text != NULL &&
+	    strcmp(json_string_value(v), p->q[p->cur].text) != 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' is '%s' here but '%s'"
+		    " before: the hits of one query_id must be of one query; give each query its"
+		    " own query_id", p->q[p->cur].key, json_string_value(v), p->q[p->cur].text);
+	if (take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
 	    json_object_get(hit, "routing"), json_object_get(hit, "filters"), where, err) == -1)
 		return -1;
 	if (p->q[p->cur].text == NULL && json_is_string(json_object_get(hit, "query")) &&
@@ -898,6 +904,13 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	score = mem_num(&m[sc], &iv);
 	if (!isfinite(score))
 		return add_parsed(p, where, err);
+	if (p->q[p->cur].text != NULL && at[K_QUERY] >= 0) {
+		/* another query's text: the parsed path refuses it */
+		if ((ids = mem_str(p, &m[at[K_QUERY]])) == NULL)
+			return ev_err_nomem(err);
+		if (strcmp(ids, p->q[p->cur].text) != 0)
+			return add_parsed(p, where, err);
+	}
 	if ((ids = mem_str(p, &m[id])) == NULL)
 		return ev_err_nomem(err);
 	if (json_object_get(p->ids, ids) != NULL)
