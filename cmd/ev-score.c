@@ -1,7 +1,6 @@
-/* ev-score: score answers against the passages they cite.
- * Answer records (or EvidencePacks with an "answer") in, score records out,
- * one per input, streaming.  See man/ev-score.1, lib/judge/score.h (the axes),
- * lib/judge/summary.h (gates and --summary) and lib/judge/judge.h (--judge). */
+/* ev-score: score answers against the passages they cite.  Answer records (or EvidencePacks with
+ * an "answer") in, score records out, one per input, streaming.  See man/ev-score.1,
+ * lib/judge/score.h (the axes), lib/judge/summary.h (gates, --summary), lib/judge/judge.h (--judge). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,10 +220,10 @@ main(int argc, char *argv[])
 	if (o.g.failed_items > 0) {
 		if (o.g.failed_items > GATE_MESSAGES)
 			ev_warn("... and %lld more", o.g.failed_items - GATE_MESSAGES);
-		ev_warn("%lld of %lld item%s below a gate", o.g.failed_items, items,
-		    items == 1 ? "" : "s");
+		ev_warn("%lld of %lld item%s below a gate", o.g.failed_items, items, items == 1 ? "" : "s");
 		rc = EV_EXIT_THRESHOLD;
-	}
+	} else if (items == 0)	/* an empty input passes every gate: say so */
+		ev_warn("no answer was scored: no gate was passed or failed");
 	goto out;
 fail:
 	rc = ev_cli_report(&err);
