@@ -83,7 +83,7 @@ ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err)
 	exit(ev_cli_report(err) == EV_EXIT_RUNTIME ? EV_EXIT_RUNTIME : EV_EXIT_USAGE);
 }
 
-/* Would a line written to the log at path (existing, or to be made in
+/* Would a line written to the file at path (existing, or to be made in
  * dir) find room?  A device that refuses every write (/dev/full) says so to
  * a write of no bytes, which changes nothing (nor does it to a regular
  * file); a file system with no free block (none the user may take) has
@@ -114,27 +114,25 @@ log_has_room(const char *path, const char *dir)
 	return 1;
 }
 
-/* A --log that cannot be written (a missing directory, a path through a
- * regular file, no permission, no room: see log_has_room()) is bad usage,
- * said before anything runs and any result is written: exits 2.  The file
- * itself is not made here. */
-static void
-check_log(const struct ev_cli *cli)
+void
+ev_cli_check_output(const char *path, const char *what)
 {
-	const char *path = cli->log_path, *slash;
+	const char *slash;
+	struct stat sb;
 	char *dir;
 	int ok, e;
 
 	if (path == NULL || *path == '\0')
 		return;
-	if (access(path, F_OK) == 0)
-		ok = access(path, W_OK) == 0 && log_has_room(path, NULL);
+	if (stat(path, &sb) == 0)
+		ok = S_ISDIR(sb.st_mode) ? (errno = EISDIR, 0) :
+		    access(path, W_OK) == 0 && log_has_room(path, NULL);
 	else if (errno != ENOENT)
 		ok = 0;
 	else if ((slash = strrchr(path, '/')) == NULL)
 		ok = access(".", W_OK | X_OK) == 0 && log_has_room(path, ".");
 	else if ((dir = strndup(path, slash == path ? 1 : (size_t)(slash - path))) == NULL)
-		return;		/* (found out when the log is written) */
+		return;		/* (found out when the file is written) */
 	else {
 		ok = access(dir, W_OK | X_OK) == 0 && log_has_room(path, dir);
 		e = errno;
@@ -144,7 +142,7 @@ check_log(const struct ev_cli *cli)
 	if (ok)
 		return;
 	e = errno;
-	ev_warn("%s: cannot write the log: %s%s; nothing was run", path, strerror(e),
+	ev_warn("%s: cannot write %s: %s%s; nothing was run", path, what, strerror(e),
 	    e == ENOENT ? " (its directory is missing)" : "");
 	exit(EV_EXIT_USAGE);
 }
@@ -184,7 +182,7 @@ ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, c
 		else if (a[n] == '\0' && i + 1 < argc)
 			*slot = argv[++i];
 	}
-	check_log(cli);
+	ev_cli_check_output(cli->log_path, "the log");
 	cli->counts = json_object();
 	if (cli->config_path == NULL) {
 		cli->config = json_object();

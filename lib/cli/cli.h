@@ -96,6 +96,13 @@ void ev_cli_check_config(struct ev_cli *cli, const char *const *shape,
  * is unknown and ignored: ev_config_unknown()'s callback for every stage. */
 void ev_cli_warn_unknown_key(const char *path, void *file);
 
+/* A file a command will write (the --log, ev-tune's -o) that cannot be
+ * written (a directory, one that is missing or not writable, no permission,
+ * no room on its file system) is bad usage, said before anything runs and
+ * any result is written, as "PATH: cannot write WHAT: REASON; nothing was
+ * run": exits 2.  The file itself is not made; path NULL or "" passes. */
+void ev_cli_check_output(const char *path, const char *what);
+
 /* Report a usage error "PROG: message" and "Try 'PROG --help'." on stderr,
  * then exit 2. */
 void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
