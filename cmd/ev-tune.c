@@ -1,6 +1,5 @@
-/* ev-tune: fit a retrieval plan to the user's judgements, and say by how
- * much it beats the defaults, cross-validated.  See man/ev-tune.1 and
- * lib/judge/tune.h. */
+/* ev-tune: fit a retrieval plan to the user's judgements, and say by how much it beats
+ * the defaults, cross-validated.  See man/ev-tune.1 and lib/judge/tune.h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,10 +131,12 @@ tune_rerank(char **paths, int npaths, struct ev_err *err)
 	return rc;
 }
 
-/* The checks of the options both modes share; exits 2 on a bad one. */
+/* The checks of the options both modes share; exits 2 on a bad one (an -o
+ * FILE that cannot be written too, before the search, not after it). */
 static void
 check_judging(struct ev_cli *cli, char *const *ops, int n)
 {
+	ev_cli_check_output(o.output, "the plan");
 	ev_cli_stdin_once(cli, "--qrels", o.qrels, "the judgements",
 	    o.rerank ? "the hits" : "the queries", ops, n);
 	if (ev_tune_metric_parse(o.metric, &o.t) == -1)
@@ -177,9 +178,8 @@ main(int argc, char *argv[])
 		if (o.qrels == NULL)
 			ev_cli_usage_error(&cli, "--rerank needs --qrels FILE to judge the hits");
 		check_judging(&cli, argv + optind, argc - optind);
-		rc = tune_rerank(argv + optind, argc - optind, &err) == -1 ? ev_cli_report(&err) :
-		    EV_EXIT_OK;
-		return ev_cli_finish(&cli, rc);
+		return ev_cli_finish(&cli, tune_rerank(argv + optind, argc - optind, &err) == -1 ?
+		    ev_cli_report(&err) : EV_EXIT_OK);
 	}
 	if (o.db == NULL)
 		ev_cli_usage_error(&cli, "--db DB is required");
