@@ -30,6 +30,7 @@ struct ev_fuse_in {
 	long long records;
 	struct ev_buf tmp;
 	struct ev_buf query;	/* the query text of the query being gathered */
+	struct ev_buf qraw;	/* ... as it was written (JSON, quotes and escapes) */
 	char qwhere[256];	/* where it was first read, or "" when not yet */
 };
 
@@ -84,6 +85,7 @@ ev_fuse_in_close(struct ev_fuse_in *in)
 	free(in->cur);
 	ev_buf_release(&in->tmp);
 	ev_buf_release(&in->query);
+	ev_buf_release(&in->qraw);
 	free(in);
 }
 
@@ -191,10 +193,15 @@ query_differs(struct ev_fuse_in *in, const struct head *h, struct ev_err *err)
 
 	if (m == NULL || m->type != EV_JSTR)	/* none, or a bad one that ev_fuse_add refuses */
 		return 0;
+	if (t == &in->tmp && m->vlen == in->qraw.len && memcmp(m->val, in->qraw.p, m->vlen) == 0)
+		return 0;	/* written as the first was: the same */
 	ev_buf_reset(t);
 	if (ev_jscan_decode(t, m->val + 1, m->vlen - 2) == -1 || ev_buf_addc(t, '\0') == -1)
 		return ev_err_nomem(err);
 	if (t == &in->query) {
+		ev_buf_reset(&in->qraw);
+		if (ev_buf_add(&in->qraw, m->val, m->vlen) == -1)
+			return ev_err_nomem(err);
 		snprintf(in->qwhere, sizeof in->qwhere, "%s", ev_jsonl_where(h->r));
 		return 0;
 	}
