@@ -86,9 +86,10 @@ ev_rerank_cmd_stop(struct ev_rerank_cmd *x)
 	free(x);
 }
 
-/* The request line of one candidate into x->req. */
+/* The request line of one candidate into x->req, query its query's text
+ * (NULL: none). */
 static int
-add_request(struct ev_rerank_cmd *x, const json_t *hit, struct ev_err *err)
+add_request(struct ev_rerank_cmd *x, const json_t *hit, json_t *query, struct ev_err *err)
 {
 	const char *id = json_string_value(json_object_get(hit, "id"));
 	const char *title = json_string_value(json_object_get(hit, "title"));
@@ -113,7 +114,7 @@ add_request(struct ev_rerank_cmd *x, const json_t *hit, struct ev_err *err)
 		}
 	}
 	req = json_pack("{s:O,s:O,s:s,s:s,s:s}", "query_id", json_object_get(hit, "query_id"),
-	    "query", json_object_get(hit, "query") ? json_object_get(hit, "query") : json_null(),
+	    "query", query != NULL ? query : json_null(),
 	    "id", id, "title", title ? title : "", "text", text ? text : "");
 	r = req == NULL || ev_json_dump(&x->req, req) == -1 || ev_buf_addc(&x->req, '\n') == -1;
 	json_decref(req);
@@ -172,13 +173,18 @@ score_batch(struct ev_rerank_cmd *x, json_t *hits, size_t from, size_t to, doubl
 	struct ev_err cerr = { 0 };
 	char shown[64];
 	double deadline = ev_child_now_ms() + x->timeout_ms;
+	json_t *query = NULL;
 	size_t i, len;
 	const char *line;
 	int r;
 
+	/* the query's text: of its first hit that has one, as the built-in
+	 * model reads it (every hit that has one has that one) */
+	for (i = 0; query == NULL && i < json_array_size(hits); i++)
+		query = json_object_get(json_array_get(hits, i), "query");
 	ev_buf_reset(&x->req);
 	for (i = from; i < to; i++)
-		if (add_request(x, json_array_get(hits, i), err) == -1)
+		if (add_request(x, json_array_get(hits, i), query, err) == -1)
 			return -1;
 	/* (before the first batch, what it wrote unasked is read as an answer,
 	 * and told as such when it is no score) */
