@@ -347,8 +347,9 @@ seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
 		return ev_err_nomem(err);
 	if ((first = json_object_get(seen, ev_buf_str(key))) != NULL) {
 		ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in %s%s%squery '%s'"
-		    " (first at %s): a lane lists a chunk at most once per query", id, lane ? "lane '" : "",
-		    lane ? lane : "", lane ? "' of " : "", qid, json_string_value(first));
+		    " (first at %s): a lane lists a chunk at most once per query", id,
+		    lane ? "lane '" : "", lane ? lane : "", lane ? "' of " : "", qid,
+		    json_string_value(first));
 		return 1;
 	}
 	if (q != NULL && fq != NULL && !json_equal(q, json_array_get(fq, 0))) {
