@@ -217,7 +217,7 @@ int
 ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 {
 	struct head *h;
-	int i, r;
+	int i, r, first;
 
 	if (in->cur == NULL) {
 		/* the next query: the head of the first input with records left */
@@ -243,11 +243,14 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 				return -1;
 			if (h->line == NULL || strcmp(h->qid, in->cur) != 0)
 				break;
+			first = in->qwhere[0] == '\0';
 			if ((r = query_differs(in, h, err)) != 0) {
 				head_drop(h);	/* skipped with --skip-invalid */
 				return -1;
 			}
 			r = ev_fuse_add_scanned(f, h->line, h->len, h->js.top.m, h->js.top.n, NULL, err);
+			if (r == -1 && first)	/* a hit refused (skipped) names no text */
+				in->qwhere[0] = '\0';
 			if (r == -1 && err->code == EV_EXIT_USAGE)
 				snprintf(err->where, sizeof err->where, "%s", ev_jsonl_where(h->r));
 			head_drop(h);

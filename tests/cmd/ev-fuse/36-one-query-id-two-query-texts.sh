@@ -16,3 +16,8 @@ grep -c 'u0066' same.jsonl
 ev-fuse --no-explain text.jsonl same.jsonl >same.out
 echo "exit $?"
 jq -c '[.query_id, .id]' same.out
+# The text a query is held to is that of its first hit fused: a hit
+# skipped as bad (here its score) sets none.
+printf '%s\n' '{"query_id":"q1","query":"typo text","id":"a","rank":1,"score":"bad","lane":"text"}' \
+	'{"query_id":"q1","query":"wing flutter","id":"b","rank":2,"score":1,"lane":"text"}' >skipped.jsonl
+ev-fuse --no-explain --skip-invalid skipped.jsonl | jq -c '[.id, .query]'
