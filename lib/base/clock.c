@@ -105,6 +105,42 @@ field(const char *s, int lo, int hi)
 	return v < lo || v > hi ? -1 : v;
 }
 
+/* The end of the fraction at s ('.' or ',' and at least one digit), or s
+ * when none begins there; NULL when a '.' or ',' has no digit after it. */
+static const char *
+fraction_end(const char *s)
+{
+	if (*s != '.' && *s != ',')
+		return s;
+	if (*++s < '0' || *s > '9')
+		return NULL;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return s;
+}
+
+/* Whether s (NULL: no) is empty or a zone and nothing more: "Z" (or "z"),
+ * or a sign and an offset, "HH", "HHMM" or "HH:MM" (hours 00 to 23, minutes
+ * 00 to 59). */
+static int
+zone_ok(const char *s)
+{
+	if (s == NULL)
+		return 0;
+	if (*s == '\0')
+		return 1;
+	if (*s == 'Z' || *s == 'z')
+		return s[1] == '\0';
+	if ((*s != '+' && *s != '-') || field(s + 1, 0, 23) < 0)
+		return 0;
+	s += 3;
+	if (*s == ':')
+		s++;
+	else if (*s == '\0')
+		return 1;
+	return field(s, 0, 59) >= 0 && s[2] == '\0';
+}
+
 int
 ev_clock_date_ok(const char *s)
 {
@@ -136,7 +172,7 @@ ev_clock_date_ok(const char *s)
 			s += 3;
 		}
 	}
-	return *s != ':' && (*s < '0' || *s > '9');
+	return zone_ok(fraction_end(s));
 }
 
 void

@@ -27,10 +27,11 @@ int ev_clock_parse(const char *s, long long *ms);
 /* Whether s is a date as a document's published_date and a filter on it
  * take one: "YYYY", "YYYY-MM" or "YYYY-MM-DD", the last optionally followed
  * by 'T' (or 't' or a space) and a time of day, "HH", "HH:MM" or
- * "HH:MM:SS", then anything that is not a digit or ':' (a fraction, a zone).
+ * "HH:MM:SS", then perhaps a fraction ('.' or ',' and digits) and perhaps a
+ * zone ("Z", or '+' or '-' and "HH", "HHMM" or "HH:MM"), and nothing more.
  * The month must be 01 to 12, the day one of that month's (29 February only
  * in a leap year), the hour 00 to 23, the minute 00 to 59 and the second 00
- * to 60 (a leap second).  Returns 1 when it is, 0 when not (or s is NULL). */
+ * to 60 (a leap second), a zone's hours 00 to 23 and minutes 00 to 59.  Returns 1 when it is, 0 when not (or s is NULL). */
 int ev_clock_date_ok(const char *s);
 
 /* Unix time ms (milliseconds, years 0 to 9999) as RFC 3339 UTC with
