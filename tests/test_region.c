@@ -179,6 +179,12 @@ Test(region, bad_pages_and_lines_are_named)
 	    "metadata.lines[0]: 'bbox' must be [x0, y0, x1, y1] (as ev-extract writes it)");
 	read_bad("{\"lines\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"bbox\":[0,0,1,\"x\"]}]}",
 	    "metadata.lines[0]: 'bbox' must be four finite numbers (as ev-extract writes it)");
+	read_bad("{\"lines\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"bbox\":[50,0,10,1]}]}",
+	    "metadata.lines[0]: 'bbox' must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1 "
+	    "(as ev-extract writes it)");
+	read_bad("{\"lines\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"bbox\":[0,9,1,8.5]}]}",
+	    "metadata.lines[0]: 'bbox' must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1 "
+	    "(as ev-extract writes it)");
 }
 
 Test(region, stored_by_chunk_and_gone_with_it)

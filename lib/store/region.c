@@ -103,6 +103,9 @@ ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t
 			return bad(err, where, key, i, "'bbox' must be four finite numbers");
 		bbox[k] = json_number_value(v);
 	}
+	if (bbox[2] < bbox[0] || bbox[3] < bbox[1])
+		return bad(err, where, key, i,
+		    "'bbox' must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1");
 	if (ev_grow(&r->lines, &r->cap_lines, r->nlines + 1, sizeof *r->lines, 256) == -1)
 		return ev_err_nomem(err);
 	r->lines[r->nlines] = (struct ev_region_line){ page, start, end, { 0 } };

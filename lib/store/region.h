@@ -61,7 +61,9 @@ int ev_regions_present(const json_t *meta);
 /* Read meta's "pages" and "lines" into *out (released first) for a text of
  * text_len bytes: each an array of objects as above, pages numbered from 1,
  * offsets within the text, start <= end, entries in text order, boxes of four
- * finite numbers, a page's "width" and "height" (optional) positive numbers.  Either may be absent (empty).  Returns 0, or -1 with *err
+ * finite numbers with x0 <= x1 and y0 <= y1 (a box may stand partly off its
+ * page: a coordinate may be negative), a page's "width" and "height"
+ * (optional) positive numbers.  Either may be absent (empty).  Returns 0, or -1 with *err
  * set: code 2 at where ("metadata.lines[3]: ..."), code 1 out of memory. */
 int ev_regions_read(const json_t *meta, size_t text_len, struct ev_regions *out,
 	const char *where, struct ev_err *err);
