@@ -55,7 +55,6 @@ main(int argc, char *argv[])
 	struct ev_err err = { 0 };
 	struct ev_mvinput R = EV_MVINPUT_INIT;
 	struct ev_mvload_stats stats;
-	const char *taken;
 	int argi, rc = EV_EXIT_OK;
 
 	ev_cli_init(&cli, "ev-mv-load", NULL, argc, argv);
@@ -63,12 +62,8 @@ main(int argc, char *argv[])
 	if (o.index == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
 	ev_cli_load_check(&cli, o.lo.factory, o.model);
-	if (o.lo.lane != NULL && !ev_mvindex_lane_ok(o.lo.lane))
-		ev_cli_usage_error(&cli, "--lane takes a name of 1 to %d lowercase letters, digits, "
-		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, o.lo.lane);
-	if (o.lo.lane != NULL && (taken = ev_mvindex_lane_taken(o.lo.lane)) != NULL)
-		ev_cli_usage_error(&cli, "--lane '%s' names %s's lane: give this lane a name of its own",
-		    o.lo.lane, taken);
+	if (o.lo.lane != NULL && ev_mvindex_lane_check(o.lo.lane, &err) == -1)
+		ev_cli_usage_error(&cli, "--%s", err.msg);
 	R.model = o.model;
 	R.npy = o.npy;
 	R.skip = ev_cli_load_skip;

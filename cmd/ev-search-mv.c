@@ -97,9 +97,8 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse_section(&cli, &command, options, "lanes.visual", 1);
 	if (index_path == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
-	if (lane != NULL && !ev_mvindex_lane_ok(lane))
-		ev_cli_usage_error(&cli, "--lane takes a name of 1 to %d lowercase letters, digits, "
-		    "'_' or '-': '%s'", EV_MVINDEX_LANE_MAX, lane);
+	if (lane != NULL && ev_mvindex_lane_check(lane, &err) == -1)
+		ev_cli_usage_error(&cli, "--%s", err.msg);
 	mo.k = (int)k;
 	mo.candidates = candidates;
 	mo.token_k = token_k;

@@ -101,10 +101,8 @@ ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsearch_opts *o, FILE *o
 		ev_err_nomem(err);
 		return NULL;
 	}
-	if (!ev_mvindex_lane_ok(lane)) {
+	if (ev_mvindex_lane_check(lane, err) == -1) {
 		free(ms);
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "a lane's name has 1 to %d lowercase letters, "
-		    "digits, '_' or '-': '%s'", EV_MVINDEX_LANE_MAX, lane);
 		return NULL;
 	}
 	ms->ix = ix;

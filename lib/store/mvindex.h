@@ -42,17 +42,15 @@
 #define EV_MVINDEX_RECORD_MAX 1000000		/* vectors of one record */
 #define EV_MVINDEX_LANE_MAX 31			/* bytes in a lane's name */
 
-/* Whether s is fit to name a lane in hits, signals ("NAME_score") and
- * plans: 1 to EV_MVINDEX_LANE_MAX lowercase ASCII letters, digits, '_' or
- * '-' ("visual", "colpali_p2"). */
-int ev_mvindex_lane_ok(const char *s);
-
-/* The command that writes hits of lane s, when s names a lane of another
- * evkit command ("text": ev-search-text; "vector", "vector_feedback":
- * ev-search-vec; "fused": ev-fuse; "structured": ev-search-sql), else NULL.
- * A multi-vector lane may not take such a name: ev-fuse would fuse its hits
- * as that lane's, or refuse them ("fused"). */
-const char *ev_mvindex_lane_taken(const char *s);
+/* Check s as the name of a multi-vector lane in hits, signals
+ * ("NAME_score") and plans: 1 to EV_MVINDEX_LANE_MAX lowercase ASCII
+ * letters, digits, '_' or '-' ("visual", "colpali_p2"), and not the name of
+ * a lane another evkit command writes hits of ("text": ev-search-text;
+ * "vector", "vector_feedback": ev-search-vec; "fused": ev-fuse;
+ * "structured": ev-search-sql), whose hits ev-fuse would fuse as that
+ * lane's, or refuse ("fused").  Returns 0, or -1 with *err set (code 2,
+ * "lane 'NAME' ...", no place). */
+int ev_mvindex_lane_check(const char *s, struct ev_err *err);
 
 struct ev_mvindex;
 
