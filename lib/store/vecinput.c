@@ -134,17 +134,29 @@ read_jsonl(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 	return r == -1 ? -1 : 0;
 }
 
-/* The ids file: the next chunk id, or NULL at its end. */
+/* The ids file: one chunk id a line; blank lines (none but spaces and tabs)
+ * may end it. */
 struct idfile {
 	FILE *f;
 	const char *path;
 	char *line;
 	size_t cap;
-	long long lineno;
+	long long lineno, nids;	/* lines and ids read */
+	char where[300];	/* "PATH:LINE", for messages */
 };
 
+/* Set ids->where to name line lineno of the ids. */
 static const char *
-next_id(struct idfile *ids, struct ev_err *err)
+id_where(struct idfile *ids, long long lineno)
+{
+	snprintf(ids->where, sizeof ids->where, "%s:%lld", ids->path, lineno);
+	return ids->where;
+}
+
+/* The next line of ids, its end of line taken off, or NULL at the file's
+ * end or with *err set: a NUL byte in it (code 2), a read error (code 1). */
+static char *
+id_line(struct idfile *ids, struct ev_err *err)
 {
 	ssize_t n = getline(&ids->line, &ids->cap, ids->f);
 
@@ -154,9 +166,36 @@ next_id(struct idfile *ids, struct ev_err *err)
 		return NULL;
 	}
 	ids->lineno++;
+	if (memchr(ids->line, '\0', (size_t)n) != NULL) {
+		ev_err_set(err, EV_EXIT_USAGE, id_where(ids, ids->lineno),
+		    "a NUL byte in a chunk id: give one chunk id a line, as text");
+		return NULL;
+	}
 	while (n > 0 && (ids->line[n - 1] == '\n' || ids->line[n - 1] == '\r'))
 		ids->line[--n] = '\0';
 	return ids->line;
+}
+
+/* The next chunk id, or NULL at the end of the ids (blank lines up to the
+ * file's end are its end) or with *err set: a blank line before an id
+ * (code 2, at the blank line) or a read error (code 1). */
+static const char *
+next_id(struct idfile *ids, struct ev_err *err)
+{
+	long long blank = 0;
+	char *id;
+
+	while ((id = id_line(ids, err)) != NULL && ev_jsonl_blank(id, strlen(id)))
+		if (blank == 0)
+			blank = ids->lineno;
+	if (id != NULL && blank > 0) {
+		id_where(ids, blank);
+		ev_err_set(err, EV_EXIT_USAGE, ids->where, "a blank line among the ids: give one "
+		    "chunk id a line, in vector order (blank lines may only end the file)");
+		return NULL;
+	}
+	ids->nids += id != NULL;
+	return id;
 }
 
 /* Read n bytes; returns 1, 0 at a clean end (nothing read), -1 when cut. */
@@ -268,7 +307,7 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 			if ((id = next_id(&ids, err)) == NULL) {
 				if (err->code == 0)
 					ev_err_set(err, EV_EXIT_USAGE, ids.path,
-						"fewer ids (%lld) than vectors", ids.lineno);
+						"fewer ids (%lld) than vectors", ids.nids);
 				break;
 			}
 			if (ev_vload_add(L->ld, id, NULL, L->model, L->v, d, where, err) == -1 &&
@@ -287,8 +326,8 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 			goto out;
 	}
 	if (next_id(&ids, err) != NULL) {
-		ev_err_set(err, EV_EXIT_USAGE, ids.path, "more ids than vectors (%lld vectors read)",
-			L->read);
+		ev_err_set(err, EV_EXIT_USAGE, id_where(&ids, ids.lineno),
+			"more ids than vectors (%lld vectors read)", L->read);
 		goto out;
 	}
 	if (err->code == 0)
