@@ -548,10 +548,42 @@ page_out(struct pdf *d, long i, size_t *ei)
 	return rc;
 }
 
+/* The UTF-8 text s made one line, in place, as an HTML page's title is:
+ * each run of white space (and U+0085, a new line) one space, none at either
+ * end, other control characters (C0, DEL, C1) dropped.  Returns s; s empty when it held nothing
+ * else.  (poppler ends a string of the document's information at a NUL.) */
+static char *
+one_line(char *s)
+{
+	char *o = s;
+
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		int c1 = c == 0xc2 && (unsigned char)p[1] >= 0x80 && (unsigned char)p[1] <= 0x9f;
+
+		if (isspace(c) || (c1 && (unsigned char)p[1] == 0x85)) {	/* U+0085: NEL */
+			if (o > s && o[-1] != ' ')
+				*o++ = ' ';
+			p += c1;
+		} else if (c1) {
+			p++;	/* U+0080 to U+009F */
+		} else if (c >= 0x20 && c != 0x7f) {
+			*o++ = (char)c;
+		}
+	}
+	if (o > s && o[-1] == ' ')
+		o--;
+	*o = '\0';
+	return s;
+}
+
+/* The document's information string v (freed), when valid UTF-8, one line
+ * (one_line()) and not empty, as m's member key. */
 static void
 meta_str(json_t *m, const char *key, char *v)
 {
-	if (v && *v && g_utf8_validate(v, -1, NULL))
+	if (v && g_utf8_validate(v, -1, NULL) && *one_line(v))
 		json_object_set_new(m, key, json_string(v));
 	g_free(v);
 }
@@ -637,7 +669,7 @@ ev_extract_pdf(const char *path, const char *id, const char *password,
 		goto out;
 	t = poppler_document_get_title(d.doc);
 	json_object_set_new(head, "id", json_string(id));
-	if (t && *t && g_utf8_validate(t, -1, NULL))
+	if (t && g_utf8_validate(t, -1, NULL) && *one_line(t))
 		json_object_set_new(head, "title", json_string(t));
 	else if (d.title)
 		json_object_set_new(head, "title", json_string(d.title));

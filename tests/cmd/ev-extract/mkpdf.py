@@ -11,6 +11,8 @@ usage: mkpdf.py KIND OUT.pdf [N]
   many N    N pages of a heading and two paragraphs each (for timing)
   pagebreak 2 pages: a section whose paragraphs run on from page 1 to page 2,
             then a section of its own on page 2
+  titled HEX  1 page under a heading, whose information dictionary's Title
+            is the bytes HEX (a PDF hex string: "FEFF..." is UTF-16)
 
 Fonts are the standard Helvetica and Helvetica-Bold (not embedded), so every
 PDF reader places the glyphs alike; coordinates are PDF points, origin bottom
@@ -32,7 +34,7 @@ def page_stream(items):
     return "\n".join(out).encode("latin-1")
 
 
-def write(path, pages, outline=None, image_pages=(), title=None):
+def write(path, pages, outline=None, image_pages=(), title=None, title_hex=None):
     objs = {}
     n_pages = len(pages)
     # 1 catalog, 2 pages, 3 F1, 4 F2, 5 image, 6 info, 7 outlines root,
@@ -95,6 +97,8 @@ def write(path, pages, outline=None, image_pages=(), title=None):
                b"\nendstream")
     objs[6] = ("<< /Title (%s) /Producer (mkpdf.py) >>" % esc(title or "")).encode("latin-1") \
         if title else b"<< /Producer (mkpdf.py) >>"
+    if title_hex is not None:
+        objs[6] = ("<< /Title <%s> /Producer (mkpdf.py) >>" % title_hex).encode()
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = {}
     for k in sorted(objs):
@@ -161,6 +165,9 @@ def main():
         p2 += [("B", 15, 72, 140, "Feeding")]
         p2 += body(170, ["Give thick syrup in autumn."])
         write(path, [p1, p2])
+    elif kind == "titled":
+        p1 = [("B", 15, 72, 80, "Valve Overview")] + body(110, ["The valve opens at two bar."])
+        write(path, [p1], title_hex=sys.argv[3])
     elif kind == "many":
         n = int(sys.argv[3])
         pages = []
