@@ -231,3 +231,34 @@ Test(stdin_once, an_operand_dash_is_refused, .init = cr_redirect_stderr, .exit_c
 
 	ev_cli_stdin_once(&cli, "--queries", "-", "the queries", "the hits", files, 2);
 }
+
+Test(parse, an_option_number_is_plain_decimal)
+{
+	static const char *const reals[] = { "1", "-1.5", "+2", "1e-1", "2.5E+1", ".5", "2.", "0",
+		NULL };
+	static const double values[] = { 1, -1.5, 2, 0.1, 25, 0.5, 2, 0 };
+	static const char *const bad[] = { "", " 1", "\t1", "\n1", "1 ", "1\t", "0x1p0", "0x1",
+		"0X1P-1", "inf", "-Infinity", "nan", "1e", "1e+", ".", "-", "+", "e1", "1.2.3", "1,5",
+		"1_000", "--1", "1e1.5", NULL };
+	static const char *const counts[] = { "7", "+7", "-3", "0", "007", NULL };
+	static const long long whole[] = { 7, 7, -3, 0, 7 };
+	static const char *const bad_counts[] = { "", " 7", "\t7", "7 ", "0x7", "7.0", "7e0",
+		"1.5", "inf", "+", "-", "--7", "7\n", NULL };
+	double x;
+	long long n;
+
+	for (int i = 0; reals[i]; i++) {
+		cr_assert_eq(ev_parse_double(reals[i], -100, 100, &x), 0, "'%s'", reals[i]);
+		cr_assert_float_eq(x, values[i], 1e-12, "'%s'", reals[i]);
+	}
+	for (int i = 0; bad[i]; i++)
+		cr_assert_eq(ev_parse_double(bad[i], -100, 100, &x), -1, "'%s'", bad[i]);
+	for (int i = 0; counts[i]; i++) {
+		cr_assert_eq(ev_parse_count(counts[i], -100, 100, &n), 0, "'%s'", counts[i]);
+		cr_assert_eq(n, whole[i], "'%s'", counts[i]);
+	}
+	for (int i = 0; bad_counts[i]; i++)
+		cr_assert_eq(ev_parse_count(bad_counts[i], -100, 100, &n), -1, "'%s'", bad_counts[i]);
+	cr_assert_eq(ev_parse_double("1e400", -1e308, 1e308, &x), -1);
+	cr_assert_eq(ev_parse_count("99999999999999999999", 0, 100, &n), -1);
+}

@@ -10,6 +10,30 @@
 
 #define MAX_DEPTH 128		/* nesting deeper than any real config */
 
+int
+ev_config_number_text(const char *s)
+{
+	int digits = 0, dot = 0, exp = 0;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digits++;
+		else if (*s == '.' && !dot && !exp)
+			dot = 1;
+		else if ((*s == 'e' || *s == 'E') && digits && !exp) {
+			exp = 1;
+			if (s[1] == '-' || s[1] == '+')
+				s++;
+			if (s[1] == '\0')
+				return 0;
+		} else
+			return 0;
+	}
+	return digits == 0 ? 0 : dot || exp ? 2 : 1;
+}
+
 /* The value a plain (unquoted) scalar stands for, by YAML 1.2's core schema.
  * Returns a new reference, or NULL when the number does not fit. */
 static json_t *
@@ -18,9 +42,8 @@ plain_scalar(const char *s, size_t n)
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
 	static const char *const trues[] = { "true", "True", "TRUE", NULL };
 	static const char *const falses[] = { "false", "False", "FALSE", NULL };
-	const char *p;
 	char *end;
-	int i, digits = 0, dot = 0, exp = 0;
+	int i, kind;
 
 	for (i = 0; nulls[i]; i++)
 		if (strcmp(s, nulls[i]) == 0)
@@ -31,27 +54,10 @@ plain_scalar(const char *s, size_t n)
 	for (i = 0; falses[i]; i++)
 		if (strcmp(s, falses[i]) == 0)
 			return json_false();
-	p = s;
-	if (*p == '-' || *p == '+')
-		p++;
-	for (; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			digits++;
-		else if (*p == '.' && !dot && !exp)
-			dot = 1;
-		else if ((*p == 'e' || *p == 'E') && digits && !exp) {
-			exp = 1;
-			if (p[1] == '-' || p[1] == '+')
-				p++;
-			if (p[1] == '\0')
-				return json_stringn(s, n);
-		} else
-			return json_stringn(s, n);
-	}
-	if (digits == 0)
+	if ((kind = ev_config_number_text(s)) == 0)
 		return json_stringn(s, n);
 	errno = 0;
-	if (!dot && !exp) {
+	if (kind == 1) {
 		long long v = strtoll(s, &end, 10);
 
 		return errno == ERANGE ? NULL : json_integer(v);

@@ -13,6 +13,14 @@
 
 #include "err.h"
 
+/* Whether s is a number as a config file's plain scalar and an option's
+ * value write one: plain decimal, an optional sign, then digits with perhaps
+ * a '.' (or a '.' and digits), then perhaps an exponent ('e' or 'E', perhaps
+ * a sign, digits), and nothing else (no hexadecimal, "inf", "nan" or white
+ * space).  Returns 1 for a whole number (a sign and digits alone), 2 for
+ * another number, 0 when s is none. */
+int ev_config_number_text(const char *s);
+
 /* Load the YAML file at path.  Returns the top-level value (an object; an
  * empty file gives an empty object), or NULL with *err set: "FILE:LINE: what"
  * and code 2 for malformed YAML, a top level that is not a mapping, or a

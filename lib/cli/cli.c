@@ -233,7 +233,7 @@ ev_parse_count(const char *s, long long min, long long max, long long *out)
 	char *end;
 	long long v;
 
-	if (s == NULL || *s == '\0' || *s == ' ')
+	if (s == NULL || ev_config_number_text(s) != 1)
 		return -1;
 	errno = 0;
 	v = strtoll(s, &end, 10);
@@ -249,7 +249,7 @@ ev_parse_double(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
-	if (s == NULL || *s == '\0' || *s == ' ')
+	if (s == NULL || ev_config_number_text(s) == 0)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

@@ -127,7 +127,10 @@ int ev_cli_report(const struct ev_err *err);
 void ev_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse an option value.  Each returns 0 with *out set, or -1 when s is not a
- * whole number (a finite number) within [min, max]; no partial parses. */
+ * whole number (a finite number) within [min, max], written in plain decimal
+ * as a config file writes one (ev_config_number_text(): no hexadecimal, no
+ * white space, no "inf"; a whole number has no '.' or exponent); no partial
+ * parses. */
 int ev_parse_count(const char *s, long long min, long long max, long long *out);
 int ev_parse_double(const char *s, double min, double max, double *out);
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
+
 static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz", "merge" };
 static const char *const norm_names[] = { "default", "none", "max", "minmax", "zscore" };
 
@@ -181,7 +183,7 @@ ev_fuse_weight_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err *er
 	if (val == NULL)
 		return -1;
 	w = strtod(val, &end);
-	if (val[0] == '\0' || *end != '\0' || !isfinite(w) || w < 0)
+	if (ev_config_number_text(val) == 0 || *end != '\0' || !isfinite(w) || w < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
 		    "weight in '%s' must be a finite number >= 0", spec);
 	return ev_fuse_weight_set(o, lane, w, err);
