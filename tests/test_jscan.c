@@ -101,7 +101,11 @@ Test(jscan, refuses_bad_json_naming_where_and_column)
 		{ "\"\\ud800\"", "invalid JSON at column 2: invalid Unicode escape" },
 		{ "\"\xc0\xaf\"", "invalid JSON at column 2: invalid UTF-8" },
 		{ "\"\xed\xa0\x80\"", "invalid JSON at column 2: invalid UTF-8" },
-		{ "9223372036854775808", "invalid JSON at column 1: too big integer" },
+		{ "9223372036854775808", "invalid JSON at column 1: integer 9223372036854775808 beyond 64 "
+		    "bits; a real number is written with a '.' or an exponent (9223372036854775808.0)" },
+		{ "[1,-99999999999999999999]", "invalid JSON at column 4: integer -99999999999999999999 "
+		    "beyond 64 bits; a real number is written with a '.' or an exponent "
+		    "(-99999999999999999999.0)" },
 		{ "[1e309]", "invalid JSON at column 2: real number overflow" },
 		{ "01", "invalid JSON at column 2: end of input expected" },
 		{ "{\"a\":1", "invalid JSON at column 7: premature end of input" },

@@ -321,7 +321,16 @@ Test(jsonl, overflowing_numbers_are_refused)
 	cr_assert_null(ev_json_parse_line(T("{\"a\":1e999}"), "x:1", &err));
 	cr_assert(strstr(err.msg, "real number overflow") != NULL, "%s", err.msg);
 	cr_assert_null(ev_json_parse_line(T("{\"a\":99999999999999999999}"), "x:1", &err));
-	cr_assert(strstr(err.msg, "too big integer") != NULL, "%s", err.msg);
+	cr_assert_str_eq(err.msg, "invalid JSON at column 6: integer 99999999999999999999 beyond "
+	    "64 bits; a real number is written with a '.' or an exponent (99999999999999999999.0)");
+	cr_assert_str_eq(err.where, "x:1");
+	cr_assert_null(ev_json_parse_line(T("{\"v\":[1,-99999999999999999999]}"), "x:2", &err));
+	cr_assert_str_eq(err.msg, "invalid JSON at column 9: integer -99999999999999999999 beyond "
+	    "64 bits; a real number is written with a '.' or an exponent (-99999999999999999999.0)");
+	cr_assert_null(ev_json_parse_line(T("[123456789012345678901234567890123456789012345]"), "x:3",
+	    &err));
+	cr_assert_str_eq(err.msg, "invalid JSON at column 2: integer 12345678901234567890... (45 "
+	    "digits) beyond 64 bits; a real number is written with a '.' or an exponent");
 	cr_assert_null(ev_json_parse_line(T("{\"a\":NaN}"), "x:1", &err));
 }
 

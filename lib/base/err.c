@@ -67,6 +67,20 @@ ev_err_set(struct ev_err *err, int code, const char *where, const char *fmt, ...
 	return -1;
 }
 
+int
+ev_err_big_int(struct ev_err *err, const char *where, size_t col, const char *num, size_t n)
+{
+	int digits = n > 0 && num[0] == '-' ? (int)n - 1 : (int)n;
+
+	if (n <= 40)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %zu: integer "
+		    "%.*s beyond 64 bits; a real number is written with a '.' or an exponent (%.*s.0)",
+		    col, (int)n, num, (int)n, num);
+	return ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %zu: integer %.20s... "
+	    "(%d digits) beyond 64 bits; a real number is written with a '.' or an exponent", col,
+	    num, digits);
+}
+
 void
 ev_err_clear(struct ev_err *err)
 {

@@ -7,6 +7,7 @@
 #define EV_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Exit statuses, the same for every command (evkit(7) EXIT STATUS). */
 enum ev_exit {
@@ -33,6 +34,13 @@ int ev_err_set(struct ev_err *err, int code, const char *where, const char *fmt,
 
 /* As ev_err_set(), with a va_list. */
 int ev_err_vset(struct ev_err *err, int code, const char *where, const char *fmt, va_list ap);
+
+/* Set *err (code 2, at where) to the one message for a JSON integer
+ * num[0..n) (its digits, perhaps after '-') that is beyond 64 bits, at
+ * column col of its line: valid JSON, which Jansson, and jscan.c as it
+ * does, refuse; the message says how to write it as a real number.
+ * Returns -1. */
+int ev_err_big_int(struct ev_err *err, const char *where, size_t col, const char *num, size_t n);
 
 /* Clear *err (NULL-safe). */
 void ev_err_clear(struct ev_err *err);

@@ -296,7 +296,7 @@ scan_number(struct scan *sc, int *type)
 		if (copy != small)
 			free(copy);
 		if (errno == ERANGE)
-			return fail(sc, start, "too big integer");
+			return ev_err_big_int(sc->err, sc->where, (size_t)(start - sc->s) + 1, start, n);
 	}
 	return 0;
 }

@@ -252,7 +252,15 @@ ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_er
 		const char *nul = strstr(je.text, "JSON_ALLOW_NUL");
 		const char *near = nul != NULL ? strstr(je.text, " near ") : NULL;
 
-		if (je.position >= (int)len && len > 0 && strstr(je.text, "end of file") != NULL)
+		size_t end = je.position > 0 && (size_t)je.position <= len ? (size_t)je.position : 0;
+		size_t start = end;
+
+		while (start > 0 && ((line[start - 1] >= '0' && line[start - 1] <= '9') ||
+		    line[start - 1] == '-'))
+			start--;
+		if (strncmp(je.text, "too big ", 8) == 0 && start < end)
+			ev_err_big_int(err, where, start + 1, line + start, end - start);
+		else if (je.position >= (int)len && len > 0 && strstr(je.text, "end of file") != NULL)
 			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON: truncated record (%s)", je.text);
 		else if (nul != NULL)
 			ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %d: \\u0000 (a NUL "
