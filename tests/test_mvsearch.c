@@ -323,7 +323,7 @@ Test(mvsearch, bad_queries_are_refused_and_write_nothing)
 		{ "{\"vectors\":[[1,2,3,4,5,6,7,1e39]]}", "component 8 of vector 1 of field 'vectors' must be a finite number" },
 		{ "{\"vectors\":[[1,2,3,4,5,6,7,8]],\"model\":\"m2\"}", "query vectors of model 'm2', the index's are of 'm1'" },
 		{ "{\"vectors\":[[1,2,3,4,5,6,7,8]],\"filters\":{\"doc_id\":\"d\"}}", "'filters' need the store of the records' documents: give --db DB" },
-		{ "{\"vectors\":[[1,2,3,4,5,6,7,8]],\"query_id\":1.5}", "field 'query_id' must be a string or a whole number" },
+		{ "{\"vectors\":[[1,2,3,4,5,6,7,8]],\"query_id\":1.5}", "field 'query_id' must be a string or an integer" },
 	};
 	struct ev_mvsearch_opts o = { .k = 3, .candidates = 10, .token_k = 5 };
 

@@ -570,7 +570,7 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 		return NULL;
 	id = json_object_get(v, "query_id");
 	if (id != NULL && !json_is_string(id) && !json_is_integer(id)) {
-		ev_err_set(err, EV_EXIT_USAGE, where, "field 'query_id' must be a string or an integer");
+		ev_err_query_id(err, where);
 		return NULL;
 	}
 	if (id == NULL && json_object_set_new(v, "query_id", json_integer((json_int_t)lineno)) == -1) {
@@ -578,6 +578,12 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 		return NULL;
 	}
 	return json_incref(v);
+}
+
+int
+ev_err_query_id(struct ev_err *err, const char *where)
+{
+	return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query_id' must be a string or an integer");
 }
 
 int
@@ -593,8 +599,7 @@ ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct 
 	q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
 	if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
 	    ((r = ev_json_id_buf(q, qid)) == -1 &&
-	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-		"field 'query_id' must be a string or an integer") == -1) ||
+	    ev_err_query_id(err, ev_jsonl_where(in)) == -1) ||
 	    (r == -2 && ev_err_nomem(err) == -1)) {
 		json_decref(v);
 		return -1;

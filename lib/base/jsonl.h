@@ -113,6 +113,11 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * is absent or of another type, or -2 out of memory (b is then empty). */
 int ev_json_id_buf(const json_t *id, struct ev_buf *b);
 
+/* Set *err (code 2, at where) to the one message for a query_id of the
+ * wrong type, which every command gives: "field 'query_id' must be a string
+ * or an integer".  Returns -1. */
+int ev_err_query_id(struct ev_err *err, const char *where);
+
 /* Check a hit record's shape: an object with a non-empty string "id", a
  * finite number "score", and where present a whole "rank" from 1, string
  * "lane", "snippet", "doc_id" and "query", an object "signals" and an array

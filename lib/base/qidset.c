@@ -17,8 +17,7 @@ ev_qidset_add(struct ev_qidset *s, const json_t *id, size_t lineno, const char *
 		r = ev_json_id_buf(id, &s->text);
 	}
 	if (r == -1 && id != NULL && !json_is_null(id))
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, where);
 	if (r < 0)
 		return ev_err_nomem(err);
 	if ((n = ev_strmap_add(&s->ids, s->text.p, s->text.len, &added)) < 0)

@@ -98,8 +98,7 @@ ev_rerank_set_add(struct ev_rerank_set *s, const json_t *hit, const char *where,
 	int r;
 
 	if ((r = ev_json_id_buf(json_object_get(hit, "query_id"), &s->qid)) == -1)
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, where);
 	if (r == -2 || (r = ev_json_id_buf(doc, &s->doc)) == -2)
 		return ev_err_nomem(err);
 	if (r == -1)

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "buf.h"
+#include "jsonl.h"
 #include "langid.h"
 
 /* The vocabulary is forgotten (between items) when it grows past this. */
@@ -1237,8 +1238,7 @@ ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const cha
 	 * summary: an id, as every other record has it */
 	v = json_object_get(rec, "query_id");
 	if (v != NULL && !json_is_null(v) && !json_is_string(v) && !json_is_integer(v))
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, where);
 	/* a language code, or an EvidencePack's "other" (found from the text) */
 	v = json_object_get(rec, "language");
 	if (v != NULL && !json_is_null(v) && (!json_is_string(v) ||

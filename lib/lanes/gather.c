@@ -88,8 +88,7 @@ hits_ahead(struct ev_gather_src *h, struct ev_err *err)
 		if (r == -2)
 			ev_err_nomem(err);
 		else if (err->msg[0] == '\0')
-			ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->in),
-			    "field 'query_id' must be a string or an integer");
+			ev_err_query_id(err, ev_jsonl_where(h->in));
 		json_decref(v);
 		return -1;
 	}
@@ -118,8 +117,7 @@ ev_gather_query(struct ev_gather *g, const json_t *q, const char *where, FILE *o
 	if (ev_routed_check(q, where, err) == -1)
 		return -1;
 	if ((r = ev_json_id_buf(json_object_get(q, "query_id"), &id)) < 0)
-		return r == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return r == -2 ? ev_err_nomem(err) : ev_err_query_id(err, where);
 	qid = ev_buf_str(&id);
 	r = 0;
 	for (int i = 0; i < g->n; i++) {

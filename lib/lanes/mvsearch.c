@@ -475,8 +475,7 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	if ((nq = query_vectors(ms, rec, where, err)) == -1)
 		return -1;
 	if (qid != NULL && !json_is_string(qid) && !json_is_integer(qid))
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or a whole number");
+		return ev_err_query_id(err, where);
 	/* (a query whose id came before is bad input: qidset.h) */
 	if (ev_qidset_add(&ms->qids, qid, lineno, where, err) == -1)
 		return -1;

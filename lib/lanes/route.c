@@ -683,8 +683,7 @@ ev_route_read_answers(const char *path, struct ev_err *err)
 			if (r == -2)
 				ev_err_nomem(err);
 			else if (err->msg[0] == '\0')
-				ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-				    "field 'query_id' must be a string or an integer");
+				ev_err_query_id(err, ev_jsonl_where(in));
 			json_decref(v);
 			r = -1;
 			break;

@@ -337,8 +337,7 @@ next_fb_hit(struct ev_vsearch *vs, struct ev_jsonl *in, struct ev_buf *ids, stru
 	json_t *q = json_is_object(hit) ? json_object_get(hit, "query_id") : NULL;
 	if (ev_hit_check(hit, ev_jsonl_where(in), err) == -1 ||
 	    ((r = ev_json_id_buf(q, &h->qid)) == -1 &&
-	    ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(in),
-		"field 'query_id' must be a string or an integer") == -1) ||
+	    ev_err_query_id(err, ev_jsonl_where(in)) == -1) ||
 	    (r == -2 && ev_err_nomem(err) == -1)) {
 		json_decref(hit);
 		return -1;
@@ -472,8 +471,7 @@ add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const
 		return -1;
 	id = json_object_get(v, "query_id");
 	if (id != NULL && !json_is_null(id) && !json_is_string(id) && !json_is_integer(id))
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-			"field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, where);
 	if (model != NULL && strcmp(model, ev_vindex_model(vs->ix)) != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 			"query vector of model '%s', but index '%s' holds vectors of model '%s'", model,

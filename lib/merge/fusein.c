@@ -155,15 +155,13 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	} else if (q->type == EV_JINT) {
 		char small[32];
 		if (q->vlen >= sizeof small)
-			return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
-			    "field 'query_id' must be a string or an integer");
+			return ev_err_query_id(err, ev_jsonl_where(h->r));
 		memcpy(small, q->val, q->vlen);
 		small[q->vlen] = '\0';
 		if (ev_buf_printf(&h->qb, "%lld", strtoll(small, NULL, 10)) == -1)
 			return ev_err_nomem(err);
 	} else {
-		return ev_err_set(err, EV_EXIT_USAGE, ev_jsonl_where(h->r),
-		    "field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, ev_jsonl_where(h->r));
 	}
 	h->qid = (char *)ev_buf_str(&h->qb);
 	/* the query being gathered is not done yet: no need to look */

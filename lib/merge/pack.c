@@ -222,8 +222,7 @@ ev_pack_query(struct ev_pack *p, const json_t *query_id, const char *query, long
 		query_id = json_null();
 		ev_buf_reset(&p->qidb);
 	} else if ((r = ev_json_id_buf(query_id, &p->qidb)) != 0) {
-		return r == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return r == -2 ? ev_err_nomem(err) : ev_err_query_id(err, where);
 	}
 	key = ev_buf_str(&p->qidb);
 	v = json_object_get(p->qkeys, key);
@@ -784,8 +783,7 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 		li->query_id = ev_buf_str(&p->idb);
 		li->query_id_int = 1;
 	} else {
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'query_id' must be a string or an integer");
+		return ev_err_query_id(err, where);
 	}
 	p->line = line;
 	p->linelen = len;

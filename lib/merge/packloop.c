@@ -145,8 +145,7 @@ ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 		}
 		if ((rc = ev_json_id_buf(json_object_get(q, "query_id"), &idb)) != 0) {
 			json_decref(q);
-			rc = rc == -2 ? ev_err_nomem(err) : ev_err_set(err, EV_EXIT_USAGE,
-			    ev_jsonl_where(in), "field 'query_id' must be a string or an integer");
+			rc = rc == -2 ? ev_err_nomem(err) : ev_err_query_id(err, ev_jsonl_where(in));
 			break;
 		}
 		if (check_query_fields(q, ev_jsonl_where(in), err) == -1) {
