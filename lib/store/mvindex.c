@@ -346,7 +346,6 @@ open_once(const char *path, int *again, struct ev_err *err)
 	struct ev_mvindex *ix = calloc(1, sizeof *ix);
 	char magic[sizeof EV_MVFILE_MAGIC];
 	struct ev_buf b = EV_BUF_INIT;
-	struct stat sb;
 	FILE *f = NULL, *data = NULL;
 	char *dpath = NULL;
 	int nomem, gone;
@@ -356,11 +355,8 @@ open_once(const char *path, int *again, struct ev_err *err)
 		ev_err_nomem(err);
 		goto fail;
 	}
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		ev_err_set(err, EV_EXIT_USAGE, path,
-		    "is a directory, not an evkit multi-vector index; --index takes a file");
+	if (ev_vfile_not_dir(path, "multi-vector index", err) == -1)
 		goto fail;
-	}
 	if ((f = fopen(path, "rb")) == NULL) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s%s", path,
 		    strerror(errno), errno == ENOENT ? " (ev-mv-load makes it)" : "");

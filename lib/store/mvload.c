@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 
 #include <faiss/c_api/Index_c.h>
 #include <faiss/c_api/index_io_c.h>
@@ -81,17 +80,12 @@ static int
 claimable(const char *path, int *exists, struct ev_err *err)
 {
 	char magic[sizeof EV_MVFILE_MAGIC];
-	struct stat sb;
 	size_t n;
 	FILE *f;
 
 	*exists = 0;
-	if (*path == '\0')
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "--index names no file: give the index's"
-		    " file name");
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		return ev_err_set(err, EV_EXIT_USAGE, path,
-		    "is a directory, not an evkit multi-vector index; --index takes a file");
+	if (ev_vfile_not_dir(path, "multi-vector index", err) == -1)
+		return -1;
 	if ((f = fopen(path, "rb")) == NULL) {
 		if (errno == ENOENT)
 			return 0;

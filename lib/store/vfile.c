@@ -320,7 +320,7 @@ check:
 }
 
 int
-ev_vfile_not_dir(const char *path, struct ev_err *err)
+ev_vfile_not_dir(const char *path, const char *kind, struct ev_err *err)
 {
 	struct stat sb;
 
@@ -329,7 +329,7 @@ ev_vfile_not_dir(const char *path, struct ev_err *err)
 			" file name");
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return ev_err_set(err, EV_EXIT_USAGE, path,
-			"is a directory, not an evkit vector index; --index takes a file");
+			"is a directory, not an evkit %s; --index takes a file", kind);
 	return 0;
 }
 
@@ -343,7 +343,7 @@ ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, 
 	FILE *f;
 	int other;
 
-	if (ev_vfile_not_dir(path, err) == -1)
+	if (ev_vfile_not_dir(path, "vector index", err) == -1)
 		return -1;
 	if ((f = fopen(path, "rb")) == NULL) {
 		if (errno == ENOENT)

@@ -101,9 +101,10 @@ int ev_vfile_size_check(const char *path, const char *store_id, long long gen,
 int ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h,
 	FaissIndex **out, struct ev_err *err);
 
-/* A directory, or an empty name, named as the index file: bad usage.
- * Returns 0, or -1 with *err set (code 2). */
-int ev_vfile_not_dir(const char *path, struct ev_err *err);
+/* A directory, or an empty name, named as the index file (--index) of an
+ * index of this kind ("vector index", "multi-vector index"): bad usage,
+ * with the one message each has.  Returns 0, or -1 with *err set (code 2). */
+int ev_vfile_not_dir(const char *path, const char *kind, struct ev_err *err);
 
 /* Whether the file at path may be (re)written as the index of the store
  * st, whose index id is store_id (NULL before its first load): it is

@@ -48,7 +48,7 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 			ev_store_path(st), ev_store_path(st), path);
 		goto fail;
 	}
-	if (ev_vfile_not_dir(path, err) == -1 || ev_vfile_meta_ll(st, "vindex.bytes", &bytes, err) == -1)
+	if (ev_vfile_not_dir(path, "vector index", err) == -1 || ev_vfile_meta_ll(st, "vindex.bytes", &bytes, err) == -1)
 		goto fail;
 	if ((r = ev_vfile_size_check(path, store_id, gen, bytes, err)) == -2 ||
 	    (r = ev_vfile_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
