@@ -569,11 +569,12 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 	if (ev_field_str(v, "query", 1, &text, where, err) == -1)
 		return NULL;
 	id = json_object_get(v, "query_id");
-	if (id != NULL && !json_is_string(id) && !json_is_integer(id)) {
+	if (id != NULL && !json_is_null(id) && !json_is_string(id) && !json_is_integer(id)) {
 		ev_err_query_id(err, where);
 		return NULL;
 	}
-	if (id == NULL && json_object_set_new(v, "query_id", json_integer((json_int_t)lineno)) == -1) {
+	if ((id == NULL || json_is_null(id)) &&
+	    json_object_set_new(v, "query_id", json_integer((json_int_t)lineno)) == -1) {
 		ev_err_nomem(err);
 		return NULL;
 	}

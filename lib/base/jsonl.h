@@ -133,7 +133,7 @@ int ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, str
 
 /* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its
- * line number).  Returns a new reference to an object with "query_id" and
+ * line number; a record's absent or null query_id is its line number too).  Returns a new reference to an object with "query_id" and
  * "query" checked, or NULL with *err set (exit 2). */
 json_t *ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err);
 

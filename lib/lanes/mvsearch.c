@@ -474,13 +474,14 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 
 	if ((nq = query_vectors(ms, rec, where, err)) == -1)
 		return -1;
-	if (qid != NULL && !json_is_string(qid) && !json_is_integer(qid))
+	if (qid != NULL && !json_is_null(qid) && !json_is_string(qid) && !json_is_integer(qid))
 		return ev_err_query_id(err, where);
 	/* (a query whose id came before is bad input: qidset.h) */
 	if (ev_qidset_add(&ms->qids, qid, lineno, where, err) == -1)
 		return -1;
 	if ((base = ev_hitfields_query_fields(rec)) == NULL ||
-	    (json_object_get(base, "query_id") == NULL &&
+	    ((json_object_get(base, "query_id") == NULL ||
+	    json_is_null(json_object_get(base, "query_id"))) &&
 	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
 		ev_err_nomem(err);
 		goto out;
