@@ -97,7 +97,9 @@ Test(show, a_malformed_reference_is_refused_naming_where_and_why)
 {
 	static const char *const bad[] = { "doc::a::page-0", "doc::a::page-01", "doc::a::page-",
 	    "doc::a::page-1::bbox-1,2,3", "doc::a::page-1::bbox-4,0,1,1", "doc::a::page-1::bbox-a,b,c,d",
-	    "doc::a", "doc::::page-1", "chunk:", "doc:", "", NULL };
+	    "doc::a", "doc::::page-1", "chunk:", "doc:", "", "doc::a::page-1::bbox-0x1,0,2,2",
+	    "doc::a::page-1::bbox-\t1,0,2,2", "doc::a::page-1::bbox-1,0,2,2,", "doc::a::page-1::bbox-1,,2,2",
+	    "doc::a::page-1::bbox-inf,0,2,2", "doc::a::page-1::bbox-+1,0,2,2", NULL };
 	struct ev_err err = { 0 };
 	struct ev_ref r;
 

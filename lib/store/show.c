@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "chunk.h"
+#include "config.h"
 #include "jscan.h"
 #include "jsonl.h"
 #include "region.h"
@@ -28,23 +29,26 @@ page_number(const char *s, size_t n)
 	return v;
 }
 
-/* Four finite numbers "X0,Y0,X1,Y1" at s[0..n) with x0 <= x1, y0 <= y1. */
+/* Four finite numbers "X0,Y0,X1,Y1" at s[0..n) with x0 <= x1, y0 <= y1,
+ * each plain decimal without a '+' (as ev-search-mv writes them, "%.10g"). */
 static int
 box_of(const char *s, size_t n, double box[4])
 {
-	char buf[160], *p = buf, *end;
+	char buf[160], *p = buf, *comma;
 
 	if (n == 0 || n >= sizeof buf)
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
 	for (int i = 0; i < 4; i++) {
-		if (*p == '\0' || *p == ' ' || *p == '+')
+		if ((comma = strchr(p, ',')) != NULL)
+			*comma = '\0';
+		if ((comma == NULL) != (i == 3) || *p == '+' || ev_config_number_text(p) == 0)
 			return -1;
-		box[i] = strtod(p, &end);
-		if (end == p || !isfinite(box[i]) || *end != (i < 3 ? ',' : '\0'))
+		box[i] = strtod(p, NULL);
+		if (!isfinite(box[i]))
 			return -1;
-		p = end + (i < 3);
+		p = comma + 1;
 	}
 	return box[0] <= box[2] && box[1] <= box[3] ? 0 : -1;
 }
