@@ -12,6 +12,7 @@
 #include "hitfields.h"
 #include "jscan.h"
 #include "jsonl.h"
+#include "strmap.h"
 
 #define SNIPPET_VALUE_MAX	200	/* bytes of one column's value in a snippet */
 
@@ -24,6 +25,7 @@ struct ev_sqllane {
 	int ncols;
 	unsigned char *snippet;	/* per column: 1 when in the snippet */
 	char *table;		/* the id column's table, or "sql" */
+	struct ev_strmap ids;	/* the ids of a query's rows so far */
 };
 
 /* Only reading: every action that is not a read, a SELECT or a function
@@ -222,6 +224,7 @@ ev_sqllane_close(struct ev_sqllane *s)
 	sqlite3_close(s->db);
 	free(s->snippet);
 	free(s->table);
+	ev_strmap_release(&s->ids);
 	free(s);
 }
 
@@ -505,6 +508,29 @@ step_error(struct ev_sqllane *s, int step, const char *where, struct ev_err *err
 	}
 }
 
+/* Take the id of hit, the n-th row's, into s->ids.  Returns 0, or -1 with
+ * *err set: code 2 naming where when a row before had that id (a query's
+ * hits need an id each: the stages after merge them by it), 1 out of
+ * memory. */
+static int
+row_id_new(struct ev_sqllane *s, const json_t *hit, long n, const char *where,
+    struct ev_err *err)
+{
+	const json_t *id = json_object_get(hit, "id");
+	int added;
+	int32_t first = ev_strmap_add(&s->ids, json_string_value(id), json_string_length(id),
+	    &added);
+
+	if (first < 0)
+		return ev_err_nomem(err);
+	if (!added)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "rows %ld and %ld of the statement have "
+		    "the same id '%s'; a query's hits need one id each (SELECT DISTINCT, or GROUP BY "
+		    "the id column '%s')", (long)first + 1, n + 1, json_string_value(id),
+		    s->o.id_column);
+	return 0;
+}
+
 long
 ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, const char *where,
 	struct ev_err *err)
@@ -515,6 +541,7 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 	long n = 0, i, rc = -1;
 	int step = SQLITE_DONE;	/* when k is 0 */
 
+	ev_strmap_reset(&s->ids);
 	if (bind_all(s, q, where, err) == -1)
 		return -1;
 	while (n < s->o.k && (step = sqlite3_step(s->stmt)) == SQLITE_ROW) {
@@ -528,6 +555,10 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 		if ((rows[n].hit = row_hit(s, q, n, &rows[n].score, where, err)) == NULL)
 			goto out;
 		rows[n].seq = n;
+		if (row_id_new(s, rows[n].hit, n, where, err) == -1) {
+			json_decref(rows[n].hit);
+			goto out;
+		}
 		n++;
 	}
 	if (n < s->o.k && step != SQLITE_DONE) {
