@@ -116,3 +116,29 @@ Test(clock, date_ok_takes_the_days_and_times_of_the_calendar)
 		cr_assert_eq(ev_clock_date_ok(bad[i]), 0, "%s", bad[i]);
 	cr_assert_eq(ev_clock_date_ok(NULL), 0);
 }
+
+Test(clock, date_days_is_the_moment_a_date_names)
+{
+	static const struct {
+		const char *s;
+		double days;
+	} cases[] = {
+		{ "1970", 0 }, { "1970-01-01", 0 }, { "1970-02", 31 }, { "2025", 20089 },
+		{ "2024-12-31", 20088 }, { "1970-01-01T12", 0.5 }, { "1970-01-01 06:00", 0.25 },
+		{ "1970-01-02T00:00:00Z", 1 }, { "1970-01-01T12:00+12:00", 0 },
+		{ "1970-01-01T12:00-1200", 1 }, { "1970-01-01T12+06", 0.25 },
+		{ "1970-01-01T12.5", 0.5 + 0.5 / 24 }, { "1970-01-01T00:00:43.2", 0.0005 },
+		{ "1969-12-31T18:00", -0.25 },
+	};
+	double d = -1;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cr_assert_eq(ev_clock_date_days(cases[i].s, &d), 0, "%s", cases[i].s);
+		cr_assert_float_eq(d, cases[i].days, 1e-9, "%s: %.9f", cases[i].s, d);
+	}
+	d = 7;
+	cr_assert_eq(ev_clock_date_days("2025-13", &d), -1);
+	cr_assert_eq(ev_clock_date_days("2025-01-01Z", &d), -1);
+	cr_assert_eq(ev_clock_date_days(NULL, &d), -1);
+	cr_assert_eq(d, 7);
+}

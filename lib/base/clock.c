@@ -105,74 +105,88 @@ field(const char *s, int lo, int hi)
 	return v < lo || v > hi ? -1 : v;
 }
 
-/* The end of the fraction at s ('.' or ',' and at least one digit), or s
- * when none begins there; NULL when a '.' or ',' has no digit after it. */
-static const char *
-fraction_end(const char *s)
+/* The fraction at *s ('.' or ',' and at least one digit), when one begins
+ * there: its value into *frac (0 to 1) and *s past it.  Returns 0, or -1
+ * when a '.' or ',' has no digit after it. */
+static int
+fraction(const char **s, double *frac)
 {
-	if (*s != '.' && *s != ',')
-		return s;
-	if (*++s < '0' || *s > '9')
-		return NULL;
-	while (*s >= '0' && *s <= '9')
-		s++;
-	return s;
+	const char *p = *s;
+	double scale = 0.1;
+
+	*frac = 0;
+	if (*p != '.' && *p != ',')
+		return 0;
+	if (*++p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++, scale /= 10)
+		*frac += (*p - '0') * scale;
+	*s = p;
+	return 0;
 }
 
-/* Whether s (NULL: no) is empty or a zone and nothing more: "Z" (or "z"),
- * or a sign and an offset, "HH", "HHMM" or "HH:MM" (hours 00 to 23, minutes
- * 00 to 59). */
+/* The zone s is, and nothing more, into *off (minutes east of UTC): none
+ * (UTC), "Z" (or "z"), or a sign and an offset, "HH", "HHMM" or "HH:MM"
+ * (hours 00 to 23, minutes 00 to 59).  Returns 0, or -1 when s is none. */
 static int
-zone_ok(const char *s)
+zone(const char *s, int *off)
 {
-	if (s == NULL)
-		return 0;
+	int h, m = 0;
+
+	*off = 0;
 	if (*s == '\0')
-		return 1;
-	if (*s == 'Z' || *s == 'z')
-		return s[1] == '\0';
-	if ((*s != '+' && *s != '-') || field(s + 1, 0, 23) < 0)
 		return 0;
-	s += 3;
-	if (*s == ':')
-		s++;
-	else if (*s == '\0')
-		return 1;
-	return field(s, 0, 59) >= 0 && s[2] == '\0';
+	if (*s == 'Z' || *s == 'z')
+		return s[1] == '\0' ? 0 : -1;
+	if ((*s != '+' && *s != '-') || (h = field(s + 1, 0, 23)) < 0)
+		return -1;
+	if (s[3] != '\0' && ((m = field(s + 3 + (s[3] == ':'), 0, 59)) < 0 ||
+	    s[5 + (s[3] == ':')] != '\0'))
+		return -1;
+	*off = (h * 60 + m) * (*s == '-' ? -1 : 1);
+	return 0;
+}
+
+int
+ev_clock_date_days(const char *s, double *days)
+{
+	int y, mo = 1, d = 1, t[3] = { 0, 0, 0 }, n = 0, off;
+	static const double unit[3] = { 1.0 / 24, 1.0 / 1440, 1.0 / 86400 };
+	double frac = 0;
+
+	if (s == NULL || (y = digits(s, 4)) < 0)
+		return -1;
+	if (s[4] == '\0')
+		s += 4;		/* a year */
+	else if (s[4] != '-' || (mo = field(s + 5, 1, 12)) < 0)
+		return -1;
+	else if (s[7] == '\0')
+		s += 7;		/* a month */
+	else if (s[7] != '-' || (d = digits(s + 8, 2)) < 1 || d > month_days(y, mo))
+		return -1;
+	else if (*(s += 10) != '\0') {
+		/* a day, then a time of day: "HH", "HH:MM" or "HH:MM:SS", a fraction */
+		if ((*s != 'T' && *s != 't' && *s != ' ') || (t[n++] = field(s + 1, 0, 23)) < 0)
+			return -1;
+		for (s += 3; n < 3 && *s == ':'; n++, s += 3)
+			if ((t[n] = field(s + 1, 0, n == 1 ? 59 : 60)) < 0)
+				return -1;
+		if (fraction(&s, &frac) == -1)
+			return -1;
+	}
+	if ((n == 0 && *s != '\0') || zone(s, &off) == -1)
+		return -1;
+	*days = (double)days_from_civil(y, mo, d) + t[0] * unit[0] + t[1] * unit[1] +
+	    t[2] * unit[2] + (n > 0 ? frac * unit[n - 1] : 0) - off / 1440.0;
+	return 0;
 }
 
 int
 ev_clock_date_ok(const char *s)
 {
-	int y, mo, d;
+	double days;
 
-	if (s == NULL || (y = digits(s, 4)) < 0)
-		return 0;
-	if (s[4] == '\0')
-		return 1;
-	if (s[4] != '-' || (mo = field(s + 5, 1, 12)) < 0)
-		return 0;
-	if (s[7] == '\0')
-		return 1;
-	if (s[7] != '-' || (d = digits(s + 8, 2)) < 1 || d > month_days(y, mo))
-		return 0;
-	s += 10;
-	if (*s == '\0')
-		return 1;
-	if ((*s != 'T' && *s != 't' && *s != ' ') || field(s + 1, 0, 23) < 0)
-		return 0;
-	s += 3;
-	if (*s == ':') {
-		if (field(s + 1, 0, 59) < 0)
-			return 0;
-		s += 3;
-		if (*s == ':') {
-			if (field(s + 1, 0, 60) < 0)
-				return 0;
-			s += 3;
-		}
-	}
-	return zone_ok(fraction_end(s));
+	return ev_clock_date_days(s, &days) == 0;
 }
 
 void

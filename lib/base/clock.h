@@ -34,6 +34,13 @@ int ev_clock_parse(const char *s, long long *ms);
  * to 60 (a leap second), a zone's hours 00 to 23 and minutes 00 to 59.  Returns 1 when it is, 0 when not (or s is NULL). */
 int ev_clock_date_ok(const char *s);
 
+/* The moment the date s names (as ev_clock_date_ok() takes it), in days
+ * since 1970-01-01 00:00 UTC: a year is its first day, a month its first
+ * day, a date its midnight, a time of day (and its fraction) a fraction of
+ * the day, a zone taken off (none is UTC).  Returns 0 with *days set, or -1
+ * when s is no such date (*days unchanged). */
+int ev_clock_date_days(const char *s, double *days);
+
 /* Unix time ms (milliseconds, years 0 to 9999) as RFC 3339 UTC with
  * milliseconds, "YYYY-MM-DDTHH:MM:SS.mmmZ", into buf (size at least
  * EV_CLOCK_STAMP_MAX). */

@@ -203,13 +203,14 @@ static const char neighbours_sql[] =
     " SELECT n.rowid, abs(n.pos - me.pos) AS dist FROM d n, d me"
     " WHERE me.id = ?1 AND n.id != ?1 AND abs(n.pos - me.pos) <= ?2 ORDER BY dist, n.pos";
 
-/* The first chunk of each of the ?2 documents nearest in time to chunk ?1's. */
+/* The first chunk of each of the ?2 documents nearest in time to chunk ?1's,
+ * their dates read in every form a published_date takes (store.h). */
 static const char timeline_sql[] =
-    "WITH me AS (SELECT d.doc_id, julianday(d.published_date) AS t FROM chunks c"
+    "WITH me AS (SELECT d.doc_id, evkit_date_days(d.published_date) AS t FROM chunks c"
     "  JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1 AND t IS NOT NULL)"
     " SELECT (SELECT min(rowid) FROM chunks WHERE doc_id = o.doc_id),"
-    "  abs(julianday(o.published_date) - me.t) AS days FROM documents o, me"
-    " WHERE o.doc_id != me.doc_id AND julianday(o.published_date) IS NOT NULL"
+    "  abs(evkit_date_days(o.published_date) - me.t) AS days FROM documents o, me"
+    " WHERE o.doc_id != me.doc_id AND evkit_date_days(o.published_date) IS NOT NULL"
     " ORDER BY days, o.doc_id LIMIT ?2";
 
 int

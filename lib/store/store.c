@@ -1,5 +1,6 @@
 /* store.c: the SQLite store.  See store.h for the schema. */
 #include "store.h"
+#include "clock.h"
 #include "readahead.h"
 
 #include <errno.h>
@@ -560,6 +561,21 @@ check_store(struct ev_store *st, int mode, int empty, struct ev_err *err)
 	return have;
 }
 
+/* SQL evkit_date_days(D): the moment D, a published_date, names, in days
+ * since 1970-01-01 UTC (ev_clock_date_days()), or NULL when D is none. */
+static void
+date_days(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	double days;
+
+	(void)argc;
+	if (s != NULL && ev_clock_date_days(s, &days) == 0)
+		sqlite3_result_double(ctx, days);
+	else
+		sqlite3_result_null(ctx);
+}
+
 struct ev_store *
 ev_store_open(const char *path, int mode, struct ev_err *err)
 {
@@ -609,6 +625,11 @@ ready:
 	/* (after the schema was read: a file that is not a database is told so) */
 	if ((st->an = ev_analyze_register(st->db, err)) == NULL)
 		goto fail;
+	if (sqlite3_create_function(st->db, "evkit_date_days", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, date_days, NULL, NULL) != SQLITE_OK) {
+		ev_err_nomem(err);
+		goto fail;
+	}
 	/* Writers keep the -wal and -shm files when they close (the -wal
 	 * emptied: journal_size_limit), so that a user who may only read the
 	 * store and its directory can still search it with the usual locks. */

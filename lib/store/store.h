@@ -73,7 +73,10 @@ struct ev_store;
  * when it cannot be opened, 2 when the file is not an evkit store or one of
  * an older schema (with what to do next), or path is empty (SQLite's
  * temporary database).  A missing store in READ/WRITE mode says to run
- * ev-ingest. */
+ * ev-ingest.  Its connection has the SQL function evkit_date_days(D): the
+ * moment a published_date D names, in days since 1970-01-01 UTC, whatever
+ * its form (ev_clock_date_days(); NULL when D is no such date), which
+ * SQLite's julianday() is not ("2025" is its day 2025, "2025-06" none). */
 struct ev_store *ev_store_open(const char *path, int mode, struct ev_err *err);
 
 /* Close the store (NULL-safe).  An open transaction is rolled back. */
