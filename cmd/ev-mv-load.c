@@ -62,7 +62,7 @@ main(int argc, char *argv[])
 	if (o.index == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
 	ev_cli_load_check(&cli, o.lo.factory, o.model);
-	if (o.lo.lane != NULL && ev_mvindex_lane_check(o.lo.lane, &err) == -1)
+	if (o.lo.lane != NULL && ev_plan_lane_check(o.lo.lane, NULL, &err) == -1)
 		ev_cli_usage_error(&cli, "--%s", err.msg);
 	R.model = o.model;
 	R.npy = o.npy;

@@ -97,7 +97,7 @@ main(int argc, char *argv[])
 	argi = ev_opt_parse_section(&cli, &command, options, "lanes.visual", 1);
 	if (index_path == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
-	if (lane != NULL && ev_mvindex_lane_check(lane, &err) == -1)
+	if (lane != NULL && ev_plan_lane_check(lane, NULL, &err) == -1)
 		ev_cli_usage_error(&cli, "--%s", err.msg);
 	mo.k = (int)k;
 	mo.candidates = candidates;

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "jsonl.h"
 #include "opt.h"
+#include "plan.h"
 #include "qidset.h"
 #include "sqllane.h"
 
@@ -60,6 +61,8 @@ main(int argc, char *argv[])
 	if (lane.sql == NULL)
 		ev_cli_usage_error(&cli, "--sql 'SELECT ...' is required (or lanes.structured.sql "
 		    "in the plan)");
+	if (lane.lane != NULL && ev_plan_lane_check(lane.lane, "ev-search-sql", &err) == -1)
+		ev_cli_usage_error(&cli, "--%s", err.msg);
 
 	if ((s = ev_sqllane_open(db, &lane, &err)) == NULL ||
 	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL) {

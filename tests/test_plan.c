@@ -231,3 +231,33 @@ Test(plan, check_refuses_a_bad_key_of_any_stage_and_passes_a_good_plan)
 	json_decref(bad);
 	json_decref(map);
 }
+
+Test(plan, a_lane_name_is_checked_in_one_place)
+{
+	static const char *const good[] = { "visual", "colpali_p2", "a-b", "x", NULL };
+	static const char *const bad[][2] = {
+		{ "", "lane '' is not a name of 1 to 31 lowercase letters, digits, '_' or '-'" },
+		{ "Visual", "lane 'Visual' is not a name of 1 to 31 lowercase letters, digits, '_' or '-'" },
+		{ "abcdefghijklmnopqrstuvwxyz123456",
+		    "lane 'abcdefghijklmnopqrstuvwxyz123456' is not a name of 1 to 31 lowercase letters, "
+		    "digits, '_' or '-'" },
+		{ "text", "lane 'text' names ev-search-text's lane: give this lane a name of its own" },
+		{ "vector_feedback",
+		    "lane 'vector_feedback' names ev-search-vec's lane: give this lane a name of its own" },
+		{ "fused", "lane 'fused' names ev-fuse's lane: give this lane a name of its own" },
+		{ NULL, NULL }
+	};
+	struct ev_err err = { 0 };
+
+	for (int i = 0; good[i]; i++)
+		cr_assert_eq(ev_plan_lane_check(good[i], NULL, &err), 0, "%s", good[i]);
+	for (int i = 0; bad[i][0]; i++) {
+		cr_assert_eq(ev_plan_lane_check(bad[i][0], NULL, &err), -1, "%s", bad[i][0]);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.msg, bad[i][1]);
+	}
+	/* a command's own lane may be named by it, by no other */
+	cr_assert_eq(ev_plan_lane_check("structured", "ev-search-sql", &err), 0);
+	cr_assert_eq(ev_plan_lane_check("structured", "ev-search-mv", &err), -1);
+	cr_assert_eq(ev_plan_lane_check("text", "ev-search-sql", &err), -1);
+}

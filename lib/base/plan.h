@@ -477,4 +477,16 @@ int ev_plan_word_index(const char *words, const char *word);
 /* words as a sentence ("jsonl, json or text") into buf.  Returns buf. */
 const char *ev_plan_words_text(const char *words, char *buf, size_t size);
 
+#define EV_PLAN_LANE_MAX 31	/* bytes in the name a command gives its lane */
+
+/* Check s as the name a command (prog, or NULL) gives its lane in hits,
+ * signals ("NAME_score") and plans: 1 to EV_PLAN_LANE_MAX lowercase ASCII
+ * letters, digits, '_' or '-' ("visual", "colpali_p2"), and not the name of
+ * a lane another evkit command writes hits of ("text": ev-search-text;
+ * "vector", "vector_feedback": ev-search-vec; "fused": ev-fuse;
+ * "structured": ev-search-sql), whose hits ev-fuse would fuse as that
+ * lane's, or refuse ("fused"); prog's own lane may be named.  Returns 0, or
+ * -1 with *err set (code 2, "lane 'NAME' ...", no place). */
+int ev_plan_lane_check(const char *s, const char *prog, struct ev_err *err);
+
 #endif

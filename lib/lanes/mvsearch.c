@@ -101,7 +101,7 @@ ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsearch_opts *o, FILE *o
 		ev_err_nomem(err);
 		return NULL;
 	}
-	if (ev_mvindex_lane_check(lane, err) == -1) {
+	if (ev_plan_lane_check(lane, NULL, err) == -1) {
 		free(ms);
 		return NULL;
 	}

@@ -60,7 +60,7 @@ struct ev_mvsearch_opts {
 struct ev_mvsearch;
 
 /* A searcher of index ix (borrowed) writing hits to out.  Returns NULL with
- * *err set (out of memory, or a lane name that ev_mvindex_lane_check()
+ * *err set (out of memory, or a lane name that ev_plan_lane_check()
  * refuses). */
 struct ev_mvsearch *ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsearch_opts *o,
 	FILE *out, struct ev_err *err);

@@ -45,52 +45,6 @@ struct ev_mvindex {
 	long long rows;
 };
 
-/* Whether s is 1 to EV_MVINDEX_LANE_MAX lowercase ASCII letters, digits, '_'
- * or '-'. */
-static int
-lane_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > EV_MVINDEX_LANE_MAX)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-			return 0;
-	return 1;
-}
-
-/* The command that writes hits of lane s, when s names a lane of another
- * evkit command, else NULL. */
-static const char *
-lane_taken(const char *s)
-{
-	static const char *const taken[][2] = {
-		{ "text", "ev-search-text" }, { "vector", "ev-search-vec" },
-		{ "vector_feedback", "ev-search-vec" }, { "fused", "ev-fuse" },
-		{ "structured", "ev-search-sql" },
-	};
-
-	for (size_t i = 0; i < sizeof taken / sizeof taken[0]; i++)
-		if (strcmp(s, taken[i][0]) == 0)
-			return taken[i][1];
-	return NULL;
-}
-
-int
-ev_mvindex_lane_check(const char *s, struct ev_err *err)
-{
-	const char *taken;
-
-	if (!lane_ok(s))
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane '%s' is not a name of 1 to %d "
-		    "lowercase letters, digits, '_' or '-'", s, EV_MVINDEX_LANE_MAX);
-	if ((taken = lane_taken(s)) != NULL)
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane '%s' names %s's lane: give this lane "
-		    "a name of its own", s, taken);
-	return 0;
-}
-
 /* ---- Reading an index ---------------------------------------------------- */
 
 static void

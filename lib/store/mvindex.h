@@ -5,7 +5,7 @@
  * reads and searches an index; mvload.h writes one.
  *
  * Layer above vfile and vecinput (which mvindex.c includes, with mvfile.h):
- * includes err.h and Jansson.
+ * includes err.h, plan.h (a lane's name) and Jansson.
  *
  * An index is two files:
  *   PATH       "evkit-mvindex 1\n", a header line (one compact JSON object:
@@ -37,20 +37,11 @@
 #include <jansson.h>
 
 #include "err.h"
+#include "plan.h"
 
 #define EV_MVINDEX_DIM_MAX 65536		/* dimensions of a vector */
 #define EV_MVINDEX_RECORD_MAX 1000000		/* vectors of one record */
-#define EV_MVINDEX_LANE_MAX 31			/* bytes in a lane's name */
-
-/* Check s as the name of a multi-vector lane in hits, signals
- * ("NAME_score") and plans: 1 to EV_MVINDEX_LANE_MAX lowercase ASCII
- * letters, digits, '_' or '-' ("visual", "colpali_p2"), and not the name of
- * a lane another evkit command writes hits of ("text": ev-search-text;
- * "vector", "vector_feedback": ev-search-vec; "fused": ev-fuse;
- * "structured": ev-search-sql), whose hits ev-fuse would fuse as that
- * lane's, or refuse ("fused").  Returns 0, or -1 with *err set (code 2,
- * "lane 'NAME' ...", no place). */
-int ev_mvindex_lane_check(const char *s, struct ev_err *err);
+#define EV_MVINDEX_LANE_MAX EV_PLAN_LANE_MAX	/* bytes in a lane's name */
 
 struct ev_mvindex;
 
