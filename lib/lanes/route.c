@@ -11,7 +11,7 @@
 #include "lexicon.h"
 #include "utf8.h"
 
-#define LANE_MAX	32
+#define LANE_MAX	31	/* bytes in a lane's name, as every stage's (EV_PLAN_LANE_MAX) */
 
 struct rule {
 	json_t *lanes;		/* array of lane names */
@@ -64,12 +64,19 @@ lane_list(const json_t *v, const char *key, const char *file, struct ev_err *err
 		ev_err_set(err, EV_EXIT_USAGE, file, "'%s' must be a list of one or more lanes", key);
 		return NULL;
 	}
-	json_array_foreach(v, i, x)
+	json_array_foreach(v, i, x) {
 		if (!json_is_string(x) || !lane_name_ok(json_string_value(x))) {
 			ev_err_set(err, EV_EXIT_USAGE, file,
 			    "'%s': a lane is 1 to %d letters, digits, '_' or '-'", key, LANE_MAX);
 			return NULL;
 		}
+		for (size_t j = 0; j < i; j++)
+			if (json_equal(json_array_get(v, j), x)) {
+				ev_err_set(err, EV_EXIT_USAGE, file, "'%s' names '%s' twice", key,
+				    json_string_value(x));
+				return NULL;
+			}
+	}
 	return json_incref((json_t *)v);
 }
 
@@ -390,6 +397,12 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 				    "lane is 1 to %d letters, digits, '_' or '-'", fallback[i], LANE_MAX);
 				goto fail;
 			}
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(fallback[j], fallback[i]) == 0) {
+					ev_err_set(err, EV_EXIT_USAGE, NULL, "--default names '%s' twice",
+					    fallback[i]);
+					goto fail;
+				}
 			if (json_array_append_new(r->fallback, json_string(fallback[i])) == -1)
 				goto nomem;
 		}

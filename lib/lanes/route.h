@@ -63,9 +63,10 @@ struct ev_router;
 /* Build a router from a plan's "routing" section (NULL or absent keys: every
  * query to `fallback`, a NULL-terminated list of lanes: --default's).
  * Returns it, or NULL with *err set (code 2 naming file and key for a
- * section of the wrong shape, an empty lane list, a lane name, of the plan
- * or of fallback when it is used, that is not 1 to 32 letters, digits, '_'
- * or '-', or a pattern that does not compile). */
+ * section of the wrong shape, an empty lane list or one that names a lane
+ * twice, a lane name, of the plan or of fallback when it is used, that is
+ * not 1 to 31 letters, digits, '_' or '-', or a pattern that does not
+ * compile). */
 struct ev_router *ev_router_new(const json_t *routing, const char *const *fallback,
 	const char *file, struct ev_err *err);
 
