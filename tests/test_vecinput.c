@@ -200,6 +200,52 @@ Test(vecinput, npy_headers)
 	fclose(f);
 }
 
+/* A .npy header of hdr (its 10 bytes of preamble made here), read. */
+static int
+npy_read(const char *hdr, long long *rows, long long *cols)
+{
+	char buf[512];
+	size_t n = strlen(hdr);
+	FILE *f;
+	int r;
+
+	memcpy(buf, "\x93NUMPY\x01\x00", 8);
+	buf[8] = (char)n, buf[9] = 0;
+	memcpy(buf + 10, hdr, n);
+	f = fmemopen(buf, 10 + n, "rb");
+	r = ev_vecinput_npy_header(f, "a.npy", rows, cols, &err);
+	fclose(f);
+	return r;
+}
+
+Test(vecinput, npy_header_keys_are_read_as_keys)
+{
+	static const char *const bad[] = {
+		/* '<f4' inside another key's value: the data is '>f8' */
+		"{'descr': '>f8', 'x': \"'descr': '<f4'\", 'fortran_order': False, 'shape': (1, 4), }\n",
+		"{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, 'shape': (1, 4), }\n",
+		"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 4), }\n",
+		"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 4, 2), }\n",
+		"{'descr': '<f4', 'fortran_order': False, 'shape': (-1, 4), }\n",
+		"{'descr': '<f4', 'fortran_order': False}\n",
+		"{'descr': '<f4' 'fortran_order': False, 'shape': (1, 4), }\n",
+		"'descr': '<f4', 'fortran_order': False, 'shape': (1, 4)\n",
+		"{'descr': '<f4', 'fortran_order': 'False', 'shape': (1, 4), }\n",
+		NULL
+	};
+	long long rows = 0, cols = 0;
+
+	for (int i = 0; bad[i]; i++)
+		cr_assert_eq(npy_read(bad[i], &rows, &cols), -1, "%s", bad[i]);
+	cr_assert_eq(npy_read("{\"shape\":(5,3),\"fortran_order\":False,\"descr\":\"<f4\"}\n", &rows,
+	    &cols), 0, "%s", err.msg);
+	cr_assert_eq(rows, 5);
+	cr_assert_eq(cols, 3);
+	cr_assert_eq(npy_read("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 2), }   \n",
+	    &rows, &cols), 0, "%s", err.msg);
+	cr_assert_eq(rows, 0);
+}
+
 Test(vecinput, npy_data_past_its_shape_is_refused)
 {
 	/* shape (2, 1), but three float32 numbers follow the header: the

@@ -1,6 +1,7 @@
 /* vecinput.c: vector records into a load of the vector index.  See vecinput.h. */
 #include "vecinput.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -209,14 +210,109 @@ read_full(FILE *f, void *p, size_t n)
 	return got == 0 && !ferror(f) ? 0 : -1;
 }
 
+/* The end of the Python literal at p, a string ('...' or "..."), a tuple
+ * ("(...)", not nested) or a word ("False", "3"), or NULL when it has none. */
+static const char *
+literal_end(const char *p)
+{
+	const char *e;
+
+	if (*p == '\'' || *p == '"')
+		return (e = strchr(p + 1, *p)) != NULL ? e + 1 : NULL;
+	if (*p == '(')
+		return (e = strchr(p + 1, ')')) != NULL ? e + 1 : NULL;
+	for (e = p; *e != '\0' && *e != ',' && *e != '}' && !isspace((unsigned char)*e); e++)
+		;
+	return e > p ? e : NULL;
+}
+
+/* The values of 'descr', 'fortran_order' and 'shape' in the .npy header
+ * dictionary hdr, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 7), }",
+ * as keys of the dictionary (not text inside another key's value), into
+ * val[0..3) (NUL-terminated in place; NULL: absent).  Returns 0, or -1 when
+ * hdr is no such dictionary or names a key twice. */
+static int
+npy_dict(char *hdr, char *val[3])
+{
+	static const char *const keys[3] = { "descr", "fortran_order", "shape" };
+	char *p = hdr, *k, *ke, *ve, c;
+
+	val[0] = val[1] = val[2] = NULL;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p++ != '{')
+		return -1;
+	for (;;) {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '}')
+			return 0;
+		if ((*p != '\'' && *p != '"') || (ke = (char *)literal_end(p)) == NULL)
+			return -1;
+		k = p + 1;
+		for (p = ke; isspace((unsigned char)*p); p++)
+			;
+		if (*p++ != ':')
+			return -1;
+		while (isspace((unsigned char)*p))
+			p++;
+		if ((ve = (char *)literal_end(p)) == NULL)
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if ((size_t)(ke - 1 - k) == strlen(keys[i]) && memcmp(k, keys[i], strlen(keys[i])) == 0) {
+				if (val[i] != NULL)
+					return -1;
+				val[i] = p;
+			}
+		for (p = ve; isspace((unsigned char)*p); p++)
+			;
+		if ((c = *p) != ',' && c != '}')
+			return -1;
+		*ve = '\0';	/* (perhaps over the ',' or '}', read into c) */
+		if (c == '}')
+			return 0;
+		p++;
+	}
+}
+
+/* A shape "(N, D)" (N from 0, D from 1, each in decimal) into *rows and
+ * *cols.  Returns 0, or -1 when s is another (fewer or more dimensions, a
+ * number past 64 bits). */
+static int
+npy_shape(const char *s, long long *rows, long long *cols)
+{
+	long long v[2];
+	char *end;
+
+	if (*s++ != '(')
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v[i] = strtoll(s, &end, 10);
+		if (errno != 0)
+			return -1;
+		for (s = end; isspace((unsigned char)*s); s++)
+			;
+		if (*s++ != (i == 0 ? ',' : ')'))
+			return -1;
+	}
+	if (*s != '\0' || v[1] < 1)
+		return -1;
+	*rows = v[0];
+	*cols = v[1];
+	return 0;
+}
+
 int
 ev_vecinput_npy_header(FILE *f, const char *name, long long *rows, long long *cols, struct ev_err *err)
 {
 	unsigned char pre[10];
-	char hdr[4096];
+	char hdr[4096], *val[3];
 	size_t hlen;
-	const char *p;
-	int end = 0;
 
 	if (read_full(f, pre, 10) != 1 || memcmp(pre, "\x93NUMPY", 6) != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, name, "not a .npy file");
@@ -231,14 +327,15 @@ ev_vecinput_npy_header(FILE *f, const char *name, long long *rows, long long *co
 	if (hlen >= sizeof hdr || read_full(f, hdr, hlen) != 1)
 		return ev_err_set(err, EV_EXIT_USAGE, name, "truncated or oversized .npy header");
 	hdr[hlen] = '\0';
-	if (strstr(hdr, "'descr': '<f4'") == NULL)
+	if (npy_dict(hdr, val) == -1)
+		return ev_err_set(err, EV_EXIT_USAGE, name, "not a .npy header: a dictionary of "
+			"'descr', 'fortran_order' and 'shape' was expected");
+	if (val[0] == NULL || (strcmp(val[0], "'<f4'") != 0 && strcmp(val[0], "\"<f4\"") != 0))
 		return ev_err_set(err, EV_EXIT_USAGE, name,
-			".npy data must be little-endian float32 ('<f4'): %s", hdr);
-	if (strstr(hdr, "'fortran_order': False") == NULL)
+			".npy data must be little-endian float32 ('<f4'): %s", val[0] ? val[0] : "none");
+	if (val[1] == NULL || strcmp(val[1], "False") != 0)
 		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must be in C order");
-	if ((p = strstr(hdr, "'shape': (")) == NULL ||
-	    sscanf(p + 10, "%lld, %lld)%n", rows, cols, &end) != 2 || end == 0 ||
-	    *rows < 0 || *cols < 1)	/* end: the ')' matched, so not (N, D, ...) */
+	if (val[2] == NULL || npy_shape(val[2], rows, cols) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, name, ".npy data must have shape (N, D)");
 	return 0;
 }
