@@ -185,6 +185,17 @@ Test(region, bad_pages_and_lines_are_named)
 	read_bad("{\"lines\":[{\"page\":1,\"offset_start\":0,\"offset_end\":1,\"bbox\":[0,9,1,8.5]}]}",
 	    "metadata.lines[0]: 'bbox' must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1 "
 	    "(as ev-extract writes it)");
+	read_bad("{\"pages\":[{\"page\":2,\"offset_start\":0,\"offset_end\":5},"
+	    "{\"page\":1,\"offset_start\":6,\"offset_end\":9}]}", "metadata.pages[1]: pages must be "
+	    "numbered upward in text order, each page's text after the one before (as ev-extract "
+	    "writes it)");
+	read_bad("{\"pages\":[{\"page\":1,\"offset_start\":0,\"offset_end\":5},"
+	    "{\"page\":2,\"offset_start\":4,\"offset_end\":9}]}", "metadata.pages[1]: pages must be "
+	    "numbered upward in text order, each page's text after the one before (as ev-extract "
+	    "writes it)");
+	read_bad("{\"lines\":[{\"page\":2,\"offset_start\":0,\"offset_end\":5,\"bbox\":[0,0,1,1]},"
+	    "{\"page\":1,\"offset_start\":6,\"offset_end\":9,\"bbox\":[0,0,1,1]}]}",
+	    "metadata.lines[1]: lines must follow the pages in text order (as ev-extract writes it)");
 }
 
 Test(region, stored_by_chunk_and_gone_with_it)

@@ -88,6 +88,10 @@ ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t
 				    "'width' and 'height' must be positive numbers of points");
 			size[k] = json_number_value(v);
 		}
+		if (r->npages > 0 && (page <= r->pages[r->npages - 1].page ||
+		    start < r->pages[r->npages - 1].end))
+			return bad(err, where, key, i, "pages must be numbered upward in text order, "
+			    "each page's text after the one before");
 		if (ev_grow(&r->pages, &r->cap_pages, r->npages + 1, sizeof *r->pages, 64) == -1)
 			return ev_err_nomem(err);
 		r->pages[r->npages++] = (struct ev_region_page){ page, start, end, size[0], size[1] };
@@ -103,6 +107,8 @@ ev_regions_add(struct ev_regions *r, int line, const json_t *e, size_t i, size_t
 			return bad(err, where, key, i, "'bbox' must be four finite numbers");
 		bbox[k] = json_number_value(v);
 	}
+	if (r->nlines > 0 && page < r->lines[r->nlines - 1].page)
+		return bad(err, where, key, i, "lines must follow the pages in text order");
 	if (bbox[2] < bbox[0] || bbox[3] < bbox[1])
 		return bad(err, where, key, i,
 		    "'bbox' must be [x0, y0, x1, y1] with x0 <= x1 and y0 <= y1");

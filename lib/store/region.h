@@ -60,7 +60,9 @@ int ev_regions_present(const json_t *meta);
 
 /* Read meta's "pages" and "lines" into *out (released first) for a text of
  * text_len bytes: each an array of objects as above, pages numbered from 1,
- * offsets within the text, start <= end, entries in text order, boxes of four
+ * offsets within the text, start <= end, entries in text order (pages
+ * numbered upward, each page's text after the one before; lines' pages
+ * never going back), boxes of four
  * finite numbers with x0 <= x1 and y0 <= y1 (a box may stand partly off its
  * page: a coordinate may be negative), a page's "width" and "height"
  * (optional) positive numbers.  Either may be absent (empty).  Returns 0, or -1 with *err
