@@ -110,6 +110,20 @@ Test(packexplain, signals_rerank_recency_tags_and_topics)
 	cr_assert_eq(ev_pack_more_signals(sig, hit, "2026-01-01T00:00:00Z", &seen), 0);
 	assert_json(sig, "{}");
 	json_decref(hit);
+	/* a date no calendar has is none either; a time with a zone is the UTC
+	 * day it falls on (23:30 at -05:00 on 30 December is 31 December) */
+	sig = json_object();
+	hit = load("{\"published_date\":\"2025-02-30\"}");
+	cr_assert_eq(ev_pack_more_signals(sig, hit, "2026-01-01T00:00:00Z", &seen), 0);
+	assert_json(sig, "{}");
+	json_decref(hit);
+	sig = json_object();
+	hit = load("{\"published_date\":\"2025-12-30T23:30:00-05:00\"}");
+	cr_assert_eq(ev_pack_more_signals(sig, hit, "2026-01-01T09:00:00Z", &seen), 0);
+	cr_assert_float_eq(json_real_value(json_object_get(sig, "recency_score")),
+	    pow(0.5, 1.0 / 365), 1e-12);
+	json_decref(hit);
+	json_decref(sig);
 }
 
 Test(packexplain, every_signal_lacking_is_named_with_its_reason)

@@ -1,10 +1,11 @@
 /* packexplain.c: what was in effect for a pack.  See packexplain.h. */
 #include "packexplain.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "clock.h"
 
 /* ---- filters ---- */
 
@@ -145,50 +146,18 @@ ev_pack_rerank_warnings(const json_t *plan, const json_t *rerank, json_t *warn)
 
 /* ---- signals ---- */
 
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
- * days_from_civil). */
-static long long
-days_from_civil(long long y, int m, int d)
-{
-	long long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* The day of a date "YYYY", "YYYY-MM" or "YYYY-MM-DD" (anything may follow
- * a full date: a time), the first day of the period a shorter one names,
- * into *day.  Returns 0, or -1 for text of another shape. */
+/* The day (since 1970-01-01, UTC) of a date as a published_date or a
+ * stamp gives it (ev_clock_date_days(): "YYYY", "YYYY-MM", "YYYY-MM-DD",
+ * perhaps a time and a zone), the first day of the period a shorter one
+ * names, into *day.  Returns 0, or -1 for text of another shape. */
 static int
 date_day(const char *s, long long *day)
 {
-	int y, m = 1, d = 1, i;
+	double days;
 
-	for (i = 0; i < 4; i++)
-		if (!isdigit((unsigned char)s[i]))
-			return -1;
-	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-	if (s[4] == '-') {
-		if (!isdigit((unsigned char)s[5]) || !isdigit((unsigned char)s[6]))
-			return -1;
-		m = (s[5] - '0') * 10 + (s[6] - '0');
-		if (s[7] == '-') {
-			if (!isdigit((unsigned char)s[8]) || !isdigit((unsigned char)s[9]))
-				return -1;
-			d = (s[8] - '0') * 10 + (s[9] - '0');
-		} else if (s[7] != '\0') {
-			return -1;
-		}
-	} else if (s[4] != '\0') {
+	if (ev_clock_date_days(s, &days) == -1)
 		return -1;
-	}
-	if (m < 1 || m > 12 || d < 1 || d > 31)
-		return -1;
-	*day = days_from_civil(y, m, d);
+	*day = (long long)floor(days);
 	return 0;
 }
 

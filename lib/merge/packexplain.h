@@ -3,7 +3,8 @@
  * ran, the signals the packer computes itself (rerank, recency, tags,
  * topics), and the reason for each signal a run could not give.
  *
- * Middle layer (part of the packer, pack.h): includes only Jansson; knows
+ * Middle layer (part of the packer, pack.h): includes only Jansson (its .c
+ * also clock.h); knows
  * the hit records' fields (evkit(7) "Hit") and nothing of the store. */
 #ifndef EV_PACKEXPLAIN_H
 #define EV_PACKEXPLAIN_H
@@ -50,8 +51,9 @@ struct ev_pack_sigseen {
 
 /* Add to sig the signals the packer computes for hit, when it can:
  * rerank_score (the reranker's score, hit explain.rerank.score),
- * recency_score (0.5 to the power of the document's age at `now`, an RFC
- * 3339 time, over EV_PACK_RECENCY_HALF_LIFE_DAYS; 1 for a date not before
+ * recency_score (0.5 to the power of the document's age in whole days at
+ * `now`, an RFC 3339 time, over EV_PACK_RECENCY_HALF_LIFE_DAYS, each the UTC
+ * day of a date as ev_clock_date_days() reads it; 1 for a date not before
  * now), tag_score and topic_score (the fraction of the query's tag_ids or
  * topic_ids the document's metadata carries: tag_ids or tags; topic_ids,
  * topics or policy_topic_tags); and note in *seen what the hit had.
