@@ -260,5 +260,10 @@ Test(parse, an_option_number_is_plain_decimal)
 	for (int i = 0; bad_counts[i]; i++)
 		cr_assert_eq(ev_parse_count(bad_counts[i], -100, 100, &n), -1, "'%s'", bad_counts[i]);
 	cr_assert_eq(ev_parse_double("1e400", -1e308, 1e308, &x), -1);
+	/* too small for a double is its nearest, not out of range */
+	cr_assert_eq(ev_parse_double("1e-400", 0, 1, &x), 0);
+	cr_assert_eq(x, 0);
+	cr_assert_eq(ev_parse_double("-1e-400", -1, 1, &x), 0);
+	cr_assert_eq(x, 0);
 	cr_assert_eq(ev_parse_count("99999999999999999999", 0, 100, &n), -1);
 }

@@ -171,6 +171,15 @@ Test(config, numbers_out_of_range_are_refused)
 	parse_bad("r: 1e999\n");
 }
 
+Test(config, a_number_too_small_for_a_double_is_its_nearest)
+{
+	json_t *v = parse_ok("r: 1e-400\n");
+
+	cr_assert(json_is_real(json_object_get(v, "r")));
+	cr_assert_eq(json_real_value(json_object_get(v, "r")), 0);
+	json_decref(v);
+}
+
 Test(config, deep_nesting_is_refused_not_a_crash)
 {
 	size_t n = 1000, i;

@@ -64,6 +64,8 @@ plain_scalar(const char *s, size_t n)
 	} else {
 		double d = strtod(s, &end);
 
+		if (errno == ERANGE && fabs(d) < 1)
+			errno = 0;	/* (too small for a double: its nearest, 0 or subnormal) */
 		return errno == ERANGE || !isfinite(d) ? NULL : json_real(d);
 	}
 }

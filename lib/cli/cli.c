@@ -253,6 +253,8 @@ ev_parse_double(const char *s, double min, double max, double *out)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
+	if (errno == ERANGE && fabs(v) < 1)
+		errno = 0;	/* (too small for a double: its nearest, 0 or subnormal) */
 	if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max)
 		return -1;
 	*out = v;
