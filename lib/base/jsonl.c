@@ -573,12 +573,20 @@ ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 		ev_err_query_id(err, where);
 		return NULL;
 	}
-	if ((id == NULL || json_is_null(id)) &&
-	    json_object_set_new(v, "query_id", json_integer((json_int_t)lineno)) == -1) {
+	if (ev_query_id_default(v, lineno) == -1) {
 		ev_err_nomem(err);
 		return NULL;
 	}
 	return json_incref(v);
+}
+
+int
+ev_query_id_default(json_t *rec, size_t lineno)
+{
+	const json_t *id = json_object_get(rec, "query_id");
+
+	return id == NULL || json_is_null(id) ?
+	    json_object_set_new(rec, "query_id", json_integer((json_int_t)lineno)) : 0;
 }
 
 int

@@ -113,6 +113,10 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * is absent or of another type, or -2 out of memory (b is then empty). */
 int ev_json_id_buf(const json_t *id, struct ev_buf *b);
 
+/* Give the query record rec its line number lineno as its query_id when it
+ * has none or null (every lane's rule).  Returns 0, or -1 out of memory. */
+int ev_query_id_default(json_t *rec, size_t lineno);
+
 /* Set *err (code 2, at where) to the one message for a query_id of the
  * wrong type, which every command gives: "field 'query_id' must be a string
  * or an integer".  Returns -1. */

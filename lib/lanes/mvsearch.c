@@ -480,9 +480,7 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	if (ev_qidset_add(&ms->qids, qid, lineno, where, err) == -1)
 		return -1;
 	if ((base = ev_hitfields_query_fields(rec)) == NULL ||
-	    ((json_object_get(base, "query_id") == NULL ||
-	    json_is_null(json_object_get(base, "query_id"))) &&
-	    json_object_set_new(base, "query_id", json_integer((json_int_t)lineno)) == -1)) {
+	    ev_query_id_default(base, lineno) == -1) {
 		ev_err_nomem(err);
 		goto out;
 	}

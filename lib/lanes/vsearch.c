@@ -498,8 +498,7 @@ add_query(struct ev_vsearch *vs, const json_t *v, int read, size_t lineno, const
 		return ev_err_nomem(err);
 	}
 	json_object_del(q->rec, "vector");
-	if ((id == NULL || json_is_null(id)) &&
-	    json_object_set_new(q->rec, "query_id", json_integer((json_int_t)lineno)) == -1) {
+	if (ev_query_id_default(q->rec, lineno) == -1) {
 		json_decref(q->rec);
 		free(q->feedback);
 		return ev_err_nomem(err);
