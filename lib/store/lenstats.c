@@ -54,21 +54,21 @@ count(struct ev_store *st, const struct ev_postings *p, struct ev_lenstats *ls,
 	uint32_t *len;
 	uint64_t maxrowid;
 
-	if (ev_postings_column_rows(st, with, err) == -1)
-		return -1;
-	ls->titled = with[EV_LENSTATS_TITLE_COLUMN];
-	ls->sectioned = with[EV_LENSTATS_SECTION_COLUMN];
 	if (p != NULL) {
+		if (ev_postings_column_rows(st, with, err) == -1)
+			return -1;
 		ls->rows = (long long)ev_postings_rows(p);
 		ls->tokens = (long long)ev_postings_tokens(p);
 		ls->squares = squares_of(ev_postings_lengths(p), (uint64_t)ev_postings_maxrowid(p));
-		return 0;
+	} else {
+		if (ev_postings_totals(st, &ls->rows, &ls->tokens, err) == -1 ||
+		    ev_postings_row_lengths(st, &maxrowid, &len, with, err) == -1)
+			return -1;
+		ls->squares = squares_of(len, maxrowid);
+		free(len);
 	}
-	if (ev_postings_totals(st, &ls->rows, &ls->tokens, err) == -1 ||
-	    ev_postings_row_lengths(st, &maxrowid, &len, err) == -1)
-		return -1;
-	ls->squares = squares_of(len, maxrowid);
-	free(len);
+	ls->titled = with[EV_LENSTATS_TITLE_COLUMN];
+	ls->sectioned = with[EV_LENSTATS_SECTION_COLUMN];
 	return 0;
 }
 

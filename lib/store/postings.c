@@ -194,7 +194,8 @@ scan_docsize(struct ev_store *st, uint32_t *len, uint64_t maxrowid, long long *w
 }
 
 int
-ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out, struct ev_err *err)
+ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
+    long long *with, struct ev_err *err)
 {
 	static const char what[] = "reading the text index's row lengths";
 	sqlite3_stmt *s = ev_store_prepare(st, "SELECT max(id) FROM chunks_fts_docsize", err);
@@ -211,7 +212,9 @@ ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
 		return ev_store_error(st, what, err);
 	if ((len = calloc(*maxrowid + 1, sizeof *len)) == NULL)
 		return ev_err_nomem(err);
-	if (scan_docsize(st, len, *maxrowid, NULL, what, err) == -1) {
+	if (with != NULL)
+		memset(with, 0, EV_POSTINGS_MAX_COLS * sizeof *with);
+	if (scan_docsize(st, len, *maxrowid, with, what, err) == -1) {
 		free(len);
 		return -1;
 	}
@@ -1380,7 +1383,8 @@ build_file(struct ev_store *st, int fast, const char *split, size_t len,
 		goto out;
 	began = 1;
 	if (ev_postings_index_stamp(st, b.h.stamp, err) == -1 || index_totals(st, &b.h, err) == -1 ||
-	    column_names(st, &b, names, err) == -1 || ev_postings_row_lengths(st, &b.h.maxrowid, &lengths, err) == -1)
+	    column_names(st, &b, names, err) == -1 ||
+	    ev_postings_row_lengths(st, &b.h.maxrowid, &lengths, NULL, err) == -1)
 		goto out;
 	if ((two = fast ? split_languages(st, &b, &u, split, len, err) :
 	    chunk_languages(st, &b, err)) == -1 || two == 2) {

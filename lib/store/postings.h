@@ -146,10 +146,12 @@ int ev_postings_index_stamp(struct ev_store *st, unsigned char stamp[32], struct
 int ev_postings_totals(struct ev_store *st, long long *rows, long long *tokens, struct ev_err *err);
 
 /* Every row's length in tokens (its columns summed) into *out (malloc'd,
- * the caller frees), indexed by rowid from 0 to *maxrowid, 0 for no row.
- * Returns 0, or -1 with *err set (code 1: the store; or out of memory). */
+ * the caller frees), indexed by rowid from 0 to *maxrowid, 0 for no row;
+ * and, when with is not NULL, in the same pass what
+ * ev_postings_column_rows() counts.  Returns 0, or -1 with *err set (code
+ * 1: the store; or out of memory). */
 int ev_postings_row_lengths(struct ev_store *st, uint64_t *maxrowid, uint32_t **out,
-    struct ev_err *err);
+    long long *with, struct ev_err *err);
 
 /* The rows of st's text index whose column i holds a token, into with[i]
  * for every i below EV_POSTINGS_MAX_COLS (0 past the index's columns).
