@@ -82,16 +82,11 @@ claimable(const char *path, int *exists, struct ev_err *err)
 	char magic[sizeof EV_MVFILE_MAGIC];
 	size_t n;
 	FILE *f;
+	int opened;
 
 	*exists = 0;
-	if (ev_vfile_not_dir(path, "multi-vector index", err) == -1)
-		return -1;
-	if ((f = fopen(path, "rb")) == NULL) {
-		if (errno == ENOENT)
-			return 0;
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
-		    strerror(errno));
-	}
+	if ((opened = ev_vfile_open_existing(path, "multi-vector index", &f, err)) != 1)
+		return opened;
 	n = fread(magic, 1, sizeof EV_MVFILE_MAGIC - 1, f);
 	fclose(f);
 	if (n == 0)

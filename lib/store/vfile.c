@@ -334,6 +334,19 @@ ev_vfile_not_dir(const char *path, const char *kind, struct ev_err *err)
 }
 
 int
+ev_vfile_open_existing(const char *path, const char *kind, FILE **f, struct ev_err *err)
+{
+	if (ev_vfile_not_dir(path, kind, err) == -1)
+		return -1;
+	if ((*f = fopen(path, "rb")) != NULL)
+		return 1;
+	if (errno == ENOENT)
+		return 0;
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
+	    strerror(errno));
+}
+
+int
 ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, struct ev_err *err)
 {
 	char magic[sizeof MAGIC];
@@ -341,16 +354,10 @@ ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, 
 	struct ev_err he = { 0 };
 	size_t n;
 	FILE *f;
-	int other;
+	int other, opened;
 
-	if (ev_vfile_not_dir(path, "vector index", err) == -1)
-		return -1;
-	if ((f = fopen(path, "rb")) == NULL) {
-		if (errno == ENOENT)
-			return 0;
-		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot open index '%s': %s", path,
-			strerror(errno));
-	}
+	if ((opened = ev_vfile_open_existing(path, "vector index", &f, err)) != 1)
+		return opened;
 	errno = 0;
 	n = fread(magic, 1, sizeof MAGIC - 1, f);
 	if (ferror(f)) {

@@ -106,6 +106,12 @@ int ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h,
  * with the one message each has.  Returns 0, or -1 with *err set (code 2). */
 int ev_vfile_not_dir(const char *path, const char *kind, struct ev_err *err);
 
+/* Open the file at path, named as the index file of an index of this kind
+ * (ev_vfile_not_dir()), for reading, when it exists.  Returns 1 with *f
+ * open, 0 when there is no such file, or -1 with *err set (code 2 for a
+ * directory or an empty name, else 1). */
+int ev_vfile_open_existing(const char *path, const char *kind, FILE **f, struct ev_err *err);
+
 /* Whether the file at path may be (re)written as the index of the store
  * st, whose index id is store_id (NULL before its first load): it is
  * missing, empty, or an evkit index of this store (however stale), or one
