@@ -596,6 +596,15 @@ ev_err_query_id(struct ev_err *err, const char *where)
 }
 
 int
+ev_err_hit_twice(struct ev_err *err, const char *where, const char *id, const char *lane,
+	const char *qid, const char *first)
+{
+	return ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in %s%s%squery '%s'"
+	    " (first at %s): a lane lists a chunk at most once per query", id,
+	    lane ? "lane '" : "", lane ? lane : "", lane ? "' of " : "", qid, first);
+}
+
+int
 ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err)
 {
 	const json_t *q;

@@ -122,6 +122,13 @@ int ev_query_id_default(json_t *rec, size_t lineno);
  * or an integer".  Returns -1. */
 int ev_err_query_id(struct ev_err *err, const char *where);
 
+/* Set *err (code 2, at where) to the one message for a chunk that one lane
+ * lists twice among a query's hits, which every command that reads hits
+ * gives: id, its lane (NULL: the hits name none), the query's id as text
+ * qid, and where its first hit was read.  Returns -1. */
+int ev_err_hit_twice(struct ev_err *err, const char *where, const char *id, const char *lane,
+	const char *qid, const char *first);
+
 /* Check a hit record's shape: an object with a non-empty string "id", a
  * finite number "score", and where present a whole "rank" from 1, string
  * "lane", "snippet", "doc_id" and "query", an object "signals" and an array

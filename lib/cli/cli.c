@@ -348,10 +348,7 @@ seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
 	if (ev_buf_printf(key, "%zu:%s%s", lane ? strlen(lane) : 0, lane ? lane : "", id) == -1)
 		return ev_err_nomem(err);
 	if ((first = json_object_get(seen, ev_buf_str(key))) != NULL) {
-		ev_err_set(err, EV_EXIT_USAGE, where, "id '%s' appears twice in %s%s%squery '%s'"
-		    " (first at %s): a lane lists a chunk at most once per query", id,
-		    lane ? "lane '" : "", lane ? lane : "", lane ? "' of " : "", qid,
-		    json_string_value(first));
+		ev_err_hit_twice(err, where, id, lane, qid, json_string_value(first));
 		return 1;
 	}
 	if (q != NULL && fq != NULL && !json_equal(q, json_array_get(fq, 0))) {

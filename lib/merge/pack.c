@@ -79,12 +79,13 @@ ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *igno
 {
 	struct ev_pack *p = calloc(1, sizeof *p);
 
-	if (p == NULL || (p->ids = json_object()) == NULL ||
+	if (p == NULL || (p->ids = json_object()) == NULL || (p->twice = json_object()) == NULL ||
 	    (p->warnings = json_array()) == NULL || (p->hitwarn = json_array()) == NULL ||
 	    (p->groups = json_array()) == NULL || (p->hitwarn_set = json_object()) == NULL ||
 	    (p->qkeys = json_object()) == NULL || (p->qindex = json_object()) == NULL) {
 		if (p != NULL) {
 			json_decref(p->ids);
+			json_decref(p->twice);
 			json_decref(p->warnings);
 			json_decref(p->hitwarn);
 			json_decref(p->groups);
@@ -155,7 +156,9 @@ ev_pack_begin(struct ev_pack *p, struct ev_err *err)
 	free(p->req);
 	p->req = NULL;
 	ev_buf_reset(&p->raw);
+	ev_buf_reset(&p->firsts);
 	json_object_clear(p->ids);
+	json_object_clear(p->twice);
 	json_array_clear(p->hitwarn);
 	json_object_clear(p->hitwarn_set);
 	json_object_clear(p->qkeys);
@@ -176,6 +179,7 @@ ev_pack_free(struct ev_pack *p)
 	free(p->it);
 	free(p->q);
 	json_decref(p->ids);
+	json_decref(p->twice);
 	json_decref(p->warnings);
 	json_decref(p->hitwarn);
 	json_decref(p->hitwarn_set);
@@ -184,6 +188,8 @@ ev_pack_free(struct ev_pack *p)
 	json_decref(p->groups);
 	ev_contra_free(p->contra);
 	ev_buf_release(&p->raw);
+	ev_buf_release(&p->firsts);
+	ev_buf_release(&p->tkey);
 	ev_buf_release(&p->idb);
 	ev_buf_release(&p->qidb);
 	ev_buf_release(&p->reqb);
@@ -297,6 +303,74 @@ new_item(struct ev_pack *p, struct ev_err *err)
 	memset(&p->it[p->n], 0, sizeof p->it[p->n]);
 	p->it[p->n].group = -1;
 	return &p->it[p->n];
+}
+
+/* ---- a lane lists a chunk at most once per query ---- */
+
+/* Note at the end of p->firsts, where it->first (set by the caller) says,
+ * where item it's first hit was read, and its lane (the text lane[0..n) of a
+ * JSON string, as read when raw; NULL: none), for once_per_lane().  Returns
+ * 0, or -1 with *err set (out of memory). */
+static int
+note_first(struct ev_pack *p, struct item *it, const char *lane, size_t n, int raw,
+    const char *where, struct ev_err *err)
+{
+	struct ev_buf *b = &p->firsts;
+
+	it->q0 = p->cur;
+	if (ev_buf_add(b, where, strlen(where) + 1) == -1 || ev_buf_addc(b, lane ? 'L' : '-') == -1 ||
+	    (lane != NULL && (raw ? ev_jscan_decode(b, lane, n) : ev_buf_add(b, lane, n)) == -1) ||
+	    ev_buf_addc(b, '\0') == -1) {
+		b->len = it->first;
+		return ev_err_nomem(err);
+	}
+	return 0;
+}
+
+/* The key in p->twice of a hit of id from lane (NULL: none) for query q, in
+ * p->tkey; NULL when out of memory. */
+static const char *
+twice_key(struct ev_pack *p, int q, const char *lane, const char *id)
+{
+	ev_buf_reset(&p->tkey);
+	if (ev_buf_printf(&p->tkey, "%d:%zu:%s%s", q, lane ? strlen(lane) : 0, lane ? lane : "",
+	    id) == -1)
+		return NULL;
+	return ev_buf_str(&p->tkey);
+}
+
+/* Refuse a hit of id from lane (NULL: none), read at where, that its lane
+ * gave already for the current query (a lane lists a chunk at most once per
+ * query: ev-fuse, ev-rerank and ev-expand refuse it too), it being item
+ * it's id.  The same id from another lane, or another query, is merged.
+ * Returns 0 with the hit noted, or -1 with *err set (code 2 naming both
+ * places; out of memory). */
+static int
+once_per_lane(struct ev_pack *p, struct item *it, const char *lane, const char *id,
+    const char *where, struct ev_err *err)
+{
+	const char *k, *w;
+	json_t *was;
+	size_t at;
+
+	if (!it->noted) {	/* its first hit, noted only now that there is a second */
+		w = p->firsts.p + it->first;
+		k = w + strlen(w) + 1;
+		if ((k = twice_key(p, it->q0, k[0] == 'L' ? k + 1 : NULL, id)) == NULL ||
+		    json_object_set_new(p->twice, k, json_integer((json_int_t)it->first)) == -1)
+			return ev_err_nomem(err);
+		it->noted = 1;
+	}
+	if ((k = twice_key(p, p->cur, lane, id)) == NULL)
+		return ev_err_nomem(err);
+	if ((was = json_object_get(p->twice, k)) != NULL)
+		return ev_err_hit_twice(err, where, id, lane, p->q[p->cur].key,
+		    p->firsts.p + json_integer_value(was));
+	at = p->firsts.len;
+	if (ev_buf_add(&p->firsts, where, strlen(where) + 1) == -1 ||
+	    json_object_set_new(p->twice, k, json_integer((json_int_t)at)) == -1)
+		return ev_err_nomem(err);
+	return 0;
 }
 
 /* The hit's fields for the request, all optional: "rerank" (an object: the
@@ -454,7 +528,7 @@ merge_evidence(struct ev_pack *p, struct item *it, const json_t *hit, int cross,
 int
 ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
 {
-	const char *id;
+	const char *id, *lane;
 	double score;
 	json_t *v, *ix, *qi;
 	struct item *it;
@@ -474,6 +548,11 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 		return ev_err_set(err, EV_EXIT_USAGE, where, "query '%s' is '%s' here but '%s'"
 		    " before: the hits of one query_id must be of one query; give each query its"
 		    " own query_id", p->q[p->cur].key, json_string_value(v), p->q[p->cur].text);
+	id = json_string_value(json_object_get(hit, "id"));
+	lane = json_string_value(json_object_get(hit, "lane"));
+	if ((ix = json_object_get(p->ids, id)) != NULL &&
+	    once_per_lane(p, &p->it[json_integer_value(ix)], lane, id, where, err) == -1)
+		return -1;
 	if (take_extras(p, json_object_get(hit, "rerank"), json_object_get(hit, "warnings"),
 	    json_object_get(hit, "routing"), json_object_get(hit, "filters"), where, err) == -1)
 		return -1;
@@ -483,7 +562,6 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	if (p->req == NULL && json_is_string(json_object_get(hit, "request_id")) &&
 	    (p->req = strdup(json_string_value(json_object_get(hit, "request_id")))) == NULL)
 		return ev_err_nomem(err);
-	id = json_string_value(json_object_get(hit, "id"));
 	score = json_number_value(json_object_get(hit, "score"));
 	rank = json_is_integer(json_object_get(hit, "rank")) ?
 	    json_integer_value(json_object_get(hit, "rank")) : 0;
@@ -550,10 +628,13 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	}
 	if ((it = new_item(p, err)) == NULL)
 		return -1;
+	it->first = p->firsts.len;
 	/* a copy, so that merging never touches the caller's record */
 	if ((it->hit = ev_jsoncopy_shallow(hit)) == NULL ||
+	    note_first(p, it, lane, lane ? strlen(lane) : 0, 0, where, err) == -1 ||
 	    json_object_set_new(p->ids, id, json_integer((json_int_t)p->n)) == -1) {
 		json_decref(it->hit);
+		p->firsts.len = it->first;
 		return ev_err_nomem(err);
 	}
 	it->score = score;
@@ -867,7 +948,7 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	const struct ev_jmem *m = p->js.top.m;
 	size_t nm = p->js.top.n;
 	const int *at = p->at;
-	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN];
+	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN], lane;
 	long long rank = 1, iv = 0;
 	double score;
 	const char *ids;
@@ -945,10 +1026,15 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	it->score = score;
 	it->q = p->cur;
 	it->rank = rk >= 0 ? rank : 0;
+	it->first = p->firsts.len;
+	lane = at[K_LANE];
 	if (raw_hit_lanes(p, m, nm, &it->lanes) == -1 ||
+	    note_first(p, it, lane >= 0 ? m[lane].val + 1 : NULL, lane >= 0 ? m[lane].vlen - 2 : 0,
+	    1, where, err) == -1 ||
 	    ev_buf_add(&p->raw, p->line, p->linelen) == -1 ||
 	    json_object_set_new(p->ids, ids, json_integer((json_int_t)p->n)) == -1) {
 		p->raw.len = it->raw;
+		p->firsts.len = it->first;
 		return ev_err_nomem(err);
 	}
 	p->n++;

@@ -59,9 +59,10 @@ int ev_pack_begin(struct ev_pack *p, struct ev_err *err);
  * "id" (a non-empty string) and "score" (a finite number); "rank" an integer
  * >= 1, "lane", "snippet", "doc_id", "query" strings, "signals" and "rerank"
  * and "routing" objects, "warnings" an array of strings and "query_index" a
- * whole number when present.  A hit whose id the same query gave already is
- * merged into it: the higher score wins, the lanes that found either are
- * kept.  One that another query of the request found is kept once, at the
+ * whole number when present.  A hit whose id the same query gave already,
+ * from another lane, is merged into it: the higher score wins, the lanes
+ * that found either are kept; from the same "lane" (or none named) it is
+ * refused, naming where the first was read.  One that another query of the request found is kept once, at the
  * better score, and remembers every query that found it.  The first
  * "rerank" object seen is the pack's explain.rerank; every "warnings"
  * string goes into the pack's warnings (once).  Returns 0, or -1 with *err

@@ -100,6 +100,9 @@ struct item {
 	double mmr;		/* its MMR score when MMR chose it */
 	json_t *ev;		/* its evidence entries, once another hit of its id
 				 * was merged into it (NULL: its hit's own) */
+	size_t first;		/* its first hit's place in p->firsts */
+	int q0;			/* the query of its first hit */
+	int noted;		/* its first hit is in p->twice */
 };
 
 struct ev_pack {
@@ -131,6 +134,11 @@ struct ev_pack {
 	long long request_ms;	/* when the request began (Unix ms), or 0 */
 	struct ev_contra *contra;	/* made when first needed */
 	struct ev_buf raw;	/* the lines of the current query's hits */
+	struct ev_buf firsts;	/* where each item's first hit was read, and its lane:
+				 * "WHERE\0" then "-" or "L" and the lane, and "\0" */
+	json_t *twice;		/* "QUERY:LANELEN:LANE ID" -> the place in firsts of
+				 * its where, for the ids given more than once */
+	struct ev_buf tkey;	/* such a key */
 	struct ev_jscan js;	/* the line last scanned (ev_pack_scan_line()) */
 	const char *line;
 	size_t linelen;

@@ -15,11 +15,12 @@ echo '{"query_id": "q", "query": "pump seal"}' > q.jsonl
 ev-search-text --db kb.db -k 3 q.jsonl > text.jsonl
 ev-embed --db kb.db --role query q.jsonl | ev-search-vec --db kb.db --index kb.faiss -k 3 > vector.jsonl
 echo "--- fused"
-ev-fuse --method rrf text.jsonl vector.jsonl | ev-pack -k 3 > fused.pack
+ev-fuse --method rrf text.jsonl vector.jsonl > fused.jsonl
+ev-pack -k 3 fused.jsonl > fused.pack
 jq -c '.evidences[] | [.id, [.evidence[] | [.lane, .rank, (.score | type)]], [.badges[].badge]]' fused.pack
 jq -c '.evidences[] | select(.id | endswith("seals:0")) | .evidence[] | [.matched_terms, .regions]' fused.pack
-echo "--- the lanes unfused, the text lane given twice: one entry per lane, vector first"
-cat text.jsonl vector.jsonl text.jsonl | ev-pack -k 3 > merged.pack
+echo "--- the lanes unfused and fused given together: one entry per lane, vector first"
+cat text.jsonl vector.jsonl fused.jsonl | ev-pack -k 3 > merged.pack
 jq -c '.evidences[] | [.id, [.evidence[] | [.lane, .rank]], [.badges[].badge]]' merged.pack
 V="/usr/bin/python3 $CASEDIR/../../../scripts/validate-evidencepack.py"
 cat fused.pack merged.pack | $V
