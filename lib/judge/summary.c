@@ -149,8 +149,12 @@ ev_summary_text(FILE *fp, const char *prefix, const struct ev_summary *s,
 			snprintf(gate, sizeof(gate), "%s %g", PASSES(a), g->bound[a]);
 			snprintf(nfail, sizeof(nfail), "%lld", g->below[a]);
 		}
-		fprintf(fp, "%-13s %7.4f %7.4f %7.4f %7.4f  %-9s %s\n", ev_axis_name[a], f[0], f[1],
-		    f[2], f[3], gate, nfail);
+		if (s->n == 0)	/* (no item: no mean, nor any percentile) */
+			fprintf(fp, "%-13s %7s %7s %7s %7s  %-9s %s\n", ev_axis_name[a], "-", "-",
+			    "-", "-", gate, nfail);
+		else
+			fprintf(fp, "%-13s %7.4f %7.4f %7.4f %7.4f  %-9s %s\n", ev_axis_name[a],
+			    f[0], f[1], f[2], f[3], gate, nfail);
 	}
 	free(col);
 	/* Name each failing axis and its items, so that a CI log says what
@@ -193,7 +197,8 @@ ev_summary_json(FILE *fp, const struct ev_summary *s, const struct ev_gates *g, 
 	bad |= json_object_set_new(sum, "items", json_integer((json_int_t)s->n));
 	for (a = 0; a < EV_NAXES; a++) {
 		axis_figures(s, a, col, f);
-		ax = json_pack("{s:f,s:f,s:f,s:f}", "mean", f[0], "p10", f[1], "p50", f[2], "p90", f[3]);
+		ax = s->n == 0 ? json_pack("{s:n,s:n,s:n,s:n}", "mean", "p10", "p50", "p90") :
+		    json_pack("{s:f,s:f,s:f,s:f}", "mean", f[0], "p10", f[1], "p50", f[2], "p90", f[3]);
 		if (ax != NULL && g->set[a]) {
 			bad |= json_object_set_new(ax, a == EV_AX_REDUNDANCY ? "max" : "min",
 			    json_real(g->bound[a]));

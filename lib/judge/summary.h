@@ -63,15 +63,15 @@ double ev_quantile(const double *v, size_t n, double q);
 
 /* The summary as a table on fp, each line but the table's starting with
  * prefix ("ev-score: "): items, then per axis its mean, p10, p50, p90, gate
- * and items failed, then a line per failed gate naming its first items.
- * Returns 0, or -1 with *err set. */
+ * and items failed ("-" for the figures of no item), then a line per
+ * failed gate naming its first items.  Returns 0, or -1 with *err set. */
 int ev_summary_text(FILE *fp, const char *prefix, const struct ev_summary *s,
 	const struct ev_gates *g, struct ev_err *err);
 
 /* The summary as one JSON line on fp: {"summary": {"items", AXIS: {"mean",
  * "p10", "p50", "p90", "min" or "max", "failed", "failed_ids"}, ...,
- * "gates": {"failed_items"}}} (a gate's keys only when it is set).  Returns
- * 0, or -1 with *err set. */
+ * "gates": {"failed_items"}}} (a gate's keys only when it is set; the
+ * figures of no item are null).  Returns 0, or -1 with *err set. */
 int ev_summary_json(FILE *fp, const struct ev_summary *s, const struct ev_gates *g,
 	struct ev_err *err);
 
