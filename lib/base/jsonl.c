@@ -54,12 +54,27 @@ json_alloc(size_t n)
 	return p;
 }
 
+int
+ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err)
+{
+	int i, seen = 0;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && seen++)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "standard input '-' named more "
+			    "than once: it can be read only once; give each input once, or save "
+			    "standard input to a file to read it twice");
+	return 0;
+}
+
 struct ev_jsonl *
 ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err)
 {
 	static char *const stdin_only[] = { "-" };
 	struct ev_jsonl *in;
 
+	if (ev_jsonl_stdin_once(paths, npaths, err) == -1)
+		return NULL;
 	if ((in = calloc(1, sizeof *in)) == NULL) {
 		ev_err_nomem(err);
 		return NULL;

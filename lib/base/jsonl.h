@@ -22,8 +22,14 @@ struct ev_jsonl;
 /* Open a reader over paths[0..npaths-1]; npaths == 0 reads stdin.  Files are
  * opened lazily, so a missing file is reported when it is reached (exit 2,
  * as grep and jq do: naming a file that is not there is bad usage).
- * Returns NULL with *err set when out of memory. */
+ * Returns NULL with *err set when out of memory, or when paths names
+ * standard input twice (ev_jsonl_stdin_once()). */
 struct ev_jsonl *ev_jsonl_open(char *const *paths, int npaths, struct ev_err *err);
+
+/* Refuse paths[0..n) when they name standard input ("-") more than once: it
+ * can be read only once (the second would read nothing).  Returns 0, or -1
+ * with *err set (code 2, naming no place). */
+int ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err);
 
 /* Open the named input file path with fopen()'s mode, as every reader of
  * named inputs does: NULL with *err set, code 2 (bad usage, as a missing

@@ -39,19 +39,14 @@ ev_fuse_in_open(char *const *paths, int n, struct ev_err *err)
 {
 	static char *const stdin_only[] = { "-" };
 	struct ev_fuse_in *in;
-	int i, nstdin = 0;
+	int i;
 
 	if (n == 0) {
 		paths = stdin_only;
 		n = 1;
 	}
-	for (i = 0; i < n; i++)
-		if (strcmp(paths[i], "-") == 0)
-			nstdin++;
-	if (nstdin > 1) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL, "standard input '-' named more than once");
+	if (ev_jsonl_stdin_once(paths, n, err) == -1)
 		return NULL;
-	}
 	if ((in = calloc(1, sizeof *in)) == NULL ||
 	    (in->h = calloc((size_t)n, sizeof *in->h)) == NULL ||
 	    (in->done = json_object()) == NULL)
