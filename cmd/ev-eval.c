@@ -207,6 +207,8 @@ main(int argc, char *argv[])
 		    o.eval.level);
 	if (o.tag != NULL && (o.tag[0] == '\0' || strpbrk(o.tag, " \t\n") != NULL))
 		ev_cli_usage_error(&cli, "--tag takes one word: '%s'", o.tag);
+	if (o.lane != NULL)
+		ev_cli_lane_or_usage(&cli, "--lane", o.lane);
 	check_trec(&cli, argv + argi, argc - argi);
 	for (i = 0; i < o.nmins; i++)
 		if (ev_eval_metric(&zero, &o.eval, o.mins[i].name, &x) == -1)

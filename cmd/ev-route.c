@@ -11,6 +11,7 @@
 #include "gather.h"
 #include "jsonl.h"
 #include "opt.h"
+#include "plan.h"
 #include "route.h"
 
 static const struct ev_opt_cmd command = {
@@ -47,7 +48,8 @@ add_hits(struct ev_cli *cli, const char *src, const char *arg, void *value)
 	if (r == -2)
 		ev_cli_usage_error(cli, "%s: at most %d files of hits", src, EV_GATHER_MAX);
 	if (r == -1)
-		ev_cli_usage_error(cli, "%s takes LANE=FILE (or !LANE=FILE): '%s'", src, arg);
+		ev_cli_usage_error(cli, "%s takes LANE=FILE (or !LANE=FILE), LANE "
+		    EV_PLAN_LANE_RULE ": '%s'", src, arg);
 	if (r == -3) {
 		ev_warn("out of memory");
 		exit(EV_EXIT_RUNTIME);
@@ -91,24 +93,24 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-/* Split a copy of list (LANE,LANE...) into buf and out[] (NULL-terminated,
- * at most MAX_LANES).  Returns how many, or -1 when there are more or list
- * does not fit buf (the lanes past them were dropped unsaid). */
-static int
-split_lanes(const char *list, char *buf, size_t size, const char **out)
+/* Split a copy of opt's list (LANE,LANE...) into buf and out[] (NULL-
+ * terminated, 1 to MAX_LANES lanes), or refuse it; with check, each must be
+ * a lane's name (--default's are the router's to check, when it uses them). */
+static void
+split_lanes(struct ev_cli *cli, const char *opt, int check, const char *list, char *buf,
+    size_t size, const char **out)
 {
-	int n = 0;
+	int n = (size_t)snprintf(buf, size, "%s", list) >= size ? -1 : 0;
 	char *p;
 
-	if ((size_t)snprintf(buf, size, "%s", list) >= size)
-		return -1;
-	for (p = strtok(buf, ","); p != NULL; p = strtok(NULL, ",")) {
-		if (n == MAX_LANES)
-			return -1;
+	for (p = n ? NULL : strtok(buf, ","); p != NULL && n < MAX_LANES; p = strtok(NULL, ",")) {
+		if (check)
+			ev_cli_lane_or_usage(cli, opt, p);
 		out[n++] = p;
 	}
+	if (n <= 0 || p != NULL)	/* (none, too many, or the list too long) */
+		ev_cli_usage_error(cli, "%s takes 1 to %d lanes, separated by commas", opt, MAX_LANES);
 	out[n] = NULL;
-	return n;
 }
 
 /* Route q, unless it holds "lanes" and "routing" already (routed by an
@@ -175,15 +177,14 @@ main(int argc, char *argv[])
 	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
 	skip.on = skip_invalid;
-	if (split_lanes(default_lanes, fbuf, sizeof fbuf, fallback) <= 0)
-		ev_cli_usage_error(&cli, "--default takes 1 to %d lanes, separated by commas",
-		    MAX_LANES);
-	if (known_lanes != NULL && split_lanes(known_lanes, kbuf, sizeof kbuf, known) <= 0)
-		ev_cli_usage_error(&cli, "--known takes 1 to %d lanes, separated by commas", MAX_LANES);
+	split_lanes(&cli, "--default", 0, default_lanes, fbuf, sizeof fbuf, fallback);
+	if (known_lanes != NULL)
+		split_lanes(&cli, "--known", 1, known_lanes, kbuf, sizeof kbuf, known);
+	if (select_lane != NULL)
+		ev_cli_lane_or_usage(&cli, "--lane", select_lane);
 	if (hits.n > 0 && (ngates > 0 || select_lane != NULL))
 		ev_cli_usage_error(&cli, "--hits gathers the hits of queries routed already: "
 		    "give --gate-hits and --lane to the run that routes them");
-
 	if ((router = ev_router_new(ev_config_get(cli.config, "routing"), fallback,
 	    cli.config_path, &err)) == NULL ||
 	    (known_lanes != NULL && ev_router_check_lanes(router, known, cli.config_path, &err) == -1)) {

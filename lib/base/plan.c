@@ -298,10 +298,8 @@ ev_plan_words_text(const char *words, char *buf, size_t size)
 	return buf;
 }
 
-/* Whether s is 1 to EV_PLAN_LANE_MAX lowercase ASCII letters, digits, '_'
- * or '-'. */
-static int
-lane_ok(const char *s)
+int
+ev_plan_lane_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -335,9 +333,9 @@ ev_plan_lane_check(const char *s, const char *prog, struct ev_err *err)
 {
 	const char *taken;
 
-	if (!lane_ok(s))
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane '%s' is not a name of 1 to %d "
-		    "lowercase letters, digits, '_' or '-'", s, EV_PLAN_LANE_MAX);
+	if (!ev_plan_lane_name_ok(s))
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane '%s' is not a name of "
+		    EV_PLAN_LANE_RULE, s);
 	if ((taken = lane_taken(s)) != NULL && (prog == NULL || strcmp(taken, prog) != 0))
 		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane '%s' names %s's lane: give this lane "
 		    "a name of its own", s, taken);

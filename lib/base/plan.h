@@ -478,6 +478,14 @@ int ev_plan_word_index(const char *words, const char *word);
 const char *ev_plan_words_text(const char *words, char *buf, size_t size);
 
 #define EV_PLAN_LANE_MAX 31	/* bytes in the name a command gives its lane */
+/* The rule of a lane's name, as messages state it. */
+#define EV_PLAN_LANE_RULE "1 to 31 lowercase letters, digits, '_' or '-'"
+
+/* Whether s is a lane's name, as every stage reads one (a hit's "lane", a
+ * plan's or an option's lane): 1 to EV_PLAN_LANE_MAX lowercase ASCII
+ * letters, digits, '_' or '-' (so that "TEXT" is refused, not taken for a
+ * lane that no hit names). */
+int ev_plan_lane_name_ok(const char *s);
 
 /* Check s as the name a command (prog, or NULL) gives its lane in hits,
  * signals ("NAME_score") and plans: 1 to EV_PLAN_LANE_MAX lowercase ASCII

@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "jsonl.h"
+#include "plan.h"
 #include "toolrun.h"
 
 #ifndef EV_VERSION
@@ -74,6 +75,14 @@ ev_cli_stdin_once(struct ev_cli *cli, const char *flag, const char *path, const 
 		if (strcmp(ops[i], "-") == 0)
 			ev_cli_usage_error(cli, "%s - and %s from '-' both read standard input", flag,
 			    operand);
+}
+
+void
+ev_cli_lane_or_usage(struct ev_cli *cli, const char *opt, const char *lane)
+{
+	if (!ev_plan_lane_name_ok(lane))
+		ev_cli_usage_error(cli, "%s: '%s' is not a lane: a lane is " EV_PLAN_LANE_RULE, opt,
+		    lane);
 }
 
 void

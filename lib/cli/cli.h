@@ -116,6 +116,10 @@ void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
 void ev_cli_stdin_once(struct ev_cli *cli, const char *flag, const char *path, const char *what,
 	const char *operand, char *const *ops, int n);
 
+/* Refuse lane, given to option opt ("--lane"), with a usage error (exit 2)
+ * unless it is a lane's name (ev_plan_lane_name_ok()). */
+void ev_cli_lane_or_usage(struct ev_cli *cli, const char *opt, const char *lane);
+
 /* Report a configuration error (*err) and exit 2. */
 void ev_cli_config_error(struct ev_cli *cli, const struct ev_err *err) __attribute__((noreturn));
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
+
 int
 ev_gather_add(struct ev_gather *g, const char *spec)
 {
@@ -22,6 +24,11 @@ ev_gather_add(struct ev_gather *g, const char *spec)
 	    (h->path = strdup(eq + 1)) == NULL) {
 		free(h->lane);
 		return -3;
+	}
+	if (!ev_plan_lane_name_ok(h->lane)) {
+		free(h->lane);
+		free(h->path);
+		return -1;
 	}
 	g->n++;
 	return 0;

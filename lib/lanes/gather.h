@@ -35,8 +35,9 @@ struct ev_gather {
 };
 
 /* Add the source of spec, "[!]LANE=FILE" (not opened yet).  Returns 0; -1
- * when spec is not of that form, -2 when g holds EV_GATHER_MAX sources, -3
- * when out of memory. */
+ * when spec is not of that form or LANE is not a lane's name
+ * (ev_plan_lane_name_ok()), -2 when g holds EV_GATHER_MAX sources, -3 when
+ * out of memory. */
 int ev_gather_add(struct ev_gather *g, const char *spec);
 
 /* Open every source and read its first hit.  Returns 0, or -1 with *err set

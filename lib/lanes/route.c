@@ -9,9 +9,9 @@
 
 #include "jsonl.h"
 #include "lexicon.h"
+#include "plan.h"
 #include "utf8.h"
 
-#define LANE_MAX	31	/* bytes in a lane's name, as every stage's (EV_PLAN_LANE_MAX) */
 
 struct rule {
 	json_t *lanes;		/* array of lane names */
@@ -40,19 +40,6 @@ struct ev_router {
 
 static const char *const measure_names[] = { "margin", "margin10", "top", "top_mean10", NULL };
 
-static int
-lane_name_ok(const char *s)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > LANE_MAX)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
-			return 0;
-	return 1;
-}
-
 /* A list of lane names at key, checked; a new reference. */
 static json_t *
 lane_list(const json_t *v, const char *key, const char *file, struct ev_err *err)
@@ -65,9 +52,9 @@ lane_list(const json_t *v, const char *key, const char *file, struct ev_err *err
 		return NULL;
 	}
 	json_array_foreach(v, i, x) {
-		if (!json_is_string(x) || !lane_name_ok(json_string_value(x))) {
+		if (!json_is_string(x) || !ev_plan_lane_name_ok(json_string_value(x))) {
 			ev_err_set(err, EV_EXIT_USAGE, file,
-			    "'%s': a lane is 1 to %d letters, digits, '_' or '-'", key, LANE_MAX);
+			    "'%s': a lane is " EV_PLAN_LANE_RULE, key);
 			return NULL;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -277,9 +264,9 @@ load_lanes_gate(struct ev_router *r, const json_t *g, const char *file, struct e
 	json_array_foreach(lanes, i, x) {
 		double b, m;
 
-		if (!json_is_string(x) || !lane_name_ok(json_string_value(x)))
-			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes': a lane is 1 "
-			    "to %d letters, digits, '_' or '-'", LANE_MAX);
+		if (!json_is_string(x) || !ev_plan_lane_name_ok(json_string_value(x)))
+			return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes': a lane is "
+			    EV_PLAN_LANE_RULE);
 		for (j = 0; j < i; j++)
 			if (strcmp(r->glanes[j], json_string_value(x)) == 0)
 				return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate.lanes' names "
@@ -340,8 +327,8 @@ load_gate(struct ev_router *r, const json_t *g, const char *file, struct ev_err 
 		return ev_err_set(err, EV_EXIT_USAGE, file, "'routing.gate' must be a mapping");
 	if (json_object_get(g, "lanes") != NULL)
 		return load_lanes_gate(r, g, file, err);
-	if (!json_is_string(lane) || !lane_name_ok(json_string_value(lane)) ||
-	    !json_is_string(on) || !lane_name_ok(json_string_value(on)))
+	if (!json_is_string(lane) || !ev_plan_lane_name_ok(json_string_value(lane)) ||
+	    !json_is_string(on) || !ev_plan_lane_name_ok(json_string_value(on)))
 		return ev_err_set(err, EV_EXIT_USAGE, file,
 		    "'routing.gate' needs 'lane' and 'on', each a lane name");
 	if (strcmp(json_string_value(lane), json_string_value(on)) == 0)
@@ -392,9 +379,9 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 			goto nomem;
 		for (i = 0; fallback[i] != NULL; i++) {
 			/* a lane of the command line is held to the plan's names */
-			if (!lane_name_ok(fallback[i])) {
+			if (!ev_plan_lane_name_ok(fallback[i])) {
 				ev_err_set(err, EV_EXIT_USAGE, NULL, "--default: '%s' is not a lane: a "
-				    "lane is 1 to %d letters, digits, '_' or '-'", fallback[i], LANE_MAX);
+				    "lane is " EV_PLAN_LANE_RULE, fallback[i]);
 				goto fail;
 			}
 			for (size_t j = 0; j < i; j++)

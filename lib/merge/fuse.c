@@ -12,6 +12,7 @@
 #include "fuseint.h"
 #include "jscan.h"
 #include "jsonl.h"
+#include "plan.h"
 
 /* ---- the accumulator ---- */
 
@@ -365,9 +366,9 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	if (known == NULL && strcmp(*lane, "fused") == 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "hit of lane 'fused' cannot be fused again");
-	if (known == NULL && !ev_fuse_lane_name_ok(*lane))
+	if (known == NULL && !ev_plan_lane_name_ok(*lane))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'lane' must be 1 to %d letters, digits, '_' or '-'", EV_FUSE_LANE_MAX);
+		    "field 'lane' must be " EV_PLAN_LANE_RULE);
 	if (h->rank < 1)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
 	if (!isfinite(h->score))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "plan.h"
 
 static const char *const method_names[] = { "rrf", "weighted", "combsum", "combmnz", "merge" };
 static const char *const norm_names[] = { "default", "none", "max", "minmax", "zscore" };
@@ -104,27 +105,13 @@ ev_fuse_norm_effective(const struct ev_fuse_opts *o)
 }
 
 int
-ev_fuse_lane_name_ok(const char *lane)
-{
-	const char *p;
-
-	if (lane[0] == '\0' || strlen(lane) > EV_FUSE_LANE_MAX)
-		return 0;
-	for (p = lane; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-			return 0;
-	return 1;
-}
-
-int
 ev_fuse_weight_set(struct ev_fuse_opts *o, const char *lane, double w, struct ev_err *err)
 {
 	int i;
 
-	if (!ev_fuse_lane_name_ok(lane))
+	if (!ev_plan_lane_name_ok(lane))
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
-		    "lane name '%s' must be 1 to %d letters, digits, '_' or '-'", lane, EV_FUSE_LANE_MAX);
+		    "lane name '%s' must be " EV_PLAN_LANE_RULE, lane);
 	if (!isfinite(w) || w < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
 		    "weight of lane '%s' must be a finite number >= 0", lane);
@@ -143,9 +130,9 @@ ev_fuse_weight_set(struct ev_fuse_opts *o, const char *lane, double w, struct ev
 int
 ev_fuse_anchor_set(struct ev_fuse_opts *o, const char *lane, struct ev_err *err)
 {
-	if (!ev_fuse_lane_name_ok(lane))
+	if (!ev_plan_lane_name_ok(lane))
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
-		    "lane name '%s' must be 1 to %d letters, digits, '_' or '-'", lane, EV_FUSE_LANE_MAX);
+		    "lane name '%s' must be " EV_PLAN_LANE_RULE, lane);
 	snprintf(o->anchor, sizeof o->anchor, "%s", lane);
 	return 0;
 }
@@ -209,9 +196,9 @@ ev_fuse_agree_from_parse(struct ev_fuse_opts *o, const char *spec, struct ev_err
 
 	if (from == NULL)
 		return -1;
-	if (!ev_fuse_lane_name_ok(lane) || !ev_fuse_lane_name_ok(from))
-		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane names in '%s' must be 1 to %d"
-		    " letters, digits, '_' or '-'", spec, EV_FUSE_LANE_MAX);
+	if (!ev_plan_lane_name_ok(lane) || !ev_plan_lane_name_ok(from))
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "lane names in '%s' must be "
+		    EV_PLAN_LANE_RULE, spec);
 	for (i = 0; i < o->nagree_from && strcmp(o->agree_from[i].lane, lane) != 0; i++)
 		;
 	if (i == EV_FUSE_MAXLANES)
@@ -260,9 +247,9 @@ ev_fuse_floor_set(struct ev_fuse_opts *o, const char *lane, enum ev_fuse_floor f
 {
 	int i;
 
-	if (!ev_fuse_lane_name_ok(lane))
+	if (!ev_plan_lane_name_ok(lane))
 		return ev_err_set(err, EV_EXIT_USAGE, NULL,
-		    "lane name '%s' must be 1 to %d letters, digits, '_' or '-'", lane, EV_FUSE_LANE_MAX);
+		    "lane name '%s' must be " EV_PLAN_LANE_RULE, lane);
 	for (i = 0; i < o->nfloors; i++)
 		if (strcmp(o->floors[i].lane, lane) == 0) {
 			o->floors[i].floor = floor;

@@ -180,8 +180,4 @@ const char *ev_fuse_agree_from_get(const struct ev_fuse_opts *o, const char *lan
  * timeline 3, any other 4.  Lower comes first. */
 int ev_fuse_lane_priority(const char *lane);
 
-/* Whether lane is a lane's name: 1 to EV_FUSE_LANE_MAX letters, digits, '_'
- * and '-'. */
-int ev_fuse_lane_name_ok(const char *lane);
-
 #endif

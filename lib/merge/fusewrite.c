@@ -361,7 +361,7 @@ operand(char *buf, size_t size, double v)
 }
 
 /* A JSON string of text that needs no escape: the names of methods and
- * normalisations, lane names (letters, digits, '_' and '-': ev_fuse_lane_name_ok())
+ * normalisations, lane names (lowercase letters, digits, '_' and '-': ev_plan_lane_name_ok())
  * and the formulas made of them, numbers and plain words. */
 static int
 put_text(struct ev_buf *b, const char *s)

@@ -1,5 +1,5 @@
-# --default's lanes are held to the plan's lane names (1 to 31 letters,
-# digits, '_' or '-') and to 16 lanes, as --known's to 16: a list past 16 was
+# --default's lanes are held to the plan's lane names (1 to 31 lowercase
+# letters, digits, '_' or '-') and to 16 lanes, as --known's to 16: a list past 16 was
 # cut there unsaid, and a name with a space or a quote was written into
 # every query's lanes for a lane nobody runs.
 echo '"q"' >q.jsonl
