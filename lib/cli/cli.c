@@ -367,9 +367,10 @@ seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
 		    json_string_value(json_array_get(fq, 1)));
 		return 1;
 	}
-	if (json_object_set_new(seen, ev_buf_str(key), json_string(where)) == -1 ||
-	    (q != NULL && fq == NULL && json_object_set_new(seen, "", json_pack("[O,s]", q,
-	    where)) == -1))
+	/* (where names a file as given, which may be no UTF-8: kept unchecked) */
+	if (json_object_set_new(seen, ev_buf_str(key), json_string_nocheck(where)) == -1 ||
+	    (q != NULL && fq == NULL && json_object_set_new(seen, "", json_pack("[O,o]", q,
+	    json_string_nocheck(where))) == -1))
 		return ev_err_nomem(err);
 	return 0;
 }
