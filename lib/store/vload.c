@@ -207,7 +207,7 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *content_hash
 	norm = sqrt(norm);
 	for (long long i = 0; norm > 0 && i < dim; i++)
 		ld->unit[i] = (float)(v[i] / norm);
-	if ((ins = ev_store_prepare(ld->st, "INSERT OR REPLACE INTO temp.vec_batch"
+	if ((ins = ev_store_prepare(ld->st, "INSERT INTO temp.vec_batch"
 		"(rowid, content_hash, vector) VALUES (?, ?, ?)", err)) == NULL) {
 		sqlite3_reset(q);
 		return -1;
@@ -223,7 +223,11 @@ ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *content_hash
 			sqlite3_bind_null(ins, 3);	/* no direction: the chunk keeps no vector */
 	if (rc == SQLITE_OK && (rc = sqlite3_step(ins)) == SQLITE_DONE)
 		rc = SQLITE_OK;
-	if (rc != SQLITE_OK)
+	if (rc == SQLITE_CONSTRAINT)	/* (its rowid is staged already) */
+		ev_err_set(err, EV_EXIT_USAGE, where, "chunk '%s' has a vector already in this input: "
+			"give each chunk one vector (which of two is meant, no load can tell)",
+			chunk_id);
+	else if (rc != SQLITE_OK)
 		ev_store_error(ld->st, "staging a vector", err);	/* (before the resets clear it) */
 	sqlite3_reset(ins);
 	sqlite3_clear_bindings(ins);

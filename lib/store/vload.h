@@ -78,8 +78,9 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
  * ev_vload_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
  * all-zero vector (ev-embed's for a text without a known term) has no
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
- * staged twice keeps its last vector.  Returns 0, or -1 with *err set (code 2,
- * where = `where`, naming both dimensions or both models) and nothing staged. */
+ * staged twice is refused the second time.  Returns 0, or -1 with *err set
+ * (code 2, where = `where`, naming both dimensions or both models, or the
+ * chunk given twice) and nothing staged. */
 int ev_vload_add(struct ev_vload *ld, const char *chunk_id, const char *content_hash,
 	const char *model, const float *v, long long dim, const char *where, struct ev_err *err);
 
