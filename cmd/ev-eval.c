@@ -111,7 +111,7 @@ static const struct ev_opt options[] = {
 	    "judgements: 'QUERY_ID DOC_ID RELEVANCE' lines, or TREC's 'QUERY_ID 0 DOC_ID RELEVANCE'"),
 	EV_OPT_BOOL(0, "binary", "binary", &o.eval.binary,
 	    "gains of 1 for every relevant document (default: the relevance value is the gain)"),
-	EV_OPT_LONG(0, "level", "level", &o.eval.level, -1000000000, 1000000000, "N",
+	EV_OPT_LONG(0, "level", "level", &o.eval.level, -EV_EVAL_REL_MAX, EV_EVAL_REL_MAX, "N",
 	    "the least relevance counted relevant; below 1 needs --binary"),
 	EV_OPT_LONG_THEN('k', NULL, "k", &o.k, 1, MAX_CUTOFF, "N", "the k of nDCG@k and P@k",
 	    set_k),

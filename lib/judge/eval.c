@@ -154,7 +154,7 @@ ev_qrels_add_line(struct ev_qrels *q, const char *line, size_t len, const char *
 	num[fl[nf - 1]] = '\0';
 	errno = 0;
 	r = strtoll(num, &end, 10);
-	if (end == num || *end != '\0' || errno != 0 || r < -1000000000LL || r > 1000000000LL)
+	if (end == num || *end != '\0' || errno != 0 || r < -EV_EVAL_REL_MAX || r > EV_EVAL_REL_MAX)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "relevance '%s' is not an integer", num);
 	if ((qi = qrels_query(q, qid, qlen)) == -1)
 		return ev_err_nomem(err);

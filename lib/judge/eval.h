@@ -34,6 +34,10 @@ struct ev_eval_opts {
 	int binary;		/* gains of 1 instead of the relevance values (0) */
 };
 
+/* A judgement's relevance, and so the level, is a whole number from
+ * -EV_EVAL_REL_MAX to EV_EVAL_REL_MAX. */
+#define EV_EVAL_REL_MAX 1000000000
+
 #define EV_EVAL_OPTS_INIT { .ndcg_k = 10, .p_k = 10, .recall_k = 100, .level = 1, .binary = 0 }
 
 /* The figures of one query, or their means over the queries evaluated (the
