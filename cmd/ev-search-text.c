@@ -197,7 +197,7 @@ main(int argc, char *argv[])
 		ev_err_nomem(&err);
 		return ev_cli_finish(&cli, ev_cli_report(&err));
 	}
-	if (ev_config_get(cli.config, "lanes") != NULL)
+	if (ev_plan_is_plan(cli.config))
 		table[0].key = NULL;	/* a plan's top-level k is ev-pack's */
 	ev_opt_fit_forms(table, cli.config_path ? cli.config : NULL, "lanes.text", "text");
 	argi = ev_opt_parse_section(&cli, &command, table, "lanes.text", 0);

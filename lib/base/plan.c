@@ -299,6 +299,18 @@ ev_plan_words_text(const char *words, char *buf, size_t size)
 }
 
 int
+ev_plan_is_plan(const json_t *cfg)
+{
+	static const char *const only[] = { "lanes", "version", "plan_id", "fusion", "diversity",
+		"output", "rerank", "routing" };
+
+	for (size_t i = 0; cfg != NULL && i < sizeof only / sizeof only[0]; i++)
+		if (json_object_get(cfg, only[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+int
 ev_plan_lane_name_ok(const char *s)
 {
 	size_t n = strlen(s);

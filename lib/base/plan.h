@@ -467,6 +467,12 @@ int ev_plan_read_stages(const json_t *plan, const char *file, const char *const 
  * NULL), or -1 with *err set as ev_plan_read() sets it. */
 int ev_plan_check(const json_t *plan, const char *file, struct ev_err *err);
 
+/* Whether the config cfg (NULL: none) is a retrieval plan rather than a file
+ * of one command's options: it has a key that only a plan has at its top
+ * (lanes, version, plan_id, fusion, diversity, output, rerank, routing), so
+ * that its top-level k and min_score are ev-pack's, not a lane's. */
+int ev_plan_is_plan(const json_t *cfg);
+
 /* A scalar plan value as the text a flag would carry ("0.5", "true",
  * "rrf"), in buf; NULL when v is not a single value. */
 const char *ev_plan_scalar_text(const json_t *v, char *buf, size_t size);

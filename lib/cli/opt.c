@@ -171,7 +171,8 @@ set_number(struct ev_cli *cli, const struct ev_opt *o, const char *src, const ch
 /* ---- A command's section of a plan (ev_opt_parse_section) ---------------- */
 
 /* Whether cli's config is a file of the command alone: it has no section's
- * first part ("lanes" of "lanes.vector"). */
+ * first part ("lanes" of "lanes.vector"), nor any other key only a plan
+ * has (ev_plan_is_plan(): a plan whose lanes take their defaults). */
 static int
 section_flat(const struct ev_cli *cli, const char *section)
 {
@@ -180,7 +181,7 @@ section_flat(const struct ev_cli *cli, const char *section)
 	if (cli->config_path == NULL || cli->config == NULL)
 		return 0;	/* no file: the table as declared */
 	snprintf(top, sizeof top, "%.*s", (int)strcspn(section, "."), section);
-	return ev_config_get(cli->config, top) == NULL;
+	return ev_config_get(cli->config, top) == NULL && !ev_plan_is_plan(cli->config);
 }
 
 /* The table with the keys under the section read at the top level, when the
