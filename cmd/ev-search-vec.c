@@ -141,6 +141,8 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--db DB is required");
 	if (index_path == NULL)
 		ev_cli_usage_error(&cli, "--index FILE is required");
+	ev_cli_stdin_once(&cli, "--feedback-hits", feedback_hits, "the other lane's hits",
+	    "the queries", argv + argi, argc - argi);
 	vo.k = (int)k;
 	vo.snippet = snippet && !no_snippet;
 	if (pairwise)
