@@ -104,6 +104,7 @@ main(int argc, char *argv[])
 	mo.token_k = token_k;
 	mo.exact = exact;
 	mo.lane = lane;
+	mo.warn = ev_cli_warn_cb;
 	if ((db != NULL && (mo.st = st = ev_store_open(db, EV_STORE_READ, &err)) == NULL) ||
 	    (ix = ev_mvindex_open(index_path, &err)) == NULL ||
 	    (ms = ev_mvsearch_new(ix, &mo, stdout, &err)) == NULL) {

@@ -479,6 +479,15 @@ ev_mvsearch_query(struct ev_mvsearch *ms, const json_t *rec, size_t lineno, cons
 	/* (a query whose id came before is bad input: qidset.h) */
 	if (ev_qidset_add(&ms->qids, qid, lineno, where, err) == -1)
 		return -1;
+	size_t i = 0, nz = (size_t)nq * (size_t)ms->dim;
+	while (i < nz && ms->q[i] == 0)
+		i++;
+	if (i == nz) {	/* no direction: every record's MaxSim is 0 */
+		if (ms->o.warn != NULL)
+			ms->o.warn(ms->o.ctx, where, "the query's vectors are all zeros (no direction: "
+			    "every record would score 0): no hits");
+		return 0;
+	}
 	if ((base = ev_hitfields_query_fields(rec)) == NULL ||
 	    ev_query_id_default(base, lineno) == -1) {
 		ev_err_nomem(err);

@@ -55,6 +55,10 @@ struct ev_mvsearch_opts {
 	const char *lane;	/* the lane's name in hits; NULL: the index's */
 	struct ev_store *st;	/* the store the records' doc_id name, for a
 				 * query's filters; NULL: filters are refused */
+	/* What a user should hear of, about the query at where ("the query's
+	 * vectors are all zeros: no hits"); NULL says nothing. */
+	void (*warn)(void *ctx, const char *where, const char *what);
+	void *ctx;		/* of warn */
 };
 
 struct ev_mvsearch;
@@ -70,7 +74,8 @@ struct ev_mvsearch *ev_mvsearch_new(struct ev_mvindex *ix, const struct ev_mvsea
  * optional "model" that must be the index's, "query_id" (a string or an
  * integer; lineno when absent) and any other fields, passed on to the hits.
  * "filters" (see above) needs o->st.  Writes its hits and flushes
- * out.  A query whose MaxSim with a candidate overflows a float (finite
+ * out; a query whose vectors are all zeros has no direction, and no hits
+ * (o->warn says so), as in the vector lane.  A query whose MaxSim with a candidate overflows a float (finite
  * numbers too large) is bad.  Returns the number of hits, or -1 with *err
  * set (code 2 and where for a bad query, nothing written; code 1 for a write
  * error, where "stdout"). */
