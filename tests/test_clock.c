@@ -142,3 +142,32 @@ Test(clock, date_days_is_the_moment_a_date_names)
 	cr_assert_eq(ev_clock_date_days(NULL, &d), -1);
 	cr_assert_eq(d, 7);
 }
+
+Test(clock, date_span_ends_at_the_dates_own_precision)
+{
+	static const struct {
+		const char *s;
+		double start, end;
+	} cases[] = {
+		{ "1970", 0, 365 }, { "2024", 19723, 19723 + 366 }, { "1970-02", 31, 59 },
+		{ "1970-12", 334, 365 }, { "1970-01-02", 1, 2 }, { "1970-01-01T12", 0.5, 0.5 + 1.0 / 24 },
+		{ "1970-01-01 06:00", 0.25, 0.25 + 1.0 / 1440 },
+		{ "1970-01-01T00:00:01", 1.0 / 86400, 2.0 / 86400 },
+		{ "1970-01-01T00:00:01.5", 1.5 / 86400, 1.6 / 86400 },
+		{ "1970-01-01T00:00:01,25", 1.25 / 86400, 1.26 / 86400 },
+		{ "1970-01-01T12+06", 0.25, 0.25 + 1.0 / 24 },
+		{ "1970-01-01T12:00-1200", 1, 1 + 1.0 / 1440 },
+	};
+	double a = -1, b = -1;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cr_assert_eq(ev_clock_date_span(cases[i].s, &a, &b), 0, "%s", cases[i].s);
+		cr_assert_float_eq(a, cases[i].start, 1e-9, "%s: %.9f", cases[i].s, a);
+		cr_assert_float_eq(b, cases[i].end, 1e-9, "%s: %.9f", cases[i].s, b);
+	}
+	a = b = 7;
+	cr_assert_eq(ev_clock_date_span("2025-02-29", &a, &b), -1);
+	cr_assert_eq(ev_clock_date_span("2025-01-01T", &a, &b), -1);
+	cr_assert_eq(a, 7);
+	cr_assert_eq(b, 7);
+}

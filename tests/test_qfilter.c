@@ -221,6 +221,28 @@ Test(qfilter, published_date_is_an_inclusive_range_at_the_bounds_precision)
 	passes("{\"published_date\": {}}", "d1 d2 d3 d4 d5 d6");
 }
 
+/* The bounds and the documents' dates are compared as the moments they
+ * name, not as text: a year is its first day, a space or a 't' may stand
+ * for the 'T', a zone is taken off, and to ends where its precision does. */
+Test(qfilter, published_date_compares_moments_not_spellings)
+{
+	tu_exec_ok(st, "UPDATE documents SET published_date = CASE doc_id"
+		" WHEN 'd1' THEN '2024' WHEN 'd2' THEN '2024-01-05 10:00'"
+		" WHEN 'd3' THEN '2024-01-05T01:00+05:00' WHEN 'd4' THEN '2024-01-05'"
+		" WHEN 'd5' THEN '2024-01-04t23:00' ELSE 'not a date' END");
+	passes("{\"published_date\": {\"from\": \"2024-01-01\"}}", "d1 d2 d3 d4 d5");
+	passes("{\"published_date\": {\"from\": \"2024-01-05\"}}", "d2 d4");
+	passes("{\"published_date\": {\"from\": \"2024-01-05T00:00\"}}", "d2 d4");
+	passes("{\"published_date\": {\"to\": \"2024-01-04\"}}", "d1 d3 d5");
+	passes("{\"published_date\": {\"to\": \"2024-01-05T05\"}}", "d1 d3 d4 d5");
+	passes("{\"published_date\": {\"from\": \"2024-01-05T05:00Z\", \"to\": \"2024-01-05T10\"}}",
+		"d2");
+	passes("{\"published_date\": {\"from\": \"2024-01-04T20:00Z\", \"to\": \"2024-01-04T20:00Z\"}}",
+		"d3");
+	passes("{\"published_date\": {\"from\": \"2024-01-04T21:00+01\", \"to\": \"2024-01-04T19:59:59.9-00:00\"}}",
+		"");
+}
+
 Test(qfilter, a_bad_filter_is_refused_naming_the_key)
 {
 	refused("[]", "field 'filters' must be an object");
@@ -251,7 +273,7 @@ Test(qfilter, the_conditions_number_their_values_from_the_first_parameter)
 
 	cr_assert_eq(ev_qfilter_build(&f, j, 7, "q:1", &err), 0, "%s", err.msg);
 	cr_assert_str_eq(ev_buf_str(&f.sql), " AND fc.doc_id = ?7"
-		" AND substr(fd.published_date, 1, length(?8)) <= ?8");
+		" AND round(evkit_date_days(fd.published_date) * 86400000.0) < ?8");
 	cr_assert_eq(json_array_size(f.binds), 2);
 	ev_qfilter_release(&f);
 	ev_qfilter_release(&f);	/* released twice: harmless */

@@ -147,38 +147,70 @@ zone(const char *s, int *off)
 	return 0;
 }
 
+/* The fraction at *s, as fraction() reads it, and the part of one unit its
+ * last digit is (0.1 for one digit; 1 when there is none). */
+static int
+fraction_step(const char **s, double *frac, double *step)
+{
+	const char *p = *s;
+
+	if (fraction(s, frac) == -1)
+		return -1;
+	*step = 1;
+	if (*s > p)	/* past the '.' or ',', a tenth a digit */
+		for (p++; p < *s; p++)
+			*step /= 10;
+	return 0;
+}
+
 int
-ev_clock_date_days(const char *s, double *days)
+ev_clock_date_span(const char *s, double *start, double *end)
 {
 	int y, mo = 1, d = 1, t[3] = { 0, 0, 0 }, n = 0, off;
 	static const double unit[3] = { 1.0 / 24, 1.0 / 1440, 1.0 / 86400 };
-	double frac = 0;
+	double frac = 0, step = 1, at;
+	long long next;		/* the first day after a date of no time */
 
 	if (s == NULL || (y = digits(s, 4)) < 0)
 		return -1;
-	if (s[4] == '\0')
+	if (s[4] == '\0') {
 		s += 4;		/* a year */
-	else if (s[4] != '-' || (mo = field(s + 5, 1, 12)) < 0)
+		next = days_from_civil(y + 1, 1, 1);
+	} else if (s[4] != '-' || (mo = field(s + 5, 1, 12)) < 0)
 		return -1;
-	else if (s[7] == '\0')
+	else if (s[7] == '\0') {
 		s += 7;		/* a month */
-	else if (s[7] != '-' || (d = digits(s + 8, 2)) < 1 || d > month_days(y, mo))
+		next = days_from_civil(y + (mo == 12), mo % 12 + 1, 1);
+	} else if (s[7] != '-' || (d = digits(s + 8, 2)) < 1 || d > month_days(y, mo))
 		return -1;
-	else if (*(s += 10) != '\0') {
-		/* a day, then a time of day: "HH", "HH:MM" or "HH:MM:SS", a fraction */
-		if ((*s != 'T' && *s != 't' && *s != ' ') || (t[n++] = field(s + 1, 0, 23)) < 0)
-			return -1;
-		for (s += 3; n < 3 && *s == ':'; n++, s += 3)
-			if ((t[n] = field(s + 1, 0, n == 1 ? 59 : 60)) < 0)
+	else {
+		next = days_from_civil(y, mo, d) + 1;
+		if (*(s += 10) != '\0') {
+			/* a day, then a time of day: "HH", "HH:MM" or "HH:MM:SS", a fraction */
+			if ((*s != 'T' && *s != 't' && *s != ' ') || (t[n++] = field(s + 1, 0, 23)) < 0)
 				return -1;
-		if (fraction(&s, &frac) == -1)
-			return -1;
+			for (s += 3; n < 3 && *s == ':'; n++, s += 3)
+				if ((t[n] = field(s + 1, 0, n == 1 ? 59 : 60)) < 0)
+					return -1;
+			if (fraction_step(&s, &frac, &step) == -1)
+				return -1;
+		}
 	}
 	if ((n == 0 && *s != '\0') || zone(s, &off) == -1)
 		return -1;
-	*days = (double)days_from_civil(y, mo, d) + t[0] * unit[0] + t[1] * unit[1] +
-	    t[2] * unit[2] + (n > 0 ? frac * unit[n - 1] : 0) - off / 1440.0;
+	at = (double)days_from_civil(y, mo, d) + t[0] * unit[0] + t[1] * unit[1] +
+	    t[2] * unit[2] + (n > 0 ? frac * unit[n - 1] : 0);
+	*start = at - off / 1440.0;
+	*end = (n > 0 ? at + step * unit[n - 1] : (double)next) - off / 1440.0;
 	return 0;
+}
+
+int
+ev_clock_date_days(const char *s, double *days)
+{
+	double end;
+
+	return ev_clock_date_span(s, days, &end);
 }
 
 int

@@ -41,6 +41,16 @@ int ev_clock_date_ok(const char *s);
  * when s is no such date (*days unchanged). */
 int ev_clock_date_days(const char *s, double *days);
 
+/* The span of time the date s names (as ev_clock_date_ok() takes it), in
+ * days since 1970-01-01 00:00 UTC, at its own precision: *start is the
+ * moment ev_clock_date_days() gives, *end the moment just after the span (a
+ * year's next year, a month's next month, a date's next day, a time's next
+ * hour, minute or second, whichever it ends at, or the next unit of its
+ * fraction's last digit: "2021-06-30T10:00:01.5" ends at 10:00:01.6), a
+ * zone taken off both.  Returns 0 with both set, or -1 when s is no such
+ * date (both unchanged). */
+int ev_clock_date_span(const char *s, double *start, double *end);
+
 /* Unix time ms (milliseconds, years 0 to 9999) as RFC 3339 UTC with
  * milliseconds, "YYYY-MM-DDTHH:MM:SS.mmmZ", into buf (size at least
  * EV_CLOCK_STAMP_MAX). */

@@ -1,6 +1,7 @@
 /* qfilter.c: a query's filters as SQL conditions.  See qfilter.h. */
 #include "qfilter.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,35 +205,42 @@ filter_metadata(struct filters *f, json_t *obj)
 	return 0;
 }
 
+/* The moment a date names, to the millisecond (a date's days are a double
+ * whose last bit two spellings of one moment can round apart). */
+#define DATE_MS(days) llround((days) * 86400000.0)
+
+/* "published_date": from and to as ev_clock_date_span() reads them, the
+ * document's date as the SQL function evkit_date_days() does (store.h),
+ * compared as moments to the millisecond: a document passes from when it is
+ * not before from's start, and to when it is before to's end (to at its own
+ * precision).  A document whose date is none (or not a date) fails both. */
 static int
 filter_dates(struct filters *f, json_t *obj)
 {
 	const char *key;
-	json_t *v;
+	json_t *v, *ms;
 
 	if (!json_is_object(obj))
 		return filter_fail(f, "filter '%s' must be an object with 'from' and/or 'to'",
 		    "published_date");
 	json_object_foreach(obj, key, v) {
 		int to = strcmp(key, "to") == 0;
+		double start, end;
 
 		if (!to && strcmp(key, "from") != 0)
 			return filter_fail(f, "unknown key '%s' in filter 'published_date' "
 			    "(known: from, to)", key);
 		if (json_is_null(v))
 			continue;
-		if (!json_is_string(v) || !ev_clock_date_ok(json_string_value(v)))
+		if (!json_is_string(v) || ev_clock_date_span(json_string_value(v), &start, &end) == -1)
 			return filter_fail(f, "'published_date.%s' must be a date such as "
 			    "\"2021-06-30\"", key);
-		if (to)
-			SQL_ADD(f, ev_buf_printf(f->sql,
-			    " AND substr(fd.published_date, 1, length(?%zu)) <= ?%zu",
-			    next_param(f), next_param(f)));
-		else
-			SQL_ADD(f, ev_buf_printf(f->sql, " AND fd.published_date >= ?%zu",
-			    next_param(f)));
-		if (bind_value(f, v) == -1)
-			return -1;
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND round(evkit_date_days(fd.published_date)"
+		    " * 86400000.0) %s ?%zu", to ? "<" : ">=", next_param(f)));
+		if ((ms = json_integer(DATE_MS(to ? end : start))) == NULL)
+			return ev_err_nomem(f->err);
+		if (json_array_append_new(f->binds, ms) == -1)
+			return ev_err_nomem(f->err);
 	}
 	return 0;
 }
