@@ -26,6 +26,8 @@ struct ev_sqllane {
 	unsigned char *snippet;	/* per column: 1 when in the snippet */
 	char *table;		/* the id column's table, or "sql" */
 	struct ev_strmap ids;	/* the ids of a query's rows so far */
+	/* the signals' names, LANE_score and LANE_rank, as every lane's are */
+	char sname[EV_PLAN_LANE_MAX + 8], rname[EV_PLAN_LANE_MAX + 8];
 };
 
 /* Only reading: every action that is not a read, a SELECT or a function
@@ -158,6 +160,8 @@ ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err
 	}
 	s->o = *o;
 	s->scorecol = -1;
+	snprintf(s->sname, sizeof s->sname, "%s_score", o->lane);
+	snprintf(s->rname, sizeof s->rname, "%s_rank", o->lane);
 	/* Reading the schema before the authorizer is set tells a file that is
 	 * not a database (SQLite reads the header only when it needs it). */
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
@@ -463,7 +467,7 @@ row_hit(struct ev_sqllane *s, const json_t *q, long n, double *score, const char
 		hit = json_pack("{s:O,s:O,s:s,s:s,s:i,s:f,s:s,s:{s:f},s:s,s:[{s:s,s:s,s:O,s:O}]}",
 		    "query_id", json_object_get(q, "query_id"), "query", json_object_get(q, "query"),
 		    "id", id.p, "doc_id", id.p, "rank", 0, "score", *score, "lane", s->o.lane,
-		    "signals", "structured_score", *score,
+		    "signals", s->sname, *score,
 		    "snippet", snip.p ? snip.p : "",
 		    "evidence", "lane", s->o.lane, "table", s->table, "row", rowid, "columns", cols);
 	json_decref(cols);
@@ -579,7 +583,7 @@ ev_sqllane_search(struct ev_sqllane *s, const json_t *q, struct ev_buf *out, con
 		if (ev_hitfields_stamp(h, stamp) == -1 ||
 		    json_object_set_new(h, "rank", json_integer(i + 1)) == -1 ||
 		    json_object_set_new(h, "score", json_real(rows[i].score)) == -1 ||
-		    json_object_set_new(sig, "structured_rank", json_integer(i + 1)) == -1 ||
+		    json_object_set_new(sig, s->rname, json_integer(i + 1)) == -1 ||
 		    ev_json_dump(out, h) == -1 || ev_buf_addc(out, '\n') == -1) {
 			ev_err_nomem(err);
 			goto out;

@@ -6,7 +6,8 @@
  * is the user's, its parameters are bound from the query record, never
  * pasted into SQL text: ":query" is the query's text, ":NAME" its
  * filters.NAME (NULL when absent).  Each row becomes a hit of lane
- * "structured" whose id is stable (TABLE:ID, ID from the id column), whose
+ * "structured" (or the name o->lane gives it, its signals LANE_score and
+ * LANE_rank as every lane's are) whose id is stable (TABLE:ID, ID from the id column), whose
  * snippet is built from named columns, and whose evidence names the table,
  * the row and the columns.
  *
