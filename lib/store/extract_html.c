@@ -687,6 +687,36 @@ decode_page(const char *path, const char *s, size_t n, const char *name, struct 
 	return bad ? ev_err_nomem(err) : 0;
 }
 
+/* The page at path, n bytes of UTF-8 at p, parsed into a tree (NULL out of
+ * memory or when there is none).  libxml2 stops reading a page whose
+ * elements nest deeper than its limit (256, that keeps its parsing of
+ * stray end tags linear): what follows is not in the tree, and cb is told
+ * where the text stops, rather than losing it unsaid. */
+static htmlDocPtr
+parse_page(const char *path, const char *p, int n, const struct ev_extract_cb *cb)
+{
+	htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+	htmlDocPtr doc;
+	const xmlError *e;
+	char where[4200];
+
+	if (ctxt == NULL)
+		return NULL;
+	doc = htmlCtxtReadMemory(ctxt, p, n, path, "UTF-8", HTML_PARSE_RECOVER |
+	    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
+	    HTML_PARSE_IGNORE_ENC);
+	e = &ctxt->lastError;
+	if (doc != NULL && e->code == XML_ERR_INTERNAL_ERROR && e->message != NULL &&
+	    strncmp(e->message, "Excessive depth", 15) == 0 && cb != NULL && cb->warn != NULL) {
+		snprintf(where, sizeof where, "%s:%d", path, e->line);
+		cb->warn(cb->ctx, where, "elements nested more than 256 deep: the page is read up"
+		    " to the element on this line that goes deeper, the rest left out (close the"
+		    " elements the page leaves open)");
+	}
+	htmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
 /* The page at path parsed, its encoding found as ev_html_encoding() says
  * (a guess told to cb).  Returns the tree, or NULL with *err set. */
 static htmlDocPtr
@@ -722,9 +752,7 @@ read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
 	if (decode_page(path, b.p + bom, b.len - bom, name, &u, err) == -1)
 		goto out;
 	if (u.len > 0 && u.len <= INT_MAX)
-		doc = htmlReadMemory(u.p, (int)u.len, path, "UTF-8", HTML_PARSE_RECOVER |
-		    HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET |
-		    HTML_PARSE_IGNORE_ENC);
+		doc = parse_page(path, u.p, (int)u.len, cb);
 	if (doc == NULL || xmlDocGetRootElement(doc) == NULL) {
 		xmlFreeDoc(doc);
 		doc = NULL;
