@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "jsonl.h"
 
 #define HEADER "evkit-text-stats\t4"
 #define HEADER_OLDER "evkit-text-stats\t"	/* and an earlier version: */
@@ -293,7 +294,7 @@ older_version(const char *line)
 int
 ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 {
-	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : ev_input_open(path, "r", "a statistics file", err);
 	char *line = NULL, where[256];
 	size_t cap = 0;
 	ssize_t len;
@@ -302,8 +303,7 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 	int r = 0, version;
 
 	if (fp == NULL)
-		return ev_err_set(err, errno == ENOENT ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path,
-		    "cannot open: %s", strerror(errno));
+		return -1;
 	while (r == 0 && (len = getline(&line, &cap, fp)) != -1) {
 		lineno++;
 		snprintf(where, sizeof where, "%s:%lld", path, lineno);
@@ -376,11 +376,15 @@ int
 ev_textstats_save(struct ev_textstats *s, const char *path, struct ev_err *err)
 {
 	struct ev_buf tmp = EV_BUF_INIT;
+	struct stat sb;
 	FILE *f = NULL;
 	int r, fd = -1;
 
 	if (strcmp(path, "-") == 0)
 		return ev_textstats_write(s, stdout, "stdout", err);
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return ev_err_set(err, EV_EXIT_USAGE, path, "is a directory: --stats-out names the"
+		    " file to write the statistics to");
 	if (ev_buf_printf(&tmp, "%s.XXXXXX", path) == -1)
 		return ev_err_nomem(err);
 	if ((fd = mkstemp(tmp.p)) == -1 || (f = fdopen(fd, "w")) == NULL) {

@@ -71,8 +71,9 @@ int ev_textstats_add(struct ev_textstats *s, enum ev_stats_kind kind, const char
 
 /* Add the statistics of the file path ("-": stdin).  Returns 0, or -1 with
  * *err set: code 2 naming PATH:LINE for a file that is not a statistics
- * file, a bad line (the set may then hold part of the file) or a missing
- * file, 1 when it cannot be read. */
+ * file, a bad line (the set may then hold part of the file), or a file
+ * that cannot be opened or is a directory (ev_input_open()), 1 when it
+ * cannot be read. */
 int ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err);
 
 /* Write the set to f in the file format above.  Returns 0, or -1 with
@@ -81,8 +82,8 @@ int ev_textstats_write(struct ev_textstats *s, FILE *f, const char *name, struct
 
 /* Write the set to the file path ("-": stdout) through a temporary file
  * renamed into place, so that path is whole or as it was, with the mode a
- * new file gets (0666 less the umask).  Returns 0, or -1 with *err set
- * (code 1, naming path) when it cannot be written. */
+ * new file gets (0666 less the umask).  Returns 0, or -1 with *err set,
+ * naming path: code 2 when it is a directory, 1 when it cannot be written. */
 int ev_textstats_save(struct ev_textstats *s, const char *path, struct ev_err *err);
 
 /* Add the statistics of each of the n files paths[] (ev_textstats_read()).
