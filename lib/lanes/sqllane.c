@@ -53,10 +53,17 @@ open_error(struct ev_sqllane *s, const char *path, struct ev_err *err)
 	int code = sqlite3_errcode(s->db);
 	int usage = code == SQLITE_NOTADB || code == SQLITE_CANTOPEN || code == SQLITE_ERROR ||
 	    code == SQLITE_AUTH;
+	/* another table-valued function (a pragma's) is refused while SQLite
+	 * declares it, which it reports so */
+	int vtab = strncmp(sqlite3_errmsg(s->db), "vtable constructor failed", 25) == 0;
+	/* (a refused pragma function is an SQLITE_ERROR saying so) */
+	int denied = code == SQLITE_AUTH || strcmp(sqlite3_errmsg(s->db), "not authorized") == 0;
 
 	ev_err_set(err, usage ? EV_EXIT_USAGE : EV_EXIT_RUNTIME, path, "%s%s",
-	    sqlite3_errmsg(s->db), code == SQLITE_AUTH ?
-	    " (the structured lane only reads: SELECT statements, no ATTACH or PRAGMA)" : "");
+	    sqlite3_errmsg(s->db), denied ?
+	    " (the structured lane only reads: SELECT statements, no ATTACH or PRAGMA)" : vtab ?
+	    " (the structured lane only reads tables, and of table-valued functions json_each and"
+	    " json_tree)" : "");
 	return -1;
 }
 
@@ -164,9 +171,13 @@ ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err
 	snprintf(s->rname, sizeof s->rname, "%s_rank", o->lane);
 	/* Reading the schema before the authorizer is set tells a file that is
 	 * not a database (SQLite reads the header only when it needs it). */
+	/* json_each() and json_tree(), the way to read a filter bound as JSON
+	 * text, are tables SQLite makes on their first use by declaring them,
+	 * which the authorizer would refuse: they are made here, before it. */
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(s->db, 5000) != SQLITE_OK ||
-	    sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema, json_each('[]'), json_tree('[]')",
+	    NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_set_authorizer(s->db, authorize, NULL) != SQLITE_OK)
 		goto fail_db;
 	if (sqlite3_prepare_v2(s->db, o->sql, -1, &s->stmt, &tail) != SQLITE_OK)
