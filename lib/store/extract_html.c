@@ -435,22 +435,29 @@ walk(struct html *h, const xmlNode *n, int content, int depth)
 	}
 }
 
-/* The elements named name under n (not inside one another), in order. */
-static void
-find_all(const xmlNode *n, const char *name, const xmlNode **v, int *nv, int max, int depth)
+/* Walk, as content, each element named name under n (not inside one
+ * another; for "main", role="main" too), in order, however many there are.
+ * Returns how many there were (0: nothing was read). */
+static int
+walk_each(struct html *h, const xmlNode *n, const char *name, int depth)
 {
-	for (const xmlNode *c = n->children; c && *nv < max && depth < MAX_DEPTH; c = c->next) {
+	int found = 0;
+
+	for (const xmlNode *c = n->children; c && depth < MAX_DEPTH; c = c->next) {
 		char *role;
 
 		if (c->type != XML_ELEMENT_NODE || name_in(c, skipped))
 			continue;
 		role = strcmp(name, "main") == 0 ? attr(c, "role") : NULL;
-		if (name_is(c, name) || (role && strcasecmp(role, "main") == 0))
-			v[(*nv)++] = c;
-		else
-			find_all(c, name, v, nv, max, depth + 1);
+		if (name_is(c, name) || (role && strcasecmp(role, "main") == 0)) {
+			walk(h, c, 1, 0);
+			flush(h);
+			found++;
+		} else
+			found += walk_each(h, c, name, depth + 1);
 		xmlFree(role);
 	}
+	return found;
 }
 
 /* Whether s[0..n) starts with the ASCII word w, in any case. */
@@ -770,8 +777,8 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 	struct ev_xrec *r, FILE *out, struct ev_err *err)
 {
 	struct html h = { 0 };
-	const xmlNode *roots[256], *root;
-	int nroots = 0, rc = -1;
+	const xmlNode *root;
+	int rc = -1;
 	json_t *head = NULL, *tail = NULL, *meta = NULL;
 	struct ev_buf title = EV_BUF_INIT;
 	htmlDocPtr doc;
@@ -785,15 +792,8 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 		xmlFreeDoc(doc);
 		return -1;
 	}
-	find_all(root, "main", roots, &nroots, 256, 0);
-	if (nroots == 0)
-		find_all(root, "article", roots, &nroots, 256, 0);
-	if (nroots == 0)
+	if (walk_each(&h, root, "main", 0) == 0 && walk_each(&h, root, "article", 0) == 0)
 		walk(&h, root, 0, 0);
-	for (int i = 0; i < nroots; i++) {
-		walk(&h, roots[i], 1, 0);
-		flush(&h);
-	}
 	flush(&h);
 	for (const xmlNode *hd = root->children; hd && title.len == 0; hd = hd->next)
 		for (const xmlNode *c = name_is(hd, "head") ? hd->children : NULL; c; c = c->next)
