@@ -111,7 +111,9 @@ add_collapsed(struct html *h, struct ev_buf *b, const char *s)
 }
 
 /* The inline text of n and its descendants, collapsed, appended to b;
- * <br> is a new line when br is set, else a space. */
+ * <br> is a new line when br is set, else a space; a block inside (the
+ * paragraphs or list items of a table's cell) is set apart by spaces, as
+ * its words are apart on the page. */
 static void
 inline_text(struct html *h, const xmlNode *n, struct ev_buf *b, int br, int depth)
 {
@@ -122,7 +124,11 @@ inline_text(struct html *h, const xmlNode *n, struct ev_buf *b, int br, int dept
 			continue;
 		else if (name_is(c, "br"))
 			add_collapsed(h, b, br ? "\n" : " ");
-		else
+		else if (name_in(c, blocks)) {
+			add_collapsed(h, b, " ");
+			inline_text(h, c, b, br, depth + 1);
+			add_collapsed(h, b, " ");
+		} else
 			inline_text(h, c, b, br, depth + 1);
 	}
 	if (br && b->len > 0 && b->p[b->len - 1] == ' ')
