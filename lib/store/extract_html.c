@@ -114,23 +114,32 @@ add_collapsed(struct html *h, struct ev_buf *b, const char *s)
  * <br> is a new line when br is set, else a space; a block inside (the
  * paragraphs or list items of a table's cell) is set apart by spaces, as
  * its words are apart on the page. */
+static void inline_text(struct html *h, const xmlNode *n, struct ev_buf *b, int br, int depth);
+
+/* The inline text of the node c itself (a text, or an element and what it
+ * holds), as inline_text() reads each of a node's children. */
+static void
+inline_node(struct html *h, const xmlNode *c, struct ev_buf *b, int br, int depth)
+{
+	if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE)
+		add_collapsed(h, b, (const char *)c->content);
+	else if (c->type != XML_ELEMENT_NODE || name_in(c, skipped) || is_hidden(c))
+		return;
+	else if (name_is(c, "br"))
+		add_collapsed(h, b, br ? "\n" : " ");
+	else if (name_in(c, blocks)) {
+		add_collapsed(h, b, " ");
+		inline_text(h, c, b, br, depth + 1);
+		add_collapsed(h, b, " ");
+	} else
+		inline_text(h, c, b, br, depth + 1);
+}
+
 static void
 inline_text(struct html *h, const xmlNode *n, struct ev_buf *b, int br, int depth)
 {
-	for (const xmlNode *c = n->children; c && depth < MAX_DEPTH; c = c->next) {
-		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE)
-			add_collapsed(h, b, (const char *)c->content);
-		else if (c->type != XML_ELEMENT_NODE || name_in(c, skipped) || is_hidden(c))
-			continue;
-		else if (name_is(c, "br"))
-			add_collapsed(h, b, br ? "\n" : " ");
-		else if (name_in(c, blocks)) {
-			add_collapsed(h, b, " ");
-			inline_text(h, c, b, br, depth + 1);
-			add_collapsed(h, b, " ");
-		} else
-			inline_text(h, c, b, br, depth + 1);
-	}
+	for (const xmlNode *c = n->children; c && depth < MAX_DEPTH; c = c->next)
+		inline_node(h, c, b, br, depth);
 	if (br && b->len > 0 && b->p[b->len - 1] == ' ')
 		b->len--, b->p[b->len] = '\0';
 }
@@ -243,7 +252,8 @@ code(struct html *h, const xmlNode *n)
 	xmlFree(cls);
 }
 
-/* The rows of a table (not of tables inside it), in order. */
+/* The rows of a table (not of tables inside it), in order, into out; its
+ * caption and any text outside its rows into the paragraph h gathers. */
 static void
 rows(struct html *h, const xmlNode *n, struct ev_buf *out, int *nrows, size_t *ncols,
 	int depth)
@@ -284,6 +294,12 @@ rows(struct html *h, const xmlNode *n, struct ev_buf *out, int *nrows, size_t *n
 			(*nrows)++;
 		} else if (name_is(c, "thead") || name_is(c, "tbody") || name_is(c, "tfoot")) {
 			rows(h, c, out, nrows, ncols, depth + 1);
+		} else if (!name_is(c, "colgroup") && !name_is(c, "col")) {
+			/* a caption, or text a page left outside the rows (a
+			 * browser shows it before the table) */
+			inline_node(h, c, &h->para, 0, 0);
+			if (name_in(c, blocks))	/* a caption, a paragraph */
+				flush(h);
 		}
 	}
 }
@@ -296,6 +312,7 @@ table(struct html *h, const xmlNode *n)
 	size_t ncols = 0;
 
 	rows(h, n, &t, &nrows, &ncols, 0);
+	flush(h);
 	if (ncols > 0) {
 		while (t.len > 0 && t.p[t.len - 1] == '\n')
 			t.p[--t.len] = '\0';
