@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <iconv.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -18,6 +19,7 @@
 #include "utf8.h"
 
 #define MAX_DEPTH 512		/* deeper elements are left out */
+#define LIST_NUMBER_MAX 999999999LL	/* Markdown's largest list number */
 #define PRESCAN 1024		/* the bytes searched for a <meta> charset, or binary bytes */
 
 struct html {
@@ -325,16 +327,31 @@ table(struct html *h, const xmlNode *n)
 
 static void walk(struct html *h, const xmlNode *n, int content, int depth);
 
+/* The first number of an ordered list: its start attribute read as a
+ * browser reads an integer (leading space, a sign, digits; else 1), held
+ * to the nine digits a Markdown list number may have. */
+static long long
+list_start(const xmlNode *n)
+{
+	char *start = attr(n, "start"), *end;
+	long long k = 1;
+
+	if (start != NULL) {
+		k = strtoll(start, &end, 10);
+		if (end == start)
+			k = 1;
+		k = k < -LIST_NUMBER_MAX ? -LIST_NUMBER_MAX : k > LIST_NUMBER_MAX ? LIST_NUMBER_MAX : k;
+		xmlFree(start);
+	}
+	return k;
+}
+
 static void
 list(struct html *h, const xmlNode *n, int content, int depth)
 {
-	int ordered = name_is(n, "ol"), k = 1;
-	char *start = ordered ? attr(n, "start") : NULL;
+	int ordered = name_is(n, "ol");
+	long long k = ordered ? list_start(n) : 1;
 
-	if (start) {
-		k = atoi(start);
-		xmlFree(start);
-	}
 	flush(h);
 	if (h->lists == 0)
 		ev_xrec_break(h->r, 1);
@@ -346,7 +363,7 @@ list(struct html *h, const xmlNode *n, int content, int depth)
 		}
 		flush(h);
 		if (ordered)
-			snprintf(h->num, sizeof h->num, "%d. ", k++);
+			snprintf(h->num, sizeof h->num, "%lld. ", k < LIST_NUMBER_MAX ? k++ : k);
 		h->marker = ordered ? h->num : "- ";
 		walk(h, c, content, depth + 1);
 		flush(h);
