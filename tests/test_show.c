@@ -213,3 +213,19 @@ Test(show, the_text_form_lists_the_fields_then_the_text)
 	json_decref(c);
 	ev_buf_release(&b);
 }
+
+/* What a terminal would obey is left out of the text form (C0 but a tab,
+ * DEL, C1), as a store another program wrote may hold it; a field is one
+ * line. */
+Test(show, the_text_form_leaves_out_what_a_terminal_obeys)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *c = json_pack("{s:s,s:s,s:s,s:s}", "ref", "x", "title", "A\x1b[2J\tB\nC",
+	    "section_path", "S\xc2\x9b" "1m\x7f", "text", "\x1b]0;t\x07red\ttext\r\b\bover\r\nnext \xc2\xa0\xc2\x85z");
+
+	cr_assert_eq(ev_show_text(c, &b), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "x\n  title: A[2J B C\n  section: S1m\n\n"
+	    "    ]0;tred\ttextover\n    next \xc2\xa0z\n\n");
+	json_decref(c);
+	ev_buf_release(&b);
+}

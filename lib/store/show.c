@@ -542,14 +542,43 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, js
 
 /* ---- text ---- */
 
-/* "  key: value\n" for a string or integer field. */
+/* Append s[0..n) to b as a terminal can show it: control characters,
+ * which a terminal may take as commands (an escape sequence retitling the
+ * window, a carriage return or backspaces writing over text), left out --
+ * C0, DEL, and C1 (U+0080 to U+009F: U+009B is an escape sequence's
+ * start) -- but a tab in a line of text, and a tab, new line or carriage
+ * return in a field, which is one line, a space.  Returns 0 or -1. */
+static int
+add_shown(struct ev_buf *b, const char *s, size_t n, int line)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		int r = 0;
+
+		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+		    (unsigned char)s[i + 1] <= 0x9f)
+			i++;
+		else if (c == '\t' && line)
+			r = ev_buf_addc(b, '\t');
+		else if (c == '\t' || ((c == '\n' || c == '\r') && !line))
+			r = ev_buf_addc(b, ' ');
+		else if (c >= 0x20 && c != 0x7f)
+			r = ev_buf_addc(b, (char)c);
+		if (r == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* "  label: value\n" for a string or integer field. */
 static int
 text_field(struct ev_buf *b, const json_t *rec, const char *key, const char *label)
 {
 	const json_t *v = json_object_get(rec, key);
 
 	if (json_is_string(v) && json_string_length(v) > 0)
-		return ev_buf_printf(b, "  %s: %s\n", label, json_string_value(v));
+		return ev_buf_printf(b, "  %s: ", label) == -1 || add_shown(b, json_string_value(v),
+		    json_string_length(v), 0) == -1 || ev_buf_addc(b, '\n') == -1 ? -1 : 0;
 	if (json_is_integer(v))
 		return ev_buf_printf(b, "  %s: %lld\n", label, (long long)json_integer_value(v));
 	return 0;
@@ -568,8 +597,9 @@ ev_show_text(const json_t *rec, struct ev_buf *out)
 	    text_field(out, rec, "kind", "kind") == -1 || text_field(out, rec, "title", "title") == -1 ||
 	    text_field(out, rec, "source_uri", "source") == -1 ||
 	    text_field(out, rec, "section_path", "section") == -1 ||
-	    (json_is_string(clause) && ev_buf_printf(out, "  clause: %s\n",
-	    json_string_value(clause)) == -1) ||
+	    (json_is_string(clause) && (ev_buf_adds(out, "  clause: ") == -1 ||
+	    add_shown(out, json_string_value(clause), json_string_length(clause), 0) == -1 ||
+	    ev_buf_addc(out, '\n') == -1)) ||
 	    text_field(out, rec, "page", "page") == -1 ||
 	    text_field(out, rec, "page_end", "page_end") == -1)
 		return -1;
@@ -595,7 +625,7 @@ ev_show_text(const json_t *rec, struct ev_buf *out)
 		const char *nl = memchr(t + k, '\n', n - k);
 		size_t e = nl ? (size_t)(nl - t) : n;
 
-		if (ev_buf_adds(out, e > k ? "    " : "") == -1 || ev_buf_add(out, t + k, e - k) == -1 ||
+		if (ev_buf_adds(out, e > k ? "    " : "") == -1 || add_shown(out, t + k, e - k, 1) == -1 ||
 		    ev_buf_addc(out, '\n') == -1)
 			return -1;
 		k = e + 1;
