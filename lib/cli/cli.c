@@ -5,12 +5,14 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "config.h"
 #include "jsonl.h"
 #include "plan.h"
@@ -28,16 +30,54 @@ ms_between(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
 }
 
+/* Write "PROG: msg" and a new line to stderr at once, msg's control
+ * characters (C0, DEL and C1), which a terminal could obey, as the escapes
+ * JSON writes ("\n", "\u001b"): a message that quotes an id or a value of
+ * the input is one line of text, and cannot retitle the window or colour
+ * the screen.  Out of memory, msg is written as it is. */
+static void
+say(const char *msg)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	int bad = ev_buf_printf(&b, "%s: ", ev_progname);
+
+	for (const unsigned char *p = (const unsigned char *)msg; bad == 0 && *p; p++) {
+		unsigned c = *p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? *++p : *p;
+
+		if (c == '\n' || c == '\t' || c == '\r')
+			bad = ev_buf_adds(&b, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r");
+		else if (c < 0x20 || (c >= 0x7f && c <= 0x9f))
+			bad = ev_buf_printf(&b, "\\u%04x", c);
+		else
+			bad = ev_buf_addc(&b, (char)c);
+	}
+	if (bad == 0 && ev_buf_addc(&b, '\n') == 0)
+		fwrite(b.p, 1, b.len, stderr);
+	else
+		fprintf(stderr, "%s: %s\n", ev_progname, msg);
+	ev_buf_release(&b);
+}
+
 void
 ev_warn(const char *fmt, ...)
 {
-	va_list ap;
+	va_list ap, again;
+	char *msg = NULL;
+	int n;
 
-	fprintf(stderr, "%s: ", ev_progname);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	va_copy(again, ap);
+	n = vasprintf(&msg, fmt, ap);
+	if (n >= 0)
+		say(msg);
+	else {		/* out of memory: as it is */
+		fprintf(stderr, "%s: ", ev_progname);
+		vfprintf(stderr, fmt, again);
+		fputc('\n', stderr);
+	}
+	va_end(again);
 	va_end(ap);
-	fputc('\n', stderr);
+	free(n >= 0 ? msg : NULL);
 }
 
 int
@@ -45,7 +85,7 @@ ev_cli_report(const struct ev_err *err)
 {
 	char text[1100];
 
-	fprintf(stderr, "%s: %s\n", ev_progname, ev_err_text(err, text, sizeof text));
+	say(ev_err_text(err, text, sizeof text));
 	return err->code ? err->code : EV_EXIT_RUNTIME;
 }
 
