@@ -241,7 +241,9 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
 
 /* Whether s, with the file path just added, holds together: the file gave
  * every total; no term or phrase, and no more titled or sectioned chunks,
- * are in more rows than the rows counted, and the lengths' squares are at
+ * are in more rows than the rows counted, no term in more rows than the
+ * tokens counted (all the lengths 0 would make every score 0, as if each
+ * chunk were endless), and the lengths' squares are at
  * least what their sum over the rows makes (rows x squares >= tokens^2).  What --stats-out writes always does, each
  * file and so their sums: a sum that does not was made so by path.
  * Returns 0, or -1 with *err set (code 2, naming path). */
@@ -267,11 +269,17 @@ holds_together(struct ev_textstats *s, unsigned seen, const char *path, struct e
 		struct entries *es = &s->k[kind];
 
 		seal(es);
-		for (size_t i = 0; i < es->n; i++)
+		for (size_t i = 0; i < es->n; i++) {
 			if (es->e[i].n > s->total[ROWS])
 				return ev_err_set(err, EV_EXIT_USAGE, path, "%s '%.80s' is in %lld rows,"
 				    " more than the %lld counted: %s", kind_names[kind], es->e[i].key,
 				    es->e[i].n, s->total[ROWS], why);
+			/* (a word in n rows is n tokens at least) */
+			if (kind == EV_STATS_TERM && es->e[i].n > s->total[TOKENS])
+				return ev_err_set(err, EV_EXIT_USAGE, path, "%s '%.80s' is in %lld rows,"
+				    " more than the %lld tokens counted: %s", kind_names[kind],
+				    es->e[i].key, es->e[i].n, s->total[TOKENS], why);
+		}
 	}
 	return 0;
 }
