@@ -157,7 +157,7 @@ write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
 	if (fp != NULL && fclose(fp) == EOF && rc == 0)
 		rc = ev_err_set(err, EV_EXIT_RUNTIME, o->trec, "write error: %s", strerror(errno));
 	if (rc == -1 && err->where[0] == '\0')
-		snprintf(err->where, sizeof err->where, "%s", o->trec);
+		ev_err_set_where(err, o->trec);
 	return rc;
 }
 

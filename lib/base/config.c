@@ -147,7 +147,7 @@ note_line(json_t *lines, const char *path, size_t line)
 static int
 yaml_fail(yaml_parser_t *p, const char *name, struct ev_err *err)
 {
-	char where[300];
+	char where[EV_WHERE_MAX];
 
 	snprintf(where, sizeof where, "%s:%zu", name, p->problem_mark.line + 1);
 	return ev_err_set(err, EV_EXIT_USAGE, where, "malformed YAML: %s%s%s",
@@ -198,7 +198,7 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 	yaml_event_t ev;
 	struct frame st[MAX_DEPTH];
 	json_t *root = NULL, *v, *lines = json_object();
-	char where[300], *path;
+	char where[EV_WHERE_MAX], *path;
 	int depth = 0, done = 0, docs = 0, failed = 0;
 	size_t root_line = 1;	/* where the top-level value starts */
 
@@ -381,7 +381,7 @@ static int
 config_bad(const json_t *cfg, const char *file, const char *path, const char *want,
     struct ev_err *err)
 {
-	char where[300];
+	char where[EV_WHERE_MAX];
 
 	return ev_err_set(err, EV_EXIT_USAGE, ev_config_where(cfg, path, file, where, sizeof where),
 	    "'%s' must be %s", path, want);
@@ -537,7 +537,7 @@ ev_config_check_shape(const json_t *cfg, const char *const *known, const char *f
 			section[n] = '\0';
 			v = ev_config_get(cfg, section);
 			if (v != NULL && !json_is_object(v)) {
-				char where[300];
+				char where[EV_WHERE_MAX];
 
 				return ev_err_set(err, EV_EXIT_USAGE,
 				    ev_config_where(cfg, section, file, where, sizeof where),

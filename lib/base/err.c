@@ -42,7 +42,7 @@ ev_err_vset(struct ev_err *err, int code, const char *where, const char *fmt, va
 	if (err == NULL)
 		return -1;
 	err->code = code;
-	put_elided(err->where, sizeof err->where, where ? where : "", where ? strlen(where) : 0);
+	ev_err_set_where(err, where);
 	va_copy(again, ap);
 	n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	/* Too long for msg: formatted again whole, then its middle left out
@@ -79,6 +79,13 @@ ev_err_big_int(struct ev_err *err, const char *where, size_t col, const char *nu
 	return ev_err_set(err, EV_EXIT_USAGE, where, "invalid JSON at column %zu: integer %.20s... "
 	    "(%d digits) beyond 64 bits; a real number is written with a '.' or an exponent", col,
 	    num, digits);
+}
+
+void
+ev_err_set_where(struct ev_err *err, const char *where)
+{
+	if (err != NULL)
+		put_elided(err->where, sizeof err->where, where ? where : "", where ? strlen(where) : 0);
 }
 
 void

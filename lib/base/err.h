@@ -17,6 +17,10 @@ enum ev_exit {
 	EV_EXIT_THRESHOLD = 3	/* a quality gate was not met */
 };
 
+/* Room for a "FILE:LINE" of any path (PATH_MAX bytes) and line number: a
+ * smaller buffer cut a long path's "where" before its line. */
+#define EV_WHERE_MAX (4096 + 32)
+
 /* An error: where it happened ("file.jsonl:17", or empty) and what happened
  * ("unterminated string in field 'text'"), lowercase, no full stop. */
 struct ev_err {
@@ -41,6 +45,10 @@ int ev_err_vset(struct ev_err *err, int code, const char *where, const char *fmt
  * does, refuse; the message says how to write it as a real number.
  * Returns -1. */
 int ev_err_big_int(struct ev_err *err, const char *where, size_t col, const char *num, size_t n);
+
+/* Set where *err happened (NULL-safe; where may be NULL), as
+ * ev_err_set() keeps a where too long for its field. */
+void ev_err_set_where(struct ev_err *err, const char *where);
 
 /* Clear *err (NULL-safe). */
 void ev_err_clear(struct ev_err *err);

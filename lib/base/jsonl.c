@@ -20,7 +20,7 @@ struct ev_jsonl {
 	int at_start;		/* nothing read yet from the current input */
 	char *line;		/* getline's buffer */
 	size_t cap;
-	char where[300];
+	char where[EV_WHERE_MAX];
 };
 
 static int flush_each_record;
@@ -258,8 +258,7 @@ ev_json_parse_line(const char *line, size_t len, const char *where, struct ev_er
 	if (json_alloc_failed) {
 		json_decref(v);
 		ev_err_nomem(err);
-		if (err != NULL)
-			snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+		ev_err_set_where(err, where);
 		return NULL;
 	}
 	if (v == NULL) {

@@ -105,7 +105,7 @@ call_set(const struct ev_plan_field *f, const char *arg, const json_t *plan, con
     const char *file, struct ev_err *err)
 {
 	struct ev_err e = { 0 };
-	char where[300];
+	char where[EV_WHERE_MAX];
 
 	if (f->set(f->value, arg, &e) == 0)
 		return 0;
@@ -119,7 +119,7 @@ static int
 read_map(const json_t *plan, const char *file, const struct ev_plan_key *e,
     const struct ev_plan_field *f, int kept, struct ev_err *err)
 {
-	char path[256], entry[600], where[300], text[64], arg[1100];
+	char path[256], entry[600], where[EV_WHERE_MAX], text[64], arg[1100];
 	const char *name, *t;
 	const json_t *v;
 	json_t *x;
@@ -153,7 +153,7 @@ read_field(const json_t *plan, const char *file, const struct ev_plan_field *f, 
 	long long n = 0;
 	double x = 0;
 	const char *s = NULL;
-	char where[300];
+	char where[EV_WHERE_MAX];
 	int r = 0, b;
 
 	if (e == NULL)

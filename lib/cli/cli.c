@@ -424,7 +424,7 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 	struct ev_buf out = EV_BUF_INIT;
 	json_t *hits = json_array(), *done = json_object(), *seen = json_object(), *v;
 	struct ev_buf qid = EV_BUF_INIT, id = EV_BUF_INIT, key = EV_BUF_INIT;
-	char where[300] = "";
+	char where[EV_WHERE_MAX] = "";
 	int r, rc;
 
 	if (hits == NULL || done == NULL || seen == NULL) {

@@ -331,7 +331,7 @@ apply_flag(struct ev_cli *cli, const struct ev_opt *o, const char *arg)
 static const char *
 config_src(const struct ev_cli *cli, const char *path, char *buf, size_t size)
 {
-	char where[300];
+	char where[EV_WHERE_MAX];
 
 	snprintf(buf, size, "%s: '%s'", ev_config_where(cli->config, path, cli->config_path, where,
 	    sizeof where), path);

@@ -195,7 +195,7 @@ ev_qrels_load(const char *path, struct ev_err *err)
 	struct ev_qrels *q = NULL;
 	struct ev_buf line = EV_BUF_INIT;
 	const char *name = strcmp(path, "-") == 0 ? "stdin" : path;
-	char where[256];
+	char where[EV_WHERE_MAX];
 	size_t lineno = 0, skip;
 	int c, failed = 0, judged = 0;
 

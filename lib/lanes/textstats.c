@@ -303,7 +303,7 @@ int
 ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 {
 	FILE *fp = strcmp(path, "-") == 0 ? stdin : ev_input_open(path, "r", "a statistics file", err);
-	char *line = NULL, where[256];
+	char *line = NULL, where[EV_WHERE_MAX];
 	size_t cap = 0;
 	ssize_t len;
 	long long lineno = 0;

@@ -27,7 +27,7 @@
 struct query {
 	json_t *rec;		/* the record, without its "vector" */
 	json_t *filters;	/* borrowed from rec, or NULL */
-	char where[300];
+	char where[EV_WHERE_MAX];
 	int zero;		/* the vector had no direction: no hits */
 	char *feedback;		/* feedback: the chunks folded in, as a JSON array, or NULL */
 };

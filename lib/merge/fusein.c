@@ -31,7 +31,7 @@ struct ev_fuse_in {
 	struct ev_buf tmp;
 	struct ev_buf query;	/* the query text of the query being gathered */
 	struct ev_buf qraw;	/* ... as it was written (JSON, quotes and escapes) */
-	char qwhere[256];	/* where it was first read, or "" when not yet */
+	char qwhere[EV_WHERE_MAX];	/* where it was first read, or "" when not yet */
 };
 
 struct ev_fuse_in *
@@ -133,7 +133,7 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 	in->records++;
 	if ((t = ev_jscan_value(&h->js, line, len, NULL, err)) == -1) {
 		where = ev_jsonl_where(h->r);
-		snprintf(err->where, sizeof err->where, "%s", where);
+		ev_err_set_where(err, where);
 		ev_json_refused(line, len, where, err);
 		return -1;
 	}
@@ -245,7 +245,7 @@ ev_fuse_in_next(struct ev_fuse_in *in, struct ev_fuse *f, struct ev_err *err)
 			if (r == -1 && first)	/* a hit refused (skipped) names no text */
 				in->qwhere[0] = '\0';
 			if (r == -1 && err->code == EV_EXIT_USAGE)
-				snprintf(err->where, sizeof err->where, "%s", ev_jsonl_where(h->r));
+				ev_err_set_where(err, ev_jsonl_where(h->r));
 			head_drop(h);
 			if (r == -1)
 				return -1;

@@ -326,7 +326,7 @@ json_t *
 ev_docread_read_file(const char *path, const char *id, int format, struct ev_err *err)
 {
 	struct ev_buf b = EV_BUF_INIT;
-	char chunk[65536], where[300];
+	char chunk[65536], where[EV_WHERE_MAX];
 	const char *text;
 	size_t n, bad, len;
 	FILE *fp;

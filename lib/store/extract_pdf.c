@@ -442,7 +442,7 @@ outline_insert(struct pdf *d, size_t *e, size_t e1, double y, double h)
 static void
 scan_warn(struct pdf *d)
 {
-	char where[300];
+	char where[EV_WHERE_MAX];
 
 	if (d->scan_from == 0 || d->cb == NULL || d->cb->warn == NULL) {
 		d->scan_from = d->scan_to = 0;

@@ -1016,7 +1016,7 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 	long commits = 0;
 	double started = 0;
 	int in_txn = 0, based = 0, rc = -1;
-	char where[600];
+	char where[EV_WHERE_MAX];
 
 	if (fflush(sp->f) == EOF || fseek(sp->f, 0, SEEK_SET) == -1) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: %s", strerror(errno));
@@ -1052,7 +1052,7 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 		if (ev_ingest_put_prepared(ig, doc, s->prep, sp->sources[s->h.source], &out, err) ==
 		    -1) {
 			if (err->where[0] == '\0')
-				snprintf(err->where, sizeof err->where, "%.250s", where);
+				ev_err_set_where(err, where);
 			goto out;
 		}
 		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_INGESTPASS_NAMED)

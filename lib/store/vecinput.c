@@ -143,7 +143,7 @@ struct idfile {
 	char *line;
 	size_t cap;
 	long long lineno, nids;	/* lines and ids read */
-	char where[300];	/* "PATH:LINE", for messages */
+	char where[EV_WHERE_MAX];	/* "PATH:LINE", for messages */
 };
 
 /* Set ids->where to name line lineno of the ids. */
@@ -360,7 +360,7 @@ read_binary(struct ev_vecinput *L, char **paths, int npaths, struct ev_err *err)
 		    ev_input_open(paths[fi], "rb", L->format == EV_VECINPUT_NPY ? "a .npy file" :
 		    "an fvecs file", err);
 		long long rows = -1, cols = 0, nrec = 0;
-		char where[300];
+		char where[EV_WHERE_MAX];
 
 		if (f == NULL)
 			goto out;
