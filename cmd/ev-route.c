@@ -202,7 +202,7 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
-		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), &err);
+		json_t *q = ev_query_record(v, ev_jsonl_seqno(in), ev_jsonl_where(in), &err);
 
 		json_decref(v);
 		if (q != NULL && hits.n > 0) {

@@ -200,7 +200,7 @@ main(int argc, char *argv[])
 		snprintf(where, sizeof(where), "%s", ev_jsonl_where(in));
 		if (r == 1 && ev_score_item_from_json(&item, rec, where, &err) == -1)
 			r = -1;	/* bad input: skipped with --skip-invalid */
-		else if (r == 1 && score_one(sc, jd, &item, rec, ev_jsonl_lineno(in), where, &sum,
+		else if (r == 1 && score_one(sc, jd, &item, rec, ev_jsonl_seqno(in), where, &sum,
 		    any_gate, &err) == -1)
 			r = -2;
 		json_decref(rec);

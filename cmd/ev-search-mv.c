@@ -65,7 +65,7 @@ run(struct ev_mvsearch *ms, struct ev_jsonl *in, long long *queries, struct ev_e
 
 	while ((r = ev_jsonl_next(in, &v, err)) != 0) {
 		if (r == 1) {
-			r = ev_mvsearch_query(ms, v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) ==
+			r = ev_mvsearch_query(ms, v, ev_jsonl_seqno(in), ev_jsonl_where(in), err) ==
 			    -1 ? -1 : 1;
 			json_decref(v);
 		}

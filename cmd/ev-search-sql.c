@@ -70,10 +70,10 @@ main(int argc, char *argv[])
 		goto out;
 	}
 	while ((r = ev_jsonl_next(in, &v, &err)) == 1) {
-		json_t *q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), &err);
+		json_t *q = ev_query_record(v, ev_jsonl_seqno(in), ev_jsonl_where(in), &err);
 		long n = -1;
 		int fresh = q != NULL && ev_qidset_add(&ids, json_object_get(q, "query_id"),
-		    ev_jsonl_lineno(in), ev_jsonl_where(in), &err) == 0;
+		    ev_jsonl_seqno(in), ev_jsonl_where(in), &err) == 0;
 
 		json_decref(v);
 		ev_buf_reset(&out);

@@ -89,7 +89,7 @@ run(struct ev_vsearch *vs, struct ev_jsonl *in, long long *queries, struct ev_er
 		if ((r = ev_jsonl_next_line(in, &line, &len, err)) == 1) {
 			if (ev_jsonl_blank(line, len))
 				continue;
-			r = ev_vsearch_add_line(vs, line, len, ev_jsonl_lineno(in), ev_jsonl_where(in),
+			r = ev_vsearch_add_line(vs, line, len, ev_jsonl_seqno(in), ev_jsonl_where(in),
 			    err) == 0 ? 1 : -1;
 		}
 		if (r == 0)

@@ -17,6 +17,7 @@ struct ev_jsonl {
 	FILE *fp;		/* the current input, or NULL */
 	const char *name;	/* its name for messages */
 	size_t lineno;		/* of the line last read */
+	size_t seqno;		/* the same, counted over every input */
 	int at_start;		/* nothing read yet from the current input */
 	char *line;		/* getline's buffer */
 	size_t cap;
@@ -166,6 +167,7 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 			continue;
 		}
 		in->lineno++;
+		in->seqno++;
 		if (n > 0 && in->line[n - 1] == '\n')
 			n--;
 		if (n > 0 && in->line[n - 1] == '\r')
@@ -314,6 +316,12 @@ size_t
 ev_jsonl_lineno(const struct ev_jsonl *in)
 {
 	return in->lineno;
+}
+
+size_t
+ev_jsonl_seqno(const struct ev_jsonl *in)
+{
+	return in->seqno;
 }
 
 const char *

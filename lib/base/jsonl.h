@@ -71,6 +71,12 @@ int ev_jsonl_blank(const char *s, size_t n);
 const char *ev_jsonl_file(const struct ev_jsonl *in);
 size_t ev_jsonl_lineno(const struct ev_jsonl *in);
 
+/* The current line's number in the whole input, the inputs read one after
+ * another as one (as cat(1) joins them): the query_id of a query without
+ * one (ev_query_record()), so that two files of bare strings give their
+ * queries ids of their own, the ids a pipe from cat gives them. */
+size_t ev_jsonl_seqno(const struct ev_jsonl *in);
+
 /* "FILE:LINE" of the line last read, for messages. */
 const char *ev_jsonl_where(const struct ev_jsonl *in);
 

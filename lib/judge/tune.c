@@ -367,7 +367,7 @@ ev_tune_read_queries(struct ev_jsonl *in, int (*skip)(void *ctx, struct ev_err *
 	int r = -1;
 
 	while (all != NULL && (r = ev_jsonl_next(in, &v, err)) != 0) {
-		q = r == 1 ? ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err) : NULL;
+		q = r == 1 ? ev_query_record(v, ev_jsonl_seqno(in), ev_jsonl_where(in), err) : NULL;
 		if (r == 1)
 			json_decref(v);
 		if (q != NULL && json_array_append_new(all, q) == -1) {

@@ -227,7 +227,7 @@ ev_embedwrite_stream(struct ev_embedwrite *r, struct ev_jsonl *in, int role,
 		rec = NULL;
 		if (got == 1) {
 			(*nread)++;
-			rec = ev_embedwrite_one(r, v, role, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+			rec = ev_embedwrite_one(r, v, role, ev_jsonl_seqno(in), ev_jsonl_where(in), err);
 			json_decref(v);
 		}
 		got = rec != NULL && ev_jsonl_write(io->out, rec, err) == 0;

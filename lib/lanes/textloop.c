@@ -101,11 +101,11 @@ ev_textloop_search(struct ev_textsearch *ts, struct ev_jsonl *in, FILE *out, str
 		if (r == 1) {
 			int fresh;
 
-			q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+			q = ev_query_record(v, ev_jsonl_seqno(in), ev_jsonl_where(in), err);
 			json_decref(v);
 			/* (a query whose id came before is bad input: qidset.h) */
 			fresh = q != NULL && ev_qidset_add(&ids, json_object_get(q, "query_id"),
-			    ev_jsonl_lineno(in), ev_jsonl_where(in), err) == 0;
+			    ev_jsonl_seqno(in), ev_jsonl_where(in), err) == 0;
 			if (!fresh) {
 				json_decref(q);
 				r = -1;

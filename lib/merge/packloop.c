@@ -137,7 +137,7 @@ ev_packloop_queries(struct ev_packloop *r, const char *path, struct ev_err *err)
 	if ((in = ev_jsonl_open(paths, 1, err)) == NULL)
 		return -1;
 	while ((rc = ev_jsonl_next(in, &v, err)) == 1) {
-		q = ev_query_record(v, ev_jsonl_lineno(in), ev_jsonl_where(in), err);
+		q = ev_query_record(v, ev_jsonl_seqno(in), ev_jsonl_where(in), err);
 		json_decref(v);
 		if (q == NULL) {
 			rc = -1;
