@@ -198,9 +198,14 @@ ev_sqllane_open(const char *path, const struct ev_sqllane_opts *o, struct ev_err
 	for (i = 1; i <= sqlite3_bind_parameter_count(s->stmt); i++) {
 		const char *name = sqlite3_bind_parameter_name(s->stmt, i);
 
-		if (name == NULL || name[0] != ':') {
+		if (name == NULL || name[0] == '?') {	/* ? or ?NNN: by position */
 			ev_err_set(err, EV_EXIT_USAGE, path,
 			    "--sql: parameter %d is not named: use :query or :NAME (from filters.NAME)", i);
+			goto fail;
+		}
+		if (name[0] != ':') {	/* @NAME or $NAME, which SQLite also takes */
+			ev_err_set(err, EV_EXIT_USAGE, path, "--sql: parameter '%s' is named with '%c':"
+			    " write it ':%s' (:query, or :NAME from filters.NAME)", name, name[0], name + 1);
 			goto fail;
 		}
 	}
