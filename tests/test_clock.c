@@ -171,3 +171,20 @@ Test(clock, date_span_ends_at_the_dates_own_precision)
 	cr_assert_eq(a, 7);
 	cr_assert_eq(b, 7);
 }
+
+Test(clock, days_ms_is_the_millisecond_a_moment_falls_in)
+{
+	double d;
+
+	cr_assert_eq(ev_clock_days_ms(0), 0);
+	cr_assert_eq(ev_clock_days_ms(-1), -86400000LL);
+	cr_assert_eq(ev_clock_date_days("2024-06-30T23:59:59.9999", &d), 0);
+	cr_assert_eq(ev_clock_days_ms(d), 19905LL * 86400000 - 1);
+	cr_assert_eq(ev_clock_date_days("1969-12-31T23:59:59.9999", &d), 0);
+	cr_assert_eq(ev_clock_days_ms(d), -1);
+	/* two spellings of one moment, whose days a double rounds apart */
+	cr_assert_eq(ev_clock_date_days("2024-01-05T11:00+01:00", &d), 0);
+	cr_assert_eq(ev_clock_days_ms(d), 19727LL * 86400000 + 10 * 3600000LL);
+	cr_assert_eq(ev_clock_date_days("2024-01-05T10:00Z", &d), 0);
+	cr_assert_eq(ev_clock_days_ms(d), 19727LL * 86400000 + 10 * 3600000LL);
+}

@@ -241,6 +241,12 @@ Test(qfilter, published_date_compares_moments_not_spellings)
 		"d3");
 	passes("{\"published_date\": {\"from\": \"2024-01-04T21:00+01\", \"to\": \"2024-01-04T19:59:59.9-00:00\"}}",
 		"");
+	/* a fraction finer than a millisecond is cut off, never rounded up into
+	 * the next day */
+	tu_exec_ok(st, "UPDATE documents SET published_date = '2024-06-30T23:59:59.9999'"
+		" WHERE doc_id = 'd6'");
+	passes("{\"published_date\": {\"to\": \"2024-06-30\"}}", "d1 d2 d3 d4 d5 d6");
+	passes("{\"published_date\": {\"from\": \"2024-07-01\"}}", "");
 }
 
 Test(qfilter, a_bad_filter_is_refused_naming_the_key)
@@ -273,7 +279,7 @@ Test(qfilter, the_conditions_number_their_values_from_the_first_parameter)
 
 	cr_assert_eq(ev_qfilter_build(&f, j, 7, "q:1", &err), 0, "%s", err.msg);
 	cr_assert_str_eq(ev_buf_str(&f.sql), " AND fc.doc_id = ?7"
-		" AND round(evkit_date_days(fd.published_date) * 86400000.0) < ?8");
+		" AND evkit_date_ms(fd.published_date) < ?8");
 	cr_assert_eq(json_array_size(f.binds), 2);
 	ev_qfilter_release(&f);
 	ev_qfilter_release(&f);	/* released twice: harmless */

@@ -1,6 +1,7 @@
 /* clock.c: RFC 3339 times.  See clock.h. */
 #include "clock.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,12 @@ ev_clock_date_days(const char *s, double *days)
 	double end;
 
 	return ev_clock_date_span(s, days, &end);
+}
+
+long long
+ev_clock_days_ms(double days)
+{
+	return (long long)floor(days * 86400000.0 + 1e-3);
 }
 
 int

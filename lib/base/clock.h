@@ -51,6 +51,14 @@ int ev_clock_date_days(const char *s, double *days);
  * date (both unchanged). */
 int ev_clock_date_span(const char *s, double *start, double *end);
 
+/* The moment days (in days since 1970-01-01 UTC, as ev_clock_date_days()
+ * gives it) to the millisecond: the millisecond it falls in (a finer
+ * fraction cut off, "23:59:59.9999" is in 23:59:59.999), after what a
+ * double's rounding takes off (a moment within a microsecond below a
+ * millisecond is that millisecond), so that two spellings of one moment
+ * are one millisecond. */
+long long ev_clock_days_ms(double days);
+
 /* Unix time ms (milliseconds, years 0 to 9999) as RFC 3339 UTC with
  * milliseconds, "YYYY-MM-DDTHH:MM:SS.mmmZ", into buf (size at least
  * EV_CLOCK_STAMP_MAX). */

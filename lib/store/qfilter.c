@@ -1,7 +1,6 @@
 /* qfilter.c: a query's filters as SQL conditions.  See qfilter.h. */
 #include "qfilter.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,15 +204,12 @@ filter_metadata(struct filters *f, json_t *obj)
 	return 0;
 }
 
-/* The moment a date names, to the millisecond (a date's days are a double
- * whose last bit two spellings of one moment can round apart). */
-#define DATE_MS(days) llround((days) * 86400000.0)
-
 /* "published_date": from and to as ev_clock_date_span() reads them, the
- * document's date as the SQL function evkit_date_days() does (store.h),
- * compared as moments to the millisecond: a document passes from when it is
- * not before from's start, and to when it is before to's end (to at its own
- * precision).  A document whose date is none (or not a date) fails both. */
+ * document's date as the SQL function evkit_date_ms() does (store.h),
+ * compared as moments to the millisecond (ev_clock_days_ms(): a finer
+ * fraction cut off, never rounded up into the next day): a document passes
+ * from when it is not before from's start, and to when it is before to's
+ * end (to at its own precision).  A document whose date is none (or not a date) fails both. */
 static int
 filter_dates(struct filters *f, json_t *obj)
 {
@@ -235,9 +231,9 @@ filter_dates(struct filters *f, json_t *obj)
 		if (!json_is_string(v) || ev_clock_date_span(json_string_value(v), &start, &end) == -1)
 			return filter_fail(f, "'published_date.%s' must be a date such as "
 			    "\"2021-06-30\"", key);
-		SQL_ADD(f, ev_buf_printf(f->sql, " AND round(evkit_date_days(fd.published_date)"
-		    " * 86400000.0) %s ?%zu", to ? "<" : ">=", next_param(f)));
-		if ((ms = json_integer(DATE_MS(to ? end : start))) == NULL)
+		SQL_ADD(f, ev_buf_printf(f->sql, " AND evkit_date_ms(fd.published_date) %s ?%zu",
+		    to ? "<" : ">=", next_param(f)));
+		if ((ms = json_integer(ev_clock_days_ms(to ? end : start))) == NULL)
 			return ev_err_nomem(f->err);
 		if (json_array_append_new(f->binds, ms) == -1)
 			return ev_err_nomem(f->err);

@@ -576,6 +576,21 @@ date_days(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_null(ctx);
 }
 
+/* SQL evkit_date_ms(D): the same moment to the millisecond, an integer
+ * (ev_clock_days_ms()), or NULL. */
+static void
+date_ms(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	double days;
+
+	(void)argc;
+	if (s != NULL && ev_clock_date_days(s, &days) == 0)
+		sqlite3_result_int64(ctx, ev_clock_days_ms(days));
+	else
+		sqlite3_result_null(ctx);
+}
+
 struct ev_store *
 ev_store_open(const char *path, int mode, struct ev_err *err)
 {
@@ -626,7 +641,9 @@ ready:
 	if ((st->an = ev_analyze_register(st->db, err)) == NULL)
 		goto fail;
 	if (sqlite3_create_function(st->db, "evkit_date_days", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, date_days, NULL, NULL) != SQLITE_OK) {
+	    SQLITE_DETERMINISTIC, NULL, date_days, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_create_function(st->db, "evkit_date_ms", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, date_ms, NULL, NULL) != SQLITE_OK) {
 		ev_err_nomem(err);
 		goto fail;
 	}

@@ -76,7 +76,9 @@ struct ev_store;
  * ev-ingest.  Its connection has the SQL function evkit_date_days(D): the
  * moment a published_date D names, in days since 1970-01-01 UTC, whatever
  * its form (ev_clock_date_days(); NULL when D is no such date), which
- * SQLite's julianday() is not ("2025" is its day 2025, "2025-06" none). */
+ * SQLite's julianday() is not ("2025" is its day 2025, "2025-06" none);
+ * and evkit_date_ms(D), the same moment to the millisecond, an integer
+ * (ev_clock_days_ms()). */
 struct ev_store *ev_store_open(const char *path, int mode, struct ev_err *err);
 
 /* Close the store (NULL-safe).  An open transaction is rolled back. */
