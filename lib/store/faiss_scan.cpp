@@ -40,6 +40,14 @@ at(const unsigned char *p, size_t j)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+/* The scan asks for the bytes of the next eight vectors before it reads
+ * them, this many bytes past the place it reads in the current eight: a
+ * processor's own prefetcher does not follow eight streams at once.  On
+ * 29 MB of vectors of 256 dimensions out of the cache, 6.0 ms without,
+ * 4.3 with the next eight's same place, 3.7 with 1 KB past it, 4.0 with 8
+ * KB; in the cache, no change. */
+#define PREFETCH_AHEAD 1024
+
 /* inner_products() of eight vectors with AVX2: lane v of one register is
  * vector v's sum, each lane adding x[j] y_v[j] dimension by dimension, as
  * the scalar code does (a product rounded, then the sum rounded: the
@@ -56,6 +64,10 @@ inner_products8_avx2(const float *x, const unsigned char *y, size_t d, float *ip
 #define EV_ROW(v) _mm256_loadu_ps(reinterpret_cast<const float *>(y + (v) * vb) + j)
 #define EV_ADD(c, o) s = _mm256_add_ps(s, _mm256_mul_ps(_mm256_set1_ps(x[j + (o)]), (c)))
 	for (; j + 8 <= d; j += 8) {
+		if (j % 16 == 0)	/* a cache line a vector */
+			for (size_t v = 0; v < 8; v++)
+				_mm_prefetch(reinterpret_cast<const char *>(y + (8 + v) * vb + j * sizeof(float) +
+				    PREFETCH_AHEAD), _MM_HINT_T0);
 		__m256 t0 = _mm256_unpacklo_ps(EV_ROW(0), EV_ROW(1));
 		__m256 t1 = _mm256_unpackhi_ps(EV_ROW(0), EV_ROW(1));
 		__m256 t2 = _mm256_unpacklo_ps(EV_ROW(2), EV_ROW(3));
@@ -197,12 +209,11 @@ pick_lists(const faiss::IndexIVFFlat *ivf, int64_t n, const float *x, size_t npr
 	}
 }
 
-/* Ask the kernel to read ahead, all at once, the pages of the n lists
- * keys (some -1) of ivf when they are mapped from its file: the disk then
- * serves them side by side instead of one page fault after another (64
- * lists not in the page cache took 0.4 s to fault in one by one). */
+/* Advise the kernel of the pages of the n lists keys (some -1) of ivf,
+ * when they are mapped from its file (Faiss's OnDiskInvertedLists), with
+ * madvise() advice: the codes, then the ids, of each list. */
 void
-read_ahead(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t n)
+advise_lists(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t n, int advice)
 {
 	const faiss::OnDiskInvertedLists *lists =
 	    dynamic_cast<const faiss::OnDiskInvertedLists *>(ivf->invlists);
@@ -217,13 +228,29 @@ read_ahead(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t n)
 		if (keys[i] < 0 || (size_t)keys[i] >= ivf->nlist ||
 		    (size = lists->list_size((size_t)keys[i])) == 0)
 			continue;
-		/* the codes, then the ids, of one list */
-		from = (uintptr_t)lists->get_codes((size_t)keys[i]);
+		from = (uintptr_t)lists->get_codes((size_t)keys[i]) & ~(page - 1);
 		to = (uintptr_t)lists->get_ids((size_t)keys[i]) + size * sizeof(Id);
 		if (to > from)
-			(void)madvise((void *)(from & ~(page - 1)), to - (from & ~(page - 1)),
-			    MADV_WILLNEED);
+			(void)madvise((void *)from, to - from, advice);
 	}
+}
+
+/* Ask the kernel for the pages of the n lists keys (some -1) of ivf when
+ * they are mapped from its file: first to read them ahead, all at once,
+ * so that the disk serves those not in the page cache side by side (64
+ * lists faulted in one by one took 0.4 s); then to map them, list by
+ * list, a call each.  The scan then takes no page fault, and its requests
+ * for the next vectors' bytes (inner_products8_avx2()) find their pages
+ * mapped: a request for an unmapped page is dropped.  (At 1 M chunks of
+ * 256 dimensions, 64 lists: the scan's CPU time 1 to 1.5 ms less a query,
+ * of 21; mapped alone, or asked ahead alone, nothing gained.) */
+void
+read_ahead(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t n)
+{
+	advise_lists(ivf, keys, n, MADV_WILLNEED);
+#ifdef MADV_POPULATE_READ
+	advise_lists(ivf, keys, n, MADV_POPULATE_READ);	/* (Linux 5.14: else faults) */
+#endif
 }
 
 /* Scan list key of ivf for query x into the heap (simi, idxi) of k, as
