@@ -43,6 +43,10 @@
 #define EV_VSEARCH_BATCH_CELLS 4000000	/* at most queries × k result cells at once */
 #define EV_VSEARCH_ROWS_BYTES ((size_t)32 << 20)	/* a batch's chunks kept, read once (about) */
 #define EV_VSEARCH_FEEDBACK_MAX EV_PLAN_MAX(EV_PLAN_VECTOR_FEEDBACK)	/* chunks folded into a query at most (1000) */
+/* Stores of at least this many vectors ask for a query's hits' pages on a
+ * second thread, while the first reads the rows (a smaller store asks on
+ * the first, before it reads them). */
+#define EV_VSEARCH_AHEAD_THREAD 100000
 
 struct ev_vsearch_opts {
 	int k;			/* hits per query, >= 1 */
