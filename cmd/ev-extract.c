@@ -92,7 +92,8 @@ one(struct run *run, const char *path, struct ev_err *err)
 	memset(&run->prog, 0, sizeof run->prog);
 	ev_extract_id(path, id, sizeof id);
 	if (ev_utf8_bad(id, strlen(id)) < strlen(id))
-		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8");
+		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8, and a"
+		    " file's document id is its name: rename the file (convmv converts names)");
 	/* ev-ingest refuses an id twice in one run: a file named twice (or
 	 * also found in a directory named), however spelled (sub/../sub/a.html),
 	 * is written once */

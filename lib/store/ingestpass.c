@@ -166,6 +166,28 @@ invalid(struct ev_ingestpass *sp, const char *id, size_t source, struct ev_err *
 	return spool_put(sp, REC_SEEN, source, 0, 0, id, strlen(id), err);
 }
 
+/* Where a record was read ("FILE:LINE", or a file's path), kept for
+ * messages: as it is, since a file's name need not be UTF-8 (a JSON Lines
+ * file's records have their own ids); in an array when the record is a
+ * file's.  NULL when out of memory. */
+static json_t *
+where_value(const char *where, int from_file)
+{
+	json_t *w = json_string_nocheck(where), *a;
+
+	if (w == NULL || !from_file)
+		return w;
+	if ((a = json_array()) == NULL) {
+		json_decref(w);
+		return NULL;
+	}
+	if (json_array_append_new(a, w) == -1) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
 /* A checked document: refused when its id was seen before in this run, else
  * spooled, with the pages and lines in sp->regs when it has some. */
 static int
@@ -183,8 +205,7 @@ accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size
 		return invalid(sp, id, source, err);
 	}
 	/* a file's entry is [where], a record's "where" (see read_plain()) */
-	if (json_object_set_new(sp->ids, id, from_file ? json_pack("[s]", where) :
-	    json_string(where)) == -1)
+	if (json_object_set_new(sp->ids, id, where_value(where, from_file)) == -1)
 		return ev_err_nomem(err);
 	ev_buf_reset(&sp->pack);
 	ev_buf_reset(&sp->pages);
@@ -221,7 +242,7 @@ jsonl_twice(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
 			    json_string_value(first));
 		return 1;
 	}
-	return json_object_set_new(sp->jsonl_files, key, json_string(path)) == -1 ?
+	return json_object_set_new(sp->jsonl_files, key, json_string_nocheck(path)) == -1 ?
 	    ev_err_nomem(err) : 0;
 }
 
