@@ -539,6 +539,7 @@ Test(postings, a_terms_entry_out_of_the_file_is_found_corrupt_when_read_and_the_
 	struct ev_postings_cursor c;
 	struct ev_postings *p;
 	struct ev_err err = { 0 };
+	char want[256];
 	long long rows;
 	int n;
 
@@ -563,10 +564,14 @@ Test(postings, a_terms_entry_out_of_the_file_is_found_corrupt_when_read_and_the_
 	cr_assert_eq(rows, 0);
 	cr_assert_eq(ev_postings_term(p, "beta", 4, &c), 1);
 	cr_assert_eq(ev_postings_next(&c), -1);
+	/* the message names the file and the command that makes it again */
+	cr_assert_eq(ev_postings_corrupt(p, &err), -1);
 	ev_postings_close(p);
-	cr_assert_eq(ev_postings_corrupt(&err), -1);
 	cr_assert_eq(err.code, EV_EXIT_RUNTIME);
 	cr_assert_not_null(strstr(err.msg, "the postings file is corrupt"));
+	cr_assert_str_eq(err.where, file);
+	snprintf(want, sizeof want, "'ev-ingest --db %s --postings'", path);
+	cr_assert_not_null(strstr(err.msg, want), "%s", err.msg);
 	ev_buf_release(&b);
 }
 

@@ -67,7 +67,7 @@ union_marked(struct ev_bm25_sweep *sw, const struct ev_postings_cursor *c, int n
 		if ((m = ev_postings_mark_rows(sw->p, &c[i], sw->rowbits)) >= 0)
 			total += m;
 	memset(sw->rowbits, 0, words * sizeof *sw->rowbits);
-	return m < 0 ? ev_sweep_corrupt(err) : total;
+	return m < 0 ? ev_sweep_corrupt(sw, err) : total;
 }
 
 /* The rows holding the phrase ph: the dictionary's count for one token,
@@ -117,13 +117,13 @@ phrase_count(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
 				int q = ev_postings_seek(&a[1].c[j], ci->rowid);
 
 				if (q == -1)
-					return ev_sweep_corrupt(err);
+					return ev_sweep_corrupt(sw, err);
 				held = q == 1 && a[1].c[j].rowid == ci->rowid;
 			}
 			n += !held;
 		}
 		if (r == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 	}
 	return n;
 }
@@ -416,7 +416,7 @@ walk_add(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, unsigned cha
 		return r == 1 ? 0 : -1;
 	if (walk_phrase(sw, ph, sp, only_candidates, err) == -1)
 		return -1;
-	return ev_sweep_add_rows(sw, &a, sp) == -1 ? ev_sweep_corrupt(err) : 0;
+	return ev_sweep_add_rows(sw, &a, sp) == -1 ? ev_sweep_corrupt(sw, err) : 0;
 }
 
 /* Add phrase ph (info p; a filter phrase when marker) to the candidates'
@@ -435,7 +435,7 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 	double rows;
 
 	if (ask_start(sw, ph, &q) == -1)
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	/* (when not kept, its rows in this sweeper's share, roughly) */
 	rows = q.row != NULL ? (double)q.n :
 	    (double)p->rows * (double)(sw->hi - sw->lo) / (double)sw->nrow;
@@ -447,7 +447,7 @@ look_up(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, const struct 
 		int in = ask_at(sw, ph, &q, r, sp->colw, sp->ncolw, &f);
 
 		if (in < 0)
-			return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			return in == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 		if (!in)
 			continue;
 		sw->mark[r] |= bits;
@@ -524,13 +524,13 @@ exact_scores(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		if (p->w == 0.0)
 			continue;
 		if (ask_start(sw, &ph[i], &q) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 		for (size_t j = 0; j < k; j++) {
 			double f;
 			int in = ask_at(sw, &ph[i], &q, row[j], sp->colw, sp->ncolw, &f);
 
 			if (in < 0)
-				return in == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+				return in == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 			if (in && f > 0.0)
 				score[j] += sweep_term(sp, p->w, p->idf, f, len[row[j]]);
 		}
@@ -1228,7 +1228,7 @@ sweep_all(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, int n,
 		}
 		ev_sweep_adding_start(sw, &a, ph[i].filter ? IN_FILTER : IN_OTHERS, w, idf, 0, 0);
 		if (ev_sweep_add_rows(sw, &a, sp) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 	}
 	if ((nhit = ev_sweep_best_rows(sw, sp->has_filter, sp->limit)) < 0)
 		return ev_err_nomem(err);

@@ -312,9 +312,9 @@ ev_bm25_sweep_split(struct ev_bm25_sweep *sw, long long min_rows)
 }
 
 int
-ev_sweep_corrupt(struct ev_err *err)
+ev_sweep_corrupt(const struct ev_bm25_sweep *sw, struct ev_err *err)
 {
-	return ev_postings_corrupt(err);
+	return ev_postings_corrupt(sw->p, err);
 }
 
 /* Keep the row r with frequency f as one of the phrase's.  Returns 0, or
@@ -394,8 +394,8 @@ ev_sweep_one_token(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, const
 
 	for (; r == 1 && c->rowid < sw->hi; r = ev_postings_next(c))
 		if (phrase_row(sw, c->rowid, token_freq(sw, c, colw, ncolw)) == -1)
-			return ev_sweep_corrupt(err);
-	return r == -1 ? ev_sweep_corrupt(err) : 0;
+			return ev_sweep_corrupt(sw, err);
+	return r == -1 ? ev_sweep_corrupt(sw, err) : 0;
 }
 
 static void
@@ -777,8 +777,8 @@ every_alternative(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, lon
 	int n = alternatives_at(sw, ph, r, colw, ncolw, &f);
 
 	if (n < 0)
-		return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
-	return n > 0 && phrase_row(sw, r, f) == -1 ? ev_sweep_corrupt(err) : 0;
+		return n == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
+	return n > 0 && phrase_row(sw, r, f) == -1 ? ev_sweep_corrupt(sw, err) : 0;
 }
 
 /* The rows of phrase ph, of one or two positions (a word of several stems,
@@ -810,9 +810,9 @@ ev_sweep_major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, c
 	if (minors == 0)
 		nm = 0;		/* (a pair of query words without alternatives) */
 	else if ((nm = minor_rows(sw, ph, major, (size_t)minors)) < 0)
-		return nm == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+		return nm == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 	else if (ev_sweep_phrase_start(sw, ph) == -1)
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	ev_postings_term(sw->p, ph->tok[major[0]], ph->len[major[0]], &x);
 	if ((rx = ev_postings_next(&x)) == 1 && sw->lo > 0)
 		rx = ev_postings_seek(&x, sw->lo);
@@ -831,7 +831,7 @@ ev_sweep_major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, c
 			else
 				rx = ev_postings_seek(&x, y.rowid);
 		if (rx == -1 || ry == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 		if (rx == 1 && ry == 1 && x.rowid < sw->hi)
 			at = x.rowid;
 		if (at == LLONG_MAX && m == LLONG_MAX)
@@ -850,9 +850,9 @@ ev_sweep_major_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, c
 		else if (ph->ntok == 1)
 			r = cursor_freq(sw, &x, colw, ncolw, &f);
 		else if ((r = pair_freq(sw, &x, &y, colw, ncolw, &f)) < 0)
-			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			return r == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, at, f) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 		rx = ev_postings_next(&x);
 	}
 }
@@ -868,20 +868,20 @@ ev_sweep_alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, con
 
 	if (alts_start(a, sw->p, ph->tok, ph->len, ph->nalt[0]) == -1 ||
 	    (sw->lo > 0 && alts_seek(a, sw->lo) == -1))
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	while (a->rowid >= 0 && a->rowid < sw->hi) {
 		long long row = a->rowid;
 		double f;
 		int r = passed_over(sw, row) ? 0 : row_freq(sw, 1, colw, ncolw, &f);
 
 		if (r < 0)
-			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			return r == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, row, f) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 		for (int i = 0; i < a->n; i++)
 			if (a->live[i] && a->c[i].rowid == row &&
 			    (a->live[i] = ev_postings_next(&a->c[i])) == -1)
-				return ev_sweep_corrupt(err);
+				return ev_sweep_corrupt(sw, err);
 		alts_min(a);
 	}
 	return 0;
@@ -897,7 +897,7 @@ ev_bm25_sweep_count_both(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *
 
 	if (alts_start(a, sw->p, x->tok, x->len, x->nalt[0]) == -1 ||
 	    alts_start(b, sw->p, y->tok, y->len, y->nalt[0]) == -1)
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	/* each list stepped to the other's row, over the rows between */
 	while (r == 0 && n < max && a->rowid >= 0 && b->rowid >= 0) {
 		if (a->rowid < b->rowid)
@@ -909,7 +909,7 @@ ev_bm25_sweep_count_both(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *
 			r = alts_seek(a, a->rowid + 1);
 		}
 	}
-	return r == -1 ? ev_sweep_corrupt(err) : n;
+	return r == -1 ? ev_sweep_corrupt(sw, err) : n;
 }
 
 /* The rows of the phrase ph (any but a one-token one without
@@ -922,7 +922,7 @@ ev_sweep_phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, 
 	int nt = ph->ntok, r;
 
 	if (ev_sweep_phrase_start(sw, ph) == -1 || (sw->lo > 0 && alts_seek(&a[0], sw->lo) == -1))
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	for (;;) {
 		long long target = -1;
 		int all = 1;
@@ -938,7 +938,7 @@ ev_sweep_phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, 
 			return 0;
 		for (int j = 0; j < nt; j++) {
 			if (a[j].rowid < target && alts_seek(&a[j], target) == -1)
-				return ev_sweep_corrupt(err);
+				return ev_sweep_corrupt(sw, err);
 			if (a[j].rowid != target)
 				all = 0;
 		}
@@ -947,11 +947,11 @@ ev_sweep_phrase_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph, 
 		if (passed_over(sw, target))
 			r = 0;
 		else if ((r = row_freq(sw, nt, colw, ncolw, &f)) < 0)
-			return r == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			return r == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 		if (r > 0 && phrase_row(sw, target, f) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 		if (alts_seek(&a[0], target + 1) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 	}
 }
 
@@ -1237,11 +1237,11 @@ add_minors(struct ev_bm25_sweep *sw, struct adding *a, const struct sweep_params
 		int n = alternatives_at(sw, m->ph, m->next, sp->colw, sp->ncolw, &g);
 
 		if (n < 0)
-			return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+			return n == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 		if (m->next == row)
 			*f = g;		/* (in the major's list: added with it) */
 		else if (n > 0 && add_row(sw, a, sp, m->next, g) == -1)
-			return ev_sweep_corrupt(err);
+			return ev_sweep_corrupt(sw, err);
 	}
 	return 0;
 }
@@ -1305,7 +1305,7 @@ add_list(struct ev_bm25_sweep *sw, struct ev_postings_cursor *c, struct adding *
 	if (r != -1 && m->next != LLONG_MAX && add_minors(sw, a, sp, m, LLONG_MAX, NULL, err) == -1)
 		return -1;
 	sw->ntouched = a->ntouched;
-	return r == -1 ? ev_sweep_corrupt(err) : 0;
+	return r == -1 ? ev_sweep_corrupt(sw, err) : 0;
 }
 
 int
@@ -1332,9 +1332,9 @@ ev_sweep_add_alternatives(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase 
 	if (minors * MINOR_SHARE > rows)
 		return 0;
 	if (minors > 0 && (n = minor_rows(sw, ph, &major, (size_t)minors)) < 0)
-		return n == -1 ? ev_sweep_corrupt(err) : ev_err_nomem(err);
+		return n == -1 ? ev_sweep_corrupt(sw, err) : ev_err_nomem(err);
 	if (n > 0 && ev_sweep_phrase_start(sw, ph) == -1)
-		return ev_sweep_corrupt(err);
+		return ev_sweep_corrupt(sw, err);
 	m.n = (size_t)n;
 	m.next = n > 0 ? sw->minor[0] : LLONG_MAX;
 	ev_postings_term(sw->p, ph->tok[major], ph->len[major], &c);

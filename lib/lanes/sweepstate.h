@@ -306,7 +306,8 @@ int ev_sweep_alt_rows(struct ev_bm25_sweep *sw, const struct ev_bm25_phrase *ph,
  * mark is not 0). */
 void ev_sweep_clear_touched(struct ev_bm25_sweep *sw);
 
-int ev_sweep_corrupt(struct ev_err *err);
+/* ev_postings_corrupt() of sw's postings file; returns -1. */
+int ev_sweep_corrupt(const struct ev_bm25_sweep *sw, struct ev_err *err);
 
 /* The keys of the runs in[start[r] .. start[r + 1]) for r from 0 to
  * nrun - 1 (at most EV_BM25_MAX_ALT), each rising (one alternative's

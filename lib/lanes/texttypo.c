@@ -126,7 +126,7 @@ read_vocab(struct ev_textsearch *ts, int kinds, struct ev_err *err)
 			const char *t = ev_postings_term_at(ts->post, i, &len, &rows);
 
 			if (t == NULL)
-				return ev_postings_corrupt(err);
+				return ev_postings_corrupt(ts->post, err);
 			if (vocab_add(ts, kinds, t, len, rows) == -1)
 				return ev_err_nomem(err);
 		}
@@ -285,7 +285,7 @@ first_posting(struct ev_textsearch *ts, const char *stem, long long *rowid, int 
 	if (ev_postings_term(ts->post, stem, (int)strlen(stem), &c) == 0)
 		return 0;
 	if ((r = ev_postings_next(&c)) != 1)
-		return r == 0 ? 0 : ev_postings_corrupt(err);
+		return r == 0 ? 0 : ev_postings_corrupt(ts->post, err);
 	for (int i = 0; i < c.ncol; i++)
 		n += c.count[i];
 	if (n == 0)
@@ -294,7 +294,7 @@ first_posting(struct ev_textsearch *ts, const char *stem, long long *rowid, int 
 		return ev_err_nomem(err);
 	if (ev_postings_positions(&c, key) != n) {
 		free(key);
-		return ev_postings_corrupt(err);
+		return ev_postings_corrupt(ts->post, err);
 	}
 	*rowid = c.rowid;
 	*col = (int)(key[0] >> 32);

@@ -75,6 +75,7 @@ struct ev_postings {
 	const unsigned char *postings;
 	const unsigned char *positions;
 	const struct lang *langs;
+	char *path;			/* the file's: DB.postings */
 	unsigned char sums[EV_POSTINGS_COUNTS_ESCAPE];	/* ev_postings_byte_sum() of each byte */
 };
 
@@ -1611,12 +1612,12 @@ ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err)
 		free(path);
 		return NULL;
 	}
-	p = map_file(path);
-	free(path);
-	if (p == NULL) {
+	if ((p = map_file(path)) == NULL) {
+		free(path);
 		*stale = 1;
 		return NULL;
 	}
+	p->path = path;
 	if ((fresh = ev_postings_fresh(p, st, err)) != 1) {
 		ev_postings_close(p);
 		*stale = fresh == 0;
@@ -1690,6 +1691,7 @@ ev_postings_close(struct ev_postings *p)
 	if (p == NULL)
 		return;
 	munmap(p->map, p->len);
+	free(p->path);
 	free(p);
 }
 
@@ -1951,10 +1953,13 @@ ev_postings_mark_rows(const struct ev_postings *p, const struct ev_postings_curs
 }
 
 int
-ev_postings_corrupt(struct ev_err *err)
+ev_postings_corrupt(const struct ev_postings *p, struct ev_err *err)
 {
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "the postings file is corrupt; remove it, or"
-	    " rebuild it with 'ev-ingest --postings'");
+	int db = (int)(strlen(p->path) - strlen(EV_POSTINGS_SUFFIX));
+
+	return ev_err_set(err, EV_EXIT_RUNTIME, p->path, "the postings file is corrupt: make it"
+	    " again with 'ev-ingest --db %.*s --postings' (or remove it: searches then rank"
+	    " through FTS5, more slowly)", db, p->path);
 }
 
 long long

@@ -236,9 +236,9 @@ const uint32_t *ev_postings_lengths(const struct ev_postings *p);
 int ev_postings_nlangs(const struct ev_postings *p);
 const char *ev_postings_lang(const struct ev_postings *p, int i, long long *chunks);
 
-/* Set *err to say the postings file is corrupt (and how to mend it);
- * returns -1. */
-int ev_postings_corrupt(struct ev_err *err);
+/* Set *err to say p's file is corrupt, naming it and the command that
+ * makes it again; returns -1. */
+int ev_postings_corrupt(const struct ev_postings *p, struct ev_err *err);
 
 /* The index's terms: ev_postings_nterms() of them, term i (in the index's
  * order) its bytes *len long (not NUL-terminated) and *rows the rows
