@@ -563,6 +563,14 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 		if (fed)
 			pair_weight *= 1.0 - ts->o.feedback_weight;
 	}
+	if (ts->o.raw_fts && textlen > 0 && text[0] == '*') {
+		/* FTS5 answers "MATCH '*reads'" with one of its own counters
+		 * (a row of rowid 0, no chunk): no hits and no error */
+		ev_err_set(err, EV_EXIT_USAGE, where, "bad FTS5 expression '%s': FTS5 reads an"
+		    " expression that begins with '*' as a request for one of its own counters, not"
+		    " a search; a prefix query puts the '*' after the word ('word*')", text);
+		goto out;
+	}
 	if (ts->o.raw_fts) {
 		ev_buf_reset(&ts->expr);
 		ts->npw = 0;
