@@ -132,10 +132,57 @@ Test(textstats, bad_files_are_refused_naming_the_line)
 		{ "evkit-text-stats\t4\nterm\twing\t99999999999999999999\n", ":2", "bad count" },
 		{ "evkit-text-stats\t4\ndoc\tx\t1\n", ":2", "unknown entry 'doc'" },
 		{ "evkit-text-stats\t4\nterm\ta\t1\t2\n", ":2", "more than 3 fields" },
-		{ "evkit-text-stats\t4\nrows\t9223372036854775807\nrows\t1\n", ":3", "too large" },
 	};
 
 	refused(bad, sizeof bad / sizeof bad[0]);
+}
+
+#define TOTALS "evkit-text-stats\t4\nrows\t3\ntokens\t30\nsquares\t400\ntitled\t2\nsectioned\t0\n"
+
+/* A key twice in one file was summed, as two files' are: a line repeated
+ * (a file put together by hand, a copy pasted twice) counted its chunks
+ * twice.  The second line is named, and the first. */
+Test(textstats, a_key_given_twice_in_one_file_is_refused_naming_both_lines)
+{
+	static const struct bad_file bad[] = {
+		{ "evkit-text-stats\t4\nrows\t3\ntokens\t30\nrows\t3\n", ":4",
+		    "'rows' again (first at line 2): a statistics file counts each once" },
+		{ TOTALS "term\tflow\t1\nterm\tflow\t1\n", ":8", "term 'flow' again (first at line 7)" },
+		{ TOTALS "term\twing\t1\nterm\tflow\t1\nterm\twing\t1\n", ":9",
+		    "term 'wing' again (first at line 7)" },
+		{ TOTALS "term\tb\t1\nterm\ta\t1\nterm\ta\t2\nterm\tb\t1\n", ":9",
+		    "term 'a' again (first at line 8)" },
+		{ TOTALS "phrase\t[*] flat plate\t1\nterm\tflat\t1\nphrase\t[*] flat plate\t1\n", ":9",
+		    "phrase '[*] flat plate' again (first at line 7)" },
+		{ TOTALS "language\ten\t2\nchunk-language\ten\t3\nlanguage\ten\t1\n", ":9",
+		    "language 'en' again (first at line 7)" },
+	};
+
+	refused(bad, sizeof bad / sizeof bad[0]);
+}
+
+/* Two files (two stores) are summed, their keys and totals; a sum past
+ * what a count holds is refused. */
+Test(textstats, the_same_key_in_two_files_is_summed)
+{
+	char pa[] = "/tmp/ev-textstats-XXXXXX", pb[] = "/tmp/ev-textstats-XXXXXX";
+	static const char big[] = "evkit-text-stats\t4\nrows\t9223372036854775807\n";
+	struct ev_err err = { 0 };
+	struct ev_textstats *s = ev_textstats_new(&err);
+
+	tu_tmpfile(pa, 0, TOTALS "term\tflow\t1\n", strlen(TOTALS "term\tflow\t1\n"));
+	cr_assert_eq(ev_textstats_read(s, pa, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_read(s, pa, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_textstats_get(s, EV_STATS_TERM, "flow"), 2);
+	cr_assert_eq(ev_textstats_rows(s), 6);
+	tu_tmpfile(pb, 0, big, strlen(big));
+	cr_assert_eq(ev_textstats_read(s, pb, &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_not_null(strstr(err.where, ":2"), "%s", err.where);
+	cr_assert_not_null(strstr(err.msg, "rows: the sum is too large"), "%s", err.msg);
+	unlink(pa);
+	unlink(pb);
+	ev_textstats_free(s);
 }
 
 Test(textstats, earlier_versions_and_counts_past_the_rows_are_refused)

@@ -25,6 +25,7 @@ static const char *const kind_names[EV_STATS_NKIND] = { "term", "phrase", "langu
 struct entry {
 	char *key;
 	long long n;
+	long long line;		/* its line in the file read (0: not read from a file) */
 };
 
 struct entries {
@@ -92,6 +93,7 @@ ev_textstats_add(struct ev_textstats *s, enum ev_stats_kind kind, const char *ke
 	if (es->n > 0 && es->sorted && strcmp(es->e[es->n - 1].key, copy) >= 0)
 		es->sorted = 0;
 	es->e[es->n].key = copy;
+	es->e[es->n].line = 0;
 	es->e[es->n++].n = n;
 	return 0;
 }
@@ -157,7 +159,7 @@ long long
 ev_textstats_get(struct ev_textstats *s, enum ev_stats_kind kind, const char *key)
 {
 	struct entries *es = &s->k[kind];
-	struct entry want = { (char *)key, 0 }, *e;
+	struct entry want = { (char *)key, 0, 0 }, *e;
 
 	seal(es);
 	if (es->n == 0)
@@ -196,10 +198,23 @@ parse_count(const char *s, long long *out)
 	return errno != 0 || *end != '\0' ? -1 : 0;
 }
 
-/* One line of a statistics file (no newline), into s; a total's bit set in
- * *seen. */
+/* What reading one statistics file keeps: the line it is at, the lines of
+ * its totals (0: not given yet), and the entries it began at. */
+struct reading {
+	const char *path;
+	long long lineno;
+	long long total_line[NTOTAL];
+	size_t first[EV_STATS_NKIND];
+};
+
+/* Why a statistics file's key must not come twice. */
+#define ONCE "a statistics file counts each once (to add two stores' statistics, give" \
+	" each its own --stats)"
+
+/* One line of a statistics file (no newline), into s. */
 static int
-read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where, struct ev_err *err)
+read_line(struct ev_textstats *s, char *line, struct reading *rd, const char *where,
+    struct ev_err *err)
 {
 	char *f[3], *p = line;
 	int nf = 0, kind;
@@ -219,10 +234,13 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
 		if (parse_count(f[1], &n) == -1)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "%s takes a count (0 or more): '%s'", f[0], f[1]);
+		if (rd->total_line[t] > 0)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "'%s' again (first at line %lld):"
+			    " " ONCE, f[0], rd->total_line[t]);
 		if (n > LLONG_MAX - s->total[t])
 			return ev_err_set(err, EV_EXIT_USAGE, where, "%s: the sum is too large", f[0]);
 		s->total[t] += n;
-		*seen |= 1u << t;
+		rd->total_line[t] = rd->lineno;
 		return 0;
 	}
 	for (kind = 0; kind < EV_STATS_NKIND && strcmp(f[0], kind_names[kind]) != 0; kind++)
@@ -236,7 +254,53 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
 	if (parse_count(f[2], &n) == -1)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "%s '%.80s': bad count '%.40s'", f[0], f[1],
 		    f[2]);
-	return ev_textstats_add(s, (enum ev_stats_kind)kind, f[1], strlen(f[1]), n, err);
+	if (ev_textstats_add(s, (enum ev_stats_kind)kind, f[1], strlen(f[1]), n, err) == -1)
+		return -1;
+	s->k[kind].e[s->k[kind].n - 1].line = rd->lineno;
+	return 0;
+}
+
+static int
+cmp_entry_line(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Refuse a key that the file rd read gave twice, naming the second line
+ * of the first key repeated.  The file's entries, e[rd->first[kind] ..],
+ * come in key order each once when --stats-out wrote it: then nothing is
+ * sorted.  Returns 0, or -1 with *err set (code 2). */
+static int
+once_each(struct ev_textstats *s, const struct reading *rd, struct ev_err *err)
+{
+	char where[EV_WHERE_MAX];
+
+	for (int kind = 0; kind < EV_STATS_NKIND; kind++) {
+		struct entries *es = &s->k[kind];
+		struct entry *e = es->e + rd->first[kind], *again = NULL;
+		size_t n = es->n - rd->first[kind], i;
+
+		for (i = 1; i < n && strcmp(e[i - 1].key, e[i].key) < 0; i++)
+			;
+		if (i >= n)
+			continue;
+		qsort(e, n, sizeof *e, cmp_entry_line);
+		es->sorted = 0;
+		for (i = 1; i < n; i++)
+			if (strcmp(e[i - 1].key, e[i].key) == 0 && (again == NULL || e[i].line < again->line))
+				again = &e[i];
+		if (again == NULL)
+			continue;
+		for (i = 0; strcmp(e[i].key, again->key) != 0; i++)
+			;
+		snprintf(where, sizeof where, "%s:%lld", rd->path, again->line);
+		return ev_err_set(err, EV_EXIT_USAGE, where, "%s '%.80s' again (first at line %lld): "
+		    ONCE, kind_names[kind], again->key, e[i].line);
+	}
+	return 0;
 }
 
 /* Whether s, with the file path just added, holds together: the file gave
@@ -248,13 +312,14 @@ read_line(struct ev_textstats *s, char *line, unsigned *seen, const char *where,
  * file and so their sums: a sum that does not was made so by path.
  * Returns 0, or -1 with *err set (code 2, naming path). */
 static int
-holds_together(struct ev_textstats *s, unsigned seen, const char *path, struct ev_err *err)
+holds_together(struct ev_textstats *s, const struct reading *rd, const char *path,
+    struct ev_err *err)
 {
 	static const char *const why = "not a statistics file as ev-search-text --stats-out writes"
 	    " it: make it again";
 
 	for (int t = 0; t < NTOTAL; t++)
-		if (!(seen & 1u << t))
+		if (rd->total_line[t] == 0)
 			return ev_err_set(err, EV_EXIT_USAGE, path, "no '%s' line: %s", total_names[t], why);
 	if ((unsigned __int128)s->total[ROWS] * (unsigned __int128)s->total[SQUARES] <
 	    (unsigned __int128)s->total[TOKENS] * (unsigned __int128)s->total[TOKENS])
@@ -307,13 +372,15 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 	size_t cap = 0;
 	ssize_t len;
 	long long lineno = 0;
-	unsigned seen = 0;
+	struct reading rd = { path, 0, { 0 }, { 0 } };
 	int r = 0, version;
 
 	if (fp == NULL)
 		return -1;
+	for (int kind = 0; kind < EV_STATS_NKIND; kind++)
+		rd.first[kind] = s->k[kind].n;
 	while (r == 0 && (len = getline(&line, &cap, fp)) != -1) {
-		lineno++;
+		rd.lineno = ++lineno;
 		snprintf(where, sizeof where, "%s:%lld", path, lineno);
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';
@@ -326,15 +393,15 @@ ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err)
 			r = ev_err_set(err, EV_EXIT_USAGE, where, "not a statistics file (made by"
 			    " ev-search-text --stats-out): its first line is not 'evkit-text-stats<TAB>4'");
 		else if (lineno > 1)
-			r = read_line(s, line, &seen, where, err);
+			r = read_line(s, line, &rd, where, err);
 	}
 	if (r == 0 && ferror(fp))
 		r = ev_err_set(err, EV_EXIT_RUNTIME, path, "read error: %s", strerror(errno));
 	else if (r == 0 && lineno == 0)
 		r = ev_err_set(err, EV_EXIT_USAGE, path, "empty: not a statistics file (made by"
 		    " ev-search-text --stats-out)");
-	else if (r == 0)
-		r = holds_together(s, seen, path, err);
+	else if (r == 0 && (r = once_each(s, &rd, err)) == 0)
+		r = holds_together(s, &rd, path, err);
 	free(line);
 	if (fp != stdin)
 		fclose(fp);

@@ -71,7 +71,8 @@ int ev_textstats_add(struct ev_textstats *s, enum ev_stats_kind kind, const char
 
 /* Add the statistics of the file path ("-": stdin).  Returns 0, or -1 with
  * *err set: code 2 naming PATH:LINE for a file that is not a statistics
- * file, a bad line (the set may then hold part of the file), or a file
+ * file, a bad line, a total or key the file gave on an earlier line (the
+ * set may then hold part of the file), or a file
  * that cannot be opened or is a directory (ev_input_open()), 1 when it
  * cannot be read. */
 int ev_textstats_read(struct ev_textstats *s, const char *path, struct ev_err *err);
