@@ -54,18 +54,17 @@ show(struct run *r, const char *ref, size_t n, const char *where, struct ev_err 
 		return -1;
 	r->refs++;
 	got = ev_show_resolve(r->st, &parsed, ref, &rec, err);
-	free(parsed.id);
-	if (got == -1)
-		return -1;
 	ev_buf_reset(&r->out);
 	if (got == 0) {
 		r->missing++;
-		if (ev_show_put_ref(&r->out, ref, n) == -1)
-			return ev_err_nomem(err);
-		fprintf(stderr, "ev-show: %s: '%s' is not in the store (deleted, or stored again"
-		    " under another id: search for it again)\n", where, r->out.p);
-		return 0;
+		if (ev_show_put_ref(&r->out, ref, n) == -1 || ev_buf_adds(&r->out, "' ") == -1)
+			got = ev_err_nomem(err);
+		else if ((got = ev_show_why_missing(r->st, &parsed, &r->out, err)) == 0)
+			fprintf(stderr, "ev-show: %s: '%s\n", where, r->out.p);
 	}
+	free(parsed.id);
+	if (got != 1)
+		return got;
 	if (format == 1 ? ev_show_text(rec, &r->out) == -1 :
 	    ev_json_dump(&r->out, rec) == -1 || ev_buf_addc(&r->out, '\n') == -1) {
 		json_decref(rec);

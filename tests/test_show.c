@@ -201,6 +201,46 @@ Test(show, a_page_is_its_lines_and_a_region_those_in_its_box)
 	cr_assert_null(resolve("doc::p.pdf::page-1::bbox-0,300,10,400"), "no line in the box");
 }
 
+/* Why ref shows nothing, as ev_show_why_missing() says it. */
+static const char *
+why(const char *ref, struct ev_buf *b)
+{
+	struct ev_err err = { 0 };
+	struct ev_ref r;
+
+	cr_assert_eq(ev_ref_parse(ref, strlen(ref), &r, "arg", &err), 0, "%s", err.msg);
+	ev_buf_reset(b);
+	cr_assert_eq(ev_show_why_missing(st, &r, b, &err), 0, "%s", err.msg);
+	free(r.id);
+	return ev_buf_str(b);
+}
+
+/* A page of a document the store holds was "not in the store (deleted,
+ * ...)" whatever kept it from showing: it says which. */
+Test(show, a_page_that_shows_nothing_says_why)
+{
+	struct ev_buf b = EV_BUF_INIT;
+
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, metadata, content_hash) VALUES"
+	    " ('s.pdf', '{\"page_count\":4}', 'z')");
+	cr_assert_str_eq(why("doc::p.pdf::page-3", &b), "is not in the store: the document 'p.pdf'"
+	    " has 2 pages", "the last its lines reach");
+	cr_assert_str_eq(why("doc::s.pdf::page-5", &b), "is not in the store: the document 's.pdf'"
+	    " has 4 pages", "its page_count");
+	cr_assert_null(resolve("doc::s.pdf::page-2"));
+	cr_assert_not_null(strstr(why("doc::s.pdf::page-2", &b), "shows nothing: the store holds no"
+	    " text of page 2 (a scanned page"));
+	cr_assert_str_eq(why("doc::m.md::page-1", &b), "is not in the store: the document 'm.md' has"
+	    " no pages (a PDF's document has)");
+	cr_assert_str_eq(why("doc::p.pdf::page-1::bbox-0,300,10,400", &b), "shows nothing: no line of"
+	    " text on page 1 lies in the box");
+	cr_assert_str_eq(why("doc::gone.pdf::page-1", &b), "is not in the store (deleted, or stored"
+	    " again under another id: search for it again)");
+	cr_assert_str_eq(why("chunk:p.pdf:_top:9", &b), "is not in the store (deleted, or stored"
+	    " again under another id: search for it again)");
+	ev_buf_release(&b);
+}
+
 Test(show, the_text_form_lists_the_fields_then_the_text)
 {
 	struct ev_buf b = EV_BUF_INIT;

@@ -540,6 +540,68 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, js
 	return 1;
 }
 
+/* The pages the store knows document id to have, into *pages: its
+ * metadata's page_count (ev-extract's), or the last page its chunks'
+ * regions reach when that is more; 0 for none.  Returns 1, 0 when there is
+ * no such document, -1 with *err set. */
+static int
+doc_pages(struct ev_store *st, const char *id, long long *pages, struct ev_err *err)
+{
+	sqlite3_stmt *s;
+	json_t *meta, *count;
+	int got;
+
+	if ((got = ev_region_table(st, err)) == -1)
+		return -1;
+	if ((got = row_of(st, got ? "SELECT d.metadata, (SELECT max(coalesce(g.page_end, g.page))"
+	    " FROM chunks c JOIN chunk_regions g ON g.rowid = c.rowid WHERE c.doc_id = d.doc_id)"
+	    " FROM documents d WHERE d.doc_id = ?1" : "SELECT metadata, 0 FROM documents"
+	    " WHERE doc_id = ?1", id, "reading a document's pages", &s, err)) != 1)
+		return got;
+	*pages = sqlite3_column_int64(s, 1);
+	if ((meta = metadata_of(s, 0)) == NULL) {
+		sqlite3_reset(s);
+		return ev_err_nomem(err);
+	}
+	sqlite3_reset(s);
+	count = json_object_get(meta, "page_count");
+	if (json_is_integer(count) && json_integer_value(count) > *pages)
+		*pages = json_integer_value(count);
+	json_decref(meta);
+	return 1;
+}
+
+int
+ev_show_why_missing(struct ev_store *st, const struct ev_ref *r, struct ev_buf *why,
+	struct ev_err *err)
+{
+	long long pages = 0;
+	int got = 0, bad;
+
+	if ((r->kind == EV_REF_PAGE || r->kind == EV_REF_REGION) &&
+	    (got = doc_pages(st, r->id, &pages, err)) == -1)
+		return -1;
+	if (got == 0)
+		bad = ev_buf_adds(why, "is not in the store (deleted, or stored again under another"
+		    " id: search for it again)");
+	else if (pages == 0)
+		bad = ev_buf_adds(why, "is not in the store: the document '") == -1 ||
+		    ev_show_put_ref(why, r->id, strlen(r->id)) == -1 ||
+		    ev_buf_adds(why, "' has no pages (a PDF's document has)");
+	else if (r->page > pages)
+		bad = ev_buf_adds(why, "is not in the store: the document '") == -1 ||
+		    ev_show_put_ref(why, r->id, strlen(r->id)) == -1 ||
+		    ev_buf_printf(why, "' has %lld page%s", pages, pages == 1 ? "" : "s");
+	else if (r->kind == EV_REF_REGION)
+		bad = ev_buf_printf(why, "shows nothing: no line of text on page %ld lies in the box",
+		    r->page);
+	else
+		bad = ev_buf_printf(why, "shows nothing: the store holds no text of page %ld (a"
+		    " scanned page, or images alone: OCR the PDF and ingest it again; a blank page;"
+		    " or a heading alone, which is a section's title)", r->page);
+	return bad ? ev_err_nomem(err) : 0;
+}
+
 /* ---- text ---- */
 
 /* Append s[0..n) to b as a terminal can show it: control characters,

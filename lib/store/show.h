@@ -55,6 +55,15 @@ int ev_show_refs_of(const json_t *rec, json_t *refs, const char *where, struct e
 int ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
 	struct ev_err *err);
 
+/* Why r, which ev_show_resolve() found nothing for (0), shows nothing,
+ * appended to why as the rest of a sentence after the reference: "is not
+ * in the store (deleted, ...)" for a chunk or document the store does not
+ * hold; for a page or region of a document it holds, that the document
+ * has no pages, fewer pages, or no text on that page (or in that box).
+ * Returns 0, or -1 with *err set (code 1). */
+int ev_show_why_missing(struct ev_store *st, const struct ev_ref *r, struct ev_buf *why,
+	struct ev_err *err);
+
 /* Append reference ref (n bytes) to b for a reader: as it is, or, when it
  * holds a control character (a tab, a new line, U+0001 ...), as a JSON string
  * ("a\tb:_top:0"), which ev-show reads back on stdin.  Returns 0 or -1 (out

@@ -2,7 +2,7 @@
 # (a heading's is a section title) and their boxes;
 # a region (::bbox-X0,Y0,X1,Y1) the lines whose boxes overlap it; a chunk of
 # a PDF has its page and boxes.  A page the document does not have is not in
-# the store (exit status 1).  The multi-vector lane's hits of pages and
+# the store, which says how many it has (exit status 1).  The multi-vector lane's hits of pages and
 # regions carry such references, which ev-show resolves.
 exec 2>&1
 python3 "$CASEDIR/../ev-extract/mkpdf.py" pagebreak hive.pdf
