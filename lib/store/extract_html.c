@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include <libxml/HTMLparser.h>
+#include <libxml/HTMLtree.h>
 #include <libxml/tree.h>
 #include <uchardet.h>
 
@@ -765,7 +766,10 @@ parse_page(const char *path, const char *p, int n, const struct ev_extract_cb *c
 }
 
 /* The page at path parsed, its encoding found as ev_html_encoding() says
- * (a guess told to cb).  Returns the tree, or NULL with *err set. */
+ * (a guess told to cb).  Returns the tree, or NULL with *err set.  An empty
+ * page (no byte, or only white space, comments and a doctype) is a tree
+ * without a root element, as an empty text file is a document without
+ * text. */
 static htmlDocPtr
 read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
 {
@@ -798,14 +802,11 @@ read_page(const char *path, const struct ev_extract_cb *cb, struct ev_err *err)
 	bom = how != EV_HTML_BOM ? 0 : strcmp(name, "UTF-8") == 0 ? 3 : 2;
 	if (decode_page(path, b.p + bom, b.len - bom, name, &u, err) == -1)
 		goto out;
-	if (u.len > 0 && u.len <= INT_MAX)
-		doc = parse_page(path, u.p, (int)u.len, cb);
-	if (doc == NULL || xmlDocGetRootElement(doc) == NULL) {
-		xmlFreeDoc(doc);
-		doc = NULL;
-		ev_err_set(err, EV_EXIT_USAGE, path, u.len > INT_MAX ? "too large to read as HTML"
-		    " (2 GB at most)" : "not readable as HTML (empty?)");
-	}
+	if (u.len > INT_MAX)
+		ev_err_set(err, EV_EXIT_USAGE, path, "too large to read as HTML (2 GB at most)");
+	else if ((doc = u.len > 0 ? parse_page(path, u.p, (int)u.len, cb) :
+	    htmlNewDocNoDtD(NULL, NULL)) == NULL)
+		ev_err_set(err, EV_EXIT_USAGE, path, "not readable as HTML");
 out:
 	ev_buf_release(&b);
 	ev_buf_release(&u);
@@ -832,10 +833,11 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 		xmlFreeDoc(doc);
 		return -1;
 	}
-	if (walk_each(&h, root, "main", 0) == 0 && walk_each(&h, root, "article", 0) == 0)
+	if (root != NULL && walk_each(&h, root, "main", 0) == 0 &&
+	    walk_each(&h, root, "article", 0) == 0)
 		walk(&h, root, 0, 0);
 	flush(&h);
-	for (const xmlNode *hd = root->children; hd && title.len == 0; hd = hd->next)
+	for (const xmlNode *hd = root ? root->children : NULL; hd && title.len == 0; hd = hd->next)
 		for (const xmlNode *c = name_is(hd, "head") ? hd->children : NULL; c; c = c->next)
 			if (name_is(c, "title")) {
 				inline_text(&h, c, &title, 0, 0);
@@ -860,13 +862,15 @@ ev_extract_html(const char *path, const char *id, const struct ev_extract_cb *cb
 	json_object_set_new(tail, "source_type", json_string("markdown"));
 	/* a page's lang that is no language code is left out: its text's
 	 * language is found, as ev-ingest would refuse the record */
-	if ((lang = attr(root, "lang")) != NULL && ev_analyze_norm(lang, strlen(lang), code) == 0)
+	if ((lang = root ? attr(root, "lang") : NULL) != NULL &&
+	    ev_analyze_norm(lang, strlen(lang), code) == 0)
 		json_object_set_new(tail, "language", json_string(lang));
 	xmlFree(lang);
 	json_object_set_new(meta, "format", json_string("html"));
 	rc = ev_xrec_write(r, out, head, tail, meta, err);
 	if (rc == 0 && r->len == 0 && cb && cb->warn)
-		cb->warn(cb->ctx, path, "no text in its main content");
+		cb->warn(cb->ctx, path, root == NULL ? "an empty page: no element and no text" :
+		    "no text in its main content");
 	goto out;
 out_nomem:
 	ev_err_nomem(err);
