@@ -1,6 +1,9 @@
 /* jsoncopy.c: copies of Jansson values that fail whole.  See jsoncopy.h. */
 #include "jsoncopy.h"
 
+#include "buf.h"
+#include "utf8.h"
+
 #define DEPTH_MAX 10000
 
 static json_t *copy(const json_t *v, int deep, int depth);
@@ -94,4 +97,28 @@ json_t *
 ev_jsoncopy_deep(const json_t *v)
 {
 	return copy(v, 1, 0);
+}
+
+json_t *
+ev_jsoncopy_text(const char *s, size_t n)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *v;
+	size_t ok;
+
+	if (ev_utf8_bad(s, n) == n)
+		return json_stringn(s, n);
+	while (n > 0) {
+		ok = ev_utf8_bad(s, n);
+		if (ev_buf_add(&b, s, ok) == -1 || (ok < n && ev_buf_adds(&b, "\xEF\xBF\xBD") == -1)) {
+			ev_buf_release(&b);
+			return NULL;
+		}
+		ok += ok < n;	/* (the byte replaced) */
+		s += ok;
+		n -= ok;
+	}
+	v = json_stringn(b.p ? b.p : "", b.len);
+	ev_buf_release(&b);
+	return v;
 }

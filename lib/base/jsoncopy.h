@@ -6,10 +6,13 @@
  * from it would be written with a field silently dropped.  These copies
  * check every step and return NULL instead.
  *
- * Bottom layer: includes only Jansson. */
+ * Also: a Jansson string of bytes that need not be UTF-8.
+ *
+ * Layer 2: includes Jansson, buf.h and utf8.h. */
 #ifndef EV_JSONCOPY_H
 #define EV_JSONCOPY_H
 
+#include <stddef.h>
 #include <jansson.h>
 
 /* Set in object o each member of object other (missing_only: only those o
@@ -29,5 +32,12 @@ json_t *ev_jsoncopy_shallow(const json_t *v);
  * fails as well (the input reader refuses such values long before).
  * Returns the new value, or NULL when out of memory or v is NULL. */
 json_t *ev_jsoncopy_deep(const json_t *v);
+
+/* A string of the n bytes at s, each byte that is not part of valid UTF-8
+ * (or is NUL) replaced by U+FFFD, as evkit's JSON writer writes such bytes
+ * (ev_jscan_put_str()): Jansson's json_stringn() refuses them, and a value
+ * built from its NULL would be dropped.  Returns the new value, or NULL when
+ * out of memory. */
+json_t *ev_jsoncopy_text(const char *s, size_t n);
 
 #endif

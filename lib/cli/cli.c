@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "config.h"
+#include "jsoncopy.h"
 #include "jsonl.h"
 #include "plan.h"
 #include "toolrun.h"
@@ -592,13 +593,21 @@ toolrun_line(struct ev_cli *cli, int rc)
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	args = json_array();
-	for (i = 1; i < cli->argc; i++)
-		json_array_append_new(args, json_string(cli->argv[i]));
+	/* every argument, those that are not UTF-8 too (a file's name) */
+	for (i = 1; args != NULL && i < cli->argc; i++)
+		if (json_array_append_new(args, ev_jsoncopy_text(cli->argv[i], strlen(cli->argv[i]))) ==
+		    -1) {
+			json_decref(args);
+			args = NULL;
+		}
 	run = json_pack("{s:s,s:s,s:o,s:O,s:s,s:I,s:i}", "tool", cli->prog, "version", EV_VERSION,
 	    "arguments", args, "counts", cli->counts, "finished_at", stamp,
 	    "took_ms", (json_int_t)llround(ev_cli_elapsed_ms(cli)), "exit", rc);
-	if (run != NULL && cli->config_path != NULL)
-		json_object_set_new(run, "config", json_string(cli->config_path));
+	if (run != NULL && cli->config_path != NULL && json_object_set_new(run, "config",
+	    ev_jsoncopy_text(cli->config_path, strlen(cli->config_path))) == -1) {
+		json_decref(run);
+		return NULL;
+	}
 	if (run != NULL && cli->trace != NULL && ev_toolrun_add(cli->trace, run,
 	    cli->log_plan ? cli->log_plan : cli->config_path ? cli->config : NULL) == -1) {
 		json_decref(run);

@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "hitfields.h"
 #include "jscan.h"
+#include "jsoncopy.h"
 #include "jsonl.h"
 #include "strmap.h"
 
@@ -248,31 +249,6 @@ ev_sqllane_close(struct ev_sqllane *s)
 	free(s);
 }
 
-/* A JSON string of n bytes of text, invalid UTF-8 replaced by U+FFFD. */
-static json_t *
-text_value(const char *p, size_t n)
-{
-	struct ev_buf b = EV_BUF_INIT;
-	json_t *v;
-	size_t bad;
-
-	if (ev_utf8_bad(p, n) == n)
-		return json_stringn(p, n);
-	while (n > 0) {
-		bad = ev_utf8_bad(p, n);
-		if (ev_buf_add(&b, p, bad) == -1 || (bad < n && ev_buf_adds(&b, "\xEF\xBF\xBD") == -1)) {
-			ev_buf_release(&b);
-			return NULL;
-		}
-		bad += bad < n;
-		p += bad;
-		n -= bad;
-	}
-	v = json_stringn(b.p ? b.p : "", b.len);
-	ev_buf_release(&b);
-	return v;
-}
-
 /* The bytes of valid UTF-8 text t that fit in max, not cutting a character. */
 static size_t
 utf8_clip(const char *t, size_t max)
@@ -300,7 +276,7 @@ column_value(sqlite3_stmt *stmt, int i)
 		x = sqlite3_column_double(stmt, i);
 		return isfinite(x) ? json_real(x) : json_null();
 	case SQLITE_TEXT:
-		return text_value((const char *)sqlite3_column_text(stmt, i),
+		return ev_jsoncopy_text((const char *)sqlite3_column_text(stmt, i),
 		    (size_t)sqlite3_column_bytes(stmt, i));
 	case SQLITE_BLOB:
 		return json_pack("{s:I}", "blob_bytes", (json_int_t)sqlite3_column_bytes(stmt, i));
