@@ -368,6 +368,12 @@ struct pline {
 	char *text;
 };
 
+/* What a chunk holds of the document's text: its bytes [a, b). */
+struct piece {
+	long long a, b;
+	char *t;
+};
+
 static void
 free_lines(struct pline *v, size_t n)
 {
@@ -375,6 +381,14 @@ free_lines(struct pline *v, size_t n)
 		free(v[i].text);
 		json_decref(v[i].entry);
 	}
+	free(v);
+}
+
+static void
+free_pieces(struct piece *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].t);
 	free(v);
 }
 
@@ -386,11 +400,32 @@ cmp_pline(const void *a, const void *b)
 	return x->s < y->s ? -1 : x->s > y->s;
 }
 
-/* Add the lines of page (inside box when not NULL) that chunk text t
- * (offsets [a, b)) holds, from its lines JSON, to *v (n, cap), each once. */
+/* Add what chunk text t (len bytes, offsets [a, b)) holds of the document's
+ * text to *v (n, cap): all of it, or for a split table's later part (whose
+ * text is its header rows, then the document's [a, b)) its last b - a bytes.
+ * A text shorter than its offsets, not as ev-ingest writes it, adds nothing. */
 static int
-page_lines(const char *t, long long a, long long b, const char *lines, long page,
-    const double *box, struct pline **v, size_t *n, size_t *cap)
+add_piece(const char *t, long long len, long long a, long long b, struct piece **v, size_t *n,
+    size_t *cap)
+{
+	if (t == NULL || b <= a || len < b - a)
+		return 0;
+	if (ev_grow(v, cap, *n, sizeof **v, 16) == -1)
+		return -1;
+	if (((*v)[*n].t = malloc((size_t)(b - a))) == NULL)
+		return -1;
+	memcpy((*v)[*n].t, t + (len - (b - a)), (size_t)(b - a));
+	(*v)[*n].a = a;
+	(*v)[*n].b = b;
+	(*n)++;
+	return 0;
+}
+
+/* Add the lines of page (inside box when not NULL) of a chunk's lines JSON
+ * to *v (n, cap), each once, without their text. */
+static int
+page_lines(const char *lines, long page, const double *box, struct pline **v, size_t *n,
+    size_t *cap)
 {
 	json_t *arr = json_loads(lines ? lines : "[]", 0, NULL), *l;
 	size_t i, k;
@@ -407,7 +442,8 @@ page_lines(const char *t, long long a, long long b, const char *lines, long page
 			ok = json_is_number(json_array_get(l, (size_t)j));
 			x[j] = json_number_value(json_array_get(l, (size_t)j));
 		}
-		if (!ok || (long)x[2] != page || x[0] < a || x[1] > b || x[0] > x[1])
+		/* offsets that a double and a long long hold exactly */
+		if (!ok || (long)x[2] != page || !(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
 			continue;
 		if (box != NULL && (x[5] < box[0] || x[3] > box[2] || x[6] < box[1] || x[4] > box[3]))
 			continue;
@@ -415,24 +451,61 @@ page_lines(const char *t, long long a, long long b, const char *lines, long page
 			;
 		if (k < *n)
 			continue;
-		if (ev_grow(v, cap, *n, sizeof **v, 16) == -1)
-			goto nomem;
-		struct pline *p = &(*v)[*n];
-
-		p->s = (long long)x[0];
-		p->e = (long long)x[1];
-		p->entry = json_incref(l);
-		if ((p->text = strndup(t + (p->s - a), (size_t)(p->e - p->s))) == NULL) {
-			json_decref(p->entry);
-			goto nomem;
+		if (ev_grow(v, cap, *n, sizeof **v, 16) == -1) {
+			json_decref(arr);
+			return -1;
 		}
+		(*v)[*n] = (struct pline){ (long long)x[0], (long long)x[1], json_incref(l), NULL };
 		(*n)++;
 	}
 	json_decref(arr);
 	return 0;
-nomem:
-	json_decref(arr);
-	return -1;
+}
+
+/* Each line's text from the chunks' pieces: a line that no one chunk holds
+ * whole (one chunk ends inside it and the next starts there, cut between
+ * words) is put together from them, a byte no chunk holds -- the white space
+ * between two chunks -- a space, and white space at its ends that no chunk
+ * holds left out.  A line no chunk holds a byte of is dropped (*n lessened).
+ * Returns 0 or -1 (out of memory; *n then counts the lines still held). */
+static int
+line_texts(struct pline *v, size_t *n, const struct piece *pc, size_t np)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		struct pline l = v[i];
+		long long lo = l.e, hi = l.s;
+
+		for (size_t k = 0; k < np; k++) {
+			long long a = pc[k].a > l.s ? pc[k].a : l.s, b = pc[k].b < l.e ? pc[k].b : l.e;
+
+			if (a < b) {	/* what of the line this chunk holds */
+				lo = a < lo ? a : lo;
+				hi = b > hi ? b : hi;
+			}
+		}
+		if (lo >= hi) {
+			json_decref(l.entry);
+			continue;
+		}
+		if ((l.text = malloc((size_t)(hi - lo) + 1)) == NULL) {
+			memmove(v + kept, v + i, (*n - i) * sizeof *v);
+			*n = kept + (*n - i);
+			return -1;
+		}
+		memset(l.text, ' ', (size_t)(hi - lo));
+		l.text[hi - lo] = '\0';
+		for (size_t k = 0; k < np; k++) {
+			long long a = pc[k].a > lo ? pc[k].a : lo, b = pc[k].b < hi ? pc[k].b : hi;
+
+			if (a < b)
+				memcpy(l.text + (a - lo), pc[k].t + (a - pc[k].a), (size_t)(b - a));
+		}
+		v[kept++] = l;
+	}
+	*n = kept;
+	return 0;
 }
 
 /* The page's (or region's) lines into o as text, offsets and boxes (as
@@ -470,7 +543,8 @@ static int
 resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_err *err)
 {
 	struct pline *v = NULL;
-	size_t n = 0, cap = 0;
+	struct piece *pc = NULL;
+	size_t n = 0, cap = 0, np = 0, cap_pc = 0;
 	sqlite3_stmt *s;
 	int got, rc, bad = 0;
 
@@ -484,20 +558,19 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 		return -1;
 	sqlite3_bind_text(s, 1, r->id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 2, r->page);
-	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-		long long a = sqlite3_column_int64(s, 1), b = sqlite3_column_int64(s, 2);
-
-		if (sqlite3_column_bytes(s, 0) != b - a)
-			continue;	/* a table's later part */
-		bad = page_lines((const char *)sqlite3_column_text(s, 0), a, b,
-		    (const char *)sqlite3_column_text(s, 3), r->page,
+	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW)
+		bad = add_piece((const char *)sqlite3_column_text(s, 0), sqlite3_column_bytes(s, 0),
+		    sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), &pc, &np, &cap_pc) == -1 ||
+		    page_lines((const char *)sqlite3_column_text(s, 3), r->page,
 		    r->kind == EV_REF_REGION ? r->box : NULL, &v, &n, &cap) == -1;
-	}
 	sqlite3_reset(s);
 	if (!bad && rc != SQLITE_DONE) {
 		free_lines(v, n);
+		free_pieces(pc, np);
 		return ev_store_error(st, "reading a page's chunks", err);
 	}
+	bad = bad || line_texts(v, &n, pc, np) == -1;
+	free_pieces(pc, np);
 	got = n > 0;
 	if (!bad && n > 0)
 		bad = json_object_set_new(o, "kind", json_string(r->kind == EV_REF_REGION ? "region" :
