@@ -214,8 +214,9 @@ main(int argc, char *argv[])
 		ev_cli_usage_error(&cli, "--weight: every field weighs 0; nothing could match");
 
 	/* --stats-out sums the statistics; else --stats ranks with their sum */
-	if (stats_out == NULL && nstats_in > 0 && ((stats = ev_textstats_new(&err)) == NULL ||
-	    ev_textstats_read_all(stats, stats_in, nstats_in, &err) == -1)) {
+	if (ev_input_distinct(stats_in, nstats_in, "--stats", &err) == -1 || (stats_out == NULL &&
+	    nstats_in > 0 && ((stats = ev_textstats_new(&err)) == NULL ||
+	    ev_textstats_read_all(stats, stats_in, nstats_in, &err) == -1))) {
 		rc = ev_cli_report(&err);
 		goto out;
 	}

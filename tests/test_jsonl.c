@@ -555,3 +555,32 @@ Test(jsonl, close_accepts_null)
 {
 	ev_jsonl_close(NULL);
 }
+
+/* Two names of one file (a hard link, the same name) share a key and are
+ * refused together, naming both and the option; two files, standard input
+ * and a missing file are not. */
+Test(jsonl, distinct_inputs_tell_two_names_of_one_file)
+{
+	char a[] = "/tmp/ev-jsonl-XXXXXX", b[] = "/tmp/ev-jsonl-XXXXXX", other[64];
+	char ka[EV_FILE_KEY_MAX], kb[EV_FILE_KEY_MAX];
+	struct ev_err err = { 0 };
+
+	tu_tmpfile(a, 0, "1\n", 2);
+	tu_tmpfile(b, 0, "1\n", 2);
+	snprintf(other, sizeof other, "%s.link", a);
+	cr_assert_eq(link(a, other), 0);
+	cr_assert_eq(ev_file_key(a, ka), 1);
+	cr_assert_eq(ev_file_key(other, kb), 1);
+	cr_assert_str_eq(ka, kb);
+	cr_assert_eq(ev_file_key("-", ka), 0);
+	cr_assert_eq(ev_file_key("/nonexistent/x", ka), 0);
+	const char *const fine[] = { a, b, "-", "-", "/nonexistent/x" };
+	cr_assert_eq(ev_input_distinct(fine, 5, "--stats", &err), 0, "%s", err.msg);
+	const char *const twice[] = { b, a, other };
+	cr_assert_eq(ev_input_distinct(twice, 3, "--stats", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, other);
+	cr_assert_not_null(strstr(err.msg, a), "%s", err.msg);
+	cr_assert_not_null(strstr(err.msg, "--stats names it twice"), "%s", err.msg);
+	unlink(other);
+}

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <poll.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,6 +66,31 @@ ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err)
 			return ev_err_set(err, EV_EXIT_USAGE, NULL, "standard input '-' named more "
 			    "than once: it can be read only once; give each input once, or save "
 			    "standard input to a file to read it twice");
+	return 0;
+}
+
+int
+ev_file_key(const char *path, char key[EV_FILE_KEY_MAX])
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0 || stat(path, &sb) == -1 || !S_ISREG(sb.st_mode))
+		return 0;
+	snprintf(key, EV_FILE_KEY_MAX, "%ju:%ju", (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
+	return 1;
+}
+
+int
+ev_input_distinct(const char *const *paths, size_t n, const char *option, struct ev_err *err)
+{
+	char a[EV_FILE_KEY_MAX], b[EV_FILE_KEY_MAX];
+
+	for (size_t j = 1; j < n; j++)
+		for (size_t i = 0; i < j && ev_file_key(paths[j], b); i++)
+			if (ev_file_key(paths[i], a) && strcmp(a, b) == 0)
+				return ev_err_set(err, EV_EXIT_USAGE, paths[j], "the same file as '%s':"
+				    " %s names it twice, and it would count twice; name each file once",
+				    paths[i], option);
 	return 0;
 }
 

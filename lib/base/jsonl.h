@@ -31,6 +31,22 @@ struct ev_jsonl *ev_jsonl_open(char *const *paths, int npaths, struct ev_err *er
  * with *err set (code 2, naming no place). */
 int ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err);
 
+/* The size of a key ev_file_key() writes. */
+#define EV_FILE_KEY_MAX 48
+
+/* The key "DEV:INO" of the file path names, into key: 1, or 0 (key left
+ * as it was) when path is "-" (standard input) or not a regular file that
+ * stat() finds.  Two names of one file (x and ./x, a link to it) have one
+ * key, so that a reader of named files can tell a file named twice. */
+int ev_file_key(const char *path, char key[EV_FILE_KEY_MAX]);
+
+/* Refuse paths[0..n), the files given to option (such as "--stats"), when
+ * two of them name one file (ev_file_key()): a file read twice would count
+ * twice.  Returns 0, or -1 with *err set (code 2, naming the later name,
+ * the earlier one and option). */
+int ev_input_distinct(const char *const *paths, size_t n, const char *option,
+	struct ev_err *err);
+
 /* Open the named input file path with fopen()'s mode, as every reader of
  * named inputs does: NULL with *err set, code 2 (bad usage, as a missing
  * JSON Lines input is) when it cannot be opened or is a directory (the

@@ -229,13 +229,11 @@ accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size
 static int
 jsonl_twice(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
 {
-	struct stat sb;
-	char key[64];
+	char key[EV_FILE_KEY_MAX];
 	json_t *first;
 
-	if (strcmp(path, "-") == 0 || stat(path, &sb) == -1 || !S_ISREG(sb.st_mode))
+	if (!ev_file_key(path, key))
 		return 0;
-	snprintf(key, sizeof key, "%ju:%ju", (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
 	if ((first = json_object_get(sp->jsonl_files, key)) != NULL) {
 		if (sp->st.again++ < EV_INGESTPASS_NAMED)
 			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,

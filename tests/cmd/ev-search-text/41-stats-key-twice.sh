@@ -9,4 +9,5 @@ ev-search-text --db kb.db --stats-out kb.stats q.jsonl || exit 1
 ev-search-text --db kb.db --stats twice.stats q.jsonl; echo "exit $?"
 { head -n 2 kb.stats; tail -n +2 kb.stats; } > rows-twice.stats
 ev-search-text --db kb.db --stats rows-twice.stats q.jsonl; echo "exit $?"
-ev-search-text --stats kb.stats --stats kb.stats --stats-out - | grep -E '^(rows|term	plate)	'
+cp kb.stats copy.stats
+ev-search-text --stats kb.stats --stats copy.stats --stats-out - | grep -E '^(rows|term	plate)	'
