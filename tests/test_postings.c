@@ -430,7 +430,9 @@ opened_after(size_t n, long flip, int *stale)
 	return p != NULL;
 }
 
-Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
+/* A file cut short, or whose header is not a postings file's, is damaged,
+ * and one of another version stale: neither is read. */
+Test(postings, a_file_cut_short_or_of_another_format_is_damaged_or_stale_and_never_read)
 {
 	size_t len;
 	int stale;
@@ -445,20 +447,24 @@ Test(postings, a_file_cut_short_or_of_another_format_is_stale_and_never_read)
 		free(b);
 	}
 	cr_assert_eq(opened_after(len, -1, &stale), 1);	/* as it is */
+	cr_assert_eq(stale, 0);
 	cr_assert_eq(opened_after(len - 1, -1, &stale), 0);
-	cr_assert_eq(stale, 1);
+	cr_assert_eq(stale, EV_POSTINGS_DAMAGED);
 	build();
 	cr_assert_eq(opened_after(100, -1, &stale), 0);	/* shorter than its header */
-	cr_assert_eq(stale, 1);
+	cr_assert_eq(stale, EV_POSTINGS_DAMAGED);
 	build();
 	cr_assert_eq(opened_after(len, 0, &stale), 0);	/* another magic */
-	cr_assert_eq(stale, 1);
+	cr_assert_eq(stale, EV_POSTINGS_DAMAGED);
+	build();
+	cr_assert_eq(opened_after(len, 96, &stale), 0);	/* its size in the header */
+	cr_assert_eq(stale, EV_POSTINGS_DAMAGED);
 	build();
 	cr_assert_eq(opened_after(len, 8, &stale), 0);	/* another version */
-	cr_assert_eq(stale, 1);
+	cr_assert_eq(stale, EV_POSTINGS_STALE);
 	build();
 	cr_assert_eq(opened_after(0, -1, &stale), 0);	/* empty */
-	cr_assert_eq(stale, 1);
+	cr_assert_eq(stale, EV_POSTINGS_DAMAGED);
 }
 
 /* The little-endian uint64 at b + at. */

@@ -296,9 +296,11 @@ void
 ev_textsearch_advise(const struct ev_textsearch *ts, const char *db, ev_note_fn *note, void *ctx)
 {
 	if (ts->post_stale)
-		ev_note(note, ctx, "%s: its postings file is stale (the store was written since, or"
-		    " another version of evkit made it): queries rank through FTS5, more slowly; run"
-		    " 'ev-ingest --db %s --postings' to make it again", db, db);
+		ev_note(note, ctx, "%s: its postings file is %s: queries rank through FTS5, more"
+		    " slowly; run 'ev-ingest --db %s --postings' to make it again", db,
+		    ts->post_stale == EV_POSTINGS_DAMAGED ? "damaged (cut short, or its header is not"
+		    " a postings file's)" : "stale (the store was written since, or another version of"
+		    " evkit made it)", db);
 	if (ts->totals_counted)
 		ev_note(note, ctx, "%s: the store keeps no totals of its chunks (their lengths and"
 		    " titles) for its index as it is (another version of evkit wrote it, or another"

@@ -121,10 +121,10 @@ int ev_textsearch_pruned(const struct ev_textsearch *ts);
 int ev_textsearch_swept(const struct ev_textsearch *ts);
 
 /* What makes the searcher of the store db slower than it could be, and
- * what to run, through note(ctx, ...): a postings file that is stale (the
- * searcher ranks through FTS5 then); a large store that keeps no totals of
- * its chunks (lenstats.h) for its index as it is, which each search then
- * counts.  Nothing when neither. */
+ * what to run, through note(ctx, ...): a postings file that is stale or
+ * damaged (the searcher ranks through FTS5 then); a large store that keeps
+ * no totals of its chunks (lenstats.h) for its index as it is, which each
+ * search then counts.  Nothing when neither. */
 void ev_textsearch_advise(const struct ev_textsearch *ts, const char *db, ev_note_fn *note,
 	void *ctx);
 

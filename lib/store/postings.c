@@ -1526,22 +1526,27 @@ term_lists_ok(const struct ev_postings *p, const struct term *t)
 	    t->poslen <= h->off_lengths - h->off_positions - t->pos;
 }
 
-/* Map the file at path and check its sections; NULL when it is absent,
- * not a postings file, or cut short.  The terms' entries are checked as
- * they are read (ev_postings_term(), ev_postings_term_at()): a query
- * reads a few of tens of thousands, and checking them all read every
- * page of the dictionary for each process. */
+/* Map the file at path and check its sections: the file, *why 0; or NULL
+ * with *why EV_POSTINGS_STALE (it cannot be opened or mapped, or another
+ * version of evkit made it: its version is another from 1 to 255) or
+ * EV_POSTINGS_DAMAGED (cut short, or its header not a postings file's).  The terms' entries are checked as they are read
+ * (ev_postings_term(), ev_postings_term_at()): a query reads a few of tens
+ * of thousands, and checking them all read every page of the dictionary
+ * for each process. */
 static struct ev_postings *
-map_file(const char *path)
+map_file(const char *path, int *why)
 {
 	struct ev_postings *p;
 	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
 	const struct header *h;
 
+	*why = EV_POSTINGS_STALE;
 	if (fd == -1)
 		return NULL;
-	if (fstat(fd, &sb) != 0 || sb.st_size < HEADER_BYTES || (p = calloc(1, sizeof *p)) == NULL) {
+	if ((ok = fstat(fd, &sb) == 0) && sb.st_size < HEADER_BYTES)
+		*why = EV_POSTINGS_DAMAGED;	/* shorter than its header */
+	if (!ok || sb.st_size < HEADER_BYTES || (p = calloc(1, sizeof *p)) == NULL) {
 		close(fd);
 		return NULL;
 	}
@@ -1563,8 +1568,13 @@ map_file(const char *path)
 	h = (const struct header *)p->map;
 	memcpy(&p->h, h, sizeof p->h);
 	h = &p->h;
-	if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0 || h->version != VERSION ||
-	    h->ncol == 0 || h->ncol > EV_POSTINGS_MAX_COLS || h->size != p->len ||
+	if (memcmp(h->magic, MAGIC, sizeof h->magic) == 0 && h->version != VERSION &&
+	    h->version >= 1 && h->version <= 255) {
+		ev_postings_close(p);
+		return NULL;	/* another version's (0 or a larger number: a damaged header) */
+	}
+	*why = EV_POSTINGS_DAMAGED;
+	if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0 || h->ncol == 0 || h->ncol > EV_POSTINGS_MAX_COLS || h->size != p->len ||
 	    h->off_postings != HEADER_BYTES || h->off_positions < h->off_postings ||
 	    h->off_positions % 8 != 0 || h->off_lengths < h->off_positions ||
 	    h->off_lengths % 8 != 0 || h->maxrowid > (p->len - h->off_lengths) / sizeof(uint32_t) ||
@@ -1592,6 +1602,7 @@ map_file(const char *path)
 			ev_postings_close(p);
 			return NULL;
 		}
+	*why = 0;
 	return p;
 }
 
@@ -1612,15 +1623,14 @@ ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err)
 		free(path);
 		return NULL;
 	}
-	if ((p = map_file(path)) == NULL) {
+	if ((p = map_file(path, stale)) == NULL) {
 		free(path);
-		*stale = 1;
 		return NULL;
 	}
 	p->path = path;
 	if ((fresh = ev_postings_fresh(p, st, err)) != 1) {
 		ev_postings_close(p);
-		*stale = fresh == 0;
+		*stale = fresh == 0 ? EV_POSTINGS_STALE : 0;
 		return NULL;
 	}
 	return p;

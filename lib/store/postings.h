@@ -184,7 +184,7 @@ int ev_postings_build_split(struct ev_store *st, const char *split, size_t len, 
 
 /* Whether the store st has a postings file: 1 when it has one made from
  * its index as it is now, 0 when it has none, -1 when the one it has is
- * stale (or unreadable).  Returns -2 with *err set when the store cannot be
+ * stale, damaged or unreadable.  Returns -2 with *err set when the store cannot be
  * read. */
 int ev_postings_state(struct ev_store *st, struct ev_err *err);
 
@@ -195,10 +195,15 @@ int ev_postings_state(struct ev_store *st, struct ev_err *err);
  * when the store cannot be read. */
 int ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *err);
 
+/* What ev_postings_open() says of a file it does not open. */
+#define EV_POSTINGS_STALE 1	/* the store was written since, or another version made it */
+#define EV_POSTINGS_DAMAGED 2	/* cut short, or its header not a postings file's */
+
 /* Open the store's postings file, mapped.  Returns it; or NULL with
- * err->code 0 when there is none or it is stale (*stale set to 1 then), or
- * NULL with *err set (code 1) on an error of the store.  A file that is not
- * a postings file, or is cut short, counts as stale.  The file describes the
+ * err->code 0 when there is none (*stale set to 0), or it is stale or
+ * cannot be read (*stale set to EV_POSTINGS_STALE) or damaged
+ * (EV_POSTINGS_DAMAGED); or NULL with *err set (code 1) on an error of the
+ * store.  The file describes the
  * index of the moment it was opened in: the caller reads the store in a
  * transaction begun before this call, or checks ev_postings_fresh() in each
  * one it begins. */
