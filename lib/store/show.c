@@ -315,7 +315,9 @@ resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err
 }
 
 /* A document: its chunks' text in order, overlaps left out, separated by a
- * blank line where the chunks leave a gap. */
+ * blank line where the chunks leave a gap; of a split table's later part,
+ * its own rows (its text's last offset_end - offset_start bytes), the
+ * header rows it carries being the first part's. */
 static int
 resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 {
@@ -336,8 +338,9 @@ resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 		long long a = sqlite3_column_int64(s, 1), b = sqlite3_column_int64(s, 2);
 		long long len = sqlite3_column_bytes(s, 0);
 
-		if (t == NULL || b - a != len || b <= end)
-			continue;	/* a table's later part (header rows first), or inside */
+		if (t == NULL || b - a > len || b <= end)
+			continue;	/* not as ev-ingest writes it, or inside */
+		t += len - (b - a);	/* a table's later part: past its header rows */
 		if (first < 0)
 			first = a;
 		if (end >= 0 && a > end)
