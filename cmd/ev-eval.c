@@ -162,13 +162,14 @@ write_trec(const struct opts *o, struct ev_run *run, struct ev_err *err)
 }
 
 /* --trec naming an input (the qrels, a RUN, standard input's file) would
- * overwrite it with the TREC run, and one that cannot be written would fail
- * once the run is read: bad usage. */
+ * overwrite it with the TREC run, '-' would mix it with the summary, and one
+ * that cannot be written would fail once the run is read: bad usage. */
 static void
 check_trec(struct ev_cli *cli, char **runs, int nruns)
 {
 	struct stat t, s;
 
+	ev_cli_stdout_taken(cli, "--trec", o.trec, "the summary line");
 	ev_cli_check_output(o.trec, "the TREC run");
 	if (o.trec == NULL || stat(o.trec, &t) == -1 || !S_ISREG(t.st_mode))
 		return;

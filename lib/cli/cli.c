@@ -119,6 +119,14 @@ ev_cli_stdin_once(struct ev_cli *cli, const char *flag, const char *path, const 
 }
 
 void
+ev_cli_stdout_taken(struct ev_cli *cli, const char *flag, const char *path, const char *held)
+{
+	if (path != NULL && strcmp(path, "-") == 0)
+		ev_cli_usage_error(cli, "%s -: standard output holds %s; give %s a file to write to",
+		    flag, held, flag);
+}
+
+void
 ev_cli_lane_or_usage(struct ev_cli *cli, const char *opt, const char *lane)
 {
 	if (!ev_plan_lane_name_ok(lane))

@@ -103,6 +103,12 @@ void ev_cli_warn_unknown_key(const char *path, void *file);
  * run": exits 2.  The file itself is not made; path NULL or "" passes. */
 void ev_cli_check_output(const char *path, const char *what);
 
+/* An output file named "-" is standard output: refuse it, with a usage
+ * error (exit 2) naming flag, when standard output already holds held (the
+ * command's records: "the summary line"), so that two outputs never mix
+ * there.  path NULL or any other name passes. */
+void ev_cli_stdout_taken(struct ev_cli *cli, const char *flag, const char *path, const char *held);
+
 /* Report a usage error "PROG: message" and "Try 'PROG --help'." on stderr,
  * then exit 2. */
 void ev_cli_usage_error(struct ev_cli *cli, const char *fmt, ...)
