@@ -93,26 +93,6 @@ static const struct ev_opt options[] = {
 	EV_OPT_END
 };
 
-/* Split a copy of opt's list (LANE,LANE...) into buf and out[] (NULL-
- * terminated, 1 to MAX_LANES lanes), or refuse it; with check, each must be
- * a lane's name (--default's are the router's to check, when it uses them). */
-static void
-split_lanes(struct ev_cli *cli, const char *opt, int check, const char *list, char *buf,
-    size_t size, const char **out)
-{
-	int n = (size_t)snprintf(buf, size, "%s", list) >= size ? -1 : 0;
-	char *p;
-
-	for (p = n ? NULL : strtok(buf, ","); p != NULL && n < MAX_LANES; p = strtok(NULL, ",")) {
-		if (check)
-			ev_cli_lane_or_usage(cli, opt, p);
-		out[n++] = p;
-	}
-	if (n <= 0 || p != NULL)	/* (none, too many, or the list too long) */
-		ev_cli_usage_error(cli, "%s takes 1 to %d lanes, separated by commas", opt, MAX_LANES);
-	out[n] = NULL;
-}
-
 /* Route q, unless it holds "lanes" and "routing" already (routed by an
  * earlier run: kept, and gated once), and gate it on confidence.  Returns 0,
  * or -1 with *err set. */
@@ -177,9 +157,10 @@ main(int argc, char *argv[])
 	ev_cli_trace(&cli);
 	argi = ev_opt_parse(&cli, &command, options);
 	skip.on = skip_invalid;
-	split_lanes(&cli, "--default", 0, default_lanes, fbuf, sizeof fbuf, fallback);
-	if (known_lanes != NULL)
-		split_lanes(&cli, "--known", 1, known_lanes, kbuf, sizeof kbuf, known);
+	if (ev_plan_split_lanes("--default", 0, default_lanes, fbuf, sizeof fbuf, fallback,
+	    MAX_LANES, &err) == -1 || (known_lanes != NULL && ev_plan_split_lanes("--known", 1,
+	    known_lanes, kbuf, sizeof kbuf, known, MAX_LANES, &err) == -1))
+		ev_cli_usage_error(&cli, "%s", err.msg);
 	if (select_lane != NULL)
 		ev_cli_lane_or_usage(&cli, "--lane", select_lane);
 	if (hits.n > 0 && (ngates > 0 || select_lane != NULL))

@@ -386,3 +386,35 @@ Test(config, a_bad_value_is_named_by_its_file_and_line)
 	json_decref(copy);
 	json_decref(v);
 }
+
+/* A list of names holds no empty one: two commas together, one at either
+ * end, or nothing at all; the message begins with the option's name. */
+Test(config, list_check_refuses_an_empty_name)
+{
+	const char *bad[] = { "a,,b", "a,", ",a", ",", "" };
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_config_list_check("a", "--x", &err), 0);
+	cr_assert_eq(ev_config_list_check("a,b,c", "--x", &err), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&err, 0, sizeof err);
+		cr_assert_eq(ev_config_list_check(bad[i], "--x", &err), -1, "'%s'", bad[i]);
+		cr_assert_eq(err.code, 2);
+		cr_assert(strncmp(err.msg, "--x: '", 6) == 0, "%s", err.msg);
+	}
+}
+
+Test(config, print_keys_refuses_an_empty_key_printing_nothing)
+{
+	json_t *cfg = parse_ok("k: 8\n");
+	struct ev_err err = { 0 };
+	char *s;
+	int rc;
+
+	s = print_keys(cfg, "k,,k", &rc, &err);
+	cr_assert_eq(rc, -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert_str_eq(s, "");
+	free(s);
+	json_decref(cfg);
+}

@@ -261,3 +261,24 @@ Test(plan, a_lane_name_is_checked_in_one_place)
 	cr_assert_eq(ev_plan_lane_check("structured", "ev-search-mv", &err), -1);
 	cr_assert_eq(ev_plan_lane_check("text", "ev-search-sql", &err), -1);
 }
+
+/* A list of lanes splits into 1 to max names, none empty, each a lane's name
+ * when checked; the message begins with the option's name. */
+Test(plan, split_lanes_refuses_an_empty_a_bad_or_one_too_many)
+{
+	const char *out[4];
+	char buf[64];
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_plan_split_lanes("--x", 1, "text,vector", buf, sizeof buf, out, 3, &err), 2);
+	cr_assert_str_eq(out[0], "text");
+	cr_assert_str_eq(out[1], "vector");
+	cr_assert_null(out[2]);
+	cr_assert_eq(ev_plan_split_lanes("--x", 1, "text,,vector", buf, sizeof buf, out, 3, &err), -1);
+	cr_assert(strstr(err.msg, "--x: 'text,,vector' holds an empty name") == err.msg, "%s", err.msg);
+	cr_assert_eq(ev_plan_split_lanes("--x", 1, "TEXT", buf, sizeof buf, out, 3, &err), -1);
+	cr_assert_eq(ev_plan_split_lanes("--x", 0, "TEXT", buf, sizeof buf, out, 3, &err), 1);
+	cr_assert_eq(ev_plan_split_lanes("--x", 0, "a,b,c,d", buf, sizeof buf, out, 3, &err), -1);
+	cr_assert_str_eq(err.msg, "--x takes 1 to 3 lanes, separated by commas");
+	cr_assert_eq(ev_plan_split_lanes("--x", 0, "a,b", buf, 3, out, 3, &err), -1);
+}

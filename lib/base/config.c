@@ -571,6 +571,21 @@ print_value(const json_t *plan, const char *key, int lines, FILE *out, struct ev
 	return 0;
 }
 
+int
+ev_config_list_check(const char *list, const char *name, struct ev_err *err)
+{
+	for (const char *p = list; ; p++) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "%s: '%s' holds an empty name: "
+			    "give names separated by single commas, none at either end", name, list);
+		if (p[n] == '\0')
+			return 0;
+		p += n;
+	}
+}
+
 /* See config.h. */
 int
 ev_config_print_keys(const json_t *plan, const char *keys, const char *keys_name, FILE *out,
@@ -579,6 +594,8 @@ ev_config_print_keys(const json_t *plan, const char *keys, const char *keys_name
 	int lines = strchr(keys, ',') != NULL;
 	char key[256];
 
+	if (ev_config_list_check(keys, keys_name, err) == -1)
+		return -1;
 	for (const char *k = keys, *e; ; k = e + 1) {
 		size_t n = (e = strchr(k, ',')) != NULL ? (size_t)(e - k) : strlen(k);
 

@@ -75,13 +75,21 @@ int ev_config_unknown(const json_t *cfg, const char *const *known,
 int ev_config_check_shape(const json_t *cfg, const char *const *known, const char *file,
 	struct ev_err *err);
 
+/* Check list, the names separated by commas that name (an option such as
+ * "--known", or a key) takes: none may be empty (two commas together, one
+ * at either end, an empty list), which would be read as no name or as a
+ * name "".  Returns 0, or -1 with *err set (code 2, the message beginning
+ * with name). */
+int ev_config_list_check(const char *list, const char *name, struct ev_err *err);
+
 /* Print cfg's value of each key of the comma-separated list keys (named
  * keys_name in messages, e.g. the option that gave it) to out (named
  * out_name): a string as it is, anything else as compact JSON.  Of one key,
  * nothing when it is absent; of several, exactly one line each (empty when
  * absent, a string holding a line break as JSON), so that a script reads
  * them all from one process.  Returns 0, or -1 with *err set (code 2 for a
- * key over 255 bytes, 1 for a write error). */
+ * key over 255 bytes or an empty one, ev_config_list_check(), before
+ * anything is printed; 1 for a write error). */
 int ev_config_print_keys(const json_t *cfg, const char *keys, const char *keys_name, FILE *out,
 	const char *out_name, struct ev_err *err);
 

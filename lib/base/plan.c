@@ -323,6 +323,29 @@ ev_plan_lane_name_ok(const char *s)
 	return 1;
 }
 
+int
+ev_plan_split_lanes(const char *opt, int check, const char *list, char *buf, size_t size,
+    const char **out, int max, struct ev_err *err)
+{
+	int n = (size_t)snprintf(buf, size, "%s", list) >= size ? -1 : 0;
+	char *p, *save = NULL;
+
+	if (ev_config_list_check(list, opt, err) == -1)
+		return -1;
+	for (p = n ? NULL : strtok_r(buf, ",", &save); p != NULL && n < max;
+	    p = strtok_r(NULL, ",", &save)) {
+		if (check && !ev_plan_lane_name_ok(p))
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "%s: '%s' is not a lane: a lane is "
+			    EV_PLAN_LANE_RULE, opt, p);
+		out[n++] = p;
+	}
+	if (n <= 0 || p != NULL)	/* (none, too many, or the list too long) */
+		return ev_err_set(err, EV_EXIT_USAGE, NULL, "%s takes 1 to %d lanes, separated by "
+		    "commas", opt, max);
+	out[n] = NULL;
+	return n;
+}
+
 /* The command that writes hits of lane s, when s names a lane of another
  * evkit command, else NULL. */
 static const char *

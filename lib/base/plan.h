@@ -493,6 +493,15 @@ const char *ev_plan_words_text(const char *words, char *buf, size_t size);
  * lane that no hit names). */
 int ev_plan_lane_name_ok(const char *s);
 
+/* Split a copy of list, the lanes option opt takes ("LANE,LANE..."), into
+ * buf[0..size) and out[] (NULL-terminated): 1 to max lanes, none empty
+ * (ev_config_list_check()), and with check each a lane's name
+ * (ev_plan_lane_name_ok()).  Returns their number, or -1 with *err set
+ * (code 2, the message beginning with opt): an empty name, a bad one, more
+ * than max, or a list longer than buf. */
+int ev_plan_split_lanes(const char *opt, int check, const char *list, char *buf, size_t size,
+	const char **out, int max, struct ev_err *err);
+
 /* Check s as the name a command (prog, or NULL) gives its lane in hits,
  * signals ("NAME_score") and plans: 1 to EV_PLAN_LANE_MAX lowercase ASCII
  * letters, digits, '_' or '-' ("visual", "colpali_p2"), and not the name of

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "clock.h"
+#include "config.h"
 #include "hitfields.h"
 #include "jscan.h"
 #include "jsoncopy.h"
@@ -111,6 +112,8 @@ choose_snippet(struct ev_sqllane *s, const char *path, struct ev_err *err)
 	const char *p = s->o.snippet_columns;
 	int i;
 
+	if (p != NULL && ev_config_list_check(p, "--snippet-columns", err) == -1)
+		return -1;
 	if ((s->snippet = calloc((size_t)s->ncols + 1, 1)) == NULL)
 		return ev_err_nomem(err);
 	if (p == NULL) {
@@ -121,11 +124,10 @@ choose_snippet(struct ev_sqllane *s, const char *path, struct ev_err *err)
 	while (*p != '\0') {
 		size_t n = strcspn(p, ",");
 
-		if (n > 0 && (i = find_column(s, p, n)) == -1)
+		if ((i = find_column(s, p, n)) == -1)
 			return ev_err_set(err, EV_EXIT_USAGE, path,
 			    "the SQL selects no column '%.*s' (--snippet-columns)", (int)n, p);
-		if (n > 0)
-			s->snippet[i] = 1;
+		s->snippet[i] = 1;
 		p += n + (p[n] == ',');
 	}
 	return 0;
