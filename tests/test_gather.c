@@ -117,3 +117,25 @@ Test(gather, a_query_without_lanes_and_bad_specs_are_refused)
 	cr_assert_str_eq(err.msg, "query without 'lanes': --hits reads queries routed by ev-route");
 	ev_gather_close(&g);
 }
+
+/* Standard input is read by one input at most: a source, a gated lane's
+ * hits, or the query records (no operands, or '-' among them). */
+Test(gather, standard_input_named_by_two_inputs_is_refused)
+{
+	struct ev_gather g = { 0 };
+	char *dash[] = { "-" }, *file[] = { "q.jsonl" };
+	struct ev_err err = { 0 };
+
+	cr_assert_eq(ev_gather_stdin_once(&g, dash, 1, file, 1, &err), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, dash, 1, NULL, 0, &err), -1);
+	cr_assert_eq(err.code, 2);
+	cr_assert(strncmp(err.msg, "--gate-hits and the query records", 33) == 0, "%s", err.msg);
+	cr_assert_eq(ev_gather_add(&g, "!text=-"), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, file, 1, &err), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, dash, 1, &err), -1);
+	cr_assert(strncmp(err.msg, "--hits !text=- and the query records", 36) == 0, "%s", err.msg);
+	cr_assert_eq(ev_gather_add(&g, "vector=-"), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, file, 1, &err), -1);
+	cr_assert(strncmp(err.msg, "--hits !text=- and --hits vector=-", 34) == 0, "%s", err.msg);
+	ev_gather_close(&g);
+}

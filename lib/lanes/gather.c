@@ -2,6 +2,7 @@
 #include "gather.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +101,33 @@ hits_ahead(struct ev_gather_src *h, struct ev_err *err)
 		return -1;
 	}
 	json_decref(v);
+	return 0;
+}
+
+int
+ev_gather_stdin_once(const struct ev_gather *g, char *const *gates, int ngates,
+    char *const *ops, int nops, struct ev_err *err)
+{
+	char first[64] = "", name[sizeof first];
+	int any = nops == 0;
+
+	for (int k = 0; k < nops; k++)
+		any |= strcmp(ops[k], "-") == 0;
+	for (int i = 0; i <= g->n + ngates; i++) {
+		const char *p = i < g->n ? g->src[i].path : i < g->n + ngates ? gates[i - g->n] : NULL;
+
+		if (p == NULL ? !any : strcmp(p, "-") != 0)
+			continue;
+		if (i < g->n)
+			snprintf(name, sizeof name, "--hits %s%s=-", g->src[i].negate ? "!" : "",
+			    g->src[i].lane);
+		else
+			snprintf(name, sizeof name, p == NULL ? "the query records" : "--gate-hits");
+		if (first[0] != '\0')
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "%s and %s both read standard input, "
+			    "which can be read only once: save one of them to a file", first, name);
+		memcpy(first, name, sizeof name);
+	}
 	return 0;
 }
 
