@@ -48,11 +48,12 @@ Test(judge, a_number_is_the_verdict)
 Test(judge, booleans_and_objects_are_verdicts)
 {
 	const char *cmds[] = { "read -r l; echo true", "read -r l; echo '{\"support\": 0.7}'",
-		"read -r l; echo '{\"supported\": false}'" };
-	double want[] = { 1, 0.7, 0 };
+		"read -r l; echo '{\"supported\": false}'",
+		"read -r l; echo '{\"support\": 0.2, \"supported\": true}'" };
+	double want[] = { 1, 0.7, 0, 0.2 };
 	int i, stopped;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		struct ev_err err = { 0 };
 		double v = -1;
 
@@ -97,6 +98,9 @@ Test(judge, a_missing_or_bad_verdict_is_an_error)
 	} bad[] = {
 		{ "read -r l; echo maybe", 10, "answered claim 1 with 'maybe', not a verdict" },
 		{ "read -r l; echo 1.5", 10, "answered claim 1 with '1.5', not a verdict" },
+		{ "read -r l; echo '{\"supported\": 0.3}'", 10, "with '{\"supported\": 0.3}', not a" },
+		{ "read -r l; echo '{\"support\": true}'", 10, "with '{\"support\": true}', not a" },
+		{ "read -r l; echo '{\"support\": \"0.8\"}'", 10, "with '{\"support\": \"0.8\"}', not" },
 		{ "exit 0", 10, "gave no verdict for claim 1: it has quit" },
 		{ "read -r l; sleep 1", 0.05, "no answer in time" },
 	};

@@ -83,10 +83,11 @@ ev_judge_ask(void *ctx, const char *claim, size_t len, const struct ev_score_cit
 		if (v == NULL && perr.code == EV_EXIT_RUNTIME)
 			return ev_err_nomem(err);
 	}
-	if (json_is_object(v)) {
+	if (json_is_object(v)) {	/* "support" a number, else "supported" a boolean */
 		f = json_object_get(v, "support");
-		if (f == NULL)
-			f = json_object_get(v, "supported");
+		if (f == NULL ? !json_is_boolean(f = json_object_get(v, "supported")) :
+		    !json_is_number(f))
+			f = NULL;
 	} else
 		f = v;
 	r = 0;
