@@ -58,7 +58,7 @@ static const struct ev_opt options[] = {
 	EV_OPT_BOOL(0, "rerank", NULL, &o.rerank,
 	    "fit the built-in reranker's weights to HITS (the hits ev-rerank writes) instead of "
 	    "the plan's lanes and fusion"),
-	EV_OPT_STR('o', "output", NULL, &o.output, "FILE", "write the plan to FILE (default: stdout)"),
+	EV_OPT_STR('o', "output", NULL, &o.output, "FILE", "the plan's FILE (default, '-': stdout)"),
 	EV_OPT_END
 };
 
@@ -73,14 +73,14 @@ progress(void *ctx, long long done, long long total)
 static int
 write_plan(const struct ev_buf *out, struct ev_err *err)
 {
-	FILE *f = o.output == NULL ? stdout : fopen(o.output, "w");
+	FILE *f = o.output == NULL || strcmp(o.output, "-") == 0 ? stdout : fopen(o.output, "w");
 	int bad;
 
 	if (f == NULL)
 		return ev_err_set(err, EV_EXIT_RUNTIME, o.output, "cannot write the plan: %m");
 	bad = fwrite(out->p, 1, out->len, f) != out->len;
 	if ((f != stdout && fclose(f) == EOF) || bad)
-		return ev_err_set(err, EV_EXIT_RUNTIME, o.output ? o.output : "stdout",
+		return ev_err_set(err, EV_EXIT_RUNTIME, f != stdout ? o.output : "stdout",
 		    "write error: %m");
 	return 0;
 }

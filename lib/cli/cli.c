@@ -180,7 +180,7 @@ ev_cli_check_output(const char *path, const char *what)
 	char *dir;
 	int ok, e;
 
-	if (path == NULL || *path == '\0')
+	if (path == NULL || *path == '\0' || strcmp(path, "-") == 0)
 		return;
 	if (stat(path, &sb) == 0)
 		ok = S_ISDIR(sb.st_mode) ? (errno = EISDIR, 0) :
