@@ -70,8 +70,28 @@ ev_pack_set_request_start(struct ev_pack *p, long long epoch_ms)
 static const char *const key_names[NKEYS] = {
 	"id", "score", "rank", "explain", "lane", "snippet", "doc_id", "query", "signals",
 	"evidence", "rerank", "routing", "warnings", "modality", "metadata", "query_id",
-	"request_id", "query_index", "filters"
+	"request_id", "query_index", "filters", "title", "section_id", "section_title",
+	"section_path", "source_uri", "source_type", "language", "content_hash",
+	"published_date", "chunk_index", "offset_start", "offset_end"
 };
+_Static_assert(NKEYS <= 32, "index_members() keeps a 32-bit mask of the keys");
+
+/* The chunk's fields a hit carries (K_TITLE on), each when present and not
+ * null of its type: a string, or a whole number from K_CHUNK_INDEX on (the
+ * pack would drop one of another type unsaid).  Returns 0, or -1 with *err
+ * set (code 2 at where). */
+static int
+chunk_fields_check(const json_t *hit, const char *where, struct ev_err *err)
+{
+	const char *s;
+	long long n;
+
+	for (int k = K_TITLE; k < NKEYS; k++)
+		if ((k < K_CHUNK_INDEX ? ev_field_str(hit, key_names[k], 0, &s, where, err) :
+		    ev_field_int(hit, key_names[k], 0, &n, where, err)) == -1)
+			return -1;
+	return 0;
+}
 
 struct ev_pack *
 ev_pack_new(const struct ev_pack_opts *o, const json_t *plan, const json_t *ignored,
@@ -535,7 +555,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	long long rank;
 	unsigned lanes;
 
-	if (ev_hit_check(hit, where, err) == -1)
+	if (ev_hit_check(hit, where, err) == -1 || chunk_fields_check(hit, where, err) == -1)
 		return -1;
 	qi = json_object_get(hit, "query_index");
 	if (qi != NULL && !json_is_null(qi) && (!json_is_integer(qi) || json_integer_value(qi) < 0))
@@ -948,7 +968,7 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	const struct ev_jmem *m = p->js.top.m;
 	size_t nm = p->js.top.n;
 	const int *at = p->at;
-	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN], lane;
+	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN], lane, k;
 	long long rank = 1, iv = 0;
 	double score;
 	const char *ids;
@@ -975,6 +995,9 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	    !absent_or(m, at[K_MODALITY], EV_JSTR) ||
 	    !absent_or(m, at[K_METADATA], EV_JOBJ))
 		return add_parsed(p, where, err);
+	for (k = K_TITLE; k < NKEYS; k++)
+		if (!absent_or(m, at[k], k < K_CHUNK_INDEX ? EV_JSTR : EV_JINT))
+			return add_parsed(p, where, err);
 	if (rk >= 0) {
 		mem_num(&m[rk], &rank);
 		if (rank < 1)

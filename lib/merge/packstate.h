@@ -51,11 +51,15 @@ const char *ev_pack_mode_name(int index);
 void ev_pack_lanes_text(unsigned bits, char *buf, size_t size);
 
 /* The top-level members of a hit that packing reads, found in one pass
- * over a scanned line (pack.c). */
+ * over a scanned line (pack.c); from K_TITLE on, its chunk's fields
+ * (hitfields.h), strings up to K_CHUNK_INDEX, whole numbers from it (at most
+ * 32 keys: a mask of them is kept). */
 enum {
 	K_ID, K_SCORE, K_RANK, K_EXPLAIN, K_LANE, K_SNIPPET, K_DOC_ID, K_QUERY, K_SIGNALS,
 	K_EVIDENCE, K_RERANK, K_ROUTING, K_WARNINGS, K_MODALITY, K_METADATA, K_QUERY_ID,
-	K_REQUEST_ID, K_QUERY_INDEX, K_FILTERS, NKEYS
+	K_REQUEST_ID, K_QUERY_INDEX, K_FILTERS, K_TITLE, K_SECTION_ID, K_SECTION_TITLE,
+	K_SECTION_PATH, K_SOURCE_URI, K_SOURCE_TYPE, K_LANGUAGE, K_CONTENT_HASH,
+	K_PUBLISHED_DATE, K_CHUNK_INDEX, K_OFFSET_START, K_OFFSET_END, NKEYS
 };
 
 /* ---- the accumulator ---- */
