@@ -378,24 +378,36 @@ ev_rerank_fit_report(struct ev_buf *b, const char *pre, const struct ev_tune_opt
 	return bad ? -1 : 0;
 }
 
-/* The weights the hit was reranked with (its rerank.config.weights), else
- * the shipped ones, into w. */
-static void
-start_weights(const json_t *hit, double *w)
+/* The weights hit (read at where) was reranked with, its
+ * rerank.config.weights, else the shipped ones, into w.  Returns 0, or -1
+ * with *err set (code 2) when one of those fields is of the wrong type: the
+ * figure would be judged against other weights than the hits' unsaid. */
+static int
+start_weights(const json_t *hit, double *w, const char *where, struct ev_err *err)
 {
-	const json_t *ws = json_object_get(json_object_get(json_object_get(hit, "rerank"),
-	    "config"), "weights"), *v;
+	static const char *const path[] = { "rerank", "rerank.config", "rerank.config.weights" };
+	const json_t *ws = hit, *v;
 	struct ev_rerank_opts d;
 	const char *name;
 
 	ev_rerank_opts_init(&d);
 	memcpy(w, d.w, sizeof d.w);
+	for (int k = 0; k < 3 && ws != NULL; k++) {
+		ws = json_object_get(ws, strrchr(path[k], '.') ? strrchr(path[k], '.') + 1 : path[k]);
+		if (ws != NULL && !json_is_null(ws) && !json_is_object(ws))
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s' must be an object",
+			    path[k]);
+	}
 	json_object_foreach((json_t *)ws, name, v) {
 		int i = ev_rerank_feature_index(name, strlen(name));
 
-		if (i >= 0 && json_is_number(v))
+		if (i >= 0 && !json_is_number(v))
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s.%s' must be a number",
+			    path[2], name);
+		if (i >= 0)
 			w[i] = json_number_value(v);
 	}
+	return 0;
 }
 
 /* Append the fitted weights as a plan to b: plan with its rerank.weights
@@ -437,11 +449,10 @@ ev_rerank_fit_hits(struct ev_jsonl *in, const struct ev_qrels *qrels, const char
 	json_t *v;
 
 	while (set != NULL && (r = ev_jsonl_next(in, &v, err)) == 1) {
-		if (first)
-			start_weights(v, start);
-		first = 0;
-		r = ev_hit_check(v, ev_jsonl_where(in), err) == -1 ? -1 :
+		r = ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
+		    (first && start_weights(v, start, ev_jsonl_where(in), err) == -1) ? -1 :
 		    ev_rerank_set_add(set, v, ev_jsonl_where(in), err);
+		first = 0;
 		json_decref(v);
 		if (r == -1)
 			break;
