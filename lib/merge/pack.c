@@ -77,15 +77,22 @@ static const char *const key_names[NKEYS] = {
 _Static_assert(NKEYS <= 32, "index_members() keeps a 32-bit mask of the keys");
 
 /* The chunk's fields a hit carries (K_TITLE on), each when present and not
- * null of its type: a string, or a whole number from K_CHUNK_INDEX on (the
- * pack would drop one of another type unsaid).  Returns 0, or -1 with *err
- * set (code 2 at where). */
+ * null of its type: a string, or a whole number from K_CHUNK_INDEX on; and
+ * its explain and metadata (objects) and modality (a string).  The pack
+ * would drop one of another type unsaid.  Returns 0, or -1 with *err set
+ * (code 2 at where). */
 static int
 chunk_fields_check(const json_t *hit, const char *where, struct ev_err *err)
 {
 	const char *s;
 	long long n;
+	json_t *v;
 
+	/* and the fields the scanned line's fast path holds to a type too */
+	if (ev_field_obj(hit, "explain", 0, &v, where, err) == -1 ||
+	    ev_field_obj(hit, "metadata", 0, &v, where, err) == -1 ||
+	    ev_field_str(hit, "modality", 0, &s, where, err) == -1)
+		return -1;
 	for (int k = K_TITLE; k < NKEYS; k++)
 		if ((k < K_CHUNK_INDEX ? ev_field_str(hit, key_names[k], 0, &s, where, err) :
 		    ev_field_int(hit, key_names[k], 0, &n, where, err)) == -1)
@@ -981,7 +988,7 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	 * the messages. */
 	if (p->cur < 0 || id < 0 || m[id].type != EV_JSTR || m[id].vlen <= 2 ||
 	    sc < 0 || (m[sc].type != EV_JINT && m[sc].type != EV_JREAL) ||
-	    !absent_or(m, rk, EV_JINT) ||
+	    !absent_or(m, rk, EV_JINT) || !absent_or(m, x, EV_JOBJ) ||
 	    !absent_or(m, at[K_LANE], EV_JSTR) ||
 	    !absent_or(m, at[K_SNIPPET], EV_JSTR) ||
 	    !absent_or(m, at[K_DOC_ID], EV_JSTR) ||
