@@ -575,7 +575,7 @@ ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
 	const char *id = NULL, *s = NULL;
 	long long rank = 1;
 	double score = 0;
-	json_t *v;
+	json_t *v, *w;
 
 	if (!json_is_object(hit))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
@@ -587,8 +587,18 @@ ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
 	    ev_field_str(hit, "doc_id", 0, &s, where, err) == -1 ||
 	    ev_field_str(hit, "query", 0, &s, where, err) == -1 ||
 	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
-	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1)
+	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1 ||
+	    ev_field_obj(hit, "explain", 0, &v, where, err) == -1)
 		return -1;
+	if ((w = json_object_get(hit, "warnings")) != NULL && !json_is_null(w)) {
+		size_t i = 0;
+
+		while (i < json_array_size(w) && json_is_string(json_array_get(w, i)))
+			i++;
+		if (!json_is_array(w) || i < json_array_size(w))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'warnings' must be an array of strings");
+	}
 	if (id[0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
 	if (!isfinite(score))

@@ -159,9 +159,9 @@ int ev_err_hit_twice(struct ev_err *err, const char *where, const char *id, cons
 
 /* Check a hit record's shape: an object with a non-empty string "id", a
  * finite number "score", and where present a whole "rank" from 1, string
- * "lane", "snippet", "doc_id" and "query", an object "signals" and an array
- * "evidence".  Returns 0, or -1 with *err set (code 2, naming where and the
- * field). */
+ * "lane", "snippet", "doc_id" and "query", objects "signals" and "explain",
+ * an array "evidence" and an array of strings "warnings" (null: absent).
+ * Returns 0, or -1 with *err set (code 2, naming where and the field). */
 int ev_hit_check(const json_t *hit, const char *where, struct ev_err *err);
 
 /* Read the next hit record of in (checked by ev_hit_check()) into *out and
