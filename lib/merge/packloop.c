@@ -69,6 +69,8 @@ check_query_fields(json_t *q, const char *where, struct ev_err *err)
 		    "field 'query_index' must be a whole number from 0");
 	if ((v = json_object_get(q, "routing")) != NULL && !json_is_null(v) && !json_is_object(v))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'routing' must be an object");
+	if ((v = json_object_get(q, "filters")) != NULL && !json_is_null(v) && !json_is_object(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'filters' must be an object");
 	return 0;
 }
 
