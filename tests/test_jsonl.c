@@ -2,6 +2,7 @@
  * invalid UTF-8, NUL bytes, blank lines, no final newline), the FILE:LINE and
  * column of errors, string-only query lines, typed field access, writing. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -574,8 +575,8 @@ Test(jsonl, distinct_inputs_tell_two_names_of_one_file)
 	cr_assert_str_eq(ka, kb);
 	cr_assert_eq(ev_file_key("-", ka), 0);
 	cr_assert_eq(ev_file_key("/nonexistent/x", ka), 0);
-	const char *const fine[] = { a, b, "-", "-", "/nonexistent/x" };
-	cr_assert_eq(ev_input_distinct(fine, 5, "--stats", &err), 0, "%s", err.msg);
+	const char *const fine[] = { a, b, "-", "/nonexistent/x" };
+	cr_assert_eq(ev_input_distinct(fine, 4, "--stats", &err), 0, "%s", err.msg);
 	const char *const twice[] = { b, a, other };
 	cr_assert_eq(ev_input_distinct(twice, 3, "--stats", &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
@@ -583,6 +584,38 @@ Test(jsonl, distinct_inputs_tell_two_names_of_one_file)
 	cr_assert_not_null(strstr(err.msg, a), "%s", err.msg);
 	cr_assert_not_null(strstr(err.msg, "--stats names it twice"), "%s", err.msg);
 	unlink(other);
+}
+
+/* Standard input ("-") that is the file another name gives is refused as
+ * two names of one file (ev_file_key() alone gives "-" no key), and "-"
+ * twice as standard input named twice, naming the option. */
+Test(jsonl, distinct_inputs_tell_standard_input)
+{
+	char a[] = "/tmp/ev-jsonl-XXXXXX", b[] = "/tmp/ev-jsonl-XXXXXX";
+	struct ev_err err = { 0 };
+	int fd;
+
+	tu_tmpfile(a, 0, "1\n", 2);
+	tu_tmpfile(b, 0, "1\n", 2);
+	cr_assert_neq(fd = open(a, O_RDONLY), -1);
+	cr_assert_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	const char *const fine[] = { b, "-" };
+	cr_assert_eq(ev_input_distinct(fine, 2, "--stats", &err), 0, "%s", err.msg);
+	const char *const same[] = { "-", a };
+	cr_assert_eq(ev_input_distinct(same, 2, "--stats", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_str_eq(err.where, a);
+	cr_assert_not_null(strstr(err.msg, "standard input '-'"), "%s", err.msg);
+	const char *const later[] = { a, "-" };
+	cr_assert_eq(ev_input_distinct(later, 2, "--stats", &err), -1);
+	cr_assert_str_eq(err.where, "-");
+	const char *const twice[] = { "-", b, "-" };
+	cr_assert_eq(ev_input_distinct(twice, 3, "--stats", &err), -1);
+	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert_not_null(strstr(err.msg, "more than once by --stats"), "%s", err.msg);
+	unlink(a);
+	unlink(b);
 }
 
 /* A hit's explain is an object and its warnings an array of strings, when

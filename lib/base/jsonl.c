@@ -56,17 +56,36 @@ json_alloc(size_t n)
 	return p;
 }
 
+/* The check of ev_jsonl_stdin_once() and ev_input_distinct(): option (NULL
+ * for a command's inputs) is named in the message when given. */
+static int
+stdin_once(const char *const *paths, size_t n, const char *option, struct ev_err *err)
+{
+	size_t seen = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && seen++)
+			return ev_err_set(err, EV_EXIT_USAGE, NULL, "standard input '-' named more "
+			    "than once%s%s: it can be read only once; give each input once, or save "
+			    "standard input to a file to read it twice", option ? " by " : "",
+			    option ? option : "");
+	return 0;
+}
+
 int
 ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err)
 {
-	int i, seen = 0;
+	return stdin_once((const char *const *)paths, n > 0 ? (size_t)n : 0, NULL, err);
+}
 
-	for (i = 0; i < n; i++)
-		if (strcmp(paths[i], "-") == 0 && seen++)
-			return ev_err_set(err, EV_EXIT_USAGE, NULL, "standard input '-' named more "
-			    "than once: it can be read only once; give each input once, or save "
-			    "standard input to a file to read it twice");
-	return 0;
+/* The key "DEV:INO" of sb into key: 1, or 0 when it is not a regular file. */
+static int
+stat_key(const struct stat *sb, char key[EV_FILE_KEY_MAX])
+{
+	if (!S_ISREG(sb->st_mode))
+		return 0;
+	snprintf(key, EV_FILE_KEY_MAX, "%ju:%ju", (uintmax_t)sb->st_dev, (uintmax_t)sb->st_ino);
+	return 1;
 }
 
 int
@@ -74,10 +93,19 @@ ev_file_key(const char *path, char key[EV_FILE_KEY_MAX])
 {
 	struct stat sb;
 
-	if (strcmp(path, "-") == 0 || stat(path, &sb) == -1 || !S_ISREG(sb.st_mode))
-		return 0;
-	snprintf(key, EV_FILE_KEY_MAX, "%ju:%ju", (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
-	return 1;
+	return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && stat_key(&sb, key);
+}
+
+/* ev_file_key(), but "-" has the key of standard input when it is a file
+ * (`--stats - --stats kb.stats < kb.stats` names one file twice). */
+static int
+input_key(const char *path, char key[EV_FILE_KEY_MAX])
+{
+	struct stat sb;
+
+	if (strcmp(path, "-") == 0)
+		return fstat(STDIN_FILENO, &sb) == 0 && stat_key(&sb, key);
+	return ev_file_key(path, key);
 }
 
 int
@@ -85,12 +113,14 @@ ev_input_distinct(const char *const *paths, size_t n, const char *option, struct
 {
 	char a[EV_FILE_KEY_MAX], b[EV_FILE_KEY_MAX];
 
+	if (stdin_once(paths, n, option, err) == -1)
+		return -1;
 	for (size_t j = 1; j < n; j++)
-		for (size_t i = 0; i < j && ev_file_key(paths[j], b); i++)
-			if (ev_file_key(paths[i], a) && strcmp(a, b) == 0)
-				return ev_err_set(err, EV_EXIT_USAGE, paths[j], "the same file as '%s':"
+		for (size_t i = 0; i < j && input_key(paths[j], b); i++)
+			if (input_key(paths[i], a) && strcmp(a, b) == 0)
+				return ev_err_set(err, EV_EXIT_USAGE, paths[j], "the same file as %s'%s':"
 				    " %s names it twice, and it would count twice; name each file once",
-				    paths[i], option);
+				    strcmp(paths[i], "-") == 0 ? "standard input " : "", paths[i], option);
 	return 0;
 }
 

@@ -41,7 +41,9 @@ int ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err);
 int ev_file_key(const char *path, char key[EV_FILE_KEY_MAX]);
 
 /* Refuse paths[0..n), the files given to option (such as "--stats"), when
- * two of them name one file (ev_file_key()): a file read twice would count
+ * two of them name one file (ev_file_key(); "-" names standard input, which
+ * is the file it reads when it is one) or "-" comes twice (as
+ * ev_jsonl_stdin_once(), naming option): a file read twice would count
  * twice.  Returns 0, or -1 with *err set (code 2, naming the later name,
  * the earlier one and option). */
 int ev_input_distinct(const char *const *paths, size_t n, const char *option,
