@@ -1,6 +1,7 @@
 /* textsearch.c: the text lane.  See textsearch.h. */
 #include "textsearch.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,7 @@ ev_textsearch_open(struct ev_store *st, const struct ev_textsearch_opts *opts, s
 	 * holds the chunks' languages */
 	if (!ts->o.exhaustive && !ts->o.raw_fts) {
 		ts->post = ev_postings_open(st, &ts->post_stale, err);
+		ts->post_errno = errno;
 		if ((ts->post == NULL && err->code != 0) ||
 		    (ts->post != NULL && (ts->sweep = ev_bm25_sweep_new(ts->post, err)) == NULL)) {
 			ev_textsearch_close(ts);
@@ -295,7 +297,12 @@ ev_textsearch_swept(const struct ev_textsearch *ts)
 void
 ev_textsearch_advise(const struct ev_textsearch *ts, const char *db, ev_note_fn *note, void *ctx)
 {
-	if (ts->post_stale)
+	if (ts->post_stale == EV_POSTINGS_UNREADABLE)
+		ev_note(note, ctx, "%s: its postings file %s%s cannot be read (%s): queries rank"
+		    " through FTS5, more slowly; let this user read it, or run 'ev-ingest --db %s"
+		    " --postings' to make it again", db, db, EV_POSTINGS_SUFFIX,
+		    strerror(ts->post_errno), db);
+	else if (ts->post_stale)
 		ev_note(note, ctx, "%s: its postings file is %s: queries rank through FTS5, more"
 		    " slowly; run 'ev-ingest --db %s --postings' to make it again", db,
 		    ts->post_stale == EV_POSTINGS_DAMAGED ? "damaged (cut short, or its header is not"

@@ -1527,8 +1527,9 @@ term_lists_ok(const struct ev_postings *p, const struct term *t)
 }
 
 /* Map the file at path and check its sections: the file, *why 0; or NULL
- * with *why EV_POSTINGS_STALE (it cannot be opened or mapped, or another
- * version of evkit made it: its version is another from 1 to 255) or
+ * with *why EV_POSTINGS_UNREADABLE (it cannot be opened or mapped: errno
+ * says why), EV_POSTINGS_STALE (another version of evkit made it: its
+ * version is another from 1 to 255) or
  * EV_POSTINGS_DAMAGED (cut short, or its header not a postings file's).  The terms' entries are checked as they are read
  * (ev_postings_term(), ev_postings_term_at()): a query reads a few of tens
  * of thousands, and checking them all read every page of the dictionary
@@ -1538,25 +1539,30 @@ map_file(const char *path, int *why)
 {
 	struct ev_postings *p;
 	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok, e;
 	const struct header *h;
 
-	*why = EV_POSTINGS_STALE;
+	*why = EV_POSTINGS_UNREADABLE;
 	if (fd == -1)
 		return NULL;
 	if ((ok = fstat(fd, &sb) == 0) && sb.st_size < HEADER_BYTES)
 		*why = EV_POSTINGS_DAMAGED;	/* shorter than its header */
 	if (!ok || sb.st_size < HEADER_BYTES || (p = calloc(1, sizeof *p)) == NULL) {
+		e = errno;
 		close(fd);
+		errno = e;
 		return NULL;
 	}
 	p->len = (size_t)sb.st_size;
 	p->map = mmap(NULL, p->len, PROT_READ, MAP_SHARED, fd, 0);
+	e = errno;
 	close(fd);
 	if (p->map == MAP_FAILED) {
 		free(p);
+		errno = e;
 		return NULL;
 	}
+	*why = EV_POSTINGS_STALE;
 #ifdef MADV_HUGEPAGE
 	/* A page a query faults in from the disk comes in a 2 MB folio (the
 	 * kernel's read-around otherwise brings 4 KB pages), which the next
@@ -1624,7 +1630,9 @@ ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err)
 		return NULL;
 	}
 	if ((p = map_file(path, stale)) == NULL) {
+		fresh = errno;
 		free(path);
+		errno = fresh;	/* why it cannot be read */
 		return NULL;
 	}
 	p->path = path;

@@ -198,11 +198,12 @@ int ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *e
 /* What ev_postings_open() says of a file it does not open. */
 #define EV_POSTINGS_STALE 1	/* the store was written since, or another version made it */
 #define EV_POSTINGS_DAMAGED 2	/* cut short, or its header not a postings file's */
+#define EV_POSTINGS_UNREADABLE 3	/* it cannot be opened or mapped: errno says why */
 
 /* Open the store's postings file, mapped.  Returns it; or NULL with
- * err->code 0 when there is none (*stale set to 0), or it is stale or
- * cannot be read (*stale set to EV_POSTINGS_STALE) or damaged
- * (EV_POSTINGS_DAMAGED); or NULL with *err set (code 1) on an error of the
+ * err->code 0 when there is none (*stale set to 0), or it is stale
+ * (*stale set to EV_POSTINGS_STALE), damaged (EV_POSTINGS_DAMAGED) or cannot
+ * be read (EV_POSTINGS_UNREADABLE, errno set to why); or NULL with *err set (code 1) on an error of the
  * store.  The file describes the
  * index of the moment it was opened in: the caller reads the store in a
  * transaction begun before this call, or checks ev_postings_fresh() in each
