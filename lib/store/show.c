@@ -445,8 +445,9 @@ page_lines(const char *lines, long page, const double *box, struct pline **v, si
 			ok = json_is_number(json_array_get(l, (size_t)j));
 			x[j] = json_number_value(json_array_get(l, (size_t)j));
 		}
-		/* offsets that a double and a long long hold exactly */
-		if (!ok || (long)x[2] != page || !(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
+		/* offsets that a double and a long long hold exactly; the page
+		 * compared as a double, never cast (1e300 or 2.5 is no page) */
+		if (!ok || x[2] != (double)page || !(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
 			continue;
 		if (box != NULL && (x[5] < box[0] || x[3] > box[2] || x[6] < box[1] || x[4] > box[3]))
 			continue;
