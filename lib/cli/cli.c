@@ -240,6 +240,13 @@ ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, c
 		else if (a[n] == '\0' && i + 1 < argc)
 			*slot = argv[++i];
 	}
+	if (cli->log_path != NULL && strcmp(cli->log_path, "-") == 0) {
+		/* (ev_cli_check_output() lets '-' by, standard output, for the
+		 * options that write records; the log is no record) */
+		ev_warn("--log -: the log is appended to a file, and standard output "
+		    "carries the command's records: name a file (--log FILE); nothing was run");
+		exit(EV_EXIT_USAGE);
+	}
 	ev_cli_check_output(cli->log_path, "the log");
 	cli->counts = json_object();
 	if (cli->config_path == NULL) {

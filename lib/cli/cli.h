@@ -73,7 +73,9 @@ extern const char *ev_progname;
 
 /* Start a command: remember argv, set ev_progname, set up stdout (see
  * ev_out_init()), find --config and --log wherever they stand in argv, and
- * load the config file (a bad one is reported and exits 2).  Options are then
+ * load the config file (a bad one is reported and exits 2).  A log that
+ * cannot be written, or '-' (standard output carries the records), is
+ * reported and exits 2 before anything runs.  Options are then
  * parsed by the command with getopt_long(), which sees --config/--log again
  * and hands them to ev_cli_common(), which ignores them. */
 void ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, char **argv);
