@@ -322,6 +322,11 @@ ev_config_load(const char *path, struct ev_err *err)
 	size_t len = 0, cap = 0, n;
 	json_t *cfg = NULL;
 
+	if (strcmp(path, "-") == 0) {
+		ev_err_set(err, EV_EXIT_USAGE, path, "a configuration or plan is read from a file, "
+		    "not standard input ('-'), which carries the records: name its YAML file");
+		return NULL;
+	}
 	if ((fp = fopen(path, "r")) == NULL) {
 		ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
 		return NULL;

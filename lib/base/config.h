@@ -24,7 +24,9 @@ int ev_config_number_text(const char *s);
 /* Load the YAML file at path.  Returns the top-level value (an object; an
  * empty file gives an empty object), or NULL with *err set: "FILE:LINE: what"
  * and code 2 for malformed YAML, a top level that is not a mapping, or a
- * file that cannot be read (naming a missing file is bad usage). */
+ * file that cannot be read (naming a missing file is bad usage).  A path of
+ * "-" is refused so (code 2): standard input is the records' (the commands
+ * read their input there), never a configuration's. */
 json_t *ev_config_load(const char *path, struct ev_err *err);
 
 /* Parse YAML text held in memory; name is used in messages. */
