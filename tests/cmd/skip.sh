@@ -24,3 +24,20 @@ need_python_module() {
 	/usr/bin/python3 -c "import $1" 2>/dev/null ||
 		skip "needs the Python module $1 (Debian package $2): not importable by /usr/bin/python3"
 }
+
+# need_reader: skip unless as_reader can run a command as a user that mode
+# bits bind (root reads and writes through them).
+need_reader() {
+	[ "$(id -u)" != 0 ] || command -v setpriv >/dev/null ||
+		skip "needs setpriv(1) to run as another user than root: absent"
+}
+
+# as_reader CMD [ARG...]: run CMD as such a user: this one, or, as root,
+# user 65534 (need_reader first).
+as_reader() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}

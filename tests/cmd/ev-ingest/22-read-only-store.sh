@@ -4,16 +4,7 @@
 # the store file (as a copy or an older evkit leaves it).  Root writes
 # through any mode bits, so as root the searches run as user 65534; the
 # store's bytes are unchanged.
-if [ "$(id -u)" = 0 ]; then
-	if command -v setpriv >/dev/null; then
-		as_reader() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-	else
-		. "$SKIPLIB"
-		skip "needs setpriv(1) to search as another user than root: absent"
-	fi
-else
-	as_reader() { "$@"; }
-fi
+. "$SKIPLIB"; need_reader
 dir=$(mktemp -d "${TMPDIR:-/tmp}/evkit-ro.XXXXXX")
 trap 'chmod -R u+w "$dir"; rm -rf "$dir"' EXIT
 printf '%s\n' '{"id":"d1","text":"Rotate the client secret every ninety days."}' \

@@ -6,16 +6,7 @@
 # runs as user 65534 (as in ev-ingest's read-only store case).
 exec 2>&1
 export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
-if [ "$(id -u)" = 0 ]; then
-	if command -v setpriv >/dev/null; then
-		as_reader() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-	else
-		. "$SKIPLIB"
-		skip "needs setpriv(1) to search as another user than root: absent"
-	fi
-else
-	as_reader() { "$@"; }
-fi
+. "$SKIPLIB"; need_reader
 dir=$(mktemp -d "${TMPDIR:-/tmp}/evkit-post.XXXXXX")
 trap 'chmod -R u+rw "$dir"; rm -rf "$dir"' EXIT
 . "$CASEDIR/mkstore"; mkstore "$dir/kb.db"
