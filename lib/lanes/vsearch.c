@@ -742,7 +742,7 @@ query_lang(const struct ev_lex *lex, const json_t *rec, const char *text)
 	return lang == EV_LEX_EN ? -1 : lang;
 }
 
-/* Write the hits of one query: the first n of sc/ids (ids < 0 end them). */
+/* ev_store_readahead_walk() of the rows a (hits_ahead), as a worker's job. */
 static void
 run_ahead(void *arg)
 {
@@ -857,10 +857,11 @@ write_hits(struct ev_vsearch *vs, struct query *q, const float *sc, const int64_
 		    query_lang(vs->lex, q->rec, text), err) == -1)
 			return -1;
 	}
-	for (int i = 0; i < n && ids[i] >= 0 && r != -1; i++) {
+	for (int i = 0; i < n && ids[i] >= 0; i++) {
 		if (vs->o.has_min_score && sc[i] < vs->o.min_score)
 			break;
-		r = write_hit(vs, q, sc[i], ids[i], &rank, err);
+		if ((r = write_hit(vs, q, sc[i], ids[i], &rank, err)) == -1)
+			break;
 		if (vs->read_ahead && !ahead && i + 1 < n && blocks_read() > disk)
 			ahead = 1 + read_ahead_hits(vs, sc + i + 1, ids + i + 1, n - i - 1);
 	}

@@ -78,8 +78,8 @@ _Static_assert(NKEYS <= 32, "index_members() keeps a 32-bit mask of the keys");
 
 /* The chunk's fields a hit carries (K_TITLE on), each when present and not
  * null of its type: a string, or a whole number from K_CHUNK_INDEX on; and
- * its explain and metadata (objects).  The pack would drop one of another
- * type unsaid.  (A modality that is not a string gives way to the
+ * its metadata, an object (its explain: ev_hit_check()).  The pack would
+ * drop one of another type unsaid.  (A modality that is not a string gives way to the
  * metadata's, or the lane's: tests/hostile's ok-modality-number.)  Returns
  * 0, or -1 with *err set (code 2 at where). */
 static int
@@ -89,9 +89,9 @@ chunk_fields_check(const json_t *hit, const char *where, struct ev_err *err)
 	long long n;
 	json_t *v;
 
-	/* and the objects the scanned line's fast path holds to their type too */
-	if (ev_field_obj(hit, "explain", 0, &v, where, err) == -1 ||
-	    ev_field_obj(hit, "metadata", 0, &v, where, err) == -1)
+	/* and the metadata, which the scanned line's fast path holds to its
+	 * type too (explain: ev_hit_check()) */
+	if (ev_field_obj(hit, "metadata", 0, &v, where, err) == -1)
 		return -1;
 	for (int k = K_TITLE; k < NKEYS; k++)
 		if ((k < K_CHUNK_INDEX ? ev_field_str(hit, key_names[k], 0, &s, where, err) :
