@@ -23,6 +23,14 @@
 
 #define MAGIC "evkit-vindex 1\n"
 #define HEADER_MAX 65536
+/* The index file is written this much at a time, each write at a multiple
+ * of it in the file: the kernel then keeps its pages in 2 MB folios, which
+ * a search maps with one entry each.  Written through stdio's default 4 KB
+ * buffer, the file sat in the page cache in 4 KB pages, which a search
+ * maps one by one and unmaps at exit: at 1.6 M vectors, 64 lists visited
+ * (25 MB), a query's system time was 9.9-11 ms, 8.3-8.5 with the same
+ * file written in 2 MB writes. */
+#define WRITE_BUFFER ((size_t)2 << 20)
 
 /* The store's current embedding model, as ev-embed records it in meta. */
 static const char *const store_model_keys[] = { "embed.model", NULL };
@@ -393,10 +401,12 @@ ev_vfile_claimable(struct ev_store *st, const char *path, const char *store_id, 
 
 /* ev_vfile_create_tmp(), the header line padded with spaces (before its
  * newline) so that what begins prefix bytes after it begins at a multiple
- * of EV_FAISS_FLAT_ALIGN in the file; no padding when prefix < 0. */
+ * of EV_FAISS_FLAT_ALIGN in the file; no padding when prefix < 0.  The
+ * stream writes through wbuf (WRITE_BUFFER bytes, which the caller frees
+ * once the stream is closed) unless it is NULL. */
 static FILE *
-create_tmp(const char *path, const char *magic, json_t *header, long prefix, char **tmp,
-	struct ev_err *err)
+create_tmp(const char *path, const char *magic, json_t *header, long prefix, char *wbuf,
+	char **tmp, struct ev_err *err)
 {
 	size_t n = strlen(path) + 32;
 	char *line = header != NULL ? json_dumps(header, JSON_COMPACT) : NULL;
@@ -412,7 +422,9 @@ create_tmp(const char *path, const char *magic, json_t *header, long prefix, cha
 	snprintf(*tmp, n, "%s.tmp.%ld", path, (long)getpid());
 	if ((f = fopen(*tmp, "wb")) == NULL)
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot create '%s': %s", *tmp, strerror(errno));
-	else if (prefix >= 0)
+	else if (wbuf != NULL)
+		setvbuf(f, wbuf, _IOFBF, WRITE_BUFFER);
+	if (f != NULL && prefix >= 0)
 		pad = (EV_FAISS_FLAT_ALIGN - (long)((strlen(magic) + strlen(line) + 1 + (size_t)prefix) %
 		    EV_FAISS_FLAT_ALIGN)) % EV_FAISS_FLAT_ALIGN;
 	if (f != NULL && (fputs(magic, f) == EOF || fputs(line, f) == EOF ||
@@ -433,7 +445,7 @@ FILE *
 ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, char **tmp,
 	struct ev_err *err)
 {
-	return create_tmp(path, magic, header, -1, tmp, err);
+	return create_tmp(path, magic, header, -1, NULL, tmp, err);
 }
 
 int
@@ -467,14 +479,20 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 	struct ev_err *err)
 {
 	char *tmp = NULL;
+	int r;
+	/* (without it, stdio's own buffer: only slower to search) */
+	char *wbuf = malloc(WRITE_BUFFER);
 	/* a Flat index's vectors (an IVF-Flat's centroids) aligned, so that a search maps them */
 	FILE *f = create_tmp(path, MAGIC, json_pack("{s:s,s:I,s:I,s:I,s:s,s:s,s:s}",
 		"store_id", h->store_id, "generation", (json_int_t)h->generation,
 		"dim", (json_int_t)h->dim, "count", (json_int_t)h->count, "model", h->model,
-		"factory", h->factory, "metric", "inner_product"), ev_faiss_flat_prefix(idx), &tmp, err);
+		"factory", h->factory, "metric", "inner_product"), ev_faiss_flat_prefix(idx), wbuf,
+		&tmp, err);
 
-	if (f == NULL)
+	if (f == NULL) {
+		free(wbuf);
 		return NULL;
+	}
 	errno = 0;
 	if (faiss_write_index(idx, f) != 0) {
 		/* Faiss reports a short fwrite() with its own internals; the
@@ -486,9 +504,12 @@ ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h, const Fais
 		else
 			ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp, ev_vfile_faiss_error());
 		ev_vfile_discard_tmp(f, tmp);
+		free(wbuf);
 		return NULL;
 	}
-	if (ev_vfile_close_tmp(f, tmp, err) == -1) {
+	r = ev_vfile_close_tmp(f, tmp, err);
+	free(wbuf);	/* (the stream, closed, no longer uses it) */
+	if (r == -1) {
 		ev_vfile_discard_tmp(NULL, tmp);
 		return NULL;
 	}
