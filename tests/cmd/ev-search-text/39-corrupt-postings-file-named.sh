@@ -4,10 +4,7 @@
 # again, the searches answer as before.
 exec 2>&1
 export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
-. "$CASEDIR/mkstore"; mkstore kb.db
-ev-ingest --db kb.db --postings || exit 1
-echo '"plate"' > q.jsonl
-ev-search-text --db kb.db -k 2 q.jsonl > before.jsonl || exit 1
+. "$CASEDIR/mkstore"; mksearched kb.db
 u64() { od -An -t u8 -j "$1" -N 8 kb.db.postings | tr -d ' '; }
 terms=$(u64 72) strings=$(u64 80)
 head -c $((strings - terms)) /dev/zero | tr '\0' '\377' |

@@ -6,10 +6,7 @@
 # still stale.
 exec 2>&1
 export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
-. "$CASEDIR/mkstore"; mkstore kb.db
-ev-ingest --db kb.db --postings || exit 1
-echo '"plate"' > q.jsonl
-ev-search-text --db kb.db -k 2 q.jsonl > before.jsonl || exit 1
+. "$CASEDIR/mkstore"; mksearched kb.db
 cp kb.db.postings whole.postings
 size=$(wc -c < kb.db.postings)
 head -c $((size - 1)) whole.postings > kb.db.postings
