@@ -424,7 +424,19 @@ add_place(json_t *e, const json_t *fields)
 	return 0;
 }
 
-/* Write the hit of candidate c at rank. */
+/* The fields a hit takes from its query alone: a record loaded with one of
+ * them (kept with its other fields) must not give its hits another query's. */
+static void
+drop_query_side(json_t *fields)
+{
+	static const char *const keys[] = { "query_id", "query", "filters" };
+
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		json_object_del(fields, keys[i]);
+}
+
+/* Write the hit of candidate c at rank: the query's fields, then the
+ * record's others. */
 static int
 write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int rank, int nq,
 	const int32_t *best, struct ev_err *err)
@@ -432,8 +444,10 @@ write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int 
 	json_t *hit = ev_jsoncopy_shallow(base), *fields = NULL, *ev = NULL, *bv = NULL, *ref;
 	int rc = -1;
 
-	if (hit == NULL || (fields = ev_mvindex_fields(ms->ix, c->rec, err)) == NULL ||
-	    ev_jsoncopy_update(hit, fields, 0) == -1 || (bv = json_array()) == NULL)
+	if (hit == NULL || (fields = ev_mvindex_fields(ms->ix, c->rec, err)) == NULL)
+		goto nomem;
+	drop_query_side(fields);
+	if (ev_jsoncopy_update(hit, fields, 1) == -1 || (bv = json_array()) == NULL)
 		goto nomem;
 	if (json_object_get(fields, "content_ref") == NULL && (ref = page_ref(fields)) != NULL &&
 	    json_object_set_new(hit, "content_ref", ref) == -1)
