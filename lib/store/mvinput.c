@@ -31,12 +31,16 @@ bad(struct ev_mvinput *R, struct ev_err *err)
 	return 0;
 }
 
-/* The record's id and model, checked. */
+/* The record's id and model, checked, and the fields its hits carry that
+ * the later stages hold to a type: doc_id, a non-empty string (ev-fuse
+ * refuses a hit whose doc_id is not a string), and metadata, an object
+ * (ev-pack refuses another). */
 static int
 common_fields(struct ev_mvinput *R, const json_t *rec, const char **model, const char *where,
 	struct ev_err *err)
 {
-	const char *id;
+	const char *id, *doc = NULL;
+	json_t *meta;
 
 	*model = R->model;
 	if (!json_is_object(rec))
@@ -44,10 +48,14 @@ common_fields(struct ev_mvinput *R, const json_t *rec, const char **model, const
 		    R->npy ? "an offsets record must be an object with 'id', 'offset' and 'count'" :
 		    "a multi-vector record must be an object with 'id' and 'vectors'");
 	if (ev_field_str(rec, "id", 1, &id, where, err) == -1 ||
-	    ev_field_str(rec, "model", 0, model, where, err) == -1)
+	    ev_field_str(rec, "model", 0, model, where, err) == -1 ||
+	    ev_field_str(rec, "doc_id", 0, &doc, where, err) == -1 ||
+	    ev_field_obj(rec, "metadata", 0, &meta, where, err) == -1)
 		return -1;
 	if (id[0] == '\0')
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' is empty");
+	if (doc != NULL && doc[0] == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'doc_id' is empty");
 	return 0;
 }
 
