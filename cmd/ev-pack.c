@@ -186,7 +186,8 @@ main(int argc, char *argv[])
 	if (f.plan_get != NULL) {
 		if (plan == NULL)
 			ev_cli_usage_error(&cli, "--plan-get needs --plan FILE.yaml");
-		if (ev_config_print_keys(plan, f.plan_get, "--plan-get", stdout, "stdout", &err) == -1)
+		if (ev_plan_check(plan, f.plan, &err) == -1 ||	/* every stage's keys */
+		    ev_config_print_keys(plan, f.plan_get, "--plan-get", stdout, "stdout", &err) == -1)
 			goto fail;
 		goto out;
 	}
