@@ -547,6 +547,12 @@ ev_tune_pseudo(struct ev_store *st, long n, uint64_t seed, json_t *queries,
 			goto out;
 		made++;
 	}
+	if (made < 2) {	/* ev_tune_search() would blame the qrels, which are these */
+		ev_err_set(err, EV_EXIT_USAGE, ev_store_path(st), "%ld pseudo-queries could be made "
+		    "(each of a chunk with a sentence of 6 to 40 words), and cross-validation "
+		    "needs two: give --qrels FILE and the queries it judges", made);
+		goto out;
+	}
 	rc = 0;
 out:
 	if (all != NULL)	/* the store's cached statements: reset, never finalized */

@@ -174,7 +174,8 @@ json_t *ev_tune_read_queries(struct ev_jsonl *in, int (*skip)(void *ctx, struct 
  * whose one relevant document is the chunk's.  Appends query records
  * {"query_id": "pseudo-N", "query"} to queries and their judgements to
  * qrels.  Returns the number made (fewer than n when the store has fewer
- * usable chunks), or -1 with *err set. */
+ * usable chunks), or -1 with *err set: code 2 when fewer than two can be
+ * made (cross-validation needs two queries). */
 long ev_tune_pseudo(struct ev_store *st, long n, uint64_t seed, json_t *queries,
 	struct ev_qrels *qrels, struct ev_err *err);
 
