@@ -173,6 +173,28 @@ Test(store, caches_prepared_statements_by_their_text)
 	ev_store_close(st);
 }
 
+/* The SQL functions of a published_date: the same moment, in days (a real)
+ * and in milliseconds (an integer), NULL for what is no date. */
+Test(store, the_date_functions_give_one_moment_in_days_and_in_milliseconds)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = ev_store_open(path, EV_STORE_CREATE, &err);
+	sqlite3_stmt *s = ev_store_prepare(st, "SELECT evkit_date_days('1970-01-02T12:00'),"
+	    " evkit_date_ms('1970-01-02T12:00'), evkit_date_days('2025-13'),"
+	    " evkit_date_ms('2025-13'), evkit_date_days(NULL), evkit_date_ms(NULL)", &err);
+
+	cr_assert_not_null(s, "%s", err.msg);
+	cr_assert_eq(sqlite3_step(s), SQLITE_ROW);
+	cr_assert_eq(sqlite3_column_type(s, 0), SQLITE_FLOAT);
+	cr_assert_float_eq(sqlite3_column_double(s, 0), 1.5, 1e-12);
+	cr_assert_eq(sqlite3_column_type(s, 1), SQLITE_INTEGER);
+	cr_assert_eq(sqlite3_column_int64(s, 1), 129600000);
+	for (int i = 2; i < 6; i++)
+		cr_assert_eq(sqlite3_column_type(s, i), SQLITE_NULL, "column %d", i);
+	sqlite3_reset(s);
+	ev_store_close(st);
+}
+
 Test(store, an_empty_file_is_an_empty_store_a_writer_fills_and_a_reader_is_told_about)
 {
 	struct ev_err err = { 0 };

@@ -561,34 +561,23 @@ check_store(struct ev_store *st, int mode, int empty, struct ev_err *err)
 	return have;
 }
 
-/* SQL evkit_date_days(D): the moment D, a published_date, names, in days
- * since 1970-01-01 UTC (ev_clock_date_days()), or NULL when D is none. */
+/* SQL evkit_date_days(D) and evkit_date_ms(D) (the function's user data
+ * non-NULL): the moment D, a published_date, names, in days since
+ * 1970-01-01 UTC (ev_clock_date_days()) or to the millisecond, an integer
+ * (ev_clock_days_ms()); NULL when D is none. */
 static void
-date_days(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *s = (const char *)sqlite3_value_text(argv[0]);
 	double days;
 
 	(void)argc;
-	if (s != NULL && ev_clock_date_days(s, &days) == 0)
-		sqlite3_result_double(ctx, days);
-	else
+	if (s == NULL || ev_clock_date_days(s, &days) == -1)
 		sqlite3_result_null(ctx);
-}
-
-/* SQL evkit_date_ms(D): the same moment to the millisecond, an integer
- * (ev_clock_days_ms()), or NULL. */
-static void
-date_ms(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-	const char *s = (const char *)sqlite3_value_text(argv[0]);
-	double days;
-
-	(void)argc;
-	if (s != NULL && ev_clock_date_days(s, &days) == 0)
+	else if (sqlite3_user_data(ctx) != NULL)
 		sqlite3_result_int64(ctx, ev_clock_days_ms(days));
 	else
-		sqlite3_result_null(ctx);
+		sqlite3_result_double(ctx, days);
 }
 
 struct ev_store *
@@ -641,9 +630,9 @@ ready:
 	if ((st->an = ev_analyze_register(st->db, err)) == NULL)
 		goto fail;
 	if (sqlite3_create_function(st->db, "evkit_date_days", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, date_days, NULL, NULL) != SQLITE_OK ||
+	    SQLITE_DETERMINISTIC, NULL, date_fn, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(st->db, "evkit_date_ms", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, date_ms, NULL, NULL) != SQLITE_OK) {
+	    SQLITE_DETERMINISTIC, st, date_fn, NULL, NULL) != SQLITE_OK) {
 		ev_err_nomem(err);
 		goto fail;
 	}
