@@ -170,7 +170,7 @@ check_trec(struct ev_cli *cli, char **runs, int nruns)
 	struct stat t, s;
 
 	ev_cli_stdout_taken(cli, "--trec", o.trec, "the summary line");
-	ev_cli_check_output(o.trec, "the TREC run");
+	ev_cli_check_output("--trec", o.trec, "the TREC run");
 	if (o.trec == NULL || stat(o.trec, &t) == -1 || !S_ISREG(t.st_mode))
 		return;
 	for (int i = -1; i < (nruns > 0 ? nruns : 1); i++) {	/* no RUN: standard input */

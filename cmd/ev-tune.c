@@ -136,7 +136,7 @@ tune_rerank(char **paths, int npaths, struct ev_err *err)
 static void
 check_judging(struct ev_cli *cli, char *const *ops, int n)
 {
-	ev_cli_check_output(o.output, "the plan");
+	ev_cli_check_output("-o", o.output, "the plan");
 	ev_cli_stdin_once(cli, "--qrels", o.qrels, "the judgements",
 	    o.rerank ? "the hits" : "the queries", ops, n);
 	if (ev_tune_metric_parse(o.metric, &o.t) == -1)

@@ -173,14 +173,19 @@ log_has_room(const char *path, const char *dir)
 }
 
 void
-ev_cli_check_output(const char *path, const char *what)
+ev_cli_check_output(const char *flag, const char *path, const char *what)
 {
 	const char *slash;
 	struct stat sb;
 	char *dir;
 	int ok, e;
 
-	if (path == NULL || *path == '\0' || strcmp(path, "-") == 0)
+	if (path != NULL && *path == '\0') {
+		ev_warn("%s names no file: give it the file to write %s to; nothing was run", flag,
+		    what);
+		exit(EV_EXIT_USAGE);
+	}
+	if (path == NULL || strcmp(path, "-") == 0)
 		return;
 	if (stat(path, &sb) == 0)
 		ok = S_ISDIR(sb.st_mode) ? (errno = EISDIR, 0) :
@@ -240,14 +245,9 @@ ev_cli_init(struct ev_cli *cli, const char *prog, const char *usage, int argc, c
 		else if (a[n] == '\0' && i + 1 < argc)
 			*slot = argv[++i];
 	}
-	if (cli->log_path != NULL && strcmp(cli->log_path, "-") == 0) {
-		/* (ev_cli_check_output() lets '-' by, standard output, for the
-		 * options that write records; the log is no record) */
-		ev_warn("--log -: the log is appended to a file, and standard output "
-		    "carries the command's records: name a file (--log FILE); nothing was run");
-		exit(EV_EXIT_USAGE);
-	}
-	ev_cli_check_output(cli->log_path, "the log");
+	/* the log is appended to a file: standard output carries the records */
+	ev_cli_stdout_taken(cli, "--log", cli->log_path, "the command's records");
+	ev_cli_check_output("--log", cli->log_path, "the log");
 	cli->counts = json_object();
 	if (cli->config_path == NULL) {
 		cli->config = json_object();

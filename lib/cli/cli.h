@@ -102,9 +102,10 @@ void ev_cli_warn_unknown_key(const char *path, void *file);
  * written (a directory, one that is missing or not writable, no permission,
  * no room on its file system) is bad usage, said before anything runs and
  * any result is written, as "PATH: cannot write WHAT: REASON; nothing was
- * run": exits 2.  The file itself is not made; path NULL, "" or "-"
- * (standard output, ev_cli_stdout_taken()) passes. */
-void ev_cli_check_output(const char *path, const char *what);
+ * run": exits 2; so is path "", which names no file ("FLAG names no file").
+ * The file itself is not made; path NULL or "-" (standard output,
+ * ev_cli_stdout_taken()) passes. */
+void ev_cli_check_output(const char *flag, const char *path, const char *what);
 
 /* An output file named "-" is standard output: refuse it, with a usage
  * error (exit 2) naming flag, when standard output already holds held (the
