@@ -573,7 +573,6 @@ Test(jsonl, distinct_inputs_tell_two_names_of_one_file)
 	cr_assert_eq(ev_file_key(a, ka), 1);
 	cr_assert_eq(ev_file_key(other, kb), 1);
 	cr_assert_str_eq(ka, kb);
-	cr_assert_eq(ev_file_key("-", ka), 0);
 	cr_assert_eq(ev_file_key("/nonexistent/x", ka), 0);
 	const char *const fine[] = { a, b, "-", "/nonexistent/x" };
 	cr_assert_eq(ev_input_distinct(fine, 4, "--stats", &err), 0, "%s", err.msg);
@@ -586,20 +585,27 @@ Test(jsonl, distinct_inputs_tell_two_names_of_one_file)
 	unlink(other);
 }
 
-/* Standard input ("-") that is the file another name gives is refused as
- * two names of one file (ev_file_key() alone gives "-" no key), and "-"
- * twice as standard input named twice, naming the option. */
+/* Standard input ("-") that is the file another name gives has its key
+ * (a pipe has none) and is refused as two names of one file, and "-" twice
+ * as standard input named twice, naming the option. */
 Test(jsonl, distinct_inputs_tell_standard_input)
 {
 	char a[] = "/tmp/ev-jsonl-XXXXXX", b[] = "/tmp/ev-jsonl-XXXXXX";
+	char ka[EV_FILE_KEY_MAX], kin[EV_FILE_KEY_MAX];
 	struct ev_err err = { 0 };
-	int fd;
+	int fd, p[2];
 
 	tu_tmpfile(a, 0, "1\n", 2);
 	tu_tmpfile(b, 0, "1\n", 2);
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(dup2(p[0], STDIN_FILENO), STDIN_FILENO);
+	cr_assert_eq(ev_file_key("-", kin), 0);
 	cr_assert_neq(fd = open(a, O_RDONLY), -1);
 	cr_assert_eq(dup2(fd, STDIN_FILENO), STDIN_FILENO);
 	close(fd);
+	cr_assert_eq(ev_file_key(a, ka), 1);
+	cr_assert_eq(ev_file_key("-", kin), 1);
+	cr_assert_str_eq(kin, ka);
 	const char *const fine[] = { b, "-" };
 	cr_assert_eq(ev_input_distinct(fine, 2, "--stats", &err), 0, "%s", err.msg);
 	const char *const same[] = { "-", a };

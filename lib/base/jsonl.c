@@ -93,19 +93,9 @@ ev_file_key(const char *path, char key[EV_FILE_KEY_MAX])
 {
 	struct stat sb;
 
-	return strcmp(path, "-") != 0 && stat(path, &sb) == 0 && stat_key(&sb, key);
-}
-
-/* ev_file_key(), but "-" has the key of standard input when it is a file
- * (`--stats - --stats kb.stats < kb.stats` names one file twice). */
-static int
-input_key(const char *path, char key[EV_FILE_KEY_MAX])
-{
-	struct stat sb;
-
 	if (strcmp(path, "-") == 0)
 		return fstat(STDIN_FILENO, &sb) == 0 && stat_key(&sb, key);
-	return ev_file_key(path, key);
+	return stat(path, &sb) == 0 && stat_key(&sb, key);
 }
 
 int
@@ -116,8 +106,8 @@ ev_input_distinct(const char *const *paths, size_t n, const char *option, struct
 	if (stdin_once(paths, n, option, err) == -1)
 		return -1;
 	for (size_t j = 1; j < n; j++)
-		for (size_t i = 0; i < j && input_key(paths[j], b); i++)
-			if (input_key(paths[i], a) && strcmp(a, b) == 0)
+		for (size_t i = 0; i < j && ev_file_key(paths[j], b); i++)
+			if (ev_file_key(paths[i], a) && strcmp(a, b) == 0)
 				return ev_err_set(err, EV_EXIT_USAGE, paths[j], "the same file as %s'%s':"
 				    " %s names it twice, and it would count twice; name each file once",
 				    strcmp(paths[i], "-") == 0 ? "standard input " : "", paths[i], option);

@@ -34,15 +34,15 @@ int ev_jsonl_stdin_once(char *const *paths, int n, struct ev_err *err);
 /* The size of a key ev_file_key() writes. */
 #define EV_FILE_KEY_MAX 48
 
-/* The key "DEV:INO" of the file path names, into key: 1, or 0 (key left
- * as it was) when path is "-" (standard input) or not a regular file that
- * stat() finds.  Two names of one file (x and ./x, a link to it) have one
- * key, so that a reader of named files can tell a file named twice. */
+/* The key "DEV:INO" of the file path names ("-": standard input, by
+ * fstat()), into key: 1, or 0 (key left as it was) when it is not a regular
+ * file that stat() finds.  Two names of one file (x and ./x, a link to it,
+ * "-" with it as standard input: `- x < x`) have one key, so that a reader
+ * of named files can tell a file named twice. */
 int ev_file_key(const char *path, char key[EV_FILE_KEY_MAX]);
 
 /* Refuse paths[0..n), the files given to option (such as "--stats"), when
- * two of them name one file (ev_file_key(); "-" names standard input, which
- * is the file it reads when it is one) or "-" comes twice (as
+ * two of them name one file (ev_file_key()) or "-" comes twice (as
  * ev_jsonl_stdin_once(), naming option): a file read twice would count
  * twice.  Returns 0, or -1 with *err set (code 2, naming the later name,
  * the earlier one and option). */

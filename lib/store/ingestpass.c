@@ -223,9 +223,17 @@ accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size
 	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
 }
 
-/* A JSON Lines file named twice (x.jsonl and ./x.jsonl, or a glob and a
- * name) is read once, as a document file is: 1 (noted) when path is a file
- * read before, 0 when it is not (now recorded), -1 out of memory. */
+/* " (standard input)" after a file named "-", or "". */
+static const char *
+stdin_said(const char *path)
+{
+	return strcmp(path, "-") == 0 ? " (standard input)" : "";
+}
+
+/* A JSON Lines file named twice (x.jsonl and ./x.jsonl, a glob and a name,
+ * "-" and the file that is standard input) is read once, as a document file
+ * is: 1 (noted) when path is a file read before, 0 when it is not (now
+ * recorded), -1 out of memory. */
 static int
 jsonl_twice(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
 {
@@ -236,8 +244,9 @@ jsonl_twice(struct ev_ingestpass *sp, const char *path, struct ev_err *err)
 		return 0;
 	if ((first = json_object_get(sp->jsonl_files, key)) != NULL) {
 		if (sp->st.again++ < EV_INGESTPASS_NAMED)
-			ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
-			    json_string_value(first));
+			ev_note(sp->o.note, sp->o.ctx, "%s%s: the same file as '%s'%s: read once",
+			    path, stdin_said(path), json_string_value(first),
+			    stdin_said(json_string_value(first)));
 		return 1;
 	}
 	return json_object_set_new(sp->jsonl_files, key, json_string_nocheck(path)) == -1 ?
