@@ -526,7 +526,17 @@ Test(fuse, bad_hits_are_refused_naming_the_line)
 	add_fails(f, hit("fused", "a:1", 1, 1), "t.jsonl:7: hit of lane 'fused' cannot be fused again");
 	h = hit("text", "a:1", 1, 1);
 	json_object_set_new(h, "evidence", json_pack("[i]", 3));
-	add_fails(f, h, "t.jsonl:7: field 'evidence' must be an array of objects");
+	add_fails(f, h, "t.jsonl:7: field 'evidence[0]' must be an object");
+	h = hit("text", "a:1", 1, 1);
+	json_object_set_new(h, "evidence", json_pack("[{s:s},{s:s}]", "lane", "text", "score", "x"));
+	add_fails(f, h, "t.jsonl:7: field 'evidence[1].score' must be a number");
+	h = hit("text", "a:1", 1, 1);
+	json_object_set_new(h, "signals", json_pack("{s:b,s:s}", "query_as_document", 1,
+	    "fts_score", "x"));
+	add_fails(f, h, "t.jsonl:7: field 'signals.fts_score' must be a number or a boolean");
+	h = hit("text", "a:1", 1, 1);
+	json_object_set_new(h, "warnings", json_pack("[i]", 3));
+	add_fails(f, h, "t.jsonl:7: field 'warnings' must be an array of strings");
 	add(f, hit("text", "a:1", 1, 1));
 	add_fails(f, hit("text", "a:1", 2, 1), "t.jsonl:7: id 'a:1' appears twice in lane 'text' of query 'q'");
 	cr_assert_eq(ev_fuse_count(f), 1);

@@ -623,37 +623,3 @@ Test(jsonl, distinct_inputs_tell_standard_input)
 	unlink(a);
 	unlink(b);
 }
-
-/* A hit's explain is an object and its warnings an array of strings, when
- * present and not null. */
-Test(jsonl, hit_check_holds_explain_and_warnings_to_their_types)
-{
-	static const char *const bad[] = {
-		"{\"id\":\"a\",\"score\":1,\"explain\":5}",
-		"{\"id\":\"a\",\"score\":1,\"explain\":[]}",
-		"{\"id\":\"a\",\"score\":1,\"warnings\":\"late\"}",
-		"{\"id\":\"a\",\"score\":1,\"warnings\":[\"a\",1]}",
-	};
-	static const char *const good[] = {
-		"{\"id\":\"a\",\"score\":1,\"explain\":{},\"warnings\":[\"a\"]}",
-		"{\"id\":\"a\",\"score\":1,\"explain\":null,\"warnings\":null}",
-		"{\"id\":\"a\",\"score\":1,\"evidence\":[{}],\"warnings\":[]}",
-	};
-
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct ev_err err = { 0 };
-		json_t *h = json_loads(bad[i], 0, NULL);
-
-		cr_assert_eq(ev_hit_check(h, "f:1", &err), -1, "%s", bad[i]);
-		cr_assert_eq(err.code, 2);
-		cr_assert_str_eq(err.where, "f:1");
-		json_decref(h);
-	}
-	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-		struct ev_err err = { 0 };
-		json_t *h = json_loads(good[i], 0, NULL);
-
-		cr_assert_eq(ev_hit_check(h, "f:1", &err), 0, "%s: %s", good[i], err.msg);
-		json_decref(h);
-	}
-}

@@ -457,6 +457,11 @@ Test(vsearch, feedback_refuses_what_ev_hit_check_refuses)
 		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"lane\":3}", "'lane' must be" },
 		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"id\":\"x\"}", "duplicate" },
 		{ "[1]", "hit must be a JSON object" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"explain\":5}", "'explain' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"warnings\":[1]}", "'warnings' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"evidence\":[1]}", "'evidence[0]' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"evidence\":[{\"lane\":1}]}", "'evidence[0].lane' must be" },
+		{ "{\"query_id\":\"a\",\"id\":\"d2:s1:0\",\"score\":1,\"signals\":{\"s\":\"1\"}}", "'signals.s' must be" },
 	};
 	char lines[600];
 

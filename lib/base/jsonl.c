@@ -2,7 +2,6 @@
 #include "jsonl.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -589,45 +588,6 @@ ev_json_id_buf(const json_t *id, struct ev_buf *b)
 	return 0;
 }
 
-int
-ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
-{
-	const char *id = NULL, *s = NULL;
-	long long rank = 1;
-	double score = 0;
-	json_t *v, *w;
-
-	if (!json_is_object(hit))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
-	if (ev_field_str(hit, "id", 1, &id, where, err) == -1 ||
-	    ev_field_num(hit, "score", 1, &score, where, err) == -1 ||
-	    ev_field_int(hit, "rank", 0, &rank, where, err) == -1 ||
-	    ev_field_str(hit, "lane", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "snippet", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "doc_id", 0, &s, where, err) == -1 ||
-	    ev_field_str(hit, "query", 0, &s, where, err) == -1 ||
-	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
-	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1 ||
-	    ev_field_obj(hit, "explain", 0, &v, where, err) == -1)
-		return -1;
-	if ((w = json_object_get(hit, "warnings")) != NULL && !json_is_null(w)) {
-		size_t i = 0;
-
-		while (i < json_array_size(w) && json_is_string(json_array_get(w, i)))
-			i++;
-		if (!json_is_array(w) || i < json_array_size(w))
-			return ev_err_set(err, EV_EXIT_USAGE, where,
-			    "field 'warnings' must be an array of strings");
-	}
-	if (id[0] == '\0')
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
-	if (!isfinite(score))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
-	if (rank < 1)
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
-	return 0;
-}
-
 json_t *
 ev_query_record(json_t *v, size_t lineno, const char *where, struct ev_err *err)
 {
@@ -682,24 +642,3 @@ ev_err_hit_twice(struct ev_err *err, const char *where, const char *id, const ch
 	    lane ? "lane '" : "", lane ? lane : "", lane ? "' of " : "", qid, first);
 }
 
-int
-ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err)
-{
-	const json_t *q;
-	json_t *v;
-	int r;
-
-	*out = NULL;
-	if ((r = ev_jsonl_next(in, &v, err)) != 1)
-		return r;
-	q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
-	if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
-	    ((r = ev_json_id_buf(q, qid)) == -1 &&
-	    ev_err_query_id(err, ev_jsonl_where(in)) == -1) ||
-	    (r == -2 && ev_err_nomem(err) == -1)) {
-		json_decref(v);
-		return -1;
-	}
-	*out = v;
-	return 1;
-}

@@ -159,19 +159,6 @@ int ev_err_query_id(struct ev_err *err, const char *where);
 int ev_err_hit_twice(struct ev_err *err, const char *where, const char *id, const char *lane,
 	const char *qid, const char *first);
 
-/* Check a hit record's shape: an object with a non-empty string "id", a
- * finite number "score", and where present a whole "rank" from 1, string
- * "lane", "snippet", "doc_id" and "query", objects "signals" and "explain",
- * an array "evidence" and an array of strings "warnings" (null: absent).
- * Returns 0, or -1 with *err set (code 2, naming where and the field). */
-int ev_hit_check(const json_t *hit, const char *where, struct ev_err *err);
-
-/* Read the next hit record of in (checked by ev_hit_check()) into *out and
- * its query_id as text, of any length (ev_json_id_buf()), into qid.  Returns
- * 1, 0 at the end, or -1 with *err set (code 2 naming FILE:LINE for a bad
- * record, *out then NULL: the caller may skip it and read on). */
-int ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err);
-
 /* Turn an input value into a query record (a line that is only a
  * JSON string is a query whose text is that string and whose query_id is its
  * line number; a record's absent or null query_id is its line number too).  Returns a new reference to an object with "query_id" and

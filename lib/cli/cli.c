@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "config.h"
 #include "jsoncopy.h"
+#include "hitcheck.h"
 #include "jsonl.h"
 #include "plan.h"
 #include "toolrun.h"

@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "child.h"
+#include "hitcheck.h"
 #include "jsonl.h"
 
 #define MAX_ROUNDS	10

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hitcheck.h"
 #include "plan.h"
 
 int

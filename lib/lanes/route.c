@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hitcheck.h"
 #include "jsonl.h"
 #include "lexicon.h"
 #include "plan.h"

@@ -12,6 +12,7 @@
 #include "hitfields.h"
 #include "jscan.h"
 #include "jsoncopy.h"
+#include "hitcheck.h"
 #include "jsonl.h"
 #include "langid.h"
 #include "lexicon.h"
@@ -64,6 +65,7 @@ struct ev_vsearch {
 	struct ev_rowmemo *rows;	/* the batch's chunks read so far: their fields and text */
 	char *chunk_text;	/* a chunk's text read but not kept in rows, or NULL */
 	struct ev_jscan js;	/* ev_vsearch_add_line(): the line's members */
+	struct ev_jmems fbmems;	/* the feedback's: those of a hit's signals, evidence */
 	struct ev_buf rest;	/* ev_vsearch_add_line(): the line, its vector emptied */
 	struct ev_qidset qids;	/* the ids of the queries added (qidset.h) */
 	int read_ahead;		/* the store can ask for its rows' pages ahead (store.h) */
@@ -216,15 +218,18 @@ key_is(const char *k, size_t n, const char *lit)
 }
 
 /* Whether member e of a hit line has a type ev_hit_check() and the
- * query_id rule accept, in the plain forms read here (0: the line goes to
- * Jansson, which reads the other forms and says what is wrong): kept[] gets
- * the members the feedback reads (id, score, query_id, rank). */
+ * query_id rule accept, in the plain forms read here: 1, 0 when the line
+ * goes to Jansson (which reads the other forms and says what is wrong), -1
+ * out of memory.  kept[] gets the members the feedback reads (id, score,
+ * query_id, rank); the values signals, evidence, explain and warnings hold
+ * are ev_hit_check_member()'s to check (the same rule). */
 static int
-scan_member(const struct ev_jmem *e, const struct ev_jmem **kept)
+scan_member(struct ev_vsearch *vs, const struct ev_jmem *e, const struct ev_jmem **kept)
 {
 	static const char *const read[4] = { "id", "score", "query_id", "rank" };
 	static const char *const strings[] = { "lane", "snippet", "doc_id", "query" };
 	int t = e->type, absent = t == EV_JNULL;
+	struct ev_err err = { 0 };
 
 	if (e->kesc)
 		return 0;
@@ -246,10 +251,8 @@ scan_member(const struct ev_jmem *e, const struct ev_jmem **kept)
 	for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
 		if (key_is(e->key, e->klen, strings[i]))
 			return absent || t == EV_JSTR;
-	if (key_is(e->key, e->klen, "signals"))
-		return absent || t == EV_JOBJ;
-	if (key_is(e->key, e->klen, "evidence"))
-		return absent || t == EV_JARR;
+	if (ev_hit_check_member(e, &vs->fbmems, NULL, &err) == -1)
+		return err.code == EV_EXIT_RUNTIME ? -1 : 0;
 	return 1;
 }
 
@@ -279,12 +282,13 @@ scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids
 	char num[64];
 	const char *t;
 	long long n;
+	int r;
 
 	if (ev_jscan_value(&vs->js, line, len, NULL, &pe) != EV_JOBJ)
 		return pe.code == EV_EXIT_RUNTIME ? -1 : 0;
 	for (size_t i = 0; i < vs->js.top.n; i++)
-		if (!scan_member(&vs->js.top.m[i], kept))
-			return 0;
+		if ((r = scan_member(vs, &vs->js.top.m[i], kept)) != 1)
+			return r;
 	if (kept[0] == NULL || kept[1] == NULL || (q = kept[2]) == NULL ||
 	    (t = number_text(kept[1]->val, kept[1]->vlen, num)) == NULL || !isfinite(strtod(t, NULL)))
 		return 0;
@@ -970,6 +974,7 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	json_decref(vs->fb);
 	free(vs->fbvec);
 	ev_jscan_release(&vs->js);
+	free(vs->fbmems.m);
 	ev_buf_release(&vs->rest);
 	ev_qidset_release(&vs->qids);
 	ev_buf_release(&vs->buf);

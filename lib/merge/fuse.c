@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "fuseint.h"
+#include "hitcheck.h"
 #include "jscan.h"
 #include "jsonl.h"
 #include "plan.h"
@@ -296,14 +297,6 @@ arena_str(struct ev_fuse *f, const struct ev_jmem *m)
 	return s;
 }
 
-static int
-evidence_check(const char *e, size_t n, void *data)
-{
-	(void)n;
-	(void)data;
-	return *e != '{';
-}
-
 /* The name of the lane of this query that the string member m names as it
  * is written (no escape), or NULL. */
 static const char *
@@ -379,10 +372,12 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	 * to be a string: refused here, where the line is the query's */
 	if ((i = ev_fuse_member(h->m, h->nm, "query")) >= 0 && h->m[i].type != EV_JSTR)
 		return wrong_type("query", "a string", where, err);
-	i = h->iev;
-	if (i >= 0 && ev_jscan_elements(h->m[i].val, h->m[i].vlen, evidence_check, NULL) != 0)
-		return ev_err_set(err, EV_EXIT_USAGE, where,
-		    "field 'evidence' must be an array of objects");
+	/* what signals, evidence, explain and warnings hold: passed through to
+	 * the next stage, which holds them to the rule */
+	for (i = 0; i < h->nm; i++)	/* (their keys are of 7 and 8 bytes) */
+		if ((h->m[i].kesc || h->m[i].klen == 7 || h->m[i].klen == 8) &&
+		    ev_hit_check_member(&h->m[i], &f->mems, where, err) == -1)
+			return -1;
 	return 0;
 }
 

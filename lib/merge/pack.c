@@ -13,6 +13,7 @@
 #include "evidence.h"
 #include "jscan.h"
 #include "jsoncopy.h"
+#include "hitcheck.h"
 #include "jsonl.h"
 #include "packstate.h"
 #include "uuid.h"
@@ -1005,6 +1006,13 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	for (k = K_TITLE; k < NKEYS; k++)
 		if (!absent_or(m, at[k], k < K_CHUNK_INDEX ? EV_JSTR : EV_JINT))
 			return add_parsed(p, where, err);
+	/* what signals, evidence and warnings hold, by ev_hit_check()'s rule */
+	for (k = 0; k < 3; k++) {
+		static const int nested[3] = { K_SIGNALS, K_EVIDENCE, K_WARNINGS };
+		if (at[nested[k]] >= 0 &&
+		    ev_hit_check_member(&m[at[nested[k]]], &p->sub, where, err) == -1)
+			return err->code == EV_EXIT_RUNTIME ? -1 : add_parsed(p, where, err);
+	}
 	if (rk >= 0) {
 		mem_num(&m[rk], &rank);
 		if (rank < 1)

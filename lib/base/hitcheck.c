@@ -1,0 +1,281 @@
+/* hitcheck.c: a hit record's shape.  See hitcheck.h. */
+#include "hitcheck.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a value nested in a hit must be. */
+enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_SIGNAL };
+
+/* The members of an evidence entry that are held to a type (any other
+ * passes: ev-expand's "from" and "distance", the text lane's
+ * "matched_terms"...). */
+static const struct {
+	const char *key;
+	enum want want;
+} entry_rule[] = {
+	{ "lane", W_LANE }, { "score", W_NUMBER }, { "rank", W_RANK }, { "snippet", W_STRING },
+};
+#define N_ENTRY_RULE (sizeof entry_rule / sizeof entry_rule[0])
+
+/* What is wrong with a nested value of type t (enum ev_jtype) held to want
+ * ("must be ..."), or NULL when nothing: d is its number, empty whether it
+ * is the empty string. */
+static const char *
+wrong(enum want want, int t, double d, int empty)
+{
+	int num = t == EV_JINT || t == EV_JREAL;
+
+	switch (want) {
+	case W_SIGNAL:
+		return num || t == EV_JTRUE || t == EV_JFALSE ? NULL :
+		    "must be a number or a boolean";
+	case W_NUMBER:
+		return num ? NULL : "must be a number";
+	case W_RANK:	/* as ev_field_int() takes it: 3.0 too */
+		if (t != EV_JINT && !(t == EV_JREAL && d > -9.2e18 && d < 9.2e18 && d == floor(d)))
+			return "must be an integer";
+		return d < 1 ? "must be at least 1" : NULL;
+	case W_LANE:
+		return t != EV_JSTR ? "must be a string" : empty ? "must not be empty" : NULL;
+	default:
+		return t == EV_JSTR ? NULL : "must be a string";
+	}
+}
+
+/* The enum ev_jtype of the Jansson value v. */
+static int
+jtype(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return EV_JOBJ;
+	case JSON_ARRAY: return EV_JARR;
+	case JSON_STRING: return EV_JSTR;
+	case JSON_INTEGER: return EV_JINT;
+	case JSON_REAL: return EV_JREAL;
+	case JSON_TRUE: return EV_JTRUE;
+	case JSON_FALSE: return EV_JFALSE;
+	default: return EV_JNULL;
+	}
+}
+
+/* The one message of a value nested in a hit: "field 'signals.KEY' ..."
+ * (entry 0: a signal) or "field 'evidence[I].KEY' ..." (entry I + 1).
+ * Returns -1. */
+static int
+nested_error(struct ev_err *err, const char *where, size_t entry, const char *key,
+	const char *what)
+{
+	if (entry == 0)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'signals.%s' %s",
+		    key ? key : "", what);
+	return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence[%zu]%s%s' %s", entry - 1,
+	    key ? "." : "", key ? key : "", what);
+}
+
+/* The values a hit's signals and evidence hold (the tree). */
+static int
+check_nested(const json_t *hit, const char *where, struct ev_err *err)
+{
+	const char *key, *bad;
+	json_t *v, *e;
+	size_t i, k;
+
+	json_object_foreach(json_object_get(hit, "signals"), key, v)
+		if ((bad = wrong(W_SIGNAL, jtype(v), 0, 0)) != NULL)
+			return nested_error(err, where, 0, key, bad);
+	json_array_foreach(json_object_get(hit, "evidence"), i, e) {
+		if (!json_is_object(e))
+			return nested_error(err, where, i + 1, NULL, "must be an object");
+		for (k = 0; k < N_ENTRY_RULE; k++)
+			if ((v = json_object_get(e, entry_rule[k].key)) != NULL &&
+			    (bad = wrong(entry_rule[k].want, jtype(v), json_number_value(v),
+			    json_is_string(v) && json_string_length(v) == 0)) != NULL)
+				return nested_error(err, where, i + 1, entry_rule[k].key, bad);
+	}
+	return 0;
+}
+
+int
+ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
+{
+	const char *id = NULL, *s = NULL;
+	long long rank = 1;
+	double score = 0;
+	json_t *v, *w;
+
+	if (!json_is_object(hit))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "hit must be a JSON object");
+	if (ev_field_str(hit, "id", 1, &id, where, err) == -1 ||
+	    ev_field_num(hit, "score", 1, &score, where, err) == -1 ||
+	    ev_field_int(hit, "rank", 0, &rank, where, err) == -1 ||
+	    ev_field_str(hit, "lane", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "snippet", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "doc_id", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "query", 0, &s, where, err) == -1 ||
+	    ev_field_obj(hit, "signals", 0, &v, where, err) == -1 ||
+	    ev_field_arr(hit, "evidence", 0, &v, where, err) == -1 ||
+	    ev_field_obj(hit, "explain", 0, &v, where, err) == -1)
+		return -1;
+	if ((w = json_object_get(hit, "warnings")) != NULL && !json_is_null(w)) {
+		size_t i = 0;
+
+		while (i < json_array_size(w) && json_is_string(json_array_get(w, i)))
+			i++;
+		if (!json_is_array(w) || i < json_array_size(w))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'warnings' must be an array of strings");
+	}
+	if (id[0] == '\0')
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'id' must not be empty");
+	if (!isfinite(score))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
+	if (rank < 1)
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
+	return check_nested(hit, where, err);
+}
+
+/* ---- on the scanner's members ---- */
+
+/* What ev_hit_check_member() walks with. */
+struct walk {
+	struct ev_jmems *mems;
+	const char *where;
+	struct ev_err *err;
+	size_t entry;		/* the evidence entry, from 1 */
+};
+
+/* Is the raw key of m the C string lit? */
+static int
+key_is(const struct ev_jmem *m, const char *lit)
+{
+	return m->kesc ? ev_jscan_str_eq(m->key, m->klen, lit) :
+	    strlen(lit) == m->klen && memcmp(m->key, lit, m->klen) == 0;
+}
+
+/* The number the validated number text v[0..n) is into *d: 0, or -1 out of
+ * memory. */
+static int
+number_of(const char *v, size_t n, double *d)
+{
+	char small[64], *copy = n < sizeof small ? small : malloc(n + 1);
+
+	if (copy == NULL)
+		return -1;
+	memcpy(copy, v, n);
+	copy[n] = '\0';
+	*d = strtod(copy, NULL);
+	if (copy != small)
+		free(copy);
+	return 0;
+}
+
+/* The message of the scanned member m (its key decoded) under the rule. */
+static int
+scanned_error(struct walk *w, const struct ev_jmem *m, const char *what)
+{
+	struct ev_buf key = EV_BUF_INIT;
+	int r;
+
+	if (ev_jscan_decode(&key, m->key, m->klen) == -1 || ev_buf_add(&key, "", 1) == -1) {
+		ev_buf_release(&key);
+		return ev_err_nomem(w->err);
+	}
+	r = nested_error(w->err, w->where, w->entry, key.p, what);
+	ev_buf_release(&key);
+	return r;
+}
+
+/* Check the evidence entry e[0..n) (ev_jscan_elements()'s callback). */
+static int
+scanned_entry(const char *e, size_t n, void *data)
+{
+	struct walk *w = data;
+	const struct ev_jmem *m;
+	const char *bad;
+	double d = 0;
+
+	w->entry++;
+	if (ev_jscan_type(e, n) != EV_JOBJ)
+		return nested_error(w->err, w->where, w->entry, NULL, "must be an object");
+	w->mems->n = 0;
+	if (ev_jscan_members(e, n, w->mems) == -1)
+		return ev_err_nomem(w->err);
+	for (size_t i = 0; i < w->mems->n; i++) {
+		m = &w->mems->m[i];
+		for (size_t k = 0; k < N_ENTRY_RULE; k++) {
+			if (!key_is(m, entry_rule[k].key))
+				continue;
+			if (entry_rule[k].want == W_RANK && (m->type == EV_JINT ||
+			    m->type == EV_JREAL) && number_of(m->val, m->vlen, &d) == -1)
+				return ev_err_nomem(w->err);
+			if ((bad = wrong(entry_rule[k].want, m->type, d, m->vlen == 2)) != NULL)
+				return scanned_error(w, m, bad);
+		}
+	}
+	return 0;
+}
+
+/* Is the element e[0..n) not a string (ev_jscan_elements()'s callback)? */
+static int
+not_string(const char *e, size_t n, void *data)
+{
+	(void)data;
+	return ev_jscan_type(e, n) != EV_JSTR;
+}
+
+int
+ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const char *where,
+	struct ev_err *err)
+{
+	struct walk w = { scratch, where, err, 0 };
+	const char *bad;
+
+	if (m->type == EV_JNULL)
+		return 0;
+	if (key_is(m, "signals")) {
+		if (m->type != EV_JOBJ)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'signals' must be an object");
+		scratch->n = 0;
+		if (ev_jscan_members(m->val, m->vlen, scratch) == -1)
+			return ev_err_nomem(err);
+		for (size_t i = 0; i < scratch->n; i++)
+			if ((bad = wrong(W_SIGNAL, scratch->m[i].type, 0, 0)) != NULL)
+				return scanned_error(&w, &scratch->m[i], bad);
+	} else if (key_is(m, "evidence")) {
+		if (m->type != EV_JARR)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence' must be an array");
+		return ev_jscan_elements(m->val, m->vlen, scanned_entry, &w) != 0 ? -1 : 0;
+	} else if (key_is(m, "explain")) {
+		if (m->type != EV_JOBJ)
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'explain' must be an object");
+	} else if (key_is(m, "warnings")) {
+		if (m->type != EV_JARR || ev_jscan_elements(m->val, m->vlen, not_string, NULL) != 0)
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "field 'warnings' must be an array of strings");
+	}
+	return 0;
+}
+
+int
+ev_jsonl_next_hit(struct ev_jsonl *in, json_t **out, struct ev_buf *qid, struct ev_err *err)
+{
+	const json_t *q;
+	json_t *v;
+	int r;
+
+	*out = NULL;
+	if ((r = ev_jsonl_next(in, &v, err)) != 1)
+		return r;
+	q = json_is_object(v) ? json_object_get(v, "query_id") : NULL;
+	if (ev_hit_check(v, ev_jsonl_where(in), err) == -1 ||
+	    ((r = ev_json_id_buf(q, qid)) == -1 &&
+	    ev_err_query_id(err, ev_jsonl_where(in)) == -1) ||
+	    (r == -2 && ev_err_nomem(err) == -1)) {
+		json_decref(v);
+		return -1;
+	}
+	*out = v;
+	return 1;
+}

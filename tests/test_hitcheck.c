@@ -1,0 +1,131 @@
+/* Tests of lib/base/hitcheck.c: a hit's shape, on Jansson's tree and on the
+ * scanner's members. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hitcheck.h"
+#include "test_util.h"
+
+/* A hit's explain is an object and its warnings an array of strings, when
+ * present and not null. */
+Test(hitcheck, hit_check_holds_explain_and_warnings_to_their_types)
+{
+	static const char *const bad[] = {
+		"{\"id\":\"a\",\"score\":1,\"explain\":5}",
+		"{\"id\":\"a\",\"score\":1,\"explain\":[]}",
+		"{\"id\":\"a\",\"score\":1,\"warnings\":\"late\"}",
+		"{\"id\":\"a\",\"score\":1,\"warnings\":[\"a\",1]}",
+	};
+	static const char *const good[] = {
+		"{\"id\":\"a\",\"score\":1,\"explain\":{},\"warnings\":[\"a\"]}",
+		"{\"id\":\"a\",\"score\":1,\"explain\":null,\"warnings\":null}",
+		"{\"id\":\"a\",\"score\":1,\"evidence\":[{}],\"warnings\":[]}",
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct ev_err err = { 0 };
+		json_t *h = json_loads(bad[i], 0, NULL);
+
+		cr_assert_eq(ev_hit_check(h, "f:1", &err), -1, "%s", bad[i]);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.where, "f:1");
+		json_decref(h);
+	}
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		struct ev_err err = { 0 };
+		json_t *h = json_loads(good[i], 0, NULL);
+
+		cr_assert_eq(ev_hit_check(h, "f:1", &err), 0, "%s: %s", good[i], err.msg);
+		json_decref(h);
+	}
+}
+
+/* Hits whose nested values break the rule, each with its message. */
+static const char *const nested_bad[][2] = {
+	{ "\"evidence\":[1]", "field 'evidence[0]' must be an object" },
+	{ "\"evidence\":[{\"lane\":\"text\"},null]", "field 'evidence[1]' must be an object" },
+	{ "\"evidence\":[{\"lane\":3}]", "field 'evidence[0].lane' must be a string" },
+	{ "\"evidence\":[{\"lane\":null}]", "field 'evidence[0].lane' must be a string" },
+	{ "\"evidence\":[{\"lane\":\"\"}]", "field 'evidence[0].lane' must not be empty" },
+	{ "\"evidence\":[{\"score\":\"0.5\"}]", "field 'evidence[0].score' must be a number" },
+	{ "\"evidence\":[{\"rank\":2.5}]", "field 'evidence[0].rank' must be an integer" },
+	{ "\"evidence\":[{\"rank\":0}]", "field 'evidence[0].rank' must be at least 1" },
+	{ "\"evidence\":[{\"r\\u0061nk\":-1.0}]", "field 'evidence[0].rank' must be at least 1" },
+	{ "\"evidence\":[{\"snippet\":false}]", "field 'evidence[0].snippet' must be a string" },
+	{ "\"signals\":{\"fts_score\":\"1\"}", "field 'signals.fts_score' must be a number or a boolean" },
+	{ "\"signals\":{\"a\":1,\"b\\u00e9\":null}", "field 'signals.b\xc3\xa9' must be a number or a boolean" },
+	{ "\"signals\":{\"v\":[1]}", "field 'signals.v' must be a number or a boolean" },
+	{ "\"warnings\":[\"a\",{}]", "field 'warnings' must be an array of strings" },
+	{ "\"explain\":\"x\"", "field 'explain' must be an object" },
+};
+
+/* Hits that keep to it: what the lanes, ev-expand and ev-rerank write. */
+static const char *const nested_good[] = {
+	"\"signals\":{\"fts_score\":2.5,\"fts_rank\":1,\"query_as_document\":true,\"x\":false}",
+	"\"evidence\":[{\"lane\":\"text\",\"snippet\":\"s\",\"matched_terms\":[\"a\"],"
+	    "\"regions\":[{\"page\":2}],\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"},"
+	    "{\"lane\":\"timeline\",\"from\":\"d:_top:0\",\"distance\":32.5,\"score\":1}]",
+	"\"evidence\":[{\"lane\":\"link\",\"from\":\"a\",\"distance\":1,\"score\":-2,\"rank\":3.0}]",
+	"\"evidence\":[{}],\"signals\":{},\"warnings\":[]",
+	"\"evidence\":null,\"signals\":null,\"explain\":null,\"warnings\":null",
+};
+
+/* The line of a hit with more members m. */
+static void
+line_of(char *buf, size_t n, const char *m)
+{
+	snprintf(buf, n, "{\"query_id\":\"q\",\"id\":\"a\",\"score\":1,%s}", m);
+}
+
+/* ev_hit_check_member() over every member of line: 0, or -1 with *err. */
+static int
+scan_check(const char *line, struct ev_err *err)
+{
+	struct ev_jscan js = { 0 };
+	struct ev_jmems scratch = { NULL, 0, 0 };
+	int r = 0;
+
+	cr_assert_eq(ev_jscan_value(&js, line, strlen(line), "f:1", err), EV_JOBJ, "%s", line);
+	for (size_t i = 0; i < js.top.n && r == 0; i++)
+		r = ev_hit_check_member(&js.top.m[i], &scratch, "f:1", err);
+	ev_jscan_release(&js);
+	free(scratch.m);
+	return r;
+}
+
+/* What a hit's signals and evidence hold: each signal a number or a
+ * boolean, each entry an object whose lane, score, rank and snippet are of
+ * their types; the tree and the scanner say the same. */
+Test(hitcheck, nested_values_are_held_to_one_rule_on_the_tree_and_the_scan)
+{
+	char line[600];
+
+	for (size_t i = 0; i < sizeof nested_bad / sizeof nested_bad[0]; i++) {
+		struct ev_err err = { 0 }, serr = { 0 };
+		json_t *h;
+
+		line_of(line, sizeof line, nested_bad[i][0]);
+		cr_assert_not_null(h = json_loads(line, 0, NULL), "%s", line);
+		cr_assert_eq(ev_hit_check(h, "f:1", &err), -1, "%s", line);
+		cr_assert_eq(err.code, 2);
+		cr_assert_str_eq(err.where, "f:1");
+		cr_assert_str_eq(err.msg, nested_bad[i][1]);
+		cr_assert_eq(scan_check(line, &serr), -1, "%s", line);
+		cr_assert_eq(serr.code, 2);
+		cr_assert_str_eq(serr.where, "f:1");
+		cr_assert_str_eq(serr.msg, nested_bad[i][1]);
+		json_decref(h);
+	}
+	for (size_t i = 0; i < sizeof nested_good / sizeof nested_good[0]; i++) {
+		struct ev_err err = { 0 };
+		json_t *h;
+
+		line_of(line, sizeof line, nested_good[i]);
+		cr_assert_not_null(h = json_loads(line, 0, NULL), "%s", line);
+		cr_assert_eq(ev_hit_check(h, "f:1", &err), 0, "%s: %s", line, err.msg);
+		cr_assert_eq(scan_check(line, &err), 0, "%s: %s", line, err.msg);
+		json_decref(h);
+	}
+}
