@@ -401,8 +401,28 @@ once_per_lane(struct ev_pack *p, struct item *it, const char *lane, const char *
 	return 0;
 }
 
-/* The hit's fields for the request, all optional: "rerank" (an object: the
- * first is kept), "warnings" (strings: each kept once), "routing" (an
+/* The members of a hit's "rerank" (ev-rerank's {"model", "config",
+ * "top_n"}) that explain.rerank shows, when present and not null: a string
+ * model, a whole top_n from 0, an object config.  Returns 0, or -1 with
+ * *err set (code 2 at where). */
+static int
+rerank_check(const json_t *rerank, const char *where, struct ev_err *err)
+{
+	const json_t *m = json_object_get(rerank, "model"), *n = json_object_get(rerank, "top_n");
+	const json_t *c = json_object_get(rerank, "config");
+
+	if (m != NULL && !json_is_null(m) && !json_is_string(m))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank.model' must be a string");
+	if (n != NULL && !json_is_null(n) && (!json_is_integer(n) || json_integer_value(n) < 0))
+		return ev_err_set(err, EV_EXIT_USAGE, where,
+		    "field 'rerank.top_n' must be a whole number from 0");
+	if (c != NULL && !json_is_null(c) && !json_is_object(c))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank.config' must be an object");
+	return 0;
+}
+
+/* The hit's fields for the request, all optional: "rerank" (an object,
+ * rerank_check()ed: the first is kept), "warnings" (strings: each kept once), "routing" (an
  * object: the query's when it has none), "filters" (an object: the filters
  * its lane applied, the query's when it has none).  Checked first, then
  * taken.  Returns 0, or -1 with *err set (code 2 at where). */
@@ -415,6 +435,8 @@ take_extras(struct ev_pack *p, json_t *rerank, json_t *warnings, json_t *routing
 
 	if (rerank != NULL && !json_is_null(rerank) && !json_is_object(rerank))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank' must be an object");
+	if (rerank_check(rerank, where, err) == -1)
+		return -1;
 	if (routing != NULL && !json_is_null(routing) && !json_is_object(routing))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'routing' must be an object");
 	if (filters != NULL && !json_is_null(filters) && !json_is_object(filters))

@@ -113,7 +113,8 @@ ev_pack_explain_rerank(const json_t *rerank)
 	v = json_object_get(rerank, "top_n");
 	if (json_object_set_new(x, "top_n", json_is_integer(v) ? json_incref(v) : json_null()) == -1)
 		goto nomem;
-	if ((v = json_object_get(rerank, "config")) != NULL && json_object_set(x, "config", v) == -1)
+	if (json_is_object(v = json_object_get(rerank, "config")) &&
+	    json_object_set(x, "config", v) == -1)
 		goto nomem;
 	return x;
 nomem:

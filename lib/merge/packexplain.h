@@ -28,7 +28,7 @@ json_t *ev_pack_filters_shape(const json_t *filters);
 /* explain.rerank from the "rerank" object the reranked hits carry ({"model",
  * "config", "top_n"}; NULL: not reranked): always {"enabled", "model",
  * "top_n"} ("model" and "top_n" null when not reranked), with "config" when
- * given.  NULL when out of memory. */
+ * it is an object.  NULL when out of memory. */
 json_t *ev_pack_explain_rerank(const json_t *rerank);
 
 /* The warnings a plan's rerank section earns against what ran (rerank as
