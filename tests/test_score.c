@@ -612,6 +612,32 @@ Test(score, reads_an_answer_record)
 	json_decref(v);
 }
 
+/* A citation's integer id is kept in decimal (the array of citations
+ * grows, and moves, as they are read: every id still holds). */
+Test(score, keeps_a_citations_integer_id)
+{
+	struct ev_score_item item = EV_SCORE_ITEM_INIT;
+	struct ev_err err = { 0 };
+	char rec[4096];
+	size_t n;
+	json_t *v;
+
+	n = (size_t)snprintf(rec, sizeof rec, "{\"query\":\"q\",\"answer\":\"a\",\"citations\":[");
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(rec + n, sizeof rec - n, "%s{\"id\":%d,\"text\":\"t\"}",
+		    i ? "," : "", i % 2 ? -i : i * 1000003);
+	snprintf(rec + n, sizeof rec - n, ",{\"id\":\"s\",\"text\":\"u\"}]}");
+	cr_assert_not_null(v = json_loads(rec, 0, NULL));
+	cr_assert_eq(ev_score_item_from_json(&item, v, "in.jsonl:3", &err), 0, "%s", err.msg);
+	cr_assert_eq(item.ncites, 41);
+	cr_assert_str_eq(item.cites[0].id, "0");
+	cr_assert_str_eq(item.cites[1].id, "-1");
+	cr_assert_str_eq(item.cites[38].id, "38000114");
+	cr_assert_str_eq(item.cites[40].id, "s");
+	ev_score_item_release(&item);
+	json_decref(v);
+}
+
 Test(score, reads_an_evidence_pack_with_an_answer)
 {
 	json_t *v = json_loads("{\"version\":\"0.1\",\"plan\":{},\"answer\":\"A.\",\"evidences\":["
@@ -644,7 +670,7 @@ Test(score, refuses_bad_records_naming_the_field)
 	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[5]}",
 	    "citation 0 must be an object or a string");
 	assert_bad("{\"query\":\"q\",\"answer\":\"a\",\"citations\":[{\"id\":[],\"text\":\"t\"}]}",
-	    "citation 0: field 'id' must be a string");
+	    "citation 0: field 'id' must be a string or an integer");
 	assert_bad("{\"answer\":\"a\",\"citations\":[]}", "missing field 'query'");
 	assert_bad("{\"query\":1,\"answer\":\"a\",\"citations\":[]}", "field 'query' must be a string");
 	assert_bad("{\"answer\":\"a\",\"evidences\":{}}", "field 'evidences' must be an array");
@@ -711,7 +737,7 @@ Test(score, idf_of_a_french_stem_comes_from_its_tagged_form)
 	struct ev_store *st;
 	struct ev_scorer *ssc;
 	struct ev_score_cite cites[2] = { { "a", "abeilles ruche", 14 }, { "b", "abeille miel", 12 } };
-	struct ev_score_item item = { "abeille", 7, "Abeille.", 8, cites, 2, 2, "fr" };
+	struct ev_score_item item = { "abeille", 7, "Abeille.", 8, cites, 2, 2, "fr", NULL };
 	struct ev_score_result r;
 	double idf0 = 1 + log(5.0 / 1.0);	/* ruche, miel: in none of 4 chunks */
 

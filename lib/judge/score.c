@@ -1169,13 +1169,41 @@ add_cite(struct ev_score_item *item, const char *id, const char *text, size_t le
 	return 0;
 }
 
-/* A citation id as text: strings as they are; other ids are not kept. */
+/* A citation id as text: a string as it is; NULL for none, or for an
+ * integer (int_ids() gives its text once all are read). */
 static const char *
 cite_id(const json_t *o)
 {
 	json_t *id = json_object_get(o, "id");
 
 	return json_is_string(id) ? json_string_value(id) : NULL;
+}
+
+/* The integer ids of the citations (which are item's cites, one for one),
+ * in decimal in item->idnums.  Returns 0 or -1 (out of memory). */
+static int
+int_ids(struct ev_score_item *item, const json_t *citations)
+{
+	const json_t *c;
+	size_t i, n = 0;
+
+	json_array_foreach(citations, i, c)
+		n += json_is_integer(json_object_get(c, "id"));
+	free(item->idnums);
+	if ((item->idnums = n ? malloc(n * 24) : NULL) == NULL)
+		return n ? -1 : 0;
+	n = 0;
+	json_array_foreach(citations, i, c) {
+		const json_t *id = json_object_get(c, "id");
+		char *t = item->idnums + 24 * n;
+
+		if (!json_is_integer(id))
+			continue;
+		snprintf(t, 24, "%" JSON_INTEGER_FORMAT, json_integer_value(id));
+		item->cites[i].id = t;
+		n++;
+	}
+	return 0;
 }
 
 static int
@@ -1288,11 +1316,13 @@ ev_score_item_from_json(struct ev_score_item *item, const json_t *rec, const cha
 			v = json_object_get(c, "id");
 			if (v != NULL && !json_is_null(v) && !json_is_string(v) && !json_is_integer(v))
 				return ev_err_set(err, EV_EXIT_USAGE, where,
-				    "citation %zu: field 'id' must be a string", i);
+				    "citation %zu: field 'id' must be a string or an integer", i);
 			if (add_cite(item, cite_id(c), json_string_value(text),
 			    json_string_length(text)) == -1)
 				return ev_err_nomem(err);
 		}
+		if (int_ids(item, cites) == -1)
+			return ev_err_nomem(err);
 	}
 	v = json_object_get(rec, "query");
 	if (v != NULL && !json_is_null(v)) {
@@ -1314,7 +1344,9 @@ ev_score_item_release(struct ev_score_item *item)
 	if (item == NULL)
 		return;
 	free(item->cites);
+	free(item->idnums);
 	item->cites = NULL;
+	item->idnums = NULL;
 	item->ncites = item->cap = 0;
 }
 

@@ -91,9 +91,11 @@ struct ev_score_item {
 	size_t cap;		/* allocated entries of cites */
 	char language[EV_ANALYZE_CODE_MAX];	/* the texts' language code, or ""
 				 * to find it from the answer (langid.h) */
+	char *idnums;		/* the integer ids of citations in decimal, 24 bytes
+				 * each (their cites' id points here), or NULL */
 };
 
-#define EV_SCORE_ITEM_INIT { "", 0, "", 0, NULL, 0, 0, "" }
+#define EV_SCORE_ITEM_INIT { "", 0, "", 0, NULL, 0, 0, "", NULL }
 
 /* Weights of the overall score (each >= 0, their sum > 0). */
 struct ev_score_weights {
