@@ -50,15 +50,28 @@ static const char *const nested_bad[][2] = {
 	{ "\"evidence\":[{\"lane\":null}]", "field 'evidence[0].lane' must be a string" },
 	{ "\"evidence\":[{\"lane\":\"\"}]", "field 'evidence[0].lane' must not be empty" },
 	{ "\"evidence\":[{\"score\":\"0.5\"}]", "field 'evidence[0].score' must be a number" },
-	{ "\"evidence\":[{\"rank\":2.5}]", "field 'evidence[0].rank' must be an integer" },
+	{ "\"evidence\":[{\"rank\":2.5}]",
+	    "field 'evidence[0].rank' must be an integer (without a decimal point)" },
+	{ "\"evidence\":[{\"rank\":3.0}]",
+	    "field 'evidence[0].rank' must be an integer (without a decimal point)" },
 	{ "\"evidence\":[{\"rank\":0}]", "field 'evidence[0].rank' must be at least 1" },
-	{ "\"evidence\":[{\"r\\u0061nk\":-1.0}]", "field 'evidence[0].rank' must be at least 1" },
+	{ "\"evidence\":[{\"r\\u0061nk\":-1}]", "field 'evidence[0].rank' must be at least 1" },
 	{ "\"evidence\":[{\"snippet\":false}]", "field 'evidence[0].snippet' must be a string" },
 	{ "\"signals\":{\"fts_score\":\"1\"}", "field 'signals.fts_score' must be a number or a boolean" },
 	{ "\"signals\":{\"a\":1,\"b\\u00e9\":null}", "field 'signals.b\xc3\xa9' must be a number or a boolean" },
 	{ "\"signals\":{\"v\":[1]}", "field 'signals.v' must be a number or a boolean" },
 	{ "\"warnings\":[\"a\",{}]", "field 'warnings' must be an array of strings" },
 	{ "\"explain\":\"x\"", "field 'explain' must be an object" },
+	{ "\"explain\":{\"lanes\":{}}", "field 'explain.lanes' must be an array" },
+	{ "\"explain\":{\"lanes\":[\"text\"]}", "field 'explain.lanes[0]' must be an object" },
+	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"found\":true},{\"lane\":5}]}",
+	    "field 'explain.lanes[1].lane' must be a string" },
+	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"found\":\"yes\"}]}",
+	    "field 'explain.lanes[0].found' must be a boolean" },
+	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"rank\":\"3\"}]}",
+	    "field 'explain.lanes[0].rank' must be an integer" },
+	{ "\"explain\":{\"method\":\"rrf\",\"lanes\":[{\"score\":[]}]}",
+	    "field 'explain.lanes[0].score' must be a number" },
 };
 
 /* Hits that keep to it: what the lanes, ev-expand and ev-rerank write. */
@@ -67,9 +80,14 @@ static const char *const nested_good[] = {
 	"\"evidence\":[{\"lane\":\"text\",\"snippet\":\"s\",\"matched_terms\":[\"a\"],"
 	    "\"regions\":[{\"page\":2}],\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"},"
 	    "{\"lane\":\"timeline\",\"from\":\"d:_top:0\",\"distance\":32.5,\"score\":1}]",
-	"\"evidence\":[{\"lane\":\"link\",\"from\":\"a\",\"distance\":1,\"score\":-2,\"rank\":3.0}]",
+	"\"evidence\":[{\"lane\":\"link\",\"from\":\"a\",\"distance\":1,\"score\":-2,\"rank\":3}]",
 	"\"evidence\":[{}],\"signals\":{},\"warnings\":[]",
 	"\"evidence\":null,\"signals\":null,\"explain\":null,\"warnings\":null",
+	"\"explain\":{\"method\":\"rrf\",\"rrf_k\":60,\"lanes\":[{\"lane\":\"vector\",\"found\":false,"
+	    "\"weight\":1,\"contribution\":0,\"formula\":\"f\"},{\"lane\":\"text\",\"found\":true,"
+	    "\"rank\":1,\"score\":1,\"normalized\":0.01,\"weight\":1,\"contribution\":0.01}],"
+	    "\"rerank\":{\"rank\":\"any\"}}",
+	"\"explain\":{\"lanes\":null}",
 };
 
 /* The line of a hit with more members m. */
@@ -95,8 +113,9 @@ scan_check(const char *line, struct ev_err *err)
 	return r;
 }
 
-/* What a hit's signals and evidence hold: each signal a number or a
- * boolean, each entry an object whose lane, score, rank and snippet are of
+/* What a hit's signals, evidence and explain.lanes hold: each signal a
+ * number or a boolean, each entry an object whose lane, score, rank and
+ * snippet (evidence) or lane, found, rank and score (explain.lanes) are of
  * their types; the tree and the scanner say the same. */
 Test(hitcheck, nested_values_are_held_to_one_rule_on_the_tree_and_the_scan)
 {

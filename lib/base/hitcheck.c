@@ -6,18 +6,33 @@
 #include <string.h>
 
 /* What a value nested in a hit must be. */
-enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_SIGNAL };
+enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_BOOL, W_SIGNAL };
 
-/* The members of an evidence entry that are held to a type (any other
+/* A member of the entries of a list that is held to a type (any other
  * passes: ev-expand's "from" and "distance", the text lane's
- * "matched_terms"...). */
-static const struct {
+ * "matched_terms", ev-fuse's "weight" and "formula"...). */
+struct rule {
 	const char *key;
 	enum want want;
-} entry_rule[] = {
+};
+
+static const struct rule entry_rule[] = {
 	{ "lane", W_LANE }, { "score", W_NUMBER }, { "rank", W_RANK }, { "snippet", W_STRING },
 };
-#define N_ENTRY_RULE (sizeof entry_rule / sizeof entry_rule[0])
+static const struct rule lane_rule[] = {
+	{ "lane", W_LANE }, { "found", W_BOOL }, { "rank", W_RANK }, { "score", W_NUMBER },
+};
+
+/* The lists of entries a hit holds: its evidence, and the lanes of its
+ * explain (ev-fuse's, which ev-rerank and ev-pack read). */
+struct list {
+	const char *name;	/* in messages */
+	const struct rule *rule;
+	size_t n;
+};
+
+static const struct list evidence_list = { "evidence", entry_rule, 4 };
+static const struct list lanes_list = { "explain.lanes", lane_rule, 4 };
 
 /* What is wrong with a nested value of type t (enum ev_jtype) held to want
  * ("must be ..."), or NULL when nothing: d is its number, empty whether it
@@ -33,12 +48,15 @@ wrong(enum want want, int t, double d, int empty)
 		    "must be a number or a boolean";
 	case W_NUMBER:
 		return num ? NULL : "must be a number";
-	case W_RANK:	/* as ev_field_int() takes it: 3.0 too */
-		if (t != EV_JINT && !(t == EV_JREAL && d > -9.2e18 && d < 9.2e18 && d == floor(d)))
-			return "must be an integer";
+	case W_RANK:	/* (its readers take a JSON integer alone: not 3.0) */
+		if (t != EV_JINT)
+			return t == EV_JREAL ? "must be an integer (without a decimal point)" :
+			    "must be an integer";
 		return d < 1 ? "must be at least 1" : NULL;
 	case W_LANE:
 		return t != EV_JSTR ? "must be a string" : empty ? "must not be empty" : NULL;
+	case W_BOOL:
+		return t == EV_JTRUE || t == EV_JFALSE ? NULL : "must be a boolean";
 	default:
 		return t == EV_JSTR ? NULL : "must be a string";
 	}
@@ -61,40 +79,55 @@ jtype(const json_t *v)
 }
 
 /* The one message of a value nested in a hit: "field 'signals.KEY' ..."
- * (entry 0: a signal) or "field 'evidence[I].KEY' ..." (entry I + 1).
- * Returns -1. */
+ * (list NULL: a signal) or "field 'LIST[I].KEY' ..." (entry I + 1 of the
+ * list; key NULL: the entry itself).  Returns -1. */
 static int
-nested_error(struct ev_err *err, const char *where, size_t entry, const char *key,
-	const char *what)
+nested_error(struct ev_err *err, const char *where, const struct list *list, size_t entry,
+	const char *key, const char *what)
 {
-	if (entry == 0)
+	if (list == NULL)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'signals.%s' %s",
 		    key ? key : "", what);
-	return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence[%zu]%s%s' %s", entry - 1,
-	    key ? "." : "", key ? key : "", what);
+	return ev_err_set(err, EV_EXIT_USAGE, where, "field '%s[%zu]%s%s' %s", list->name,
+	    entry - 1, key ? "." : "", key ? key : "", what);
 }
 
-/* The values a hit's signals and evidence hold (the tree). */
+/* The entries of the array a held to list's rule (the tree). */
+static int
+check_list(const json_t *a, const struct list *list, const char *where, struct ev_err *err)
+{
+	const char *bad;
+	json_t *v, *e;
+	size_t i, k;
+
+	json_array_foreach(a, i, e) {
+		if (!json_is_object(e))
+			return nested_error(err, where, list, i + 1, NULL, "must be an object");
+		for (k = 0; k < list->n; k++)
+			if ((v = json_object_get(e, list->rule[k].key)) != NULL &&
+			    (bad = wrong(list->rule[k].want, jtype(v), json_number_value(v),
+			    json_is_string(v) && json_string_length(v) == 0)) != NULL)
+				return nested_error(err, where, list, i + 1, list->rule[k].key, bad);
+	}
+	return 0;
+}
+
+/* The values a hit's signals, evidence and explain.lanes hold (the tree). */
 static int
 check_nested(const json_t *hit, const char *where, struct ev_err *err)
 {
 	const char *key, *bad;
-	json_t *v, *e;
-	size_t i, k;
+	json_t *v;
 
 	json_object_foreach(json_object_get(hit, "signals"), key, v)
 		if ((bad = wrong(W_SIGNAL, jtype(v), 0, 0)) != NULL)
-			return nested_error(err, where, 0, key, bad);
-	json_array_foreach(json_object_get(hit, "evidence"), i, e) {
-		if (!json_is_object(e))
-			return nested_error(err, where, i + 1, NULL, "must be an object");
-		for (k = 0; k < N_ENTRY_RULE; k++)
-			if ((v = json_object_get(e, entry_rule[k].key)) != NULL &&
-			    (bad = wrong(entry_rule[k].want, jtype(v), json_number_value(v),
-			    json_is_string(v) && json_string_length(v) == 0)) != NULL)
-				return nested_error(err, where, i + 1, entry_rule[k].key, bad);
-	}
-	return 0;
+			return nested_error(err, where, NULL, 0, key, bad);
+	v = json_object_get(json_object_get(hit, "explain"), "lanes");
+	if (v != NULL && !json_is_null(v) && !json_is_array(v))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'explain.lanes' must be an array");
+	if (check_list(v, &lanes_list, where, err) == -1)
+		return -1;
+	return check_list(json_object_get(hit, "evidence"), &evidence_list, where, err);
 }
 
 int
@@ -143,7 +176,8 @@ struct walk {
 	struct ev_jmems *mems;
 	const char *where;
 	struct ev_err *err;
-	size_t entry;		/* the evidence entry, from 1 */
+	const struct list *list;	/* NULL: the signals */
+	size_t entry;		/* the list's entry, from 1 */
 };
 
 /* Is the raw key of m the C string lit? */
@@ -182,39 +216,64 @@ scanned_error(struct walk *w, const struct ev_jmem *m, const char *what)
 		ev_buf_release(&key);
 		return ev_err_nomem(w->err);
 	}
-	r = nested_error(w->err, w->where, w->entry, key.p, what);
+	r = nested_error(w->err, w->where, w->list, w->entry, key.p, what);
 	ev_buf_release(&key);
 	return r;
 }
 
-/* Check the evidence entry e[0..n) (ev_jscan_elements()'s callback). */
+/* Check the entry e[0..n) of w's list (ev_jscan_elements()'s callback). */
 static int
 scanned_entry(const char *e, size_t n, void *data)
 {
 	struct walk *w = data;
+	const struct rule *rule = w->list->rule;
 	const struct ev_jmem *m;
 	const char *bad;
 	double d = 0;
 
 	w->entry++;
 	if (ev_jscan_type(e, n) != EV_JOBJ)
-		return nested_error(w->err, w->where, w->entry, NULL, "must be an object");
+		return nested_error(w->err, w->where, w->list, w->entry, NULL, "must be an object");
 	w->mems->n = 0;
 	if (ev_jscan_members(e, n, w->mems) == -1)
 		return ev_err_nomem(w->err);
 	for (size_t i = 0; i < w->mems->n; i++) {
 		m = &w->mems->m[i];
-		for (size_t k = 0; k < N_ENTRY_RULE; k++) {
-			if (!key_is(m, entry_rule[k].key))
+		for (size_t k = 0; k < w->list->n; k++) {
+			if (!key_is(m, rule[k].key))
 				continue;
-			if (entry_rule[k].want == W_RANK && (m->type == EV_JINT ||
-			    m->type == EV_JREAL) && number_of(m->val, m->vlen, &d) == -1)
+			if (rule[k].want == W_RANK && m->type == EV_JINT &&
+			    number_of(m->val, m->vlen, &d) == -1)
 				return ev_err_nomem(w->err);
-			if ((bad = wrong(entry_rule[k].want, m->type, d, m->vlen == 2)) != NULL)
+			if ((bad = wrong(rule[k].want, m->type, d, m->vlen == 2)) != NULL)
 				return scanned_error(w, m, bad);
 		}
 	}
 	return 0;
+}
+
+/* The explain object m of a hit: its "lanes" held to their rule. */
+static int
+scanned_explain(struct walk *w, const struct ev_jmem *m)
+{
+	struct ev_jmem lanes;
+	size_t i;
+
+	if (m->type != EV_JOBJ)
+		return ev_err_set(w->err, EV_EXIT_USAGE, w->where, "field 'explain' must be an object");
+	w->mems->n = 0;
+	if (ev_jscan_members(m->val, m->vlen, w->mems) == -1)
+		return ev_err_nomem(w->err);
+	for (i = 0; i < w->mems->n && !key_is(&w->mems->m[i], "lanes"); i++)
+		;
+	if (i == w->mems->n || w->mems->m[i].type == EV_JNULL)
+		return 0;
+	lanes = w->mems->m[i];	/* (the walk reuses mems) */
+	if (lanes.type != EV_JARR)
+		return ev_err_set(w->err, EV_EXIT_USAGE, w->where,
+		    "field 'explain.lanes' must be an array");
+	w->list = &lanes_list;
+	return ev_jscan_elements(lanes.val, lanes.vlen, scanned_entry, w) != 0 ? -1 : 0;
 }
 
 /* Is the element e[0..n) not a string (ev_jscan_elements()'s callback)? */
@@ -229,7 +288,7 @@ int
 ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const char *where,
 	struct ev_err *err)
 {
-	struct walk w = { scratch, where, err, 0 };
+	struct walk w = { scratch, where, err, NULL, 0 };
 	const char *bad;
 
 	if (m->type == EV_JNULL)
@@ -246,10 +305,10 @@ ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const cha
 	} else if (key_is(m, "evidence")) {
 		if (m->type != EV_JARR)
 			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence' must be an array");
+		w.list = &evidence_list;
 		return ev_jscan_elements(m->val, m->vlen, scanned_entry, &w) != 0 ? -1 : 0;
 	} else if (key_is(m, "explain")) {
-		if (m->type != EV_JOBJ)
-			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'explain' must be an object");
+		return scanned_explain(&w, m);
 	} else if (key_is(m, "warnings")) {
 		if (m->type != EV_JARR || ev_jscan_elements(m->val, m->vlen, not_string, NULL) != 0)
 			return ev_err_set(err, EV_EXIT_USAGE, where,

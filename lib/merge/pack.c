@@ -1028,9 +1028,9 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	for (k = K_TITLE; k < NKEYS; k++)
 		if (!absent_or(m, at[k], k < K_CHUNK_INDEX ? EV_JSTR : EV_JINT))
 			return add_parsed(p, where, err);
-	/* what signals, evidence and warnings hold, by ev_hit_check()'s rule */
-	for (k = 0; k < 3; k++) {
-		static const int nested[3] = { K_SIGNALS, K_EVIDENCE, K_WARNINGS };
+	/* what signals, evidence, warnings and explain hold, by ev_hit_check()'s rule */
+	for (k = 0; k < 4; k++) {
+		static const int nested[4] = { K_SIGNALS, K_EVIDENCE, K_WARNINGS, K_EXPLAIN };
 		if (at[nested[k]] >= 0 &&
 		    ev_hit_check_member(&m[at[nested[k]]], &p->sub, where, err) == -1)
 			return err->code == EV_EXIT_RUNTIME ? -1 : add_parsed(p, where, err);
