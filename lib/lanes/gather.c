@@ -54,16 +54,18 @@ ev_routed_check(const json_t *q, const char *where, struct ev_err *err)
 	const json_t *lanes = json_object_get(q, "lanes"), *l;
 	size_t i;
 
-	if (!json_is_array(lanes))
+	if (lanes == NULL || json_is_null(lanes))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
 		    "query without 'lanes': --hits reads queries routed by ev-route");
 	/* the gate and --lane compare each lane by name: a number there would be
-	 * read as no string at all */
-	json_array_foreach(lanes, i, l)
-		if (!json_is_string(l))
-			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'lanes' must be a list "
-			    "of lane names (strings); delete 'lanes' and 'routing' to route the "
-			    "query anew");
+	 * read as no string at all, a name no lane has as no lane */
+	for (i = 0; i < json_array_size(lanes) && json_is_string(l = json_array_get(lanes, i)) &&
+	    ev_plan_lane_name_ok(json_string_value(l)); i++)
+		;
+	if (!json_is_array(lanes) || i < json_array_size(lanes))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'lanes' must be a list of lane"
+		    " names (" EV_PLAN_LANE_RULE "); delete 'lanes' and 'routing' to route the"
+		    " query anew");
 	return 0;
 }
 

@@ -70,7 +70,8 @@ void ev_gather_close(struct ev_gather *g);
 int ev_routed_to(const json_t *q, const char *lane);
 
 /* Check routed query record q (read at where): its "lanes" is a list of lane
- * names (strings).  Returns 0, or -1 with *err set (code 2 naming where). */
+ * names (strings, each by the rule of ev_plan_lane_name_ok()).  Returns 0,
+ * or -1 with *err set (code 2 naming where). */
 int ev_routed_check(const json_t *q, const char *where, struct ev_err *err);
 
 #endif
