@@ -221,6 +221,7 @@ ev_pack_free(struct ev_pack *p)
 	ev_buf_release(&p->idb);
 	ev_buf_release(&p->qidb);
 	ev_buf_release(&p->reqb);
+	ev_buf_release(&p->rerankb);
 	ev_jscan_release(&p->js);
 	free(p->sub.m);
 	free(p);
@@ -936,18 +937,22 @@ add_parsed(struct ev_pack *p, const char *where, struct ev_err *err)
 }
 
 /* take_extras() for a scanned record: its "rerank", "warnings", "routing"
- * and "filters" members, parsed only when they are there and needed. */
+ * and "filters" members, parsed only when they are there and needed (each
+ * hit's rerank is checked, as the parsed path checks it, unless it is the
+ * text checked last: ev-rerank gives every hit the same). */
 static int
 raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *where,
     struct ev_err *err)
 {
 	static const int keys[] = { K_RERANK, K_WARNINGS, K_ROUTING, K_FILTERS };
 	json_t *v[4] = { NULL, NULL, NULL, NULL };
+	const struct ev_jmem *rr = p->at[K_RERANK] >= 0 ? &m[p->at[K_RERANK]] : NULL;
 	int i, k, r = 0;
 
 	(void)nm;
 	for (k = 0; k < 4; k++) {
-		if ((i = p->at[keys[k]]) < 0 || (k == 0 && p->rerank != NULL) ||
+		if ((i = p->at[keys[k]]) < 0 || (k == 0 && rr->vlen == p->rerankb.len &&
+		    memcmp(rr->val, p->rerankb.p, rr->vlen) == 0) ||
 		    (k == 2 && p->q[p->cur].routing != NULL) ||
 		    (k == 3 && p->q[p->cur].filters != NULL))
 			continue;
@@ -958,6 +963,11 @@ raw_extras(struct ev_pack *p, const struct ev_jmem *m, size_t nm, const char *wh
 	}
 	if (r == 0)
 		r = take_extras(p, v[0], v[1], v[2], v[3], where, err);
+	if (r == 0 && v[0] != NULL) {
+		ev_buf_reset(&p->rerankb);
+		if (ev_buf_add(&p->rerankb, rr->val, rr->vlen) == -1)
+			r = ev_err_nomem(err);
+	}
 	for (k = 0; k < 4; k++)
 		json_decref(v[k]);
 	return r;

@@ -149,6 +149,7 @@ struct ev_pack {
 	struct ev_buf idb;	/* a decoded string */
 	struct ev_buf qidb;	/* ev_pack_query()'s query id as text */
 	struct ev_buf reqb;	/* the scanned line's request id */
+	struct ev_buf rerankb;	/* the text of the rerank last checked (raw_extras()) */
 	struct ev_jmems sub;	/* members of a nested object */
 	int at[NKEYS];		/* the scanned line's members by key (-1: absent or null) */
 };

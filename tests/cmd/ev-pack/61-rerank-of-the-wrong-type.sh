@@ -12,6 +12,10 @@ for r in '{"model":5}' '{"model":"features","top_n":"x"}' '{"top_n":-1}' '{"top_
 	ev-pack hits.jsonl >/dev/null
 	echo "exit $?"
 done
+echo "-- a later hit of the query (the scanned path), whose rerank is not kept:"
+printf '%s\n' "$hit,\"rerank\":{\"model\":\"features\"}}" "$hit,\"rerank\":{\"top_n\":\"x\"}}" |
+	sed '2s/d:_top:0/d:_top:1/' | ev-pack >/dev/null
+echo "exit $?"
 echo "-- what ev-rerank writes, and nulls (absent):"
 for r in '{"model":"features","config":{"weights":{"title":1}},"top_n":100}' \
     '{"model":null,"config":null,"top_n":null}'; do
