@@ -53,7 +53,7 @@ show(struct run *r, const char *ref, size_t n, const char *where, struct ev_err 
 	if (ev_ref_parse(ref, n, &parsed, where, err) == -1)
 		return -1;
 	r->refs++;
-	got = ev_show_resolve(r->st, &parsed, ref, &rec, err);
+	got = ev_show_resolve(r->st, &parsed, ref, ev_cli_note_cb, NULL, &rec, err);
 	ev_buf_reset(&r->out);
 	if (got == 0) {
 		r->missing++;

@@ -61,7 +61,7 @@ resolve(const char *ref)
 	int got;
 
 	cr_assert_eq(ev_ref_parse(ref, strlen(ref), &r, "arg", &err), 0, "%s", err.msg);
-	got = ev_show_resolve(st, &r, ref, &rec, &err);
+	got = ev_show_resolve(st, &r, ref, NULL, NULL, &rec, &err);
 	free(r.id);
 	cr_assert_neq(got, -1, "%s", err.msg);
 	return got ? rec : NULL;

@@ -442,7 +442,7 @@ ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_
 
 	if (ev_ref_parse(ref, strlen(ref), &r, ref, err) == -1)
 		return err->code == EV_EXIT_USAGE ? 0 : -1;	/* (an id no reference names) */
-	found = ev_show_resolve(st, &r, ref, &rec, err);
+	found = ev_show_resolve(st, &r, ref, NULL, NULL, &rec, err);
 	free(r.id);
 	if (found == 1) {
 		text = json_string_value(json_object_get(rec, "text"));

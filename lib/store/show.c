@@ -424,18 +424,51 @@ add_piece(const char *t, long long len, long long a, long long b, struct piece *
 	return 0;
 }
 
-/* Add the lines of page (inside box when not NULL) of a chunk's lines JSON
- * to *v (n, cap), each once, without their text. */
+/* Who is told of a stored line not as ev-ingest writes it: note (NULL for
+ * no one) and ctx, and the document's id. */
+struct damage {
+	ev_note_fn *note;
+	void *ctx;
+	const char *doc;
+};
+
+/* Tell d that line k (from 1; 0 for all of them) of chunk's stored lines
+ * is left out, being damaged as what says.  Returns 0 or -1 (out of memory). */
 static int
-page_lines(const char *lines, long page, const double *box, struct pline **v, size_t *n,
-    size_t *cap)
+damaged_line(const struct damage *d, const char *chunk, size_t k, const char *what)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	int bad;
+
+	if (d->note == NULL)
+		return 0;
+	bad = ev_buf_adds(&b, "document '") == -1 || ev_show_put_ref(&b, d->doc, strlen(d->doc)) == -1 ||
+	    ev_buf_adds(&b, "', chunk '") == -1 ||
+	    ev_show_put_ref(&b, chunk ? chunk : "", chunk ? strlen(chunk) : 0) == -1 ||
+	    (k > 0 ? ev_buf_printf(&b, "': its stored line %zu %s", k, what) :
+	    ev_buf_printf(&b, "': its stored lines %s", what)) == -1 ||
+	    ev_buf_adds(&b, ": left out, the store is damaged (ingest the document again)") == -1;
+	if (!bad)
+		ev_note(d->note, d->ctx, "%s", b.p);
+	ev_buf_release(&b);
+	return bad ? -1 : 0;
+}
+
+/* Add the lines of page (inside box when not NULL) of a chunk's lines JSON
+ * to *v (n, cap), each once, without their text; a line not as ev-ingest
+ * writes it (not seven numbers, a page that is no page number, offsets that
+ * are none) is left out and told to d. */
+static int
+page_lines(const char *lines, const char *chunk, long page, const double *box,
+    const struct damage *d, struct pline **v, size_t *n, size_t *cap)
 {
 	json_t *arr = json_loads(lines ? lines : "[]", 0, NULL), *l;
 	size_t i, k;
+	char what[96];
 
 	if (!json_is_array(arr)) {
 		json_decref(arr);
-		return 0;	/* not as ev-ingest writes it: no lines */
+		return damaged_line(d, chunk, 0, "are not a JSON array");
 	}
 	json_array_foreach(arr, i, l) {
 		double x[7];
@@ -447,7 +480,21 @@ page_lines(const char *lines, long page, const double *box, struct pline **v, si
 		}
 		/* offsets that a double and a long long hold exactly; the page
 		 * compared as a double, never cast (1e300 or 2.5 is no page) */
-		if (!ok || x[2] != (double)page || !(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
+		what[0] = '\0';
+		if (!ok)
+			snprintf(what, sizeof what, "is not seven numbers");
+		else if (!(x[2] >= 1 && x[2] <= 1e9 && x[2] == floor(x[2])))
+			snprintf(what, sizeof what, "has page %.6g, which is no page number", x[2]);
+		else if (!(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
+			snprintf(what, sizeof what, "has offsets %.6g to %.6g, which are none", x[0], x[1]);
+		if (what[0] != '\0') {
+			if (damaged_line(d, chunk, i + 1, what) == -1) {
+				json_decref(arr);
+				return -1;
+			}
+			continue;
+		}
+		if (x[2] != (double)page)
 			continue;
 		if (box != NULL && (x[5] < box[0] || x[3] > box[2] || x[6] < box[1] || x[4] > box[3]))
 			continue;
@@ -542,9 +589,10 @@ put_lines(json_t *o, struct pline *v, size_t n, long page)
 	return bad ? -1 : 0;
 }
 
-/* A page, or the lines of a page inside a box. */
+/* A page, or the lines of a page inside a box; damaged lines told to d. */
 static int
-resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_err *err)
+resolve_page(struct ev_store *st, const struct ev_ref *r, const struct damage *d, json_t *o,
+    struct ev_err *err)
 {
 	struct pline *v = NULL;
 	struct piece *pc = NULL;
@@ -556,7 +604,7 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 		return got;
 	if ((got = resolve_doc_fields(st, r->id, o, err)) != 1)
 		return got;
-	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines"
+	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines, c.id"
 	    " FROM chunks c JOIN chunk_regions g ON g.rowid = c.rowid WHERE c.doc_id = ?1"
 	    " AND g.page <= ?2 AND coalesce(g.page_end, g.page) >= ?2", err)) == NULL)
 		return -1;
@@ -565,8 +613,9 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW)
 		bad = add_piece((const char *)sqlite3_column_text(s, 0), sqlite3_column_bytes(s, 0),
 		    sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), &pc, &np, &cap_pc) == -1 ||
-		    page_lines((const char *)sqlite3_column_text(s, 3), r->page,
-		    r->kind == EV_REF_REGION ? r->box : NULL, &v, &n, &cap) == -1;
+		    page_lines((const char *)sqlite3_column_text(s, 3),
+		    (const char *)sqlite3_column_text(s, 4), r->page,
+		    r->kind == EV_REF_REGION ? r->box : NULL, d, &v, &n, &cap) == -1;
 	sqlite3_reset(s);
 	if (!bad && rc != SQLITE_DONE) {
 		free_lines(v, n);
@@ -585,10 +634,11 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, json_t *o, struct ev_e
 }
 
 int
-ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
-	struct ev_err *err)
+ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev_note_fn *note,
+	void *ctx, json_t **out, struct ev_err *err)
 {
 	json_t *o = json_pack("{s:s}", "ref", ref);
+	const struct damage d = { note, ctx, r->id };
 	int got;
 
 	*out = NULL;
@@ -603,7 +653,7 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, js
 		break;
 	case EV_REF_PAGE:
 	case EV_REF_REGION:
-		got = resolve_page(st, r, o, err);
+		got = resolve_page(st, r, &d, o, err);
 		break;
 	default:
 		if ((got = resolve_chunk(st, r->id, o, err)) == 0)

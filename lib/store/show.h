@@ -1,7 +1,7 @@
 /* show.h: references to stored evidence, resolved to what the store holds
  * (ev-show).
  *
- * Layer 5: includes err.h, buf.h, store.h and Jansson (region.h, chunk.h and
+ * Layer 5: includes err.h, buf.h, note.h, store.h and Jansson (region.h, chunk.h and
  * jscan.h in show.c).
  *
  * A reference is one of
@@ -21,6 +21,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "note.h"
 #include "store.h"
 
 enum ev_ref_kind { EV_REF_BARE, EV_REF_CHUNK, EV_REF_DOC, EV_REF_PAGE, EV_REF_REGION };
@@ -51,9 +52,12 @@ int ev_show_refs_of(const json_t *rec, json_t *refs, const char *where, struct e
  * "section_path", "text", "offset_start", "offset_end", "page", "page_end",
  * "boxes": [{"page", "bbox"}], "content_hash", "metadata"}, the fields the
  * store has for it (metadata.clause_id for a clause's chunk); 0 when st
- * holds no such chunk, document or page; -1 with *err set (code 1). */
-int ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, json_t **out,
-	struct ev_err *err);
+ * holds no such chunk, document or page; -1 with *err set (code 1).  A
+ * page's stored line that is not as ev-ingest writes it (a damaged store) is
+ * left out and named, with its document and chunk, to note(ctx, msg) (NULL:
+ * to no one). */
+int ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev_note_fn *note,
+	void *ctx, json_t **out, struct ev_err *err);
 
 /* Why r, which ev_show_resolve() found nothing for (0), shows nothing,
  * appended to why as the rest of a sentence after the reference: "is not
