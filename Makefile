@@ -90,10 +90,10 @@ $(EXTRACT_OBJ): EV_CFLAGS += $(EXTRACT_CFLAGS)
 $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 
 # test_strmap, test_fuse_nomem and test_textsearch_nomem make allocations fail: malloc and
-# realloc wrapped at link time.
+# realloc wrapped at link time (and calloc, for test_textsearch_nomem).
 LDLIBS_test_strmap = -Wl,--wrap=malloc -Wl,--wrap=realloc
 LDLIBS_test_fuse_nomem = $(LDLIBS_test_strmap)
-LDLIBS_test_textsearch_nomem = $(LDLIBS_test_strmap)
+LDLIBS_test_textsearch_nomem = $(LDLIBS_test_strmap) -Wl,--wrap=calloc
 
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)

@@ -2,10 +2,12 @@
  * a query with feedback (its pool) -- the query fails with code 1, or its
  * hits are exactly those of the query with memory enough, never those of
  * another ranking; and the next query of the same searcher is whole again.
- * Through FTS5 and through the postings file.  evkit's malloc and realloc
- * are wrapped at link time (see LDLIBS_test_textsearch_nomem in the
+ * Through FTS5 and through the postings file; and a searcher opened when
+ * memory runs out either fails with code 1 or reads the postings file.
+ * evkit's malloc, realloc and calloc are wrapped at link time (see LDLIBS_test_textsearch_nomem in the
  * Makefile); SQLite's and Jansson's, in their shared libraries, are not. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +21,21 @@
 
 void *__real_malloc(size_t n);
 void *__real_realloc(void *p, size_t n);
+void *__real_calloc(size_t n, size_t size);
 
 static int counting;		/* allocations are counted (fail_arm()) */
 static long fail_at;		/* 0: none fails */
 static long allocs;
 
+/* Whether this allocation fails; when it does, errno is ENOMEM, as the C
+ * library's malloc leaves it. */
 static int
 fail_now(void)
 {
-	return counting && ++allocs == fail_at;
+	if (!counting || ++allocs != fail_at)
+		return 0;
+	errno = ENOMEM;
+	return 1;
 }
 
 void *
@@ -40,6 +48,12 @@ void *
 __wrap_realloc(void *p, size_t n)
 {
 	return n > 0 && fail_now() ? NULL : __real_realloc(p, n);
+}
+
+void *
+__wrap_calloc(size_t n, size_t size)
+{
+	return fail_now() ? NULL : __real_calloc(n, size);
 }
 
 /* Count the allocations from now, the at-th failing (0: none). */
@@ -185,4 +199,44 @@ Test(textsearch_nomem, through_the_postings_a_query_fails_or_ranks_as_with_memor
 
 	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
 	every_allocation_failing(1);
+}
+
+/* note(): the notes, one a line, into the struct ev_buf ctx. */
+static void
+keep_note(void *ctx, const char *msg)
+{
+	cr_assert_eq(ev_buf_adds(ctx, msg), 0);
+	cr_assert_eq(ev_buf_addc(ctx, '\n'), 0);
+}
+
+Test(textsearch_nomem, a_searcher_opened_out_of_memory_fails_or_reads_the_postings_file)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+	struct ev_err err = { 0 };
+	long total, failed = 0;
+
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	fail_arm(0);
+	ts = ev_textsearch_open(st, &o, &err);
+	total = fail_disarm();
+	cr_assert_not_null(ts, "%s", err.msg);
+	for (long at = 1; at <= total; at++) {
+		struct ev_buf notes = EV_BUF_INIT;
+
+		ev_textsearch_close(ts);
+		fail_arm(at);
+		ts = ev_textsearch_open(st, &o, &err);
+		fail_disarm();
+		if (ts == NULL) {
+			/* out of memory, never a postings file that "cannot be read" */
+			cr_assert_eq(err.code, 1, "allocation %ld failing: %s", at, err.msg);
+			cr_assert_str_eq(err.msg, "out of memory", "allocation %ld failing", at);
+			failed++;
+			continue;
+		}
+		ev_textsearch_advise(ts, "kb.db", keep_note, &notes);
+		cr_assert_null(notes.p, "allocation %ld failing: %s", at, notes.p);
+		ev_buf_release(&notes);
+	}
+	cr_assert_gt(failed, 0, "%ld allocations", total);
 }

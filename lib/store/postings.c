@@ -1632,6 +1632,11 @@ ev_postings_open(struct ev_store *st, int *stale, struct ev_err *err)
 	if ((p = map_file(path, stale)) == NULL) {
 		fresh = errno;
 		free(path);
+		if (*stale == EV_POSTINGS_UNREADABLE && fresh == ENOMEM) {
+			*stale = 0;	/* out of memory: not the file's fault */
+			ev_err_nomem(err);
+			return NULL;
+		}
 		errno = fresh;	/* why it cannot be read */
 		return NULL;
 	}

@@ -204,7 +204,7 @@ int ev_postings_wanted(struct ev_store *st, long long min_rows, struct ev_err *e
  * err->code 0 when there is none (*stale set to 0), or it is stale
  * (*stale set to EV_POSTINGS_STALE), damaged (EV_POSTINGS_DAMAGED) or cannot
  * be read (EV_POSTINGS_UNREADABLE, errno set to why); or NULL with *err set (code 1) on an error of the
- * store.  The file describes the
+ * store or out of memory (ENOMEM opening or mapping it too).  The file describes the
  * index of the moment it was opened in: the caller reads the store in a
  * transaction begun before this call, or checks ev_postings_fresh() in each
  * one it begins. */
