@@ -103,7 +103,8 @@ one(struct run *run, const char *path, struct ev_err *err)
 		free(key);
 		return 0;
 	}
-	rc = json_object_set_new(run->seen, key ? key : id, json_true());
+	/* (a key of any bytes: the resolved directory need not be UTF-8) */
+	rc = json_object_set_new_nocheck(run->seen, key ? key : id, json_true());
 	free(key);
 	if (rc == -1)
 		return ev_err_nomem(err);
