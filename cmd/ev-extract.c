@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "docread.h"
 #include "extract.h"
 #include "extract_html.h"
 #include "extract_pdf.h"
+#include "ingest.h"
 #include "jscan.h"
 #include "opt.h"
 
@@ -80,6 +82,36 @@ resolved(const char *path)
 	return key;
 }
 
+/* The document id of the file at path into id (size bytes): the path as
+ * given (ev_extract_id()); when that is not UTF-8, the id ev-ingest gives
+ * the file with the current directory as its base (ingest.h: the directory
+ * resolved, relative to the base), which may be.  Returns 0, or -1 with *err
+ * set (code 2 when neither is UTF-8). */
+static int
+file_id(const char *path, char *id, size_t size, struct ev_err *err)
+{
+	struct ev_ingest_ids *ids = NULL;
+	char *base, *rel = NULL;
+
+	ev_extract_id(path, id, size);
+	if (ev_utf8_bad(id, strlen(id)) == strlen(id))
+		return 0;
+	if ((base = ev_ingest_resolve(".", 1, err)) != NULL &&
+	    (ids = ev_ingest_ids_new(base, err)) != NULL)
+		rel = ev_ingest_ids_of(ids, path, err);
+	free(base);
+	ev_ingest_ids_free(ids);
+	if (rel == NULL && err->code != EV_EXIT_USAGE)
+		return -1;	/* out of memory (else a directory that cannot be resolved) */
+	if (rel == NULL || ev_utf8_bad(rel, strlen(rel)) < strlen(rel) || strlen(rel) >= size) {
+		free(rel);
+		return ev_err_set(err, EV_EXIT_USAGE, path, "%s", EV_DOCREAD_NAME_NOT_UTF8);
+	}
+	memcpy(id, rel, strlen(rel) + 1);
+	free(rel);
+	return 0;
+}
+
 /* Extract one file.  Returns 0, or -1 with *err set; a bad file (code 2) is
  * reported by the caller, which goes on. */
 static int
@@ -90,10 +122,8 @@ one(struct run *run, const char *path, struct ev_err *err)
 	int rc;
 
 	memset(&run->prog, 0, sizeof run->prog);
-	ev_extract_id(path, id, sizeof id);
-	if (ev_utf8_bad(id, strlen(id)) < strlen(id))
-		return ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8, and a"
-		    " file's document id is its name: rename the file (convmv converts names)");
+	if (file_id(path, id, sizeof id, err) == -1)
+		return -1;
 	/* ev-ingest refuses an id twice in one run: a file named twice (or
 	 * also found in a directory named), however spelled (sub/../sub/a.html),
 	 * is written once */

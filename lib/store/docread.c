@@ -375,7 +375,6 @@ ev_docread_read_file(const char *path, const char *id, int format, struct ev_err
 	    "source_type", md ? "markdown" : "text");
 	ev_buf_release(&b);
 	if (doc == NULL)
-		ev_err_set(err, EV_EXIT_USAGE, path, "file name is not valid UTF-8, and a file's"
-		    " document id is its name: rename the file (convmv converts names)");
+		ev_err_set(err, EV_EXIT_USAGE, path, "%s", EV_DOCREAD_NAME_NOT_UTF8);
 	return doc;
 }

@@ -13,6 +13,11 @@
 #include "err.h"
 #include "region.h"
 
+/* What a file whose document id, its name, is not UTF-8 is told (a PDF or
+ * HTML file's by ev-extract and ev-ingest alike). */
+#define EV_DOCREAD_NAME_NOT_UTF8 "file name is not valid UTF-8, and a file's document id is" \
+	" its name: rename the file (convmv converts names)"
+
 enum {
 	EV_INGEST_AUTO = -1	/* format: by source_type or the id's extension */
 };
