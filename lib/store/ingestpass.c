@@ -18,6 +18,7 @@
 #include "jsonl.h"
 #include "note.h"
 #include "sha256.h"
+#include "utf8.h"
 
 enum { REC_DOC = 0, REC_SEEN = 1 };
 
@@ -587,6 +588,11 @@ read_extract(struct ev_ingestpass *sp, const char *path, size_t source, struct e
 
 	if (id == NULL)
 		return -1;
+	if (ev_utf8_bad(id, strlen(id)) < strlen(id)) {
+		free(id);	/* (as a Markdown or text file's: ev_docread_read_file()) */
+		ev_err_set(err, EV_EXIT_USAGE, path, "%s", EV_DOCREAD_NAME_NOT_UTF8);
+		return invalid(sp, NULL, source, err);
+	}
 	if (named_twice(sp, id, path)) {
 		free(id);
 		return 0;
