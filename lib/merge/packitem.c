@@ -62,25 +62,34 @@ field_or_meta(json_t *hit, const char *k)
 	return v;
 }
 
-/* A hit's text field k when not empty, else its metadata's (a chunk's
- * section_path is "" where the document has no headings, and the
- * document's own is in its metadata); NULL when neither has text. */
+/* Whether v is a value a field carries: present, not null, not "". */
+static int
+carried(const json_t *v)
+{
+	return v != NULL && !json_is_null(v) && !(json_is_string(v) && json_string_length(v) == 0);
+}
+
+/* A hit's field k as the document gave it, of any JSON type, when it
+ * carries one, else its metadata's (a chunk's section_path is "" where the
+ * document has no headings, and the document's own is in its metadata);
+ * NULL when neither does. */
 static json_t *
-text_field_or_meta(json_t *hit, const char *k)
+given_field_or_meta(json_t *hit, const char *k)
 {
 	json_t *v = json_object_get(hit, k);
 
-	if (json_is_string(v) && json_string_length(v) > 0)
+	if (carried(v))
 		return v;
 	v = json_object_get(json_object_get(hit, "metadata"), k);
-	return json_is_string(v) && json_string_length(v) > 0 ? v : NULL;
+	return carried(v) ? v : NULL;
 }
 
 /* The fields a caller cites a document by, into meta when the hit (or its
  * metadata) has them: document_id (its doc_id), authority_id, doc_type,
  * published_date, section_path, asset_type, asset_id, source_document_id,
  * and every policy_* field (policy_section_id, policy_clause_id,
- * policy_topic_tags, ...) as the document gave it. */
+ * policy_topic_tags, ...) as the document gave it, of any JSON type (its
+ * metadata is free-form). */
 static void
 cited_metadata(int *bad, json_t *meta, json_t *hit)
 {
@@ -92,7 +101,7 @@ cited_metadata(int *bad, json_t *meta, json_t *hit)
 
 	set_if(bad, meta, "document_id", str_or_null(json_object_get(hit, "doc_id")));
 	for (i = 0; i < sizeof keys / sizeof *keys; i++)
-		set_ref(bad, meta, keys[i], text_field_or_meta(hit, keys[i]));
+		set_ref(bad, meta, keys[i], given_field_or_meta(hit, keys[i]));
 	json_object_foreach(json_object_get(hit, "metadata"), k, v)
 		if (strncmp(k, "policy_", 7) == 0)
 			set_ref(bad, meta, k, v);
