@@ -79,7 +79,7 @@ main(int argc, char *argv[])
 	    (in = ev_jsonl_open(argv + argi, argc - argi, &err)) == NULL)
 		rc = ev_cli_report(&err);
 	else
-		rc = ev_cli_query_hits(&cli, in, skip_invalid, expand_query, &run, &nhits);
+		rc = ev_cli_query_hits(&cli, in, skip_invalid, NULL, expand_query, &run, &nhits);
 	ev_cli_count(&cli, "hits", nhits);
 	ev_cli_count(&cli, "added", run.added);
 	ev_jsonl_close(in);

@@ -85,6 +85,14 @@ struct run {
 	long missing;
 };
 
+/* Whether --command can take a hit (an ev_cli_hit_check_fn). */
+static int
+command_takes(void *ctx, const json_t *hit, const char *where, struct ev_err *err)
+{
+	(void)ctx;
+	return ev_rerank_cmd_check(hit, where, err);
+}
+
 /* Rerank one query's hits into out (an ev_cli_query_fn). */
 static int
 rerank_query(void *ctx, json_t *hits, const char *where, struct ev_buf *out, struct ev_err *err)
@@ -151,7 +159,8 @@ main(int argc, char *argv[])
 	if ((v = json_deep_copy(ev_rerank_info(run.rr))) != NULL)
 		json_object_set_new(v, "k", json_integer(ro.k));
 	ev_cli_log_set(&cli, "rerank", v);
-	rc = ev_cli_query_hits(&cli, in, skip_invalid, rerank_query, &run, &nhits);
+	rc = ev_cli_query_hits(&cli, in, skip_invalid, cmdline != NULL ? command_takes : NULL,
+	    rerank_query, &run, &nhits);
 	if (ev_rerank_queries_cut(run.rr) > 0)
 		ev_warn("%lld quer%s had more than %d distinct words: the features use the first %d",
 		    ev_rerank_queries_cut(run.rr), ev_rerank_queries_cut(run.rr) == 1 ? "y" : "ies",

@@ -128,7 +128,7 @@ query_hits(const char *text, int skip_invalid, long long *nhits, long long *skip
 	cr_assert_not_null(in, "%s", err.msg);
 	flushed[0] = '\0';
 	*nhits = 0;
-	rc = ev_cli_query_hits(&cli, in, skip_invalid, flush_record, NULL, nhits);
+	rc = ev_cli_query_hits(&cli, in, skip_invalid, NULL, flush_record, NULL, nhits);
 	*skipped = json_integer_value(json_object_get(cli.counts, "skipped"));
 	json_decref(cli.counts);
 	ev_jsonl_close(in);

@@ -434,7 +434,7 @@ seen_before(json_t *seen, const json_t *v, const char *qid, const char *where,
 
 int
 ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
-	ev_cli_query_fn *flush, void *ctx, long long *nhits)
+	ev_cli_hit_check_fn *check, ev_cli_query_fn *flush, void *ctx, long long *nhits)
 {
 	struct ev_err err = { 0 };
 	struct ev_skip skip = { skip_invalid, 0 };
@@ -451,6 +451,10 @@ ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
 		return ev_cli_loop_end(cli, &skip, ev_err_nomem(&err), &err);
 	}
 	while ((r = ev_jsonl_next_hit(in, &v, &id, &err)) != 0) {
+		if (r == 1 && check != NULL && check(ctx, v, ev_jsonl_where(in), &err) == -1) {
+			json_decref(v);
+			r = -1;
+		}
 		if (r == -1) {
 			if (ev_cli_skip(&skip, &err))
 				continue;

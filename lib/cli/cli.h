@@ -205,7 +205,9 @@ void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);
  * ev-rerank): reads the hit records of in, a query's hits being consecutive
  * records with one query_id (a query that comes back after them is a bad
  * record, code 2, as is a hit whose id an earlier hit of its lane and query
- * has, or whose query text is not that of an earlier one),
+ * has, or whose query text is not that of an earlier one, or that check
+ * refuses when not NULL: check(ctx, hit, where, err) returns 0, or -1 with
+ * *err set, code 2 naming where, for a hit the command cannot take),
  * and calls flush(ctx, hits, where, out, err)
  * once a query, with its hits as an array (where: the place of its last
  * record) that is cleared when flush returns, and out an empty buffer that
@@ -216,8 +218,10 @@ void ev_cli_log_set(struct ev_cli *cli, const char *key, json_t *value);
  * EV_EXIT_OK, or the exit code of the error it reported on stderr. */
 typedef int ev_cli_query_fn(void *ctx, json_t *hits, const char *where, struct ev_buf *out,
 	struct ev_err *err);
+typedef int ev_cli_hit_check_fn(void *ctx, const json_t *hit, const char *where,
+	struct ev_err *err);
 int ev_cli_query_hits(struct ev_cli *cli, struct ev_jsonl *in, int skip_invalid,
-	ev_cli_query_fn *flush, void *ctx, long long *nhits);
+	ev_cli_hit_check_fn *check, ev_cli_query_fn *flush, void *ctx, long long *nhits);
 
 /* Count something for the ToolRun line: counts[key] += n. */
 void ev_cli_count(struct ev_cli *cli, const char *key, long long n);

@@ -86,6 +86,15 @@ ev_rerank_cmd_stop(struct ev_rerank_cmd *x)
 	free(x);
 }
 
+int
+ev_rerank_cmd_check(const json_t *hit, const char *where, struct ev_err *err)
+{
+	const char *s;
+
+	return ev_field_str(hit, "title", 0, &s, where, err) == -1 ||
+	    ev_field_str(hit, "text", 0, &s, where, err) == -1 ? -1 : 0;
+}
+
 /* The request line of one candidate into x->req, query its query's text
  * (NULL: none). */
 static int

@@ -36,6 +36,11 @@ struct ev_rerank_cmd;
 struct ev_rerank_cmd *ev_rerank_cmd_start(struct ev_rerank *rr, struct ev_store *st,
 	const char *cmd, double timeout, long batch, struct ev_err *err);
 
+/* Whether the command can take hit (read at where): its "title" and "text",
+ * which it is sent, strings where present (null: absent).  Returns 0, or -1
+ * with *err set (code 2, naming where and the field). */
+int ev_rerank_cmd_check(const json_t *hit, const char *where, struct ev_err *err);
+
 /* Score the first n of one query's hits (in incoming order) with the
  * command and append the query's hits to out as ev_rerank_apply() does.
  * Returns 0 when the command scored them, 1 when they kept their incoming
