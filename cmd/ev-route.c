@@ -166,7 +166,7 @@ main(int argc, char *argv[])
 	if (hits.n > 0 && (ngates > 0 || select_lane != NULL))
 		ev_cli_usage_error(&cli, "--hits gathers the hits of queries routed already: "
 		    "give --gate-hits and --lane to the run that routes them");
-	if (ev_gather_stdin_once(&hits, gate_paths, ngates, argv + argi, argc - argi, &err) == -1)
+	if (ev_gather_stdin_once(&hits, gate_lanes, gate_paths, ngates, argv + argi, argc - argi, &err) == -1)
 		ev_cli_usage_error(&cli, "%s", err.msg);
 	if ((router = ev_router_new(ev_config_get(cli.config, "routing"), fallback,
 	    cli.config_path, &err)) == NULL ||

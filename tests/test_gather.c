@@ -123,19 +123,23 @@ Test(gather, a_query_without_lanes_and_bad_specs_are_refused)
 Test(gather, standard_input_named_by_two_inputs_is_refused)
 {
 	struct ev_gather g = { 0 };
-	char *dash[] = { "-" }, *file[] = { "q.jsonl" };
+	char *dash[] = { "-" }, *file[] = { "q.jsonl" }, *none[] = { NULL }, *text[] = { "text" };
 	struct ev_err err = { 0 };
 
-	cr_assert_eq(ev_gather_stdin_once(&g, dash, 1, file, 1, &err), 0);
-	cr_assert_eq(ev_gather_stdin_once(&g, dash, 1, NULL, 0, &err), -1);
+	cr_assert_eq(ev_gather_stdin_once(&g, none, dash, 1, file, 1, &err), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, none, dash, 1, NULL, 0, &err), -1);
 	cr_assert_eq(err.code, 2);
-	cr_assert(strncmp(err.msg, "--gate-hits and the query records", 33) == 0, "%s", err.msg);
+	cr_assert(strncmp(err.msg, "--gate-hits - and the query records", 35) == 0, "%s", err.msg);
+	/* the gated lane named as it was given */
+	cr_assert_eq(ev_gather_stdin_once(&g, text, dash, 1, NULL, 0, &err), -1);
+	cr_assert(strncmp(err.msg, "--gate-hits text=- and the query records", 40) == 0, "%s",
+	    err.msg);
 	cr_assert_eq(ev_gather_add(&g, "!text=-"), 0);
-	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, file, 1, &err), 0);
-	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, dash, 1, &err), -1);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, NULL, 0, file, 1, &err), 0);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, NULL, 0, dash, 1, &err), -1);
 	cr_assert(strncmp(err.msg, "--hits !text=- and the query records", 36) == 0, "%s", err.msg);
 	cr_assert_eq(ev_gather_add(&g, "vector=-"), 0);
-	cr_assert_eq(ev_gather_stdin_once(&g, NULL, 0, file, 1, &err), -1);
+	cr_assert_eq(ev_gather_stdin_once(&g, NULL, NULL, 0, file, 1, &err), -1);
 	cr_assert(strncmp(err.msg, "--hits !text=- and --hits vector=-", 34) == 0, "%s", err.msg);
 	ev_gather_close(&g);
 }

@@ -108,10 +108,10 @@ hits_ahead(struct ev_gather_src *h, struct ev_err *err)
 }
 
 int
-ev_gather_stdin_once(const struct ev_gather *g, char *const *gates, int ngates,
-    char *const *ops, int nops, struct ev_err *err)
+ev_gather_stdin_once(const struct ev_gather *g, char *const *gate_lanes, char *const *gates,
+    int ngates, char *const *ops, int nops, struct ev_err *err)
 {
-	char first[64] = "", name[sizeof first];
+	char first[160] = "", name[sizeof first];
 	int any = nops == 0;
 
 	for (int k = 0; k < nops; k++)
@@ -124,8 +124,11 @@ ev_gather_stdin_once(const struct ev_gather *g, char *const *gates, int ngates,
 		if (i < g->n)
 			snprintf(name, sizeof name, "--hits %s%s=-", g->src[i].negate ? "!" : "",
 			    g->src[i].lane);
+		else if (p == NULL)
+			snprintf(name, sizeof name, "the query records");
 		else
-			snprintf(name, sizeof name, p == NULL ? "the query records" : "--gate-hits");
+			snprintf(name, sizeof name, "--gate-hits %s%s-", gate_lanes[i - g->n] ?
+			    gate_lanes[i - g->n] : "", gate_lanes[i - g->n] ? "=" : "");
 		if (first[0] != '\0')
 			return ev_err_set(err, EV_EXIT_USAGE, NULL, "%s and %s both read standard input, "
 			    "which can be read only once: save one of them to a file", first, name);

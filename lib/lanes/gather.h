@@ -41,10 +41,13 @@ struct ev_gather {
 int ev_gather_add(struct ev_gather *g, const char *spec);
 
 /* Standard input can be read once: refuse a run of which two inputs name it
- * ("-"), among g's sources, the gated lanes' hits gates[0..ngates) and the
- * query records, read from ops[0..nops) (none: standard input).  Returns 0,
- * or -1 with *err set (code 2, the message naming both). */
-int ev_gather_stdin_once(const struct ev_gather *g, char *const *gates, int ngates,
+ * ("-"), among g's sources, the gated lanes' hits gates[0..ngates) (of the
+ * lanes gate_lanes[0..ngates), NULL where none was given) and the query
+ * records, read from ops[0..nops) (none: standard input).  Returns 0, or -1
+ * with *err set (code 2, the message naming both as they were given:
+ * "--hits LANE=-", "--gate-hits LANE=-"). */
+int ev_gather_stdin_once(const struct ev_gather *g, char *const *gate_lanes, char *const *gates,
+	int ngates,
 	char *const *ops, int nops, struct ev_err *err);
 
 /* Open every source and read its first hit.  Returns 0, or -1 with *err set
