@@ -10,6 +10,18 @@
 #include "store.h"
 #include "test_util.h"
 
+/* The dates read (ev_clock_date_days(), wrapped at link time: see
+ * LDLIBS_test_qfilter in the Makefile). */
+static long date_reads;
+int __real_ev_clock_date_days(const char *s, double *days);
+
+int
+__wrap_ev_clock_date_days(const char *s, double *days)
+{
+	date_reads++;
+	return __real_ev_clock_date_days(s, days);
+}
+
 static char dir[] = "/tmp/evkit-qfilter-XXXXXX";
 static char db[256];
 static struct ev_store *st;
@@ -284,4 +296,19 @@ Test(qfilter, the_conditions_number_their_values_from_the_first_parameter)
 	ev_qfilter_release(&f);
 	ev_qfilter_release(&f);	/* released twice: harmless */
 	json_decref(j);
+}
+
+/* A filter by date reads each document's date once, not at each of its
+ * chunks' rows and for each of "from" and "to"; the same query again reads
+ * none: five documents of five dates (d4 has none), two chunks each. */
+Test(qfilter, a_date_filter_reads_each_date_once)
+{
+	const char *q = "{\"published_date\": {\"from\": \"2021\", \"to\": \"2022\"}}";
+
+	date_reads = 0;
+	passes(q, "d1 d2 d3");
+	cr_assert_leq(date_reads, 5, "%ld dates read", date_reads);
+	date_reads = 0;
+	passes(q, "d1 d2 d3");
+	cr_assert_eq(date_reads, 0, "%ld dates read again", date_reads);
 }

@@ -1,5 +1,6 @@
 /* store.c: the SQLite store.  See store.h for the schema. */
 #include "store.h"
+#include "buf.h"
 #include "clock.h"
 #include "readahead.h"
 
@@ -17,6 +18,17 @@ struct cached_stmt {
 	struct cached_stmt *next;
 };
 
+/* A published_date the SQL functions evkit_date_days() and evkit_date_ms()
+ * have read, by its text (date_of()). */
+#define DATE_MEMO_SLOTS 64
+#define DATE_MEMO_TEXT 40	/* a longer text is read each time */
+struct date_memo {
+	unsigned char len;	/* the text's bytes; 0: the slot is empty */
+	char text[DATE_MEMO_TEXT];
+	int ok;			/* it names a moment, days */
+	double days;
+};
+
 struct ev_store {
 	sqlite3 *db;
 	char *path;
@@ -30,6 +42,11 @@ struct ev_store {
 	struct ev_readahead *ra;
 	int readahead_state;
 	unsigned root_chunks, root_documents, root_documents_key;
+	struct date_memo dates[DATE_MEMO_SLOTS];
+	struct date_fn {	/* the user data of the SQL date functions (date_fn()) */
+		struct ev_store *st;
+		int ms;		/* evkit_date_ms(), not evkit_date_days() */
+	} date_fns[2];
 };
 
 /* chunks.doc_id's place among the columns of a chunks row (rowid first). */
@@ -561,20 +578,48 @@ check_store(struct ev_store *st, int mode, int empty, struct ev_err *err)
 	return have;
 }
 
-/* SQL evkit_date_days(D) and evkit_date_ms(D) (the function's user data
- * non-NULL): the moment D, a published_date, names, in days since
- * 1970-01-01 UTC (ev_clock_date_days()) or to the millisecond, an integer
- * (ev_clock_days_ms()); NULL when D is none. */
+/* The moment the published_date v names, in days since 1970-01-01 UTC
+ * (ev_clock_date_days()), into *days.  A query filtered by date asks for
+ * it at each row it reads -- the same document's at each of its chunks,
+ * which are consecutive rows, and the same row's for "from" and for "to"
+ * -- so a text is parsed once and kept in st->dates (direct-mapped by its
+ * bytes; the answer is a function of them alone), then read from there.
+ * Returns 0, or -1 when v names no moment (NULL, or not a date). */
+static int
+date_of(struct ev_store *st, sqlite3_value *v, double *days)
+{
+	const char *s = (const char *)sqlite3_value_text(v);
+	size_t n = (size_t)sqlite3_value_bytes(v);
+	struct date_memo *m;
+
+	if (s == NULL)
+		return -1;
+	if (n == 0 || n >= DATE_MEMO_TEXT)
+		return ev_clock_date_days(s, days);
+	m = &st->dates[ev_hash_fnv1a(s, n) % DATE_MEMO_SLOTS];
+	if (m->len != n || memcmp(m->text, s, n) != 0) {
+		m->ok = ev_clock_date_days(s, &m->days) == 0;
+		memcpy(m->text, s, n);
+		m->len = (unsigned char)n;
+	}
+	*days = m->days;
+	return m->ok ? 0 : -1;
+}
+
+/* SQL evkit_date_days(D) and evkit_date_ms(D) (the function's user data a
+ * struct date_fn of the store): the moment D, a published_date, names
+ * (date_of()), in days since 1970-01-01 UTC or to the millisecond, an
+ * integer (ev_clock_days_ms()); NULL when D is none. */
 static void
 date_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const char *s = (const char *)sqlite3_value_text(argv[0]);
+	const struct date_fn *f = sqlite3_user_data(ctx);
 	double days;
 
 	(void)argc;
-	if (s == NULL || ev_clock_date_days(s, &days) == -1)
+	if (date_of(f->st, argv[0], &days) == -1)
 		sqlite3_result_null(ctx);
-	else if (sqlite3_user_data(ctx) != NULL)
+	else if (f->ms)
 		sqlite3_result_int64(ctx, ev_clock_days_ms(days));
 	else
 		sqlite3_result_double(ctx, days);
@@ -629,10 +674,12 @@ ready:
 	/* (after the schema was read: a file that is not a database is told so) */
 	if ((st->an = ev_analyze_register(st->db, err)) == NULL)
 		goto fail;
+	st->date_fns[0] = (struct date_fn){ st, 0 };
+	st->date_fns[1] = (struct date_fn){ st, 1 };
 	if (sqlite3_create_function(st->db, "evkit_date_days", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, date_fn, NULL, NULL) != SQLITE_OK ||
+	    SQLITE_DETERMINISTIC, &st->date_fns[0], date_fn, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_create_function(st->db, "evkit_date_ms", 1, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, st, date_fn, NULL, NULL) != SQLITE_OK) {
+	    SQLITE_DETERMINISTIC, &st->date_fns[1], date_fn, NULL, NULL) != SQLITE_OK) {
 		ev_err_nomem(err);
 		goto fail;
 	}
