@@ -155,6 +155,29 @@ matched_fields(long in_text, long in_title, long in_stitle)
 	return a;
 }
 
+/* The text columns of SELECT_HITS (textsearch.c) a hit carries, the
+ * chunk's text (9, whose snippet it carries) last. */
+static const int text_cols[] = { 2, 3, 4, 6, 7, 8, 12, 13, 16, 17, 18, 9 };
+static const char *const text_col_names[] = { "id", "doc_id", "section_id", "title",
+	"section_title", "section_path", "content_hash", "source_uri", "language",
+	"document's source_type", "document's published_date", "text" };
+#define N_TEXT_COLS ((int)(sizeof text_cols / sizeof *text_cols))
+
+/* Out of memory, or the store damaged: a text column of the current row
+ * not UTF-8 (the chunk's text only when with_text: read whole only on this
+ * path).  Returns -1 with *err set. */
+static int
+nomem_or_damaged(struct ev_textsearch *ts, sqlite3_stmt *s, int with_text, struct ev_err *err)
+{
+	char what[48];
+
+	snprintf(what, sizeof what, "chunk rowid %lld", (long long)sqlite3_column_int64(s, 0));
+	if (ev_store_row_utf8(ts->st, s, text_cols, text_col_names, N_TEXT_COLS - !with_text, what,
+	    err) == -1)
+		return -1;
+	return ev_err_nomem(err);
+}
+
 /* The hit record of the current row. */
 json_t *
 ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long long rank, double best,
@@ -263,9 +286,9 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 	    "id", column_json(s, 2), "doc_id", column_json(s, 3), "rank", (json_int_t)rank,
 	    "score", score, "lane", "text", "signals", signals, "snippet", ev_buf_str(&ts->snip),
 	    "evidence", ev);
-	if (hit == NULL) {
+	if (hit == NULL) {	/* (its snippet, of its text, may be the damage) */
 		json_decref(meta);
-		return ev_err_nomem(err), NULL;
+		return nomem_or_damaged(ts, s, 1, err), NULL;
 	}
 	r = json_object_set_new(hit, "section_id", column_json(s, 4));
 	r |= json_object_set_new(hit, "title", column_json(s, 6));
@@ -292,7 +315,7 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 			r |= json_object_set(hit, key, v);
 	if (r != 0) {
 		json_decref(hit);
-		return ev_err_nomem(err), NULL;
+		return nomem_or_damaged(ts, s, 0, err), NULL;
 	}
 	return hit;
 nomem:

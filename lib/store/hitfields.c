@@ -71,10 +71,35 @@ doc_column(sqlite3_stmt *s, size_t d, const char **t, size_t *len)
 	return col_text(s, DOC_COLUMN_FIRST + (int)d, t, len) == -1 ? -1 : 1;
 }
 
+/* The text columns of chunk_row() a chunk record carries, the chunk's text
+ * (11) last: chunk_row() checks the others, ev_hitfields_add() it too. */
+static const int text_cols[] = { 0, 1, 2, 3, 4, 5, 6, 10, 13, 14, 15, 11 };
+static const char *const text_col_names[] = { "id", "doc_id", "section_id", "title",
+	"section_title", "section_path", "document's source_uri", "content_hash", "language",
+	"document's source_type", "document's published_date", "text" };
+#define N_TEXT_COLS ((int)(sizeof text_cols / sizeof *text_cols))
+
+/* Whether the text columns of the current row of s (chunk rowid's) are
+ * UTF-8, the chunk's text too when with_text: 0, or -1 with *err set and s
+ * reset (ev_store_row_utf8(): a damaged store). */
+static int
+row_utf8(struct ev_store *st, sqlite3_stmt *s, int64_t rowid, int with_text, struct ev_err *err)
+{
+	char what[48];
+
+	snprintf(what, sizeof what, "chunk rowid %lld", (long long)rowid);
+	if (ev_store_row_utf8(st, s, text_cols, text_col_names, N_TEXT_COLS - !with_text, what,
+	    err) == 0)
+		return 0;
+	sqlite3_reset(s);
+	return -1;
+}
+
 /* Step the store's row of chunk rowid: its fields, its text and its
  * document's metadata, in the order the hit fields are written.  Returns 1
  * with *out on the row (reset by the next ev_store_prepare()), 0 when there
- * is no such chunk, -1 with *err set. */
+ * is no such chunk, -1 with *err set (a text that is not UTF-8, the chunk's
+ * own aside: a damaged store, ev_store_row_utf8()). */
 static int
 chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err *err)
 {
@@ -95,6 +120,8 @@ chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err 
 			return 0;
 		return ev_store_error(st, "reading a chunk", err);
 	}
+	if (row_utf8(st, s, rowid, 0, err) == -1)
+		return -1;
 	*out = s;
 	return 1;
 }
@@ -128,6 +155,8 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 	*text = NULL;
 	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
 		return rc;
+	if (row_utf8(st, s, rowid, 1, err) == -1)
+		return -1;	/* (its text too, which the caller makes JSON of) */
 	for (int i = 0; i < n && !bad; i++) {
 		json_t *v = NULL;
 		const char *t;

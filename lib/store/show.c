@@ -214,6 +214,29 @@ metadata_of(sqlite3_stmt *s, int col)
 	return m;
 }
 
+/* Whether the text columns cols[0..n) of s's row (named names[i]; the row
+ * named as what and its column rowcol's integer) are UTF-8, as
+ * ev_store_row_utf8() checks them; s reset when not.  Returns 0 or -1. */
+static int
+utf8_row(struct ev_store *st, sqlite3_stmt *s, const int *cols, const char *const *names, int n,
+    const char *what, int rowcol, struct ev_err *err)
+{
+	char w[64];
+
+	snprintf(w, sizeof w, "%s %lld", what, (long long)sqlite3_column_int64(s, rowcol));
+	if (ev_store_row_utf8(st, s, cols, names, n, w, err) == 0)
+		return 0;
+	sqlite3_reset(s);
+	return -1;
+}
+
+/* The text columns of CHUNK_SQL a record shows. */
+static const int chunk_cols[] = { 1, 2, 3, 4, 5, 6, 9, 10 };
+static const char *const chunk_col_names[] = { "id", "doc_id", "title", "section_title",
+	"section_path", "text", "content_hash", "document's source_uri" };
+#define CHUNK_COLS ((int)(sizeof chunk_cols / sizeof *chunk_cols))
+static const int text_col[] = { 0 };	/* a chunk's text, first of a statement's columns */
+
 #define CHUNK_SQL "SELECT c.rowid, c.id, c.doc_id, c.title, c.section_title, c.section_path," \
 	" c.text, c.offset_start, c.offset_end, c.content_hash, d.source_uri, d.metadata" \
 	" FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1"
@@ -274,6 +297,8 @@ resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err
 
 	if ((bad = row_of(st, CHUNK_SQL, id, "reading a chunk", &s, err)) != 1)
 		return bad;
+	if (utf8_row(st, s, chunk_cols, chunk_col_names, CHUNK_COLS, "chunk rowid", 0, err) == -1)
+		return -1;
 	bad = json_object_set_new(o, "kind", json_string("chunk")) == -1 ||
 	    set_text(o, "id", s, 1) == -1 || set_text(o, "doc_id", s, 2) == -1 ||
 	    set_text(o, "title", s, 3) == -1 || set_text(o, "section_title", s, 4) == -1 ||
@@ -304,9 +329,14 @@ resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err
 	sqlite3_stmt *s;
 	int bad;
 
-	if ((bad = row_of(st, "SELECT title, source_uri, metadata FROM documents WHERE doc_id = ?1",
-	    id, "reading a document", &s, err)) != 1)
+	static const int cols[] = { 0, 1 };
+	static const char *const names[] = { "title", "source_uri" };
+
+	if ((bad = row_of(st, "SELECT title, source_uri, metadata, rowid FROM documents"
+	    " WHERE doc_id = ?1", id, "reading a document", &s, err)) != 1)
 		return bad;
+	if (utf8_row(st, s, cols, names, 2, "document rowid", 3, err) == -1)
+		return -1;
 	bad = json_object_set_new(o, "doc_id", json_string(id)) == -1 ||
 	    set_text(o, "title", s, 0) == -1 || set_text(o, "source_uri", s, 1) == -1 ||
 	    json_object_set_new(o, "metadata", metadata_of(s, 2)) == -1;
@@ -328,7 +358,7 @@ resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 
 	if ((r = resolve_doc_fields(st, id, o, err)) != 1)
 		return r;
-	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end FROM chunks"
+	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end, rowid FROM chunks"
 	    " WHERE doc_id = ?1 ORDER BY offset_start, chunk_index", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
@@ -337,6 +367,12 @@ resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 		const char *t = (const char *)sqlite3_column_text(s, 0);
 		long long a = sqlite3_column_int64(s, 1), b = sqlite3_column_int64(s, 2);
 		long long len = sqlite3_column_bytes(s, 0);
+
+		if (utf8_row(st, s, text_col, chunk_col_names + 5, 1, "chunk rowid", 3,
+		    err) == -1) {
+			ev_buf_release(&text);
+			return -1;
+		}
 
 		if (t == NULL || b - a > len || b <= end)
 			continue;	/* not as ev-ingest writes it, or inside */
@@ -604,18 +640,25 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, const struct damage *d
 		return got;
 	if ((got = resolve_doc_fields(st, r->id, o, err)) != 1)
 		return got;
-	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines, c.id"
+	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines, c.id, c.rowid"
 	    " FROM chunks c JOIN chunk_regions g ON g.rowid = c.rowid WHERE c.doc_id = ?1"
 	    " AND g.page <= ?2 AND coalesce(g.page_end, g.page) >= ?2", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, r->id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s, 2, r->page);
-	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW)
+	while (!bad && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		if (utf8_row(st, s, text_col, chunk_col_names + 5, 1, "chunk rowid", 5,
+		    err) == -1) {
+			free_lines(v, n);
+			free_pieces(pc, np);
+			return -1;
+		}
 		bad = add_piece((const char *)sqlite3_column_text(s, 0), sqlite3_column_bytes(s, 0),
 		    sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), &pc, &np, &cap_pc) == -1 ||
 		    page_lines((const char *)sqlite3_column_text(s, 3),
 		    (const char *)sqlite3_column_text(s, 4), r->page,
 		    r->kind == EV_REF_REGION ? r->box : NULL, d, &v, &n, &cap) == -1;
+	}
 	sqlite3_reset(s);
 	if (!bad && rc != SQLITE_DONE) {
 		free_lines(v, n);

@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "readahead.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -795,4 +796,27 @@ out:
 	free(doc);
 	free(docrow);
 	free(page);
+}
+
+int
+ev_store_row_utf8(struct ev_store *st, sqlite3_stmt *s, const int *cols,
+	const char *const *names, int n, const char *what, struct ev_err *err)
+{
+	for (int i = 0; i < n; i++) {
+		int type = sqlite3_column_type(s, cols[i]);
+		const char *t;
+		size_t len, k = 0;
+
+		if (type != SQLITE_TEXT && type != SQLITE_BLOB)
+			continue;
+		if ((t = (const char *)sqlite3_column_text(s, cols[i])) == NULL)
+			return ev_err_nomem(err);
+		len = (size_t)sqlite3_column_bytes(s, cols[i]);
+		while ((k += ev_utf8_bad(t + k, len - k)) < len && t[k] == '\0')
+			k++;	/* (a NUL byte is text JSON carries) */
+		if (k < len)
+			return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s: its %s is not UTF-8:"
+			    " the store is damaged (ingest its document again)", what, names[i]);
+	}
+	return 0;
 }

@@ -90,6 +90,15 @@ sqlite3 *ev_store_db(struct ev_store *st);
 /* The store's file name, for messages. */
 const char *ev_store_path(const struct ev_store *st);
 
+/* Whether the text of columns cols[0..n) of s's current row (a statement of
+ * st's; names[i] the column's name for a message) is UTF-8, as evkit writes
+ * every text (NUL bytes aside): a store damaged by hand or by a disk may hold
+ * other bytes, which JSON cannot carry.  Returns 0, or -1 with *err set
+ * (code 1, naming the store, what the row is -- "chunk rowid 12" -- and the
+ * column, and how to repair it; out of memory). */
+int ev_store_row_utf8(struct ev_store *st, sqlite3_stmt *s, const int *cols,
+	const char *const *names, int n, const char *what, struct ev_err *err);
+
 /* Transactions: BEGIN IMMEDIATE (waiting for other writers up to the busy
  * timeout), COMMIT, ROLLBACK.  Return 0, or -1 with *err set (code 1). */
 int ev_store_begin(struct ev_store *st, struct ev_err *err);
