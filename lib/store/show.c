@@ -344,21 +344,68 @@ resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err
 	return bad ? ev_err_nomem(err) : 1;
 }
 
+/* Who is told of what the store holds not as ev-ingest writes it: note
+ * (NULL for no one) and ctx, and the document's id. */
+struct damage {
+	ev_note_fn *note;
+	void *ctx;
+	const char *doc;
+};
+
+/* Tell d that what chunk holds, damaged as what says ("its stored line 3
+ * has page 1.5, ..."), is left out.  Returns 0 or -1 (out of memory). */
+static int
+damaged(const struct damage *d, const char *chunk, const char *what)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	int bad;
+
+	if (d->note == NULL)
+		return 0;
+	bad = ev_buf_adds(&b, "document '") == -1 || ev_show_put_ref(&b, d->doc, strlen(d->doc)) == -1 ||
+	    ev_buf_adds(&b, "', chunk '") == -1 ||
+	    ev_show_put_ref(&b, chunk ? chunk : "", chunk ? strlen(chunk) : 0) == -1 ||
+	    ev_buf_printf(&b, "': %s: left out, the store is damaged (ingest the document again)",
+	    what) == -1;
+	if (!bad)
+		ev_note(d->note, d->ctx, "%s", b.p);
+	ev_buf_release(&b);
+	return bad ? -1 : 0;
+}
+
+/* Whether a chunk's text t (len bytes) and offsets [a, b) are as ev-ingest
+ * writes them: the text there, at least b - a bytes (a split table's later
+ * part carries its header rows before them); else why not into what. */
+static int
+offsets_ok(const char *t, long long len, long long a, long long b, char *what, size_t size)
+{
+	if (t != NULL && a >= 0 && a <= b && b - a <= len)
+		return 1;
+	if (t == NULL)
+		snprintf(what, size, "it has no text");
+	else
+		snprintf(what, size, "its offsets %lld to %lld are not those of its text of %lld bytes",
+		    a, b, len);
+	return 0;
+}
+
 /* A document: its chunks' text in order, overlaps left out, separated by a
  * blank line where the chunks leave a gap; of a split table's later part,
  * its own rows (its text's last offset_end - offset_start bytes), the
  * header rows it carries being the first part's. */
 static int
-resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+resolve_doc(struct ev_store *st, const char *id, const struct damage *d, json_t *o,
+    struct ev_err *err)
 {
 	struct ev_buf text = EV_BUF_INIT;
 	sqlite3_stmt *s;
 	long long end = -1, first = -1;
+	char what[128];
 	int r, rc;
 
 	if ((r = resolve_doc_fields(st, id, o, err)) != 1)
 		return r;
-	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end, rowid FROM chunks"
+	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end, rowid, id FROM chunks"
 	    " WHERE doc_id = ?1 ORDER BY offset_start, chunk_index", err)) == NULL)
 		return -1;
 	sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
@@ -374,8 +421,12 @@ resolve_doc(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
 			return -1;
 		}
 
-		if (t == NULL || b - a > len || b <= end)
-			continue;	/* not as ev-ingest writes it, or inside */
+		if (!offsets_ok(t, len, a, b, what, sizeof what)) {
+			r = damaged(d, (const char *)sqlite3_column_text(s, 4), what);
+			continue;
+		}
+		if (b <= end)
+			continue;	/* inside the chunks before */
 		t += len - (b - a);	/* a table's later part: past its header rows */
 		if (first < 0)
 			first = a;
@@ -442,12 +493,17 @@ cmp_pline(const void *a, const void *b)
 /* Add what chunk text t (len bytes, offsets [a, b)) holds of the document's
  * text to *v (n, cap): all of it, or for a split table's later part (whose
  * text is its header rows, then the document's [a, b)) its last b - a bytes.
- * A text shorter than its offsets, not as ev-ingest writes it, adds nothing. */
+ * A text and offsets not as ev-ingest writes them add nothing, and are told
+ * to d. */
 static int
-add_piece(const char *t, long long len, long long a, long long b, struct piece **v, size_t *n,
-    size_t *cap)
+add_piece(const char *t, long long len, long long a, long long b, const char *chunk,
+    const struct damage *d, struct piece **v, size_t *n, size_t *cap)
 {
-	if (t == NULL || b <= a || len < b - a)
+	char what[128];
+
+	if (!offsets_ok(t, len, a, b, what, sizeof what))
+		return damaged(d, chunk, what);
+	if (b == a)
 		return 0;
 	if (ev_grow(v, cap, *n, sizeof **v, 16) == -1)
 		return -1;
@@ -458,36 +514,6 @@ add_piece(const char *t, long long len, long long a, long long b, struct piece *
 	(*v)[*n].b = b;
 	(*n)++;
 	return 0;
-}
-
-/* Who is told of a stored line not as ev-ingest writes it: note (NULL for
- * no one) and ctx, and the document's id. */
-struct damage {
-	ev_note_fn *note;
-	void *ctx;
-	const char *doc;
-};
-
-/* Tell d that line k (from 1; 0 for all of them) of chunk's stored lines
- * is left out, being damaged as what says.  Returns 0 or -1 (out of memory). */
-static int
-damaged_line(const struct damage *d, const char *chunk, size_t k, const char *what)
-{
-	struct ev_buf b = EV_BUF_INIT;
-	int bad;
-
-	if (d->note == NULL)
-		return 0;
-	bad = ev_buf_adds(&b, "document '") == -1 || ev_show_put_ref(&b, d->doc, strlen(d->doc)) == -1 ||
-	    ev_buf_adds(&b, "', chunk '") == -1 ||
-	    ev_show_put_ref(&b, chunk ? chunk : "", chunk ? strlen(chunk) : 0) == -1 ||
-	    (k > 0 ? ev_buf_printf(&b, "': its stored line %zu %s", k, what) :
-	    ev_buf_printf(&b, "': its stored lines %s", what)) == -1 ||
-	    ev_buf_adds(&b, ": left out, the store is damaged (ingest the document again)") == -1;
-	if (!bad)
-		ev_note(d->note, d->ctx, "%s", b.p);
-	ev_buf_release(&b);
-	return bad ? -1 : 0;
 }
 
 /* Add the lines of page (inside box when not NULL) of a chunk's lines JSON
@@ -504,7 +530,7 @@ page_lines(const char *lines, const char *chunk, long page, const double *box,
 
 	if (!json_is_array(arr)) {
 		json_decref(arr);
-		return damaged_line(d, chunk, 0, "are not a JSON array");
+		return damaged(d, chunk, "its stored lines are not a JSON array");
 	}
 	json_array_foreach(arr, i, l) {
 		double x[7];
@@ -524,7 +550,10 @@ page_lines(const char *lines, const char *chunk, long page, const double *box,
 		else if (!(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
 			snprintf(what, sizeof what, "has offsets %.6g to %.6g, which are none", x[0], x[1]);
 		if (what[0] != '\0') {
-			if (damaged_line(d, chunk, i + 1, what) == -1) {
+			char line[160];
+
+			snprintf(line, sizeof line, "its stored line %zu %s", i + 1, what);
+			if (damaged(d, chunk, line) == -1) {
 				json_decref(arr);
 				return -1;
 			}
@@ -654,7 +683,8 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, const struct damage *d
 			return -1;
 		}
 		bad = add_piece((const char *)sqlite3_column_text(s, 0), sqlite3_column_bytes(s, 0),
-		    sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), &pc, &np, &cap_pc) == -1 ||
+		    sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2),
+		    (const char *)sqlite3_column_text(s, 4), d, &pc, &np, &cap_pc) == -1 ||
 		    page_lines((const char *)sqlite3_column_text(s, 3),
 		    (const char *)sqlite3_column_text(s, 4), r->page,
 		    r->kind == EV_REF_REGION ? r->box : NULL, d, &v, &n, &cap) == -1;
@@ -692,7 +722,7 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev
 		got = resolve_chunk(st, r->id, o, err);
 		break;
 	case EV_REF_DOC:
-		got = resolve_doc(st, r->id, o, err);
+		got = resolve_doc(st, r->id, &d, o, err);
 		break;
 	case EV_REF_PAGE:
 	case EV_REF_REGION:
@@ -700,7 +730,7 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev
 		break;
 	default:
 		if ((got = resolve_chunk(st, r->id, o, err)) == 0)
-			got = resolve_doc(st, r->id, o, err);
+			got = resolve_doc(st, r->id, &d, o, err);
 	}
 	if (got != 1) {
 		json_decref(o);
