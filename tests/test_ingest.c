@@ -1,6 +1,8 @@
 /* Tests of lib/store/ingest.c: checking records, plain files, directory walks, and
  * documents into a real store with the chunk records they print. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,21 @@
 #include "sha256.h"
 #include "store.h"
 #include "test_util.h"
+
+/* opendir(), wrapped at link time (LDLIBS_test_ingest in the Makefile):
+ * when opendir_nomem is set, it fails as when memory runs out. */
+static int opendir_nomem;
+DIR *__real_opendir(const char *name);
+
+DIR *
+__wrap_opendir(const char *name)
+{
+	if (opendir_nomem) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __real_opendir(name);
+}
 
 static char dir[] = "/tmp/evkit-ingest-XXXXXX";
 static char path[256];
@@ -745,4 +762,20 @@ Test(ingest, reindex_upgrades_a_store_of_schema_1_once)
 	cr_assert_eq(ev_ingest_reindex(old, &err), -1);
 	cr_assert_neq(err.code, 0);
 	cr_assert_neq(access(old, F_OK), 0, "no store made");
+}
+
+/* A directory that cannot be opened for want of memory is out of memory
+ * (code 1: the run failed), not a bad operand (code 2). */
+Test(ingest, a_walk_out_of_memory_is_a_runtime_failure)
+{
+	char **paths = NULL;
+	size_t n = 0;
+
+	opendir_nomem = 1;
+	cr_assert_eq(ev_ingest_walk(dir, &paths, &n, NULL, NULL, &err), -1);
+	opendir_nomem = 0;
+	cr_assert_eq(err.code, 1, "%s", err.msg);
+	cr_assert_str_eq(err.msg, "out of memory");
+	cr_assert_eq(ev_ingest_walk("/nonexistent-evkit-dir", &paths, &n, NULL, NULL, &err), -1);
+	cr_assert_eq(err.code, 2, "%s", err.msg);
 }

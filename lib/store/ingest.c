@@ -92,8 +92,9 @@ walk_dir(const char *dir, struct walk *w, int depth, struct ev_err *err)
 
 	if (depth > 64)
 		return ev_err_set(err, EV_EXIT_USAGE, dir, "directories nested too deeply");
-	if ((d = opendir(dir)) == NULL)
-		return ev_err_set(err, EV_EXIT_USAGE, dir, "cannot open: %s", strerror(errno));
+	if ((d = opendir(dir)) == NULL)	/* bad usage, unless memory ran out */
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, dir, "cannot open: %s", strerror(errno));
 	while ((de = readdir(d)) != NULL) {
 		size_t n = strlen(dir) + strlen(de->d_name) + 2;
 		char *p;
