@@ -197,18 +197,54 @@ set_text(json_t *o, const char *key, sqlite3_stmt *s, int col)
 	    (size_t)sqlite3_column_bytes(s, col)));
 }
 
+/* Who is told of what the store holds not as ev-ingest writes it: note
+ * (NULL for no one) and ctx, and the document's id. */
+struct damage {
+	ev_note_fn *note;
+	void *ctx;
+	const char *doc;
+};
+
+/* Tell d that what chunk (NULL: the document) holds, damaged as what says
+ * ("its stored line 3 has page 1.5, ..."), is left out.  Returns 0 or -1
+ * (out of memory). */
+static int
+damaged(const struct damage *d, const char *chunk, const char *what)
+{
+	struct ev_buf b = EV_BUF_INIT;
+	int bad;
+
+	if (d->note == NULL)
+		return 0;
+	bad = ev_buf_adds(&b, "document '") == -1 || ev_show_put_ref(&b, d->doc, strlen(d->doc)) == -1 ||
+	    (chunk != NULL && (ev_buf_adds(&b, "', chunk '") == -1 ||
+	    ev_show_put_ref(&b, chunk, strlen(chunk)) == -1)) ||
+	    ev_buf_printf(&b, "': %s: left out, the store is damaged (ingest the document again)",
+	    what) == -1;
+	if (!bad)
+		ev_note(d->note, d->ctx, "%s", b.p);
+	ev_buf_release(&b);
+	return bad ? -1 : 0;
+}
+
 /* The document's metadata (a column holding a JSON object) as an object, a
- * new one when it has none.  NULL when out of memory. */
+ * new one when it has none; one that is not a JSON object (a damaged
+ * store) is told to d (when not NULL; chunk: the chunk's id, or NULL).
+ * NULL when out of memory. */
 static json_t *
-metadata_of(sqlite3_stmt *s, int col)
+metadata_of(sqlite3_stmt *s, int col, const struct damage *d, const char *chunk)
 {
 	json_t *m = NULL;
+	int type = sqlite3_column_type(s, col);
 
-	if (sqlite3_column_type(s, col) == SQLITE_TEXT)
+	if (type == SQLITE_TEXT)
 		m = json_loadb((const char *)sqlite3_column_text(s, col),
 		    (size_t)sqlite3_column_bytes(s, col), 0, NULL);
 	if (!json_is_object(m)) {
 		json_decref(m);
+		if (d != NULL && type != SQLITE_NULL &&
+		    damaged(d, chunk, "its stored metadata is not a JSON object") == -1)
+			return NULL;
 		m = json_object();
 	}
 	return m;
@@ -287,8 +323,10 @@ row_of(struct ev_store *st, const char *sql, const char *id, const char *what,
 }
 
 static int
-resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+resolve_chunk(struct ev_store *st, const char *id, const struct damage *d, json_t *o,
+    struct ev_err *err)
 {
+	struct damage cd = *d;	/* (of the chunk's document) */
 	sqlite3_stmt *s;
 	const char *clause;
 	json_t *meta;
@@ -307,7 +345,8 @@ resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err
 	    json_object_set_new(o, "offset_start", json_integer(sqlite3_column_int64(s, 7))) == -1 ||
 	    json_object_set_new(o, "offset_end", json_integer(sqlite3_column_int64(s, 8))) == -1 ||
 	    set_text(o, "content_hash", s, 9) == -1;
-	meta = metadata_of(s, 11);
+	cd.doc = (const char *)sqlite3_column_text(s, 2);
+	meta = metadata_of(s, 11, &cd, NULL);
 	clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, 5), &n);
 	if (meta == NULL || (clause != NULL &&
 	    json_object_set_new(meta, "clause_id", json_stringn(clause, n)) == -1) ||
@@ -324,7 +363,8 @@ resolve_chunk(struct ev_store *st, const char *id, json_t *o, struct ev_err *err
 
 /* The document's fields into o; 0 when there is none. */
 static int
-resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err *err)
+resolve_doc_fields(struct ev_store *st, const char *id, const struct damage *d, json_t *o,
+    struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	int bad;
@@ -339,38 +379,9 @@ resolve_doc_fields(struct ev_store *st, const char *id, json_t *o, struct ev_err
 		return -1;
 	bad = json_object_set_new(o, "doc_id", json_string(id)) == -1 ||
 	    set_text(o, "title", s, 0) == -1 || set_text(o, "source_uri", s, 1) == -1 ||
-	    json_object_set_new(o, "metadata", metadata_of(s, 2)) == -1;
+	    json_object_set_new(o, "metadata", metadata_of(s, 2, d, NULL)) == -1;
 	sqlite3_reset(s);
 	return bad ? ev_err_nomem(err) : 1;
-}
-
-/* Who is told of what the store holds not as ev-ingest writes it: note
- * (NULL for no one) and ctx, and the document's id. */
-struct damage {
-	ev_note_fn *note;
-	void *ctx;
-	const char *doc;
-};
-
-/* Tell d that what chunk holds, damaged as what says ("its stored line 3
- * has page 1.5, ..."), is left out.  Returns 0 or -1 (out of memory). */
-static int
-damaged(const struct damage *d, const char *chunk, const char *what)
-{
-	struct ev_buf b = EV_BUF_INIT;
-	int bad;
-
-	if (d->note == NULL)
-		return 0;
-	bad = ev_buf_adds(&b, "document '") == -1 || ev_show_put_ref(&b, d->doc, strlen(d->doc)) == -1 ||
-	    ev_buf_adds(&b, "', chunk '") == -1 ||
-	    ev_show_put_ref(&b, chunk ? chunk : "", chunk ? strlen(chunk) : 0) == -1 ||
-	    ev_buf_printf(&b, "': %s: left out, the store is damaged (ingest the document again)",
-	    what) == -1;
-	if (!bad)
-		ev_note(d->note, d->ctx, "%s", b.p);
-	ev_buf_release(&b);
-	return bad ? -1 : 0;
 }
 
 /* Whether a chunk's text t (len bytes) and offsets [a, b) are as ev-ingest
@@ -403,7 +414,7 @@ resolve_doc(struct ev_store *st, const char *id, const struct damage *d, json_t 
 	char what[128];
 	int r, rc;
 
-	if ((r = resolve_doc_fields(st, id, o, err)) != 1)
+	if ((r = resolve_doc_fields(st, id, d, o, err)) != 1)
 		return r;
 	if ((s = ev_store_prepare(st, "SELECT text, offset_start, offset_end, rowid, id FROM chunks"
 	    " WHERE doc_id = ?1 ORDER BY offset_start, chunk_index", err)) == NULL)
@@ -667,7 +678,7 @@ resolve_page(struct ev_store *st, const struct ev_ref *r, const struct damage *d
 
 	if ((got = ev_region_table(st, err)) != 1)
 		return got;
-	if ((got = resolve_doc_fields(st, r->id, o, err)) != 1)
+	if ((got = resolve_doc_fields(st, r->id, d, o, err)) != 1)
 		return got;
 	if ((s = ev_store_prepare(st, "SELECT c.text, c.offset_start, c.offset_end, g.lines, c.id, c.rowid"
 	    " FROM chunks c JOIN chunk_regions g ON g.rowid = c.rowid WHERE c.doc_id = ?1"
@@ -719,7 +730,7 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev
 		return ev_err_nomem(err);
 	switch (r->kind) {
 	case EV_REF_CHUNK:
-		got = resolve_chunk(st, r->id, o, err);
+		got = resolve_chunk(st, r->id, &d, o, err);
 		break;
 	case EV_REF_DOC:
 		got = resolve_doc(st, r->id, &d, o, err);
@@ -729,7 +740,7 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev
 		got = resolve_page(st, r, &d, o, err);
 		break;
 	default:
-		if ((got = resolve_chunk(st, r->id, o, err)) == 0)
+		if ((got = resolve_chunk(st, r->id, &d, o, err)) == 0)
 			got = resolve_doc(st, r->id, &d, o, err);
 	}
 	if (got != 1) {
@@ -759,7 +770,7 @@ doc_pages(struct ev_store *st, const char *id, long long *pages, struct ev_err *
 	    " WHERE doc_id = ?1", id, "reading a document's pages", &s, err)) != 1)
 		return got;
 	*pages = sqlite3_column_int64(s, 1);
-	if ((meta = metadata_of(s, 0)) == NULL) {
+	if ((meta = metadata_of(s, 0, NULL, NULL)) == NULL) {
 		sqlite3_reset(s);
 		return ev_err_nomem(err);
 	}
