@@ -124,26 +124,52 @@ Test(region, boxes_are_those_of_the_lines_holding_the_spans)
 	static const char lines[] = "[[11,40,1,72,90,300,100.5],[42,60,2,72,50,200,60],"
 	    "[61,100,2,330,50,400.25,60]]";
 	size_t spans[] = { 45, 50, 55, 65, 70, 72 };
-	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 3);
+	size_t damaged = 7;
+	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 3, &damaged);
 	char *s;
 
 	cr_assert_not_null(got);
+	cr_assert_eq(damaged, 0);
 	s = json_dumps(got, JSON_COMPACT);
 	cr_assert_str_eq(s, "[{\"page\":2,\"bbox\":[72,50,200,60]},"
 	    "{\"page\":2,\"bbox\":[330,50,400.25,60]}]");
 	free(s);
 	json_decref(got);
-	got = ev_region_boxes(lines, strlen(lines), spans, 0);
+	got = ev_region_boxes(lines, strlen(lines), spans, 0, &damaged);
 	cr_assert_eq(json_array_size(got), 0);
 	json_decref(got);
-	cr_assert_null(ev_region_boxes("[[1,2", 5, spans, 1));
+	/* lines that are not JSON: none, counted as damage (NULL is out of memory) */
+	got = ev_region_boxes("[[1,2", 5, spans, 1, &damaged);
+	cr_assert_eq(json_array_size(got), 0);
+	cr_assert_eq(damaged, 1);
+	json_decref(got);
+}
+
+/* A stored line not as ev-ingest writes it (a damaged store) is left out
+ * of the boxes and counted: a page that is no whole number from 1, offsets
+ * out of order, fewer than seven numbers. */
+Test(region, damaged_lines_are_left_out_and_counted)
+{
+	static const char lines[] = "[[0,10,1.5,1,2,3,4],[0,10,0,1,2,3,4],[10,0,1,1,2,3,4],"
+	    "[0,10,1,1,2],[0,10,2,72,50,200,60]]";
+	size_t spans[] = { 0, 10 }, damaged = 0;
+	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 1, &damaged);
+	char *s;
+
+	cr_assert_not_null(got);
+	cr_assert_eq(damaged, 4);
+	s = json_dumps(got, JSON_COMPACT);
+	cr_assert_str_eq(s, "[{\"page\":2,\"bbox\":[72,50,200,60]}]");
+	free(s);
+	json_decref(got);
 }
 
 Test(region, a_box_on_a_page_of_known_size_is_also_given_in_fractions_of_it)
 {
 	static const char lines[] = "[[11,40,1,72,90,306,100.5,612,792],[42,60,2,72,50,200,60]]";
 	size_t spans[] = { 12, 50 };
-	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 1);
+	size_t damaged;
+	json_t *got = ev_region_boxes(lines, strlen(lines), spans, 1, &damaged);
 	char *s;
 
 	cr_assert_not_null(got);

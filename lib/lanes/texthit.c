@@ -63,7 +63,7 @@ chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t *
 {
 	long page, page_end;
 	size_t start = (size_t)sqlite3_column_int64(s, 10), end = (size_t)sqlite3_column_int64(s, 11);
-	size_t prefix, ms, me;
+	size_t prefix, ms, me, damaged;
 	int got, pos = 0;
 
 	*regions = NULL;
@@ -95,10 +95,16 @@ chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t *
 	}
 	if (ts->nspans == 0)
 		return 0;
-	if ((*regions = ev_region_boxes(ts->lines.p, ts->lines.len, ts->spans, ts->nspans)) == NULL)
-		return ev_err_set(err, EV_EXIT_RUNTIME, ev_store_path(ts->st),
-		    "chunk regions of chunk %lld: damaged, or out of memory",
-		    (long long)sqlite3_column_int64(s, 0));
+	if ((*regions = ev_region_boxes(ts->lines.p, ts->lines.len, ts->spans, ts->nspans,
+	    &damaged)) == NULL)
+		return ev_err_nomem(err);
+	if (damaged > 0) {	/* (as a text that is not UTF-8: ev_store_row_utf8()) */
+		json_decref(*regions);
+		*regions = NULL;
+		return ev_err_set(err, EV_EXIT_RUNTIME, ev_store_path(ts->st), "chunk rowid %lld:"
+		    " %zu of its stored lines are not as ev-ingest writes them: the store is damaged"
+		    " (ingest its document again)", (long long)sqlite3_column_int64(s, 0), damaged);
+	}
 	if (json_array_size(*regions) == 0) {
 		json_decref(*regions);
 		*regions = NULL;

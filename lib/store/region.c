@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -464,22 +465,60 @@ norm_box(const json_t *l)
 	return box;
 }
 
+const char *
+ev_region_line_damage(const json_t *l, char *why, size_t size)
+{
+	double x[7];
+	int ok = json_is_array(l) && json_array_size(l) >= 7;
+
+	for (int j = 0; ok && j < 7; j++) {
+		ok = json_is_number(json_array_get(l, (size_t)j));
+		x[j] = json_number_value(json_array_get(l, (size_t)j));
+	}
+	/* offsets that a double and a long long hold exactly; the page
+	 * compared as a double, never cast (1e300 or 2.5 is no page) */
+	if (!ok)
+		snprintf(why, size, "is not seven numbers");
+	else if (!(x[2] >= 1 && x[2] <= 1e9 && x[2] == floor(x[2])))
+		snprintf(why, size, "has page %.6g, which is no page number", x[2]);
+	else if (!(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15 && x[0] == floor(x[0]) &&
+	    x[1] == floor(x[1])))
+		snprintf(why, size, "has offsets %.6g to %.6g, which are none", x[0], x[1]);
+	else
+		return NULL;
+	return why;
+}
+
 json_t *
-ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n)
+ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n,
+	size_t *damaged)
 {
 	json_error_t je;
 	json_t *lines = json_loadb(lines_json, len, JSON_DISABLE_EOF_CHECK, &je), *out, *l;
+	char why[96];
 	size_t i;
 
-	if (!json_is_array(lines) || (out = json_array()) == NULL) {
+	*damaged = 0;
+	if ((out = json_array()) == NULL) {
 		json_decref(lines);
 		return NULL;
 	}
+	if (!json_is_array(lines)) {
+		json_decref(lines);
+		*damaged = 1;	/* not as ev-ingest writes them: no lines */
+		return out;
+	}
 	json_array_foreach(lines, i, l) {
-		json_int_t s = json_integer_value(json_array_get(l, 0));
-		json_int_t e = json_integer_value(json_array_get(l, 1));
+		json_int_t s, e;
 		json_t *box, *rec;
 		int hit = 0;
+
+		if (ev_region_line_damage(l, why, sizeof why) != NULL) {
+			(*damaged)++;
+			continue;
+		}
+		s = (json_int_t)json_number_value(json_array_get(l, 0));
+		e = (json_int_t)json_number_value(json_array_get(l, 1));
 
 		for (size_t k = 0; k < n && !hit; k++)
 			hit = (json_int_t)spans[2 * k] < e && (json_int_t)spans[2 * k + 1] > s;

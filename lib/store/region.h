@@ -127,13 +127,23 @@ int ev_region_put(struct ev_store *st, const char *chunk_id, long page, long pag
 int ev_region_get(struct ev_store *st, long long rowid, long *page, long *page_end,
 	struct ev_buf *lines_json, struct ev_err *err);
 
+/* What is wrong with stored line l, a JSON value of a chunk's lines, not as
+ * ev-ingest writes it (not an array of seven numbers at least, a page that
+ * is no whole number from 1, offsets that are none), written into why
+ * (size bytes: "has page 1.5, which is no page number") and returned; NULL
+ * when it is as ev-ingest writes it. */
+const char *ev_region_line_damage(const json_t *l, char *why, size_t size);
+
 /* The lines of lines_json (as ev_region_get() gives) that overlap any of
  * the byte ranges spans[0..2n) (start, end pairs, offsets of the document's
  * text), in text order, as a new array [{"page", "bbox": [x0, y0, x1, y1],
  * "bbox_norm"?}, ...] (empty when none); bbox_norm, the box in fractions of
  * its page's width and height (0 to 1, four decimals), when the line holds
- * its page's size.  NULL when out of memory or lines_json is not such
- * JSON. */
-json_t *ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n);
+ * its page's size.  Lines not as ev-ingest writes them (a damaged store:
+ * ev_region_line_damage()) are left out and counted in *damaged, a
+ * lines_json that is not an array of lines as 1.  NULL when out of
+ * memory. */
+json_t *ev_region_boxes(const char *lines_json, size_t len, const size_t *spans, size_t n,
+	size_t *damaged);
 
 #endif

@@ -278,14 +278,16 @@ static const int text_col[] = { 0 };	/* a chunk's text, first of a statement's c
 	" FROM chunks c JOIN documents d ON d.doc_id = c.doc_id WHERE c.id = ?1"
 
 /* The page, page_end and boxes of the chunk of this rowid (its offsets
- * [start, end)), into o. */
+ * [start, end), its id chunk) into o; its stored lines not as ev-ingest
+ * writes them left out and told to d. */
 static int
-chunk_regions(struct ev_store *st, long long rowid, long long start, long long end, json_t *o,
-    struct ev_err *err)
+chunk_regions(struct ev_store *st, long long rowid, long long start, long long end,
+    const char *chunk, const struct damage *d, json_t *o, struct ev_err *err)
 {
 	struct ev_buf lines = EV_BUF_INIT;
 	long page, page_end;
-	size_t span[2] = { (size_t)start, (size_t)end };
+	size_t span[2] = { (size_t)start, (size_t)end }, bad;
+	char what[96];
 	json_t *boxes;
 	int r;
 
@@ -295,9 +297,11 @@ chunk_regions(struct ev_store *st, long long rowid, long long start, long long e
 		ev_buf_release(&lines);
 		return r;
 	}
-	boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1);
+	boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1, &bad);
 	ev_buf_release(&lines);
-	if (boxes == NULL || json_object_set_new(o, "page", json_integer(page)) == -1 ||
+	snprintf(what, sizeof what, "%zu of its stored lines are not as ev-ingest writes them", bad);
+	if (boxes == NULL || (bad > 0 && damaged(d, chunk, what) == -1) ||
+	    json_object_set_new(o, "page", json_integer(page)) == -1 ||
 	    json_object_set_new(o, "page_end", json_integer(page_end)) == -1 ||
 	    json_object_set_new(o, "boxes", boxes) == -1)
 		return ev_err_nomem(err);
@@ -358,7 +362,10 @@ resolve_chunk(struct ev_store *st, const char *id, const struct damage *d, json_
 	sqlite3_reset(s);
 	if (bad)
 		return ev_err_nomem(err);
-	return chunk_regions(st, rowid, start, end, o, err) == -1 ? -1 : 1;
+	/* (the column's text is gone with the reset: the record's copy) */
+	if ((cd.doc = json_string_value(json_object_get(o, "doc_id"))) == NULL)
+		cd.doc = "";
+	return chunk_regions(st, rowid, start, end, id, &cd, o, err) == -1 ? -1 : 1;
 }
 
 /* The document's fields into o; 0 when there is none. */
@@ -545,22 +552,8 @@ page_lines(const char *lines, const char *chunk, long page, const double *box,
 	}
 	json_array_foreach(arr, i, l) {
 		double x[7];
-		int ok = json_is_array(l) && json_array_size(l) >= 7;
 
-		for (int j = 0; ok && j < 7; j++) {
-			ok = json_is_number(json_array_get(l, (size_t)j));
-			x[j] = json_number_value(json_array_get(l, (size_t)j));
-		}
-		/* offsets that a double and a long long hold exactly; the page
-		 * compared as a double, never cast (1e300 or 2.5 is no page) */
-		what[0] = '\0';
-		if (!ok)
-			snprintf(what, sizeof what, "is not seven numbers");
-		else if (!(x[2] >= 1 && x[2] <= 1e9 && x[2] == floor(x[2])))
-			snprintf(what, sizeof what, "has page %.6g, which is no page number", x[2]);
-		else if (!(x[0] >= 0 && x[0] <= x[1] && x[1] < 9e15))
-			snprintf(what, sizeof what, "has offsets %.6g to %.6g, which are none", x[0], x[1]);
-		if (what[0] != '\0') {
+		if (ev_region_line_damage(l, what, sizeof what) != NULL) {
 			char line[160];
 
 			snprintf(line, sizeof line, "its stored line %zu %s", i + 1, what);
@@ -570,6 +563,8 @@ page_lines(const char *lines, const char *chunk, long page, const double *box,
 			}
 			continue;
 		}
+		for (int j = 0; j < 7; j++)	/* (seven numbers, as checked) */
+			x[j] = json_number_value(json_array_get(l, (size_t)j));
 		if (x[2] != (double)page)
 			continue;
 		if (box != NULL && (x[5] < box[0] || x[3] > box[2] || x[6] < box[1] || x[4] > box[3]))
@@ -642,7 +637,7 @@ put_lines(json_t *o, struct pline *v, size_t n, long page)
 {
 	struct ev_buf text = EV_BUF_INIT, lines = EV_BUF_INIT;
 	json_t *entries = json_array(), *boxes = NULL;
-	size_t span[2];
+	size_t span[2], none;
 	int bad = entries == NULL;
 
 	qsort(v, n, sizeof *v, cmp_pline);
@@ -650,8 +645,8 @@ put_lines(json_t *o, struct pline *v, size_t n, long page)
 		bad = (i > 0 && ev_buf_addc(&text, '\n') == -1) || ev_buf_adds(&text, v[i].text) == -1 ||
 		    json_array_append(entries, v[i].entry) == -1;
 	span[0] = (size_t)v[0].s, span[1] = (size_t)v[n - 1].e;
-	if (!bad && ev_json_dump(&lines, entries) == 0)
-		boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1);
+	if (!bad && ev_json_dump(&lines, entries) == 0)	/* (each checked: page_lines()) */
+		boxes = ev_region_boxes(ev_buf_str(&lines), lines.len, span, 1, &none);
 	json_decref(entries);
 	ev_buf_release(&lines);
 	bad = bad || boxes == NULL ||
