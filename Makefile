@@ -94,9 +94,11 @@ $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 LDLIBS_test_strmap = -Wl,--wrap=malloc -Wl,--wrap=realloc
 LDLIBS_test_fuse_nomem = $(LDLIBS_test_strmap)
 LDLIBS_test_textsearch_nomem = $(LDLIBS_test_strmap) -Wl,--wrap=calloc
-# test_qfilter counts the dates read; test_ingest makes opendir() run out of memory.
+# test_qfilter counts the dates read; test_ingest and test_ingestpass make opendir()
+# and stat() run out of memory.
 LDLIBS_test_qfilter = -Wl,--wrap=ev_clock_date_days
 LDLIBS_test_ingest = -Wl,--wrap=opendir
+LDLIBS_test_ingestpass = -Wl,--wrap=stat
 
 TEST_SRC := $(sort $(wildcard tests/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)

@@ -1,5 +1,7 @@
 /* Tests of lib/store/ingestpass.c: ev-ingest's two passes, its batches and --delete. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,21 @@
 #include "postings.h"
 #include "store.h"
 #include "test_util.h"
+
+/* stat(), wrapped at link time (LDLIBS_test_ingestpass in the Makefile):
+ * when stat_nomem is set, it fails as when the kernel's memory runs out. */
+static int stat_nomem;
+int __real_stat(const char *path, struct stat *sb);
+
+int
+__wrap_stat(const char *path, struct stat *sb)
+{
+	if (stat_nomem) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return __real_stat(path, sb);
+}
 
 static char dir[] = "/tmp/evkit-ingestpass-XXXXXX";
 static char db[256];
@@ -507,4 +524,20 @@ Test(ingestpass, a_bulk_load_whose_postings_file_follows_leaves_its_segments_to_
 	 * after it: the 71 segments are left as they are (FTS5's crisis
 	 * merge of a level's segments comes at EV_STORE_CRISIS) */
 	postings_file_made_from(bulk_load(docs, "47"));
+}
+
+/* An operand that cannot be looked at for want of memory is out of memory
+ * (code 1: the run failed), not a bad operand (code 2). */
+Test(ingestpass, an_operand_out_of_memory_is_a_runtime_failure)
+{
+	const char *in = file("a.md", "# A\n\nalpha\n");
+	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
+
+	cr_assert_not_null(sp, "%s", err.msg);
+	stat_nomem = 1;
+	cr_assert_eq(ev_ingestpass_read(sp, in, &err), -1);
+	stat_nomem = 0;
+	cr_assert_eq(err.code, 1, "%s", err.msg);
+	cr_assert_str_eq(err.msg, "out of memory");
+	ev_ingestpass_free(sp);
 }

@@ -694,18 +694,22 @@ ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err *err
 	unsigned char *x;
 	int kind, rc;
 
-	if (strcmp(arg, "-") != 0 && stat(arg, &sb) == -1)
-		return ev_err_set(err, EV_EXIT_USAGE, arg, "cannot open: %s", strerror(errno));
+	if (strcmp(arg, "-") != 0 && stat(arg, &sb) == -1)	/* bad usage, unless memory ran out */
+		return errno == ENOMEM ? ev_err_nomem(err) :
+		    ev_err_set(err, EV_EXIT_USAGE, arg, "cannot open: %s", strerror(errno));
 	if (src == NULL && strcmp(arg, "-") == 0)
 		src = "stdin";
 	else if (src == NULL) {
 		/* a directory is resolved whole, as "DIR/" (a link to one names
 		 * the directory it leads to, as the ids of its files do) */
 		size_t n = strlen(arg);
-		char *d = S_ISDIR(sb.st_mode) && arg[n - 1] != '/' ? malloc(n + 2) : NULL;
+		char *d = NULL;
 
-		if (d != NULL)
+		if (S_ISDIR(sb.st_mode) && arg[n - 1] != '/') {
+			if ((d = malloc(n + 2)) == NULL)	/* (never the name without its '/') */
+				return ev_err_nomem(err);
 			memcpy(d, arg, n), memcpy(d + n, "/", 2);
+		}
 		src = id = operand_id(sp, d ? d : arg, err);
 		free(d);
 		if (id == NULL)
