@@ -469,30 +469,15 @@ ev_textsearch_query(struct ev_textsearch *ts, json_t *q, const char *where, json
 	return r;
 }
 
-/* ev_textsearch_query() once the query languages are set. */
+/* The words of query q (its text[0..textlen)), their vocabulary look-ups,
+ * typo expansions and stems in the other query languages, and the
+ * snippets' terms of them all, for search_query(); *flags gains
+ * EV_TS_TRUNCATED and EV_TS_NO_DICT as they apply.  Returns 0, or -1 with
+ * *err set. */
 static int
-search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
-    int *flags, struct ev_err *err)
+query_terms(struct ev_textsearch *ts, json_t *q, const char *text, size_t textlen, int *flags,
+    struct ev_err *err)
 {
-	struct ev_qfilter f = EV_QFILTER_INIT;
-	struct ev_bm25_weights bw;
-	json_t *filters = json_object_get(q, "filters");
-	sqlite3_stmt *s = NULL, *row;
-	const char *text;
-	size_t textlen;
-	int own = 0, rc, n = 0, r = -1, began = 0;
-	size_t first = json_array_size(hits);
-	double best = 0, pair_weight;
-
-	*flags = 0;
-	ts->use_pool = 0;
-	ev_err_clear(err);
-	if (!json_is_string(json_object_get(q, "query")))
-		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
-	text = json_string_value(json_object_get(q, "query"));
-	textlen = json_string_length(json_object_get(q, "query"));
-
-	/* The words, their vocabulary look-ups and expansions. */
 	ev_snippet_reset(ts->sn);
 	if (ev_textquery_query_words(ts, q, text, textlen, err) == -1)
 		return -1;
@@ -541,6 +526,34 @@ search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hit
 			    i, err)) == -1)
 				return -1;
 	}
+	return 0;
+}
+
+/* ev_textsearch_query() once the query languages are set. */
+static int
+search_query(struct ev_textsearch *ts, json_t *q, const char *where, json_t *hits,
+    int *flags, struct ev_err *err)
+{
+	struct ev_qfilter f = EV_QFILTER_INIT;
+	struct ev_bm25_weights bw;
+	json_t *filters = json_object_get(q, "filters");
+	sqlite3_stmt *s = NULL, *row;
+	const char *text;
+	size_t textlen;
+	int own = 0, rc, n = 0, r = -1, began = 0;
+	size_t first = json_array_size(hits);
+	double best = 0, pair_weight;
+
+	*flags = 0;
+	ts->use_pool = 0;
+	ev_err_clear(err);
+	if (!json_is_string(json_object_get(q, "query")))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'query' must be a string");
+	text = json_string_value(json_object_get(q, "query"));
+	textlen = json_string_length(json_object_get(q, "query"));
+
+	if (query_terms(ts, q, text, textlen, flags, err) == -1)
+		return -1;
 	if (!ts->o.raw_fts && ts->nwords == 0) {
 		*flags |= EV_TS_NO_TERMS;
 		return 0;
