@@ -2,11 +2,7 @@
 # index and its files exactly as they were; --skip-invalid skips it.
 exec 2>&1
 export EV_UUID_SEED=1
-ev-mv-load --index pages.mvi "$CASEDIR/records.jsonl" 2>/dev/null
-cp pages.mvi before.mvi; ls > before.ls
-bad() { printf '%s\n' '{"id":"p9","vectors":[[1,1,1]],"model":"colpali-test"}' "$1" > bad.jsonl
-  EV_UUID_SEED=3 ev-mv-load --index pages.mvi bad.jsonl; echo "exit $?"
-  cmp pages.mvi before.mvi && ls | grep -v '^bad.jsonl$' | cmp - before.ls && echo unchanged; }
+. "$CASEDIR/badrecord"
 bad '{"id":"p8","vectors":[[1,1]],"model":"colpali-test"}'
 bad '{"id":"p8","vectors":[[1,1,1],[1,1]],"model":"colpali-test"}'
 bad '{"id":"p8","vectors":[[1,1,1]],"model":"other"}'
