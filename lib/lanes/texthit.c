@@ -175,11 +175,8 @@ static const char *const text_col_names[] = { "id", "doc_id", "section_id", "tit
 static int
 nomem_or_damaged(struct ev_textsearch *ts, sqlite3_stmt *s, int with_text, struct ev_err *err)
 {
-	char what[48];
-
-	snprintf(what, sizeof what, "chunk rowid %lld", (long long)sqlite3_column_int64(s, 0));
-	if (ev_store_row_utf8(ts->st, s, text_cols, text_col_names, N_TEXT_COLS - !with_text, what,
-	    err) == -1)
+	if (ev_store_row_utf8(ts->st, s, text_cols, text_col_names, N_TEXT_COLS - !with_text,
+	    "chunk rowid", (long long)sqlite3_column_int64(s, 0), err) == -1)
 		return -1;
 	return ev_err_nomem(err);
 }

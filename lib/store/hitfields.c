@@ -79,17 +79,15 @@ static const char *const text_col_names[] = { "id", "doc_id", "section_id", "tit
 	"document's source_type", "document's published_date", "text" };
 #define N_TEXT_COLS ((int)(sizeof text_cols / sizeof *text_cols))
 
-/* Whether the text columns of the current row of s (chunk rowid's) are
- * UTF-8, the chunk's text too when with_text: 0, or -1 with *err set and s
- * reset (ev_store_row_utf8(): a damaged store). */
+/* Whether text columns text_cols[from, to) of the current row of s (chunk
+ * rowid's) are UTF-8: 0, or -1 with *err set and s reset
+ * (ev_store_row_utf8(): a damaged store). */
 static int
-row_utf8(struct ev_store *st, sqlite3_stmt *s, int64_t rowid, int with_text, struct ev_err *err)
+row_utf8(struct ev_store *st, sqlite3_stmt *s, int64_t rowid, int from, int to,
+	struct ev_err *err)
 {
-	char what[48];
-
-	snprintf(what, sizeof what, "chunk rowid %lld", (long long)rowid);
-	if (ev_store_row_utf8(st, s, text_cols, text_col_names, N_TEXT_COLS - !with_text, what,
-	    err) == 0)
+	if (ev_store_row_utf8(st, s, text_cols + from, text_col_names + from, to - from,
+	    "chunk rowid", (long long)rowid, err) == 0)
 		return 0;
 	sqlite3_reset(s);
 	return -1;
@@ -120,7 +118,7 @@ chunk_row(struct ev_store *st, int64_t rowid, sqlite3_stmt **out, struct ev_err 
 			return 0;
 		return ev_store_error(st, "reading a chunk", err);
 	}
-	if (row_utf8(st, s, rowid, 0, err) == -1)
+	if (row_utf8(st, s, rowid, 0, N_TEXT_COLS - 1, err) == -1)
 		return -1;
 	*out = s;
 	return 1;
@@ -155,7 +153,7 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 	*text = NULL;
 	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
 		return rc;
-	if (row_utf8(st, s, rowid, 1, err) == -1)
+	if (row_utf8(st, s, rowid, N_TEXT_COLS - 1, N_TEXT_COLS, err) == -1)
 		return -1;	/* (its text too, which the caller makes JSON of) */
 	for (int i = 0; i < n && !bad; i++) {
 		json_t *v = NULL;

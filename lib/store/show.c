@@ -257,10 +257,8 @@ static int
 utf8_row(struct ev_store *st, sqlite3_stmt *s, const int *cols, const char *const *names, int n,
     const char *what, int rowcol, struct ev_err *err)
 {
-	char w[64];
-
-	snprintf(w, sizeof w, "%s %lld", what, (long long)sqlite3_column_int64(s, rowcol));
-	if (ev_store_row_utf8(st, s, cols, names, n, w, err) == 0)
+	if (ev_store_row_utf8(st, s, cols, names, n, what, (long long)sqlite3_column_int64(s, rowcol),
+	    err) == 0)
 		return 0;
 	sqlite3_reset(s);
 	return -1;

@@ -800,7 +800,7 @@ out:
 
 int
 ev_store_row_utf8(struct ev_store *st, sqlite3_stmt *s, const int *cols,
-	const char *const *names, int n, const char *what, struct ev_err *err)
+	const char *const *names, int n, const char *what, long long rowid, struct ev_err *err)
 {
 	for (int i = 0; i < n; i++) {
 		int type = sqlite3_column_type(s, cols[i]);
@@ -815,8 +815,9 @@ ev_store_row_utf8(struct ev_store *st, sqlite3_stmt *s, const int *cols,
 		while ((k += ev_utf8_bad(t + k, len - k)) < len && t[k] == '\0')
 			k++;	/* (a NUL byte is text JSON carries) */
 		if (k < len)
-			return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s: its %s is not UTF-8:"
-			    " the store is damaged (ingest its document again)", what, names[i]);
+			return ev_err_set(err, EV_EXIT_RUNTIME, st->path, "%s %lld: its %s is not"
+			    " UTF-8: the store is damaged (ingest its document again)", what, rowid,
+			    names[i]);
 	}
 	return 0;
 }

@@ -94,10 +94,10 @@ const char *ev_store_path(const struct ev_store *st);
  * st's; names[i] the column's name for a message) is UTF-8, as evkit writes
  * every text (NUL bytes aside): a store damaged by hand or by a disk may hold
  * other bytes, which JSON cannot carry.  Returns 0, or -1 with *err set
- * (code 1, naming the store, what the row is -- "chunk rowid 12" -- and the
- * column, and how to repair it; out of memory). */
+ * (code 1, naming the store, the row as what and rowid -- "chunk rowid 12"
+ * -- and the column, and how to repair it; out of memory). */
 int ev_store_row_utf8(struct ev_store *st, sqlite3_stmt *s, const int *cols,
-	const char *const *names, int n, const char *what, struct ev_err *err);
+	const char *const *names, int n, const char *what, long long rowid, struct ev_err *err);
 
 /* Transactions: BEGIN IMMEDIATE (waiting for other writers up to the busy
  * timeout), COMMIT, ROLLBACK.  Return 0, or -1 with *err set (code 1). */
