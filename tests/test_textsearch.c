@@ -944,6 +944,20 @@ Test(textsearch, a_query_longer_than_long_query_is_read_as_a_document_without_pa
 	cr_assert_float_eq(score_of("d2"), paired, 1e-12);
 }
 
+/* A query read as a document is not typo-repaired, as a document is not:
+ * "wnig" is one transposition from "wing" (d1, d3). */
+Test(textsearch, a_query_read_as_a_document_is_not_repaired)
+{
+	struct ev_textsearch_opts o = EV_TEXTSEARCH_OPTS_INIT;
+
+	o.feedback_docs = 0;
+	o.long_query = 0;	/* never a document: the typo is repaired */
+	cr_assert_eq(search_with(&o, "hypersonic wnig"), 3);
+	cr_assert_str_eq(docs_of_hits(), "d4 d1 d3");
+	o.long_query = 1;	/* two searched words: a document */
+	expect_docs(&o, "hypersonic wnig", 1, "d4");
+}
+
 /* A long query weighs a word it repeats by 1 + ln(its count), as a document
  * weighs a term (SMART's logarithmic tf); a request counts it once. */
 Test(textsearch, a_long_query_weighs_a_repeated_word_by_one_plus_the_log_of_its_count)
