@@ -1,8 +1,9 @@
 /* test_jscan.c: lib/base/jscan.c -- the strict scanner accepts exactly what
  * Jansson accepts (RFC 8259, UTF-8, no NUL, depth, integer and real range,
  * duplicate keys), records the spans of the top-level members, walks
- * validated text, compares and decodes raw strings, and writes strings and
- * numbers exactly as printf and Jansson do. */
+ * validated text, compares and decodes raw strings, reads numbers as Jansson
+ * reads them, and writes strings and numbers exactly as printf and Jansson
+ * do. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <math.h>
@@ -221,6 +222,35 @@ Test(jscan, walks_members_and_elements_of_validated_text)
 	free(m.m);
 	cr_assert_eq(ev_jscan_elements(a, strlen(a), count_elem, &seen), 0);
 	cr_assert_str_eq(seen, "seen");
+}
+
+/* Each number text as Jansson reads it, taken from inside a longer text
+ * (no NUL after it), by the quick ways and the careful one. */
+Test(jscan, reads_numbers_as_jansson_reads_them)
+{
+	static const char *const s[] = {
+		"0", "-0", "7", "-12", "123456789012345678", "9223372036854775807",
+		"-9223372036854775808", "9007199254740993", "0.1", "-0.0", "2.0", "-2.5",
+		"3.14159265358979", "0.000000000000001", "123456789012345.6", "1234567890123456.7",
+		"1e-5", "1E3", "-1.5e300", "2.5e-310", "0.1000000000000000055511151231257827021181583404541015625",
+		"1234567890.12345678901234567890123456789012345678901234567890123456789012345",
+	};
+	char text[200];
+
+	for (size_t i = 0; i < sizeof s / sizeof *s; i++) {
+		size_t n = strlen(s[i]);
+		json_t *j = json_loads(s[i], JSON_DECODE_ANY, NULL);
+		double d = 42;
+
+		cr_assert_not_null(j, "%s", s[i]);
+		snprintf(text, sizeof text, "%s999", s[i]);	/* digits after it, not its own */
+		cr_assert_eq(ev_jscan_number(text, n, &d), 0, "%s", s[i]);
+		cr_assert(d == json_number_value(j) && signbit(d) == signbit(json_number_value(j)),
+		    "%s: %.17g, not %.17g", s[i], d, json_number_value(j));
+		if (json_is_integer(j))
+			cr_assert_eq(ev_jscan_integer(text, n), json_integer_value(j), "%s", s[i]);
+		json_decref(j);
+	}
 }
 
 Test(jscan, compares_and_decodes_raw_strings)

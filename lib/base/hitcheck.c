@@ -188,23 +188,6 @@ key_is(const struct ev_jmem *m, const char *lit)
 	    strlen(lit) == m->klen && memcmp(m->key, lit, m->klen) == 0;
 }
 
-/* The number the validated number text v[0..n) is into *d: 0, or -1 out of
- * memory. */
-static int
-number_of(const char *v, size_t n, double *d)
-{
-	char small[64], *copy = n < sizeof small ? small : malloc(n + 1);
-
-	if (copy == NULL)
-		return -1;
-	memcpy(copy, v, n);
-	copy[n] = '\0';
-	*d = strtod(copy, NULL);
-	if (copy != small)
-		free(copy);
-	return 0;
-}
-
 /* The message of the scanned member m (its key decoded) under the rule. */
 static int
 scanned_error(struct walk *w, const struct ev_jmem *m, const char *what)
@@ -242,9 +225,8 @@ scanned_entry(const char *e, size_t n, void *data)
 		for (size_t k = 0; k < w->list->n; k++) {
 			if (!key_is(m, rule[k].key))
 				continue;
-			if (rule[k].want == W_RANK && m->type == EV_JINT &&
-			    number_of(m->val, m->vlen, &d) == -1)
-				return ev_err_nomem(w->err);
+			if (rule[k].want == W_RANK && m->type == EV_JINT)
+				d = (double)ev_jscan_integer(m->val, m->vlen);
 			if ((bad = wrong(rule[k].want, m->type, d, m->vlen == 2)) != NULL)
 				return scanned_error(w, m, bad);
 		}

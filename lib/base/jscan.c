@@ -928,6 +928,57 @@ ev_jscan_type(const char *v, size_t n)
 	}
 }
 
+long long
+ev_jscan_integer(const char *v, size_t n)
+{
+	const char *p = v, *end = v + n;
+	int neg = n > 0 && *p == '-';
+	long long x = 0;
+
+	for (p += neg; p < end; p++)	/* below zero, where the least integer fits */
+		x = x * 10 - (*p - '0');
+	return neg ? x : -x;
+}
+
+int
+ev_jscan_number(const char *v, size_t n, double *d)
+{
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	    1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+	const char *p = v, *end = v + n, *dot;
+	char small[64], *copy;
+	int neg = n > 0 && *p == '-';
+	long long x = 0;
+
+	if (ev_jscan_type(v, n) == EV_JINT) {
+		*d = (double)ev_jscan_integer(v, n);
+		return 0;
+	}
+	if (n - (size_t)neg <= 16) {
+		/* a plain decimal of at most 15 digits (16 bytes with the point):
+		 * one exact division, which rounds as strtod() rounds */
+		for (p += neg; p < end && *p >= '0' && *p <= '9'; p++)
+			x = x * 10 + (*p - '0');
+		if (p < end && *p == '.') {
+			dot = p;
+			for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+				x = x * 10 + (*p - '0');
+			if (p == end) {
+				*d = (neg ? -(double)x : (double)x) / p10[end - dot - 1];
+				return 0;
+			}
+		}
+	}
+	if ((copy = n < sizeof small ? small : malloc(n + 1)) == NULL)
+		return -1;
+	memcpy(copy, v, n);
+	copy[n] = '\0';
+	*d = strtod(copy, NULL);
+	if (copy != small)
+		free(copy);
+	return 0;
+}
+
 int
 ev_jscan_members(const char *s, size_t len, struct ev_jmems *out)
 {

@@ -88,6 +88,17 @@ int ev_jscan_elements(const char *s, size_t len,
  * element ev_jscan_elements() gives. */
 int ev_jscan_type(const char *v, size_t n);
 
+/* The integer the validated integer text v[0..n) holds (enum ev_jtype
+ * EV_JINT, such as a member's or an element's value): it fits, since the
+ * scanner refuses an integer that does not fit in 64 bits. */
+long long ev_jscan_integer(const char *v, size_t n);
+
+/* The number the validated number text v[0..n) (EV_JINT or EV_JREAL) holds
+ * as Jansson reads it (json_number_value()): an integer's exact value
+ * converted, a real as strtod() rounds it.  Returns 0 with *d set, or -1
+ * when out of memory (a real of 64 bytes or more is copied to be read). */
+int ev_jscan_number(const char *v, size_t n, double *d);
+
 /* Does the raw string text raw[0..n) (escapes allowed, no quotes) equal the
  * C string lit once decoded? */
 int ev_jscan_str_eq(const char *raw, size_t n, const char *lit);

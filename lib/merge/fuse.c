@@ -231,49 +231,6 @@ field(const struct rhit *h, int i, int k, int t, int required, const char *where
 	return i;
 }
 
-static double
-num_value(const struct ev_jmem *m)
-{
-	char small[64], *copy;
-	double d;
-
-	if (m->type == EV_JINT && m->vlen < 19) {
-		const char *p = m->val, *end = p + m->vlen;
-		long long v = 0;
-		int neg = *p == '-';
-		for (p += neg; p < end; p++)
-			v = v * 10 + (*p - '0');
-		return (double)(neg ? -v : v);
-	}
-	if (m->type == EV_JREAL && m->vlen <= 17) {
-		/* a plain decimal of at most 15 digits: one exact division */
-		static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-		    1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
-		const char *p = m->val, *end = p + m->vlen, *dot;
-		long long v = 0;
-		int neg = *p == '-';
-		for (p += neg; p < end && *p >= '0' && *p <= '9'; p++)
-			v = v * 10 + (*p - '0');
-		if (p < end && *p == '.') {
-			dot = p;
-			for (p++; p < end && *p >= '0' && *p <= '9'; p++)
-				v = v * 10 + (*p - '0');
-			/* at most 15 digits: vlen <= 16 with the point, 17 with a sign */
-			if (p == end && m->vlen - (size_t)neg <= 16)
-				return (neg ? -(double)v : (double)v) / p10[end - dot - 1];
-		}
-	}
-	copy = m->vlen < sizeof small ? small : malloc(m->vlen + 1);
-	if (copy == NULL)
-		return NAN;
-	memcpy(copy, m->val, m->vlen);
-	copy[m->vlen] = '\0';
-	d = m->type == EV_JINT ? (double)strtoll(copy, NULL, 10) : strtod(copy, NULL);
-	if (copy != small)
-		free(copy);
-	return d;
-}
-
 /* A decoded copy of the string member m, in the arena. */
 static const char *
 arena_str(struct ev_fuse *f, const struct ev_jmem *m)
@@ -328,16 +285,11 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	if ((irank = ix[F_RANK]) < 0)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "missing field 'rank'");
 	m = &h->m[irank];
-	if (m->type == EV_JINT && m->vlen < 19) {
-		h->rank = (long long)num_value(m);
-	} else if (m->type == EV_JINT) {
-		char small[32];
-		size_t n = m->vlen < sizeof small - 1 ? m->vlen : sizeof small - 1;
-		memcpy(small, m->val, n);
-		small[n] = '\0';
-		h->rank = strtoll(small, NULL, 10);	/* it fits: the scanner checked */
-	} else if (m->type == EV_JREAL && (d = num_value(m)) > -9.2e18 && d < 9.2e18 &&
-	    d == (double)(long long)d) {
+	if (m->type == EV_JINT) {
+		h->rank = ev_jscan_integer(m->val, m->vlen);
+	} else if (m->type == EV_JREAL && ev_jscan_number(m->val, m->vlen, &d) == -1) {
+		return ev_err_nomem(err);
+	} else if (m->type == EV_JREAL && d > -9.2e18 && d < 9.2e18 && d == (double)(long long)d) {
 		h->rank = (long long)d;
 	} else {
 		return wrong_type("rank", "an integer", where, err);
@@ -347,7 +299,8 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 	    (h->isig = field(h, ix[F_SIG], F_SIG, EV_JOBJ, 0, where, err)) == -2 ||
 	    (h->isnip = field(h, ix[F_SNIP], F_SNIP, EV_JSTR, 0, where, err)) == -2)
 		return -1;
-	h->score = num_value(&h->m[iscore]);
+	if (ev_jscan_number(h->m[iscore].val, h->m[iscore].vlen, &h->score) == -1)
+		return ev_err_nomem(err);
 	known = known_lane(f, &h->m[ilane]);
 	if ((h->id = arena_str(f, &h->m[h->iid])) == NULL ||
 	    ((*lane = known) == NULL && (*lane = arena_str(f, &h->m[ilane])) == NULL) ||

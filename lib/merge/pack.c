@@ -761,28 +761,6 @@ mem_str(struct ev_pack *p, const struct ev_jmem *m)
 	return ev_buf_str(&p->idb);
 }
 
-/* The number a scanned number member holds, as Jansson reads it. */
-static double
-mem_num(const struct ev_jmem *m, long long *iv)
-{
-	char small[64], *copy = m->vlen < sizeof small ? small : malloc(m->vlen + 1);
-	double d;
-
-	if (copy == NULL)
-		return NAN;
-	memcpy(copy, m->val, m->vlen);
-	copy[m->vlen] = '\0';
-	if (m->type == EV_JINT) {
-		*iv = strtoll(copy, NULL, 10);	/* it fits: the scanner checked */
-		d = (double)*iv;
-	} else {
-		d = strtod(copy, NULL);
-	}
-	if (copy != small)
-		free(copy);
-	return d;
-}
-
 /* ev_pack_hit_lanes() over a scanned record: the lanes of its explanation's lanes
  * that found it, of its evidence, or of its signals. */
 struct lanes_ctx {
@@ -895,9 +873,7 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 		li->request_id = ev_buf_str(&p->reqb);
 	}
 	if ((r = p->at[K_QUERY_INDEX]) >= 0) {
-		long long iv = -1;
-		if (m[r].type == EV_JINT)
-			mem_num(&m[r], &iv);
+		long long iv = m[r].type == EV_JINT ? ev_jscan_integer(m[r].val, m[r].vlen) : -1;
 		if (iv < 0)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "field 'query_index' must be a whole number from 0");
@@ -1009,7 +985,7 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	size_t nm = p->js.top.n;
 	const int *at = p->at;
 	int id = at[K_ID], sc = at[K_SCORE], rk = at[K_RANK], x = at[K_EXPLAIN], lane, k;
-	long long rank = 1, iv = 0;
+	long long rank = 1;
 	double score;
 	const char *ids;
 	struct item *it;
@@ -1045,12 +1021,10 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 		    ev_hit_check_member(&m[at[nested[k]]], &p->sub, where, err) == -1)
 			return err->code == EV_EXIT_RUNTIME ? -1 : add_parsed(p, where, err);
 	}
-	if (rk >= 0) {
-		mem_num(&m[rk], &rank);
-		if (rank < 1)
-			return add_parsed(p, where, err);
-	}
-	score = mem_num(&m[sc], &iv);
+	if (rk >= 0 && (rank = ev_jscan_integer(m[rk].val, m[rk].vlen)) < 1)
+		return add_parsed(p, where, err);
+	if (ev_jscan_number(m[sc].val, m[sc].vlen, &score) == -1)
+		return ev_err_nomem(err);
 	if (!isfinite(score))
 		return add_parsed(p, where, err);
 	if (p->q[p->cur].text != NULL && at[K_QUERY] >= 0) {
