@@ -60,6 +60,12 @@ static const char *const nested_bad[][2] = {
 	{ "\"signals\":{\"fts_score\":\"1\"}", "field 'signals.fts_score' must be a number or a boolean" },
 	{ "\"signals\":{\"a\":1,\"b\\u00e9\":null}", "field 'signals.b\xc3\xa9' must be a number or a boolean" },
 	{ "\"signals\":{\"v\":[1]}", "field 'signals.v' must be a number or a boolean" },
+	{ "\"signals\":{\"fts_rank\":2.5}", "field 'signals.fts_rank' must be an integer" },
+	{ "\"signals\":{\"fts_rank\":\"2\"}", "field 'signals.fts_rank' must be an integer" },
+	{ "\"signals\":{\"vector_rank\":true}", "field 'signals.vector_rank' must be an integer" },
+	{ "\"signals\":{\"fts_rank\":0}", "field 'signals.fts_rank' must be at least 1" },
+	{ "\"signals\":{\"visual_rank\":-3.0}", "field 'signals.visual_rank' must be at least 1" },
+	{ "\"signals\":{\"fts\\u005frank\":1e-1}", "field 'signals.fts_rank' must be an integer" },
 	{ "\"warnings\":[\"a\",{}]", "field 'warnings' must be an array of strings" },
 	{ "\"explain\":\"x\"", "field 'explain' must be an object" },
 	{ "\"explain\":{\"lanes\":{}}", "field 'explain.lanes' must be an array" },
@@ -77,6 +83,7 @@ static const char *const nested_bad[][2] = {
 /* Hits that keep to it: what the lanes, ev-expand and ev-rerank write. */
 static const char *const nested_good[] = {
 	"\"signals\":{\"fts_score\":2.5,\"fts_rank\":1,\"query_as_document\":true,\"x\":false}",
+	"\"signals\":{\"rank\":0.5,\"frank\":-1,\"_rank\":0,\"rank_x\":true}",
 	"\"evidence\":[{\"lane\":\"text\",\"snippet\":\"s\",\"matched_terms\":[\"a\"],"
 	    "\"regions\":[{\"page\":2}],\"retrieved_at\":\"2026-11-29T02:10:33.123Z\"},"
 	    "{\"lane\":\"timeline\",\"from\":\"d:_top:0\",\"distance\":32.5,\"score\":1}]",
@@ -97,7 +104,8 @@ line_of(char *buf, size_t n, const char *m)
 	snprintf(buf, n, "{\"query_id\":\"q\",\"id\":\"a\",\"score\":1,%s}", m);
 }
 
-/* ev_hit_check_member() over every member of line: 0, or -1 with *err. */
+/* ev_hit_check_member() over every member of line: 0, 1 (a lane's rank
+ * written as a real), or -1 with *err. */
 static int
 scan_check(const char *line, struct ev_err *err)
 {
@@ -147,4 +155,33 @@ Test(hitcheck, nested_values_are_held_to_one_rule_on_the_tree_and_the_scan)
 		cr_assert_eq(scan_check(line, &err), 0, "%s: %s", line, err.msg);
 		json_decref(h);
 	}
+}
+
+/* A whole rank written as a real (2.0, as JavaScript writes 2), the hit's
+ * or a lane's rank signal, is that rank: the tree's check makes it the
+ * integer its readers take, and the scanner's says a reader passing the
+ * line on must (1); other signals and an integer rank stay as they were. */
+Test(hitcheck, a_whole_rank_written_as_a_real_is_that_rank)
+{
+	char line[600];
+	struct ev_err err = { 0 };
+	json_t *h, *sig;
+
+	line_of(line, sizeof line, "\"rank\":3.0,\"signals\":{\"fts_rank\":2.0,"
+	    "\"visual_r\\u0061nk\":1e1,\"vector_rank\":4,\"vector_score\":1.0}");
+	cr_assert_not_null(h = json_loads(line, 0, NULL));
+	cr_assert_eq(ev_hit_check(h, "f:1", &err), 0, "%s", err.msg);
+	sig = json_object_get(h, "signals");
+	cr_assert(json_is_integer(json_object_get(h, "rank")));
+	cr_assert_eq(json_integer_value(json_object_get(h, "rank")), 3);
+	cr_assert(json_is_integer(json_object_get(sig, "fts_rank")));
+	cr_assert_eq(json_integer_value(json_object_get(sig, "fts_rank")), 2);
+	cr_assert(json_is_integer(json_object_get(sig, "visual_rank")));
+	cr_assert_eq(json_integer_value(json_object_get(sig, "visual_rank")), 10);
+	cr_assert_eq(json_integer_value(json_object_get(sig, "vector_rank")), 4);
+	cr_assert(json_is_real(json_object_get(sig, "vector_score")));
+	json_decref(h);
+	cr_assert_eq(scan_check(line, &err), 1, "%s", err.msg);
+	line_of(line, sizeof line, "\"signals\":{\"fts_rank\":2,\"fts_score\":2.0}");
+	cr_assert_eq(scan_check(line, &err), 0, "%s", err.msg);
 }

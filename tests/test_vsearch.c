@@ -418,8 +418,10 @@ Test(vsearch, feedback_reads_every_form_of_a_hit_line_as_jansson_reads_it)
 	int rc;
 
 	/* the plain lines are scanned, the others (an escaped key, a rank of
-	 * 1.0) read by Jansson: a rank that is null or not an integer is the
-	 * line's number; query_id 7 is "7", -0 is "0"; escapes decoded */
+	 * 1.0) read by Jansson: a rank that is null is the line's number (2:
+	 * after d2:s1:0, ranked 2 on line 1, and left out at depth 3), one of
+	 * 1.0 is rank 1 (it was taken for none, the line's number, 5);
+	 * query_id 7 is "7", -0 is "0"; escapes decoded */
 	vs = feedback_searcher(1, 3, 1,
 	    "{\"query_id\":7,\"id\":\"d2:s1:\\u0030\",\"rank\":2,\"score\":1}\n"
 	    "{\"query_id\":\"7\",\"id\":\"d1:s1:0\",\"rank\":null,\"score\":2.5,\"lane\":null,"
@@ -436,8 +438,8 @@ Test(vsearch, feedback_reads_every_form_of_a_hit_line_as_jansson_reads_it)
 	h = hits();
 	cr_assert_eq(json_array_size(h), 2);
 	cr_assert_str_eq(folded(h, 0, 0), "d1:s1:1");
-	cr_assert_str_eq(folded(h, 0, 1), "d2:s1:0");
-	cr_assert_str_eq(folded(h, 0, 2), "d1:s1:0");
+	cr_assert_str_eq(folded(h, 0, 1), "d2:s1:1");
+	cr_assert_str_eq(folded(h, 0, 2), "d2:s1:0");
 	cr_assert_str_eq(folded(h, 1, 0), "d2:s1:1");
 	cr_assert_null(folded(h, 1, 1));
 	json_decref(h);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* What a value nested in a hit must be. */
-enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_BOOL, W_SIGNAL };
+enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_BOOL, W_SIGNAL, W_SIGNAL_RANK };
 
 /* A member of the entries of a list that is held to a type (any other
  * passes: ev-expand's "from" and "distance", the text lane's
@@ -41,11 +41,15 @@ static const char *
 wrong(enum want want, int t, double d, int empty)
 {
 	int num = t == EV_JINT || t == EV_JREAL;
+	long long whole;
 
 	switch (want) {
 	case W_SIGNAL:
 		return num || t == EV_JTRUE || t == EV_JFALSE ? NULL :
 		    "must be a number or a boolean";
+	case W_SIGNAL_RANK:	/* a lane's rank: 2.0 is rank 2 (its readers get 2) */
+		return !num || !ev_json_whole(d, &whole) ? "must be an integer" :
+		    d < 1 ? "must be at least 1" : NULL;
 	case W_NUMBER:
 		return num ? NULL : "must be a number";
 	case W_RANK:	/* (its readers take a JSON integer alone: not 3.0) */
@@ -60,6 +64,14 @@ wrong(enum want want, int t, double d, int empty)
 	default:
 		return t == EV_JSTR ? NULL : "must be a string";
 	}
+}
+
+/* Is the signal named key[0..n) a lane's rank (LANE_rank: fts_rank,
+ * vector_rank...)? */
+static int
+rank_signal(const char *key, size_t n)
+{
+	return n > 5 && memcmp(key + n - 5, "_rank", 5) == 0;
 }
 
 /* The enum ev_jtype of the Jansson value v. */
@@ -120,7 +132,8 @@ check_nested(const json_t *hit, const char *where, struct ev_err *err)
 	json_t *v;
 
 	json_object_foreach(json_object_get(hit, "signals"), key, v)
-		if ((bad = wrong(W_SIGNAL, jtype(v), 0, 0)) != NULL)
+		if ((bad = wrong(rank_signal(key, strlen(key)) ? W_SIGNAL_RANK : W_SIGNAL,
+		    jtype(v), json_number_value(v), 0)) != NULL)
 			return nested_error(err, where, NULL, 0, key, bad);
 	v = json_object_get(json_object_get(hit, "explain"), "lanes");
 	if (v != NULL && !json_is_null(v) && !json_is_array(v))
@@ -130,8 +143,30 @@ check_nested(const json_t *hit, const char *where, struct ev_err *err)
 	return check_list(json_object_get(hit, "evidence"), &evidence_list, where, err);
 }
 
+/* The ranks of the checked hit that are written as reals (2.0), its own
+ * and its lanes' signals', made integers: its readers take an integer
+ * alone.  Returns 0, or -1 with *err set out of memory. */
+static int
+whole_ranks(json_t *hit, struct ev_err *err)
+{
+	json_t *sig = json_object_get(hit, "signals"), *v;
+	const char *key;
+	long long rank;
+
+	v = json_object_get(hit, "rank");
+	if (json_is_real(v) && ev_json_whole(json_real_value(v), &rank) &&
+	    json_object_set_new(hit, "rank", json_integer(rank)) == -1)
+		return ev_err_nomem(err);
+	json_object_foreach(sig, key, v)
+		if (json_is_real(v) && rank_signal(key, strlen(key)) &&
+		    ev_json_whole(json_real_value(v), &rank) &&
+		    json_object_set_new(sig, key, json_integer(rank)) == -1)
+			return ev_err_nomem(err);
+	return 0;
+}
+
 int
-ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
+ev_hit_check(json_t *hit, const char *where, struct ev_err *err)
 {
 	const char *id = NULL, *s = NULL;
 	long long rank = 1;
@@ -166,7 +201,9 @@ ev_hit_check(const json_t *hit, const char *where, struct ev_err *err)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'score' must be finite");
 	if (rank < 1)
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rank' must be at least 1");
-	return check_nested(hit, where, err);
+	if (check_nested(hit, where, err) == -1)
+		return -1;
+	return whole_ranks(hit, err);
 }
 
 /* ---- on the scanner's members ---- */
@@ -258,6 +295,48 @@ scanned_explain(struct walk *w, const struct ev_jmem *m)
 	return ev_jscan_elements(lanes.val, lanes.vlen, scanned_entry, w) != 0 ? -1 : 0;
 }
 
+/* Is the scanned signal m a lane's rank?  1 or 0, or -1 out of memory. */
+static int
+scanned_rank_signal(const struct ev_jmem *m)
+{
+	struct ev_buf key = EV_BUF_INIT;
+	int r;
+
+	if (!m->kesc)
+		return rank_signal(m->key, m->klen);
+	r = ev_jscan_decode(&key, m->key, m->klen) == -1 ? -1 : rank_signal(key.p, key.len);
+	ev_buf_release(&key);
+	return r;
+}
+
+/* The signals m of a hit, each held to its rule: 0, 1 when a lane's rank
+ * among them is written as a real (2.0), or -1. */
+static int
+scanned_signals(struct walk *w, const struct ev_jmem *m)
+{
+	const struct ev_jmem *s;
+	const char *bad;
+	double d = 0;
+	int rank, real = 0;
+
+	if (m->type != EV_JOBJ)
+		return ev_err_set(w->err, EV_EXIT_USAGE, w->where, "field 'signals' must be an object");
+	w->mems->n = 0;
+	if (ev_jscan_members(m->val, m->vlen, w->mems) == -1)
+		return ev_err_nomem(w->err);
+	for (size_t i = 0; i < w->mems->n; i++) {
+		s = &w->mems->m[i];
+		if ((rank = scanned_rank_signal(s)) == -1 ||
+		    (rank && (s->type == EV_JINT || s->type == EV_JREAL) &&
+		    ev_jscan_number(s->val, s->vlen, &d) == -1))
+			return ev_err_nomem(w->err);
+		if ((bad = wrong(rank ? W_SIGNAL_RANK : W_SIGNAL, s->type, d, 0)) != NULL)
+			return scanned_error(w, s, bad);
+		real |= rank && s->type == EV_JREAL;
+	}
+	return real;
+}
+
 /* Is the element e[0..n) not a string (ev_jscan_elements()'s callback)? */
 static int
 not_string(const char *e, size_t n, void *data)
@@ -271,19 +350,11 @@ ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const cha
 	struct ev_err *err)
 {
 	struct walk w = { scratch, where, err, NULL, 0 };
-	const char *bad;
 
 	if (m->type == EV_JNULL)
 		return 0;
 	if (key_is(m, "signals")) {
-		if (m->type != EV_JOBJ)
-			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'signals' must be an object");
-		scratch->n = 0;
-		if (ev_jscan_members(m->val, m->vlen, scratch) == -1)
-			return ev_err_nomem(err);
-		for (size_t i = 0; i < scratch->n; i++)
-			if ((bad = wrong(W_SIGNAL, scratch->m[i].type, 0, 0)) != NULL)
-				return scanned_error(&w, &scratch->m[i], bad);
+		return scanned_signals(&w, m);
 	} else if (key_is(m, "evidence")) {
 		if (m->type != EV_JARR)
 			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence' must be an array");

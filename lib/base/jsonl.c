@@ -519,7 +519,6 @@ ev_field_int(const json_t *obj, const char *key, int required, long long *out,
     const char *where, struct ev_err *err)
 {
 	json_t *v;
-	double d;
 	int r = lookup(obj, key, required, &v, where, err);
 
 	if (r != 1)
@@ -528,15 +527,18 @@ ev_field_int(const json_t *obj, const char *key, int required, long long *out,
 		*out = json_integer_value(v);
 		return 1;
 	}
-	/* 3.0 is an integer too, as JavaScript writers produce it */
-	if (json_is_real(v)) {
-		d = json_real_value(v);
-		if (d > -9.2e18 && d < 9.2e18 && d == (double)(long long)d) {
-			*out = (long long)d;
-			return 1;
-		}
-	}
+	if (json_is_real(v) && ev_json_whole(json_real_value(v), out))
+		return 1;
 	return wrong_type(key, "an integer", where, err);
+}
+
+int
+ev_json_whole(double d, long long *out)
+{
+	if (!(d > -9.2e18 && d < 9.2e18) || d != (double)(long long)d)
+		return 0;
+	*out = (long long)d;
+	return 1;
 }
 
 int

@@ -138,6 +138,10 @@ int ev_field_obj(const json_t *obj, const char *key, int required, json_t **out,
 int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
 	const char *where, struct ev_err *err);
 
+/* Is d a whole number that fits in 64 bits (3.0 is 3, as JavaScript writers
+ * write 3; ev_field_int() reads an integer so)?  1 with *out set, else 0. */
+int ev_json_whole(double d, long long *out);
+
 /* A query id (or another id) as text, of any length, into b (emptied
  * first): a string as it is, an integer in decimal.  Returns 0, -1 when id
  * is absent or of another type, or -2 out of memory (b is then empty). */

@@ -289,9 +289,7 @@ check_hit(struct ev_fuse *f, struct rhit *h, const char **lane, const char *wher
 		h->rank = ev_jscan_integer(m->val, m->vlen);
 	} else if (m->type == EV_JREAL && ev_jscan_number(m->val, m->vlen, &d) == -1) {
 		return ev_err_nomem(err);
-	} else if (m->type == EV_JREAL && d > -9.2e18 && d < 9.2e18 && d == (double)(long long)d) {
-		h->rank = (long long)d;
-	} else {
+	} else if (m->type != EV_JREAL || !ev_json_whole(d, &h->rank)) {
 		return wrong_type("rank", "an integer", where, err);
 	}
 	if ((iscore = field(h, ix[F_SCORE], F_SCORE, EV_JINT, 1, where, err)) == -2 ||

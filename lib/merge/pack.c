@@ -1014,12 +1014,16 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	for (k = K_TITLE; k < NKEYS; k++)
 		if (!absent_or(m, at[k], k < K_CHUNK_INDEX ? EV_JSTR : EV_JINT))
 			return add_parsed(p, where, err);
-	/* what signals, evidence, warnings and explain hold, by ev_hit_check()'s rule */
+	/* what signals, evidence, warnings and explain hold, by ev_hit_check()'s
+	 * rule (a lane's rank of 2.0 is the parsed path's to make 2) */
 	for (k = 0; k < 4; k++) {
 		static const int nested[4] = { K_SIGNALS, K_EVIDENCE, K_WARNINGS, K_EXPLAIN };
-		if (at[nested[k]] >= 0 &&
-		    ev_hit_check_member(&m[at[nested[k]]], &p->sub, where, err) == -1)
-			return err->code == EV_EXIT_RUNTIME ? -1 : add_parsed(p, where, err);
+		int r = at[nested[k]] < 0 ? 0 : ev_hit_check_member(&m[at[nested[k]]], &p->sub,
+		    where, err);
+		if (r == -1 && err->code == EV_EXIT_RUNTIME)
+			return -1;
+		if (r != 0)
+			return add_parsed(p, where, err);
 	}
 	if (rk >= 0 && (rank = ev_jscan_integer(m[rk].val, m[rk].vlen)) < 1)
 		return add_parsed(p, where, err);
