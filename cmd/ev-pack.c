@@ -1,6 +1,5 @@
 /* ev-pack: turn each query's hits into one EvidencePack v0.1.  See
  * man/ev-pack.1, lib/merge/pack.h (a pack) and lib/merge/packloop.h (the stream). */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,6 +209,7 @@ main(int argc, char *argv[])
 		goto fail;
 	if (st != NULL)
 		ev_pack_set_texts(p, ev_packloop_store_text, st);
+	ev_pack_set_note(p, ev_cli_note_cb, NULL);	/* (a metadata page not a number) */
 	if (f.index != NULL && o.mmr_lambda < 1) {
 		if ((ix = ev_vindex_open(st, f.index, &err)) == NULL ||
 		    ev_vindex_batch_begin(ix, &err) == -1)

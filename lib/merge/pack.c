@@ -73,31 +73,57 @@ static const char *const key_names[NKEYS] = {
 	"evidence", "rerank", "routing", "warnings", "modality", "metadata", "query_id",
 	"request_id", "query_index", "filters", "title", "section_id", "section_title",
 	"section_path", "source_uri", "source_type", "language", "content_hash",
-	"published_date", "chunk_index", "offset_start", "offset_end"
+	"published_date", "chunk_index", "offset_start", "offset_end", "page", "page_end"
 };
-_Static_assert(NKEYS <= 32, "index_members() keeps a 32-bit mask of the keys");
+_Static_assert(NKEYS <= 64, "index_members() keeps a 64-bit mask of the keys");
 
 /* The chunk's fields a hit carries (K_TITLE on), each when present and not
- * null of its type: a string, or a whole number from K_CHUNK_INDEX on; and
- * its metadata, an object (its explain: ev_hit_check()).  The pack would
- * drop one of another type unsaid.  (A modality that is not a string gives way to the
- * metadata's, or the lane's: tests/hostile's ok-modality-number.)  Returns
- * 0, or -1 with *err set (code 2 at where). */
+ * null of its type: a string, or a whole number from K_CHUNK_INDEX on (one
+ * written as a real, 3.0, made the integer the pack shows); and its
+ * metadata, an object (its explain: ev_hit_check()).  The pack would drop
+ * one of another type unsaid.  The page and page_end of the metadata, which
+ * the pack shows when the hit has none of its own, are the text lane's for
+ * a PDF chunk, or the document's own, free-form: 3.0 is made 3 too, and one
+ * that is not a whole number is left out of the pack, and said (once).  (A
+ * modality that is not a string gives way to the metadata's, or the lane's:
+ * tests/hostile's ok-modality-number.)  Returns 0, or -1 with *err set
+ * (code 2 at where, 1 out of memory). */
 static int
-chunk_fields_check(const json_t *hit, const char *where, struct ev_err *err)
+chunk_fields_check(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *err)
 {
+	struct ev_err free_form = { 0 };
 	const char *s;
 	long long n;
-	json_t *v;
+	json_t *meta = NULL, *in;
+	int k, r;
 
 	/* and the metadata, which the scanned line's fast path holds to its
 	 * type too (explain: ev_hit_check()) */
-	if (ev_field_obj(hit, "metadata", 0, &v, where, err) == -1)
+	if (ev_field_obj(hit, "metadata", 0, &meta, where, err) == -1)
 		return -1;
-	for (int k = K_TITLE; k < NKEYS; k++)
-		if ((k < K_CHUNK_INDEX ? ev_field_str(hit, key_names[k], 0, &s, where, err) :
-		    ev_field_int(hit, key_names[k], 0, &n, where, err)) == -1)
+	for (k = K_TITLE; k < K_CHUNK_INDEX; k++)
+		if (ev_field_str(hit, key_names[k], 0, &s, where, err) == -1)
 			return -1;
+	for (k = K_CHUNK_INDEX; k < NKEYS; k++) {
+		in = hit;
+		r = ev_field_int(hit, key_names[k], 0, &n, where, err);
+		if (r == 0 && k >= K_PAGE && meta != NULL) {	/* the page: else the metadata's */
+			in = meta;
+			if ((r = ev_field_int(meta, key_names[k], 0, &n, where, &free_form)) == -1 &&
+			    !p->page_noted) {
+				p->page_noted = 1;
+				ev_note(p->note, p->note_ctx, "%s: field 'metadata.%s' is not a whole "
+				    "number: left out of the evidence's metadata (said once)", where,
+				    key_names[k]);
+			}
+			r = r == -1 ? 0 : r;
+		}
+		if (r == -1)
+			return -1;
+		if (r == 1 && json_is_real(json_object_get(in, key_names[k])) &&
+		    json_object_set_new(in, key_names[k], json_integer(n)) == -1)
+			return ev_err_nomem(err);
+	}
 	return 0;
 }
 
@@ -157,6 +183,13 @@ ev_pack_set_texts(struct ev_pack *p, ev_pack_text_fn fn, void *ctx)
 {
 	p->tfn = fn;
 	p->tctx = ctx;
+}
+
+void
+ev_pack_set_note(struct ev_pack *p, ev_note_fn *fn, void *ctx)
+{
+	p->note = fn;
+	p->note_ctx = ctx;
 }
 
 int
@@ -586,7 +619,7 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 	long long rank;
 	unsigned lanes;
 
-	if (ev_hit_check(hit, where, err) == -1 || chunk_fields_check(hit, where, err) == -1)
+	if (ev_hit_check(hit, where, err) == -1 || chunk_fields_check(p, hit, where, err) == -1)
 		return -1;
 	qi = json_object_get(hit, "query_index");
 	if (qi != NULL && !json_is_null(qi) && (!json_is_integer(qi) || json_integer_value(qi) < 0))
@@ -724,20 +757,21 @@ static void
 index_members(struct ev_pack *p, const struct ev_jmem *m, size_t nm)
 {
 	static size_t len[NKEYS];
-	static uint32_t first[256];	/* the keys that begin with a byte */
+	static uint64_t first[256];	/* the keys that begin with a byte */
 	size_t i;
 	int k;
 
 	if (len[0] == 0)
 		for (k = 0; k < NKEYS; k++) {
 			len[k] = strlen(key_names[k]);
-			first[(unsigned char)key_names[k][0]] |= 1u << k;
+			first[(unsigned char)key_names[k][0]] |= (uint64_t)1 << k;
 		}
 	for (k = 0; k < NKEYS; k++)
 		p->at[k] = -1;
 	for (i = 0; i < nm; i++) {
 		/* (an escaped key may begin with a backslash: all keys are tried) */
-		uint32_t cand = m[i].kesc ? ~0u : m[i].klen ? first[(unsigned char)m[i].key[0]] : 0;
+		uint64_t cand = m[i].kesc ? ~(uint64_t)0 :
+		    m[i].klen ? first[(unsigned char)m[i].key[0]] : 0;
 		for (k = 0; k < NKEYS; k++)
 			if ((cand >> k & 1) && (m[i].kesc ?
 			    ev_jscan_str_eq(m[i].key, m[i].klen, key_names[k]) :
@@ -978,6 +1012,29 @@ raw_group(struct ev_pack *p, struct item *it, const struct ev_jmem *m, size_t nm
 	return item_group(p, it, s, err);
 }
 
+/* Is the page or page_end of the scanned metadata meta, one the pack shows
+ * (the hit at[] has none of its own), not an integer?  Then the parsed path
+ * says it is left out, or makes 3.0 the integer 3.  1 or 0, or -1 out of
+ * memory. */
+static int
+odd_meta_page(struct ev_pack *p, const struct ev_jmem *meta, const int *at)
+{
+	int i, k;
+
+	if ((at[K_PAGE] >= 0 && at[K_PAGE_END] >= 0) ||
+	    (memmem(meta->val, meta->vlen, "page", 4) == NULL &&
+	    memchr(meta->val, '\\', meta->vlen) == NULL))	/* (an escaped key) */
+		return 0;
+	p->sub.n = 0;
+	if (ev_jscan_members(meta->val, meta->vlen, &p->sub) == -1)
+		return -1;
+	for (k = K_PAGE; k <= K_PAGE_END; k++)
+		if (at[k] < 0 && (i = member(p->sub.m, p->sub.n, key_names[k])) >= 0 &&
+		    p->sub.m[i].type != EV_JINT)
+			return 1;
+	return 0;
+}
+
 int
 ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 {
@@ -1014,6 +1071,8 @@ ev_pack_add_line(struct ev_pack *p, const char *where, struct ev_err *err)
 	for (k = K_TITLE; k < NKEYS; k++)
 		if (!absent_or(m, at[k], k < K_CHUNK_INDEX ? EV_JSTR : EV_JINT))
 			return add_parsed(p, where, err);
+	if (at[K_METADATA] >= 0 && (k = odd_meta_page(p, &m[at[K_METADATA]], at)) != 0)
+		return k == -1 ? ev_err_nomem(err) : add_parsed(p, where, err);
 	/* what signals, evidence, warnings and explain hold, by ev_hit_check()'s
 	 * rule (a lane's rank of 2.0 is the parsed path's to make 2) */
 	for (k = 0; k < 4; k++) {

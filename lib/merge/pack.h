@@ -3,7 +3,7 @@
  * request_id) turned into the evidence a caller assembles its context from,
  * with the plan that produced it, statistics and an explanation.
  *
- * Middle layer: includes err.h, buf.h, packopts.h (the options),
+ * Middle layer: includes err.h, buf.h, note.h, packopts.h (the options),
  * packtext.h (the text report) and Jansson.  The packer is one module in
  * several files, one concern each: pack.c adds hits, packselect.c chooses
  * among them, packitem.c and packbadge.c write each evidence, packbuild.c
@@ -22,6 +22,7 @@
 
 #include "buf.h"
 #include "err.h"
+#include "note.h"
 #include "packopts.h"
 #include "packtext.h"
 
@@ -131,6 +132,12 @@ void ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int
 typedef int (*ev_pack_text_fn)(void *ctx, const char *ref, struct ev_buf *out,
 	struct ev_err *err);
 void ev_pack_set_texts(struct ev_pack *p, ev_pack_text_fn fn, void *ctx);
+
+/* Where the packer's notes for the user go (note.h): that a hit's metadata
+ * held a page or page_end that is not a whole number (the document's own
+ * metadata, free-form), left out of the pack's metadata; said once a run,
+ * naming the first such hit.  Without it, nothing is said. */
+void ev_pack_set_note(struct ev_pack *p, ev_note_fn *fn, void *ctx);
 
 /* The request began at epoch_ms (Unix time in milliseconds, > 0), before
  * its lanes retrieved its hits (scripts/ev-hybrid passes it on): every pack

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "err.h"
 #include "jscan.h"
+#include "note.h"
 #include "packopts.h"
 #include "uuid.h"
 
@@ -53,13 +54,13 @@ void ev_pack_lanes_text(unsigned bits, char *buf, size_t size);
 /* The top-level members of a hit that packing reads, found in one pass
  * over a scanned line (pack.c); from K_TITLE on, its chunk's fields
  * (hitfields.h), strings up to K_CHUNK_INDEX, whole numbers from it (at most
- * 32 keys: a mask of them is kept). */
+ * 64 keys: a mask of them is kept). */
 enum {
 	K_ID, K_SCORE, K_RANK, K_EXPLAIN, K_LANE, K_SNIPPET, K_DOC_ID, K_QUERY, K_SIGNALS,
 	K_EVIDENCE, K_RERANK, K_ROUTING, K_WARNINGS, K_MODALITY, K_METADATA, K_QUERY_ID,
 	K_REQUEST_ID, K_QUERY_INDEX, K_FILTERS, K_TITLE, K_SECTION_ID, K_SECTION_TITLE,
 	K_SECTION_PATH, K_SOURCE_URI, K_SOURCE_TYPE, K_LANGUAGE, K_CONTENT_HASH,
-	K_PUBLISHED_DATE, K_CHUNK_INDEX, K_OFFSET_START, K_OFFSET_END, NKEYS
+	K_PUBLISHED_DATE, K_CHUNK_INDEX, K_OFFSET_START, K_OFFSET_END, K_PAGE, K_PAGE_END, NKEYS
 };
 
 /* ---- the accumulator ---- */
@@ -135,6 +136,9 @@ struct ev_pack {
 	int (*tfn)(void *, const char *, struct ev_buf *, struct ev_err *);	/* stored
 				 * texts for snippets (ev_pack_text_fn), or NULL */
 	void *tctx;
+	ev_note_fn *note;	/* notes for the user (ev_pack_set_note()), or NULL */
+	void *note_ctx;
+	int page_noted;		/* a metadata page that is not a number was said */
 	long long request_ms;	/* when the request began (Unix ms), or 0 */
 	struct ev_contra *contra;	/* made when first needed */
 	struct ev_buf raw;	/* the lines of the current query's hits */
