@@ -1206,12 +1206,26 @@ int_ids(struct ev_score_item *item, const json_t *citations)
 	return 0;
 }
 
+/* Is v absent, null, or of the JSON type t (json_type)? */
+static int
+absent_or(const json_t *v, json_type t)
+{
+	return v == NULL || json_is_null(v) || json_typeof(v) == t;
+}
+
+/* The evidences of the EvidencePack rec as the item's citations, and its
+ * query, short of a top-level one: the first evidence's
+ * provenance.query_text, else plan.query, else plan.query_text.  Each of
+ * these, and each provenance and the plan, is of its type where present
+ * (null is absent): one of another type would be passed over unsaid, the
+ * item scored against another query or none. */
 static int
 from_pack(struct ev_score_item *item, const json_t *rec, const json_t *evs, const char *where,
     struct ev_err *err)
 {
+	static const char *const planq[2] = { "query", "query_text" };
 	size_t i;
-	json_t *ev, *text, *prov, *q, *plan;
+	json_t *ev, *text, *prov, *q, *plan = json_object_get(rec, "plan");
 	const char *query = NULL;
 
 	json_array_foreach(evs, i, ev) {
@@ -1223,26 +1237,31 @@ from_pack(struct ev_score_item *item, const json_t *rec, const json_t *evs, cons
 		if (!json_is_string(text))
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "evidence %zu: field 'snippet' must be a string", i);
-		if (json_object_get(ev, "id") != NULL && !json_is_string(json_object_get(ev, "id")) &&
-		    !json_is_null(json_object_get(ev, "id")))
+		if (!absent_or(json_object_get(ev, "id"), JSON_STRING))
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "evidence %zu: field 'id' must be a string", i);
 		if (add_cite(item, cite_id(ev), json_string_value(text), json_string_length(text)) == -1)
 			return ev_err_nomem(err);
-		prov = json_object_get(ev, "provenance");
-		q = json_is_object(prov) ? json_object_get(prov, "query_text") : NULL;
+		if (!absent_or(prov = json_object_get(ev, "provenance"), JSON_OBJECT))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "evidence %zu: field 'provenance' must be an object", i);
+		if (!absent_or(q = json_object_get(prov, "query_text"), JSON_STRING))
+			return ev_err_set(err, EV_EXIT_USAGE, where,
+			    "evidence %zu: field 'provenance.query_text' must be a string", i);
 		if (query == NULL && json_is_string(q) && json_string_length(q) > 0) {
 			item->query = json_string_value(q);
 			item->query_len = json_string_length(q);
 			query = item->query;
 		}
 	}
-	if (query == NULL && (plan = json_object_get(rec, "plan")) != NULL && json_is_object(plan)) {
-		q = json_object_get(plan, "query");
-		if (!json_is_string(q))
-			q = json_object_get(plan, "query_text");
-		if (json_is_string(q)) {
-			item->query = json_string_value(q);
+	if (!absent_or(plan, JSON_OBJECT))
+		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'plan' must be an object");
+	for (i = 0; i < 2; i++) {
+		if (!absent_or(q = json_object_get(plan, planq[i]), JSON_STRING))
+			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'plan.%s' must be a string",
+			    planq[i]);
+		if (query == NULL && json_is_string(q)) {
+			item->query = query = json_string_value(q);
 			item->query_len = json_string_length(q);
 		}
 	}
