@@ -1255,6 +1255,7 @@ ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n)
 {
 	const char *p, *end = v + n, *e;
 	char close;
+	double d;
 	int r = 0;
 
 	v = ws(v, end);	/* white space around the value */
@@ -1271,9 +1272,9 @@ ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n)
 	case '{': case '[':
 		break;
 	default:
-		if (ev_jscan_type(v, n) == EV_JREAL)
-			return ev_jscan_put_real(b, strtod(v, NULL));
-		return ev_jscan_put_int(b, strtoll(v, NULL, 10));
+		if (ev_jscan_type(v, n) == EV_JINT)
+			return ev_jscan_put_int(b, ev_jscan_integer(v, n));
+		return ev_jscan_number(v, n, &d) == -1 ? -1 : ev_jscan_put_real(b, d);
 	}
 	r |= ev_buf_addc(b, *v);
 	for (int first = 1;; first = 0) {

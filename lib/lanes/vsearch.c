@@ -256,18 +256,6 @@ scan_member(struct ev_vsearch *vs, const struct ev_jmem *e, const struct ev_jmem
 	return 1;
 }
 
-/* The number text v[0..n) as a C string in buf (size 64), or NULL when it
- * is longer. */
-static const char *
-number_text(const char *v, size_t n, char *buf)
-{
-	if (n >= 64)
-		return NULL;
-	memcpy(buf, v, n);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* Read the hit line[0..len) as ev_jsonl_next_hit() reads it, without
  * building its tree, when it is in the plain form ev-search-text writes:
  * 1 with *h set (h->id kept in ids), 0 when Jansson must read it, -1 out of
@@ -279,9 +267,7 @@ scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids
 {
 	const struct ev_jmem *kept[4] = { NULL, NULL, NULL, NULL }, *q;
 	struct ev_err pe = { 0 };
-	char num[64];
-	const char *t;
-	long long n;
+	double score;
 	int r;
 
 	if (ev_jscan_value(&vs->js, line, len, NULL, &pe) != EV_JOBJ)
@@ -289,26 +275,19 @@ scan_hit(struct ev_vsearch *vs, const char *line, size_t len, struct ev_buf *ids
 	for (size_t i = 0; i < vs->js.top.n; i++)
 		if ((r = scan_member(vs, &vs->js.top.m[i], kept)) != 1)
 			return r;
-	if (kept[0] == NULL || kept[1] == NULL || (q = kept[2]) == NULL ||
-	    (t = number_text(kept[1]->val, kept[1]->vlen, num)) == NULL || !isfinite(strtod(t, NULL)))
+	if (kept[0] == NULL || kept[1] == NULL || (q = kept[2]) == NULL)
 		return 0;
-	if (kept[3] != NULL) {
-		if ((t = number_text(kept[3]->val, kept[3]->vlen, num)) == NULL)
-			return 0;
-		errno = 0;
-		if ((h->rank = strtoll(t, NULL, 10)) < 1 || errno != 0)
-			return 0;
-	}
+	if (ev_jscan_number(kept[1]->val, kept[1]->vlen, &score) == -1)
+		return -1;
+	if (!isfinite(score))
+		return 0;
+	/* (the rank, when given, and an integer query_id are integers here) */
+	if (kept[3] != NULL && (h->rank = ev_jscan_integer(kept[3]->val, kept[3]->vlen)) < 1)
+		return 0;
 	ev_buf_reset(ids);
 	if (q->type == EV_JINT) {	/* as ev_json_id_buf() writes it */
-		if ((t = number_text(q->val, q->vlen, num)) == NULL)
-			return 0;
-		errno = 0;
-		n = strtoll(t, NULL, 10);
-		if (errno != 0)
-			return 0;
 		ev_buf_reset(&h->qid);
-		if (ev_buf_printf(&h->qid, "%lld", n) == -1)
+		if (ev_buf_printf(&h->qid, "%lld", ev_jscan_integer(q->val, q->vlen)) == -1)
 			return -1;
 	} else {
 		ev_buf_reset(&h->qid);

@@ -148,12 +148,7 @@ head_fill(struct ev_fuse_in *in, int i, struct ev_err *err)
 		if (ev_jscan_decode(&h->qb, q->val + 1, q->vlen - 2) == -1)
 			return ev_err_nomem(err);
 	} else if (q->type == EV_JINT) {
-		char small[32];
-		if (q->vlen >= sizeof small)
-			return ev_err_query_id(err, ev_jsonl_where(h->r));
-		memcpy(small, q->val, q->vlen);
-		small[q->vlen] = '\0';
-		if (ev_buf_printf(&h->qb, "%lld", strtoll(small, NULL, 10)) == -1)
+		if (ev_buf_printf(&h->qb, "%lld", ev_jscan_integer(q->val, q->vlen)) == -1)
 			return ev_err_nomem(err);
 	} else {
 		return ev_err_query_id(err, ev_jsonl_where(h->r));

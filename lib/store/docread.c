@@ -164,13 +164,14 @@ static json_t *
 tree_value(struct ev_buf *s, const char *v, size_t n, int type)
 {
 	struct tree_array ta = { NULL, s };
+	double d;
 
 	switch (type) {
 	case EV_JNULL: return json_null();
 	case EV_JTRUE: return json_true();
 	case EV_JFALSE: return json_false();
-	case EV_JINT: return json_integer(strtoll(v, NULL, 10));
-	case EV_JREAL: return json_real(strtod(v, NULL));
+	case EV_JINT: return json_integer(ev_jscan_integer(v, n));
+	case EV_JREAL: return ev_jscan_number(v, n, &d) == -1 ? NULL : json_real(d);
 	case EV_JSTR:
 		ev_buf_reset(s);
 		if (ev_jscan_decode(s, v + 1, n - 2) == -1)
