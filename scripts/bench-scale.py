@@ -32,6 +32,11 @@ time_only_mode = os.environ.get("TIME_ONLY", "0") == "1"
 # lane --exhaustive and the sqlite3 shell (seconds a query at 1 M).
 full_run = os.environ.get("FULL", "1") != "0"
 before = os.environ.get("BEFORE", "")
+# XAPIAN=0: leave Xapian out (its indexing, and quest in the latency runs);
+# BUILD_ONLY=1: time the stages that build (the ingest and its peers, the
+# vector stages) and stop before the latency runs.
+xapian_on = os.environ.get("XAPIAN", "1") != "0"
+build_only = os.environ.get("BUILD_ONLY", "0") == "1"
 BEFORE_NAME = "ev-search-text of BEFORE"
 # The query sets drawn from, as written; AILA's case descriptions (198 to
 # 1,023 words) are timed apart.
@@ -359,7 +364,7 @@ def text_stages(docs, mb):
 def xapian_peer(docs, mine):
     """The same documents indexed by python3-xapian (English stemmer,
     positions, title and text), beside ev-ingest's time and size."""
-    if not peers:
+    if not peers or not xapian_on:
         return
     try:
         subprocess.run(["/usr/bin/python3", "-c", "import xapian"], check=True,
@@ -460,7 +465,7 @@ def text_systems(long, full=True):
         systems.append(("ev-search-text --feedback 0 --proximity 0",
                         text("--feedback", "0", "--proximity", "0")))
         systems.append(("ev-search-text --exhaustive (FTS5, no pruning)", text("--exhaustive")))
-    if peers and os.path.isdir(xdb):
+    if peers and xapian_on and os.path.isdir(xdb):
         systems.append(("quest -m 100 -s english -o or?",
                         lambda q: (["quest", "-d", xdb, "-m", "100", "-s", "english", "-o", "or",
                                     q["query"]], None)))
@@ -588,6 +593,10 @@ def main():
         text_stages(docs, mb)
     if vectors and not (reuse and os.path.exists(index)):
         vector_stages()
+    if build_only:
+        print("bench-scale (BUILD_ONLY): %.1f MB of JSON Lines; corpus: %s" % (mb, info))
+        print_table()
+        return
     con = sqlite3.connect(db)
     ndocs_in, nchunks = con.execute(
         "SELECT (SELECT count(*) FROM documents), (SELECT count(*) FROM chunks)").fetchone()

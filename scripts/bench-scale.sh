@@ -49,7 +49,10 @@
 # the queries again), NICE (default 10: the machine is shared), PEERS=0
 # (leave the peers out), VECTORS=0 (the text lane alone: no training,
 # embedding, index or hybrid), FULL=0 (leave the text lane --exhaustive and
-# the sqlite3 shell out of the latency run: seconds a query at 1 M), TIME_ONLY=1 with WORK=DIR (time the text
+# the sqlite3 shell out of the latency run: seconds a query at 1 M), XAPIAN=0
+# (leave Xapian out: its indexing, half an hour at 1 M, and quest),
+# BUILD_ONLY=1 (time the stages that build, the ingest and its peers and the
+# vector stages, and stop before the latency runs), TIME_ONLY=1 with WORK=DIR (time the text
 # lane and quest alone on DIR's kb.db, xapian.db, queries.jsonl and
 # long.jsonl as they are, and the one-word query "flow" 30 times: nothing
 # is built or written), BEFORE=BINDIR (another evkit's ev-search-text timed
