@@ -54,7 +54,8 @@ column_json(sqlite3_stmt *s, int i)
 }
 
 /* The current row's chunk of a paged document (region.h): its page and
- * page_end into the hit's metadata *meta (made when NULL), and in *regions
+ * page_end into the hit's metadata *meta (made when NULL), in place of the
+ * document's own (whose page_end goes when the chunk has none), and in *regions
  * the page and box of each line holding a matched word (NULL when none).
  * Nothing for other chunks.  Returns 0, or -1 with *err set. */
 static int
@@ -80,6 +81,8 @@ chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t *
 	    json_object_set_new(*meta, "page", json_integer(page)) == -1 ||
 	    (page_end > page && json_object_set_new(*meta, "page_end", json_integer(page_end)) == -1))
 		return ev_err_nomem(err);
+	if (page_end <= page)
+		json_object_del(*meta, "page_end");	/* the document's, not the chunk's */
 	/* the chunk's text is the document's [start, end), after the header
 	 * rows of a split table (which stand elsewhere) */
 	prefix = end >= start && textlen > end - start ? textlen - (end - start) : 0;
