@@ -681,8 +681,9 @@ Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
 {
 	struct ev_err err = { 0 };
 	struct ev_buf b = EV_BUF_INIT;
-	json_t *o = json_object(), *p;
+	json_t *o = json_object(), *p, *m;
 	char *text = NULL;
+	size_t meta;
 
 	make_store(2);
 	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET title = 'say \"hi\"\n\\' WHERE rowid = 1",
@@ -690,14 +691,18 @@ Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
 	cr_assert_eq(ev_hitfields_add(st, 1, o, &text, &err), 1);
 	free(text);
 	ev_buf_addc(&b, '{');
-	cr_assert_eq(ev_hitfields_json(st, 1, &b, &text, &err), 1);
+	cr_assert_eq(ev_hitfields_json(st, 1, &b, &text, &meta, &err), 1);
+	m = json_loads(b.p + meta, 0, NULL);	/* the metadata, last */
+	cr_assert(json_equal(m, json_object_get(o, "metadata")), "%s", b.p + meta);
+	json_decref(m);
 	ev_buf_addc(&b, '}');
 	cr_assert_str_eq(text, "chunk 0");
 	p = json_loads(ev_buf_str(&b), 0, NULL);
 	cr_assert_not_null(p, "%s", ev_buf_str(&b));
 	cr_assert(json_equal(o, p), "%s", ev_buf_str(&b));
 	ev_buf_reset(&b);
-	cr_assert_eq(ev_hitfields_json(st, 99, &b, NULL, &err), 0);
+	cr_assert_eq(ev_hitfields_json(st, 99, &b, NULL, &meta, &err), 0);
+	cr_assert_eq(meta, 0);
 	free(text);
 	json_decref(o);
 	json_decref(p);

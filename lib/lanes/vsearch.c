@@ -59,6 +59,8 @@ struct ev_vsearch {
 	long long queries;	/* the queries whose hits were written */
 	int regions;		/* the store has chunk regions (region.h): 1, 0, -1 not known */
 	struct ev_buf lines;	/* a hit's chunk's lines (not written) */
+	struct ev_buf meta;	/* a paged chunk's document's metadata, copied */
+	struct ev_jmems metamems;	/* its members */
 	json_t *fb;		/* feedback: query_id -> [[rank, chunk id], ...] best first, or NULL */
 	float *fbvec;		/* feedback: a chunk's stored vector, then the sum of them */
 	const char *lane;	/* "vector", or "vector_feedback" */
@@ -643,15 +645,53 @@ add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_bu
 		ev_buf_adds(b, "\"}]");
 }
 
-/* The chunk of a paged document (region.h) whose fields
- * ev_hitfields_json() just wrote at the end of b: its page (and page_end)
- * into the metadata, the object that ends b when the document has metadata,
- * else a new one.  Nothing for other chunks.  Returns 0 or -1 with *err. */
+/* The metadata members m[0..n) of a paged chunk's document (not in b)
+ * written at the end of b as an object with the chunk's page and page_end
+ * (0: none) in place of the document's own "page" and "page_end", as the
+ * text lane puts them: where the document's stand, else after its members;
+ * the document's page_end left out when the chunk has none.  Returns 0, or
+ * -1 when out of memory. */
 static int
-add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, struct ev_err *err)
+put_paged_metadata(struct ev_buf *b, const struct ev_jmem *m, size_t n, long page,
+	long page_end)
+{
+	const char *sep = "";
+	int bad = ev_buf_addc(b, '{'), has_page = 0, has_end = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int is_page = ev_jscan_str_eq(m[i].key, m[i].klen, "page");
+		int is_end = !is_page && ev_jscan_str_eq(m[i].key, m[i].klen, "page_end");
+
+		has_page |= is_page;
+		has_end |= is_end;
+		if (is_end && page_end == 0)
+			continue;
+		bad |= ev_buf_adds(b, sep) | ev_buf_addc(b, '"') | ev_buf_add(b, m[i].key, m[i].klen) |
+			ev_buf_adds(b, "\":");
+		if (is_page || is_end)
+			bad |= ev_jscan_put_int(b, is_page ? page : page_end);
+		else
+			bad |= ev_buf_add(b, m[i].val, m[i].vlen);
+		sep = ",";
+	}
+	if (!has_page)
+		bad |= ev_buf_adds(b, sep) | ev_buf_adds(b, "\"page\":") | ev_jscan_put_int(b, page);
+	if (!has_end && page_end > 0)
+		bad |= ev_buf_adds(b, ",\"page_end\":") | ev_jscan_put_int(b, page_end);
+	return bad | ev_buf_addc(b, '}');
+}
+
+/* The chunk of a paged document (region.h) whose fields
+ * ev_hitfields_json() just wrote at the end of b, its document's metadata
+ * object from b->p[meta] (meta 0: none): the object written again with the
+ * chunk's page (and page_end) in place of the document's own
+ * (put_paged_metadata()), or a new one with them.  Nothing for other
+ * chunks.  Returns 0 or -1 with *err. */
+static int
+add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, size_t meta, struct ev_err *err)
 {
 	long page, page_end;
-	int got, bad;
+	int got;
 
 	if (vs->regions == -1 && (vs->regions = ev_region_table(vs->st, err)) == -1)
 		return -1;
@@ -661,14 +701,18 @@ add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, struct ev_err *
 		return 0;
 	if (got == -1)
 		return -1;
-	if (b->len > 0 && b->p[b->len - 1] == '}')
-		b->p[--b->len] = '\0';	/* the metadata's closing brace */
-	else if (ev_buf_adds(b, ",\"metadata\":{") == -1)
+	/* the document's members, read from a copy: b is written over */
+	ev_buf_reset(&vs->meta);
+	vs->metamems.n = 0;
+	if (meta > 0 && (ev_buf_add(&vs->meta, b->p + meta, b->len - meta) == -1 ||
+	    ev_jscan_members(vs->meta.p, vs->meta.len, &vs->metamems) == -1))
 		return ev_err_nomem(err);
-	bad = ev_buf_printf(b, "%s\"page\":%ld", b->p[b->len - 1] == '{' ? "" : ",", page);
-	if (page_end > page)
-		bad |= ev_buf_printf(b, ",\"page_end\":%ld", page_end);
-	return bad | ev_buf_addc(b, '}') ? ev_err_nomem(err) : 0;
+	if (meta > 0)
+		b->len = meta;
+	else if (ev_buf_adds(b, ",\"metadata\":") == -1)
+		return ev_err_nomem(err);
+	return put_paged_metadata(b, vs->metamems.m, vs->metamems.n, page,
+		page_end > page ? page_end : 0) ? ev_err_nomem(err) : 0;
 }
 
 /* The fields of chunk rowid, as ev_hitfields_json() and add_page() write
@@ -682,15 +726,15 @@ chunk_fields(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, const char 
 	size_t *len, struct ev_err *err)
 {
 	const char *fields;
-	size_t flen, from = b->len;
+	size_t flen, from = b->len, meta;
 	int r;
 
 	if (ev_rowmemo_get(vs->rows, rowid, &fields, &flen, text, len))
 		return ev_buf_add(b, fields, flen) == -1 ? ev_err_nomem(err) : 1;
 	free(vs->chunk_text);
 	vs->chunk_text = NULL;
-	if ((r = ev_hitfields_json(vs->st, rowid, b, vs->sn ? &vs->chunk_text : NULL, err)) != 1 ||
-	    add_page(vs, rowid, b, err) == -1)
+	if ((r = ev_hitfields_json(vs->st, rowid, b, vs->sn ? &vs->chunk_text : NULL, &meta,
+	    err)) != 1 || add_page(vs, rowid, b, meta, err) == -1)
 		return r != 1 ? r : -1;
 	*text = vs->chunk_text != NULL ? vs->chunk_text : "";
 	*len = strlen(*text);
@@ -961,6 +1005,8 @@ ev_vsearch_free(struct ev_vsearch *vs)
 	ev_buf_release(&vs->snip);
 	ev_buf_release(&vs->num);
 	ev_buf_release(&vs->lines);
+	ev_buf_release(&vs->meta);
+	free(vs->metamems.m);
 	ev_rowmemo_free(vs->rows);
 	free(vs->chunk_text);
 	ev_snippet_free(vs->sn);

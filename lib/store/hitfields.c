@@ -200,11 +200,12 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
 /* The document's metadata (column i) as ",\"metadata\":{...}" at the end of
- * b, written as col_metadata()'s object would be, without building it;
- * nothing when there is none, or it is not a JSON object with members.
- * Returns 0, or -1 when out of memory. */
+ * b, written as col_metadata()'s object would be, without building it, with
+ * *at the offset of its opening brace; nothing (and *at 0) when there is
+ * none, or it is not a JSON object with members.  Returns 0, or -1 when out
+ * of memory. */
 static int
-put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b)
+put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b, size_t *at)
 {
 	struct ev_jscan js = { 0 };
 	struct ev_err pe = { 0 };
@@ -212,6 +213,7 @@ put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b)
 	size_t len;
 	int type, r = 0;
 
+	*at = 0;
 	if (sqlite3_column_type(s, i) != SQLITE_TEXT)
 		return 0;
 	if (col_text(s, i, &t, &len) == -1)
@@ -219,24 +221,30 @@ put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b)
 	type = ev_jscan_value(&js, t, len, NULL, &pe);
 	if (type == -1 && pe.code != EV_EXIT_USAGE)
 		r = -1;
-	else if (type == EV_JOBJ && js.top.n > 0)
-		r = ev_buf_adds(b, ",\"metadata\":") | ev_jscan_put_value(b, t, len) ? -1 : 0;
+	else if (type == EV_JOBJ && js.top.n > 0) {
+		r = ev_buf_adds(b, ",\"metadata\":");
+		*at = b->len;
+		r |= ev_jscan_put_value(b, t, len);
+	}
 	ev_jscan_release(&js);
 	return r;
 }
 
 int
 ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
-	struct ev_err *err)
+	size_t *meta, struct ev_err *err)
 {
 	static const char *const names[] = { "\"id\":", ",\"doc_id\":", ",\"section_id\":",
 		",\"title\":", ",\"section_title\":", ",\"section_path\":", ",\"source_uri\":",
 		",\"chunk_index\":", ",\"offset_start\":", ",\"offset_end\":", ",\"content_hash\":" };
 	sqlite3_stmt *s;
+	size_t at;
 	int rc, n = (int)(sizeof names / sizeof names[0]), bad = 0;
 
 	if (text)
 		*text = NULL;
+	if (meta)
+		*meta = 0;
 	if ((rc = chunk_row(st, rowid, &s, err)) != 1)
 		return rc;
 	for (int i = 0; i < n && !bad; i++) {
@@ -283,8 +291,10 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 		else
 			bad |= ev_buf_adds(b, ",\"language\":") | ev_jscan_put_str(b, t, len);
 	}
-	if (!bad && put_metadata(s, n + 1, b) == -1)
+	if (!bad && put_metadata(s, n + 1, b, &at) == -1)
 		bad = 1;
+	if (!bad && meta)
+		*meta = at;
 	if (!bad && text && col_strdup(s, n, text) == -1)
 		bad = 1;
 	sqlite3_reset(s);

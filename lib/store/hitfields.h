@@ -27,10 +27,11 @@ int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **tex
  * [,"published_date":...][,"language":...][,"metadata":{...}] (each when
  * the document or chunk has it; language: the chunk's; metadata last; no
  * braces), for writers that build hit records as text.  With text non-NULL,
- * the chunk's text in *text (malloc'd).  Returns 1, 0 when no chunk has
- * that rowid, -1 on error. */
+ * the chunk's text in *text (malloc'd).  With meta non-NULL, *meta is the
+ * offset in b of the metadata object's opening brace, or 0 when there is
+ * none.  Returns 1, 0 when no chunk has that rowid, -1 on error. */
 int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
-	struct ev_err *err);
+	size_t *meta, struct ev_err *err);
 
 /* Whether key names a field of a hit record of its own (its chunk's, its
  * document's, its lane's: "id", "text", "language", "metadata", "page",
