@@ -50,10 +50,8 @@ static const char *const nested_bad[][2] = {
 	{ "\"evidence\":[{\"lane\":null}]", "field 'evidence[0].lane' must be a string" },
 	{ "\"evidence\":[{\"lane\":\"\"}]", "field 'evidence[0].lane' must not be empty" },
 	{ "\"evidence\":[{\"score\":\"0.5\"}]", "field 'evidence[0].score' must be a number" },
-	{ "\"evidence\":[{\"rank\":2.5}]",
-	    "field 'evidence[0].rank' must be an integer (without a decimal point)" },
-	{ "\"evidence\":[{\"rank\":3.0}]",
-	    "field 'evidence[0].rank' must be an integer (without a decimal point)" },
+	{ "\"evidence\":[{\"rank\":2.5}]", "field 'evidence[0].rank' must be an integer" },
+	{ "\"evidence\":[{\"rank\":0.0}]", "field 'evidence[0].rank' must be at least 1" },
 	{ "\"evidence\":[{\"rank\":0}]", "field 'evidence[0].rank' must be at least 1" },
 	{ "\"evidence\":[{\"r\\u0061nk\":-1}]", "field 'evidence[0].rank' must be at least 1" },
 	{ "\"evidence\":[{\"snippet\":false}]", "field 'evidence[0].snippet' must be a string" },
@@ -76,6 +74,10 @@ static const char *const nested_bad[][2] = {
 	    "field 'explain.lanes[0].found' must be a boolean" },
 	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"rank\":\"3\"}]}",
 	    "field 'explain.lanes[0].rank' must be an integer" },
+	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"rank\":1e-1}]}",
+	    "field 'explain.lanes[0].rank' must be an integer" },
+	{ "\"explain\":{\"lanes\":[{\"lane\":\"text\",\"rank\":-2.0}]}",
+	    "field 'explain.lanes[0].rank' must be at least 1" },
 	{ "\"explain\":{\"method\":\"rrf\",\"lanes\":[{\"score\":[]}]}",
 	    "field 'explain.lanes[0].score' must be a number" },
 };
@@ -183,5 +185,35 @@ Test(hitcheck, a_whole_rank_written_as_a_real_is_that_rank)
 	json_decref(h);
 	cr_assert_eq(scan_check(line, &err), 1, "%s", err.msg);
 	line_of(line, sizeof line, "\"signals\":{\"fts_rank\":2,\"fts_score\":2.0}");
+	cr_assert_eq(scan_check(line, &err), 0, "%s", err.msg);
+}
+
+/* A rank inside evidence and explain.lanes follows the same rule: 3.0 is
+ * 3, made the integer on the tree, said (1) by the scanner's check. */
+Test(hitcheck, an_entrys_whole_rank_written_as_a_real_is_that_rank)
+{
+	static const char *const lines[] = {
+		"\"evidence\":[{\"lane\":\"text\",\"rank\":1},{\"lane\":\"vector\",\"rank\":3.0}]",
+		"\"explain\":{\"lanes\":[{\"lane\":\"text\",\"found\":false},"
+		    "{\"lane\":\"vector\",\"found\":true,\"rank\":3e0}]}",
+	};
+	struct ev_err err = { 0 };
+	char line[600];
+
+	for (size_t i = 0; i < 2; i++) {
+		json_t *h, *a, *x;
+
+		line_of(line, sizeof line, lines[i]);
+		cr_assert_not_null(h = json_loads(line, 0, NULL));
+		cr_assert_eq(ev_hit_check(h, "f:1", &err), 0, "%s", err.msg);
+		a = i == 0 ? json_object_get(h, "evidence") :
+		    json_object_get(json_object_get(h, "explain"), "lanes");
+		x = json_object_get(json_array_get(a, 1), "rank");
+		cr_assert(json_is_integer(x), "%s", line);
+		cr_assert_eq(json_integer_value(x), 3);
+		json_decref(h);
+		cr_assert_eq(scan_check(line, &err), 1, "%s: %s", line, err.msg);
+	}
+	line_of(line, sizeof line, "\"evidence\":[{\"rank\":3,\"score\":3.0}]");
 	cr_assert_eq(scan_check(line, &err), 0, "%s", err.msg);
 }

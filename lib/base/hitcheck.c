@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* What a value nested in a hit must be. */
-enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_BOOL, W_SIGNAL, W_SIGNAL_RANK };
+enum want { W_STRING, W_LANE, W_NUMBER, W_RANK, W_BOOL, W_SIGNAL };
 
 /* A member of the entries of a list that is held to a type (any other
  * passes: ev-expand's "from" and "distance", the text lane's
@@ -47,16 +47,12 @@ wrong(enum want want, int t, double d, int empty)
 	case W_SIGNAL:
 		return num || t == EV_JTRUE || t == EV_JFALSE ? NULL :
 		    "must be a number or a boolean";
-	case W_SIGNAL_RANK:	/* a lane's rank: 2.0 is rank 2 (its readers get 2) */
-		return !num || !ev_json_whole(d, &whole) ? "must be an integer" :
-		    d < 1 ? "must be at least 1" : NULL;
+	case W_RANK:	/* 2.0 is rank 2 (whole_ranks() gives its readers 2) */
+		if (!num || (t == EV_JREAL && !ev_json_whole(d, &whole)))
+			return "must be an integer";
+		return d < 1 ? "must be at least 1" : NULL;
 	case W_NUMBER:
 		return num ? NULL : "must be a number";
-	case W_RANK:	/* (its readers take a JSON integer alone: not 3.0) */
-		if (t != EV_JINT)
-			return t == EV_JREAL ? "must be an integer (without a decimal point)" :
-			    "must be an integer";
-		return d < 1 ? "must be at least 1" : NULL;
 	case W_LANE:
 		return t != EV_JSTR ? "must be a string" : empty ? "must not be empty" : NULL;
 	case W_BOOL:
@@ -132,7 +128,7 @@ check_nested(const json_t *hit, const char *where, struct ev_err *err)
 	json_t *v;
 
 	json_object_foreach(json_object_get(hit, "signals"), key, v)
-		if ((bad = wrong(rank_signal(key, strlen(key)) ? W_SIGNAL_RANK : W_SIGNAL,
+		if ((bad = wrong(rank_signal(key, strlen(key)) ? W_RANK : W_SIGNAL,
 		    jtype(v), json_number_value(v), 0)) != NULL)
 			return nested_error(err, where, NULL, 0, key, bad);
 	v = json_object_get(json_object_get(hit, "explain"), "lanes");
@@ -143,26 +139,39 @@ check_nested(const json_t *hit, const char *where, struct ev_err *err)
 	return check_list(json_object_get(hit, "evidence"), &evidence_list, where, err);
 }
 
-/* The ranks of the checked hit that are written as reals (2.0), its own
- * and its lanes' signals', made integers: its readers take an integer
- * alone.  Returns 0, or -1 with *err set out of memory. */
+/* The member key of the object o, when a whole number written as a real
+ * (2.0), made that integer.  Returns 0, or -1 out of memory. */
+static int
+whole_rank(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	long long rank;
+
+	return json_is_real(v) && ev_json_whole(json_real_value(v), &rank) ?
+	    json_object_set_new(o, key, json_integer(rank)) : 0;
+}
+
+/* The ranks of the checked hit that are written as reals (2.0), its own,
+ * its lanes' signals' and those of its evidence and explain.lanes entries,
+ * made integers: its readers take an integer alone.  Returns 0, or -1 with
+ * *err set out of memory. */
 static int
 whole_ranks(json_t *hit, struct ev_err *err)
 {
 	json_t *sig = json_object_get(hit, "signals"), *v;
+	json_t *lanes = json_object_get(json_object_get(hit, "explain"), "lanes");
 	const char *key;
-	long long rank;
+	size_t i;
+	int bad = whole_rank(hit, "rank");
 
-	v = json_object_get(hit, "rank");
-	if (json_is_real(v) && ev_json_whole(json_real_value(v), &rank) &&
-	    json_object_set_new(hit, "rank", json_integer(rank)) == -1)
-		return ev_err_nomem(err);
 	json_object_foreach(sig, key, v)
-		if (json_is_real(v) && rank_signal(key, strlen(key)) &&
-		    ev_json_whole(json_real_value(v), &rank) &&
-		    json_object_set_new(sig, key, json_integer(rank)) == -1)
-			return ev_err_nomem(err);
-	return 0;
+		if (rank_signal(key, strlen(key)))
+			bad |= whole_rank(sig, key);
+	json_array_foreach(json_object_get(hit, "evidence"), i, v)
+		bad |= whole_rank(v, "rank");
+	json_array_foreach(lanes, i, v)
+		bad |= whole_rank(v, "rank");
+	return bad ? ev_err_nomem(err) : 0;
 }
 
 int
@@ -215,6 +224,7 @@ struct walk {
 	struct ev_err *err;
 	const struct list *list;	/* NULL: the signals */
 	size_t entry;		/* the list's entry, from 1 */
+	int real;		/* an entry's rank is written as a real (2.0) */
 };
 
 /* Is the raw key of m the C string lit? */
@@ -262,10 +272,12 @@ scanned_entry(const char *e, size_t n, void *data)
 		for (size_t k = 0; k < w->list->n; k++) {
 			if (!key_is(m, rule[k].key))
 				continue;
-			if (rule[k].want == W_RANK && m->type == EV_JINT)
-				d = (double)ev_jscan_integer(m->val, m->vlen);
+			if (rule[k].want == W_RANK && (m->type == EV_JINT || m->type == EV_JREAL) &&
+			    ev_jscan_number(m->val, m->vlen, &d) == -1)
+				return ev_err_nomem(w->err);
 			if ((bad = wrong(rule[k].want, m->type, d, m->vlen == 2)) != NULL)
 				return scanned_error(w, m, bad);
+			w->real |= rule[k].want == W_RANK && m->type == EV_JREAL;
 		}
 	}
 	return 0;
@@ -292,7 +304,7 @@ scanned_explain(struct walk *w, const struct ev_jmem *m)
 		return ev_err_set(w->err, EV_EXIT_USAGE, w->where,
 		    "field 'explain.lanes' must be an array");
 	w->list = &lanes_list;
-	return ev_jscan_elements(lanes.val, lanes.vlen, scanned_entry, w) != 0 ? -1 : 0;
+	return ev_jscan_elements(lanes.val, lanes.vlen, scanned_entry, w) != 0 ? -1 : w->real;
 }
 
 /* Is the scanned signal m a lane's rank?  1 or 0, or -1 out of memory. */
@@ -330,7 +342,7 @@ scanned_signals(struct walk *w, const struct ev_jmem *m)
 		    (rank && (s->type == EV_JINT || s->type == EV_JREAL) &&
 		    ev_jscan_number(s->val, s->vlen, &d) == -1))
 			return ev_err_nomem(w->err);
-		if ((bad = wrong(rank ? W_SIGNAL_RANK : W_SIGNAL, s->type, d, 0)) != NULL)
+		if ((bad = wrong(rank ? W_RANK : W_SIGNAL, s->type, d, 0)) != NULL)
 			return scanned_error(w, s, bad);
 		real |= rank && s->type == EV_JREAL;
 	}
@@ -349,7 +361,7 @@ int
 ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const char *where,
 	struct ev_err *err)
 {
-	struct walk w = { scratch, where, err, NULL, 0 };
+	struct walk w = { scratch, where, err, NULL, 0, 0 };
 
 	if (m->type == EV_JNULL)
 		return 0;
@@ -359,7 +371,7 @@ ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const cha
 		if (m->type != EV_JARR)
 			return ev_err_set(err, EV_EXIT_USAGE, where, "field 'evidence' must be an array");
 		w.list = &evidence_list;
-		return ev_jscan_elements(m->val, m->vlen, scanned_entry, &w) != 0 ? -1 : 0;
+		return ev_jscan_elements(m->val, m->vlen, scanned_entry, &w) != 0 ? -1 : w.real;
 	} else if (key_is(m, "explain")) {
 		return scanned_explain(&w, m);
 	} else if (key_is(m, "warnings")) {

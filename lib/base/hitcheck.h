@@ -22,13 +22,15 @@
  * and the values they hold: each signal a number or a boolean
  * ("query_as_document": true), a lane's rank (a signal named LANE_rank,
  * such as fts_rank) a whole number from 1, each evidence entry an object whose "lane"
- * is a non-empty string, "score" a number, "rank" an integer from 1 (3, not
- * 3.0: its readers take no other) and "snippet" a string where present
- * (null is no such value here), and explain's "lanes" (ev-fuse's) an array
- * of objects whose "lane" is a non-empty string, "found" a boolean, "rank"
- * an integer from 1 and "score" a number where present.  A hit that passes
- * has its whole ranks written as reals (its "rank" and its lanes' rank
- * signals: 2.0) made integers (2), as its readers take them.  Returns 0,
+ * is a non-empty string, "score" a number, "rank" a whole number from 1
+ * and "snippet" a string where present (null is no such value here), and
+ * explain's "lanes" (ev-fuse's) an array of objects whose "lane" is a
+ * non-empty string, "found" a boolean, "rank" a whole number from 1 and
+ * "score" a number where present.  Every rank follows one rule: a whole
+ * number written as a real (3.0) is that integer; 2.5, 0 or below is
+ * refused.  A hit that passes has its whole ranks written as reals (its
+ * "rank", its lanes' rank signals, its evidence's and explain.lanes'
+ * ranks: 2.0) made integers (2), as its readers take them.  Returns 0,
  * or -1 with *err set (code 2, naming where and the field, such as "field
  * 'evidence[1].lane' must be a string" or "field 'signals.fts_rank' must
  * be an integer"; code 1 out of memory). */
@@ -39,9 +41,10 @@ int ev_hit_check(json_t *hit, const char *where, struct ev_err *err);
  * "explain" (its "lanes") and "warnings" are held to the rule above, with
  * the same messages; any other member passes (its reader checks the fields
  * it reads).  scratch is the caller's, reused (its contents are lost).
- * Returns 0; 1 when m is "signals" and passes with a lane's rank written as
- * a real (2.0), which a reader that passes the line on as it is must make
- * an integer first (ev_hit_check() on the tree does); or -1 with *err set
+ * Returns 0; 1 when m passes with a rank written as a real (2.0: a lane's
+ * rank among the signals, an evidence or explain.lanes entry's), which a
+ * reader that passes the line on as it is must make an integer first
+ * (ev_hit_check() on the tree does); or -1 with *err set
  * (code 2 at where, or 1 out of memory). */
 int ev_hit_check_member(const struct ev_jmem *m, struct ev_jmems *scratch, const char *where,
 	struct ev_err *err);

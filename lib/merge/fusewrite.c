@@ -234,14 +234,16 @@ struct evctx {
 };
 
 /* One element of a hit's evidence array (an object): into eb, its "id" set
- * to the chunk's when grouping by document. */
+ * to the chunk's when grouping by document, and its rank made an integer
+ * when written as a real (3.0, which the hit's check let through as 3). */
 static int
 evidence_elem(const char *e, size_t n, void *data)
 {
 	struct evctx *x = data;
 	struct ev_fuse *f = x->f;
 	size_t off = f->eb.len, i;
-	int prio = 4, seen = 0;
+	int prio = 4, seen = 0, real_rank = 0;
+	double rank;
 
 	x->count++;
 	f->mems.n = 0;
@@ -249,12 +251,12 @@ evidence_elem(const char *e, size_t n, void *data)
 		return -1;
 	for (i = 0; i < f->mems.n; i++) {
 		const struct ev_jmem *m = &f->mems.m[i];
-		if (ev_jscan_str_eq(m->key, m->klen, "lane")) {
+		if (ev_jscan_str_eq(m->key, m->klen, "lane"))
 			prio = m->type == EV_JSTR ? raw_lane_priority(m->val, m->vlen) : 4;
-			break;
-		}
+		else if (m->type == EV_JREAL && ev_jscan_str_eq(m->key, m->klen, "rank"))
+			real_rank = 1;
 	}
-	if (x->chunk == NULL) {
+	if (x->chunk == NULL && !real_rank) {
 		if (ev_buf_put(&f->eb, e, n) == -1)
 			return -1;
 	} else {
@@ -262,16 +264,20 @@ evidence_elem(const char *e, size_t n, void *data)
 			return -1;
 		for (i = 0; i < f->mems.n; i++) {
 			const struct ev_jmem *m = &f->mems.m[i];
-			int isid = ev_jscan_str_eq(m->key, m->klen, "id");
+			int isid = x->chunk != NULL && ev_jscan_str_eq(m->key, m->klen, "id");
+			int isrank = m->type == EV_JREAL && ev_jscan_str_eq(m->key, m->klen, "rank");
 			if ((i > 0 && ev_buf_putc(&f->eb, ',') == -1) ||
 			    ev_buf_putc(&f->eb, '"') == -1 || ev_buf_put(&f->eb, m->key, m->klen) == -1 ||
 			    ADDL(&f->eb, "\":") == -1 ||
+			    (isrank && ev_jscan_number(m->val, m->vlen, &rank) == -1))
+				return -1;
+			if (isrank ? ev_jscan_put_int(&f->eb, (long long)rank) == -1 :
 			    ev_buf_put(&f->eb, isid ? x->chunk->val : m->val,
 			    isid ? x->chunk->vlen : m->vlen) == -1)
 				return -1;
 			seen |= isid;
 		}
-		if (!seen && ((f->mems.n > 0 && ev_buf_putc(&f->eb, ',') == -1) ||
+		if (x->chunk != NULL && !seen && ((f->mems.n > 0 && ev_buf_putc(&f->eb, ',') == -1) ||
 		    ADDL(&f->eb, "\"id\":") == -1 ||
 		    ev_buf_put(&f->eb, x->chunk->val, x->chunk->vlen) == -1))
 			return -1;

@@ -1,7 +1,7 @@
 # Every stage that reads hits holds what a hit's signals and evidence hold
 # to one rule (ev_hit_check()): each signal a number or a boolean
 # ("query_as_document": true), each evidence entry an object whose lane is a
-# non-empty string, score a number, rank an integer from 1 and snippet
+# non-empty string, score a number, rank a whole number from 1 and snippet
 # a string.  Such a hit is bad input, FILE:LINE and the field, exit 2, in
 # ev-pack (the first hit of a query and a later one, its scanned fast path),
 # ev-fuse, ev-expand and ev-rerank; they took it, and ev-pack wrote an
@@ -14,7 +14,7 @@ good='"query_id":"q","query":"mites","doc_id":"d","lane":"text"'
 first="{$good,\"id\":\"d:_top:0\",\"rank\":1,\"score\":2}"
 for bad in '"evidence":[1]' '"evidence":[{"lane":3}]' '"evidence":[{"lane":""}]' \
     '"evidence":[{"lane":"text"},{"score":"x"}]' '"evidence":[{"rank":0}]' \
-    '"evidence":[{"rank":"1"}]' '"evidence":[{"rank":1.0}]' '"evidence":[{"snippet":[]}]' \
+    '"evidence":[{"rank":"1"}]' '"evidence":[{"rank":1.5}]' '"evidence":[{"snippet":[]}]' \
     '"signals":{"fts_score":"1"}' '"signals":{"vector_score":null}' \
     '"signals":{"fts_score":{"v":1}}' '"warnings":[2]'; do
 	echo "-- $bad"
