@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jsonl.h"
 #include "packstate.h"
 
 /* A badge of kind `badge` (and lane, or NULL) with a label, appended to a
@@ -30,6 +31,25 @@ badge_add(int *bad, json_t *a, const char *badge, const char *lane, const char *
 	if (lane != NULL)
 		set_new(bad, b, "lane", json_string(lane));
 	return b;
+}
+
+/* The count v of an evidence entry (its hops, or its distance in chunks or
+ * days) as a label says it, into buf: " (N UNITs APART)" with a whole
+ * number as an integer (2.0 is 2) and another as %g, after unit, the plural
+ * "s" and tail; "" when v is not a number (a string "2" is not a count of
+ * 0).  Returns buf. */
+static const char *
+count_text(const json_t *v, const char *unit, const char *tail, char *buf, size_t size)
+{
+	double d = json_number_value(v);
+	long long n;
+
+	buf[0] = '\0';
+	if (json_is_number(v) && ev_json_whole(d, &n))
+		snprintf(buf, size, " (%lld %s%s%s)", n, unit, n == 1 ? "" : "s", tail);
+	else if (json_is_number(v))
+		snprintf(buf, size, " (%g %ss%s)", d, unit, tail);
+	return buf;
 }
 
 /* The badge an evidence entry of lane `lane` gives (NULL: none). */
@@ -104,6 +124,7 @@ text_badges(int *bad, json_t *a, json_t *e)
 	json_t *terms = json_array(), *fixes = json_array(), *b, *f;
 	char label[512];
 	size_t i, n;
+	long long dist;
 
 	if (terms == NULL || fixes == NULL)
 		*bad = 1;
@@ -136,8 +157,9 @@ text_badges(int *bad, json_t *a, json_t *e)
 		b = json_pack("{s:s,s:s}", "typed", typed, "read_as", word ? word : stem);
 		if (b != NULL && stem != NULL)
 			set_new(bad, b, "stem", json_string(stem));
-		if (b != NULL && json_is_integer(json_object_get(f, "distance")))
-			set_ref(bad, b, "distance", json_object_get(f, "distance"));
+		if (b != NULL && json_is_number(json_object_get(f, "distance")) &&
+		    ev_json_whole(json_number_value(json_object_get(f, "distance")), &dist))
+			set_new(bad, b, "distance", json_integer(dist));	/* 1.0 is 1 */
 		append_new(bad, fixes, b);
 	}
 	if (json_array_size(fixes) > 0 &&
@@ -153,7 +175,7 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 {
 	const char *kind = lane_badge(lane), *from = json_string_value(json_object_get(e, "from"));
 	json_t *b, *v;
-	char label[512];
+	char label[512], count[64];
 
 	if (kind == NULL)
 		return;
@@ -171,8 +193,8 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 			set_ref(bad, b, "score", v);
 	} else if (strcmp(kind, "cross_reference_chain") == 0) {
 		v = json_object_get(e, "hops");
-		snprintf(label, sizeof label, "linked from %s (%lld hop%s)", from ? from : "a hit",
-		    (long long)json_integer_value(v), json_integer_value(v) == 1 ? "" : "s");
+		snprintf(label, sizeof label, "linked from %s%s", from ? from : "a hit",
+		    count_text(v, "hop", "", count, sizeof count));
 		if ((b = badge_add(bad, a, kind, NULL, label)) != NULL) {
 			set_ref(bad, b, "from", json_object_get(e, "from"));
 			set_ref(bad, b, "hops", v);
@@ -180,13 +202,11 @@ entry_badge(int *bad, json_t *a, const char *lane, json_t *e)
 	} else if (strcmp(kind, "neighbour") == 0) {
 		v = json_object_get(e, "distance");
 		if (strcmp(lane, "timeline") == 0)
-			snprintf(label, sizeof label, "published near %s (%g day%s apart)",
-			    from ? from : "a hit", json_number_value(v),
-			    json_number_value(v) == 1 ? "" : "s");
+			snprintf(label, sizeof label, "published near %s%s", from ? from : "a hit",
+			    count_text(v, "day", " apart", count, sizeof count));
 		else
-			snprintf(label, sizeof label, "next to %s in its document (%lld chunk%s away)",
-			    from ? from : "a hit", (long long)json_integer_value(v),
-			    json_integer_value(v) == 1 ? "" : "s");
+			snprintf(label, sizeof label, "next to %s in its document%s",
+			    from ? from : "a hit", count_text(v, "chunk", " away", count, sizeof count));
 		if ((b = badge_add(bad, a, kind, lane, label)) != NULL) {
 			set_ref(bad, b, "from", json_object_get(e, "from"));
 			set_ref(bad, b, "distance", v);
