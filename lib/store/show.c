@@ -745,14 +745,16 @@ ev_show_resolve(struct ev_store *st, const struct ev_ref *r, const char *ref, ev
 }
 
 /* The pages the store knows document id to have, into *pages: its
- * metadata's page_count (ev-extract's), or the last page its chunks'
- * regions reach when that is more; 0 for none.  Returns 1, 0 when there is
- * no such document, -1 with *err set. */
+ * metadata's page_count (ev-extract's, or the document's own: a whole
+ * number, 6.0 being 6), or the last page its chunks' regions reach when
+ * that is more; 0 for none.  Returns 1, 0 when there is no such document,
+ * -1 with *err set. */
 static int
 doc_pages(struct ev_store *st, const char *id, long long *pages, struct ev_err *err)
 {
 	sqlite3_stmt *s;
 	json_t *meta, *count;
+	long long n;
 	int got;
 
 	if ((got = ev_region_table(st, err)) == -1)
@@ -769,8 +771,10 @@ doc_pages(struct ev_store *st, const char *id, long long *pages, struct ev_err *
 	}
 	sqlite3_reset(s);
 	count = json_object_get(meta, "page_count");
-	if (json_is_integer(count) && json_integer_value(count) > *pages)
-		*pages = json_integer_value(count);
+	n = json_is_integer(count) ? json_integer_value(count) : 0;
+	if ((json_is_integer(count) || (json_is_real(count) &&
+	    ev_json_whole(json_real_value(count), &n))) && n > *pages)
+		*pages = n;
 	json_decref(meta);
 	return 1;
 }
