@@ -623,3 +623,27 @@ Test(jsonl, distinct_inputs_tell_standard_input)
 	unlink(a);
 	unlink(b);
 }
+
+/* A member written as a whole real (3.0, 1e1) is made that integer; one of
+ * 2.5, an integer, a string, a missing member or a non-object stay as they
+ * were. */
+Test(jsonl, whole_member_makes_a_whole_real_its_integer)
+{
+	json_t *o = json_loads("{\"a\":3.0,\"b\":1e1,\"c\":2.5,\"d\":4,\"e\":\"5\",\"f\":-0.0}", 0, NULL);
+	json_t *s = json_string("x");
+	char *t;
+
+	cr_assert_not_null(o);
+	for (const char *k = "abcdefg"; *k; k++) {
+		char key[2] = { *k, '\0' };
+
+		cr_assert_eq(ev_json_whole_member(o, key), 0);
+	}
+	cr_assert_eq(ev_json_whole_member(s, "a"), 0);
+	cr_assert_eq(ev_json_whole_member(NULL, "a"), 0);
+	t = json_dumps(o, JSON_COMPACT);
+	cr_assert_str_eq(t, "{\"a\":3,\"b\":10,\"c\":2.5,\"d\":4,\"e\":\"5\",\"f\":0}");
+	free(t);
+	json_decref(o);
+	json_decref(s);
+}

@@ -139,18 +139,6 @@ check_nested(const json_t *hit, const char *where, struct ev_err *err)
 	return check_list(json_object_get(hit, "evidence"), &evidence_list, where, err);
 }
 
-/* The member key of the object o, when a whole number written as a real
- * (2.0), made that integer.  Returns 0, or -1 out of memory. */
-static int
-whole_rank(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	long long rank;
-
-	return json_is_real(v) && ev_json_whole(json_real_value(v), &rank) ?
-	    json_object_set_new(o, key, json_integer(rank)) : 0;
-}
-
 /* The ranks of the checked hit that are written as reals (2.0), its own,
  * its lanes' signals' and those of its evidence and explain.lanes entries,
  * made integers: its readers take an integer alone.  Returns 0, or -1 with
@@ -162,15 +150,15 @@ whole_ranks(json_t *hit, struct ev_err *err)
 	json_t *lanes = json_object_get(json_object_get(hit, "explain"), "lanes");
 	const char *key;
 	size_t i;
-	int bad = whole_rank(hit, "rank");
+	int bad = ev_json_whole_member(hit, "rank");
 
 	json_object_foreach(sig, key, v)
 		if (rank_signal(key, strlen(key)))
-			bad |= whole_rank(sig, key);
+			bad |= ev_json_whole_member(sig, key);
 	json_array_foreach(json_object_get(hit, "evidence"), i, v)
-		bad |= whole_rank(v, "rank");
+		bad |= ev_json_whole_member(v, "rank");
 	json_array_foreach(lanes, i, v)
-		bad |= whole_rank(v, "rank");
+		bad |= ev_json_whole_member(v, "rank");
 	return bad ? ev_err_nomem(err) : 0;
 }
 

@@ -542,6 +542,16 @@ ev_json_whole(double d, long long *out)
 }
 
 int
+ev_json_whole_member(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	long long n;
+
+	return json_is_real(v) && ev_json_whole(json_real_value(v), &n) ?
+	    json_object_set_new(o, key, json_integer(n)) : 0;
+}
+
+int
 ev_field_obj(const json_t *obj, const char *key, int required, json_t **out,
     const char *where, struct ev_err *err)
 {

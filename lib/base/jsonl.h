@@ -142,6 +142,11 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * write 3; ev_field_int() reads an integer so)?  1 with *out set, else 0. */
 int ev_json_whole(double d, long long *out);
 
+/* The member key of the object o (anything else: nothing), when a whole
+ * number written as a real (3.0), made that integer, for the readers that
+ * take an integer alone.  Returns 0, or -1 when out of memory. */
+int ev_json_whole_member(json_t *o, const char *key);
+
 /* A query id (or another id) as text, of any length, into b (emptied
  * first): a string as it is, an integer in decimal.  Returns 0, -1 when id
  * is absent or of another type, or -2 out of memory (b is then empty). */

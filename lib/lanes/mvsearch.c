@@ -447,6 +447,11 @@ write_hit(struct ev_mvsearch *ms, const json_t *base, const struct cand *c, int 
 	if (hit == NULL || (fields = ev_mvindex_fields(ms->ix, c->rec, err)) == NULL)
 		goto nomem;
 	drop_query_side(fields);
+	/* a page of 3.0 (as a JavaScript writer writes 3) is page 3: its
+	 * reference and its evidence's page read an integer alone */
+	if (ev_json_whole_member(fields, "page") == -1 ||
+	    ev_json_whole_member(json_object_get(fields, "metadata"), "page") == -1)
+		goto nomem;
 	if (ev_jsoncopy_update(hit, fields, 1) == -1 || (bv = json_array()) == NULL)
 		goto nomem;
 	if (json_object_get(fields, "content_ref") == NULL && (ref = page_ref(fields)) != NULL &&
