@@ -437,14 +437,16 @@ once_per_lane(struct ev_pack *p, struct item *it, const char *lane, const char *
 
 /* The members of a hit's "rerank" (ev-rerank's {"model", "config",
  * "top_n"}) that explain.rerank shows, when present and not null: a string
- * model, a whole top_n from 0, an object config.  Returns 0, or -1 with
- * *err set (code 2 at where). */
+ * model, a whole top_n from 0 (5.0 made 5), an object config.  Returns 0,
+ * or -1 with *err set (code 2 at where, 1 out of memory). */
 static int
-rerank_check(const json_t *rerank, const char *where, struct ev_err *err)
+rerank_check(json_t *rerank, const char *where, struct ev_err *err)
 {
-	const json_t *m = json_object_get(rerank, "model"), *n = json_object_get(rerank, "top_n");
-	const json_t *c = json_object_get(rerank, "config");
+	const json_t *m = json_object_get(rerank, "model"), *n, *c = json_object_get(rerank, "config");
 
+	if (ev_json_whole_member(rerank, "top_n") == -1)	/* 5.0 is 5 */
+		return ev_err_nomem(err);
+	n = json_object_get(rerank, "top_n");
 	if (m != NULL && !json_is_null(m) && !json_is_string(m))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'rerank.model' must be a string");
 	if (n != NULL && !json_is_null(n) && (!json_is_integer(n) || json_integer_value(n) < 0))
@@ -621,6 +623,8 @@ ev_pack_add(struct ev_pack *p, json_t *hit, const char *where, struct ev_err *er
 
 	if (ev_hit_check(hit, where, err) == -1 || chunk_fields_check(p, hit, where, err) == -1)
 		return -1;
+	if (ev_json_whole_member(hit, "query_index") == -1)	/* 1.0 is 1 */
+		return ev_err_nomem(err);
 	qi = json_object_get(hit, "query_index");
 	if (qi != NULL && !json_is_null(qi) && (!json_is_integer(qi) || json_integer_value(qi) < 0))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
@@ -908,6 +912,12 @@ ev_pack_scan_line(struct ev_pack *p, const char *line, size_t len, const char *w
 	}
 	if ((r = p->at[K_QUERY_INDEX]) >= 0) {
 		long long iv = m[r].type == EV_JINT ? ev_jscan_integer(m[r].val, m[r].vlen) : -1;
+		double d;
+
+		if (m[r].type == EV_JREAL && ev_jscan_number(m[r].val, m[r].vlen, &d) == -1)
+			return ev_err_nomem(err);
+		if (m[r].type == EV_JREAL && !ev_json_whole(d, &iv))	/* 1.0 is 1 */
+			iv = -1;
 		if (iv < 0)
 			return ev_err_set(err, EV_EXIT_USAGE, where,
 			    "field 'query_index' must be a whole number from 0");

@@ -63,6 +63,8 @@ check_query_fields(json_t *q, const char *where, struct ev_err *err)
 	if ((v = json_object_get(q, "request_id")) != NULL && !json_is_null(v) &&
 	    !json_is_string(v))
 		return ev_err_set(err, EV_EXIT_USAGE, where, "field 'request_id' must be a string");
+	if (ev_json_whole_member(q, "query_index") == -1)	/* 1.0 is 1 */
+		return ev_err_nomem(err);
 	if ((v = json_object_get(q, "query_index")) != NULL && !json_is_null(v) &&
 	    (!json_is_integer(v) || json_integer_value(v) < 0))
 		return ev_err_set(err, EV_EXIT_USAGE, where,
