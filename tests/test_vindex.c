@@ -709,6 +709,47 @@ Test(vindex, chunk_fields_as_json_text_parse_to_the_same_object)
 	ev_buf_release(&b);
 }
 
+Test(vindex, a_clauses_chunk_fields_carry_its_clause_id_in_the_documents_metadata)
+{
+	struct ev_err err = { 0 };
+	struct ev_buf b = EV_BUF_INIT;
+	json_t *o = json_object(), *p;
+	char *text = NULL, *d;
+	size_t meta;
+
+	make_store(4);
+	/* the document's own clause_id (its key escaped) replaced where it stands */
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET section_path = 'Housing > 1.2(a)';"
+		" UPDATE documents SET metadata = '{ \"topic\" : \"odd\", \"clause\\u005fid\": \"x\" ,"
+		" \"n\": 1.50 }' WHERE doc_id = (SELECT doc_id FROM chunks WHERE rowid = 2);"
+		" UPDATE documents SET metadata = NULL WHERE doc_id = (SELECT doc_id FROM chunks"
+		" WHERE rowid = 3)", &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_hitfields_json(st, 2, &b, NULL, &meta, &err), 1);
+	cr_assert_str_eq(ev_buf_str(&b) + meta, "{\"topic\":\"odd\",\"clause_id\":\"1.2(a)\",\"n\":1.5}");
+	cr_assert_eq(ev_hitfields_add(st, 2, o, &text, &err), 1);
+	free(text);
+	d = json_dumps(json_object_get(o, "metadata"), JSON_COMPACT);
+	cr_assert_str_eq(d, ev_buf_str(&b) + meta);
+	free(d);
+	/* a document without metadata: the clause id alone */
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_hitfields_json(st, 3, &b, NULL, &meta, &err), 1);
+	cr_assert_str_eq(ev_buf_str(&b) + meta, "{\"clause_id\":\"1.2(a)\"}");
+	/* and nothing for a chunk that is no clause's */
+	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET section_path = 'Housing > 1.2 and more'",
+		&err), 0);
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_hitfields_json(st, 3, &b, NULL, &meta, &err), 1);
+	cr_assert_eq(meta, 0);
+	p = NULL;
+	cr_assert_eq(ev_hitfields_clause("Housing > 1.2 and more", &p), 0);
+	cr_assert_null(p);
+	cr_assert_eq(ev_hitfields_clause(NULL, &p), 0);
+	cr_assert_null(p);
+	json_decref(o);
+	ev_buf_release(&b);
+}
+
 Test(vindex, two_loads_begun_together_both_land)
 {
 	float v[4 * 2] = { 1, 0, 0, 1, 1, 1, -1, 0 };

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunk.h"
 #include "hitfields.h"
 #include "jsonl.h"
 #include "region.h"
@@ -113,21 +112,6 @@ chunk_region(struct ev_textsearch *ts, sqlite3_stmt *s, size_t textlen, json_t *
 		*regions = NULL;
 	}
 	return 0;
-}
-
-/* The clause id of the current row's chunk (chunk.h) into *meta (made when
- * NULL) as "clause_id".  Returns 0, or -1 out of memory. */
-static int
-clause_meta(sqlite3_stmt *s, json_t **meta)
-{
-	size_t n;
-	const char *clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, 8), &n);
-
-	if (clause == NULL)
-		return 0;
-	if (*meta == NULL && (*meta = json_object()) == NULL)
-		return -1;
-	return json_object_set_new(*meta, "clause_id", json_stringn(clause, n));
 }
 
 /* How many times the query's words occurred in the fields scanned since
@@ -260,7 +244,7 @@ ev_texthit_make_hit(struct ev_textsearch *ts, sqlite3_stmt *s, json_t *q, long l
 			meta = NULL;
 		}
 	}
-	if (clause_meta(s, &meta) == -1)
+	if (ev_hitfields_clause((const char *)sqlite3_column_text(s, 8), &meta) == -1)
 		goto nomem;
 	if (chunk_region(ts, s, textlen, &meta, &regions, err) == -1)
 		goto fail;	/* err set */

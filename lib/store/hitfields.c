@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "chunk.h"
 #include "hitfields.h"
 #include "jscan.h"
 #include "jsoncopy.h"
@@ -178,8 +179,12 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 		if (json_object_set_new(obj, names[i], v) == -1)
 			bad = 1;
 	}
-	if (!bad && col_metadata(s, n + 1, &m) == -1)
+	/* the document's metadata with the chunk's clause id */
+	if (!bad && (col_metadata(s, n + 1, &m) == -1 ||
+	    ev_hitfields_clause((const char *)sqlite3_column_text(s, 5), &m) == -1)) {
+		json_decref(m);
 		bad = 1;
+	}
 	if (!bad && m != NULL && json_object_set_new(obj, "metadata", m) == -1)
 		bad = 1;
 	for (size_t d = 0; d < N_DOC_COLUMNS && !bad; d++) {
@@ -199,32 +204,66 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
-/* The document's metadata (column i) as ",\"metadata\":{...}" at the end of
- * b, written as col_metadata()'s object would be, without building it, with
- * *at the offset of its opening brace; nothing (and *at 0) when there is
- * none, or it is not a JSON object with members.  Returns 0, or -1 when out
- * of memory. */
+/* The document's metadata members m[0..n) written at the end of b as an
+ * object with the chunk's clause id clause[0..cn) as "clause_id", where the
+ * document's own stands (else after its members), as ev_hitfields_clause()
+ * sets it.  Returns 0, or -1 when out of memory. */
 static int
-put_metadata(sqlite3_stmt *s, int i, struct ev_buf *b, size_t *at)
+put_clause_metadata(struct ev_buf *b, const struct ev_jmem *m, size_t n, const char *clause,
+	size_t cn)
+{
+	int bad = ev_buf_addc(b, '{'), put = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		int is_clause = ev_jscan_str_eq(m[k].key, m[k].klen, "clause_id");
+
+		/* (a key's raw text stands between its quotes) */
+		bad |= (k > 0 ? ev_buf_addc(b, ',') : 0) |
+			ev_jscan_put_value(b, m[k].key - 1, m[k].klen + 2) | ev_buf_addc(b, ':') |
+			(is_clause ? ev_jscan_put_str(b, clause, cn) :
+			ev_jscan_put_value(b, m[k].val, m[k].vlen));
+		put |= is_clause;
+	}
+	if (!put)
+		bad |= (n > 0 ? ev_buf_addc(b, ',') : 0) | ev_buf_adds(b, "\"clause_id\":") |
+			ev_jscan_put_str(b, clause, cn);
+	return bad | ev_buf_addc(b, '}') ? -1 : 0;
+}
+
+/* The hit's metadata, the document's (column i) with the clause id of the
+ * chunk whose section path is column p (ev_hitfields_clause()), as
+ * ",\"metadata\":{...}" at the end of b, written as col_metadata()'s object
+ * would be, without building it, with *at the offset of its opening brace;
+ * nothing (and *at 0) when there is no clause id and the document's is
+ * none, or not a JSON object with members.  Returns 0, or -1 when out of
+ * memory. */
+static int
+put_metadata(sqlite3_stmt *s, int i, int p, struct ev_buf *b, size_t *at)
 {
 	struct ev_jscan js = { 0 };
 	struct ev_err pe = { 0 };
-	const char *t;
-	size_t len;
-	int type, r = 0;
+	const char *t = NULL, *clause;
+	size_t len = 0, cn;
+	int type = -1, r = 0;
 
 	*at = 0;
-	if (sqlite3_column_type(s, i) != SQLITE_TEXT)
-		return 0;
-	if (col_text(s, i, &t, &len) == -1)
-		return -1;
-	type = ev_jscan_value(&js, t, len, NULL, &pe);
-	if (type == -1 && pe.code != EV_EXIT_USAGE)
-		r = -1;
-	else if (type == EV_JOBJ && js.top.n > 0) {
+	clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, p), &cn);
+	if (sqlite3_column_type(s, i) == SQLITE_TEXT) {
+		if (col_text(s, i, &t, &len) == -1)
+			return -1;
+		type = ev_jscan_value(&js, t, len, NULL, &pe);
+		if (type == -1 && pe.code != EV_EXIT_USAGE)
+			r = -1;
+	}
+	if (r == 0 && (clause != NULL || (type == EV_JOBJ && js.top.n > 0))) {
 		r = ev_buf_adds(b, ",\"metadata\":");
 		*at = b->len;
-		r |= ev_jscan_put_value(b, t, len);
+		if (clause == NULL)
+			r |= ev_jscan_put_value(b, t, len);
+		else if (type == EV_JOBJ)
+			r |= put_clause_metadata(b, js.top.m, js.top.n, clause, cn);
+		else
+			r |= put_clause_metadata(b, NULL, 0, clause, cn);
 	}
 	ev_jscan_release(&js);
 	return r;
@@ -291,7 +330,7 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 		else
 			bad |= ev_buf_adds(b, ",\"language\":") | ev_jscan_put_str(b, t, len);
 	}
-	if (!bad && put_metadata(s, n + 1, b, &at) == -1)
+	if (!bad && put_metadata(s, n + 1, 5, b, &at) == -1)
 		bad = 1;
 	if (!bad && meta)
 		*meta = at;
@@ -299,6 +338,19 @@ ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **t
 		bad = 1;
 	sqlite3_reset(s);
 	return bad ? ev_err_nomem(err) : 1;
+}
+
+int
+ev_hitfields_clause(const char *path, json_t **meta)
+{
+	const char *clause;
+	size_t n;
+
+	if ((clause = ev_chunk_clause_of(path, &n)) == NULL)
+		return 0;
+	if (*meta == NULL && (*meta = json_object()) == NULL)
+		return -1;
+	return json_object_set_new(*meta, "clause_id", json_stringn(clause, n));
 }
 
 int

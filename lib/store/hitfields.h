@@ -1,7 +1,8 @@
 /* hitfields.h: the fields of a chunk of the store that a search hit carries,
  * as Jansson values or as JSON text, for the lanes that write hit records.
  *
- * Middle layer: includes err.h, buf.h, store.h and Jansson. */
+ * Middle layer: includes err.h, buf.h, store.h and Jansson (and chunk.h in
+ * hitfields.c). */
 #ifndef EV_HITFIELDS_H
 #define EV_HITFIELDS_H
 
@@ -15,8 +16,9 @@
 
 /* The chunk fields a hit carries (id, doc_id, section_id, title,
  * section_title, section_path, source_uri, chunk_index, offset_start,
- * offset_end, content_hash, the document's metadata, source_type and
- * published_date when it has them)
+ * offset_end, content_hash, the document's metadata with the chunk's
+ * clause_id (ev_hitfields_clause()), source_type and published_date when it
+ * has them)
  * added to obj, and the chunk's text in *text (malloc'd; the caller frees).
  * Returns 1, 0 when no chunk has that rowid, -1 on error. */
 int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text,
@@ -25,13 +27,22 @@ int ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **tex
 /* The same fields written as JSON text: appended to b as
  * "id":...,"doc_id":...,...,"content_hash":...[,"source_type":...]
  * [,"published_date":...][,"language":...][,"metadata":{...}] (each when
- * the document or chunk has it; language: the chunk's; metadata last; no
- * braces), for writers that build hit records as text.  With text non-NULL,
- * the chunk's text in *text (malloc'd).  With meta non-NULL, *meta is the
+ * the document or chunk has it; language: the chunk's; metadata last, with
+ * the chunk's clause_id as ev_hitfields_clause() sets it; no braces), for
+ * writers that build hit records as text.  With text non-NULL, the chunk's
+ * text in *text (malloc'd).  With meta non-NULL, *meta is the
  * offset in b of the metadata object's opening brace, or 0 when there is
  * none.  Returns 1, 0 when no chunk has that rowid, -1 on error. */
 int ev_hitfields_json(struct ev_store *st, int64_t rowid, struct ev_buf *b, char **text,
 	size_t *meta, struct ev_err *err);
+
+/* The clause id of a chunk whose section path is path (NULL: none), as
+ * chunk.h's ev_chunk_clause_of() reads it ("Housing > 1.2(a)" -> "1.2(a)"),
+ * set as "clause_id" in the metadata *meta of its hit (made when NULL; in
+ * place of a "clause_id" of the document's own): the one rule of every lane
+ * that reads hits from the store, and of ev-show.  Nothing for a chunk that
+ * is no clause's.  Returns 0, or -1 when out of memory. */
+int ev_hitfields_clause(const char *path, json_t **meta);
 
 /* Whether key names a field of a hit record of its own (its chunk's, its
  * document's, its lane's: "id", "text", "language", "metadata", "page",

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunk.h"
 #include "config.h"
+#include "hitfields.h"
 #include "jscan.h"
 #include "jsonl.h"
 #include "region.h"
@@ -330,9 +330,7 @@ resolve_chunk(struct ev_store *st, const char *id, const struct damage *d, json_
 {
 	struct damage cd = *d;	/* (of the chunk's document) */
 	sqlite3_stmt *s;
-	const char *clause;
 	json_t *meta;
-	size_t n;
 	int bad;
 
 	if ((bad = row_of(st, CHUNK_SQL, id, "reading a chunk", &s, err)) != 1)
@@ -349,10 +347,11 @@ resolve_chunk(struct ev_store *st, const char *id, const struct damage *d, json_
 	    set_text(o, "content_hash", s, 9) == -1;
 	cd.doc = (const char *)sqlite3_column_text(s, 2);
 	meta = metadata_of(s, 11, &cd, NULL);
-	clause = ev_chunk_clause_of((const char *)sqlite3_column_text(s, 5), &n);
-	if (meta == NULL || (clause != NULL &&
-	    json_object_set_new(meta, "clause_id", json_stringn(clause, n)) == -1) ||
-	    json_object_set_new(o, "metadata", meta) == -1)
+	if (meta != NULL && ev_hitfields_clause((const char *)sqlite3_column_text(s, 5), &meta) == -1) {
+		json_decref(meta);
+		meta = NULL;
+	}
+	if (meta == NULL || json_object_set_new(o, "metadata", meta) == -1)
 		bad = 1;
 	long long rowid = sqlite3_column_int64(s, 0), start = sqlite3_column_int64(s, 7);
 	long long end = sqlite3_column_int64(s, 8);

@@ -1,7 +1,7 @@
 /* show.h: references to stored evidence, resolved to what the store holds
  * (ev-show).
  *
- * Layer 5: includes err.h, buf.h, note.h, store.h and Jansson (region.h, chunk.h and
+ * Layer 5: includes err.h, buf.h, note.h, store.h and Jansson (region.h, hitfields.h and
  * jscan.h in show.c).
  *
  * A reference is one of

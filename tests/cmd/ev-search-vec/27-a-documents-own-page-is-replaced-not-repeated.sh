@@ -11,15 +11,4 @@ printf '%s\n' '{"id": "two", "text": "Mites on page four.\n\nMites on page five.
 ev-ingest --db kb.db --quiet docs.jsonl
 ev-embed --db kb.db --train --dim 4 >/dev/null 2>&1
 ev-embed --db kb.db --pending | ev-embed-load --db kb.db --index kb.faiss 2>/dev/null
-printf '%s\n' '{"query_id": "q1", "query": "mites page"}' > q.jsonl
-ev-embed --db kb.db --role query < q.jsonl 2>/dev/null | ev-search-vec --db kb.db --index kb.faiss -k 10 > vec.jsonl
-echo "vector $?"
-# the metadata as the lane wrote it, byte for byte
-grep -o '"id":"[^"]*"\|"metadata":{[^}]*}' vec.jsonl | paste - - | sort
-ev-search-text --db kb.db q.jsonl > text.jsonl
-jq -c '[.id, .metadata]' vec.jsonl | sort > vec.meta
-jq -c '[.id, .metadata]' text.jsonl | sort > text.meta
-cmp vec.meta text.meta && echo "the text lane's metadata too"
-ev-fuse text.jsonl vec.jsonl > fused.jsonl
-echo "fuse $?"
-jq -c '[.id, .metadata]' fused.jsonl | sort
+. "$CASEDIR/lanemeta"; lanemeta "mites page"
