@@ -418,3 +418,60 @@ Test(config, print_keys_refuses_an_empty_key_printing_nothing)
 	free(s);
 	json_decref(cfg);
 }
+
+/* Jansson's allocations counted from jfail(), the jfail_at-th failing. */
+static long jfail_at, jallocs;
+
+static void *
+failing_malloc(size_t n)
+{
+	return ++jallocs == jfail_at ? NULL : malloc(n);
+}
+
+/* From now on the nth allocation of Jansson fails (0: none, counted). */
+static void
+jfail(long n)
+{
+	jfail_at = n;
+	jallocs = 0;
+	json_set_alloc_funcs(failing_malloc, free);
+}
+
+/* Jansson's own allocator again; how many allocations it made since jfail(). */
+static long
+jrestore(void)
+{
+	json_set_alloc_funcs(malloc, free);
+	return jallocs;
+}
+
+/* A plan parsed while memory runs out is refused as that (code 1: no
+ * "number out of range" for a word it could not keep), or parsed whole. */
+Test(config, a_plan_parsed_out_of_memory_is_refused_as_such_or_parsed_whole)
+{
+	const char *yaml = "routing:\n  default: [text, vector]\n  rules:\n"
+	    "    - lanes: [visual]\n      cues: [site plan, 'diagram']\n  gate: {below: 0.25, n: 3}\n";
+	struct ev_err err = { 0 };
+	json_t *want, *got;
+	long total;
+
+	jfail(0);
+	want = ev_config_parse(yaml, strlen(yaml), "c.yaml", &err);
+	total = jrestore();
+	cr_assert_not_null(want, "%s", err.msg);
+	cr_assert_gt(total, 10);
+	for (long n = 1; n <= total; n++) {
+		memset(&err, 0, sizeof err);
+		jfail(n);
+		got = ev_config_parse(yaml, strlen(yaml), "c.yaml", &err);
+		jrestore();
+		if (got == NULL) {
+			cr_assert_eq(err.code, EV_EXIT_RUNTIME, "allocation %ld: %s", n, err.msg);
+			cr_assert_str_eq(err.msg, "out of memory");
+			continue;
+		}
+		cr_assert(json_equal(got, want), "allocation %ld failed", n);
+		json_decref(got);
+	}
+	json_decref(want);
+}

@@ -35,9 +35,10 @@ ev_config_number_text(const char *s)
 }
 
 /* The value a plain (unquoted) scalar stands for, by YAML 1.2's core schema.
- * Returns a new reference, or NULL when the number does not fit. */
+ * Returns a new reference, or NULL with *range set when the number does not
+ * fit (else NULL when out of memory). */
 static json_t *
-plain_scalar(const char *s, size_t n)
+plain_scalar(const char *s, size_t n, int *range)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
 	static const char *const trues[] = { "true", "True", "TRUE", NULL };
@@ -60,13 +61,15 @@ plain_scalar(const char *s, size_t n)
 	if (kind == 1) {
 		long long v = strtoll(s, &end, 10);
 
-		return errno == ERANGE ? NULL : json_integer(v);
+		*range = errno == ERANGE;
+		return *range ? NULL : json_integer(v);
 	} else {
 		double d = strtod(s, &end);
 
 		if (errno == ERANGE && fabs(d) < 1)
 			errno = 0;	/* (too small for a double: its nearest, 0 or subnormal) */
-		return errno == ERANGE || !isfinite(d) ? NULL : json_real(d);
+		*range = errno == ERANGE || !isfinite(d);
+		return *range ? NULL : json_real(d);
 	}
 }
 
@@ -149,6 +152,8 @@ yaml_fail(yaml_parser_t *p, const char *name, struct ev_err *err)
 {
 	char where[EV_WHERE_MAX];
 
+	if (p->error == YAML_MEMORY_ERROR)	/* not the file's fault */
+		return ev_err_nomem(err);
 	snprintf(where, sizeof where, "%s:%zu", name, p->problem_mark.line + 1);
 	return ev_err_set(err, EV_EXIT_USAGE, where, "malformed YAML: %s%s%s",
 	    p->problem ? p->problem : "syntax error", p->context ? " " : "",
@@ -231,15 +236,17 @@ ev_config_parse(const char *text, size_t len, const char *name, struct ev_err *e
 		case YAML_SCALAR_EVENT: {
 			const char *s = (const char *)ev.data.scalar.value;
 			size_t n = ev.data.scalar.length;
+			int range = 0;
 
 			if (memchr(s, '\0', n) != NULL) {
 				failed = ev_err_set(err, EV_EXIT_USAGE, where, "NUL byte in a value");
 				break;
 			}
-			v = ev.data.scalar.plain_implicit ? plain_scalar(s, n) : json_stringn(s, n);
+			v = ev.data.scalar.plain_implicit ? plain_scalar(s, n, &range) :
+			    json_stringn(s, n);
 			if (v == NULL) {
-				failed = ev_err_set(err, EV_EXIT_USAGE, where,
-				    "number out of range: '%.40s'", s);
+				failed = range ? ev_err_set(err, EV_EXIT_USAGE, where,
+				    "number out of range: '%.40s'", s) : ev_err_nomem(err);
 				break;
 			}
 			if (depth > 0 && st[depth - 1].key == NULL)	/* a key */
