@@ -89,11 +89,12 @@ LDLIBS_test_extract = $(LDLIBS_ev-extract)
 $(EXTRACT_OBJ): EV_CFLAGS += $(EXTRACT_CFLAGS)
 $(BIN)/ev-extract $(BUILD)/tests/test_extract: $(EXTRACT_OBJ)
 
-# test_strmap, test_fuse_nomem and test_textsearch_nomem make allocations fail: malloc and
-# realloc wrapped at link time (and calloc, for test_textsearch_nomem).
+# test_strmap, test_fuse_nomem, test_textsearch_nomem and test_route_nomem make allocations
+# fail: malloc and realloc wrapped at link time (and calloc, for the last two).
 LDLIBS_test_strmap = -Wl,--wrap=malloc -Wl,--wrap=realloc
 LDLIBS_test_fuse_nomem = $(LDLIBS_test_strmap)
 LDLIBS_test_textsearch_nomem = $(LDLIBS_test_strmap) -Wl,--wrap=calloc
+LDLIBS_test_route_nomem = $(LDLIBS_test_textsearch_nomem)
 # test_qfilter counts the dates read; test_ingest and test_ingestpass make opendir()
 # and stat() run out of memory.
 LDLIBS_test_qfilter = -Wl,--wrap=ev_clock_date_days

@@ -14,65 +14,9 @@
 
 #include "postings.h"
 #include "store.h"
+#include "test_nomem.h"
 #include "test_util.h"
 #include "textsearch.h"
-
-/* ---- allocation failure: the fail_at-th allocation from fail_arm() fails ---- */
-
-void *__real_malloc(size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__real_calloc(size_t n, size_t size);
-
-static int counting;		/* allocations are counted (fail_arm()) */
-static long fail_at;		/* 0: none fails */
-static long allocs;
-
-/* Whether this allocation fails; when it does, errno is ENOMEM, as the C
- * library's malloc leaves it. */
-static int
-fail_now(void)
-{
-	if (!counting || ++allocs != fail_at)
-		return 0;
-	errno = ENOMEM;
-	return 1;
-}
-
-void *
-__wrap_malloc(size_t n)
-{
-	return fail_now() ? NULL : __real_malloc(n);
-}
-
-void *
-__wrap_realloc(void *p, size_t n)
-{
-	return n > 0 && fail_now() ? NULL : __real_realloc(p, n);
-}
-
-void *
-__wrap_calloc(size_t n, size_t size)
-{
-	return fail_now() ? NULL : __real_calloc(n, size);
-}
-
-/* Count the allocations from now, the at-th failing (0: none). */
-static void
-fail_arm(long at)
-{
-	allocs = 0;
-	fail_at = at;
-	counting = 1;
-}
-
-/* Stop counting.  Returns the allocations counted. */
-static long
-fail_disarm(void)
-{
-	counting = 0;
-	fail_at = 0;
-	return allocs;
-}
 
 /* ---- the store ---------------------------------------------------------- */
 

@@ -2,6 +2,7 @@
 #include "route.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -172,17 +173,21 @@ load_rule(struct rule *r, const json_t *v, size_t k, const char *file, struct ev
 		return ev_err_set(err, EV_EXIT_USAGE, file,
 		    "'routing.rules[%zu]' needs 'cues' or 'pattern'", k);
 	if (cues != NULL) {
-		if (!json_is_array(cues) || (r->cues = json_array()) == NULL)
+		if (!json_is_array(cues))
 			return ev_err_set(err, EV_EXIT_USAGE, file,
 			    "'routing.rules[%zu].cues' must be a list of words or phrases", k);
+		if ((r->cues = json_array()) == NULL)
+			return ev_err_nomem(err);
 		json_array_foreach(cues, i, x) {
 			char *norm = json_is_string(x) ? normalise(json_string_value(x)) : NULL;
 			int ok = norm != NULL && strlen(norm) >= 3;	/* " w " at least */
 
 			if (json_is_string(x) && norm == NULL)
 				return ev_err_nomem(err);
-			if (ok && json_array_append_new(r->cues, json_string(norm)) == -1)
-				ok = 0;
+			if (ok && json_array_append_new(r->cues, json_string(norm)) == -1) {
+				free(norm);
+				return ev_err_nomem(err);
+			}
 			free(norm);
 			if (!ok)
 				return ev_err_set(err, EV_EXIT_USAGE, file,
@@ -200,6 +205,8 @@ load_rule(struct rule *r, const json_t *v, size_t k, const char *file, struct ev
 			return ev_err_nomem(err);
 		rc = regcomp(&r->re, folded, REG_EXTENDED | REG_ICASE | REG_NOSUB);
 		free(folded);
+		if (rc == REG_ESPACE)
+			return ev_err_nomem(err);
 		if (rc != 0) {
 			char msg[200];
 
@@ -416,7 +423,8 @@ ev_router_new(const json_t *routing, const char *const *fallback, const char *fi
 			snprintf(k, sizeof k, "routing.values.%s", key);
 			if ((l = lane_list(x, k, file, err)) == NULL)
 				goto fail;
-			json_object_set_new(r->values, key, l);
+			if (json_object_set_new(r->values, key, l) == -1)
+				goto nomem;
 		}
 	}
 	if ((rules = json_object_get(routing, "rules")) != NULL) {
@@ -471,12 +479,14 @@ ev_router_free(struct ev_router *r)
 }
 
 /* The first rule query text matches (folded, fold_latin1(); norm, its
- * normalise()), with what matched in *matched. */
+ * normalise()), with what matched in *matched; -1 when none does, -2 when
+ * out of memory (a pattern that could not be matched for want of it). */
 static long
 match_rule(const struct ev_router *r, const char *text, const char *norm, const char **matched)
 {
 	size_t i, k;
 	json_t *c;
+	int rc;
 
 	for (i = 0; i < r->nrules; i++) {
 		const struct rule *ru = &r->rules[i];
@@ -486,10 +496,15 @@ match_rule(const struct ev_router *r, const char *text, const char *norm, const 
 				*matched = json_string_value(c);
 				return (long)i;
 			}
-		if (ru->has_re && regexec(&ru->re, text, 0, NULL, 0) == 0) {
-			*matched = NULL;
-			return (long)i;
-		}
+		if (!ru->has_re)
+			continue;
+		/* glibc's regexec() says REG_NOMATCH when it runs out of
+		 * memory too: then errno tells (ENOMEM, from malloc) */
+		errno = 0;
+		if ((rc = regexec(&ru->re, text, 0, NULL, 0)) == REG_NOMATCH && errno != ENOMEM)
+			continue;
+		*matched = NULL;
+		return rc == 0 ? (long)i : -2;
 	}
 	return -1;
 }
@@ -519,7 +534,12 @@ ev_router_route(const struct ev_router *r, json_t *q, const char *where, struct 
 			free(folded);
 			return ev_err_nomem(err);
 		}
-		if ((i = match_rule(r, folded, norm, &matched)) >= 0) {
+		if ((i = match_rule(r, folded, norm, &matched)) == -2) {
+			free(norm);
+			free(folded);
+			return ev_err_nomem(err);
+		}
+		if (i >= 0) {
 			/* a cue is kept as " cue ": show it without the spaces */
 			int n = matched ? (int)strlen(matched) - 2 : 7;
 
@@ -698,7 +718,11 @@ ev_route_read_answers(const char *path, struct ev_err *err)
 			break;
 		}
 		/* the count, then the ten best scores, falling */
-		json_array_set_new(t, 0, json_integer(json_integer_value(json_array_get(t, 0)) + 1));
+		if (json_array_set_new(t, 0, json_integer(json_integer_value(json_array_get(t,
+		    0)) + 1)) == -1) {
+			r = ev_err_nomem(err);
+			break;
+		}
 		n = json_array_size(t);
 		for (k = 1; k < n && json_real_value(json_array_get(t, k)) >= s; k++)
 			;
