@@ -334,8 +334,9 @@ ev_config_load(const char *path, struct ev_err *err)
 		    "not standard input ('-'), which carries the records: name its YAML file");
 		return NULL;
 	}
-	if ((fp = fopen(path, "r")) == NULL) {
-		ev_err_set(err, EV_EXIT_USAGE, path, "cannot open: %s", strerror(errno));
+	if ((fp = fopen(path, "r")) == NULL) {	/* bad usage, unless memory ran out */
+		ev_err_set(err, errno == ENOMEM ? EV_EXIT_RUNTIME : EV_EXIT_USAGE, path,
+		    "cannot open: %s", strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -343,9 +344,14 @@ ev_config_load(const char *path, struct ev_err *err)
 			char *p;
 
 			cap = cap ? cap * 2 : 8192;
-			if (cap > (64u << 20) || (p = realloc(text, cap)) == NULL) {
-				ev_err_set(err, EV_EXIT_USAGE, path, cap > (64u << 20) ?
-				    "too large for a configuration file (over 64 MiB)" : "out of memory");
+			if (cap > (64u << 20)) {
+				ev_err_set(err, EV_EXIT_USAGE, path,
+				    "too large for a configuration file (over 64 MiB)");
+				goto out;
+			}
+			if ((p = realloc(text, cap)) == NULL) {
+				ev_err_nomem(err);
+				ev_err_set_where(err, path);
 				goto out;
 			}
 			text = p;

@@ -69,6 +69,13 @@ printf '{"query_id":"1","query":"what gives lift","answer":"Wings give lift. Sho
 cp s.db p.db && "$bin/ev-ingest" --db p.db --postings ||
 	{ echo "alloc: the postings fixture could not be built"; echo "alloc: 0 passed, 1 failed, 0 skipped"; exit 1; }
 mkdir -p orig && cp s.db s.faiss p.db p.db.postings orig/
+# ev-route: a plan that routes by field, cue and pattern, gated on both lanes' hits
+printf '%s\n' 'routing:' '  default: [text, vector]' '  field: tab' '  values:' '    maps: [visual, text]' \
+    '  rules:' '    - lanes: [structured, text]' '      cues: [diagram, site plan]' \
+    '    - lanes: [vector]' '      pattern: "criterion [0-9.]+"' \
+    '  gate:' '    lanes: [text, vector]' '    below: {text: 0.3, vector: 0.2}' >route.yaml
+printf '%s\n' '"wing lift"' '{"query_id":"q2","query":"shock wave boundary layer","tab":"maps"}' \
+    '"a diagram of the wing"' '"what Criterion 4.2 says"' >route-q.jsonl
 
 # the store as SQL, less the time stamps (ingested_at) that differ by run and
 # the totals of the chunk lengths (meta text_lengths): a cache, which a run
@@ -212,6 +219,8 @@ scenario fuse-agreement-from /dev/null ev-fuse --method weighted --norm minmax -
 scenario pack "$fx/fused.hits" ev-pack
 scenario score "$fx/answers.jsonl" ev-score --db "$fx/s.db"
 scenario eval "$fx/both.hits" ev-eval --qrels "$fx/qrels"
+scenario route "$fx/route-q.jsonl" ev-route --config "$fx/route.yaml" \
+	--gate-hits text="$fx/text.hits" --gate-hits vector="$fx/vec.hits"
 [ $known -gt 0 ] && printf 'alloc: %d known failures still open\n' "$known"
 printf 'alloc: %d passed, %d failed, 0 skipped\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]
