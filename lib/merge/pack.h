@@ -127,8 +127,8 @@ void ev_pack_set_vectors(struct ev_pack *p, ev_pack_vector_fn fn, void *ctx, int
  * out the text the store holds for ref ("chunk:ID" for a chunk's text under
  * output.snippet_policy l2, "doc::DOC::page-N" for the page of a visual
  * lane's hit, which comes without text) and returns 1, 0 when the store has
- * none, -1 with *err set (the item then keeps what its hit had).  Without
- * it, only the hits' own texts are used. */
+ * none, -1 with *err set (a damaged store, out of memory), which the pack
+ * then fails with.  Without it, only the hits' own texts are used. */
 typedef int (*ev_pack_text_fn)(void *ctx, const char *ref, struct ev_buf *out,
 	struct ev_err *err);
 void ev_pack_set_texts(struct ev_pack *p, ev_pack_text_fn fn, void *ctx);

@@ -243,15 +243,19 @@ build_select(struct ev_pack *p, struct build *b, struct ev_err *err)
 	return 0;
 }
 
-/* The evidences returned, in order (a new array; NULL: out of memory). */
+/* The evidences returned, in order: a new array, or NULL with *err set
+ * (ev_pack_evidence_item()). */
 static json_t *
-build_evidences(struct ev_pack *p, struct build *b, long long query_index, const char *now)
+build_evidences(struct ev_pack *p, struct build *b, long long query_index, const char *now,
+	struct ev_err *err)
 {
-	json_t *evs = json_array();
+	json_t *evs = json_array(), *e;
 	size_t i;
 
-	if (evs == NULL)
+	if (evs == NULL) {
+		ev_err_nomem(err);
 		return NULL;
+	}
 	for (i = 0; i < b->nret; i++) {
 		struct item *it = b->kept[i];
 		const struct pq *q = it->q >= 0 ? &p->q[it->q] : NULL;
@@ -263,7 +267,11 @@ build_evidences(struct ev_pack *p, struct build *b, long long query_index, const
 			b->iscv[i] ? &b->cv[i] : NULL,
 			i > 0 ? json_string_value(json_object_get(b->kept[0]->hit, "id")) : NULL,
 			p->o.mmr_lambda < 1, &b->seen, b->retrieved_at };
-		append_new(&b->bad, evs, ev_pack_evidence_item(p, it, &x, now, &b->no_uri));
+		if ((e = ev_pack_evidence_item(p, it, &x, now, &b->no_uri, err)) == NULL) {
+			json_decref(evs);
+			return NULL;
+		}
+		append_new(&b->bad, evs, e);
 		it->kept = 1;
 	}
 	return evs;
@@ -564,9 +572,10 @@ ev_pack_build(struct ev_pack *p, const json_t *query_id, const char *query,
 		build_release(&b);
 		return NULL;
 	}
-	evs = build_evidences(p, &b, query_index, generated_at);
-	if (evs == NULL)
-		b.bad = 1;
+	if ((evs = build_evidences(p, &b, query_index, generated_at, err)) == NULL) {
+		build_release(&b);
+		return NULL;
+	}
 	b.evs = evs;
 	build_counts(p, &b);
 	b.fusion = explain_fusion(p);	/* kept (one reference of ours) to the end */

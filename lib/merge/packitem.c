@@ -214,18 +214,24 @@ stored_ref(const struct ev_pack *p, const struct item *it, char *ref, size_t siz
 
 /* Set e's snippet and snippet_policy (packsnip.h), with the stored text
  * the snippet needs when the packer has a store; *bad set when out of
- * memory. */
-static void
-set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad)
+ * memory.  Returns 0, or -1 with *err set when the store could not give
+ * the text (a damaged store, or out of memory: a snippet without it would
+ * be another than the policy's, without a word). */
+static int
+set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad,
+	struct ev_err *err)
 {
 	struct ev_buf stored = EV_BUF_INIT, out = EV_BUF_INIT;
-	struct ev_err err = { 0 };
 	char ref[1024];
 	const char *word;
 	int have = 0;
 
-	if (p->tfn != NULL && stored_ref(p, it, ref, sizeof ref))
-		have = p->tfn(p->tctx, ref, &stored, &err) == 1 && stored.p != NULL;
+	if (p->tfn != NULL && stored_ref(p, it, ref, sizeof ref) &&
+	    (have = p->tfn(p->tctx, ref, &stored, err)) == -1) {
+		ev_buf_release(&stored);
+		return -1;
+	}
+	have = have == 1 && stored.p != NULL;
 	word = ev_pack_snippet(p->o.snippet_policy, it->hit, have ? stored.p : NULL,
 	    p->o.max_snippet_chars, &out);
 	if (word == NULL)
@@ -236,6 +242,7 @@ set_snippet(const struct ev_pack *p, const struct item *it, json_t *e, int *bad)
 	}
 	ev_buf_release(&stored);
 	ev_buf_release(&out);
+	return 0;
 }
 
 /* The signals of item it: the numbers the lanes gave; a single-lane hit
@@ -282,7 +289,7 @@ item_signals(const struct item *it, const struct ev_pack_extra *x, const char *n
 
 json_t *
 ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
-    const struct ev_pack_extra *x, const char *now, int *no_uri)
+    const struct ev_pack_extra *x, const char *now, int *no_uri, struct ev_err *err)
 {
 	json_t *hit = it->hit, *e, *meta, *raw, *v, *evidence;
 	const char *id = json_string_value(json_object_get(hit, "id"));
@@ -298,6 +305,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	}
 	if ((e = json_object()) == NULL) {
 		json_decref(x->provenances);
+		ev_err_nomem(err);
 		return NULL;
 	}
 	set_new(&bad, e, "id", json_string(id));
@@ -309,7 +317,11 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	set_if(&bad, e, "title", str_or_null(json_object_get(hit, "title")));
 	set_new(&bad, e, "source_uri", json_string(uri));
 	set_new(&bad, e, "source_type", json_string(stype));
-	set_snippet(p, it, e, &bad);
+	if (set_snippet(p, it, e, &bad, err) == -1) {
+		json_decref(x->provenances);
+		json_decref(e);
+		return NULL;
+	}
 	if ((lang = language(hit)) != NULL)
 		set_new(&bad, e, "language", json_string(lang));
 
@@ -366,6 +378,7 @@ ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
 	set_ref(&bad, e, "routing", x->routing);
 	if (bad) {
 		json_decref(e);
+		ev_err_nomem(err);
 		return NULL;
 	}
 	return e;

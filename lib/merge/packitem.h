@@ -26,9 +26,11 @@ struct ev_pack_extra {
 
 /* The evidence object of candidate it (parsed), with what x adds (x's
  * provenances are taken, even on failure); now is the pack's time; *no_uri
- * counts the evidences without a source_uri.  NULL when out of memory. */
+ * counts the evidences without a source_uri.  NULL with *err set when out
+ * of memory, or when the stored text its snippet needs could not be read
+ * (ev_pack_set_texts()'s fn failed: a damaged store). */
 json_t *ev_pack_evidence_item(const struct ev_pack *p, const struct item *it,
-	const struct ev_pack_extra *x, const char *now, int *no_uri);
+	const struct ev_pack_extra *x, const char *now, int *no_uri, struct ev_err *err);
 
 /* The provenances of a candidate found by several queries of the request:
  * one entry per query, best first (it->pv is sorted so); *bad set when out
