@@ -156,7 +156,7 @@ main(int argc, char *argv[])
 	struct ev_jsonl *in = NULL;
 	struct ev_pack *p = NULL;
 	struct ev_packloop run = { 0 };
-	struct ev_store *st = NULL;
+	struct ev_packloop_texts texts = { NULL, ev_cli_note_cb, NULL };	/* (its store) */
 	struct ev_vindex *ix = NULL;
 	struct ev_skip skip = { 0 };
 	json_t *plan = NULL, *ignored = NULL;
@@ -205,13 +205,13 @@ main(int argc, char *argv[])
 	run.reported = ev_cli_log_output;	/* (a text report's packs, for --log) */
 	run.reported_ctx = &cli;
 	/* the store's texts (snippets); its vectors only when MMR runs */
-	if (f.db != NULL && (st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL)
+	if (f.db != NULL && (texts.st = ev_store_open(f.db, EV_STORE_READ, &err)) == NULL)
 		goto fail;
-	if (st != NULL)
-		ev_pack_set_texts(p, ev_packloop_store_text, st);
+	if (texts.st != NULL)
+		ev_pack_set_texts(p, ev_packloop_store_text, &texts);
 	ev_pack_set_note(p, ev_cli_note_cb, NULL);	/* (a metadata page not a number) */
 	if (f.index != NULL && o.mmr_lambda < 1) {
-		if ((ix = ev_vindex_open(st, f.index, &err)) == NULL ||
+		if ((ix = ev_vindex_open(texts.st, f.index, &err)) == NULL ||
 		    ev_vindex_batch_begin(ix, &err) == -1)
 			goto fail;
 		ev_pack_set_vectors(p, chunk_vector, ix, ev_vindex_dim(ix));
@@ -243,7 +243,7 @@ out:
 	ev_jsonl_close(in);
 	ev_vindex_batch_end(ix);
 	ev_vindex_close(ix);
-	ev_store_close(st);
+	ev_store_close(texts.st);
 	rc = ev_cli_finish(&cli, rc);	/* (its ToolRun line logs the plan) */
 	json_decref(plan);
 	return rc;

@@ -435,8 +435,9 @@ ev_packloop_release(struct ev_packloop *r)
 }
 
 int
-ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_err *err)
+ev_packloop_store_text(void *texts, const char *ref, struct ev_buf *out, struct ev_err *err)
 {
+	const struct ev_packloop_texts *t = texts;
 	struct ev_ref r;
 	json_t *rec = NULL;
 	const char *text;
@@ -444,7 +445,7 @@ ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_
 
 	if (ev_ref_parse(ref, strlen(ref), &r, ref, err) == -1)
 		return err->code == EV_EXIT_USAGE ? 0 : -1;	/* (an id no reference names) */
-	found = ev_show_resolve(st, &r, ref, NULL, NULL, &rec, err);
+	found = ev_show_resolve(t->st, &r, ref, t->note, t->note_ctx, &rec, err);
 	free(r.id);
 	if (found == 1) {
 		text = json_string_value(json_object_get(rec, "text"));

@@ -12,8 +12,8 @@
  * first query), an empty one where no hit came, and hits of a query not in
  * the file, or out of its order, are bad input.
  *
- * Upper layer: includes err.h, buf.h, pack.h and Jansson (show.h in
- * packloop.c). */
+ * Upper layer: includes err.h, buf.h, pack.h (and note.h) and Jansson
+ * (show.h in packloop.c). */
 #ifndef EV_PACKLOOP_H
 #define EV_PACKLOOP_H
 
@@ -84,10 +84,20 @@ int ev_packloop_line(struct ev_packloop *r, const char *line, size_t len, const 
  * packs of the requests no hit came for.  Returns 0, or -1 with *err set. */
 int ev_packloop_end(struct ev_packloop *r, struct ev_err *err);
 
-/* ev_pack_text_fn over store st (a struct ev_store *, opened for reading):
- * the text ev-show gives for ref (show.h: a chunk's, a page's); 0 when the
- * store holds no such chunk or page, or no text for it. */
-int ev_packloop_store_text(void *st, const char *ref, struct ev_buf *out, struct ev_err *err);
+/* The store ev_packloop_store_text() reads (opened for reading), and where
+ * it names the damage it passes over (note.h; note NULL: to no one). */
+struct ev_packloop_texts {
+	struct ev_store *st;
+	ev_note_fn *note;
+	void *note_ctx;
+};
+
+/* ev_pack_text_fn over texts (a struct ev_packloop_texts *): the text
+ * ev-show gives for ref (show.h: a chunk's, a page's), with the stored lines
+ * of a page that a damaged store holds left out and named to texts->note,
+ * as ev-show names them; 0 when the store holds no such chunk or page, or
+ * no text for it. */
+int ev_packloop_store_text(void *texts, const char *ref, struct ev_buf *out, struct ev_err *err);
 
 /* Free what the run holds (not p). */
 void ev_packloop_release(struct ev_packloop *r);
