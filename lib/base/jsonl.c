@@ -523,11 +523,7 @@ ev_field_int(const json_t *obj, const char *key, int required, long long *out,
 
 	if (r != 1)
 		return r;
-	if (json_is_integer(v)) {
-		*out = json_integer_value(v);
-		return 1;
-	}
-	if (json_is_real(v) && ev_json_whole(json_real_value(v), out))
+	if (ev_json_whole_value(v, out))
 		return 1;
 	return wrong_type(key, "an integer", where, err);
 }
@@ -539,6 +535,16 @@ ev_json_whole(double d, long long *out)
 		return 0;
 	*out = (long long)d;
 	return 1;
+}
+
+int
+ev_json_whole_value(const json_t *v, long long *out)
+{
+	if (json_is_integer(v)) {
+		*out = json_integer_value(v);
+		return 1;
+	}
+	return json_is_real(v) && ev_json_whole(json_real_value(v), out);
 }
 
 int

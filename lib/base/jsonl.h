@@ -142,6 +142,10 @@ int ev_field_arr(const json_t *obj, const char *key, int required, json_t **out,
  * write 3; ev_field_int() reads an integer so)?  1 with *out set, else 0. */
 int ev_json_whole(double d, long long *out);
 
+/* Is v a whole number: an integer, or a real that is one (3.0, by
+ * ev_json_whole())?  1 with *out set, else 0 (NULL, another type: 0). */
+int ev_json_whole_value(const json_t *v, long long *out);
+
 /* The member key of the object o (anything else: nothing), when a whole
  * number written as a real (3.0), made that integer, for the readers that
  * take an integer alone.  Returns 0, or -1 when out of memory. */

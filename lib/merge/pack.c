@@ -120,8 +120,7 @@ chunk_fields_check(struct ev_pack *p, json_t *hit, const char *where, struct ev_
 		}
 		if (r == -1)
 			return -1;
-		if (r == 1 && json_is_real(json_object_get(in, key_names[k])) &&
-		    json_object_set_new(in, key_names[k], json_integer(n)) == -1)
+		if (r == 1 && ev_json_whole_member(in, key_names[k]) == -1)	/* 3.0 is 3 */
 			return ev_err_nomem(err);
 	}
 	return 0;

@@ -41,14 +41,13 @@ badge_add(int *bad, json_t *a, const char *badge, const char *lane, const char *
 static const char *
 count_text(const json_t *v, const char *unit, const char *tail, char *buf, size_t size)
 {
-	double d = json_number_value(v);
 	long long n;
 
 	buf[0] = '\0';
-	if (json_is_number(v) && ev_json_whole(d, &n))
+	if (ev_json_whole_value(v, &n))
 		snprintf(buf, size, " (%lld %s%s%s)", n, unit, n == 1 ? "" : "s", tail);
 	else if (json_is_number(v))
-		snprintf(buf, size, " (%g %ss%s)", d, unit, tail);
+		snprintf(buf, size, " (%g %ss%s)", json_number_value(v), unit, tail);
 	return buf;
 }
 
@@ -157,8 +156,7 @@ text_badges(int *bad, json_t *a, json_t *e)
 		b = json_pack("{s:s,s:s}", "typed", typed, "read_as", word ? word : stem);
 		if (b != NULL && stem != NULL)
 			set_new(bad, b, "stem", json_string(stem));
-		if (b != NULL && json_is_number(json_object_get(f, "distance")) &&
-		    ev_json_whole(json_number_value(json_object_get(f, "distance")), &dist))
+		if (b != NULL && ev_json_whole_value(json_object_get(f, "distance"), &dist))
 			set_new(bad, b, "distance", json_integer(dist));	/* 1.0 is 1 */
 		append_new(bad, fixes, b);
 	}

@@ -770,9 +770,7 @@ doc_pages(struct ev_store *st, const char *id, long long *pages, struct ev_err *
 	}
 	sqlite3_reset(s);
 	count = json_object_get(meta, "page_count");
-	n = json_is_integer(count) ? json_integer_value(count) : 0;
-	if ((json_is_integer(count) || (json_is_real(count) &&
-	    ev_json_whole(json_real_value(count), &n))) && n > *pages)
+	if (ev_json_whole_value(count, &n) && n > *pages)
 		*pages = n;
 	json_decref(meta);
 	return 1;
