@@ -422,6 +422,40 @@ Test(jscan, put_value_writes_what_jansson_reads_and_writes)
 	ev_buf_release(&b);
 }
 
+/* An object written again with members set in place of its own, added
+ * after them, or left out; the rest as ev_jscan_put_value() writes them. */
+Test(jscan, put_object_sets_members_in_place_or_after)
+{
+	static const struct {
+		const char *in;	/* NULL: no object */
+		const char *want;
+	} c[] = {
+		{ "{\"a\":1,\"page\":\"iv\",\"b\":2.50,\"page_end\":9}",
+		    "{\"a\":1,\"page\":3,\"b\":2.5}" },
+		{ "{\"page_end\":9,\"a\":\"x\"}", "{\"a\":\"x\",\"page\":3}" },
+		{ "{\"a\":[ 1 ]}", "{\"a\":[1],\"page\":3}" },
+		{ NULL, "{\"page\":3}" },
+	};
+	struct ev_jscan_set set[2] = { { "page", "3", 1 }, { "page_end", NULL, 0 } };
+	struct ev_buf b = EV_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		struct ev_err err = { 0 };
+
+		if (c[i].in != NULL)
+			cr_assert_eq(scan(c[i].in, &err), EV_JOBJ, "%s", c[i].in);
+		ev_buf_reset(&b);
+		cr_assert_eq(ev_jscan_put_object(&b, js.top.m, c[i].in ? js.top.n : 0, set, 2), 0);
+		cr_assert_str_eq(ev_buf_str(&b), c[i].want);
+	}
+	set[1].value = "12";
+	set[1].vlen = 2;
+	ev_buf_reset(&b);
+	cr_assert_eq(ev_jscan_put_object(&b, NULL, 0, set, 2), 0);
+	cr_assert_str_eq(ev_buf_str(&b), "{\"page\":3,\"page_end\":12}");
+	ev_buf_release(&b);
+}
+
 /* Does every member of js.top decode to Jansson's key and value of s? */
 static int
 members_agree(const char *s)

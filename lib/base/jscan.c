@@ -1296,3 +1296,34 @@ ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n)
 	}
 	return r | ev_buf_addc(b, close) ? -1 : 0;
 }
+
+int
+ev_jscan_put_object(struct ev_buf *b, const struct ev_jmem *m, size_t n,
+	const struct ev_jscan_set *set, size_t nset)
+{
+	uint32_t placed = 0;	/* the members of set written in place */
+	int bad = ev_buf_addc(b, '{'), first = 1;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < nset && !ev_jscan_str_eq(m[i].key, m[i].klen, set[k].key); k++)
+			;
+		placed |= k < nset ? (uint32_t)1 << k : 0;
+		if (k < nset && set[k].value == NULL)
+			continue;
+		/* (a key's raw text stands between its quotes) */
+		bad |= (first ? 0 : ev_buf_addc(b, ',')) |
+		    ev_jscan_put_value(b, m[i].key - 1, m[i].klen + 2) | ev_buf_addc(b, ':') |
+		    (k < nset ? ev_buf_add(b, set[k].value, set[k].vlen) :
+		    ev_jscan_put_value(b, m[i].val, m[i].vlen));
+		first = 0;
+	}
+	for (k = 0; k < nset; k++)
+		if (!(placed >> k & 1) && set[k].value != NULL) {
+			bad |= (first ? 0 : ev_buf_addc(b, ',')) |
+			    ev_jscan_put_str(b, set[k].key, strlen(set[k].key)) | ev_buf_addc(b, ':') |
+			    ev_buf_add(b, set[k].value, set[k].vlen);
+			first = 0;
+		}
+	return bad | ev_buf_addc(b, '}') ? -1 : 0;
+}

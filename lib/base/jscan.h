@@ -142,4 +142,21 @@ int ev_jscan_put_int(struct ev_buf *b, long long v);
  * or -1 (out of memory). */
 int ev_jscan_put_value(struct ev_buf *b, const char *v, size_t n);
 
+/* A member that ev_jscan_put_object() writes in place of an object's own:
+ * its key (a C string that needs no escapes) and the JSON text
+ * value[0..vlen), written as it is; value NULL: no such member. */
+struct ev_jscan_set {
+	const char *key;
+	const char *value;
+	size_t vlen;
+};
+
+/* The members m[0..n) of a scanned object (n 0: none) appended to b as an
+ * object, as ev_jscan_put_value() writes them, but for those set[0..nset)
+ * names (nset at most 32): each in place of the object's own member of its
+ * key, else after the object's members, in set's order; left out where its
+ * value is NULL.  Returns 0 or -1 (out of memory). */
+int ev_jscan_put_object(struct ev_buf *b, const struct ev_jmem *m, size_t n,
+	const struct ev_jscan_set *set, size_t nset);
+
 #endif

@@ -645,52 +645,19 @@ add_lane_fields(const struct ev_vsearch *vs, const struct query *q, struct ev_bu
 		ev_buf_adds(b, "\"}]");
 }
 
-/* The metadata members m[0..n) of a paged chunk's document (not in b)
- * written at the end of b as an object with the chunk's page and page_end
- * (0: none) in place of the document's own "page" and "page_end", as the
- * text lane puts them: where the document's stand, else after its members;
- * the document's page_end left out when the chunk has none.  Returns 0, or
- * -1 when out of memory. */
-static int
-put_paged_metadata(struct ev_buf *b, const struct ev_jmem *m, size_t n, long page,
-	long page_end)
-{
-	const char *sep = "";
-	int bad = ev_buf_addc(b, '{'), has_page = 0, has_end = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int is_page = ev_jscan_str_eq(m[i].key, m[i].klen, "page");
-		int is_end = !is_page && ev_jscan_str_eq(m[i].key, m[i].klen, "page_end");
-
-		has_page |= is_page;
-		has_end |= is_end;
-		if (is_end && page_end == 0)
-			continue;
-		bad |= ev_buf_adds(b, sep) | ev_buf_addc(b, '"') | ev_buf_add(b, m[i].key, m[i].klen) |
-			ev_buf_adds(b, "\":");
-		if (is_page || is_end)
-			bad |= ev_jscan_put_int(b, is_page ? page : page_end);
-		else
-			bad |= ev_buf_add(b, m[i].val, m[i].vlen);
-		sep = ",";
-	}
-	if (!has_page)
-		bad |= ev_buf_adds(b, sep) | ev_buf_adds(b, "\"page\":") | ev_jscan_put_int(b, page);
-	if (!has_end && page_end > 0)
-		bad |= ev_buf_adds(b, ",\"page_end\":") | ev_jscan_put_int(b, page_end);
-	return bad | ev_buf_addc(b, '}');
-}
-
 /* The chunk of a paged document (region.h) whose fields
  * ev_hitfields_json() just wrote at the end of b, its document's metadata
  * object from b->p[meta] (meta 0: none): the object written again with the
- * chunk's page (and page_end) in place of the document's own
- * (put_paged_metadata()), or a new one with them.  Nothing for other
- * chunks.  Returns 0 or -1 with *err. */
+ * chunk's page and page_end in place of the document's own, as the text
+ * lane puts them (the document's page_end left out when the chunk has
+ * none), or a new one with them.  Nothing for other chunks.  Returns 0 or
+ * -1 with *err. */
 static int
 add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, size_t meta, struct ev_err *err)
 {
 	long page, page_end;
+	char num[2][24];
+	struct ev_jscan_set set[2] = { { "page", num[0], 0 }, { "page_end", NULL, 0 } };
 	int got;
 
 	if (vs->regions == -1 && (vs->regions = ev_region_table(vs->st, err)) == -1)
@@ -711,8 +678,12 @@ add_page(struct ev_vsearch *vs, int64_t rowid, struct ev_buf *b, size_t meta, st
 		b->len = meta;
 	else if (ev_buf_adds(b, ",\"metadata\":") == -1)
 		return ev_err_nomem(err);
-	return put_paged_metadata(b, vs->metamems.m, vs->metamems.n, page,
-		page_end > page ? page_end : 0) ? ev_err_nomem(err) : 0;
+	set[0].vlen = (size_t)snprintf(num[0], sizeof num[0], "%ld", page);
+	if (page_end > page) {
+		set[1].value = num[1];
+		set[1].vlen = (size_t)snprintf(num[1], sizeof num[1], "%ld", page_end);
+	}
+	return ev_jscan_put_object(b, vs->metamems.m, vs->metamems.n, set, 2) ? ev_err_nomem(err) : 0;
 }
 
 /* The fields of chunk rowid, as ev_hitfields_json() and add_page() write

@@ -204,32 +204,6 @@ ev_hitfields_add(struct ev_store *st, int64_t rowid, json_t *obj, char **text, s
 
 /* ---- Writing hit fields as JSON text ----------------------------------- */
 
-/* The document's metadata members m[0..n) written at the end of b as an
- * object with the chunk's clause id clause[0..cn) as "clause_id", where the
- * document's own stands (else after its members), as ev_hitfields_clause()
- * sets it.  Returns 0, or -1 when out of memory. */
-static int
-put_clause_metadata(struct ev_buf *b, const struct ev_jmem *m, size_t n, const char *clause,
-	size_t cn)
-{
-	int bad = ev_buf_addc(b, '{'), put = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		int is_clause = ev_jscan_str_eq(m[k].key, m[k].klen, "clause_id");
-
-		/* (a key's raw text stands between its quotes) */
-		bad |= (k > 0 ? ev_buf_addc(b, ',') : 0) |
-			ev_jscan_put_value(b, m[k].key - 1, m[k].klen + 2) | ev_buf_addc(b, ':') |
-			(is_clause ? ev_jscan_put_str(b, clause, cn) :
-			ev_jscan_put_value(b, m[k].val, m[k].vlen));
-		put |= is_clause;
-	}
-	if (!put)
-		bad |= (n > 0 ? ev_buf_addc(b, ',') : 0) | ev_buf_adds(b, "\"clause_id\":") |
-			ev_jscan_put_str(b, clause, cn);
-	return bad | ev_buf_addc(b, '}') ? -1 : 0;
-}
-
 /* The hit's metadata, the document's (column i) with the clause id of the
  * chunk whose section path is column p (ev_hitfields_clause()), as
  * ",\"metadata\":{...}" at the end of b, written as col_metadata()'s object
@@ -242,6 +216,8 @@ put_metadata(sqlite3_stmt *s, int i, int p, struct ev_buf *b, size_t *at)
 {
 	struct ev_jscan js = { 0 };
 	struct ev_err pe = { 0 };
+	struct ev_buf quoted = EV_BUF_INIT;
+	struct ev_jscan_set set = { "clause_id", NULL, 0 };
 	const char *t = NULL, *clause;
 	size_t len = 0, cn;
 	int type = -1, r = 0;
@@ -258,13 +234,16 @@ put_metadata(sqlite3_stmt *s, int i, int p, struct ev_buf *b, size_t *at)
 	if (r == 0 && (clause != NULL || (type == EV_JOBJ && js.top.n > 0))) {
 		r = ev_buf_adds(b, ",\"metadata\":");
 		*at = b->len;
-		if (clause == NULL)
+		if (clause == NULL) {
 			r |= ev_jscan_put_value(b, t, len);
-		else if (type == EV_JOBJ)
-			r |= put_clause_metadata(b, js.top.m, js.top.n, clause, cn);
-		else
-			r |= put_clause_metadata(b, NULL, 0, clause, cn);
+		} else {	/* the chunk's clause id in place of the document's */
+			r |= ev_jscan_put_str(&quoted, clause, cn);
+			set.value = quoted.p;
+			set.vlen = quoted.len;
+			r |= ev_jscan_put_object(b, js.top.m, type == EV_JOBJ ? js.top.n : 0, &set, 1);
+		}
 	}
+	ev_buf_release(&quoted);
 	ev_jscan_release(&js);
 	return r;
 }
