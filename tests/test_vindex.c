@@ -956,6 +956,18 @@ Test(vindex, the_default_factory_is_flat_then_an_inverted_file_of_at_most_4_sqrt
 	cr_assert_str_eq(f, "IVF8192,Flat");	/* 4 sqrt = 12649 */
 }
 
+Test(vindex, an_inverted_file_visits_3_64ths_of_its_lists_at_least_64_or_all)
+{
+	cr_assert_eq(ev_vload_default_nprobe(1), 1);
+	cr_assert_eq(ev_vload_default_nprobe(32), 32, "fewer than 64: all");
+	cr_assert_eq(ev_vload_default_nprobe(64), 64);
+	cr_assert_eq(ev_vload_default_nprobe(128), 64, "at least 64");
+	cr_assert_eq(ev_vload_default_nprobe(1024), 64, "3/64 of 1024 is 48");
+	cr_assert_eq(ev_vload_default_nprobe(2048), 96);
+	cr_assert_eq(ev_vload_default_nprobe(4096), 192);
+	cr_assert_eq(ev_vload_default_nprobe(8192), 384);
+}
+
 Test(vindex, a_factory_faiss_cannot_make_or_work_with_is_bad_usage)
 {
 	static const char *const good[] = { "Flat", "HNSW32", "IVF1024,Flat", "IVF256,PQ32",

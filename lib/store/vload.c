@@ -368,10 +368,20 @@ factory_nlist(const char *factory)
 	return ivf != NULL && (nlist = strtol(ivf + 3, NULL, 10)) > 0 ? nlist : 0;
 }
 
-/* An IVF index visits EV_VLOAD_NPROBE of its lists, or all when it has
- * fewer (Faiss's own default, 1, finds a tenth of the nearest neighbours):
- * the nprobe written into the file, which ev-search-vec --nprobe overrides.
- * Returns 0, or -1 with *err set. */
+long
+ev_vload_default_nprobe(long nlist)
+{
+	long share = nlist / 64 * 3;
+
+	if (nlist <= 64)
+		return nlist;
+	return share > 64 ? share : 64;
+}
+
+/* An IVF index visits ev_vload_default_nprobe() of its lists (Faiss's own
+ * default, 1, finds a tenth of the nearest neighbours): the nprobe written
+ * into the file, which ev-search-vec --nprobe overrides.  Returns 0, or -1
+ * with *err set. */
 static int
 set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
 {
@@ -385,7 +395,7 @@ set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
 	/* An index Faiss cannot reach the lists of (one wrapped in a kind
 	 * ParameterSpace does not know) keeps its own nprobe. */
 	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
-	    (double)(nlist < EV_VLOAD_NPROBE ? nlist : EV_VLOAD_NPROBE));
+	    (double)ev_vload_default_nprobe(nlist));
 	faiss_ParameterSpace_free(ps);
 	return 0;
 }
