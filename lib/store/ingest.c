@@ -19,8 +19,14 @@
 #include "lexicon.h"
 #include "postings.h"
 #include "sha256.h"
+#include "walcopy.h"
 
 #define CHUNKER_VERSION "evkit-chunker/2"	/* 2: numbered clauses are sections */
+
+/* The log's length, in pages, at which a commit has it copied into the
+ * store (SQLite's default: 1000): fewer, larger copies write a page the
+ * batches keep changing once rather than once a batch. */
+#define WAL_COPY_PAGES 16384
 
 struct ev_ingest {
 	struct ev_store *st;
@@ -36,6 +42,7 @@ struct ev_ingest {
 	int bulk;		/* this run loads in bulk (ev_ingest_plan()) */
 	int merging_set;	/* the index's merge settings are this run's */
 	long long planned_at;	/* stats.written when the run was planned */
+	struct ev_walcopy *walcopy;	/* copies the log on a thread, or NULL */
 };
 
 static struct ev_ingest_preparer *preparer_new(const struct ev_ingest_opts *o,
@@ -309,6 +316,7 @@ struct ev_ingest *
 ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_err *err)
 {
 	struct ev_ingest *ig;
+	struct ev_err no_copier = { 0 };
 
 	if (o->size < EV_CHUNK_SIZE_MIN || o->size > EV_CHUNK_SIZE_MAX) {
 		ev_err_set(err, EV_EXIT_USAGE, NULL, "chunk size must be from %d to %d bytes: %zu",
@@ -329,15 +337,15 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 	ig->o = *o;
 	ig->regions_table = -1;
 	/* For this connection: a page cache that holds the FTS5 segments being
-	 * merged (2 MB by default), and fewer, larger checkpoints (every 1000
-	 * pages by default), which write a page the batches keep changing once
-	 * rather than once a batch.  Committed batches are in the WAL either way;
-	 * closing the store checkpoints the rest. */
-	/* The documents' languages are read by every search that checks a word
+	 * merged (2 MB by default), and fewer, larger checkpoints
+	 * (WAL_COPY_PAGES).  Committed batches are in the WAL either way;
+	 * closing the store checkpoints the rest.
+	 * The documents' languages are read by every search that checks a word
 	 * against the word lists (textsearch.c): an index makes that a few
 	 * look-ups, not a scan.  Stores made before it get it here, once; and
 	 * a full-text index of an older analysis is rebuilt, once (store.h). */
-	if (ev_store_exec(st, "PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384;"
+	(void)sqlite3_wal_autocheckpoint(ev_store_db(st), WAL_COPY_PAGES);
+	if (ev_store_exec(st, "PRAGMA cache_size = -65536;"
 	    " CREATE INDEX IF NOT EXISTS documents_language ON documents(language);", err) == -1 ||
 	    ev_store_reanalyze(st, err) == -1) {
 		free(ig);
@@ -357,6 +365,10 @@ ev_ingest_open(struct ev_store *st, const struct ev_ingest_opts *o, struct ev_er
 		ev_err_nomem(err);
 		return NULL;
 	}
+	/* The log copied on a thread of its own (walcopy.h); without one, by
+	 * the commits themselves, as set above. */
+	ig->walcopy = ev_walcopy_start(ev_store_db(st), ev_store_path(st), WAL_COPY_PAGES,
+	    &no_copier);
 	return ig;
 }
 
@@ -365,6 +377,7 @@ ev_ingest_free(struct ev_ingest *ig)
 {
 	if (ig == NULL)
 		return;
+	ev_walcopy_stop(ig->walcopy);
 	ev_corpus_free(ig->corpus);
 	ev_ingest_preparer_free(ig->self);
 	ev_ingest_prep_free(ig->prep);
