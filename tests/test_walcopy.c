@@ -45,6 +45,42 @@ wal_bytes(void)
 	return stat(wal, &sb) == 0 ? (long long)sb.st_size : 0;
 }
 
+/* A walcopy of db at pages pages; the test fails when there is none. */
+static struct ev_walcopy *
+started(sqlite3 *db, int pages)
+{
+	struct ev_err err = { 0 };
+	struct ev_walcopy *wc = ev_walcopy_start(db, path, pages, &err);
+
+	cr_assert_not_null(wc, "%s", err.msg);
+	return wc;
+}
+
+/* Commit TXNS transactions to db, each followed by after(wc) when given;
+ * the log's largest length in bytes. */
+static long long
+commit_all(sqlite3 *db, struct ev_walcopy *wc, void (*after)(struct ev_walcopy *, long long))
+{
+	long long most = 0;
+
+	for (int i = 0; i < TXNS; i++) {
+		commit_rows(db);
+		if (after != NULL)
+			after(wc, i + 1);
+		if (wal_bytes() > most)
+			most = wal_bytes();
+	}
+	return most;
+}
+
+/* db holds rows rows of t, and closes. */
+static void
+close_with(sqlite3 *db, int rows)
+{
+	cr_assert_eq(tu_count(db, "SELECT count(*) FROM t", NULL), rows);
+	cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+}
+
 /* Wait (up to 10 s) until wc has made n copies. */
 static void
 await_copies(struct ev_walcopy *wc, long long n)
@@ -59,58 +95,39 @@ await_copies(struct ev_walcopy *wc, long long n)
 
 Test(walcopy, the_thread_copies_the_log_and_it_starts_again_instead_of_growing)
 {
-	struct ev_err err = { 0 };
 	sqlite3 *db = open_wal();
-	struct ev_walcopy *wc = ev_walcopy_start(db, path, PAGES, &err);
-	long long most = 0;
+	struct ev_walcopy *wc = started(db, PAGES);
+	/* each commit is over PAGES pages: it asks for a copy, awaited */
+	long long most = commit_all(db, wc, await_copies);
 
-	cr_assert_not_null(wc, "%s", err.msg);
-	for (int i = 0; i < TXNS; i++) {
-		commit_rows(db);	/* over PAGES pages: each commit asks for a copy */
-		await_copies(wc, i + 1);
-		if (wal_bytes() > most)
-			most = wal_bytes();
-	}
 	/* without the copies the log would hold every transaction's pages
 	 * (over 800 KB); copied, each starts it again */
 	cr_assert_lt(most, 200 * 1024, "the log grew to %lld bytes", most);
 	ev_walcopy_stop(wc);
-	cr_assert_eq(tu_count(db, "SELECT count(*) FROM t", NULL), TXNS * ROWS);
-	cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+	close_with(db, TXNS * ROWS);
 }
 
 Test(walcopy, a_short_log_is_left_alone)
 {
-	struct ev_err err = { 0 };
 	sqlite3 *db = open_wal();
-	struct ev_walcopy *wc = ev_walcopy_start(db, path, 100000, &err);
+	struct ev_walcopy *wc = started(db, 100000);
 
-	cr_assert_not_null(wc, "%s", err.msg);
 	commit_rows(db);
 	commit_rows(db);
 	cr_assert_eq(ev_walcopy_copies(wc), 0, "under the length asked for: no copy");
 	ev_walcopy_stop(wc);
-	cr_assert_eq(tu_count(db, "SELECT count(*) FROM t", NULL), 2 * ROWS);
-	cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+	close_with(db, 2 * ROWS);
 }
 
 Test(walcopy, once_stopped_the_writer_checkpoints_on_its_own_at_the_length_given)
 {
-	struct ev_err err = { 0 };
 	sqlite3 *db = open_wal();
-	struct ev_walcopy *wc = ev_walcopy_start(db, path, PAGES, &err);
-	long long most = 0;
+	long long most;
 
-	cr_assert_not_null(wc, "%s", err.msg);
-	ev_walcopy_stop(wc);
-	for (int i = 0; i < TXNS; i++) {
-		commit_rows(db);
-		if (wal_bytes() > most)
-			most = wal_bytes();
-	}
+	ev_walcopy_stop(started(db, PAGES));
+	most = commit_all(db, NULL, NULL);
 	cr_assert_lt(most, 200 * 1024, "the log grew to %lld bytes", most);
-	cr_assert_eq(tu_count(db, "SELECT count(*) FROM t", NULL), TXNS * ROWS);
-	cr_assert_eq(sqlite3_close(db), SQLITE_OK);
+	close_with(db, TXNS * ROWS);
 }
 
 Test(walcopy, no_database_file_is_an_error_and_nothing_is_started)
