@@ -35,7 +35,7 @@ void ev_vload_default_factory(long long count, char *buf, size_t size);
  * 4,096), at least 64, and all when it has fewer.  A fixed count visits an
  * ever smaller share of an index whose lists grow with the square root of
  * its size: 64 of 4,096 found 90-91% of exact search's 10 nearest on two
- * corpora of 1.4 and 1.6 million chunks, 192 found 95-96% for 3 ms more a
+ * corpora of 1.4 and 1.6 million chunks, 192 found 95-96% for 5 ms more a
  * query (make bench-scale measures both). */
 long ev_vload_default_nprobe(long nlist);
 #define EV_VLOAD_DIM_MAX 65536
