@@ -116,18 +116,26 @@ Test(analyze, english_is_exactly_porter_unicode61)
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9");
 	/* version 2: English's stems untagged, each word itself beside its
 	 * stem (tagged with no language), colocated */
-	ev_analyze_set_index(an, EV_ANALYZE_INDEX_VERSION);
+	ev_analyze_set_index(an, 2);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Flows over Café wings"),
 	    "flow@0-5 +||flows@0-5 over@6-10 +||over@6-10 cafe@11-16 +||cafe@11-16 wing@17-22"
 	    " +||wings@17-22");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9 +||flows@4-9");
+	/* version 3: English's stems alone again, untagged */
+	ev_analyze_set_index(an, EV_ANALYZE_INDEX_VERSION);
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Flows over Café wings"),
+	    "flow@0-5 over@6-10 cafe@11-16 wing@17-22");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "en\x1f" "Flows"), "flow@4-9");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "zh\x1f" "Flows"), "flow@4-9");
 }
 
-/* The word itself of an English word is folded as unicode61 folds it
- * (capitals and digits; accents and letters of other scripts; apostrophes
- * and hyphens between words), whether the word is ASCII or not. */
+/* The word itself of an English word (an index of version 2) is folded as
+ * unicode61 folds it (capitals and digits; accents and letters of other
+ * scripts; apostrophes and hyphens between words), whether the word is
+ * ASCII or not. */
 Test(analyze, the_word_itself_is_folded_as_unicode61_folds_it)
 {
+	ev_analyze_set_index(an, 2);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "X86 ABC123 l'Avion co-OP"),
 	    "x86@0-3 +||x86@0-3 abc123@4-10 +||abc123@4-10 l@11-12 +||l@11-12 avion@13-18"
 	    " +||avion@13-18 co@19-21 +||co@19-21 op@22-24 +||op@22-24");
@@ -160,7 +168,9 @@ Test(analyze, mixed_scripts_split_into_runs)
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT | EV_ANALYZE_PLAIN, "Varroa蜂螨mites"),
 	    "varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "Varroa蜂螨mites"),
-	    "varroa@0-6 +||varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17 +||mites@12-17");
+	    "varroa@0-6 蜂@6-9 +蜂螨@6-12 螨@9-12 mite@12-17");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "\x1f" "fr\x1f" "Varroa蜂螨"),
+	    "|fr|varro@4-10 +||varroa@4-10 蜂@10-13 +蜂螨@10-16 螨@13-16");
 }
 
 Test(analyze, a_query_is_stemmed_for_each_query_language)
@@ -178,9 +188,21 @@ Test(analyze, a_query_is_stemmed_for_each_query_language)
 	ev_analyze_set_query_lang(an, "en");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "varroa@0-6 +||varroa@0-6");
 	/* a German one: its German stem, which no chunk of this store has,
-	 * and the word itself */
+	 * its English stem for the English chunks (which hold no word
+	 * itself), and the word itself for the French ones */
 	ev_analyze_set_query_lang(an, "de");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"),
+	    "|de|varroa@0-6 +varroa@0-6 +||varroa@0-6");
+	/* in its own languages alone (as typo repair reads it): no English */
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY | EV_ANALYZE_OWN, "varroa"),
+	    "|de|varroa@0-6 +||varroa@0-6");
+	/* in an index of version 2, the word itself reaches both */
+	ev_analyze_set_index(an, 2);
 	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "|de|varroa@0-6 +||varroa@0-6");
+	ev_analyze_set_index(an, EV_ANALYZE_INDEX_VERSION);
+	/* a French query on a store of French and English: no word itself */
+	ev_analyze_set_query_lang(an, "fr");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "varroa"), "|fr|varro@0-6 +varroa@0-6");
 	/* a store of English alone, an English query: exactly as before */
 	ev_analyze_set_query_lang(an, "en");
 	ev_analyze_set_store_langs(an, en, 1);
@@ -422,9 +444,9 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 	cr_assert_eq(ev_analyze_record(clone, "bees", 4, &tape), 0);
 	q = (struct ev_analyze_cue){ "wasps", 5, &tape, 0, tape.b.len };
 	ev_analyze_expect(an, &q, 1);
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4 +||bees@0-4",
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "bee@0-4",
 	    "the cue's text: replayed");
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4 +||wasp@0-4",
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasp"), "wasp@0-4",
 	    "another text: tokenised");
 	cr_assert_str_eq(run(FTS5_TOKENIZE_QUERY, "wasps"), "wasp@0-5", "a query: tokenised");
 	ev_analyze_set_lang(an, "fr");
@@ -432,8 +454,7 @@ Test(analyze, a_cue_is_replayed_for_its_text_alone)
 	    "untagged text, another language than the recording one's: tokenised");
 	ev_analyze_set_lang(an, NULL);
 	ev_analyze_expect(an, NULL, 0);
-	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5 +||wasps@0-5",
-	    "cues cleared");
+	cr_assert_str_eq(run(FTS5_TOKENIZE_DOCUMENT, "wasps"), "wasp@0-5", "cues cleared");
 	ev_buf_release(&tape.b);
 	ev_analyze_free(clone);
 }

@@ -501,12 +501,12 @@ Test(ingestpass, a_bulk_load_takes_its_merge_settings_before_its_first_segment)
 
 	seventy_for_a_store_with_its_postings_file(docs, sizeof docs);
 	/* FTS5 writes a segment a document within the one batch (its pending
-	 * terms past a hash of 64 bytes), as a large load's batch writes
+	 * terms past a hash of 32 bytes), as a large load's batch writes
 	 * several: FTS5's own automerge of 4, still set, would begin merging
 	 * the first four, a merge the bulk settings leave half done, which
 	 * the postings build cannot read and merges the whole index for */
 	cr_assert_eq(ev_store_exec(st, "INSERT INTO chunks_fts(chunks_fts, rank)"
-	    " VALUES('hashsize', 64)", &err), 0, "%s", err.msg);
+	    " VALUES('hashsize', 32)", &err), 0, "%s", err.msg);
 	so.batch = 1000;
 	ev_ingestpass_free(spool_file("b.jsonl", docs));
 	before = fts_structure();

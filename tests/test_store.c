@@ -344,3 +344,32 @@ Test(store, an_index_of_an_older_analysis_is_read_as_made_and_rebuilt_once)
 	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
 	ev_store_close(st);
 }
+
+/* A store whose index holds the word itself beside every English stem
+ * (analysis version 2) is read as it was made, and rebuilt once without
+ * them. */
+Test(store, an_index_of_version_2_is_rebuilt_once_without_englishs_words_themselves)
+{
+	struct ev_err err = { 0 };
+	struct ev_store *st = tu_store_create(path, &err);
+
+	tu_index_of_version_2(st);
+	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash,"
+	    " language) VALUES (1, 'd:s:0', 'd', 's', 0, 'Hives in spring', 'h', 'en');"
+	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');");
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	cr_assert_eq(terms_from(st, "\x1f\x1f"), 3, "hives, in, spring themselves");
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	cr_assert_eq(ev_store_reanalyze(st, &err), 1, "%s", err.msg);
+	cr_assert_eq(terms_from(st, "\x1f\x1f"), 0);
+	cr_assert_eq(terms_from(st, "hive"), 1);
+	cr_assert_eq(ev_store_reanalyze(st, &err), 0, "once");
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	ev_store_close(st);
+}

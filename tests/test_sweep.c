@@ -346,8 +346,8 @@ Test(sweep_lookups, an_alternative_of_no_rows_is_left_out_unless_all_are)
 	ev_store_close(st);
 }
 
-/* A word searched as its English stem and as itself (its narrowed list:
- * postings.h) is added as the stem's list is read, the narrowed rows taken
+/* In an index of version 2, a word searched as its English stem and as
+ * itself (its narrowed list: postings.h) is added as the stem's list is read, the narrowed rows taken
  * apart: those before the stem's first row, between its rows, after its
  * last, and those of chunks of no language recorded, which hold the stem
  * too (their frequency found from both lists): a sixteenth of the stem's
@@ -371,6 +371,7 @@ Test(sweep_lookups, a_word_and_its_narrowed_rows_add_up_as_its_whole_list)
 	int stale = 0;
 
 	st = tu_store_create(path, &err);
+	tu_index_of_version_2(st);
 	tu_exec_ok(st, "BEGIN");
 	add_rows_in(1, 3, "kilo kilo lima", "'de'");
 	add_rows(10, 19, "kilo lima");

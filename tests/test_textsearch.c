@@ -1525,22 +1525,23 @@ Test(sweep_few_german, words_walked_along_their_major_stems_rank_as_fts5)
 	cr_assert_eq(real_queries(&o, 16), 16);
 }
 
-/* Each word itself's narrowed list (postings.h) holds its entries in the
- * chunks out of the Porter namespace (the German ones and the made-up
- * words' chunks, of no language), counts and positions as its whole list
- * has them, and only those.  (A query word
- * searched as its English stem or itself reads the stem's list and this
- * one: the rankings above are FTS5's.) */
-Test(sweep_few_german, each_word_itselfs_narrowed_list_is_its_entries_out_of_english_chunks)
+/* Each word itself's narrowed list (postings.h) in st's postings file
+ * holds its entries in the chunks out of the Porter namespace (the German
+ * ones and the made-up words' chunks, of no language), counts and
+ * positions as its whole list has them, and only those: the words itself
+ * into *words, those narrowed to fewer rows than their whole list's into
+ * *narrowed. */
+static void
+check_narrowed_lists(int *words, int *narrowed)
 {
 	struct ev_err err = { 0 };
 	struct ev_postings *p;
 	sqlite3_stmt *s;
-	int stale, words = 0, narrowed = 0;	/* (narrowed: to fewer rows than its whole list's) */
+	int stale;
 
+	*words = *narrowed = 0;
 	cr_assert_not_null(p = ev_postings_open(st, &stale, &err), "%s", err.msg);
-	tu_exec_ok(st, "CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
-	    " instance)");
+	cr_assert_eq(stale, 0);
 	cr_assert_eq(sqlite3_prepare_v2(ev_store_db(st), "SELECT v.term, (SELECT count(DISTINCT i.doc)"
 	    " FROM temp.test_instances i JOIN chunks c ON c.rowid = i.doc WHERE i.term = v.term AND"
 	    " (c.language IS NULL OR c.language = 'de')) FROM chunks_vocab v WHERE v.term GLOB char(31) || char(31) || '*'",
@@ -1557,7 +1558,7 @@ Test(sweep_few_german, each_word_itselfs_narrowed_list_is_its_entries_out_of_eng
 		name[0] = EV_POSTINGS_NARROWED;
 		memcpy(name + 1, t, (size_t)len);
 		cr_assert_eq(ev_postings_term(p, name, len + 1, &c), german, "%s", t + 2);
-		narrowed += german < ev_postings_term(p, t, len, &whole);
+		*narrowed += german < ev_postings_term(p, t, len, &whole);
 		while ((r = ev_postings_next(&c)) == 1) {
 			int m;
 
@@ -1571,12 +1572,31 @@ Test(sweep_few_german, each_word_itselfs_narrowed_list_is_its_entries_out_of_eng
 		}
 		cr_assert_eq(r, 0);
 		cr_assert_eq(seen, german, "%s", t + 2);
-		words++;
+		(*words)++;
 	}
 	sqlite3_finalize(s);
 	ev_postings_close(p);
-	/* the real words and the real chunks' title, "real": in English chunks
-	 * too; the made-up words in no English chunk */
+}
+
+/* (A query word searched as its English stem or itself reads the stem's
+ * list and the narrowed one: the rankings above are FTS5's.) */
+Test(sweep_few_german, each_word_itselfs_narrowed_list_is_its_entries_out_of_english_chunks)
+{
+	struct ev_err err = { 0 };
+	int words, narrowed;
+
+	tu_exec_ok(st, "CREATE VIRTUAL TABLE temp.test_instances USING fts5vocab(main, chunks_fts,"
+	    " instance)");
+	/* English chunks hold no word itself: each narrowed list is whole */
+	check_narrowed_lists(&words, &narrowed);
+	cr_assert_eq(narrowed, 0, "%d of %d", narrowed, words);
+	cr_assert_gt(words, 10);
+	/* in an index of version 2, the real words and the real chunks'
+	 * title, "real", are in English chunks too; the made-up words in no
+	 * English chunk */
+	tu_index_of_version_2(st);
+	cr_assert_eq(ev_postings_build(st, NULL, NULL, &err), 0, "%s", err.msg);
+	check_narrowed_lists(&words, &narrowed);
 	cr_assert_eq(narrowed, (int)SWEEP_NWORDS + 1, "%d of %d", narrowed, words);
 	cr_assert_gt(words, 500);
 }

@@ -799,8 +799,9 @@ ev_texttypo_expand(struct ev_textsearch *ts, int wi, struct ev_err *err)
 	if (!(ts->vocab_loaded & VOCAB_STEMS) && load_vocab(ts, VOCAB_STEMS, err) == -1)
 		return -1;
 	/* the stems of the languages the word is searched in (analyze.h: a
-	 * word reaches another language's chunks only as itself) */
-	if (ev_tok_run_query(ts->tok, w->surface, strlen(w->surface), on_query_namespace, &nss,
+	 * word reaches another language's chunks only as itself, or English's
+	 * as its English stem, which is no repair in its own language) */
+	if (ev_tok_run_query_own(ts->tok, w->surface, strlen(w->surface), on_query_namespace, &nss,
 	    err) == -1)
 		return -1;
 	vs.mask = nss.mask == 1u << VNS_WORD ? nss.mask : nss.mask & ~(1u << VNS_WORD);

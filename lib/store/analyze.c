@@ -95,6 +95,7 @@ struct call {
 	int analysis;			/* of this call (single analysis) */
 	int query;
 	int terms;			/* EV_ANALYZE_TERMS */
+	int own;			/* EV_ANALYZE_OWN */
 	int plain;			/* EV_ANALYZE_PLAIN, or an index of version 1 */
 	int stems[EV_ANALYZE_MAX_QUERY_LANGS];	/* version 2: the analyses a word is */
 	int nstems;			/* stemmed for (A_PLAIN left out), */
@@ -810,10 +811,12 @@ replay(const struct ev_analyze_cue *q, void *ctx, int (*cb)(void *, int, const c
 }
 
 /* What the call c gives each word of a spaced script in an index of
- * version 2: a document, its stem in its language and the word itself; a
- * query, its stem in the query's language (in each query language when
- * that is not known), and the word itself unless every language of the
- * store is one of those. */
+ * version 2 or more: a document, its stem in its language and the word
+ * itself (from version 3, an English one its stem alone); a query, its
+ * stem in the query's language (in each query language when that is not
+ * known), from version 3 its English stem too when some of the store is
+ * English and none of those is (unless EV_ANALYZE_OWN), and the word itself
+ * unless every language of the store is one of those. */
 static void
 plan_words(struct call *c)
 {
@@ -821,12 +824,14 @@ plan_words(struct call *c)
 	const int *as = an->lq != A_NONE ? &an->lq : an->qa;
 	const int *store = an->ns > 0 ? an->sa : an->qa;
 	int na = an->lq != A_NONE ? 1 : an->nq, ns = an->ns > 0 ? an->ns : an->nq;
+	int english = 0;
 
 	c->nstems = 0;
 	c->bare = 1;
 	if (!c->query) {
 		if (c->analysis != A_PLAIN)
 			c->stems[c->nstems++] = c->analysis;
+		c->bare = c->analysis != A_PORTER || an->index < 3;
 		return;
 	}
 	c->bare = 0;
@@ -835,6 +840,12 @@ plan_words(struct call *c)
 			c->bare = 1;
 		else
 			c->stems[c->nstems++] = as[i];
+	for (int i = 0; i < ns && an->index >= 3 && !c->own; i++)
+		english |= store[i] == A_PORTER;
+	for (int i = 0; i < c->nstems; i++)
+		english &= c->stems[i] != A_PORTER;
+	if (english && c->nstems < EV_ANALYZE_MAX_QUERY_LANGS)
+		c->stems[c->nstems++] = A_PORTER;	/* English text holds no word itself */
 	for (int i = 0; i < ns && !c->bare; i++) {
 		int stemmed = 0;
 
@@ -875,6 +886,7 @@ x_tokenize(Fts5Tokenizer *tok, void *ctx, int flags, const char *text, int n,
 	c.analysis = c.an->lang;
 	c.query = (flags & FTS5_TOKENIZE_QUERY) != 0;
 	c.terms = (flags & EV_ANALYZE_TERMS) != 0;
+	c.own = (flags & EV_ANALYZE_OWN) != 0;
 	c.plain = (flags & EV_ANALYZE_PLAIN) != 0 || c.an->index < 2;
 	i = 0;
 	if (n >= 2 && text[0] == EV_ANALYZE_TAG) {

@@ -26,18 +26,21 @@
  * every chunk column it indexes (its chunk's language); else the
  * analyzer's current language (ev_analyze_set_lang(), English when none).
  *
- * The index (EV_ANALYZE_INDEX_VERSION 2): a stem belongs to its language.
- * A word of a spaced script gives two terms at one position: its stem in
- * the text's language's namespace, and the word itself (folded), which
- * every language shares.  English (Porter: en, zh, ja, ko) keeps its stems
- * as they are ("flow"); a Snowball language's stem is tagged with the
- * language, EV_ANALYZE_TAG, code, EV_ANALYZE_TAG, stem ("\x1f" "fr" "\x1f"
- * "au"); the word itself is tagged with no language ("\x1f\x1f" "aux").  A
- * language without a stemmer gives the word itself alone.  The word
- * itself is colocated (FTS5_TOKEN_COLOCATED): a text's length in tokens,
- * and so BM25, is what it was.  An index of version 1 (made before) holds
- * each text's stems alone, untagged; ev_analyze_set_index() says which an
- * analyzer writes and reads.
+ * The index (EV_ANALYZE_INDEX_VERSION 3): a stem belongs to its language.
+ * A word of a spaced script of a Snowball language gives two terms at one
+ * position: its stem, tagged with the language, EV_ANALYZE_TAG, code,
+ * EV_ANALYZE_TAG, stem ("\x1f" "fr" "\x1f" "au"), and the word itself
+ * (folded), tagged with no language ("\x1f\x1f" "aux"), which every
+ * language shares, colocated (FTS5_TOKEN_COLOCATED: a text's length in
+ * tokens, and so BM25, is what it was).  English (Porter: en, zh, ja, ko)
+ * gives its stem alone, untagged, as FTS5's porter tokeniser does ("flow"):
+ * the word itself beside it made the index of an English store a third
+ * larger and its ingest a third slower, for queries of other languages
+ * alone, which reach English text through their words' English stems
+ * instead (below).  A language without a stemmer gives the word itself
+ * alone.  An index of version 2 also holds the word itself beside every
+ * English stem; one of version 1 holds each text's stems alone, untagged.
+ * ev_analyze_set_index() says which an analyzer writes and reads.
  *
  * Queries (FTS5_TOKENIZE_QUERY, the strings of a MATCH expression): a run
  * of Chinese or Japanese of at most two characters, or that the segmenter
@@ -46,12 +49,15 @@
  * runs: each word gives, colocated (FTS5 matches any of them at that
  * position), its stem in the query's own language
  * (ev_analyze_set_query_lang()), or when that is not known in each of the
- * query languages (ev_analyze_set_query_langs(); English when none), and
- * the word itself unless every language of the store's chunks
- * (ev_analyze_set_store_langs()) is one it was stemmed for.  So a query word
- * reaches a chunk of another language than its own only as the word itself:
- * German "aus" never finds French "aux" through the French stem "au".  With
- * an index of version 1, each word gives its untagged stem in each query
+ * query languages (ev_analyze_set_query_langs(); English when none), its
+ * English stem when some of the store's chunks (ev_analyze_set_store_langs())
+ * are English and none of those languages is, and the word itself unless
+ * every language of the store's chunks is one it was stemmed for.  So a
+ * query word reaches a chunk of another Snowball language than its own
+ * only as the word itself: German "aus" never finds French "aux" through
+ * the French stem "au".  With an index of version 2, no query word is
+ * given an English stem for English text (it holds the words themselves);
+ * with one of version 1, each word gives its untagged stem in each query
  * language, as it did. */
 #ifndef EV_ANALYZE_H
 #define EV_ANALYZE_H
@@ -66,7 +72,7 @@
 #define EV_ANALYZE_TAG '\x1f'		/* brackets a text's language code */
 #define EV_ANALYZE_CODE_MAX 8		/* a language code's bytes, NUL included */
 #define EV_ANALYZE_MAX_QUERY_LANGS 8
-#define EV_ANALYZE_INDEX_VERSION 2	/* the index this analyzer writes (above) */
+#define EV_ANALYZE_INDEX_VERSION 3	/* the index this analyzer writes (above) */
 #define EV_ANALYZE_META_KEY "analysis_version"	/* a store's meta records it under */
 
 /* A flag of xTokenize beside FTS5's (token.h passes it, FTS5 never does):
@@ -80,6 +86,11 @@
  * a query, in each query language), never the word itself beside it, as
  * the embedder, the snippets and the citation scorer compare words. */
 #define EV_ANALYZE_PLAIN 0x20000
+
+/* And another (token.h passes it): a query's terms in its own languages
+ * alone, as ev-search-text's typo repair reads them: no English stem for
+ * the English chunks of a query of another language (above). */
+#define EV_ANALYZE_OWN 0x40000
 
 struct ev_analyzer;
 
@@ -180,13 +191,13 @@ ev_analyze_is_itself(const char *term, size_t len)
 
 /* Whether a text tagged with the language code (a chunk's language as the
  * store keeps it: chunks_src tags every indexed column with it) has the
- * words of its spaced runs indexed as their untagged Porter stem, each
- * with the word itself colocated (English, Chinese, Japanese, Korean, and
- * a tag no language is read from): 1 or 0.  NULL (an untagged text, read
- * in the analyzer's current language) and a code the tokeniser would not
- * take for a tag (EV_ANALYZE_CODE_MAX bytes or more, or holding
- * EV_ANALYZE_TAG) give 0.  In such a text, a word itself at a position
- * always has its untagged Porter stem beside it (postings.h). */
+ * words of its spaced runs indexed as their untagged Porter stem (English,
+ * Chinese, Japanese, Korean, and a tag no language is read from): 1 or 0.
+ * NULL (an untagged text, read in the analyzer's current language) and a
+ * code the tokeniser would not take for a tag (EV_ANALYZE_CODE_MAX bytes or
+ * more, or holding EV_ANALYZE_TAG) give 0.  In such a text, a word itself
+ * at a position always has its untagged Porter stem beside it (an index of
+ * version 2), or is not there (version 3: postings.h). */
 int ev_analyze_porter_tag(const char *code);
 
 /* The code the index tags the stems of the i-th Snowball stemmer with

@@ -31,15 +31,16 @@
  * chunks (for the text lane's query languages, which would otherwise cost a
  * scan of every chunk at each start).
  *
- * The narrowed words.  An index of analysis version 2 (analyze.h) holds
- * each word of a chunk twice at one position: its stem in the chunk's
- * language and the word itself ("\x1f\x1f" and the word), which a query
- * word searches beside its stem when some chunks are of a language it was
- * not stemmed for.  In a chunk whose words are stemmed by Porter into the
- * untagged namespace (ev_analyze_porter_tag(): English, Chinese, Japanese,
- * Korean), the word itself is always beside its untagged stem, so that
- * there the two together hold exactly the stem's rows and positions; the
- * word itself adds only the rows of the other chunks.  So every word
+ * The narrowed words.  An index of analysis version 2 or 3 (analyze.h)
+ * holds each word of a chunk of a Snowball language twice at one position:
+ * its stem in the chunk's language and the word itself ("\x1f\x1f" and the
+ * word), which a query word searches beside its stem when some chunks are
+ * of a language it was not stemmed for.  In a chunk whose words are stemmed
+ * by Porter into the untagged namespace (ev_analyze_porter_tag(): English,
+ * Chinese, Japanese, Korean), the word itself is always beside its untagged
+ * stem (version 2) or not there at all (version 3), so that there the two
+ * together hold exactly the stem's rows and positions; the word itself
+ * adds only the rows of the other chunks.  So every word
  * itself that some other chunk holds (of another language, or of none
  * recorded) has a second entry, its narrowed list: the same entries, in
  * those chunks alone; ev_postings_term() reads it for the word itself

@@ -295,6 +295,13 @@ ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn,
 }
 
 int
+ev_tok_run_query_own(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
+    struct ev_err *err)
+{
+	return run(tok, FTS5_TOKENIZE_QUERY | EV_ANALYZE_OWN, text, len, fn, ctx, err);
+}
+
+int
 ev_tok_run_query_stems(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
     struct ev_err *err)
 {

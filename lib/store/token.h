@@ -75,6 +75,12 @@ int ev_tok_run(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, v
 int ev_tok_run_query(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn, void *ctx,
 	struct ev_err *err);
 
+/* As ev_tok_run_query(), but a word is searched in the query's own
+ * languages alone: no English stem for the English chunks of a query of
+ * another language (EV_ANALYZE_OWN).  Returns 0, or -1 with *err set. */
+int ev_tok_run_query_own(struct ev_tok *tok, const char *text, size_t len, ev_tok_fn fn,
+	void *ctx, struct ev_err *err);
+
 /* As ev_tok_run_query(), but a word of a spaced script gives its untagged
  * stem in each query language, as ev_tok_run() gives a chunk's words in
  * its language (for matching the two).  Returns 0, or -1 with *err set. */

@@ -1,7 +1,7 @@
 # A word's count in the statistics is that of the chunks its query matches,
 # which its languages decide: "systeme" in a query of German is searched as
-# its German stem, in a query of no language as its stem in each of the
-# store's languages.  The two are counted apart ("[de] system", "[*]
+# its German stem (and, for the English chunks, its English one), in a
+# query of no language as its stem in each of the store's languages.  The two are counted apart ("[de] system", "[*]
 # system"), so that one store ranked with its own statistics (--stats-out,
 # then --stats) ranks as it does without them, for both queries.
 export EV_FIXED_TIME=2026-11-29T02:10:33.123Z	# the lanes' stamp (retrieved_at), pinned
