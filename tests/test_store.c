@@ -305,6 +305,40 @@ terms_from(struct ev_store *st, const char *prefix)
 	    " substr(term, 1, length(?1)) = ?1", prefix);
 }
 
+/* Document d of one chunk (rowid 1) of text in language lang, the
+ * full-text index rebuilt from the chunks as the store's analysis makes it. */
+static void
+one_chunk_indexed(struct ev_store *st, const char *text, const char *lang)
+{
+	char sql[512];
+
+	snprintf(sql, sizeof sql, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
+	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash,"
+	    " language) VALUES (1, 'd:s:0', 'd', 's', 0, '%s', 'h', '%s');"
+	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');", text, lang);
+	tu_exec_ok(st, sql);
+}
+
+/* st closed and the store opened again for writing. */
+static struct ev_store *
+reopened(struct ev_store *st)
+{
+	struct ev_err err = { 0 };
+
+	ev_store_close(st);
+	st = ev_store_open(path, EV_STORE_WRITE, &err);
+	cr_assert_not_null(st, "%s", err.msg);
+	return st;
+}
+
+/* The index of st matches its chunks as the store's analysis reads them
+ * (FTS5 tokenises every chunk again and compares). */
+static void
+index_checks(struct ev_store *st)
+{
+	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+}
+
 /* A store whose index was made before stems carried their language (no
  * analysis_version in meta) is read as it was made, and rebuilt once. */
 Test(store, an_index_of_an_older_analysis_is_read_as_made_and_rebuilt_once)
@@ -318,30 +352,22 @@ Test(store, an_index_of_an_older_analysis_is_read_as_made_and_rebuilt_once)
 	free(v);
 	/* the index as an older evkit made it: untagged stems alone */
 	ev_analyze_set_index(ev_analyze_find(ev_store_db(st)), 1);
-	tu_exec_ok(st, "DELETE FROM meta WHERE key = '" EV_STORE_ANALYSIS_KEY "';"
-	    "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
-	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash,"
-	    " language) VALUES (1, 'd:s:0', 'd', 's', 0, 'Les ruches au printemps', 'h', 'fr');"
-	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');");
-	ev_store_close(st);
-	st = ev_store_open(path, EV_STORE_WRITE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	tu_exec_ok(st, "DELETE FROM meta WHERE key = '" EV_STORE_ANALYSIS_KEY "'");
+	one_chunk_indexed(st, "Les ruches au printemps", "fr");
+	st = reopened(st);
 	cr_assert_eq(terms_from(st, "\x1f"), 0);
 	/* a write to the old index writes it as it is (FTS5 deletes the
 	 * old row's terms by tokenising it again) */
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	index_checks(st);
 	cr_assert_eq(ev_store_reanalyze(st, &err), 1, "%s", err.msg);
 	cr_assert_eq(terms_from(st, "\x1f" "fr" "\x1f"), 4, "le, ruch, au, printemp");
 	cr_assert_eq(terms_from(st, "\x1f\x1f"), 4, "the words themselves");
 	cr_assert_eq(terms_from(st, "ruch"), 0);
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	index_checks(st);
 	cr_assert_eq(ev_store_reanalyze(st, &err), 0, "once");
-	ev_store_close(st);
-	/* opened again: read as the new analysis (the check tokenises every
-	 * chunk again and compares) */
-	st = ev_store_open(path, EV_STORE_WRITE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	/* opened again: read as the new analysis */
+	st = reopened(st);
+	index_checks(st);
 	ev_store_close(st);
 }
 
@@ -354,22 +380,15 @@ Test(store, an_index_of_version_2_is_rebuilt_once_without_englishs_words_themsel
 	struct ev_store *st = tu_store_create(path, &err);
 
 	tu_index_of_version_2(st);
-	tu_exec_ok(st, "INSERT INTO documents(doc_id, content_hash) VALUES ('d', 'h');"
-	    "INSERT INTO chunks(rowid, id, doc_id, section_id, chunk_index, text, content_hash,"
-	    " language) VALUES (1, 'd:s:0', 'd', 's', 0, 'Hives in spring', 'h', 'en');"
-	    "INSERT INTO chunks_fts(chunks_fts) VALUES('rebuild');");
-	ev_store_close(st);
-	st = ev_store_open(path, EV_STORE_WRITE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
+	one_chunk_indexed(st, "Hives in spring", "en");
+	st = reopened(st);
 	cr_assert_eq(terms_from(st, "\x1f\x1f"), 3, "hives, in, spring themselves");
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	index_checks(st);
 	cr_assert_eq(ev_store_reanalyze(st, &err), 1, "%s", err.msg);
 	cr_assert_eq(terms_from(st, "\x1f\x1f"), 0);
 	cr_assert_eq(terms_from(st, "hive"), 1);
 	cr_assert_eq(ev_store_reanalyze(st, &err), 0, "once");
-	ev_store_close(st);
-	st = ev_store_open(path, EV_STORE_WRITE, &err);
-	cr_assert_not_null(st, "%s", err.msg);
-	tu_exec_ok(st, "INSERT INTO chunks_fts(chunks_fts) VALUES('integrity-check')");
+	st = reopened(st);
+	index_checks(st);
 	ev_store_close(st);
 }
