@@ -28,7 +28,8 @@ static const struct ev_opt_cmd command = {
 static const char *db, *base_arg;
 static int all, quiet, del, del_source, reindex, postings, no_postings;
 static long size = EV_CHUNK_SIZE, overlap = EV_CHUNK_OVERLAP, batch = EV_INGESTPASS_BATCH_DOCS;
-static struct ev_ingestpass_opts so = { .format = EV_INGEST_AUTO, .threads = 2 };
+static struct ev_ingestpass_opts so = { .format = EV_INGEST_AUTO, .threads = 2,
+	.note = ev_cli_note_cb, .progress = ev_progress_cb };
 
 /* --format: auto, jsonl, markdown or text. */
 static void
@@ -176,8 +177,6 @@ main(int argc, char *argv[])
 	so.batch = batch;
 	so.kill_after = kill ? strtol(kill, NULL, 10) : 0;
 	so.out = stdout;
-	so.note = ev_cli_note_cb;
-	so.progress = ev_progress_cb;
 	so.ctx = &pr;
 	so.extract_progress = cli.stderr_tty;
 
@@ -213,7 +212,7 @@ main(int argc, char *argv[])
 		goto done;
 	}
 	if ((sp = ev_ingestpass_new(&so, &err)) == NULL ||
-	    ev_ingestpass_read_all(sp, argv + argi, argc - argi, &err) == -1)
+	    ev_ingestpass_read_all(ev_ingestpass_against(sp, st, &o), argv + argi, argc - argi, &err) == -1)
 		goto fail;
 	if ((st == NULL && (st = ev_store_open(db, EV_STORE_CREATE, &err)) == NULL) ||
 	    (ig = ev_ingest_open(st, &o, &err)) == NULL)

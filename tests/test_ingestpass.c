@@ -51,11 +51,12 @@ progress(void *ctx, long long docs, long long bytes)
 		seen_at_step[steps++] = (long)outn;
 }
 
+static const struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
+	EV_INGEST_CHANGED, 0, 0 };
+
 static void
 setup(void)
 {
-	struct ev_ingest_opts o = { EV_CHUNK_SIZE, EV_CHUNK_OVERLAP, EV_INGEST_AUTO,
-		EV_INGEST_CHANGED, 0, 0 };
 	char *base;
 
 	tu_mkdir(dir, db, sizeof db);
@@ -185,10 +186,12 @@ Test(ingestpass, a_duplicate_id_is_refused_or_skipped)
 {
 	const char *in = file("d.jsonl", "{\"id\":\"x\",\"text\":\"a\"}\n{\"id\":\"x\",\"text\":\"b\"}\n");
 	struct ev_ingestpass *sp = ev_ingestpass_new(&so, &err);
+	char first[400];
 
 	cr_assert_eq(ev_ingestpass_read(sp, in, &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
-	cr_assert_not_null(strstr(err.msg, "duplicate document id 'x' (first at "), "%s", err.msg);
+	snprintf(first, sizeof first, "duplicate document id 'x' (first at %s:1)", in);
+	cr_assert_str_eq(err.msg, first);
 	ev_ingestpass_free(sp);
 
 	ev_err_clear(&err);
@@ -539,5 +542,75 @@ Test(ingestpass, an_operand_out_of_memory_is_a_runtime_failure)
 	stat_nomem = 0;
 	cr_assert_eq(err.code, 1, "%s", err.msg);
 	cr_assert_str_eq(err.msg, "out of memory");
+	ev_ingestpass_free(sp);
+}
+
+/* The documents of a.jsonl, x and y, stored; then pass 1 of the same file
+ * again, checked against the store (ev_ingestpass_against()): the spool
+ * to write. */
+static struct ev_ingestpass *
+stored_then_read_again(const char *text)
+{
+	struct ev_ingestpass *sp;
+
+	ev_ingestpass_free(spool_file("a.jsonl", text));
+	cr_assert_eq(ev_ingest_stats(ig)->written, 2);
+	sp = ev_ingestpass_against(ev_ingestpass_new(&so, &err), st, &o);
+	cr_assert_not_null(sp, "%s", err.msg);
+	cr_assert_eq(ev_ingestpass_read(sp, file("a.jsonl", text), &err), 0, "%s", err.msg);
+	ev_ingestpass_read_done(sp);
+	return sp;
+}
+
+static const char two_docs[] = "{\"id\":\"x\",\"text\":\"alpha beta\"}\n"
+	"{\"id\":\"y\",\"text\":\"gamma delta\"}\n";
+
+/* Records the store holds as they are are counted unchanged, nothing
+ * written or printed, whether checked in pass 1 or not. */
+Test(ingestpass, records_the_store_holds_are_unchanged)
+{
+	struct ev_ingestpass *sp = stored_then_read_again(two_docs);
+	size_t printed = (fflush(out), outn);
+
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingest_stats(ig)->written, 2);
+	cr_assert_eq(ev_ingest_stats(ig)->unchanged, 2);
+	cr_assert_eq(ev_ingestpass_stats(sp)->docs, 2);
+	fflush(out);
+	cr_assert_eq(outn, printed);
+	cr_assert_eq(stored("SELECT count(*) FROM chunks"), 2);
+	ev_ingestpass_free(sp);
+}
+
+/* A record pass 1 found stored as it is, whose stored copy another writer
+ * changed before pass 2, is read again from its file and stored. */
+Test(ingestpass, a_kept_record_the_store_lost_meanwhile_is_read_again)
+{
+	struct ev_ingestpass *sp = stored_then_read_again(two_docs);
+
+	tu_exec_ok(st, "CREATE TABLE kept AS SELECT content_hash FROM documents WHERE doc_id = 'x';"
+	    "UPDATE documents SET content_hash = 'stale' WHERE doc_id = 'x'");
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_ingest_stats(ig)->written, 3);
+	cr_assert_eq(ev_ingest_stats(ig)->unchanged, 1);
+	cr_assert_eq(stored("SELECT count(*) FROM documents JOIN kept USING (content_hash) "
+	    "WHERE doc_id = 'x'"), 1);
+	ev_ingestpass_free(sp);
+}
+
+/* ... unless its file changed too: then what pass 1 read is gone, and the
+ * run fails at that record, naming it. */
+Test(ingestpass, a_kept_record_whose_file_changed_too_fails_the_run)
+{
+	struct ev_ingestpass *sp = stored_then_read_again(two_docs);
+
+	tu_exec_ok(st, "UPDATE documents SET content_hash = 'stale' WHERE doc_id = 'y'");
+	file("a.jsonl", "{\"id\":\"x\",\"text\":\"alpha beta\"}\n"
+	    "{\"id\":\"y\",\"text\":\"gamma DELTA\"}\n");
+	cr_assert_eq(ev_ingestpass_write(sp, st, ig, &err), -1);
+	cr_assert_eq(err.code, 1, "%s", err.msg);
+	cr_assert(strstr(err.where, "a.jsonl:2") != NULL, "%s", err.where);
+	cr_assert_str_eq(err.msg, "the input changed while ev-ingest read it (the store's copy of"
+	    " its document changed too); run ev-ingest again");
 	ev_ingestpass_free(sp);
 }

@@ -19,6 +19,9 @@ struct ev_jsonl {
 	size_t lineno;		/* of the line last read */
 	size_t seqno;		/* the same, counted over every input */
 	int at_start;		/* nothing read yet from the current input */
+	int regular;		/* the current input is a named regular file */
+	long long pos;		/* its bytes read so far */
+	long long line_at;	/* where the line last read begins in it */
 	char *line;		/* getline's buffer */
 	size_t cap;
 	char where[EV_WHERE_MAX];
@@ -144,6 +147,7 @@ static int
 open_next(struct ev_jsonl *in, struct ev_err *err)
 {
 	const char *path;
+	struct stat sb;
 
 	close_current(in);
 	if (in->next_path >= in->npaths)
@@ -151,6 +155,8 @@ open_next(struct ev_jsonl *in, struct ev_err *err)
 	path = in->paths[in->next_path++];
 	in->lineno = 0;
 	in->at_start = 1;
+	in->regular = 0;
+	in->pos = 0;
 	if (strcmp(path, "-") == 0) {
 		in->fp = stdin;
 		in->name = "stdin";
@@ -159,6 +165,7 @@ open_next(struct ev_jsonl *in, struct ev_err *err)
 	in->name = path;
 	if ((in->fp = ev_input_open(path, "r", "a JSON Lines file", err)) == NULL)
 		return -1;
+	in->regular = fstat(fileno(in->fp), &sb) == 0 && S_ISREG(sb.st_mode);
 	return 1;
 }
 
@@ -213,6 +220,8 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 		}
 		in->lineno++;
 		in->seqno++;
+		in->line_at = in->pos;
+		in->pos += n;
 		if (n > 0 && in->line[n - 1] == '\n')
 			n--;
 		if (n > 0 && in->line[n - 1] == '\r')
@@ -224,6 +233,7 @@ ev_jsonl_next_line(struct ev_jsonl *in, const char **line, size_t *len, struct e
 			if (n >= 3 && memcmp(in->line, "\xEF\xBB\xBF", 3) == 0) {
 				*line += 3;
 				n -= 3;
+				in->line_at += 3;
 			}
 		}
 		*len = (size_t)n;
@@ -361,6 +371,12 @@ size_t
 ev_jsonl_lineno(const struct ev_jsonl *in)
 {
 	return in->lineno;
+}
+
+long long
+ev_jsonl_line_offset(const struct ev_jsonl *in)
+{
+	return in->fp != NULL && in->regular ? in->line_at : -1;
 }
 
 size_t

@@ -89,6 +89,12 @@ int ev_jsonl_blank(const char *s, size_t n);
 const char *ev_jsonl_file(const struct ev_jsonl *in);
 size_t ev_jsonl_lineno(const struct ev_jsonl *in);
 
+/* Where the line last read (as ev_jsonl_next_line() gave it: after a
+ * byte-order mark, before its end of line) begins in its input, so that
+ * it can be read again with pread(); -1 when the input is no named regular
+ * file (standard input, a pipe). */
+long long ev_jsonl_line_offset(const struct ev_jsonl *in);
+
 /* The current line's number in the whole input, the inputs read one after
  * another as one (as cat(1) joins them): the query_id of a query without
  * one (ev_query_record()), so that two files of bare strings give their

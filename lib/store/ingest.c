@@ -1413,6 +1413,51 @@ ev_ingest_preparer_new(struct ev_ingest *ig, struct ev_err *err)
 	return pr;
 }
 
+struct ev_ingest_preparer *
+ev_ingest_checker_new(struct ev_store *st, const struct ev_ingest_opts *o)
+{
+	struct ev_ingest_preparer *pr;
+
+	if (o->output == EV_INGEST_ALL || (pr = calloc(1, sizeof *pr)) == NULL)
+		return NULL;
+	pr->o = *o;
+	open_reader(pr, st);
+	if (pr->stored == NULL) {
+		ev_ingest_preparer_free(pr);
+		return NULL;
+	}
+	return pr;
+}
+
+int
+ev_ingest_checker_holds(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
+	char dhash[EV_SHA256_TEXT])
+{
+	doc_hash(&pr->o, r, format_of(&pr->o, r), dhash);
+	return stored_as(pr, r->id, dhash);
+}
+
+void
+ev_ingest_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, char dhash[EV_SHA256_TEXT])
+{
+	doc_hash(&ig->o, r, format_of(&ig->o, r), dhash);
+}
+
+int
+ev_ingest_keep(struct ev_ingest *ig, const char *id, const char *dhash, long long text_len,
+	const char *source, struct ev_err *err)
+{
+	int unchanged = ev_corpus_unchanged(ig->corpus, id, dhash, source, err);
+
+	if (unchanged != 1)
+		return unchanged;
+	if (ev_ingest_seen(ig, id, err) == -1)
+		return -1;
+	ig->stats.bytes += text_len;
+	ig->stats.unchanged++;
+	return 1;
+}
+
 /* One chunk record (evkit(7)'s Chunk), its page and page_end when it has a
  * page (else page is 0), metadata.clause_id when it is a clause's (chunk.h),
  * and the unknown fields. */

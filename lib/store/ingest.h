@@ -4,7 +4,7 @@
  * Chunk) are written into a buffer.
  *
  * High layer: includes err.h, buf.h, docread.h (reading records), jsonl.h (Jansson), region.h, chunk.h, corpus.h,
- * langid.h, analyze.h and store.h.  Writes in the caller's transaction, like corpus.h.
+ * langid.h, analyze.h, sha256.h (content hashes) and store.h.  Writes in the caller's transaction, like corpus.h.
  *
  * A document's content hash covers every field of its record and the
  * chunking options, so a changed field or a new chunk size re-chunks it.
@@ -27,6 +27,7 @@
 #include "err.h"
 #include "docread.h"
 #include "region.h"
+#include "sha256.h"
 #include "store.h"
 
 enum ev_ingest_output {
@@ -175,6 +176,31 @@ void ev_ingest_preparer_free(struct ev_ingest_preparer *pr);
  * Returns 0, or -1 with *err set (code 1, out of memory). */
 int ev_ingest_prepare(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
 	struct ev_ingest_prep *p, struct ev_err *err);
+
+/* A checker of pass 1 (before ev_ingest_open()): a read-only connection to
+ * st, when it holds documents, to tell which records it holds as they are,
+ * with o's options (those ev_ingest_open() will be given).  NULL when it
+ * holds none, cannot be read, or o's output is EV_INGEST_ALL (which prints
+ * every document's chunks); ev_ingest_preparer_free() frees it, and ends
+ * its read transaction. */
+struct ev_ingest_preparer *ev_ingest_checker_new(struct ev_store *st, const struct ev_ingest_opts *o);
+
+/* r's content hash into dhash, and whether the store held r with that hash
+ * when pr last looked (1), else 0: a guess, which ev_ingest_keep() checks. */
+int ev_ingest_checker_holds(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
+	char dhash[EV_SHA256_TEXT]);
+
+/* r's content hash, as ig stores it, into dhash. */
+void ev_ingest_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, char dhash[EV_SHA256_TEXT]);
+
+/* ev_ingest_put() of a document the store held as it is when a checker
+ * looked (its id, content hash dhash and text's length text_len), without
+ * the document: 1 when the store still holds it so (counted unchanged,
+ * marked seen, its source updated as ev_ingest_put() would), 0 when it
+ * does not (nothing done: the caller puts the whole document), -1 with
+ * *err set. */
+int ev_ingest_keep(struct ev_ingest *ig, const char *id, const char *dhash, long long text_len,
+	const char *source, struct ev_err *err);
 
 /* ev_ingest_put() of r prepared in p by ev_ingest_prepare() (p NULL: r is
  * prepared here).  p is left for the caller to reuse or free. */

@@ -18,17 +18,35 @@
 #include "jsonl.h"
 #include "note.h"
 #include "sha256.h"
+#include "strmap.h"
 #include "utf8.h"
 
-enum { REC_DOC = 0, REC_SEEN = 1 };
+enum { REC_DOC = 0, REC_SEEN = 1, REC_KEPT = 2 };
 
 #define SPOOL_BUFFER (1 << 20)	/* the spool file's stdio buffer */
 
 /* A spooled record: this header, then len bytes (a document packed by
- * ev_ingest_rec_pack(), or for REC_SEEN the id of an invalid record). */
+ * ev_ingest_rec_pack(); for REC_SEEN the id of an invalid record; for
+ * REC_KEPT a struct kept, the document's id and its content hash, each
+ * ended by a NUL). */
 struct spool_hdr {
 	uint32_t kind, source, input;
 	uint64_t line, len;
+};
+
+/* A JSON Lines record the store held as it is when pass 1 read it: its
+ * line's place in its input, to read it again should the store's copy
+ * change before pass 2 (put_kept()), and its text's length. */
+struct kept {
+	int64_t at;
+	uint64_t len, text_len;
+};
+
+/* Where a document id was first seen: its input (struct ev_ingestpass's
+ * inputs), and for a JSON Lines record its line. */
+struct seen_at {
+	uint32_t input, from_file;
+	uint64_t line;
 };
 
 struct ev_ingestpass {
@@ -40,11 +58,16 @@ struct ev_ingestpass {
 	char **sources;		/* distinct sources, by index */
 	size_t nsources;
 	unsigned char *source_blind;	/* a source had invalid records without ids */
-	json_t *ids;		/* id -> where first seen */
+	struct ev_strmap ids;	/* the ids seen, numbered */
+	struct seen_at *ids_at;	/* by number: where each was first seen */
+	size_t ids_room;
 	json_t *texts;		/* sha256 of a file's text -> its id */
 	json_t *jsonl_files;	/* "DEV:INODE" of a JSON Lines file read -> its name */
 	struct ev_buf pack, meta, extra, pages;	/* a record being spooled */
 	struct ev_regions regs;	/* its pages and lines (ev_docread_parse_paged()) */
+	long long line_at;	/* its line's place in its input (-1: none to read again) */
+	size_t line_len;	/* and its length */
+	struct ev_ingest_preparer *held;	/* the store's documents, or NULL */
 	struct ev_ingestpass_stats st;
 };
 
@@ -53,8 +76,7 @@ ev_ingestpass_new(const struct ev_ingestpass_opts *o, struct ev_err *err)
 {
 	struct ev_ingestpass *sp = calloc(1, sizeof *sp);
 
-	if (sp == NULL || (sp->ids = json_object()) == NULL ||
-	    (sp->texts = json_object()) == NULL || (sp->jsonl_files = json_object()) == NULL) {
+	if (sp == NULL || (sp->texts = json_object()) == NULL || (sp->jsonl_files = json_object()) == NULL) {
 		ev_ingestpass_free(sp);
 		ev_err_nomem(err);
 		return NULL;
@@ -89,7 +111,8 @@ ev_ingestpass_free(struct ev_ingestpass *sp)
 	if (sp->f != NULL)
 		fclose(sp->f);
 	free(sp->fbuf);
-	json_decref(sp->ids);
+	ev_strmap_release(&sp->ids);
+	free(sp->ids_at);
 	json_decref(sp->texts);
 	json_decref(sp->jsonl_files);
 	free_names(sp->inputs, sp->ninputs);
@@ -100,6 +123,7 @@ ev_ingestpass_free(struct ev_ingestpass *sp)
 	ev_buf_release(&sp->extra);
 	ev_buf_release(&sp->pages);
 	ev_regions_release(&sp->regs);
+	ev_ingest_preparer_free(sp->held);
 	free(sp);
 }
 
@@ -167,60 +191,104 @@ invalid(struct ev_ingestpass *sp, const char *id, size_t source, struct ev_err *
 	return spool_put(sp, REC_SEEN, source, 0, 0, id, strlen(id), err);
 }
 
-/* Where a record was read ("FILE:LINE", or a file's path), kept for
- * messages: as it is, since a file's name need not be UTF-8 (a JSON Lines
- * file's records have their own ids); in an array when the record is a
- * file's.  NULL when out of memory. */
-static json_t *
-where_value(const char *where, int from_file)
+/* Where the id numbered n was first seen, for messages: "FILE:LINE", or
+ * a file's path. */
+static const char *
+first_seen(const struct ev_ingestpass *sp, int32_t n, char where[EV_WHERE_MAX])
 {
-	json_t *w = json_string_nocheck(where), *a;
+	const struct seen_at *at = &sp->ids_at[n];
 
-	if (w == NULL || !from_file)
-		return w;
-	if ((a = json_array()) == NULL) {
-		json_decref(w);
-		return NULL;
+	if (at->from_file)
+		return sp->inputs[at->input];
+	snprintf(where, EV_WHERE_MAX, "%s:%llu", sp->inputs[at->input], (unsigned long long)at->line);
+	return where;
+}
+
+/* Record id as seen at input's line (from_file: the file's document):
+ * 1, 0 when it was seen before (*n its number), -1 when out of memory. */
+static int
+see_id(struct ev_ingestpass *sp, const char *id, int from_file, size_t input, size_t line,
+	int32_t *n)
+{
+	int added;
+
+	if ((*n = ev_strmap_add(&sp->ids, id, strlen(id), &added)) < 0)
+		return -1;
+	if (!added)
+		return 0;
+	if ((size_t)*n == sp->ids_room) {
+		size_t room = sp->ids_room ? 2 * sp->ids_room : 1024;
+		struct seen_at *x = realloc(sp->ids_at, room * sizeof *x);
+
+		if (x == NULL) {
+			ev_strmap_drop_last(&sp->ids);
+			return -1;
+		}
+		sp->ids_at = x;
+		sp->ids_room = room;
 	}
-	if (json_array_append_new(a, w) == -1) {
-		json_decref(a);
-		return NULL;
+	sp->ids_at[*n] = (struct seen_at){ (uint32_t)input, from_file != 0, line };
+	return 1;
+}
+
+/* doc's record into *rec (ev_ingest_rec_make()), with its pages and lines
+ * (sp->regs, when it has some) encoded into sp->pages.  Returns 0, or -1
+ * with *err set. */
+static int
+make_rec(struct ev_ingestpass *sp, json_t *doc, int from_file, struct ev_ingest_rec *rec,
+	struct ev_err *err)
+{
+	ev_buf_reset(&sp->pages);
+	if (ev_ingest_rec_make(doc, from_file, rec, &sp->meta, &sp->extra) == -1)
+		return ev_err_nomem(err);
+	if (sp->regs.npages + sp->regs.nlines > 0) {
+		if (ev_regions_encode(&sp->regs, &sp->pages) == -1 || ev_buf_reserve(&sp->pages, 1) == -1)
+			return ev_err_nomem(err);
+		rec->regions = sp->pages.p;
+		rec->regions_len = sp->pages.len;
 	}
-	return a;
+	return 0;
 }
 
 /* A checked document: refused when its id was seen before in this run, else
- * spooled, with the pages and lines in sp->regs when it has some. */
+ * spooled, with the pages and lines in sp->regs when it has some; a JSON
+ * Lines record the store holds as it is (sp->held), whose line can be read
+ * again (sp->line_at), as its id and content hash alone. */
 static int
 accept(struct ev_ingestpass *sp, json_t *doc, int from_file, size_t source, size_t input,
 	size_t line, const char *where, struct ev_err *err)
 {
 	const char *id = json_string_value(json_object_get(doc, "id"));
-	json_t *first = json_object_get(sp->ids, id);
+	char first[EV_WHERE_MAX];
 	struct ev_ingest_rec rec;
+	int32_t n;
+	int r = see_id(sp, id, from_file, input, line, &n);
 
-	if (first != NULL) {
+	if (r == -1)
+		return ev_err_nomem(err);
+	if (r == 0) {
 		ev_err_set(err, EV_EXIT_USAGE, where, "duplicate document id '%s' (first at %s)", id,
-		    json_is_array(first) ? json_string_value(json_array_get(first, 0)) :
-		    json_string_value(first));
+		    first_seen(sp, n, first));
 		return invalid(sp, id, source, err);
 	}
-	/* a file's entry is [where], a record's "where" (see read_plain()) */
-	if (json_object_set_new(sp->ids, id, where_value(where, from_file)) == -1)
-		return ev_err_nomem(err);
+	if (make_rec(sp, doc, from_file, &rec, err) == -1)
+		return -1;
+	sp->st.docs++;
 	ev_buf_reset(&sp->pack);
-	ev_buf_reset(&sp->pages);
-	if (ev_ingest_rec_make(doc, from_file, &rec, &sp->meta, &sp->extra) == -1)
-		return ev_err_nomem(err);
-	if (sp->regs.npages + sp->regs.nlines > 0) {
-		if (ev_regions_encode(&sp->regs, &sp->pages) == -1 || ev_buf_reserve(&sp->pages, 1) == -1)
-			return ev_err_nomem(err);
-		rec.regions = sp->pages.p;
-		rec.regions_len = sp->pages.len;
+	if (!from_file && sp->held != NULL && sp->line_at >= 0) {
+		char dhash[EV_SHA256_TEXT];
+		struct kept k = { sp->line_at, sp->line_len, rec.text_len };
+
+		if (ev_ingest_checker_holds(sp->held, &rec, dhash)) {
+			if (ev_buf_add(&sp->pack, &k, sizeof k) == -1 ||
+			    ev_buf_add(&sp->pack, id, strlen(id) + 1) == -1 ||
+			    ev_buf_add(&sp->pack, dhash, strlen(dhash) + 1) == -1)
+				return ev_err_nomem(err);
+			return spool_put(sp, REC_KEPT, source, input, line, sp->pack.p, sp->pack.len, err);
+		}
 	}
 	if (ev_ingest_rec_pack(&rec, &sp->pack) == -1)
 		return ev_err_nomem(err);
-	sp->st.docs++;
 	return spool_put(sp, REC_DOC, source, input, line, sp->pack.p, sp->pack.len, err);
 }
 
@@ -287,8 +355,11 @@ read_jsonl(struct ev_ingestpass *sp, const char *path, size_t source, struct ev_
 		if (ev_docread_check(doc, where, err) == -1) {
 			id = json_string_value(json_object_get(doc, "id"));
 			rc = invalid(sp, id && *id ? id : NULL, source, err);
-		} else
+		} else {
+			sp->line_at = ev_jsonl_line_offset(in);
+			sp->line_len = len;
 			rc = accept(sp, doc, 0, source, input, ev_jsonl_lineno(in), where, err);
+		}
 		json_decref(doc);
 		if (rc == -1)
 			break;
@@ -325,11 +396,13 @@ same_text(struct ev_ingestpass *sp, json_t *doc, struct ev_err *err)
 static int
 named_twice(struct ev_ingestpass *sp, const char *id, const char *path)
 {
-	if (!json_is_array(json_object_get(sp->ids, id)))
+	int32_t n = ev_strmap_find(&sp->ids, id, strlen(id));
+
+	if (n < 0 || !sp->ids_at[n].from_file)
 		return 0;
 	if (sp->st.again++ < EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%s: the same file as '%s': read once", path,
-		    json_string_value(json_array_get(json_object_get(sp->ids, id), 0)));
+		    sp->inputs[sp->ids_at[n].input]);
 	return 1;
 }
 
@@ -742,10 +815,15 @@ ev_ingestpass_read_done(struct ev_ingestpass *sp)
 {
 	const struct ev_ingestpass_stats *s = &sp->st;
 
-	json_decref(sp->ids);
-	sp->ids = NULL;
+	ev_strmap_release(&sp->ids);
+	free(sp->ids_at);
+	sp->ids_at = NULL;
+	sp->ids_room = 0;
 	json_decref(sp->texts);
 	sp->texts = NULL;
+	/* (its read transaction ended before the writes) */
+	ev_ingest_preparer_free(sp->held);
+	sp->held = NULL;
 	/* the last record's buffers (a long PDF's: tens of MB) */
 	ev_buf_release(&sp->pack);
 	ev_buf_release(&sp->meta);
@@ -758,6 +836,14 @@ ev_ingestpass_read_done(struct ev_ingestpass *sp)
 		ev_note(sp->o.note, sp->o.ctx, "%lld files were named twice and read once", s->again);
 	if (s->copies > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld files are second copies of another file's text", s->copies);
+}
+
+struct ev_ingestpass *
+ev_ingestpass_against(struct ev_ingestpass *sp, struct ev_store *st, const struct ev_ingest_opts *o)
+{
+	if (st != NULL && sp->held == NULL)
+		sp->held = ev_ingest_checker_new(st, o);
+	return sp;
 }
 
 int
@@ -1043,6 +1129,93 @@ feed_stop(struct feed *f)
 	}
 }
 
+/* Read the line of a kept record k again from its input, into line
+ * (k->len bytes and a NUL).  Returns 0, or -1 with *err set. */
+static int
+read_again(const char *path, const struct kept *k, struct ev_buf *line, struct ev_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	ssize_t n = -1;
+
+	ev_buf_reset(line);
+	if (ev_buf_reserve(line, (size_t)k->len + 1) == -1) {
+		if (fd != -1)
+			close(fd);
+		return ev_err_nomem(err);
+	}
+	if (fd != -1)
+		n = pread(fd, line->p, (size_t)k->len, (off_t)k->at);
+	e = errno;
+	if (fd != -1)
+		close(fd);
+	if (n != (ssize_t)k->len)
+		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot be read again: %s",
+		    n == -1 ? strerror(e) : "it is shorter now");
+	line->len = (size_t)n;
+	line->p[n] = '\0';
+	return 0;
+}
+
+/* A record spooled as kept (accept()) whose document the store no longer
+ * holds as it was when pass 1 looked (another writer changed or deleted
+ * it since): its line read again from its input, checked to be what pass 1
+ * read (its content hash dhash), and put whole.  Returns 0, or -1 with
+ * *err set. */
+static int
+put_again(struct ev_ingestpass *sp, struct ev_ingest *ig, const struct spool_hdr *h,
+	const struct kept *k, const char *dhash, struct ev_buf *out, const char *where,
+	struct ev_err *err)
+{
+	struct ev_buf line = EV_BUF_INIT;
+	struct ev_ingest_rec rec;
+	char now[EV_SHA256_TEXT];
+	json_t *doc = NULL;
+	int rc = -1;
+
+	if (read_again(sp->inputs[h->input], k, &line, err) == -1)
+		goto out;
+	if ((doc = ev_docread_parse_paged(line.p, line.len, where, &sp->regs, err)) == NULL ||
+	    ev_docread_check(doc, where, err) == -1 || make_rec(sp, doc, 0, &rec, err) == -1) {
+		if (err->code != EV_EXIT_USAGE)
+			goto out;
+		ev_err_clear(err);
+		rec.id = NULL;
+	}
+	if (rec.id != NULL)
+		ev_ingest_hash(ig, &rec, now);
+	if (rec.id == NULL || strcmp(now, dhash) != 0) {
+		ev_err_set(err, EV_EXIT_RUNTIME, where, "the input changed while ev-ingest read it"
+		    " (the store's copy of its document changed too); run ev-ingest again");
+		goto out;
+	}
+	rc = ev_ingest_put_prepared(ig, &rec, NULL, sp->sources[h->source], out, err) == -1 ? -1 : 0;
+out:
+	json_decref(doc);
+	ev_buf_release(&line);
+	return rc;
+}
+
+/* Pass 2 of a record spooled as kept: the store still holds its document
+ * as it is (ev_ingest_keep()), or the document is put again (put_again()).
+ * Returns 0, or -1 with *err set. */
+static int
+put_kept(struct ev_ingestpass *sp, struct ev_ingest *ig, const struct slot *s, struct ev_buf *out,
+	const char *where, struct ev_err *err)
+{
+	struct kept k;
+	const char *id = s->rec.p + sizeof k, *dhash;
+	int r;
+
+	if (s->rec.len < sizeof k + 2)
+		return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "reading the spool file: bad record");
+	memcpy(&k, s->rec.p, sizeof k);
+	dhash = id + strlen(id) + 1;
+	if ((r = ev_ingest_keep(ig, id, dhash, (long long)k.text_len, sp->sources[s->h.source],
+	    err)) != 0)
+		return r == -1 ? -1 : 0;
+	return put_again(sp, ig, &s->h, &k, dhash, out, where, err);
+}
+
 int
 ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ingest *ig,
 	struct ev_err *err)
@@ -1069,6 +1242,8 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 	while ((s = feed_take(&feed))->got == 1) {
 		const struct ev_ingest_rec *doc = &s->doc;
 		long long len = (long long)s->rec.len;
+		int kept = s->h.kind == REC_KEPT, from_file = !kept && doc->from_file;
+		const char *id = kept ? s->rec.p + sizeof(struct kept) : doc->id;
 
 		if (!in_txn) {
 			in_batch = batch_bytes = 0;
@@ -1082,12 +1257,13 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 			feed_done(&feed, s);
 			continue;
 		}
-		if (doc->from_file)
+		if (from_file)
 			snprintf(where, sizeof where, "%s", sp->inputs[s->h.input]);
 		else
 			snprintf(where, sizeof where, "%s:%llu", sp->inputs[s->h.input],
 			    (unsigned long long)s->h.line);
-		if (ev_ingest_put_prepared(ig, doc, s->prep, sp->sources[s->h.source], &out, err) ==
+		if ((kept ? put_kept(sp, ig, s, &out, where, err) :
+		    ev_ingest_put_prepared(ig, doc, s->prep, sp->sources[s->h.source], &out, err)) ==
 		    -1) {
 			if (err->where[0] == '\0')
 				ev_err_set_where(err, where);
@@ -1095,7 +1271,7 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 		}
 		if (ev_ingest_stats(ig)->empty > empty && empty++ < EV_INGESTPASS_NAMED)
 			ev_note(sp->o.note, sp->o.ctx, "%s: document '%s' stored with no chunk: %s; no search"
-			    " can find it", where, doc->id, doc->from_file ? "the file has no text (a"
+			    " can find it", where, id, from_file ? "the file has no text (a"
 			    " title taken from its name is no chunk)" : "it has no text and no title");
 		feed_done(&feed, s);
 		if (sp->o.progress != NULL)

@@ -2,7 +2,8 @@
  * exactly as it was and a killed run keeps what it committed.
  *
  * Pass 1 (ev_ingestpass_read()) reads every input, checks every record and copies
- * the good ones into a spool file (a tmpfile(), stdin included).  Pass 2
+ * the good ones into a spool file (a tmpfile(), stdin included), but for the
+ * records the store holds as they are (ev_ingestpass_against()).  Pass 2
  * (ev_ingestpass_write()) chunks and writes them in batched transactions, writing
  * a batch's chunk records once it is committed, so that a later stage never
  * sees a chunk the store does not have; with opts.threads 2 a second thread
@@ -95,6 +96,16 @@ int ev_ingestpass_read(struct ev_ingestpass *sp, const char *arg, struct ev_err 
 /* End pass 1: forget the ids seen and note the totals of what was skipped
  * beyond the records named. */
 void ev_ingestpass_read_done(struct ev_ingestpass *sp);
+
+/* Have pass 1 check its records against st, the store pass 2 will write
+ * with ig's options o (NULL: nothing done): a JSON Lines record of a
+ * regular file that st holds as it is (the same content hash, see
+ * ingest.h) is spooled as its id and hash alone, not copied whole, and
+ * pass 2 counts it unchanged after checking the store again (should it
+ * have changed since, by another writer, the record is read again from
+ * its file).  Not for o's output EV_INGEST_ALL.  Returns sp. */
+struct ev_ingestpass *ev_ingestpass_against(struct ev_ingestpass *sp, struct ev_store *st,
+	const struct ev_ingest_opts *o);
 
 /* Pass 1 for the inputs args[0..n) (none: stdin, "-"), each read with
  * ev_ingestpass_read() in turn, then ev_ingestpass_read_done().  Returns 0,
