@@ -438,7 +438,7 @@ ev_ingest_commit(struct ev_ingest *ig, struct ev_err *err)
 }
 
 int
-ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err)
+ev_ingest_finish(struct ev_ingest *ig, int in_txn, struct ev_err *err)
 {
 	int wanted = 0;	/* the postings file made next, from the segments */
 
@@ -446,9 +446,16 @@ ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err)
 		return 0;
 	if (ig->o.postings && (wanted = ev_postings_wanted(ig->st, EV_POSTINGS_AUTO_ROWS, err)) == -1)
 		return -1;
-	if (ev_store_begin(ig->st, err) == -1 || ev_store_fts_bulk(ig->st, 0, err) == -1 ||
-	    (!wanted && ev_store_fts_optimize(ig->st, err) == -1) || ev_store_commit(ig->st, err) == -1) {
-		ev_store_rollback(ig->st);
+	/* (FTS5 writes the transaction's pending terms at its commit, as a
+	 * segment that its own settings, written back first, would begin
+	 * merging: the merge writes them before) */
+	if (in_txn && wanted)
+		return 1;
+	if ((!in_txn && ev_store_begin(ig->st, err) == -1) ||
+	    (!wanted && ev_store_fts_optimize(ig->st, err) == -1) ||
+	    ev_store_fts_bulk(ig->st, 0, err) == -1 || (!in_txn && ev_store_commit(ig->st, err) == -1)) {
+		if (!in_txn)
+			ev_store_rollback(ig->st);
 		return -1;
 	}
 	ig->merging_set = 0;

@@ -292,7 +292,9 @@ int ev_ingest_base_set(struct ev_ingest *ig, struct ev_ingest_ids *ids, long lon
 int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
 
 /* After a run's last batch: a bulk load's index merged into one segment
- * and FTS5's own merge settings written back, in a transaction of its own
+ * and FTS5's own merge settings written back, in the caller's open
+ * transaction (in_txn: the last batch's, so that a run of one batch
+ * either writes all of it or nothing), else in a transaction of its own
  * (a run killed during it keeps its batches, and the next run that writes
  * restores the settings).  The merge is left out when the options'
  * postings is set and the store wants its postings file made
@@ -300,9 +302,12 @@ int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
  * segments as they are, merging their lists (fts5seg.h), and merges the
  * index itself only when it cannot; the text lane's searches, typo
  * repair's look-ups included, then read that file, not the segments
- * (textsearch.h).  Nothing otherwise.  Returns 0, or -1
- * with *err set. */
-int ev_ingest_finish(struct ev_ingest *ig, struct ev_err *err);
+ * (textsearch.h); the settings are then not written in the caller's
+ * transaction (FTS5 writes its pending terms at the commit, as a segment
+ * its own settings would begin merging): 1 is returned, and the caller
+ * calls again after its commit with in_txn 0.  Nothing otherwise.
+ * Returns 0, 1, or -1 with *err set. */
+int ev_ingest_finish(struct ev_ingest *ig, int in_txn, struct ev_err *err);
 
 /* Commit the caller's transaction (ev_store_commit()), having first written
  * what the documents put in it leave pending (see ev_corpus_sync()).  Every

@@ -51,6 +51,7 @@ cd "$fx" || exit 1
 gen() { awk -v n="$1" -v seed="$2" -v tag="$3" -v vocab=0 -f "$here/../crash/gen.awk"; }
 gen 40 3 a >a.jsonl
 gen 15 4 b >b.jsonl
+cat a.jsonl b.jsonl >ab.jsonl
 printf '%s\n' '"wing lift"' '{"query_id":"q2","query":"shock wave boundary layer"}' >q.jsonl
 "$bin/ev-ingest" --db s.db --quiet a.jsonl &&
 "$bin/ev-embed" --db s.db --train --dim 8 >/dev/null &&
@@ -204,6 +205,9 @@ scenario() {
 }
 
 scenario ingest "$fx/b.jsonl" ev-ingest --db "$fx/s.db"
+# a named file whose first 40 records the store holds as they are (pass 1
+# spools them as their ids and hashes) and 15 it does not
+scenario reingest /dev/null ev-ingest --db "$fx/s.db" "$fx/ab.jsonl"
 scenario search-text "$fx/q.jsonl" ev-search-text --db "$fx/s.db" -k 5
 scenario postings /dev/null ev-ingest --db "$fx/p.db" --postings
 scenario search-text-postings "$fx/q.jsonl" ev-search-text --db "$fx/p.db" -k 5
