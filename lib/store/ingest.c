@@ -1128,6 +1128,13 @@ prep_hash(const struct ev_ingest_opts *o, const struct ev_ingest_rec *r, struct 
 	doc_hash(o, r, p->format, p->dhash);
 }
 
+/* r's content hash with o's options: what prep_hash() gives without a prep. */
+static void
+rec_hash(const struct ev_ingest_opts *o, const struct ev_ingest_rec *r, char dhash[EV_SHA256_TEXT])
+{
+	doc_hash(o, r, format_of(o, r), dhash);
+}
+
 /* A chunk's column as FTS5 receives it: "" when it indexes nothing. */
 static size_t
 tagged_len(const char *lang, const char *col, size_t n)
@@ -1440,14 +1447,14 @@ int
 ev_ingest_checker_holds(struct ev_ingest_preparer *pr, const struct ev_ingest_rec *r,
 	char dhash[EV_SHA256_TEXT])
 {
-	doc_hash(&pr->o, r, format_of(&pr->o, r), dhash);
+	rec_hash(&pr->o, r, dhash);
 	return stored_as(pr, r->id, dhash);
 }
 
 void
 ev_ingest_hash(const struct ev_ingest *ig, const struct ev_ingest_rec *r, char dhash[EV_SHA256_TEXT])
 {
-	doc_hash(&ig->o, r, format_of(&ig->o, r), dhash);
+	rec_hash(&ig->o, r, dhash);
 }
 
 int

@@ -1134,20 +1134,18 @@ feed_stop(struct feed *f)
 static int
 read_again(const char *path, const struct kept *k, struct ev_buf *line, struct ev_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
 	ssize_t n = -1;
+	int fd, e;
 
 	ev_buf_reset(line);
-	if (ev_buf_reserve(line, (size_t)k->len + 1) == -1) {
-		if (fd != -1)
-			close(fd);
+	if (ev_buf_reserve(line, (size_t)k->len + 1) == -1)
 		return ev_err_nomem(err);
-	}
-	if (fd != -1)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
 		n = pread(fd, line->p, (size_t)k->len, (off_t)k->at);
-	e = errno;
-	if (fd != -1)
+		e = errno;
 		close(fd);
+	} else
+		e = errno;
 	if (n != (ssize_t)k->len)
 		return ev_err_set(err, EV_EXIT_RUNTIME, path, "cannot be read again: %s",
 		    n == -1 ? strerror(e) : "it is shorter now");
