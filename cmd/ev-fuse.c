@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "calibrate.h"
+#include "fusecalib.h"
 #include "cli.h"
 #include "config.h"
 #include "fuse.h"
@@ -148,7 +148,7 @@ warn_idle_lanes(const struct ev_fuse *f)
 
 /* --db: for the pipeline with the feedback lane (the plan's
  * lanes.vector.feedback, as scripts/ev-hybrid runs it), what the plan and
- * the flags leave unset, from the store's calibration (calibrate.h); and
+ * the flags leave unset, from the store's calibration (fusecalib.h); and
  * where the weights came from. */
 static int
 use_store(const struct ev_cli *cli, struct ev_err *err)

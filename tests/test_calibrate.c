@@ -135,5 +135,15 @@ Test(calibrate, a_row_sets_what_the_plan_left_unset)
 	json_object_set_new(json_object_get(row, "weights"), "text", json_string("x"));
 	cr_assert_eq(ev_calib_apply(row, 1, 1, &o, &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
+	cr_assert(strstr(err.msg, "run ev-embed-load again") != NULL, "%s", err.msg);
+	/* a rule that is not one, or none: refused, the options as they were */
+	json_object_set_new(json_object_get(row, "weights"), "text", json_real(3));
+	json_object_set_new(row, "adapt", json_string("sometimes"));
+	cr_assert_eq(ev_calib_apply(row, 1, 1, &o, &err), -1);
+	json_object_del(row, "adapt");
+	cr_assert_eq(ev_calib_apply(row, 1, 0, &o, &err), -1);
+	cr_assert_float_eq(ev_fuse_weight_get(&o, "text"), 1, 1e-12);
+	cr_assert_float_eq(ev_fuse_weight_get(&o, "vector_feedback"), 1.25, 1e-12);
+	cr_assert_eq(o.adapt, EV_ADAPT_NONE);
 	json_decref(row);
 }

@@ -262,13 +262,12 @@ out:
 /* ---- The fusion grid ----------------------------------------------------- */
 
 /* The pipeline's lanes and fusion as samples/plan.yaml sets what the store
- * does not calibrate, with the defaults of what it does (the weights, the
- * adaptive rule): what scripts/ev-hybrid runs. */
+ * does not calibrate (pipeline_trial() adds the defaults of what it does,
+ * the weights and the adaptive rule): what scripts/ev-hybrid runs. */
 static const char pipeline[] =
 	"{\"lanes\": {\"vector\": {\"k\": 100, \"feedback\": 3, \"feedback_weight\": 1}},"
 	" \"fusion\": {\"method\": \"weighted\", \"normalization\": \"minmax\","
-	" \"weights\": {\"text\": 1, \"vector_feedback\": 1.25, \"vector\": 0},"
-	" \"adapt\": \"none\", \"anchor\": \"text\", \"agreement_depth\": 10,"
+	" \"anchor\": \"text\", \"agreement_depth\": 10,"
 	" \"agreement_full\": 1, \"agreement_from\": {\"vector_feedback\": \"vector\"},"
 	" \"group\": \"chunk\", \"floor\": {\"text\": \"zero\"}}}";
 
@@ -292,6 +291,8 @@ pipeline_trial(struct ev_tune_trial *t, struct ev_err *err)
 		return ev_err_nomem(err);
 	rc = ev_tune_plan_read(plan, "(calibration)", t, err);
 	json_decref(plan);
+	if (rc == 0)
+		rc = ev_calib_apply(NULL, 1, 1, &t->fuse, err);
 	t->fused = 1;
 	return rc;
 }
@@ -385,68 +386,4 @@ ev_calib_save(struct ev_store *st, const json_t *row, struct ev_err *err)
 	rc = ev_store_meta_set(st, EV_CALIB_KEY, s, err);
 	free(s);
 	return rc;
-}
-
-int
-ev_calib_load(struct ev_store *st, json_t **row, struct ev_err *err)
-{
-	char *s = NULL;
-	int r = ev_store_meta_get(st, EV_CALIB_KEY, &s, err);
-
-	*row = NULL;
-	if (r != 1)
-		return r;
-	*row = json_loads(s, 0, NULL);
-	free(s);
-	if (*row != NULL && json_integer_value(json_object_get(*row, "version")) == EV_CALIB_VERSION &&
-	    json_is_object(json_object_get(*row, "weights")))
-		return 1;
-	json_decref(*row);	/* another version's, or not ours: not used */
-	*row = NULL;
-	return 0;
-}
-
-int
-ev_calib_apply(const json_t *row, int weights, int adapt, struct ev_fuse_opts *o,
-    struct ev_err *err)
-{
-	json_t *plan = NULL;
-	struct ev_tune_trial t;
-
-	memset(&t, 0, sizeof t);
-	if (row == NULL) {
-		if (pipeline_trial(&t, err) == -1)
-			return -1;
-	} else {
-		t.fuse = *o;
-		if ((plan = json_pack("{s:{s:O,s:O}}", "fusion", "weights",
-		    json_object_get(row, "weights"), "adapt", json_object_get(row, "adapt"))) == NULL)
-			return ev_err_set(err, EV_EXIT_USAGE, EV_CALIB_KEY,
-			    "the store's fusion calibration is not readable: run ev-embed-load again");
-		t.fuse.nweights = 0;
-		if (ev_tune_plan_read(plan, "the store's " EV_CALIB_KEY, &t, err) == -1) {
-			json_decref(plan);
-			return -1;
-		}
-		json_decref(plan);
-	}
-	if (adapt)
-		o->adapt = t.fuse.adapt;
-	for (int i = 0; weights && i < t.fuse.nweights; i++)
-		if (ev_fuse_weight_set(o, t.fuse.weights[i].lane, t.fuse.weights[i].w, err) == -1)
-			return -1;
-	return 0;
-}
-
-int
-ev_calib_defaults(struct ev_store *st, int weights, int adapt, struct ev_fuse_opts *o,
-    struct ev_err *err)
-{
-	json_t *row = NULL;
-	int r = ev_calib_load(st, &row, err);
-
-	if (r != -1 && ev_calib_apply(row, weights, adapt, o, err) == -1)
-		r = -1;
-	json_decref(row);
-	return r == -1 ? -1 : r == 1 ? EV_FUSE_FROM_STORE : EV_FUSE_FROM_DEFAULT;
 }

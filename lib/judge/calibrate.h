@@ -3,9 +3,9 @@
  * in the store, and used by ev-fuse --db (scripts/ev-hybrid passes it)
  * where a plan does not set the weights itself.
  *
- * Top layer: includes err.h, store.h, vindex.h, fuse.h and tune.h (which
+ * Top layer: includes err.h, store.h, vindex.h, fuse.h, fusecalib.h and tune.h (which
  * runs the lanes and judges each fusion); cmd/ev-embed-load.c calibrates,
- * cmd/ev-fuse.c reads what was chosen.
+ * fusecalib.h reads what was chosen back (cmd/ev-fuse.c).
  *
  * The pseudo-queries are known-item queries in the manner of Azzopardi, de
  * Rijke and Balog, "Building simulated queries for known-item topics"
@@ -35,11 +35,10 @@
 #include "err.h"
 #include "eval.h"
 #include "fuse.h"
+#include "fusecalib.h"
 #include "store.h"
 #include "vindex.h"
 
-#define EV_CALIB_KEY "fusion.calibration"	/* the store's meta row */
-#define EV_CALIB_VERSION 1	/* of the row's JSON; another version is not used */
 #define EV_CALIB_MIN_DOCS 10	/* fewer documents: no calibration */
 #define EV_CALIB_DF_SAMPLE 4000	/* chunks the document frequencies are counted on */
 #define EV_CALIB_COMMON 0.1	/* a word in more of them than this share is not drawn */
@@ -64,23 +63,5 @@ int ev_calib_compute(struct ev_store *st, struct ev_vindex *ix, long n, uint64_t
 /* Keep row in the store (one statement: a run killed before it leaves the
  * store's earlier row).  Returns 0 or -1 with *err set. */
 int ev_calib_save(struct ev_store *st, const json_t *row, struct ev_err *err);
-
-/* The store's calibration: returns 1 with *row (the caller's reference), 0
- * when the store has none of EV_CALIB_VERSION, or -1 with *err set. */
-int ev_calib_load(struct ev_store *st, json_t **row, struct ev_err *err);
-
-/* Set in *o what a plan did not: the lanes' weights when weights is set,
- * the adaptive rule when adapt is set; from row (a calibration), or from
- * the pipeline's defaults (text 1, vector_feedback 1.25, vector 0, no agreement)
- * when row is NULL.  Returns 0, or -1 with *err set (a row with a bad
- * value, code 2). */
-int ev_calib_apply(const json_t *row, int weights, int adapt, struct ev_fuse_opts *o,
-	struct ev_err *err);
-
-/* ev_calib_apply() with the store's calibration, if it has one: returns
- * EV_FUSE_FROM_STORE or EV_FUSE_FROM_DEFAULT (what the weights unset came
- * from), or -1 with *err set. */
-int ev_calib_defaults(struct ev_store *st, int weights, int adapt, struct ev_fuse_opts *o,
-	struct ev_err *err);
 
 #endif
