@@ -14,6 +14,7 @@
 #include "opt.h"
 #include "store.h"
 #include "vecinput.h"
+#include "vfile.h"
 #include "vload.h"
 
 static const struct ev_opt_cmd command = {
@@ -69,7 +70,7 @@ warn_pending(struct ev_store *st, const struct opts *o)
 	size_t n = 0;
 
 	if (ev_store_meta_get(st, "vindex.model", &model, &err) == 1 &&
-	    ev_vload_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
+	    ev_vfile_pending(st, model, &ids, &n, &err) == 0 && n > 0) {
 		if (ev_embed_current(st, &own, &err) == 1 && strcmp(own, model) == 0)
 			ev_warn("%zu chunk%s of '%s' ha%s no vector of model '%s' (not embedded yet, or "
 				"without a word of its vocabulary): run 'ev-embed --db %s --pending | "

@@ -28,7 +28,7 @@
 #include "faiss_flatmap.h"
 #include "faiss_scan.h"
 #include "test_util.h"
-#include "vfile.h"
+#include "vfaiss.h"
 
 enum { N = 1501, D = 24, NQ = 30, KMAX = 120 };
 
@@ -213,7 +213,7 @@ written_by_evkit(const FaissIndex *idx, const char *factory, long long count)
 	h.count = count;
 	h.model = "m1";
 	h.factory = (char *)factory;
-	cr_assert_not_null(tmp = ev_vfile_write_tmp(path, &h, idx, &err), "%s", err.msg);
+	cr_assert_not_null(tmp = ev_vfaiss_write_tmp(path, &h, idx, &err), "%s", err.msg);
 	cr_assert_eq(rename(tmp, path), 0);
 	free(tmp);
 }
@@ -225,7 +225,7 @@ Test(flatmap, the_index_file_evkit_writes_is_mapped_when_searched)
 	FaissIndex *idx = made("IDMap,Flat", METRIC_INNER_PRODUCT), *read;
 
 	written_by_evkit(idx, "IDMap,Flat", N);
-	cr_assert_eq(ev_vfile_read(path, FAISS_IO_FLAG_MMAP, &back, &read, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_vfaiss_read(path, FAISS_IO_FLAG_MMAP, &back, &read, &err), 1, "%s", err.msg);
 	cr_assert_str_eq(back.store_id, "s1", "the padded header reads as written");
 	cr_assert_eq(back.count, N);
 	cr_assert(ev_faiss_flat_mapped(read));
@@ -233,7 +233,7 @@ Test(flatmap, the_index_file_evkit_writes_is_mapped_when_searched)
 	faiss_Index_free(read);
 	ev_vfile_header_release(&back);
 	/* read without mapping: Faiss's own reader, the same index */
-	cr_assert_eq(ev_vfile_read(path, 0, &back, &read, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_vfaiss_read(path, 0, &back, &read, &err), 1, "%s", err.msg);
 	cr_assert_not(ev_faiss_flat_mapped(read));
 	assert_same_search(idx, read, 1);
 	faiss_Index_free(read);
@@ -271,7 +271,7 @@ set_nprobe(FaissIndex *idx, int nprobe)
 	FaissParameterSpace *ps = NULL;
 	struct ev_err err = { 0 };
 
-	cr_assert_eq(ev_vfile_faiss_param(&ps, idx, "nprobe", nprobe, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_vfaiss_param(&ps, idx, "nprobe", nprobe, &err), 1, "%s", err.msg);
 	faiss_ParameterSpace_free(ps);
 }
 
@@ -391,7 +391,7 @@ Test(flatmap, the_ivf_index_file_evkit_writes_has_its_centroids_mapped_when_sear
 	FaissIndex *idx = ivf_made(16, METRIC_INNER_PRODUCT, N), *read;
 
 	written_by_evkit(idx, "IVF16,Flat", N);
-	cr_assert_eq(ev_vfile_read(path, FAISS_IO_FLAG_MMAP, &back, &read, &err), 1, "%s", err.msg);
+	cr_assert_eq(ev_vfaiss_read(path, FAISS_IO_FLAG_MMAP, &back, &read, &err), 1, "%s", err.msg);
 	cr_assert(ev_faiss_flat_mapped(read));
 	assert_same_search(idx, read, 1);
 	assert_scan_as_faiss(idx, read, 1, 50);

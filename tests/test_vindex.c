@@ -12,7 +12,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "qfilter.h"
-#include "vfile.h"
+#include "vfaiss.h"
 #include "vindex.h"
 #include "vload.h"
 
@@ -511,13 +511,13 @@ Test(vindex, pending_names_the_chunks_without_a_vector_of_the_model)
 
 	make_store(5);
 	/* no vectors at all (no vec_vectors table yet): every chunk */
-	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vfile_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 5);
 	cr_assert_eq(ids[0], 1);
 	cr_assert_eq(ids[4], 5);
 	free(ids);
 	load(v, 3, 2, "m1", NULL, &stats);
-	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vfile_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 2);
 	cr_assert_eq(ids[0], 4);
 	cr_assert_eq(ids[1], 5);
@@ -525,12 +525,12 @@ Test(vindex, pending_names_the_chunks_without_a_vector_of_the_model)
 	/* a vector made from other content is pending too */
 	cr_assert_eq(ev_store_exec(st, "UPDATE chunks SET content_hash = 'new' WHERE rowid = 2",
 		&err), 0);
-	cr_assert_eq(ev_vload_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vfile_pending(st, "m1", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 3);
 	cr_assert_eq(ids[0], 2);
 	free(ids);
 	/* for another model, every chunk */
-	cr_assert_eq(ev_vload_pending(st, "m2", &ids, &n, &err), 0, "%s", err.msg);
+	cr_assert_eq(ev_vfile_pending(st, "m2", &ids, &n, &err), 0, "%s", err.msg);
 	cr_assert_eq(n, 5);
 	free(ids);
 }
@@ -979,19 +979,19 @@ Test(vindex, a_factory_faiss_cannot_make_or_work_with_is_bad_usage)
 	struct ev_err err = { 0 };
 
 	for (int i = 0; good[i]; i++)
-		cr_assert_eq(ev_vfile_factory_check(good[i], 0, &err), 0, "%s: %s", good[i], err.msg);
+		cr_assert_eq(ev_vfaiss_factory_check(good[i], 0, &err), 0, "%s: %s", good[i], err.msg);
 	for (int i = 0; bad[i]; i++) {
 		ev_err_clear(&err);
-		cr_assert_eq(ev_vfile_factory_check(bad[i], 0, &err), -1, "%s", bad[i]);
+		cr_assert_eq(ev_vfaiss_factory_check(bad[i], 0, &err), -1, "%s", bad[i]);
 		cr_assert_eq(err.code, EV_EXIT_USAGE, "%s: %s", bad[i], err.msg);
 		cr_assert(strncmp(err.msg, "--factory '", 11) == 0 && strstr(err.msg, ": write a Faiss"
 		    " index factory string such as Flat") != NULL, "%s", err.msg);
 	}
-	cr_assert_eq(ev_vfile_factory_check("PQ3", 4, &err), -1);
+	cr_assert_eq(ev_vfaiss_factory_check("PQ3", 4, &err), -1);
 	cr_assert_eq(err.code, EV_EXIT_USAGE);
 	cr_assert(strstr(err.msg, "for vectors of 4 dimensions") != NULL, "%s", err.msg);
-	cr_assert_eq(ev_vfile_factory_check("PQ3", 6, &err), 0);
-	ev_vfile_factory_check("IVF0,Flat", 4, &err);
+	cr_assert_eq(ev_vfaiss_factory_check("PQ3", 6, &err), 0);
+	ev_vfaiss_factory_check("IVF0,Flat", 4, &err);
 	cr_assert_str_eq(err.msg, "--factory 'IVF0,Flat': 'IVF0' has a count of 0, which Faiss takes"
 	    " but cannot work with (counts start at 1): write a Faiss index factory string such as"
 	    " Flat, HNSW32, IVF1024,Flat or IVF1024,PQ16, or leave --factory out for the default");

@@ -8,7 +8,7 @@
 #include "langid.h"
 #include "note.h"
 #include "hitfields.h"
-#include "vload.h"
+#include "vfile.h"
 
 /* Write the JSON line o (NULL: out of memory); returns 0 or -1. */
 static int
@@ -299,7 +299,7 @@ ev_embedwrite_pending(struct ev_store *st, int embed, const char *model,
 		if (model == NULL && ev_store_meta_get(st, "vindex.model", &res->model, err) == -1)
 			goto out;
 	}
-	if (ev_vload_pending(st, res->model, &ids, &n, err) == -1)
+	if (ev_vfile_pending(st, res->model, &ids, &n, err) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (pending_one(st, &r, ids[i], io->out, err) == -1)

@@ -3,7 +3,7 @@
  * names the format, and three small helpers.  Private to those two
  * modules: nothing else includes it.
  *
- * Middle layer: includes err.h and vfile.h (Faiss's last error). */
+ * Middle layer: includes err.h and vfaiss.h (Faiss's last error). */
 #ifndef EV_MVFILE_H
 #define EV_MVFILE_H
 
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "err.h"
-#include "vfile.h"
+#include "vfaiss.h"
 
 /* The index file's first line. */
 #define EV_MVFILE_MAGIC "evkit-mvindex 1\n"
@@ -33,9 +33,9 @@ ev_mvfile_strdup(const char *s, struct ev_err *err)
 static inline int
 ev_mvfile_faiss_fail(struct ev_err *err, const char *what)
 {
-	if (strcmp(ev_vfile_faiss_error(), "out of memory") == 0)
+	if (strcmp(ev_vfaiss_error(), "out of memory") == 0)
 		return ev_err_nomem(err);
-	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s: %s", what, ev_vfile_faiss_error());
+	return ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s: %s", what, ev_vfaiss_error());
 }
 
 /* The file name `name` in the directory of path (malloc'd), or NULL with

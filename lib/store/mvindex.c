@@ -18,7 +18,7 @@
 #include "jsonl.h"
 #include "mvfile.h"
 #include "vecinput.h"
-#include "vfile.h"
+#include "vfaiss.h"
 
 #define HEADER_MAX 65536	/* bytes of the header line */
 
@@ -341,7 +341,7 @@ open_once(const char *path, int *again, struct ev_err *err)
 		goto fail;
 	if (faiss_read_index(f, 0, &ix->idx) != 0) {
 		ix->idx = NULL;
-		if (ev_vfile_faiss_oom())
+		if (ev_vfaiss_oom())
 			ev_err_nomem(err);
 		else
 			damaged(path, "its Faiss data is cut short or corrupt", err);
@@ -448,7 +448,7 @@ ev_mvindex_find(const struct ev_mvindex *ix, const char *id)
 int
 ev_mvindex_set_param(struct ev_mvindex *ix, const char *name, double value, struct ev_err *err)
 {
-	return ev_vfile_faiss_param(&ix->ps, ix->idx, name, value, err);
+	return ev_vfaiss_param(&ix->ps, ix->idx, name, value, err);
 }
 
 int

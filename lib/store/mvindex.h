@@ -4,7 +4,7 @@
  * named by their own "id"; the index does not need a store.  This module
  * reads and searches an index; mvload.h writes one.
  *
- * Layer above vfile and vecinput (which mvindex.c includes, with mvfile.h):
+ * Layer above vfaiss and vecinput (which mvindex.c includes, with mvfile.h):
  * includes err.h, plan.h (a lane's name) and Jansson.
  *
  * An index is two files:

@@ -22,7 +22,7 @@
 #include "jscan.h"
 #include "mvfile.h"
 #include "uuid.h"
-#include "vfile.h"
+#include "vfaiss.h"
 
 #define NPY_HEADER 128		/* bytes of the data file's .npy header, padded */
 #define ADD_BATCH 65536		/* token vectors handed to Faiss at a time */
@@ -213,7 +213,7 @@ ev_mvload_begin(const char *path, const struct ev_mvload_opts *opts, struct ev_e
 	}
 	/* A bad factory refused before anything is read or written (at the
 	 * index's dimension when there is one: else again at the commit). */
-	if (opts->factory != NULL && ev_vfile_factory_check(opts->factory, ld->dim, err) == -1)
+	if (opts->factory != NULL && ev_vfaiss_factory_check(opts->factory, ld->dim, err) == -1)
 		goto fail;
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	/* A new generation, and a data file of a name not taken (the old
@@ -482,8 +482,8 @@ build(struct ev_mvload *ld, const char *factory, const struct load_record *recs,
 	long long fill = 0;
 	size_t i;
 
-	if (ev_vfile_factory_fits(factory, total, err) == -1 ||
-	    ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == -1)
+	if (ev_vfaiss_factory_fits(factory, total, err) == -1 ||
+	    ev_vfaiss_new((int)ld->dim, factory, &idx, err) == -1)
 		return NULL;
 	if (!faiss_Index_is_trained(idx)) {
 		/* A sample spread evenly over every vector. */
@@ -580,7 +580,7 @@ write_index(struct ev_mvload *ld, const char *factory, int factory_given, const 
 	errno = 0;
 	if (bad || faiss_write_index(idx, f) != 0) {
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "cannot write '%s': %s", tmp,
-		    errno ? strerror(errno) : ev_vfile_faiss_error());
+		    errno ? strerror(errno) : ev_vfaiss_error());
 		goto fail;
 	}
 	if (ev_vfile_close_tmp(f, tmp, err) == -1) {

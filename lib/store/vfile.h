@@ -1,9 +1,12 @@
 /* vfile.h: the vector index's file (its two-line header and Faiss's bytes,
  * laid out in vindex.h) and the helpers the vector index's modules share:
  * the loader (vload.h), the searcher (vindex.h) and the multi-vector index
- * (mvindex.h and mvload.h).
+ * (mvindex.h and mvload.h); what reaches into Faiss is vfaiss.h's.  Without
+ * Faiss: a command that only reads the header or the store's vectors (ev-embed
+ * finding the chunks waiting for one) links none of it, whose start (its
+ * relocations and static initialisers) costs each process milliseconds.
  *
- * Middle layer: includes err.h, store.h and Faiss's C API. */
+ * Middle layer: includes err.h and store.h. */
 #ifndef EV_VFILE_H
 #define EV_VFILE_H
 
@@ -11,19 +14,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <faiss/c_api/Index_c.h>
 #include <jansson.h>
 
 #include "err.h"
 #include "store.h"
 
+/* The index file is written this much at a time, each write at a multiple
+ * of it in the file: the kernel then keeps its pages in 2 MB folios, which
+ * a search maps with one entry each.  Written through stdio's default 4 KB
+ * buffer, the file sat in the page cache in 4 KB pages, which a search
+ * maps one by one and unmaps at exit: at 1.6 M vectors, 64 lists visited
+ * (25 MB), a query's system time was 9.9-11 ms, 8.3-8.5 with the same
+ * file written in 2 MB writes. */
+#define EV_VFILE_WRITE_BUFFER ((size_t)2 << 20)
+
 /* ---- Small helpers ------------------------------------------------------ */
-
-/* Whether Faiss's last error was memory running out (std::bad_alloc). */
-int ev_vfile_faiss_oom(void);
-
-/* *err set (code 1, at where) to "what: " and Faiss's last error; returns -1. */
-int ev_vfile_faiss_fail(struct ev_err *err, const char *where, const char *what);
 
 /* meta key of st as an integer into *out (0 when absent).  Returns 0, or -1
  * with *err set. */
@@ -83,23 +88,19 @@ int ev_vfile_header_read(FILE *f, const char *path, struct ev_vfile_header *h,
 /* Whether the index file at path, when its header says it is the one the
  * store loaded last (store_id and generation), has the size the store
  * recorded (vindex.bytes; 0 when none was).  Returns 0 when it has, or the
- * file is not that index (ev_vfile_read() says what it is); -2 with *err set
+ * file is not that index (ev_vfaiss_read() says what it is); -2 with *err set
  * (code 1) when it is that index cut short or grown: Faiss's reader would
  * throw partway, and leaks what it had read when it does. */
 int ev_vfile_size_check(const char *path, const char *store_id, long long gen,
 	long long bytes, struct ev_err *err);
 
-/* Read the index file at path: header and Faiss index, read with Faiss's
- * io_flags (FAISS_IO_FLAG_MMAP: an IVF index's inverted lists are mapped
- * from the file, not read, and the index is read-only; a Flat index's
- * vectors and an IVF-Flat index's centroids are mapped too when aligned,
- * faiss_flatmap.h; Faiss's own search reads mapped lists ahead with
- * ev_faiss_prefetch_default() threads, faiss_prefetch.h).
- * Returns 1 with *out set, 0 when the file does not exist, -2 with *err set
- * (code 1) when it is an evkit index but damaged, -1 with *err set
- * otherwise. */
-int ev_vfile_read(const char *path, int io_flags, struct ev_vfile_header *h,
-	FaissIndex **out, struct ev_err *err);
+/* Open the index file at path for reading and read its header into h,
+ * leaving *f at Faiss's bytes.  Returns 1 with *f open, 0 when the file
+ * does not exist, -2 with *err set (code 1) when its header is damaged, or
+ * -1 with *err set (code 2: not an evkit index; code 1: it cannot be read,
+ * or memory ran out). */
+int ev_vfile_open_index(const char *path, struct ev_vfile_header *h, FILE **f,
+	struct ev_err *err);
 
 /* A directory, or an empty name, named as the index file (--index) of an
  * index of this kind ("vector index", "multi-vector index"): bad usage,
@@ -135,60 +136,28 @@ FILE *ev_vfile_create_tmp(const char *path, const char *magic, json_t *header, c
 int ev_vfile_close_tmp(FILE *f, const char *tmp, struct ev_err *err);
 void ev_vfile_discard_tmp(FILE *f, char *tmp);
 
-/* Write header and index to a new temporary file beside path, synced.
- * Returns the temporary name (malloc'd), or NULL with *err set. */
-char *ev_vfile_write_tmp(const char *path, const struct ev_vfile_header *h,
-	const FaissIndex *idx, struct ev_err *err);
+/* ev_vfile_create_tmp() of an index file: magic "evkit-vindex 1" and h as
+ * its header line, padded with spaces so that what begins prefix bytes after
+ * the line begins at a multiple of EV_FAISS_FLAT_ALIGN (no padding when
+ * prefix < 0); the stream writes through wbuf (EV_VFILE_WRITE_BUFFER bytes,
+ * freed by the caller once the stream is closed) unless it is NULL. */
+FILE *ev_vfile_create_index_tmp(const char *path, const struct ev_vfile_header *h, long prefix,
+	char *wbuf, char **tmp, struct ev_err *err);
 
 /* fsync the directory holding path, so that a rename into it survives a
  * crash (errors ignored: the rename itself has been made). */
 void ev_vfile_sync_dir(const char *path);
 
-/* ---- Faiss helpers shared with other indexes (mvindex.h, mvload.h) ------ */
+/* ---- Chunks waiting for a vector ------------------------------------------ */
 
-/* A new, empty inner-product Faiss index of dim dimensions made by the
- * factory string (indexes without ids of their own, such as Flat or HNSW, are
- * wrapped in an IDMap, so that add_with_ids works; one with a refine stage,
- * IVF1024,Flat,RFlat or HNSW32,Refine(SQ8), IVF or not, in an IDMap outside
- * the refine stage).  Returns 0 with *out set
- * (faiss_Index_free() it), or -1 with *err set (code 2 naming --factory, the
- * string and what to write instead when Faiss refuses it, code 1 when out of
- * memory). */
-int ev_vfile_faiss_new(int dim, const char *factory, struct FaissIndex_H **out,
+/* The rowids of the chunks of st that have no stored vector of model
+ * `model`: none at all, one of another model, or one made from other
+ * content (its content_hash is not the chunk's).  In rowid order, into *ids
+ * (malloc'd; the caller frees) and *n.  A chunk whose vector was all zeros
+ * (no direction, so none was kept) stays among them.  Works on a store
+ * opened for reading, with or without vectors.  Returns 0, or -1 with *err
+ * set. */
+int ev_vfile_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
 	struct ev_err *err);
-
-/* Check a user's factory string (--factory) before a load reads or writes
- * anything: a count Faiss takes but cannot work with (IVF0, HNSW0, PQ0,
- * HNSW1, NSG1, IVF100_NSG32: it would divide by zero, fault or never end) is
- * refused, and Faiss
- * must make an empty index of it at dim dimensions (dim 0, not known yet: at
- * one of a few dimensions that every usual string fits).  Returns 0, or -1
- * with *err set: code 2 naming the option, the string and what to write
- * instead, code 1 when out of memory. */
-int ev_vfile_factory_check(const char *factory, long long dim, struct ev_err *err);
-
-/* Whether factory makes an NSG graph of the vectors (NSG32, NSG32,PQ8,
- * PCA8,NSG32), which Faiss builds once, of all of them, and cannot add to. */
-int ev_vfile_factory_nsg(const char *factory);
-
-/* Check, before Faiss trains or fills an index of factory with n vectors,
- * that it can build one of so few: an NSG graph (NSG32, NSG32,PQ8 ...)
- * needs 101 vectors at least, Faiss dividing by zero below that.  The string
- * is fine for more vectors, so this is the data's doing.  Returns 0, or -1
- * with *err set (code 1) naming the factory, the count and what to use. */
-int ev_vfile_factory_fits(const char *factory, long long n, struct ev_err *err);
-
-struct FaissParameterSpace_H;	/* Faiss's FaissParameterSpace (AutoTune_c.h) */
-
-/* Set the search parameter name ("nprobe", "efSearch") of idx to value,
- * through the parameter space *ps (made at the first call when NULL; the
- * caller frees it with faiss_ParameterSpace_free()).  Returns 1 when set, 0
- * when idx has no such parameter, -1 with *err set on error. */
-int ev_vfile_faiss_param(struct FaissParameterSpace_H **ps, struct FaissIndex_H *idx,
-	const char *name, double value, struct ev_err *err);
-
-/* Faiss's last error (faiss_get_last_error()) without its "Error in
- * FUNCTION at FILE:LINE: " prefix; "out of memory" for std::bad_alloc. */
-const char *ev_vfile_faiss_error(void);
 
 #endif

@@ -9,7 +9,7 @@
 #include <faiss/c_api/utils/distances_c.h>
 
 #include "faiss_scan.h"
-#include "vfile.h"
+#include "vfaiss.h"
 #include "vindex.h"
 
 #define EXACT_MAX 8192		/* filtered sets up to this size are scored exactly */
@@ -51,7 +51,7 @@ ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 	if (ev_vfile_not_dir(path, "vector index", err) == -1 || ev_vfile_meta_ll(st, "vindex.bytes", &bytes, err) == -1)
 		goto fail;
 	if ((r = ev_vfile_size_check(path, store_id, gen, bytes, err)) == -2 ||
-	    (r = ev_vfile_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
+	    (r = ev_vfaiss_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
 		/* evkit's own file, damaged (a disk fault, a truncated copy): a
 		 * failure of the system, not of usage; the store can rebuild it */
 		char what[sizeof err->msg];
@@ -170,7 +170,7 @@ ev_vindex_factory(const struct ev_vindex *ix)
 int
 ev_vindex_set_param(struct ev_vindex *ix, const char *name, double value, struct ev_err *err)
 {
-	return ev_vfile_faiss_param(&ix->ps, ix->idx, name, value, err);
+	return ev_vfaiss_param(&ix->ps, ix->idx, name, value, err);
 }
 
 void
@@ -185,7 +185,7 @@ ev_vindex_search(struct ev_vindex *ix, long long nq, const float *q, int k, floa
 {
 	if (ev_faiss_scan_search(ix->idx, nq, q, k, scores, ids) != 1 &&
 	    faiss_Index_search(ix->idx, nq, q, k, scores, (idx_t *)ids) != 0)
-		return ev_vfile_faiss_fail(err, NULL, "searching the index");
+		return ev_vfaiss_fail(err, NULL, "searching the index");
 	/* Equal scores in rowid order, so that output does not depend on
 	 * Faiss's heap (an insertion sort: runs of equal scores are short). */
 	for (long long i = 0; i < nq; i++) {

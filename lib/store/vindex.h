@@ -1,9 +1,10 @@
 /* vindex.h: the vector index: chunk vectors kept in the store and searched
  * with Faiss (through its C API), Faiss ids being chunk rowids.
  *
- * Middle layer: includes err.h and store.h.  The index is three modules:
- * vfile.h (the file below and what the others share), vload.h (loading
- * vectors) and this one (searching); hitfields.h writes the chunk fields of
+ * Middle layer: includes err.h and store.h.  The index is four modules:
+ * vfile.h (the file below and what the others share, without Faiss),
+ * vfaiss.h (its Faiss side), vload.h (loading vectors) and this one
+ * (searching); hitfields.h writes the chunk fields of
  * a hit, and qfilter.h gives the chunks a query's filters allow.
  *
  * The store is the truth, the index file a cache built from it:

@@ -13,7 +13,7 @@
 #include <faiss/c_api/impl/AuxIndexStructures_c.h>
 
 #include "sha256.h"
-#include "vfile.h"
+#include "vfaiss.h"
 #include "vload.h"
 
 #define ADD_BATCH 16384		/* vectors handed to Faiss at a time */
@@ -118,7 +118,7 @@ ev_vload_begin(struct ev_store *st, const char *path, const struct ev_vload_opts
 	/* Refuse a bad factory before the input is read (at the index's
 	 * dimension when there is one: else again at the commit, the first
 	 * vector's). */
-	if (ld->factory_opt && ev_vfile_factory_check(ld->factory_opt, ld->dim, err) == -1)
+	if (ld->factory_opt && ev_vfaiss_factory_check(ld->factory_opt, ld->dim, err) == -1)
 		goto fail;
 	return ld;
 fail:
@@ -262,7 +262,7 @@ train_on(FaissIndex *idx, const float *x, size_t n, long long dim, size_t train_
 	}
 	rc = faiss_Index_train(idx, (idx_t)n, x);
 	free(sample);
-	return rc != 0 ? ev_vfile_faiss_fail(err, NULL, "training the index") : 0;
+	return rc != 0 ? ev_vfaiss_fail(err, NULL, "training the index") : 0;
 }
 
 /* Add the vectors selected by sql (rowid, vector) to idx, ADD_BATCH at a
@@ -326,7 +326,7 @@ add_from(struct ev_vload *ld, FaissIndex *idx, const char *sql, int train, size_
 			    train_on(idx, x, n, dim, train_max, err) == -1)
 				goto out;
 			if (faiss_Index_add_with_ids(idx, (idx_t)n, x, (const idx_t *)xid) != 0) {
-				ev_vfile_faiss_fail(err, NULL, "adding vectors to the index");
+				ev_vfaiss_fail(err, NULL, "adding vectors to the index");
 				goto out;
 			}
 			*added += n;
@@ -391,7 +391,7 @@ set_nprobe(FaissIndex *idx, const char *factory, struct ev_err *err)
 	if (nlist == 0)
 		return 0;
 	if (faiss_ParameterSpace_new(&ps) != 0)
-		return ev_vfile_faiss_fail(err, NULL, "setting the index's nprobe");
+		return ev_vfaiss_fail(err, NULL, "setting the index's nprobe");
 	/* An index Faiss cannot reach the lists of (one wrapped in a kind
 	 * ParameterSpace does not know) keeps its own nprobe. */
 	(void)faiss_ParameterSpace_set_index_parameter(ps, idx, "nprobe",
@@ -406,7 +406,7 @@ rebuild_empty(struct ev_vload *ld, const char *factory, struct ev_err *err)
 {
 	FaissIndex *idx = NULL;
 
-	return ev_vfile_faiss_new((int)ld->dim, factory, &idx, err) == 0 ? idx : NULL;
+	return ev_vfaiss_new((int)ld->dim, factory, &idx, err) == 0 ? idx : NULL;
 }
 
 /* A new index of the chosen factory holding every stored vector; an
@@ -477,13 +477,13 @@ update(struct ev_vload *ld, const char *factory, const struct ev_vfile_ids *rem,
 	 * would throw partway and leak what it had read. */
 	if (ev_vfile_meta_ll(ld->st, "vindex.bytes", &bytes, &e) == -1 ||
 	    ev_vfile_size_check(ld->path, ld->store_id, ld->generation, bytes, &e) != 0 ||
-	    ev_vfile_read(ld->path, 0, &h, &idx, &e) != 1)
+	    ev_vfaiss_read(ld->path, 0, &h, &idx, &e) != 1)
 		return NULL;	/* missing, damaged or unreadable: rebuilt from the store */
 	if (strcmp(h.store_id, ld->store_id) != 0 || h.generation != ld->generation ||
 	    h.dim != ld->dim || strcmp(h.factory, factory) != 0 || strcmp(h.model, ld->model) != 0)
 		goto rebuild;
 	/* An NSG graph is built once, of all its vectors: Faiss adds to none. */
-	if (ld->staged > 0 && ev_vfile_factory_nsg(factory))
+	if (ld->staged > 0 && ev_vfaiss_factory_nsg(factory))
 		goto rebuild;
 	if (rem->n > 0) {
 		FaissIDSelectorBatch *sel = NULL;
@@ -795,7 +795,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 		ret = finish_quietly(st, &in_txn, err);
 		goto out;
 	}
-	if (ev_vfile_factory_fits(factory, count, err) == -1 || make_store_id(ld, err) == -1)
+	if (ev_vfaiss_factory_fits(factory, count, err) == -1 || make_store_id(ld, err) == -1)
 		goto out;
 	idx = update(ld, factory, &rem, err);
 	if (idx == NULL && err->code)
@@ -819,7 +819,7 @@ ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev_err
 	h.count = count;
 	h.model = ld->model;
 	h.factory = (char *)factory;
-	if ((tmp = ev_vfile_write_tmp(ld->path, &h, idx, err)) == NULL ||
+	if ((tmp = ev_vfaiss_write_tmp(ld->path, &h, idx, err)) == NULL ||
 	    record_index(ld, &h, tmp, err) == -1 ||
 	    ev_vfile_txn_lost(st, err) || ev_store_commit(st, err) == -1)
 		goto out;
@@ -864,43 +864,4 @@ ev_vload_free(struct ev_vload *ld)
 	free(ld->stale_model);
 	free(ld->store_model);
 	free(ld);
-}
-
-/* ---- Chunks waiting for a vector ------------------------------------------ */
-
-int
-ev_vload_pending(struct ev_store *st, const char *model, int64_t **out, size_t *n,
-	struct ev_err *err)
-{
-	struct ev_vfile_ids a = { 0 };
-	sqlite3_stmt *s;
-	int r;
-
-	*out = NULL;
-	*n = 0;
-	if ((s = ev_store_prepare(st, "SELECT count(*) FROM sqlite_master"
-		" WHERE type = 'table' AND name = 'vec_vectors'", err)) == NULL)
-		return -1;
-	r = sqlite3_step(s);
-	if (r != SQLITE_ROW) {
-		sqlite3_reset(s);
-		return ev_store_error(st, "reading the schema", err);
-	}
-	r = sqlite3_column_int(s, 0);
-	sqlite3_reset(s);
-	s = ev_store_prepare(st, r == 0 ? "SELECT rowid FROM chunks WHERE ?1 IS ?1 ORDER BY rowid" :
-		"SELECT c.rowid FROM chunks c LEFT JOIN vec_vectors v ON v.rowid = c.rowid"
-		" WHERE v.rowid IS NULL OR v.model IS NOT ?1 OR v.content_hash IS NOT c.content_hash"
-		" ORDER BY c.rowid", err);
-	if (s == NULL)
-		return -1;
-	if (sqlite3_bind_text(s, 1, model, -1, SQLITE_STATIC) != SQLITE_OK)
-		return ev_err_nomem(err);
-	if (ev_vfile_ids_collect(st, s, &a, "finding chunks without a vector", err) == -1) {
-		free(a.v);
-		return -1;
-	}
-	*out = a.v;
-	*n = a.n;
-	return 0;
 }

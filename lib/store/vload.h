@@ -81,7 +81,7 @@ struct ev_vload *ev_vload_begin(struct ev_store *st, const char *path,
  * store's current model are then accepted and, at commit, replace every
  * stored vector (as with reset; stats->replaced_model names the old model),
  * so that the chunks not in the batch are left without a vector (see
- * ev_vload_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
+ * ev_vfile_pending()); vectors of any other model are refused.  The vector is scaled to unit length; an
  * all-zero vector (ev-embed's for a text without a known term) has no
  * direction, so the chunk keeps no vector (an older one is removed).  A chunk
  * staged twice is refused the second time.  Returns 0, or -1 with *err set
@@ -103,17 +103,5 @@ int ev_vload_commit(struct ev_vload *ld, struct ev_vload_stats *stats, struct ev
 
 /* Free the load, discarding anything staged (NULL-safe). */
 void ev_vload_free(struct ev_vload *ld);
-
-/* ---- Chunks waiting for a vector ----------------------------------------- */
-
-/* The rowids of the chunks of st that have no stored vector of model
- * `model`: none at all, one of another model, or one made from other
- * content (its content_hash is not the chunk's).  In rowid order, into *ids
- * (malloc'd; the caller frees) and *n.  A chunk whose vector was all zeros
- * (no direction, so none was kept) stays among them.  Works on a store
- * opened for reading, with or without vectors.  Returns 0, or -1 with *err
- * set. */
-int ev_vload_pending(struct ev_store *st, const char *model, int64_t **ids, size_t *n,
-	struct ev_err *err);
 
 #endif
