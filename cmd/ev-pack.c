@@ -17,7 +17,7 @@
 #include "packloop.h"
 #include "store.h"
 #include "uuid.h"
-#include "vindex.h"
+#include "vstored.h"
 
 static const struct ev_opt_cmd command = {
 	"ev-pack [OPTIONS] [FILE ...]",
@@ -145,7 +145,7 @@ pack_options(struct ev_cli *cli, json_t *plan, json_t *ignored)
 static int
 chunk_vector(void *ctx, const char *chunk_id, float *out, struct ev_err *err)
 {
-	return ev_vindex_chunk_vector(ctx, chunk_id, out, err);
+	return ev_vstored_chunk_vector(ctx, chunk_id, out, err);
 }
 
 int
@@ -157,7 +157,7 @@ main(int argc, char *argv[])
 	struct ev_pack *p = NULL;
 	struct ev_packloop run = { 0 };
 	struct ev_packloop_texts texts = { NULL, ev_cli_note_cb, NULL };	/* (its store) */
-	struct ev_vindex *ix = NULL;
+	struct ev_vstored *ix = NULL;
 	struct ev_skip skip = { 0 };
 	json_t *plan = NULL, *ignored = NULL;
 	const char *pid, *line;
@@ -211,10 +211,10 @@ main(int argc, char *argv[])
 		ev_pack_set_texts(p, ev_packloop_store_text, &texts);
 	ev_pack_set_note(p, ev_cli_note_cb, NULL);	/* (a metadata page not a number) */
 	if (f.index != NULL && o.mmr_lambda < 1) {
-		if ((ix = ev_vindex_open(texts.st, f.index, &err)) == NULL ||
-		    ev_vindex_batch_begin(ix, &err) == -1)
+		if ((ix = ev_vstored_open(texts.st, f.index, NULL, &err)) == NULL ||
+		    ev_vstored_batch_begin(ix, &err) == -1)
 			goto fail;
-		ev_pack_set_vectors(p, chunk_vector, ix, ev_vindex_dim(ix));
+		ev_pack_set_vectors(p, chunk_vector, ix, (int)ev_vstored_header(ix)->dim);
 	}
 	if (f.started > 0)
 		ev_pack_set_request_start(p, f.started);
@@ -241,8 +241,7 @@ out:
 	ev_packloop_release(&run);
 	ev_pack_free(p);
 	ev_jsonl_close(in);
-	ev_vindex_batch_end(ix);
-	ev_vindex_close(ix);
+	ev_vstored_close(ix);
 	ev_store_close(texts.st);
 	rc = ev_cli_finish(&cli, rc);	/* (its ToolRun line logs the plan) */
 	json_decref(plan);

@@ -57,13 +57,24 @@ int
 ev_vfaiss_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissIndex **out,
 	struct ev_err *err)
 {
-	struct stat sb;
 	FILE *f;
 	int r;
 
 	*out = NULL;
 	if ((r = ev_vfile_open_index(path, h, &f, err)) != 1)
 		return r;
+	if ((r = ev_vfaiss_read_from(f, path, io_flags, h, out, err)) != 1)
+		ev_vfile_header_release(h);
+	return r;
+}
+
+int
+ev_vfaiss_read_from(FILE *f, const char *path, int io_flags, const struct ev_vfile_header *h,
+	FaissIndex **out, struct ev_err *err)
+{
+	struct stat sb;
+
+	*out = NULL;
 	/* A Flat index whose vectors are aligned in the file: mapped, not read. */
 	if ((io_flags & FAISS_IO_FLAG_MMAP) && fstat(fileno(f), &sb) == 0 &&
 	    ev_faiss_flat_map(fileno(f), ftell(f), sb.st_size, out) == 1) {
@@ -73,7 +84,6 @@ ev_vfaiss_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissI
 	if (faiss_read_index(f, io_flags, out) != 0) {
 		int ferr = ferror(f);
 		fclose(f);
-		ev_vfile_header_release(h);
 		*out = NULL;
 		if (ev_vfaiss_oom())
 			return ev_err_nomem(err);
@@ -93,7 +103,6 @@ ev_vfaiss_read(const char *path, int io_flags, struct ev_vfile_header *h, FaissI
 		fclose(f);
 		faiss_Index_free(*out);
 		*out = NULL;
-		ev_vfile_header_release(h);
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged (its Faiss data is cut short or corrupt)", path);
 		return -2;
@@ -103,7 +112,6 @@ check:
 	if (faiss_Index_d(*out) != h->dim || faiss_Index_ntotal(*out) != h->count) {
 		faiss_Index_free(*out);
 		*out = NULL;
-		ev_vfile_header_release(h);
 		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
 			"index '%s' is damaged: its header does not match its contents", path);
 		return -2;

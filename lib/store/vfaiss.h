@@ -8,6 +8,8 @@
 #ifndef EV_VFAISS_H
 #define EV_VFAISS_H
 
+#include <stdio.h>
+
 #include <faiss/c_api/Index_c.h>
 
 #include "err.h"
@@ -33,6 +35,13 @@ int ev_vfaiss_fail(struct ev_err *err, const char *where, const char *what);
  * (code 1) when it is an evkit index but damaged, -1 with *err set
  * otherwise. */
 int ev_vfaiss_read(const char *path, int io_flags, struct ev_vfile_header *h,
+	FaissIndex **out, struct ev_err *err);
+
+/* The rest of ev_vfaiss_read() for the file f, open at Faiss's bytes (after
+ * ev_vfile_open_index(), whose header is h): Faiss's index in *out, f
+ * closed whatever happens.  Returns 1, -2 with *err set (code 1) when the
+ * bytes are damaged or do not match h, or -1 with *err set. */
+int ev_vfaiss_read_from(FILE *f, const char *path, int io_flags, const struct ev_vfile_header *h,
 	FaissIndex **out, struct ev_err *err);
 
 /* Write header and index to a new temporary file beside path, synced.

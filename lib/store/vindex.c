@@ -11,121 +11,57 @@
 #include "faiss_scan.h"
 #include "vfaiss.h"
 #include "vindex.h"
+#include "vstored.h"
 
 #define EXACT_MAX 8192		/* filtered sets up to this size are scored exactly */
 
 /* ---- Searching ------------------------------------------------------------- */
 
 struct ev_vindex {
+	struct ev_vstored *sv;	/* the file checked against the store, its header */
+	const struct ev_vfile_header *h;	/* sv's */
 	struct ev_store *st;
 	FaissIndex *idx;
 	FaissParameterSpace *ps;
-	struct ev_vfile_header h;
-	char *path;
-	int in_batch;
 };
 
 struct ev_vindex *
 ev_vindex_open(struct ev_store *st, const char *path, struct ev_err *err)
 {
-	struct ev_vindex *ix;
-	char *store_id = NULL, *smodel = NULL, *linked = NULL;
-	long long gen, bytes;
+	struct ev_vindex *ix = calloc(1, sizeof *ix);
+	FILE *f;
 	int r;
 
-	if ((ix = calloc(1, sizeof *ix)) == NULL || (ix->path = strdup(path)) == NULL) {
-		free(ix);
+	if (ix == NULL) {
 		ev_err_nomem(err);
 		return NULL;
 	}
 	ix->st = st;
-	if ((r = ev_store_meta_get(st, "vindex.store_id", &store_id, err)) == -1 ||
-	    ev_vfile_meta_ll(st, "vindex.generation", &gen, err) == -1)
-		goto fail;
-	if (r == 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"store '%s' has no vectors: run ev-embed-load --db %s --index %s",
-			ev_store_path(st), ev_store_path(st), path);
-		goto fail;
+	if ((ix->sv = ev_vstored_open(st, path, &f, err)) == NULL) {
+		free(ix);
+		return NULL;
 	}
-	if (ev_vfile_not_dir(path, "vector index", err) == -1 || ev_vfile_meta_ll(st, "vindex.bytes", &bytes, err) == -1)
-		goto fail;
-	if ((r = ev_vfile_size_check(path, store_id, gen, bytes, err)) == -2 ||
-	    (r = ev_vfaiss_read(path, FAISS_IO_FLAG_MMAP, &ix->h, &ix->idx, err)) == -2) {
-		/* evkit's own file, damaged (a disk fault, a truncated copy): a
-		 * failure of the system, not of usage; the store can rebuild it */
-		char what[sizeof err->msg];
-		snprintf(what, sizeof what, "%s", err->msg);
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL, "%s; rebuild it from the stored vectors with "
-			"ev-embed-load --db %s --index %s < /dev/null", what, ev_store_path(st), path);
-		goto fail;
+	ix->h = ev_vstored_header(ix->sv);
+	if ((r = ev_vfaiss_read_from(f, path, FAISS_IO_FLAG_MMAP, ix->h, &ix->idx, err)) != 1) {
+		if (r == -2)
+			ev_vstored_damaged(st, path, err);
+		ev_vindex_close(ix);
+		return NULL;
 	}
-	if (r == -1)
-		goto fail;
-	if (r == 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"no index '%s': run ev-embed-load --db %s --index %s < /dev/null to build it "
-			"from the stored vectors", path, ev_store_path(st), path);
-		goto fail;
-	}
-	if (strcmp(ix->h.store_id, store_id) != 0) {
-		ev_err_set(err, EV_EXIT_USAGE, NULL,
-			"index '%s' belongs to another store than '%s'; give the index that "
-			"ev-embed-load --db %s built", path, ev_store_path(st), ev_store_path(st));
-		goto fail;
-	}
-	if (ix->h.generation != gen) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"index '%s' is out of date with store '%s' (load %lld, the store is at load %lld): "
-			"run ev-embed-load --db %s --index %s < /dev/null to rebuild it", path,
-			ev_store_path(st), ix->h.generation, gen, ev_store_path(st), path);
-		goto fail;
-	}
-	if ((r = ev_store_meta_get(st, "vindex.embed_linked", &linked, err)) == -1)
-		goto fail;
-	if (r == 1 && strcmp(linked, "1") == 0 && ev_vfile_store_model(st, &smodel, err) == -1)
-		goto fail;
-	if (smodel != NULL && strcmp(smodel, ix->h.model) != 0) {
-		ev_err_set(err, EV_EXIT_RUNTIME, NULL,
-			"stale index '%s': it holds vectors of model '%s' but the store's model is now "
-			"'%s' (retrained); run 'ev-embed --db %s --pending | ev-embed-load --db %s "
-			"--index %s'", path, ix->h.model, smodel, ev_store_path(st), ev_store_path(st),
-			path);
-		goto fail;
-	}
-	/* Hits read their chunks at random: map the store rather than read it. */
-	ev_store_exec(st, "PRAGMA mmap_size = 1073741824", NULL);
-	free(store_id);
-	free(smodel);
-	free(linked);
 	return ix;
-fail:
-	free(store_id);
-	free(smodel);
-	free(linked);
-	ev_vindex_close(ix);
-	return NULL;
 }
 
 int
 ev_vindex_batch_begin(struct ev_vindex *ix, struct ev_err *err)
 {
-	if (ix->in_batch)
-		return 0;
-	if (ev_store_exec(ix->st, "BEGIN", err) == -1)
-		return -1;
-	ix->in_batch = 1;
-	return 0;
+	return ev_vstored_batch_begin(ix->sv, err);
 }
 
 void
 ev_vindex_batch_end(struct ev_vindex *ix)
 {
-	if (ix == NULL || !ix->in_batch)
-		return;
-	if (ev_store_exec(ix->st, "COMMIT", NULL) == -1)
-		ev_store_rollback(ix->st);
-	ix->in_batch = 0;
+	if (ix != NULL)
+		ev_vstored_batch_end(ix->sv);
 }
 
 void
@@ -133,38 +69,36 @@ ev_vindex_close(struct ev_vindex *ix)
 {
 	if (ix == NULL)
 		return;
-	ev_vindex_batch_end(ix);
 	if (ix->idx)
 		faiss_Index_free(ix->idx);
 	if (ix->ps)
 		faiss_ParameterSpace_free(ix->ps);
-	ev_vfile_header_release(&ix->h);
-	free(ix->path);
+	ev_vstored_close(ix->sv);
 	free(ix);
 }
 
 int
 ev_vindex_dim(const struct ev_vindex *ix)
 {
-	return (int)ix->h.dim;
+	return (int)ix->h->dim;
 }
 
 long long
 ev_vindex_count(const struct ev_vindex *ix)
 {
-	return ix->h.count;
+	return ix->h->count;
 }
 
 const char *
 ev_vindex_model(const struct ev_vindex *ix)
 {
-	return ix->h.model;
+	return ix->h->model;
 }
 
 const char *
 ev_vindex_factory(const struct ev_vindex *ix)
 {
-	return ix->h.factory;
+	return ix->h->factory;
 }
 
 int
@@ -230,7 +164,7 @@ search_exact(struct ev_vindex *ix, const float *q, int k, const int64_t *allowed
 	struct scored *sc;
 	sqlite3_stmt *s;
 	size_t m = 0;
-	int dim = (int)ix->h.dim;
+	int dim = (int)ix->h->dim;
 
 	if ((sc = malloc((n ? n : 1) * sizeof *sc)) == NULL)
 		return ev_err_nomem(err);
@@ -271,7 +205,7 @@ int
 ev_vindex_search_among(struct ev_vindex *ix, const float *q, int k, const int64_t *allowed,
 	size_t nallowed, float *scores, int64_t *ids, int *nout, struct ev_err *err)
 {
-	long long total = ix->h.count, kk;
+	long long total = ix->h->count, kk;
 	float *sc = NULL;
 	int64_t *id = NULL;
 
@@ -324,26 +258,5 @@ int
 ev_vindex_chunk_vector(struct ev_vindex *ix, const char *chunk_id, float *out,
 	struct ev_err *err)
 {
-	sqlite3_stmt *s;
-	int rc, dim = (int)ix->h.dim;
-
-	if ((s = ev_store_prepare(ix->st, "SELECT v.vector FROM chunks c JOIN vec_vectors v"
-	    " ON v.rowid = c.rowid WHERE c.id = ? AND v.model = ?", err)) == NULL)
-		return -1;
-	/* (a bind that fails, out of memory, would find no row: not "no vector") */
-	if (sqlite3_bind_text(s, 1, chunk_id, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_bind_text(s, 2, ix->h.model, -1, SQLITE_STATIC) != SQLITE_OK) {
-		sqlite3_reset(s);
-		return ev_store_error(ix->st, "reading a chunk's vector", err);
-	}
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW && sqlite3_column_bytes(s, 0) == dim * (int)sizeof(float)) {
-		memcpy(out, sqlite3_column_blob(s, 0), (size_t)dim * sizeof(float));
-		sqlite3_reset(s);
-		return 1;
-	}
-	sqlite3_reset(s);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return ev_store_error(ix->st, "reading a chunk's vector", err);
-	return 0;
+	return ev_vstored_chunk_vector(ix->sv, chunk_id, out, err);
 }

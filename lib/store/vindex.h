@@ -1,10 +1,11 @@
 /* vindex.h: the vector index: chunk vectors kept in the store and searched
  * with Faiss (through its C API), Faiss ids being chunk rowids.
  *
- * Middle layer: includes err.h and store.h.  The index is four modules:
+ * Middle layer: includes err.h and store.h.  The index is five modules:
  * vfile.h (the file below and what the others share, without Faiss),
- * vfaiss.h (its Faiss side), vload.h (loading vectors) and this one
- * (searching); hitfields.h writes the chunk fields of
+ * vfaiss.h (its Faiss side), vload.h (loading vectors), vstored.h (the file
+ * checked against the store, and its vectors read from the store, without
+ * Faiss) and this one (searching, through vstored.h); hitfields.h writes the chunk fields of
  * a hit, and qfilter.h gives the chunks a query's filters allow.
  *
  * The store is the truth, the index file a cache built from it:
