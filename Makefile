@@ -59,15 +59,17 @@ $(BUILD)/lib/store/faiss_scan.o: CXXFLAGS += -ffp-contract=off
 # libstdc++.so and binding its symbols took 2 M instructions, half a
 # millisecond, of every process that searches (ev-hybrid runs six); not
 # under a sanitizer, whose runtime expects the shared one.
-# The commands link SQLite, libstemmer, Jansson and libyaml statically as
-# well (their archives come in the same -dev packages): loading and binding
-# the four shared libraries took 0.4 ms of a command's 1.2 to 2 (--help),
-# 0.9 of the 4.2 that ev-search-vec takes to open a store and its index.  A
-# security update of one of them is taken by running make again (the
-# commands depend on the archives).  The unit tests link them shared: those
-# that wrap malloc at link time leave theirs alone.
+# The commands link SQLite, Jansson and libyaml statically as well (their
+# archives come in the same -dev packages): loading and binding the shared
+# libraries took 0.4 ms of a command's 1.2 to 2 (--help), 0.9 of the 4.2
+# that ev-search-vec takes to open a store and its index.  A security update
+# of one of them is taken by running make again (the commands depend on the
+# archives).  The unit tests link them shared: those that wrap malloc at
+# link time leave theirs alone.  libstemmer is loaded on first use instead
+# (lib/base/stemmer.h): its tables cost every process 2 ms to relocate, and
+# English text never calls it.
 STDCXX = $(if $(SANITIZE),-lstdc++,-Wl,-Bstatic -lstdc++ -Wl,-Bdynamic)
-EXTLIBS = -lsqlite3 -lstemmer -ljansson -lyaml
+EXTLIBS = -lsqlite3 -ljansson -lyaml
 EXTLIB_FILES := $(wildcard $(foreach l,$(EXTLIBS:-l%=lib%.a) libfaiss.a libstdc++.a,$(shell $(CC) -print-file-name=$(l))))
 LDLIBS_BASE = -Wl,--as-needed $(FAISS_C) -Wl,--start-group $(BUILD)/libevkit.a \
 	-Wl,-Bstatic -lfaiss -Wl,-Bdynamic -Wl,--end-group -lgomp

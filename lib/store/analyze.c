@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libstemmer.h>
-
 #include "icu.h"
+#include "stemmer.h"
 
 /* The languages evkit knows by code: their ISO 639-2 aliases and their
  * Snowball stemmer (NULL: Porter for en, zh, ja, ko, whose Latin words are

@@ -2,7 +2,7 @@
  * FTS5 index, the text lane, the embedder and the scorer share (token.h
  * reaches it through fts5_api).
  *
- * Low layer: includes buf.h, err.h, SQLite, ICU and libstemmer.
+ * Low layer: includes buf.h, err.h, SQLite, icu.h and stemmer.h.
  *
  * A text is cut into runs by script:
  *   - Chinese and Japanese (Han, Hiragana, Katakana, with 々 and ー) and
