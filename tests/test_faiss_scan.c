@@ -135,3 +135,42 @@ Test(faiss_scan, other_indexes_are_left_to_faiss)
 	cr_assert_eq(ev_faiss_scan_search(idx, 1, queries, 10, d, l), 0, "L2");
 	faiss_Index_free(idx);
 }
+
+/* A query whose lists hold more than a million floats has the inner products
+ * of its later lists computed on a second thread (with two processors to run
+ * on) and offered to the heap in the lists' order: the same ids, scores and
+ * order as Faiss's, with a thousand vectors stored twice over (ties at the
+ * hundredth place too). */
+Test(faiss_scan, a_large_query_split_over_two_threads_as_faiss_searches_it)
+{
+	enum { BN = 24000, BD = 48, BK = 100, BQ = 6 };
+	float *v = malloc((size_t)BN * BD * sizeof *v), q[BQ * BD], d1[BK], d2[BK];
+	idx_t *ids = malloc(BN * sizeof *ids), l2[BK];
+	int64_t l1[BK];
+	FaissIndex *idx;
+
+	cr_assert(v != NULL && ids != NULL);
+	tu_fill_floats(v, (size_t)BN * BD, 3);
+	for (int i = 0; i < 1000; i++)
+		memcpy(v + (size_t)(BN - 1 - i) * BD, v + (size_t)i * BD, BD * sizeof *v);
+	for (int i = 0; i < BN; i++)
+		ids[i] = 3 * i + 1;
+	tu_fill_floats(q, BQ * BD, 9);
+	memcpy(q, v + 5 * BD, BD * sizeof *q);	/* meets a vector stored twice */
+	cr_assert_eq(faiss_index_factory(&idx, BD, "IVF8,Flat", METRIC_INNER_PRODUCT), 0);
+	cr_assert_eq(faiss_Index_train(idx, BN, v), 0, "%s", faiss_get_last_error());
+	cr_assert_eq(faiss_Index_add_with_ids(idx, BN, v, ids), 0, "%s", faiss_get_last_error());
+	set_nprobe(idx, 8);	/* every list: 1,152,000 floats */
+	for (int i = 0; i < BQ; i++) {
+		cr_assert_eq(ev_faiss_scan_search(idx, 1, q + i * BD, BK, d1, l1), 1);
+		cr_assert_eq(faiss_Index_search(idx, 1, q + i * BD, BK, d2, l2), 0);
+		for (int j = 0; j < BK; j++) {
+			cr_assert_eq(l1[j], (int64_t)l2[j], "query %d hit %d: id %lld, Faiss %lld", i, j,
+			    (long long)l1[j], (long long)l2[j]);
+			cr_assert_eq(memcmp(&d1[j], &d2[j], sizeof d1[j]), 0, "query %d hit %d", i, j);
+		}
+	}
+	faiss_Index_free(idx);
+	free(ids);
+	free(v);
+}

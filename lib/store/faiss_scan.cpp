@@ -9,6 +9,7 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
+#include <omp.h>
 #include <unistd.h>
 #include <exception>
 #include <new>
@@ -271,6 +272,120 @@ scan_list(const faiss::IndexIVFFlat *ivf, int64_t key, const float *x, int64_t k
 	    (size_t)ivf->d, k, simi, idxi);
 }
 
+/* The inner products of query x with every vector of list key of ivf,
+ * in the list's order, into ip (room for the list's size). */
+void
+list_products(const faiss::IndexIVFFlat *ivf, int64_t key, const float *x, float *ip)
+{
+	const faiss::InvertedLists *lists = ivf->invlists;
+	size_t size = lists->list_size((size_t)key), d = (size_t)ivf->d;
+
+	if (size == 0)
+		return;
+	faiss::InvertedLists::ScopedCodes codes(lists, (size_t)key);
+
+	for (size_t j = 0; j < size; j += 8)
+		inner_products(x, codes.get() + j * d * sizeof(float), d, size - j < 8 ? size - j : 8,
+		    ip + j);
+}
+
+/* Offer the m scores ip of list key of ivf, in the list's order, to the
+ * heap (simi, idxi) of k, as scan_list() offers them. */
+void
+offer_scores(const faiss::IndexIVFFlat *ivf, int64_t key, const float *ip, size_t m, int64_t k,
+    float *simi, int64_t *idxi)
+{
+	const faiss::InvertedLists *lists = ivf->invlists;
+
+	if (m == 0)
+		return;
+	faiss::InvertedLists::ScopedIds ids(lists, (size_t)key);
+
+	for (size_t j = 0; j < m; j++)
+		if (HeapForIP::cmp(simi[0], ip[j]))
+			faiss::heap_replace_top<HeapForIP>((size_t)k, simi, idxi, ip[j], ids[j]);
+}
+
+/* Whether list key is one of ivf's (Faiss throws on a list past nlist). */
+inline bool
+list_ok(const faiss::IndexIVFFlat *ivf, int64_t key)
+{
+	return key < (int64_t)ivf->nlist;
+}
+
+/* The floats a query's lists must hold, in all, for its scan to be split
+ * over two threads (SPLIT_FLOATS, 4 MB): below it, waking the second thread
+ * costs about what it saves. */
+#define SPLIT_FLOATS ((size_t)1 << 20)
+
+/* Where the scan of one query's nprobe lists keys (some -1) is split: the
+ * first lists (before the place returned) are scanned into the heap on
+ * this thread, the others' inner products computed on a second one beside
+ * it, about half the floats each; nprobe when the lists are too few or too
+ * small to split, or the process has one processor to run on. */
+size_t
+split_point(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t nprobe)
+{
+	std::vector<size_t> sizes(nprobe, 0);
+	size_t total = 0, half = 0, p;
+
+	if (nprobe < 2 || omp_get_max_threads() < 2 || omp_get_num_procs() < 2)
+		return nprobe;
+	for (p = 0; p < nprobe; p++)
+		if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+			total += (sizes[p] = ivf->invlists->list_size((size_t)keys[p]));
+	if (total * (size_t)ivf->d < SPLIT_FLOATS)
+		return nprobe;
+	for (p = 0; p < nprobe && 2 * (half + sizes[p]) <= total; p++)
+		half += sizes[p];
+	return p;
+}
+
+/* Scan one query x's nprobe lists keys (some -1) of ivf into the heap
+ * (simi, idxi) of k (heapified), offering every vector in the lists'
+ * order, as Faiss does.  From split_point() on, the inner products are
+ * computed on a second thread while this one scans the lists before it,
+ * then offered here in their order: the heap sees exactly what a scan on
+ * one thread shows it.  Returns 0, or 1 when a key is past the lists. */
+int
+scan_query(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t nprobe, const float *x,
+    int64_t k, float *simi, int64_t *idxi)
+{
+	size_t split = split_point(ivf, keys, nprobe), total = 0;
+	std::vector<size_t> at(nprobe + 1, 0);
+	std::vector<float> ip;
+	int failed = 0;
+
+	for (size_t p = split; p < nprobe; p++) {
+		at[p] = total;
+		if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+			total += ivf->invlists->list_size((size_t)keys[p]);
+	}
+	at[nprobe] = total;
+	ip.resize(total);
+#pragma omp parallel sections num_threads(2) if (split < nprobe) reduction(| : failed)
+	{
+#pragma omp section
+		for (size_t p = 0; p < split; p++) {
+			if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+				scan_list(ivf, keys[p], x, k, simi, idxi);
+			else if (keys[p] >= 0)
+				failed |= 1;
+		}
+#pragma omp section
+		for (size_t p = split; p < nprobe; p++)
+			if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+				list_products(ivf, keys[p], x, ip.data() + at[p]);
+	}
+	for (size_t p = split; p < nprobe; p++) {
+		if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+			offer_scores(ivf, keys[p], ip.data() + at[p], at[p + 1] - at[p], k, simi, idxi);
+		else if (keys[p] >= 0)
+			failed |= 1;
+	}
+	return failed;
+}
+
 /* ev_faiss_scan_flat_ip() with Faiss's result handler res, offered each
  * query's scores one vector after another, as exhaustive_inner_product_seq()
  * offers them. */
@@ -348,14 +463,17 @@ ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t
 
 			try {
 				faiss::heap_heapify<HeapForIP>((size_t)k, simi, idxi);
-				for (size_t p = 0; p < nprobe; p++) {
-					int64_t key = keys[(size_t)i * nprobe + p];
+				if (n == 1)
+					failed |= scan_query(ivf, keys.data(), nprobe, x, k, simi, idxi);
+				else
+					for (size_t p = 0; p < nprobe; p++) {
+						int64_t key = keys[(size_t)i * nprobe + p];
 
-					if (key >= 0 && key < (int64_t)ivf->nlist)
-						scan_list(ivf, key, x + i * ivf->d, k, simi, idxi);
-					else if (key >= 0)
-						failed |= 1;	/* Faiss throws on a list past nlist */
-				}
+						if (key >= 0 && list_ok(ivf, key))
+							scan_list(ivf, key, x + i * ivf->d, k, simi, idxi);
+						else if (key >= 0)
+							failed |= 1;
+					}
 				faiss::heap_reorder<HeapForIP>((size_t)k, simi, idxi);
 			} catch (const std::exception &) {
 				failed |= 1;
