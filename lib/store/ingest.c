@@ -446,19 +446,22 @@ ev_ingest_finish(struct ev_ingest *ig, int in_txn, struct ev_err *err)
 		return 0;
 	if (ig->o.postings && (wanted = ev_postings_wanted(ig->st, EV_POSTINGS_AUTO_ROWS, err)) == -1)
 		return -1;
-	/* (FTS5 writes the transaction's pending terms at its commit, as a
-	 * segment that its own settings, written back first, would begin
-	 * merging: the merge writes them before) */
-	if (in_txn && wanted)
-		return 1;
+	/* FTS5 writes the transaction's pending terms as a segment at its
+	 * commit, or at a savepoint, and merges by the settings it then
+	 * has: a savepoint has it write them under the load's, so that the
+	 * settings given back after it merge nothing the postings build is
+	 * to read as they are */
 	if ((!in_txn && ev_store_begin(ig->st, err) == -1) ||
+	    (wanted && ev_store_exec(ig->st, "SAVEPOINT ev_finish; RELEASE ev_finish", err) == -1) ||
 	    (!wanted && ev_store_fts_optimize(ig->st, err) == -1) ||
 	    ev_store_fts_bulk(ig->st, 0, err) == -1 || (!in_txn && ev_store_commit(ig->st, err) == -1)) {
 		if (!in_txn)
 			ev_store_rollback(ig->st);
 		return -1;
 	}
-	ig->merging_set = 0;
+	/* the settings are FTS5's own from here on: a commit of the caller's
+	 * (ev_ingest_commit()) leaves them */
+	ig->bulk = 0;
 	return 0;
 }
 

@@ -302,11 +302,10 @@ int ev_ingest_plan(struct ev_ingest *ig, long long docs, struct ev_err *err);
  * segments as they are, merging their lists (fts5seg.h), and merges the
  * index itself only when it cannot; the text lane's searches, typo
  * repair's look-ups included, then read that file, not the segments
- * (textsearch.h); the settings are then not written in the caller's
- * transaction (FTS5 writes its pending terms at the commit, as a segment
- * its own settings would begin merging): 1 is returned, and the caller
- * calls again after its commit with in_txn 0.  Nothing otherwise.
- * Returns 0, 1, or -1 with *err set. */
+ * (textsearch.h).  The transaction's pending terms are then written as a
+ * segment first (a savepoint), under the load's settings, so that FTS5's,
+ * written back after them, merge nothing at the commit.  Nothing
+ * otherwise.  Returns 0, or -1 with *err set. */
 int ev_ingest_finish(struct ev_ingest *ig, int in_txn, struct ev_err *err);
 
 /* Commit the caller's transaction (ev_store_commit()), having first written

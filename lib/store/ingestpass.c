@@ -1224,7 +1224,7 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 	long long in_batch = 0, batch_bytes = 0, empty = 0;
 	long commits = 0;
 	double started = 0;
-	int in_txn = 0, based = 0, finish, rc = -1;
+	int in_txn = 0, based = 0, rc = -1;
 	char where[EV_WHERE_MAX];
 
 	if (fflush(sp->f) == EOF || fseek(sp->f, 0, SEEK_SET) == -1) {
@@ -1295,15 +1295,14 @@ ev_ingestpass_write(struct ev_ingestpass *sp, struct ev_store *st, struct ev_ing
 		goto out;
 	/* a bulk load's end in the last batch's transaction, when it is open
 	 * and the end can be made in it */
-	if ((finish = ev_ingest_finish(ig, in_txn, err)) == -1)
+	if (ev_ingest_finish(ig, in_txn, err) == -1)
 		goto out;
 	if (in_txn) {
 		if (ev_ingest_commit(ig, err) == -1)
 			goto out;
 		in_txn = 0;
 	}
-	if (flush_out(sp->o.out, &out, err) == -1 ||
-	    (finish == 1 && ev_ingest_finish(ig, 0, err) == -1))
+	if (flush_out(sp->o.out, &out, err) == -1)
 		goto out;
 	if (empty > EV_INGESTPASS_NAMED)
 		ev_note(sp->o.note, sp->o.ctx, "%lld documents stored with no chunk: no search can find them", empty);
