@@ -148,7 +148,7 @@ struct ev_textsearch {
 	struct ev_bm25_sweep *sweep;
 	int post_stale;		/* its postings file is stale, damaged or unreadable (postings.h) */
 	int post_errno;		/* why it cannot be read (EV_POSTINGS_UNREADABLE) */
-	int totals_counted;	/* a store of EV_POSTINGS_AUTO_ROWS chunks or more */
+	int totals_counted;	/* a store of TOTALS_NOTE_ROWS chunks or more */
 				/* keeps no totals of them (lenstats.h): counted */
 	int nfilter;		/* the phrases of expr's filter group (ev_textquery_build_expr()) */
 	int filtered;		/* this query has filters: no sweep */

@@ -13,11 +13,14 @@ ev-embed-load --db s.db --index s.faiss <vectors.jsonl 2>>setup.err &&
 ev-embed --db s.db --role query <queries.jsonl >q.jsonl 2>>setup.err ||
 	{ fail "setup: $(tail -3 setup.err)"; exit 1; }
 cp s.db s.faiss vectors.jsonl /dev/null . 2>/dev/null
-mkdir -p orig && cp s.db s.faiss orig/
+mkdir -p orig && cp s.db s.db.postings s.faiss orig/
 db_before=$(dump_hash s.db)
 idx_before=$(sha256sum <s.faiss)
 
-restore() { rm -f s.db-wal s.db-shm s.faiss.*; cp orig/s.db orig/s.faiss .; }
+restore() {
+	rm -f s.db-wal s.db-shm s.faiss.* s.db.postings*
+	cp orig/s.db orig/s.db.postings orig/s.faiss .
+}
 
 # limited KB PROG ARGS...: run with writes limited to KB kilobytes per file
 limited() {
