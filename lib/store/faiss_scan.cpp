@@ -346,12 +346,15 @@ split_point(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t nprobe)
  * order, as Faiss does.  From split_point() on, the inner products are
  * computed on a second thread while this one scans the lists before it,
  * then offered here in their order: the heap sees exactly what a scan on
- * one thread shows it.  Returns 0, or 1 when a key is past the lists. */
+ * one thread shows it; not split unless may_split (a query of a batch,
+ * whose queries are spread over the threads already).  Returns 0, or 1
+ * when a key is past the lists or Faiss threw (on either thread: an
+ * exception cannot leave a parallel section). */
 int
 scan_query(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t nprobe, const float *x,
-    int64_t k, float *simi, int64_t *idxi)
+    int64_t k, float *simi, int64_t *idxi, bool may_split)
 {
-	size_t split = split_point(ivf, keys, nprobe), total = 0;
+	size_t split = may_split ? split_point(ivf, keys, nprobe) : nprobe, total = 0;
 	std::vector<size_t> at(nprobe + 1, 0);
 	std::vector<float> ip;
 	int failed = 0;
@@ -366,17 +369,27 @@ scan_query(const faiss::IndexIVFFlat *ivf, const Id *keys, size_t nprobe, const 
 #pragma omp parallel sections num_threads(2) if (split < nprobe) reduction(| : failed)
 	{
 #pragma omp section
-		for (size_t p = 0; p < split; p++) {
-			if (keys[p] >= 0 && list_ok(ivf, keys[p]))
-				scan_list(ivf, keys[p], x, k, simi, idxi);
-			else if (keys[p] >= 0)
-				failed |= 1;
+		try {
+			for (size_t p = 0; p < split; p++) {
+				if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+					scan_list(ivf, keys[p], x, k, simi, idxi);
+				else if (keys[p] >= 0)
+					failed |= 1;
+			}
+		} catch (const std::exception &) {
+			failed |= 1;
 		}
 #pragma omp section
-		for (size_t p = split; p < nprobe; p++)
-			if (keys[p] >= 0 && list_ok(ivf, keys[p]))
-				list_products(ivf, keys[p], x, ip.data() + at[p]);
+		try {
+			for (size_t p = split; p < nprobe; p++)
+				if (keys[p] >= 0 && list_ok(ivf, keys[p]))
+					list_products(ivf, keys[p], x, ip.data() + at[p]);
+		} catch (const std::exception &) {
+			failed |= 1;
+		}
 	}
+	if (failed)
+		return 1;
 	for (size_t p = split; p < nprobe; p++) {
 		if (keys[p] >= 0 && list_ok(ivf, keys[p]))
 			offer_scores(ivf, keys[p], ip.data() + at[p], at[p + 1] - at[p], k, simi, idxi);
@@ -463,17 +476,8 @@ ev_faiss_scan_search(const FaissIndex *index, int64_t n, const float *x, int64_t
 
 			try {
 				faiss::heap_heapify<HeapForIP>((size_t)k, simi, idxi);
-				if (n == 1)
-					failed |= scan_query(ivf, keys.data(), nprobe, x, k, simi, idxi);
-				else
-					for (size_t p = 0; p < nprobe; p++) {
-						int64_t key = keys[(size_t)i * nprobe + p];
-
-						if (key >= 0 && list_ok(ivf, key))
-							scan_list(ivf, key, x + i * ivf->d, k, simi, idxi);
-						else if (key >= 0)
-							failed |= 1;
-					}
+				failed |= scan_query(ivf, keys.data() + (size_t)i * nprobe, nprobe,
+				    x + i * ivf->d, k, simi, idxi, n == 1);
 				faiss::heap_reorder<HeapForIP>((size_t)k, simi, idxi);
 			} catch (const std::exception &) {
 				failed |= 1;
